@@ -1,0 +1,118 @@
+// Package content models the minimal content graph Studio schedules: nodes
+// with versioned JSON bodies, their canonical hash, and the checks a body
+// must pass before it is saved. It does no I/O.
+package content
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"regexp"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"studio/engine/release"
+)
+
+// Status is a node's editorial status; only published nodes are shown.
+type Status string
+
+const (
+	StatusDraft     Status = "draft"
+	StatusReview    Status = "review"
+	StatusPublished Status = "published"
+)
+
+// Statuses lists the statuses in the order an editor sees them.
+var Statuses = []Status{StatusDraft, StatusReview, StatusPublished}
+
+// Availability holds the time gates of a page or entry (RFC §7).
+type Availability struct {
+	From  *time.Time `json:"from,omitempty"`
+	Until *time.Time `json:"until,omitempty"`
+}
+
+// Body is the versioned content of a page or an entry.
+type Body struct {
+	Title        string        `json:"title"`
+	Slug         string        `json:"slug"`
+	Status       Status        `json:"status"`
+	Lang         string        `json:"lang,omitempty"`
+	Summary      string        `json:"summary,omitempty"`
+	Text         string        `json:"body,omitempty"`
+	Availability *Availability `json:"availability,omitempty"`
+	PublishedAt  *time.Time    `json:"publishedAt,omitempty"`
+	Refs         []string      `json:"refs,omitempty"`
+}
+
+// Node is the working copy of one node: its latest saved version.
+type Node struct {
+	ID        string
+	SiteID    string
+	Kind      release.NodeKind
+	Rev       int64
+	Hash      string
+	Body      Body
+	UpdatedAt time.Time
+}
+
+// Version returns the node's current version.
+func (n Node) Version() release.Version { return release.Version{Rev: n.Rev, Hash: n.Hash} }
+
+// Ref returns the node as a snapshot would hold it.
+func (n Node) Ref() release.Ref {
+	return release.Ref{ID: n.ID, Kind: n.Kind, Rev: n.Rev, Hash: n.Hash}
+}
+
+// Hash is "sha256-" + hex SHA-256 of the body's canonical JSON. Go encodes
+// struct fields in declaration order, so equal bodies hash equally.
+func Hash(b Body) string {
+	data, err := json.Marshal(b)
+	if err != nil {
+		panic("content: body does not encode: " + err.Error()) // only plain fields: cannot happen
+	}
+	sum := sha256.Sum256(data)
+	return "sha256-" + hex.EncodeToString(sum[:])
+}
+
+// FieldError names the form field a validation failure belongs to and the
+// message key that explains it.
+type FieldError struct {
+	Field string
+	Key   string
+}
+
+func (e *FieldError) Error() string { return "content: " + e.Field + ": " + e.Key }
+
+var slugPattern = regexp.MustCompile(`^[a-z0-9]+(?:-[a-z0-9]+)*$`)
+
+// Normalize trims the body's one-line fields.
+func Normalize(b Body) Body {
+	b.Title = strings.TrimSpace(b.Title)
+	b.Slug = strings.TrimSpace(b.Slug)
+	b.Summary = strings.TrimSpace(b.Summary)
+	return b
+}
+
+// Validate checks a body before it is saved; the error is a *FieldError.
+func Validate(b Body) error {
+	switch {
+	case b.Title == "":
+		return &FieldError{"title", "error.title_required"}
+	case utf8.RuneCountInString(b.Title) > 200 || strings.ContainsAny(b.Title, "\n\r"):
+		return &FieldError{"title", "error.title_too_long"}
+	case !slugPattern.MatchString(b.Slug) || len(b.Slug) > 120:
+		return &FieldError{"slug", "error.slug_invalid"}
+	case utf8.RuneCountInString(b.Summary) > 500:
+		return &FieldError{"summary", "error.summary_too_long"}
+	case utf8.RuneCountInString(b.Text) > 100_000:
+		return &FieldError{"body", "error.body_too_long"}
+	}
+	for _, s := range Statuses {
+		if b.Status == s {
+			return nil
+		}
+	}
+	return &FieldError{"status", "error.status_invalid"}
+}

@@ -1,0 +1,107 @@
+// Package engine holds the use cases every surface calls (Studio pages, the
+// JSON API, MCP, the CLI) and the ticker. Business rules live here so the
+// surfaces can never disagree; storage is reached through the Store
+// interface that this package declares and package store implements.
+package engine
+
+import (
+	"errors"
+
+	"log/slog"
+	"studio/engine/localtime"
+	"studio/engine/release"
+	"time"
+)
+
+// Clock is the engine's only source of time. Production wires the system
+// clock in cmd/studio; tests wire a fake one.
+type Clock interface {
+	Now() time.Time
+	// After fires once the clock has advanced by d.
+	After(d time.Duration) <-chan time.Time
+}
+
+// Engine runs the use cases against a store at the clock's time.
+type Engine struct {
+	store Store
+	clock Clock
+	log   *slog.Logger
+	pokes chan struct{}
+}
+
+// New wires an engine. log may be nil.
+func New(store Store, clock Clock, log *slog.Logger) *Engine {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Engine{store: store, clock: clock, log: log, pokes: make(chan struct{}, 1)}
+}
+
+// Now is the engine clock's current time, truncated to milliseconds because
+// instants are stored with millisecond precision.
+func (e *Engine) Now() time.Time { return e.clock.Now().UTC().Truncate(time.Millisecond) }
+
+// Poke wakes the ticker early: something was scheduled or moved. It never
+// blocks; a pending poke already covers this one.
+func (e *Engine) Poke() {
+	select {
+	case e.pokes <- struct{}{}:
+	default:
+	}
+}
+
+// Error is a refusal a person can act on. Code is the stable RFC-style code
+// (API responses carry it); Field names the form field it belongs to, if any.
+// Messages are looked up as "error.<code>" in the person's language.
+type Error struct {
+	Code  string
+	Field string
+	Args  map[string]any
+}
+
+func (e *Error) Error() string {
+	if e.Field != "" {
+		return "engine: " + e.Code + " (" + e.Field + ")"
+	}
+	return "engine: " + e.Code
+}
+
+// Refusal codes the engine returns besides those of engine/release.
+const (
+	CodeNotFound        = "not_found"
+	CodeForbidden       = "forbidden"
+	CodeStale           = "stale"
+	CodeScheduledLocked = "scheduled_locked"
+	CodeBadCredentials  = "bad_credentials"
+	CodeRunning         = "release_running"
+	CodeBadState        = "bad_state"
+)
+
+func refuse(code, field string) *Error { return &Error{Code: code, Field: field} }
+
+// ErrNotFound is returned by stores when a row does not exist.
+var ErrNotFound = errors.New("not found")
+
+// ErrConflict is returned by stores when a guarded write changed nothing:
+// someone else changed the row first.
+var ErrConflict = errors.New("changed elsewhere")
+
+// AsError returns the engine refusal in err, if there is one.
+func AsError(err error) (*Error, bool) {
+	var e *Error
+	ok := errors.As(err, &e)
+	return e, ok
+}
+
+// codeOf returns the stable code of a refusal from a pure engine package.
+func codeOf(err error) string {
+	var le *localtime.ParseError
+	var re *release.Error
+	switch {
+	case errors.As(err, &le):
+		return le.Code
+	case errors.As(err, &re):
+		return re.Code
+	}
+	return "invalid"
+}

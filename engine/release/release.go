@@ -1,0 +1,142 @@
+// Package release models releases (RFC-0008 §4.2, §5.2, §6): pinned items,
+// the rl1: binding, composition of the live snapshot, conflicts, states and
+// transitions, the late limit and retry back-off. It does no I/O and never
+// reads the clock: every function that needs the time takes now.
+package release
+
+import "time"
+
+// NodeKind is the kind of node a release item acts on. Never "site".
+type NodeKind string
+
+const (
+	KindPage         NodeKind = "page"
+	KindContentEntry NodeKind = "contentEntry"
+	KindTaxonomy     NodeKind = "taxonomy"
+	KindTerm         NodeKind = "term"
+	KindRedirect     NodeKind = "redirect"
+	KindMenu         NodeKind = "menu"
+	KindAsset        NodeKind = "asset"
+)
+
+// Version names one saved version of a node.
+type Version struct {
+	Rev  int64  `json:"rev"`
+	Hash string `json:"hash"`
+}
+
+// Op is what an item does: set the node to its target, or remove it.
+type Op string
+
+const (
+	OpSet    Op = "set"
+	OpRemove Op = "remove"
+)
+
+// Item is one pinned change. Target is nil for a removal; Base is nil when
+// the node was not live when pinned.
+type Item struct {
+	Op       Op       `json:"kind"`
+	NodeID   string   `json:"nodeId"`
+	NodeKind NodeKind `json:"nodeKind"`
+	Target   *Version `json:"target,omitempty"`
+	Base     *Version `json:"base,omitempty"`
+	// Deps are the ids the target body references (§6.1 step 2); internal,
+	// not part of the contract.
+	Deps []string `json:"-"`
+}
+
+// Ref is one node as a snapshot holds it.
+type Ref struct {
+	ID   string   `json:"id"`
+	Kind NodeKind `json:"kind"`
+	Rev  int64    `json:"rev"`
+	Hash string   `json:"hash"`
+}
+
+// State is a release's state (§5.2).
+type State string
+
+const (
+	StateDraft            State = "draft"
+	StateAwaitingApproval State = "awaiting_approval"
+	StateScheduled        State = "scheduled"
+	StateRunning          State = "running"
+	StatePublished        State = "published"
+	StateConflict         State = "conflict"
+	StateMissed           State = "missed"
+	StateExpired          State = "expired"
+	StateFailed           State = "failed"
+	StateCanceled         State = "canceled"
+)
+
+// States lists every state in the order of §4.2.
+var States = []State{StateDraft, StateAwaitingApproval, StateScheduled, StateRunning,
+	StatePublished, StateConflict, StateMissed, StateExpired, StateFailed, StateCanceled}
+
+// When is the release's time: an instant with the zone it was entered in and,
+// for a person's pick, the wall-clock time (§9.1).
+type When struct {
+	Kind      string    `json:"kind"` // "at" | "on-approval"
+	At        time.Time `json:"at"`
+	TimeZone  string    `json:"timeZone,omitempty"`
+	LocalTime string    `json:"localTime,omitempty"`
+}
+
+// Actor is who did something.
+type Actor struct {
+	Kind string `json:"kind"` // "person" | "agent" | "system"
+	ID   string `json:"id"`
+	Name string `json:"name,omitempty"`
+}
+
+// Approval records who approved the release (§4.2). Only the person kind
+// exists in the skeleton; auto approvals come with agents.
+type Approval struct {
+	Kind       string     `json:"kind"` // "person"
+	By         Actor      `json:"by"`
+	At         time.Time  `json:"at"`
+	ExecuteAt  *time.Time `json:"executeAt,omitempty"`
+	ApprovalID string     `json:"approvalId,omitempty"`
+}
+
+// Outcome is how a release ended (§4.2); Kind matches the terminal state.
+type Outcome struct {
+	Kind            string     `json:"kind"`
+	RunID           string     `json:"runId,omitempty"`
+	At              time.Time  `json:"at"`
+	SnapshotID      string     `json:"snapshotId,omitempty"`
+	BaseSnapshotID  string     `json:"baseSnapshotId,omitempty"`
+	LatenessSeconds *int64     `json:"latenessSeconds,omitempty"`
+	Purge           string     `json:"purge,omitempty"`
+	Conflicts       []Conflict `json:"conflicts,omitempty"`
+	Code            string     `json:"code,omitempty"`
+	Message         string     `json:"message,omitempty"`
+	Reason          string     `json:"reason,omitempty"`
+	By              *Actor     `json:"by,omitempty"`
+}
+
+// Conflict names a node whose live version is no longer the pinned base.
+type Conflict struct {
+	NodeID   string   `json:"nodeId"`
+	Expected *Version `json:"expected,omitempty"`
+	Found    *Version `json:"found,omitempty"`
+}
+
+// Release is a scheduled change set (§4.2).
+type Release struct {
+	SchemaVersion int       `json:"schemaVersion"`
+	ID            string    `json:"id"`
+	SiteID        string    `json:"siteId"`
+	Title         string    `json:"title,omitempty"`
+	Items         []Item    `json:"items"`
+	When          *When     `json:"when,omitempty"`
+	State         State     `json:"state"`
+	Hash          string    `json:"hash"`
+	Approval      *Approval `json:"approval,omitempty"`
+	Outcome       *Outcome  `json:"outcome,omitempty"`
+	CreatedBy     Actor     `json:"createdBy"`
+	CreatedAt     time.Time `json:"createdAt"`
+	UpdatedAt     time.Time `json:"updatedAt"`
+	Rev           int64     `json:"rev"`
+}

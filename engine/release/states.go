@@ -1,0 +1,86 @@
+package release
+
+// transitions is the §5.2 table: from → the states it may move to. Who may
+// make a move (a person, an agent, the tick) is decided by callers.
+var transitions = map[State][]State{
+	StateDraft: {
+		StateScheduled,        // a person who may approve it; or an auto-mode key inside its window
+		StateAwaitingApproval, // an agent, or a person without the right, asks
+		StateCanceled,
+	},
+	StateAwaitingApproval: {
+		StateScheduled, // approved (carry-out, §10.4)
+		StateDraft,     // denied; the agent's own cancel; a person's Unschedule
+		StateExpired,   // undecided at its time (D5, §10.6)
+		StateCanceled,
+	},
+	StateScheduled: {
+		StateScheduled,        // moved by a person who may approve it (D4)
+		StateAwaitingApproval, // moved by an agent, or an item re-pinned
+		StateRunning,          // the tick claims it (§8.5)
+		StateMissed,           // more than an hour late (§8.6)
+		StateExpired,          // no valid approval at its time (§10.6)
+		// Not in the §5.2 table: §6.2 "Unschedule and edit" — a person unschedules
+		// and a one-item release becomes a draft.
+		StateDraft,
+		StateCanceled,
+	},
+	StateRunning: {
+		StatePublished, // the guarded batch committed
+		StateConflict,  // a pinned node or its base changed (§6.4)
+		StateMissed,    // still failing after the hour (§8.6, §8.8)
+		StateFailed,    // dependency missing, invalid snapshot, store error
+		// §5.2 "any non-terminal → canceled": the system cancels a running
+		// release whose site or node is gone (§10.6). People cannot: CanCancel.
+		StateCanceled,
+	},
+}
+
+// CanTransition reports whether §5.2 allows from → to.
+func CanTransition(from, to State) bool {
+	for _, s := range transitions[from] {
+		if s == to {
+			return true
+		}
+	}
+	return false
+}
+
+// CanCancel reports whether a person (or an agent whose class allows it) may
+// cancel a release in state s: any non-terminal state except running, which
+// is refused with 409 because its outcome is seconds away (§8.5).
+func CanCancel(s State) bool {
+	return CanTransition(s, StateCanceled) && s != StateRunning
+}
+
+// Terminal reports whether s is an end state: the row stays for history, its
+// items no longer held (§5.2). outcome.kind equals the terminal state.
+func (s State) Terminal() bool {
+	switch s {
+	case StatePublished, StateConflict, StateMissed, StateExpired, StateFailed, StateCanceled:
+		return true
+	}
+	return false
+}
+
+// Holds reports whether a release in state s holds and locks its nodes (§5.2,
+// §6.2): ordinary publishes keep them at their live version and edits are
+// refused with scheduled_locked.
+func (s State) Holds() bool {
+	switch s {
+	case StateAwaitingApproval, StateScheduled, StateRunning:
+		return true
+	}
+	return false
+}
+
+// ParseState returns the State named by v, or an *Error with
+// CodeUnknownState. Matching is exact (states are lower case in the contract).
+func ParseState(v string) (State, error) {
+	for _, s := range States {
+		if string(s) == v {
+			return s, nil
+		}
+	}
+	return "", &Error{Code: CodeUnknownState}
+}

@@ -1,0 +1,120 @@
+package release
+
+import (
+	"errors"
+	"testing"
+)
+
+// allowed is §5.2's table written out pair by pair (plus scheduled → draft,
+// §6.2), independently of the transitions map.
+var allowed = []struct{ from, to State }{
+	{StateDraft, StateScheduled},
+	{StateDraft, StateAwaitingApproval},
+	{StateAwaitingApproval, StateScheduled},
+	{StateAwaitingApproval, StateDraft},
+	{StateScheduled, StateScheduled},
+	{StateScheduled, StateAwaitingApproval},
+	{StateScheduled, StateRunning},
+	{StateScheduled, StateDraft},
+	{StateRunning, StatePublished},
+	{StateRunning, StateConflict},
+	{StateRunning, StateMissed},
+	{StateScheduled, StateMissed},
+	{StateScheduled, StateExpired},
+	{StateAwaitingApproval, StateExpired},
+	{StateRunning, StateFailed},
+	{StateDraft, StateCanceled},
+	{StateAwaitingApproval, StateCanceled},
+	{StateScheduled, StateCanceled},
+	{StateRunning, StateCanceled},
+}
+
+func TestCanTransitionAllowed(t *testing.T) {
+	for _, p := range allowed {
+		t.Run(string(p.from)+"→"+string(p.to), func(t *testing.T) {
+			if !CanTransition(p.from, p.to) {
+				t.Fatal("refused")
+			}
+		})
+	}
+}
+
+// Every pair of States × States not listed above is refused, including every
+// move out of a terminal state.
+func TestCanTransitionRefusesEverythingElse(t *testing.T) {
+	ok := map[[2]State]bool{}
+	for _, p := range allowed {
+		ok[[2]State{p.from, p.to}] = true
+	}
+	for _, from := range States {
+		for _, to := range States {
+			if !ok[[2]State{from, to}] && CanTransition(from, to) {
+				t.Errorf("%s → %s allowed", from, to)
+			}
+		}
+	}
+	if CanTransition("held", StateDraft) || CanTransition(StateDraft, "held") {
+		t.Error("unknown state allowed")
+	}
+}
+
+func TestTerminalAndHolds(t *testing.T) {
+	tests := []struct {
+		s               State
+		terminal, holds bool
+	}{
+		{StateDraft, false, false},
+		{StateAwaitingApproval, false, true},
+		{StateScheduled, false, true},
+		{StateRunning, false, true},
+		{StatePublished, true, false},
+		{StateConflict, true, false},
+		{StateMissed, true, false},
+		{StateExpired, true, false},
+		{StateFailed, true, false},
+		{StateCanceled, true, false},
+	}
+	if len(tests) != len(States) {
+		t.Fatalf("table covers %d states, States has %d", len(tests), len(States))
+	}
+	for _, tt := range tests {
+		if tt.s.Terminal() != tt.terminal || tt.s.Holds() != tt.holds {
+			t.Errorf("%s: Terminal %v Holds %v, want %v %v", tt.s, tt.s.Terminal(), tt.s.Holds(), tt.terminal, tt.holds)
+		}
+		// A terminal state has no way out; a non-terminal one can always be canceled.
+		for _, to := range States {
+			if tt.terminal && CanTransition(tt.s, to) {
+				t.Errorf("terminal %s → %s allowed", tt.s, to)
+			}
+		}
+		if !tt.terminal && !CanTransition(tt.s, StateCanceled) {
+			t.Errorf("non-terminal %s cannot be canceled", tt.s)
+		}
+	}
+}
+
+// §8.5: a running release cannot be canceled by a person (409).
+func TestCanCancel(t *testing.T) {
+	want := map[State]bool{StateDraft: true, StateAwaitingApproval: true, StateScheduled: true}
+	for _, s := range States {
+		if CanCancel(s) != want[s] {
+			t.Errorf("CanCancel(%s) = %v, want %v", s, CanCancel(s), want[s])
+		}
+	}
+}
+
+func TestParseState(t *testing.T) {
+	for _, s := range States {
+		got, err := ParseState(string(s))
+		if err != nil || got != s {
+			t.Errorf("ParseState(%q) = %q, %v", s, got, err)
+		}
+	}
+	for _, bad := range []string{"", "held", "Draft", "scheduled ", "awaiting-approval"} {
+		_, err := ParseState(bad)
+		var e *Error
+		if !errors.As(err, &e) || e.Code != CodeUnknownState {
+			t.Errorf("ParseState(%q) error = %v, want %s", bad, err, CodeUnknownState)
+		}
+	}
+}

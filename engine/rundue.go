@@ -1,0 +1,234 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"studio/engine/ids"
+	"studio/engine/localtime"
+	"studio/engine/policy"
+	"studio/engine/release"
+)
+
+// Tick limits. A lease outlives any sane run, so a crashed ticker's claim is
+// taken over by the next tick after at most this long.
+const (
+	leaseFor           = 10 * time.Minute
+	maxReleasesPerTick = 50
+	maxSleep           = time.Minute
+)
+
+// Scheduler is the actor of every effect the ticker has (§6.3).
+var Scheduler = release.Actor{Kind: "system", ID: "sys_scheduler", Name: "Scheduler"}
+
+// TickReport says what one tick did (§8.1).
+type TickReport struct {
+	Ran        int  // releases that reached a terminal state
+	Published  int  // of which published
+	Late       int  // published after their minute
+	Failed     int  // conflict, failed, missed or expired
+	More       bool // the tick stopped at its limit with work left
+	NextWakeAt time.Time
+}
+
+// RunDue runs every release that is due at the clock's now, one at a time in
+// time order, and writes the heartbeat. Concurrent calls, in this process or
+// another on the same database, never double an effect: each release is
+// claimed with a lease and published in one transaction guarded on it.
+func (e *Engine) RunDue(ctx context.Context, trigger string) (TickReport, error) {
+	now := e.Now()
+	var rep TickReport
+	due, err := e.store.DueReleases(ctx, now, maxReleasesPerTick+1)
+	if err != nil {
+		return rep, err
+	}
+	if len(due) > maxReleasesPerTick {
+		due, rep.More = due[:maxReleasesPerTick], true
+	}
+	var firstErr error
+	for _, r := range due {
+		if err := e.runRelease(ctx, r, now, trigger, &rep); err != nil {
+			e.log.Error("schedules: release run failed", "release", r.ID, "err", err)
+			if firstErr == nil {
+				firstErr = err
+			}
+		}
+	}
+	rep.NextWakeAt = e.nextWake(ctx, now)
+	hb := Heartbeat{At: now, Trigger: trigger, NextWakeAt: rep.NextWakeAt, Ran: rep.Ran, More: rep.More}
+	if err := e.store.WriteHeartbeat(ctx, hb); err != nil && firstErr == nil {
+		firstErr = err
+	}
+	e.log.Info(fmt.Sprintf("schedules tick (%s): %d published, %d late, %d not published; next %s",
+		trigger, rep.Published, rep.Late, rep.Failed, rep.NextWakeAt.Format("15:04:05Z")))
+	return rep, firstErr
+}
+
+// nextWake is when the ticker must look again: the next due release, or a
+// minute from now at the latest.
+func (e *Engine) nextWake(ctx context.Context, now time.Time) time.Time {
+	wake := now.Add(maxSleep)
+	if at, ok, err := e.store.NextDueAt(ctx); err == nil && ok && at.Before(wake) {
+		wake = at
+	}
+	return wake
+}
+
+func (e *Engine) runRelease(ctx context.Context, r ReleaseRow, now time.Time, trigger string, rep *TickReport) error {
+	if r.ExecuteAt == nil {
+		return nil
+	}
+	at := *r.ExecuteAt
+
+	// Never early (§9.1): the wall-clock time is resolved again with today's
+	// tzdata; a later instant moves the release, an earlier one is ignored.
+	if r.State == release.StateScheduled && r.When != nil && r.When.LocalTime != "" {
+		if later, moved := e.recompute(r); moved {
+			audit := AuditEntry{Action: "release.reschedule", Actor: Scheduler, SiteID: r.SiteID, ReleaseID: r.ID, At: now,
+				Details: map[string]any{"from": localtime.FormatInstant(at), "to": localtime.FormatInstant(later), "adjusted": "tzdata"}}
+			if err := e.store.Reschedule(ctx, r.ID, r.Rev, later, audit); err != nil && !errors.Is(err, ErrConflict) {
+				return err
+			}
+			if later.After(now) {
+				return nil
+			}
+			r.Rev++
+			at = later
+		}
+	}
+
+	runID := ids.RunID(r.ID, at)
+	lateness := release.Lateness(at, now)
+
+	// A request nobody approved by its time expires (D5). No claim is needed:
+	// the guarded state change is the whole effect.
+	if r.State == release.StateAwaitingApproval {
+		o := &release.Outcome{Kind: "expired", At: now, Reason: "unapproved"}
+		audit := AuditEntry{Action: "release.expire", Actor: Scheduler, SiteID: r.SiteID, ReleaseID: r.ID, At: now,
+			Details: map[string]any{"reason": o.Reason}}
+		err := e.store.SetReleaseState(ctx, r.ID, r.Rev, []release.State{release.StateAwaitingApproval}, release.StateExpired, o, audit)
+		if err == nil {
+			rep.Ran++
+			rep.Failed++
+		}
+		if errors.Is(err, ErrConflict) {
+			return nil
+		}
+		return err
+	}
+
+	claim := Claim{RunID: runID, SiteID: r.SiteID, ReleaseID: r.ID, Rev: r.Rev, State: r.State,
+		OldToken: r.LeaseToken, ExecuteAt: at, Token: ids.New("lease"), LeaseUntil: now.Add(leaseFor),
+		Trigger: trigger, Now: now}
+	ok, err := e.store.ClaimRelease(ctx, claim)
+	if err != nil || !ok {
+		return err // another tick has it, or an earlier release of the site is running
+	}
+	finish := func(state release.State, runState string, o release.Outcome) error {
+		rep.Ran++
+		rep.Failed++
+		return e.store.FinishRelease(ctx, Finish{ReleaseID: r.ID, RunID: runID, Token: claim.Token,
+			State: state, RunState: runState, Outcome: o, Lateness: lateness, Now: now,
+			Audit: AuditEntry{Action: "release." + string(state), Actor: Scheduler, SiteID: r.SiteID,
+				ReleaseID: r.ID, RunID: runID, At: now, Details: map[string]any{"outcome": o}}})
+	}
+
+	// Gates of the run (§6.3 step 2, §8.6, §10.6).
+	if release.IsMissed(at, now) {
+		return finish(release.StateMissed, "missed", release.Outcome{Kind: "missed", At: now, LatenessSeconds: &lateness})
+	}
+	if reason, ok := e.approvalHolds(ctx, r); !ok {
+		return finish(release.StateExpired, "failed", release.Outcome{Kind: "expired", At: now, RunID: runID, Reason: reason})
+	}
+
+	// Reads, then one guarded write; if the site moved in between, read and
+	// try once more; a second miss leaves the claim to the next tick (§6.3).
+	for attempt := 0; attempt < 2; attempt++ {
+		site, err := e.store.Site(ctx, r.SiteID)
+		if errors.Is(err, ErrNotFound) {
+			return finish(release.StateFailed, "failed", release.Outcome{Kind: "failed", At: now, RunID: runID, Code: "site_missing"})
+		}
+		if err != nil {
+			return err
+		}
+		live, err := e.liveRefs(ctx, site)
+		if err != nil {
+			return err
+		}
+		if c := release.Conflicts(live, r.Items); len(c) > 0 {
+			return finish(release.StateConflict, "failed", release.Outcome{Kind: "conflict", At: now, RunID: runID, Conflicts: c})
+		}
+		composed := release.Compose(live, r.Items)
+		if id, missing := release.MissingDependency(composed, r.Items); missing {
+			return finish(release.StateFailed, "failed", release.Outcome{Kind: "failed", At: now, RunID: runID,
+				Code: "dependency_missing", Message: id})
+		}
+		snap := Snapshot{ID: ids.New("snp"), SiteID: site.ID, ParentID: site.PublishedSnapshotID, Reason: "scheduled",
+			Label: r.Title, Actor: Scheduler, Refs: composed, CreatedAt: now,
+			Metadata: map[string]string{"studio.release": r.ID, "studio.releaseHash": r.Hash,
+				"studio.run": runID, "studio.base": site.PublishedSnapshotID, "studio.approvedBy": r.Approval.By.ID}}
+		if snap.Label == "" {
+			snap.Label = "Scheduled: " + r.ID
+		}
+		next := site
+		next.PublishedSnapshotID, next.Rev = snap.ID, site.Rev+1
+		o := release.Outcome{Kind: "published", RunID: runID, At: now, SnapshotID: snap.ID,
+			BaseSnapshotID: site.PublishedSnapshotID, LatenessSeconds: &lateness, Purge: "none"}
+		ok, err := e.store.ApplyRelease(ctx, Apply{Site: site, NewHash: siteHash(next), Snapshot: snap,
+			ReleaseID: r.ID, RunID: runID, Token: claim.Token, Outcome: o, Lateness: lateness, Now: now,
+			Audit: AuditEntry{Action: "release.publish", Actor: Scheduler, SiteID: site.ID, ReleaseID: r.ID, RunID: runID, At: now,
+				Details: map[string]any{"onBehalfOf": r.Approval.By, "requestedBy": r.CreatedBy, "hash": r.Hash, "snapshot": snap.ID}}})
+		if err != nil {
+			return err
+		}
+		if ok {
+			rep.Ran++
+			rep.Published++
+			if lateness >= 60 {
+				rep.Late++
+			}
+			return nil
+		}
+	}
+	return nil
+}
+
+// recompute resolves the release's wall-clock time again (§9.1).
+func (e *Engine) recompute(r ReleaseRow) (time.Time, bool) {
+	loc, err := localtime.LoadZone(r.When.TimeZone)
+	if err != nil {
+		return time.Time{}, false
+	}
+	wall, err := localtime.ParseWall(r.When.LocalTime)
+	if err != nil {
+		return time.Time{}, false
+	}
+	at, moved := localtime.Recompute(*r.ExecuteAt, wall, loc)
+	return at.UTC(), moved
+}
+
+// approvalHolds re-checks the approval at run time (§10.6): a person's
+// approval stands while they could still approve the release.
+func (e *Engine) approvalHolds(ctx context.Context, r ReleaseRow) (reason string, ok bool) {
+	if r.Approval == nil || r.Approval.Kind != "person" {
+		return "unapproved", false
+	}
+	if release.Hash(r.SiteID, r.Items) != r.Hash {
+		return "approval_lost", false
+	}
+	u, err := e.store.UserByID(ctx, r.Approval.By.ID)
+	if err != nil || !policy.Has(u.Role, policy.ReleasesPublish) {
+		return "approval_lost", false
+	}
+	return "", true
+}
+
+// NextWakeAt is the earliest instant anything is due, if anything is.
+func (e *Engine) NextWakeAt(ctx context.Context) (time.Time, bool, error) {
+	return e.store.NextDueAt(ctx)
+}
+
+// Heartbeat returns the scheduler's last heartbeat.
+func (e *Engine) Heartbeat(ctx context.Context) (Heartbeat, error) { return e.store.Heartbeat(ctx) }

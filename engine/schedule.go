@@ -1,0 +1,187 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"studio/engine/content"
+	"studio/engine/ids"
+	"studio/engine/localtime"
+	"studio/engine/policy"
+	"studio/engine/release"
+)
+
+// ScheduleInput is a person's "Schedule…" form: a date and a time in the
+// site's zone, for the node they last saw at ExpectedRev.
+type ScheduleInput struct {
+	SiteID      string
+	NodeID      string
+	ExpectedRev int64
+	Date        string // YYYY-MM-DD
+	Time        string // HH:MM
+}
+
+// ScheduleNode schedules the publish of one page or entry (RFC §6.1): a
+// one-item release pinned to the node's current version (with its status set
+// to published), based on its live version. A person who may approve
+// releases schedules it directly; anyone else's waits for approval.
+func (e *Engine) ScheduleNode(ctx context.Context, u User, in ScheduleInput) (release.Release, error) {
+	if err := require(u, policy.SchedulesWrite); err != nil {
+		return release.Release{}, err
+	}
+	site, err := e.store.Site(ctx, in.SiteID)
+	if err != nil {
+		return release.Release{}, err
+	}
+	loc, err := localtime.LoadZone(site.TimeZone)
+	if err != nil {
+		return release.Release{}, refuse("bad_zone", "time")
+	}
+	wall, err := localtime.ParseDateAndTime(in.Date, in.Time)
+	if err != nil {
+		field := "time"
+		if errors.Is(err, localtime.ErrBadDate) {
+			field = "date"
+		}
+		return release.Release{}, refuse(codeOf(err), field)
+	}
+	at, _ := localtime.Resolve(wall, loc)
+	at = at.UTC()
+	now := e.Now()
+	if err := release.CheckTime(at, now); err != nil {
+		return release.Release{}, refuse(codeOf(err), "time")
+	}
+
+	d, err := e.Node(ctx, in.SiteID, in.NodeID)
+	if err != nil {
+		return release.Release{}, err
+	}
+	if d.Kind != release.KindPage && d.Kind != release.KindContentEntry {
+		return release.Release{}, refuse("bad_node_kind", "")
+	}
+	if d.Rev != in.ExpectedRev {
+		return release.Release{}, refuse(CodeStale, "")
+	}
+	if d.Held != nil {
+		return release.Release{}, &Error{Code: CodeScheduledLocked, Args: map[string]any{"release": d.Held.ReleaseID}}
+	}
+
+	// Scheduling a publish means the pinned version is the published one:
+	// a draft gets a new version with its status set, saved in the same
+	// transaction as the release.
+	var newVersions []content.Node
+	target := d.Node
+	if target.Body.Status != content.StatusPublished {
+		target.Body.Status = content.StatusPublished
+		target.Rev, target.Hash, target.UpdatedAt = d.Rev+1, content.Hash(target.Body), now
+		newVersions = append(newVersions, target)
+	}
+	item := release.Item{Op: release.OpSet, NodeID: d.ID, NodeKind: d.Kind,
+		Target: &release.Version{Rev: target.Rev, Hash: target.Hash}, Deps: target.Body.Refs}
+	if d.Live != nil {
+		item.Base = &release.Version{Rev: d.Live.Rev, Hash: d.Live.Hash}
+	}
+	items := []release.Item{item}
+	if err := release.ValidateItems(items); err != nil {
+		return release.Release{}, refuse(codeOf(err), "")
+	}
+
+	r := release.Release{
+		SchemaVersion: 1, ID: ids.New("rel"), SiteID: site.ID, Title: d.Body.Title, Items: items,
+		When:      &release.When{Kind: "at", At: at, TimeZone: site.TimeZone, LocalTime: wall.String()},
+		State:     release.StateAwaitingApproval,
+		Hash:      release.Hash(site.ID, items),
+		CreatedBy: u.Actor(), CreatedAt: now, UpdatedAt: now, Rev: 1,
+	}
+	if policy.Has(u.Role, policy.ReleasesPublish) {
+		r.State = release.StateScheduled
+		r.Approval = &release.Approval{Kind: "person", By: u.Actor(), At: now, ExecuteAt: &at}
+	}
+	audit := AuditEntry{Action: "release.schedule", Actor: u.Actor(), SiteID: site.ID, ReleaseID: r.ID, At: now,
+		Details: map[string]any{"at": localtime.FormatInstant(at), "localTime": wall.String(),
+			"timeZone": site.TimeZone, "hash": r.Hash, "state": r.State}}
+	err = e.store.CreateRelease(ctx, r, &at, map[string]int64{d.ID: d.Rev}, newVersions, audit)
+	if errors.Is(err, ErrConflict) {
+		return release.Release{}, refuse(CodeStale, "")
+	}
+	if err != nil {
+		return release.Release{}, err
+	}
+	e.Poke()
+	return r, nil
+}
+
+// Release returns one release of a site.
+func (e *Engine) Release(ctx context.Context, siteID, id string) (ReleaseRow, error) {
+	return e.store.Release(ctx, siteID, id)
+}
+
+// Releases lists a site's releases timed in [from, to) and undated drafts.
+func (e *Engine) Releases(ctx context.Context, siteID string, from, to time.Time) ([]ReleaseRow, error) {
+	return e.store.Releases(ctx, siteID, from, to)
+}
+
+// Unschedule takes a release off the calendar: it becomes a draft again and
+// its nodes are no longer held (§5.2, §6.2).
+func (e *Engine) Unschedule(ctx context.Context, u User, siteID, id string, rev int64) error {
+	r, err := e.changeable(ctx, u, siteID, id, rev)
+	if err != nil {
+		return err
+	}
+	if !release.CanTransition(r.State, release.StateDraft) {
+		return refuse(CodeBadState, "")
+	}
+	now := e.Now()
+	audit := AuditEntry{Action: "release.unschedule", Actor: u.Actor(), SiteID: siteID, ReleaseID: id, At: now}
+	return e.setState(ctx, r, release.StateDraft, nil, audit)
+}
+
+// Cancel ends a release without publishing it. A running release cannot be
+// canceled: its outcome is seconds away (§8.5).
+func (e *Engine) Cancel(ctx context.Context, u User, siteID, id string, rev int64) error {
+	r, err := e.changeable(ctx, u, siteID, id, rev)
+	if err != nil {
+		return err
+	}
+	if r.State == release.StateRunning {
+		return refuse(CodeRunning, "")
+	}
+	if !release.CanCancel(r.State) {
+		return refuse(CodeBadState, "")
+	}
+	now := e.Now()
+	by := u.Actor()
+	outcome := &release.Outcome{Kind: "canceled", At: now, By: &by}
+	audit := AuditEntry{Action: "release.cancel", Actor: by, SiteID: siteID, ReleaseID: id, At: now}
+	return e.setState(ctx, r, release.StateCanceled, outcome, audit)
+}
+
+// changeable loads a release the person may change, at the rev they saw.
+func (e *Engine) changeable(ctx context.Context, u User, siteID, id string, rev int64) (ReleaseRow, error) {
+	if err := require(u, policy.SchedulesWrite); err != nil {
+		return ReleaseRow{}, err
+	}
+	r, err := e.store.Release(ctx, siteID, id)
+	if err != nil {
+		return ReleaseRow{}, err
+	}
+	if r.CreatedBy.ID != u.ID && !policy.Has(u.Role, policy.ReleasesPublish) {
+		return ReleaseRow{}, refuse(CodeForbidden, "")
+	}
+	if r.Rev != rev {
+		return ReleaseRow{}, refuse(CodeStale, "")
+	}
+	return r, nil
+}
+
+func (e *Engine) setState(ctx context.Context, r ReleaseRow, to release.State, o *release.Outcome, audit AuditEntry) error {
+	err := e.store.SetReleaseState(ctx, r.ID, r.Rev, []release.State{r.State}, to, o, audit)
+	if errors.Is(err, ErrConflict) {
+		return refuse(CodeStale, "")
+	}
+	if err == nil {
+		e.Poke()
+	}
+	return err
+}

@@ -1,0 +1,236 @@
+package engine
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"sort"
+
+	"studio/engine/content"
+	"studio/engine/ids"
+	"studio/engine/localtime"
+	"studio/engine/policy"
+	"studio/engine/release"
+)
+
+// siteHash digests the site's body, so a pointer flip can be guarded on it.
+func siteHash(s Site) string {
+	data, _ := json.Marshal(struct {
+		Name, TimeZone, PublishedSnapshotID string
+	}{s.Name, s.TimeZone, s.PublishedSnapshotID})
+	sum := sha256.Sum256(data)
+	return "sha256-" + hex.EncodeToString(sum[:])
+}
+
+// CreateSite creates a site with no live snapshot.
+func (e *Engine) CreateSite(ctx context.Context, name, timeZone string) (Site, error) {
+	if _, err := localtime.LoadZone(timeZone); err != nil {
+		return Site{}, refuse("bad_zone", "timeZone")
+	}
+	s := Site{ID: ids.New("site"), Name: name, TimeZone: timeZone, Rev: 1}
+	s.Hash = siteHash(s)
+	return s, e.store.CreateSite(ctx, s, e.Now())
+}
+
+// Site returns the site with id.
+func (e *Engine) Site(ctx context.Context, id string) (Site, error) { return e.store.Site(ctx, id) }
+
+// Sites lists every site, oldest first.
+func (e *Engine) Sites(ctx context.Context) ([]Site, error) { return e.store.Sites(ctx) }
+
+// NodeDetail is a node's working copy with its live version and its hold.
+type NodeDetail struct {
+	content.Node
+	Live *release.Ref
+	Held *Held
+}
+
+// Nodes lists a site's working copy with what is live and what is held.
+func (e *Engine) Nodes(ctx context.Context, siteID string) ([]NodeDetail, error) {
+	nodes, err := e.store.Nodes(ctx, siteID)
+	if err != nil {
+		return nil, err
+	}
+	live, held, err := e.liveAndHeld(ctx, siteID)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]NodeDetail, len(nodes))
+	for i, n := range nodes {
+		out[i] = detail(n, live, held)
+	}
+	return out, nil
+}
+
+// Node returns one node of a site with what is live and what is held.
+func (e *Engine) Node(ctx context.Context, siteID, id string) (NodeDetail, error) {
+	n, err := e.store.Node(ctx, siteID, id)
+	if err != nil {
+		return NodeDetail{}, err
+	}
+	live, held, err := e.liveAndHeld(ctx, siteID)
+	if err != nil {
+		return NodeDetail{}, err
+	}
+	return detail(n, live, held), nil
+}
+
+func detail(n content.Node, live map[string]release.Ref, held map[string]Held) NodeDetail {
+	d := NodeDetail{Node: n}
+	if r, ok := live[n.ID]; ok {
+		d.Live = &r
+	}
+	if h, ok := held[n.ID]; ok {
+		d.Held = &h
+	}
+	return d
+}
+
+func (e *Engine) liveAndHeld(ctx context.Context, siteID string) (map[string]release.Ref, map[string]Held, error) {
+	site, err := e.store.Site(ctx, siteID)
+	if err != nil {
+		return nil, nil, err
+	}
+	live, err := e.liveRefs(ctx, site)
+	if err != nil {
+		return nil, nil, err
+	}
+	held, err := e.store.HeldNodes(ctx, siteID)
+	if err != nil {
+		return nil, nil, err
+	}
+	byID := make(map[string]release.Ref, len(live))
+	for _, r := range live {
+		byID[r.ID] = r
+	}
+	return byID, held, nil
+}
+
+func (e *Engine) liveRefs(ctx context.Context, site Site) ([]release.Ref, error) {
+	if site.PublishedSnapshotID == "" {
+		return nil, nil
+	}
+	snap, err := e.store.Snapshot(ctx, site.PublishedSnapshotID)
+	if err != nil {
+		return nil, err
+	}
+	return snap.Refs, nil
+}
+
+// CreateNode saves the first version of a page or an entry.
+func (e *Engine) CreateNode(ctx context.Context, u User, siteID string, kind release.NodeKind, body content.Body) (content.Node, error) {
+	if err := require(u, policy.ContentWrite); err != nil {
+		return content.Node{}, err
+	}
+	prefix := map[release.NodeKind]string{release.KindPage: "pag", release.KindContentEntry: "ent"}[kind]
+	if prefix == "" {
+		return content.Node{}, refuse("bad_node_kind", "kind")
+	}
+	n := content.Node{ID: ids.New(prefix), SiteID: siteID, Kind: kind}
+	return e.save(ctx, u, n, 0, body)
+}
+
+// SaveNode saves a new version of a node the person last saw at expectedRev.
+// A node held by a release is locked (RFC §6.2).
+func (e *Engine) SaveNode(ctx context.Context, u User, siteID, id string, expectedRev int64, body content.Body) (content.Node, error) {
+	if err := require(u, policy.ContentWrite); err != nil {
+		return content.Node{}, err
+	}
+	d, err := e.Node(ctx, siteID, id)
+	if err != nil {
+		return content.Node{}, err
+	}
+	if d.Held != nil {
+		return content.Node{}, &Error{Code: CodeScheduledLocked, Args: map[string]any{"release": d.Held.ReleaseID}}
+	}
+	if d.Rev != expectedRev {
+		return content.Node{}, refuse(CodeStale, "")
+	}
+	return e.save(ctx, u, d.Node, expectedRev, body)
+}
+
+func (e *Engine) save(ctx context.Context, u User, n content.Node, expectedRev int64, body content.Body) (content.Node, error) {
+	body = content.Normalize(body)
+	if err := content.Validate(body); err != nil {
+		var fe *content.FieldError
+		if errors.As(err, &fe) {
+			return content.Node{}, &Error{Code: fe.Key[len("error."):], Field: fe.Field}
+		}
+		return content.Node{}, err
+	}
+	n.Body, n.Hash, n.Rev, n.UpdatedAt = body, content.Hash(body), expectedRev+1, e.Now()
+	if err := e.store.SaveNode(ctx, n, expectedRev, u.Actor(), n.UpdatedAt); err != nil {
+		if errors.Is(err, ErrConflict) {
+			return content.Node{}, refuse(CodeStale, "")
+		}
+		return content.Node{}, err
+	}
+	return n, nil
+}
+
+// PendingRefs is what an ordinary publish would make live: the working copy
+// except held nodes, which keep their live version (RFC §6.2).
+func (e *Engine) PendingRefs(ctx context.Context, siteID string) (next []release.Ref, changed int, err error) {
+	nodes, err := e.Nodes(ctx, siteID)
+	if err != nil {
+		return nil, 0, err
+	}
+	for _, n := range nodes {
+		ref := n.Ref()
+		if n.Held != nil {
+			if n.Live == nil {
+				continue
+			}
+			ref = *n.Live
+		}
+		if n.Live == nil || *n.Live != ref {
+			changed++
+		}
+		next = append(next, ref)
+	}
+	sort.Slice(next, func(i, j int) bool { return next[i].ID < next[j].ID })
+	return next, changed, nil
+}
+
+// Publish makes the working copy live, except held nodes: a new snapshot and
+// a compare-and-swap flip of the site's pointer.
+func (e *Engine) Publish(ctx context.Context, u User, siteID string) (Snapshot, error) {
+	if err := require(u, policy.SitePublish); err != nil {
+		return Snapshot{}, err
+	}
+	site, err := e.store.Site(ctx, siteID)
+	if err != nil {
+		return Snapshot{}, err
+	}
+	refs, changed, err := e.PendingRefs(ctx, siteID)
+	if err != nil {
+		return Snapshot{}, err
+	}
+	if changed == 0 {
+		return Snapshot{}, refuse(release.CodeNothingToPublish, "")
+	}
+	now := e.Now()
+	snap := Snapshot{ID: ids.New("snp"), SiteID: siteID, ParentID: site.PublishedSnapshotID,
+		Reason: "publish", Actor: u.Actor(), Refs: refs, CreatedAt: now}
+	next := site
+	next.PublishedSnapshotID, next.Rev = snap.ID, site.Rev+1
+	audit := AuditEntry{Action: "site.publish", Actor: u.Actor(), SiteID: siteID, At: now,
+		Details: map[string]any{"snapshot": snap.ID, "changed": changed}}
+	if err := e.store.PublishSnapshot(ctx, site, siteHash(next), snap, audit); err != nil {
+		if errors.Is(err, ErrConflict) {
+			return Snapshot{}, refuse(CodeStale, "")
+		}
+		return Snapshot{}, err
+	}
+	return snap, nil
+}
+
+// LiveNodes returns the site's live snapshot with bodies, for the public site.
+func (e *Engine) LiveNodes(ctx context.Context, site Site) ([]LiveNode, error) {
+	if site.PublishedSnapshotID == "" {
+		return nil, nil
+	}
+	return e.store.LiveNodes(ctx, site.PublishedSnapshotID)
+}

@@ -1,0 +1,185 @@
+package engine
+
+import (
+	"context"
+	"time"
+
+	"studio/engine/content"
+	"studio/engine/policy"
+	"studio/engine/release"
+)
+
+// User is a person who signs in to Studio.
+type User struct {
+	ID    string
+	Email string
+	Name  string
+	Role  policy.Role
+	Lang  string
+}
+
+// Actor returns the user as the actor of an audited act.
+func (u User) Actor() release.Actor { return release.Actor{Kind: "person", ID: u.ID, Name: u.Name} }
+
+// Site is one website: its zone and the pointer to its live snapshot. Rev and
+// Hash guard every pointer flip (compare-and-swap).
+type Site struct {
+	ID                  string
+	Name                string
+	TimeZone            string
+	PublishedSnapshotID string
+	Rev                 int64
+	Hash                string
+}
+
+// Snapshot is an immutable list of node refs; the live site is one of them.
+type Snapshot struct {
+	ID        string
+	SiteID    string
+	ParentID  string
+	Reason    string // publish | scheduled | rollback | manual
+	Label     string
+	Actor     release.Actor
+	Refs      []release.Ref
+	Metadata  map[string]string
+	CreatedAt time.Time
+}
+
+// LiveNode is a node of a snapshot with its body, as the public site reads it.
+type LiveNode struct {
+	release.Ref
+	Body content.Body
+}
+
+// AuditEntry records who did what, for whom, within which run.
+type AuditEntry struct {
+	Action    string // e.g. "release.schedule", "release.publish"
+	Actor     release.Actor
+	SiteID    string
+	ReleaseID string
+	RunID     string
+	Details   map[string]any
+	At        time.Time
+}
+
+// Held says which non-terminal release holds a node (RFC §6.2).
+type Held struct {
+	ReleaseID string
+	State     release.State
+	At        *time.Time
+}
+
+// Claim is the ticker's claim on one due release (§8.5).
+type Claim struct {
+	RunID      string
+	SiteID     string
+	ReleaseID  string
+	Rev        int64
+	State      release.State // scheduled, or running with an expired lease
+	OldToken   string        // the expired lease being taken over, if any
+	ExecuteAt  time.Time
+	Token      string
+	LeaseUntil time.Time
+	Trigger    string
+	Now        time.Time
+}
+
+// Finish ends a claimed run without publishing (missed, expired, conflict,
+// failed); every write is guarded on the lease token.
+type Finish struct {
+	ReleaseID string
+	RunID     string
+	Token     string
+	State     release.State
+	RunState  string
+	Outcome   release.Outcome
+	Lateness  int64
+	Audit     AuditEntry
+	Now       time.Time
+}
+
+// Apply is the guarded batch that publishes a release (§6.3): the site
+// pointer flips from Site (rev, hash) to Snapshot with NewHash, and every
+// later write happens only if that flip did.
+type Apply struct {
+	Site      Site
+	NewHash   string
+	Snapshot  Snapshot
+	ReleaseID string
+	RunID     string
+	Token     string
+	Outcome   release.Outcome
+	Lateness  int64
+	Audit     AuditEntry
+	Now       time.Time
+}
+
+// Heartbeat is the scheduler's one row of health (§8.7).
+type Heartbeat struct {
+	At         time.Time
+	Trigger    string
+	NextWakeAt time.Time
+	Ran        int
+	More       bool
+	LagSeconds int64
+}
+
+// ReleaseRow is a release with the bookkeeping the ticker needs.
+type ReleaseRow struct {
+	release.Release
+	ExecuteAt  *time.Time
+	LeaseToken string
+	LeaseUntil *time.Time
+}
+
+// Store is what the engine needs from storage. Every write is one
+// transaction; guarded writes return ErrConflict when their guard failed.
+type Store interface {
+	CreateUser(ctx context.Context, u User, passwordHash string, now time.Time) error
+	UserByEmail(ctx context.Context, email string) (User, string, error)
+	UserByID(ctx context.Context, id string) (User, error)
+	SetUserLang(ctx context.Context, id, lang string) error
+
+	CreateSite(ctx context.Context, s Site, now time.Time) error
+	Site(ctx context.Context, id string) (Site, error)
+	Sites(ctx context.Context) ([]Site, error)
+
+	Nodes(ctx context.Context, siteID string) ([]content.Node, error)
+	Node(ctx context.Context, siteID, id string) (content.Node, error)
+	// SaveNode writes a new version when the node is at expectedRev (0 for
+	// a new node) and not held by a release.
+	SaveNode(ctx context.Context, n content.Node, expectedRev int64, by release.Actor, now time.Time) error
+	// HeldNodes maps node ids to the non-terminal release holding them.
+	HeldNodes(ctx context.Context, siteID string) (map[string]Held, error)
+	Snapshot(ctx context.Context, id string) (Snapshot, error)
+	LiveNodes(ctx context.Context, snapshotID string) ([]LiveNode, error)
+	// PublishSnapshot inserts snap and flips the site pointer from site's
+	// rev and hash to newHash in one transaction.
+	PublishSnapshot(ctx context.Context, site Site, newHash string, snap Snapshot, audit AuditEntry) error
+
+	// CreateRelease inserts a release whose items were pinned at the given
+	// node revisions, after saving newVersions (each at pinnedRevs+1); it
+	// fails with ErrConflict if any node moved since.
+	CreateRelease(ctx context.Context, r release.Release, executeAt *time.Time, pinnedRevs map[string]int64, newVersions []content.Node, audit AuditEntry) error
+	Release(ctx context.Context, siteID, id string) (ReleaseRow, error)
+	// Releases lists a site's releases with execute_at in [from, to), and
+	// every non-terminal one without a time, ordered by time then id.
+	Releases(ctx context.Context, siteID string, from, to time.Time) ([]ReleaseRow, error)
+	// SetReleaseState moves a release from one of the given states at rev.
+	SetReleaseState(ctx context.Context, id string, rev int64, from []release.State, to release.State, outcome *release.Outcome, audit AuditEntry) error
+	// Reschedule moves a scheduled release's instant (never-early recompute).
+	Reschedule(ctx context.Context, id string, rev int64, at time.Time, audit AuditEntry) error
+
+	// DueReleases lists releases due at now: scheduled with execute_at <= now,
+	// and running ones whose lease expired; in execute_at order.
+	DueReleases(ctx context.Context, now time.Time, limit int) ([]ReleaseRow, error)
+	// NextDueAt is the earliest instant anything becomes due.
+	NextDueAt(ctx context.Context) (time.Time, bool, error)
+	ClaimRelease(ctx context.Context, c Claim) (bool, error)
+	FinishRelease(ctx context.Context, f Finish) error
+	// ApplyRelease returns false when the site moved between the reads and
+	// the write: nothing was written.
+	ApplyRelease(ctx context.Context, a Apply) (bool, error)
+	WriteHeartbeat(ctx context.Context, h Heartbeat) error
+	Heartbeat(ctx context.Context) (Heartbeat, error)
+}

@@ -1,0 +1,254 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"studio/engine"
+	"studio/engine/content"
+	"studio/engine/release"
+)
+
+// CreateSite inserts a site.
+func (s *Store) CreateSite(ctx context.Context, site engine.Site, now time.Time) error {
+	_, err := s.write.ExecContext(ctx, `INSERT INTO sites (id, name, time_zone, published_snapshot_id, rev, hash, created_at, updated_at)
+		VALUES (?, ?, ?, NULLIF(?, ''), ?, ?, ?, ?)`, site.ID, site.Name, site.TimeZone, site.PublishedSnapshotID,
+		site.Rev, site.Hash, instant(now), instant(now))
+	if err != nil {
+		return fmt.Errorf("store: create site: %w", err)
+	}
+	return nil
+}
+
+const siteColumns = `id, name, time_zone, COALESCE(published_snapshot_id, ''), rev, hash`
+
+func scanSite(row interface{ Scan(...any) error }) (engine.Site, error) {
+	var x engine.Site
+	err := row.Scan(&x.ID, &x.Name, &x.TimeZone, &x.PublishedSnapshotID, &x.Rev, &x.Hash)
+	return x, notFound(err)
+}
+
+// Site returns the site with id.
+func (s *Store) Site(ctx context.Context, id string) (engine.Site, error) {
+	return scanSite(s.read.QueryRowContext(ctx, `SELECT `+siteColumns+` FROM sites WHERE id = ?`, id))
+}
+
+// Sites lists every site, oldest first.
+func (s *Store) Sites(ctx context.Context) ([]engine.Site, error) {
+	rows, err := s.read.QueryContext(ctx, `SELECT `+siteColumns+` FROM sites ORDER BY created_at, id`)
+	if err != nil {
+		return nil, fmt.Errorf("store: sites: %w", err)
+	}
+	defer rows.Close()
+	var out []engine.Site
+	for rows.Next() {
+		x, err := scanSite(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, x)
+	}
+	return out, rows.Err()
+}
+
+const nodeColumns = `id, site_id, kind, body, rev, hash, updated_at`
+
+func scanNode(row interface{ Scan(...any) error }) (content.Node, error) {
+	var n content.Node
+	var kind, body, updated string
+	if err := row.Scan(&n.ID, &n.SiteID, &kind, &body, &n.Rev, &n.Hash, &updated); err != nil {
+		return n, notFound(err)
+	}
+	n.Kind = release.NodeKind(kind)
+	if err := json.Unmarshal([]byte(body), &n.Body); err != nil {
+		return n, fmt.Errorf("store: node %s body: %w", n.ID, err)
+	}
+	t, err := mustInstant(updated)
+	n.UpdatedAt = t
+	return n, err
+}
+
+// Nodes lists a site's working copy, most recently changed first.
+func (s *Store) Nodes(ctx context.Context, siteID string) ([]content.Node, error) {
+	rows, err := s.read.QueryContext(ctx, `SELECT `+nodeColumns+` FROM nodes WHERE site_id = ? ORDER BY updated_at DESC, id`, siteID)
+	if err != nil {
+		return nil, fmt.Errorf("store: nodes: %w", err)
+	}
+	defer rows.Close()
+	var out []content.Node
+	for rows.Next() {
+		n, err := scanNode(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, n)
+	}
+	return out, rows.Err()
+}
+
+// Node returns one node's working copy.
+func (s *Store) Node(ctx context.Context, siteID, id string) (content.Node, error) {
+	return scanNode(s.read.QueryRowContext(ctx, `SELECT `+nodeColumns+` FROM nodes WHERE site_id = ? AND id = ?`, siteID, id))
+}
+
+// SaveNode writes n as the node's new version if the node is still at
+// expectedRev (0: it must not exist) and no release holds it.
+func (s *Store) SaveNode(ctx context.Context, n content.Node, expectedRev int64, by release.Actor, now time.Time) error {
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		return saveNode(ctx, tx, n, expectedRev, by, now)
+	})
+}
+
+func saveNode(ctx context.Context, tx *sql.Tx, n content.Node, expectedRev int64, by release.Actor, now time.Time) error {
+	body, err := json.Marshal(n.Body)
+	if err != nil {
+		return fmt.Errorf("store: node body: %w", err)
+	}
+	var ok bool
+	if expectedRev == 0 {
+		ok, err = one(tx.ExecContext(ctx, `INSERT OR IGNORE INTO nodes (id, site_id, kind, body, rev, hash, updated_at)
+			VALUES (?, ?, ?, ?, 1, ?, ?)`, n.ID, n.SiteID, string(n.Kind), string(body), n.Hash, instant(now)))
+	} else {
+		ok, err = one(tx.ExecContext(ctx, `UPDATE nodes SET body = ?, rev = rev + 1, hash = ?, updated_at = ?
+			WHERE id = ? AND site_id = ? AND rev = ?
+			AND NOT EXISTS (SELECT 1 FROM release_items WHERE node_id = nodes.id AND held = 1)`,
+			string(body), n.Hash, instant(now), n.ID, n.SiteID, expectedRev))
+	}
+	if err != nil {
+		return fmt.Errorf("store: save node: %w", err)
+	}
+	if !ok {
+		return engine.ErrConflict
+	}
+	_, err = tx.ExecContext(ctx, `INSERT INTO node_versions (node_id, rev, hash, body, saved_by, saved_at) VALUES (?, ?, ?, ?, ?, ?)`,
+		n.ID, expectedRev+1, n.Hash, string(body), by.ID, instant(now))
+	if err != nil {
+		return fmt.Errorf("store: node version: %w", err)
+	}
+	return nil
+}
+
+// HeldNodes maps each node held by a non-terminal release to that release.
+func (s *Store) HeldNodes(ctx context.Context, siteID string) (map[string]engine.Held, error) {
+	rows, err := s.read.QueryContext(ctx, `SELECT i.node_id, r.id, r.state, r.execute_at
+		FROM release_items i JOIN releases r ON r.id = i.release_id
+		WHERE i.site_id = ? AND i.held = 1 ORDER BY r.execute_at DESC`, siteID)
+	if err != nil {
+		return nil, fmt.Errorf("store: held nodes: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]engine.Held{}
+	for rows.Next() {
+		var node, state string
+		var h engine.Held
+		var at sql.NullString
+		if err := rows.Scan(&node, &h.ReleaseID, &state, &at); err != nil {
+			return nil, err
+		}
+		h.State = release.State(state)
+		if h.At, err = parseInstant(at); err != nil {
+			return nil, err
+		}
+		out[node] = h // ordered latest first, so the earliest release wins
+	}
+	return out, rows.Err()
+}
+
+// Snapshot returns one snapshot.
+func (s *Store) Snapshot(ctx context.Context, id string) (engine.Snapshot, error) {
+	var x engine.Snapshot
+	var parent, label, meta sql.NullString
+	var actor, refs, created string
+	err := s.read.QueryRowContext(ctx, `SELECT id, site_id, parent_id, reason, label, actor, refs, metadata, created_at
+		FROM snapshots WHERE id = ?`, id).Scan(&x.ID, &x.SiteID, &parent, &x.Reason, &label, &actor, &refs, &meta, &created)
+	if err != nil {
+		return x, notFound(err)
+	}
+	x.ParentID, x.Label = parent.String, label.String
+	if err := json.Unmarshal([]byte(actor), &x.Actor); err != nil {
+		return x, fmt.Errorf("store: snapshot actor: %w", err)
+	}
+	if err := json.Unmarshal([]byte(refs), &x.Refs); err != nil {
+		return x, fmt.Errorf("store: snapshot refs: %w", err)
+	}
+	if err := fromJSON(meta, &x.Metadata); err != nil {
+		return x, err
+	}
+	x.CreatedAt, err = mustInstant(created)
+	return x, err
+}
+
+// LiveNodes returns a snapshot's nodes with the bodies of their versions,
+// in id order.
+func (s *Store) LiveNodes(ctx context.Context, snapshotID string) ([]engine.LiveNode, error) {
+	rows, err := s.read.QueryContext(ctx, `SELECT v.node_id, json_extract(j.value, '$.kind'), v.rev, v.hash, v.body
+		FROM snapshots s, json_each(s.refs) j
+		JOIN node_versions v ON v.node_id = json_extract(j.value, '$.id') AND v.rev = json_extract(j.value, '$.rev')
+		WHERE s.id = ? ORDER BY v.node_id`, snapshotID)
+	if err != nil {
+		return nil, fmt.Errorf("store: live nodes: %w", err)
+	}
+	defer rows.Close()
+	var out []engine.LiveNode
+	for rows.Next() {
+		var n engine.LiveNode
+		var kind, body string
+		if err := rows.Scan(&n.ID, &kind, &n.Rev, &n.Hash, &body); err != nil {
+			return nil, err
+		}
+		n.Kind = release.NodeKind(kind)
+		if err := json.Unmarshal([]byte(body), &n.Body); err != nil {
+			return nil, fmt.Errorf("store: live node %s: %w", n.ID, err)
+		}
+		out = append(out, n)
+	}
+	return out, rows.Err()
+}
+
+func insertSnapshot(ctx context.Context, tx *sql.Tx, snap engine.Snapshot, guardHash string) (bool, error) {
+	actor, err := jsonText(snap.Actor)
+	if err != nil {
+		return false, err
+	}
+	refs, err := jsonText(snap.Refs)
+	if err != nil {
+		return false, err
+	}
+	meta, err := jsonText(snap.Metadata)
+	if err != nil {
+		return false, err
+	}
+	return one(tx.ExecContext(ctx, `INSERT INTO snapshots (id, site_id, parent_id, reason, label, actor, refs, metadata, created_at)
+		SELECT ?, ?, NULLIF(?, ''), ?, NULLIF(?, ''), ?, ?, ?, ?
+		WHERE EXISTS (SELECT 1 FROM sites WHERE id = ? AND hash = ?)`,
+		snap.ID, snap.SiteID, snap.ParentID, snap.Reason, snap.Label, actor, refs, meta, instant(snap.CreatedAt),
+		snap.SiteID, guardHash))
+}
+
+// flipSite points the site at snapshotID if it is still at site's rev and hash.
+func flipSite(ctx context.Context, tx *sql.Tx, site engine.Site, snapshotID, newHash string, now time.Time, extraGuard string, args ...any) (bool, error) {
+	q := `UPDATE sites SET published_snapshot_id = ?, rev = rev + 1, hash = ?, updated_at = ?
+		WHERE id = ? AND rev = ? AND hash = ?` + extraGuard
+	return one(tx.ExecContext(ctx, q, append([]any{snapshotID, newHash, instant(now), site.ID, site.Rev, site.Hash}, args...)...))
+}
+
+// PublishSnapshot flips the site pointer to snap and inserts it, in one
+// transaction guarded on the site's rev and hash.
+func (s *Store) PublishSnapshot(ctx context.Context, site engine.Site, newHash string, snap engine.Snapshot, a engine.AuditEntry) error {
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		ok, err := flipSite(ctx, tx, site, snap.ID, newHash, snap.CreatedAt, "")
+		if err != nil {
+			return fmt.Errorf("store: publish: %w", err)
+		}
+		if !ok {
+			return engine.ErrConflict
+		}
+		if _, err := insertSnapshot(ctx, tx, snap, newHash); err != nil {
+			return fmt.Errorf("store: publish snapshot: %w", err)
+		}
+		return audit(ctx, tx, a)
+	})
+}

@@ -1,0 +1,180 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"time"
+
+	"studio/engine"
+)
+
+// DueReleases lists what a tick must look at: releases whose time has come
+// (scheduled to run, or awaiting an approval that never came) and running
+// releases whose lease expired. Oldest first.
+func (s *Store) DueReleases(ctx context.Context, now time.Time, limit int) ([]engine.ReleaseRow, error) {
+	t := instant(now)
+	return s.queryReleases(ctx, `(state IN ('scheduled', 'awaiting_approval') AND execute_at <= ?)
+		OR (state = 'running' AND lease_until <= ?) ORDER BY execute_at, id LIMIT ?`, t, t, limit)
+}
+
+// NextDueAt is the earliest instant DueReleases would return anything.
+func (s *Store) NextDueAt(ctx context.Context) (time.Time, bool, error) {
+	var at sql.NullString
+	err := s.read.QueryRowContext(ctx, `SELECT min(t) FROM (
+		SELECT min(execute_at) AS t FROM releases WHERE state IN ('scheduled', 'awaiting_approval')
+		UNION ALL SELECT min(lease_until) FROM releases WHERE state = 'running')`).Scan(&at)
+	if err != nil {
+		return time.Time{}, false, fmt.Errorf("store: next due: %w", err)
+	}
+	t, err := parseInstant(at)
+	if err != nil || t == nil {
+		return time.Time{}, false, err
+	}
+	return *t, true, nil
+}
+
+// ClaimRelease takes the release for one run (§8.5): it is ours only if the
+// release is still as the tick read it and no other release of its site is
+// running under a live lease. The run row carries the same lease token.
+func (s *Store) ClaimRelease(ctx context.Context, c engine.Claim) (bool, error) {
+	var claimed bool
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		now, at := instant(c.Now), instant(c.ExecuteAt)
+		ok, err := one(tx.ExecContext(ctx, `UPDATE releases SET state = 'running', lease_token = ?, lease_until = ?,
+			rev = rev + 1, updated_at = ?
+			WHERE id = ? AND rev = ? AND execute_at = ?
+			  AND (state = 'scheduled' OR (state = 'running' AND lease_token = ? AND lease_until <= ?))
+			  AND NOT EXISTS (SELECT 1 FROM releases o WHERE o.site_id = ? AND o.id <> ? AND o.state = 'running' AND o.lease_until > ?)`,
+			c.Token, instant(c.LeaseUntil), now, c.ReleaseID, c.Rev, at, c.OldToken, now, c.SiteID, c.ReleaseID, now))
+		if err != nil || !ok {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `INSERT INTO schedule_runs (id, site_id, subject_kind, subject_id, occurrence_at, state,
+			trigger, attempt, lease_token, lease_until, started_at, rev, created_at, updated_at)
+			VALUES (?, ?, 'release', ?, ?, 'running', ?, 1, ?, ?, ?, 1, ?, ?)
+			ON CONFLICT (id) DO UPDATE SET state = 'running', attempt = attempt + 1, lease_token = excluded.lease_token,
+			  lease_until = excluded.lease_until, trigger = excluded.trigger, rev = rev + 1, updated_at = excluded.updated_at`,
+			c.RunID, c.SiteID, c.ReleaseID, at, c.Trigger, c.Token, instant(c.LeaseUntil), now, now, now)
+		if err != nil {
+			return fmt.Errorf("store: claim run: %w", err)
+		}
+		claimed = true
+		return nil
+	})
+	if err != nil {
+		return false, fmt.Errorf("store: claim: %w", err)
+	}
+	return claimed, nil
+}
+
+// FinishRelease ends a claimed run without publishing, guarded on the lease.
+func (s *Store) FinishRelease(ctx context.Context, f engine.Finish) error {
+	outcome, err := jsonText(f.Outcome)
+	if err != nil {
+		return err
+	}
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		now := instant(f.Now)
+		ok, err := one(tx.ExecContext(ctx, `UPDATE releases SET state = ?, outcome = ?, lease_token = NULL, lease_until = NULL,
+			rev = rev + 1, updated_at = ? WHERE id = ? AND state = 'running' AND lease_token = ?`,
+			string(f.State), outcome, now, f.ReleaseID, f.Token))
+		if err != nil {
+			return fmt.Errorf("store: finish release: %w", err)
+		}
+		if !ok {
+			return engine.ErrConflict
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE release_items SET held = 0 WHERE release_id = ?`, f.ReleaseID); err != nil {
+			return fmt.Errorf("store: finish holds: %w", err)
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE schedule_runs SET state = ?, ended_at = ?, lateness_s = ?, error = ?,
+			lease_token = NULL, rev = rev + 1, updated_at = ? WHERE id = ? AND lease_token = ?`,
+			f.RunState, now, f.Lateness, nullIfEmpty(f.Outcome.Code), now, f.RunID, f.Token); err != nil {
+			return fmt.Errorf("store: finish run: %w", err)
+		}
+		return audit(ctx, tx, f.Audit)
+	})
+}
+
+// ApplyRelease is §6.3's guarded batch in one transaction: the site pointer
+// flips only if the site is as read and our lease is live; everything after
+// it must then change exactly its row, or the whole batch is undone.
+func (s *Store) ApplyRelease(ctx context.Context, a engine.Apply) (bool, error) {
+	outcome, err := jsonText(a.Outcome)
+	if err != nil {
+		return false, err
+	}
+	errMoved := fmt.Errorf("site moved")
+	err = s.tx(ctx, func(tx *sql.Tx) error {
+		now := instant(a.Now)
+		ok, err := flipSite(ctx, tx, a.Site, a.Snapshot.ID, a.NewHash, a.Now,
+			` AND EXISTS (SELECT 1 FROM schedule_runs WHERE id = ? AND lease_token = ?)`, a.RunID, a.Token)
+		if err != nil {
+			return fmt.Errorf("store: apply flip: %w", err)
+		}
+		if !ok {
+			return errMoved
+		}
+		steps := []func() (bool, error){
+			func() (bool, error) { return insertSnapshot(ctx, tx, a.Snapshot, a.NewHash) },
+			func() (bool, error) {
+				return one(tx.ExecContext(ctx, `UPDATE releases SET state = 'published', outcome = ?, lease_token = NULL,
+					lease_until = NULL, rev = rev + 1, updated_at = ? WHERE id = ? AND state = 'running' AND lease_token = ?`,
+					outcome, now, a.ReleaseID, a.Token))
+			},
+			func() (bool, error) {
+				_, err := tx.ExecContext(ctx, `UPDATE release_items SET held = 0 WHERE release_id = ?`, a.ReleaseID)
+				return err == nil, err
+			},
+			func() (bool, error) {
+				return one(tx.ExecContext(ctx, `UPDATE schedule_runs SET state = 'succeeded', outcome = 'did-work', ended_at = ?,
+					lateness_s = ?, lease_token = NULL, rev = rev + 1, updated_at = ? WHERE id = ? AND lease_token = ?`,
+					now, a.Lateness, now, a.RunID, a.Token))
+			},
+			func() (bool, error) { return true, audit(ctx, tx, a.Audit) },
+		}
+		for i, step := range steps {
+			ok, err := step()
+			if err != nil {
+				return fmt.Errorf("store: apply step %d: %w", i+2, err)
+			}
+			if !ok {
+				return fmt.Errorf("store: apply step %d changed nothing: %w", i+2, engine.ErrConflict)
+			}
+		}
+		return nil
+	})
+	if err == errMoved {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// WriteHeartbeat upserts the scheduler's one heartbeat row.
+func (s *Store) WriteHeartbeat(ctx context.Context, h engine.Heartbeat) error {
+	_, err := s.write.ExecContext(ctx, `INSERT INTO scheduler_heartbeat (id, at, trigger, next_wake_at, ran, more, lag_s)
+		VALUES (1, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET at = excluded.at, trigger = excluded.trigger,
+		next_wake_at = excluded.next_wake_at, ran = excluded.ran, more = excluded.more, lag_s = excluded.lag_s`,
+		instant(h.At), h.Trigger, instant(h.NextWakeAt), h.Ran, h.More, h.LagSeconds)
+	if err != nil {
+		return fmt.Errorf("store: heartbeat: %w", err)
+	}
+	return nil
+}
+
+// Heartbeat reads the heartbeat row; ErrNotFound before the first tick.
+func (s *Store) Heartbeat(ctx context.Context) (engine.Heartbeat, error) {
+	var h engine.Heartbeat
+	var at, next string
+	err := s.read.QueryRowContext(ctx, `SELECT at, trigger, next_wake_at, ran, more, COALESCE(lag_s, 0)
+		FROM scheduler_heartbeat WHERE id = 1`).Scan(&at, &h.Trigger, &next, &h.Ran, &h.More, &h.LagSeconds)
+	if err != nil {
+		return h, notFound(err)
+	}
+	if h.At, err = mustInstant(at); err != nil {
+		return h, err
+	}
+	h.NextWakeAt, err = mustInstant(next)
+	return h, err
+}

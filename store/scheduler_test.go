@@ -1,0 +1,295 @@
+package store_test
+
+import (
+	"context"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"studio/engine"
+	"studio/engine/content"
+	"studio/engine/fakeclock"
+	"studio/engine/ids"
+	"studio/engine/policy"
+	"studio/engine/release"
+	"studio/store"
+)
+
+// bundle is one Studio database with an engine on a fake clock, a site in
+// Istanbul, an editor, a contributor and one draft article.
+type bundle struct {
+	path        string
+	store       *store.Store
+	clock       *fakeclock.Clock
+	eng         *engine.Engine
+	site        engine.Site
+	editor      engine.User
+	contributor engine.User
+	article     content.Node
+}
+
+// start is Monday 2 November 2026, 08:00 in Istanbul (05:00Z).
+var start = time.Date(2026, 11, 2, 5, 0, 0, 0, time.UTC)
+
+func setup(t *testing.T) *bundle {
+	t.Helper()
+	ctx := context.Background()
+	b := &bundle{path: filepath.Join(t.TempDir(), "studio.db"), clock: fakeclock.New(start)}
+	var err error
+	if b.store, err = store.Open(ctx, b.path); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.store.Close() })
+	b.eng = engine.New(b.store, b.clock, nil)
+	if b.site, err = b.eng.CreateSite(ctx, "Demo Gazette", "Europe/Istanbul"); err != nil {
+		t.Fatal(err)
+	}
+	if b.editor, err = b.eng.AddUser(ctx, "editor@example.com", "Elif", policy.Editor, "correct horse", "tr"); err != nil {
+		t.Fatal(err)
+	}
+	if b.contributor, err = b.eng.AddUser(ctx, "contrib@example.com", "Can", policy.Contributor, "correct horse", "en"); err != nil {
+		t.Fatal(err)
+	}
+	b.article, err = b.eng.CreateNode(ctx, b.editor, b.site.ID, release.KindContentEntry,
+		content.Body{Title: "Election night", Slug: "election-night", Status: content.StatusDraft, Text: "Results."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// schedule schedules the article for 2 November 09:00 Istanbul (06:00Z).
+func (b *bundle) schedule(t *testing.T, u engine.User) release.Release {
+	t.Helper()
+	r, err := b.eng.ScheduleNode(context.Background(), u, engine.ScheduleInput{SiteID: b.site.ID, NodeID: b.article.ID,
+		ExpectedRev: b.article.Rev, Date: "2026-11-02", Time: "09:00"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func (b *bundle) live(t *testing.T) map[string]engine.LiveNode {
+	t.Helper()
+	site, err := b.eng.Site(context.Background(), b.site.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nodes, err := b.eng.LiveNodes(context.Background(), site)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]engine.LiveNode{}
+	for _, n := range nodes {
+		out[n.ID] = n
+	}
+	return out
+}
+
+func (b *bundle) tick(t *testing.T) engine.TickReport {
+	t.Helper()
+	rep, err := b.eng.RunDue(context.Background(), "manual")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
+}
+
+func (b *bundle) release(t *testing.T, id string) engine.ReleaseRow {
+	t.Helper()
+	r, err := b.eng.Release(context.Background(), b.site.ID, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func (b *bundle) count(t *testing.T, query string, args ...any) int {
+	t.Helper()
+	var n int
+	if err := b.store.DB().QueryRow(query, args...).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+func TestTickPublishesAtItsTimeExactlyOnce(t *testing.T) {
+	b := setup(t)
+	r := b.schedule(t, b.editor)
+	if r.State != release.StateScheduled || r.Approval == nil || r.Approval.By.ID != b.editor.ID {
+		t.Fatalf("editor's schedule: state %s approval %+v", r.State, r.Approval)
+	}
+	at := time.Date(2026, 11, 2, 6, 0, 0, 0, time.UTC)
+	if !r.When.At.Equal(at) || r.When.LocalTime != "2026-11-02T09:00" || r.When.TimeZone != "Europe/Istanbul" {
+		t.Fatalf("when = %+v", r.When)
+	}
+
+	b.clock.Set(at.Add(-time.Millisecond))
+	if rep := b.tick(t); rep.Ran != 0 {
+		t.Fatalf("tick before T ran %d", rep.Ran)
+	}
+	if _, ok := b.live(t)[b.article.ID]; ok {
+		t.Fatal("article live before its time")
+	}
+	if got := b.release(t, r.ID).State; got != release.StateScheduled {
+		t.Fatalf("state before T = %s", got)
+	}
+
+	b.clock.Set(at.Add(1500 * time.Millisecond))
+	if rep := b.tick(t); rep.Published != 1 {
+		t.Fatalf("tick at T: %+v", rep)
+	}
+	n, ok := b.live(t)[b.article.ID]
+	if !ok || n.Body.Status != content.StatusPublished || n.Rev != r.Items[0].Target.Rev {
+		t.Fatalf("live after T: %+v (ok %v)", n, ok)
+	}
+	got := b.release(t, r.ID)
+	runID := ids.RunID(r.ID, at)
+	if got.State != release.StatePublished || got.Outcome == nil || got.Outcome.RunID != runID ||
+		got.Outcome.LatenessSeconds == nil || *got.Outcome.LatenessSeconds != 1 || got.LeaseToken != "" {
+		t.Fatalf("release after T: %+v outcome %+v", got, got.Outcome)
+	}
+	if c := b.count(t, `SELECT count(*) FROM schedule_runs WHERE id = ? AND state = 'succeeded' AND lateness_s = 1`, runID); c != 1 {
+		t.Fatalf("run rows = %d", c)
+	}
+	if c := b.count(t, `SELECT count(*) FROM audit WHERE action = 'release.publish' AND release_id = ? AND run_id = ?`, r.ID, runID); c != 1 {
+		t.Fatalf("audit rows = %d", c)
+	}
+	if c := b.count(t, `SELECT count(*) FROM release_items WHERE held = 1`); c != 0 {
+		t.Fatalf("held items after publish = %d", c)
+	}
+
+	b.clock.Advance(time.Minute)
+	if rep := b.tick(t); rep.Ran != 0 {
+		t.Fatalf("second tick ran %d", rep.Ran)
+	}
+	if c := b.count(t, `SELECT count(*) FROM snapshots WHERE reason = 'scheduled'`); c != 1 {
+		t.Fatalf("scheduled snapshots = %d", c)
+	}
+}
+
+func TestConcurrentTickersOnOneDatabasePublishOnce(t *testing.T) {
+	b := setup(t)
+	r := b.schedule(t, b.editor)
+	b.clock.Set(r.When.At)
+
+	// Four engines on two stores (separate connection pools on one file),
+	// each ticking repeatedly at the same instant.
+	engines := []*engine.Engine{b.eng}
+	for range 3 {
+		s, err := store.Open(context.Background(), b.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		engines = append(engines, engine.New(s, b.clock, nil))
+	}
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	published := 0
+	for _, e := range engines {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 5 {
+				rep, err := e.RunDue(context.Background(), "node")
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				mu.Lock()
+				published += rep.Published
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	if published != 1 {
+		t.Fatalf("published %d times", published)
+	}
+	if c := b.count(t, `SELECT count(*) FROM snapshots WHERE reason = 'scheduled'`); c != 1 {
+		t.Fatalf("scheduled snapshots = %d", c)
+	}
+	if c := b.count(t, `SELECT count(*) FROM audit WHERE action = 'release.publish'`); c != 1 {
+		t.Fatalf("publish audits = %d", c)
+	}
+	if got := b.release(t, r.ID).State; got != release.StatePublished {
+		t.Fatalf("state = %s", got)
+	}
+}
+
+func TestMoreThanAnHourLateIsMissed(t *testing.T) {
+	b := setup(t)
+	r := b.schedule(t, b.editor)
+	b.clock.Set(r.When.At.Add(time.Hour + time.Second))
+	if rep := b.tick(t); rep.Published != 0 || rep.Failed != 1 {
+		t.Fatalf("late tick: %+v", rep)
+	}
+	got := b.release(t, r.ID)
+	if got.State != release.StateMissed || got.Outcome.Kind != "missed" || *got.Outcome.LatenessSeconds != 3601 {
+		t.Fatalf("late release: %s %+v", got.State, got.Outcome)
+	}
+	if _, ok := b.live(t)[b.article.ID]; ok {
+		t.Fatal("missed release was published")
+	}
+}
+
+func TestWithinTheHourStillRuns(t *testing.T) {
+	b := setup(t)
+	r := b.schedule(t, b.editor)
+	b.clock.Set(r.When.At.Add(59 * time.Minute))
+	if rep := b.tick(t); rep.Published != 1 || rep.Late != 1 {
+		t.Fatalf("tick 59 min late: %+v", rep)
+	}
+}
+
+func TestUnapprovedRequestExpiresAtItsTime(t *testing.T) {
+	b := setup(t)
+	r := b.schedule(t, b.contributor)
+	if r.State != release.StateAwaitingApproval || r.Approval != nil {
+		t.Fatalf("contributor's schedule: %s %+v", r.State, r.Approval)
+	}
+	b.clock.Set(r.When.At)
+	b.tick(t)
+	got := b.release(t, r.ID)
+	if got.State != release.StateExpired || got.Outcome.Reason != "unapproved" {
+		t.Fatalf("unapproved at T: %s %+v", got.State, got.Outcome)
+	}
+	if _, ok := b.live(t)[b.article.ID]; ok {
+		t.Fatal("unapproved release was published")
+	}
+}
+
+func TestConflictWhenTheBaseMoved(t *testing.T) {
+	b := setup(t)
+	ctx := context.Background()
+	r := b.schedule(t, b.editor)
+	// Someone publishes the site: the held article stays out, so its base
+	// is still absent. Then the release is canceled, the article edited,
+	// published the ordinary way, and a stale release would conflict.
+	if _, err := b.eng.Publish(ctx, b.editor, b.site.ID); err == nil {
+		t.Fatal("publish with only a held node changed should have nothing to publish")
+	}
+	if err := b.eng.Cancel(ctx, b.editor, b.site.ID, r.ID, r.Rev); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.eng.Publish(ctx, b.editor, b.site.ID); err != nil {
+		t.Fatal(err)
+	}
+	// A release pinned before that publish (base absent) now conflicts.
+	stale := r
+	stale.ID, stale.State, stale.Rev = ids.New("rel"), release.StateScheduled, 1
+	at := b.clock.Now().Add(2 * time.Minute)
+	stale.When.At = at
+	stale.When.LocalTime = ""
+	if err := b.store.CreateRelease(ctx, stale, &at, nil, nil, engine.AuditEntry{Action: "test", At: b.clock.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	b.clock.Set(at)
+	b.tick(t)
+	got := b.release(t, stale.ID)
+	if got.State != release.StateConflict || len(got.Outcome.Conflicts) != 1 || got.Outcome.Conflicts[0].Found == nil {
+		t.Fatalf("stale release: %s %+v", got.State, got.Outcome)
+	}
+}
