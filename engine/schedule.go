@@ -67,13 +67,17 @@ func (e *Engine) ScheduleNode(ctx context.Context, u User, in ScheduleInput) (re
 		return release.Release{}, &Error{Code: CodeScheduledLocked, Args: map[string]any{"release": d.Held.ReleaseID}}
 	}
 
-	// Scheduling a publish means the pinned version is the published one:
-	// a draft gets a new version with its status set, saved in the same
+	// Scheduling a publish means the pinned version is the published one: a
+	// draft gets a new version with its status set and, when first published,
+	// its date set to the release's time (§7.5); it is saved in the same
 	// transaction as the release.
 	var newVersions []content.Node
 	target := d.Node
-	if target.Body.Status != content.StatusPublished {
+	if target.Body.Status != content.StatusPublished || target.Body.PublishedAt == nil {
 		target.Body.Status = content.StatusPublished
+		if target.Body.PublishedAt == nil {
+			target.Body.PublishedAt = &at
+		}
 		target.Rev, target.Hash, target.UpdatedAt = d.Rev+1, content.Hash(target.Body), now
 		newVersions = append(newVersions, target)
 	}

@@ -1,0 +1,36 @@
+# Studio. `make help` lists the targets.
+GO ?= go
+ADDR ?= 127.0.0.1:8080
+DATA ?= ./data
+
+.PHONY: help run build generate test test-go test-browser deps-test bench verify lint
+
+help: ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-14s %s\n", $$1, $$2}'
+
+generate: ## regenerate templ components (the generated files are committed)
+	$(GO) tool templ generate -path web/templates
+
+build: generate ## build bin/studio
+	$(GO) build -o bin/studio ./cmd/studio
+
+run: build ## build and start Studio with the demo site on http://$(ADDR)
+	./bin/studio serve --addr $(ADDR) --data $(DATA) --demo
+
+deps-test: ## install what the tests need (Chromium for the browser tests)
+	@command -v chromium >/dev/null 2>&1 || { \
+		echo "Installing Chromium for the browser tests…"; \
+		if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; }
+
+test: deps-test verify ## install test needs, check the tree, run every test with -race (browser tests included)
+	$(GO) test -race -count=1 ./...
+
+bench: ## run the Go benchmarks
+	$(GO) test -run '^$$' -bench . -benchmem ./engine/...
+
+verify: ## generated files fresh, gofmt and go vet clean
+	$(GO) tool templ generate -path web/templates >/dev/null 2>&1
+	@git diff --quiet -- web/templates || { echo "templ generate changed files: commit them"; git --no-pager diff --stat -- web/templates; exit 1; }
+	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { echo "gofmt would change:"; gofmt -l $$(git ls-files '*.go'); exit 1; }
+	$(GO) vet ./...

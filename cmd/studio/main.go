@@ -1,0 +1,115 @@
+// Command studio runs Studio: the pages, the public site and the ticker in
+// one process, on one SQLite file. Subcommands:
+//
+//	studio [serve] [--addr 127.0.0.1:8080] [--data ./data] [--demo]
+//	studio user add --email E --name N --role editor [--password-stdin] [--data DIR]
+//	studio demo [--data DIR]
+//	studio schedules run-due|status [--data DIR]
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"time"
+	_ "time/tzdata" // the same zone data on every machine where the host has none
+
+	"studio/engine"
+	"studio/store"
+)
+
+// systemClock is the one real clock; the engine never reads time itself.
+type systemClock struct{}
+
+func (systemClock) Now() time.Time                         { return time.Now() }
+func (systemClock) After(d time.Duration) <-chan time.Time { return time.After(d) }
+
+func main() {
+	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Stdin, os.Stdout, log); err != nil {
+		fmt.Fprintln(os.Stderr, "studio:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer, log *slog.Logger) error {
+	cmd := "serve"
+	if len(args) > 0 && args[0] != "" && args[0][0] != '-' {
+		cmd, args = args[0], args[1:]
+	}
+	switch cmd {
+	case "serve":
+		return serveCmd(ctx, args, stdout, log)
+	case "user":
+		if len(args) == 0 || args[0] != "add" {
+			return errors.New("usage: studio user add --email E --name N --role ROLE [--password-stdin] [--data DIR]")
+		}
+		return userAddCmd(ctx, args[1:], stdin, stdout)
+	case "demo":
+		return demoCmd(ctx, args, stdout)
+	case "schedules":
+		if len(args) == 0 {
+			return errors.New("usage: studio schedules run-due|status [--data DIR]")
+		}
+		return schedulesCmd(ctx, args[0], args[1:], stdout)
+	}
+	return fmt.Errorf("unknown command %q (serve, user add, demo, schedules)", cmd)
+}
+
+// dataFlag adds --data to fs.
+func dataFlag(fs *flag.FlagSet) *string {
+	return fs.String("data", "./data", "folder of the database (studio.db)")
+}
+
+// openStore opens (creating) the database in dir.
+func openStore(ctx context.Context, dir string) (*store.Store, error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, err
+	}
+	return store.Open(ctx, filepath.Join(dir, "studio.db"))
+}
+
+func schedulesCmd(ctx context.Context, sub string, args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("schedules "+sub, flag.ContinueOnError)
+	data := dataFlag(fs)
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	st, err := openStore(ctx, *data)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	eng := engine.New(st, systemClock{}, nil)
+	switch sub {
+	case "run-due":
+		rep, err := eng.RunDue(ctx, "manual")
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "published %d, late %d, not published %d; next look %s\n",
+			rep.Published, rep.Late, rep.Failed, rep.NextWakeAt.Format(time.RFC3339))
+	case "status":
+		hb, err := eng.Heartbeat(ctx)
+		if errors.Is(err, engine.ErrNotFound) {
+			fmt.Fprintln(stdout, "the scheduler has not run yet")
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "last tick %s (%s), next %s\n", hb.At.Format(time.RFC3339), hb.Trigger, hb.NextWakeAt.Format(time.RFC3339))
+	default:
+		return fmt.Errorf("unknown schedules command %q (run-due, status)", sub)
+	}
+	return nil
+}

@@ -1,0 +1,85 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"golang.org/x/term"
+
+	"studio/engine"
+	"studio/engine/policy"
+	"studio/locales"
+)
+
+func userAddCmd(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) error {
+	fs := flag.NewFlagSet("user add", flag.ContinueOnError)
+	email := fs.String("email", "", "email address (sign-in name)")
+	name := fs.String("name", "", "full name")
+	role := fs.String("role", "editor", "owner, admin, editor, author or contributor")
+	lang := fs.String("lang", "en", "language: en or tr")
+	fromStdin := fs.Bool("password-stdin", false, "read the password from standard input")
+	data := dataFlag(fs)
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	r, ok := policy.ParseRole(*role)
+	if !ok {
+		return fmt.Errorf("unknown role %q (owner, admin, editor, author, contributor)", *role)
+	}
+	password, err := readPassword(stdin, stdout, *fromStdin)
+	if err != nil {
+		return err
+	}
+	st, err := openStore(ctx, *data)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	u, err := engine.New(st, systemClock{}, nil).AddUser(ctx, *email, *name, r, password, *lang)
+	if e, ok := engine.AsError(err); ok {
+		return errors.New(locales.For(*lang).T("error." + e.Code))
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "Added %s <%s> as %s.\n", u.Name, u.Email, u.Role)
+	return nil
+}
+
+// readPassword reads one line from stdin for scripts, or prompts twice on a
+// terminal without echo. There is never a default password.
+func readPassword(stdin io.Reader, stdout io.Writer, fromStdin bool) (string, error) {
+	if fromStdin {
+		line, err := bufio.NewReader(stdin).ReadString('\n')
+		if err != nil && !errors.Is(err, io.EOF) {
+			return "", err
+		}
+		return strings.TrimRight(line, "\r\n"), nil
+	}
+	f, ok := stdin.(*os.File)
+	if !ok || !term.IsTerminal(int(f.Fd())) {
+		return "", errors.New("no terminal to ask for the password: use --password-stdin")
+	}
+	fmt.Fprint(stdout, "Password: ")
+	first, err := term.ReadPassword(int(f.Fd()))
+	fmt.Fprintln(stdout)
+	if err != nil {
+		return "", err
+	}
+	fmt.Fprint(stdout, "Again: ")
+	second, err := term.ReadPassword(int(f.Fd()))
+	fmt.Fprintln(stdout)
+	if err != nil {
+		return "", err
+	}
+	if string(first) != string(second) {
+		return "", errors.New("the passwords differ")
+	}
+	return string(first), nil
+}

@@ -1,0 +1,138 @@
+// Package handlers joins every surface into one HTTP handler. All routes sit
+// in the one table below, each with the scope it needs: a route without a
+// scope does not start (default deny).
+package handlers
+
+import (
+	"encoding/json"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/alexedwards/scs/v2"
+	"github.com/go-chi/chi/v5"
+	"github.com/go-chi/chi/v5/middleware"
+
+	"studio/engine"
+	"studio/engine/policy"
+	"studio/handlers/site"
+	"studio/handlers/studio"
+	"studio/web/static"
+)
+
+// Access levels that are not scopes.
+const (
+	// Anyone may call the route, signed in or not.
+	Anyone policy.Scope = "anyone"
+)
+
+// Route is one row of the route table.
+type Route struct {
+	Method  string
+	Pattern string
+	Scope   policy.Scope
+	Handler http.HandlerFunc
+}
+
+// StudioRoutes is the table of Studio's pages for people. Every row passes
+// through the session, the CSRF check and its scope.
+func StudioRoutes(s *studio.Handler) []Route {
+	return []Route{
+		{"GET", "/studio/login", Anyone, s.LoginForm},
+		{"POST", "/studio/login", Anyone, s.Login},
+		{"POST", "/studio/logout", Anyone, s.Logout},
+		{"POST", "/studio/lang", Anyone, s.SetLanguage},
+
+		{"GET", "/studio", policy.SchedulesRead, redirect("/studio/schedules")},
+		{"GET", "/studio/schedules", policy.SchedulesRead, s.Agenda},
+		{"GET", "/studio/releases/{id}", policy.SchedulesRead, s.ReleasePage},
+		{"POST", "/studio/releases/{id}/unschedule", policy.SchedulesWrite, s.Unschedule},
+		{"POST", "/studio/releases/{id}/cancel", policy.SchedulesWrite, s.Cancel},
+
+		{"GET", "/studio/content", policy.ContentRead, s.ContentList},
+		{"POST", "/studio/content", policy.ContentWrite, s.SaveNode},
+		{"POST", "/studio/content/publish", policy.SitePublish, s.PublishSite},
+		{"GET", "/studio/content/new", policy.ContentWrite, s.NewNode},
+		{"GET", "/studio/content/{id}", policy.ContentRead, s.EditNode},
+		{"POST", "/studio/content/{id}", policy.ContentWrite, s.SaveNode},
+		{"GET", "/studio/content/{id}/schedule", policy.SchedulesWrite, s.ScheduleForm},
+		{"GET", "/studio/content/{id}/schedule/preview", policy.SchedulesWrite, s.SchedulePreview},
+		{"POST", "/studio/content/{id}/schedule", policy.SchedulesWrite, s.Schedule},
+	}
+}
+
+// PublicRoutes is the table of routes without a session: health, assets and
+// the public site. None of them changes anything.
+func PublicRoutes(eng *engine.Engine, p *site.Handler) []Route {
+	return []Route{
+		{"GET", "/health", Anyone, health(eng)},
+		{"GET", "/static/*", Anyone, static.Handler().ServeHTTP},
+		{"GET", "/", Anyone, p.Home},
+		{"GET", "/posts/{slug}", Anyone, p.Entry},
+		{"GET", "/{slug}", Anyone, p.Page},
+	}
+}
+
+// New builds the one handler of the process.
+func New(eng *engine.Engine, sessions *scs.SessionManager, log *slog.Logger) http.Handler {
+	s := studio.New(eng, sessions, log)
+	r := chi.NewRouter()
+	r.Use(middleware.Recoverer, securityHeaders)
+	r.Group(func(r chi.Router) {
+		r.Use(sessions.LoadAndSave, s.Prepare)
+		for _, rt := range StudioRoutes(s) {
+			h := rt.Handler
+			if rt.Scope != Anyone {
+				h = s.Guard(mustScope(rt), h)
+			}
+			r.Method(rt.Method, rt.Pattern, h)
+		}
+	})
+	for _, rt := range PublicRoutes(eng, site.New(eng, log)) {
+		if rt.Method != http.MethodGet || rt.Scope != Anyone {
+			panic("handlers: public routes are read-only and open: " + rt.Pattern)
+		}
+		r.Method(rt.Method, rt.Pattern, rt.Handler)
+	}
+	return r
+}
+
+func mustScope(rt Route) policy.Scope {
+	if rt.Scope == "" {
+		panic("handlers: route without a scope: " + rt.Method + " " + rt.Pattern)
+	}
+	return rt.Scope
+}
+
+func redirect(to string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, to, http.StatusSeeOther) }
+}
+
+func securityHeaders(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("Referrer-Policy", "same-origin")
+		h.Set("X-Frame-Options", "DENY")
+		next.ServeHTTP(w, r)
+	})
+}
+
+// health reports liveness and the scheduler's heartbeat (§8.7).
+func health(eng *engine.Engine) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		now := eng.Now()
+		out := map[string]any{"status": "ok", "now": now.Format(time.RFC3339)}
+		sched := map[string]any{"healthy": false}
+		if hb, err := eng.Heartbeat(r.Context()); err == nil {
+			sched["heartbeatAt"] = hb.At.Format(time.RFC3339)
+			sched["nextWakeAt"] = hb.NextWakeAt.Format(time.RFC3339)
+			sched["trigger"] = hb.Trigger
+			sched["healthy"] = !now.After(hb.NextWakeAt.Add(2 * time.Minute))
+		}
+		out["scheduler"] = sched
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Cache-Control", "no-store")
+		json.NewEncoder(w).Encode(out)
+	}
+}

@@ -1,0 +1,134 @@
+package studio
+
+import (
+	"net/http"
+
+	"github.com/go-chi/chi/v5"
+
+	"studio/engine"
+	"studio/engine/content"
+	"studio/engine/policy"
+	"studio/engine/release"
+	"studio/web/templates"
+)
+
+// ContentList shows the site's articles and pages.
+func (h *Handler) ContentList(w http.ResponseWriter, r *http.Request) {
+	h.renderContent(w, r, http.StatusOK, "")
+}
+
+func (h *Handler) renderContent(w http.ResponseWriter, r *http.Request, status int, errMsg string) {
+	ctx := r.Context()
+	st := stateOf(ctx)
+	nodes, err := h.eng.Nodes(ctx, st.site.ID)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	_, pending, err := h.eng.PendingRefs(ctx, st.site.ID)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	list := templates.ContentList{Pending: pending, CanPublish: policy.Has(st.user.Role, policy.SitePublish), Error: errMsg}
+	for _, n := range nodes {
+		row := templates.NodeRow{ID: n.ID, Kind: string(n.Kind), Title: n.Body.Title, Status: string(n.Body.Status),
+			Live: n.Live != nil, Changed: n.Live != nil && n.Live.Hash != n.Hash, UpdatedAt: n.UpdatedAt}
+		if n.Held != nil {
+			row.HeldUntil, row.HeldBy = n.Held.At, n.Held.ReleaseID
+		}
+		list.Rows = append(list.Rows, row)
+	}
+	h.render(w, r, status, templates.Content(h.page(r, "content.title", "content"), list))
+}
+
+// PublishSite makes the working copy live, except held nodes.
+func (h *Handler) PublishSite(w http.ResponseWriter, r *http.Request) {
+	st := stateOf(r.Context())
+	_, err := h.eng.Publish(r.Context(), *st.user, st.site.ID)
+	if msg, _, status, ok := refusal(r.Context(), err); ok {
+		h.renderContent(w, r, status, msg)
+		return
+	}
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	h.flash(r, "content.published")
+	http.Redirect(w, r, "/studio/content", http.StatusSeeOther)
+}
+
+// NewNode shows an empty editor for an article or a page.
+func (h *Handler) NewNode(w http.ResponseWriter, r *http.Request) {
+	kind := r.URL.Query().Get("kind")
+	if kind != string(release.KindPage) {
+		kind = string(release.KindContentEntry)
+	}
+	h.renderEditor(w, r, http.StatusOK, templates.NodeForm{Kind: kind, Status: string(content.StatusDraft)})
+}
+
+// EditNode shows the editor of one node.
+func (h *Handler) EditNode(w http.ResponseWriter, r *http.Request) {
+	st := stateOf(r.Context())
+	n, err := h.eng.Node(r.Context(), st.site.ID, chi.URLParam(r, "id"))
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	h.renderEditor(w, r, http.StatusOK, nodeForm(n))
+}
+
+func nodeForm(n engine.NodeDetail) templates.NodeForm {
+	f := templates.NodeForm{ID: n.ID, Kind: string(n.Kind), Rev: n.Rev, Title: n.Body.Title, Slug: n.Body.Slug,
+		Summary: n.Body.Summary, Body: n.Body.Text, Status: string(n.Body.Status)}
+	if n.Live != nil {
+		f.LiveRev = n.Live.Rev
+	}
+	if n.Held != nil {
+		f.Held = &templates.HeldView{ReleaseID: n.Held.ReleaseID, At: n.Held.At}
+	}
+	return f
+}
+
+func (h *Handler) renderEditor(w http.ResponseWriter, r *http.Request, status int, f templates.NodeForm) {
+	for _, s := range content.Statuses {
+		f.Statuses = append(f.Statuses, string(s))
+	}
+	title := "editor.title_edit"
+	if f.ID == "" {
+		title = "editor.new_" + f.Kind
+	}
+	h.render(w, r, status, templates.Editor(h.page(r, title, "content"), f))
+}
+
+// SaveNode creates a node (no id) or saves a new version of one.
+func (h *Handler) SaveNode(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	st := stateOf(ctx)
+	body := content.Body{Title: r.PostFormValue("title"), Slug: r.PostFormValue("slug"), Summary: r.PostFormValue("summary"),
+		Text: r.PostFormValue("body"), Status: content.Status(r.PostFormValue("status"))}
+	id := chi.URLParam(r, "id")
+	var n content.Node
+	var err error
+	if id == "" {
+		n, err = h.eng.CreateNode(ctx, *st.user, st.site.ID, release.NodeKind(r.PostFormValue("kind")), body)
+	} else {
+		var old engine.NodeDetail
+		if old, err = h.eng.Node(ctx, st.site.ID, id); err == nil {
+			body.Lang, body.Refs, body.Availability, body.PublishedAt = old.Body.Lang, old.Body.Refs, old.Body.Availability, old.Body.PublishedAt
+			n, err = h.eng.SaveNode(ctx, *st.user, st.site.ID, id, formRev(r), body)
+		}
+	}
+	if msg, fields, status, ok := refusal(ctx, err); ok {
+		f := templates.NodeForm{ID: id, Kind: r.PostFormValue("kind"), Rev: formRev(r), Title: body.Title, Slug: body.Slug,
+			Summary: body.Summary, Body: body.Text, Status: string(body.Status), Errors: fields, Error: msg}
+		h.renderEditor(w, r, status, f)
+		return
+	}
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	h.flash(r, "editor.saved")
+	http.Redirect(w, r, "/studio/content/"+n.ID, http.StatusSeeOther)
+}

@@ -1,0 +1,248 @@
+package studio
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+
+	"studio/engine"
+	"studio/engine/localtime"
+	"studio/engine/policy"
+	"studio/engine/release"
+	"studio/locales"
+	"studio/web/templates"
+)
+
+// agendaDays is how far ahead the Agenda looks.
+const agendaDays = 400
+
+// ScheduleForm shows the "Schedule…" page of a node.
+func (h *Handler) ScheduleForm(w http.ResponseWriter, r *http.Request) {
+	st := stateOf(r.Context())
+	n, err := h.eng.Node(r.Context(), st.site.ID, chi.URLParam(r, "id"))
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	f := templates.ScheduleForm{NodeID: n.ID, NodeTitle: n.Body.Title, Rev: n.Rev}
+	if n.Held != nil {
+		f.Error = locales.T(r.Context(), "error.scheduled_locked")
+	}
+	h.renderSchedule(w, r, http.StatusOK, f)
+}
+
+func (h *Handler) renderSchedule(w http.ResponseWriter, r *http.Request, status int, f templates.ScheduleForm) {
+	st := stateOf(r.Context())
+	f.CanApprove = policy.Has(st.user.Role, policy.ReleasesPublish)
+	if loc, err := localtime.LoadZone(st.site.TimeZone); err == nil {
+		f.MinDate = h.eng.Now().In(loc).Format("2006-01-02")
+	}
+	if f.Preview.At.IsZero() {
+		f.Preview = h.preview(r, f.Date, f.Time)
+	}
+	h.render(w, r, status, templates.Schedule(h.page(r, "schedule.page_title", "content"), f))
+}
+
+// preview resolves a date and time in the site's zone, if they parse.
+func (h *Handler) preview(r *http.Request, date, clock string) templates.TimePair {
+	st := stateOf(r.Context())
+	wall, err := localtime.ParseDateAndTime(date, clock)
+	if err != nil {
+		return templates.TimePair{}
+	}
+	loc, err := localtime.LoadZone(st.site.TimeZone)
+	if err != nil {
+		return templates.TimePair{}
+	}
+	at, _ := localtime.Resolve(wall, loc)
+	return timePair(r, at, st.site.TimeZone)
+}
+
+// SchedulePreview is the htmx fragment under the date and time fields.
+func (h *Handler) SchedulePreview(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	h.render(w, r, http.StatusOK, templates.SchedulePreview(h.preview(r, q.Get("date"), q.Get("time"))))
+}
+
+// Schedule creates the release.
+func (h *Handler) Schedule(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	st := stateOf(ctx)
+	in := engine.ScheduleInput{SiteID: st.site.ID, NodeID: chi.URLParam(r, "id"), ExpectedRev: formRev(r),
+		Date: r.PostFormValue("date"), Time: r.PostFormValue("time")}
+	rel, err := h.eng.ScheduleNode(ctx, *st.user, in)
+	if msg, fields, status, ok := refusal(ctx, err); ok {
+		f := templates.ScheduleForm{NodeID: in.NodeID, Rev: in.ExpectedRev, Date: in.Date, Time: in.Time, Errors: fields, Error: msg}
+		if n, err := h.eng.Node(ctx, st.site.ID, in.NodeID); err == nil {
+			f.NodeTitle = n.Body.Title
+		}
+		h.renderSchedule(w, r, status, f)
+		return
+	}
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	if rel.State == release.StateScheduled {
+		h.flash(r, "schedule.done")
+	} else {
+		h.flash(r, "schedule.sent_for_approval")
+	}
+	http.Redirect(w, r, "/studio/schedules", http.StatusSeeOther)
+}
+
+// Agenda shows upcoming releases grouped by day in the site's zone.
+func (h *Handler) Agenda(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	st := stateOf(ctx)
+	loc, err := localtime.LoadZone(st.site.TimeZone)
+	if err != nil {
+		loc = time.UTC
+	}
+	now := h.eng.Now().In(loc)
+	today := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, loc)
+	rows, err := h.eng.Releases(ctx, st.site.ID, today, today.AddDate(0, 0, agendaDays))
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	var a templates.Agenda
+	p := locales.From(ctx)
+	for _, rel := range rows {
+		if rel.ExecuteAt == nil || rel.State == release.StateDraft || rel.State == release.StateCanceled {
+			continue
+		}
+		at := rel.ExecuteAt.In(loc)
+		key := at.Format("2006-01-02")
+		if len(a.Days) == 0 || a.Days[len(a.Days)-1].Date != key {
+			a.Days = append(a.Days, templates.AgendaDay{Date: key, Heading: p.DayHeading(at, now)})
+		}
+		day := &a.Days[len(a.Days)-1]
+		day.Items = append(day.Items, templates.AgendaItem{ID: rel.ID, Title: releaseTitle(rel),
+			When: timePair(r, at, st.site.TimeZone), State: string(rel.State), By: rel.CreatedBy.Name})
+	}
+	h.render(w, r, http.StatusOK, templates.AgendaPage(h.page(r, "agenda.title", "schedules"), a))
+}
+
+func releaseTitle(rel engine.ReleaseRow) string {
+	if rel.Title != "" {
+		return rel.Title
+	}
+	return rel.ID
+}
+
+// ReleasePage shows one release.
+func (h *Handler) ReleasePage(w http.ResponseWriter, r *http.Request) {
+	h.renderRelease(w, r, http.StatusOK, chi.URLParam(r, "id"), "")
+}
+
+func (h *Handler) renderRelease(w http.ResponseWriter, r *http.Request, status int, id, errMsg string) {
+	ctx := r.Context()
+	st := stateOf(ctx)
+	rel, err := h.eng.Release(ctx, st.site.ID, id)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	nodes, err := h.eng.Nodes(ctx, st.site.ID)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	byID := map[string]engine.NodeDetail{}
+	for _, n := range nodes {
+		byID[n.ID] = n
+	}
+	mayChange := rel.CreatedBy.ID == st.user.ID || policy.Has(st.user.Role, policy.ReleasesPublish)
+	v := templates.ReleaseView{ID: rel.ID, Title: releaseTitle(rel), State: string(rel.State), Rev: rel.Rev,
+		By: rel.CreatedBy.Name, Error: errMsg, Outcome: outcomeSentence(ctx, rel),
+		CanUnschedule: mayChange && release.CanTransition(rel.State, release.StateDraft),
+		CanCancel:     mayChange && release.CanCancel(rel.State)}
+	if rel.ExecuteAt != nil {
+		tp := timePair(r, *rel.ExecuteAt, st.site.TimeZone)
+		v.When = &tp
+	}
+	for _, it := range rel.Items {
+		iv := templates.ReleaseItemView{NodeID: it.NodeID, Title: it.NodeID, Kind: string(it.NodeKind), Op: string(it.Op)}
+		if n, ok := byID[it.NodeID]; ok {
+			iv.Title = n.Body.Title
+			if n.Live != nil {
+				iv.LiveRev = n.Live.Rev
+			}
+		}
+		if it.Target != nil {
+			iv.PinnedRev = it.Target.Rev
+		}
+		if it.Base != nil {
+			iv.BaseRev = it.Base.Rev
+		}
+		v.Items = append(v.Items, iv)
+	}
+	h.render(w, r, status, templates.Release(h.page(r, "release.page_title", "schedules"), v))
+}
+
+// outcomeSentence says how a finished release ended.
+func outcomeSentence(ctx context.Context, rel engine.ReleaseRow) string {
+	o := rel.Outcome
+	if o == nil {
+		return ""
+	}
+	p := locales.From(ctx)
+	loc, err := localtime.LoadZone(stringOr(rel.When, "UTC"))
+	if err != nil {
+		loc = time.UTC
+	}
+	at := p.DateTime(o.At.In(loc))
+	switch o.Kind {
+	case "published":
+		late := int64(0)
+		if o.LatenessSeconds != nil {
+			late = *o.LatenessSeconds
+		}
+		return p.T("outcome.published", "When", at, "Count", late)
+	case "missed", "expired", "canceled", "conflict":
+		return p.T("outcome."+o.Kind, "When", at)
+	default:
+		return p.T("outcome.failed", "When", at)
+	}
+}
+
+func stringOr(w *release.When, fallback string) string {
+	if w == nil || w.TimeZone == "" {
+		return fallback
+	}
+	return w.TimeZone
+}
+
+// Unschedule turns a release back into a draft.
+func (h *Handler) Unschedule(w http.ResponseWriter, r *http.Request) {
+	h.changeRelease(w, r, h.eng.Unschedule, "release.unscheduled")
+}
+
+// Cancel ends a release without publishing.
+func (h *Handler) Cancel(w http.ResponseWriter, r *http.Request) {
+	h.changeRelease(w, r, h.eng.Cancel, "release.canceled")
+}
+
+func (h *Handler) changeRelease(w http.ResponseWriter, r *http.Request,
+	change func(context.Context, engine.User, string, string, int64) error, doneKey string) {
+	ctx := r.Context()
+	st := stateOf(ctx)
+	id := chi.URLParam(r, "id")
+	err := change(ctx, *st.user, st.site.ID, id, formRev(r))
+	if msg, fields, status, ok := refusal(ctx, err); ok {
+		for _, m := range fields {
+			msg = m
+		}
+		h.renderRelease(w, r, status, id, msg)
+		return
+	}
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	h.flash(r, doneKey)
+	http.Redirect(w, r, "/studio/releases/"+id, http.StatusSeeOther)
+}

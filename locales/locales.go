@@ -1,0 +1,185 @@
+// Package locales holds every word Studio shows, in English and Turkish
+// (en.toml, tr.toml, read with go-i18n), and the date, time and number
+// formats of each language. Templates and handlers reach a request's
+// language through its context: T(ctx, key).
+package locales
+
+import (
+	"context"
+	"embed"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/BurntSushi/toml"
+	"github.com/nicksnyder/go-i18n/v2/i18n"
+	"golang.org/x/text/language"
+)
+
+//go:embed en.toml tr.toml
+var files embed.FS
+
+// Languages are the languages Studio speaks; the first is the fallback.
+var Languages = []string{"en", "tr"}
+
+var bundle = func() *i18n.Bundle {
+	b := i18n.NewBundle(language.English)
+	b.RegisterUnmarshalFunc("toml", toml.Unmarshal)
+	for _, lang := range Languages {
+		if _, err := b.LoadMessageFileFS(files, lang+".toml"); err != nil {
+			panic("locales: " + err.Error()) // embedded files: a broken one fails every test
+		}
+	}
+	return b
+}()
+
+// Printer speaks one language.
+type Printer struct {
+	Lang string
+	loc  *i18n.Localizer
+}
+
+var printers = func() map[string]*Printer {
+	m := map[string]*Printer{}
+	for _, lang := range Languages {
+		m[lang] = &Printer{Lang: lang, loc: i18n.NewLocalizer(bundle, lang)}
+	}
+	return m
+}()
+
+// For returns the printer for lang, falling back to English.
+func For(lang string) *Printer {
+	if p, ok := printers[lang]; ok {
+		return p
+	}
+	return printers[Languages[0]]
+}
+
+// Match picks the best supported language for an Accept-Language header.
+func Match(acceptLanguage string) string {
+	tags, _, err := language.ParseAcceptLanguage(acceptLanguage)
+	if err != nil {
+		return Languages[0]
+	}
+	for _, t := range tags {
+		base, _ := t.Base()
+		for _, lang := range Languages {
+			if base.String() == lang {
+				return lang
+			}
+		}
+	}
+	return Languages[0]
+}
+
+// T returns the message key, filled with args given as name/value pairs,
+// with CLDR plural rules when a "Count" arg is present. A missing key falls
+// back to the key itself (the parity test keeps that from shipping).
+func (p *Printer) T(key string, args ...any) string {
+	cfg := &i18n.LocalizeConfig{MessageID: key}
+	if len(args) > 0 {
+		data := map[string]any{}
+		for i := 0; i+1 < len(args); i += 2 {
+			data[fmt.Sprint(args[i])] = args[i+1]
+		}
+		cfg.TemplateData = data
+		if c, ok := data["Count"]; ok {
+			cfg.PluralCount = c
+		}
+	}
+	s, err := p.loc.Localize(cfg)
+	if err != nil {
+		return key
+	}
+	return s
+}
+
+type ctxKey struct{}
+
+// With returns ctx carrying the printer for lang.
+func With(ctx context.Context, lang string) context.Context {
+	return context.WithValue(ctx, ctxKey{}, For(lang))
+}
+
+// From returns the printer in ctx, or English.
+func From(ctx context.Context) *Printer {
+	if p, ok := ctx.Value(ctxKey{}).(*Printer); ok {
+		return p
+	}
+	return For(Languages[0])
+}
+
+// T translates key in the language of ctx.
+func T(ctx context.Context, key string, args ...any) string { return From(ctx).T(key, args...) }
+
+var months = map[string][12]string{
+	"en": {"January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"},
+	"tr": {"Ocak", "Şubat", "Mart", "Nisan", "Mayıs", "Haziran", "Temmuz", "Ağustos", "Eylül", "Ekim", "Kasım", "Aralık"},
+}
+
+// Weekdays are indexed by time.Weekday (Sunday first); weeks start on Monday.
+var weekdays = map[string][7]string{
+	"en": {"Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"},
+	"tr": {"Pazar", "Pazartesi", "Salı", "Çarşamba", "Perşembe", "Cuma", "Cumartesi"},
+}
+
+func (p *Printer) month(t time.Time) string   { return months[p.Lang][t.Month()-1] }
+func (p *Printer) weekday(t time.Time) string { return weekdays[p.Lang][t.Weekday()] }
+
+// Clock is a 24-hour time with two-digit hours: "09:00".
+func Clock(t time.Time) string { return t.Format("15:04") }
+
+// DayMonth is "Monday 2 November" / "2 Kasım Pazartesi", in t's zone.
+func (p *Printer) DayMonth(t time.Time) string {
+	if p.Lang == "tr" {
+		return fmt.Sprintf("%d %s %s", t.Day(), p.month(t), p.weekday(t))
+	}
+	return fmt.Sprintf("%s %d %s", p.weekday(t), t.Day(), p.month(t))
+}
+
+// LongDate is "Monday 2 November 2026" / "2 Kasım 2026 Pazartesi".
+func (p *Printer) LongDate(t time.Time) string {
+	if p.Lang == "tr" {
+		return fmt.Sprintf("%d %s %d %s", t.Day(), p.month(t), t.Year(), p.weekday(t))
+	}
+	return fmt.Sprintf("%s %d %s %d", p.weekday(t), t.Day(), p.month(t), t.Year())
+}
+
+// DateTime is "2 November 2026, 09:00" / "2 Kasım 2026 09:00".
+func (p *Printer) DateTime(t time.Time) string {
+	if p.Lang == "tr" {
+		return fmt.Sprintf("%d %s %d %s", t.Day(), p.month(t), t.Year(), Clock(t))
+	}
+	return fmt.Sprintf("%d %s %d, %s", t.Day(), p.month(t), t.Year(), Clock(t))
+}
+
+// DayHeading names a day relative to today, both in the same zone:
+// "Today · Monday 2 November" / "Bugün · 2 Kasım Pazartesi".
+func (p *Printer) DayHeading(day, today time.Time) string {
+	d := civilDays(day) - civilDays(today)
+	label := p.DayMonth(day)
+	if day.Year() != today.Year() {
+		label = p.LongDate(day)
+	}
+	switch d {
+	case 0:
+		return p.T("date.today") + " · " + label
+	case 1:
+		return p.T("date.tomorrow") + " · " + label
+	case -1:
+		return p.T("date.yesterday") + " · " + label
+	}
+	return label
+}
+
+func civilDays(t time.Time) int64 {
+	return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC).Unix() / 86400
+}
+
+// ZoneCity names a time zone's city in the language: "İstanbul" in Turkish.
+func (p *Printer) ZoneCity(zone string) string {
+	if s := p.T("zone." + zone); s != "zone."+zone {
+		return s
+	}
+	return strings.ReplaceAll(zone[strings.LastIndexByte(zone, '/')+1:], "_", " ")
+}

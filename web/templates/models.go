@@ -1,0 +1,155 @@
+// Package templates renders Studio's pages and the public site with templ.
+// View models carry everything a page shows, already decided; templates
+// only lay it out and translate words through locales.
+package templates
+
+import "time"
+
+// Page is what every Studio page's frame needs.
+type Page struct {
+	Title string
+	Nav   string // content | schedules
+	User  *UserView
+	CSRF  string
+	Flash string // message key of a one-time notice
+	Site  SiteView
+}
+
+// UserView is the signed-in person.
+type UserView struct {
+	Name string
+	Role string
+}
+
+// SiteView is the site Studio is editing.
+type SiteView struct {
+	ID       string
+	Name     string
+	TimeZone string
+	// ZoneLabel is "Istanbul (UTC+3)" in the page's language.
+	ZoneLabel string
+}
+
+// FieldErrors maps form fields to their message (already translated).
+type FieldErrors map[string]string
+
+// LoginForm is the sign-in page.
+type LoginForm struct {
+	Email string
+	Error string
+	Next  string
+}
+
+// NodeRow is one page or entry in the content list.
+type NodeRow struct {
+	ID        string
+	Kind      string
+	Title     string
+	Status    string
+	Live      bool
+	Changed   bool // the working copy differs from live
+	HeldUntil *time.Time
+	HeldBy    string
+	UpdatedAt time.Time
+}
+
+// ContentList is the content page.
+type ContentList struct {
+	Rows       []NodeRow
+	Pending    int
+	CanPublish bool
+	Error      string
+}
+
+// NodeForm is the editor of one page or entry.
+type NodeForm struct {
+	ID       string // empty for a new node
+	Kind     string
+	Rev      int64
+	Title    string
+	Slug     string
+	Summary  string
+	Body     string
+	Status   string
+	LiveRev  int64
+	Held     *HeldView
+	Errors   FieldErrors
+	Error    string
+	Statuses []string
+}
+
+// HeldView says which release holds a node.
+type HeldView struct {
+	ReleaseID string
+	At        *time.Time
+}
+
+// ScheduleForm is the "Schedule…" page of one node.
+type ScheduleForm struct {
+	NodeID     string
+	NodeTitle  string
+	Rev        int64
+	Date       string
+	Time       string
+	MinDate    string
+	Errors     FieldErrors
+	Error      string
+	Preview    TimePair
+	CanApprove bool
+}
+
+// TimePair is one instant in the site's zone and, when the viewer's zone
+// differs, in theirs too.
+type TimePair struct {
+	At         time.Time // in the site's zone
+	SiteCity   string
+	Viewer     *time.Time // in the viewer's zone, when it differs
+	ViewerCity string
+}
+
+// AgendaDay is one day of the Agenda.
+type AgendaDay struct {
+	Heading string
+	Date    string
+	Items   []AgendaItem
+}
+
+// AgendaItem is one release on the Agenda.
+type AgendaItem struct {
+	ID    string
+	Title string
+	When  TimePair
+	State string
+	By    string
+}
+
+// Agenda is the Schedules page.
+type Agenda struct {
+	Days []AgendaDay
+}
+
+// ReleaseItemView is one item of a release.
+type ReleaseItemView struct {
+	NodeID    string
+	Title     string
+	Kind      string
+	Op        string
+	PinnedRev int64
+	LiveRev   int64 // 0 when not live
+	BaseRev   int64 // 0 when not live when pinned
+}
+
+// ReleaseView is the release page.
+type ReleaseView struct {
+	ID            string
+	Title         string
+	State         string
+	Rev           int64
+	When          *TimePair
+	By            string
+	Items         []ReleaseItemView
+	CanUnschedule bool
+	CanCancel     bool
+	Outcome       string // translated sentence, if finished
+	Error         string
+}
