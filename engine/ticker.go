@@ -48,9 +48,9 @@ func (t *Ticker) Start(ctx context.Context) {
 				wait = 0
 			case rep.NextWakeAt.IsZero(): // the tick failed before it knew
 				wait = retryAfterError
-			case wait < minSleep:
+			case wait <= 0:
 				// Something due could not be claimed (another process holds
-				// the site); do not spin on it.
+				// the site); look again soon, without spinning.
 				wait = minSleep
 			}
 			select {

@@ -26,7 +26,10 @@ func (h *Handler) ScheduleForm(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	f := templates.ScheduleForm{NodeID: n.ID, NodeTitle: n.Body.Title, Rev: n.Rev}
+	f := templates.ScheduleForm{NodeID: n.ID, NodeTitle: n.Body.Title, Rev: n.Rev, Time: "09:00"}
+	if loc, err := localtime.LoadZone(st.site.TimeZone); err == nil {
+		f.Date = h.eng.Now().In(loc).AddDate(0, 0, 1).Format("2006-01-02") // tomorrow morning is the usual pick
+	}
 	if n.Held != nil {
 		f.Error = locales.T(r.Context(), "error.scheduled_locked")
 	}

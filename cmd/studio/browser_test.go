@@ -1,0 +1,243 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp"
+
+	"studio/engine"
+	"studio/engine/fakeclock"
+	"studio/store"
+)
+
+// browserApp is Studio with the demo site on a fake clock, served over real
+// HTTP, with its ticker running. Production wires the system clock instead.
+type browserApp struct {
+	url   string
+	clock *fakeclock.Clock
+	ticks chan engine.TickReport
+}
+
+func startBrowserApp(t *testing.T, now time.Time) *browserApp {
+	t.Helper()
+	ctx := context.Background()
+	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "studio.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	clock := fakeclock.New(now)
+	a := newApp(st, clock, slog.New(slog.NewTextHandler(io.Discard, nil)), false)
+	if seeded, err := seedDemo(ctx, a.engine); err != nil || !seeded {
+		t.Fatalf("seed: %v %v", seeded, err)
+	}
+	srv := httptest.NewServer(a.handler)
+	ba := &browserApp{url: srv.URL, clock: clock, ticks: make(chan engine.TickReport, 64)}
+	a.ticker.AfterTick = func(rep engine.TickReport, err error) {
+		if err != nil {
+			t.Errorf("tick: %v", err)
+		}
+		ba.ticks <- rep
+	}
+	a.ticker.Start(ctx)
+	t.Cleanup(func() { a.ticker.Stop(); srv.Close(); st.Close() })
+	<-ba.ticks // the catch-up tick at start
+	return ba
+}
+
+// waitPublished waits for a tick that published something.
+func (a *browserApp) waitPublished(t *testing.T) {
+	t.Helper()
+	deadline := time.After(20 * time.Second)
+	for {
+		select {
+		case rep := <-a.ticks:
+			if rep.Published > 0 {
+				return
+			}
+		case <-deadline:
+			t.Fatal("the ticker did not publish")
+		}
+	}
+}
+
+func newBrowser(t *testing.T) context.Context {
+	t.Helper()
+	path, err := exec.LookPath("chromium")
+	if err != nil {
+		t.Fatal("chromium is not installed: run `make deps-test` (apt-get install chromium)")
+	}
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(path), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-dev-shm-usage", true))
+	tctx, cancelT := context.WithTimeout(context.Background(), 3*time.Minute)
+	actx, cancelA := chromedp.NewExecAllocator(tctx, opts...)
+	ctx, cancelB := chromedp.NewContext(actx)
+	t.Cleanup(func() { cancelB(); cancelA(); cancelT() })
+	if err := chromedp.Do(ctx); err != nil {
+		t.Fatalf("start chromium: %v", err)
+	}
+	return ctx
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func text(t *testing.T, ctx context.Context, sel string) string {
+	t.Helper()
+	s, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(sel)))
+	must(t, err)
+	return s
+}
+
+func wantContains(t *testing.T, what, got string, wants ...string) {
+	t.Helper()
+	for _, w := range wants {
+		if !strings.Contains(got, w) {
+			t.Errorf("%s: %q does not contain %q", what, got, w)
+		}
+	}
+}
+
+// shots saves screenshots of the current page at desktop and phone widths,
+// in light and dark, to test-artifacts/screenshots (git-ignored).
+func shots(t *testing.T, ctx context.Context, name string) {
+	t.Helper()
+	dir := os.Getenv("STUDIO_ARTIFACTS")
+	if dir == "" {
+		dir = filepath.Join("..", "..", "test-artifacts", "screenshots")
+	}
+	must(t, os.MkdirAll(dir, 0o755))
+	url, err := chromedp.Run(ctx, chromedp.Location())
+	must(t, err)
+	for _, scheme := range []string{"light", "dark"} {
+		_, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+			Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}}})
+		must(t, err)
+		for _, w := range []int64{1440, 390} {
+			must(t, chromedp.Do(ctx, chromedp.EmulateViewport(w, 900), chromedp.Navigate(url), chromedp.WaitVisible(chromedp.CSS("main"))))
+			png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+			must(t, err)
+			must(t, os.WriteFile(filepath.Join(dir, fmt.Sprintf("%s-%s-%d.png", name, scheme, w)), png, 0o644))
+		}
+	}
+	must(t, chromedp.Do(ctx, chromedp.EmulateViewport(1440, 900)))
+}
+
+// TestScheduleInTheBrowser is the newcomer's path: sign in, schedule an
+// article, see it on the Agenda, let the ticker publish it, see it on the
+// public site; in English and Turkish, with the viewer in another zone.
+func TestScheduleInTheBrowser(t *testing.T) {
+	// Monday 2 November 2026, 08:00 in Istanbul.
+	app := startBrowserApp(t, time.Date(2026, 11, 2, 5, 0, 0, 0, time.UTC))
+	ctx := newBrowser(t)
+	_, err := chromedp.Call(ctx, emulation.SetTimezoneOverride, emulation.SetTimezoneOverrideParams{TimezoneID: "Europe/Berlin"})
+	must(t, err)
+
+	t.Log("sign in (a wrong password first)")
+	must(t, chromedp.Do(ctx,
+		chromedp.Navigate(app.url+"/studio/login"),
+		chromedp.SetValue(chromedp.CSS("#email"), "editor@demo.test"),
+		chromedp.SetValue(chromedp.CSS("#password"), "wrong-password"),
+		chromedp.Click(chromedp.CSS("form.stack button[type=submit]")),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="alert"]`)),
+	))
+	wantContains(t, "wrong password", text(t, ctx, `[data-testid="alert"]`), "The email or the password is wrong.")
+	must(t, chromedp.Do(ctx,
+		chromedp.SetValue(chromedp.CSS("#password"), demoPassword),
+		chromedp.Click(chromedp.CSS("form.stack button[type=submit]")),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="user-name"]`)),
+	))
+	// The demo editor prefers Turkish; this walk starts in English.
+	must(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`.lang button[value="en"]`)), chromedp.WaitVisible(chromedp.CSS(`html[lang="en"]`))))
+	wantContains(t, "empty agenda", text(t, ctx, "main"), "Nothing is scheduled")
+
+	t.Log("the public site does not show the draft")
+	resp, err := chromedp.Run(ctx, chromedp.NavigateResponse(app.url+"/posts/election-night"))
+	must(t, err)
+	if resp.Status != 404 {
+		t.Fatalf("draft article before its release: status %d", resp.Status)
+	}
+
+	t.Log("schedule the article for 09:00 Istanbul")
+	must(t, chromedp.Do(ctx,
+		chromedp.Navigate(app.url+"/studio/content"),
+		chromedp.Click(chromedp.Search(`//a[text()="Election night live"]`)),
+		chromedp.Click(chromedp.CSS(`[data-testid="schedule"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="schedule-form"]`)),
+	))
+	wantContains(t, "zone note", text(t, ctx, "#zone-note"), "Istanbul (UTC+3)")
+	shots(t, ctx, "schedule-en")
+	must(t, chromedp.Do(ctx,
+		chromedp.SetValue(chromedp.CSS("#date"), "2026-11-02"),
+		chromedp.SetValue(chromedp.CSS("#time"), "09:00"),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="preview"]`)),
+	))
+	wantContains(t, "preview", text(t, ctx, `[data-testid="preview"]`), "Monday 2 November", "09:00 Istanbul", "07:00 your time, Berlin")
+	must(t, chromedp.Do(ctx,
+		chromedp.Click(chromedp.CSS(`[data-testid="schedule-form"] button[type=submit]`)),
+		chromedp.WaitVisible(chromedp.CSS(`.agenda li`)),
+	))
+	agenda := text(t, ctx, "main")
+	wantContains(t, "agenda", agenda, "Scheduled.", "Today · Monday 2 November", "09:00 Istanbul", "07:00 your time, Berlin",
+		"Election night live", "Scheduled", "by Elif Editor")
+	shots(t, ctx, "agenda-en")
+
+	t.Log("the release page")
+	must(t, chromedp.Do(ctx, chromedp.Click(chromedp.Search(`//a[text()="Election night live"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="item-versions"]`))))
+	wantContains(t, "release item", text(t, ctx, `[data-testid="item-versions"]`), "pinned version 2", "Not live")
+	shots(t, ctx, "release-en")
+
+	t.Log("one millisecond before its time, nothing; at its time the ticker publishes it")
+	app.clock.Set(time.Date(2026, 11, 2, 5, 59, 59, 999e6, time.UTC))
+	resp, err = chromedp.Run(ctx, chromedp.NavigateResponse(app.url+"/posts/election-night"))
+	must(t, err)
+	if resp.Status != 404 {
+		t.Fatalf("before its time: status %d", resp.Status)
+	}
+	app.clock.Set(time.Date(2026, 11, 2, 6, 0, 0, 0, time.UTC))
+	app.waitPublished(t)
+	resp, err = chromedp.Run(ctx, chromedp.NavigateResponse(app.url+"/posts/election-night"))
+	must(t, err)
+	if resp.Status != 200 {
+		t.Fatalf("after its time: status %d", resp.Status)
+	}
+	wantContains(t, "public article", text(t, ctx, "article"), "Election night live", "Follow the results here")
+	must(t, chromedp.Do(ctx, chromedp.Navigate(app.url+"/")))
+	wantContains(t, "public home", text(t, ctx, "main"), "Election night live")
+	shots(t, ctx, "site-home")
+
+	t.Log("in Turkish")
+	must(t, chromedp.Do(ctx,
+		chromedp.Navigate(app.url+"/studio/schedules"),
+		chromedp.Click(chromedp.CSS(`.lang button[value="tr"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`html[lang="tr"]`)),
+	))
+	wantContains(t, "Turkish agenda", text(t, ctx, "main"), "Zamanlamalar", "Bugün · 2 Kasım Pazartesi", "09:00 İstanbul",
+		"sizin saatinizle 07:00, Berlin", "Yayımlandı", "Elif Editor zamanladı")
+	shots(t, ctx, "agenda-tr")
+	must(t, chromedp.Do(ctx, chromedp.Click(chromedp.Search(`//a[text()="Election night live"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="release-outcome"]`))))
+	wantContains(t, "Turkish outcome", text(t, ctx, `[data-testid="release-outcome"]`), "Yayımlandı: 2 Kasım 2026 09:00")
+	shots(t, ctx, "release-tr")
+	must(t, chromedp.Do(ctx, chromedp.Navigate(app.url+"/studio/content"), chromedp.WaitVisible(chromedp.CSS("table.list"))))
+	shots(t, ctx, "content-tr")
+}
