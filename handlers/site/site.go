@@ -5,6 +5,8 @@ package site
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"log/slog"
 	"net/http"
 	"sort"
@@ -50,7 +52,7 @@ func (h *Handler) current(r *http.Request) (*view, string, error) {
 		return nil, "", err
 	}
 	s := sites[0]
-	key := s.ID + "/" + s.PublishedSnapshotID + "/" + s.Name
+	key := s.ID + "/" + s.PublishedSnapshotID + "/" + s.Name + "/" + s.TimeZone
 	h.mu.Lock()
 	v, ok := h.cache[key]
 	h.mu.Unlock()
@@ -155,10 +157,11 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, path string) {
 // Anything else is never stored.
 func (h *Handler) write(w http.ResponseWriter, r *http.Request, status int, etag string, c templ.Component) {
 	if status == http.StatusOK {
-		tag := `"` + etag + `"`
+		sum := sha256.Sum256([]byte(etag))
+		tag := `"` + hex.EncodeToString(sum[:12]) + `"`
 		w.Header().Set("ETag", tag)
 		w.Header().Set("Cache-Control", "public, max-age=0, must-revalidate")
-		if r.Header.Get("If-None-Match") == tag {
+		if noneMatch(r.Header.Get("If-None-Match"), tag) {
 			w.WriteHeader(http.StatusNotModified)
 			return
 		}
@@ -173,6 +176,18 @@ func (h *Handler) write(w http.ResponseWriter, r *http.Request, status int, etag
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.WriteHeader(status)
 	w.Write(buf.Bytes())
+}
+
+// noneMatch reports whether an If-None-Match header names tag, with the weak
+// comparison RFC 9110 asks for (W/"x" matches "x") and "*".
+func noneMatch(header, tag string) bool {
+	for _, t := range strings.Split(header, ",") {
+		t = strings.TrimPrefix(strings.TrimSpace(t), "W/")
+		if t == tag || t == "*" {
+			return true
+		}
+	}
+	return false
 }
 
 func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error) {

@@ -115,6 +115,23 @@ func validToken(want string, r *http.Request) bool {
 	return want != "" && subtle.ConstantTimeCompare([]byte(got), []byte(want)) == 1
 }
 
+// returnTo is the page to come back to after signing in: the page itself for
+// a plain GET; the page the person was on for an htmx fragment or a form
+// post, whose own address is not a page.
+func returnTo(r *http.Request) string {
+	if r.Method == http.MethodGet && r.Header.Get("HX-Request") != "true" {
+		return r.URL.RequestURI()
+	}
+	from := r.Header.Get("HX-Current-URL")
+	if from == "" {
+		from = r.Referer()
+	}
+	if u, err := url.Parse(from); err == nil && u.Host == r.Host {
+		return u.RequestURI()
+	}
+	return "/studio"
+}
+
 func newToken() string {
 	b := make([]byte, 32)
 	rand.Read(b)
@@ -127,7 +144,7 @@ func (h *Handler) Guard(scope policy.Scope, next http.HandlerFunc) http.HandlerF
 	return func(w http.ResponseWriter, r *http.Request) {
 		st := stateOf(r.Context())
 		if st.user == nil {
-			target := "/studio/login?next=" + url.QueryEscape(r.URL.RequestURI())
+			target := "/studio/login?next=" + url.QueryEscape(returnTo(r))
 			if r.Header.Get("HX-Request") == "true" {
 				w.Header().Set("HX-Redirect", target)
 				w.WriteHeader(http.StatusUnauthorized)

@@ -1,0 +1,858 @@
+package handlers_test
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"studio/engine/content"
+	"studio/engine/policy"
+	"studio/engine/release"
+	"studio/handlers"
+)
+
+func TestSignIn(t *testing.T) {
+	t.Parallel()
+	a := newApp(t)
+
+	t.Run("English", func(t *testing.T) {
+		c := a.client(t, "en-GB,en;q=0.9")
+		token := c.csrf("/studio/login")
+		runScenarios(t, c, []scenario{
+			{Name: "Form", URL: "/studio/login", ExpectedStatus: http.StatusOK,
+				ExpectedContent: []string{`<html lang="en">`, `<form method="post" action="/studio/login"`,
+					`name="email"`, `name="password" type="password"`, `name="csrf_token" value="` + token + `"`, "Sign in to Studio"},
+				NotExpectedContent: []string{"Sign out"}},
+			{Name: "WrongPassword", Method: "POST", URL: "/studio/login",
+				Form:           url.Values{"csrf_token": {token}, "email": {a.editor.Email}, "password": {"wrong password"}},
+				ExpectedStatus: http.StatusUnauthorized,
+				ExpectedContent: []string{`data-testid="alert">The email or the password is wrong.</p>`,
+					`value="` + a.editor.Email + `"`},
+				NotExpectedContent: []string{"wrong password", "Elif Editor"}},
+			{Name: "UnknownEmail", Method: "POST", URL: "/studio/login",
+				Form:            url.Values{"csrf_token": {token}, "email": {"nobody@example.com"}, "password": {password}},
+				ExpectedStatus:  http.StatusUnauthorized,
+				ExpectedContent: []string{"The email or the password is wrong."}},
+			{Name: "NoToken", Method: "POST", URL: "/studio/login",
+				Form:            url.Values{"email": {a.editor.Email}, "password": {password}},
+				ExpectedStatus:  http.StatusForbidden,
+				ExpectedContent: []string{"This form has expired."}},
+			{Name: "StillSignedOut", URL: "/studio/schedules", ExpectedStatus: http.StatusSeeOther,
+				ExpectedHeaders: map[string]string{"Location": loginNext("/studio/schedules")}},
+		})
+	})
+
+	t.Run("Turkish", func(t *testing.T) {
+		c := a.client(t, "tr-TR,tr;q=0.9,en;q=0.5")
+		token := c.csrf("/studio/login")
+		runScenarios(t, c, []scenario{
+			{Name: "Form", URL: "/studio/login", ExpectedStatus: http.StatusOK,
+				ExpectedContent: []string{`<html lang="tr">`, "Giriş yap", "Parola"}},
+			{Name: "WrongPassword", Method: "POST", URL: "/studio/login",
+				Form:               url.Values{"csrf_token": {token}, "email": {a.editor.Email}, "password": {"yanlış parola"}},
+				ExpectedStatus:     http.StatusUnauthorized,
+				ExpectedContent:    []string{`data-testid="alert">E-posta ya da parola yanlış.</p>`},
+				NotExpectedContent: []string{"The email or the password is wrong."}},
+		})
+	})
+
+	t.Run("SignInAndOut", func(t *testing.T) {
+		c := a.client(t, "")
+		token := c.csrf("/studio/login")
+		before := c.cookie(sessionCookie)
+		if before == "" {
+			t.Fatal("no session cookie after GET /studio/login")
+		}
+		res := c.check(t, scenario{Name: "CorrectPassword", Method: "POST", URL: "/studio/login",
+			Form:            url.Values{"csrf_token": {token}, "email": {"EDITOR@example.com"}, "password": {password}},
+			ExpectedStatus:  http.StatusSeeOther,
+			ExpectedHeaders: map[string]string{"Location": "/studio"}})
+		var ck *http.Cookie
+		for _, k := range res.raw.Cookies() {
+			if k.Name == sessionCookie {
+				ck = k
+			}
+		}
+		if ck == nil {
+			t.Fatal("sign-in set no session cookie")
+		}
+		if !ck.HttpOnly || ck.SameSite != http.SameSiteLaxMode || ck.Path != "/" {
+			t.Errorf("session cookie HttpOnly=%v SameSite=%v Path=%q, want HttpOnly, Lax, /", ck.HttpOnly, ck.SameSite, ck.Path)
+		}
+		if ck.Value == before {
+			t.Errorf("session token not renewed on sign-in: still %q", before)
+		}
+		// The token from before sign-in is worth nothing now.
+		fixed := a.client(t, "")
+		fixed.setCookie(sessionCookie, before)
+		fixed.check(t, scenario{Name: "OldToken", URL: "/studio/schedules", ExpectedStatus: http.StatusSeeOther,
+			ExpectedHeaders: map[string]string{"Location": loginNext("/studio/schedules")}})
+
+		runScenarios(t, c, []scenario{
+			{Name: "Root", URL: "/studio", ExpectedStatus: http.StatusSeeOther,
+				ExpectedHeaders: map[string]string{"Location": "/studio/schedules"}},
+			{Name: "Agenda", URL: "/studio/schedules", ExpectedStatus: http.StatusOK,
+				ExpectedContent: []string{`data-testid="user-name">Elif Editor · Editor</span>`, "Sign out"}},
+			{Name: "LoginFormWhenSignedIn", URL: "/studio/login", ExpectedStatus: http.StatusSeeOther,
+				ExpectedHeaders: map[string]string{"Location": "/studio"}},
+			{Name: "SignOutWithoutToken", Method: "POST", URL: "/studio/logout", ExpectedStatus: http.StatusForbidden},
+		})
+		token = c.token() // renewed at sign-in
+		res = c.check(t, scenario{Name: "SignOut", Method: "POST", URL: "/studio/logout",
+			Form: url.Values{"csrf_token": {token}}, ExpectedStatus: http.StatusSeeOther,
+			ExpectedHeaders: map[string]string{"Location": "/studio/login"}})
+		runScenarios(t, c, []scenario{
+			{Name: "AfterSignOut", URL: "/studio/schedules", ExpectedStatus: http.StatusSeeOther,
+				ExpectedHeaders: map[string]string{"Location": "/studio/login?next=%2Fstudio%2Fschedules"}},
+		})
+	})
+
+	t.Run("Next", func(t *testing.T) {
+		for _, tc := range []struct{ Name, Next, Location string }{
+			{"InsideStudio", "/studio/content", "/studio/content"},
+			{"WithQuery", "/studio/content?kind=page", "/studio/content?kind=page"},
+			{"OtherHost", "//evil.example/studio", "/studio"},
+			{"Absolute", "https://evil.example/studio", "/studio"},
+			{"PublicSite", "/posts/welcome", "/studio"},
+			{"Empty", "", "/studio"},
+		} {
+			t.Run(tc.Name, func(t *testing.T) {
+				c := a.client(t, "")
+				token := c.csrf(loginNext(tc.Next))
+				c.check(t, scenario{Method: "POST", URL: "/studio/login",
+					Form:           url.Values{"csrf_token": {token}, "email": {a.editor.Email}, "password": {password}, "next": {tc.Next}},
+					ExpectedStatus: http.StatusSeeOther, ExpectedHeaders: map[string]string{"Location": tc.Location}})
+			})
+		}
+		c := a.client(t, "")
+		c.check(t, scenario{Name: "FormKeepsNext", URL: loginNext("/studio/content"), ExpectedStatus: http.StatusOK,
+			ExpectedContent: []string{`name="next" value="/studio/content"`}})
+	})
+}
+
+// postForms are valid forms (but for the CSRF token) for the POST routes of
+// the route table, by pattern; a route missing here is posted empty.
+func postForms(a *testApp) map[string]url.Values {
+	return map[string]url.Values{
+		"/studio/login":                    {"email": {a.editor.Email}, "password": {password}},
+		"/studio/lang":                     {"lang": {"tr"}},
+		"/studio/releases/{id}/unschedule": {"rev": {"1"}},
+		"/studio/releases/{id}/cancel":     {"rev": {"1"}},
+		"/studio/content":                  {"kind": {"contentEntry"}, "title": {"Results"}, "slug": {"results"}, "status": {"draft"}},
+		"/studio/content/{id}":             {"rev": {"1"}, "kind": {"contentEntry"}, "title": {"Election night"}, "slug": {"election-night"}, "status": {"draft"}},
+		"/studio/content/{id}/schedule":    {"rev": {"1"}, "date": {"2026-11-02"}, "time": {"09:00"}},
+	}
+}
+
+// routeURL fills a route pattern's {id} with a real id: the release for
+// release routes, the draft article for content routes.
+func routeURL(pattern, releaseID, nodeID string) string {
+	id := nodeID
+	if strings.HasPrefix(pattern, "/studio/releases/") {
+		id = releaseID
+	}
+	u := strings.ReplaceAll(pattern, "{id}", id)
+	if strings.HasSuffix(pattern, "/preview") {
+		u += "?date=2026-11-02&time=09:00"
+	}
+	return u
+}
+
+func withToken(form url.Values, token string) url.Values {
+	out := url.Values{}
+	for k, v := range form {
+		out[k] = v
+	}
+	if token != "" {
+		out.Set("csrf_token", token)
+	}
+	return out
+}
+
+// wrongToken differs from token in its first character only.
+func wrongToken(token string) string {
+	if token[0] == 'A' {
+		return "B" + token[1:]
+	}
+	return "A" + token[1:]
+}
+
+func TestCSRF(t *testing.T) {
+	t.Parallel()
+	for _, rt := range routeTable() {
+		if rt.Method != http.MethodPost {
+			continue
+		}
+		t.Run(rt.Method+" "+rt.Pattern, func(t *testing.T) {
+			a := newApp(t)
+			rel := a.scheduleAt(t, a.editor, a.otherDraft(t), "2026-11-02", "10:00")
+			u := routeURL(rt.Pattern, rel.ID, a.draft.ID)
+			form := postForms(a)[rt.Pattern]
+			c := a.signedIn(t, a.editor)
+			token := c.token()
+			before := a.fingerprint(t)
+			runScenarios(t, c, []scenario{
+				{Name: "NoToken", Method: "POST", URL: u, Form: withToken(form, ""),
+					ExpectedStatus: http.StatusForbidden, ExpectedContent: []string{"This form has expired."}},
+				{Name: "WrongToken", Method: "POST", URL: u, Form: withToken(form, wrongToken(token)),
+					ExpectedStatus: http.StatusForbidden, ExpectedContent: []string{"This form has expired."}},
+				{Name: "WrongHeader", Method: "POST", URL: u, Form: withToken(form, ""),
+					Header:         map[string]string{"HX-Request": "true", "X-CSRF-Token": wrongToken(token)},
+					ExpectedStatus: http.StatusForbidden},
+				{Name: "OtherSessionsToken", Method: "POST", URL: u,
+					Form: withToken(form, a.client(t, "").csrf("/studio/login")), ExpectedStatus: http.StatusForbidden},
+				{Name: "StillSignedIn", URL: "/studio/schedules", ExpectedStatus: http.StatusOK,
+					ExpectedContent: []string{"Elif Editor", `<html lang="en">`}},
+			})
+			if after := a.fingerprint(t); after != before {
+				t.Errorf("a refused POST changed state:\nbefore %s\nafter  %s", before, after)
+			}
+			// The same form with the token goes through: the 403s above
+			// came from the token alone.
+			c.check(t, scenario{Name: "WithToken", Method: "POST", URL: u, Form: withToken(form, token),
+				ExpectedStatus: http.StatusSeeOther})
+		})
+	}
+
+	t.Run("HTMXHeader", func(t *testing.T) {
+		a := newApp(t)
+		c := a.signedIn(t, a.editor)
+		token := c.token()
+		hx := map[string]string{"HX-Request": "true", "X-CSRF-Token": token}
+		c.check(t, scenario{Name: "Schedule", Method: "POST", URL: "/studio/content/" + a.draft.ID + "/schedule",
+			Form: url.Values{"rev": {"1"}, "date": {"2026-11-02"}, "time": {"09:00"}}, Header: hx,
+			ExpectedStatus: http.StatusSeeOther, ExpectedHeaders: map[string]string{"Location": "/studio/schedules"}})
+		if n := a.releaseCount(t); n != 1 {
+			t.Errorf("%d releases after an htmx schedule, want 1", n)
+		}
+		c.check(t, scenario{Name: "Language", Method: "POST", URL: "/studio/lang",
+			Form: url.Values{"lang": {"tr"}}, Header: hx, ExpectedStatus: http.StatusSeeOther})
+		c.check(t, scenario{Name: "Turkish", URL: "/studio/schedules", ExpectedStatus: http.StatusOK,
+			ExpectedContent: []string{`<html lang="tr">`}})
+	})
+}
+
+func TestRouteTable(t *testing.T) {
+	t.Parallel()
+	a := newApp(t)
+	rel := a.scheduleAt(t, a.editor, a.otherDraft(t), "2026-11-02", "10:00")
+	forms := postForms(a)
+
+	t.Run("SignedOut", func(t *testing.T) {
+		c := a.client(t, "")
+		token := c.csrf("/studio/login")
+		before := a.fingerprint(t)
+		for _, rt := range routeTable() {
+			if rt.Scope == handlers.Anyone {
+				continue
+			}
+			u := routeURL(rt.Pattern, rel.ID, a.draft.ID)
+			var form url.Values
+			if rt.Method == http.MethodPost {
+				form = withToken(forms[rt.Pattern], token)
+			}
+			// A page comes back to itself after sign-in; a form post or a
+			// fragment is not a page, so it comes back to where the person
+			// was (here: nowhere known, so Studio's start).
+			back := loginNext(u)
+			if rt.Method != http.MethodGet {
+				back = loginNext("/studio")
+			}
+			runScenarios(t, c, []scenario{
+				{Name: rt.Method + " " + rt.Pattern, Method: rt.Method, URL: u, Form: form,
+					ExpectedStatus: http.StatusSeeOther, ExpectedHeaders: map[string]string{"Location": back}},
+				{Name: rt.Method + " " + rt.Pattern + " htmx", Method: rt.Method, URL: u, Form: form,
+					Header:          map[string]string{"HX-Request": "true"},
+					ExpectedStatus:  http.StatusUnauthorized,
+					ExpectedHeaders: map[string]string{"HX-Redirect": loginNext("/studio"), "Location": ""}},
+			})
+		}
+		if after := a.fingerprint(t); after != before {
+			t.Errorf("signed-out requests changed state:\nbefore %s\nafter  %s", before, after)
+		}
+	})
+
+	t.Run("Contributor", func(t *testing.T) {
+		c := a.signedIn(t, a.contributor)
+		token := c.token()
+		before := a.fingerprint(t)
+		refused := 0
+		for _, rt := range routeTable() {
+			if rt.Scope == handlers.Anyone || policy.Has(policy.Contributor, rt.Scope) {
+				continue
+			}
+			refused++
+			u := routeURL(rt.Pattern, rel.ID, a.draft.ID)
+			var form url.Values
+			if rt.Method == http.MethodPost {
+				form = withToken(forms[rt.Pattern], token)
+			}
+			c.check(t, scenario{Name: rt.Method + " " + rt.Pattern, Method: rt.Method, URL: u, Form: form,
+				ExpectedStatus:  http.StatusForbidden,
+				ExpectedContent: []string{"Your role does not allow this."}})
+		}
+		if refused == 0 {
+			t.Error("no route needs a scope a contributor lacks; site:publish should")
+		}
+		if after := a.fingerprint(t); after != before {
+			t.Errorf("refused requests changed state:\nbefore %s\nafter  %s", before, after)
+		}
+		// The pages a contributor may see open.
+		for _, rt := range routeTable() {
+			if rt.Method != http.MethodGet || rt.Scope == handlers.Anyone || !policy.Has(policy.Contributor, rt.Scope) {
+				continue
+			}
+			u := routeURL(rt.Pattern, rel.ID, a.draft.ID)
+			want := http.StatusOK
+			if rt.Pattern == "/studio" {
+				want = http.StatusSeeOther
+			}
+			c.check(t, scenario{Name: rt.Method + " " + rt.Pattern, URL: u, ExpectedStatus: want,
+				NotExpectedContent: []string{"Your role does not allow this."}})
+		}
+	})
+
+	t.Run("Unknown", func(t *testing.T) {
+		out := a.client(t, "")
+		in := a.signedIn(t, a.editor)
+		runScenarios(t, out, []scenario{
+			{Name: "SignedOut", URL: "/studio/whatever", ExpectedStatus: http.StatusNotFound},
+			{Name: "SignedOutDeep", URL: "/studio/whatever/else", ExpectedStatus: http.StatusNotFound},
+		})
+		runScenarios(t, in, []scenario{
+			{Name: "SignedIn", URL: "/studio/whatever", ExpectedStatus: http.StatusNotFound},
+			{Name: "Node", URL: "/studio/content/ent_doesnotexist00", ExpectedStatus: http.StatusNotFound,
+				ExpectedContent: []string{"This page does not exist, or it was deleted."}},
+			{Name: "Release", URL: "/studio/releases/rel_doesnotexist00", ExpectedStatus: http.StatusNotFound,
+				ExpectedContent: []string{"This page does not exist, or it was deleted."}},
+			{Name: "ScheduleForm", URL: "/studio/content/ent_doesnotexist00/schedule", ExpectedStatus: http.StatusNotFound},
+		})
+	})
+}
+
+func TestScheduleForm(t *testing.T) {
+	t.Parallel()
+
+	t.Run("ZoneNote", func(t *testing.T) {
+		a := newApp(t)
+		u := "/studio/content/" + a.draft.ID + "/schedule"
+		a.signedIn(t, a.editor).check(t, scenario{Name: "English", URL: u, ExpectedStatus: http.StatusOK,
+			ExpectedContent: []string{`id="zone-note">Times are in Istanbul (UTC+3) time.</p>`,
+				"Schedule “Election night live”", `name="rev" value="1"`, `min="2026-11-02"`,
+				"It will be published at this time without further approval."}})
+		a.setLang(t, a.contributor, "tr")
+		a.signedIn(t, a.contributor).check(t, scenario{Name: "Turkish", URL: u, ExpectedStatus: http.StatusOK,
+			ExpectedContent: []string{`id="zone-note">Saatler İstanbul (UTC+3) saatine göredir.</p>`,
+				"“Election night live” için yayım zamanla",
+				"Yayımlanmadan önce bir editörün onaylaması gerekir."},
+			NotExpectedContent: []string{"Istanbul ("}})
+	})
+
+	t.Run("Schedule", func(t *testing.T) {
+		a := newApp(t)
+		c := a.signedIn(t, a.editor)
+		token := c.csrf("/studio/content/" + a.draft.ID + "/schedule")
+		c.check(t, scenario{Name: "Post", Method: "POST", URL: "/studio/content/" + a.draft.ID + "/schedule",
+			Form:           url.Values{"csrf_token": {token}, "rev": {"1"}, "date": {"2026-11-02"}, "time": {"09:00"}},
+			ExpectedStatus: http.StatusSeeOther, ExpectedHeaders: map[string]string{"Location": "/studio/schedules"}})
+		agenda := c.check(t, scenario{Name: "Agenda", URL: "/studio/schedules", ExpectedStatus: http.StatusOK,
+			ExpectedContent: []string{`<p class="notice">Scheduled.</p>`,
+				`<h2 id="day-2026-11-02">Today · Monday 2 November</h2>`,
+				`<time datetime="2026-11-02T06:00:00Z">09:00 Istanbul</time>`,
+				">Election night live</a>", `data-state="scheduled">Scheduled</span>`, "by Elif Editor"}})
+		ids := agendaReleaseIDs(agenda.Body)
+		if len(ids) != 1 {
+			t.Fatalf("Agenda lists releases %v, want one", ids)
+		}
+		c.check(t, scenario{Name: "FlashOnce", URL: "/studio/schedules", ExpectedStatus: http.StatusOK,
+			NotExpectedContent: []string{`<p class="notice">`}})
+		c.check(t, scenario{Name: "Release", URL: "/studio/releases/" + ids[0], ExpectedStatus: http.StatusOK,
+			ExpectedContent: []string{"<h1>Election night live</h1>", `data-state="scheduled">Scheduled</span>`,
+				"Monday 2 November 2026", "09:00 Istanbul", "pinned version 2", "Not live",
+				`data-testid="unschedule">Unschedule</button>`, `data-testid="cancel">Cancel</button>`}})
+		c.check(t, scenario{Name: "Held", URL: "/studio/content/" + a.draft.ID + "/schedule", ExpectedStatus: http.StatusOK,
+			ExpectedContent: []string{`data-testid="alert">This is scheduled to be published and cannot be changed. Unschedule it first.</p>`}})
+		c.check(t, scenario{Name: "ScheduleAgain", Method: "POST", URL: "/studio/content/" + a.draft.ID + "/schedule",
+			Form:            url.Values{"csrf_token": {token}, "rev": {"2"}, "date": {"2026-11-02"}, "time": {"10:00"}},
+			ExpectedStatus:  http.StatusConflict,
+			ExpectedContent: []string{"This is scheduled to be published and cannot be changed."}})
+		if n := a.releaseCount(t); n != 1 {
+			t.Errorf("%d releases, want 1", n)
+		}
+
+		// A live article with a newer working copy: both versions show.
+		if _, err := a.eng.SaveNode(context.Background(), a.editor, a.site.ID, a.live.ID, 1,
+			withTitle(a.live.Body, "Welcome to the Gazette, again")); err != nil {
+			t.Fatal(err)
+		}
+		c.check(t, scenario{Name: "PostLive", Method: "POST", URL: "/studio/content/" + a.live.ID + "/schedule",
+			Form:           url.Values{"csrf_token": {token}, "rev": {"2"}, "date": {"2026-11-03"}, "time": {"18:30"}},
+			ExpectedStatus: http.StatusSeeOther})
+		agenda = c.check(t, scenario{Name: "AgendaTwoDays", URL: "/studio/schedules", ExpectedStatus: http.StatusOK,
+			ExpectedContent: []string{"Today · Monday 2 November", "Tomorrow · Tuesday 3 November", "18:30 Istanbul"}})
+		ids = agendaReleaseIDs(agenda.Body)
+		if len(ids) != 2 {
+			t.Fatalf("Agenda lists releases %v, want two", ids)
+		}
+		c.check(t, scenario{Name: "ReleaseOfLive", URL: "/studio/releases/" + ids[1], ExpectedStatus: http.StatusOK,
+			ExpectedContent:    []string{"pinned version 2", "live version 1"},
+			NotExpectedContent: []string{"Not live"}})
+
+		// Turkish.
+		a.setLang(t, a.editor, "tr")
+		c.check(t, scenario{Name: "AgendaTurkish", URL: "/studio/schedules", ExpectedStatus: http.StatusOK,
+			ExpectedContent: []string{`<html lang="tr">`, "Bugün · 2 Kasım Pazartesi", "Yarın · 3 Kasım Salı",
+				"09:00 İstanbul", `data-state="scheduled">Zamanlandı</span>`, "Elif Editor zamanladı"},
+			NotExpectedContent: []string{"Today", "Scheduled", "by Elif"}})
+		c.check(t, scenario{Name: "ReleaseTurkish", URL: "/studio/releases/" + ids[1], ExpectedStatus: http.StatusOK,
+			ExpectedContent: []string{"sabitlenmiş sürüm 2", "yayındaki sürüm 1", "3 Kasım 2026 Salı",
+				">Zamanlamayı kaldır</button>", ">İptal et</button>"}})
+	})
+
+	t.Run("BadInput", func(t *testing.T) {
+		rows := []struct {
+			Name, Date, Time, Rev string
+			Status                int
+			TestID, En, Tr        string
+		}{
+			{"MalformedDate", "2026-13-01", "09:00", "1", 422, "error-date",
+				"Enter a date, such as 2026-11-02 for 2 November 2026.", "Bir tarih girin; örneğin 2 Kasım 2026 için 2026-11-02."},
+			{"DottedDate", "02.11.2026", "09:00", "1", 422, "error-date",
+				"Enter a date, such as 2026-11-02 for 2 November 2026.", "Bir tarih girin; örneğin 2 Kasım 2026 için 2026-11-02."},
+			{"NoSuchDay", "2026-02-30", "09:00", "1", 422, "error-date",
+				"Enter a date, such as 2026-11-02 for 2 November 2026.", "Bir tarih girin; örneğin 2 Kasım 2026 için 2026-11-02."},
+			{"MalformedTime", "2026-11-02", "9am", "1", 422, "error-time",
+				"Enter a time, such as 09:00.", "Bir saat girin; örneğin 09:00."},
+			{"NoSuchTime", "2026-11-02", "24:00", "1", 422, "error-time",
+				"Enter a time, such as 09:00.", "Bir saat girin; örneğin 09:00."},
+			{"Past", "2026-11-02", "07:59", "1", 422, "error-time",
+				"This time has already passed. Choose a later one.", "Bu zaman geçti. Daha ileri bir zaman seçin."},
+			{"Yesterday", "2026-11-01", "12:00", "1", 422, "error-time",
+				"This time has already passed. Choose a later one.", "Bu zaman geçti. Daha ileri bir zaman seçin."},
+			{"Now", "2026-11-02", "08:00", "1", 422, "error-time",
+				"Choose a time at least one minute from now, or publish now.",
+				"En az bir dakika sonrası için bir zaman seçin ya da şimdi yayımlayın."},
+			{"TooFar", "2027-11-04", "09:00", "1", 422, "error-time",
+				"Choose a time within the next 366 days.", "Önümüzdeki 366 gün içinde bir zaman seçin."},
+			{"Stale", "2026-11-02", "09:00", "0", 409, "alert",
+				"This changed somewhere else meanwhile. Load the latest version and try again.",
+				"Bu içerik bu arada başka bir yerde değişti. En güncelini yükleyip yeniden deneyin."},
+		}
+		a := newApp(t)
+		en := a.signedIn(t, a.editor)
+		a.setLang(t, a.contributor, "tr")
+		tr := a.signedIn(t, a.contributor)
+		u := "/studio/content/" + a.draft.ID + "/schedule"
+		for _, who := range []struct {
+			Name string
+			c    *client
+		}{{"English", en}, {"Turkish", tr}} {
+			token := who.c.csrf(u)
+			for _, row := range rows {
+				msg, other := row.En, row.Tr
+				if who.Name == "Turkish" {
+					msg, other = row.Tr, row.En
+				}
+				who.c.check(t, scenario{Name: who.Name + "/" + row.Name, Method: "POST", URL: u,
+					Form:           url.Values{"csrf_token": {token}, "rev": {row.Rev}, "date": {row.Date}, "time": {row.Time}},
+					ExpectedStatus: row.Status,
+					ExpectedContent: []string{`data-testid="` + row.TestID + `">` + msg + `</p>`,
+						`data-testid="schedule-form"`, `value="` + row.Date + `"`, `value="` + row.Time + `"`},
+					NotExpectedContent: []string{other}})
+			}
+		}
+		if n := a.releaseCount(t); n != 0 {
+			t.Errorf("%d releases after refused schedules, want none", n)
+		}
+		if d, err := a.eng.Node(context.Background(), a.site.ID, a.draft.ID); err != nil || d.Rev != 1 {
+			t.Errorf("draft at rev %d (%v) after refused schedules, want 1", d.Rev, err)
+		}
+		// The last good minute and the first: 366 days ahead is in.
+		en.check(t, scenario{Name: "Horizon", Method: "POST", URL: u,
+			Form:           url.Values{"csrf_token": {en.token()}, "rev": {"1"}, "date": {"2027-11-03"}, "time": {"08:00"}},
+			ExpectedStatus: http.StatusSeeOther})
+	})
+
+	t.Run("Contributor", func(t *testing.T) {
+		a := newApp(t)
+		c := a.signedIn(t, a.contributor)
+		u := "/studio/content/" + a.draft.ID + "/schedule"
+		c.check(t, scenario{Name: "Post", Method: "POST", URL: u,
+			Form:           url.Values{"csrf_token": {c.csrf(u)}, "rev": {"1"}, "date": {"2026-11-02"}, "time": {"09:00"}},
+			ExpectedStatus: http.StatusSeeOther, ExpectedHeaders: map[string]string{"Location": "/studio/schedules"}})
+		agenda := c.check(t, scenario{Name: "Agenda", URL: "/studio/schedules", ExpectedStatus: http.StatusOK,
+			ExpectedContent: []string{"Scheduled and sent for approval.", `data-state="awaiting_approval">Waiting for approval</span>`,
+				"by Chris Contributor", "Today · Monday 2 November"},
+			NotExpectedContent: []string{`data-state="scheduled"`}})
+		ids := agendaReleaseIDs(agenda.Body)
+		if len(ids) != 1 {
+			t.Fatalf("Agenda lists releases %v, want one", ids)
+		}
+		if r := a.release(t, ids[0]); r.State != release.StateAwaitingApproval {
+			t.Errorf("release state %s, want awaiting_approval", r.State)
+		}
+		// Their own request: they may take it back.
+		c.check(t, scenario{Name: "Release", URL: "/studio/releases/" + ids[0], ExpectedStatus: http.StatusOK,
+			ExpectedContent: []string{`data-testid="unschedule"`, `data-testid="cancel"`}})
+	})
+
+	t.Run("UnscheduleAndCancel", func(t *testing.T) {
+		a := newApp(t)
+		first := a.scheduleAt(t, a.editor, a.draft, "2026-11-02", "09:00")
+		second := a.scheduleAt(t, a.editor, a.otherDraft(t), "2026-11-02", "10:00")
+		c := a.signedIn(t, a.editor)
+		token := c.token()
+		runScenarios(t, c, []scenario{
+			{Name: "StaleCancel", Method: "POST", URL: "/studio/releases/" + first.ID + "/cancel",
+				Form: url.Values{"csrf_token": {token}, "rev": {"7"}}, ExpectedStatus: http.StatusConflict,
+				ExpectedContent: []string{`data-testid="alert">This changed somewhere else meanwhile.`}},
+			{Name: "Unschedule", Method: "POST", URL: "/studio/releases/" + first.ID + "/unschedule",
+				Form: url.Values{"csrf_token": {token}, "rev": {"1"}}, ExpectedStatus: http.StatusSeeOther,
+				ExpectedHeaders: map[string]string{"Location": "/studio/releases/" + first.ID}},
+			{Name: "Unscheduled", URL: "/studio/releases/" + first.ID, ExpectedStatus: http.StatusOK,
+				ExpectedContent:    []string{"Unscheduled. It is a draft again and can be edited.", `data-state="draft">Draft</span>`},
+				NotExpectedContent: []string{`data-testid="unschedule"`}},
+			{Name: "Cancel", Method: "POST", URL: "/studio/releases/" + second.ID + "/cancel",
+				Form: url.Values{"csrf_token": {token}, "rev": {"1"}}, ExpectedStatus: http.StatusSeeOther},
+			{Name: "Canceled", URL: "/studio/releases/" + second.ID, ExpectedStatus: http.StatusOK,
+				ExpectedContent: []string{"Canceled. Nothing will be published.", `data-state="canceled">Canceled</span>`,
+					`data-testid="release-outcome">Canceled on 2 November 2026, 08:00.</dd>`},
+				NotExpectedContent: []string{`data-testid="cancel"`, `data-testid="unschedule"`}},
+			{Name: "CancelAgain", Method: "POST", URL: "/studio/releases/" + second.ID + "/cancel",
+				Form: url.Values{"csrf_token": {token}, "rev": {"2"}}, ExpectedStatus: http.StatusUnprocessableEntity,
+				ExpectedContent: []string{"This release can no longer be changed this way."}},
+			{Name: "AgendaEmpty", URL: "/studio/schedules", ExpectedStatus: http.StatusOK,
+				ExpectedContent: []string{`data-testid="agenda-empty"`}},
+		})
+	})
+}
+
+func TestViewerTimeZone(t *testing.T) {
+	t.Parallel()
+	a := newApp(t)
+	preview := "/studio/content/" + a.draft.ID + "/schedule/preview?date=2026-11-02&time=09:00"
+	fragment := map[string]string{"Content-Type": "text/html; charset=utf-8"}
+
+	berlin := a.signedIn(t, a.editor)
+	berlin.setCookie("tz", url.QueryEscape("Europe/Berlin")) // as studio.js sets it
+	local := a.signedIn(t, a.editor)
+	local.setCookie("tz", "Europe%2FIstanbul")
+	bogus := a.signedIn(t, a.editor)
+	bogus.setCookie("tz", "Mars%2FOlympus")
+	plain := a.signedIn(t, a.editor)
+
+	runScenarios(t, berlin, []scenario{
+		{Name: "Berlin", URL: preview, ExpectedStatus: http.StatusOK, ExpectedHeaders: fragment,
+			ExpectedContent: []string{`data-testid="preview"`, "Monday 2 November", "09:00 Istanbul",
+				"07:00 your time, Berlin"},
+			NotExpectedContent: []string{"<html", "<body"}},
+		{Name: "BadDate", URL: "/studio/content/" + a.draft.ID + "/schedule/preview?date=2026-11-31&time=09:00",
+			ExpectedStatus: http.StatusOK, ExpectedHeaders: fragment,
+			NotExpectedContent: []string{`data-testid="preview"`}},
+	})
+	runScenarios(t, plain, []scenario{
+		{Name: "NoCookie", URL: preview, ExpectedStatus: http.StatusOK, ExpectedHeaders: fragment,
+			ExpectedContent: []string{"09:00 Istanbul"}, NotExpectedContent: []string{"your time"}},
+	})
+	runScenarios(t, local, []scenario{
+		{Name: "SameZone", URL: preview, ExpectedStatus: http.StatusOK,
+			ExpectedContent: []string{"09:00 Istanbul"}, NotExpectedContent: []string{"your time"}},
+	})
+	runScenarios(t, bogus, []scenario{
+		{Name: "UnknownZone", URL: preview, ExpectedStatus: http.StatusOK,
+			ExpectedContent: []string{"09:00 Istanbul"}, NotExpectedContent: []string{"your time", "Olympus"}},
+	})
+
+	// The Agenda shows both clocks too, and Turkish words for them.
+	a.scheduleAt(t, a.editor, a.draft, "2026-11-02", "09:00")
+	berlin.check(t, scenario{Name: "Agenda", URL: "/studio/schedules", ExpectedStatus: http.StatusOK,
+		ExpectedContent: []string{"09:00 Istanbul", "07:00 your time, Berlin"}})
+	a.setLang(t, a.editor, "tr")
+	berlin.check(t, scenario{Name: "Turkish", URL: preview, ExpectedStatus: http.StatusOK,
+		ExpectedContent: []string{"2 Kasım Pazartesi", "09:00 İstanbul", "sizin saatinizle 07:00, Berlin"}})
+}
+
+// TestSchedulePreviewText reads the preview as a person does: its text.
+func TestSchedulePreviewText(t *testing.T) {
+	t.Parallel()
+	a := newApp(t)
+	c := a.signedIn(t, a.editor)
+	res := c.get("/studio/content/" + a.draft.ID + "/schedule/preview?date=2026-11-02&time=09:00")
+	if got, want := textOf(res.Body), "Publishes on Monday 2 November at 09:00 Istanbul"; !strings.Contains(got, want) {
+		t.Errorf("preview reads %q, want it to contain %q", got, want)
+	}
+}
+
+var tagRe = regexp.MustCompile(`<[^>]*>`)
+
+func textOf(html string) string {
+	return strings.Join(strings.Fields(tagRe.ReplaceAllString(html, "")), " ")
+}
+
+func TestPublicSite(t *testing.T) {
+	t.Parallel()
+	a := newApp(t)
+	ctx := context.Background()
+	anon := a.client(t, "")
+	noStore := map[string]string{"Cache-Control": "no-store"}
+
+	runScenarios(t, anon, []scenario{
+		{Name: "DraftHidden", URL: "/posts/election-night", ExpectedStatus: http.StatusNotFound,
+			ExpectedHeaders: noStore, NotExpectedContent: []string{"Election night live", "Follow the results"}},
+		{Name: "HomeWithoutDraft", URL: "/", ExpectedStatus: http.StatusOK,
+			ExpectedContent:    []string{"Demo Gazette", "Welcome to the Gazette", `href="/about"`},
+			NotExpectedContent: []string{"Election night live"}},
+		{Name: "LiveArticle", URL: "/posts/welcome", ExpectedStatus: http.StatusOK,
+			ExpectedContent: []string{"<h1>Welcome to the Gazette</h1>", "This is the first article."}},
+		{Name: "LivePage", URL: "/about", ExpectedStatus: http.StatusOK,
+			ExpectedContent: []string{"<h1>About</h1>"}},
+		{Name: "UnknownPage", URL: "/nothing-here", ExpectedStatus: http.StatusNotFound, ExpectedHeaders: noStore},
+		{Name: "PageIsNotAPost", URL: "/posts/about", ExpectedStatus: http.StatusNotFound, ExpectedHeaders: noStore},
+	})
+	homeBefore := anon.get("/").Header.Get("ETag")
+
+	c := a.signedIn(t, a.editor)
+	u := "/studio/content/" + a.draft.ID + "/schedule"
+	c.check(t, scenario{Name: "Schedule", Method: "POST", URL: u,
+		Form:           url.Values{"csrf_token": {c.csrf(u)}, "rev": {"1"}, "date": {"2026-11-02"}, "time": {"09:00"}},
+		ExpectedStatus: http.StatusSeeOther})
+
+	// A minute early: nothing goes live.
+	a.clock.Set(time.Date(2026, 11, 2, 5, 59, 0, 0, time.UTC))
+	if rep, err := a.eng.RunDue(ctx, "manual"); err != nil || rep.Published != 0 {
+		t.Fatalf("RunDue at 08:59: %+v, %v; want nothing published", rep, err)
+	}
+	anon.check(t, scenario{Name: "StillHidden", URL: "/posts/election-night", ExpectedStatus: http.StatusNotFound,
+		ExpectedHeaders: noStore})
+
+	a.clock.Set(time.Date(2026, 11, 2, 6, 0, 0, 0, time.UTC))
+	if rep, err := a.eng.RunDue(ctx, "manual"); err != nil || rep.Published != 1 {
+		t.Fatalf("RunDue at 09:00: %+v, %v; want one published", rep, err)
+	}
+	res := anon.check(t, scenario{Name: "Live", URL: "/posts/election-night", ExpectedStatus: http.StatusOK,
+		ExpectedContent: []string{"<h1>Election night live</h1>", "Follow the results here.",
+			`datetime="2026-11-02T06:00:00Z"`},
+		ExpectedHeaders: map[string]string{"Cache-Control": "public, max-age=0, must-revalidate"}})
+	etag := res.Header.Get("ETag")
+	if etag == "" {
+		t.Fatal("a 200 without an ETag")
+	}
+	home := anon.check(t, scenario{Name: "HomeLists", URL: "/", ExpectedStatus: http.StatusOK,
+		ExpectedContent: []string{`href="/posts/election-night"`, "Election night live", "Welcome to the Gazette"}})
+	if h := home.Header.Get("ETag"); h == "" || h == homeBefore {
+		t.Errorf("home ETag %q after the release, was %q: want a new one", h, homeBefore)
+	}
+	runScenarios(t, anon, []scenario{
+		{Name: "NotModified", URL: "/posts/election-night", Header: map[string]string{"If-None-Match": etag},
+			ExpectedStatus: http.StatusNotModified, ExpectedHeaders: map[string]string{"ETag": etag},
+			NotExpectedContent: []string{"Election"}},
+		{Name: "OldHomeETag", URL: "/", Header: map[string]string{"If-None-Match": homeBefore},
+			ExpectedStatus: http.StatusOK, ExpectedContent: []string{"Election night live"}},
+		{Name: "OtherETag", URL: "/posts/election-night", Header: map[string]string{"If-None-Match": `"other"`},
+			ExpectedStatus: http.StatusOK},
+	})
+	// The Agenda says how it went.
+	agenda := c.get("/studio/schedules")
+	ids := agendaReleaseIDs(agenda.Body)
+	if len(ids) != 1 {
+		t.Fatalf("Agenda lists releases %v, want one", ids)
+	}
+	c.check(t, scenario{Name: "Outcome", URL: "/studio/releases/" + ids[0], ExpectedStatus: http.StatusOK,
+		ExpectedContent: []string{`data-state="published">Published</span>`,
+			"Published on 2 November 2026, 09:00, 0 seconds late.", "live version 2"}})
+}
+
+// TestPublicSiteETag holds the public site's ETags to RFC 9110 §8.8.3.
+func TestPublicSiteETag(t *testing.T) {
+	t.Parallel()
+	a := newApp(t)
+	c := a.client(t, "")
+	etag := c.get("/posts/welcome").Header.Get("ETag")
+	if !regexp.MustCompile(`^(W/)?"[\x21\x23-\x7E\x80-\xFF]*"$`).MatchString(etag) {
+		t.Errorf("ETag %q is not an RFC 9110 entity-tag", etag)
+	}
+	runScenarios(t, c, []scenario{
+		{Name: "Weak", URL: "/posts/welcome", Header: map[string]string{"If-None-Match": "W/" + etag},
+			ExpectedStatus: http.StatusNotModified},
+		{Name: "List", URL: "/posts/welcome", Header: map[string]string{"If-None-Match": `"other", ` + etag},
+			ExpectedStatus: http.StatusNotModified},
+		{Name: "Star", URL: "/posts/welcome", Header: map[string]string{"If-None-Match": "*"},
+			ExpectedStatus: http.StatusNotModified},
+	})
+}
+
+func TestLanguageSwitch(t *testing.T) {
+	t.Parallel()
+	a := newApp(t)
+	c := a.signedIn(t, a.editor)
+	token := c.token()
+	runScenarios(t, c, []scenario{
+		{Name: "English", URL: "/studio/content", ExpectedStatus: http.StatusOK,
+			ExpectedContent:    []string{`<html lang="en">`, `<a href="/studio/schedules">Schedules</a>`},
+			NotExpectedContent: []string{"Zamanlamalar"}},
+		{Name: "Unsupported", Method: "POST", URL: "/studio/lang", Form: url.Values{"csrf_token": {token}, "lang": {"de"}},
+			ExpectedStatus: http.StatusUnprocessableEntity, ExpectedContent: []string{"Studio does not speak that language yet."}},
+		{Name: "Switch", Method: "POST", URL: "/studio/lang", Form: url.Values{"csrf_token": {token}, "lang": {"tr"}},
+			Header:         map[string]string{"Referer": a.URL + "/studio/content?kind=page"},
+			ExpectedStatus: http.StatusSeeOther, ExpectedHeaders: map[string]string{"Location": "/studio/content?kind=page"}},
+		{Name: "Turkish", URL: "/studio/schedules", ExpectedStatus: http.StatusOK,
+			ExpectedContent: []string{`<html lang="tr">`, `<a href="/studio/schedules" aria-current="page">Zamanlamalar</a>`,
+				">İçerik</a>", ">Çıkış yap</button>", `value="tr" lang="tr" aria-pressed="true"`},
+			NotExpectedContent: []string{">Schedules<", "Sign out"}},
+		{Name: "OffsiteReferer", Method: "POST", URL: "/studio/lang", Form: url.Values{"csrf_token": {token}, "lang": {"tr"}},
+			Header:         map[string]string{"Referer": "https://evil.example/studio/content"},
+			ExpectedStatus: http.StatusSeeOther, ExpectedHeaders: map[string]string{"Location": "/studio"}},
+	})
+	if u, err := a.eng.User(context.Background(), a.editor.ID); err != nil || u.Lang != "tr" {
+		t.Errorf("account language %q (%v), want tr", u.Lang, err)
+	}
+	c.check(t, scenario{Name: "SignOut", Method: "POST", URL: "/studio/logout",
+		Form: url.Values{"csrf_token": {token}}, ExpectedStatus: http.StatusSeeOther})
+
+	// Remembered on the account: a new browser, even one asking for English.
+	again := a.client(t, "en")
+	again.signIn(a.editor.Email)
+	again.check(t, scenario{Name: "Remembered", URL: "/studio/schedules", ExpectedStatus: http.StatusOK,
+		ExpectedContent: []string{`<html lang="tr">`, "Zamanlamalar"}, NotExpectedContent: []string{">Schedules<"}})
+
+	// Signed out, the choice lives in the session.
+	anon := a.client(t, "en")
+	anon.check(t, scenario{Name: "SignedOutSwitch", Method: "POST", URL: "/studio/lang",
+		Form:           url.Values{"csrf_token": {anon.csrf("/studio/login")}, "lang": {"tr"}},
+		Header:         map[string]string{"Referer": a.URL + "/studio/login"},
+		ExpectedStatus: http.StatusSeeOther, ExpectedHeaders: map[string]string{"Location": "/studio/login"}})
+	anon.check(t, scenario{Name: "SignedOutTurkish", URL: "/studio/login", ExpectedStatus: http.StatusOK,
+		ExpectedContent: []string{`<html lang="tr">`, "Giriş yap"}})
+}
+
+func TestHealth(t *testing.T) {
+	t.Parallel()
+	a := newApp(t)
+	c := a.client(t, "")
+	health := func(name string) map[string]any {
+		t.Helper()
+		res := c.check(t, scenario{Name: name, URL: "/health", ExpectedStatus: http.StatusOK,
+			ExpectedContent: []string{`"status":"ok"`, `"scheduler":{`},
+			ExpectedHeaders: map[string]string{"Content-Type": "application/json", "Cache-Control": "no-store"}})
+		var out map[string]any
+		if err := json.Unmarshal([]byte(res.Body), &out); err != nil {
+			t.Fatalf("/health is not JSON: %v\n%s", err, res.Body)
+		}
+		if _, ok := out["scheduler"].(map[string]any); !ok {
+			t.Fatalf("/health scheduler is %T, want an object", out["scheduler"])
+		}
+		return out
+	}
+	out := health("BeforeAnyTick")
+	if out["status"] != "ok" || out["now"] != "2026-11-02T05:00:00Z" {
+		t.Errorf("/health = %v", out)
+	}
+	if s := out["scheduler"].(map[string]any); s["healthy"] != false {
+		t.Errorf("scheduler before any tick = %v, want healthy false", s)
+	}
+
+	if _, err := a.eng.RunDue(context.Background(), "manual"); err != nil {
+		t.Fatal(err)
+	}
+	s := health("AfterTick")["scheduler"].(map[string]any)
+	if s["healthy"] != true || s["heartbeatAt"] != "2026-11-02T05:00:00Z" || s["trigger"] != "manual" ||
+		s["nextWakeAt"] != "2026-11-02T05:01:00Z" {
+		t.Errorf("scheduler after a tick = %v", s)
+	}
+
+	a.clock.Advance(4 * time.Minute) // no tick for 4 minutes: late
+	if s := health("Late")["scheduler"].(map[string]any); s["healthy"] != false {
+		t.Errorf("scheduler 4 minutes after its wake = %v, want healthy false", s)
+	}
+}
+
+// TestLanguageIsolation renders the Agenda for an English and a Turkish
+// person at once: every response must be in its person's language alone
+// (miniflux once shared a printer between requests).
+func TestLanguageIsolation(t *testing.T) {
+	t.Parallel()
+	a := newApp(t)
+	a.scheduleAt(t, a.editor, a.draft, "2026-11-02", "09:00")
+	a.setLang(t, a.contributor, "tr")
+	en := a.signedIn(t, a.editor)
+	tr := a.signedIn(t, a.contributor)
+
+	langs := []struct {
+		Name     string
+		c        *client
+		has, not []string
+	}{
+		{"English", en,
+			[]string{`<html lang="en">`, ">Schedules</a>", "<h1>Schedules</h1>", "Today · Monday 2 November",
+				">Scheduled</span>", "by Elif Editor", "Times are in Istanbul (UTC+3) time.", "Elif Editor · Editor"},
+			[]string{"Zamanlamalar", "Bugün", "Kasım", "Zamanlandı", "zamanladı", "İstanbul", "Çıkış"}},
+		{"Turkish", tr,
+			[]string{`<html lang="tr">`, ">Zamanlamalar</a>", "<h1>Zamanlamalar</h1>", "Bugün · 2 Kasım Pazartesi",
+				">Zamanlandı</span>", "Elif Editor zamanladı", "Saatler İstanbul (UTC+3) saatine göredir.",
+				"Chris Contributor · Katkıda bulunan"},
+			[]string{"Schedules", "Today", "November", ">Scheduled<", "by Elif", "Istanbul (", "Sign out"}},
+	}
+	const rounds = 20
+	var wg sync.WaitGroup
+	for i := 0; i < rounds; i++ {
+		for _, l := range langs {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				res, err := l.c.tryDo(http.MethodGet, "/studio/schedules", nil, nil)
+				if err != nil {
+					t.Errorf("%s: %v", l.Name, err)
+					return
+				}
+				if res.Status != http.StatusOK {
+					t.Errorf("%s: status %d", l.Name, res.Status)
+					return
+				}
+				for _, s := range l.has {
+					if !strings.Contains(res.Body, s) {
+						t.Errorf("%s Agenda lacks %q", l.Name, s)
+					}
+				}
+				for _, s := range l.not {
+					if strings.Contains(res.Body, s) {
+						t.Errorf("%s Agenda has %q", l.Name, s)
+					}
+				}
+			}()
+		}
+	}
+	wg.Wait()
+}
+
+// TestSignInAfterFragment follows Guard's redirect from an htmx request the
+// way htmx does: the browser goes to HX-Redirect, the person signs in, and
+// must land on a page.
+func TestSignInAfterFragment(t *testing.T) {
+	t.Parallel()
+	a := newApp(t)
+	c := a.client(t, "")
+	page := "/studio/content/" + a.draft.ID + "/schedule"
+	res := c.do(http.MethodGet, page+"/preview?date=2026-11-02&time=09:00", nil,
+		map[string]string{"HX-Request": "true", "HX-Current-URL": a.URL + page})
+	if res.Status != http.StatusUnauthorized {
+		t.Fatalf("status %d, want 401", res.Status)
+	}
+	target, err := url.Parse(res.Header.Get("HX-Redirect"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if next := target.Query().Get("next"); next != page {
+		t.Errorf("HX-Redirect next = %q, want the page %q", next, page)
+	}
+}
+
+func withTitle(b content.Body, title string) content.Body {
+	b.Title = title
+	return b
+}
