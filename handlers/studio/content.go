@@ -35,7 +35,11 @@ func (h *Handler) renderContent(w http.ResponseWriter, r *http.Request, status i
 		row := templates.NodeRow{ID: n.ID, Kind: string(n.Kind), Title: n.Body.Title, Status: string(n.Body.Status),
 			Live: n.Live != nil, Changed: n.Live != nil && n.Live.Hash != n.Hash, UpdatedAt: n.UpdatedAt}
 		if n.Held != nil {
-			row.HeldUntil, row.HeldBy = n.Held.At, n.Held.ReleaseID
+			row.HeldBy = n.Held.ReleaseID
+			if n.Held.At != nil {
+				at := n.Held.At.In(siteLoc(st.site))
+				row.HeldUntil = &at
+			}
 		}
 		list.Rows = append(list.Rows, row)
 	}

@@ -27,9 +27,7 @@ func (h *Handler) ScheduleForm(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	f := templates.ScheduleForm{NodeID: n.ID, NodeTitle: n.Body.Title, Rev: n.Rev, Time: "09:00"}
-	if loc, err := localtime.LoadZone(st.site.TimeZone); err == nil {
-		f.Date = h.eng.Now().In(loc).AddDate(0, 0, 1).Format("2006-01-02") // tomorrow morning is the usual pick
-	}
+	f.Date = h.eng.Now().In(siteLoc(st.site)).AddDate(0, 0, 1).Format("2006-01-02") // tomorrow morning is the usual pick
 	if n.Held != nil {
 		f.Error = locales.T(r.Context(), "error.scheduled_locked")
 	}
@@ -39,9 +37,7 @@ func (h *Handler) ScheduleForm(w http.ResponseWriter, r *http.Request) {
 func (h *Handler) renderSchedule(w http.ResponseWriter, r *http.Request, status int, f templates.ScheduleForm) {
 	st := stateOf(r.Context())
 	f.CanApprove = policy.Has(st.user.Role, policy.ReleasesPublish)
-	if loc, err := localtime.LoadZone(st.site.TimeZone); err == nil {
-		f.MinDate = h.eng.Now().In(loc).Format("2006-01-02")
-	}
+	f.MinDate = h.eng.Now().In(siteLoc(st.site)).Format("2006-01-02")
 	if f.Preview.At.IsZero() {
 		f.Preview = h.preview(r, f.Date, f.Time)
 	}
@@ -55,11 +51,7 @@ func (h *Handler) preview(r *http.Request, date, clock string) templates.TimePai
 	if err != nil {
 		return templates.TimePair{}
 	}
-	loc, err := localtime.LoadZone(st.site.TimeZone)
-	if err != nil {
-		return templates.TimePair{}
-	}
-	at, _ := localtime.Resolve(wall, loc)
+	at, _ := localtime.Resolve(wall, siteLoc(st.site))
 	return timePair(r, at, st.site.TimeZone)
 }
 
@@ -100,12 +92,11 @@ func (h *Handler) Schedule(w http.ResponseWriter, r *http.Request) {
 func (h *Handler) Agenda(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	st := stateOf(ctx)
-	loc, err := localtime.LoadZone(st.site.TimeZone)
-	if err != nil {
-		loc = time.UTC
-	}
+	loc := siteLoc(st.site)
 	now := h.eng.Now().In(loc)
-	today := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, loc)
+	// The day starts at the first instant of its midnight (or just after,
+	// where midnight falls in a DST gap), which only localtime knows.
+	today, _ := localtime.Resolve(localtime.Wall{Year: now.Year(), Month: now.Month(), Day: now.Day()}, loc)
 	rows, err := h.eng.Releases(ctx, st.site.ID, today, today.AddDate(0, 0, agendaDays))
 	if err != nil {
 		h.fail(w, r, err)

@@ -288,3 +288,12 @@ func timePair(r *http.Request, at time.Time, siteZone string) templates.TimePair
 	}
 	return p
 }
+
+// siteLoc is the site's zone; a broken zone name shows UTC rather than fail.
+func siteLoc(s engine.Site) *time.Location {
+	loc, err := localtime.LoadZone(s.TimeZone)
+	if err != nil {
+		return time.UTC
+	}
+	return loc
+}
