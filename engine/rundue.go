@@ -84,7 +84,8 @@ func (e *Engine) runRelease(ctx context.Context, r ReleaseRow, now time.Time, tr
 
 	// Never early (§9.1): the wall-clock time is resolved again with today's
 	// tzdata; a later instant moves the release, an earlier one is ignored.
-	if r.State == release.StateScheduled && r.When != nil && r.When.LocalTime != "" {
+	// A waiting request is not expired early either.
+	if r.State != release.StateRunning && r.When != nil && r.When.LocalTime != "" {
 		if later, moved := e.recompute(r); moved {
 			audit := AuditEntry{Action: "release.reschedule", Actor: Scheduler, SiteID: r.SiteID, ReleaseID: r.ID, At: now,
 				Details: map[string]any{"from": localtime.FormatInstant(at), "to": localtime.FormatInstant(later), "adjusted": "tzdata"}}

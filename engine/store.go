@@ -167,7 +167,8 @@ type Store interface {
 	Releases(ctx context.Context, siteID string, from, to time.Time) ([]ReleaseRow, error)
 	// SetReleaseState moves a release from one of the given states at rev.
 	SetReleaseState(ctx context.Context, id string, rev int64, from []release.State, to release.State, outcome *release.Outcome, audit AuditEntry) error
-	// Reschedule moves a scheduled release's instant (never-early recompute).
+	// Reschedule moves a scheduled or waiting release's instant (never-early
+	// recompute).
 	Reschedule(ctx context.Context, id string, rev int64, at time.Time, audit AuditEntry) error
 
 	// DueReleases lists releases due at now: scheduled with execute_at <= now,

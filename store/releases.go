@@ -259,11 +259,11 @@ func (s *Store) SetReleaseState(ctx context.Context, id string, rev int64, from 
 	})
 }
 
-// Reschedule moves a scheduled release to at.
+// Reschedule moves a scheduled or waiting release to at.
 func (s *Store) Reschedule(ctx context.Context, id string, rev int64, at time.Time, a engine.AuditEntry) error {
 	return s.tx(ctx, func(tx *sql.Tx) error {
 		ok, err := one(tx.ExecContext(ctx, `UPDATE releases SET execute_at = ?, rev = rev + 1, updated_at = ?
-			WHERE id = ? AND rev = ? AND state = 'scheduled'`, instant(at), instant(a.At), id, rev))
+			WHERE id = ? AND rev = ? AND state IN ('scheduled', 'awaiting_approval')`, instant(at), instant(a.At), id, rev))
 		if err != nil {
 			return fmt.Errorf("store: reschedule: %w", err)
 		}
