@@ -109,7 +109,11 @@ func (e *Engine) runRelease(ctx context.Context, r ReleaseRow, now time.Time, tr
 		o := &release.Outcome{Kind: "expired", At: now, Reason: "unapproved"}
 		audit := AuditEntry{Action: "release.expire", Actor: Scheduler, SiteID: r.SiteID, ReleaseID: r.ID, At: now,
 			Details: map[string]any{"reason": o.Reason}}
-		err := e.store.SetReleaseState(ctx, r.ID, r.Rev, []release.State{release.StateAwaitingApproval}, release.StateExpired, o, audit)
+		restores, err := e.restores(ctx, r, now)
+		if err != nil {
+			return err
+		}
+		err = e.store.SetReleaseState(ctx, r.ID, r.Rev, []release.State{release.StateAwaitingApproval}, release.StateExpired, o, restores, audit)
 		if err == nil {
 			rep.Ran++
 			rep.Failed++
@@ -130,8 +134,12 @@ func (e *Engine) runRelease(ctx context.Context, r ReleaseRow, now time.Time, tr
 	finish := func(state release.State, runState string, o release.Outcome) error {
 		rep.Ran++
 		rep.Failed++
+		restores, err := e.restores(ctx, r, now)
+		if err != nil {
+			return err
+		}
 		return e.store.FinishRelease(ctx, Finish{ReleaseID: r.ID, RunID: runID, Token: claim.Token,
-			State: state, RunState: runState, Outcome: o, Lateness: lateness, Now: now,
+			State: state, RunState: runState, Outcome: o, Lateness: lateness, Now: now, Restores: restores,
 			Audit: AuditEntry{Action: "release." + string(state), Actor: Scheduler, SiteID: r.SiteID,
 				ReleaseID: r.ID, RunID: runID, At: now, Details: map[string]any{"outcome": o}}})
 	}

@@ -756,9 +756,6 @@ func TestHeldNodes(t *testing.T) {
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			knownBug(t, "ScheduleNode writes status=published (and publishedAt=T) into the working copy; "+
-				"after Cancel/Unschedule nothing reverts it, so the next ordinary Publish of any page makes the "+
-				"draft public before T (see report)")
 			b, r := setup(t)
 			if err := tc.off(b, r); err != nil {
 				t.Fatal(err)
@@ -772,8 +769,64 @@ func TestHeldNodes(t *testing.T) {
 				t.Fatalf("the called-off draft is public at %s, before its time %s: live rev %d %+v",
 					b.clock.Now().Format(time.RFC3339), nine.Format(time.RFC3339), n.Rev, n.Body)
 			}
+			// The working copy is the draft again, as a new version.
+			n, err := b.eng.Node(ctx, b.site.ID, b.article.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n.Body.Status != content.StatusDraft || n.Body.PublishedAt != nil || n.Rev != r.Items[0].Target.Rev+1 {
+				t.Fatalf("working copy after calling it off: rev %d %+v", n.Rev, n.Body)
+			}
 		})
 	}
+
+	t.Run("ExpiredRequestStaysOffTheSite", func(t *testing.T) {
+		b := newBundle(t)
+		r := b.schedule(t, b.contributor, b.article, "2026-11-02", "09:00")
+		b.clock.Set(nine)
+		if _, err := b.eng.RunDue(ctx, "manual"); err != nil {
+			t.Fatal(err)
+		}
+		if got := b.release(t, r.ID); got.State != release.StateExpired {
+			t.Fatalf("state = %s", got.State)
+		}
+		n, err := b.eng.Node(ctx, b.site.ID, b.article.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n.Body.Status != content.StatusDraft || n.Held != nil {
+			t.Fatalf("after the request expired the article is %s (held %v)", n.Body.Status, n.Held)
+		}
+	})
+
+	t.Run("AnEditAfterwardsIsKept", func(t *testing.T) {
+		b, r := setup(t)
+		if err := b.eng.Unschedule(ctx, b.editor, b.site.ID, r.ID, r.Rev); err != nil {
+			t.Fatal(err)
+		}
+		n, err := b.eng.Node(ctx, b.site.ID, b.article.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body := n.Body
+		body.Status, body.Text = content.StatusPublished, "edited after unscheduling"
+		saved, err := b.eng.SaveNode(ctx, b.editor, b.site.ID, n.ID, n.Rev, body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Canceling the (now draft) release must not touch the newer edit.
+		r2 := b.release(t, r.ID)
+		if err := b.eng.Cancel(ctx, b.editor, b.site.ID, r2.ID, r2.Rev); err != nil {
+			t.Fatal(err)
+		}
+		after, err := b.eng.Node(ctx, b.site.ID, b.article.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if after.Rev != saved.Rev || after.Body.Text != "edited after unscheduling" {
+			t.Fatalf("the edit was overwritten: rev %d→%d %+v", saved.Rev, after.Rev, after.Body)
+		}
+	})
 
 	t.Run("UnknownRelease", func(t *testing.T) {
 		b, _ := setup(t)

@@ -96,6 +96,8 @@ type Finish struct {
 	Lateness  int64
 	Audit     AuditEntry
 	Now       time.Time
+	// Restores put back drafts the release had promoted (Item.RestoreRev).
+	Restores []content.Node
 }
 
 // Apply is the guarded batch that publishes a release (§6.3): the site
@@ -151,6 +153,7 @@ type Store interface {
 	SaveNode(ctx context.Context, n content.Node, expectedRev int64, by release.Actor, now time.Time) error
 	// HeldNodes maps node ids to the non-terminal release holding them.
 	HeldNodes(ctx context.Context, siteID string) (map[string]Held, error)
+	NodeVersion(ctx context.Context, id string, rev int64) (content.Body, error)
 	Snapshot(ctx context.Context, id string) (Snapshot, error)
 	LiveNodes(ctx context.Context, snapshotID string) ([]LiveNode, error)
 	// PublishSnapshot inserts snap and flips the site pointer from site's
@@ -166,7 +169,8 @@ type Store interface {
 	// every non-terminal one without a time, ordered by time then id.
 	Releases(ctx context.Context, siteID string, from, to time.Time) ([]ReleaseRow, error)
 	// SetReleaseState moves a release from one of the given states at rev.
-	SetReleaseState(ctx context.Context, id string, rev int64, from []release.State, to release.State, outcome *release.Outcome, audit AuditEntry) error
+	// restores are saved as new versions where their node has not moved on.
+	SetReleaseState(ctx context.Context, id string, rev int64, from []release.State, to release.State, outcome *release.Outcome, restores []content.Node, audit AuditEntry) error
 	// Reschedule moves a scheduled or waiting release's instant (never-early
 	// recompute).
 	Reschedule(ctx context.Context, id string, rev int64, at time.Time, audit AuditEntry) error

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -78,9 +79,13 @@ func (s *Store) CreateRelease(ctx context.Context, r release.Release, executeAt 
 			if it.Base != nil {
 				brev, bhash = it.Base.Rev, it.Base.Hash
 			}
+			var restore any
+			if it.RestoreRev > 0 {
+				restore = it.RestoreRev
+			}
 			_, err := tx.ExecContext(ctx, `INSERT INTO release_items (release_id, site_id, node_id, op, node_kind,
-				target_rev, target_hash, base_rev, base_hash, deps, held) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-				r.ID, r.SiteID, it.NodeID, string(it.Op), string(it.NodeKind), trev, thash, brev, bhash, string(deps), held)
+				target_rev, target_hash, base_rev, base_hash, deps, restore_rev, held) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+				r.ID, r.SiteID, it.NodeID, string(it.Op), string(it.NodeKind), trev, thash, brev, bhash, string(deps), restore, held)
 			if err != nil {
 				return fmt.Errorf("store: insert release item: %w", err)
 			}
@@ -192,8 +197,8 @@ func (s *Store) loadItems(ctx context.Context, rs []engine.ReleaseRow) error {
 	for i, r := range rs {
 		index[r.ID], args[i] = i, r.ID
 	}
-	rows, err := s.read.QueryContext(ctx, `SELECT release_id, node_id, op, node_kind, target_rev, target_hash, base_rev, base_hash, deps
-		FROM release_items WHERE release_id IN (?`+strings.Repeat(",?", len(rs)-1)+`) ORDER BY release_id, node_id`, args...)
+	rows, err := s.read.QueryContext(ctx, `SELECT release_id, node_id, op, node_kind, target_rev, target_hash, base_rev, base_hash, deps,
+		COALESCE(restore_rev, 0) FROM release_items WHERE release_id IN (?`+strings.Repeat(",?", len(rs)-1)+`) ORDER BY release_id, node_id`, args...)
 	if err != nil {
 		return fmt.Errorf("store: release items: %w", err)
 	}
@@ -203,7 +208,7 @@ func (s *Store) loadItems(ctx context.Context, rs []engine.ReleaseRow) error {
 		var it release.Item
 		var trev, brev sql.NullInt64
 		var thash, bhash sql.NullString
-		if err := rows.Scan(&rid, &it.NodeID, &op, &kind, &trev, &thash, &brev, &bhash, &deps); err != nil {
+		if err := rows.Scan(&rid, &it.NodeID, &op, &kind, &trev, &thash, &brev, &bhash, &deps, &it.RestoreRev); err != nil {
 			return err
 		}
 		it.Op, it.NodeKind = release.Op(op), release.NodeKind(kind)
@@ -233,7 +238,7 @@ func (s *Store) Releases(ctx context.Context, siteID string, from, to time.Time)
 // SetReleaseState moves release id from one of the states in from, at rev,
 // to state to; holds follow the new state, and a draft loses its approval.
 func (s *Store) SetReleaseState(ctx context.Context, id string, rev int64, from []release.State, to release.State,
-	o *release.Outcome, a engine.AuditEntry) error {
+	o *release.Outcome, restores []content.Node, a engine.AuditEntry) error {
 	outcome, err := jsonText(optional(o))
 	if err != nil {
 		return err
@@ -255,6 +260,9 @@ func (s *Store) SetReleaseState(ctx context.Context, id string, rev int64, from 
 		if _, err := tx.ExecContext(ctx, `UPDATE release_items SET held = ? WHERE release_id = ?`, to.Holds(), id); err != nil {
 			return fmt.Errorf("store: release holds: %w", err)
 		}
+		if err := restoreNodes(ctx, tx, restores, a.Actor, a.At); err != nil {
+			return err
+		}
 		return audit(ctx, tx, a)
 	})
 }
@@ -272,4 +280,31 @@ func (s *Store) Reschedule(ctx context.Context, id string, rev int64, at time.Ti
 		}
 		return audit(ctx, tx, a)
 	})
+}
+
+// restoreNodes saves each restore as its node's next version, but only where
+// the node is still at the version just before it; a node that moved on
+// since keeps what it has.
+func restoreNodes(ctx context.Context, tx *sql.Tx, restores []content.Node, by release.Actor, now time.Time) error {
+	for _, n := range restores {
+		err := saveNode(ctx, tx, n, n.Rev-1, by, now)
+		if err != nil && !errors.Is(err, engine.ErrConflict) {
+			return fmt.Errorf("store: restore %s: %w", n.ID, err)
+		}
+	}
+	return nil
+}
+
+// NodeVersion returns the body of one saved version of a node.
+func (s *Store) NodeVersion(ctx context.Context, id string, rev int64) (content.Body, error) {
+	var body string
+	var b content.Body
+	err := s.read.QueryRowContext(ctx, `SELECT body FROM node_versions WHERE node_id = ? AND rev = ?`, id, rev).Scan(&body)
+	if err != nil {
+		return b, notFound(err)
+	}
+	if err := json.Unmarshal([]byte(body), &b); err != nil {
+		return b, fmt.Errorf("store: version %s/%d: %w", id, rev, err)
+	}
+	return b, nil
 }

@@ -88,6 +88,9 @@ func (s *Store) FinishRelease(ctx context.Context, f engine.Finish) error {
 		if _, err := tx.ExecContext(ctx, `UPDATE release_items SET held = 0 WHERE release_id = ?`, f.ReleaseID); err != nil {
 			return fmt.Errorf("store: finish holds: %w", err)
 		}
+		if err := restoreNodes(ctx, tx, f.Restores, f.Audit.Actor, f.Now); err != nil {
+			return err
+		}
 		if _, err := tx.ExecContext(ctx, `UPDATE schedule_runs SET state = ?, ended_at = ?, lateness_s = ?, error = ?,
 			lease_token = NULL, rev = rev + 1, updated_at = ? WHERE id = ? AND lease_token = ?`,
 			f.RunState, now, f.Lateness, nullIfEmpty(f.Outcome.Code), now, f.RunID, f.Token); err != nil {

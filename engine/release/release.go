@@ -44,6 +44,10 @@ type Item struct {
 	// Deps are the ids the target body references (§6.1 step 2); internal,
 	// not part of the contract.
 	Deps []string `json:"-"`
+	// RestoreRev, when set, is the version whose status and date the node
+	// gets back if the release ends without publishing: scheduling turned
+	// that draft into the pinned, published version. Internal.
+	RestoreRev int64 `json:"-"`
 }
 
 // Ref is one node as a snapshot holds it.

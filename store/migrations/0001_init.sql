@@ -93,6 +93,7 @@ CREATE TABLE release_items (
   target_rev INTEGER, target_hash TEXT,
   base_rev INTEGER, base_hash TEXT,
   deps TEXT NOT NULL,
+  restore_rev INTEGER,             -- the draft version scheduling promoted (see release.Item)
   held INTEGER NOT NULL,
   PRIMARY KEY (release_id, node_id)
 );
