@@ -36,7 +36,7 @@ func (e *Engine) ScheduleNode(ctx context.Context, u User, in ScheduleInput) (re
 	}
 	loc, err := localtime.LoadZone(site.TimeZone)
 	if err != nil {
-		return release.Release{}, refuse("bad_zone", "time")
+		return release.Release{}, refuse("bad_zone", "")
 	}
 	wall, err := localtime.ParseDateAndTime(in.Date, in.Time)
 	if err != nil {
@@ -64,7 +64,7 @@ func (e *Engine) ScheduleNode(ctx context.Context, u User, in ScheduleInput) (re
 		return release.Release{}, refuse(CodeStale, "")
 	}
 	if d.Held != nil {
-		return release.Release{}, &Error{Code: CodeScheduledLocked, Args: map[string]any{"release": d.Held.ReleaseID}}
+		return release.Release{}, LockedBy(d.Held)
 	}
 
 	// Scheduling a publish means the pinned version is the published one: a

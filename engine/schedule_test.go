@@ -87,7 +87,7 @@ func TestScheduleNodeRefusesBadInput(t *testing.T) {
 				in.SiteID, in.NodeID, in.ExpectedRev = site.ID, n.ID, n.Rev
 				// The schedule form has no zone field: the refusal is shown
 				// at the time the person picked.
-				refuseSchedule(t, b, b.editor, in, "bad_zone", "time")
+				refuseSchedule(t, b, b.editor, in, "bad_zone", "")
 			})
 		}
 	})
@@ -235,8 +235,8 @@ func TestScheduleNodeRefusesBadInput(t *testing.T) {
 				in.ExpectedRev = b.node(t, b.article.ID).Rev // current: the only reason to refuse is the hold
 				in.Time = "10:00"
 				e := refuseSchedule(t, b, b.editor, in, engine.CodeScheduledLocked, "")
-				if e.Args["release"] != first.ID {
-					t.Fatalf("args = %v, want release %s", e.Args, first.ID)
+				if e.Args["Release"] != first.ID || e.Args["When"] != nine {
+					t.Fatalf("args = %v, want release %s at %s", e.Args, first.ID, nine)
 				}
 			})
 		}
@@ -569,7 +569,7 @@ func TestHeldNodes(t *testing.T) {
 		for _, u := range []engine.User{b.editor, b.owner, b.contributor} {
 			_, err := edit(b, u, b.node(t, b.article.ID).Rev)
 			e := wantRefusal(t, err, engine.CodeScheduledLocked, "")
-			if e.Args["release"] != r.ID {
+			if e.Args["Release"] != r.ID {
 				t.Fatalf("args = %v", e.Args)
 			}
 		}
@@ -582,7 +582,7 @@ func TestHeldNodes(t *testing.T) {
 		b := newBundle(t)
 		r := b.schedule(t, b.contributor, b.article, "2026-11-02", "09:00")
 		_, err := edit(b, b.editor, b.node(t, b.article.ID).Rev)
-		if e := wantRefusal(t, err, engine.CodeScheduledLocked, ""); e.Args["release"] != r.ID {
+		if e := wantRefusal(t, err, engine.CodeScheduledLocked, ""); e.Args["Release"] != r.ID {
 			t.Fatalf("args = %v", e.Args)
 		}
 	})

@@ -43,8 +43,9 @@ func (e *Engine) Sites(ctx context.Context) ([]Site, error) { return e.store.Sit
 // NodeDetail is a node's working copy with its live version and its hold.
 type NodeDetail struct {
 	content.Node
-	Live *release.Ref
-	Held *Held
+	Live       *release.Ref
+	LiveStatus content.Status // the live version's status: only published shows
+	Held       *Held
 }
 
 // Nodes lists a site's working copy with what is live and what is held.
@@ -77,10 +78,10 @@ func (e *Engine) Node(ctx context.Context, siteID, id string) (NodeDetail, error
 	return detail(n, live, held), nil
 }
 
-func detail(n content.Node, live map[string]release.Ref, held map[string]Held) NodeDetail {
+func detail(n content.Node, live map[string]LiveNode, held map[string]Held) NodeDetail {
 	d := NodeDetail{Node: n}
-	if r, ok := live[n.ID]; ok {
-		d.Live = &r
+	if l, ok := live[n.ID]; ok {
+		d.Live, d.LiveStatus = &l.Ref, l.Body.Status
 	}
 	if h, ok := held[n.ID]; ok {
 		d.Held = &h
@@ -88,12 +89,12 @@ func detail(n content.Node, live map[string]release.Ref, held map[string]Held) N
 	return d
 }
 
-func (e *Engine) liveAndHeld(ctx context.Context, siteID string) (map[string]release.Ref, map[string]Held, error) {
+func (e *Engine) liveAndHeld(ctx context.Context, siteID string) (map[string]LiveNode, map[string]Held, error) {
 	site, err := e.store.Site(ctx, siteID)
 	if err != nil {
 		return nil, nil, err
 	}
-	live, err := e.liveRefs(ctx, site)
+	live, err := e.LiveNodes(ctx, site)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -101,9 +102,9 @@ func (e *Engine) liveAndHeld(ctx context.Context, siteID string) (map[string]rel
 	if err != nil {
 		return nil, nil, err
 	}
-	byID := make(map[string]release.Ref, len(live))
-	for _, r := range live {
-		byID[r.ID] = r
+	byID := make(map[string]LiveNode, len(live))
+	for _, n := range live {
+		byID[n.ID] = n
 	}
 	return byID, held, nil
 }
@@ -143,7 +144,7 @@ func (e *Engine) SaveNode(ctx context.Context, u User, siteID, id string, expect
 		return content.Node{}, err
 	}
 	if d.Held != nil {
-		return content.Node{}, &Error{Code: CodeScheduledLocked, Args: map[string]any{"release": d.Held.ReleaseID}}
+		return content.Node{}, LockedBy(d.Held)
 	}
 	if d.Rev != expectedRev {
 		return content.Node{}, refuse(CodeStale, "")
@@ -233,4 +234,14 @@ func (e *Engine) LiveNodes(ctx context.Context, site Site) ([]LiveNode, error) {
 		return nil, nil
 	}
 	return e.store.LiveNodes(ctx, site.PublishedSnapshotID)
+}
+
+// LockedBy is the refusal to change a held node (§6.2): it names the
+// release and, when it has one, its time.
+func LockedBy(h *Held) *Error {
+	args := map[string]any{"Release": h.ReleaseID}
+	if h.At != nil {
+		args["When"] = *h.At
+	}
+	return &Error{Code: CodeScheduledLocked, Args: args}
 }

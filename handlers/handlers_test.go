@@ -377,11 +377,11 @@ func TestScheduleForm(t *testing.T) {
 				"Monday 2 November 2026", "09:00 Istanbul", "pinned version 2", "Not live",
 				`data-testid="unschedule">Unschedule</button>`, `data-testid="cancel">Cancel</button>`}})
 		c.check(t, scenario{Name: "Held", URL: "/studio/content/" + a.draft.ID + "/schedule", ExpectedStatus: http.StatusOK,
-			ExpectedContent: []string{`data-testid="alert">This is scheduled to be published and cannot be changed. Unschedule it first.</p>`}})
+			ExpectedContent: []string{`data-testid="alert">This is scheduled to be published on 2 November 2026, 09:00 and cannot be changed. Unschedule it first.</p>`}})
 		c.check(t, scenario{Name: "ScheduleAgain", Method: "POST", URL: "/studio/content/" + a.draft.ID + "/schedule",
 			Form:            url.Values{"csrf_token": {token}, "rev": {"2"}, "date": {"2026-11-02"}, "time": {"10:00"}},
 			ExpectedStatus:  http.StatusConflict,
-			ExpectedContent: []string{"This is scheduled to be published and cannot be changed."}})
+			ExpectedContent: []string{"This is scheduled to be published on 2 November 2026, 09:00 and cannot be changed."}})
 		if n := a.releaseCount(t); n != 1 {
 			t.Errorf("%d releases, want 1", n)
 		}

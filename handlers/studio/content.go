@@ -2,6 +2,7 @@ package studio
 
 import (
 	"net/http"
+	"time"
 
 	"github.com/go-chi/chi/v5"
 
@@ -33,7 +34,8 @@ func (h *Handler) renderContent(w http.ResponseWriter, r *http.Request, status i
 	list := templates.ContentList{Pending: pending, CanPublish: policy.Has(st.user.Role, policy.SitePublish), Error: errMsg}
 	for _, n := range nodes {
 		row := templates.NodeRow{ID: n.ID, Kind: string(n.Kind), Title: n.Body.Title, Status: string(n.Body.Status),
-			Live: n.Live != nil, Changed: n.Live != nil && n.Live.Hash != n.Hash, UpdatedAt: n.UpdatedAt}
+			Live: n.Live != nil && n.LiveStatus == content.StatusPublished, Changed: n.Live != nil && n.Live.Hash != n.Hash,
+			UpdatedAt: n.UpdatedAt}
 		if n.Held != nil {
 			row.HeldBy = n.Held.ReleaseID
 			if n.Held.At != nil {
@@ -79,17 +81,21 @@ func (h *Handler) EditNode(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	h.renderEditor(w, r, http.StatusOK, nodeForm(n))
+	h.renderEditor(w, r, http.StatusOK, nodeForm(n, siteLoc(st.site)))
 }
 
-func nodeForm(n engine.NodeDetail) templates.NodeForm {
+func nodeForm(n engine.NodeDetail, loc *time.Location) templates.NodeForm {
 	f := templates.NodeForm{ID: n.ID, Kind: string(n.Kind), Rev: n.Rev, Title: n.Body.Title, Slug: n.Body.Slug,
 		Summary: n.Body.Summary, Body: n.Body.Text, Status: string(n.Body.Status)}
 	if n.Live != nil {
 		f.LiveRev = n.Live.Rev
 	}
 	if n.Held != nil {
-		f.Held = &templates.HeldView{ReleaseID: n.Held.ReleaseID, At: n.Held.At}
+		f.Held = &templates.HeldView{ReleaseID: n.Held.ReleaseID}
+		if n.Held.At != nil {
+			at := n.Held.At.In(loc)
+			f.Held.At = &at
+		}
 	}
 	return f
 }

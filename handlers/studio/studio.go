@@ -234,11 +234,17 @@ func refusal(ctx context.Context, err error) (msg string, fields templates.Field
 	if !isRefusal || e.Code == engine.CodeForbidden {
 		return "", nil, 0, false
 	}
-	args := []any{}
+	key, args := "error."+e.Code, []any{}
 	for k, v := range e.Args {
+		if t, ok := v.(time.Time); ok {
+			v = locales.From(ctx).DateTime(t.In(siteLoc(stateOf(ctx).site)))
+		}
 		args = append(args, k, v)
 	}
-	msg = locales.T(ctx, "error."+e.Code, args...)
+	if _, timed := e.Args["When"]; timed {
+		key += "_at" // the sentence that names the time
+	}
+	msg = locales.T(ctx, key, args...)
 	status = http.StatusUnprocessableEntity
 	if e.Code == engine.CodeStale || e.Code == engine.CodeScheduledLocked || e.Code == engine.CodeRunning {
 		status = http.StatusConflict
