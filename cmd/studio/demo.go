@@ -33,12 +33,7 @@ func demoSignIn(addr string) string {
 }
 
 func demoCmd(ctx context.Context, args []string, stdout io.Writer) error {
-	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
-	data := dataFlag(fs)
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	st, err := openStore(ctx, *data)
+	st, err := parseAndOpen(ctx, flag.NewFlagSet("demo", flag.ContinueOnError), args)
 	if err != nil {
 		return err
 	}

@@ -65,26 +65,21 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer, 
 	return fmt.Errorf("unknown command %q (serve, user add, demo, schedules)", cmd)
 }
 
-// dataFlag adds --data to fs.
-func dataFlag(fs *flag.FlagSet) *string {
-	return fs.String("data", "./data", "folder of the database (studio.db)")
-}
-
-// openStore opens (creating) the database in dir.
-func openStore(ctx context.Context, dir string) (*store.Store, error) {
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+// parseAndOpen adds --data to the command's flags, parses args and opens
+// (creating) the database in that folder.
+func parseAndOpen(ctx context.Context, fs *flag.FlagSet, args []string) (*store.Store, error) {
+	dir := fs.String("data", "./data", "folder of the database (studio.db)")
+	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
-	return store.Open(ctx, filepath.Join(dir, "studio.db"))
+	if err := os.MkdirAll(*dir, 0o700); err != nil {
+		return nil, err
+	}
+	return store.Open(ctx, filepath.Join(*dir, "studio.db"))
 }
 
 func schedulesCmd(ctx context.Context, sub string, args []string, stdout io.Writer) error {
-	fs := flag.NewFlagSet("schedules "+sub, flag.ContinueOnError)
-	data := dataFlag(fs)
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	st, err := openStore(ctx, *data)
+	st, err := parseAndOpen(ctx, flag.NewFlagSet("schedules "+sub, flag.ContinueOnError), args)
 	if err != nil {
 		return err
 	}

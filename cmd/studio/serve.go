@@ -45,13 +45,9 @@ func newApp(st *store.Store, clock engine.Clock, log *slog.Logger, secureCookies
 func serveCmd(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on")
-	data := dataFlag(fs)
 	demo := fs.Bool("demo", false, "seed the demo site on first start")
 	secure := fs.Bool("secure-cookies", false, "mark the session cookie Secure (serve behind HTTPS)")
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	st, err := openStore(ctx, *data)
+	st, err := parseAndOpen(ctx, fs, args)
 	if err != nil {
 		return err
 	}

@@ -24,10 +24,11 @@ func userAddCmd(ctx context.Context, args []string, stdin io.Reader, stdout io.W
 	role := fs.String("role", "editor", "owner, admin, editor, author or contributor")
 	lang := fs.String("lang", "en", "language: en or tr")
 	fromStdin := fs.Bool("password-stdin", false, "read the password from standard input")
-	data := dataFlag(fs)
-	if err := fs.Parse(args); err != nil {
+	st, err := parseAndOpen(ctx, fs, args)
+	if err != nil {
 		return err
 	}
+	defer st.Close()
 	r, ok := policy.ParseRole(*role)
 	if !ok {
 		return fmt.Errorf("unknown role %q (owner, admin, editor, author, contributor)", *role)
@@ -36,11 +37,6 @@ func userAddCmd(ctx context.Context, args []string, stdin io.Reader, stdout io.W
 	if err != nil {
 		return err
 	}
-	st, err := openStore(ctx, *data)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
 	u, err := engine.New(st, systemClock{}, nil).AddUser(ctx, *email, *name, r, password, *lang)
 	if e, ok := engine.AsError(err); ok {
 		return errors.New(locales.For(*lang).T("error." + e.Code))
