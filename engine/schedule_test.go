@@ -432,22 +432,31 @@ func TestScheduleNodeCreatesThePinnedRelease(t *testing.T) {
 
 	t.Run("LiveNodeSavedAsDraft", func(t *testing.T) {
 		b := setup(t)
-		n := b.createNode(t, b.site.ID, release.KindPage,
-			content.Body{Title: "About", Slug: "about", Status: content.StatusDraft, Text: "v1"})
+		// Live, then unpublished: the live version (v2) is a draft.
+		v1 := b.createNode(t, b.site.ID, release.KindPage,
+			content.Body{Title: "About", Slug: "about", Status: content.StatusPublished, Text: "v1"})
 		if _, err := b.eng.Publish(ctx, b.editor, b.site.ID); err != nil {
 			t.Fatal(err)
 		}
-		body := n.Body
-		body.Text = "v2"
-		v2, err := b.eng.SaveNode(ctx, b.editor, b.site.ID, n.ID, n.Rev, body)
+		body := v1.Body
+		body.Status = content.StatusDraft
+		v2, err := b.eng.SaveNode(ctx, b.editor, b.site.ID, v1.ID, v1.Rev, body)
 		if err != nil {
 			t.Fatal(err)
 		}
-		r := b.schedule(t, b.editor, v2, "2026-11-02", "09:00")
-		wantBody := v2.Body
+		if _, err := b.eng.Publish(ctx, b.editor, b.site.ID); err != nil {
+			t.Fatal(err)
+		}
+		body.Text = "v3"
+		v3, err := b.eng.SaveNode(ctx, b.editor, b.site.ID, v1.ID, v2.Rev, body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := b.schedule(t, b.editor, v3, "2026-11-02", "09:00")
+		wantBody := v3.Body
 		wantBody.Status, wantBody.PublishedAt = content.StatusPublished, &nine
-		checkBinding(t, b, r, release.Item{Op: release.OpSet, NodeID: n.ID, NodeKind: release.KindPage,
-			Target: &release.Version{Rev: 3, Hash: content.Hash(wantBody)}, Base: &release.Version{Rev: 1, Hash: n.Hash}})
+		checkBinding(t, b, r, release.Item{Op: release.OpSet, NodeID: v1.ID, NodeKind: release.KindPage,
+			Target: &release.Version{Rev: 4, Hash: content.Hash(wantBody)}, Base: &release.Version{Rev: 2, Hash: v2.Hash}})
 	})
 
 	t.Run("PublishedWithoutDateGetsTheReleaseTime", func(t *testing.T) {

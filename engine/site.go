@@ -186,7 +186,9 @@ func (e *Engine) PendingRefs(ctx context.Context, siteID string) (next []release
 			}
 			ref = *n.Live
 		}
-		if n.Live == nil || *n.Live != ref {
+		// A new draft joins the snapshot but shows nowhere: not a change
+		// anyone waits for.
+		if (n.Live == nil || *n.Live != ref) && !(n.Live == nil && n.Body.Status != content.StatusPublished) {
 			changed++
 		}
 		next = append(next, ref)

@@ -266,12 +266,21 @@ func TestConflictWhenTheBaseMoved(t *testing.T) {
 	ctx := context.Background()
 	r := b.schedule(t, b.editor)
 	// Someone publishes the site: the held article stays out, so its base
-	// is still absent. Then the release is canceled, the article edited,
-	// published the ordinary way, and a stale release would conflict.
+	// is still absent. Then the release is canceled, the article set to
+	// published and published the ordinary way: a release pinned before
+	// that would conflict.
 	if _, err := b.eng.Publish(ctx, b.editor, b.site.ID); err == nil {
 		t.Fatal("publish with only a held node changed should have nothing to publish")
 	}
 	if err := b.eng.Cancel(ctx, b.editor, b.site.ID, r.ID, r.Rev); err != nil {
+		t.Fatal(err)
+	}
+	n, err := b.eng.Node(ctx, b.site.ID, b.article.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n.Body.Status = content.StatusPublished
+	if _, err := b.eng.SaveNode(ctx, b.editor, b.site.ID, n.ID, n.Rev, n.Body); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := b.eng.Publish(ctx, b.editor, b.site.ID); err != nil {

@@ -195,6 +195,9 @@ func outcomeSentence(ctx context.Context, rel engine.ReleaseRow) string {
 		if o.LatenessSeconds != nil {
 			late = *o.LatenessSeconds
 		}
+		if late == 0 {
+			return p.T("outcome.published_on_time", "When", at)
+		}
 		return p.T("outcome.published", "When", at, "Count", late)
 	case "missed", "expired", "canceled", "conflict":
 		return p.T("outcome."+o.Kind, "When", at)
