@@ -136,6 +136,16 @@ func (e *Engine) CreateNode(ctx context.Context, u User, siteID string, kind rel
 // SaveNode saves a new version of a node the person last saw at expectedRev.
 // A node held by a release is locked (RFC §6.2).
 func (e *Engine) SaveNode(ctx context.Context, u User, siteID, id string, expectedRev int64, body content.Body) (content.Node, error) {
+	return e.update(ctx, u, siteID, id, expectedRev, func(content.Body) content.Body { return body })
+}
+
+// EditNode is SaveNode for the editor's fields: the parts of the body the
+// editor does not show are kept.
+func (e *Engine) EditNode(ctx context.Context, u User, siteID, id string, expectedRev int64, in content.Edit) (content.Node, error) {
+	return e.update(ctx, u, siteID, id, expectedRev, func(b content.Body) content.Body { return b.With(in) })
+}
+
+func (e *Engine) update(ctx context.Context, u User, siteID, id string, expectedRev int64, edit func(content.Body) content.Body) (content.Node, error) {
 	if err := require(u, policy.ContentWrite); err != nil {
 		return content.Node{}, err
 	}
@@ -149,7 +159,7 @@ func (e *Engine) SaveNode(ctx context.Context, u User, siteID, id string, expect
 	if d.Rev != expectedRev {
 		return content.Node{}, refuse(CodeStale, "")
 	}
-	return e.save(ctx, u, d.Node, expectedRev, body)
+	return e.save(ctx, u, d.Node, expectedRev, edit(d.Body))
 }
 
 func (e *Engine) save(ctx context.Context, u User, n content.Node, expectedRev int64, body content.Body) (content.Node, error) {

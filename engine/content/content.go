@@ -46,6 +46,19 @@ type Body struct {
 	Refs         []string      `json:"refs,omitempty"`
 }
 
+// Edit is what the editor changes; the rest of a body (language,
+// references, gates, date) is kept as it was.
+type Edit struct {
+	Title, Slug, Summary, Text string
+	Status                     Status
+}
+
+// With returns b with the edit applied.
+func (b Body) With(e Edit) Body {
+	b.Title, b.Slug, b.Summary, b.Text, b.Status = e.Title, e.Slug, e.Summary, e.Text, e.Status
+	return b
+}
+
 // Node is the working copy of one node: its latest saved version.
 type Node struct {
 	ID        string

@@ -115,23 +115,19 @@ func (h *Handler) renderEditor(w http.ResponseWriter, r *http.Request, status in
 func (h *Handler) SaveNode(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	st := stateOf(ctx)
-	body := content.Body{Title: r.PostFormValue("title"), Slug: r.PostFormValue("slug"), Summary: r.PostFormValue("summary"),
+	in := content.Edit{Title: r.PostFormValue("title"), Slug: r.PostFormValue("slug"), Summary: r.PostFormValue("summary"),
 		Text: r.PostFormValue("body"), Status: content.Status(r.PostFormValue("status"))}
 	id := chi.URLParam(r, "id")
 	var n content.Node
 	var err error
 	if id == "" {
-		n, err = h.eng.CreateNode(ctx, *st.user, st.site.ID, release.NodeKind(r.PostFormValue("kind")), body)
+		n, err = h.eng.CreateNode(ctx, *st.user, st.site.ID, release.NodeKind(r.PostFormValue("kind")), content.Body{}.With(in))
 	} else {
-		var old engine.NodeDetail
-		if old, err = h.eng.Node(ctx, st.site.ID, id); err == nil {
-			body.Lang, body.Refs, body.Availability, body.PublishedAt = old.Body.Lang, old.Body.Refs, old.Body.Availability, old.Body.PublishedAt
-			n, err = h.eng.SaveNode(ctx, *st.user, st.site.ID, id, formRev(r), body)
-		}
+		n, err = h.eng.EditNode(ctx, *st.user, st.site.ID, id, formRev(r), in)
 	}
 	if msg, fields, status, ok := refusal(ctx, err); ok {
-		f := templates.NodeForm{ID: id, Kind: r.PostFormValue("kind"), Rev: formRev(r), Title: body.Title, Slug: body.Slug,
-			Summary: body.Summary, Body: body.Text, Status: string(body.Status), Errors: fields, Error: msg}
+		f := templates.NodeForm{ID: id, Kind: r.PostFormValue("kind"), Rev: formRev(r), Title: in.Title, Slug: in.Slug,
+			Summary: in.Summary, Body: in.Text, Status: string(in.Status), Errors: fields, Error: msg}
 		h.renderEditor(w, r, status, f)
 		return
 	}
