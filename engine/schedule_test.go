@@ -981,3 +981,22 @@ func TestScheduleNodeConcurrentlyPinsOnce(t *testing.T) {
 		})
 	}
 }
+
+func TestEditNodeKeepsWhatTheEditorDoesNotShow(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	b := newBundle(t)
+	p0 := time.Date(2026, 10, 1, 7, 0, 0, 0, time.UTC)
+	n := b.createNode(t, b.site.ID, release.KindContentEntry, content.Body{Title: "Budget", Slug: "budget", Lang: "tr",
+		Status: content.StatusPublished, PublishedAt: &p0, Refs: []string{"ast_cover"}})
+	got, err := b.eng.EditNode(ctx, b.editor, b.site.ID, n.ID, n.Rev,
+		content.Edit{Title: "Budget 2027", Slug: "budget-2027", Summary: "New", Text: "Body", Status: content.StatusReview})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := content.Body{Title: "Budget 2027", Slug: "budget-2027", Summary: "New", Text: "Body", Status: content.StatusReview,
+		Lang: "tr", PublishedAt: &p0, Refs: []string{"ast_cover"}}
+	if got.Hash != content.Hash(want) || got.Rev != n.Rev+1 {
+		t.Fatalf("saved %+v (rev %d), want %+v", got.Body, got.Rev, want)
+	}
+}
