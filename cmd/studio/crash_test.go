@@ -1,0 +1,134 @@
+package main
+
+import (
+	"context"
+	"math/rand/v2"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"studio/engine"
+	"studio/engine/content"
+	"studio/engine/fakeclock"
+	"studio/engine/localtime"
+	"studio/engine/release"
+	"studio/store"
+)
+
+// TestKilledTickersPublishOnce runs real `studio schedules run-due`
+// processes against one database while a release is due, kills them with
+// SIGKILL at random moments (before, during or after their tick), and checks
+// that the release is published at most once, never half, and that a later
+// tick finishes whatever a killed one left: never twice, nothing lost.
+func TestKilledTickersPublishOnce(t *testing.T) {
+	bin := buildBinary(t)
+	data := t.TempDir()
+	ctx := context.Background()
+	if out, err := exec.Command(bin, "demo", "--data", data).CombinedOutput(); err != nil {
+		t.Fatalf("demo: %v %s", err, out)
+	}
+	st, err := store.Open(ctx, filepath.Join(data, "studio.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+
+	// Releases are made on a clock three minutes behind, so that their minute
+	// has already come on the real clock the processes use.
+	clock := fakeclock.New(time.Now().Add(-3 * time.Minute))
+	eng := engine.New(st, clock, nil)
+	sites, err := eng.Sites(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	site := sites[0]
+	editor, _, err := st.UserByEmail(ctx, "editor@demo.test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	loc, _ := localtime.LoadZone(site.TimeZone)
+	rng := rand.New(rand.NewPCG(7, 11))
+
+	const rounds = 20
+	outcomes := map[string]int{}
+	for round := range rounds {
+		n, err := eng.CreateNode(ctx, editor, site.ID, release.KindContentEntry,
+			content.Body{Title: "Crash test", Slug: "crash-" + string(rune('a'+round)), Status: content.StatusDraft})
+		if err != nil {
+			t.Fatal(err)
+		}
+		at := clock.Now().Add(2 * time.Minute).In(loc) // whole minutes: 1–2 min ahead
+		r, err := eng.ScheduleNode(ctx, editor, engine.ScheduleInput{SiteID: site.ID, NodeID: n.ID, ExpectedRev: n.Rev,
+			Date: at.Format("2006-01-02"), Time: at.Format("15:04")})
+		if err != nil {
+			t.Fatal(err)
+		}
+
+		var wg sync.WaitGroup
+		for range 3 {
+			cmd := exec.Command(bin, "schedules", "run-due", "--data", data)
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			delay := time.Duration(20+rng.IntN(300)) * time.Millisecond // a run takes ~80 ms alone
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				time.Sleep(delay)
+				cmd.Process.Signal(syscall.SIGKILL)
+				cmd.Wait()
+			}()
+		}
+		wg.Wait()
+
+		state := checkOnce(t, eng, st, site.ID, r.ID)
+		outcomes[string(state)]++
+		if state != release.StatePublished {
+			if state == release.StateRunning {
+				// A killed tick holds the lease; let it lapse as ten minutes would.
+				if _, err := st.DB().Exec(`UPDATE releases SET lease_until = '2000-01-01T00:00:00.000Z' WHERE id = ?`, r.ID); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if out, err := exec.Command(bin, "schedules", "run-due", "--data", data).CombinedOutput(); err != nil {
+				t.Fatalf("run-due: %v %s", err, out)
+			}
+			if got := checkOnce(t, eng, st, site.ID, r.ID); got != release.StatePublished {
+				t.Fatalf("round %d: after recovery the release is %s", round, got)
+			}
+		}
+	}
+	t.Logf("states right after the kills, over %d rounds: %v", rounds, outcomes)
+}
+
+// checkOnce asserts that a release's effect exists at most once and only
+// together with its published state; it returns the state.
+func checkOnce(t *testing.T, eng *engine.Engine, st *store.Store, siteID, id string) release.State {
+	t.Helper()
+	r, err := eng.Release(context.Background(), siteID, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	count := func(q string) int {
+		var n int
+		if err := st.DB().QueryRow(q, id).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	snaps := count(`SELECT count(*) FROM snapshots WHERE json_extract(metadata, '$."studio.release"') = ?`)
+	audits := count(`SELECT count(*) FROM audit WHERE action = 'release.publish' AND release_id = ?`)
+	runs := count(`SELECT count(*) FROM schedule_runs WHERE subject_id = ? AND state = 'succeeded'`)
+	want := 0
+	if r.State == release.StatePublished {
+		want = 1
+	}
+	if snaps != want || audits != want || runs != want {
+		t.Fatalf("release %s is %s with %d snapshots, %d publish audits, %d succeeded runs (want %d each)",
+			id, r.State, snaps, audits, runs, want)
+	}
+	return r.State
+}
