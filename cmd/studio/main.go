@@ -5,6 +5,7 @@
 //	studio user add --email E --name N --role editor [--password-stdin] [--data DIR]
 //	studio demo [--data DIR]
 //	studio schedules run-due|status [--data DIR]
+//	studio schedules resolve --local 2026-03-29T02:30 --zone Europe/Berlin
 package main
 
 import (
@@ -21,7 +22,6 @@ import (
 	"time"
 	_ "time/tzdata" // the same zone data on every machine where the host has none
 
-	"studio/engine"
 	"studio/store"
 )
 
@@ -58,7 +58,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer, 
 		return demoCmd(ctx, args, stdout)
 	case "schedules":
 		if len(args) == 0 {
-			return errors.New("usage: studio schedules run-due|status [--data DIR]")
+			return errors.New("usage: studio schedules run-due|status [--data DIR] | resolve --local T --zone Z")
 		}
 		return schedulesCmd(ctx, args[0], args[1:], stdout)
 	}
@@ -76,35 +76,4 @@ func parseAndOpen(ctx context.Context, fs *flag.FlagSet, args []string) (*store.
 		return nil, err
 	}
 	return store.Open(ctx, filepath.Join(*dir, "studio.db"))
-}
-
-func schedulesCmd(ctx context.Context, sub string, args []string, stdout io.Writer) error {
-	st, err := parseAndOpen(ctx, flag.NewFlagSet("schedules "+sub, flag.ContinueOnError), args)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	eng := engine.New(st, systemClock{}, nil)
-	switch sub {
-	case "run-due":
-		rep, err := eng.RunDue(ctx, "manual")
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(stdout, "published %d, late %d, not published %d; next look %s\n",
-			rep.Published, rep.Late, rep.Failed, rep.NextWakeAt.Format(time.RFC3339))
-	case "status":
-		hb, err := eng.Heartbeat(ctx)
-		if errors.Is(err, engine.ErrNotFound) {
-			fmt.Fprintln(stdout, "the scheduler has not run yet")
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(stdout, "last tick %s (%s), next %s\n", hb.At.Format(time.RFC3339), hb.Trigger, hb.NextWakeAt.Format(time.RFC3339))
-	default:
-		return fmt.Errorf("unknown schedules command %q (run-due, status)", sub)
-	}
-	return nil
 }
