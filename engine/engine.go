@@ -6,6 +6,7 @@ package engine
 
 import (
 	"errors"
+	"sync"
 
 	"log/slog"
 	"studio/engine/localtime"
@@ -27,6 +28,9 @@ type Engine struct {
 	clock Clock
 	log   *slog.Logger
 	pokes chan struct{}
+
+	mu       sync.Mutex
+	lastBeat time.Time // when this process last wrote the heartbeat
 }
 
 // New wires an engine. log may be nil.

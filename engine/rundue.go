@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -13,11 +14,13 @@ import (
 )
 
 // Tick limits. A lease outlives any sane run, so a crashed ticker's claim is
-// taken over by the next tick after at most this long.
+// taken over by the next tick after at most this long. An idle scheduler
+// writes its heartbeat every fifth minute (§8.7).
 const (
 	leaseFor           = 10 * time.Minute
 	maxReleasesPerTick = 50
 	maxSleep           = time.Minute
+	heartbeatEvery     = 5 * time.Minute
 )
 
 // Scheduler is the actor of every effect the ticker has (§6.3).
@@ -37,48 +40,86 @@ type TickReport struct {
 // time order, and writes the heartbeat. Concurrent calls, in this process or
 // another on the same database, never double an effect: each release is
 // claimed with a lease and published in one transaction guarded on it.
+//
+// One query reads everything due within the next minute, so an idle tick
+// costs one statement (two when the heartbeat is due).
 func (e *Engine) RunDue(ctx context.Context, trigger string) (TickReport, error) {
 	now := e.Now()
-	var rep TickReport
-	due, err := e.store.DueReleases(ctx, now, maxReleasesPerTick+1)
+	rep := TickReport{NextWakeAt: now.Add(maxSleep)}
+	rows, err := e.store.DueReleases(ctx, rep.NextWakeAt, maxReleasesPerTick+1)
 	if err != nil {
-		return rep, err
+		return TickReport{}, err
 	}
-	if len(due) > maxReleasesPerTick {
-		due, rep.More = due[:maxReleasesPerTick], true
-	}
+	var nextDue time.Time
 	var firstErr error
-	for _, r := range due {
-		if err := e.runRelease(ctx, r, now, trigger, &rep); err != nil {
+	for i, r := range rows {
+		if at := dueAt(r); at.After(now) {
+			nextDue, rep.NextWakeAt = at, at // rows come in due order
+			break
+		}
+		if i == maxReleasesPerTick {
+			rep.More = true
+			break
+		}
+		again, err := e.runRelease(ctx, r, now, trigger, &rep)
+		if err != nil {
 			e.log.Error("schedules: release run failed", "release", r.ID, "err", err)
-			if firstErr == nil {
-				firstErr = err
-			}
+			firstErr = cmp.Or(firstErr, err)
+		}
+		if !again.IsZero() && again.Before(rep.NextWakeAt) {
+			rep.NextWakeAt = again
+		}
+		if !again.IsZero() && (nextDue.IsZero() || again.Before(nextDue)) {
+			nextDue = again
 		}
 	}
-	rep.NextWakeAt = e.nextWake(ctx, now)
-	hb := Heartbeat{At: now, Trigger: trigger, NextWakeAt: rep.NextWakeAt, Ran: rep.Ran, More: rep.More}
-	if err := e.store.WriteHeartbeat(ctx, hb); err != nil && firstErr == nil {
-		firstErr = err
+	if err := e.beat(ctx, now, trigger, nextDue, rep); err != nil {
+		firstErr = cmp.Or(firstErr, err)
 	}
-	e.log.Info(fmt.Sprintf("schedules tick (%s): %d published, %d late, %d not published; next %s",
-		trigger, rep.Published, rep.Late, rep.Failed, rep.NextWakeAt.Format("15:04:05Z")))
+	if rep.Ran > 0 {
+		e.log.Info(fmt.Sprintf("schedules tick (%s): %d published, %d late, %d not published; next %s",
+			trigger, rep.Published, rep.Late, rep.Failed, rep.NextWakeAt.Format("15:04:05Z")))
+	}
 	return rep, firstErr
 }
 
-// nextWake is when the ticker must look again: the next due release, or a
-// minute from now at the latest.
-func (e *Engine) nextWake(ctx context.Context, now time.Time) time.Time {
-	wake := now.Add(maxSleep)
-	if at, ok, err := e.store.NextDueAt(ctx); err == nil && ok && at.Before(wake) {
-		wake = at
+// dueAt is when a release needs the ticker: its time, or the end of the
+// lease of a run that may have died.
+func dueAt(r ReleaseRow) time.Time {
+	if r.State == release.StateRunning && r.LeaseUntil != nil {
+		return *r.LeaseUntil
 	}
-	return wake
+	if r.ExecuteAt == nil {
+		return time.Time{}
+	}
+	return *r.ExecuteAt
 }
 
-func (e *Engine) runRelease(ctx context.Context, r ReleaseRow, now time.Time, trigger string, rep *TickReport) error {
-	if r.ExecuteAt == nil {
+// beat writes the heartbeat after a tick that did work, and otherwise every
+// fifth minute. Its next_wake_at promises the next beat or the next due
+// work, whichever comes first, so "stalled" can be read from the row alone.
+func (e *Engine) beat(ctx context.Context, now time.Time, trigger string, nextDue time.Time, rep TickReport) error {
+	e.mu.Lock()
+	due := rep.Ran > 0 || e.lastBeat.IsZero() || now.Sub(e.lastBeat) >= heartbeatEvery
+	if due {
+		e.lastBeat = now
+	}
+	e.mu.Unlock()
+	if !due {
 		return nil
+	}
+	promise := now.Add(heartbeatEvery)
+	if !nextDue.IsZero() && nextDue.Before(promise) {
+		promise = nextDue
+	}
+	return e.store.WriteHeartbeat(ctx, Heartbeat{At: now, Trigger: trigger, NextWakeAt: promise, Ran: rep.Ran, More: rep.More})
+}
+
+// runRelease takes one due release as far as it can. again is when the
+// ticker should look at it once more (zero when it is done with it).
+func (e *Engine) runRelease(ctx context.Context, r ReleaseRow, now time.Time, trigger string, rep *TickReport) (again time.Time, err error) {
+	if r.ExecuteAt == nil {
+		return time.Time{}, nil
 	}
 	at := *r.ExecuteAt
 
@@ -90,10 +131,10 @@ func (e *Engine) runRelease(ctx context.Context, r ReleaseRow, now time.Time, tr
 			audit := AuditEntry{Action: "release.reschedule", Actor: Scheduler, SiteID: r.SiteID, ReleaseID: r.ID, At: now,
 				Details: map[string]any{"from": localtime.FormatInstant(at), "to": localtime.FormatInstant(later), "adjusted": "tzdata"}}
 			if err := e.store.Reschedule(ctx, r.ID, r.Rev, later, audit); err != nil && !errors.Is(err, ErrConflict) {
-				return err
+				return time.Time{}, err
 			}
 			if later.After(now) {
-				return nil
+				return later, nil
 			}
 			r.Rev++
 			at = later
@@ -103,51 +144,50 @@ func (e *Engine) runRelease(ctx context.Context, r ReleaseRow, now time.Time, tr
 	runID := ids.RunID(r.ID, at)
 	lateness := release.Lateness(at, now)
 
-	// A request nobody approved by its time expires (D5). No claim is needed:
-	// the guarded state change is the whole effect.
-	if r.State == release.StateAwaitingApproval {
-		o := &release.Outcome{Kind: "expired", At: now, Reason: "unapproved"}
-		audit := AuditEntry{Action: "release.expire", Actor: Scheduler, SiteID: r.SiteID, ReleaseID: r.ID, At: now,
-			Details: map[string]any{"reason": o.Reason}}
-		restores, err := e.restores(ctx, r, now)
-		if err != nil {
-			return err
+	// Without a claim, a guarded state change is the whole effect: a request
+	// nobody approved by its time expires (D5); an occurrence more than an
+	// hour late is missed and recorded as a run (§8.6).
+	end := func(to release.State, o *release.Outcome, run *RunRecord) (time.Time, error) {
+		err := e.store.ChangeRelease(ctx, Change{ID: r.ID, Rev: r.Rev, From: []release.State{r.State}, To: to, Outcome: o, Run: run,
+			Audit: AuditEntry{Action: "release." + string(to), Actor: Scheduler, SiteID: r.SiteID, ReleaseID: r.ID, At: now,
+				Details: map[string]any{"outcome": o}}})
+		if errors.Is(err, ErrConflict) {
+			return time.Time{}, nil // someone else changed it first
 		}
-		err = e.store.SetReleaseState(ctx, r.ID, r.Rev, []release.State{release.StateAwaitingApproval}, release.StateExpired, o, restores, audit)
 		if err == nil {
 			rep.Ran++
 			rep.Failed++
 		}
-		if errors.Is(err, ErrConflict) {
-			return nil
-		}
-		return err
+		return time.Time{}, err
+	}
+	if r.State == release.StateAwaitingApproval {
+		return end(release.StateExpired, &release.Outcome{Kind: "expired", At: now, Reason: "unapproved"}, nil)
+	}
+	if release.IsMissed(at, now) {
+		return end(release.StateMissed, &release.Outcome{Kind: "missed", At: now, LatenessSeconds: &lateness},
+			&RunRecord{ID: runID, SiteID: r.SiteID, SubjectID: r.ID, OccurrenceAt: at, State: "missed", Trigger: trigger, Lateness: lateness})
 	}
 
 	claim := Claim{RunID: runID, SiteID: r.SiteID, ReleaseID: r.ID, Rev: r.Rev, State: r.State,
 		OldToken: r.LeaseToken, ExecuteAt: at, Token: ids.New("lease"), LeaseUntil: now.Add(leaseFor),
 		Trigger: trigger, Now: now}
 	ok, err := e.store.ClaimRelease(ctx, claim)
-	if err != nil || !ok {
-		return err // another tick has it, or an earlier release of the site is running
+	if err != nil {
+		return time.Time{}, err
 	}
-	finish := func(state release.State, runState string, o release.Outcome) error {
+	if !ok { // another tick has it, or an earlier release of the site is running
+		return now, nil
+	}
+	finish := func(state release.State, runState string, o release.Outcome) (time.Time, error) {
 		rep.Ran++
 		rep.Failed++
-		restores, err := e.restores(ctx, r, now)
-		if err != nil {
-			return err
-		}
-		return e.store.FinishRelease(ctx, Finish{ReleaseID: r.ID, RunID: runID, Token: claim.Token,
-			State: state, RunState: runState, Outcome: o, Lateness: lateness, Now: now, Restores: restores,
+		return time.Time{}, e.store.FinishRelease(ctx, Finish{ReleaseID: r.ID, RunID: runID, Token: claim.Token,
+			State: state, RunState: runState, Outcome: o, Lateness: lateness, Now: now,
 			Audit: AuditEntry{Action: "release." + string(state), Actor: Scheduler, SiteID: r.SiteID,
 				ReleaseID: r.ID, RunID: runID, At: now, Details: map[string]any{"outcome": o}}})
 	}
 
-	// Gates of the run (§6.3 step 2, §8.6, §10.6).
-	if release.IsMissed(at, now) {
-		return finish(release.StateMissed, "missed", release.Outcome{Kind: "missed", At: now, LatenessSeconds: &lateness})
-	}
+	// Gates of the run (§6.3 step 2, §10.6).
 	if reason, ok := e.approvalHolds(ctx, r); !ok {
 		return finish(release.StateExpired, "failed", release.Outcome{Kind: "expired", At: now, RunID: runID, Reason: reason})
 	}
@@ -160,11 +200,11 @@ func (e *Engine) runRelease(ctx context.Context, r ReleaseRow, now time.Time, tr
 			return finish(release.StateFailed, "failed", release.Outcome{Kind: "failed", At: now, RunID: runID, Code: "site_missing"})
 		}
 		if err != nil {
-			return err
+			return time.Time{}, err
 		}
 		live, err := e.liveRefs(ctx, site)
 		if err != nil {
-			return err
+			return time.Time{}, err
 		}
 		if c := release.Conflicts(live, r.Items); len(c) > 0 {
 			return finish(release.StateConflict, "failed", release.Outcome{Kind: "conflict", At: now, RunID: runID, Conflicts: c})
@@ -190,7 +230,7 @@ func (e *Engine) runRelease(ctx context.Context, r ReleaseRow, now time.Time, tr
 			Audit: AuditEntry{Action: "release.publish", Actor: Scheduler, SiteID: site.ID, ReleaseID: r.ID, RunID: runID, At: now,
 				Details: map[string]any{"onBehalfOf": r.Approval.By, "requestedBy": r.CreatedBy, "hash": r.Hash, "snapshot": snap.ID}}})
 		if err != nil {
-			return err
+			return time.Time{}, err
 		}
 		if ok {
 			rep.Ran++
@@ -198,10 +238,10 @@ func (e *Engine) runRelease(ctx context.Context, r ReleaseRow, now time.Time, tr
 			if lateness >= 60 {
 				rep.Late++
 			}
-			return nil
+			return time.Time{}, nil
 		}
 	}
-	return nil
+	return now, nil // the site kept moving: the claim stays for the next tick
 }
 
 // recompute resolves the release's wall-clock time again (§9.1).
@@ -232,11 +272,6 @@ func (e *Engine) approvalHolds(ctx context.Context, r ReleaseRow) (reason string
 		return "approval_lost", false
 	}
 	return "", true
-}
-
-// NextWakeAt is the earliest instant anything is due, if anything is.
-func (e *Engine) NextWakeAt(ctx context.Context) (time.Time, bool, error) {
-	return e.store.NextDueAt(ctx)
 }
 
 // Heartbeat returns the scheduler's last heartbeat.

@@ -183,11 +183,7 @@ func (e *Engine) changeable(ctx context.Context, u User, siteID, id string, rev 
 }
 
 func (e *Engine) setState(ctx context.Context, r ReleaseRow, to release.State, o *release.Outcome, audit AuditEntry) error {
-	restores, err := e.restores(ctx, r, audit.At)
-	if err != nil {
-		return err
-	}
-	err = e.store.SetReleaseState(ctx, r.ID, r.Rev, []release.State{r.State}, to, o, restores, audit)
+	err := e.store.ChangeRelease(ctx, Change{ID: r.ID, Rev: r.Rev, From: []release.State{r.State}, To: to, Outcome: o, Audit: audit})
 	if errors.Is(err, ErrConflict) {
 		return refuse(CodeStale, "")
 	}
@@ -195,36 +191,4 @@ func (e *Engine) setState(ctx context.Context, r ReleaseRow, to release.State, o
 		e.Poke()
 	}
 	return err
-}
-
-// restores undoes what scheduling did to drafts when a release lets go of
-// its nodes without publishing them: each promoted node, if it is still at
-// its pinned version, gets a new version with the status and date it had
-// before. Otherwise a canceled schedule would leave a "published" working
-// copy that the next ordinary publish would put live.
-func (e *Engine) restores(ctx context.Context, r ReleaseRow, now time.Time) ([]content.Node, error) {
-	var out []content.Node
-	for _, it := range r.Items {
-		if it.RestoreRev == 0 || it.Target == nil {
-			continue
-		}
-		n, err := e.store.Node(ctx, r.SiteID, it.NodeID)
-		if errors.Is(err, ErrNotFound) {
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
-		if n.Rev != it.Target.Rev || n.Hash != it.Target.Hash {
-			continue // edited since: the person's newer version stands
-		}
-		before, err := e.store.NodeVersion(ctx, it.NodeID, it.RestoreRev)
-		if err != nil {
-			return nil, err
-		}
-		n.Body.Status, n.Body.PublishedAt = before.Status, before.PublishedAt
-		n.Rev, n.Hash, n.UpdatedAt = n.Rev+1, content.Hash(n.Body), now
-		out = append(out, n)
-	}
-	return out, nil
 }

@@ -69,6 +69,31 @@ type Held struct {
 	At        *time.Time
 }
 
+// Change is a guarded change of a release's state by a person or by the
+// scheduler without a claim (an unapproved request expiring, a missed
+// occurrence, which also records its run).
+type Change struct {
+	ID      string
+	Rev     int64
+	From    []release.State
+	To      release.State
+	Outcome *release.Outcome
+	Run     *RunRecord
+	Audit   AuditEntry
+}
+
+// RunRecord is a run row written with a change: an occurrence that ended
+// without running.
+type RunRecord struct {
+	ID           string
+	SiteID       string
+	SubjectID    string
+	OccurrenceAt time.Time
+	State        string
+	Trigger      string
+	Lateness     int64
+}
+
 // Claim is the ticker's claim on one due release (§8.5).
 type Claim struct {
 	RunID      string
@@ -96,8 +121,6 @@ type Finish struct {
 	Lateness  int64
 	Audit     AuditEntry
 	Now       time.Time
-	// Restores put back drafts the release had promoted (Item.RestoreRev).
-	Restores []content.Node
 }
 
 // Apply is the guarded batch that publishes a release (§6.3): the site
@@ -153,7 +176,6 @@ type Store interface {
 	SaveNode(ctx context.Context, n content.Node, expectedRev int64, by release.Actor, now time.Time) error
 	// HeldNodes maps node ids to the non-terminal release holding them.
 	HeldNodes(ctx context.Context, siteID string) (map[string]Held, error)
-	NodeVersion(ctx context.Context, id string, rev int64) (content.Body, error)
 	Snapshot(ctx context.Context, id string) (Snapshot, error)
 	LiveNodes(ctx context.Context, snapshotID string) ([]LiveNode, error)
 	// PublishSnapshot inserts snap and flips the site pointer from site's
@@ -169,17 +191,20 @@ type Store interface {
 	// every non-terminal one without a time, ordered by time then id.
 	Releases(ctx context.Context, siteID string, from, to time.Time) ([]ReleaseRow, error)
 	// SetReleaseState moves a release from one of the given states at rev.
-	// restores are saved as new versions where their node has not moved on.
-	SetReleaseState(ctx context.Context, id string, rev int64, from []release.State, to release.State, outcome *release.Outcome, restores []content.Node, audit AuditEntry) error
+	// ChangeRelease moves a release that is still at its rev and in one of
+	// the from states; ErrConflict otherwise. Leaving the holding states
+	// without publishing puts back the drafts the release had promoted
+	// (Item.RestoreRev) where they have not moved on; so does FinishRelease.
+	ChangeRelease(ctx context.Context, c Change) error
 	// Reschedule moves a scheduled or waiting release's instant (never-early
 	// recompute).
 	Reschedule(ctx context.Context, id string, rev int64, at time.Time, audit AuditEntry) error
 
-	// DueReleases lists releases due at now: scheduled with execute_at <= now,
-	// and running ones whose lease expired; in execute_at order.
-	DueReleases(ctx context.Context, now time.Time, limit int) ([]ReleaseRow, error)
-	// NextDueAt is the earliest instant anything becomes due.
-	NextDueAt(ctx context.Context) (time.Time, bool, error)
+	// DueReleases lists releases that come due by until, in the order they
+	// come due: scheduled or waiting ones by execute_at, running ones by the
+	// end of their lease. One statement: the tick reads nothing else when
+	// idle.
+	DueReleases(ctx context.Context, until time.Time, limit int) ([]ReleaseRow, error)
 	ClaimRelease(ctx context.Context, c Claim) (bool, error)
 	FinishRelease(ctx context.Context, f Finish) error
 	// ApplyRelease returns false when the site moved between the reads and

@@ -765,13 +765,17 @@ func TestHealth(t *testing.T) {
 	}
 	s := health("AfterTick")["scheduler"].(map[string]any)
 	if s["healthy"] != true || s["heartbeatAt"] != "2026-11-02T05:00:00Z" || s["trigger"] != "manual" ||
-		s["nextWakeAt"] != "2026-11-02T05:01:00Z" {
+		s["nextWakeAt"] != "2026-11-02T05:05:00Z" { // an idle scheduler promises its next beat in five minutes
 		t.Errorf("scheduler after a tick = %v", s)
 	}
 
-	a.clock.Advance(4 * time.Minute) // no tick for 4 minutes: late
+	a.clock.Advance(7 * time.Minute) // the promised beat is two minutes overdue: still within grace
+	if s := health("Grace")["scheduler"].(map[string]any); s["healthy"] != true {
+		t.Errorf("scheduler 2 minutes after its promise = %v, want healthy true", s)
+	}
+	a.clock.Advance(time.Minute) // no beat for eight minutes: stalled
 	if s := health("Late")["scheduler"].(map[string]any); s["healthy"] != false {
-		t.Errorf("scheduler 4 minutes after its wake = %v, want healthy false", s)
+		t.Errorf("scheduler 3 minutes after its promise = %v, want healthy false", s)
 	}
 }
 

@@ -109,17 +109,56 @@ func optional[T any](p *T) any {
 	return p
 }
 
+// releaseColumns reads a release with its items in one statement: the items
+// come as a JSON array from a correlated subquery.
 const releaseColumns = `id, site_id, COALESCE(title, ''), state, hash, when_kind, execute_at, time_zone, local_time,
-	approval, outcome, lease_token, lease_until, created_by, rev, created_at, updated_at`
+	approval, outcome, lease_token, lease_until, created_by, rev, created_at, updated_at,
+	(SELECT json_group_array(json_object('node', node_id, 'op', op, 'kind', node_kind, 'trev', target_rev,
+		'thash', target_hash, 'brev', base_rev, 'bhash', base_hash, 'deps', json(deps), 'restore', restore_rev))
+	 FROM (SELECT * FROM release_items WHERE release_id = releases.id ORDER BY node_id))`
+
+// itemRow is one item as releaseColumns encodes it.
+type itemRow struct {
+	Node    string   `json:"node"`
+	Op      string   `json:"op"`
+	Kind    string   `json:"kind"`
+	TRev    *int64   `json:"trev"`
+	THash   *string  `json:"thash"`
+	BRev    *int64   `json:"brev"`
+	BHash   *string  `json:"bhash"`
+	Deps    []string `json:"deps"`
+	Restore *int64   `json:"restore"`
+}
+
+func (x itemRow) item() release.Item {
+	it := release.Item{Op: release.Op(x.Op), NodeID: x.Node, NodeKind: release.NodeKind(x.Kind), Deps: x.Deps}
+	if x.TRev != nil && x.THash != nil {
+		it.Target = &release.Version{Rev: *x.TRev, Hash: *x.THash}
+	}
+	if x.BRev != nil && x.BHash != nil {
+		it.Base = &release.Version{Rev: *x.BRev, Hash: *x.BHash}
+	}
+	if x.Restore != nil {
+		it.RestoreRev = *x.Restore
+	}
+	return it
+}
 
 func scanRelease(row interface{ Scan(...any) error }) (engine.ReleaseRow, error) {
 	var r engine.ReleaseRow
-	var state, createdBy, created, updated string
+	var state, createdBy, created, updated, items string
 	var kind, at, tz, local, approval, outcome, token, until sql.NullString
 	err := row.Scan(&r.ID, &r.SiteID, &r.Title, &state, &r.Hash, &kind, &at, &tz, &local,
-		&approval, &outcome, &token, &until, &createdBy, &r.Rev, &created, &updated)
+		&approval, &outcome, &token, &until, &createdBy, &r.Rev, &created, &updated, &items)
 	if err != nil {
 		return r, notFound(err)
+	}
+	var rows []itemRow
+	if err := json.Unmarshal([]byte(items), &rows); err != nil {
+		return r, fmt.Errorf("store: release %s items: %w", r.ID, err)
+	}
+	for _, x := range rows {
+		r.Items = append(r.Items, x.item())
 	}
 	r.SchemaVersion, r.State, r.LeaseToken = 1, release.State(state), token.String
 	if r.ExecuteAt, err = parseInstant(at); err != nil {
@@ -158,13 +197,7 @@ func scanRelease(row interface{ Scan(...any) error }) (engine.ReleaseRow, error)
 
 // Release returns one release of a site with its items.
 func (s *Store) Release(ctx context.Context, siteID, id string) (engine.ReleaseRow, error) {
-	r, err := scanRelease(s.read.QueryRowContext(ctx, `SELECT `+releaseColumns+` FROM releases WHERE site_id = ? AND id = ?`, siteID, id))
-	if err != nil {
-		return r, err
-	}
-	rows := []engine.ReleaseRow{r}
-	err = s.loadItems(ctx, rows)
-	return rows[0], err
+	return scanRelease(s.read.QueryRowContext(ctx, `SELECT `+releaseColumns+` FROM releases WHERE site_id = ? AND id = ?`, siteID, id))
 }
 
 func (s *Store) queryReleases(ctx context.Context, where string, args ...any) ([]engine.ReleaseRow, error) {
@@ -181,50 +214,7 @@ func (s *Store) queryReleases(ctx context.Context, where string, args ...any) ([
 		}
 		out = append(out, r)
 	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return out, s.loadItems(ctx, out)
-}
-
-// loadItems fills in the items of rs with one query.
-func (s *Store) loadItems(ctx context.Context, rs []engine.ReleaseRow) error {
-	if len(rs) == 0 {
-		return nil
-	}
-	index := make(map[string]int, len(rs))
-	args := make([]any, len(rs))
-	for i, r := range rs {
-		index[r.ID], args[i] = i, r.ID
-	}
-	rows, err := s.read.QueryContext(ctx, `SELECT release_id, node_id, op, node_kind, target_rev, target_hash, base_rev, base_hash, deps,
-		COALESCE(restore_rev, 0) FROM release_items WHERE release_id IN (?`+strings.Repeat(",?", len(rs)-1)+`) ORDER BY release_id, node_id`, args...)
-	if err != nil {
-		return fmt.Errorf("store: release items: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var rid, op, kind, deps string
-		var it release.Item
-		var trev, brev sql.NullInt64
-		var thash, bhash sql.NullString
-		if err := rows.Scan(&rid, &it.NodeID, &op, &kind, &trev, &thash, &brev, &bhash, &deps, &it.RestoreRev); err != nil {
-			return err
-		}
-		it.Op, it.NodeKind = release.Op(op), release.NodeKind(kind)
-		if trev.Valid {
-			it.Target = &release.Version{Rev: trev.Int64, Hash: thash.String}
-		}
-		if brev.Valid {
-			it.Base = &release.Version{Rev: brev.Int64, Hash: bhash.String}
-		}
-		if err := json.Unmarshal([]byte(deps), &it.Deps); err != nil {
-			return fmt.Errorf("store: release item deps: %w", err)
-		}
-		r := &rs[index[rid]]
-		r.Items = append(r.Items, it)
-	}
-	return rows.Err()
+	return out, rows.Err()
 }
 
 // Releases lists a site's releases timed in [from, to), and those without a
@@ -235,35 +225,51 @@ func (s *Store) Releases(ctx context.Context, siteID string, from, to time.Time)
 		siteID, instant(from), instant(to))
 }
 
-// SetReleaseState moves release id from one of the states in from, at rev,
-// to state to; holds follow the new state, and a draft loses its approval.
-func (s *Store) SetReleaseState(ctx context.Context, id string, rev int64, from []release.State, to release.State,
-	o *release.Outcome, restores []content.Node, a engine.AuditEntry) error {
-	outcome, err := jsonText(optional(o))
+// ChangeRelease moves a release that is still at c.Rev and in one of c.From
+// to c.To, in one transaction: holds follow the new state, a draft loses its
+// approval, promoted drafts are put back when the release lets go of them
+// without publishing, and c.Run, if any, is recorded.
+func (s *Store) ChangeRelease(ctx context.Context, c engine.Change) error {
+	outcome, err := jsonText(optional(c.Outcome))
 	if err != nil {
 		return err
 	}
-	args := []any{string(to), outcome, string(to), instant(a.At), id, rev}
-	for _, f := range from {
+	args := []any{string(c.To), outcome, string(c.To), instant(c.Audit.At), c.ID, c.Rev}
+	for _, f := range c.From {
 		args = append(args, string(f))
 	}
 	return s.tx(ctx, func(tx *sql.Tx) error {
 		ok, err := one(tx.ExecContext(ctx, `UPDATE releases SET state = ?, outcome = COALESCE(?, outcome),
-			approval = CASE WHEN ? = 'draft' THEN NULL ELSE approval END, rev = rev + 1, updated_at = ?
-			WHERE id = ? AND rev = ? AND state IN (?`+strings.Repeat(",?", len(from)-1)+`)`, args...))
+			approval = CASE WHEN ? = 'draft' THEN NULL ELSE approval END, lease_token = NULL, lease_until = NULL,
+			rev = rev + 1, updated_at = ?
+			WHERE id = ? AND rev = ? AND state IN (?`+strings.Repeat(",?", len(c.From)-1)+`)`, args...))
 		if err != nil {
-			return fmt.Errorf("store: release state: %w", err)
+			return fmt.Errorf("store: change release: %w", err)
 		}
 		if !ok {
 			return engine.ErrConflict
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE release_items SET held = ? WHERE release_id = ?`, to.Holds(), id); err != nil {
+		if _, err := tx.ExecContext(ctx, `UPDATE release_items SET held = ? WHERE release_id = ?`, c.To.Holds(), c.ID); err != nil {
 			return fmt.Errorf("store: release holds: %w", err)
 		}
-		if err := restoreNodes(ctx, tx, restores, a.Actor, a.At); err != nil {
-			return err
+		if !c.To.Holds() {
+			if err := restoreDrafts(ctx, tx, c.ID, c.Audit.Actor, c.Audit.At); err != nil {
+				return err
+			}
 		}
-		return audit(ctx, tx, a)
+		if r := c.Run; r != nil {
+			now := instant(c.Audit.At)
+			_, err := tx.ExecContext(ctx, `INSERT INTO schedule_runs (id, site_id, subject_kind, subject_id, occurrence_at, state,
+				trigger, attempt, ended_at, lateness_s, rev, created_at, updated_at)
+				VALUES (?, ?, 'release', ?, ?, ?, ?, 1, ?, ?, 1, ?, ?)
+				ON CONFLICT (id) DO UPDATE SET state = excluded.state, ended_at = excluded.ended_at, lateness_s = excluded.lateness_s,
+				  lease_token = NULL, rev = rev + 1, updated_at = excluded.updated_at`,
+				r.ID, r.SiteID, r.SubjectID, instant(r.OccurrenceAt), r.State, r.Trigger, now, r.Lateness, now, now)
+			if err != nil {
+				return fmt.Errorf("store: record run: %w", err)
+			}
+		}
+		return audit(ctx, tx, c.Audit)
 	})
 }
 
@@ -282,15 +288,41 @@ func (s *Store) Reschedule(ctx context.Context, id string, rev int64, at time.Ti
 	})
 }
 
-// restoreNodes saves each restore as its node's next version, but only where
-// the node is still at the version just before it; a node that moved on
-// since keeps what it has.
-func restoreNodes(ctx context.Context, tx *sql.Tx, restores []content.Node, by release.Actor, now time.Time) error {
-	for _, n := range restores {
-		err := saveNode(ctx, tx, n, n.Rev-1, by, now)
-		if err != nil && !errors.Is(err, engine.ErrConflict) {
-			return fmt.Errorf("store: restore %s: %w", n.ID, err)
-		}
+// restoreDrafts undoes what scheduling did to drafts when a release lets go
+// of its nodes without publishing them: each promoted node (restore_rev) that
+// is still at its pinned version gets the draft version back, copied as its
+// next version. A node edited since keeps the person's newer version.
+// Otherwise the next ordinary publish would put the promoted copy live.
+func restoreDrafts(ctx context.Context, tx *sql.Tx, releaseID string, by release.Actor, now time.Time) error {
+	rows, err := tx.QueryContext(ctx, `UPDATE nodes SET rev = rev + 1, updated_at = ?,
+		  body = (SELECT v.body FROM node_versions v WHERE v.node_id = nodes.id AND v.rev = i.restore_rev),
+		  hash = (SELECT v.hash FROM node_versions v WHERE v.node_id = nodes.id AND v.rev = i.restore_rev)
+		FROM release_items i
+		WHERE i.release_id = ? AND i.node_id = nodes.id AND i.restore_rev IS NOT NULL
+		  AND nodes.rev = i.target_rev AND nodes.hash = i.target_hash
+		  AND NOT EXISTS (SELECT 1 FROM release_items h WHERE h.node_id = nodes.id AND h.held = 1)
+		RETURNING nodes.id`, instant(now), releaseID)
+	if err != nil {
+		return fmt.Errorf("store: restore drafts: %w", err)
+	}
+	restored := 0
+	for rows.Next() {
+		restored++
+	}
+	if err := errors.Join(rows.Err(), rows.Close()); err != nil {
+		return fmt.Errorf("store: restore drafts: %w", err)
+	}
+	if restored == 0 {
+		return nil // the usual case costs one statement
+	}
+	// Each restored node is at a rev no version has yet: record it.
+	_, err = tx.ExecContext(ctx, `INSERT INTO node_versions (node_id, rev, hash, body, saved_by, saved_at)
+		SELECT n.id, n.rev, n.hash, n.body, ?, ? FROM nodes n JOIN release_items i ON i.node_id = n.id
+		WHERE i.release_id = ? AND i.restore_rev IS NOT NULL
+		  AND NOT EXISTS (SELECT 1 FROM node_versions v WHERE v.node_id = n.id AND v.rev = n.rev)`,
+		by.ID, instant(now), releaseID)
+	if err != nil {
+		return fmt.Errorf("store: restore draft versions: %w", err)
 	}
 	return nil
 }

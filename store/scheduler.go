@@ -9,29 +9,14 @@ import (
 	"studio/engine"
 )
 
-// DueReleases lists what a tick must look at: releases whose time has come
-// (scheduled to run, or awaiting an approval that never came) and running
-// releases whose lease expired. Oldest first.
-func (s *Store) DueReleases(ctx context.Context, now time.Time, limit int) ([]engine.ReleaseRow, error) {
-	t := instant(now)
+// DueReleases lists the releases that come due by until, in the order they
+// come due: scheduled ones to run and waiting ones to expire, by execute_at;
+// running ones whose lease ends, by lease_until. One statement.
+func (s *Store) DueReleases(ctx context.Context, until time.Time, limit int) ([]engine.ReleaseRow, error) {
+	t := instant(until)
 	return s.queryReleases(ctx, `(state IN ('scheduled', 'awaiting_approval') AND execute_at <= ?)
-		OR (state = 'running' AND lease_until <= ?) ORDER BY execute_at, id LIMIT ?`, t, t, limit)
-}
-
-// NextDueAt is the earliest instant DueReleases would return anything.
-func (s *Store) NextDueAt(ctx context.Context) (time.Time, bool, error) {
-	var at sql.NullString
-	err := s.read.QueryRowContext(ctx, `SELECT min(t) FROM (
-		SELECT min(execute_at) AS t FROM releases WHERE state IN ('scheduled', 'awaiting_approval')
-		UNION ALL SELECT min(lease_until) FROM releases WHERE state = 'running')`).Scan(&at)
-	if err != nil {
-		return time.Time{}, false, fmt.Errorf("store: next due: %w", err)
-	}
-	t, err := parseInstant(at)
-	if err != nil || t == nil {
-		return time.Time{}, false, err
-	}
-	return *t, true, nil
+		OR (state = 'running' AND lease_until <= ?)
+		ORDER BY CASE state WHEN 'running' THEN lease_until ELSE execute_at END, id LIMIT ?`, t, t, limit)
 }
 
 // ClaimRelease takes the release for one run (§8.5): it is ours only if the
@@ -88,7 +73,7 @@ func (s *Store) FinishRelease(ctx context.Context, f engine.Finish) error {
 		if _, err := tx.ExecContext(ctx, `UPDATE release_items SET held = 0 WHERE release_id = ?`, f.ReleaseID); err != nil {
 			return fmt.Errorf("store: finish holds: %w", err)
 		}
-		if err := restoreNodes(ctx, tx, f.Restores, f.Audit.Actor, f.Now); err != nil {
+		if err := restoreDrafts(ctx, tx, f.ReleaseID, f.Audit.Actor, f.Now); err != nil {
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE schedule_runs SET state = ?, ended_at = ?, lateness_s = ?, error = ?,

@@ -17,8 +17,6 @@ import (
 	"strings"
 	"time"
 
-	_ "modernc.org/sqlite" // registers the "sqlite" driver
-
 	"studio/engine"
 	"studio/engine/localtime"
 )
@@ -32,6 +30,7 @@ var migrations embed.FS
 type Store struct {
 	read  *sql.DB
 	write *sql.DB
+	meter *meter
 }
 
 var _ engine.Store = (*Store)(nil)
@@ -50,18 +49,12 @@ func dsn(path string, write bool) string {
 
 // Open opens (creating if needed) the database file at path and migrates it.
 func Open(ctx context.Context, path string) (*Store, error) {
-	write, err := sql.Open("sqlite", dsn(path, true))
-	if err != nil {
-		return nil, fmt.Errorf("store: open %s: %w", path, err)
-	}
+	m := &meter{}
+	write := openCounted(dsn(path, true), m)
 	write.SetMaxOpenConns(1)
-	read, err := sql.Open("sqlite", dsn(path, false))
-	if err != nil {
-		write.Close()
-		return nil, fmt.Errorf("store: open %s: %w", path, err)
-	}
+	read := openCounted(dsn(path, false), m)
 	read.SetMaxOpenConns(4)
-	s := &Store{read: read, write: write}
+	s := &Store{read: read, write: write, meter: m}
 	if err := s.migrate(ctx); err != nil {
 		s.Close()
 		return nil, err

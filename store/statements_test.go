@@ -1,0 +1,59 @@
+package store_test
+
+import (
+	"testing"
+	"time"
+)
+
+// TestStatementsPerTickPath holds each scheduler path to a statement budget,
+// like the reference package's TickMeter table (its numbers in comments):
+// a tick is cheap enough to run every minute on a small machine, and a
+// change that adds a query to a hot path shows here.
+func TestStatementsPerTickPath(t *testing.T) {
+	measure := func(t *testing.T, b *bundle) int64 {
+		t.Helper()
+		before := b.store.Statements()
+		b.tick(t)
+		return b.store.Statements() - before
+	}
+	cases := []struct {
+		name   string
+		budget int64
+		run    func(t *testing.T) int64
+	}{
+		{"IdleTick", 1, func(t *testing.T) int64 { // reference: 1 (2 with the heartbeat)
+			b := setup(t)
+			b.schedule(t, b.editor) // due later: the tick must not touch it
+			b.tick(t)               // the first tick writes the heartbeat
+			b.clock.Advance(time.Minute)
+			return measure(t, b)
+		}},
+		{"IdleTickWithHeartbeat", 2, func(t *testing.T) int64 { // reference: 2
+			b := setup(t)
+			b.tick(t)
+			b.clock.Advance(5 * time.Minute)
+			return measure(t, b)
+		}},
+		{"ReleasePublished", 17, func(t *testing.T) int64 { // reference: 17–18
+			b := setup(t)
+			r := b.schedule(t, b.editor)
+			b.clock.Set(r.When.At)
+			return measure(t, b)
+		}},
+		{"ReleaseMissed", 8, func(t *testing.T) int64 { // reference: 7; +1 here to put back the promoted draft
+			b := setup(t)
+			r := b.schedule(t, b.editor)
+			b.clock.Set(r.When.At.Add(2 * time.Hour))
+			return measure(t, b)
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := c.run(t)
+			t.Logf("%s: %d statements (budget %d)", c.name, got, c.budget)
+			if got > c.budget {
+				t.Errorf("%s took %d statements, budget %d", c.name, got, c.budget)
+			}
+		})
+	}
+}
