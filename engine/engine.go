@@ -29,8 +29,9 @@ type Engine struct {
 	log   *slog.Logger
 	pokes chan struct{}
 
-	mu       sync.Mutex
-	lastBeat time.Time // when this process last wrote the heartbeat
+	mu           sync.Mutex
+	lastBeat     time.Time // when this process last wrote the heartbeat
+	lastBackstop time.Time // when this process last checked it for the backstop
 }
 
 // New wires an engine. log may be nil.

@@ -128,7 +128,7 @@ func health(eng *engine.Engine) http.HandlerFunc {
 			sched["heartbeatAt"] = hb.At.Format(time.RFC3339)
 			sched["nextWakeAt"] = hb.NextWakeAt.Format(time.RFC3339)
 			sched["trigger"] = hb.Trigger
-			sched["healthy"] = !now.After(hb.NextWakeAt.Add(2 * time.Minute))
+			sched["healthy"] = !engine.Stalled(hb, true, now)
 		}
 		out["scheduler"] = sched
 		w.Header().Set("Content-Type", "application/json")

@@ -95,6 +95,7 @@ func (h *Handler) Prepare(next http.Handler) http.Handler {
 		}
 		ctx = context.WithValue(locales.With(ctx, lang), stateKey{}, st)
 		r = r.WithContext(ctx)
+		go h.backstop(context.WithoutCancel(ctx))
 		if !safeMethod(r.Method) && !validToken(st.csrf, r) {
 			h.problem(w, r, http.StatusForbidden, "error.csrf")
 			return
@@ -302,4 +303,14 @@ func siteLoc(s engine.Site) *time.Location {
 		return time.UTC
 	}
 	return loc
+}
+
+// backstop gives a stalled scheduler a tick from a person's request (§8.6);
+// it runs beside the request and never delays it.
+func (h *Handler) backstop(ctx context.Context) {
+	if ran, err := h.eng.Backstop(ctx); err != nil {
+		h.log.Error("studio: backstop tick failed", "err", err)
+	} else if ran {
+		h.log.Warn("studio: the scheduler had stalled; a request ran a tick")
+	}
 }
