@@ -87,20 +87,19 @@ const window = 48 * 3600
 // visited in time order, so the first match is the first occurrence.
 func Resolve(w Wall, loc *time.Location) (time.Time, Adjustment) {
 	naive := w.naive()
-	matches := 0
-	var first int64
+	var found []int64 // distinct instants whose wall clock is w, in time order
 	gap, inGap := int64(0), false
 
 	t := time.Unix(naive-window, 0).In(loc)
 	for {
 		_, off := t.Zone()
-		start, end := t.ZoneBounds()
-		cand := naive - int64(off)
-		if (start.IsZero() || cand >= start.Unix()) && (end.IsZero() || cand < end.Unix()) {
-			if matches == 0 {
-				first = cand
-			}
-			matches++
+		_, end := t.ZoneBounds()
+		// A candidate counts only if it really shows w: past the end of the
+		// zone's table (2037 for most zones) Go's ZoneBounds can report
+		// boundaries that do not contain t, so they are not trusted for this.
+		if cand := naive - int64(off); WallOf(time.Unix(cand, 0), loc) == w &&
+			(len(found) == 0 || found[len(found)-1] != cand) {
+			found = append(found, cand)
 		}
 		if end.IsZero() || end.Unix() > naive+window {
 			break
@@ -112,13 +111,19 @@ func Resolve(w Wall, loc *time.Location) (time.Time, Adjustment) {
 		if e := end.Unix(); !inGap && e+int64(off) <= naive && naive < e+int64(next) {
 			gap, inGap = naive-int64(off), true
 		}
-		t = end
+		if end.After(t) {
+			t = end
+		} else {
+			// In leap years after the table's end, Go reports an end at or
+			// before t: step over it instead of looping on it.
+			t = t.Add(time.Hour)
+		}
 	}
 	switch {
-	case matches == 1:
-		return time.Unix(first, 0).In(loc), Exact
-	case matches > 1:
-		return time.Unix(first, 0).In(loc), Overlap
+	case len(found) == 1:
+		return time.Unix(found[0], 0).In(loc), Exact
+	case len(found) > 1:
+		return time.Unix(found[0], 0).In(loc), Overlap
 	case inGap:
 		return time.Unix(gap, 0).In(loc), DSTGap
 	}

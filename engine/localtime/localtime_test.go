@@ -655,3 +655,43 @@ func BenchmarkResolve(b *testing.B) {
 		})
 	}
 }
+
+// TestPastTheTable resolves wall times in years past the end of the zone
+// tables, where Go's ZoneBounds can report an end at or before its input
+// (leap years after 2037): Resolve once looped forever there.
+func TestPastTheTable(t *testing.T) {
+	for _, c := range []struct {
+		zone, wall, want string
+		adj          Adjustment
+	}{
+		{"Europe/Berlin", "2040-12-30T12:00", "2040-12-30T12:00:00+01:00", Exact},
+		{"Europe/Berlin", "2040-12-31T23:30", "2040-12-31T23:30:00+01:00", Exact},
+		{"Europe/Berlin", "2041-01-01T00:30", "2041-01-01T00:30:00+01:00", Exact},
+		{"Europe/Berlin", "2044-12-31T10:00", "2044-12-31T10:00:00+01:00", Exact},
+		{"Europe/Berlin", "2044-03-27T02:30", "2044-03-27T03:30:00+02:00", DSTGap},
+		{"Europe/Berlin", "2044-10-30T02:30", "2044-10-30T02:30:00+02:00", Overlap},
+		{"America/New_York", "2048-12-31T20:00", "2048-12-31T20:00:00-05:00", Exact},
+		{"Australia/Sydney", "2040-12-31T12:00", "2040-12-31T12:00:00+11:00", Exact},
+	} {
+		loc, err := LoadZone(c.zone)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, err := ParseWall(c.wall)
+		if err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan struct{})
+		var got time.Time
+		var adj Adjustment
+		go func() { got, adj = Resolve(w, loc); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(5 * time.Second):
+			t.Fatalf("%s %s: Resolve did not return", c.zone, c.wall)
+		}
+		if got.Format(time.RFC3339) != c.want || adj != c.adj {
+			t.Errorf("%s %s: got %s %q, want %s %q", c.zone, c.wall, got.Format(time.RFC3339), adj, c.want, c.adj)
+		}
+	}
+}
