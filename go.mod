@@ -11,6 +11,7 @@ require (
 	github.com/chromedp/chromedp v0.23.1
 	github.com/go-chi/chi/v5 v5.5.0
 	github.com/nicksnyder/go-i18n/v2 v2.7.0
+	github.com/teambition/rrule-go v1.8.2 // test-only: the oracle of engine/recurrence
 	golang.org/x/crypto v0.59.0
 	golang.org/x/term v0.48.0
 	golang.org/x/text v0.44.0

@@ -6,6 +6,7 @@
 //	studio demo [--data DIR]
 //	studio schedules run-due|status [--data DIR]
 //	studio schedules resolve --local 2026-03-29T02:30 --zone Europe/Berlin
+//	studio schedules preview --rule 'FREQ=MONTHLY;BYDAY=2TU' --start 2026-11-01T09:07 --zone Europe/Istanbul [--count 5] [--lang tr]
 package main
 
 import (
@@ -58,7 +59,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer, 
 		return demoCmd(ctx, args, stdout)
 	case "schedules":
 		if len(args) == 0 {
-			return errors.New("usage: studio schedules run-due|status [--data DIR] | resolve --local T --zone Z")
+			return errors.New("usage: studio schedules run-due|status [--data DIR] | resolve --local T --zone Z | preview --rule R --start T --zone Z")
 		}
 		return schedulesCmd(ctx, args[0], args[1:], stdout)
 	}

@@ -11,17 +11,21 @@ import (
 
 	"studio/engine"
 	"studio/engine/localtime"
+	"studio/engine/recurrence"
+	"studio/locales"
 )
 
-// schedulesCmd is `studio schedules run-due|status|resolve`.
+// schedulesCmd is `studio schedules run-due|status|resolve|preview`.
 func schedulesCmd(ctx context.Context, sub string, args []string, stdout io.Writer) error {
 	switch sub {
 	case "run-due", "status":
 		return schedulerCmd(ctx, sub, args, stdout)
 	case "resolve":
 		return resolveCmd(args, stdout)
+	case "preview":
+		return previewCmd(args, stdout)
 	}
-	return fmt.Errorf("unknown schedules command %q (run-due, status, resolve)", sub)
+	return fmt.Errorf("unknown schedules command %q (run-due, status, resolve, preview)", sub)
 }
 
 // schedulerCmd runs one tick (for a system cron) or reports the heartbeat.
@@ -86,4 +90,89 @@ func resolveCmd(args []string, stdout io.Writer) error {
 	enc := json.NewEncoder(stdout)
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)
+}
+
+// previewCmd prints a rule's sentence and its next occurrences, as JSON.
+func previewCmd(args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("schedules preview", flag.ContinueOnError)
+	rule := fs.String("rule", "", "RRULE value without its RRULE: prefix; empty for once")
+	start := fs.String("start", "", "first wall-clock time, YYYY-MM-DDTHH:MM")
+	zone := fs.String("zone", "UTC", "IANA time zone")
+	count := fs.Int("count", 5, "how many occurrences (1–100)")
+	after := fs.String("after", "", "list occurrences after this instant (RFC 3339; default: now)")
+	lang := fs.String("lang", "en", "language of the sentence: en or tr")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	loc, err := localtime.LoadZone(*zone)
+	if err != nil {
+		return &codeError{localtime.CodeBadZone, "unknown time zone " + *zone}
+	}
+	wall, err := localtime.ParseWall(*start)
+	if err != nil {
+		return &codeError{localtime.CodeBadWall, "want a start like 2026-11-01T09:07, got " + *start}
+	}
+	var r *recurrence.Rule
+	if *rule != "" {
+		parsed, err := recurrence.Parse(*rule)
+		if err != nil {
+			return coded(err, *lang)
+		}
+		r = &parsed
+	}
+	rc, err := recurrence.New(wall, loc, r)
+	if err != nil {
+		return coded(err, *lang)
+	}
+	if *count < 1 || *count > 100 {
+		return &codeError{"bad_count", "--count takes 1 to 100"}
+	}
+	from := time.Now()
+	if *after != "" {
+		if from, err = time.Parse(time.RFC3339, *after); err != nil {
+			return &codeError{localtime.CodeBadInstant, "want --after like 2026-11-01T00:00:00Z, got " + *after}
+		}
+	}
+	type occurrence struct {
+		At       string `json:"at"`
+		Local    string `json:"local"` // the wall-clock time it runs at
+		Offset   string `json:"offset"`
+		Adjusted string `json:"adjusted,omitempty"`
+		Planned  string `json:"planned,omitempty"` // the rule's time, when moved out of a DST gap
+	}
+	out := struct {
+		Rule        string       `json:"rule,omitempty"`
+		Sentence    string       `json:"sentence"`
+		Occurrences []occurrence `json:"occurrences"`
+	}{Sentence: locales.For(*lang).Recurrence(recurrence.Describe(rc)), Occurrences: []occurrence{}}
+	if r != nil {
+		out.Rule = r.String()
+	}
+	t := from.Add(-time.Nanosecond) // Next is strictly after: include an occurrence at --after itself
+	for range *count {
+		o, ok := rc.Next(t)
+		if !ok {
+			break
+		}
+		oc := occurrence{At: localtime.FormatInstant(o.At), Local: localtime.WallOf(o.At, loc).String(),
+			Offset: o.At.In(loc).Format("-07:00"), Adjusted: string(o.Adjusted)}
+		if o.Adjusted != "" {
+			oc.Planned = o.Local.String()
+		}
+		out.Occurrences = append(out.Occurrences, oc)
+		t = o.At
+	}
+	enc := json.NewEncoder(stdout)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
+
+// coded turns a refusal of the recurrence package into its code and a
+// sentence in the language asked for.
+func coded(err error, lang string) error {
+	var re *recurrence.Error
+	if errors.As(err, &re) {
+		return &codeError{re.Code, locales.For(lang).RecurrenceError(err)}
+	}
+	return err
 }

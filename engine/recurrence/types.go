@@ -27,11 +27,12 @@ type WeekdayNum struct {
 	Weekday time.Weekday
 }
 
-// Rule is a parsed rule. Lists are sorted and without duplicates; Until is
-// an instant in UTC.
+// Rule is a parsed rule. Parse returns lists sorted (BYDAY from Monday)
+// and without duplicates, and Until as an instant in UTC. An empty list is
+// an absent part, which the recurrence's start fills in (see Recurrence).
 type Rule struct {
 	Freq       Freq
-	Interval   int // 1..999
+	Interval   int // 1..999; Parse sets 1 when INTERVAL is absent
 	ByDay      []WeekdayNum
 	ByMonthDay []int // 1..31 and -1
 	ByHour     []int
