@@ -662,7 +662,7 @@ func BenchmarkResolve(b *testing.B) {
 func TestPastTheTable(t *testing.T) {
 	for _, c := range []struct {
 		zone, wall, want string
-		adj          Adjustment
+		adj              Adjustment
 	}{
 		{"Europe/Berlin", "2040-12-30T12:00", "2040-12-30T12:00:00+01:00", Exact},
 		{"Europe/Berlin", "2040-12-31T23:30", "2040-12-31T23:30:00+01:00", Exact},
