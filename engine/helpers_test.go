@@ -171,6 +171,7 @@ func (b *testBundle) dump(tb testing.TB) string {
 		`SELECT 'items ' || COALESCE(group_concat(release_id || '/' || node_id || ':' || held, ' ' ORDER BY release_id, node_id), '') FROM release_items`,
 		`SELECT 'runs ' || count(*) FROM schedule_runs`,
 		`SELECT 'audit ' || count(*) FROM audit`,
+		`SELECT 'approvals ' || COALESCE(group_concat(id || ':' || status, ' ' ORDER BY id), '') FROM approvals`,
 	}
 	lines := make([]string, len(queries))
 	for i, q := range queries {

@@ -108,7 +108,11 @@ func (e *Engine) ScheduleNode(ctx context.Context, u User, in ScheduleInput) (re
 	audit := AuditEntry{Action: "release.schedule", Actor: u.Actor(), SiteID: site.ID, ReleaseID: r.ID, At: now,
 		Details: map[string]any{"at": localtime.FormatInstant(at), "localTime": wall.String(),
 			"timeZone": site.TimeZone, "hash": r.Hash, "state": r.State}}
-	err = e.store.CreateRelease(ctx, r, &at, map[string]int64{d.ID: d.Rev}, newVersions, audit)
+	nr := NewRelease{Release: r, ExecuteAt: &at, PinnedRevs: map[string]int64{d.ID: d.Rev}, NewVersions: newVersions, Audit: audit}
+	if r.State == release.StateAwaitingApproval {
+		nr.Request = newRequest(r, &at, now) // one request, bound to rl1: and the time (§10.4)
+	}
+	err = e.store.CreateRelease(ctx, nr)
 	if errors.Is(err, ErrConflict) {
 		return release.Release{}, refuse(CodeStale, "")
 	}

@@ -73,13 +73,26 @@ type Held struct {
 // scheduler without a claim (an unapproved request expiring, a missed
 // occurrence, which also records its run).
 type Change struct {
-	ID      string
-	Rev     int64
-	From    []release.State
-	To      release.State
-	Outcome *release.Outcome
-	Run     *RunRecord
-	Audit   AuditEntry
+	ID       string
+	Rev      int64
+	From     []release.State
+	To       release.State
+	Outcome  *release.Outcome
+	Approval *release.Approval // set with the change (an approver's carry-out)
+	Run      *RunRecord
+	Audit    AuditEntry
+}
+
+// NewRelease is a release to insert: its items pinned at PinnedRevs after
+// NewVersions are saved (each at its pinned rev + 1), and the approval
+// request it files, if any, all in one transaction.
+type NewRelease struct {
+	Release     release.Release
+	ExecuteAt   *time.Time
+	PinnedRevs  map[string]int64
+	NewVersions []content.Node
+	Request     *ApprovalRequest
+	Audit       AuditEntry
 }
 
 // RunRecord is a run row written with a change: an occurrence that ended
@@ -182,10 +195,18 @@ type Store interface {
 	// rev and hash to newHash in one transaction.
 	PublishSnapshot(ctx context.Context, site Site, newHash string, snap Snapshot, audit AuditEntry) error
 
-	// CreateRelease inserts a release whose items were pinned at the given
-	// node revisions, after saving newVersions (each at pinnedRevs+1); it
-	// fails with ErrConflict if any node moved since.
-	CreateRelease(ctx context.Context, r release.Release, executeAt *time.Time, pinnedRevs map[string]int64, newVersions []content.Node, audit AuditEntry) error
+	// CreateRelease inserts a new release; it fails with ErrConflict if any
+	// pinned node moved since or is held.
+	CreateRelease(ctx context.Context, n NewRelease) error
+	// NodeVersion is the body of one saved version of a node.
+	NodeVersion(ctx context.Context, id string, rev int64) (content.Body, error)
+
+	WaitingApprovals(ctx context.Context, siteID string) ([]ApprovalRequest, error)
+	ApprovalRequest(ctx context.Context, siteID, id string) (ApprovalRequest, error)
+	// DecideApproval records a decision and applies its release change in
+	// one transaction; ErrConflict when the request no longer waits or the
+	// release moved.
+	DecideApproval(ctx context.Context, d Decision) error
 	Release(ctx context.Context, siteID, id string) (ReleaseRow, error)
 	// Releases lists a site's releases with execute_at in [from, to), and
 	// every non-terminal one without a time, ordered by time then id.

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -16,8 +17,8 @@ import (
 
 // CreateRelease saves newVersions, then inserts r and its items, in one
 // transaction; every node must still be at its pinned revision.
-func (s *Store) CreateRelease(ctx context.Context, r release.Release, executeAt *time.Time, pinnedRevs map[string]int64,
-	newVersions []content.Node, a engine.AuditEntry) error {
+func (s *Store) CreateRelease(ctx context.Context, n engine.NewRelease) error {
+	r, executeAt, pinnedRevs, newVersions, a := n.Release, n.ExecuteAt, n.PinnedRevs, n.NewVersions, n.Audit
 	return s.tx(ctx, func(tx *sql.Tx) error {
 		for _, n := range newVersions {
 			if err := saveNode(ctx, tx, n, pinnedRevs[n.ID], r.CreatedBy, r.CreatedAt); err != nil {
@@ -88,6 +89,11 @@ func (s *Store) CreateRelease(ctx context.Context, r release.Release, executeAt 
 				r.ID, r.SiteID, it.NodeID, string(it.Op), string(it.NodeKind), trev, thash, brev, bhash, string(deps), restore, held)
 			if err != nil {
 				return fmt.Errorf("store: insert release item: %w", err)
+			}
+		}
+		if q := n.Request; q != nil {
+			if err := insertRequest(ctx, tx, q); err != nil {
+				return err
 			}
 		}
 		return audit(ctx, tx, a)
@@ -230,47 +236,64 @@ func (s *Store) Releases(ctx context.Context, siteID string, from, to time.Time)
 // approval, promoted drafts are put back when the release lets go of them
 // without publishing, and c.Run, if any, is recorded.
 func (s *Store) ChangeRelease(ctx context.Context, c engine.Change) error {
+	return s.tx(ctx, func(tx *sql.Tx) error { return changeRelease(ctx, tx, c) })
+}
+
+func changeRelease(ctx context.Context, tx *sql.Tx, c engine.Change) error {
 	outcome, err := jsonText(optional(c.Outcome))
 	if err != nil {
 		return err
 	}
-	args := []any{string(c.To), outcome, string(c.To), instant(c.Audit.At), c.ID, c.Rev}
+	approval, err := jsonText(optional(c.Approval))
+	if err != nil {
+		return err
+	}
+	args := []any{string(c.To), outcome, approval, approval, string(c.To), instant(c.Audit.At), c.ID, c.Rev}
 	for _, f := range c.From {
 		args = append(args, string(f))
 	}
-	return s.tx(ctx, func(tx *sql.Tx) error {
-		ok, err := one(tx.ExecContext(ctx, `UPDATE releases SET state = ?, outcome = COALESCE(?, outcome),
-			approval = CASE WHEN ? = 'draft' THEN NULL ELSE approval END, lease_token = NULL, lease_until = NULL,
-			rev = rev + 1, updated_at = ?
-			WHERE id = ? AND rev = ? AND state IN (?`+strings.Repeat(",?", len(c.From)-1)+`)`, args...))
+	ok, err := one(tx.ExecContext(ctx, `UPDATE releases SET state = ?, outcome = COALESCE(?, outcome),
+		approval = CASE WHEN ? IS NOT NULL THEN ? WHEN ? = 'draft' THEN NULL ELSE approval END,
+		lease_token = NULL, lease_until = NULL, rev = rev + 1, updated_at = ?
+		WHERE id = ? AND rev = ? AND state IN (?`+strings.Repeat(",?", len(c.From)-1)+`)`, args...))
+	if err != nil {
+		return fmt.Errorf("store: change release: %w", err)
+	}
+	if !ok {
+		return engine.ErrConflict
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE release_items SET held = ? WHERE release_id = ?`, c.To.Holds(), c.ID); err != nil {
+		return fmt.Errorf("store: release holds: %w", err)
+	}
+	if !c.To.Holds() {
+		if err := restoreDrafts(ctx, tx, c.ID, c.Audit.Actor, c.Audit.At); err != nil {
+			return err
+		}
+	}
+	if slices.Contains(c.From, release.StateAwaitingApproval) && c.To != release.StateScheduled {
+		// The release stops waiting without an approval: so does its request.
+		status := engine.RequestWithdrawn
+		if c.To == release.StateExpired {
+			status = engine.RequestExpired
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE approvals SET status = ?, decided_at = ?
+			WHERE release_id = ? AND status = 'waiting'`, status, instant(c.Audit.At), c.ID); err != nil {
+			return fmt.Errorf("store: close request: %w", err)
+		}
+	}
+	if r := c.Run; r != nil {
+		now := instant(c.Audit.At)
+		_, err := tx.ExecContext(ctx, `INSERT INTO schedule_runs (id, site_id, subject_kind, subject_id, occurrence_at, state,
+			trigger, attempt, ended_at, lateness_s, rev, created_at, updated_at)
+			VALUES (?, ?, 'release', ?, ?, ?, ?, 1, ?, ?, 1, ?, ?)
+			ON CONFLICT (id) DO UPDATE SET state = excluded.state, ended_at = excluded.ended_at, lateness_s = excluded.lateness_s,
+			  lease_token = NULL, rev = rev + 1, updated_at = excluded.updated_at`,
+			r.ID, r.SiteID, r.SubjectID, instant(r.OccurrenceAt), r.State, r.Trigger, now, r.Lateness, now, now)
 		if err != nil {
-			return fmt.Errorf("store: change release: %w", err)
+			return fmt.Errorf("store: record run: %w", err)
 		}
-		if !ok {
-			return engine.ErrConflict
-		}
-		if _, err := tx.ExecContext(ctx, `UPDATE release_items SET held = ? WHERE release_id = ?`, c.To.Holds(), c.ID); err != nil {
-			return fmt.Errorf("store: release holds: %w", err)
-		}
-		if !c.To.Holds() {
-			if err := restoreDrafts(ctx, tx, c.ID, c.Audit.Actor, c.Audit.At); err != nil {
-				return err
-			}
-		}
-		if r := c.Run; r != nil {
-			now := instant(c.Audit.At)
-			_, err := tx.ExecContext(ctx, `INSERT INTO schedule_runs (id, site_id, subject_kind, subject_id, occurrence_at, state,
-				trigger, attempt, ended_at, lateness_s, rev, created_at, updated_at)
-				VALUES (?, ?, 'release', ?, ?, ?, ?, 1, ?, ?, 1, ?, ?)
-				ON CONFLICT (id) DO UPDATE SET state = excluded.state, ended_at = excluded.ended_at, lateness_s = excluded.lateness_s,
-				  lease_token = NULL, rev = rev + 1, updated_at = excluded.updated_at`,
-				r.ID, r.SiteID, r.SubjectID, instant(r.OccurrenceAt), r.State, r.Trigger, now, r.Lateness, now, now)
-			if err != nil {
-				return fmt.Errorf("store: record run: %w", err)
-			}
-		}
-		return audit(ctx, tx, c.Audit)
-	})
+	}
+	return audit(ctx, tx, c.Audit)
 }
 
 // Reschedule moves a scheduled or waiting release to at.

@@ -292,7 +292,7 @@ func TestConflictWhenTheBaseMoved(t *testing.T) {
 	at := b.clock.Now().Add(2 * time.Minute)
 	stale.When.At = at
 	stale.When.LocalTime = ""
-	if err := b.store.CreateRelease(ctx, stale, &at, nil, nil, engine.AuditEntry{Action: "test", At: b.clock.Now()}); err != nil {
+	if err := b.store.CreateRelease(ctx, engine.NewRelease{Release: stale, ExecuteAt: &at, Audit: engine.AuditEntry{Action: "test", At: b.clock.Now()}}); err != nil {
 		t.Fatal(err)
 	}
 	b.clock.Set(at)

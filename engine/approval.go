@@ -1,0 +1,243 @@
+package engine
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"studio/engine/content"
+	"studio/engine/ids"
+	"studio/engine/localtime"
+	"studio/engine/policy"
+	"studio/engine/release"
+)
+
+// Approval request statuses.
+const (
+	RequestWaiting   = "waiting"
+	RequestApproved  = "approved"
+	RequestDenied    = "denied"
+	RequestExpired   = "expired"   // the release's time came first (D5)
+	RequestWithdrawn = "withdrawn" // the release was unscheduled or canceled
+)
+
+// Refusal codes of approvals.
+const (
+	CodeStateChanged = "state_changed" // the release changed after it was asked (§10.4)
+	CodeOwnRequest   = "own_request"   // nobody approves their own request
+	CodeNotWaiting   = "not_waiting"
+	CodeReason       = "reason_required"
+)
+
+// ApprovalRequest asks a person who may approve to schedule exactly this
+// release at exactly this time (§10.4): StateHash is its rl1: binding and
+// ArgsHash covers {releaseId, when}.
+type ApprovalRequest struct {
+	ID          string
+	SiteID      string
+	ReleaseID   string
+	StateHash   string
+	ArgsHash    string
+	ExecuteAt   *time.Time
+	RequestedBy release.Actor
+	Status      string
+	DecidedBy   *release.Actor
+	DecidedAt   *time.Time
+	Reason      string
+	CreatedAt   time.Time
+}
+
+// argsHash binds a request to the release and its time: moving the release
+// changes it, so an approval never schedules a time nobody approved.
+func argsHash(releaseID string, at *time.Time) string {
+	when := "on-approval"
+	if at != nil {
+		when = localtime.FormatInstant(*at)
+	}
+	sum := sha256.Sum256([]byte(releaseID + "\n" + when))
+	return hex.EncodeToString(sum[:])
+}
+
+func newRequest(r release.Release, at *time.Time, now time.Time) *ApprovalRequest {
+	return &ApprovalRequest{ID: ids.New("apr"), SiteID: r.SiteID, ReleaseID: r.ID, StateHash: r.Hash,
+		ArgsHash: argsHash(r.ID, at), ExecuteAt: at, RequestedBy: r.CreatedBy, Status: RequestWaiting, CreatedAt: now}
+}
+
+// Decision is an approver's answer to a request, applied by the store in one
+// transaction with the release's change: the request must still be waiting
+// and the release still at its rev.
+type Decision struct {
+	ApprovalID string
+	Status     string // approved | denied
+	By         release.Actor
+	Reason     string
+	Release    Change
+}
+
+// ApprovalView is a waiting request with the release it asks for.
+type ApprovalView struct {
+	Request ApprovalRequest
+	Release ReleaseRow
+	Items   []ItemDiff
+}
+
+// ItemDiff is one item of a release as an approver reviews it: the live
+// base and the pinned target, field by field.
+type ItemDiff struct {
+	Item   release.Item
+	Base   *content.Body
+	Target *content.Body
+}
+
+// Approvals lists a site's waiting requests, oldest first.
+func (e *Engine) Approvals(ctx context.Context, u User, siteID string) ([]ApprovalView, error) {
+	if err := require(u, policy.SchedulesRead); err != nil {
+		return nil, err
+	}
+	reqs, err := e.store.WaitingApprovals(ctx, siteID)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]ApprovalView, 0, len(reqs))
+	for _, q := range reqs {
+		r, err := e.store.Release(ctx, siteID, q.ReleaseID)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, ApprovalView{Request: q, Release: r})
+	}
+	return out, nil
+}
+
+// Approval returns one request with the bodies an approver compares.
+func (e *Engine) Approval(ctx context.Context, u User, siteID, id string) (ApprovalView, error) {
+	if err := require(u, policy.SchedulesRead); err != nil {
+		return ApprovalView{}, err
+	}
+	q, err := e.store.ApprovalRequest(ctx, siteID, id)
+	if err != nil {
+		return ApprovalView{}, err
+	}
+	r, err := e.store.Release(ctx, siteID, q.ReleaseID)
+	if err != nil {
+		return ApprovalView{}, err
+	}
+	v := ApprovalView{Request: q, Release: r}
+	for _, it := range r.Items {
+		d := ItemDiff{Item: it}
+		if it.Base != nil {
+			b, err := e.store.NodeVersion(ctx, it.NodeID, it.Base.Rev)
+			if err != nil {
+				return ApprovalView{}, err
+			}
+			d.Base = &b
+		}
+		if it.Target != nil {
+			b, err := e.store.NodeVersion(ctx, it.NodeID, it.Target.Rev)
+			if err != nil {
+				return ApprovalView{}, err
+			}
+			d.Target = &b
+		}
+		v.Items = append(v.Items, d)
+	}
+	return v, nil
+}
+
+// CanDecide reports whether u may approve or deny q: someone who could make
+// the call now, and never the person who asked (§10.4).
+func CanDecide(u User, q ApprovalRequest) bool {
+	return policy.Has(u.Role, policy.ReleasesPublish) && q.RequestedBy.ID != u.ID && q.Status == RequestWaiting
+}
+
+// Approve carries the release out (§10.4): the binding is recomputed as the
+// approver sees it and compared with the request's, and so is the time; on
+// a match the release is scheduled with this person's approval and the
+// request is consumed. A mismatch denies the request (state_changed): the
+// release changed after it was asked, and it goes back to draft.
+func (e *Engine) Approve(ctx context.Context, u User, siteID, id string) (ReleaseRow, error) {
+	q, r, err := e.decidable(ctx, u, siteID, id)
+	if err != nil {
+		return ReleaseRow{}, err
+	}
+	now := e.Now()
+	by := u.Actor()
+	if release.Hash(r.SiteID, r.Items) != q.StateHash || r.Hash != q.StateHash || argsHash(r.ID, r.ExecuteAt) != q.ArgsHash {
+		err := e.store.DecideApproval(ctx, Decision{ApprovalID: q.ID, Status: RequestDenied, By: Scheduler, Reason: CodeStateChanged,
+			Release: Change{ID: r.ID, Rev: r.Rev, From: []release.State{release.StateAwaitingApproval}, To: release.StateDraft,
+				Audit: AuditEntry{Action: "approval.deny", Actor: Scheduler, SiteID: siteID, ReleaseID: r.ID, At: now,
+					Details: map[string]any{"approval": q.ID, "reason": CodeStateChanged, "attemptedBy": by}}}})
+		if err != nil && !errors.Is(err, ErrConflict) {
+			return ReleaseRow{}, err
+		}
+		return ReleaseRow{}, refuse(CodeStateChanged, "")
+	}
+	approval := &release.Approval{Kind: "person", By: by, At: now, ExecuteAt: r.ExecuteAt, ApprovalID: q.ID}
+	err = e.store.DecideApproval(ctx, Decision{ApprovalID: q.ID, Status: RequestApproved, By: by,
+		Release: Change{ID: r.ID, Rev: r.Rev, From: []release.State{release.StateAwaitingApproval}, To: release.StateScheduled,
+			Approval: approval,
+			Audit: AuditEntry{Action: "approval.approve", Actor: by, SiteID: siteID, ReleaseID: r.ID, At: now,
+				Details: map[string]any{"approval": q.ID, "hash": r.Hash, "requestedBy": q.RequestedBy}}}})
+	if errors.Is(err, ErrConflict) {
+		return ReleaseRow{}, refuse(CodeStale, "")
+	}
+	if err != nil {
+		return ReleaseRow{}, err
+	}
+	e.Poke()
+	return e.store.Release(ctx, siteID, r.ID)
+}
+
+// Deny answers no, with a reason; the release goes back to draft and its
+// nodes are free again.
+func (e *Engine) Deny(ctx context.Context, u User, siteID, id, reason string) error {
+	reason = strings.TrimSpace(reason)
+	if reason == "" || utf8.RuneCountInString(reason) > 500 {
+		return refuse(CodeReason, "reason")
+	}
+	q, r, err := e.decidable(ctx, u, siteID, id)
+	if err != nil {
+		return err
+	}
+	now := e.Now()
+	by := u.Actor()
+	err = e.store.DecideApproval(ctx, Decision{ApprovalID: q.ID, Status: RequestDenied, By: by, Reason: reason,
+		Release: Change{ID: r.ID, Rev: r.Rev, From: []release.State{release.StateAwaitingApproval}, To: release.StateDraft,
+			Audit: AuditEntry{Action: "approval.deny", Actor: by, SiteID: siteID, ReleaseID: r.ID, At: now,
+				Details: map[string]any{"approval": q.ID, "reason": reason}}}})
+	if errors.Is(err, ErrConflict) {
+		return refuse(CodeStale, "")
+	}
+	if err == nil {
+		e.Poke()
+	}
+	return err
+}
+
+func (e *Engine) decidable(ctx context.Context, u User, siteID, id string) (ApprovalRequest, ReleaseRow, error) {
+	if err := require(u, policy.ReleasesPublish); err != nil {
+		return ApprovalRequest{}, ReleaseRow{}, err
+	}
+	q, err := e.store.ApprovalRequest(ctx, siteID, id)
+	if err != nil {
+		return ApprovalRequest{}, ReleaseRow{}, err
+	}
+	if q.Status != RequestWaiting {
+		return ApprovalRequest{}, ReleaseRow{}, refuse(CodeNotWaiting, "")
+	}
+	if q.RequestedBy.ID == u.ID {
+		return ApprovalRequest{}, ReleaseRow{}, refuse(CodeOwnRequest, "")
+	}
+	r, err := e.store.Release(ctx, siteID, q.ReleaseID)
+	if err != nil {
+		return ApprovalRequest{}, ReleaseRow{}, err
+	}
+	if r.State != release.StateAwaitingApproval {
+		return ApprovalRequest{}, ReleaseRow{}, refuse(CodeNotWaiting, "")
+	}
+	return q, r, nil
+}

@@ -1,0 +1,104 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+
+	"studio/engine"
+)
+
+func insertRequest(ctx context.Context, tx *sql.Tx, q *engine.ApprovalRequest) error {
+	by, err := jsonText(q.RequestedBy)
+	if err != nil {
+		return err
+	}
+	var at any
+	if q.ExecuteAt != nil {
+		at = instant(*q.ExecuteAt)
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO approvals (id, site_id, release_id, state_hash, args_hash, execute_at,
+		requested_by, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		q.ID, q.SiteID, q.ReleaseID, q.StateHash, q.ArgsHash, at, by, q.Status, instant(q.CreatedAt)); err != nil {
+		return fmt.Errorf("store: insert approval request: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE releases SET request_id = ? WHERE id = ?`, q.ID, q.ReleaseID); err != nil {
+		return fmt.Errorf("store: link approval request: %w", err)
+	}
+	return nil
+}
+
+const approvalColumns = `id, site_id, release_id, state_hash, args_hash, execute_at, requested_by, status,
+	decided_by, decided_at, COALESCE(reason, ''), created_at`
+
+func scanApproval(row interface{ Scan(...any) error }) (engine.ApprovalRequest, error) {
+	var q engine.ApprovalRequest
+	var at, decidedBy, decidedAt sql.NullString
+	var by, created string
+	err := row.Scan(&q.ID, &q.SiteID, &q.ReleaseID, &q.StateHash, &q.ArgsHash, &at, &by, &q.Status,
+		&decidedBy, &decidedAt, &q.Reason, &created)
+	if err != nil {
+		return q, notFound(err)
+	}
+	if err := json.Unmarshal([]byte(by), &q.RequestedBy); err != nil {
+		return q, fmt.Errorf("store: approval %s requester: %w", q.ID, err)
+	}
+	if decidedBy.Valid {
+		if err := fromJSON(decidedBy, &q.DecidedBy); err != nil {
+			return q, err
+		}
+	}
+	if q.ExecuteAt, err = parseInstant(at); err != nil {
+		return q, err
+	}
+	if q.DecidedAt, err = parseInstant(decidedAt); err != nil {
+		return q, err
+	}
+	q.CreatedAt, err = mustInstant(created)
+	return q, err
+}
+
+// WaitingApprovals lists a site's waiting requests, oldest first.
+func (s *Store) WaitingApprovals(ctx context.Context, siteID string) ([]engine.ApprovalRequest, error) {
+	rows, err := s.read.QueryContext(ctx, `SELECT `+approvalColumns+` FROM approvals
+		WHERE site_id = ? AND status = 'waiting' ORDER BY created_at, id`, siteID)
+	if err != nil {
+		return nil, fmt.Errorf("store: approvals: %w", err)
+	}
+	defer rows.Close()
+	var out []engine.ApprovalRequest
+	for rows.Next() {
+		q, err := scanApproval(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, q)
+	}
+	return out, rows.Err()
+}
+
+// ApprovalRequest returns one request of a site.
+func (s *Store) ApprovalRequest(ctx context.Context, siteID, id string) (engine.ApprovalRequest, error) {
+	return scanApproval(s.read.QueryRowContext(ctx, `SELECT `+approvalColumns+` FROM approvals WHERE site_id = ? AND id = ?`, siteID, id))
+}
+
+// DecideApproval records an approver's decision on a waiting request and
+// applies the release's change, in one transaction.
+func (s *Store) DecideApproval(ctx context.Context, d engine.Decision) error {
+	by, err := jsonText(d.By)
+	if err != nil {
+		return err
+	}
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		ok, err := one(tx.ExecContext(ctx, `UPDATE approvals SET status = ?, decided_by = ?, decided_at = ?, reason = NULLIF(?, '')
+			WHERE id = ? AND status = 'waiting'`, d.Status, by, instant(d.Release.Audit.At), d.Reason, d.ApprovalID))
+		if err != nil {
+			return fmt.Errorf("store: decide approval: %w", err)
+		}
+		if !ok {
+			return engine.ErrConflict
+		}
+		return changeRelease(ctx, tx, d.Release)
+	})
+}
