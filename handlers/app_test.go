@@ -167,6 +167,36 @@ func (a *testApp) scheduleAt(t *testing.T, u engine.User, node content.Node, dat
 	return r
 }
 
+// pendingRequest has the contributor ask for a new draft page at 11:00 and
+// returns the waiting approval request's id.
+func (a *testApp) pendingRequest(t *testing.T) string {
+	t.Helper()
+	return a.request(t, content.Body{Title: "Press", Slug: "press", Status: content.StatusDraft, Text: "Contact us."}, "11:00")
+}
+
+// pendingRequest2 is a second request, for another page at 12:00.
+func (a *testApp) pendingRequest2(t *testing.T) string {
+	t.Helper()
+	return a.request(t, content.Body{Title: "Jobs", Slug: "jobs", Status: content.StatusDraft, Text: "We are hiring."}, "12:00")
+}
+
+func (a *testApp) request(t *testing.T, body content.Body, clock string) string {
+	t.Helper()
+	n := a.createNode(t, release.KindPage, body)
+	r := a.scheduleAt(t, a.contributor, n, "2026-11-02", clock)
+	list, err := a.eng.Approvals(context.Background(), a.editor, a.site.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range list {
+		if v.Release.ID == r.ID {
+			return v.Request.ID
+		}
+	}
+	t.Fatalf("no request for %s", r.ID)
+	return ""
+}
+
 func (a *testApp) release(t *testing.T, id string) engine.ReleaseRow {
 	t.Helper()
 	r, err := a.eng.Release(context.Background(), a.site.ID, id)

@@ -147,15 +147,20 @@ func postForms(a *testApp) map[string]url.Values {
 		"/studio/content":                  {"kind": {"contentEntry"}, "title": {"Results"}, "slug": {"results"}, "status": {"draft"}},
 		"/studio/content/{id}":             {"rev": {"1"}, "kind": {"contentEntry"}, "title": {"Election night"}, "slug": {"election-night"}, "status": {"draft"}},
 		"/studio/content/{id}/schedule":    {"rev": {"1"}, "date": {"2026-11-02"}, "time": {"09:00"}},
+		"/studio/approvals/{id}/deny":      {"reason": {"Not before the polls close."}},
 	}
 }
 
 // routeURL fills a route pattern's {id} with a real id: the release for
-// release routes, the draft article for content routes.
-func routeURL(pattern, releaseID, nodeID string) string {
+// release routes, the request for approval routes, the draft article for
+// content routes.
+func routeURL(pattern, releaseID, nodeID, approvalID string) string {
 	id := nodeID
-	if strings.HasPrefix(pattern, "/studio/releases/") {
+	switch {
+	case strings.HasPrefix(pattern, "/studio/releases/"):
 		id = releaseID
+	case strings.HasPrefix(pattern, "/studio/approvals/"):
+		id = approvalID
 	}
 	u := strings.ReplaceAll(pattern, "{id}", id)
 	if strings.HasSuffix(pattern, "/preview") {
@@ -192,7 +197,7 @@ func TestCSRF(t *testing.T) {
 		t.Run(rt.Method+" "+rt.Pattern, func(t *testing.T) {
 			a := newApp(t)
 			rel := a.scheduleAt(t, a.editor, a.otherDraft(t), "2026-11-02", "10:00")
-			u := routeURL(rt.Pattern, rel.ID, a.draft.ID)
+			u := routeURL(rt.Pattern, rel.ID, a.draft.ID, a.pendingRequest(t))
 			form := postForms(a)[rt.Pattern]
 			if rt.Pattern == "/studio/content/publish" { // something visible to publish
 				a.createNode(t, release.KindPage, content.Body{Title: "Contact", Slug: "contact", Status: content.StatusPublished})
@@ -245,6 +250,7 @@ func TestRouteTable(t *testing.T) {
 	t.Parallel()
 	a := newApp(t)
 	rel := a.scheduleAt(t, a.editor, a.otherDraft(t), "2026-11-02", "10:00")
+	req := a.pendingRequest(t)
 	forms := postForms(a)
 
 	t.Run("SignedOut", func(t *testing.T) {
@@ -255,7 +261,7 @@ func TestRouteTable(t *testing.T) {
 			if rt.Scope == handlers.Anyone {
 				continue
 			}
-			u := routeURL(rt.Pattern, rel.ID, a.draft.ID)
+			u := routeURL(rt.Pattern, rel.ID, a.draft.ID, req)
 			var form url.Values
 			if rt.Method == http.MethodPost {
 				form = withToken(forms[rt.Pattern], token)
@@ -291,7 +297,7 @@ func TestRouteTable(t *testing.T) {
 				continue
 			}
 			refused++
-			u := routeURL(rt.Pattern, rel.ID, a.draft.ID)
+			u := routeURL(rt.Pattern, rel.ID, a.draft.ID, req)
 			var form url.Values
 			if rt.Method == http.MethodPost {
 				form = withToken(forms[rt.Pattern], token)
@@ -311,7 +317,7 @@ func TestRouteTable(t *testing.T) {
 			if rt.Method != http.MethodGet || rt.Scope == handlers.Anyone || !policy.Has(policy.Contributor, rt.Scope) {
 				continue
 			}
-			u := routeURL(rt.Pattern, rel.ID, a.draft.ID)
+			u := routeURL(rt.Pattern, rel.ID, a.draft.ID, req)
 			want := http.StatusOK
 			if rt.Pattern == "/studio" {
 				want = http.StatusSeeOther

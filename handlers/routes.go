@@ -48,6 +48,10 @@ func StudioRoutes(s *studio.Handler) []Route {
 		{"GET", "/studio/releases/{id}", policy.SchedulesRead, s.ReleasePage},
 		{"POST", "/studio/releases/{id}/unschedule", policy.SchedulesWrite, s.Unschedule},
 		{"POST", "/studio/releases/{id}/cancel", policy.SchedulesWrite, s.Cancel},
+		{"GET", "/studio/approvals", policy.SchedulesRead, s.Approvals},
+		{"GET", "/studio/approvals/{id}", policy.SchedulesRead, s.ApprovalPage},
+		{"POST", "/studio/approvals/{id}/approve", policy.ReleasesPublish, s.Approve},
+		{"POST", "/studio/approvals/{id}/deny", policy.ReleasesPublish, s.Deny},
 
 		{"GET", "/studio/content", policy.ContentRead, s.ContentList},
 		{"POST", "/studio/content", policy.ContentWrite, s.SaveNode},

@@ -1,0 +1,142 @@
+package studio
+
+import (
+	"net/http"
+
+	"github.com/go-chi/chi/v5"
+
+	"studio/engine"
+	"studio/engine/content"
+	"studio/locales"
+	"studio/web/templates"
+)
+
+// Approvals lists the requests waiting for a decision.
+func (h *Handler) Approvals(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	st := stateOf(ctx)
+	list, err := h.eng.Approvals(ctx, *st.user, st.site.ID)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	rows := make([]templates.ApprovalRow, 0, len(list))
+	for _, v := range list {
+		row := templates.ApprovalRow{ID: v.Request.ID, Title: releaseTitle(v.Release), RequestedBy: v.Request.RequestedBy.Name,
+			Items: len(v.Release.Items)}
+		if v.Release.ExecuteAt != nil {
+			tp := timePair(r, *v.Release.ExecuteAt, st.site.TimeZone)
+			row.When = &tp
+		}
+		rows = append(rows, row)
+	}
+	h.render(w, r, http.StatusOK, templates.ApprovalsPage(h.page(r, "approval.title", "approvals"), rows))
+}
+
+// ApprovalPage shows one request: the release exactly as it would be
+// scheduled, each item's live base against its pinned target.
+func (h *Handler) ApprovalPage(w http.ResponseWriter, r *http.Request) {
+	h.renderApproval(w, r, http.StatusOK, templates.ApprovalPage{ID: chi.URLParam(r, "id")})
+}
+
+func (h *Handler) renderApproval(w http.ResponseWriter, r *http.Request, status int, a templates.ApprovalPage) {
+	ctx := r.Context()
+	st := stateOf(ctx)
+	v, err := h.eng.Approval(ctx, *st.user, st.site.ID, a.ID)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	p := locales.From(ctx)
+	a.ReleaseID, a.Title, a.RequestedBy, a.RequestedAt = v.Release.ID, releaseTitle(v.Release), v.Request.RequestedBy.Name, v.Request.CreatedAt
+	a.CanDecide = engine.CanDecide(*st.user, v.Request)
+	a.Own = v.Request.RequestedBy.ID == st.user.ID
+	if at := v.Request.ExecuteAt; at != nil {
+		tp := timePair(r, *at, st.site.TimeZone)
+		a.When = &tp
+	}
+	loc := siteLoc(st.site)
+	for _, d := range v.Items {
+		var base, target content.Body
+		if d.Base != nil {
+			base = *d.Base
+		}
+		if d.Target != nil {
+			target = *d.Target
+		}
+		it := templates.ItemReview{Title: target.Title, Kind: string(d.Item.NodeKind)}
+		if d.Item.Base != nil {
+			it.BaseRev = d.Item.Base.Rev
+		}
+		if d.Item.Target != nil {
+			it.Rev = d.Item.Target.Rev
+		}
+		date := func(b content.Body) string {
+			if b.PublishedAt == nil {
+				return ""
+			}
+			return p.DateTime(b.PublishedAt.In(loc))
+		}
+		status := func(b content.Body) string {
+			if b.Status == "" {
+				return ""
+			}
+			return p.T("status." + string(b.Status))
+		}
+		it.Fields = []templates.FieldChange{
+			{LabelKey: "editor.title", Base: base.Title, Target: target.Title},
+			{LabelKey: "editor.slug", Base: base.Slug, Target: target.Slug},
+			{LabelKey: "editor.status", Base: status(base), Target: status(target)},
+			{LabelKey: "editor.summary", Base: base.Summary, Target: target.Summary},
+			{LabelKey: "approval.date", Base: date(base), Target: date(target)},
+		}
+		for _, l := range content.DiffLines(base.Text, target.Text) {
+			it.Body = append(it.Body, templates.DiffRow{Op: l.Op, Text: l.Text})
+		}
+		a.Items = append(a.Items, it)
+	}
+	h.render(w, r, status, templates.Approval(h.page(r, "approval.page_title", "approvals"), a))
+}
+
+// Approve carries the release out as this person.
+func (h *Handler) Approve(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	st := stateOf(ctx)
+	id := chi.URLParam(r, "id")
+	rel, err := h.eng.Approve(ctx, *st.user, st.site.ID, id)
+	if msg, _, status, ok := refusal(ctx, err); ok {
+		if e, _ := engine.AsError(err); e.Code == engine.CodeStateChanged {
+			// The request was denied as it should be; say so where it lives.
+			h.flash(r, "error.state_changed")
+			http.Redirect(w, r, "/studio/schedules", http.StatusSeeOther)
+			return
+		}
+		h.renderApproval(w, r, status, templates.ApprovalPage{ID: id, Error: msg})
+		return
+	}
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	h.flash(r, "approval.approved")
+	http.Redirect(w, r, "/studio/releases/"+rel.ID, http.StatusSeeOther)
+}
+
+// Deny answers no, with a reason.
+func (h *Handler) Deny(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	st := stateOf(ctx)
+	id := chi.URLParam(r, "id")
+	reason := r.PostFormValue("reason")
+	err := h.eng.Deny(ctx, *st.user, st.site.ID, id, reason)
+	if msg, fields, status, ok := refusal(ctx, err); ok {
+		h.renderApproval(w, r, status, templates.ApprovalPage{ID: id, Reason: reason, Errors: fields, Error: msg})
+		return
+	}
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	h.flash(r, "approval.denied")
+	http.Redirect(w, r, "/studio/approvals", http.StatusSeeOther)
+}
