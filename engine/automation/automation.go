@@ -16,7 +16,11 @@
 // budget-exceeded (§11.5); AccountRunResult then pauses the automation.
 package automation
 
-import "time"
+import (
+	"time"
+
+	"studio/engine/policy"
+)
 
 // State is an automation's state (§4.3, §5.3).
 type State string
@@ -145,42 +149,10 @@ const (
 // Builtins lists the built-in jobs in the order of §11.1.
 var Builtins = []Builtin{BuiltinBrokenLinks, BuiltinStaleContent, BuiltinFeedCheck, BuiltinWeeklyDigest, BuiltinCleanup}
 
-// Mode is an agent key's mode (§10.3). An automation's modeCap is one of
-// plan, manual, edits or auto; bypass exists only to be refused as a cap.
-type Mode string
-
-const (
-	ModePlan   Mode = "plan"
-	ModeManual Mode = "manual"
-	ModeEdits  Mode = "edits"
-	ModeAuto   Mode = "auto"
-	ModeBypass Mode = "bypass"
-)
-
-// ModeCaps lists the modes a cap may name, from least to most autonomous.
-var ModeCaps = []Mode{ModePlan, ModeManual, ModeEdits, ModeAuto}
-
-// modeRank orders modes by autonomy; bypass is above auto.
-var modeRank = map[Mode]int{ModePlan: 1, ModeManual: 2, ModeEdits: 3, ModeAuto: 4, ModeBypass: 5}
-
-// EffectiveMode is the mode a run works in: the lower of the key's effective
-// mode and the automation's cap (§11.2). Bypass never applies to runs
-// (§10.7), so the result is at most auto; an unknown mode gives plan, the
-// mode that changes nothing.
-func EffectiveMode(key, capMode Mode) Mode {
-	rk, rc := modeRank[key], modeRank[capMode]
-	if rk == 0 || rc == 0 {
-		return ModePlan
-	}
-	m := key
-	if rc < rk {
-		m = capMode
-	}
-	if m == ModeBypass {
-		return ModeAuto
-	}
-	return m
-}
+// ModeCaps lists the modes an automation's cap may name (§4.3), from least
+// to most autonomous; bypass exists only to be refused as a cap. The run's
+// mode is policy.RunMode(key's mode, cap).
+var ModeCaps = []policy.Mode{policy.ModePlan, policy.ModeManual, policy.ModeEdits, policy.ModeAuto}
 
 // Job is what an automation does (§4.3): a built-in job or an agent task.
 // The contract's oneOf is flattened; the fields of the other kind stay
@@ -193,10 +165,10 @@ type Job struct {
 	StaleAfterDays int     `json:"staleAfterDays,omitempty"` // 30..1095; 0 = the default, 365 (§11.1)
 
 	// Agent tasks (§11.2).
-	KeyID        string `json:"keyId,omitempty"`
-	Instructions string `json:"instructions,omitempty"`
-	Skill        string `json:"skill,omitempty"`
-	ModeCap      Mode   `json:"modeCap,omitempty"`
+	KeyID        string      `json:"keyId,omitempty"`
+	Instructions string      `json:"instructions,omitempty"`
+	Skill        string      `json:"skill,omitempty"`
+	ModeCap      policy.Mode `json:"modeCap,omitempty"`
 	// ReadsUntrustedText is a pointer because the contract requires it on
 	// every agent task (a missing flag is invalid) and forbids it on
 	// built-in jobs.

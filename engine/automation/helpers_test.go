@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"studio/engine/recurrence"
+
+	"studio/engine/policy"
 )
 
 // code returns the *Error code of err, "" for nil, and "not *Error" otherwise.
@@ -174,5 +176,5 @@ func boolPtr(b bool) *bool { return &b }
 func agentJob() Job {
 	b := DefaultBudget
 	return Job{Kind: JobAgentTask, KeyID: "key_1", Instructions: "Label new comments.\nHide spam.",
-		ModeCap: ModeEdits, ReadsUntrustedText: boolPtr(true), WindowMinutes: 30, Budget: &b}
+		ModeCap: policy.ModeEdits, ReadsUntrustedText: boolPtr(true), WindowMinutes: 30, Budget: &b}
 }

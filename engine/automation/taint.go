@@ -1,8 +1,11 @@
 package automation
 
 import (
+	"slices"
 	"strings"
 	"time"
+
+	"studio/engine/policy"
 )
 
 // Tools this package names. Their classes come from engine/policy's tool
@@ -20,8 +23,8 @@ const (
 
 // The call classes of §10.3 that a tainted run may still use.
 const (
-	ClassRead   = "read"
-	ClassReduce = "reduce"
+	ClassRead   = string(policy.ClassRead)
+	ClassReduce = string(policy.ClassReduce)
 )
 
 // Anomaly limits of one run (§11.4 rule 6).
@@ -30,24 +33,25 @@ const (
 	MaxConsecutiveRefusals = 10
 )
 
-// taintingTools return visitor-supplied text (§11.4 rule 1): reader text,
-// 404 paths, referrer hosts and UTM values, fetched content.
-var taintingTools = map[string]bool{
-	ToolListComments:     true,
-	ToolGetCommentThread: true,
-	ToolBrokenLinks:      true,
-	ToolGetAnalytics:     true,
-	ToolTopContent:       true,
-	ToolFetchAssetURL:    true,
-}
-
-// TaintingTools lists the tools that taint a run when called, sorted.
+// TaintingTools lists the tools that taint a run when called, sorted: the
+// tools of engine/policy's table that return visitor-supplied text (reader
+// text, 404 paths, referrer hosts and UTM values, fetched content).
 func TaintingTools() []string {
-	return []string{ToolBrokenLinks, ToolFetchAssetURL, ToolGetAnalytics, ToolGetCommentThread, ToolListComments, ToolTopContent}
+	var out []string
+	for _, t := range policy.Tools() {
+		if t.Taints {
+			out = append(out, t.Name)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // Taints reports whether calling tool taints the run (§11.4 rule 1).
-func Taints(tool string) bool { return taintingTools[tool] }
+func Taints(tool string) bool {
+	t, ok := policy.Tool(tool)
+	return ok && t.Taints
+}
 
 // RunLedger is what the server keeps about an open agent run's calls: its
 // taint, its budget usage and the anomaly counters (§11.4, §11.5).

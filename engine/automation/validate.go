@@ -1,9 +1,12 @@
 package automation
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"studio/engine/policy"
 )
 
 // Limits of the contract (§4.3).
@@ -114,10 +117,10 @@ func validateAgentTask(j Job) error {
 		return &Error{Code: CodeBadInstructions, Field: "job.instructions"}
 	case j.Skill != "" && !slug(j.Skill):
 		return &Error{Code: CodeBadSkill, Field: "job.skill"}
-	case j.ModeCap == ModeBypass:
+	case j.ModeCap == policy.ModeBypass:
 		// "never bypass" (§4.3): bypass never applies to runs (§10.7).
 		return &Error{Code: CodeModeCapBypass, Field: "job.modeCap"}
-	case modeRank[j.ModeCap] == 0:
+	case !slices.Contains(ModeCaps, j.ModeCap):
 		return &Error{Code: CodeUnknownModeCap, Field: "job.modeCap"}
 	case j.ReadsUntrustedText == nil:
 		return &Error{Code: CodeMissingUntrusted, Field: "job.readsUntrustedText"}

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"studio/engine/policy"
 )
 
 func TestValidateJobBuiltin(t *testing.T) {
@@ -31,7 +33,7 @@ func TestValidateJobBuiltin(t *testing.T) {
 		{"builtin with key", Job{Kind: JobBuiltin, Builtin: BuiltinCleanup, KeyID: "key_1"}, CodeFieldNotAllowed, "job.keyId"},
 		{"builtin with instructions", Job{Kind: JobBuiltin, Builtin: BuiltinCleanup, Instructions: "x"}, CodeFieldNotAllowed, "job.instructions"},
 		{"builtin with skill", Job{Kind: JobBuiltin, Builtin: BuiltinCleanup, Skill: "x"}, CodeFieldNotAllowed, "job.skill"},
-		{"builtin with mode cap", Job{Kind: JobBuiltin, Builtin: BuiltinCleanup, ModeCap: ModePlan}, CodeFieldNotAllowed, "job.modeCap"},
+		{"builtin with mode cap", Job{Kind: JobBuiltin, Builtin: BuiltinCleanup, ModeCap: policy.ModePlan}, CodeFieldNotAllowed, "job.modeCap"},
 		{"builtin with untrusted flag", Job{Kind: JobBuiltin, Builtin: BuiltinCleanup, ReadsUntrustedText: boolPtr(false)}, CodeFieldNotAllowed, "job.readsUntrustedText"},
 		{"builtin with window", Job{Kind: JobBuiltin, Builtin: BuiltinCleanup, WindowMinutes: 30}, CodeFieldNotAllowed, "job.windowMinutes"},
 		{"builtin with budget", Job{Kind: JobBuiltin, Builtin: BuiltinCleanup, Budget: &b}, CodeFieldNotAllowed, "job.budget"},
@@ -71,9 +73,9 @@ func TestValidateJobAgentTask(t *testing.T) {
 		{"valid", agentJob(), "", ""},
 		{"untrusted false", with(func(j *Job) { j.ReadsUntrustedText = boolPtr(false) }), "", ""},
 		{"with skill", with(func(j *Job) { j.Skill = "comment-triage" }), "", ""},
-		{"every mode cap", with(func(j *Job) { j.ModeCap = ModeAuto }), "", ""},
-		{"plan", with(func(j *Job) { j.ModeCap = ModePlan }), "", ""},
-		{"manual", with(func(j *Job) { j.ModeCap = ModeManual }), "", ""},
+		{"every mode cap", with(func(j *Job) { j.ModeCap = policy.ModeAuto }), "", ""},
+		{"plan", with(func(j *Job) { j.ModeCap = policy.ModePlan }), "", ""},
+		{"manual", with(func(j *Job) { j.ModeCap = policy.ModeManual }), "", ""},
 		{"2,000 characters", with(func(j *Job) { j.Instructions = strings.Repeat("ş", 2000) }), "", ""},
 		{"tabs and CRLF", with(func(j *Job) { j.Instructions = "a\tb\r\nc" }), "", ""},
 		{"RTL mark allowed", with(func(j *Job) { j.Instructions = "a\u200fb" }), "", ""},
@@ -103,7 +105,7 @@ func TestValidateJobAgentTask(t *testing.T) {
 		{"skill leading hyphen", with(func(j *Job) { j.Skill = "-a" }), CodeBadSkill, "job.skill"},
 		{"skill trailing hyphen", with(func(j *Job) { j.Skill = "a-" }), CodeBadSkill, "job.skill"},
 		{"skill too long", with(func(j *Job) { j.Skill = strings.Repeat("a", 65) }), CodeBadSkill, "job.skill"},
-		{"mode cap bypass", with(func(j *Job) { j.ModeCap = ModeBypass }), CodeModeCapBypass, "job.modeCap"},
+		{"mode cap bypass", with(func(j *Job) { j.ModeCap = policy.ModeBypass }), CodeModeCapBypass, "job.modeCap"},
 		{"no mode cap", with(func(j *Job) { j.ModeCap = "" }), CodeUnknownModeCap, "job.modeCap"},
 		{"unknown mode cap", with(func(j *Job) { j.ModeCap = "Auto" }), CodeUnknownModeCap, "job.modeCap"},
 		{"no untrusted flag", with(func(j *Job) { j.ReadsUntrustedText = nil }), CodeMissingUntrusted, "job.readsUntrustedText"},
@@ -211,23 +213,5 @@ func TestAutomationJSON(t *testing.T) {
 	var back Job
 	if err := json.Unmarshal(raw, &back); err != nil || ValidateJob(back) != nil || *back.ReadsUntrustedText {
 		t.Fatalf("round trip: %+v, %v", back, err)
-	}
-}
-
-func TestEffectiveMode(t *testing.T) {
-	tests := []struct{ key, cap, want Mode }{
-		{ModeAuto, ModeEdits, ModeEdits},
-		{ModeEdits, ModeAuto, ModeEdits},
-		{ModePlan, ModeAuto, ModePlan},
-		{ModeManual, ModeManual, ModeManual},
-		{ModeBypass, ModeAuto, ModeAuto},
-		{ModeBypass, ModeBypass, ModeAuto}, // bypass never applies to runs (§10.7)
-		{"", ModeAuto, ModePlan},
-		{ModeAuto, "root", ModePlan},
-	}
-	for _, tt := range tests {
-		if got := EffectiveMode(tt.key, tt.cap); got != tt.want {
-			t.Errorf("EffectiveMode(%q, %q) = %q, want %q", tt.key, tt.cap, got, tt.want)
-		}
 	}
 }
