@@ -84,8 +84,18 @@ func (e *Engine) RunDue(ctx context.Context, trigger string) (TickReport, error)
 }
 
 // dueAt is when a release needs the ticker: its time, or the end of the
-// lease of a run that may have died.
+// lease of a run that may have died. A paused site's release is not run
+// (§8.6): it needs the ticker only when its late limit ends, to become
+// missed, or at the end of a lease that outlives that; an unapproved one
+// still expires at its time. DueReleases orders rows the same way.
 func dueAt(r ReleaseRow) time.Time {
+	if r.SitePaused && r.State != release.StateAwaitingApproval && r.ExecuteAt != nil {
+		at := r.ExecuteAt.Add(release.LateLimit)
+		if r.State == release.StateRunning && r.LeaseUntil != nil && r.LeaseUntil.After(at) {
+			at = *r.LeaseUntil
+		}
+		return at
+	}
 	if r.State == release.StateRunning && r.LeaseUntil != nil {
 		return *r.LeaseUntil
 	}
@@ -166,6 +176,13 @@ func (e *Engine) runRelease(ctx context.Context, r ReleaseRow, now time.Time, tr
 	if release.IsMissed(at, now) {
 		return end(release.StateMissed, &release.Outcome{Kind: "missed", At: now, LatenessSeconds: &lateness},
 			&RunRecord{ID: runID, SiteID: r.SiteID, SubjectID: r.ID, OccurrenceAt: at, State: "missed", Trigger: trigger, Lateness: lateness})
+	}
+	// The site's kill switch is on (§11.6 item 2): the release is not
+	// claimed. It waits; if the site resumes within the hour it runs then
+	// (late), otherwise the branch above makes it missed. Look again when
+	// that hour is over.
+	if r.SitePaused {
+		return at.Add(release.LateLimit + time.Millisecond), nil
 	}
 
 	claim := Claim{RunID: runID, SiteID: r.SiteID, ReleaseID: r.ID, Rev: r.Rev, State: r.State,

@@ -34,24 +34,11 @@ func (e *Engine) ScheduleNode(ctx context.Context, u User, in ScheduleInput) (re
 	if err != nil {
 		return release.Release{}, err
 	}
-	loc, err := localtime.LoadZone(site.TimeZone)
+	at, wall, err := e.resolveInput(site, in.Date, in.Time)
 	if err != nil {
-		return release.Release{}, refuse("bad_zone", "")
+		return release.Release{}, err
 	}
-	wall, err := localtime.ParseDateAndTime(in.Date, in.Time)
-	if err != nil {
-		field := "time"
-		if errors.Is(err, localtime.ErrBadDate) {
-			field = "date"
-		}
-		return release.Release{}, refuse(codeOf(err), field)
-	}
-	at, _ := localtime.Resolve(wall, loc)
-	at = at.UTC()
 	now := e.Now()
-	if err := release.CheckTime(at, now); err != nil {
-		return release.Release{}, refuse(codeOf(err), "time")
-	}
 
 	d, err := e.Node(ctx, in.SiteID, in.NodeID)
 	if err != nil {
@@ -195,4 +182,82 @@ func (e *Engine) setState(ctx context.Context, r ReleaseRow, to release.State, o
 		e.Poke()
 	}
 	return err
+}
+
+// Move gives a scheduled or waiting release a new time in the site's zone
+// (D4). A person who may approve it keeps the approval: the content hash is
+// unchanged and moving is their decision (audited with both times). Anyone
+// else's move needs approval again: a new request bound to the new time,
+// and the old one is withdrawn.
+func (e *Engine) Move(ctx context.Context, u User, siteID, id string, rev int64, date, clock string) (ReleaseRow, error) {
+	r, err := e.changeable(ctx, u, siteID, id, rev)
+	if err != nil {
+		return ReleaseRow{}, err
+	}
+	if r.State != release.StateScheduled && r.State != release.StateAwaitingApproval {
+		return ReleaseRow{}, refuse(CodeBadState, "")
+	}
+	site, err := e.store.Site(ctx, siteID)
+	if err != nil {
+		return ReleaseRow{}, err
+	}
+	at, wall, err := e.resolveInput(site, date, clock)
+	if err != nil {
+		return ReleaseRow{}, err
+	}
+	now := e.Now()
+	by := u.Actor()
+	c := Change{ID: r.ID, Rev: r.Rev, From: []release.State{r.State}, ExecuteAt: &at, LocalTime: wall.String(),
+		Audit: AuditEntry{Action: "release.reschedule", Actor: by, SiteID: siteID, ReleaseID: r.ID, At: now,
+			Details: map[string]any{"from": instantOrEmpty(r.ExecuteAt), "to": localtime.FormatInstant(at), "localTime": wall.String()}}}
+	if r.State == release.StateScheduled && r.Approval != nil && policy.Has(u.Role, policy.ReleasesPublish) {
+		c.To = release.StateScheduled
+		kept := *r.Approval
+		kept.ExecuteAt = &at
+		c.Approval = &kept
+	} else {
+		c.To = release.StateAwaitingApproval
+		moved := r.Release
+		moved.CreatedBy = by // the request is this person's
+		c.Request = newRequest(moved, &at, now)
+		c.Audit.Details["approval"] = "requested"
+	}
+	if err := e.store.ChangeRelease(ctx, c); err != nil {
+		if errors.Is(err, ErrConflict) {
+			return ReleaseRow{}, refuse(CodeStale, "")
+		}
+		return ReleaseRow{}, err
+	}
+	e.Poke()
+	return e.store.Release(ctx, siteID, r.ID)
+}
+
+// resolveInput turns a person's date and time in the site's zone into an
+// instant that passes the release time limits (§6.1), or a field refusal.
+func (e *Engine) resolveInput(site Site, date, clock string) (time.Time, localtime.Wall, error) {
+	loc, err := localtime.LoadZone(site.TimeZone)
+	if err != nil {
+		return time.Time{}, localtime.Wall{}, refuse("bad_zone", "")
+	}
+	wall, err := localtime.ParseDateAndTime(date, clock)
+	if err != nil {
+		field := "time"
+		if errors.Is(err, localtime.ErrBadDate) {
+			field = "date"
+		}
+		return time.Time{}, localtime.Wall{}, refuse(codeOf(err), field)
+	}
+	at, _ := localtime.Resolve(wall, loc)
+	at = at.UTC()
+	if err := release.CheckTime(at, e.Now()); err != nil {
+		return time.Time{}, localtime.Wall{}, refuse(codeOf(err), "time")
+	}
+	return at, wall, nil
+}
+
+func instantOrEmpty(t *time.Time) string {
+	if t == nil {
+		return ""
+	}
+	return localtime.FormatInstant(*t)
 }

@@ -81,6 +81,11 @@ type Change struct {
 	Approval *release.Approval // set with the change (an approver's carry-out)
 	Run      *RunRecord
 	Audit    AuditEntry
+	// A move (D4) sets the new time; a move that needs approval files a new
+	// request, and any waiting one is withdrawn.
+	ExecuteAt *time.Time
+	LocalTime string
+	Request   *ApprovalRequest
 }
 
 // NewRelease is a release to insert: its items pinned at PinnedRevs after
@@ -168,11 +173,15 @@ type ReleaseRow struct {
 	ExecuteAt  *time.Time
 	LeaseToken string
 	LeaseUntil *time.Time
+	// SitePaused says the site's kill switch is on (§11.6): the ticker
+	// claims none of its releases. Only DueReleases fills it in.
+	SitePaused bool
 }
 
 // Store is what the engine needs from storage. Every write is one
 // transaction; guarded writes return ErrConflict when their guard failed.
 type Store interface {
+	TokenStore
 	CreateUser(ctx context.Context, u User, passwordHash string, now time.Time) error
 	UserByEmail(ctx context.Context, email string) (User, string, error)
 	UserByID(ctx context.Context, id string) (User, error)
@@ -223,8 +232,9 @@ type Store interface {
 
 	// DueReleases lists releases that come due by until, in the order they
 	// come due: scheduled or waiting ones by execute_at, running ones by the
-	// end of their lease. One statement: the tick reads nothing else when
-	// idle.
+	// end of their lease; a paused site's only when their late limit ends
+	// (rows say SitePaused). One statement: the tick reads nothing else
+	// when idle.
 	DueReleases(ctx context.Context, until time.Time, limit int) ([]ReleaseRow, error)
 	ClaimRelease(ctx context.Context, c Claim) (bool, error)
 	FinishRelease(ctx context.Context, f Finish) error
@@ -233,4 +243,17 @@ type Store interface {
 	ApplyRelease(ctx context.Context, a Apply) (bool, error)
 	WriteHeartbeat(ctx context.Context, h Heartbeat) error
 	Heartbeat(ctx context.Context) (Heartbeat, error)
+
+	// ScheduleSettings returns a site's schedule settings, the defaults at
+	// rev 0 when it has no row.
+	ScheduleSettings(ctx context.Context, siteID string) (ScheduleSettings, error)
+	// SaveScheduleSettings writes next when the settings are still at
+	// expectedRev (0: no row yet), with its audit row; ErrConflict otherwise.
+	SaveScheduleSettings(ctx context.Context, next ScheduleSettings, expectedRev int64, audit AuditEntry) error
+	// SetSiteTimeZone changes the site's zone when the site is still at
+	// site's rev and hash, giving it newHash; ErrConflict otherwise.
+	SetSiteTimeZone(ctx context.Context, site Site, zone, newHash string, now time.Time, audit AuditEntry) error
+	// AutomationWrites counts the site's audit rows written by automations
+	// in [from, to).
+	AutomationWrites(ctx context.Context, siteID string, from, to time.Time) (int, error)
 }

@@ -15,6 +15,7 @@ import (
 
 	"studio/engine"
 	"studio/engine/policy"
+	"studio/handlers/api"
 	"studio/handlers/site"
 	"studio/handlers/studio"
 	"studio/web/static"
@@ -48,6 +49,7 @@ func StudioRoutes(s *studio.Handler) []Route {
 		{"GET", "/studio/releases/{id}", policy.SchedulesRead, s.ReleasePage},
 		{"POST", "/studio/releases/{id}/unschedule", policy.SchedulesWrite, s.Unschedule},
 		{"POST", "/studio/releases/{id}/cancel", policy.SchedulesWrite, s.Cancel},
+		{"POST", "/studio/releases/{id}/move", policy.SchedulesWrite, s.Move},
 		{"GET", "/studio/approvals", policy.SchedulesRead, s.Approvals},
 		{"GET", "/studio/approvals/{id}", policy.SchedulesRead, s.ApprovalPage},
 		{"POST", "/studio/approvals/{id}/approve", policy.ReleasesPublish, s.Approve},
@@ -62,6 +64,27 @@ func StudioRoutes(s *studio.Handler) []Route {
 		{"GET", "/studio/content/{id}/schedule", policy.SchedulesWrite, s.ScheduleForm},
 		{"GET", "/studio/content/{id}/schedule/preview", policy.SchedulesWrite, s.SchedulePreview},
 		{"POST", "/studio/content/{id}/schedule", policy.SchedulesWrite, s.Schedule},
+
+		// Site settings (§15.1): the time zone and the Schedules section,
+		// for Administrators and above (§10.2).
+		{"GET", "/studio/settings", policy.SiteSettings, s.Settings},
+		{"POST", "/studio/settings/time-zone", policy.SiteSettings, s.SaveTimeZone},
+		{"POST", "/studio/settings/pause", policy.SiteSettings, s.PauseSchedules},
+		{"POST", "/studio/settings/resume", policy.SiteSettings, s.ResumeSchedules},
+		{"POST", "/studio/settings/daily-write-cap", policy.SiteSettings, s.SaveDailyWriteCap},
+	}
+}
+
+// APIRoutes is the table of the JSON API (RFC §13). Every row passes through
+// token authentication and its scope.
+func APIRoutes(a *api.Handler) []Route {
+	return []Route{
+		{"GET", "/api/scheduler", policy.SchedulesRead, a.Scheduler},
+		{"GET", "/api/sites", policy.SchedulesRead, a.Sites},
+		{"GET", "/api/sites/{siteId}/releases", policy.SchedulesRead, a.Releases},
+		{"GET", "/api/sites/{siteId}/releases/{releaseId}", policy.SchedulesRead, a.Release},
+		{"POST", "/api/sites/{siteId}/releases/{releaseId}/unschedule", policy.SchedulesWrite, a.Unschedule},
+		{"POST", "/api/sites/{siteId}/releases/{releaseId}/cancel", policy.SchedulesWrite, a.Cancel},
 	}
 }
 
@@ -92,6 +115,10 @@ func New(eng *engine.Engine, sessions *scs.SessionManager, log *slog.Logger) htt
 			r.Method(rt.Method, rt.Pattern, h)
 		}
 	})
+	a := api.New(eng, log)
+	for _, rt := range APIRoutes(a) {
+		r.Method(rt.Method, rt.Pattern, a.Guard(mustScope(rt), rt.Handler))
+	}
 	for _, rt := range PublicRoutes(eng, site.New(eng, log)) {
 		if rt.Method != http.MethodGet || rt.Scope != Anyone {
 			panic("handlers: public routes are read-only and open: " + rt.Pattern)

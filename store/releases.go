@@ -252,8 +252,14 @@ func changeRelease(ctx context.Context, tx *sql.Tx, c engine.Change) error {
 	for _, f := range c.From {
 		args = append(args, string(f))
 	}
+	if c.ExecuteAt != nil {
+		if _, err := tx.ExecContext(ctx, `UPDATE releases SET execute_at = ?, local_time = NULLIF(?, '') WHERE id = ? AND rev = ?`,
+			instant(*c.ExecuteAt), c.LocalTime, c.ID, c.Rev); err != nil {
+			return fmt.Errorf("store: move release: %w", err)
+		}
+	}
 	ok, err := one(tx.ExecContext(ctx, `UPDATE releases SET state = ?, outcome = COALESCE(?, outcome),
-		approval = CASE WHEN ? IS NOT NULL THEN ? WHEN ? = 'draft' THEN NULL ELSE approval END,
+		approval = CASE WHEN ? IS NOT NULL THEN ? WHEN ? IN ('draft', 'awaiting_approval') THEN NULL ELSE approval END,
 		lease_token = NULL, lease_until = NULL, rev = rev + 1, updated_at = ?
 		WHERE id = ? AND rev = ? AND state IN (?`+strings.Repeat(",?", len(c.From)-1)+`)`, args...))
 	if err != nil {
@@ -270,8 +276,9 @@ func changeRelease(ctx context.Context, tx *sql.Tx, c engine.Change) error {
 			return err
 		}
 	}
-	if slices.Contains(c.From, release.StateAwaitingApproval) && c.To != release.StateScheduled {
-		// The release stops waiting without an approval: so does its request.
+	if slices.Contains(c.From, release.StateAwaitingApproval) && (c.To != release.StateScheduled || c.Request != nil) {
+		// The release stops waiting without an approval, or waits for a new
+		// one: its request is closed.
 		status := engine.RequestWithdrawn
 		if c.To == release.StateExpired {
 			status = engine.RequestExpired
@@ -279,6 +286,11 @@ func changeRelease(ctx context.Context, tx *sql.Tx, c engine.Change) error {
 		if _, err := tx.ExecContext(ctx, `UPDATE approvals SET status = ?, decided_at = ?
 			WHERE release_id = ? AND status = 'waiting'`, status, instant(c.Audit.At), c.ID); err != nil {
 			return fmt.Errorf("store: close request: %w", err)
+		}
+	}
+	if c.Request != nil {
+		if err := insertRequest(ctx, tx, c.Request); err != nil {
+			return err
 		}
 	}
 	if r := c.Run; r != nil {

@@ -7,21 +7,58 @@ import (
 	"time"
 
 	"studio/engine"
+	"studio/engine/release"
 )
 
 // DueReleases lists the releases that come due by until, in the order they
 // come due: scheduled ones to run and waiting ones to expire, by execute_at;
-// running ones whose lease ends, by lease_until. One statement.
+// running ones whose lease ends, by lease_until. A release of a paused site
+// is not run (§8.6, §11.6), so it comes due only when its late limit ends,
+// to be marked missed (a running one at the end of its lease, if later);
+// each row says whether its site is paused. One statement: the settings
+// come joined, so an idle tick still reads nothing else.
 func (s *Store) DueReleases(ctx context.Context, until time.Time, limit int) ([]engine.ReleaseRow, error) {
-	t := instant(until)
-	return s.queryReleases(ctx, `(state IN ('scheduled', 'awaiting_approval') AND execute_at <= ?)
-		OR (state = 'running' AND lease_until <= ?)
-		ORDER BY CASE state WHEN 'running' THEN lease_until ELSE execute_at END, id LIMIT ?`, t, t, limit)
+	t, lateUntil := instant(until), instant(until.Add(-release.LateLimit))
+	late := fmt.Sprintf("+%d seconds", int64(release.LateLimit/time.Second))
+	rows, err := s.read.QueryContext(ctx, `SELECT `+releaseColumns+`, COALESCE(p.paused, 0)
+		FROM releases LEFT JOIN (SELECT site_id AS paused_site, paused FROM schedule_settings) p ON p.paused_site = releases.site_id
+		WHERE ((state IN ('scheduled', 'awaiting_approval') AND execute_at <= ?) OR (state = 'running' AND lease_until <= ?))
+		  AND (COALESCE(p.paused, 0) = 0 OR state = 'awaiting_approval' OR execute_at <= ?)
+		ORDER BY CASE
+		    WHEN COALESCE(p.paused, 0) = 0 OR state = 'awaiting_approval'
+		      THEN CASE state WHEN 'running' THEN lease_until ELSE execute_at END
+		    ELSE max(COALESCE(lease_until, ''), strftime('%Y-%m-%dT%H:%M:%fZ', execute_at, ?))
+		  END, id
+		LIMIT ?`, t, t, lateUntil, late, limit)
+	if err != nil {
+		return nil, fmt.Errorf("store: due releases: %w", err)
+	}
+	defer rows.Close()
+	var out []engine.ReleaseRow
+	for rows.Next() {
+		var paused bool
+		r, err := scanRelease(withExtra{rows, []any{&paused}})
+		if err != nil {
+			return nil, err
+		}
+		r.SitePaused = paused
+		out = append(out, r)
+	}
+	return out, rows.Err()
 }
 
+// withExtra scans a row with columns after those its scanner knows.
+type withExtra struct {
+	row   interface{ Scan(...any) error }
+	extra []any
+}
+
+func (w withExtra) Scan(dest ...any) error { return w.row.Scan(append(dest, w.extra...)...) }
+
 // ClaimRelease takes the release for one run (§8.5): it is ours only if the
-// release is still as the tick read it and no other release of its site is
-// running under a live lease. The run row carries the same lease token.
+// release is still as the tick read it, no other release of its site is
+// running under a live lease, and the site is not paused (a pause that
+// commits after the tick's read still stops the claim). The run row carries the same lease token.
 func (s *Store) ClaimRelease(ctx context.Context, c engine.Claim) (bool, error) {
 	var claimed bool
 	err := s.tx(ctx, func(tx *sql.Tx) error {
@@ -30,8 +67,9 @@ func (s *Store) ClaimRelease(ctx context.Context, c engine.Claim) (bool, error) 
 			rev = rev + 1, updated_at = ?
 			WHERE id = ? AND rev = ? AND execute_at = ?
 			  AND (state = 'scheduled' OR (state = 'running' AND lease_token = ? AND lease_until <= ?))
-			  AND NOT EXISTS (SELECT 1 FROM releases o WHERE o.site_id = ? AND o.id <> ? AND o.state = 'running' AND o.lease_until > ?)`,
-			c.Token, instant(c.LeaseUntil), now, c.ReleaseID, c.Rev, at, c.OldToken, now, c.SiteID, c.ReleaseID, now))
+			  AND NOT EXISTS (SELECT 1 FROM releases o WHERE o.site_id = ? AND o.id <> ? AND o.state = 'running' AND o.lease_until > ?)
+			  AND NOT EXISTS (SELECT 1 FROM schedule_settings WHERE site_id = ? AND paused = 1)`,
+			c.Token, instant(c.LeaseUntil), now, c.ReleaseID, c.Rev, at, c.OldToken, now, c.SiteID, c.ReleaseID, now, c.SiteID))
 		if err != nil || !ok {
 			return err
 		}

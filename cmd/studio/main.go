@@ -3,6 +3,7 @@
 //
 //	studio [serve] [--addr 127.0.0.1:8080] [--data ./data] [--demo]
 //	studio user add --email E --name N --role editor [--password-stdin] [--data DIR]
+//	studio token create --user EMAIL --name NAME [--data DIR]
 //	studio demo [--data DIR]
 //	studio schedules run-due|status [--data DIR]
 //	studio schedules resolve --local 2026-03-29T02:30 --zone Europe/Berlin
@@ -55,6 +56,11 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer, 
 			return errors.New("usage: studio user add --email E --name N --role ROLE [--password-stdin] [--data DIR]")
 		}
 		return userAddCmd(ctx, args[1:], stdin, stdout)
+	case "token":
+		if len(args) == 0 || args[0] != "create" {
+			return errors.New("usage: studio token create --user EMAIL --name NAME [--data DIR]")
+		}
+		return tokenCreateCmd(ctx, args[1:], stdout)
 	case "demo":
 		return demoCmd(ctx, args, stdout)
 	case "schedules":
@@ -63,7 +69,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer, 
 		}
 		return schedulesCmd(ctx, args[0], args[1:], stdout)
 	}
-	return fmt.Errorf("unknown command %q (serve, user add, demo, schedules)", cmd)
+	return fmt.Errorf("unknown command %q (serve, user add, token create, demo, schedules)", cmd)
 }
 
 // parseAndOpen adds --data to the command's flags, parses args and opens

@@ -117,7 +117,12 @@ func (h *Handler) Agenda(w http.ResponseWriter, r *http.Request) {
 		day.Items = append(day.Items, templates.AgendaItem{ID: rel.ID, Title: releaseTitle(rel),
 			When: timePair(r, at, st.site.TimeZone), State: string(rel.State), By: rel.CreatedBy.Name})
 	}
-	h.render(w, r, http.StatusOK, templates.AgendaPage(h.page(r, "agenda.title", "schedules"), a))
+	page := h.page(r, "agenda.title", "schedules")
+	if page.Paused, err = h.pausedBanner(r); err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	h.render(w, r, http.StatusOK, templates.AgendaPage(page, a))
 }
 
 func releaseTitle(rel engine.ReleaseRow) string {
@@ -133,6 +138,11 @@ func (h *Handler) ReleasePage(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) renderRelease(w http.ResponseWriter, r *http.Request, status int, id, errMsg string) {
+	h.renderReleaseForm(w, r, status, id, errMsg, nil, "", "")
+}
+
+func (h *Handler) renderReleaseForm(w http.ResponseWriter, r *http.Request, status int, id, errMsg string,
+	moveErrors templates.FieldErrors, moveDate, moveTime string) {
 	ctx := r.Context()
 	st := stateOf(ctx)
 	rel, err := h.eng.Release(ctx, st.site.ID, id)
@@ -153,10 +163,16 @@ func (h *Handler) renderRelease(w http.ResponseWriter, r *http.Request, status i
 	v := templates.ReleaseView{ID: rel.ID, Title: releaseTitle(rel), State: string(rel.State), Rev: rel.Rev,
 		By: rel.CreatedBy.Name, Error: errMsg, Outcome: outcomeSentence(ctx, rel),
 		CanUnschedule: mayChange && release.CanTransition(rel.State, release.StateDraft),
-		CanCancel:     mayChange && release.CanCancel(rel.State)}
+		CanCancel:     mayChange && release.CanCancel(rel.State),
+		CanMove:       mayChange && (rel.State == release.StateScheduled || rel.State == release.StateAwaitingApproval),
+		MoveErrors:    moveErrors}
 	if rel.ExecuteAt != nil {
 		tp := timePair(r, *rel.ExecuteAt, st.site.TimeZone)
 		v.When = &tp
+		v.MoveDate, v.MoveTime = tp.At.Format("2006-01-02"), tp.At.Format("15:04")
+	}
+	if moveDate != "" {
+		v.MoveDate, v.MoveTime = moveDate, moveTime // what the person typed, beside its error
 	}
 	for _, it := range rel.Items {
 		iv := templates.ReleaseItemView{NodeID: it.NodeID, Title: it.NodeID, Kind: string(it.NodeKind), Op: string(it.Op)}
@@ -241,5 +257,28 @@ func (h *Handler) changeRelease(w http.ResponseWriter, r *http.Request,
 		return
 	}
 	h.flash(r, doneKey)
+	http.Redirect(w, r, "/studio/releases/"+id, http.StatusSeeOther)
+}
+
+// Move gives the release a new time (D4).
+func (h *Handler) Move(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	st := stateOf(ctx)
+	id := chi.URLParam(r, "id")
+	date, clock := r.PostFormValue("date"), r.PostFormValue("time")
+	rel, err := h.eng.Move(ctx, *st.user, st.site.ID, id, formRev(r), date, clock)
+	if msg, fields, status, ok := refusal(ctx, err); ok {
+		h.renderReleaseForm(w, r, status, id, msg, fields, date, clock)
+		return
+	}
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	if rel.State == release.StateScheduled {
+		h.flash(r, "release.moved")
+	} else {
+		h.flash(r, "release.moved_for_approval")
+	}
 	http.Redirect(w, r, "/studio/releases/"+id, http.StatusSeeOther)
 }

@@ -175,6 +175,7 @@ func (h *Handler) page(r *http.Request, titleKey, nav string) templates.Page {
 	p := templates.Page{Title: locales.T(ctx, titleKey), Nav: nav, CSRF: st.csrf, Flash: h.sessions.PopString(ctx, keyNext)}
 	if st.user != nil {
 		p.User = &templates.UserView{Name: st.user.Name, Role: string(st.user.Role)}
+		p.CanSettings = policy.Has(st.user.Role, policy.SiteSettings)
 	}
 	if st.site.ID != "" {
 		p.Site = templates.SiteView{ID: st.site.ID, Name: st.site.Name, TimeZone: st.site.TimeZone,

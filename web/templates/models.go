@@ -8,11 +8,15 @@ import "time"
 // Page is what every Studio page's frame needs.
 type Page struct {
 	Title string
-	Nav   string // content | schedules
+	Nav   string // content | schedules | settings
 	User  *UserView
 	CSRF  string
 	Flash string // message key of a one-time notice
 	Site  SiteView
+	// CanSettings shows the Settings link (site:settings).
+	CanSettings bool
+	// Paused, when set, shows the kill switch's banner above the content.
+	Paused *PausedView
 }
 
 // UserView is the signed-in person.
@@ -150,6 +154,10 @@ type ReleaseView struct {
 	Items         []ReleaseItemView
 	CanUnschedule bool
 	CanCancel     bool
+	CanMove       bool
+	MoveDate      string // the move form, in the site's zone
+	MoveTime      string
+	MoveErrors    FieldErrors
 	Outcome       string // translated sentence, if finished
 	Error         string
 }

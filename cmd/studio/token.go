@@ -1,0 +1,42 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+
+	"studio/engine"
+	"studio/locales"
+)
+
+// tokenCreateCmd is `studio token create --user EMAIL --name NAME`: it
+// prints a personal access token once; only its hash is kept.
+func tokenCreateCmd(ctx context.Context, args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("token create", flag.ContinueOnError)
+	email := fs.String("user", "", "the person the token acts for (email)")
+	name := fs.String("name", "", "what the token is for, e.g. 'deploy script'")
+	st, err := parseAndOpen(ctx, fs, args)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	u, _, err := st.UserByEmail(ctx, *email)
+	if errors.Is(err, engine.ErrNotFound) {
+		return fmt.Errorf("no account with the email %q", *email)
+	}
+	if err != nil {
+		return err
+	}
+	secret, _, err := engine.New(st, systemClock{}, nil).CreateToken(ctx, u, *name)
+	if e, ok := engine.AsError(err); ok {
+		return errors.New(locales.For(u.Lang).T("error." + e.Code))
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%s\n\nThis is the only time the token is shown. It acts as %s (%s): send it as\n"+
+		"Authorization: Bearer <token>\n", secret, u.Name, u.Role)
+	return nil
+}

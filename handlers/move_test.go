@@ -1,0 +1,34 @@
+package handlers_test
+
+import (
+	"net/http"
+	"net/url"
+	"testing"
+)
+
+func TestMoveForm(t *testing.T) {
+	t.Parallel()
+	a := newApp(t)
+	rel := a.scheduleAt(t, a.editor, a.draft, "2026-11-02", "09:00")
+	page := "/studio/releases/" + rel.ID
+	c := a.signedIn(t, a.editor)
+	token := c.token()
+	runScenarios(t, c, []scenario{
+		{Name: "FormShowsTheCurrentTime", URL: page, ExpectedStatus: http.StatusOK,
+			ExpectedContent: []string{`data-testid="move-form"`, `value="2026-11-02"`, `value="09:00"`, "Move to…"}},
+		{Name: "InThePast", Method: "POST", URL: page + "/move",
+			Form:           url.Values{"csrf_token": {token}, "rev": {"1"}, "date": {"2026-11-01"}, "time": {"09:00"}},
+			ExpectedStatus: http.StatusUnprocessableEntity,
+			ExpectedContent: []string{`data-testid="error-time">This time has already passed.`, `value="2026-11-01"`,
+				`<details class="move" open>`}},
+		{Name: "Moved", Method: "POST", URL: page + "/move",
+			Form:           url.Values{"csrf_token": {token}, "rev": {"1"}, "date": {"2026-11-02"}, "time": {"10:30"}},
+			ExpectedStatus: http.StatusSeeOther},
+		{Name: "ShowsTheNewTime", URL: page, ExpectedStatus: http.StatusOK,
+			ExpectedContent: []string{"Moved. The approval stands", "10:30 Istanbul", `data-state="scheduled"`}},
+		{Name: "StaleRev", Method: "POST", URL: page + "/move",
+			Form:            url.Values{"csrf_token": {token}, "rev": {"1"}, "date": {"2026-11-02"}, "time": {"11:00"}},
+			ExpectedStatus:  http.StatusConflict,
+			ExpectedContent: []string{"This changed somewhere else meanwhile."}},
+	})
+}

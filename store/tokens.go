@@ -1,0 +1,47 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"time"
+
+	"studio/engine"
+)
+
+// CreateToken stores a token with the hash of its secret.
+func (s *Store) CreateToken(ctx context.Context, t engine.Token, hash string) error {
+	_, err := s.write.ExecContext(ctx, `INSERT INTO tokens (id, user_id, name, hash, created_at) VALUES (?, ?, ?, ?, ?)`,
+		t.ID, t.UserID, t.Name, hash, instant(t.CreatedAt))
+	if err != nil {
+		return fmt.Errorf("store: create token: %w", err)
+	}
+	return nil
+}
+
+// TokenUser returns the unrevoked token with this hash and its person.
+func (s *Store) TokenUser(ctx context.Context, hash string) (engine.Token, engine.User, error) {
+	var t engine.Token
+	var created string
+	var used sql.NullString
+	u, err := scanUser(s.read.QueryRowContext(ctx, `SELECT u.id, u.email, u.name, u.role, u.lang, t.id, t.name, t.created_at, t.last_used_at
+		FROM tokens t JOIN users u ON u.id = t.user_id WHERE t.hash = ? AND t.revoked_at IS NULL`, hash),
+		&t.ID, &t.Name, &created, &used)
+	if err != nil {
+		return t, u, err
+	}
+	t.UserID = u.ID
+	if t.CreatedAt, err = mustInstant(created); err != nil {
+		return t, u, err
+	}
+	t.LastUsed, err = parseInstant(used)
+	return t, u, err
+}
+
+// TouchToken records when a token was last used.
+func (s *Store) TouchToken(ctx context.Context, id string, at time.Time) error {
+	if _, err := s.write.ExecContext(ctx, `UPDATE tokens SET last_used_at = ? WHERE id = ?`, instant(at), id); err != nil {
+		return fmt.Errorf("store: touch token: %w", err)
+	}
+	return nil
+}
