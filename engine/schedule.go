@@ -261,3 +261,11 @@ func instantOrEmpty(t *time.Time) string {
 	}
 	return localtime.FormatInstant(*t)
 }
+
+// ReleaseHistory is what happened to a release, from its audit rows.
+func (e *Engine) ReleaseHistory(ctx context.Context, siteID, id string) ([]AuditEntry, error) {
+	if _, err := e.store.Release(ctx, siteID, id); err != nil {
+		return nil, err // also keeps one site's history from another's pages
+	}
+	return e.store.ReleaseHistory(ctx, id)
+}

@@ -207,6 +207,8 @@ type Store interface {
 	// CreateRelease inserts a new release; it fails with ErrConflict if any
 	// pinned node moved since or is held.
 	CreateRelease(ctx context.Context, n NewRelease) error
+	// ReleaseHistory lists a release's audit rows, oldest first.
+	ReleaseHistory(ctx context.Context, releaseID string) ([]AuditEntry, error)
 	// NodeVersion is the body of one saved version of a node.
 	NodeVersion(ctx context.Context, id string, rev int64) (content.Body, error)
 

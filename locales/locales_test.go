@@ -121,6 +121,9 @@ func TestEveryKeyTheCodeUsesExists(t *testing.T) {
 		{"editor.new_", []string{"contentEntry", "page"}},
 		{"lang.", Languages},
 		{"outcome.", []string{"published", "missed", "expired", "canceled", "conflict", "failed"}},
+		{"history.", []string{"release_schedule", "release_unschedule", "release_cancel", "release_reschedule",
+			"release_publish", "release_expired", "release_missed", "release_conflict", "release_failed",
+			"approval_approve", "approval_deny"}},
 	} {
 		for _, v := range set.values {
 			used[set.prefix+v] = "a key built from " + set.prefix

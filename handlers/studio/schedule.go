@@ -3,6 +3,7 @@ package studio
 import (
 	"context"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -173,6 +174,15 @@ func (h *Handler) renderReleaseForm(w http.ResponseWriter, r *http.Request, stat
 	}
 	if moveDate != "" {
 		v.MoveDate, v.MoveTime = moveDate, moveTime // what the person typed, beside its error
+	}
+	history, err := h.eng.ReleaseHistory(ctx, st.site.ID, rel.ID)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	for _, a := range history {
+		v.History = append(v.History, templates.HistoryRow{At: a.At.In(siteLoc(st.site)), Who: a.Actor.Name,
+			Action: "history." + strings.ReplaceAll(a.Action, ".", "_")})
 	}
 	for _, it := range rel.Items {
 		iv := templates.ReleaseItemView{NodeID: it.NodeID, Title: it.NodeID, Kind: string(it.NodeKind), Op: string(it.Op)}

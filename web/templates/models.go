@@ -155,9 +155,17 @@ type ReleaseView struct {
 	CanUnschedule bool
 	CanCancel     bool
 	CanMove       bool
+	History       []HistoryRow
 	MoveDate      string // the move form, in the site's zone
 	MoveTime      string
 	MoveErrors    FieldErrors
 	Outcome       string // translated sentence, if finished
 	Error         string
+}
+
+// HistoryRow is one audited act on a release.
+type HistoryRow struct {
+	At     time.Time // in the site's zone
+	Who    string
+	Action string // message key
 }
