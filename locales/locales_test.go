@@ -121,6 +121,8 @@ func TestEveryKeyTheCodeUsesExists(t *testing.T) {
 		{"editor.new_", []string{"contentEntry", "page"}},
 		{"lang.", Languages},
 		{"outcome.", []string{"published", "missed", "expired", "canceled", "conflict", "failed"}},
+		{"notice.", noticeKinds},
+		{"notice_kind.", noticeKinds},
 		{"history.", []string{"release_schedule", "release_unschedule", "release_cancel", "release_reschedule",
 			"release_publish", "release_expired", "release_missed", "release_conflict", "release_failed",
 			"approval_approve", "approval_deny"}},
@@ -135,6 +137,10 @@ func TestEveryKeyTheCodeUsesExists(t *testing.T) {
 		}
 	}
 }
+
+// noticeKinds are the notification kinds of RFC §14 that Studio derives.
+var noticeKinds = []string{"schedule-approval-due", "schedule-upcoming", "schedule-published", "schedule-conflict",
+	"schedule-missed", "schedule-expired", "schedule-failed", "scheduler-stalled"}
 
 func TestDates(t *testing.T) {
 	ist, err := time.LoadLocation("Europe/Istanbul")

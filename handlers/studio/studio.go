@@ -180,6 +180,14 @@ func (h *Handler) page(r *http.Request, titleKey, nav string) templates.Page {
 	if st.site.ID != "" {
 		p.Site = templates.SiteView{ID: st.site.ID, Name: st.site.Name, TimeZone: st.site.TimeZone,
 			ZoneLabel: zoneLabel(ctx, st.site.TimeZone, h.eng.Now())}
+		if st.user != nil {
+			// A failed count only hides the number; the page still works.
+			if list, err := h.eng.Notifications(ctx, *st.user, st.site.ID); err == nil {
+				p.Notices = len(list)
+			} else {
+				h.log.Error("studio: notifications", "err", err)
+			}
+		}
 	}
 	return p
 }

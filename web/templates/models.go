@@ -15,6 +15,8 @@ type Page struct {
 	Site  SiteView
 	// CanSettings shows the Settings link (site:settings).
 	CanSettings bool
+	// Notices counts the person's notifications, for the bell.
+	Notices int
 	// Paused, when set, shows the kill switch's banner above the content.
 	Paused *PausedView
 }

@@ -1,0 +1,86 @@
+package engine_test
+
+import (
+	"context"
+	"slices"
+	"testing"
+	"time"
+
+	"studio/engine"
+	"studio/engine/content"
+	"studio/engine/release"
+)
+
+func TestNotifications(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	kinds := func(t *testing.T, b *testBundle, u engine.User) []string {
+		t.Helper()
+		list, err := b.eng.Notifications(ctx, u, b.site.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, n := range list {
+			out = append(out, n.Kind)
+		}
+		slices.Sort(out)
+		return out
+	}
+	want := func(t *testing.T, what string, got []string, kinds ...string) {
+		t.Helper()
+		if !slices.Equal(got, kinds) {
+			t.Errorf("%s: %v, want %v", what, got, kinds)
+		}
+	}
+
+	t.Run("ApprovalDueForThoseWhoMayDecide", func(t *testing.T) {
+		b := newBundle(t)
+		b.tick(t) // a live scheduler
+		b.schedule(t, b.contributor, b.article, "2026-11-02", "10:00")
+		ten := nine.Add(time.Hour)
+		b.clock.Set(ten.Add(-61 * time.Minute))
+		b.tick(t)
+		want(t, "editor, 61 min before", kinds(t, b, b.editor))
+		b.clock.Set(ten.Add(-59 * time.Minute))
+		b.tick(t)
+		want(t, "editor, 59 min before", kinds(t, b, b.editor), engine.NoticeApprovalDue)
+		want(t, "the requester", kinds(t, b, b.contributor))
+	})
+
+	t.Run("UpcomingPublishedAndMissed", func(t *testing.T) {
+		b := newBundle(t)
+		r := b.schedule(t, b.editor, b.article, "2026-11-02", "09:00")
+		other := b.createNode(t, b.site.ID, release.KindPage, content.Body{Title: "Late", Slug: "late", Status: content.StatusDraft})
+		b.schedule(t, b.editor, other, "2026-11-02", "08:30")
+		b.clock.Set(nine.Add(-14 * time.Minute))
+		b.tick(t) // 08:30 is 16 minutes late: still runs
+		want(t, "creator at 08:46", kinds(t, b, b.editor), engine.NoticePublished, engine.NoticeUpcoming)
+		want(t, "contributor at 08:46", kinds(t, b, b.contributor))
+
+		b.clock.Set(nine.Add(2 * time.Hour))
+		b.tick(t)
+		if got := b.release(t, r.ID); got.State != release.StateMissed {
+			t.Fatalf("state = %s", got.State)
+		}
+		want(t, "the creator after the miss", kinds(t, b, b.editor), engine.NoticeMissed, engine.NoticePublished)
+		want(t, "an administrator after the miss", kinds(t, b, b.admin), engine.NoticeMissed)
+		want(t, "a contributor after the miss", kinds(t, b, b.contributor))
+		list, _ := b.eng.Notifications(ctx, b.editor, b.site.ID)
+		for _, n := range list {
+			if n.Kind == engine.NoticeMissed && n.ID != "schedule-missed:"+r.ID {
+				t.Errorf("unstable id %q", n.ID)
+			}
+		}
+	})
+
+	t.Run("SchedulerStalled", func(t *testing.T) {
+		b := newBundle(t)
+		want(t, "admin, never ticked", kinds(t, b, b.admin), engine.NoticeStalled)
+		want(t, "contributor with nothing due", kinds(t, b, b.contributor))
+		b.schedule(t, b.contributor, b.article, "2026-11-02", "20:00")
+		want(t, "contributor with work due today", kinds(t, b, b.contributor), engine.NoticeStalled)
+		b.tick(t)
+		want(t, "admin after a tick", kinds(t, b, b.admin))
+	})
+}
