@@ -3,6 +3,7 @@ package handlers_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -204,6 +205,17 @@ func TestCSRF(t *testing.T) {
 			rel := a.scheduleAt(t, a.editor, a.otherDraft(t), "2026-11-02", "10:00")
 			u := routeURL(rt.Pattern, rel.ID, a.draft.ID, a.pendingRequest(t))
 			form := postForms(a)[rt.Pattern]
+			if rt.Pattern == "/studio/releases/{id}/undo" { // a published release to undo
+				a.clock.Set(rel.When.At)
+				if _, err := a.eng.RunDue(context.Background(), "manual"); err != nil {
+					t.Fatal(err)
+				}
+				site, err := a.eng.Site(context.Background(), a.site.ID)
+				if err != nil {
+					t.Fatal(err)
+				}
+				form = url.Values{"site_rev": {fmt.Sprint(site.Rev)}}
+			}
 			if rt.Pattern == "/studio/content/publish" { // something visible to publish
 				a.createNode(t, release.KindPage, content.Body{Title: "Contact", Slug: "contact", Status: content.StatusPublished})
 			}

@@ -50,6 +50,8 @@ func StudioRoutes(s *studio.Handler) []Route {
 		{"POST", "/studio/releases/{id}/unschedule", policy.SchedulesWrite, s.Unschedule},
 		{"POST", "/studio/releases/{id}/cancel", policy.SchedulesWrite, s.Cancel},
 		{"POST", "/studio/releases/{id}/move", policy.SchedulesWrite, s.Move},
+		{"GET", "/studio/releases/{id}/undo", policy.SitePublish, s.UndoForm},
+		{"POST", "/studio/releases/{id}/undo", policy.SitePublish, s.Undo},
 		{"GET", "/studio/notifications", policy.SchedulesRead, s.Notifications},
 		{"GET", "/studio/approvals", policy.SchedulesRead, s.Approvals},
 		{"GET", "/studio/approvals/{id}", policy.SchedulesRead, s.ApprovalPage},

@@ -166,6 +166,7 @@ func (h *Handler) renderReleaseForm(w http.ResponseWriter, r *http.Request, stat
 		CanUnschedule: mayChange && release.CanTransition(rel.State, release.StateDraft),
 		CanCancel:     mayChange && release.CanCancel(rel.State),
 		CanMove:       mayChange && (rel.State == release.StateScheduled || rel.State == release.StateAwaitingApproval),
+		CanUndo:       rel.State == release.StatePublished && policy.Has(st.user.Role, policy.SitePublish),
 		MoveErrors:    moveErrors}
 	if rel.ExecuteAt != nil {
 		tp := timePair(r, *rel.ExecuteAt, st.site.TimeZone)

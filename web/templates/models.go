@@ -157,6 +157,7 @@ type ReleaseView struct {
 	CanUnschedule bool
 	CanCancel     bool
 	CanMove       bool
+	CanUndo       bool
 	History       []HistoryRow
 	MoveDate      string // the move form, in the site's zone
 	MoveTime      string
