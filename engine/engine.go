@@ -18,8 +18,10 @@ import (
 // clock in cmd/studio; tests wire a fake one.
 type Clock interface {
 	Now() time.Time
-	// After fires once the clock has advanced by d.
-	After(d time.Duration) <-chan time.Time
+	// WakeAt fires once the clock reaches t. It takes an instant, not a
+	// duration, so a clock that moves between reading the time and going
+	// to sleep cannot push the wake-up later.
+	WakeAt(t time.Time) <-chan time.Time
 }
 
 // Engine runs the use cases against a store at the clock's time.

@@ -42,19 +42,19 @@ func (t *Ticker) Start(ctx context.Context) {
 			if t.AfterTick != nil {
 				t.AfterTick(rep, err)
 			}
-			wait := rep.NextWakeAt.Sub(t.e.Now())
+			now, wake := t.e.Now(), rep.NextWakeAt
 			switch {
 			case rep.More:
-				wait = 0
-			case rep.NextWakeAt.IsZero(): // the tick failed before it knew
-				wait = retryAfterError
-			case wait <= 0:
+				wake = now
+			case wake.IsZero(): // the tick failed before it knew
+				wake = now.Add(retryAfterError)
+			case !wake.After(now):
 				// Something due could not be claimed (another process holds
 				// the site); look again soon, without spinning.
-				wait = minSleep
+				wake = now.Add(minSleep)
 			}
 			select {
-			case <-t.e.clock.After(wait):
+			case <-t.e.clock.WakeAt(wake):
 			case <-t.e.pokes:
 			case <-ctx.Done():
 				return

@@ -32,8 +32,9 @@ func (c *signalClock) Now() time.Time {
 	return c.Clock.Now()
 }
 
-func (c *signalClock) After(d time.Duration) <-chan time.Time {
-	ch := c.Clock.After(d)
+func (c *signalClock) WakeAt(t time.Time) <-chan time.Time {
+	d := t.Sub(c.Clock.Now())
+	ch := c.Clock.WakeAt(t)
 	c.sleeps <- d // buffered generously; a test that stops reading fails on its own
 	return ch
 }

@@ -30,8 +30,8 @@ import (
 // systemClock is the one real clock; the engine never reads time itself.
 type systemClock struct{}
 
-func (systemClock) Now() time.Time                         { return time.Now() }
-func (systemClock) After(d time.Duration) <-chan time.Time { return time.After(d) }
+func (systemClock) Now() time.Time                      { return time.Now() }
+func (systemClock) WakeAt(t time.Time) <-chan time.Time { return time.After(time.Until(t)) }
 
 func main() {
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil))

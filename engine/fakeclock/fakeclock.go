@@ -29,16 +29,16 @@ func (c *Clock) Now() time.Time {
 	return c.now
 }
 
-// After returns a channel that receives once the clock reaches now + d.
-func (c *Clock) After(d time.Duration) <-chan time.Time {
+// WakeAt returns a channel that receives once the clock reaches t.
+func (c *Clock) WakeAt(t time.Time) <-chan time.Time {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	ch := make(chan time.Time, 1)
-	if d <= 0 {
+	if !t.After(c.now) {
 		ch <- c.now
 		return ch
 	}
-	c.waiters = append(c.waiters, waiter{c.now.Add(d), ch})
+	c.waiters = append(c.waiters, waiter{t, ch})
 	return ch
 }
 
