@@ -195,13 +195,66 @@ func (e *Engine) runRelease(ctx context.Context, r ReleaseRow, now time.Time, tr
 	if !ok { // another tick has it, or an earlier release of the site is running
 		return now, nil
 	}
-	finish := func(state release.State, runState string, o release.Outcome) (time.Time, error) {
+	state, _, err := e.runClaimed(ctx, r, claimedRun{id: runID, token: claim.Token, now: now, lateness: lateness, by: Scheduler})
+	switch state {
+	case "":
+		if err != nil {
+			return time.Time{}, err
+		}
+		return now, nil // the site kept moving: the claim stays for the next tick
+	case release.StatePublished:
+		rep.Ran++
+		rep.Published++
+		if lateness >= 60 {
+			rep.Late++
+		}
+	default:
 		rep.Ran++
 		rep.Failed++
-		return time.Time{}, e.store.FinishRelease(ctx, Finish{ReleaseID: r.ID, RunID: runID, Token: claim.Token,
-			State: state, RunState: runState, Outcome: o, Lateness: lateness, Now: now,
-			Audit: AuditEntry{Action: "release." + string(state), Actor: Scheduler, SiteID: r.SiteID,
-				ReleaseID: r.ID, RunID: runID, At: now, Details: map[string]any{"outcome": o}}})
+	}
+	return time.Time{}, err
+}
+
+// claimedRun is one run of a release under a lease this process holds: the
+// tick's, or a person's manual run (Publish now).
+type claimedRun struct {
+	id       string
+	token    string
+	now      time.Time
+	lateness int64         // from the release's time; 0 when not late
+	by       release.Actor // Scheduler, or the person of a manual run
+	// manual marks a person's Publish now: its audit rows say so, the
+	// snapshot and the outcome carry the person, and promoted drafts the
+	// release had put back are promoted again when it publishes.
+	manual  bool
+	details map[string]any // added to the run's audit row
+}
+
+// runClaimed takes a claimed release through §6.3, the same way for the tick
+// and for a person's Publish now: the gates of the run (§10.6), then reads
+// (the live snapshot, conflicts, composition, dependencies), then one
+// guarded batch; if the site moved between the reads and the write, it reads
+// and tries once more. It returns the state the release reached and its
+// outcome, or "" when the site kept moving and the claim stays for the next
+// tick. A state with an error is a terminal state whose write failed.
+func (e *Engine) runClaimed(ctx context.Context, r ReleaseRow, c claimedRun) (release.State, *release.Outcome, error) {
+	now, runID := c.now, c.id
+	auditOf := func(action string, details map[string]any) AuditEntry {
+		if c.manual {
+			details["trigger"] = TriggerManual
+			for k, v := range c.details {
+				details[k] = v
+			}
+		}
+		return AuditEntry{Action: action, Actor: c.by, SiteID: r.SiteID, ReleaseID: r.ID, RunID: runID, At: now, Details: details}
+	}
+	finish := func(state release.State, runState string, o release.Outcome) (release.State, *release.Outcome, error) {
+		if c.manual {
+			o.By = &c.by
+		}
+		return state, &o, e.store.FinishRelease(ctx, Finish{ReleaseID: r.ID, RunID: runID, Token: c.token,
+			State: state, RunState: runState, Outcome: o, Lateness: c.lateness, Now: now,
+			Audit: auditOf("release."+string(state), map[string]any{"outcome": o})})
 	}
 
 	// Gates of the run (§6.3 step 2, §10.6).
@@ -217,14 +270,14 @@ func (e *Engine) runRelease(ctx context.Context, r ReleaseRow, now time.Time, tr
 			return finish(release.StateFailed, "failed", release.Outcome{Kind: "failed", At: now, RunID: runID, Code: "site_missing"})
 		}
 		if err != nil {
-			return time.Time{}, err
+			return "", nil, err
 		}
 		live, err := e.liveRefs(ctx, site)
 		if err != nil {
-			return time.Time{}, err
+			return "", nil, err
 		}
-		if c := release.Conflicts(live, r.Items); len(c) > 0 {
-			return finish(release.StateConflict, "failed", release.Outcome{Kind: "conflict", At: now, RunID: runID, Conflicts: c})
+		if found := release.Conflicts(live, r.Items); len(found) > 0 {
+			return finish(release.StateConflict, "failed", release.Outcome{Kind: "conflict", At: now, RunID: runID, Conflicts: found})
 		}
 		composed := release.Compose(live, r.Items)
 		if id, missing := release.MissingDependency(composed, r.Items); missing {
@@ -232,33 +285,37 @@ func (e *Engine) runRelease(ctx context.Context, r ReleaseRow, now time.Time, tr
 				Code: "dependency_missing", Message: id})
 		}
 		snap := Snapshot{ID: ids.New("snp"), SiteID: site.ID, ParentID: site.PublishedSnapshotID, Reason: "scheduled",
-			Label: r.Title, Actor: Scheduler, Refs: composed, CreatedAt: now,
+			Label: r.Title, Actor: c.by, Refs: composed, CreatedAt: now,
 			Metadata: map[string]string{"studio.release": r.ID, "studio.releaseHash": r.Hash,
 				"studio.run": runID, "studio.base": site.PublishedSnapshotID, "studio.approvedBy": r.Approval.By.ID}}
 		if snap.Label == "" {
 			snap.Label = "Scheduled: " + r.ID
 		}
+		o := release.Outcome{Kind: "published", RunID: runID, At: now, SnapshotID: snap.ID,
+			BaseSnapshotID: site.PublishedSnapshotID, LatenessSeconds: &c.lateness, Purge: "none"}
+		audit := auditOf("release.publish", map[string]any{"onBehalfOf": r.Approval.By, "requestedBy": r.CreatedBy,
+			"hash": r.Hash, "snapshot": snap.ID})
+		if c.manual {
+			// The person publishes for themselves: the snapshot and the
+			// outcome name them, and the audit row is theirs.
+			snap.Metadata["studio.trigger"] = TriggerManual
+			o.By = &c.by
+			audit.Action = "release.publish_now"
+			delete(audit.Details, "onBehalfOf")
+		}
 		next := site
 		next.PublishedSnapshotID, next.Rev = snap.ID, site.Rev+1
-		o := release.Outcome{Kind: "published", RunID: runID, At: now, SnapshotID: snap.ID,
-			BaseSnapshotID: site.PublishedSnapshotID, LatenessSeconds: &lateness, Purge: "none"}
 		ok, err := e.store.ApplyRelease(ctx, Apply{Site: site, NewHash: siteHash(next), Snapshot: snap,
-			ReleaseID: r.ID, RunID: runID, Token: claim.Token, Outcome: o, Lateness: lateness, Now: now,
-			Audit: AuditEntry{Action: "release.publish", Actor: Scheduler, SiteID: site.ID, ReleaseID: r.ID, RunID: runID, At: now,
-				Details: map[string]any{"onBehalfOf": r.Approval.By, "requestedBy": r.CreatedBy, "hash": r.Hash, "snapshot": snap.ID}}})
+			ReleaseID: r.ID, RunID: runID, Token: c.token, Outcome: o, Lateness: c.lateness, Now: now,
+			Audit: audit, Repromote: c.manual})
 		if err != nil {
-			return time.Time{}, err
+			return "", nil, err
 		}
 		if ok {
-			rep.Ran++
-			rep.Published++
-			if lateness >= 60 {
-				rep.Late++
-			}
-			return time.Time{}, nil
+			return release.StatePublished, &o, nil
 		}
 	}
-	return now, nil // the site kept moving: the claim stays for the next tick
+	return "", nil, nil // the site kept moving
 }
 
 // recompute resolves the release's wall-clock time again (§9.1).

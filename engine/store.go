@@ -125,6 +125,15 @@ type Claim struct {
 	LeaseUntil time.Time
 	Trigger    string
 	Now        time.Time
+	// Manual is a person's manual run, "Publish now" (§8.6, §13): the
+	// release is claimed from State (missed, expired or scheduled) at Rev
+	// whatever its time, with Approval as its approval, and its items are
+	// held again while it runs. The claim also needs every pinned node to
+	// be as the release left it: no other release holds it, and a set
+	// item's working copy is its pinned target or the draft the release
+	// put back when it let go (restore_rev, written as the next version).
+	Manual   bool
+	Approval *release.Approval
 }
 
 // Finish ends a claimed run without publishing (missed, expired, conflict,
@@ -155,6 +164,11 @@ type Apply struct {
 	Lateness  int64
 	Audit     AuditEntry
 	Now       time.Time
+	// Repromote is set for a manual run: a pinned node whose working copy
+	// is the draft the release put back gets its pinned target again, as a
+	// new version, so the working copy is what goes live (otherwise the
+	// next ordinary publish would take the article down again).
+	Repromote bool
 }
 
 // Heartbeat is the scheduler's one row of health (§8.7).

@@ -50,6 +50,9 @@ func StudioRoutes(s *studio.Handler) []Route {
 		{"POST", "/studio/releases/{id}/unschedule", policy.SchedulesWrite, s.Unschedule},
 		{"POST", "/studio/releases/{id}/cancel", policy.SchedulesWrite, s.Cancel},
 		{"POST", "/studio/releases/{id}/move", policy.SchedulesWrite, s.Move},
+		// A person's manual run of a missed, expired or scheduled release
+		// (§8.6, §13 publish-now): someone who may approve it.
+		{"POST", "/studio/releases/{id}/publish-now", policy.ReleasesPublish, s.PublishNow},
 		{"GET", "/studio/releases/{id}/undo", policy.SitePublish, s.UndoForm},
 		{"POST", "/studio/releases/{id}/undo", policy.SitePublish, s.Undo},
 		{"GET", "/studio/notifications", policy.SchedulesRead, s.Notifications},

@@ -125,7 +125,7 @@ func TestEveryKeyTheCodeUsesExists(t *testing.T) {
 		{"notice_kind.", noticeKinds},
 		{"history.", []string{"release_schedule", "release_unschedule", "release_cancel", "release_reschedule",
 			"release_publish", "release_expired", "release_missed", "release_conflict", "release_failed",
-			"approval_approve", "approval_deny", "release_undo"}},
+			"approval_approve", "approval_deny", "release_undo", "release_publish_now"}},
 	} {
 		for _, v := range set.values {
 			used[set.prefix+v] = "a key built from " + set.prefix

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"time"
 
@@ -59,19 +60,35 @@ func (w withExtra) Scan(dest ...any) error { return w.row.Scan(append(dest, w.ex
 // release is still as the tick read it, no other release of its site is
 // running under a live lease, and the site is not paused (a pause that
 // commits after the tick's read still stops the claim). The run row carries the same lease token.
+//
+// A manual run (c.Manual, a person's Publish now) is claimed from c.State at
+// c.Rev whatever the release's time, with the person's approval; its
+// occurrence is now. Its nodes were let go when the release became missed
+// or expired, so the claim checks in the same statement that each is still
+// as the release left it (see engine.Claim) and holds them again: no edit
+// can slip in between this check and the publish.
 func (s *Store) ClaimRelease(ctx context.Context, c engine.Claim) (bool, error) {
 	var claimed bool
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		now, at := instant(c.Now), instant(c.ExecuteAt)
-		ok, err := one(tx.ExecContext(ctx, `UPDATE releases SET state = 'running', lease_token = ?, lease_until = ?,
+		var ok bool
+		var err error
+		if c.Manual {
+			ok, err = claimManual(ctx, tx, c)
+		} else {
+			ok, err = one(tx.ExecContext(ctx, `UPDATE releases SET state = 'running', lease_token = ?, lease_until = ?,
 			rev = rev + 1, updated_at = ?
 			WHERE id = ? AND rev = ? AND execute_at = ?
 			  AND (state = 'scheduled' OR (state = 'running' AND lease_token = ? AND lease_until <= ?))
 			  AND NOT EXISTS (SELECT 1 FROM releases o WHERE o.site_id = ? AND o.id <> ? AND o.state = 'running' AND o.lease_until > ?)
 			  AND NOT EXISTS (SELECT 1 FROM schedule_settings WHERE site_id = ? AND paused = 1)`,
-			c.Token, instant(c.LeaseUntil), now, c.ReleaseID, c.Rev, at, c.OldToken, now, c.SiteID, c.ReleaseID, now, c.SiteID))
+				c.Token, instant(c.LeaseUntil), now, c.ReleaseID, c.Rev, at, c.OldToken, now, c.SiteID, c.ReleaseID, now, c.SiteID))
+		}
 		if err != nil || !ok {
 			return err
+		}
+		if c.Manual {
+			at = now // a manual run's occurrence is the moment the person asked
 		}
 		_, err = tx.ExecContext(ctx, `INSERT INTO schedule_runs (id, site_id, subject_kind, subject_id, occurrence_at, state,
 			trigger, attempt, lease_token, lease_until, started_at, rev, created_at, updated_at)
@@ -89,6 +106,42 @@ func (s *Store) ClaimRelease(ctx context.Context, c engine.Claim) (bool, error) 
 		return false, fmt.Errorf("store: claim: %w", err)
 	}
 	return claimed, nil
+}
+
+// claimManual is the guarded UPDATE of a manual run's claim, then its items'
+// holds. The release must be at its rev in its state; no other release of
+// the site may run under a live lease, and the site may not be paused, as
+// for the tick; no other release may hold one of its nodes; and every set
+// item's node must be at its pinned target, or at the draft the release put
+// back when it let go: the version right after the target with the body
+// of restore_rev. Anything else means a person edited it since.
+func claimManual(ctx context.Context, tx *sql.Tx, c engine.Claim) (bool, error) {
+	approval, err := jsonText(optional(c.Approval))
+	if err != nil {
+		return false, err
+	}
+	now := instant(c.Now)
+	ok, err := one(tx.ExecContext(ctx, `UPDATE releases SET state = 'running', approval = ?, lease_token = ?, lease_until = ?,
+		rev = rev + 1, updated_at = ?
+		WHERE id = ? AND rev = ? AND state = ?
+		  AND NOT EXISTS (SELECT 1 FROM releases o WHERE o.site_id = ? AND o.id <> ? AND o.state = 'running' AND o.lease_until > ?)
+		  AND NOT EXISTS (SELECT 1 FROM schedule_settings WHERE site_id = ? AND paused = 1)
+		  AND NOT EXISTS (SELECT 1 FROM release_items i JOIN release_items h ON h.node_id = i.node_id
+		    WHERE i.release_id = releases.id AND h.release_id <> i.release_id AND h.held = 1)
+		  AND NOT EXISTS (SELECT 1 FROM release_items i JOIN nodes n ON n.id = i.node_id
+		    WHERE i.release_id = releases.id AND i.op = 'set'
+		      AND NOT (n.rev = i.target_rev AND n.hash = i.target_hash)
+		      AND NOT (i.restore_rev IS NOT NULL AND n.rev = i.target_rev + 1
+		        AND n.hash = (SELECT v.hash FROM node_versions v WHERE v.node_id = i.node_id AND v.rev = i.restore_rev)))`,
+		approval, c.Token, instant(c.LeaseUntil), now, c.ReleaseID, c.Rev, string(c.State),
+		c.SiteID, c.ReleaseID, now, c.SiteID))
+	if err != nil || !ok {
+		return false, err
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE release_items SET held = 1 WHERE release_id = ?`, c.ReleaseID); err != nil {
+		return false, fmt.Errorf("store: claim holds: %w", err)
+	}
+	return true, nil
 }
 
 // FinishRelease ends a claimed run without publishing, guarded on the lease.
@@ -154,6 +207,12 @@ func (s *Store) ApplyRelease(ctx context.Context, a engine.Apply) (bool, error) 
 				return err == nil, err
 			},
 			func() (bool, error) {
+				if !a.Repromote {
+					return true, nil
+				}
+				return true, repromote(ctx, tx, a.ReleaseID, a.Audit.Actor, a.Now)
+			},
+			func() (bool, error) {
 				return one(tx.ExecContext(ctx, `UPDATE schedule_runs SET state = 'succeeded', outcome = 'did-work', ended_at = ?,
 					lateness_s = ?, lease_token = NULL, rev = rev + 1, updated_at = ? WHERE id = ? AND lease_token = ?`,
 					now, a.Lateness, now, a.RunID, a.Token))
@@ -175,6 +234,42 @@ func (s *Store) ApplyRelease(ctx context.Context, a engine.Apply) (bool, error) 
 		return false, nil
 	}
 	return err == nil, err
+}
+
+// repromote is restoreDrafts undone, for a manual run that publishes: each
+// set item's node that is not at its pinned target (the claim made sure it
+// is then the draft the release put back) gets the target's body again,
+// copied as its next version, so the working copy is what is now live.
+// The items are held by the run, so nobody edited them since the claim.
+func repromote(ctx context.Context, tx *sql.Tx, releaseID string, by release.Actor, now time.Time) error {
+	rows, err := tx.QueryContext(ctx, `UPDATE nodes SET rev = rev + 1, updated_at = ?, hash = i.target_hash,
+		  body = (SELECT v.body FROM node_versions v WHERE v.node_id = nodes.id AND v.rev = i.target_rev)
+		FROM release_items i
+		WHERE i.release_id = ? AND i.node_id = nodes.id AND i.op = 'set'
+		  AND NOT (nodes.rev = i.target_rev AND nodes.hash = i.target_hash)
+		RETURNING nodes.id`, instant(now), releaseID)
+	if err != nil {
+		return fmt.Errorf("store: repromote: %w", err)
+	}
+	promoted := 0
+	for rows.Next() {
+		promoted++
+	}
+	if err := errors.Join(rows.Err(), rows.Close()); err != nil {
+		return fmt.Errorf("store: repromote: %w", err)
+	}
+	if promoted == 0 {
+		return nil
+	}
+	_, err = tx.ExecContext(ctx, `INSERT INTO node_versions (node_id, rev, hash, body, saved_by, saved_at)
+		SELECT n.id, n.rev, n.hash, n.body, ?, ? FROM nodes n JOIN release_items i ON i.node_id = n.id
+		WHERE i.release_id = ? AND i.op = 'set'
+		  AND NOT EXISTS (SELECT 1 FROM node_versions v WHERE v.node_id = n.id AND v.rev = n.rev)`,
+		by.ID, instant(now), releaseID)
+	if err != nil {
+		return fmt.Errorf("store: repromote versions: %w", err)
+	}
+	return nil
 }
 
 // WriteHeartbeat upserts the scheduler's one heartbeat row.

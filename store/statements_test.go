@@ -1,8 +1,11 @@
 package store_test
 
 import (
+	"context"
 	"testing"
 	"time"
+
+	"studio/engine/release"
 )
 
 // TestStatementsPerTickPath holds each scheduler path to a statement budget,
@@ -45,6 +48,24 @@ func TestStatementsPerTickPath(t *testing.T) {
 			r := b.schedule(t, b.editor)
 			b.clock.Set(r.When.At.Add(2 * time.Hour))
 			return measure(t, b)
+		}},
+		// A person's Publish now of a missed release (§8.6): the release
+		// read, the claim (release, holds, run), the tick's run (approver,
+		// site, the live snapshot when there is one, the guarded batch plus
+		// promoting the put-back draft again and its version), and the
+		// release read back: 15 here, where nothing was live yet.
+		{"PublishNow", 16, func(t *testing.T) int64 {
+			b := setup(t)
+			r := b.schedule(t, b.editor)
+			b.clock.Set(r.When.At.Add(2 * time.Hour))
+			b.tick(t)
+			rel := b.release(t, r.ID)
+			before := b.store.Statements()
+			got, err := b.eng.PublishNow(context.Background(), b.editor, b.site.ID, r.ID, rel.Rev)
+			if err != nil || got.State != release.StatePublished {
+				t.Fatalf("PublishNow: %s, %v", got.State, err)
+			}
+			return b.store.Statements() - before
 		}},
 	}
 	for _, c := range cases {

@@ -17,7 +17,7 @@ var transitions = map[State][]State{
 	StateScheduled: {
 		StateScheduled,        // moved by a person who may approve it (D4)
 		StateAwaitingApproval, // moved by an agent, or an item re-pinned
-		StateRunning,          // the tick claims it (§8.5)
+		StateRunning,          // the tick claims it (§8.5); or a person's Publish now, early (§13)
 		StateMissed,           // more than an hour late (§8.6)
 		StateExpired,          // no valid approval at its time (§10.6)
 		// Not in the §5.2 table: §6.2 "Unschedule and edit" — a person unschedules
@@ -33,6 +33,18 @@ var transitions = map[State][]State{
 		// §5.2 "any non-terminal → canceled": the system cancels a running
 		// release whose site or node is gone (§10.6). People cannot: CanCancel.
 		StateCanceled,
+	},
+	// Not in the §5.2 table, whose missed and expired rows end there: a
+	// person's manual run, "Publish now" (§8.6 for missed: "a manual run: the
+	// conflict check and the person's rights apply"; §10.6 for expired:
+	// "Approve and publish now"; §13 publish-now). Only a person who may
+	// approve the release makes this move, never the tick or an agent; the
+	// run then ends as any run does (published, conflict, failed).
+	StateMissed: {
+		StateRunning,
+	},
+	StateExpired: {
+		StateRunning,
 	},
 }
 
@@ -53,8 +65,21 @@ func CanCancel(s State) bool {
 	return CanTransition(s, StateCanceled) && s != StateRunning
 }
 
+// CanPublishNow reports whether a person's manual run, "Publish now", may
+// start from s (§13: missed, expired or scheduled). Who may press it is the
+// caller's rule (a person who may approve the release).
+func CanPublishNow(s State) bool {
+	switch s {
+	case StateMissed, StateExpired, StateScheduled:
+		return CanTransition(s, StateRunning)
+	}
+	return false
+}
+
 // Terminal reports whether s is an end state: the row stays for history, its
-// items no longer held (§5.2). outcome.kind equals the terminal state.
+// items no longer held (§5.2). outcome.kind equals the terminal state. The
+// scheduler never moves a release out of one; a person's Publish now may
+// take a missed or expired one to running again (CanPublishNow).
 func (s State) Terminal() bool {
 	switch s {
 	case StatePublished, StateConflict, StateMissed, StateExpired, StateFailed, StateCanceled:

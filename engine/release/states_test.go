@@ -6,7 +6,8 @@ import (
 )
 
 // allowed is §5.2's table written out pair by pair (plus scheduled → draft,
-// §6.2), independently of the transitions map.
+// §6.2, and the manual runs out of missed and expired, §8.6, §10.6),
+// independently of the transitions map.
 var allowed = []struct{ from, to State }{
 	{StateDraft, StateScheduled},
 	{StateDraft, StateAwaitingApproval},
@@ -27,6 +28,16 @@ var allowed = []struct{ from, to State }{
 	{StateAwaitingApproval, StateCanceled},
 	{StateScheduled, StateCanceled},
 	{StateRunning, StateCanceled},
+	// A person's "Publish now" (§8.6, §10.6, §13): the only ways out of a
+	// terminal state.
+	{StateMissed, StateRunning},
+	{StateExpired, StateRunning},
+}
+
+// manualRuns are the pairs out of terminal states: a person's Publish now.
+var manualRuns = map[[2]State]bool{
+	{StateMissed, StateRunning}:  true,
+	{StateExpired, StateRunning}: true,
 }
 
 func TestCanTransitionAllowed(t *testing.T) {
@@ -81,9 +92,10 @@ func TestTerminalAndHolds(t *testing.T) {
 		if tt.s.Terminal() != tt.terminal || tt.s.Holds() != tt.holds {
 			t.Errorf("%s: Terminal %v Holds %v, want %v %v", tt.s, tt.s.Terminal(), tt.s.Holds(), tt.terminal, tt.holds)
 		}
-		// A terminal state has no way out; a non-terminal one can always be canceled.
+		// A terminal state has no way out but a person's manual run; a
+		// non-terminal one can always be canceled.
 		for _, to := range States {
-			if tt.terminal && CanTransition(tt.s, to) {
+			if tt.terminal && CanTransition(tt.s, to) && !manualRuns[[2]State{tt.s, to}] {
 				t.Errorf("terminal %s → %s allowed", tt.s, to)
 			}
 		}
@@ -116,5 +128,42 @@ func TestParseState(t *testing.T) {
 		if !errors.As(err, &e) || e.Code != CodeUnknownState {
 			t.Errorf("ParseState(%q) error = %v, want %s", bad, err, CodeUnknownState)
 		}
+	}
+}
+
+// Each new pair is a person's manual run, §8.6 (missed: "Publish now") and
+// §10.6 (expired: "Approve and publish now"); it leads to running only.
+func TestManualRunOutOfMissed(t *testing.T) {
+	if !CanTransition(StateMissed, StateRunning) {
+		t.Fatal("missed → running refused")
+	}
+	for _, to := range States {
+		if to != StateRunning && CanTransition(StateMissed, to) {
+			t.Errorf("missed → %s allowed", to)
+		}
+	}
+}
+
+func TestManualRunOutOfExpired(t *testing.T) {
+	if !CanTransition(StateExpired, StateRunning) {
+		t.Fatal("expired → running refused")
+	}
+	for _, to := range States {
+		if to != StateRunning && CanTransition(StateExpired, to) {
+			t.Errorf("expired → %s allowed", to)
+		}
+	}
+}
+
+// §13: publish-now is for missed, expired and scheduled releases only.
+func TestCanPublishNow(t *testing.T) {
+	want := map[State]bool{StateMissed: true, StateExpired: true, StateScheduled: true}
+	for _, s := range States {
+		if CanPublishNow(s) != want[s] {
+			t.Errorf("CanPublishNow(%s) = %v, want %v", s, CanPublishNow(s), want[s])
+		}
+	}
+	if CanPublishNow("held") {
+		t.Error("unknown state may publish now")
 	}
 }

@@ -133,17 +133,27 @@ func releaseTitle(rel engine.ReleaseRow) string {
 	return rel.ID
 }
 
-// ReleasePage shows one release.
+// ReleasePage shows one release. ?confirm=publish-now is Publish now's
+// confirm step for browsers without JavaScript: the confirmation dialog
+// comes open in the page.
 func (h *Handler) ReleasePage(w http.ResponseWriter, r *http.Request) {
-	h.renderRelease(w, r, http.StatusOK, chi.URLParam(r, "id"), "")
+	h.renderReleaseView(w, r, http.StatusOK, chi.URLParam(r, "id"),
+		templates.ReleaseView{ConfirmPublishNow: r.URL.Query().Get("confirm") == "publish-now"})
 }
 
 func (h *Handler) renderRelease(w http.ResponseWriter, r *http.Request, status int, id, errMsg string) {
-	h.renderReleaseForm(w, r, status, id, errMsg, nil, "", "")
+	h.renderReleaseView(w, r, status, id, templates.ReleaseView{Error: errMsg})
 }
 
 func (h *Handler) renderReleaseForm(w http.ResponseWriter, r *http.Request, status int, id, errMsg string,
 	moveErrors templates.FieldErrors, moveDate, moveTime string) {
+	h.renderReleaseView(w, r, status, id, templates.ReleaseView{Error: errMsg, MoveErrors: moveErrors, MoveDate: moveDate, MoveTime: moveTime})
+}
+
+// renderReleaseView shows the release as it is now; what seed holds (a
+// refusal, the move form's typed values and errors, the open Publish now
+// confirmation) stays.
+func (h *Handler) renderReleaseView(w http.ResponseWriter, r *http.Request, status int, id string, seed templates.ReleaseView) {
 	ctx := r.Context()
 	st := stateOf(ctx)
 	rel, err := h.eng.Release(ctx, st.site.ID, id)
@@ -162,19 +172,22 @@ func (h *Handler) renderReleaseForm(w http.ResponseWriter, r *http.Request, stat
 	}
 	mayChange := rel.CreatedBy.ID == st.user.ID || policy.Has(st.user.Role, policy.ReleasesPublish)
 	v := templates.ReleaseView{ID: rel.ID, Title: releaseTitle(rel), State: string(rel.State), Rev: rel.Rev,
-		By: rel.CreatedBy.Name, Error: errMsg, Outcome: outcomeSentence(ctx, rel),
+		By: rel.CreatedBy.Name, Error: seed.Error, Outcome: outcomeSentence(ctx, rel),
 		CanUnschedule: mayChange && release.CanTransition(rel.State, release.StateDraft),
 		CanCancel:     mayChange && release.CanCancel(rel.State),
 		CanMove:       mayChange && (rel.State == release.StateScheduled || rel.State == release.StateAwaitingApproval),
 		CanUndo:       rel.State == release.StatePublished && policy.Has(st.user.Role, policy.SitePublish),
-		MoveErrors:    moveErrors}
+		MoveErrors:    seed.MoveErrors}
+	if release.CanPublishNow(rel.State) && policy.Has(st.user.Role, policy.ReleasesPublish) {
+		v.CanPublishNow, v.ConfirmPublishNow, v.PublishNowErrors = true, seed.ConfirmPublishNow, seed.PublishNowErrors
+	}
 	if rel.ExecuteAt != nil {
 		tp := timePair(r, *rel.ExecuteAt, st.site.TimeZone)
 		v.When = &tp
 		v.MoveDate, v.MoveTime = tp.At.Format("2006-01-02"), tp.At.Format("15:04")
 	}
-	if moveDate != "" {
-		v.MoveDate, v.MoveTime = moveDate, moveTime // what the person typed, beside its error
+	if seed.MoveDate != "" {
+		v.MoveDate, v.MoveTime = seed.MoveDate, seed.MoveTime // what the person typed, beside its error
 	}
 	history, err := h.eng.ReleaseHistory(ctx, st.site.ID, rel.ID)
 	if err != nil {
@@ -218,6 +231,9 @@ func outcomeSentence(ctx context.Context, rel engine.ReleaseRow) string {
 	at := p.DateTime(o.At.In(loc))
 	switch o.Kind {
 	case "published":
+		if o.By != nil { // a person's Publish now: theirs, at the real time
+			return p.T("outcome.published_now", "When", at, "Name", o.By.Name)
+		}
 		late := int64(0)
 		if o.LatenessSeconds != nil {
 			late = *o.LatenessSeconds
@@ -291,5 +307,33 @@ func (h *Handler) Move(w http.ResponseWriter, r *http.Request) {
 	} else {
 		h.flash(r, "release.moved_for_approval")
 	}
+	http.Redirect(w, r, "/studio/releases/"+id, http.StatusSeeOther)
+}
+
+// PublishNow runs a missed, expired or scheduled release now, as the
+// person's manual run (RFC §8.6, §10.6, §13). The ticked box is the
+// confirmation of the page without JavaScript (the dialog asks for it
+// too): a form without it changes nothing.
+func (h *Handler) PublishNow(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	st := stateOf(ctx)
+	id := chi.URLParam(r, "id")
+	if r.PostFormValue("confirm") != "yes" {
+		h.renderReleaseView(w, r, http.StatusUnprocessableEntity, id, templates.ReleaseView{ConfirmPublishNow: true,
+			PublishNowErrors: templates.FieldErrors{"confirm": locales.T(ctx, "error.confirm_required")}})
+		return
+	}
+	_, err := h.eng.PublishNow(ctx, *st.user, st.site.ID, id, formRev(r))
+	if msg, _, status, ok := refusal(ctx, err); ok {
+		// The page shows the release as it is now: after a run that
+		// published nothing, its outcome says why, beside this sentence.
+		h.renderRelease(w, r, status, id, msg)
+		return
+	}
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	h.flash(r, "release.published_now")
 	http.Redirect(w, r, "/studio/releases/"+id, http.StatusSeeOther)
 }

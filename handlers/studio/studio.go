@@ -256,7 +256,9 @@ func refusal(ctx context.Context, err error) (msg string, fields templates.Field
 	}
 	msg = locales.T(ctx, key, args...)
 	status = http.StatusUnprocessableEntity
-	if e.Code == engine.CodeStale || e.Code == engine.CodeScheduledLocked || e.Code == engine.CodeRunning {
+	switch e.Code {
+	case engine.CodeStale, engine.CodeScheduledLocked, engine.CodeRunning,
+		engine.CodeConflict, engine.CodePinnedChanged, engine.CodeSiteBusy: // changed elsewhere, or a run found it so
 		status = http.StatusConflict
 	}
 	if e.Field != "" {

@@ -164,6 +164,14 @@ type ReleaseView struct {
 	MoveErrors    FieldErrors
 	Outcome       string // translated sentence, if finished
 	Error         string
+
+	// CanPublishNow shows "Publish now…" (a person who may approve it, on a
+	// missed, expired or scheduled release); ConfirmPublishNow opens its
+	// confirmation in the page (the step without JavaScript, or after a
+	// refusal of it), with PublishNowErrors beside its box.
+	CanPublishNow     bool
+	ConfirmPublishNow bool
+	PublishNowErrors  FieldErrors
 }
 
 // HistoryRow is one audited act on a release.

@@ -1,0 +1,220 @@
+package engine
+
+import (
+	"context"
+	"errors"
+
+	"studio/engine/content"
+	"studio/engine/ids"
+	"studio/engine/localtime"
+	"studio/engine/policy"
+	"studio/engine/release"
+)
+
+// TriggerManual is the trigger of a person's manual run (schedule_runs
+// .trigger). `studio schedules run-due`, an operator's tick, records the
+// same word; a Publish now run is told apart by its occurrence (the moment
+// the person asked, not the release's time) and by its audit row.
+const TriggerManual = "manual"
+
+// Refusal codes of Publish now, besides stale, bad_state, release_running,
+// scheduled_locked and forbidden.
+const (
+	// CodePinnedChanged: a pinned node was edited after the release let go
+	// of it, so its pinned version is no longer the working copy.
+	CodePinnedChanged = "pinned_changed"
+	// CodeSiteBusy: another release of the site is being published.
+	CodeSiteBusy = "site_busy"
+	// CodeSitePaused: the site's kill switch is on (§11.6).
+	CodeSitePaused = "site_paused"
+	// CodeConflict: the run found a live version changed since pinning
+	// (§6.4); the release is held as a conflict and nothing was published.
+	CodeConflict = "conflict"
+	// CodeDependencyMissing: the run found a dependency that is not live
+	// and not in the release; the release failed, nothing was published.
+	CodeDependencyMissing = "dependency_missing"
+	// CodeNotPublishedNow: the run ended without publishing for another
+	// reason (the approval's binding no longer matches, the site is gone).
+	CodeNotPublishedNow = "publish_now_failed"
+)
+
+// PublishNow is a person's manual run of a release (RFC §8.6 "Publish now",
+// §10.6 "Approve and publish now", §13 publish-now), as they last saw it at
+// rev. It is the tick's run with three differences: the person claims it,
+// whatever its time, from missed, expired or scheduled (publishing a
+// scheduled release early is the same explicit act); its occurrence is now
+// (run id ids.RunID(release, now), trigger "manual"); and the person is its
+// approver and actor.
+//
+// Rights: a person who may approve the release (releases:publish). An
+// expired release nobody approved is approved by this act (§10.6 "Approve
+// and publish now"); any earlier approval is replaced by the person's
+// (kind person, by them, at now), and the audit row keeps the one it
+// replaced.
+//
+// What it checks, and when:
+//   - Before anything is written (a refusal changes nothing): the rev
+//     (stale), the state (release_running, bad_state), and then, inside the
+//     claim's guarded UPDATE, what a missed or expired release no longer
+//     guarantees because its holds were released: the site not paused
+//     (site_paused), no other release running (site_busy), no other release
+//     holding one of its nodes (scheduled_locked), and every set item's
+//     working copy still at the pinned target, or at the draft the release
+//     itself put back when it let go (restore_rev: the version right after
+//     the target, with that draft's body). Any other working copy means a
+//     person edited the node since: publishing the older pinned version
+//     would silently drop their edit from the next publish, so it is refused
+//     (pinned_changed) and they schedule the current version instead. The
+//     claim holds the nodes again, so no edit slips in before the publish.
+//   - In the run, exactly as the tick (runClaimed): the approval gate, the
+//     conflict check of each item's pinned base against the live snapshot
+//     (§6.4: a live version that changed since pinning, by a publish or a
+//     rollback, even of a draft, ends the run as conflict, nothing
+//     published), composition, dependencies, and one guarded batch.
+//
+// The snapshot and the outcome record the real time; latenessSeconds is
+// counted from the release's original time (0 when published early), and
+// the release keeps that time. When it publishes, a node whose draft had
+// been put back gets its pinned version again as a new working version, so
+// the next ordinary publish does not take it down.
+//
+// A run that ends without publishing returns the release with a refusal
+// naming why (conflict, dependency_missing, publish_now_failed).
+func (e *Engine) PublishNow(ctx context.Context, u User, siteID, id string, rev int64) (ReleaseRow, error) {
+	if err := require(u, policy.ReleasesPublish); err != nil {
+		return ReleaseRow{}, err
+	}
+	r, err := e.store.Release(ctx, siteID, id)
+	if err != nil {
+		return ReleaseRow{}, err
+	}
+	if err := publishableNow(r, rev); err != nil {
+		return ReleaseRow{}, err
+	}
+	now := e.Now()
+	by := u.Actor()
+	approval := &release.Approval{Kind: "person", By: by, At: now, ExecuteAt: &now}
+	runID := ids.RunID(r.ID, now)
+	claim := Claim{RunID: runID, SiteID: siteID, ReleaseID: r.ID, Rev: r.Rev, State: r.State, Token: ids.New("lease"),
+		LeaseUntil: now.Add(leaseFor), Trigger: TriggerManual, Now: now, Manual: true, Approval: approval}
+	ok, err := e.store.ClaimRelease(ctx, claim)
+	if err != nil {
+		return ReleaseRow{}, err
+	}
+	if !ok {
+		return ReleaseRow{}, e.whyNotClaimed(ctx, r)
+	}
+
+	details := map[string]any{"from": r.State, "approval": "given"}
+	if r.Approval != nil {
+		details["approval"], details["replacedApproval"] = "replaced", r.Approval
+	}
+	var lateness int64
+	if r.ExecuteAt != nil {
+		lateness = release.Lateness(*r.ExecuteAt, now)
+		details["scheduledFor"] = localtime.FormatInstant(*r.ExecuteAt)
+	}
+	r.State, r.Rev, r.Approval, r.LeaseToken = release.StateRunning, r.Rev+1, approval, claim.Token
+	state, o, err := e.runClaimed(ctx, r, claimedRun{id: runID, token: claim.Token, now: now, lateness: lateness,
+		by: by, manual: true, details: details})
+	if err != nil {
+		return ReleaseRow{}, err
+	}
+	e.Poke() // the site's next release no longer waits for this one
+	after, err := e.store.Release(ctx, siteID, r.ID)
+	if err != nil {
+		return ReleaseRow{}, err
+	}
+	switch {
+	case state == release.StatePublished:
+		return after, nil
+	case state == "": // the site kept moving: the run keeps its lease for the tick
+		return after, refuse(CodeRunning, "")
+	case o != nil && o.Kind == "conflict":
+		return after, refuse(CodeConflict, "") // the outcome names the nodes
+	case o != nil && o.Code == CodeDependencyMissing:
+		return after, refuse(CodeDependencyMissing, "")
+	}
+	return after, refuse(CodeNotPublishedNow, "")
+}
+
+// publishableNow refuses what Publish now never starts, before anything is
+// read besides the release: a rev the person did not see, a release being
+// published, or one in a state that has no manual run.
+func publishableNow(r ReleaseRow, rev int64) error {
+	switch {
+	case r.Rev != rev:
+		return refuse(CodeStale, "")
+	case r.State == release.StateRunning:
+		return refuse(CodeRunning, "")
+	case !release.CanPublishNow(r.State):
+		return refuse(CodeBadState, "")
+	}
+	return nil
+}
+
+// whyNotClaimed names the reason a manual run's claim changed nothing, from
+// fresh reads, in the order the claim checks them. The claim's guard is the
+// rule; this only picks the sentence.
+func (e *Engine) whyNotClaimed(ctx context.Context, seen ReleaseRow) error {
+	r, err := e.store.Release(ctx, seen.SiteID, seen.ID)
+	if err != nil {
+		return err
+	}
+	if err := publishableNow(r, seen.Rev); err != nil {
+		return err
+	}
+	set, err := e.store.ScheduleSettings(ctx, r.SiteID)
+	if err != nil {
+		return err
+	}
+	if set.Paused {
+		return refuse(CodeSitePaused, "")
+	}
+	held, err := e.store.HeldNodes(ctx, r.SiteID)
+	if err != nil {
+		return err
+	}
+	for _, it := range r.Items {
+		if h, ok := held[it.NodeID]; ok && h.ReleaseID != r.ID {
+			return LockedBy(&h)
+		}
+	}
+	for _, it := range r.Items {
+		if it.Op != release.OpSet || it.Target == nil {
+			continue
+		}
+		n, err := e.store.Node(ctx, r.SiteID, it.NodeID)
+		if errors.Is(err, ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		asLeft, err := e.asLeft(ctx, it, n)
+		if err != nil {
+			return err
+		}
+		if !asLeft {
+			return &Error{Code: CodePinnedChanged, Args: map[string]any{"Title": n.Body.Title}}
+		}
+	}
+	return refuse(CodeSiteBusy, "")
+}
+
+// asLeft reports whether node n is as release item it left it: at the pinned
+// target, or at the draft put back right after it (store: restoreDrafts).
+func (e *Engine) asLeft(ctx context.Context, it release.Item, n content.Node) (bool, error) {
+	t := it.Target
+	if n.Rev == t.Rev && n.Hash == t.Hash {
+		return true, nil
+	}
+	if it.RestoreRev == 0 || n.Rev != t.Rev+1 {
+		return false, nil
+	}
+	draft, err := e.store.NodeVersion(ctx, n.ID, it.RestoreRev)
+	if err != nil {
+		return false, err
+	}
+	return content.Hash(draft) == n.Hash, nil
+}
