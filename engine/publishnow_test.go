@@ -182,13 +182,24 @@ func TestPublishNow(t *testing.T) {
 	})
 
 	// §6.4: the conflict check against the live snapshot applies. After the
-	// miss let go of the article, an ordinary publish put its draft live:
-	// its base changed, so the run is a conflict and nothing is published.
+	// miss let go of the article, something else (here a snapshot written
+	// directly, as a rollback to an older snapshot would) put a version of
+	// it live: its base changed, so the run is a conflict and nothing is
+	// published.
 	t.Run("ConflictPublishesNothing", func(t *testing.T) {
 		b := newBundle(t)
 		r := b.missed(t)
-		b.createNode(t, b.site.ID, release.KindPage, content.Body{Title: "Contact", Slug: "contact", Status: content.StatusPublished})
-		if _, err := b.eng.Publish(ctx, b.editor, b.site.ID); err != nil {
+		site, err := b.eng.Site(ctx, b.site.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		refs := []release.Ref{b.node(t, b.article.ID).Ref()}
+		for _, l := range b.live(t) {
+			refs = append(refs, l.Ref)
+		}
+		snap := engine.Snapshot{ID: ids.New("snp"), SiteID: site.ID, ParentID: site.PublishedSnapshotID, Reason: "rollback",
+			Actor: b.editor.Actor(), Refs: refs, CreatedAt: b.clock.Now()}
+		if err := b.store.PublishSnapshot(ctx, site, "sha256-test-rollback", snap, engine.AuditEntry{Action: "test", At: b.clock.Now()}); err != nil {
 			t.Fatal(err)
 		}
 		liveBefore := b.live(t)[b.article.ID]

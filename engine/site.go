@@ -182,7 +182,8 @@ func (e *Engine) save(ctx context.Context, u User, n content.Node, expectedRev i
 }
 
 // PendingRefs is what an ordinary publish would make live: the working copy
-// except held nodes, which keep their live version (RFC §6.2).
+// except held nodes, which keep their live version (RFC §6.2), and drafts
+// that were never live.
 func (e *Engine) PendingRefs(ctx context.Context, siteID string) (next []release.Ref, changed int, err error) {
 	nodes, err := e.Nodes(ctx, siteID)
 	if err != nil {
@@ -190,15 +191,18 @@ func (e *Engine) PendingRefs(ctx context.Context, siteID string) (next []release
 	}
 	for _, n := range nodes {
 		ref := n.Ref()
-		if n.Held != nil {
-			if n.Live == nil {
-				continue
-			}
+		switch {
+		case n.Held != nil && n.Live == nil:
+			continue
+		case n.Held != nil:
 			ref = *n.Live
+		case n.Live == nil && n.Body.Status != content.StatusPublished:
+			// A draft that was never live would show nowhere; leaving it out
+			// also keeps a release pinned on "not live" from conflicting
+			// with a publish it had nothing to do with (§6.4).
+			continue
 		}
-		// A new draft joins the snapshot but shows nowhere: not a change
-		// anyone waits for.
-		if (n.Live == nil || *n.Live != ref) && !(n.Live == nil && n.Body.Status != content.StatusPublished) {
+		if n.Live == nil || *n.Live != ref {
 			changed++
 		}
 		next = append(next, ref)
