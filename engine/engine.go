@@ -84,6 +84,17 @@ const (
 	CodeBadState        = "bad_state"
 )
 
+// ChangedElsewhere reports whether the refusal means the state moved under
+// the caller (HTTP 409 on every surface): a stale rev, a lock, a run in
+// progress, or a run that found the release changed.
+func (e *Error) ChangedElsewhere() bool {
+	switch e.Code {
+	case CodeStale, CodeScheduledLocked, CodeRunning, CodeStateChanged, CodeConflict, CodePinnedChanged, CodeSiteBusy:
+		return true
+	}
+	return false
+}
+
 func refuse(code, field string) *Error { return &Error{Code: code, Field: field} }
 
 // ErrNotFound is returned by stores when a row does not exist.

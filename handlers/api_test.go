@@ -3,10 +3,12 @@ package handlers_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 )
 
 // apiCall sends a JSON API request with a bearer token and decodes the answer.
@@ -128,4 +130,46 @@ func TestAPI(t *testing.T) {
 			t.Fatalf("%d %v", status, out)
 		}
 	})
+}
+
+func TestAPIPublishNowAndNotifications(t *testing.T) {
+	t.Parallel()
+	a := newApp(t)
+	ctx := context.Background()
+	token, _, err := a.eng.CreateToken(ctx, a.editor, "script")
+	if err != nil {
+		t.Fatal(err)
+	}
+	contributorToken, _, err := a.eng.CreateToken(ctx, a.contributor, "script")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rel := a.scheduleAt(t, a.editor, a.draft, "2026-11-02", "09:00")
+	a.clock.Set(rel.When.At.Add(2 * time.Hour)) // the scheduler was down: missed
+	if _, err := a.eng.RunDue(ctx, "manual"); err != nil {
+		t.Fatal(err)
+	}
+	missed := a.release(t, rel.ID)
+	if missed.State != "missed" {
+		t.Fatalf("state = %s", missed.State)
+	}
+	base := "/api/sites/" + a.site.ID
+
+	status, out := apiCall(t, a, "GET", base+"/notifications", token, "")
+	list, _ := out["notifications"].([]any)
+	if status != 200 || len(list) != 1 || list[0].(map[string]any)["id"] != "schedule-missed:"+rel.ID {
+		t.Fatalf("notifications: %d %v", status, out)
+	}
+
+	body := fmt.Sprintf(`{"rev": %d}`, missed.Rev)
+	if status, out := apiCall(t, a, "POST", base+"/releases/"+rel.ID+"/publish-now", contributorToken, body); status != 403 || errorCode(out) != "forbidden" {
+		t.Fatalf("contributor: %d %v", status, out)
+	}
+	status, out = apiCall(t, a, "POST", base+"/releases/"+rel.ID+"/publish-now", token, body)
+	if status != 200 || out["state"] != "published" {
+		t.Fatalf("publish now: %d %v", status, out)
+	}
+	if status, out := apiCall(t, a, "POST", base+"/releases/"+rel.ID+"/publish-now", token, body); status != 409 || errorCode(out) != "stale" {
+		t.Fatalf("again: %d %v", status, out)
+	}
 }

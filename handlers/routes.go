@@ -91,6 +91,8 @@ func APIRoutes(a *api.Handler) []Route {
 		{"GET", "/api/sites/{siteId}/releases/{releaseId}", policy.SchedulesRead, a.Release},
 		{"POST", "/api/sites/{siteId}/releases/{releaseId}/unschedule", policy.SchedulesWrite, a.Unschedule},
 		{"POST", "/api/sites/{siteId}/releases/{releaseId}/cancel", policy.SchedulesWrite, a.Cancel},
+		{"POST", "/api/sites/{siteId}/releases/{releaseId}/publish-now", policy.ReleasesPublish, a.PublishNow},
+		{"GET", "/api/sites/{siteId}/notifications", policy.SchedulesRead, a.Notifications},
 	}
 }
 

@@ -101,10 +101,10 @@ func (h *Handler) fail(w http.ResponseWriter, ctx context.Context, err error) {
 	}
 	if e, ok := engine.AsError(err); ok {
 		status := http.StatusUnprocessableEntity
-		switch e.Code {
-		case engine.CodeForbidden:
+		switch {
+		case e.Code == engine.CodeForbidden:
 			status = http.StatusForbidden
-		case engine.CodeStale, engine.CodeScheduledLocked, engine.CodeRunning, engine.CodeStateChanged:
+		case e.ChangedElsewhere():
 			status = http.StatusConflict
 		}
 		details := map[string]any{}
@@ -219,4 +219,35 @@ func (h *Handler) Scheduler(w http.ResponseWriter, r *http.Request) {
 		out["lastTick"], out["nextWakeAt"], out["trigger"] = hb.At, hb.NextWakeAt, hb.Trigger
 	}
 	writeJSON(w, http.StatusOK, out)
+}
+
+// PublishNow runs a missed, expired or scheduled release now, as the token's
+// person (§8.6, §13); body {"rev": n}.
+func (h *Handler) PublishNow(w http.ResponseWriter, r *http.Request) {
+	h.change(w, r, func(ctx context.Context, u engine.User, site, id string, rev int64) error {
+		_, err := h.eng.PublishNow(ctx, u, site, id, rev)
+		return err
+	})
+}
+
+// Notifications are the token person's notices, derived on every read (§14).
+func (h *Handler) Notifications(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	list, err := h.eng.Notifications(ctx, userOf(ctx), chi.URLParam(r, "siteId"))
+	if err != nil {
+		h.fail(w, ctx, err)
+		return
+	}
+	type notice struct {
+		ID        string    `json:"id"`
+		Kind      string    `json:"kind"`
+		ReleaseID string    `json:"releaseId,omitempty"`
+		Title     string    `json:"title,omitempty"`
+		At        time.Time `json:"at"`
+	}
+	out := make([]notice, 0, len(list))
+	for _, n := range list {
+		out = append(out, notice{n.ID, n.Kind, n.ReleaseID, n.Title, n.At})
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"notifications": out})
 }

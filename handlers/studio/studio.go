@@ -256,9 +256,7 @@ func refusal(ctx context.Context, err error) (msg string, fields templates.Field
 	}
 	msg = locales.T(ctx, key, args...)
 	status = http.StatusUnprocessableEntity
-	switch e.Code {
-	case engine.CodeStale, engine.CodeScheduledLocked, engine.CodeRunning,
-		engine.CodeConflict, engine.CodePinnedChanged, engine.CodeSiteBusy: // changed elsewhere, or a run found it so
+	if e.ChangedElsewhere() {
 		status = http.StatusConflict
 	}
 	if e.Field != "" {
