@@ -65,6 +65,7 @@ type AuditEntry struct {
 // Held says which non-terminal release holds a node (RFC §6.2).
 type Held struct {
 	ReleaseID string
+	Rev       int64 // the release's rev, for "Unschedule and edit"
 	State     release.State
 	At        *time.Time
 }

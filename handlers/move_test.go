@@ -33,3 +33,25 @@ func TestMoveForm(t *testing.T) {
 			ExpectedContent: []string{"This changed somewhere else meanwhile."}},
 	})
 }
+
+func TestUnscheduleAndEdit(t *testing.T) {
+	t.Parallel()
+	a := newApp(t)
+	rel := a.scheduleAt(t, a.editor, a.draft, "2026-11-02", "09:00")
+	editorPage := "/studio/content/" + a.draft.ID
+	c := a.signedIn(t, a.editor)
+	token := c.token()
+	runScenarios(t, c, []scenario{
+		{Name: "Locked", URL: editorPage, ExpectedStatus: http.StatusOK,
+			ExpectedContent: []string{"2 November 2026, 09:00", `data-testid="unschedule-and-edit"`, "<fieldset disabled>"}},
+		{Name: "UnscheduleAndEdit", Method: "POST", URL: "/studio/releases/" + rel.ID + "/unschedule",
+			Form:           url.Values{"csrf_token": {token}, "rev": {"1"}, "next": {editorPage}},
+			ExpectedStatus: http.StatusSeeOther, ExpectedHeaders: map[string]string{"Location": editorPage}},
+		{Name: "Editable", URL: editorPage, ExpectedStatus: http.StatusOK,
+			ExpectedContent:    []string{"Unscheduled. It is a draft again", `<option value="draft" selected>`},
+			NotExpectedContent: []string{"<fieldset disabled>", `data-testid="unschedule-and-edit"`}},
+		{Name: "NextStaysInStudio", Method: "POST", URL: "/studio/releases/" + rel.ID + "/cancel",
+			Form:           url.Values{"csrf_token": {token}, "rev": {"2"}, "next": {"https://evil.example/"}},
+			ExpectedStatus: http.StatusSeeOther, ExpectedHeaders: map[string]string{"Location": "/studio"}},
+	})
+}

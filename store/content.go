@@ -133,7 +133,7 @@ func saveNode(ctx context.Context, tx *sql.Tx, n content.Node, expectedRev int64
 
 // HeldNodes maps each node held by a non-terminal release to that release.
 func (s *Store) HeldNodes(ctx context.Context, siteID string) (map[string]engine.Held, error) {
-	rows, err := s.read.QueryContext(ctx, `SELECT i.node_id, r.id, r.state, r.execute_at
+	rows, err := s.read.QueryContext(ctx, `SELECT i.node_id, r.id, r.rev, r.state, r.execute_at
 		FROM release_items i JOIN releases r ON r.id = i.release_id
 		WHERE i.site_id = ? AND i.held = 1 ORDER BY r.execute_at DESC`, siteID)
 	if err != nil {
@@ -145,7 +145,7 @@ func (s *Store) HeldNodes(ctx context.Context, siteID string) (map[string]engine
 		var node, state string
 		var h engine.Held
 		var at sql.NullString
-		if err := rows.Scan(&node, &h.ReleaseID, &state, &at); err != nil {
+		if err := rows.Scan(&node, &h.ReleaseID, &h.Rev, &state, &at); err != nil {
 			return nil, err
 		}
 		h.State = release.State(state)

@@ -91,7 +91,8 @@ func nodeForm(n engine.NodeDetail, loc *time.Location) templates.NodeForm {
 		f.LiveRev = n.Live.Rev
 	}
 	if n.Held != nil {
-		f.Held = &templates.HeldView{ReleaseID: n.Held.ReleaseID}
+		f.Held = &templates.HeldView{ReleaseID: n.Held.ReleaseID, Rev: n.Held.Rev,
+			CanUnschedule: release.CanTransition(n.Held.State, release.StateDraft)}
 		if n.Held.At != nil {
 			at := n.Held.At.In(loc)
 			f.Held.At = &at

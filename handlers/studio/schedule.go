@@ -284,7 +284,11 @@ func (h *Handler) changeRelease(w http.ResponseWriter, r *http.Request,
 		return
 	}
 	h.flash(r, doneKey)
-	http.Redirect(w, r, "/studio/releases/"+id, http.StatusSeeOther)
+	next := "/studio/releases/" + id
+	if n := r.PostFormValue("next"); n != "" {
+		next = safeNext(n) // "Unschedule and edit" goes back to the editor
+	}
+	http.Redirect(w, r, next, http.StatusSeeOther)
 }
 
 // Move gives the release a new time (D4).

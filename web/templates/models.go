@@ -87,7 +87,10 @@ type NodeForm struct {
 // HeldView says which release holds a node.
 type HeldView struct {
 	ReleaseID string
+	Rev       int64
 	At        *time.Time
+	// CanUnschedule offers "Unschedule and edit" (§6.2).
+	CanUnschedule bool
 }
 
 // ScheduleForm is the "Schedule…" page of one node.
