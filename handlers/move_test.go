@@ -3,7 +3,11 @@ package handlers_test
 import (
 	"net/http"
 	"net/url"
+	"strings"
 	"testing"
+
+	"studio/engine/content"
+	"studio/engine/release"
 )
 
 func TestMoveForm(t *testing.T) {
@@ -54,4 +58,23 @@ func TestUnscheduleAndEdit(t *testing.T) {
 			Form:           url.Values{"csrf_token": {token}, "rev": {"2"}, "next": {"https://evil.example/"}},
 			ExpectedStatus: http.StatusSeeOther, ExpectedHeaders: map[string]string{"Location": "/studio"}},
 	})
+}
+
+func TestAgendaWarnsOfTheSameMinute(t *testing.T) {
+	t.Parallel()
+	a := newApp(t)
+	a.scheduleAt(t, a.editor, a.draft, "2026-11-02", "09:00")
+	a.scheduleAt(t, a.editor, a.otherDraft(t), "2026-11-02", "09:00")
+	c := a.signedIn(t, a.editor)
+	res := c.check(t, scenario{Name: "TwoAtNine", URL: "/studio/schedules", ExpectedStatus: http.StatusOK,
+		ExpectedContent: []string{"2 releases at 09:00: they run one after another"}})
+	if n := strings.Count(res.Body, `data-testid="same-minute"`); n != 2 {
+		t.Errorf("%d warnings, want one on each of the two releases", n)
+	}
+	a.scheduleAt(t, a.editor, a.createNode(t, release.KindPage, content.Body{Title: "Ten", Slug: "ten", Status: content.StatusDraft}),
+		"2026-11-02", "10:00")
+	res = c.check(t, scenario{Name: "TenIsAlone", URL: "/studio/schedules", ExpectedStatus: http.StatusOK})
+	if n := strings.Count(res.Body, `data-testid="same-minute"`); n != 2 {
+		t.Errorf("%d warnings after adding 10:00, want still 2", n)
+	}
 }

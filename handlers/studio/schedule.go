@@ -118,6 +118,7 @@ func (h *Handler) Agenda(w http.ResponseWriter, r *http.Request) {
 		day.Items = append(day.Items, templates.AgendaItem{ID: rel.ID, Title: releaseTitle(rel),
 			When: timePair(r, at, st.site.TimeZone), State: string(rel.State), By: rel.CreatedBy.Name})
 	}
+	markSameMinute(a.Days)
 	page := h.page(r, "agenda.title", "schedules")
 	if page.Paused, err = h.pausedBanner(r); err != nil {
 		h.fail(w, r, err)
@@ -340,4 +341,23 @@ func (h *Handler) PublishNow(w http.ResponseWriter, r *http.Request) {
 	}
 	h.flash(r, "release.published_now")
 	http.Redirect(w, r, "/studio/releases/"+id, http.StatusSeeOther)
+}
+
+// markSameMinute warns where two or more releases share a minute (§6.5):
+// they run one at a time, and the order within the minute is by id only.
+func markSameMinute(days []templates.AgendaDay) {
+	for d := range days {
+		perMinute := map[string]int{}
+		items := days[d].Items
+		for _, it := range items {
+			if it.State == string(release.StateScheduled) || it.State == string(release.StateAwaitingApproval) {
+				perMinute[it.When.At.UTC().Format("2006-01-02T15:04")]++
+			}
+		}
+		for i := range items {
+			if n := perMinute[items[i].When.At.UTC().Format("2006-01-02T15:04")]; n > 1 {
+				items[i].SameMinute = n
+			}
+		}
+	}
 }

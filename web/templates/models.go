@@ -130,6 +130,9 @@ type AgendaItem struct {
 	When  TimePair
 	State string
 	By    string
+	// SameMinute counts the site's releases due in this item's minute when
+	// more than one is: they run one at a time, in id order (§6.5, D15).
+	SameMinute int
 }
 
 // Agenda is the Schedules page.
