@@ -2,7 +2,6 @@ package engine_test
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -178,15 +177,6 @@ func (b *testBundle) dump(tb testing.TB) string {
 		lines[i] = b.text(tb, q)
 	}
 	return strings.Join(lines, "\n")
-}
-
-// knownBug skips a test that shows a bug in non-test code which is reported
-// but not fixed yet. STUDIO_KNOWN_BUGS=1 runs it (and shows it failing).
-func knownBug(tb testing.TB, why string) {
-	tb.Helper()
-	if os.Getenv("STUDIO_KNOWN_BUGS") == "" {
-		tb.Skip("bug: " + why)
-	}
 }
 
 // wantRefusal fails unless err is an *engine.Error with code and field.

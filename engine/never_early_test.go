@@ -203,7 +203,7 @@ func TestNeverEarlyProperty(t *testing.T) {
 	}
 
 	for i := range 50 {
-		stored := nine
+		var stored time.Time
 		if rng.Intn(2) == 0 {
 			stored = nine.Add(-time.Millisecond - upTo2h())
 			b.setExecuteAt(t, r.ID, stored)
