@@ -171,7 +171,7 @@ func (e *Engine) whyNotClaimed(ctx context.Context, seen ReleaseRow) error {
 	if set.Paused {
 		return refuse(CodeSitePaused, "")
 	}
-	held, err := e.store.HeldNodes(ctx, r.SiteID)
+	held, err := e.store.HeldNodes(ctx, r.SiteID, "")
 	if err != nil {
 		return err
 	}

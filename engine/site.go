@@ -54,7 +54,7 @@ func (e *Engine) Nodes(ctx context.Context, siteID string) ([]NodeDetail, error)
 	if err != nil {
 		return nil, err
 	}
-	live, held, err := e.liveAndHeld(ctx, siteID)
+	live, held, err := e.liveAndHeld(ctx, siteID, "")
 	if err != nil {
 		return nil, err
 	}
@@ -71,7 +71,7 @@ func (e *Engine) Node(ctx context.Context, siteID, id string) (NodeDetail, error
 	if err != nil {
 		return NodeDetail{}, err
 	}
-	live, held, err := e.liveAndHeld(ctx, siteID)
+	live, held, err := e.liveAndHeld(ctx, siteID, id)
 	if err != nil {
 		return NodeDetail{}, err
 	}
@@ -89,16 +89,20 @@ func detail(n content.Node, live map[string]LiveNode, held map[string]Held) Node
 	return d
 }
 
-func (e *Engine) liveAndHeld(ctx context.Context, siteID string) (map[string]LiveNode, map[string]Held, error) {
+// liveAndHeld reads the live versions and holds of a site's nodes, or of
+// one node when nodeID is set.
+func (e *Engine) liveAndHeld(ctx context.Context, siteID, nodeID string) (map[string]LiveNode, map[string]Held, error) {
 	site, err := e.store.Site(ctx, siteID)
 	if err != nil {
 		return nil, nil, err
 	}
-	live, err := e.LiveNodes(ctx, site)
-	if err != nil {
-		return nil, nil, err
+	var live []LiveNode
+	if site.PublishedSnapshotID != "" {
+		if live, err = e.store.LiveNodes(ctx, site.PublishedSnapshotID, nodeID); err != nil {
+			return nil, nil, err
+		}
 	}
-	held, err := e.store.HeldNodes(ctx, siteID)
+	held, err := e.store.HeldNodes(ctx, siteID, nodeID)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -249,7 +253,7 @@ func (e *Engine) LiveNodes(ctx context.Context, site Site) ([]LiveNode, error) {
 	if site.PublishedSnapshotID == "" {
 		return nil, nil
 	}
-	return e.store.LiveNodes(ctx, site.PublishedSnapshotID)
+	return e.store.LiveNodes(ctx, site.PublishedSnapshotID, "")
 }
 
 // LockedBy is the refusal to change a held node (§6.2): it names the

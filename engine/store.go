@@ -212,9 +212,11 @@ type Store interface {
 	// a new node) and not held by a release.
 	SaveNode(ctx context.Context, n content.Node, expectedRev int64, by release.Actor, now time.Time) error
 	// HeldNodes maps node ids to the non-terminal release holding them.
-	HeldNodes(ctx context.Context, siteID string) (map[string]Held, error)
+	// HeldNodes and LiveNodes take a node id to read one node only ("" for
+	// all), so a single node's page does not read the whole site.
+	HeldNodes(ctx context.Context, siteID, nodeID string) (map[string]Held, error)
 	Snapshot(ctx context.Context, id string) (Snapshot, error)
-	LiveNodes(ctx context.Context, snapshotID string) ([]LiveNode, error)
+	LiveNodes(ctx context.Context, snapshotID, nodeID string) ([]LiveNode, error)
 	// PublishSnapshot inserts snap and flips the site pointer from site's
 	// rev and hash to newHash in one transaction.
 	PublishSnapshot(ctx context.Context, site Site, newHash string, snap Snapshot, audit AuditEntry) error

@@ -132,10 +132,10 @@ func saveNode(ctx context.Context, tx *sql.Tx, n content.Node, expectedRev int64
 }
 
 // HeldNodes maps each node held by a non-terminal release to that release.
-func (s *Store) HeldNodes(ctx context.Context, siteID string) (map[string]engine.Held, error) {
+func (s *Store) HeldNodes(ctx context.Context, siteID, nodeID string) (map[string]engine.Held, error) {
 	rows, err := s.read.QueryContext(ctx, `SELECT i.node_id, r.id, r.rev, r.state, r.execute_at
 		FROM release_items i JOIN releases r ON r.id = i.release_id
-		WHERE i.site_id = ? AND i.held = 1 ORDER BY r.execute_at DESC`, siteID)
+		WHERE i.site_id = ? AND i.held = 1 AND (? = '' OR i.node_id = ?) ORDER BY r.execute_at DESC`, siteID, nodeID, nodeID)
 	if err != nil {
 		return nil, fmt.Errorf("store: held nodes: %w", err)
 	}
@@ -183,11 +183,11 @@ func (s *Store) Snapshot(ctx context.Context, id string) (engine.Snapshot, error
 
 // LiveNodes returns a snapshot's nodes with the bodies of their versions,
 // in id order.
-func (s *Store) LiveNodes(ctx context.Context, snapshotID string) ([]engine.LiveNode, error) {
+func (s *Store) LiveNodes(ctx context.Context, snapshotID, nodeID string) ([]engine.LiveNode, error) {
 	rows, err := s.read.QueryContext(ctx, `SELECT v.node_id, json_extract(j.value, '$.kind'), v.rev, v.hash, v.body
 		FROM snapshots s, json_each(s.refs) j
 		JOIN node_versions v ON v.node_id = json_extract(j.value, '$.id') AND v.rev = json_extract(j.value, '$.rev')
-		WHERE s.id = ? ORDER BY v.node_id`, snapshotID)
+		WHERE s.id = ? AND (? = '' OR v.node_id = ?) ORDER BY v.node_id`, snapshotID, nodeID, nodeID)
 	if err != nil {
 		return nil, fmt.Errorf("store: live nodes: %w", err)
 	}
