@@ -28,11 +28,12 @@ var Scheduler = release.Actor{Kind: "system", ID: "sys_scheduler", Name: "Schedu
 
 // TickReport says what one tick did (§8.1).
 type TickReport struct {
-	Ran        int  // releases that reached a terminal state
-	Published  int  // of which published
-	Late       int  // published after their minute
-	Failed     int  // conflict, failed, missed or expired
-	More       bool // the tick stopped at its limit with work left
+	Ran        int       // releases that reached a terminal state
+	Published  int       // of which published
+	Late       int       // published after their minute
+	Failed     int       // conflict, failed, missed or expired
+	More       bool      // the tick stopped at its limit with work left
+	At         time.Time // the tick's now
 	NextWakeAt time.Time
 }
 
@@ -45,7 +46,7 @@ type TickReport struct {
 // costs one statement (two when the heartbeat is due).
 func (e *Engine) RunDue(ctx context.Context, trigger string) (TickReport, error) {
 	now := e.Now()
-	rep := TickReport{NextWakeAt: now.Add(maxSleep)}
+	rep := TickReport{At: now, NextWakeAt: now.Add(maxSleep)}
 	rows, err := e.store.DueReleases(ctx, rep.NextWakeAt, maxReleasesPerTick+1)
 	if err != nil {
 		return TickReport{}, err

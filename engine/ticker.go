@@ -48,11 +48,13 @@ func (t *Ticker) Start(ctx context.Context) {
 				wake = now
 			case wake.IsZero(): // the tick failed before it knew
 				wake = now.Add(retryAfterError)
-			case !wake.After(now):
+			case !wake.After(rep.At):
 				// Something due could not be claimed (another process holds
 				// the site); look again soon, without spinning.
 				wake = now.Add(minSleep)
 			}
+			// A wake that passed while the tick ran (a long tick, or a clock
+			// that moved on) comes at once: WakeAt fires for a past instant.
 			select {
 			case <-t.e.clock.WakeAt(wake):
 			case <-t.e.pokes:
