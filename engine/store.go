@@ -87,6 +87,22 @@ type Change struct {
 	ExecuteAt *time.Time
 	LocalTime string
 	Request   *ApprovalRequest
+	// Items, when set, replaces the release's items in the same guarded
+	// transaction: a draft's items edited, a re-pin or a re-base (§6.1,
+	// §6.4). Title, when set, renames the release.
+	Items *ItemsUpdate
+	Title *string
+}
+
+// ItemsUpdate is a release's new item list and hash. NewVersions are saved
+// first (a promoted draft, an edit made with "Edit and re-approve"), each at
+// PinnedRevs[id] + 1; then every node in PinnedRevs must be at its rev (or
+// its new version's) and held by no other release.
+type ItemsUpdate struct {
+	Items       []release.Item
+	Hash        string
+	PinnedRevs  map[string]int64
+	NewVersions []content.Node
 }
 
 // NewRelease is a release to insert: its items pinned at PinnedRevs after

@@ -20,30 +20,8 @@ import (
 func (s *Store) CreateRelease(ctx context.Context, n engine.NewRelease) error {
 	r, executeAt, pinnedRevs, newVersions, a := n.Release, n.ExecuteAt, n.PinnedRevs, n.NewVersions, n.Audit
 	return s.tx(ctx, func(tx *sql.Tx) error {
-		for _, n := range newVersions {
-			if err := saveNode(ctx, tx, n, pinnedRevs[n.ID], r.CreatedBy, r.CreatedAt); err != nil {
-				return err
-			}
-		}
-		for id, rev := range pinnedRevs {
-			if rev == 0 {
-				continue
-			}
-			want := rev
-			for _, n := range newVersions {
-				if n.ID == id {
-					want = n.Rev
-				}
-			}
-			var ok int
-			err := tx.QueryRowContext(ctx, `SELECT count(*) FROM nodes WHERE id = ? AND rev = ?
-				AND NOT EXISTS (SELECT 1 FROM release_items WHERE node_id = nodes.id AND held = 1)`, id, want).Scan(&ok)
-			if err != nil {
-				return fmt.Errorf("store: pin %s: %w", id, err)
-			}
-			if ok != 1 {
-				return engine.ErrConflict
-			}
+		if err := pinNodes(ctx, tx, pinnedRevs, newVersions, r.CreatedBy, r.CreatedAt); err != nil {
+			return err
 		}
 		var at, tz, local, kind any
 		if r.When != nil {
@@ -67,29 +45,8 @@ func (s *Store) CreateRelease(ctx context.Context, n engine.NewRelease) error {
 		if err != nil {
 			return fmt.Errorf("store: insert release: %w", err)
 		}
-		held := 0
-		if r.State.Holds() {
-			held = 1
-		}
-		for _, it := range r.Items {
-			deps, _ := json.Marshal(append([]string{}, it.Deps...))
-			var trev, thash, brev, bhash any
-			if it.Target != nil {
-				trev, thash = it.Target.Rev, it.Target.Hash
-			}
-			if it.Base != nil {
-				brev, bhash = it.Base.Rev, it.Base.Hash
-			}
-			var restore any
-			if it.RestoreRev > 0 {
-				restore = it.RestoreRev
-			}
-			_, err := tx.ExecContext(ctx, `INSERT INTO release_items (release_id, site_id, node_id, op, node_kind,
-				target_rev, target_hash, base_rev, base_hash, deps, restore_rev, held) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-				r.ID, r.SiteID, it.NodeID, string(it.Op), string(it.NodeKind), trev, thash, brev, bhash, string(deps), restore, held)
-			if err != nil {
-				return fmt.Errorf("store: insert release item: %w", err)
-			}
+		if err := insertItems(ctx, tx, r.ID, r.SiteID, r.Items, r.State.Holds()); err != nil {
+			return err
 		}
 		if q := n.Request; q != nil {
 			if err := insertRequest(ctx, tx, q); err != nil {
@@ -98,6 +55,89 @@ func (s *Store) CreateRelease(ctx context.Context, n engine.NewRelease) error {
 		}
 		return audit(ctx, tx, a)
 	})
+}
+
+// pinNodes saves newVersions, each at its pinned rev + 1, then checks that
+// every pinned node is at its rev (or its new version's) and held by no
+// release; ErrConflict otherwise.
+func pinNodes(ctx context.Context, tx *sql.Tx, pinnedRevs map[string]int64, newVersions []content.Node, by release.Actor, now time.Time) error {
+	for _, n := range newVersions {
+		if err := saveNode(ctx, tx, n, pinnedRevs[n.ID], by, now); err != nil {
+			return err
+		}
+	}
+	for id, rev := range pinnedRevs {
+		if rev == 0 {
+			continue
+		}
+		want := rev
+		for _, n := range newVersions {
+			if n.ID == id {
+				want = n.Rev
+			}
+		}
+		var ok int
+		err := tx.QueryRowContext(ctx, `SELECT count(*) FROM nodes WHERE id = ? AND rev = ?
+			AND NOT EXISTS (SELECT 1 FROM release_items WHERE node_id = nodes.id AND held = 1)`, id, want).Scan(&ok)
+		if err != nil {
+			return fmt.Errorf("store: pin %s: %w", id, err)
+		}
+		if ok != 1 {
+			return engine.ErrConflict
+		}
+	}
+	return nil
+}
+
+// insertItems writes a release's items.
+func insertItems(ctx context.Context, tx *sql.Tx, releaseID, siteID string, items []release.Item, held bool) error {
+	for _, it := range items {
+		deps, _ := json.Marshal(append([]string{}, it.Deps...))
+		var trev, thash, brev, bhash any
+		if it.Target != nil {
+			trev, thash = it.Target.Rev, it.Target.Hash
+		}
+		if it.Base != nil {
+			brev, bhash = it.Base.Rev, it.Base.Hash
+		}
+		var restore any
+		if it.RestoreRev > 0 {
+			restore = it.RestoreRev
+		}
+		_, err := tx.ExecContext(ctx, `INSERT INTO release_items (release_id, site_id, node_id, op, node_kind,
+			target_rev, target_hash, base_rev, base_hash, deps, restore_rev, held) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			releaseID, siteID, it.NodeID, string(it.Op), string(it.NodeKind), trev, thash, brev, bhash, string(deps), restore, held)
+		if err != nil {
+			return fmt.Errorf("store: insert release item: %w", err)
+		}
+	}
+	return nil
+}
+
+// replaceItems gives a release new items (engine.ItemsUpdate): its own holds
+// are let go first, so its nodes can take new versions and be pinned again.
+func replaceItems(ctx context.Context, tx *sql.Tx, c engine.Change) error {
+	u := c.Items
+	var siteID string
+	if err := tx.QueryRowContext(ctx, `SELECT site_id FROM releases WHERE id = ? AND rev = ?`, c.ID, c.Rev).Scan(&siteID); err != nil {
+		if errors.Is(err, sql.ErrNoRows) {
+			return engine.ErrConflict
+		}
+		return fmt.Errorf("store: replace items: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM release_items WHERE release_id = ?`, c.ID); err != nil {
+		return fmt.Errorf("store: replace items: %w", err)
+	}
+	if err := pinNodes(ctx, tx, u.PinnedRevs, u.NewVersions, c.Audit.Actor, c.Audit.At); err != nil {
+		return err
+	}
+	if err := insertItems(ctx, tx, c.ID, siteID, u.Items, c.To.Holds()); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE releases SET hash = ? WHERE id = ?`, u.Hash, c.ID); err != nil {
+		return fmt.Errorf("store: release hash: %w", err)
+	}
+	return nil
 }
 
 func nullIfEmpty(s string) any {
@@ -248,7 +288,17 @@ func changeRelease(ctx context.Context, tx *sql.Tx, c engine.Change) error {
 	if err != nil {
 		return err
 	}
-	args := []any{string(c.To), outcome, approval, approval, string(c.To), instant(c.Audit.At), c.ID, c.Rev}
+	if c.Items != nil {
+		if err := replaceItems(ctx, tx, c); err != nil {
+			return err
+		}
+	}
+	if c.Title != nil {
+		if _, err := tx.ExecContext(ctx, `UPDATE releases SET title = NULLIF(?, '') WHERE id = ? AND rev = ?`, *c.Title, c.ID, c.Rev); err != nil {
+			return fmt.Errorf("store: rename release: %w", err)
+		}
+	}
+	args := []any{string(c.To), outcome, outcome, string(c.To), approval, approval, string(c.To), instant(c.Audit.At), c.ID, c.Rev}
 	for _, f := range c.From {
 		args = append(args, string(f))
 	}
@@ -258,7 +308,10 @@ func changeRelease(ctx context.Context, tx *sql.Tx, c engine.Change) error {
 			return fmt.Errorf("store: move release: %w", err)
 		}
 	}
-	ok, err := one(tx.ExecContext(ctx, `UPDATE releases SET state = ?, outcome = COALESCE(?, outcome),
+	// A release that goes back to a non-terminal state (a conflict re-pinned)
+	// loses its old outcome.
+	ok, err := one(tx.ExecContext(ctx, `UPDATE releases SET state = ?,
+		outcome = CASE WHEN ? IS NOT NULL THEN ? WHEN ? IN ('draft', 'awaiting_approval', 'scheduled') THEN NULL ELSE outcome END,
 		approval = CASE WHEN ? IS NOT NULL THEN ? WHEN ? IN ('draft', 'awaiting_approval') THEN NULL ELSE approval END,
 		lease_token = NULL, lease_until = NULL, rev = rev + 1, updated_at = ?
 		WHERE id = ? AND rev = ? AND state IN (?`+strings.Repeat(",?", len(c.From)-1)+`)`, args...))
@@ -276,9 +329,9 @@ func changeRelease(ctx context.Context, tx *sql.Tx, c engine.Change) error {
 			return err
 		}
 	}
-	if slices.Contains(c.From, release.StateAwaitingApproval) && (c.To != release.StateScheduled || c.Request != nil) {
-		// The release stops waiting without an approval, or waits for a new
-		// one: its request is closed.
+	if slices.Contains(c.From, release.StateAwaitingApproval) && (c.To != release.StateScheduled || c.Request != nil || c.Items != nil) {
+		// The release stops waiting without an approval, waits for a new
+		// one, or its items changed: its request is closed.
 		status := engine.RequestWithdrawn
 		if c.To == release.StateExpired {
 			status = engine.RequestExpired
