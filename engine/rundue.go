@@ -197,11 +197,11 @@ func (e *Engine) runRelease(ctx context.Context, r ReleaseRow, now time.Time, tr
 		return now, nil
 	}
 	state, _, err := e.runClaimed(ctx, r, claimedRun{id: runID, token: claim.Token, now: now, lateness: lateness, by: Scheduler})
+	if err != nil { // a read or a write failed: nothing was published
+		return e.retryLater(ctx, r, claim, err)
+	}
 	switch state {
 	case "":
-		if err != nil {
-			return time.Time{}, err
-		}
 		return now, nil // the site kept moving: the claim stays for the next tick
 	case release.StatePublished:
 		rep.Ran++
@@ -213,7 +213,26 @@ func (e *Engine) runRelease(ctx context.Context, r ReleaseRow, now time.Time, tr
 		rep.Ran++
 		rep.Failed++
 	}
-	return time.Time{}, err
+	return time.Time{}, nil
+}
+
+// retryLater keeps the claim of a run whose try failed with a transient
+// error (a store error, a timeout) and brings the next try forward from the
+// lease's end to the back-off: 30 s, 1, 2, 5, then 10 minutes (§8.8). The
+// retries end when the run is more than an hour late: the next tick finds
+// it missed. If even this write fails, the lease lapses on its own.
+func (e *Engine) retryLater(ctx context.Context, r ReleaseRow, c Claim, cause error) (time.Time, error) {
+	var at time.Time
+	err := e.store.RetryLater(ctx, Retry{ReleaseID: r.ID, RunID: c.RunID, Token: c.Token, Error: cause.Error(), Now: c.Now,
+		Delay: func(attempt int) time.Duration {
+			d := release.RetryDelay(attempt)
+			at = c.Now.Add(d)
+			return d
+		}})
+	if err != nil {
+		return time.Time{}, errors.Join(cause, err)
+	}
+	return at, cause
 }
 
 // claimedRun is one run of a release under a lease this process holds: the

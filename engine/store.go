@@ -188,6 +188,17 @@ type Apply struct {
 	Repromote bool
 }
 
+// Retry is a failed try of a claimed run, to be tried again (§8.8).
+type Retry struct {
+	ReleaseID string
+	RunID     string
+	Token     string
+	Error     string
+	Now       time.Time
+	// Delay is the wait after the run's attempt-th failed try.
+	Delay func(attempt int) time.Duration
+}
+
 // Heartbeat is the scheduler's one row of health (§8.7).
 type Heartbeat struct {
 	At         time.Time
@@ -276,6 +287,11 @@ type Store interface {
 	// ApplyRelease returns false when the site moved between the reads and
 	// the write: nothing was written.
 	ApplyRelease(ctx context.Context, a Apply) (bool, error)
+	// RetryLater keeps a claimed run whose try failed with a transient
+	// error (§8.8): it records the error and shortens the lease to
+	// delay(attempt), so the next tick takes the run over then. ErrConflict
+	// when the lease is no longer ours.
+	RetryLater(ctx context.Context, r Retry) error
 	WriteHeartbeat(ctx context.Context, h Heartbeat) error
 	Heartbeat(ctx context.Context) (Heartbeat, error)
 

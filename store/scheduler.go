@@ -299,3 +299,33 @@ func (s *Store) Heartbeat(ctx context.Context) (engine.Heartbeat, error) {
 	h.NextWakeAt, err = mustInstant(next)
 	return h, err
 }
+
+// RetryLater shortens the lease of a claimed run after a failed try, so the
+// next tick takes it over after the back-off (§8.8), and records the error.
+func (s *Store) RetryLater(ctx context.Context, r engine.Retry) error {
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		var attempt int
+		err := tx.QueryRowContext(ctx, `SELECT attempt FROM schedule_runs WHERE id = ? AND lease_token = ?`, r.RunID, r.Token).Scan(&attempt)
+		if errors.Is(err, sql.ErrNoRows) {
+			return engine.ErrConflict
+		}
+		if err != nil {
+			return fmt.Errorf("store: retry: %w", err)
+		}
+		now, until := instant(r.Now), instant(r.Now.Add(r.Delay(attempt)))
+		ok, err := one(tx.ExecContext(ctx, `UPDATE releases SET lease_until = ?, updated_at = ?
+			WHERE id = ? AND state = 'running' AND lease_token = ?`, until, now, r.ReleaseID, r.Token))
+		if err != nil {
+			return fmt.Errorf("store: retry: %w", err)
+		}
+		if !ok {
+			return engine.ErrConflict
+		}
+		_, err = tx.ExecContext(ctx, `UPDATE schedule_runs SET lease_until = ?, error = ?, rev = rev + 1, updated_at = ?
+			WHERE id = ? AND lease_token = ?`, until, r.Error, now, r.RunID, r.Token)
+		if err != nil {
+			return fmt.Errorf("store: retry: %w", err)
+		}
+		return nil
+	})
+}
