@@ -277,7 +277,13 @@ func (e *Engine) runClaimed(ctx context.Context, r ReleaseRow, c claimedRun) (re
 			Audit: auditOf("release."+string(state), map[string]any{"outcome": o})})
 	}
 
-	// Gates of the run (§6.3 step 2, §10.6).
+	// Gates of the run (§6.3 step 2, §10.6). A node deleted since pinning
+	// cancels the release, by the system: there is nothing left to publish
+	// as approved.
+	if len(r.GoneNodes) > 0 {
+		return finish(release.StateCanceled, "skipped", release.Outcome{Kind: "canceled", At: now, RunID: runID,
+			Reason: "node_gone", Message: r.GoneNodes[0]})
+	}
 	if reason, ok := e.approvalHolds(ctx, r); !ok {
 		return finish(release.StateExpired, "failed", release.Outcome{Kind: "expired", At: now, RunID: runID, Reason: reason})
 	}
@@ -287,7 +293,7 @@ func (e *Engine) runClaimed(ctx context.Context, r ReleaseRow, c claimedRun) (re
 	for attempt := 0; attempt < 2; attempt++ {
 		site, err := e.store.Site(ctx, r.SiteID)
 		if errors.Is(err, ErrNotFound) {
-			return finish(release.StateFailed, "failed", release.Outcome{Kind: "failed", At: now, RunID: runID, Code: "site_missing"})
+			return finish(release.StateCanceled, "skipped", release.Outcome{Kind: "canceled", At: now, RunID: runID, Reason: "site_gone"})
 		}
 		if err != nil {
 			return "", nil, err

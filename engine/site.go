@@ -187,13 +187,22 @@ func (e *Engine) save(ctx context.Context, u User, n content.Node, expectedRev i
 
 // PendingRefs is what an ordinary publish would make live: the working copy
 // except held nodes, which keep their live version (RFC §6.2), and drafts
-// that were never live.
+// that were never live. Deleted nodes leave the live site.
 func (e *Engine) PendingRefs(ctx context.Context, siteID string) (next []release.Ref, changed int, err error) {
-	nodes, err := e.Nodes(ctx, siteID)
+	working, err := e.store.Nodes(ctx, siteID)
 	if err != nil {
 		return nil, 0, err
 	}
-	for _, n := range nodes {
+	live, held, err := e.liveAndHeld(ctx, siteID, "")
+	if err != nil {
+		return nil, 0, err
+	}
+	changed = len(live) // every live node not in the working copy was deleted
+	for _, wn := range working {
+		n := detail(wn, live, held)
+		if n.Live != nil {
+			changed--
+		}
 		ref := n.Ref()
 		switch {
 		case n.Held != nil && n.Live == nil:

@@ -218,6 +218,8 @@ type ReleaseRow struct {
 	// SitePaused says the site's kill switch is on (§11.6): the ticker
 	// claims none of its releases. Only DueReleases fills it in.
 	SitePaused bool
+	// GoneNodes are the items whose node was deleted since pinning.
+	GoneNodes []string
 }
 
 // Store is what the engine needs from storage. Every write is one
@@ -238,6 +240,9 @@ type Store interface {
 	// SaveNode writes a new version when the node is at expectedRev (0 for
 	// a new node) and not held by a release.
 	SaveNode(ctx context.Context, n content.Node, expectedRev int64, by release.Actor, now time.Time) error
+	// DeleteNode marks a node deleted when it is at expectedRev and not held
+	// by a release, with its audit row; ErrConflict otherwise.
+	DeleteNode(ctx context.Context, siteID, id string, expectedRev int64, audit AuditEntry) error
 	// HeldNodes maps node ids to the non-terminal release holding them.
 	// HeldNodes and LiveNodes take a node id to read one node only ("" for
 	// all), so a single node's page does not read the whole site.

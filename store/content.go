@@ -73,7 +73,7 @@ func scanNode(row interface{ Scan(...any) error }) (content.Node, error) {
 
 // Nodes lists a site's working copy, most recently changed first.
 func (s *Store) Nodes(ctx context.Context, siteID string) ([]content.Node, error) {
-	rows, err := s.read.QueryContext(ctx, `SELECT `+nodeColumns+` FROM nodes WHERE site_id = ? ORDER BY updated_at DESC, id`, siteID)
+	rows, err := s.read.QueryContext(ctx, `SELECT `+nodeColumns+` FROM nodes WHERE site_id = ? AND deleted_at IS NULL ORDER BY updated_at DESC, id`, siteID)
 	if err != nil {
 		return nil, fmt.Errorf("store: nodes: %w", err)
 	}
@@ -91,7 +91,7 @@ func (s *Store) Nodes(ctx context.Context, siteID string) ([]content.Node, error
 
 // Node returns one node's working copy.
 func (s *Store) Node(ctx context.Context, siteID, id string) (content.Node, error) {
-	return scanNode(s.read.QueryRowContext(ctx, `SELECT `+nodeColumns+` FROM nodes WHERE site_id = ? AND id = ?`, siteID, id))
+	return scanNode(s.read.QueryRowContext(ctx, `SELECT `+nodeColumns+` FROM nodes WHERE site_id = ? AND id = ? AND deleted_at IS NULL`, siteID, id))
 }
 
 // SaveNode writes n as the node's new version if the node is still at
@@ -113,7 +113,7 @@ func saveNode(ctx context.Context, tx *sql.Tx, n content.Node, expectedRev int64
 			VALUES (?, ?, ?, ?, 1, ?, ?)`, n.ID, n.SiteID, string(n.Kind), string(body), n.Hash, instant(now)))
 	} else {
 		ok, err = one(tx.ExecContext(ctx, `UPDATE nodes SET body = ?, rev = rev + 1, hash = ?, updated_at = ?
-			WHERE id = ? AND site_id = ? AND rev = ?
+			WHERE id = ? AND site_id = ? AND rev = ? AND deleted_at IS NULL
 			AND NOT EXISTS (SELECT 1 FROM release_items WHERE node_id = nodes.id AND held = 1)`,
 			string(body), n.Hash, instant(now), n.ID, n.SiteID, expectedRev))
 	}
@@ -129,6 +129,24 @@ func saveNode(ctx context.Context, tx *sql.Tx, n content.Node, expectedRev int64
 		return fmt.Errorf("store: node version: %w", err)
 	}
 	return nil
+}
+
+// DeleteNode marks a node's working copy deleted if it is still at
+// expectedRev and no release holds it; ErrConflict otherwise.
+func (s *Store) DeleteNode(ctx context.Context, siteID, id string, expectedRev int64, a engine.AuditEntry) error {
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		ok, err := one(tx.ExecContext(ctx, `UPDATE nodes SET deleted_at = ?, rev = rev + 1, updated_at = ?
+			WHERE id = ? AND site_id = ? AND rev = ? AND deleted_at IS NULL
+			AND NOT EXISTS (SELECT 1 FROM release_items WHERE node_id = nodes.id AND held = 1)`,
+			instant(a.At), instant(a.At), id, siteID, expectedRev))
+		if err != nil {
+			return fmt.Errorf("store: delete node: %w", err)
+		}
+		if !ok {
+			return engine.ErrConflict
+		}
+		return audit(ctx, tx, a)
+	})
 }
 
 // HeldNodes maps each node held by a non-terminal release to that release.

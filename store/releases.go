@@ -160,7 +160,8 @@ func optional[T any](p *T) any {
 const releaseColumns = `id, site_id, COALESCE(title, ''), state, hash, when_kind, execute_at, time_zone, local_time,
 	approval, outcome, lease_token, lease_until, created_by, rev, created_at, updated_at,
 	(SELECT json_group_array(json_object('node', node_id, 'op', op, 'kind', node_kind, 'trev', target_rev,
-		'thash', target_hash, 'brev', base_rev, 'bhash', base_hash, 'deps', json(deps), 'restore', restore_rev))
+		'thash', target_hash, 'brev', base_rev, 'bhash', base_hash, 'deps', json(deps), 'restore', restore_rev,
+		'gone', NOT EXISTS (SELECT 1 FROM nodes n WHERE n.id = node_id AND n.deleted_at IS NULL)))
 	 FROM (SELECT * FROM release_items WHERE release_id = releases.id ORDER BY node_id))`
 
 // itemRow is one item as releaseColumns encodes it.
@@ -174,6 +175,7 @@ type itemRow struct {
 	BHash   *string  `json:"bhash"`
 	Deps    []string `json:"deps"`
 	Restore *int64   `json:"restore"`
+	Gone    int      `json:"gone"` // 1: the node was deleted
 }
 
 func (x itemRow) item() release.Item {
@@ -205,6 +207,9 @@ func scanRelease(row interface{ Scan(...any) error }) (engine.ReleaseRow, error)
 	}
 	for _, x := range rows {
 		r.Items = append(r.Items, x.item())
+		if x.Gone == 1 {
+			r.GoneNodes = append(r.GoneNodes, x.Node)
+		}
 	}
 	r.SchemaVersion, r.State, r.LeaseToken = 1, release.State(state), token.String
 	if r.ExecuteAt, err = parseInstant(at); err != nil {

@@ -243,9 +243,22 @@ func outcomeSentence(ctx context.Context, rel engine.ReleaseRow) string {
 			return p.T("outcome.published_on_time", "When", at)
 		}
 		return p.T("outcome.published", "When", at, "Count", late)
-	case "missed", "expired", "canceled", "conflict":
+	case "expired":
+		if o.Reason == "approval_lost" { // §10.6: the approver can no longer approve it
+			return p.T("outcome.expired_approval_lost", "When", at)
+		}
+		return p.T("outcome.expired", "When", at)
+	case "canceled":
+		if o.By == nil && (o.Reason == "node_gone" || o.Reason == "site_gone") { // by the system (§10.6)
+			return p.T("outcome.canceled_gone", "When", at)
+		}
+		return p.T("outcome.canceled", "When", at)
+	case "missed", "conflict":
 		return p.T("outcome."+o.Kind, "When", at)
 	default:
+		if o.Code == "dependency_missing" {
+			return p.T("outcome.failed_dependency_missing", "When", at, "Node", o.Message)
+		}
 		return p.T("outcome.failed", "When", at)
 	}
 }
