@@ -126,26 +126,11 @@ func (e *Engine) Approval(ctx context.Context, u User, siteID, id string) (Appro
 	if err != nil {
 		return ApprovalView{}, err
 	}
-	v := ApprovalView{Request: q, Release: r}
-	for _, it := range r.Items {
-		d := ItemDiff{Item: it}
-		if it.Base != nil {
-			b, err := e.store.NodeVersion(ctx, it.NodeID, it.Base.Rev)
-			if err != nil {
-				return ApprovalView{}, err
-			}
-			d.Base = &b
-		}
-		if it.Target != nil {
-			b, err := e.store.NodeVersion(ctx, it.NodeID, it.Target.Rev)
-			if err != nil {
-				return ApprovalView{}, err
-			}
-			d.Target = &b
-		}
-		v.Items = append(v.Items, d)
+	items, err := e.itemDiffs(ctx, r.Items)
+	if err != nil {
+		return ApprovalView{}, err
 	}
-	return v, nil
+	return ApprovalView{Request: q, Release: r, Items: items}, nil
 }
 
 // CanDecide reports whether u may approve or deny q: someone who could make

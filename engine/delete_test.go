@@ -96,7 +96,7 @@ func TestRunCancelsWhenANodeIsGone(t *testing.T) {
 	rep := b.tick(t)
 	got := b.release(t, r.ID)
 	if rep.Ran != 1 || got.State != release.StateCanceled || got.Outcome == nil ||
-		got.Outcome.Reason != "node_gone" || got.Outcome.Message != b.article.ID || got.Outcome.By != nil {
+		got.Outcome.Reason != "node_gone" || got.Outcome.Message != b.article.ID || got.Outcome.By == nil || got.Outcome.By.ID != engine.Scheduler.ID {
 		t.Fatalf("tick %+v; release %s %+v, want canceled by the system naming %s", rep, got.State, got.Outcome, b.article.ID)
 	}
 	if liveAfter := b.text(t, `SELECT COALESCE(published_snapshot_id, '-') FROM sites WHERE id = ?`, b.site.ID); liveAfter != liveBefore {

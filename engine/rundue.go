@@ -159,9 +159,13 @@ func (e *Engine) runRelease(ctx context.Context, r ReleaseRow, now time.Time, tr
 	// nobody approved by its time expires (D5); an occurrence more than an
 	// hour late is missed and recorded as a run (§8.6).
 	end := func(to release.State, o *release.Outcome, run *RunRecord) (time.Time, error) {
+		audit := AuditEntry{Action: "release." + string(to), Actor: Scheduler, SiteID: r.SiteID, ReleaseID: r.ID, At: now,
+			Details: onBehalfOf(r, map[string]any{"outcome": o})}
+		if run != nil {
+			audit.RunID = run.ID
+		}
 		err := e.store.ChangeRelease(ctx, Change{ID: r.ID, Rev: r.Rev, From: []release.State{r.State}, To: to, Outcome: o, Run: run,
-			Audit: AuditEntry{Action: "release." + string(to), Actor: Scheduler, SiteID: r.SiteID, ReleaseID: r.ID, At: now,
-				Details: map[string]any{"outcome": o}}})
+			Audit: audit})
 		if errors.Is(err, ErrConflict) {
 			return time.Time{}, nil // someone else changed it first
 		}
@@ -272,9 +276,13 @@ func (e *Engine) runClaimed(ctx context.Context, r ReleaseRow, c claimedRun) (re
 		if c.manual {
 			o.By = &c.by
 		}
+		details := map[string]any{"outcome": o}
+		if !c.manual {
+			details = onBehalfOf(r, details)
+		}
 		return state, &o, e.store.FinishRelease(ctx, Finish{ReleaseID: r.ID, RunID: runID, Token: c.token,
 			State: state, RunState: runState, Outcome: o, Lateness: c.lateness, Now: now,
-			Audit: auditOf("release."+string(state), map[string]any{"outcome": o})})
+			Audit: auditOf("release."+string(state), details)})
 	}
 
 	// Gates of the run (§6.3 step 2, §10.6). A node deleted since pinning
@@ -282,7 +290,7 @@ func (e *Engine) runClaimed(ctx context.Context, r ReleaseRow, c claimedRun) (re
 	// as approved.
 	if len(r.GoneNodes) > 0 {
 		return finish(release.StateCanceled, "skipped", release.Outcome{Kind: "canceled", At: now, RunID: runID,
-			Reason: "node_gone", Message: r.GoneNodes[0]})
+			By: &Scheduler, Reason: "node_gone", Message: r.GoneNodes[0]})
 	}
 	if reason, ok := e.approvalHolds(ctx, r); !ok {
 		return finish(release.StateExpired, "failed", release.Outcome{Kind: "expired", At: now, RunID: runID, Reason: reason})
@@ -293,7 +301,7 @@ func (e *Engine) runClaimed(ctx context.Context, r ReleaseRow, c claimedRun) (re
 	for attempt := 0; attempt < 2; attempt++ {
 		site, err := e.store.Site(ctx, r.SiteID)
 		if errors.Is(err, ErrNotFound) {
-			return finish(release.StateCanceled, "skipped", release.Outcome{Kind: "canceled", At: now, RunID: runID, Reason: "site_gone"})
+			return finish(release.StateCanceled, "skipped", release.Outcome{Kind: "canceled", At: now, RunID: runID, By: &Scheduler, Reason: "site_gone"})
 		}
 		if err != nil {
 			return "", nil, err
@@ -342,6 +350,16 @@ func (e *Engine) runClaimed(ctx context.Context, r ReleaseRow, c claimedRun) (re
 		}
 	}
 	return "", nil, nil // the site kept moving
+}
+
+// onBehalfOf adds to a scheduler's audit row the people it acts for
+// (S14): the approver and the requester.
+func onBehalfOf(r ReleaseRow, details map[string]any) map[string]any {
+	if r.Approval != nil {
+		details["onBehalfOf"] = r.Approval.By
+	}
+	details["requestedBy"] = r.CreatedBy
+	return details
 }
 
 // recompute resolves the release's wall-clock time again (§9.1).

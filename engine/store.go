@@ -86,7 +86,11 @@ type Change struct {
 	// request, and any waiting one is withdrawn.
 	ExecuteAt *time.Time
 	LocalTime string
-	Request   *ApprovalRequest
+	// TimeZone, with ExecuteAt, is the zone the time was entered in; a
+	// draft scheduled for the first time records it (a move keeps the old
+	// one when it is empty).
+	TimeZone string
+	Request  *ApprovalRequest
 	// Items, when set, replaces the release's items in the same guarded
 	// transaction: a draft's items edited, a re-pin or a re-base (§6.1,
 	// §6.4). Title, when set, renames the release.
@@ -256,6 +260,13 @@ type Store interface {
 	// CreateRelease inserts a new release; it fails with ErrConflict if any
 	// pinned node moved since or is held.
 	CreateRelease(ctx context.Context, n NewRelease) error
+	// OpenReleases counts a site's releases that are not finished (draft,
+	// awaiting_approval, scheduled, running), in one statement (§6.1 step 7).
+	OpenReleases(ctx context.Context, siteID string) (int, error)
+	// ReleaseOverlaps lists the site's other non-terminal releases that
+	// carry one of releaseID's nodes, each with the shared nodes (§6.2
+	// Overlaps, D15), in the order they run (undated ones last).
+	ReleaseOverlaps(ctx context.Context, siteID, releaseID string) ([]Overlap, error)
 	// ReleaseHistory lists a release's audit rows, oldest first.
 	ReleaseHistory(ctx context.Context, releaseID string) ([]AuditEntry, error)
 	// NodeVersion is the body of one saved version of a node.

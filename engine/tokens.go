@@ -29,6 +29,12 @@ type TokenStore interface {
 	// TokenUser returns the live token with this hash and its person.
 	TokenUser(ctx context.Context, hash string) (Token, User, error)
 	TouchToken(ctx context.Context, id string, at time.Time) error
+	// Tokens lists a person's unrevoked tokens, newest first.
+	Tokens(ctx context.Context, userID string) ([]Token, error)
+	// RevokeToken revokes the person's token id at at, with its audit row,
+	// in one transaction. A token already revoked stays as it was (nil);
+	// one that does not exist or is someone else's is ErrNotFound.
+	RevokeToken(ctx context.Context, userID, id string, at time.Time, audit AuditEntry) error
 }
 
 // tokenPrefix marks Studio secrets, so a leaked one is recognisable.
@@ -71,4 +77,21 @@ func (e *Engine) TokenUser(ctx context.Context, secret string) (User, error) {
 		}
 	}
 	return u, nil
+}
+
+// Tokens lists u's own tokens that still work, newest first: what each is
+// called, when it was made and last used. Secrets are never kept, so never
+// listed.
+func (e *Engine) Tokens(ctx context.Context, u User) ([]Token, error) {
+	return e.store.Tokens(ctx, u.ID)
+}
+
+// RevokeToken ends one of u's tokens: from this moment it authenticates
+// nothing (TokenUser reads it on every request; nothing caches it). Revoking
+// a token twice is no error; someone else's token is ErrNotFound, so its
+// existence is not revealed.
+func (e *Engine) RevokeToken(ctx context.Context, u User, id string) error {
+	now := e.Now()
+	return e.store.RevokeToken(ctx, u.ID, id, now, AuditEntry{Action: "token.revoke", Actor: u.Actor(), At: now,
+		Details: map[string]any{"token": id}})
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -264,9 +265,64 @@ func (s *Store) PublishSnapshot(ctx context.Context, site engine.Site, newHash s
 		if !ok {
 			return engine.ErrConflict
 		}
+		if snap.Reason == "publish" {
+			if err := keepsHolds(ctx, tx, snap); err != nil {
+				return err
+			}
+		}
 		if _, err := insertSnapshot(ctx, tx, snap, newHash); err != nil {
 			return fmt.Errorf("store: publish snapshot: %w", err)
 		}
 		return audit(ctx, tx, a)
 	})
+}
+
+// keepsHolds checks, inside an ordinary publish's transaction, that every
+// node a release holds keeps its live version (§6.2, S5). The engine built
+// the snapshot from the holds it read; a release that pinned a node since
+// would otherwise see that node's new version go live under it.
+func keepsHolds(ctx context.Context, tx *sql.Tx, snap engine.Snapshot) error {
+	rows, err := tx.QueryContext(ctx, `SELECT DISTINCT node_id FROM release_items WHERE site_id = ? AND held = 1`, snap.SiteID)
+	if err != nil {
+		return fmt.Errorf("store: publish holds: %w", err)
+	}
+	var held []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return err
+		}
+		held = append(held, id)
+	}
+	if err := errors.Join(rows.Err(), rows.Close()); err != nil {
+		return fmt.Errorf("store: publish holds: %w", err)
+	}
+	if len(held) == 0 {
+		return nil
+	}
+	live := map[string]release.Ref{}
+	if snap.ParentID != "" {
+		var refs string
+		if err := tx.QueryRowContext(ctx, `SELECT refs FROM snapshots WHERE id = ?`, snap.ParentID).Scan(&refs); err != nil {
+			return fmt.Errorf("store: publish holds: %w", err)
+		}
+		var list []release.Ref
+		if err := json.Unmarshal([]byte(refs), &list); err != nil {
+			return fmt.Errorf("store: publish holds: %w", err)
+		}
+		for _, r := range list {
+			live[r.ID] = r
+		}
+	}
+	next := make(map[string]release.Ref, len(snap.Refs))
+	for _, r := range snap.Refs {
+		next[r.ID] = r
+	}
+	for _, id := range held {
+		if next[id] != live[id] {
+			return engine.ErrConflict // a hold the engine did not see
+		}
+	}
+	return nil
 }

@@ -105,8 +105,10 @@ func insertItems(ctx context.Context, tx *sql.Tx, releaseID, siteID string, item
 			restore = it.RestoreRev
 		}
 		_, err := tx.ExecContext(ctx, `INSERT INTO release_items (release_id, site_id, node_id, op, node_kind,
-			target_rev, target_hash, base_rev, base_hash, deps, restore_rev, held) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			releaseID, siteID, it.NodeID, string(it.Op), string(it.NodeKind), trev, thash, brev, bhash, string(deps), restore, held)
+			target_rev, target_hash, base_rev, base_hash, deps, restore_rev, added_because, held)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULLIF(?, ''), ?)`,
+			releaseID, siteID, it.NodeID, string(it.Op), string(it.NodeKind), trev, thash, brev, bhash, string(deps), restore,
+			it.AddedBecause, held)
 		if err != nil {
 			return fmt.Errorf("store: insert release item: %w", err)
 		}
@@ -161,6 +163,7 @@ const releaseColumns = `id, site_id, COALESCE(title, ''), state, hash, when_kind
 	approval, outcome, lease_token, lease_until, created_by, rev, created_at, updated_at,
 	(SELECT json_group_array(json_object('node', node_id, 'op', op, 'kind', node_kind, 'trev', target_rev,
 		'thash', target_hash, 'brev', base_rev, 'bhash', base_hash, 'deps', json(deps), 'restore', restore_rev,
+		'because', added_because,
 		'gone', NOT EXISTS (SELECT 1 FROM nodes n WHERE n.id = node_id AND n.deleted_at IS NULL)))
 	 FROM (SELECT * FROM release_items WHERE release_id = releases.id ORDER BY node_id))`
 
@@ -176,6 +179,8 @@ type itemRow struct {
 	Deps    []string `json:"deps"`
 	Restore *int64   `json:"restore"`
 	Gone    int      `json:"gone"` // 1: the node was deleted
+	// Because names the item whose target needs this one (§6.1 step 2).
+	Because *string `json:"because"`
 }
 
 func (x itemRow) item() release.Item {
@@ -188,6 +193,9 @@ func (x itemRow) item() release.Item {
 	}
 	if x.Restore != nil {
 		it.RestoreRev = *x.Restore
+	}
+	if x.Because != nil {
+		it.AddedBecause = *x.Because
 	}
 	return it
 }
@@ -211,6 +219,7 @@ func scanRelease(row interface{ Scan(...any) error }) (engine.ReleaseRow, error)
 			r.GoneNodes = append(r.GoneNodes, x.Node)
 		}
 	}
+	r.ClosureAdded = release.Closure(r.Items)
 	r.SchemaVersion, r.State, r.LeaseToken = 1, release.State(state), token.String
 	if r.ExecuteAt, err = parseInstant(at); err != nil {
 		return r, err
@@ -303,13 +312,20 @@ func changeRelease(ctx context.Context, tx *sql.Tx, c engine.Change) error {
 			return fmt.Errorf("store: rename release: %w", err)
 		}
 	}
-	args := []any{string(c.To), outcome, outcome, string(c.To), approval, approval, string(c.To), instant(c.Audit.At), c.ID, c.Rev}
+	// Any change of items voids the approval unless the change carries a new
+	// one (§10.4 "any item change re-pins and voids it"): the store enforces
+	// it, so no path can publish new items on an old approval (S6).
+	args := []any{string(c.To), outcome, outcome, string(c.To), approval, approval, string(c.To), c.Items != nil,
+		instant(c.Audit.At), c.ID, c.Rev}
 	for _, f := range c.From {
 		args = append(args, string(f))
 	}
 	if c.ExecuteAt != nil {
-		if _, err := tx.ExecContext(ctx, `UPDATE releases SET execute_at = ?, local_time = NULLIF(?, '') WHERE id = ? AND rev = ?`,
-			instant(*c.ExecuteAt), c.LocalTime, c.ID, c.Rev); err != nil {
+		// A draft scheduled for the first time gets its when (kind and zone)
+		// here; a move keeps the zone the time was entered in.
+		if _, err := tx.ExecContext(ctx, `UPDATE releases SET execute_at = ?, local_time = NULLIF(?, ''),
+			time_zone = COALESCE(NULLIF(?, ''), time_zone), when_kind = COALESCE(when_kind, 'at') WHERE id = ? AND rev = ?`,
+			instant(*c.ExecuteAt), c.LocalTime, c.TimeZone, c.ID, c.Rev); err != nil {
 			return fmt.Errorf("store: move release: %w", err)
 		}
 	}
@@ -317,7 +333,7 @@ func changeRelease(ctx context.Context, tx *sql.Tx, c engine.Change) error {
 	// loses its old outcome.
 	ok, err := one(tx.ExecContext(ctx, `UPDATE releases SET state = ?,
 		outcome = CASE WHEN ? IS NOT NULL THEN ? WHEN ? IN ('draft', 'awaiting_approval', 'scheduled') THEN NULL ELSE outcome END,
-		approval = CASE WHEN ? IS NOT NULL THEN ? WHEN ? IN ('draft', 'awaiting_approval') THEN NULL ELSE approval END,
+		approval = CASE WHEN ? IS NOT NULL THEN ? WHEN ? IN ('draft', 'awaiting_approval') OR ? THEN NULL ELSE approval END,
 		lease_token = NULL, lease_until = NULL, rev = rev + 1, updated_at = ?
 		WHERE id = ? AND rev = ? AND state IN (?`+strings.Repeat(",?", len(c.From)-1)+`)`, args...))
 	if err != nil {

@@ -45,3 +45,49 @@ func (s *Store) TouchToken(ctx context.Context, id string, at time.Time) error {
 	}
 	return nil
 }
+
+// Tokens lists a person's unrevoked tokens, newest first.
+func (s *Store) Tokens(ctx context.Context, userID string) ([]engine.Token, error) {
+	rows, err := s.read.QueryContext(ctx, `SELECT id, name, created_at, last_used_at FROM tokens
+		WHERE user_id = ? AND revoked_at IS NULL ORDER BY created_at DESC, id`, userID)
+	if err != nil {
+		return nil, fmt.Errorf("store: tokens: %w", err)
+	}
+	defer rows.Close()
+	var out []engine.Token
+	for rows.Next() {
+		t := engine.Token{UserID: userID}
+		var created string
+		var used sql.NullString
+		if err := rows.Scan(&t.ID, &t.Name, &created, &used); err != nil {
+			return nil, fmt.Errorf("store: tokens: %w", err)
+		}
+		if t.CreatedAt, err = mustInstant(created); err != nil {
+			return nil, err
+		}
+		if t.LastUsed, err = parseInstant(used); err != nil {
+			return nil, err
+		}
+		out = append(out, t)
+	}
+	return out, rows.Err()
+}
+
+// RevokeToken revokes the person's token with its audit row. A token already
+// revoked is left as it was; one that is not the person's is ErrNotFound.
+func (s *Store) RevokeToken(ctx context.Context, userID, id string, at time.Time, a engine.AuditEntry) error {
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		var revoked sql.NullString
+		err := tx.QueryRowContext(ctx, `SELECT revoked_at FROM tokens WHERE id = ? AND user_id = ?`, id, userID).Scan(&revoked)
+		if err != nil {
+			return notFound(err)
+		}
+		if revoked.Valid {
+			return nil
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE tokens SET revoked_at = ? WHERE id = ?`, instant(at), id); err != nil {
+			return fmt.Errorf("store: revoke token: %w", err)
+		}
+		return audit(ctx, tx, a)
+	})
+}

@@ -48,6 +48,28 @@ type Item struct {
 	// gets back if the release ends without publishing: scheduling turned
 	// that draft into the pinned, published version. Internal.
 	RestoreRev int64 `json:"-"`
+	// AddedBecause, when set, names the item whose target references this
+	// node: the dependency closure added it (§6.1 step 2). The release shows
+	// it as closureAdded.
+	AddedBecause string `json:"-"`
+}
+
+// ClosureAdded is an item the dependency closure added, and the item whose
+// target needs it (§4.2 closureAdded, §6.1 step 2).
+type ClosureAdded struct {
+	NodeID  string `json:"nodeId"`
+	Because string `json:"because"`
+}
+
+// Closure lists the closure-added items of items, in node-id order.
+func Closure(items []Item) []ClosureAdded {
+	var out []ClosureAdded
+	for _, it := range sortedByNode(items) {
+		if it.AddedBecause != "" {
+			out = append(out, ClosureAdded{NodeID: it.NodeID, Because: it.AddedBecause})
+		}
+	}
+	return out
 }
 
 // Ref is one node as a snapshot holds it.
@@ -143,4 +165,8 @@ type Release struct {
 	CreatedAt     time.Time `json:"createdAt"`
 	UpdatedAt     time.Time `json:"updatedAt"`
 	Rev           int64     `json:"rev"`
+
+	// ClosureAdded lists the items the dependency closure added and why
+	// (§4.2, §6.1 step 2); derived from the items' AddedBecause.
+	ClosureAdded []ClosureAdded `json:"closureAdded,omitempty"`
 }

@@ -9,9 +9,13 @@ var transitions = map[State][]State{
 		StateCanceled,
 	},
 	StateAwaitingApproval: {
-		StateScheduled, // approved (carry-out, §10.4)
-		StateDraft,     // denied; the agent's own cancel; a person's Unschedule
-		StateExpired,   // undecided at its time (D5, §10.6)
+		StateScheduled, // approved (carry-out, §10.4); or re-pinned by a person who may approve it (§6.2)
+		// Not in the §5.2 table: a waiting release moved, or an item
+		// re-pinned ("Edit and send for approval", §6.2), by someone who
+		// may not approve it: its request is replaced by a new one (§10.4).
+		StateAwaitingApproval,
+		StateDraft,   // denied; the agent's own cancel; a person's Unschedule
+		StateExpired, // undecided at its time (D5, §10.6)
 		StateCanceled,
 	},
 	StateScheduled: {
@@ -27,6 +31,7 @@ var transitions = map[State][]State{
 	},
 	StateRunning: {
 		StatePublished, // the guarded batch committed
+		StateExpired,   // the run's approval gate failed (§6.3 step 2, §10.6: approval_lost)
 		StateConflict,  // a pinned node or its base changed (§6.4)
 		StateMissed,    // still failing after the hour (§8.6, §8.8)
 		StateFailed,    // dependency missing, invalid snapshot, store error
@@ -46,6 +51,18 @@ var transitions = map[State][]State{
 	StateExpired: {
 		StateRunning,
 	},
+	// §5.2 "running → conflict … “Re-pin and approve” or cancel", §6.4: a
+	// person re-pins (every item takes the current working copy) or re-bases
+	// (the targets stay, the live versions become the bases). Either changes
+	// the hash, so it needs an approval again: given in the same act by a
+	// person who may approve it (scheduled), asked for otherwise
+	// (awaiting_approval). §6.4's third way, "or cancel", closes it for
+	// good: nothing was published and nothing will be.
+	StateConflict: {
+		StateScheduled,
+		StateAwaitingApproval,
+		StateCanceled,
+	},
 }
 
 // CanTransition reports whether §5.2 allows from → to.
@@ -60,7 +77,8 @@ func CanTransition(from, to State) bool {
 
 // CanCancel reports whether a person (or an agent whose class allows it) may
 // cancel a release in state s: any non-terminal state except running, which
-// is refused with 409 because its outcome is seconds away (§8.5).
+// is refused with 409 because its outcome is seconds away (§8.5), and a
+// conflict (§6.4 "re-pin, re-base, or cancel").
 func CanCancel(s State) bool {
 	return CanTransition(s, StateCanceled) && s != StateRunning
 }
@@ -79,7 +97,9 @@ func CanPublishNow(s State) bool {
 // Terminal reports whether s is an end state: the row stays for history, its
 // items no longer held (§5.2). outcome.kind equals the terminal state. The
 // scheduler never moves a release out of one; a person's Publish now may
-// take a missed or expired one to running again (CanPublishNow).
+// take a missed or expired one to running again (CanPublishNow), and a
+// person's re-pin or re-base a conflict to scheduled or awaiting_approval
+// (§6.4).
 func (s State) Terminal() bool {
 	switch s {
 	case StatePublished, StateConflict, StateMissed, StateExpired, StateFailed, StateCanceled:

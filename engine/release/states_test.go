@@ -24,6 +24,7 @@ var allowed = []struct{ from, to State }{
 	{StateScheduled, StateExpired},
 	{StateAwaitingApproval, StateExpired},
 	{StateRunning, StateFailed},
+	{StateRunning, StateExpired}, // the run's approval gate (§6.3 step 2, §10.6)
 	{StateDraft, StateCanceled},
 	{StateAwaitingApproval, StateCanceled},
 	{StateScheduled, StateCanceled},
@@ -32,12 +33,24 @@ var allowed = []struct{ from, to State }{
 	// terminal state.
 	{StateMissed, StateRunning},
 	{StateExpired, StateRunning},
+	// A waiting release moved or re-pinned by someone who may not approve
+	// it: a new request (§6.2, §10.4).
+	{StateAwaitingApproval, StateAwaitingApproval},
+	// A conflict re-pinned or re-based (§5.2, §6.4).
+	{StateConflict, StateScheduled},
+	{StateConflict, StateAwaitingApproval},
+	{StateConflict, StateCanceled},
 }
 
 // manualRuns are the pairs out of terminal states: a person's Publish now.
 var manualRuns = map[[2]State]bool{
 	{StateMissed, StateRunning}:  true,
 	{StateExpired, StateRunning}: true,
+	// Not runs, but a person's way out of a terminal state too: a conflict
+	// re-pinned or re-based (§6.4).
+	{StateConflict, StateScheduled}:        true,
+	{StateConflict, StateAwaitingApproval}: true,
+	{StateConflict, StateCanceled}:         true, // §6.4 "or cancel"
 }
 
 func TestCanTransitionAllowed(t *testing.T) {
@@ -105,9 +118,10 @@ func TestTerminalAndHolds(t *testing.T) {
 	}
 }
 
-// §8.5: a running release cannot be canceled by a person (409).
+// §8.5: a running release cannot be canceled by a person (409); §6.4: a
+// conflict can.
 func TestCanCancel(t *testing.T) {
-	want := map[State]bool{StateDraft: true, StateAwaitingApproval: true, StateScheduled: true}
+	want := map[State]bool{StateDraft: true, StateAwaitingApproval: true, StateScheduled: true, StateConflict: true}
 	for _, s := range States {
 		if CanCancel(s) != want[s] {
 			t.Errorf("CanCancel(%s) = %v, want %v", s, CanCancel(s), want[s])

@@ -1,0 +1,44 @@
+package engine
+
+import (
+	"context"
+
+	"studio/engine/content"
+)
+
+// NodePatch changes some of the editor's fields of a page or an entry (the
+// JSON API's PATCH); a nil field keeps its value, and so does every part of
+// the body the editor does not show.
+type NodePatch struct {
+	Title, Slug, Summary, Text *string
+	Status                     *content.Status
+}
+
+// Empty reports whether the patch changes no field.
+func (p NodePatch) Empty() bool {
+	return p.Title == nil && p.Slug == nil && p.Summary == nil && p.Text == nil && p.Status == nil
+}
+
+func (p NodePatch) apply(b content.Body) content.Body {
+	set := func(dst *string, v *string) {
+		if v != nil {
+			*dst = *v
+		}
+	}
+	set(&b.Title, p.Title)
+	set(&b.Slug, p.Slug)
+	set(&b.Summary, p.Summary)
+	set(&b.Text, p.Text)
+	if p.Status != nil {
+		b.Status = *p.Status
+	}
+	return b
+}
+
+// PatchNode is EditNode for a caller that sends only the fields it changes:
+// a new version of a node the person last saw at expectedRev. The same
+// rules hold: a held node is locked (§6.2), a stale rev is refused, and the
+// body is checked before it is saved.
+func (e *Engine) PatchNode(ctx context.Context, u User, siteID, id string, expectedRev int64, p NodePatch) (content.Node, error) {
+	return e.update(ctx, u, siteID, id, expectedRev, p.apply)
+}

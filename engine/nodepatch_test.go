@@ -1,0 +1,55 @@
+package engine_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"studio/engine"
+	"studio/engine/content"
+)
+
+func TestPatchNode(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	b := newBundle(t)
+	title := "Election night, live"
+
+	n, err := b.eng.PatchNode(ctx, b.contributor, b.site.ID, b.article.ID, b.article.Rev, engine.NodePatch{Title: &title})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n.Rev != 2 || n.Body.Title != title || n.Body.Slug != "election-night" || n.Body.Text != "Results." ||
+		n.Body.Status != content.StatusDraft {
+		t.Fatalf("patched node = %+v", n)
+	}
+
+	t.Run("Stale", func(t *testing.T) {
+		before := b.dump(t)
+		_, err := b.eng.PatchNode(ctx, b.editor, b.site.ID, b.article.ID, 1, engine.NodePatch{Title: &title})
+		wantRefusal(t, err, "stale", "")
+		if after := b.dump(t); after != before {
+			t.Errorf("a stale patch changed:\n%s\n%s", before, after)
+		}
+	})
+
+	t.Run("InvalidField", func(t *testing.T) {
+		bad := content.Status("live")
+		_, err := b.eng.PatchNode(ctx, b.editor, b.site.ID, b.article.ID, 2, engine.NodePatch{Status: &bad})
+		wantRefusal(t, err, "status_invalid", "status")
+		empty := " "
+		_, err = b.eng.PatchNode(ctx, b.editor, b.site.ID, b.article.ID, 2, engine.NodePatch{Title: &empty})
+		wantRefusal(t, err, "title_required", "title")
+	})
+
+	t.Run("HeldIsLocked", func(t *testing.T) {
+		r := b.schedule(t, b.editor, b.node(t, b.article.ID).Node, "2026-11-02", "09:00")
+		cur := b.node(t, b.article.ID)
+		_, err := b.eng.PatchNode(ctx, b.editor, b.site.ID, b.article.ID, cur.Rev, engine.NodePatch{Title: &title})
+		e := wantRefusal(t, err, "scheduled_locked", "")
+		if e.Args["Release"] != r.ID {
+			t.Errorf("the refusal names %v, want %s", e.Args["Release"], r.ID)
+		}
+		sameInstant(t, "its time", e.Args["When"].(time.Time), nine)
+	})
+}

@@ -1,0 +1,95 @@
+package engine_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"studio/engine"
+)
+
+func TestTokens(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	b := newBundle(t)
+	first, deploy, err := b.eng.CreateToken(ctx, b.editor, "deploy script")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.clock.Advance(time.Minute)
+	_, backup, err := b.eng.CreateToken(ctx, b.editor, "backup")
+	if err != nil {
+		t.Fatal(err)
+	}
+	authors, _, err := b.eng.CreateToken(ctx, b.author, "author's")
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	t.Run("ListsOnlyTheirOwnNewestFirst", func(t *testing.T) {
+		list, err := b.eng.Tokens(ctx, b.editor)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(list) != 2 || list[0].ID != backup.ID || list[1].ID != deploy.ID || list[1].Name != "deploy script" {
+			t.Fatalf("tokens = %+v", list)
+		}
+		if list[1].LastUsed != nil {
+			t.Errorf("an unused token has LastUsed %v", list[1].LastUsed)
+		}
+	})
+
+	t.Run("LastUsed", func(t *testing.T) {
+		if _, err := b.eng.TokenUser(ctx, first); err != nil {
+			t.Fatal(err)
+		}
+		list, _ := b.eng.Tokens(ctx, b.editor)
+		if used := list[1].LastUsed; used == nil || !used.Equal(b.eng.Now()) {
+			t.Errorf("LastUsed = %v, want %v", used, b.eng.Now())
+		}
+	})
+
+	t.Run("SomeoneElsesIsNotFound", func(t *testing.T) {
+		before := b.count(t, `SELECT count(*) FROM tokens WHERE revoked_at IS NULL`)
+		for _, id := range []string{deploy.ID, "tok_doesnotexist"} {
+			if err := b.eng.RevokeToken(ctx, b.author, id); !errors.Is(err, engine.ErrNotFound) {
+				t.Errorf("author revokes %s: %v, want ErrNotFound", id, err)
+			}
+		}
+		if after := b.count(t, `SELECT count(*) FROM tokens WHERE revoked_at IS NULL`); after != before {
+			t.Errorf("%d live tokens, was %d", after, before)
+		}
+		if _, err := b.eng.TokenUser(ctx, first); err != nil {
+			t.Errorf("the editor's token stopped working: %v", err)
+		}
+	})
+
+	t.Run("RevokedStopsAtOnce", func(t *testing.T) {
+		if err := b.eng.RevokeToken(ctx, b.editor, deploy.ID); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := b.eng.TokenUser(ctx, first); !errors.Is(err, engine.ErrNotFound) {
+			t.Fatalf("a revoked token authenticates: %v", err)
+		}
+		list, _ := b.eng.Tokens(ctx, b.editor)
+		if len(list) != 1 || list[0].ID != backup.ID {
+			t.Errorf("tokens after revoking = %+v", list)
+		}
+		if _, err := b.eng.TokenUser(ctx, authors); err != nil {
+			t.Errorf("another person's token stopped working: %v", err)
+		}
+		if n := b.count(t, `SELECT count(*) FROM audit WHERE action = 'token.revoke' AND details LIKE ?`, "%"+deploy.ID+"%"); n != 1 {
+			t.Errorf("%d audit rows for the revocation, want 1", n)
+		}
+	})
+
+	t.Run("TwiceIsNoError", func(t *testing.T) {
+		if err := b.eng.RevokeToken(ctx, b.editor, deploy.ID); err != nil {
+			t.Fatal(err)
+		}
+		if n := b.count(t, `SELECT count(*) FROM audit WHERE action = 'token.revoke'`); n != 1 {
+			t.Errorf("%d audit rows after revoking twice, want 1", n)
+		}
+	})
+}
