@@ -108,7 +108,7 @@ func TestAPI(t *testing.T) {
 			t.Fatalf("stale rev: %d %v", status, out)
 		}
 		status, out = apiCall(t, a, "POST", base+"/releases/"+rel.ID+"/cancel", editorToken, `not json`)
-		if status != 422 || errorCode(out) != "bad_request" {
+		if status != 400 || errorCode(out) != "bad_request" {
 			t.Fatalf("bad body: %d %v", status, out)
 		}
 		if got := a.release(t, rel.ID); got.State != "scheduled" {

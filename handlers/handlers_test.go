@@ -154,6 +154,7 @@ func postForms(a *testApp) map[string]url.Values {
 		"/studio/settings/resume":          {"rev": {"1"}, "reason": {"Feed checked"}, "confirm": {"yes"}},
 		"/studio/settings/daily-write-cap": {"rev": {"0"}, "dailyWriteCap": {"150"}},
 		"/studio/approvals/{id}/deny":      {"reason": {"Not before the polls close."}},
+		"/studio/tokens":                   {"name": {"deploy script"}},
 
 		// The test's release is scheduled at 10:00: publishing it early is a
 		// manual run too (§13), so no missed release is needed here.
@@ -209,6 +210,9 @@ func TestCSRF(t *testing.T) {
 			rel := a.scheduleAt(t, a.editor, a.otherDraft(t), "2026-11-02", "10:00")
 			u := routeURL(rt.Pattern, rel.ID, a.draft.ID, a.pendingRequest(t))
 			form := postForms(a)[rt.Pattern]
+			if du, df, ok := a.draftRoute(t, rt.Pattern); ok { // a draft release to change (drafts_test.go)
+				u, form = du, df
+			}
 			if rt.Pattern == "/studio/releases/{id}/undo" { // a published release to undo
 				a.clock.Set(rel.When.At)
 				if _, err := a.eng.RunDue(context.Background(), "manual"); err != nil {
@@ -229,6 +233,25 @@ func TestCSRF(t *testing.T) {
 			}
 			if rt.Pattern == "/studio/settings/resume" { // something to resume
 				a.pauseSchedules(t, "Checking the feed")
+			}
+			want := http.StatusSeeOther
+			switch rt.Pattern {
+			case "/studio/tokens": // the new secret is the answer itself, never kept for a redirect
+				want = http.StatusOK
+			case "/studio/tokens/{id}/revoke": // one of the person's own tokens
+				_, tok, err := a.eng.CreateToken(context.Background(), who, "script")
+				if err != nil {
+					t.Fatal(err)
+				}
+				u = "/studio/tokens/" + tok.ID + "/revoke"
+			}
+			switch rt.Pattern {
+			case "/studio/releases/{id}/repin", "/studio/releases/{id}/rebase": // a release held as a conflict
+				held := a.conflictRelease(t)
+				u = strings.ReplaceAll(rt.Pattern, "{id}", held.ID)
+				form = url.Values{"rev": {fmt.Sprint(held.Rev)}, "date": {"2026-11-02"}, "time": {"10:30"}}
+			case "/studio/content/{id}/edit-scheduled": // the node the test's release holds
+				u, form = a.editScheduledForm(t, rel)
 			}
 			c := a.signedIn(t, who)
 			token := c.token()
@@ -252,7 +275,7 @@ func TestCSRF(t *testing.T) {
 			// The same form with the token goes through: the 403s above
 			// came from the token alone.
 			c.check(t, scenario{Name: "WithToken", Method: "POST", URL: u, Form: withToken(form, token),
-				ExpectedStatus: http.StatusSeeOther})
+				ExpectedStatus: want})
 		})
 	}
 

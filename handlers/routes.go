@@ -46,13 +46,29 @@ func StudioRoutes(s *studio.Handler) []Route {
 
 		{"GET", "/studio", policy.SchedulesRead, redirect("/studio/schedules")},
 		{"GET", "/studio/schedules", policy.SchedulesRead, s.Agenda},
-		{"GET", "/studio/releases/{id}", policy.SchedulesRead, s.ReleasePage},
+		// A draft's page edits it; any other state shows the release.
+		{"GET", "/studio/releases/{id}", policy.SchedulesRead, s.ReleaseOrDraft},
+		// Draft releases (§5.2 "(new) → draft", §6.1, §13 POST …/releases,
+		// PATCH, POST …/items, POST …/schedule): only the creator or an
+		// approver changes one (the engine checks), all while it is a draft.
+		{"GET", "/studio/releases/new", policy.SchedulesWrite, s.NewReleaseForm},
+		{"POST", "/studio/releases", policy.SchedulesWrite, s.CreateRelease},
+		{"POST", "/studio/releases/{id}/rename", policy.SchedulesWrite, s.RenameDraft},
+		{"POST", "/studio/releases/{id}/items", policy.SchedulesWrite, s.AddDraftItems},
+		{"POST", "/studio/releases/{id}/items/remove", policy.SchedulesWrite, s.RemoveDraftItem},
+		{"POST", "/studio/releases/{id}/repin-draft", policy.SchedulesWrite, s.RepinDraft},
+		{"POST", "/studio/releases/{id}/schedule", policy.SchedulesWrite, s.ScheduleDraft},
+		{"GET", "/studio/releases/{id}/schedule/preview", policy.SchedulesWrite, s.SchedulePreview},
 		{"POST", "/studio/releases/{id}/unschedule", policy.SchedulesWrite, s.Unschedule},
 		{"POST", "/studio/releases/{id}/cancel", policy.SchedulesWrite, s.Cancel},
 		{"POST", "/studio/releases/{id}/move", policy.SchedulesWrite, s.Move},
 		// A person's manual run of a missed, expired or scheduled release
 		// (§8.6, §13 publish-now): someone who may approve it.
 		{"POST", "/studio/releases/{id}/publish-now", policy.ReleasesPublish, s.PublishNow},
+		// A conflict re-pinned or re-based (§6.4): the engine decides whether
+		// it is approved in the same act (releases:publish) or sent for approval.
+		{"POST", "/studio/releases/{id}/repin", policy.SchedulesWrite, s.Repin},
+		{"POST", "/studio/releases/{id}/rebase", policy.SchedulesWrite, s.Rebase},
 		{"GET", "/studio/releases/{id}/undo", policy.SitePublish, s.UndoForm},
 		{"POST", "/studio/releases/{id}/undo", policy.SitePublish, s.Undo},
 		{"GET", "/studio/notifications", policy.SchedulesRead, s.Notifications},
@@ -70,6 +86,10 @@ func StudioRoutes(s *studio.Handler) []Route {
 		{"GET", "/studio/content/{id}/schedule", policy.SchedulesWrite, s.ScheduleForm},
 		{"GET", "/studio/content/{id}/schedule/preview", policy.SchedulesWrite, s.SchedulePreview},
 		{"POST", "/studio/content/{id}/schedule", policy.SchedulesWrite, s.Schedule},
+		// "Edit and re-approve" / "Edit and send for approval" of a held node
+		// (§6.2); the engine also requires content:write.
+		{"GET", "/studio/content/{id}/edit-scheduled", policy.SchedulesWrite, s.EditScheduledForm},
+		{"POST", "/studio/content/{id}/edit-scheduled", policy.SchedulesWrite, s.EditScheduled},
 
 		// Site settings (§15.1): the time zone and the Schedules section,
 		// for Administrators and above (§10.2).
@@ -78,21 +98,51 @@ func StudioRoutes(s *studio.Handler) []Route {
 		{"POST", "/studio/settings/pause", policy.SiteSettings, s.PauseSchedules},
 		{"POST", "/studio/settings/resume", policy.SiteSettings, s.ResumeSchedules},
 		{"POST", "/studio/settings/daily-write-cap", policy.SiteSettings, s.SaveDailyWriteCap},
+
+		// A person's own access tokens for the JSON API. Everyone signed in
+		// manages their own: every role holds schedules:read.
+		{"GET", "/studio/tokens", policy.SchedulesRead, s.Tokens},
+		{"POST", "/studio/tokens", policy.SchedulesRead, s.CreateToken},
+		{"POST", "/studio/tokens/{id}/revoke", policy.SchedulesRead, s.RevokeToken},
 	}
 }
 
 // APIRoutes is the table of the JSON API (RFC §13). Every row passes through
-// token authentication and its scope.
+// authentication (a bearer token, or the Studio session with its CSRF token
+// on state-changing requests) and its scope. A guard on schedules:write
+// admits the RFC's schedules:write:own; the engine keeps a person to their
+// own releases (policy.Has).
 func APIRoutes(a *api.Handler) []Route {
 	return []Route{
 		{"GET", "/api/scheduler", policy.SchedulesRead, a.Scheduler},
 		{"GET", "/api/sites", policy.SchedulesRead, a.Sites},
 		{"GET", "/api/sites/{siteId}/releases", policy.SchedulesRead, a.Releases},
 		{"GET", "/api/sites/{siteId}/releases/{releaseId}", policy.SchedulesRead, a.Release},
+		{"GET", "/api/sites/{siteId}/releases/{releaseId}/diff", policy.SchedulesRead, a.Diff},
+		{"POST", "/api/sites/{siteId}/releases/{releaseId}/reschedule", policy.SchedulesWrite, a.Reschedule},
 		{"POST", "/api/sites/{siteId}/releases/{releaseId}/unschedule", policy.SchedulesWrite, a.Unschedule},
 		{"POST", "/api/sites/{siteId}/releases/{releaseId}/cancel", policy.SchedulesWrite, a.Cancel},
 		{"POST", "/api/sites/{siteId}/releases/{releaseId}/publish-now", policy.ReleasesPublish, a.PublishNow},
 		{"GET", "/api/sites/{siteId}/notifications", policy.SchedulesRead, a.Notifications},
+
+		// Approvals (§10.4): anyone who reads schedules sees the requests;
+		// deciding is for those who may publish, never the requester.
+		{"GET", "/api/sites/{siteId}/approvals", policy.SchedulesRead, a.Approvals},
+		{"GET", "/api/sites/{siteId}/approvals/{approvalId}", policy.SchedulesRead, a.Approval},
+		{"POST", "/api/sites/{siteId}/approvals/{approvalId}/approve", policy.ReleasesPublish, a.Approve},
+		{"POST", "/api/sites/{siteId}/approvals/{approvalId}/deny", policy.ReleasesPublish, a.Deny},
+
+		// The kill switch and the daily write cap (§11.5, §11.6).
+		{"GET", "/api/sites/{siteId}/schedule-settings", policy.SchedulesRead, a.ScheduleSettings},
+		{"PUT", "/api/sites/{siteId}/schedule-settings", policy.SiteSettings, a.PutScheduleSettings},
+
+		// Content for scripts: articles and pages, changed with expectedRev.
+		{"GET", "/api/sites/{siteId}/entries", policy.ContentRead, a.Entries},
+		{"GET", "/api/sites/{siteId}/entries/{nodeId}", policy.ContentRead, a.Entry},
+		{"PATCH", "/api/sites/{siteId}/entries/{nodeId}", policy.ContentWrite, a.PatchEntry},
+		{"GET", "/api/sites/{siteId}/pages", policy.ContentRead, a.Pages},
+		{"GET", "/api/sites/{siteId}/pages/{nodeId}", policy.ContentRead, a.Page},
+		{"PATCH", "/api/sites/{siteId}/pages/{nodeId}", policy.ContentWrite, a.PatchPage},
 	}
 }
 
@@ -123,10 +173,15 @@ func New(eng *engine.Engine, sessions *scs.SessionManager, log *slog.Logger) htt
 			r.Method(rt.Method, rt.Pattern, h)
 		}
 	})
-	a := api.New(eng, log)
-	for _, rt := range APIRoutes(a) {
-		r.Method(rt.Method, rt.Pattern, a.Guard(mustScope(rt), rt.Handler))
-	}
+	a := api.New(eng, s.Session, log)
+	r.Group(func(r chi.Router) {
+		// The session is loaded so a signed-in browser can call the API as
+		// its person; a script's request carries no cookie and costs nothing.
+		r.Use(sessions.LoadAndSave)
+		for _, rt := range APIRoutes(a) {
+			r.Method(rt.Method, rt.Pattern, a.Guard(mustScope(rt), rt.Handler))
+		}
+	})
 	for _, rt := range PublicRoutes(eng, site.New(eng, log)) {
 		if rt.Method != http.MethodGet || rt.Scope != Anyone {
 			panic("handlers: public routes are read-only and open: " + rt.Pattern)

@@ -183,3 +183,19 @@ func (p *Printer) ZoneCity(zone string) string {
 	}
 	return strings.ReplaceAll(zone[strings.LastIndexByte(zone, '/')+1:], "_", " ")
 }
+
+// Duration writes a lateness the way people read it (RFC §14): "41 s",
+// "12 min", "1 h 31 min" — "41 sn", "12 dk", "1 sa 31 dk" in Turkish.
+func (p *Printer) Duration(d time.Duration) string {
+	if d < time.Minute {
+		return p.T("duration.seconds", "N", int64(d/time.Second))
+	}
+	h, m := int64(d/time.Hour), int64(d%time.Hour/time.Minute)
+	switch {
+	case h == 0:
+		return p.T("duration.minutes", "N", m)
+	case m == 0:
+		return p.T("duration.hours", "N", h)
+	}
+	return p.T("duration.hours", "N", h) + " " + p.T("duration.minutes", "N", m)
+}

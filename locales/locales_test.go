@@ -125,7 +125,10 @@ func TestEveryKeyTheCodeUsesExists(t *testing.T) {
 		{"notice_kind.", noticeKinds},
 		{"history.", []string{"release_schedule", "release_unschedule", "release_cancel", "release_reschedule",
 			"release_publish", "release_expired", "release_missed", "release_conflict", "release_failed",
-			"approval_approve", "approval_deny", "release_undo", "release_publish_now"}},
+			"approval_approve", "approval_deny", "release_undo", "release_publish_now",
+			"release_repin", "release_rebase", "release_edit"}},
+		// Why a conflict cannot be re-based (engine.RebaseCheck.Reason).
+		{"conflict.rebase_", []string{"not_live", "live_newer", "already_live", "removal", "edited", "gone"}},
 	} {
 		for _, v := range set.values {
 			used[set.prefix+v] = "a key built from " + set.prefix
@@ -190,6 +193,25 @@ func TestPluralsAndFallback(t *testing.T) {
 	for header, want := range map[string]string{"tr-TR,tr;q=0.9,en;q=0.8": "tr", "de-DE,en;q=0.5": "en", "": "en", "fr": "en"} {
 		if got := Match(header); got != want {
 			t.Errorf("Match(%q) = %q, want %q", header, got, want)
+		}
+	}
+}
+
+func TestDurations(t *testing.T) {
+	for _, c := range []struct {
+		d      time.Duration
+		en, tr string
+	}{
+		{41 * time.Second, "41 s", "41 sn"},
+		{12*time.Minute + 5*time.Second, "12 min", "12 dk"},
+		{time.Hour, "1 h", "1 sa"},
+		{time.Hour + 31*time.Minute, "1 h 31 min", "1 sa 31 dk"},
+	} {
+		if got := For("en").Duration(c.d); got != c.en {
+			t.Errorf("en %v: %q, want %q", c.d, got, c.en)
+		}
+		if got := For("tr").Duration(c.d); got != c.tr {
+			t.Errorf("tr %v: %q, want %q", c.d, got, c.tr)
 		}
 	}
 }

@@ -1,14 +1,27 @@
-// Package api is the JSON API for people's scripts (RFC §13), under
-// /api/sites/{siteId}/…. Callers authenticate with a personal access token
-// (Authorization: Bearer …) and act as its person, with their role. Errors
-// are {"error": {"code", "message", "details"}} with the RFC's codes and a
-// message in the person's language.
+// Package api is the JSON API for people's scripts and Studio's own pages
+// (RFC §13), under /api/sites/{siteId}/…. A caller is a person, with their
+// role: a script sends a personal access token (Authorization: Bearer …);
+// a browser signed in to Studio sends its session cookie, and then every
+// state-changing request also carries the session's CSRF token in the
+// X-CSRF-Token header, as Studio's own htmx requests do.
+//
+// Errors are {"error": {"code", "message", "details"}} with the RFC's codes
+// and a message in the person's language. The status says what to do:
+// 400 the request itself is wrong (malformed, or a field's value is refused:
+// fix it and send again), 401 no person, 403 not allowed, 404 no such thing
+// on this site, 409 it changed elsewhere (load the latest), 422 the request
+// is well formed but the thing's state refuses it.
+//
+// Handlers parse, call one engine use case and answer; rules live in the
+// engine, so this API, Studio and MCP never disagree.
 package api
 
 import (
 	"context"
+	"crypto/subtle"
 	"encoding/json"
 	"errors"
+	"io"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -17,6 +30,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"studio/engine"
+	"studio/engine/localtime"
 	"studio/engine/policy"
 	"studio/locales"
 )
@@ -26,32 +40,48 @@ const (
 	CodeUnauthenticated = "unauthenticated"
 	CodeBadRequest      = "bad_request"
 	CodeBadInstant      = "bad_instant"
+	CodeNothingToChange = "nothing_to_change"
+	CodeCSRF            = "csrf"
 )
+
+// maxBody bounds a request body: an entry's text may be 100,000 characters,
+// up to four bytes each, plus the rest of the JSON.
+const maxBody = 1 << 20
+
+// Session reads the Studio session of a request, which the router has
+// loaded: the id of the person signed in ("" for nobody) and the session's
+// CSRF token.
+type Session func(ctx context.Context) (userID, csrf string)
 
 // Handler holds what the API needs.
 type Handler struct {
-	eng *engine.Engine
-	log *slog.Logger
+	eng     *engine.Engine
+	session Session
+	log     *slog.Logger
 }
 
-// New returns the API handlers.
-func New(eng *engine.Engine, log *slog.Logger) *Handler { return &Handler{eng: eng, log: log} }
+// New returns the API handlers. session may be nil: then only tokens
+// authenticate.
+func New(eng *engine.Engine, session Session, log *slog.Logger) *Handler {
+	return &Handler{eng: eng, session: session, log: log}
+}
 
 type userKey struct{}
 
+type siteKey struct{}
+
 func userOf(ctx context.Context) engine.User { u, _ := ctx.Value(userKey{}).(engine.User); return u }
 
-// Guard authenticates the bearer token and checks the route's scope. A
-// token is not sent by browsers on their own, so no CSRF token is needed.
+// siteOf is the site of the route's {siteId}, as Guard found it.
+func siteOf(ctx context.Context) engine.Site { s, _ := ctx.Value(siteKey{}).(engine.Site); return s }
+
+// Guard finds the calling person (a bearer token, or else the Studio
+// session with its CSRF token on state-changing requests), checks the
+// route's scope and, for routes under a site, that the site exists.
 func (h *Handler) Guard(scope policy.Scope, next http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		ctx := locales.With(r.Context(), locales.Match(r.Header.Get("Accept-Language")))
-		secret, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-		if !ok {
-			h.problem(w, ctx, http.StatusUnauthorized, CodeUnauthenticated, nil)
-			return
-		}
-		u, err := h.eng.TokenUser(ctx, strings.TrimSpace(secret))
+		u, bySession, err := h.caller(ctx, r)
 		if errors.Is(err, engine.ErrNotFound) {
 			h.problem(w, ctx, http.StatusUnauthorized, CodeUnauthenticated, nil)
 			return
@@ -61,18 +91,57 @@ func (h *Handler) Guard(scope policy.Scope, next http.HandlerFunc) http.HandlerF
 			return
 		}
 		ctx = locales.With(context.WithValue(ctx, userKey{}, u), u.Lang)
+		// A browser sends the cookie with any request, also one another
+		// site makes it send; only Studio's pages know the session's token.
+		if bySession && !safeMethod(r.Method) && !h.validCSRF(ctx, r) {
+			h.problem(w, ctx, http.StatusForbidden, CodeCSRF, nil)
+			return
+		}
 		if !policy.Has(u.Role, scope) {
 			h.problem(w, ctx, http.StatusForbidden, engine.CodeForbidden, nil)
 			return
 		}
 		if id := chi.URLParam(r, "siteId"); id != "" {
-			if _, err := h.eng.Site(ctx, id); err != nil {
+			site, err := h.eng.Site(ctx, id)
+			if err != nil {
 				h.fail(w, ctx, err)
 				return
 			}
+			ctx = context.WithValue(ctx, siteKey{}, site)
 		}
 		next(w, r.WithContext(ctx))
 	}
+}
+
+// caller is the person a request acts for: the bearer token's, or the
+// signed-in session's when the request sends no Authorization at all.
+// ErrNotFound means nobody: no credentials, an unknown or revoked token,
+// a session without a person, or an account that is gone.
+func (h *Handler) caller(ctx context.Context, r *http.Request) (u engine.User, bySession bool, err error) {
+	auth := r.Header.Get("Authorization")
+	if secret, ok := strings.CutPrefix(auth, "Bearer "); ok {
+		u, err := h.eng.TokenUser(ctx, strings.TrimSpace(secret))
+		return u, false, err
+	}
+	if auth != "" || h.session == nil { // another scheme is not ignored in favour of a cookie
+		return engine.User{}, false, engine.ErrNotFound
+	}
+	id, _ := h.session(ctx)
+	if id == "" {
+		return engine.User{}, false, engine.ErrNotFound
+	}
+	u, err = h.eng.User(ctx, id)
+	return u, true, err
+}
+
+func (h *Handler) validCSRF(ctx context.Context, r *http.Request) bool {
+	_, want := h.session(ctx)
+	got := r.Header.Get("X-CSRF-Token")
+	return want != "" && subtle.ConstantTimeCompare([]byte(got), []byte(want)) == 1
+}
+
+func safeMethod(m string) bool {
+	return m == http.MethodGet || m == http.MethodHead || m == http.MethodOptions
 }
 
 // writeJSON sends v with status.
@@ -85,40 +154,131 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 
 // problem answers an error a caller can act on.
 func (h *Handler) problem(w http.ResponseWriter, ctx context.Context, status int, code string, details map[string]any) {
-	body := map[string]any{"code": code, "message": locales.T(ctx, "error."+code)}
+	h.say(w, status, code, locales.T(ctx, "error."+code), details)
+}
+
+func (h *Handler) say(w http.ResponseWriter, status int, code, message string, details map[string]any) {
+	body := map[string]any{"code": code, "message": message}
 	if len(details) > 0 {
 		body["details"] = details
 	}
 	writeJSON(w, status, map[string]any{"error": body})
 }
 
-// fail answers an engine error: refusals with their code, the rest logged
-// and hidden.
+// badRequest answers a request whose shape is wrong, naming the field.
+func (h *Handler) badRequest(w http.ResponseWriter, ctx context.Context, code, field string) {
+	var details map[string]any
+	if field != "" {
+		details = map[string]any{"field": field}
+	}
+	h.problem(w, ctx, http.StatusBadRequest, code, details)
+}
+
+// fail answers an engine error: refusals with their code and a sentence
+// (times in it in the site's zone), the rest logged and hidden.
 func (h *Handler) fail(w http.ResponseWriter, ctx context.Context, err error) {
 	if errors.Is(err, engine.ErrNotFound) {
 		h.problem(w, ctx, http.StatusNotFound, engine.CodeNotFound, nil)
 		return
 	}
-	if e, ok := engine.AsError(err); ok {
-		status := http.StatusUnprocessableEntity
-		switch {
-		case e.Code == engine.CodeForbidden:
-			status = http.StatusForbidden
-		case e.ChangedElsewhere():
-			status = http.StatusConflict
-		}
-		details := map[string]any{}
-		if e.Field != "" {
-			details["field"] = e.Field
-		}
-		for k, v := range e.Args {
-			details[strings.ToLower(k[:1])+k[1:]] = v
-		}
-		h.problem(w, ctx, status, e.Code, details)
+	e, ok := engine.AsError(err)
+	if !ok {
+		h.log.Error("api: request failed", "err", err)
+		h.problem(w, ctx, http.StatusInternalServerError, "internal", nil)
 		return
 	}
-	h.log.Error("api: request failed", "err", err)
-	h.problem(w, ctx, http.StatusInternalServerError, "internal", nil)
+	status := http.StatusUnprocessableEntity
+	switch {
+	case e.Code == engine.CodeForbidden:
+		status = http.StatusForbidden
+	case e.ChangedElsewhere():
+		status = http.StatusConflict
+	case e.Field != "":
+		status = http.StatusBadRequest
+	}
+	details := map[string]any{}
+	if e.Field != "" {
+		details["field"] = e.Field
+	}
+	key, args := "error."+e.Code, []any{}
+	for k, v := range e.Args {
+		details[strings.ToLower(k[:1])+k[1:]] = v
+		if t, ok := v.(time.Time); ok {
+			v = locales.From(ctx).DateTime(t.In(siteLoc(ctx)))
+		}
+		args = append(args, k, v)
+	}
+	if _, timed := e.Args["When"]; timed {
+		key += "_at" // the sentence that names the time, as Studio says it
+	}
+	h.say(w, status, e.Code, locales.T(ctx, key, args...), details)
+}
+
+// siteLoc is the zone of the request's site; UTC outside a site or for a
+// broken zone name.
+func siteLoc(ctx context.Context) *time.Location {
+	if loc, err := localtime.LoadZone(siteOf(ctx).TimeZone); err == nil && siteOf(ctx).ID != "" {
+		return loc
+	}
+	return time.UTC
+}
+
+// decode reads the JSON body into v. Unknown fields and anything after the
+// object are refused, so a misspelt field is an error rather than a change
+// that silently did not happen. It answers 400 itself and returns false
+// when the body will not do.
+func (h *Handler) decode(w http.ResponseWriter, r *http.Request, v any) bool {
+	return h.decodeBody(w, r, v, false)
+}
+
+// decodeOptional is decode for a body that may be left out.
+func (h *Handler) decodeOptional(w http.ResponseWriter, r *http.Request, v any) bool {
+	return h.decodeBody(w, r, v, true)
+}
+
+func (h *Handler) decodeBody(w http.ResponseWriter, r *http.Request, v any, optional bool) bool {
+	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxBody))
+	dec.DisallowUnknownFields()
+	err := dec.Decode(v)
+	if optional && err == io.EOF {
+		return true // no body at all
+	}
+	if err == nil && dec.Decode(&struct{}{}) != io.EOF {
+		err = errors.New("api: data after the object")
+	}
+	if err != nil {
+		h.badRequest(w, r.Context(), CodeBadRequest, jsonField(err))
+		return false
+	}
+	return true
+}
+
+// jsonField names the field a decoding error is about, if it says.
+func jsonField(err error) string {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		return te.Field
+	}
+	if name, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+		return strings.Trim(name, `"`)
+	}
+	return ""
+}
+
+// Scheduler reports the scheduler's health (§8.7).
+func (h *Handler) Scheduler(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	hb, err := h.eng.Heartbeat(ctx)
+	found := err == nil
+	if err != nil && !errors.Is(err, engine.ErrNotFound) {
+		h.fail(w, ctx, err)
+		return
+	}
+	out := map[string]any{"mode": "node", "healthy": !engine.Stalled(hb, found, h.eng.Now())}
+	if found {
+		out["lastTick"], out["nextWakeAt"], out["trigger"] = hb.At, hb.NextWakeAt, hb.Trigger
+	}
+	writeJSON(w, http.StatusOK, out)
 }
 
 // Sites lists the sites.
@@ -140,97 +300,7 @@ func (h *Handler) Sites(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{"sites": out})
 }
 
-// Releases lists a site's releases timed in [from, to) (RFC 3339; default
-// from now for 400 days) and the undated ones still open.
-func (h *Handler) Releases(w http.ResponseWriter, r *http.Request) {
-	ctx := r.Context()
-	from, to := h.eng.Now(), h.eng.Now().AddDate(0, 0, 400)
-	for name, dst := range map[string]*time.Time{"from": &from, "to": &to} {
-		if v := r.URL.Query().Get(name); v != "" {
-			t, err := time.Parse(time.RFC3339, v)
-			if err != nil {
-				h.problem(w, ctx, http.StatusUnprocessableEntity, CodeBadInstant, map[string]any{"field": name})
-				return
-			}
-			*dst = t
-		}
-	}
-	rows, err := h.eng.Releases(ctx, chi.URLParam(r, "siteId"), from, to)
-	if err != nil {
-		h.fail(w, ctx, err)
-		return
-	}
-	out := make([]any, 0, len(rows))
-	for _, row := range rows {
-		out = append(out, row.Release)
-	}
-	writeJSON(w, http.StatusOK, map[string]any{"releases": out})
-}
-
-// Release answers one release in the §4.2 shape.
-func (h *Handler) Release(w http.ResponseWriter, r *http.Request) {
-	row, err := h.eng.Release(r.Context(), chi.URLParam(r, "siteId"), chi.URLParam(r, "releaseId"))
-	if err != nil {
-		h.fail(w, r.Context(), err)
-		return
-	}
-	writeJSON(w, http.StatusOK, row.Release)
-}
-
-// revBody is the body of a state change: the rev the caller last saw (CAS).
-type revBody struct {
-	Rev int64 `json:"rev"`
-}
-
-// Unschedule turns a release back into a draft.
-func (h *Handler) Unschedule(w http.ResponseWriter, r *http.Request) {
-	h.change(w, r, h.eng.Unschedule)
-}
-
-// Cancel ends a release without publishing.
-func (h *Handler) Cancel(w http.ResponseWriter, r *http.Request) { h.change(w, r, h.eng.Cancel) }
-
-func (h *Handler) change(w http.ResponseWriter, r *http.Request, fn func(context.Context, engine.User, string, string, int64) error) {
-	ctx := r.Context()
-	var body revBody
-	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<16)).Decode(&body); err != nil || body.Rev < 1 {
-		h.problem(w, ctx, http.StatusUnprocessableEntity, CodeBadRequest, map[string]any{"field": "rev"})
-		return
-	}
-	site, id := chi.URLParam(r, "siteId"), chi.URLParam(r, "releaseId")
-	if err := fn(ctx, userOf(ctx), site, id, body.Rev); err != nil {
-		h.fail(w, ctx, err)
-		return
-	}
-	h.Release(w, r)
-}
-
-// Scheduler reports the scheduler's health (§8.7).
-func (h *Handler) Scheduler(w http.ResponseWriter, r *http.Request) {
-	ctx := r.Context()
-	hb, err := h.eng.Heartbeat(ctx)
-	found := err == nil
-	if err != nil && !errors.Is(err, engine.ErrNotFound) {
-		h.fail(w, ctx, err)
-		return
-	}
-	out := map[string]any{"mode": "node", "healthy": !engine.Stalled(hb, found, h.eng.Now())}
-	if found {
-		out["lastTick"], out["nextWakeAt"], out["trigger"] = hb.At, hb.NextWakeAt, hb.Trigger
-	}
-	writeJSON(w, http.StatusOK, out)
-}
-
-// PublishNow runs a missed, expired or scheduled release now, as the token's
-// person (§8.6, §13); body {"rev": n}.
-func (h *Handler) PublishNow(w http.ResponseWriter, r *http.Request) {
-	h.change(w, r, func(ctx context.Context, u engine.User, site, id string, rev int64) error {
-		_, err := h.eng.PublishNow(ctx, u, site, id, rev)
-		return err
-	})
-}
-
-// Notifications are the token person's notices, derived on every read (§14).
+// Notifications are the person's notices, derived on every read (§14).
 func (h *Handler) Notifications(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	list, err := h.eng.Notifications(ctx, userOf(ctx), chi.URLParam(r, "siteId"))

@@ -81,7 +81,12 @@ func (h *Handler) EditNode(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	h.renderEditor(w, r, http.StatusOK, nodeForm(n, siteLoc(st.site)))
+	f := nodeForm(n, siteLoc(st.site))
+	if err := h.offerEdit(r.Context(), &f, n); err != nil { // "Edit and re-approve" (§6.2)
+		h.fail(w, r, err)
+		return
+	}
+	h.renderEditor(w, r, http.StatusOK, f)
 }
 
 func nodeForm(n engine.NodeDetail, loc *time.Location) templates.NodeForm {

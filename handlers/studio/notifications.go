@@ -2,6 +2,7 @@ package studio
 
 import (
 	"net/http"
+	"time"
 
 	"studio/engine"
 	"studio/engine/policy"
@@ -21,13 +22,41 @@ func (h *Handler) Notifications(w http.ResponseWriter, r *http.Request) {
 	}
 	p := locales.From(ctx)
 	loc := siteLoc(st.site)
+	mayDecide := policy.Has(st.user.Role, policy.ReleasesPublish)
 	rows := make([]templates.NoticeRow, 0, len(list))
 	for _, n := range list {
-		row := templates.NoticeRow{ID: n.ID, Kind: n.Kind, Title: n.Title, When: p.DateTime(n.At.In(loc)),
-			Link: "/studio/releases/" + n.ReleaseID, ActionKey: "notice.open"}
+		when := p.DateTime(n.At.In(loc))
+		row := templates.NoticeRow{ID: n.ID, Kind: n.Kind, Link: "/studio/releases/" + n.ReleaseID, ActionKey: "notice.open",
+			Sentence: p.T("notice."+n.Kind, "Title", n.Title, "Time", when)}
+		o := n.Outcome
 		switch n.Kind {
 		case engine.NoticeApprovalDue:
 			row.Link, row.ActionKey = "/studio/approvals", "notice.review"
+		case engine.NoticePublished:
+			if o != nil && o.LatenessSeconds != nil && *o.LatenessSeconds > 0 {
+				row.Sentence = p.T("notice.published_late", "Title", n.Title, "Time", p.DateTime(o.At.In(loc)),
+					"Late", p.Duration(time.Duration(*o.LatenessSeconds)*time.Second))
+			}
+		case engine.NoticeMissed:
+			if o != nil && o.LatenessSeconds != nil {
+				row.Sentence = p.T("notice.missed_by", "Title", n.Title, "Late", p.Duration(time.Duration(*o.LatenessSeconds)*time.Second))
+			}
+			if mayDecide {
+				row.ActionKey = "notice.publish_now"
+			}
+		case engine.NoticeExpired:
+			if o != nil && o.Reason == "approval_lost" { // §10.6: Editors approve and publish it now
+				row.Sentence = p.T("notice.expired_approval_lost", "Title", n.Title, "Time", when)
+			}
+			if mayDecide {
+				row.ActionKey = "notice.approve_and_publish_now"
+			}
+		case engine.NoticeConflict:
+			row.ActionKey = "notice.resolve"
+		case engine.NoticeFailed:
+			if o != nil && o.Code == engine.CodeDependencyMissing {
+				row.Sentence = p.T("notice.failed_dependency_missing", "Title", n.Title, "Time", when)
+			}
 		case engine.NoticeStalled:
 			row.Link, row.ActionKey = "", ""
 			if policy.Has(st.user.Role, policy.SiteSettings) {

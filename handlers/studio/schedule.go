@@ -119,6 +119,7 @@ func (h *Handler) Agenda(w http.ResponseWriter, r *http.Request) {
 			When: timePair(r, at, st.site.TimeZone), State: string(rel.State), By: rel.CreatedBy.Name})
 	}
 	markSameMinute(a.Days)
+	a.Drafts = h.draftRows(r)
 	page := h.page(r, "agenda.title", "schedules")
 	if page.Paused, err = h.pausedBanner(r); err != nil {
 		h.fail(w, r, err)
@@ -190,6 +191,13 @@ func (h *Handler) renderReleaseView(w http.ResponseWriter, r *http.Request, stat
 	if seed.MoveDate != "" {
 		v.MoveDate, v.MoveTime = seed.MoveDate, seed.MoveTime // what the person typed, beside its error
 	}
+	if rel.State == release.StateConflict { // the three-way view and its ways on (§6.4)
+		if v.Conflict, err = h.conflictPanel(r, rel, seed.Conflict); err != nil {
+			h.fail(w, r, err)
+			return
+		}
+		v.CanCancel = false // the view offers it, with what it means
+	}
 	history, err := h.eng.ReleaseHistory(ctx, st.site.ID, rel.ID)
 	if err != nil {
 		h.fail(w, r, err)
@@ -214,6 +222,10 @@ func (h *Handler) renderReleaseView(w http.ResponseWriter, r *http.Request, stat
 			iv.BaseRev = it.Base.Rev
 		}
 		v.Items = append(v.Items, iv)
+	}
+	if err := h.addItemNotes(r, rel, v.Items); err != nil { // closure reasons and overlaps (drafts.go)
+		h.fail(w, r, err)
+		return
 	}
 	h.render(w, r, status, templates.Release(h.page(r, "release.page_title", "schedules"), v))
 }
@@ -249,7 +261,7 @@ func outcomeSentence(ctx context.Context, rel engine.ReleaseRow) string {
 		}
 		return p.T("outcome.expired", "When", at)
 	case "canceled":
-		if o.By == nil && (o.Reason == "node_gone" || o.Reason == "site_gone") { // by the system (§10.6)
+		if o.Reason == "node_gone" || o.Reason == "site_gone" { // by the system (§10.6)
 			return p.T("outcome.canceled_gone", "When", at)
 		}
 		return p.T("outcome.canceled", "When", at)

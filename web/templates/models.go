@@ -69,19 +69,22 @@ type ContentList struct {
 
 // NodeForm is the editor of one page or entry.
 type NodeForm struct {
-	ID       string // empty for a new node
-	Kind     string
-	Rev      int64
-	Title    string
-	Slug     string
-	Summary  string
-	Body     string
-	Status   string
-	LiveRev  int64
-	Held     *HeldView
-	Errors   FieldErrors
-	Error    string
-	Statuses []string
+	ID      string // empty for a new node
+	Kind    string
+	Rev     int64
+	Title   string
+	Slug    string
+	Summary string
+	Body    string
+	Status  string
+	LiveRev int64
+	Held    *HeldView
+	// EditScheduled is "Edit and re-approve" (§6.2): the fields of a held
+	// node are open, and saving pins the edit to the release.
+	EditScheduled bool
+	Errors        FieldErrors
+	Error         string
+	Statuses      []string
 }
 
 // HeldView says which release holds a node.
@@ -91,6 +94,10 @@ type HeldView struct {
 	At        *time.Time
 	// CanUnschedule offers "Unschedule and edit" (§6.2).
 	CanUnschedule bool
+	// CanEdit offers "Edit and re-approve" (Approves) or "Edit and send
+	// for approval" (§6.2).
+	CanEdit  bool
+	Approves bool
 }
 
 // ScheduleForm is the "Schedule…" page of one node.
@@ -138,6 +145,8 @@ type AgendaItem struct {
 // Agenda is the Schedules page.
 type Agenda struct {
 	Days []AgendaDay
+	// Drafts are the site's draft releases, which have no time yet.
+	Drafts []DraftRow
 }
 
 // ReleaseItemView is one item of a release.
@@ -149,6 +158,11 @@ type ReleaseItemView struct {
 	PinnedRev int64
 	LiveRev   int64 // 0 when not live
 	BaseRev   int64 // 0 when not live when pinned
+	// AddedBecause is the title of the item that uses this one, for an
+	// item the dependency closure added (§6.1 step 2).
+	AddedBecause string
+	// Overlaps are the other pending releases that carry this node (§6.2).
+	Overlaps []OverlapView
 }
 
 // ReleaseView is the release page.
@@ -178,6 +192,10 @@ type ReleaseView struct {
 	CanPublishNow     bool
 	ConfirmPublishNow bool
 	PublishNowErrors  FieldErrors
+
+	// Conflict is the three-way view of a release held as a conflict
+	// (§6.4), with its ways on.
+	Conflict *ConflictPanel
 }
 
 // HistoryRow is one audited act on a release.

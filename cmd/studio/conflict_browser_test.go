@@ -1,0 +1,200 @@
+package main
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net/http/httptest"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"studio/engine"
+	"studio/engine/content"
+	"studio/engine/fakeclock"
+	"studio/store"
+)
+
+// conflictApp is browserApp with the engine at hand, so a test can set up
+// what other people did without driving a browser for each step.
+type conflictApp struct {
+	browserApp
+	eng *engine.Engine
+}
+
+func startConflictApp(t *testing.T, now time.Time) *conflictApp {
+	t.Helper()
+	ctx := context.Background()
+	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "studio.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	clock := fakeclock.New(now)
+	a := newApp(st, clock, slog.New(slog.NewTextHandler(io.Discard, nil)), false)
+	if seeded, err := seedDemo(ctx, a.engine); err != nil || !seeded {
+		t.Fatalf("seed: %v %v", seeded, err)
+	}
+	srv := httptest.NewServer(a.handler)
+	ca := &conflictApp{browserApp: browserApp{url: srv.URL, clock: clock, ticks: make(chan engine.TickReport, 64)}, eng: a.engine}
+	a.ticker.AfterTick = func(rep engine.TickReport, err error) {
+		if err != nil {
+			t.Errorf("tick: %v", err)
+		}
+		ca.ticks <- rep
+	}
+	a.ticker.Start(ctx)
+	t.Cleanup(func() { a.ticker.Stop(); srv.Close(); st.Close() })
+	<-ca.ticks // the catch-up tick at start
+	return ca
+}
+
+// waitHeld waits for a tick that ended a release without publishing it.
+func (a *conflictApp) waitHeld(t *testing.T) {
+	t.Helper()
+	deadline := time.After(20 * time.Second)
+	for {
+		select {
+		case rep := <-a.ticks:
+			if rep.Failed > 0 {
+				return
+			}
+		case <-deadline:
+			t.Fatal("the ticker held nothing")
+		}
+	}
+}
+
+// TestConflictResolvedByRepinningInTheBrowser: an edit of a live article is
+// scheduled for 09:00; before then someone rolls back the publish it was
+// based on, so at 09:00 the release is held as a conflict. After that,
+// someone edits the article again. The editor opens the release, sees the
+// pinned base, the version live now and the pinned target side by side
+// (Re-base is not possible: the article was edited since), re-pins it for
+// 09:30 — which is her approval. The article is locked again; she edits it
+// with "Edit and re-approve", and at 09:30 that version is live.
+func TestConflictResolvedByRepinningInTheBrowser(t *testing.T) {
+	app := startConflictApp(t, time.Date(2026, 11, 2, 5, 0, 0, 0, time.UTC)) // 08:00 in Istanbul
+	ctx := context.Background()
+	eng := app.eng
+	owner, err := eng.SignIn(ctx, "owner@demo.test", demoPassword)
+	must(t, err)
+	editor, err := eng.SignIn(ctx, "editor@demo.test", demoPassword)
+	must(t, err)
+	must(t, eng.SetLanguage(ctx, editor, "en"))
+	sites, err := eng.Sites(ctx)
+	must(t, err)
+	site := sites[0]
+	nodes, err := eng.Nodes(ctx, site.ID)
+	must(t, err)
+	var welcome engine.NodeDetail
+	for _, n := range nodes {
+		if n.Body.Slug == "welcome" {
+			welcome = n
+		}
+	}
+	edit := func(text string) content.Node {
+		t.Helper()
+		d, err := eng.Node(ctx, site.ID, welcome.ID)
+		must(t, err)
+		body := d.Body
+		body.Text = text
+		n, err := eng.SaveNode(ctx, owner, site.ID, d.ID, d.Rev, body)
+		must(t, err)
+		return n
+	}
+	schedule := func(n content.Node, clock string) string {
+		t.Helper()
+		r, err := eng.ScheduleNode(ctx, owner, engine.ScheduleInput{SiteID: site.ID, NodeID: n.ID, ExpectedRev: n.Rev,
+			Date: "2026-11-02", Time: clock})
+		must(t, err)
+		return r.ID
+	}
+
+	t.Log("08:30: a correction goes live; an update is scheduled for 09:00 on top of it")
+	first := schedule(edit("This is the first article of the Demo Gazette.\n\nCorrected at 08:30."), "08:30")
+	app.clock.Set(time.Date(2026, 11, 2, 5, 30, 0, 0, time.UTC))
+	app.waitPublished(t)
+	second := schedule(edit("This is the first article of the Demo Gazette.\n\nCorrected at 08:30.\n\nUpdated for 09:00."), "09:00")
+
+	t.Log("08:45: the owner undoes the correction; 09:00: the update is held as a conflict")
+	plan, err := eng.PlanUndo(ctx, owner, site.ID, first)
+	must(t, err)
+	_, err = eng.Undo(ctx, owner, site.ID, first, plan.Site.Rev)
+	must(t, err)
+	app.clock.Set(time.Date(2026, 11, 2, 6, 0, 0, 0, time.UTC))
+	app.waitHeld(t)
+	edit("This is the first article of the Demo Gazette.\n\nUpdated for 09:00.\n\nTurnout: 84%.") // free again, edited
+
+	t.Log("the editor compares and re-pins")
+	b := newBrowser(t)
+	must(t, chromedp.Do(b,
+		chromedp.Navigate(app.url+"/studio/login"),
+		chromedp.SetValue(chromedp.CSS("#email"), "editor@demo.test"),
+		chromedp.SetValue(chromedp.CSS("#password"), demoPassword),
+		chromedp.Click(chromedp.CSS("form.stack button[type=submit]")),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="user-name"]`)),
+		chromedp.Navigate(app.url+"/studio/releases/"+second),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="three-way"]`)),
+	))
+	wantContains(t, "conflict view", text(t, b, "main"), "Conflict", "What changed since it was pinned",
+		"Pinned base · version 2", "Live now · version 1", "Pinned version 3", "Updated for 09:00.",
+		"Re-base is not possible: “Welcome to the Gazette” was edited after the conflict",
+		"Re-pin takes the current working copy: version 4.", "choosing one is your approval")
+	wantContains(t, "base → live", text(t, b, `[data-testid="diff-to-live"]`), "- Corrected at 08:30.")
+	wantContains(t, "base → target", text(t, b, `[data-testid="diff-to-target"]`), "+ Updated for 09:00.")
+	rebaseDisabled, err := chromedp.Run(b, chromedp.Evaluate[bool](`document.querySelector('[data-testid="rebase"]').disabled`))
+	must(t, err)
+	if !rebaseDisabled {
+		t.Error("Re-base is enabled although the article was edited since")
+	}
+	shots(t, b, "conflict-en")
+	must(t, eng.SetLanguage(ctx, editor, "tr"))
+	must(t, chromedp.Do(b, chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS(`[data-testid="three-way"]`))))
+	wantContains(t, "Turkish conflict view", text(t, b, "main"), "Çakışma", "Sabitlenmiş taban · sürüm 2",
+		"Şu an yayında · sürüm 1", "Yeniden sabitle", "Tabanı güncelle")
+	shots(t, b, "conflict-tr")
+	must(t, eng.SetLanguage(ctx, editor, "en"))
+
+	must(t, chromedp.Do(b,
+		chromedp.Reload(),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="resolve-form"]`)),
+		chromedp.SetValue(chromedp.CSS("#resolve-date"), "2026-11-02"),
+		chromedp.SetValue(chromedp.CSS("#resolve-time"), "09:30"),
+		chromedp.Focus(chromedp.CSS(`[data-testid="repin"]`)),
+		chromedp.KeyEvent("\r"), // the keyboard path
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="release-when"]`)),
+	))
+	page := waitText(t, b, "main", "Re-pinned and approved.")
+	wantContains(t, "re-pinned release", page, "Scheduled", "09:30", "Elif Editor re-pinned it")
+
+	t.Log("the article is locked again; she edits it and re-approves in one act")
+	must(t, chromedp.Do(b,
+		chromedp.Navigate(app.url+"/studio/content/"+welcome.ID),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="held"]`)),
+	))
+	wantContains(t, "locked editor", text(t, b, "main"), "Locked: publishes on 2 November 2026, 09:30.",
+		"Unschedule and edit", "Edit and re-approve")
+	must(t, chromedp.Do(b,
+		chromedp.Focus(chromedp.CSS(`[data-testid="edit-scheduled-open"]`)),
+		chromedp.KeyEvent("\r"),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="save-scheduled"]`)),
+	))
+	wantContains(t, "edit path", text(t, b, "main"), "records your approval again", "Save and re-approve")
+	shots(t, b, "edit-reapprove-en")
+	body, err := chromedp.Run(b, chromedp.Value(chromedp.CSS("#body")))
+	must(t, err)
+	must(t, chromedp.Do(b,
+		chromedp.SetValue(chromedp.CSS("#body"), body+"\n\nPolls closed at 17:00."),
+		chromedp.Click(chromedp.CSS(`[data-testid="save-scheduled"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="held"]`)),
+	))
+	waitText(t, b, "main", "Saved and pinned. Your approval is recorded again.")
+
+	t.Log("09:30: the current version is live")
+	app.clock.Set(time.Date(2026, 11, 2, 6, 30, 0, 0, time.UTC))
+	app.waitPublished(t)
+	must(t, chromedp.Do(b, chromedp.Navigate(app.url+"/posts/welcome"), chromedp.WaitVisible(chromedp.CSS("main"))))
+	wantContains(t, "public article", text(t, b, "main"), "Updated for 09:00.", "Turnout: 84%.", "Polls closed at 17:00.")
+}

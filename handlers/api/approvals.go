@@ -1,0 +1,105 @@
+package api
+
+import (
+	"net/http"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+
+	"studio/engine"
+	"studio/engine/release"
+)
+
+// approvalJSON is an approval request (§10.4) with the release it asks for,
+// in the §4.2 shape; Items are the diffs, on a single request only.
+type approvalJSON struct {
+	ID          string          `json:"id"`
+	ReleaseID   string          `json:"releaseId"`
+	Status      string          `json:"status"`
+	StateHash   string          `json:"stateHash"`
+	ExecuteAt   *time.Time      `json:"executeAt,omitempty"`
+	RequestedBy release.Actor   `json:"requestedBy"`
+	CreatedAt   time.Time       `json:"createdAt"`
+	DecidedBy   *release.Actor  `json:"decidedBy,omitempty"`
+	DecidedAt   *time.Time      `json:"decidedAt,omitempty"`
+	Reason      string          `json:"reason,omitempty"`
+	CanDecide   bool            `json:"canDecide"` // the caller may approve or deny it
+	Release     release.Release `json:"release"`
+	Items       []itemDiffJSON  `json:"items,omitempty"`
+}
+
+func approvalOf(u engine.User, v engine.ApprovalView) approvalJSON {
+	q := v.Request
+	return approvalJSON{ID: q.ID, ReleaseID: q.ReleaseID, Status: q.Status, StateHash: q.StateHash, ExecuteAt: q.ExecuteAt,
+		RequestedBy: q.RequestedBy, CreatedAt: q.CreatedAt, DecidedBy: q.DecidedBy, DecidedAt: q.DecidedAt, Reason: q.Reason,
+		CanDecide: engine.CanDecide(u, q), Release: v.Release.Release}
+}
+
+// Approvals lists the site's requests waiting for a decision, oldest first.
+func (h *Handler) Approvals(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	u := userOf(ctx)
+	list, err := h.eng.Approvals(ctx, u, chi.URLParam(r, "siteId"))
+	if err != nil {
+		h.fail(w, ctx, err)
+		return
+	}
+	out := make([]approvalJSON, 0, len(list))
+	for _, v := range list {
+		out = append(out, approvalOf(u, v))
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"approvals": out})
+}
+
+// Approval answers one request with the diff of what it would schedule.
+func (h *Handler) Approval(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	u := userOf(ctx)
+	v, err := h.eng.Approval(ctx, u, chi.URLParam(r, "siteId"), chi.URLParam(r, "approvalId"))
+	if err != nil {
+		h.fail(w, ctx, err)
+		return
+	}
+	a := approvalOf(u, v)
+	a.Items = itemDiffs(v.Items)
+	writeJSON(w, http.StatusOK, a)
+}
+
+// Approve carries the release out as the caller (§10.4) and answers it. A
+// release that changed after it was asked is refused with state_changed
+// (409), and the request is denied.
+func (h *Handler) Approve(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	if !h.decodeOptional(w, r, &struct{}{}) {
+		return
+	}
+	row, err := h.eng.Approve(ctx, userOf(ctx), chi.URLParam(r, "siteId"), chi.URLParam(r, "approvalId"))
+	if err != nil {
+		h.fail(w, ctx, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, row.Release)
+}
+
+// Deny answers no, with a reason (body {"reason": "…"}); the release, a
+// draft again, is the answer.
+func (h *Handler) Deny(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	var body struct {
+		Reason string `json:"reason"`
+	}
+	if !h.decode(w, r, &body) {
+		return
+	}
+	site, id, u := chi.URLParam(r, "siteId"), chi.URLParam(r, "approvalId"), userOf(ctx)
+	if err := h.eng.Deny(ctx, u, site, id, body.Reason); err != nil {
+		h.fail(w, ctx, err)
+		return
+	}
+	v, err := h.eng.Approval(ctx, u, site, id)
+	if err != nil {
+		h.fail(w, ctx, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, v.Release.Release)
+}

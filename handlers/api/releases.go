@@ -1,0 +1,200 @@
+package api
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+
+	"studio/engine"
+	"studio/engine/content"
+	"studio/engine/release"
+)
+
+// Releases lists a site's releases timed in [from, to) (RFC 3339; default
+// from now for 400 days) and the undated ones still open.
+func (h *Handler) Releases(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	from, to := h.eng.Now(), h.eng.Now().AddDate(0, 0, 400)
+	for name, dst := range map[string]*time.Time{"from": &from, "to": &to} {
+		if v := r.URL.Query().Get(name); v != "" {
+			t, err := time.Parse(time.RFC3339, v)
+			if err != nil {
+				h.badRequest(w, ctx, CodeBadInstant, name)
+				return
+			}
+			*dst = t
+		}
+	}
+	rows, err := h.eng.Releases(ctx, chi.URLParam(r, "siteId"), from, to)
+	if err != nil {
+		h.fail(w, ctx, err)
+		return
+	}
+	out := make([]any, 0, len(rows))
+	for _, row := range rows {
+		out = append(out, row.Release)
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"releases": out})
+}
+
+// Release answers one release in the §4.2 shape.
+func (h *Handler) Release(w http.ResponseWriter, r *http.Request) {
+	h.answerRelease(w, r, chi.URLParam(r, "releaseId"))
+}
+
+// answerRelease answers the release id of the request's site as it is now,
+// in the §4.2 shape: what every change of a release answers.
+func (h *Handler) answerRelease(w http.ResponseWriter, r *http.Request, id string) {
+	row, err := h.eng.Release(r.Context(), chi.URLParam(r, "siteId"), id)
+	if err != nil {
+		h.fail(w, r.Context(), err)
+		return
+	}
+	writeJSON(w, http.StatusOK, row.Release)
+}
+
+// revBody is the body of a state change: the rev the caller last saw (CAS).
+type revBody struct {
+	Rev int64 `json:"rev"`
+}
+
+// Unschedule turns a release back into a draft; body {"rev": n}.
+func (h *Handler) Unschedule(w http.ResponseWriter, r *http.Request) {
+	h.change(w, r, h.eng.Unschedule)
+}
+
+// Cancel ends a release without publishing; body {"rev": n}.
+func (h *Handler) Cancel(w http.ResponseWriter, r *http.Request) { h.change(w, r, h.eng.Cancel) }
+
+// PublishNow runs a missed, expired or scheduled release now, as the
+// caller (§8.6, §13); body {"rev": n}.
+func (h *Handler) PublishNow(w http.ResponseWriter, r *http.Request) {
+	h.change(w, r, func(ctx context.Context, u engine.User, site, id string, rev int64) error {
+		_, err := h.eng.PublishNow(ctx, u, site, id, rev)
+		return err
+	})
+}
+
+func (h *Handler) change(w http.ResponseWriter, r *http.Request, fn func(context.Context, engine.User, string, string, int64) error) {
+	ctx := r.Context()
+	var body revBody
+	if !h.decode(w, r, &body) {
+		return
+	}
+	if body.Rev < 1 {
+		h.badRequest(w, ctx, CodeBadRequest, "rev")
+		return
+	}
+	id := chi.URLParam(r, "releaseId")
+	if err := fn(ctx, userOf(ctx), chi.URLParam(r, "siteId"), id, body.Rev); err != nil {
+		h.fail(w, ctx, err)
+		return
+	}
+	h.answerRelease(w, r, id)
+}
+
+// rescheduleBody is a new time for a release: a date and a time in the
+// site's zone, or an instant; and the rev the caller last saw.
+type rescheduleBody struct {
+	Rev  int64  `json:"rev"`
+	Date string `json:"date"`
+	Time string `json:"time"`
+	At   string `json:"at"`
+}
+
+// Reschedule moves a scheduled or waiting release to a new time (D4, §13
+// reschedule); body {"rev", "date", "time"} or {"rev", "at"}. Whoever may
+// approve it keeps its approval; anyone else's move asks again.
+func (h *Handler) Reschedule(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	var body rescheduleBody
+	if !h.decode(w, r, &body) {
+		return
+	}
+	byWall := body.Date != "" || body.Time != ""
+	switch {
+	case body.Rev < 1:
+		h.badRequest(w, ctx, CodeBadRequest, "rev")
+		return
+	case byWall == (body.At != ""): // one of the two forms, not both, not neither
+		h.badRequest(w, ctx, CodeBadRequest, "at")
+		return
+	}
+	site, id, u := chi.URLParam(r, "siteId"), chi.URLParam(r, "releaseId"), userOf(ctx)
+	var row engine.ReleaseRow
+	var err error
+	if byWall {
+		row, err = h.eng.Move(ctx, u, site, id, body.Rev, body.Date, body.Time)
+	} else {
+		at, perr := time.Parse(time.RFC3339, body.At)
+		if perr != nil {
+			h.badRequest(w, ctx, CodeBadInstant, "at")
+			return
+		}
+		row, err = h.eng.MoveAt(ctx, u, site, id, body.Rev, at)
+	}
+	if err != nil {
+		h.fail(w, ctx, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, row.Release)
+}
+
+// Diff answers each item of a release as its live base against its pinned
+// target: the fields, and the body text line by line (§13 diff).
+func (h *Handler) Diff(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	row, items, err := h.eng.ReleaseDiff(ctx, userOf(ctx), chi.URLParam(r, "siteId"), chi.URLParam(r, "releaseId"))
+	if err != nil {
+		h.fail(w, ctx, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"release": row.Release, "items": itemDiffs(items)})
+}
+
+// itemDiffJSON is one item of a diff: the §4.2 item, the fields that are
+// compared and the body's line diff.
+type itemDiffJSON struct {
+	release.Item
+	Title  string          `json:"title"`
+	Fields []fieldDiffJSON `json:"fields"`
+	Body   []diffLineJSON  `json:"body"`
+}
+
+type fieldDiffJSON struct {
+	Field   string `json:"field"`
+	Base    string `json:"base"`
+	Target  string `json:"target"`
+	Changed bool   `json:"changed"`
+}
+
+// diffLineJSON is one line of the body: "same", "removed" (only in the
+// base) or "added" (only in the target).
+type diffLineJSON struct {
+	Op   string `json:"op"`
+	Text string `json:"text"`
+}
+
+var diffOps = map[byte]string{' ': "same", '-': "removed", '+': "added"}
+
+func itemDiffs(items []engine.ItemDiff) []itemDiffJSON {
+	out := make([]itemDiffJSON, 0, len(items))
+	for _, d := range items {
+		it := itemDiffJSON{Item: d.Item, Fields: []fieldDiffJSON{}, Body: []diffLineJSON{}}
+		for _, b := range []*content.Body{d.Base, d.Target} {
+			if b != nil {
+				it.Title = b.Title // the target's, or the base's for a removal
+			}
+		}
+		for _, f := range d.Fields() {
+			it.Fields = append(it.Fields, fieldDiffJSON{f.Field, f.Base, f.Target, f.Changed()})
+		}
+		for _, l := range d.Text() {
+			it.Body = append(it.Body, diffLineJSON{diffOps[l.Op], l.Text})
+		}
+		out = append(out, it)
+	}
+	return out
+}

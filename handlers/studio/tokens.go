@@ -1,0 +1,69 @@
+package studio
+
+import (
+	"net/http"
+
+	"github.com/go-chi/chi/v5"
+
+	"studio/web/templates"
+)
+
+// Tokens shows the person's own access tokens and the form for a new one.
+// ?revoke=ID is the revoke confirmation for browsers without JavaScript:
+// the dialog comes open in the page.
+func (h *Handler) Tokens(w http.ResponseWriter, r *http.Request) {
+	h.renderTokens(w, r, http.StatusOK, templates.TokensPage{Confirm: r.URL.Query().Get("revoke")})
+}
+
+func (h *Handler) renderTokens(w http.ResponseWriter, r *http.Request, status int, v templates.TokensPage) {
+	ctx := r.Context()
+	st := stateOf(ctx)
+	list, err := h.eng.Tokens(ctx, *st.user)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	loc := siteLoc(st.site)
+	for _, t := range list {
+		row := templates.TokenRow{ID: t.ID, Name: t.Name, Created: t.CreatedAt.In(loc)}
+		if t.LastUsed != nil {
+			used := t.LastUsed.In(loc)
+			row.LastUsed = &used
+		}
+		v.Rows = append(v.Rows, row)
+	}
+	// A new token's secret is in this answer only: no cache keeps it.
+	w.Header().Set("Cache-Control", "no-store")
+	h.render(w, r, status, templates.Tokens(h.page(r, "tokens.title", "tokens"), v))
+}
+
+// CreateToken makes a token for the person and shows its secret once. The
+// page is the answer to the POST itself, not a redirect: the secret is
+// never stored, so it cannot wait in the session for the next page.
+func (h *Handler) CreateToken(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	st := stateOf(ctx)
+	name := r.PostFormValue("name")
+	secret, t, err := h.eng.CreateToken(ctx, *st.user, name)
+	if msg, fields, status, ok := refusal(ctx, err); ok {
+		h.renderTokens(w, r, status, templates.TokensPage{Name: name, Errors: fields, Error: msg})
+		return
+	}
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	h.renderTokens(w, r, http.StatusOK, templates.TokensPage{Secret: secret, SecretName: t.Name})
+}
+
+// RevokeToken revokes one of the person's tokens; from now on it
+// authenticates nothing. Someone else's token is not found.
+func (h *Handler) RevokeToken(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	if err := h.eng.RevokeToken(ctx, *stateOf(ctx).user, chi.URLParam(r, "id")); err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	h.flash(r, "tokens.revoked")
+	http.Redirect(w, r, "/studio/tokens", http.StatusSeeOther)
+}

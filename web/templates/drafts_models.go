@@ -1,0 +1,76 @@
+package templates
+
+import "time"
+
+// NodeChoice is one article or page to tick in a release form.
+type NodeChoice struct {
+	ID      string
+	Title   string
+	Kind    string
+	Status  string
+	Live    bool
+	Checked bool
+}
+
+// NewReleaseForm is the "New release…" page: a title, the articles and
+// pages to publish and the live ones to take down at the release's time.
+type NewReleaseForm struct {
+	Title  string
+	Nodes  []NodeChoice // to publish
+	Live   []NodeChoice // live ones, for "Unpublish at this time"
+	Errors FieldErrors
+	Error  string
+}
+
+// OverlapView flags another pending release that carries the same node
+// (§6.2 Overlaps, D15).
+type OverlapView struct {
+	ReleaseID string
+	Title     string
+	At        *time.Time // in the site's zone; nil for a draft without a time
+}
+
+// DraftItemView is one item of a draft release.
+type DraftItemView struct {
+	ReleaseItemView
+	// Moved says the node changed since it was pinned (Re-pin).
+	Moved bool
+}
+
+// DraftView is the page of a draft release: its items, and the forms that
+// change it while it is a draft (§5.2, §6.1).
+type DraftView struct {
+	ID    string
+	Title string
+	Rev   int64
+	By    string
+	Items []DraftItemView
+	Error string
+	// Moved offers Re-pin: some items changed since they were pinned.
+	Moved bool
+	// CanChange: the creator, or someone who may approve releases.
+	CanChange bool
+	// CanApprove: scheduling needs no approval.
+	CanApprove bool
+	// Addable and AddableLive are what "Add items" offers: articles and
+	// pages with something to publish, and live ones to take down.
+	Addable     []NodeChoice
+	AddableLive []NodeChoice
+	RenameTitle string
+	RenameError FieldErrors
+	// The schedule form, in the site's zone.
+	Date           string
+	Time           string
+	MinDate        string
+	Preview        TimePair
+	ScheduleErrors FieldErrors
+	History        []HistoryRow
+}
+
+// DraftRow is one draft release on the Schedules page.
+type DraftRow struct {
+	ID    string
+	Title string
+	By    string
+	Items int
+}
