@@ -149,6 +149,7 @@ func postForms(a *testApp) map[string]url.Values {
 		"/studio/content":                  {"kind": {"contentEntry"}, "title": {"Results"}, "slug": {"results"}, "status": {"draft"}},
 		"/studio/content/{id}":             {"rev": {"1"}, "kind": {"contentEntry"}, "title": {"Election night"}, "slug": {"election-night"}, "status": {"draft"}},
 		"/studio/content/{id}/schedule":    {"rev": {"1"}, "date": {"2026-11-02"}, "time": {"09:00"}},
+		"/studio/content/{id}/delete":      {"rev": {"1"}},
 		"/studio/settings/time-zone":       {"rev": {"2"}, "timeZone": {"Europe/Berlin"}},
 		"/studio/settings/pause":           {"rev": {"0"}, "reason": {"Checking the feed"}, "confirm": {"yes"}},
 		"/studio/settings/resume":          {"rev": {"1"}, "reason": {"Feed checked"}, "confirm": {"yes"}},

@@ -83,6 +83,7 @@ func StudioRoutes(s *studio.Handler) []Route {
 		{"GET", "/studio/content/new", policy.ContentWrite, s.NewNode},
 		{"GET", "/studio/content/{id}", policy.ContentRead, s.EditNode},
 		{"POST", "/studio/content/{id}", policy.ContentWrite, s.SaveNode},
+		{"POST", "/studio/content/{id}/delete", policy.ContentWrite, s.DeleteNode},
 		{"GET", "/studio/content/{id}/schedule", policy.SchedulesWrite, s.ScheduleForm},
 		{"GET", "/studio/content/{id}/schedule/preview", policy.SchedulesWrite, s.SchedulePreview},
 		{"POST", "/studio/content/{id}/schedule", policy.SchedulesWrite, s.Schedule},

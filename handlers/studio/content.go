@@ -82,6 +82,7 @@ func (h *Handler) EditNode(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	f := nodeForm(n, siteLoc(st.site))
+	f.ConfirmDelete = r.URL.Query().Get("confirm") == "delete"
 	if err := h.offerEdit(r.Context(), &f, n); err != nil { // "Edit and re-approve" (§6.2)
 		h.fail(w, r, err)
 		return
@@ -143,4 +144,31 @@ func (h *Handler) SaveNode(w http.ResponseWriter, r *http.Request) {
 	}
 	h.flash(r, "editor.saved")
 	http.Redirect(w, r, "/studio/content/"+n.ID, http.StatusSeeOther)
+}
+
+// DeleteNode deletes a page or an entry after its confirmation. A held node
+// is refused by the engine (scheduled_locked, naming the release and its
+// time), and the editor shows why.
+func (h *Handler) DeleteNode(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	st := stateOf(ctx)
+	id := chi.URLParam(r, "id")
+	err := h.eng.DeleteNode(ctx, *st.user, st.site.ID, id, formRev(r))
+	if msg, _, status, ok := refusal(ctx, err); ok {
+		n, rerr := h.eng.Node(ctx, st.site.ID, id)
+		if rerr != nil {
+			h.fail(w, r, rerr)
+			return
+		}
+		f := nodeForm(n, siteLoc(st.site))
+		f.Error = msg
+		h.renderEditor(w, r, status, f)
+		return
+	}
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	h.flash(r, "editor.deleted")
+	http.Redirect(w, r, "/studio/content", http.StatusSeeOther)
 }

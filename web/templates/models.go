@@ -82,6 +82,8 @@ type NodeForm struct {
 	// EditScheduled is "Edit and re-approve" (§6.2): the fields of a held
 	// node are open, and saving pins the edit to the release.
 	EditScheduled bool
+	// ConfirmDelete renders the delete dialog open (the no-JavaScript step).
+	ConfirmDelete bool
 	Errors        FieldErrors
 	Error         string
 	Statuses      []string
