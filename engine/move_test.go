@@ -91,3 +91,33 @@ func TestMove(t *testing.T) {
 		}
 	})
 }
+
+// A move after the site changed its zone is entered in the new zone, and
+// the release keeps that zone: the never-early recompute at run time reads
+// the wall time where it was entered, so the release runs at the moved
+// time, not an hour off.
+func TestMoveAfterTheSiteZoneChanged(t *testing.T) {
+	b := newBundle(t)
+	ctx := context.Background()
+	r := b.schedule(t, b.editor, b.article, "2026-11-02", "09:00")
+	site, err := b.eng.SetSiteTimeZone(ctx, b.owner, b.site.ID, "Europe/Berlin", b.site.Rev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if site.TimeZone != "Europe/Berlin" {
+		t.Fatal("setup: zone not changed")
+	}
+	moved, err := b.eng.Move(ctx, b.editor, b.site.ID, r.ID, b.release(t, r.ID).Rev, "2026-11-02", "10:00")
+	if err != nil {
+		t.Fatal(err)
+	}
+	berlinTen := time.Date(2026, 11, 2, 9, 0, 0, 0, time.UTC) // 10:00 CET
+	if moved.When == nil || moved.When.TimeZone != "Europe/Berlin" || moved.When.LocalTime != "2026-11-02T10:00" {
+		t.Fatalf("moved when = %+v, want 10:00 in Europe/Berlin", moved.When)
+	}
+	sameInstant(t, "executeAt", *moved.ExecuteAt, berlinTen)
+	b.clock.Set(berlinTen)
+	if rep := b.tick(t); rep.Published != 1 {
+		t.Fatalf("tick at 10:00 Berlin: %+v, want the release published", rep)
+	}
+}

@@ -321,10 +321,13 @@ func changeRelease(ctx context.Context, tx *sql.Tx, c engine.Change) error {
 		args = append(args, string(f))
 	}
 	if c.ExecuteAt != nil {
-		// A draft scheduled for the first time gets its when (kind and zone)
-		// here; a move keeps the zone the time was entered in.
+		// A new time is entered in the site's zone as it is now (a draft
+		// scheduled for the first time, a move, a re-pin with a new time), so
+		// the release takes that zone with it: the never-early recompute
+		// (§9.1) reads the wall time in the zone it was entered in.
 		if _, err := tx.ExecContext(ctx, `UPDATE releases SET execute_at = ?, local_time = NULLIF(?, ''),
-			time_zone = COALESCE(NULLIF(?, ''), time_zone), when_kind = COALESCE(when_kind, 'at') WHERE id = ? AND rev = ?`,
+			time_zone = COALESCE(NULLIF(?, ''), (SELECT s.time_zone FROM sites s WHERE s.id = releases.site_id)),
+			when_kind = COALESCE(when_kind, 'at') WHERE id = ? AND rev = ?`,
 			instant(*c.ExecuteAt), c.LocalTime, c.TimeZone, c.ID, c.Rev); err != nil {
 			return fmt.Errorf("store: move release: %w", err)
 		}
