@@ -120,6 +120,17 @@ func APIRoutes(a *api.Handler) []Route {
 		{"GET", "/api/sites/{siteId}/releases", policy.SchedulesRead, a.Releases},
 		{"GET", "/api/sites/{siteId}/releases/{releaseId}", policy.SchedulesRead, a.Release},
 		{"GET", "/api/sites/{siteId}/releases/{releaseId}/diff", policy.SchedulesRead, a.Diff},
+		// Drafts (§5.2 "(new) → draft", §6.1, §13 POST …/releases, PATCH,
+		// POST …/items, …/schedule) and re-pinning a draft or resolving a
+		// conflict (§6.4 …/repin, …/rebase): only the creator or an approver
+		// changes one (the engine checks), and the engine decides whether a
+		// schedule or a conflict's re-pin is approved in the same act.
+		{"POST", "/api/sites/{siteId}/releases", policy.SchedulesWrite, a.CreateRelease},
+		{"PATCH", "/api/sites/{siteId}/releases/{releaseId}", policy.SchedulesWrite, a.PatchRelease},
+		{"POST", "/api/sites/{siteId}/releases/{releaseId}/items", policy.SchedulesWrite, a.AddReleaseItems},
+		{"POST", "/api/sites/{siteId}/releases/{releaseId}/schedule", policy.SchedulesWrite, a.ScheduleRelease},
+		{"POST", "/api/sites/{siteId}/releases/{releaseId}/repin", policy.SchedulesWrite, a.Repin},
+		{"POST", "/api/sites/{siteId}/releases/{releaseId}/rebase", policy.SchedulesWrite, a.Rebase},
 		{"POST", "/api/sites/{siteId}/releases/{releaseId}/reschedule", policy.SchedulesWrite, a.Reschedule},
 		{"POST", "/api/sites/{siteId}/releases/{releaseId}/unschedule", policy.SchedulesWrite, a.Unschedule},
 		{"POST", "/api/sites/{siteId}/releases/{releaseId}/cancel", policy.SchedulesWrite, a.Cancel},

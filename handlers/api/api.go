@@ -177,6 +177,19 @@ func (h *Handler) badRequest(w http.ResponseWriter, ctx context.Context, code, f
 // fail answers an engine error: refusals with their code and a sentence
 // (times in it in the site's zone), the rest logged and hidden.
 func (h *Handler) fail(w http.ResponseWriter, ctx context.Context, err error) {
+	h.failIn(w, ctx, err, "")
+}
+
+// failDraft is fail in the words of a draft release, as Studio's draft page
+// says them: where drafts.error.<code> exists (a sentence that names the
+// node, or offers Re-pin) and the refusal carries every name it uses, it
+// replaces error.<code>. Code, status and details are fail's.
+func (h *Handler) failDraft(w http.ResponseWriter, ctx context.Context, err error) {
+	h.failIn(w, ctx, err, "drafts.")
+}
+
+// failIn is fail, preferring the message under prefix+"error.<code>".
+func (h *Handler) failIn(w http.ResponseWriter, ctx context.Context, err error, prefix string) {
 	if errors.Is(err, engine.ErrNotFound) {
 		h.problem(w, ctx, http.StatusNotFound, engine.CodeNotFound, nil)
 		return
@@ -211,7 +224,16 @@ func (h *Handler) fail(w http.ResponseWriter, ctx context.Context, err error) {
 	if _, timed := e.Args["When"]; timed {
 		key += "_at" // the sentence that names the time, as Studio says it
 	}
-	h.say(w, status, e.Code, locales.T(ctx, key, args...), details)
+	msg := locales.T(ctx, key, args...)
+	if prefix != "" {
+		// A missing key comes back as itself; a name the refusal lacks
+		// (e.g. a lock found only by the guarded write has no Title) as
+		// "<no value>": then the general sentence stands.
+		if s := locales.T(ctx, prefix+key, args...); s != prefix+key && !strings.Contains(s, "<no value>") {
+			msg = s
+		}
+	}
+	h.say(w, status, e.Code, msg, details)
 }
 
 // siteLoc is the zone of the request's site; UTC outside a site or for a

@@ -1,0 +1,273 @@
+package api
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/go-chi/chi/v5"
+
+	"studio/engine"
+	"studio/engine/release"
+)
+
+// Draft releases over the API (RFC §5.2 "(new) → draft", §6.1, §13 POST
+// …/releases, PATCH, POST …/items, …/schedule, …/repin) and the conflict
+// resolutions (§6.4 …/repin, …/rebase). Each handler checks the shape of
+// the body, calls one engine use case and answers the release as it is
+// now; the engine decides who may, what state allows it and what the items
+// become. Refusals of a draft's items are said as Studio's draft page says
+// them (failDraft): the sentence names the node.
+
+// CodeOneReleaseChange refuses a PATCH that both renames a draft and removes
+// an item: each is its own guarded change with its own rev and audit row,
+// and doing one after the other could leave the first done when the second
+// is refused. Send two requests.
+const CodeOneReleaseChange = "one_release_change"
+
+// createBody is a new draft: the nodes whose working copies it publishes,
+// the live ones it takes down, and an optional title (empty: the first
+// node's title).
+type createBody struct {
+	Title     string   `json:"title"`
+	NodeIDs   []string `json:"nodeIds"`
+	RemoveIDs []string `json:"removeIds"`
+}
+
+// CreateRelease creates a draft release (§13 POST …/releases); body
+// {"title"?, "nodeIds": […], "removeIds"?: […]}. It answers 201 with the
+// release in the §4.2 shape, closureAdded naming what the dependency
+// closure added and why. At least one id is needed (no_items, 400).
+func (h *Handler) CreateRelease(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	var body createBody
+	if !h.decode(w, r, &body) {
+		return
+	}
+	if len(body.NodeIDs)+len(body.RemoveIDs) == 0 {
+		h.badRequest(w, ctx, release.CodeNoItems, "nodeIds")
+		return
+	}
+	site := chi.URLParam(r, "siteId")
+	row, err := h.eng.CreateDraft(ctx, userOf(ctx), engine.DraftInput{SiteID: site, Title: body.Title,
+		NodeIDs: body.NodeIDs, RemoveIDs: body.RemoveIDs})
+	if err != nil {
+		h.failDraft(w, ctx, err)
+		return
+	}
+	w.Header().Set("Location", "/api/sites/"+site+"/releases/"+row.ID)
+	writeJSON(w, http.StatusCreated, row.Release)
+}
+
+// releasePatchBody changes a draft as the caller last saw it (rev): a new title,
+// or one item out (with what only it needed). Pointers tell "absent" from
+// an empty value, which the engine refuses.
+type releasePatchBody struct {
+	Rev        int64   `json:"rev"`
+	Title      *string `json:"title"`
+	RemoveItem *string `json:"removeItem"`
+}
+
+// PatchRelease renames a draft or takes one item out of it (§13 PATCH);
+// body {"rev", "title"} or {"rev", "removeItem": nodeId}. One of the two
+// per request: both together are refused (one_release_change, 400) rather
+// than applied as two changes of which the second could fail after the
+// first was made. Neither is nothing_to_change (400).
+func (h *Handler) PatchRelease(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	var body releasePatchBody
+	if !h.decode(w, r, &body) {
+		return
+	}
+	switch {
+	case body.Rev < 1:
+		h.badRequest(w, ctx, CodeBadRequest, "rev")
+		return
+	case body.Title == nil && body.RemoveItem == nil:
+		h.badRequest(w, ctx, CodeNothingToChange, "")
+		return
+	case body.Title != nil && body.RemoveItem != nil:
+		h.badRequest(w, ctx, CodeOneReleaseChange, "removeItem")
+		return
+	}
+	h.changeDraft(w, r, body.Rev, func(ctx context.Context, u engine.User, site, id string, rev int64) (engine.ReleaseRow, error) {
+		if body.Title != nil {
+			return h.eng.RenameRelease(ctx, u, site, id, rev, *body.Title)
+		}
+		return h.eng.RemoveItem(ctx, u, site, id, rev, *body.RemoveItem)
+	})
+}
+
+// itemsBody adds items to a draft the caller last saw at rev: nodes to
+// publish and live nodes to take down.
+type itemsBody struct {
+	Rev       int64    `json:"rev"`
+	NodeIDs   []string `json:"nodeIds"`
+	RemoveIDs []string `json:"removeIds"`
+}
+
+// AddReleaseItems adds items to a draft with their dependency closure (§13
+// POST …/items); body {"rev", "nodeIds"?, "removeIds"?}, at least one id.
+func (h *Handler) AddReleaseItems(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	var body itemsBody
+	if !h.decode(w, r, &body) {
+		return
+	}
+	switch {
+	case body.Rev < 1:
+		h.badRequest(w, ctx, CodeBadRequest, "rev")
+		return
+	case len(body.NodeIDs)+len(body.RemoveIDs) == 0:
+		h.badRequest(w, ctx, release.CodeNoItems, "nodeIds")
+		return
+	}
+	h.changeDraft(w, r, body.Rev, func(ctx context.Context, u engine.User, site, id string, rev int64) (engine.ReleaseRow, error) {
+		return h.eng.AddToDraft(ctx, u, site, id, rev, body.NodeIDs, body.RemoveIDs)
+	})
+}
+
+// changeDraft runs one change of a draft at rev and answers the release,
+// or the refusal in the words of a draft.
+func (h *Handler) changeDraft(w http.ResponseWriter, r *http.Request, rev int64,
+	fn func(context.Context, engine.User, string, string, int64) (engine.ReleaseRow, error)) {
+	ctx := r.Context()
+	row, err := fn(ctx, userOf(ctx), chi.URLParam(r, "siteId"), chi.URLParam(r, "releaseId"), rev)
+	if err != nil {
+		h.failDraft(w, ctx, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, row.Release)
+}
+
+// whenBody is a state change at a date and a time in the site's zone, as
+// the caller last saw the release (rev).
+type whenBody struct {
+	Rev  int64  `json:"rev"`
+	Date string `json:"date"`
+	Time string `json:"time"`
+}
+
+// Schedule statuses of the answer to POST …/schedule (as MCP's
+// schedule_release says them, §12).
+const (
+	statusScheduled       = "scheduled"
+	statusApprovalPending = "approval-pending"
+)
+
+// scheduleJSON answers POST …/schedule: the release, whether it is
+// scheduled (the caller's own approval) or waits for one, and then the id
+// of the waiting request.
+type scheduleJSON struct {
+	Release    release.Release `json:"release"`
+	Status     string          `json:"status"`
+	ApprovalID string          `json:"approvalId,omitempty"`
+}
+
+// ScheduleRelease schedules a draft for a date and a time in the site's
+// zone (§5.2, §13 POST …/schedule); body {"rev", "date", "time"}. Someone
+// who may approve releases schedules it with their own approval (status
+// "scheduled"); anyone else's waits for approval ("approval-pending", with
+// the request's approvalId).
+func (h *Handler) ScheduleRelease(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	var body whenBody
+	if !h.decode(w, r, &body) {
+		return
+	}
+	if body.Rev < 1 {
+		h.badRequest(w, ctx, CodeBadRequest, "rev")
+		return
+	}
+	u, site := userOf(ctx), chi.URLParam(r, "siteId")
+	row, err := h.eng.ScheduleRelease(ctx, u, site, chi.URLParam(r, "releaseId"), body.Rev, body.Date, body.Time)
+	if err != nil {
+		h.failDraft(w, ctx, err)
+		return
+	}
+	out := scheduleJSON{Release: row.Release, Status: statusScheduled}
+	if row.State == release.StateAwaitingApproval {
+		out.Status = statusApprovalPending
+		waiting, err := h.eng.Approvals(ctx, u, site)
+		if err != nil {
+			h.fail(w, ctx, err)
+			return
+		}
+		for _, v := range waiting {
+			if v.Request.ReleaseID == row.ID {
+				out.ApprovalID = v.Request.ID
+			}
+		}
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// Repin pins a release's items again to what is current (§13 POST
+// …/repin); body {"rev", "date"?, "time"?}. A draft whose pins moved is
+// re-pinned as it is (engine.RepinDraft): it has no time, so a date or a
+// time is refused (bad_request, 400). A conflict is re-pinned and
+// re-approved by someone who may approve, else sent for approval
+// (engine.Repin), at the date and time given; both left out keep the
+// release's own time, which must then still be ahead. Any other state is
+// the engine's to refuse (bad_state).
+func (h *Handler) Repin(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	var body whenBody
+	if !h.decode(w, r, &body) {
+		return
+	}
+	if body.Rev < 1 {
+		h.badRequest(w, ctx, CodeBadRequest, "rev")
+		return
+	}
+	site, id := chi.URLParam(r, "siteId"), chi.URLParam(r, "releaseId")
+	cur, err := h.eng.Release(ctx, site, id)
+	if err != nil {
+		h.fail(w, ctx, err)
+		return
+	}
+	// The state picks the use case; each checks the state again at rev, so
+	// a release that moves on meanwhile is refused, never mixed up.
+	if cur.State != release.StateDraft {
+		h.resolve(w, r, body, h.eng.Repin)
+		return
+	}
+	switch { // a draft has no time to give
+	case body.Date != "":
+		h.badRequest(w, ctx, CodeBadRequest, "date")
+		return
+	case body.Time != "":
+		h.badRequest(w, ctx, CodeBadRequest, "time")
+		return
+	}
+	h.changeDraft(w, r, body.Rev, func(ctx context.Context, u engine.User, site, id string, rev int64) (engine.ReleaseRow, error) {
+		return h.eng.RepinDraft(ctx, u, site, id, rev)
+	})
+}
+
+// Rebase resolves a conflict by keeping every target on the live versions
+// now (§6.4), when the engine's re-base check passes; body {"rev",
+// "date"?, "time"?} as for re-pinning a conflict.
+func (h *Handler) Rebase(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	var body whenBody
+	if !h.decode(w, r, &body) {
+		return
+	}
+	if body.Rev < 1 {
+		h.badRequest(w, ctx, CodeBadRequest, "rev")
+		return
+	}
+	h.resolve(w, r, body, h.eng.Rebase)
+}
+
+// resolve runs a conflict's re-pin or re-base and answers the release.
+func (h *Handler) resolve(w http.ResponseWriter, r *http.Request, body whenBody,
+	fn func(context.Context, engine.User, string, string, int64, string, string) (engine.ReleaseRow, error)) {
+	ctx := r.Context()
+	row, err := fn(ctx, userOf(ctx), chi.URLParam(r, "siteId"), chi.URLParam(r, "releaseId"), body.Rev, body.Date, body.Time)
+	if err != nil {
+		h.fail(w, ctx, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, row.Release)
+}
