@@ -364,7 +364,9 @@ func draftRefusal(ctx context.Context, err error) (string, templates.FieldErrors
 	if _, timed := e.Args["When"]; timed {
 		key += "_at"
 	}
-	if s := locales.T(ctx, key, args...); s != key {
+	// A sentence that needs a name the refusal lacks (a lock found only at
+	// write time carries no title) falls back to the general one.
+	if s := locales.T(ctx, key, args...); s != key && !strings.Contains(s, "<no value>") {
 		if e.Field != "" {
 			fields = templates.FieldErrors{e.Field: s}
 		} else {
