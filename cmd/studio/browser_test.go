@@ -27,6 +27,7 @@ type browserApp struct {
 	url   string
 	clock *fakeclock.Clock
 	ticks chan engine.TickReport
+	eng   *engine.Engine // for a test to set up what other people did without a browser
 }
 
 func startBrowserApp(t *testing.T, now time.Time) *browserApp {
@@ -42,7 +43,7 @@ func startBrowserApp(t *testing.T, now time.Time) *browserApp {
 		t.Fatalf("seed: %v %v", seeded, err)
 	}
 	srv := httptest.NewServer(a.handler)
-	ba := &browserApp{url: srv.URL, clock: clock, ticks: make(chan engine.TickReport, 64)}
+	ba := &browserApp{url: srv.URL, clock: clock, ticks: make(chan engine.TickReport, 64), eng: a.engine}
 	a.ticker.AfterTick = func(rep engine.TickReport, err error) {
 		if err != nil {
 			t.Errorf("tick: %v", err)
@@ -58,15 +59,27 @@ func startBrowserApp(t *testing.T, now time.Time) *browserApp {
 // waitPublished waits for a tick that published something.
 func (a *browserApp) waitPublished(t *testing.T) {
 	t.Helper()
+	a.waitTick(t, "published nothing", func(rep engine.TickReport) bool { return rep.Published > 0 })
+}
+
+// waitHeld waits for a tick that ended a release without publishing it.
+func (a *browserApp) waitHeld(t *testing.T) {
+	t.Helper()
+	a.waitTick(t, "held nothing", func(rep engine.TickReport) bool { return rep.Failed > 0 })
+}
+
+// waitTick waits up to 20 s for a tick whose report passes done.
+func (a *browserApp) waitTick(t *testing.T, failure string, done func(engine.TickReport) bool) {
+	t.Helper()
 	deadline := time.After(20 * time.Second)
 	for {
 		select {
 		case rep := <-a.ticks:
-			if rep.Published > 0 {
+			if done(rep) {
 				return
 			}
 		case <-deadline:
-			t.Fatal("the ticker did not publish")
+			t.Fatal("the ticker " + failure)
 		}
 	}
 }

@@ -2,10 +2,6 @@ package main
 
 import (
 	"context"
-	"io"
-	"log/slog"
-	"net/http/httptest"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -13,58 +9,7 @@ import (
 
 	"studio/engine"
 	"studio/engine/content"
-	"studio/engine/fakeclock"
-	"studio/store"
 )
-
-// conflictApp is browserApp with the engine at hand, so a test can set up
-// what other people did without driving a browser for each step.
-type conflictApp struct {
-	browserApp
-	eng *engine.Engine
-}
-
-func startConflictApp(t *testing.T, now time.Time) *conflictApp {
-	t.Helper()
-	ctx := context.Background()
-	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "studio.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	clock := fakeclock.New(now)
-	a := newApp(st, clock, slog.New(slog.NewTextHandler(io.Discard, nil)), false)
-	if seeded, err := seedDemo(ctx, a.engine); err != nil || !seeded {
-		t.Fatalf("seed: %v %v", seeded, err)
-	}
-	srv := httptest.NewServer(a.handler)
-	ca := &conflictApp{browserApp: browserApp{url: srv.URL, clock: clock, ticks: make(chan engine.TickReport, 64)}, eng: a.engine}
-	a.ticker.AfterTick = func(rep engine.TickReport, err error) {
-		if err != nil {
-			t.Errorf("tick: %v", err)
-		}
-		ca.ticks <- rep
-	}
-	a.ticker.Start(ctx)
-	t.Cleanup(func() { a.ticker.Stop(); srv.Close(); st.Close() })
-	<-ca.ticks // the catch-up tick at start
-	return ca
-}
-
-// waitHeld waits for a tick that ended a release without publishing it.
-func (a *conflictApp) waitHeld(t *testing.T) {
-	t.Helper()
-	deadline := time.After(20 * time.Second)
-	for {
-		select {
-		case rep := <-a.ticks:
-			if rep.Failed > 0 {
-				return
-			}
-		case <-deadline:
-			t.Fatal("the ticker held nothing")
-		}
-	}
-}
 
 // TestConflictResolvedByRepinningInTheBrowser: an edit of a live article is
 // scheduled for 09:00; before then someone rolls back the publish it was
@@ -75,7 +20,7 @@ func (a *conflictApp) waitHeld(t *testing.T) {
 // 09:30 — which is her approval. The article is locked again; she edits it
 // with "Edit and re-approve", and at 09:30 that version is live.
 func TestConflictResolvedByRepinningInTheBrowser(t *testing.T) {
-	app := startConflictApp(t, time.Date(2026, 11, 2, 5, 0, 0, 0, time.UTC)) // 08:00 in Istanbul
+	app := startBrowserApp(t, time.Date(2026, 11, 2, 5, 0, 0, 0, time.UTC)) // 08:00 in Istanbul
 	ctx := context.Background()
 	eng := app.eng
 	owner, err := eng.SignIn(ctx, "owner@demo.test", demoPassword)
