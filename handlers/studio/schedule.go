@@ -207,22 +207,7 @@ func (h *Handler) renderReleaseView(w http.ResponseWriter, r *http.Request, stat
 		v.History = append(v.History, templates.HistoryRow{At: a.At.In(siteLoc(st.site)), Who: a.Actor.Name,
 			Action: "history." + strings.ReplaceAll(a.Action, ".", "_")})
 	}
-	for _, it := range rel.Items {
-		iv := templates.ReleaseItemView{NodeID: it.NodeID, Title: it.NodeID, Kind: string(it.NodeKind), Op: string(it.Op)}
-		if n, ok := byID[it.NodeID]; ok {
-			iv.Title = n.Body.Title
-			if n.Live != nil {
-				iv.LiveRev = n.Live.Rev
-			}
-		}
-		if it.Target != nil {
-			iv.PinnedRev = it.Target.Rev
-		}
-		if it.Base != nil {
-			iv.BaseRev = it.Base.Rev
-		}
-		v.Items = append(v.Items, iv)
-	}
+	v.Items = releaseItemViews(rel, byID)
 	if err := h.addItemNotes(r, rel, v.Items); err != nil { // closure reasons and overlaps (drafts.go)
 		h.fail(w, r, err)
 		return
