@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"errors"
+	"time"
 
 	"studio/engine/content"
 	"studio/engine/ids"
@@ -114,10 +115,22 @@ func (e *Engine) PublishNow(ctx context.Context, u User, siteID, id string, rev 
 		lateness = release.Lateness(*r.ExecuteAt, now)
 		details["scheduledFor"] = localtime.FormatInstant(*r.ExecuteAt)
 	}
+	before := r
 	r.State, r.Rev, r.Approval, r.LeaseToken = release.StateRunning, r.Rev+1, approval, claim.Token
 	state, o, err := e.runClaimed(ctx, r, claimedRun{id: runID, token: claim.Token, now: now, lateness: lateness,
 		by: by, manual: true, details: details})
-	if err != nil {
+	if state == "" {
+		// The run ended without an outcome (a store error, or the site kept
+		// moving). A person's run is not left to the tick, which would carry
+		// it out as its own, early or without re-promoting drafts: the
+		// release goes back to where it was, and the person may try again.
+		if lerr := e.letGoOfManualRun(ctx, before, r.Rev, runID, now, by, err); lerr != nil {
+			return ReleaseRow{}, errors.Join(err, lerr)
+		}
+		if err != nil {
+			return ReleaseRow{}, err
+		}
+	} else if err != nil {
 		return ReleaseRow{}, err
 	}
 	e.Poke() // the site's next release no longer waits for this one
@@ -128,8 +141,8 @@ func (e *Engine) PublishNow(ctx context.Context, u User, siteID, id string, rev 
 	switch {
 	case state == release.StatePublished:
 		return after, nil
-	case state == "": // the site kept moving: the run keeps its lease for the tick
-		return after, refuse(CodeRunning, "")
+	case state == "": // the site kept moving under the run
+		return after, refuse(CodeStale, "")
 	case o != nil && o.Kind == "conflict":
 		return after, refuse(CodeConflict, "") // the outcome names the nodes
 	case o != nil && o.Code == CodeDependencyMissing:
@@ -217,4 +230,26 @@ func (e *Engine) asLeft(ctx context.Context, it release.Item, n content.Node) (b
 		return false, err
 	}
 	return content.Hash(draft) == n.Hash, nil
+}
+
+// letGoOfManualRun puts a release a person's run claimed back in the state
+// it was claimed from (with its approval), records the run as failed and
+// audits why. Guarded on the claimed rev: if anything else changed the
+// release meanwhile, that change stands.
+func (e *Engine) letGoOfManualRun(ctx context.Context, before ReleaseRow, claimedRev int64, runID string,
+	now time.Time, by release.Actor, cause error) error {
+	reason := "site_moved"
+	if cause != nil {
+		reason = cause.Error()
+	}
+	err := e.store.ChangeRelease(ctx, Change{ID: before.ID, Rev: claimedRev, From: []release.State{release.StateRunning},
+		To: before.State, Approval: before.Approval,
+		Run: &RunRecord{ID: runID, SiteID: before.SiteID, SubjectID: before.ID, OccurrenceAt: now, State: "failed",
+			Trigger: TriggerManual},
+		Audit: AuditEntry{Action: "release.publish_now_failed", Actor: by, SiteID: before.SiteID, ReleaseID: before.ID,
+			RunID: runID, At: now, Details: map[string]any{"reason": reason, "backTo": before.State}}})
+	if errors.Is(err, ErrConflict) {
+		return nil
+	}
+	return err
 }

@@ -559,15 +559,33 @@ func (e *Engine) EditAndRepin(ctx context.Context, u User, siteID, nodeID string
 	if n.Hash == d.Hash {
 		return ReleaseRow{}, refuse(CodeUnchanged, "")
 	}
+	versions := []content.Node{n}
 	items := make([]release.Item, len(r.Items))
 	copy(items, r.Items)
 	edited := false
 	for i, it := range items {
-		if it.NodeID == nodeID && it.Op == release.OpSet {
-			items[i].Target = &release.Version{Rev: n.Rev, Hash: n.Hash}
-			items[i].Deps = body.Refs
-			edited = true
+		if it.NodeID != nodeID || it.Op != release.OpSet {
+			continue
 		}
+		if it.RestoreRev != 0 {
+			// Scheduling promoted a draft, which is put back if the release
+			// lets go. The edit must survive that: it is saved first as the
+			// draft it edits (that draft's status and date), then promoted,
+			// and the draft to put back is the edited one.
+			draft, err := e.store.NodeVersion(ctx, nodeID, it.RestoreRev)
+			if err != nil {
+				return ReleaseRow{}, err
+			}
+			asDraft := n
+			asDraft.Body.Status, asDraft.Body.PublishedAt = draft.Status, draft.PublishedAt
+			asDraft.Hash = content.Hash(asDraft.Body)
+			n.Rev = asDraft.Rev + 1
+			versions = []content.Node{asDraft, n}
+			items[i].RestoreRev = asDraft.Rev
+		}
+		items[i].Target = &release.Version{Rev: n.Rev, Hash: n.Hash}
+		items[i].Deps = body.Refs
+		edited = true
 	}
 	if !edited {
 		return ReleaseRow{}, refuse(CodeBadState, "") // a removal is not edited
@@ -579,6 +597,6 @@ func (e *Engine) EditAndRepin(ctx context.Context, u User, siteID, nodeID string
 	if r.When != nil {
 		local = r.When.LocalTime
 	}
-	return e.repinned(ctx, u, r, items, map[string]int64{nodeID: d.Rev}, []content.Node{n}, at, local, "release.edit",
+	return e.repinned(ctx, u, r, items, map[string]int64{nodeID: d.Rev}, versions, at, local, "release.edit",
 		map[string]any{"node": nodeID, "rev": n.Rev})
 }

@@ -15,7 +15,15 @@ import (
 // database that times out would (§8.8 "transient").
 type flakyStore struct {
 	engine.Store
-	fails atomic.Int32
+	fails     atomic.Int32 // ApplyRelease
+	userFails atomic.Int32 // UserByID
+}
+
+func (f *flakyStore) UserByID(ctx context.Context, id string) (engine.User, error) {
+	if f.userFails.Add(-1) >= 0 {
+		return engine.User{}, errTimeout
+	}
+	return f.Store.UserByID(ctx, id)
 }
 
 var errTimeout = errors.New("database is locked (timeout)")
@@ -107,5 +115,92 @@ func TestTransientErrorsEndMissedAfterTheHour(t *testing.T) {
 	site, err := b.eng.Site(ctx, b.site.ID)
 	if err != nil || site.PublishedSnapshotID != live {
 		t.Fatalf("the live snapshot moved to %q (err %v)", site.PublishedSnapshotID, err)
+	}
+}
+
+// Reading the approver fails once at run time: that is a transient error,
+// not a lost right (§10.6 vs §8.8). The run retries and publishes; it is
+// not expired.
+func TestTransientErrorReadingTheApproverRetries(t *testing.T) {
+	b := newBundle(t)
+	ctx := context.Background()
+	flaky := &flakyStore{Store: b.store}
+	flaky.userFails.Store(1)
+	eng := engine.New(flaky, b.clock, nil)
+	r := b.schedule(t, b.editor, b.article, "2026-11-02", "09:00")
+	b.clock.Set(nine)
+	if _, err := eng.RunDue(ctx, "test"); !errors.Is(err, errTimeout) {
+		t.Fatalf("err = %v, want the timeout", err)
+	}
+	if got := b.release(t, r.ID); got.State != release.StateRunning {
+		t.Fatalf("after the failed read: %s %+v, want running (retrying)", got.State, got.Outcome)
+	}
+	b.clock.Set(nine.Add(30 * time.Second))
+	if rep, err := eng.RunDue(ctx, "test"); err != nil || rep.Published != 1 {
+		t.Fatalf("the retry: %+v, %v", rep, err)
+	}
+}
+
+// A person's Publish now that fails on a transient error is not left to the
+// tick (which would carry it out early, as its own): the release goes back
+// to scheduled with its approval and runs at its time.
+func TestFailedPublishNowGoesBack(t *testing.T) {
+	b := newBundle(t)
+	ctx := context.Background()
+	flaky := &flakyStore{Store: b.store}
+	flaky.fails.Store(1)
+	eng := engine.New(flaky, b.clock, nil)
+	r := b.schedule(t, b.editor, b.article, "2026-11-02", "09:00")
+	before := b.release(t, r.ID)
+	if _, err := eng.PublishNow(ctx, b.editor, b.site.ID, r.ID, before.Rev); !errors.Is(err, errTimeout) {
+		t.Fatalf("publish now: %v, want the timeout", err)
+	}
+	got := b.release(t, r.ID)
+	if got.State != release.StateScheduled || got.LeaseToken != "" || got.Approval == nil || got.Approval.By.ID != b.editor.ID {
+		t.Fatalf("after the failed run: %s lease %q approval %+v, want scheduled, no lease, the approval back", got.State, got.LeaseToken, got.Approval)
+	}
+	if n := b.count(t, `SELECT count(*) FROM schedule_runs WHERE subject_id = ? AND state = 'failed' AND trigger = 'manual'`, r.ID); n != 1 {
+		t.Fatalf("%d failed manual runs recorded, want 1", n)
+	}
+	if n := b.count(t, `SELECT count(*) FROM release_items WHERE release_id = ? AND held = 1`, r.ID); n != 1 {
+		t.Fatal("the scheduled release no longer holds its node")
+	}
+	// Ten minutes on (the old lease's end) nothing runs early.
+	b.clock.Set(start.Add(11 * time.Minute))
+	if rep := b.tick(t); rep.Ran != 0 {
+		t.Fatalf("a tick before 09:00 ran %+v", rep)
+	}
+	b.clock.Set(nine)
+	if rep := b.tick(t); rep.Published != 1 {
+		t.Fatalf("tick at 09:00: %+v", rep)
+	}
+}
+
+// An early Publish now whose process died mid-run leaves a claim; when its
+// lease ends before the release's time, the tick puts it back on schedule
+// instead of running it early (S2).
+func TestInterruptedEarlyPublishNowRunsAtItsTime(t *testing.T) {
+	b := newBundle(t)
+	ctx := context.Background()
+	r := b.schedule(t, b.editor, b.article, "2026-11-02", "09:00")
+	row := b.release(t, r.ID)
+	now := b.clock.Now()
+	approval := &release.Approval{Kind: "person", By: b.editor.Actor(), At: now, ExecuteAt: &now}
+	ok, err := b.store.ClaimRelease(ctx, engine.Claim{RunID: "run_dead", SiteID: b.site.ID, ReleaseID: r.ID, Rev: row.Rev,
+		State: row.State, Token: "lease_dead", LeaseUntil: now.Add(10 * time.Minute), Trigger: engine.TriggerManual,
+		Now: now, Manual: true, Approval: approval})
+	if err != nil || !ok {
+		t.Fatalf("claim: %v %v", ok, err)
+	}
+	b.clock.Set(now.Add(10*time.Minute + time.Second))
+	if rep := b.tick(t); rep.Published != 0 {
+		t.Fatalf("the dead run was carried out early: %+v", rep)
+	}
+	if got := b.release(t, r.ID); got.State != release.StateScheduled || got.LeaseToken != "" {
+		t.Fatalf("after the lease: %s lease %q, want scheduled", got.State, got.LeaseToken)
+	}
+	b.clock.Set(nine)
+	if rep := b.tick(t); rep.Published != 1 {
+		t.Fatalf("tick at 09:00: %+v", rep)
 	}
 }

@@ -182,6 +182,18 @@ func (e *Engine) runRelease(ctx context.Context, r ReleaseRow, now time.Time, tr
 		return end(release.StateMissed, &release.Outcome{Kind: "missed", At: now, LatenessSeconds: &lateness},
 			&RunRecord{ID: runID, SiteID: r.SiteID, SubjectID: r.ID, OccurrenceAt: at, State: "missed", Trigger: trigger, Lateness: lateness})
 	}
+	// A running release whose time has not come is a person's early
+	// Publish now that died with its process: it goes back to scheduled
+	// and runs at its time, never early (S2).
+	if r.State == release.StateRunning && at.After(now) {
+		err := e.store.ChangeRelease(ctx, Change{ID: r.ID, Rev: r.Rev, From: []release.State{release.StateRunning},
+			To: release.StateScheduled, Approval: r.Approval,
+			Audit: AuditEntry{Action: "release.reclaimed", Actor: Scheduler, SiteID: r.SiteID, ReleaseID: r.ID, At: now}})
+		if err != nil && !errors.Is(err, ErrConflict) {
+			return time.Time{}, err
+		}
+		return at, nil
+	}
 	// The site's kill switch is on (§11.6 item 2): the release is not
 	// claimed. It waits; if the site resumes within the hour it runs then
 	// (late), otherwise the branch above makes it missed. Look again when
@@ -292,7 +304,11 @@ func (e *Engine) runClaimed(ctx context.Context, r ReleaseRow, c claimedRun) (re
 		return finish(release.StateCanceled, "skipped", release.Outcome{Kind: "canceled", At: now, RunID: runID,
 			By: &Scheduler, Reason: "node_gone", Message: r.GoneNodes[0]})
 	}
-	if reason, ok := e.approvalHolds(ctx, r); !ok {
+	reason, ok, err := e.approvalHolds(ctx, r)
+	if err != nil {
+		return "", nil, err
+	}
+	if !ok {
 		return finish(release.StateExpired, "failed", release.Outcome{Kind: "expired", At: now, RunID: runID, Reason: reason})
 	}
 
@@ -377,19 +393,26 @@ func (e *Engine) recompute(r ReleaseRow) (time.Time, bool) {
 }
 
 // approvalHolds re-checks the approval at run time (§10.6): a person's
-// approval stands while they could still approve the release.
-func (e *Engine) approvalHolds(ctx context.Context, r ReleaseRow) (reason string, ok bool) {
+// approval stands while they could still approve the release. An error
+// reading them is not a lost right: the run retries (§8.8).
+func (e *Engine) approvalHolds(ctx context.Context, r ReleaseRow) (reason string, ok bool, err error) {
 	if r.Approval == nil || r.Approval.Kind != "person" {
-		return "unapproved", false
+		return "unapproved", false, nil
 	}
 	if release.Hash(r.SiteID, r.Items) != r.Hash {
-		return "approval_lost", false
+		return "approval_lost", false, nil
 	}
 	u, err := e.store.UserByID(ctx, r.Approval.By.ID)
-	if err != nil || !policy.Has(u.Role, policy.ReleasesPublish) {
-		return "approval_lost", false
+	if errors.Is(err, ErrNotFound) {
+		return "approval_lost", false, nil // they left
 	}
-	return "", true
+	if err != nil {
+		return "", false, err
+	}
+	if !policy.Has(u.Role, policy.ReleasesPublish) {
+		return "approval_lost", false, nil
+	}
+	return "", true, nil
 }
 
 // Heartbeat returns the scheduler's last heartbeat.

@@ -99,9 +99,10 @@ type Change struct {
 }
 
 // ItemsUpdate is a release's new item list and hash. NewVersions are saved
-// first (a promoted draft, an edit made with "Edit and re-approve"), each at
-// PinnedRevs[id] + 1; then every node in PinnedRevs must be at its rev (or
-// its new version's) and held by no other release.
+// first, in order (a promoted draft; an edit made with "Edit and re-approve",
+// as a draft and then promoted), each at its Rev on top of Rev - 1, the first
+// on the node's pinned rev; then every node in PinnedRevs must be at its rev
+// (or its last new version's) and held by no other release.
 type ItemsUpdate struct {
 	Items       []release.Item
 	Hash        string
@@ -110,7 +111,7 @@ type ItemsUpdate struct {
 }
 
 // NewRelease is a release to insert: its items pinned at PinnedRevs after
-// NewVersions are saved (each at its pinned rev + 1), and the approval
+// NewVersions are saved (as in ItemsUpdate), and the approval
 // request it files, if any, all in one transaction.
 type NewRelease struct {
 	Release     release.Release

@@ -126,7 +126,9 @@ func TestEveryKeyTheCodeUsesExists(t *testing.T) {
 		{"history.", []string{"release_schedule", "release_unschedule", "release_cancel", "release_reschedule",
 			"release_publish", "release_expired", "release_missed", "release_conflict", "release_failed",
 			"approval_approve", "approval_deny", "release_undo", "release_publish_now",
-			"release_repin", "release_rebase", "release_edit"}},
+			"release_repin", "release_rebase", "release_edit", "release_canceled", "release_publish_now_failed",
+			"release_reclaimed", "release_create", "release_add_items", "release_remove_item", "release_rename",
+			"release_repin_draft"}},
 		// Why a conflict cannot be re-based (engine.RebaseCheck.Reason).
 		{"conflict.rebase_", []string{"not_live", "live_newer", "already_live", "removal", "edited", "gone"}},
 	} {

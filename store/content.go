@@ -277,29 +277,36 @@ func (s *Store) PublishSnapshot(ctx context.Context, site engine.Site, newHash s
 	})
 }
 
-// keepsHolds checks, inside an ordinary publish's transaction, that every
-// node a release holds keeps its live version (§6.2, S5). The engine built
-// the snapshot from the holds it read; a release that pinned a node since
-// would otherwise see that node's new version go live under it.
+// keepsHolds checks, inside an ordinary publish's transaction, what the
+// engine read in several statements: every node a release holds keeps its
+// live version (§6.2, S5), and every ref that changes is still the node's
+// working copy. A release that pinned a node since would otherwise see that
+// node's new version go live under it, and one canceled since would see the
+// version it had promoted go live after its draft was put back.
 func keepsHolds(ctx context.Context, tx *sql.Tx, snap engine.Snapshot) error {
-	rows, err := tx.QueryContext(ctx, `SELECT DISTINCT node_id FROM release_items WHERE site_id = ? AND held = 1`, snap.SiteID)
+	type version struct {
+		rev  int64
+		hash string
+		held bool
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT id, rev, hash,
+		EXISTS (SELECT 1 FROM release_items i WHERE i.node_id = nodes.id AND i.held = 1)
+		FROM nodes WHERE site_id = ? AND deleted_at IS NULL`, snap.SiteID)
 	if err != nil {
 		return fmt.Errorf("store: publish holds: %w", err)
 	}
-	var held []string
+	working := map[string]version{}
 	for rows.Next() {
 		var id string
-		if err := rows.Scan(&id); err != nil {
+		var v version
+		if err := rows.Scan(&id, &v.rev, &v.hash, &v.held); err != nil {
 			rows.Close()
 			return err
 		}
-		held = append(held, id)
+		working[id] = v
 	}
 	if err := errors.Join(rows.Err(), rows.Close()); err != nil {
 		return fmt.Errorf("store: publish holds: %w", err)
-	}
-	if len(held) == 0 {
-		return nil
 	}
 	live := map[string]release.Ref{}
 	if snap.ParentID != "" {
@@ -318,9 +325,15 @@ func keepsHolds(ctx context.Context, tx *sql.Tx, snap engine.Snapshot) error {
 	next := make(map[string]release.Ref, len(snap.Refs))
 	for _, r := range snap.Refs {
 		next[r.ID] = r
+		if r == live[r.ID] {
+			continue // unchanged
+		}
+		if w, ok := working[r.ID]; !ok || w.held || w.rev != r.Rev || w.hash != r.Hash {
+			return engine.ErrConflict // edited, held, deleted or put back since the engine's read
+		}
 	}
-	for _, id := range held {
-		if next[id] != live[id] {
+	for id, w := range working {
+		if w.held && next[id] != live[id] {
 			return engine.ErrConflict // a hold the engine did not see
 		}
 	}

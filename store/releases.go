@@ -57,12 +57,13 @@ func (s *Store) CreateRelease(ctx context.Context, n engine.NewRelease) error {
 	})
 }
 
-// pinNodes saves newVersions, each at its pinned rev + 1, then checks that
-// every pinned node is at its rev (or its new version's) and held by no
-// release; ErrConflict otherwise.
+// pinNodes saves newVersions in order, each on top of the one before it
+// (n.Rev - 1: a node's first new version sits on its pinned rev), then
+// checks that every pinned node is at its rev (or its last new version's)
+// and held by no release; ErrConflict otherwise.
 func pinNodes(ctx context.Context, tx *sql.Tx, pinnedRevs map[string]int64, newVersions []content.Node, by release.Actor, now time.Time) error {
 	for _, n := range newVersions {
-		if err := saveNode(ctx, tx, n, pinnedRevs[n.ID], by, now); err != nil {
+		if err := saveNode(ctx, tx, n, n.Rev-1, by, now); err != nil {
 			return err
 		}
 	}

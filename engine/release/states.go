@@ -32,6 +32,10 @@ var transitions = map[State][]State{
 	StateRunning: {
 		StatePublished, // the guarded batch committed
 		StateExpired,   // the run's approval gate failed (§6.3 step 2, §10.6: approval_lost)
+		// Not in §5.2: a person's run that ended without an outcome goes back
+		// to the state it was claimed from (scheduled, missed, expired), and
+		// an early one whose process died goes back to scheduled (never early).
+		StateScheduled,
 		StateConflict,  // a pinned node or its base changed (§6.4)
 		StateMissed,    // still failing after the hour (§8.6, §8.8)
 		StateFailed,    // dependency missing, invalid snapshot, store error

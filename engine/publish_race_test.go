@@ -1,0 +1,58 @@
+package engine_test
+
+import (
+	"context"
+	"testing"
+
+	"studio/engine"
+	"studio/engine/release"
+)
+
+// cancelBetweenReads cancels a release between engine.Publish's read of the
+// working copy and its read of the holds: the moment the two reads disagree.
+type cancelBetweenReads struct {
+	engine.Store
+	cancel func()
+}
+
+func (c *cancelBetweenReads) HeldNodes(ctx context.Context, siteID, nodeID string) (map[string]engine.Held, error) {
+	if f := c.cancel; f != nil {
+		c.cancel = nil
+		f()
+	}
+	return c.Store.HeldNodes(ctx, siteID, nodeID)
+}
+
+// A publish whose reads straddle a cancel saw the scheduled draft's
+// promoted version without its hold; that version must not go live (it was
+// put back to a draft). The publish's transaction re-checks every changed
+// ref against the working copy and refuses; nothing changes.
+func TestPublishStraddlingACancelPublishesNothingStale(t *testing.T) {
+	b := newBundle(t)
+	ctx := context.Background()
+	r := b.schedule(t, b.editor, b.article, "2026-11-02", "09:00") // promotes the draft
+	racer := &cancelBetweenReads{Store: b.store}
+	eng := engine.New(racer, b.clock, nil)
+	racer.cancel = func() {
+		if err := b.eng.Cancel(ctx, b.editor, b.site.ID, r.ID, b.release(t, r.ID).Rev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, err := eng.Publish(ctx, b.editor, b.site.ID)
+	if e, ok := engine.AsError(err); !ok || e.Code != engine.CodeStale {
+		t.Fatalf("publish = %v, want a stale refusal", err)
+	}
+	if racer.cancel != nil {
+		t.Fatal("the cancel did not run between the reads")
+	}
+	if _, live := b.live(t)[b.article.ID]; live {
+		t.Fatal("the canceled release's promoted version went live")
+	}
+	if got := b.release(t, r.ID); got.State != release.StateCanceled {
+		t.Fatalf("release %s", got.State)
+	}
+	// Read again, the publish has nothing to put live: the article is a
+	// draft again.
+	_, err = b.eng.Publish(ctx, b.editor, b.site.ID)
+	wantRefusal(t, err, release.CodeNothingToPublish, "")
+}
