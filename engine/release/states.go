@@ -36,9 +36,9 @@ var transitions = map[State][]State{
 		// to the state it was claimed from (scheduled, missed, expired), and
 		// an early one whose process died goes back to scheduled (never early).
 		StateScheduled,
-		StateConflict,  // a pinned node or its base changed (§6.4)
-		StateMissed,    // still failing after the hour (§8.6, §8.8)
-		StateFailed,    // dependency missing, invalid snapshot, store error
+		StateConflict, // a pinned node or its base changed (§6.4)
+		StateMissed,   // still failing after the hour (§8.6, §8.8)
+		StateFailed,   // dependency missing, invalid snapshot, store error
 		// §5.2 "any non-terminal → canceled": the system cancels a running
 		// release whose site or node is gone (§10.6). People cannot: CanCancel.
 		StateCanceled,

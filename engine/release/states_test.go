@@ -24,7 +24,7 @@ var allowed = []struct{ from, to State }{
 	{StateScheduled, StateExpired},
 	{StateAwaitingApproval, StateExpired},
 	{StateRunning, StateFailed},
-	{StateRunning, StateExpired}, // the run's approval gate (§6.3 step 2, §10.6)
+	{StateRunning, StateExpired},   // the run's approval gate (§6.3 step 2, §10.6)
 	{StateRunning, StateScheduled}, // a person's run let go of (Publish now)
 	{StateDraft, StateCanceled},
 	{StateAwaitingApproval, StateCanceled},
