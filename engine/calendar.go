@@ -2,8 +2,12 @@ package engine
 
 import (
 	"context"
+	"encoding/base64"
+	"strings"
+	"sync"
 	"time"
 
+	"studio/engine/localtime"
 	"studio/engine/policy"
 	"studio/engine/release"
 )
@@ -17,6 +21,11 @@ const (
 	ItemAutomation = "automation" // an occurrence of an automation's rule
 )
 
+// ItemKinds lists the kinds in the order the filters show them.
+var ItemKinds = itemKinds[:]
+
+var itemKinds = [...]string{ItemPublish, ItemExpiry, ItemEmbargo, ItemRelease, ItemAutomation}
+
 // Approval facets of a calendar item (§12).
 const (
 	ApprovalNone     = "none"
@@ -27,10 +36,69 @@ const (
 	ApprovalExpired  = "expired"
 )
 
-// Calendar limits (§12): a range of at most 62 days, 200 items a page.
+// ApprovalFacets lists the approval facets in the order the filters show them.
+var ApprovalFacets = []string{ApprovalNone, ApprovalPending, ApprovalApproved, ApprovalAuto, ApprovalDenied, ApprovalExpired}
+
+// Calendar limits (§12): a range of at most 62 days, 200 items a page; a
+// Month cell shows at most three chips (§15.2).
 const (
 	CalendarMaxDays  = 62
 	CalendarMaxItems = 200
+	CalendarDayItems = 3
+)
+
+// Item states that are not release states: a gate or an occurrence that has
+// passed is done; a future occurrence of a paused (or broken) automation is
+// paused. Gates and occurrences to come are release.StateScheduled's
+// "scheduled".
+const (
+	ItemDone   = "done"
+	ItemPaused = "paused"
+)
+
+// State facets (§15.5): the URL's grouped values, which people filter by.
+// StateFacet says which one an item's State belongs to.
+const (
+	FacetScheduled = "scheduled" // scheduled, a draft with a time, a paused automation's occurrence
+	FacetWaiting   = "waiting"   // awaiting approval
+	FacetRunning   = "running"
+	FacetAttention = "attention" // conflict, failed, missed
+	FacetDone      = "done"      // published; a gate or an occurrence that has passed (ran)
+	FacetCanceled  = "canceled"  // canceled, expired, denied: hidden unless asked for
+)
+
+// StateFacets lists the state facets in the order the filters show them.
+var StateFacets = []string{FacetScheduled, FacetWaiting, FacetRunning, FacetAttention, FacetDone, FacetCanceled}
+
+// StateFacet is the state facet of an item state: a release state, "done",
+// "ran", "paused" or "denied". An unknown state has none ("").
+func StateFacet(state string) string {
+	switch state {
+	case string(release.StateScheduled), ItemPaused:
+		return FacetScheduled
+	case string(release.StateAwaitingApproval):
+		return FacetWaiting
+	case string(release.StateRunning):
+		return FacetRunning
+	case string(release.StateConflict), string(release.StateFailed), string(release.StateMissed):
+		return FacetAttention
+	case string(release.StatePublished), ItemDone, "ran":
+		return FacetDone
+	case string(release.StateCanceled), string(release.StateExpired), ApprovalDenied:
+		return FacetCanceled
+	}
+	return ""
+}
+
+// Refusals of a calendar query.
+const (
+	// CodeRangeTooLong: To is more than CalendarMaxDays after From (on the
+	// clock of the site's zone). Field "to"; Args["MaxDays"].
+	CodeRangeTooLong = "range_too_long"
+	// CodeBadRange: To is not after From, or one of them is missing.
+	CodeBadRange = "bad_range"
+	// CodeBadCursor: the cursor is not one a page handed out.
+	CodeBadCursor = "bad_cursor"
 )
 
 // CalendarItem is one thing on the calendar: a release, a gate or an
@@ -39,7 +107,7 @@ const (
 type CalendarItem struct {
 	ID    string    `json:"id"` // rel_…, gate:<nodeId>:from|until, occ:<automationId>:<at>
 	Kind  string    `json:"kind"`
-	At    time.Time `json:"at"`
+	At    time.Time `json:"at"` // UTC, to the millisecond
 	Title string    `json:"title"`
 	// Target is what the item is about: the release id, or the node id of a
 	// gate, or the automation id.
@@ -47,7 +115,7 @@ type CalendarItem struct {
 	Origin     string        `json:"origin"` // person | agent
 	By         release.Actor `json:"by"`
 	Approval   string        `json:"approval"`
-	State      string        `json:"state"` // the release's state; "scheduled" for a gate or an occurrence to come
+	State      string        `json:"state"` // the release's state; "scheduled" for a gate or an occurrence to come, "done" once passed, "paused"
 	Overlaps   bool          `json:"overlaps,omitempty"`
 	Recurring  bool          `json:"recurring,omitempty"`  // a future occurrence of a rule (a ghost chip)
 	Collection string        `json:"collection,omitempty"` // the node kind of a one-item release or a gate
@@ -61,8 +129,16 @@ type CalendarItem struct {
 
 // CalendarQuery selects calendar items: [From, To) of at most
 // CalendarMaxDays, filtered by facets (an empty facet means all; values are
-// the item's Kind, State, Origin, Approval and Collection), at most Limit
-// (≤ CalendarMaxItems) items after Cursor.
+// the item's Kind, StateFacet(State), Origin, Approval and Collection), at
+// most Limit (≤ CalendarMaxItems; 0 means CalendarMaxItems) items after
+// Cursor.
+//
+// States are the grouped values of StateFacets. When States is empty,
+// canceled, denied and expired items (StateFacet "canceled", approval
+// "denied" or "expired") are hidden (§15.5); they show when States asks for
+// them, or when Approvals names "denied" or "expired" for items with that
+// approval. Collections keep only items that have a collection (one-item
+// releases and gates). Mine keeps the items the person created or approved.
 type CalendarQuery struct {
 	SiteID      string
 	From, To    time.Time
@@ -83,10 +159,96 @@ type CalendarPage struct {
 	TimeZone   string         `json:"timeZone"`
 }
 
-// Calendar lists the calendar items of a site for u (§12 list_schedule).
-//
-// First version: releases only, no cursor. Gates, automation occurrences,
-// facets and the cursor come next in this file.
+// CalendarDay is one day of the Month grid, in the site's zone: its first
+// CalendarDayItems items and what the cell's accessible name counts ("3
+// items: 2 publishes, 1 waiting for approval"). Days cover [Start, End):
+// 23 or 25 hours on the days the clocks change.
+type CalendarDay struct {
+	Date  string    `json:"date"` // YYYY-MM-DD in the zone
+	Start time.Time `json:"start"`
+	End   time.Time `json:"end"`
+	// Items are the day's first CalendarDayItems items in time order (ties
+	// by id); Total - len(Items) is the "+N more".
+	Items   []CalendarItem `json:"items"`
+	Total   int            `json:"total"`
+	ByKind  map[string]int `json:"byKind"`
+	Waiting int            `json:"waiting"` // items waiting for approval (approval "pending")
+}
+
+// More is how many items the day has beyond its chips.
+func (d CalendarDay) More() int { return d.Total - len(d.Items) }
+
+// CalendarStore is what the calendar needs from storage.
+type CalendarStore interface {
+	// CalendarReleases lists a site's releases as the query selects them,
+	// in (time, id) order.
+	CalendarReleases(ctx context.Context, q CalendarReleaseQuery) ([]CalendarRelease, error)
+	// CalendarGates lists the gates of a site's pages and entries (working
+	// copies, not deleted) whose instant falls in [from, to), one row per
+	// gate, in any order.
+	CalendarGates(ctx context.Context, siteID string, from, to time.Time) ([]CalendarGate, error)
+}
+
+// CalendarReleaseQuery selects a site's releases timed in [From, To).
+type CalendarReleaseQuery struct {
+	SiteID   string
+	From, To time.Time
+	// AfterAt and AfterID, when AfterID is set, continue after the release
+	// at AfterAt with id AfterID, in (time, id) order.
+	AfterAt time.Time
+	AfterID string
+	// Limit is the most rows to return; 0 means all.
+	Limit int
+	// IDs, when set, keeps only these releases.
+	IDs []string
+	// Brief reads only what counting needs: ID, At, State and the item
+	// summary (Items, Op, NodeKind); with Actors, also what the origin,
+	// approval and Mine facets read (By, ApprovalKind, ApprovedBy). A full
+	// row has everything.
+	Brief  bool
+	Actors bool
+}
+
+// CalendarRelease is a release as the calendar reads it: what its item
+// shows and is filtered on, without the items themselves. A brief row
+// (CalendarReleaseQuery.Brief) has no Title, Rev, Overlaps or RequestID,
+// and no By or approval unless asked for.
+type CalendarRelease struct {
+	ID    string
+	Title string // the release's title, or its first node's
+	State release.State
+	At    time.Time
+	By    release.Actor // the creator
+	// ApprovalKind is the approval's kind ("person", "auto"), "" for none;
+	// ApprovedBy the approver's id.
+	ApprovalKind string
+	ApprovedBy   string
+	Rev          int64
+	Items        int              // how many items
+	Op           release.Op       // the first item's, by node id: what a one-item release does
+	NodeKind     release.NodeKind // the first item's node kind
+	// Overlaps: the release is not finished and one of its nodes is in
+	// another release that is not finished either (§6.2, D15).
+	Overlaps bool
+	// RequestID is the waiting approval request of a release awaiting
+	// approval.
+	RequestID string
+}
+
+// CalendarGate is one gate of a page or an entry (§7): its from or until.
+type CalendarGate struct {
+	NodeID   string
+	NodeKind release.NodeKind
+	Title    string
+	Edge     string // "from" | "until"
+	At       time.Time
+	By       release.Actor // who saved the working copy
+}
+
+// Calendar lists the calendar items of a site for u (§12 list_schedule):
+// releases with a time in the range, the gates of pages and entries, and
+// the occurrences of automations, filtered by the query's facets, one page
+// of at most Limit items in (At, ID) order; NextCursor continues it.
 func (e *Engine) Calendar(ctx context.Context, u User, q CalendarQuery) (CalendarPage, error) {
 	if err := require(u, policy.SchedulesRead); err != nil {
 		return CalendarPage{}, err
@@ -95,42 +257,196 @@ func (e *Engine) Calendar(ctx context.Context, u User, q CalendarQuery) (Calenda
 	if err != nil {
 		return CalendarPage{}, err
 	}
-	rows, err := e.store.Releases(ctx, q.SiteID, q.From, q.To)
+	loc := siteLocation(site)
+	if err := checkCalendarRange(q.From, q.To, loc); err != nil {
+		return CalendarPage{}, err
+	}
+	after, err := parseCalendarCursor(q.Cursor)
 	if err != nil {
 		return CalendarPage{}, err
 	}
-	page := CalendarPage{TimeZone: site.TimeZone}
-	for _, r := range rows {
-		if r.ExecuteAt == nil {
-			continue
-		}
-		page.Items = append(page.Items, releaseItem(r))
+	limit := q.Limit
+	if limit <= 0 || limit > CalendarMaxItems {
+		limit = CalendarMaxItems
+	}
+	from := q.From
+	if after.set && after.at.After(from) {
+		from = after.at
+	}
+	if !from.Before(q.To) {
+		return CalendarPage{Items: []CalendarItem{}, TimeZone: site.TimeZone}, nil
+	}
+	set, err := e.calendarSet(ctx, u, q, from, q.To, true)
+	if err != nil {
+		return CalendarPage{}, err
+	}
+	items, err := e.calendarPage(ctx, set, after, limit+1)
+	if err != nil {
+		return CalendarPage{}, err
+	}
+	page := CalendarPage{Items: items, TimeZone: site.TimeZone}
+	if len(items) > limit {
+		page.Items = items[:limit]
+		page.NextCursor = calendarCursor(items[limit-1])
 	}
 	return page, nil
 }
 
-// releaseItem is the calendar's view of a release.
-func releaseItem(r ReleaseRow) CalendarItem {
-	it := CalendarItem{ID: r.ID, Kind: ItemRelease, At: *r.ExecuteAt, Title: r.Title, Target: r.ID, Origin: "person",
-		By: r.CreatedBy, State: string(r.State), Rev: r.Rev, Approval: ApprovalNone}
-	if r.CreatedBy.Kind == "agent" {
-		it.Origin = "agent"
+// CalendarDays lists the days of [q.From, q.To) in loc (nil: the site's
+// zone), each with its first CalendarDayItems items and its counts, for the
+// Month grid. The facets filter as in Calendar; Cursor and Limit are
+// ignored: every item of the range is counted. Days start at local
+// midnight (or the first instant after it); the first and last are cut at
+// From and To.
+func (e *Engine) CalendarDays(ctx context.Context, u User, q CalendarQuery, loc *time.Location) ([]CalendarDay, error) {
+	if err := require(u, policy.SchedulesRead); err != nil {
+		return nil, err
 	}
-	if len(r.Items) == 1 {
-		it.Kind, it.Collection = ItemPublish, string(r.Items[0].NodeKind)
-		if r.Items[0].Op == release.OpRemove {
-			it.Kind = ItemExpiry
-		}
+	site, err := e.store.Site(ctx, q.SiteID)
+	if err != nil {
+		return nil, err
 	}
+	if loc == nil {
+		loc = siteLocation(site)
+	}
+	if err := checkCalendarRange(q.From, q.To, loc); err != nil {
+		return nil, err
+	}
+	set, err := e.calendarSet(ctx, u, q, q.From, q.To, false)
+	if err != nil {
+		return nil, err
+	}
+	days, err := set.days(calendarDays(q.From, q.To, loc))
+	if err != nil {
+		return nil, err
+	}
+	if err := e.completeChips(ctx, set, days); err != nil {
+		return nil, err
+	}
+	return days, nil
+}
+
+// checkCalendarRange refuses a range that is empty, backwards or longer
+// than CalendarMaxDays on the clock of loc: the 62 days from 00:00 on 1
+// March to 00:00 on 2 May are 62 × 24 hours less the hour the clocks skip.
+func checkCalendarRange(from, to time.Time, loc *time.Location) error {
 	switch {
-	case r.State == release.StateAwaitingApproval:
-		it.Approval = ApprovalPending
-	case r.State == release.StateExpired:
-		it.Approval = ApprovalExpired
-	case r.Approval != nil && r.Approval.Kind == "auto":
-		it.Approval = ApprovalAuto
-	case r.Approval != nil:
-		it.Approval = ApprovalApproved
+	case from.IsZero():
+		return refuse(CodeBadRange, "from")
+	case to.IsZero() || !to.After(from):
+		return refuse(CodeBadRange, "to")
 	}
-	return it
+	_, offFrom := from.In(loc).Zone()
+	_, offTo := to.In(loc).Zone()
+	if to.Sub(from)+time.Duration(offTo-offFrom)*time.Second > CalendarMaxDays*24*time.Hour {
+		return &Error{Code: CodeRangeTooLong, Field: "to", Args: map[string]any{"MaxDays": CalendarMaxDays}}
+	}
+	return nil
+}
+
+// zones caches loaded zones by name: time.LoadLocation reads and parses
+// tzdata on every call, and a calendar reads one zone per automation.
+var zones sync.Map
+
+// zoneNamed loads an IANA zone once per process.
+func zoneNamed(name string) (*time.Location, error) {
+	if loc, ok := zones.Load(name); ok {
+		return loc.(*time.Location), nil
+	}
+	loc, err := localtime.LoadZone(name)
+	if err != nil {
+		return nil, err
+	}
+	zones.Store(name, loc)
+	return loc, nil
+}
+
+// siteLocation is the site's zone; UTC for a name that does not load.
+func siteLocation(site Site) *time.Location {
+	if loc, err := zoneNamed(site.TimeZone); err == nil {
+		return loc
+	}
+	return time.UTC
+}
+
+// calendarDays cuts [from, to) at the local midnights of loc. A midnight
+// that does not exist (a DST gap at 00:00) starts its day at the first
+// instant after it, as localtime.Resolve says.
+func calendarDays(from, to time.Time, loc *time.Location) []CalendarDay {
+	w := localtime.WallOf(from, loc)
+	w.Hour, w.Minute = 0, 0
+	var days []CalendarDay
+	for start := from; start.Before(to); {
+		next := w.AddDays(1)
+		end, _ := localtime.Resolve(next, loc)
+		end = end.UTC()
+		if end.After(to) {
+			end = to
+		}
+		days = append(days, CalendarDay{Date: w.Date(), Start: start.UTC(), End: end, Items: []CalendarItem{},
+			ByKind: map[string]int{}})
+		start, w = end, next
+	}
+	return days
+}
+
+// calendarCursor is an opaque position: after the item at this instant with
+// this id.
+func calendarCursor(it CalendarItem) string {
+	return base64.RawURLEncoding.EncodeToString([]byte(localtime.FormatInstant(it.At) + "|" + it.ID))
+}
+
+// position is a decoded cursor; set is false for the first page.
+type position struct {
+	set bool
+	at  time.Time
+	id  string
+}
+
+// before reports whether the item comes after p: (At, ID) order.
+func (p position) before(it *CalendarItem) bool {
+	if !p.set {
+		return true
+	}
+	if !it.At.Equal(p.at) {
+		return it.At.After(p.at)
+	}
+	return it.ID > p.id
+}
+
+func parseCalendarCursor(s string) (position, error) {
+	if s == "" {
+		return position{}, nil
+	}
+	raw, err := base64.RawURLEncoding.DecodeString(s)
+	if err != nil {
+		return position{}, refuse(CodeBadCursor, "cursor")
+	}
+	at, id, ok := strings.Cut(string(raw), "|")
+	if !ok || id == "" {
+		return position{}, refuse(CodeBadCursor, "cursor")
+	}
+	t, err := localtime.ParseInstant(at)
+	if err != nil {
+		return position{}, refuse(CodeBadCursor, "cursor")
+	}
+	return position{set: true, at: t, id: id}, nil
+}
+
+// itemLess is the calendar's order: by instant, then by id.
+func itemLess(a, b *CalendarItem) bool {
+	if !a.At.Equal(b.At) {
+		return a.At.Before(b.At)
+	}
+	return a.ID < b.ID
+}
+
+func compareItems(a, b CalendarItem) int {
+	switch {
+	case itemLess(&a, &b):
+		return -1
+	case itemLess(&b, &a):
+		return 1
+	}
+	return 0
 }

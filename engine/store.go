@@ -231,6 +231,8 @@ type ReleaseRow struct {
 // transaction; guarded writes return ErrConflict when their guard failed.
 type Store interface {
 	TokenStore
+	CalendarStore
+	AutomationStore
 	CreateUser(ctx context.Context, u User, passwordHash string, now time.Time) error
 	UserByEmail(ctx context.Context, email string) (User, string, error)
 	UserByID(ctx context.Context, id string) (User, error)

@@ -8,6 +8,7 @@ import (
 
 	"studio/engine"
 	"studio/engine/content"
+	"studio/engine/localtime"
 	"studio/engine/policy"
 	"studio/engine/release"
 )
@@ -62,16 +63,15 @@ func seedDemo(ctx context.Context, eng *engine.Engine) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	var owner engine.User
-	for i, u := range demoUsers {
+	var users []engine.User // in the order of demoUsers: owner, editor, contributor
+	for _, u := range demoUsers {
 		created, err := eng.AddUser(ctx, u.email, u.name, u.role, demoPassword, u.lang)
 		if err != nil {
 			return false, err
 		}
-		if i == 0 {
-			owner = created
-		}
+		users = append(users, created)
 	}
+	owner := users[0]
 	now := eng.Now()
 	nodes := []struct {
 		kind release.NodeKind
@@ -105,5 +105,115 @@ func seedDemo(ctx context.Context, eng *engine.Engine) (bool, error) {
 			return false, err
 		}
 	}
+	if demoSchedules {
+		if err := seedDemoSchedules(ctx, eng, site, users[0], users[1], users[2]); err != nil {
+			return false, err
+		}
+	}
 	return true, nil
+}
+
+// demoSchedules says whether seedDemo fills the calendar (seedDemoSchedules).
+// The browser tests walk a newcomer's path from an empty calendar and turn
+// it off (demo_test.go).
+var demoSchedules = true
+
+// seedDemoSchedules gives the demo's calendar life over the weeks from now,
+// in the site's zone: two built-in automations (a weekly broken-link sweep,
+// a daily stale-content review), ten releases (two waiting for approval,
+// one of two articles, one taking a page down) and an embargo.
+func seedDemoSchedules(ctx context.Context, eng *engine.Engine, site engine.Site, owner, editor, contributor engine.User) error {
+	loc, err := localtime.LoadZone(site.TimeZone)
+	if err != nil {
+		return err
+	}
+	today := localtime.WallOf(eng.Now(), loc)
+	day := func(n int) string { return today.AddDays(n).Date() }
+	automations := []struct{ name, job, rule, start string }{
+		{"Broken-link sweep", "builtin:broken-links", "FREQ=WEEKLY;BYDAY=MO;BYHOUR=7;BYMINUTE=0", day(0) + "T07:00"},
+		{"Stale content review", "builtin:stale-content", "FREQ=DAILY;BYHOUR=6;BYMINUTE=30", day(0) + "T06:30"},
+	}
+	for _, a := range automations {
+		if _, err := eng.CreateAutomation(ctx, owner, site.ID, a.name, a.job, a.rule, a.start); err != nil {
+			return err
+		}
+	}
+
+	// A live campaign page, taken down in three weeks.
+	campaign, err := eng.CreateNode(ctx, owner, site.ID, release.KindPage, content.Body{Title: "Yılbaşı kampanyası",
+		Slug: "yilbasi-kampanyasi", Lang: "tr", Status: content.StatusPublished,
+		Text: "Aralık boyunca tüm aboneliklerde yüzde yirmi indirim."})
+	if err != nil {
+		return err
+	}
+	if _, err := eng.Publish(ctx, owner, site.ID); err != nil {
+		return err
+	}
+	takeDown, err := eng.CreateDraft(ctx, editor, engine.DraftInput{SiteID: site.ID, Title: "Kampanya sona eriyor",
+		RemoveIDs: []string{campaign.ID}})
+	if err != nil {
+		return err
+	}
+	if _, err := eng.ScheduleRelease(ctx, editor, site.ID, takeDown.ID, takeDown.Rev, day(21), "00:00"); err != nil {
+		return err
+	}
+
+	entry := func(title, slug, lang, summary string) (content.Node, error) {
+		return eng.CreateNode(ctx, editor, site.ID, release.KindContentEntry, content.Body{Title: title, Slug: slug,
+			Lang: lang, Status: content.StatusDraft, Summary: summary, Text: summary})
+	}
+	singles := []struct {
+		by                    engine.User
+		title, slug, lang, at string
+		days                  int
+	}{
+		{editor, "Haftanın kitapları", "haftanin-kitaplari", "tr", "09:00", 1},
+		{editor, "Local elections: what to expect", "local-elections", "en", "10:30", 2},
+		{contributor, "Boğaz'da yeni vapur seferleri", "yeni-vapur-seferleri", "tr", "14:00", 3},
+		{editor, "Interview: the city's new librarian", "new-librarian", "en", "09:00", 5},
+		{editor, "Kış festivali programı", "kis-festivali", "tr", "18:00", 7},
+		{contributor, "Transit strike: live updates", "transit-strike", "en", "07:30", 10},
+		{editor, "The year in review", "year-in-review", "en", "12:00", 24},
+	}
+	for _, s := range singles {
+		n, err := entry(s.title, s.slug, s.lang, s.title+".")
+		if err != nil {
+			return err
+		}
+		if _, err := eng.ScheduleNode(ctx, s.by, engine.ScheduleInput{SiteID: site.ID, NodeID: n.ID, ExpectedRev: n.Rev,
+			Date: day(s.days), Time: s.at}); err != nil {
+			return err
+		}
+	}
+
+	// The weekend edition: two articles in one release.
+	var weekend []string
+	for _, e := range [][3]string{{"Weekend recipes", "weekend-recipes", "en"}, {"Hafta sonu gezi rehberi", "gezi-rehberi", "tr"}} {
+		n, err := entry(e[0], e[1], e[2], e[0]+".")
+		if err != nil {
+			return err
+		}
+		weekend = append(weekend, n.ID)
+	}
+	edition, err := eng.NewRelease(ctx, editor, site.ID, "Weekend edition", weekend)
+	if err != nil {
+		return err
+	}
+	if _, err := eng.ScheduleRelease(ctx, editor, site.ID, edition.ID, edition.Rev, day(9), "08:00"); err != nil {
+		return err
+	}
+
+	// An embargoed report: its gate opens when its release publishes it.
+	nine := today.AddDays(12)
+	nine.Hour, nine.Minute = 9, 0
+	open, _ := localtime.Resolve(nine, loc)
+	report, err := eng.CreateNode(ctx, editor, site.ID, release.KindContentEntry, content.Body{Title: "Quarterly report",
+		Slug: "quarterly-report", Lang: "en", Status: content.StatusDraft, Summary: "Embargoed until its release.",
+		Text: "The quarter in numbers.", Availability: &content.Availability{From: &open}})
+	if err != nil {
+		return err
+	}
+	_, err = eng.ScheduleNode(ctx, editor, engine.ScheduleInput{SiteID: site.ID, NodeID: report.ID, ExpectedRev: report.Rev,
+		Date: day(12), Time: "09:00"})
+	return err
 }

@@ -1,0 +1,83 @@
+package main
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"studio/engine"
+	"studio/engine/fakeclock"
+	"studio/engine/localtime"
+	"studio/store"
+)
+
+func init() {
+	// The browser tests walk a newcomer's path from an empty calendar and
+	// add the schedules they need themselves; TestDemoSchedules seeds the
+	// demo's own.
+	demoSchedules = false
+}
+
+// TestDemoSchedules: `studio demo` and the first `make run` give the
+// calendar life over the coming weeks: two automations, ten releases (two
+// waiting for approval), an embargo and a take-down, none of them due now.
+func TestDemoSchedules(t *testing.T) {
+	ctx := context.Background()
+	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "studio.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	now := time.Date(2026, 11, 2, 5, 0, 0, 0, time.UTC) // Monday, 08:00 in Istanbul
+	eng := engine.New(st, fakeclock.New(now), nil)
+	if seeded, err := seedDemo(ctx, eng); err != nil || !seeded {
+		t.Fatalf("seed: %v %v", seeded, err)
+	}
+	sites, err := eng.Sites(ctx)
+	must(t, err)
+	site := sites[0]
+	var users []engine.User
+	for _, u := range demoUsers {
+		found, err := eng.SignIn(ctx, u.email, demoPassword)
+		must(t, err)
+		users = append(users, found)
+	}
+	must(t, seedDemoSchedules(ctx, eng, site, users[0], users[1], users[2]))
+
+	automations, err := eng.Automations(ctx, site.ID)
+	if err != nil || len(automations) != 2 {
+		t.Fatalf("automations %v, %v", automations, err)
+	}
+	loc, err := localtime.LoadZone(site.TimeZone)
+	must(t, err)
+	from, _ := localtime.Resolve(localtime.Wall{Year: 2026, Month: 11, Day: 2}, loc)
+	page, err := eng.Calendar(ctx, users[1], engine.CalendarQuery{SiteID: site.ID, From: from, To: from.AddDate(0, 0, 31)})
+	must(t, err)
+	kinds, waiting := map[string]int{}, 0
+	for _, it := range page.Items {
+		kinds[it.Kind]++
+		if it.Approval == engine.ApprovalPending {
+			waiting++
+		}
+		if !it.At.After(now) && it.Kind != engine.ItemAutomation {
+			t.Errorf("%s (%s) is not in the future", it.Title, it.At)
+		}
+	}
+	// Publishes: seven articles and the report; a release of two; the
+	// campaign taken down; the report's embargo; 30 daily reviews (not
+	// this morning's: it was before the automation) and four Monday sweeps.
+	want := map[string]int{engine.ItemPublish: 8, engine.ItemRelease: 1, engine.ItemExpiry: 1, engine.ItemEmbargo: 1,
+		engine.ItemAutomation: 30 + 4}
+	for k, n := range want {
+		if kinds[k] != n {
+			t.Errorf("%d %s items, want %d (all: %v)", kinds[k], k, n, kinds)
+		}
+	}
+	if waiting != 2 {
+		t.Errorf("%d waiting for approval, want 2", waiting)
+	}
+	if rep, err := eng.RunDue(ctx, "test"); err != nil || rep.Ran != 0 {
+		t.Errorf("the seeded schedules ran at once: %+v %v", rep, err)
+	}
+}
