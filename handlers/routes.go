@@ -45,7 +45,9 @@ func StudioRoutes(s *studio.Handler) []Route {
 		{"POST", "/studio/lang", Anyone, s.SetLanguage},
 
 		{"GET", "/studio", policy.SchedulesRead, redirect("/studio/schedules")},
-		{"GET", "/studio/schedules", policy.SchedulesRead, s.Agenda},
+		// The Schedules page (§15.1): the Agenda or the Month; its URL is its
+		// state, and htmx asks it for the #calendar fragment.
+		{"GET", "/studio/schedules", policy.SchedulesRead, s.Calendar},
 		// A draft's page edits it; any other state shows the release.
 		{"GET", "/studio/releases/{id}", policy.SchedulesRead, s.ReleaseOrDraft},
 		// Draft releases (§5.2 "(new) → draft", §6.1, §13 POST …/releases,
@@ -62,6 +64,13 @@ func StudioRoutes(s *studio.Handler) []Route {
 		{"POST", "/studio/releases/{id}/unschedule", policy.SchedulesWrite, s.Unschedule},
 		{"POST", "/studio/releases/{id}/cancel", policy.SchedulesWrite, s.Cancel},
 		{"POST", "/studio/releases/{id}/move", policy.SchedulesWrite, s.Move},
+		// The Month grid's own fragments (§15.2, §15.6): the grid alone (after
+		// a move, "Load the latest"), a day's panel on a phone, and a move
+		// confirmed in the dialog a drop opens, answered with the grid and
+		// an Undo toast. As pages they redirect to the Schedules page.
+		{"GET", "/studio/schedules/month/grid", policy.SchedulesRead, s.MonthGridFragment},
+		{"GET", "/studio/schedules/month/day", policy.SchedulesRead, s.MonthDayPanel},
+		{"POST", "/studio/releases/{id}/move-calendar", policy.SchedulesWrite, s.MoveFromCalendar},
 		// A person's manual run of a missed, expired or scheduled release
 		// (§8.6, §13 publish-now): someone who may approve it.
 		{"POST", "/studio/releases/{id}/publish-now", policy.ReleasesPublish, s.PublishNow},
@@ -117,6 +126,9 @@ func APIRoutes(a *api.Handler) []Route {
 	return []Route{
 		{"GET", "/api/scheduler", policy.SchedulesRead, a.Scheduler},
 		{"GET", "/api/sites", policy.SchedulesRead, a.Sites},
+		// The calendar (§12 list_schedule, §13 GET …/schedule): releases,
+		// gates and automation occurrences, one time-ordered page at a time.
+		{"GET", "/api/sites/{siteId}/schedule", policy.SchedulesRead, a.Schedule},
 		{"GET", "/api/sites/{siteId}/releases", policy.SchedulesRead, a.Releases},
 		{"GET", "/api/sites/{siteId}/releases/{releaseId}", policy.SchedulesRead, a.Release},
 		{"GET", "/api/sites/{siteId}/releases/{releaseId}/diff", policy.SchedulesRead, a.Diff},

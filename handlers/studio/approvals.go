@@ -104,6 +104,9 @@ func (h *Handler) Approve(w http.ResponseWriter, r *http.Request) {
 	st := stateOf(ctx)
 	id := chi.URLParam(r, "id")
 	rel, err := h.eng.Approve(ctx, *st.user, st.site.ID, id)
+	if h.backToCalendar(w, r, err, "approval.approved") { // decided inline on the Schedules page
+		return
+	}
 	if msg, _, status, ok := refusal(ctx, err); ok {
 		if e, _ := engine.AsError(err); e.Code == engine.CodeStateChanged {
 			// The request was denied as it should be; say so where it lives.
@@ -129,6 +132,9 @@ func (h *Handler) Deny(w http.ResponseWriter, r *http.Request) {
 	id := chi.URLParam(r, "id")
 	reason := r.PostFormValue("reason")
 	err := h.eng.Deny(ctx, *st.user, st.site.ID, id, reason)
+	if h.backToCalendar(w, r, err, "approval.denied") { // decided inline on the Schedules page
+		return
+	}
 	if msg, fields, status, ok := refusal(ctx, err); ok {
 		h.renderApproval(w, r, status, templates.ApprovalPage{ID: id, Reason: reason, Errors: fields, Error: msg})
 		return

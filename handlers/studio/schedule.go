@@ -16,9 +16,6 @@ import (
 	"studio/web/templates"
 )
 
-// agendaDays is how far ahead the Agenda looks.
-const agendaDays = 400
-
 // ScheduleForm shows the "Schedule…" page of a node.
 func (h *Handler) ScheduleForm(w http.ResponseWriter, r *http.Request) {
 	st := stateOf(r.Context())
@@ -87,45 +84,6 @@ func (h *Handler) Schedule(w http.ResponseWriter, r *http.Request) {
 		h.flash(r, "schedule.sent_for_approval")
 	}
 	http.Redirect(w, r, "/studio/schedules", http.StatusSeeOther)
-}
-
-// Agenda shows upcoming releases grouped by day in the site's zone.
-func (h *Handler) Agenda(w http.ResponseWriter, r *http.Request) {
-	ctx := r.Context()
-	st := stateOf(ctx)
-	loc := siteLoc(st.site)
-	now := h.eng.Now().In(loc)
-	// The day starts at the first instant of its midnight (or just after,
-	// where midnight falls in a DST gap), which only localtime knows.
-	today, _ := localtime.Resolve(localtime.Wall{Year: now.Year(), Month: now.Month(), Day: now.Day()}, loc)
-	rows, err := h.eng.Releases(ctx, st.site.ID, today, today.AddDate(0, 0, agendaDays))
-	if err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	var a templates.Agenda
-	p := locales.From(ctx)
-	for _, rel := range rows {
-		if rel.ExecuteAt == nil || rel.State == release.StateDraft || rel.State == release.StateCanceled {
-			continue
-		}
-		at := rel.ExecuteAt.In(loc)
-		key := at.Format("2006-01-02")
-		if len(a.Days) == 0 || a.Days[len(a.Days)-1].Date != key {
-			a.Days = append(a.Days, templates.AgendaDay{Date: key, Heading: p.DayHeading(at, now)})
-		}
-		day := &a.Days[len(a.Days)-1]
-		day.Items = append(day.Items, templates.AgendaItem{ID: rel.ID, Title: releaseTitle(rel),
-			When: timePair(r, at, st.site.TimeZone), State: string(rel.State), By: rel.CreatedBy.Name})
-	}
-	markSameMinute(a.Days)
-	a.Drafts = h.draftRows(r)
-	page := h.page(r, "agenda.title", "schedules")
-	if page.Paused, err = h.pausedBanner(r); err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	h.render(w, r, http.StatusOK, templates.AgendaPage(page, a))
 }
 
 func releaseTitle(rel engine.ReleaseRow) string {
@@ -283,6 +241,9 @@ func (h *Handler) changeRelease(w http.ResponseWriter, r *http.Request,
 	st := stateOf(ctx)
 	id := chi.URLParam(r, "id")
 	err := change(ctx, *st.user, st.site.ID, id, formRev(r))
+	if h.backToCalendar(w, r, err, doneKey) { // from an item's menu on the Schedules page
+		return
+	}
 	if msg, fields, status, ok := refusal(ctx, err); ok {
 		for _, m := range fields {
 			msg = m
@@ -351,23 +312,4 @@ func (h *Handler) PublishNow(w http.ResponseWriter, r *http.Request) {
 	}
 	h.flash(r, "release.published_now")
 	http.Redirect(w, r, "/studio/releases/"+id, http.StatusSeeOther)
-}
-
-// markSameMinute warns where two or more releases share a minute (§6.5):
-// they run one at a time, and the order within the minute is by id only.
-func markSameMinute(days []templates.AgendaDay) {
-	for d := range days {
-		perMinute := map[string]int{}
-		items := days[d].Items
-		for _, it := range items {
-			if it.State == string(release.StateScheduled) || it.State == string(release.StateAwaitingApproval) {
-				perMinute[it.When.At.UTC().Format("2006-01-02T15:04")]++
-			}
-		}
-		for i := range items {
-			if n := perMinute[items[i].When.At.UTC().Format("2006-01-02T15:04")]; n > 1 {
-				items[i].SameMinute = n
-			}
-		}
-	}
 }

@@ -125,32 +125,6 @@ type TimePair struct {
 	ViewerCity string
 }
 
-// AgendaDay is one day of the Agenda.
-type AgendaDay struct {
-	Heading string
-	Date    string
-	Items   []AgendaItem
-}
-
-// AgendaItem is one release on the Agenda.
-type AgendaItem struct {
-	ID    string
-	Title string
-	When  TimePair
-	State string
-	By    string
-	// SameMinute counts the site's releases due in this item's minute when
-	// more than one is: they run one at a time, in id order (§6.5, D15).
-	SameMinute int
-}
-
-// Agenda is the Schedules page.
-type Agenda struct {
-	Days []AgendaDay
-	// Drafts are the site's draft releases, which have no time yet.
-	Drafts []DraftRow
-}
-
 // ReleaseItemView is one item of a release.
 type ReleaseItemView struct {
 	NodeID    string
