@@ -102,15 +102,59 @@ func (e *Engine) Approvals(ctx context.Context, u User, siteID string) ([]Approv
 	if err != nil {
 		return nil, err
 	}
+	return e.ApprovalsFor(ctx, u, siteID, reqs)
+}
+
+// FirstWaitingRequests is the oldest limit requests waiting on a site,
+// without their releases, and how many wait in all.
+func (e *Engine) FirstWaitingRequests(ctx context.Context, u User, siteID string, limit int) ([]ApprovalRequest, int, error) {
+	if err := require(u, policy.SchedulesRead); err != nil {
+		return nil, 0, err
+	}
+	return e.store.FirstWaitingApprovals(ctx, siteID, limit)
+}
+
+// WaitingRequestsOf is the requests waiting on the given releases.
+func (e *Engine) WaitingRequestsOf(ctx context.Context, u User, siteID string, releaseIDs []string) ([]ApprovalRequest, error) {
+	if err := require(u, policy.SchedulesRead); err != nil {
+		return nil, err
+	}
+	return e.store.WaitingApprovalsOf(ctx, siteID, releaseIDs)
+}
+
+// ApprovalsFor joins requests with their releases, read in one statement.
+func (e *Engine) ApprovalsFor(ctx context.Context, u User, siteID string, reqs []ApprovalRequest) ([]ApprovalView, error) {
+	if err := require(u, policy.SchedulesRead); err != nil {
+		return nil, err
+	}
+	ids := make([]string, len(reqs))
+	for i, q := range reqs {
+		ids[i] = q.ReleaseID
+	}
+	rows, err := e.store.ReleasesByID(ctx, siteID, ids)
+	if err != nil {
+		return nil, err
+	}
+	byID := make(map[string]ReleaseRow, len(rows))
+	for _, r := range rows {
+		byID[r.ID] = r
+	}
 	out := make([]ApprovalView, 0, len(reqs))
 	for _, q := range reqs {
-		r, err := e.store.Release(ctx, siteID, q.ReleaseID)
-		if err != nil {
-			return nil, err
+		if r, ok := byID[q.ReleaseID]; ok {
+			out = append(out, ApprovalView{Request: q, Release: r})
 		}
-		out = append(out, ApprovalView{Request: q, Release: r})
 	}
 	return out, nil
+}
+
+// DraftReleases lists a site's draft releases, the most recently changed
+// first, at most limit.
+func (e *Engine) DraftReleases(ctx context.Context, u User, siteID string, limit int) ([]ReleaseRow, error) {
+	if err := require(u, policy.SchedulesRead); err != nil {
+		return nil, err
+	}
+	return e.store.DraftReleases(ctx, siteID, limit)
 }
 
 // Approval returns one request with the bodies an approver compares.

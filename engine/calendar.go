@@ -201,6 +201,10 @@ type CalendarReleaseQuery struct {
 	Limit int
 	// IDs, when set, keeps only these releases.
 	IDs []string
+	// States, when set, keeps only releases in these states (the state
+	// facet, read on the index); otherwise drafts and canceled releases,
+	// which the calendar never shows unasked, are left out.
+	States []release.State
 	// Brief reads only what counting needs: ID, At, State and the item
 	// summary (Items, Op, NodeKind); with Actors, also what the origin,
 	// approval and Mine facets read (By, ApprovalKind, ApprovedBy). A full

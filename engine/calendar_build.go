@@ -104,6 +104,19 @@ func (f calendarFilter) wantsKind(kinds ...string) bool {
 	return false
 }
 
+// wantsState reports whether an item in one of the state facets can pass.
+func (f calendarFilter) wantsState(facets ...string) bool {
+	if len(f.q.States) == 0 {
+		return true
+	}
+	for _, st := range facets {
+		if slices.Contains(f.q.States, st) {
+			return true
+		}
+	}
+	return false
+}
+
 // readsActors reports whether the facets read who created or approved an
 // item (origin, approval, Mine).
 func (f calendarFilter) readsActors() bool {
@@ -170,7 +183,9 @@ func (e *Engine) calendarSet(ctx context.Context, u User, q CalendarQuery, from,
 			pending <- releasesRead{items, err}
 		}()
 	}
-	if f.wantsKind(ItemEmbargo, ItemExpiry) {
+	// Gates and occurrences are scheduled or done (or paused): a state
+	// facet without those ("Needs attention") reads neither.
+	if f.wantsKind(ItemEmbargo, ItemExpiry) && f.wantsState(FacetScheduled, FacetDone) {
 		gates, err := e.store.CalendarGates(ctx, q.SiteID, from, to)
 		if err != nil {
 			return nil, err
@@ -183,7 +198,7 @@ func (e *Engine) calendarSet(ctx context.Context, u User, q CalendarQuery, from,
 		}
 		slices.SortFunc(s.gates, compareItems)
 	}
-	if f.wantsKind(ItemAutomation) {
+	if f.wantsKind(ItemAutomation) && f.wantsState(FacetScheduled, FacetDone) {
 		autos, err := e.store.Automations(ctx, q.SiteID)
 		if err != nil {
 			return nil, err
@@ -202,6 +217,11 @@ func (e *Engine) calendarSet(ctx context.Context, u User, q CalendarQuery, from,
 // among the page's n items); for the grid (p nil), all of them, brief.
 func (e *Engine) calendarReleases(ctx context.Context, f calendarFilter, from, to time.Time, p *position, n int) ([]CalendarItem, error) {
 	rq := CalendarReleaseQuery{SiteID: f.q.SiteID, From: from, To: to, Brief: p == nil, Actors: f.readsActors()}
+	for _, st := range release.States {
+		if len(f.q.States) > 0 && slices.Contains(f.q.States, StateFacet(string(st))) {
+			rq.States = append(rq.States, st)
+		}
+	}
 	if p != nil {
 		if p.set {
 			rq.AfterAt, rq.AfterID = p.at, p.id

@@ -276,12 +276,23 @@ type Store interface {
 	NodeVersion(ctx context.Context, id string, rev int64) (content.Body, error)
 
 	WaitingApprovals(ctx context.Context, siteID string) ([]ApprovalRequest, error)
+	// FirstWaitingApprovals is the oldest limit waiting requests of a site
+	// and how many wait in all.
+	FirstWaitingApprovals(ctx context.Context, siteID string, limit int) ([]ApprovalRequest, int, error)
+	// WaitingApprovalsOf is the waiting requests of the given releases.
+	WaitingApprovalsOf(ctx context.Context, siteID string, releaseIDs []string) ([]ApprovalRequest, error)
 	ApprovalRequest(ctx context.Context, siteID, id string) (ApprovalRequest, error)
 	// DecideApproval records a decision and applies its release change in
 	// one transaction; ErrConflict when the request no longer waits or the
 	// release moved.
 	DecideApproval(ctx context.Context, d Decision) error
 	Release(ctx context.Context, siteID, id string) (ReleaseRow, error)
+	// ReleasesByID reads the given releases of a site in one statement, in
+	// time order; ids of other sites or of no release are left out.
+	ReleasesByID(ctx context.Context, siteID string, ids []string) ([]ReleaseRow, error)
+	// DraftReleases lists a site's drafts, the most recently changed first,
+	// at most limit.
+	DraftReleases(ctx context.Context, siteID string, limit int) ([]ReleaseRow, error)
 	// Releases lists a site's releases with execute_at in [from, to), and
 	// every non-terminal one without a time, ordered by time then id.
 	Releases(ctx context.Context, siteID string, from, to time.Time) ([]ReleaseRow, error)

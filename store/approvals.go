@@ -102,3 +102,58 @@ func (s *Store) DecideApproval(ctx context.Context, d engine.Decision) error {
 		return changeRelease(ctx, tx, d.Release)
 	})
 }
+
+// FirstWaitingApprovals is the oldest limit waiting requests of a site and
+// how many wait in all: an index-only count and a short read.
+func (s *Store) FirstWaitingApprovals(ctx context.Context, siteID string, limit int) ([]engine.ApprovalRequest, int, error) {
+	var total int
+	if err := s.read.QueryRowContext(ctx, `SELECT count(*) FROM approvals WHERE site_id = ? AND status = 'waiting'`,
+		siteID).Scan(&total); err != nil {
+		return nil, 0, fmt.Errorf("store: approvals: %w", err)
+	}
+	if total == 0 || limit <= 0 {
+		return nil, total, nil
+	}
+	rows, err := s.read.QueryContext(ctx, `SELECT `+approvalColumns+` FROM approvals
+		WHERE site_id = ? AND status = 'waiting' ORDER BY created_at, id LIMIT ?`, siteID, limit)
+	if err != nil {
+		return nil, 0, fmt.Errorf("store: approvals: %w", err)
+	}
+	defer rows.Close()
+	var out []engine.ApprovalRequest
+	for rows.Next() {
+		q, err := scanApproval(rows)
+		if err != nil {
+			return nil, 0, err
+		}
+		out = append(out, q)
+	}
+	return out, total, rows.Err()
+}
+
+// WaitingApprovalsOf is the waiting requests of the given releases of a
+// site (at most one each), in one statement.
+func (s *Store) WaitingApprovalsOf(ctx context.Context, siteID string, releaseIDs []string) ([]engine.ApprovalRequest, error) {
+	if len(releaseIDs) == 0 {
+		return nil, nil
+	}
+	ids, err := json.Marshal(releaseIDs)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := s.read.QueryContext(ctx, `SELECT `+approvalColumns+` FROM approvals
+		WHERE release_id IN (SELECT value FROM json_each(?)) AND status = 'waiting' AND +site_id = ?`, string(ids), siteID)
+	if err != nil {
+		return nil, fmt.Errorf("store: approvals: %w", err)
+	}
+	defer rows.Close()
+	var out []engine.ApprovalRequest
+	for rows.Next() {
+		q, err := scanApproval(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, q)
+	}
+	return out, rows.Err()
+}

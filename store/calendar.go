@@ -66,6 +66,16 @@ func calendarReleasesSQL(q engine.CalendarReleaseQuery) (string, []any, error) {
 		where = `r.id IN (SELECT value FROM json_each(?)) AND +r.site_id = ? AND r.execute_at >= ? AND r.execute_at < ?`
 		args = []any{actors, string(ids), q.SiteID, instant(q.From), instant(q.To)}
 	}
+	if len(q.States) > 0 {
+		states, err := json.Marshal(q.States)
+		if err != nil {
+			return "", nil, fmt.Errorf("store: calendar states: %w", err)
+		}
+		where += ` AND r.state IN (SELECT value FROM json_each(?))`
+		args = append(args, string(states))
+	} else {
+		where += ` AND r.state NOT IN ('draft', 'canceled')`
+	}
 	query := `SELECT ` + cols + ` FROM releases r WHERE ` + where + ` ORDER BY r.execute_at, r.id`
 	if q.Limit > 0 {
 		query += ` LIMIT ?`

@@ -286,6 +286,25 @@ func (s *Store) Releases(ctx context.Context, siteID string, from, to time.Time)
 		siteID, instant(from), instant(to))
 }
 
+// ReleasesByID reads the given releases of a site in one statement.
+func (s *Store) ReleasesByID(ctx context.Context, siteID string, ids []string) ([]engine.ReleaseRow, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	list, err := json.Marshal(ids)
+	if err != nil {
+		return nil, err
+	}
+	// The unary + keeps the planner on the primary key, off the site's range.
+	return s.queryReleases(ctx, `id IN (SELECT value FROM json_each(?)) AND +site_id = ? ORDER BY execute_at, id`,
+		string(list), siteID)
+}
+
+// DraftReleases lists a site's drafts, the most recently changed first.
+func (s *Store) DraftReleases(ctx context.Context, siteID string, limit int) ([]engine.ReleaseRow, error) {
+	return s.queryReleases(ctx, `site_id = ? AND state = 'draft' ORDER BY updated_at DESC, id LIMIT ?`, siteID, limit)
+}
+
 // ChangeRelease moves a release that is still at c.Rev and in one of c.From
 // to c.To, in one transaction: holds follow the new state, a draft loses its
 // approval, promoted drafts are put back when the release lets go of them

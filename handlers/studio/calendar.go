@@ -33,6 +33,8 @@ const (
 	attentionPastDays = 7
 	// asideWaitingRows is how many requests the aside lists.
 	asideWaitingRows = 5
+	// asideDraftRows is how many draft releases the aside lists.
+	asideDraftRows = 20
 	// foldFrom is the fewest finished items of today, or automation runs
 	// of a day, that fold: one row folded into a one-line summary saves
 	// nothing and costs a click.
@@ -133,16 +135,7 @@ func (h *Handler) calendarView(r *http.Request, cs calendarState, z calendarZone
 	today := midnight(now, z.loc)
 	v := templates.CalendarView{View: cs.View, URL: cs.URL(), ViewerZone: z.viewer, CSRF: st.csrf,
 		Title: periodTitle(p, cs, z.loc), Alert: h.sessions.PopString(ctx, keyCalendarAlert)}
-
-	approvals, err := h.eng.Approvals(ctx, *st.user, st.site.ID)
-	if err != nil {
-		return v, err
-	}
-	waiting := map[string]engine.ApprovalRequest{} // by release id
-	for _, a := range approvals {
-		waiting[a.Release.ID] = a.Request
-	}
-
+	var err error
 	v.Nav = calendarNav(p, cs, z.loc, today)
 	v.Zone = zoneNote(p, cs, z, now)
 	v.Filters = calendarFilters(p, cs, z.loc, today)
@@ -153,13 +146,13 @@ func (h *Handler) calendarView(r *http.Request, cs calendarState, z calendarZone
 		}
 		v.Month = &m
 	} else {
-		a, err := h.agendaViewWith(r, cs, z, cursor, "", waiting)
+		a, err := h.agendaView(r, cs, z, cursor, "")
 		if err != nil {
 			return v, err
 		}
 		v.Agenda = &a
 	}
-	if v.Aside, err = h.calendarAside(r, z, approvals); err != nil {
+	if v.Aside, err = h.calendarAside(r, z); err != nil {
 		return v, err
 	}
 	if v.Attention, err = h.attention(r, cs, z); err != nil {
@@ -290,21 +283,7 @@ func calendarFilters(p *locales.Printer, cs calendarState, loc *time.Location, t
 // before ended on ("Load more"), whose heading is already shown.
 func (h *Handler) agendaView(r *http.Request, cs calendarState, z calendarZone, cursor, after string) (templates.AgendaView, error) {
 	st := stateOf(r.Context())
-	approvals, err := h.eng.Approvals(r.Context(), *st.user, st.site.ID)
-	if err != nil {
-		return templates.AgendaView{}, err
-	}
-	waiting := map[string]engine.ApprovalRequest{}
-	for _, a := range approvals {
-		waiting[a.Release.ID] = a.Request
-	}
-	return h.agendaViewWith(r, cs, z, cursor, after, waiting)
-}
-
-func (h *Handler) agendaViewWith(r *http.Request, cs calendarState, z calendarZone, cursor, after string,
-	waiting map[string]engine.ApprovalRequest) (templates.AgendaView, error) {
 	ctx := r.Context()
-	st := stateOf(ctx)
 	p := locales.From(ctx)
 	now := h.eng.Now()
 	today := midnight(now, z.loc)
@@ -319,6 +298,18 @@ func (h *Handler) agendaViewWith(r *http.Request, cs calendarState, z calendarZo
 	if err != nil {
 		return templates.AgendaView{}, err
 	}
+	// The requests of the rows waiting for approval, for inline decisions.
+	var ids []string
+	for _, it := range page.Items {
+		if it.State == string(release.StateAwaitingApproval) {
+			ids = append(ids, it.ID)
+		}
+	}
+	requests, err := h.eng.WaitingRequestsOf(ctx, *st.user, st.site.ID, ids)
+	if err != nil {
+		return templates.AgendaView{}, err
+	}
+	waiting := waitingByRelease(requests)
 	a := templates.AgendaView{CSRF: st.csrf, ReturnURL: cs.URL(), ViewerZone: z.viewer}
 	for _, it := range page.Items {
 		if it.State == string(release.StateDraft) {
@@ -502,16 +493,31 @@ func markSameMinute(days []templates.AgendaDay) {
 	}
 }
 
+// waitingByRelease indexes waiting requests by their release.
+func waitingByRelease(requests []engine.ApprovalRequest) map[string]engine.ApprovalRequest {
+	out := make(map[string]engine.ApprovalRequest, len(requests))
+	for _, q := range requests {
+		out[q.ReleaseID] = q
+	}
+	return out
+}
+
 // calendarAside is the requests waiting for approval, the scheduler's
 // health and the draft releases.
-func (h *Handler) calendarAside(r *http.Request, z calendarZone, approvals []engine.ApprovalView) (templates.CalendarAside, error) {
+func (h *Handler) calendarAside(r *http.Request, z calendarZone) (templates.CalendarAside, error) {
 	ctx := r.Context()
 	st := stateOf(ctx)
-	a := templates.CalendarAside{WaitingTotal: len(approvals), CanSettings: policy.Has(st.user.Role, policy.SiteSettings)}
-	for i, v := range approvals {
-		if i == asideWaitingRows {
-			break
-		}
+	a := templates.CalendarAside{CanSettings: policy.Has(st.user.Role, policy.SiteSettings)}
+	requests, total, err := h.eng.FirstWaitingRequests(ctx, *st.user, st.site.ID, asideWaitingRows)
+	if err != nil {
+		return a, err
+	}
+	a.WaitingTotal = total
+	approvals, err := h.eng.ApprovalsFor(ctx, *st.user, st.site.ID, requests)
+	if err != nil {
+		return a, err
+	}
+	for _, v := range approvals {
 		row := templates.WaitingRow{RequestID: v.Request.ID, Title: releaseTitle(v.Release), RequestedBy: v.Request.RequestedBy.Name,
 			CanDecide: engine.CanDecide(*st.user, v.Request)}
 		if v.Release.ExecuteAt != nil {

@@ -327,19 +327,14 @@ func (h *Handler) ScheduleDraft(w http.ResponseWriter, r *http.Request) {
 func (h *Handler) draftRows(r *http.Request) []templates.DraftRow {
 	ctx := r.Context()
 	st := stateOf(ctx)
-	now := h.eng.Now()
-	// Drafts have no time unless they were scheduled once and taken back.
-	rows, err := h.eng.Releases(ctx, st.site.ID, now.AddDate(-2, 0, 0), now.AddDate(2, 0, 0))
+	rows, err := h.eng.DraftReleases(ctx, *st.user, st.site.ID, asideDraftRows)
 	if err != nil {
 		h.log.Error("studio: draft releases", "err", err)
 		return nil
 	}
-	var out []templates.DraftRow
-	for i := len(rows) - 1; i >= 0; i-- {
-		rel := rows[i]
-		if rel.State == release.StateDraft {
-			out = append(out, templates.DraftRow{ID: rel.ID, Title: releaseTitle(rel), By: rel.CreatedBy.Name, Items: len(rel.Items)})
-		}
+	out := make([]templates.DraftRow, 0, len(rows))
+	for _, rel := range rows {
+		out = append(out, templates.DraftRow{ID: rel.ID, Title: releaseTitle(rel), By: rel.CreatedBy.Name, Items: len(rel.Items)})
 	}
 	return out
 }
