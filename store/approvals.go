@@ -61,8 +61,12 @@ func scanApproval(row interface{ Scan(...any) error }) (engine.ApprovalRequest, 
 
 // WaitingApprovals lists a site's waiting requests, oldest first.
 func (s *Store) WaitingApprovals(ctx context.Context, siteID string) ([]engine.ApprovalRequest, error) {
-	rows, err := s.read.QueryContext(ctx, `SELECT `+approvalColumns+` FROM approvals
-		WHERE site_id = ? AND status = 'waiting' ORDER BY created_at, id`, siteID)
+	return s.queryApprovals(ctx, `site_id = ? AND status = 'waiting' ORDER BY created_at, id`, siteID)
+}
+
+// queryApprovals reads the requests matching where, in one statement.
+func (s *Store) queryApprovals(ctx context.Context, where string, args ...any) ([]engine.ApprovalRequest, error) {
+	rows, err := s.read.QueryContext(ctx, `SELECT `+approvalColumns+` FROM approvals WHERE `+where, args...)
 	if err != nil {
 		return nil, fmt.Errorf("store: approvals: %w", err)
 	}
@@ -114,21 +118,8 @@ func (s *Store) FirstWaitingApprovals(ctx context.Context, siteID string, limit 
 	if total == 0 || limit <= 0 {
 		return nil, total, nil
 	}
-	rows, err := s.read.QueryContext(ctx, `SELECT `+approvalColumns+` FROM approvals
-		WHERE site_id = ? AND status = 'waiting' ORDER BY created_at, id LIMIT ?`, siteID, limit)
-	if err != nil {
-		return nil, 0, fmt.Errorf("store: approvals: %w", err)
-	}
-	defer rows.Close()
-	var out []engine.ApprovalRequest
-	for rows.Next() {
-		q, err := scanApproval(rows)
-		if err != nil {
-			return nil, 0, err
-		}
-		out = append(out, q)
-	}
-	return out, total, rows.Err()
+	out, err := s.queryApprovals(ctx, `site_id = ? AND status = 'waiting' ORDER BY created_at, id LIMIT ?`, siteID, limit)
+	return out, total, err
 }
 
 // WaitingApprovalsOf is the waiting requests of the given releases of a
@@ -141,19 +132,6 @@ func (s *Store) WaitingApprovalsOf(ctx context.Context, siteID string, releaseID
 	if err != nil {
 		return nil, err
 	}
-	rows, err := s.read.QueryContext(ctx, `SELECT `+approvalColumns+` FROM approvals
-		WHERE release_id IN (SELECT value FROM json_each(?)) AND status = 'waiting' AND +site_id = ?`, string(ids), siteID)
-	if err != nil {
-		return nil, fmt.Errorf("store: approvals: %w", err)
-	}
-	defer rows.Close()
-	var out []engine.ApprovalRequest
-	for rows.Next() {
-		q, err := scanApproval(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, q)
-	}
-	return out, rows.Err()
+	return s.queryApprovals(ctx, `release_id IN (SELECT value FROM json_each(?)) AND status = 'waiting' AND +site_id = ?`,
+		string(ids), siteID)
 }
