@@ -17,7 +17,9 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"studio/engine"
+	"studio/engine/content"
 	"studio/engine/fakeclock"
+	"studio/engine/release"
 	"studio/store"
 )
 
@@ -30,20 +32,31 @@ type browserApp struct {
 	eng   *engine.Engine // for a test to set up what other people did without a browser
 }
 
-func startBrowserApp(t *testing.T, now time.Time) *browserApp {
+// startBrowserApp starts Studio on the demo site at now. Each setup runs
+// after the demo seed and before the ticker starts, so what it schedules is
+// there for the ticker's first tick, the catch-up one, which it waits for.
+func startBrowserApp(t *testing.T, now time.Time, setup ...func(demoFixture)) *browserApp {
 	t.Helper()
 	ctx := context.Background()
 	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "studio.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { st.Close() })
 	clock := fakeclock.New(now)
 	a := newApp(st, clock, slog.New(slog.NewTextHandler(io.Discard, nil)), false)
 	if seeded, err := seedDemo(ctx, a.engine); err != nil || !seeded {
 		t.Fatalf("seed: %v %v", seeded, err)
 	}
+	ba := &browserApp{clock: clock, ticks: make(chan engine.TickReport, 64), eng: a.engine}
+	if len(setup) > 0 {
+		f := ba.demo(t)
+		for _, s := range setup {
+			s(f)
+		}
+	}
 	srv := httptest.NewServer(a.handler)
-	ba := &browserApp{url: srv.URL, clock: clock, ticks: make(chan engine.TickReport, 64), eng: a.engine}
+	ba.url = srv.URL
 	a.ticker.AfterTick = func(rep engine.TickReport, err error) {
 		if err != nil {
 			t.Errorf("tick: %v", err)
@@ -51,9 +64,86 @@ func startBrowserApp(t *testing.T, now time.Time) *browserApp {
 		ba.ticks <- rep
 	}
 	a.ticker.Start(ctx)
-	t.Cleanup(func() { a.ticker.Stop(); srv.Close(); st.Close() })
+	t.Cleanup(func() { a.ticker.Stop(); srv.Close() })
 	<-ba.ticks // the catch-up tick at start
 	return ba
+}
+
+// demoFixture is the seeded demo site, for a test to set up what other
+// people did without a browser.
+type demoFixture struct {
+	t     *testing.T
+	ctx   context.Context
+	eng   *engine.Engine
+	clock *fakeclock.Clock
+	site  engine.Site
+	users map[string]engine.User // the demo users by email
+	nodes map[string]string      // node IDs by title
+}
+
+// demo reads the demo site, its users and its nodes as they are now.
+func (a *browserApp) demo(t *testing.T) demoFixture {
+	t.Helper()
+	ctx := context.Background()
+	sites, err := a.eng.Sites(ctx)
+	must(t, err)
+	f := demoFixture{t: t, ctx: ctx, eng: a.eng, clock: a.clock, site: sites[0],
+		users: map[string]engine.User{}, nodes: map[string]string{}}
+	for _, u := range demoUsers {
+		found, err := a.eng.SignIn(ctx, u.email, demoPassword)
+		must(t, err)
+		f.users[u.email] = found
+	}
+	nodes, err := a.eng.Nodes(ctx, f.site.ID)
+	must(t, err)
+	for _, n := range nodes {
+		f.nodes[n.Body.Title] = n.ID
+	}
+	return f
+}
+
+// user is the demo user with email.
+func (f demoFixture) user(email string) engine.User {
+	f.t.Helper()
+	return lookup(f.t, f.users, "user", email)
+}
+
+// node is the ID of the demo node titled title.
+func (f demoFixture) node(title string) string {
+	f.t.Helper()
+	return lookup(f.t, f.nodes, "node", title)
+}
+
+// lookup is m[key], and the test's end when m has no key.
+func lookup[V any](t *testing.T, m map[string]V, what, key string) V {
+	t.Helper()
+	v, ok := m[key]
+	if !ok {
+		t.Fatalf("no demo %s %q", what, key)
+	}
+	return v
+}
+
+// page creates a draft page by the editor, its slug made from its title,
+// and returns its ID.
+func (f demoFixture) page(title string) string {
+	f.t.Helper()
+	slug := strings.ToLower(strings.ReplaceAll(title, " ", "-"))
+	n, err := f.eng.CreateNode(f.ctx, f.user("editor@demo.test"), f.site.ID, release.KindPage, content.Body{Title: title,
+		Slug: slug, Lang: "en", Status: content.StatusDraft, Text: title + "."})
+	must(f.t, err)
+	return n.ID
+}
+
+// schedule schedules the node's working copy, as u, for date and clock in
+// the site's zone.
+func (f demoFixture) schedule(u engine.User, nodeID, date, clock string) {
+	f.t.Helper()
+	d, err := f.eng.Node(f.ctx, f.site.ID, nodeID)
+	must(f.t, err)
+	_, err = f.eng.ScheduleNode(f.ctx, u, engine.ScheduleInput{SiteID: f.site.ID, NodeID: nodeID, ExpectedRev: d.Rev,
+		Date: date, Time: clock})
+	must(f.t, err)
 }
 
 // waitPublished waits for a tick that published something.
@@ -146,15 +236,22 @@ func wantContains(t *testing.T, what, got string, wants ...string) {
 	}
 }
 
-// shots saves screenshots of the current page at desktop and phone widths,
-// in light and dark, to test-artifacts/screenshots (git-ignored).
-func shots(t *testing.T, ctx context.Context, name string) {
+// saveScreenshot writes one screenshot, named name, to $STUDIO_ARTIFACTS or
+// else test-artifacts/screenshots (git-ignored).
+func saveScreenshot(t *testing.T, name string, png []byte) {
 	t.Helper()
 	dir := os.Getenv("STUDIO_ARTIFACTS")
 	if dir == "" {
 		dir = filepath.Join("..", "..", "test-artifacts", "screenshots")
 	}
 	must(t, os.MkdirAll(dir, 0o755))
+	must(t, os.WriteFile(filepath.Join(dir, name), png, 0o644))
+}
+
+// shots saves screenshots of the current page at desktop and phone widths,
+// in light and dark.
+func shots(t *testing.T, ctx context.Context, name string) {
+	t.Helper()
 	url, err := chromedp.Run(ctx, chromedp.Location())
 	must(t, err)
 	for _, scheme := range []string{"light", "dark"} {
@@ -165,10 +262,19 @@ func shots(t *testing.T, ctx context.Context, name string) {
 			must(t, chromedp.Do(ctx, chromedp.EmulateViewport(w, 900), chromedp.Navigate(url), chromedp.WaitVisible(chromedp.CSS("main"))))
 			png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
 			must(t, err)
-			must(t, os.WriteFile(filepath.Join(dir, fmt.Sprintf("%s-%s-%d.png", name, scheme, w)), png, 0o644))
+			saveScreenshot(t, fmt.Sprintf("%s-%s-%d.png", name, scheme, w), png)
 		}
 	}
 	must(t, chromedp.Do(ctx, chromedp.EmulateViewport(1440, 900)))
+}
+
+// shot saves one screenshot of the whole page as it is, an open dialog
+// included (shots reloads the page, which closes it), as name.png.
+func shot(t *testing.T, ctx context.Context, name string) {
+	t.Helper()
+	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	must(t, err)
+	saveScreenshot(t, name+".png", png)
 }
 
 // TestScheduleInTheBrowser is the newcomer's path: sign in, schedule an

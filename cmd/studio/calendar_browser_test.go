@@ -2,80 +2,36 @@ package main
 
 import (
 	"context"
-	"io"
-	"log/slog"
-	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
-
-	"studio/engine"
-	"studio/engine/content"
-	"studio/engine/fakeclock"
-	"studio/engine/release"
-	"studio/store"
 )
 
 // startAgendaApp is the demo site with a fortnight of schedules, at 09:00
 // on Monday 2 November 2026 in Istanbul: two releases published this
 // morning, one missed, one to come tonight, a contributor's request
-// waiting for approval tomorrow, and one in the next fortnight.
-func startAgendaApp(t *testing.T) string {
+// waiting for approval tomorrow, and one in the next fortnight. The morning
+// runs by hand before the ticker starts, so the ticker finds nothing due.
+func startAgendaApp(t *testing.T) *browserApp {
 	t.Helper()
-	ctx := context.Background()
-	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "studio.db"))
-	must(t, err)
-	clock := fakeclock.New(time.Date(2026, 11, 2, 4, 0, 0, 0, time.UTC)) // 07:00 in Istanbul
-	a := newApp(st, clock, slog.New(slog.NewTextHandler(io.Discard, nil)), false)
-	if seeded, err := seedDemo(ctx, a.engine); err != nil || !seeded {
-		t.Fatalf("seed: %v %v", seeded, err)
-	}
-	eng := a.engine
-	sites, err := eng.Sites(ctx)
-	must(t, err)
-	site := sites[0]
-	editor, err := eng.SignIn(ctx, "editor@demo.test", demoPassword)
-	must(t, err)
-	contributor, err := eng.SignIn(ctx, "contributor@demo.test", demoPassword)
-	must(t, err)
-	nodes, err := eng.Nodes(ctx, site.ID)
-	must(t, err)
-	byTitle := map[string]string{}
-	for _, n := range nodes {
-		byTitle[n.Body.Title] = n.ID
-	}
-	page := func(title, slug string) string {
-		n, err := eng.CreateNode(ctx, editor, site.ID, release.KindPage, content.Body{Title: title, Slug: slug, Lang: "en",
-			Status: content.StatusDraft, Text: title + "."})
+	return startBrowserApp(t, time.Date(2026, 11, 2, 4, 0, 0, 0, time.UTC), func(f demoFixture) { // 07:00 in Istanbul
+		editor, contributor := f.user("editor@demo.test"), f.user("contributor@demo.test")
+		f.schedule(editor, f.page("Morning briefing"), "2026-11-02", "07:10")
+		f.schedule(editor, f.page("Traffic update"), "2026-11-02", "07:20")
+		f.schedule(editor, f.page("Market open"), "2026-11-02", "07:40")
+		f.schedule(editor, f.node("Seçim gecesi canlı yayın"), "2026-11-02", "21:00")
+		f.schedule(contributor, f.page("Reader letters"), "2026-11-03", "11:00")
+		f.schedule(editor, f.node("Election night live"), "2026-11-04", "09:00")
+		f.schedule(editor, f.page("Weekend long read"), "2026-11-21", "08:00")
+		f.clock.Set(time.Date(2026, 11, 2, 4, 30, 0, 0, time.UTC)) // 07:30: two go live
+		_, err := f.eng.RunDue(f.ctx, "manual")
 		must(t, err)
-		return n.ID
-	}
-	schedule := func(u engine.User, id, date, clock string) {
-		d, err := eng.Node(ctx, site.ID, id)
+		f.clock.Set(time.Date(2026, 11, 2, 6, 0, 0, 0, time.UTC)) // 09:00: Market open is 80 minutes late, missed
+		_, err = f.eng.RunDue(f.ctx, "manual")
 		must(t, err)
-		_, err = eng.ScheduleNode(ctx, u, engine.ScheduleInput{SiteID: site.ID, NodeID: id, ExpectedRev: d.Rev, Date: date, Time: clock})
-		must(t, err)
-	}
-	schedule(editor, page("Morning briefing", "morning-briefing"), "2026-11-02", "07:10")
-	schedule(editor, page("Traffic update", "traffic-update"), "2026-11-02", "07:20")
-	schedule(editor, page("Market open", "market-open"), "2026-11-02", "07:40")
-	schedule(editor, byTitle["Seçim gecesi canlı yayın"], "2026-11-02", "21:00")
-	schedule(contributor, page("Reader letters", "reader-letters"), "2026-11-03", "11:00")
-	schedule(editor, byTitle["Election night live"], "2026-11-04", "09:00")
-	schedule(editor, page("Weekend long read", "weekend-long-read"), "2026-11-21", "08:00")
-	clock.Set(time.Date(2026, 11, 2, 4, 30, 0, 0, time.UTC)) // 07:30: two go live
-	_, err = eng.RunDue(ctx, "manual")
-	must(t, err)
-	clock.Set(time.Date(2026, 11, 2, 6, 0, 0, 0, time.UTC)) // 09:00: Market open is 80 minutes late, missed
-	_, err = eng.RunDue(ctx, "manual")
-	must(t, err)
-	srv := httptest.NewServer(a.handler)
-	t.Cleanup(func() { srv.Close(); st.Close() })
-	return srv.URL
+	})
 }
 
 // agendaURL is the page's URL, path and query.
@@ -119,7 +75,7 @@ func keys(t *testing.T, ctx context.Context, keys ...string) {
 // decided inline, in English and Turkish; screenshots at both widths, light
 // and dark.
 func TestAgendaInTheBrowser(t *testing.T) {
-	url := startAgendaApp(t)
+	url := startAgendaApp(t).url
 	ctx := newBrowser(t)
 	must(t, chromedp.Do(ctx,
 		chromedp.Navigate(url+"/studio/login"),
@@ -164,7 +120,7 @@ func TestAgendaInTheBrowser(t *testing.T) {
 	}
 	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
 	must(t, err)
-	saveShot(t, "calendar-filters-en-1440.png", png)
+	saveScreenshot(t, "calendar-filters-en-1440.png", png)
 	must(t, chromedp.Do(ctx, chromedp.NavigateBack()))
 	waitLocation(t, ctx, "preset=waiting")
 	waitText(t, ctx, `#calendar`, "Reader letters")
@@ -249,16 +205,5 @@ func TestAgendaInTheBrowser(t *testing.T) {
 	must(t, chromedp.Do(ctx, chromedp.ScrollIntoView(chromedp.CSS(`#calendar details.menu[open]`))))
 	png, err = chromedp.Run(ctx, chromedp.CaptureScreenshot())
 	must(t, err)
-	saveShot(t, "calendar-agenda-menu-tr-390.png", png)
-}
-
-// saveShot writes one screenshot where shots writes them.
-func saveShot(t *testing.T, name string, png []byte) {
-	t.Helper()
-	dir := os.Getenv("STUDIO_ARTIFACTS")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "test-artifacts", "screenshots")
-	}
-	must(t, os.MkdirAll(dir, 0o755))
-	must(t, os.WriteFile(filepath.Join(dir, name), png, 0o644))
+	saveScreenshot(t, "calendar-agenda-menu-tr-390.png", png)
 }

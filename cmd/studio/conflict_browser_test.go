@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"testing"
 	"time"
 
@@ -21,27 +20,14 @@ import (
 // with "Edit and re-approve", and at 09:30 that version is live.
 func TestConflictResolvedByRepinningInTheBrowser(t *testing.T) {
 	app := startBrowserApp(t, time.Date(2026, 11, 2, 5, 0, 0, 0, time.UTC)) // 08:00 in Istanbul
-	ctx := context.Background()
-	eng := app.eng
-	owner, err := eng.SignIn(ctx, "owner@demo.test", demoPassword)
-	must(t, err)
-	editor, err := eng.SignIn(ctx, "editor@demo.test", demoPassword)
-	must(t, err)
+	demo := app.demo(t)
+	ctx, eng, site := demo.ctx, app.eng, demo.site
+	owner, editor := demo.user("owner@demo.test"), demo.user("editor@demo.test")
 	must(t, eng.SetLanguage(ctx, editor, "en"))
-	sites, err := eng.Sites(ctx)
-	must(t, err)
-	site := sites[0]
-	nodes, err := eng.Nodes(ctx, site.ID)
-	must(t, err)
-	var welcome engine.NodeDetail
-	for _, n := range nodes {
-		if n.Body.Slug == "welcome" {
-			welcome = n
-		}
-	}
+	welcome := demo.node("Welcome to the Gazette")
 	edit := func(text string) content.Node {
 		t.Helper()
-		d, err := eng.Node(ctx, site.ID, welcome.ID)
+		d, err := eng.Node(ctx, site.ID, welcome)
 		must(t, err)
 		body := d.Body
 		body.Text = text
@@ -116,7 +102,7 @@ func TestConflictResolvedByRepinningInTheBrowser(t *testing.T) {
 
 	t.Log("the article is locked again; she edits it and re-approves in one act")
 	must(t, chromedp.Do(b,
-		chromedp.Navigate(app.url+"/studio/content/"+welcome.ID),
+		chromedp.Navigate(app.url+"/studio/content/"+welcome),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="held"]`)),
 	))
 	wantContains(t, "locked editor", text(t, b, "main"), "Locked: publishes on 2 November 2026, 09:30.",

@@ -3,23 +3,12 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
-	"log/slog"
-	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
-
-	"studio/engine"
-	"studio/engine/content"
-	"studio/engine/fakeclock"
-	"studio/engine/release"
-	"studio/store"
 )
 
 // startMonthApp is startBrowserApp with a month of schedules on it: the demo
@@ -27,72 +16,21 @@ import (
 // November 2026 (08:00 in Istanbul), one of them published at 07:30.
 func startMonthApp(t *testing.T) *browserApp {
 	t.Helper()
-	ctx := context.Background()
-	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "studio.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	clock := fakeclock.New(time.Date(2026, 11, 2, 4, 0, 0, 0, time.UTC)) // 07:00 in Istanbul
-	a := newApp(st, clock, slog.New(slog.NewTextHandler(io.Discard, nil)), false)
-	if seeded, err := seedDemo(ctx, a.engine); err != nil || !seeded {
-		t.Fatalf("seed: %v %v", seeded, err)
-	}
-	eng := a.engine
-	sites, err := eng.Sites(ctx)
-	must(t, err)
-	site := sites[0]
-	users := map[string]engine.User{}
-	for _, u := range demoUsers {
-		found, err := eng.SignIn(ctx, u.email, demoPassword)
-		must(t, err)
-		users[u.email] = found
-	}
-	editor, contributor := users["editor@demo.test"], users["contributor@demo.test"]
-	nodes, err := eng.Nodes(ctx, site.ID)
-	must(t, err)
-	byTitle := map[string]engine.NodeDetail{}
-	for _, n := range nodes {
-		byTitle[n.Body.Title] = n
-	}
-	schedule := func(u engine.User, id, date, clock string) {
-		t.Helper()
-		d, err := eng.Node(ctx, site.ID, id)
-		must(t, err)
-		_, err = eng.ScheduleNode(ctx, u, engine.ScheduleInput{SiteID: site.ID, NodeID: id, ExpectedRev: d.Rev, Date: date, Time: clock})
-		must(t, err)
-	}
-	page := func(title string) string {
-		t.Helper()
-		slug := strings.ToLower(strings.ReplaceAll(title, " ", "-"))
-		n, err := eng.CreateNode(ctx, editor, site.ID, release.KindPage, content.Body{Title: title, Slug: slug, Lang: "en",
-			Status: content.StatusDraft, Text: title + "."})
-		must(t, err)
-		return n.ID
-	}
-	schedule(editor, page("Morning briefing"), "2026-11-02", "07:30")
-	schedule(editor, byTitle["Seçim gecesi canlı yayın"].ID, "2026-11-02", "21:00")
-	schedule(editor, byTitle["Election night live"].ID, "2026-11-04", "09:00")
-	schedule(contributor, page("Reader letters"), "2026-11-05", "11:00")
-	for i, title := range []string{"Budget explained", "Budget live", "Budget reactions", "Budget in charts"} {
-		schedule(editor, page(title), "2026-11-12", fmt.Sprintf("%02d:00", 9+i))
-	}
-	schedule(editor, page("Weekend long read"), "2026-11-14", "08:00")
-	schedule(editor, page("Year in review"), "2026-12-30", "10:00")
-
-	srv := httptest.NewServer(a.handler)
-	ba := &browserApp{url: srv.URL, clock: clock, ticks: make(chan engine.TickReport, 64)}
-	a.ticker.AfterTick = func(rep engine.TickReport, err error) {
-		if err != nil {
-			t.Errorf("tick: %v", err)
+	app := startBrowserApp(t, time.Date(2026, 11, 2, 4, 0, 0, 0, time.UTC), func(f demoFixture) { // 07:00 in Istanbul
+		editor, contributor := f.user("editor@demo.test"), f.user("contributor@demo.test")
+		f.schedule(editor, f.page("Morning briefing"), "2026-11-02", "07:30")
+		f.schedule(editor, f.node("Seçim gecesi canlı yayın"), "2026-11-02", "21:00")
+		f.schedule(editor, f.node("Election night live"), "2026-11-04", "09:00")
+		f.schedule(contributor, f.page("Reader letters"), "2026-11-05", "11:00")
+		for i, title := range []string{"Budget explained", "Budget live", "Budget reactions", "Budget in charts"} {
+			f.schedule(editor, f.page(title), "2026-11-12", fmt.Sprintf("%02d:00", 9+i))
 		}
-		ba.ticks <- rep
-	}
-	a.ticker.Start(ctx)
-	t.Cleanup(func() { a.ticker.Stop(); srv.Close(); st.Close() })
-	<-ba.ticks
-	clock.Set(time.Date(2026, 11, 2, 5, 0, 0, 0, time.UTC)) // 08:00: the briefing goes out
-	ba.waitPublished(t)
-	return ba
+		f.schedule(editor, f.page("Weekend long read"), "2026-11-14", "08:00")
+		f.schedule(editor, f.page("Year in review"), "2026-12-30", "10:00")
+	})
+	app.clock.Set(time.Date(2026, 11, 2, 5, 0, 0, 0, time.UTC)) // 08:00: the briefing goes out
+	app.waitPublished(t)
+	return app
 }
 
 func location(t *testing.T, ctx context.Context) string {
@@ -148,18 +86,6 @@ func center(t *testing.T, ctx context.Context, sel string) (float64, float64) {
 func dragTo(t *testing.T, ctx context.Context, x0, y0, x1, y1 float64) {
 	t.Helper()
 	must(t, chromedp.Do(ctx, chromedp.DragAndDropXY(x0, y0, x1, y1, 8)))
-}
-
-func shot(t *testing.T, ctx context.Context, name string) {
-	t.Helper()
-	dir := os.Getenv("STUDIO_ARTIFACTS")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "test-artifacts", "screenshots")
-	}
-	must(t, os.MkdirAll(dir, 0o755))
-	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
-	must(t, err)
-	must(t, os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644))
 }
 
 // TestMonthInTheBrowser: the Month grid with the keyboard (one tab stop,

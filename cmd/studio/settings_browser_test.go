@@ -1,9 +1,6 @@
 package main
 
 import (
-	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -99,7 +96,7 @@ func TestKillSwitchInTheBrowser(t *testing.T) {
 		chromedp.SetValue(chromedp.CSS("#pause-reason"), "Seçim sonuçları doğrulanıyor"),
 		chromedp.Click(chromedp.CSS(`#pause-dialog input[name="confirm"]`)),
 	))
-	dialogShot(t, ctx, "settings-pause-dialog-tr")
+	shot(t, ctx, "settings-pause-dialog-tr-1440")
 	must(t, chromedp.Do(ctx,
 		chromedp.Click(chromedp.CSS(`[data-testid="pause-submit"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="resume-open"]`)),
@@ -148,7 +145,7 @@ func TestKillSwitchInTheBrowser(t *testing.T) {
 		chromedp.SetValue(chromedp.CSS("#resume-reason"), "Results verified"),
 		chromedp.Click(chromedp.CSS(`#resume-dialog input[name="confirm"]`)),
 	))
-	dialogShot(t, ctx, "settings-resume-dialog-en")
+	shot(t, ctx, "settings-resume-dialog-en-1440")
 	must(t, chromedp.Do(ctx,
 		chromedp.Click(chromedp.CSS(`[data-testid="resume-submit"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="pause-open"]`)),
@@ -166,18 +163,4 @@ func TestKillSwitchInTheBrowser(t *testing.T) {
 	if resp.Status != 200 {
 		t.Fatalf("after resuming: status %d", resp.Status)
 	}
-}
-
-// dialogShot saves one screenshot of the page as it is, an open dialog
-// included (shots reloads the page, which closes it).
-func dialogShot(t *testing.T, ctx context.Context, name string) {
-	t.Helper()
-	dir := os.Getenv("STUDIO_ARTIFACTS")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "test-artifacts", "screenshots")
-	}
-	must(t, os.MkdirAll(dir, 0o755))
-	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
-	must(t, err)
-	must(t, os.WriteFile(filepath.Join(dir, name+"-1440.png"), png, 0o644))
 }
