@@ -206,11 +206,19 @@ func (e *Engine) Approve(ctx context.Context, u User, siteID, id string) (Releas
 		return ReleaseRow{}, refuse(CodeStateChanged, "")
 	}
 	approval := &release.Approval{Kind: "person", By: by, At: now, ExecuteAt: r.ExecuteAt, ApprovalID: q.ID}
-	err = e.store.DecideApproval(ctx, Decision{ApprovalID: q.ID, Status: RequestApproved, By: by,
-		Release: Change{ID: r.ID, Rev: r.Rev, From: []release.State{release.StateAwaitingApproval}, To: release.StateScheduled,
-			Approval: approval,
-			Audit: AuditEntry{Action: "approval.approve", Actor: by, SiteID: siteID, ReleaseID: r.ID, At: now,
-				Details: map[string]any{"approval": q.ID, "hash": r.Hash, "requestedBy": q.RequestedBy}}}})
+	change := Change{ID: r.ID, Rev: r.Rev, From: []release.State{release.StateAwaitingApproval}, To: release.StateScheduled,
+		Approval: approval,
+		Audit: AuditEntry{Action: "approval.approve", Actor: by, SiteID: siteID, ReleaseID: r.ID, At: now,
+			Details: map[string]any{"approval": q.ID, "hash": r.Hash, "requestedBy": q.RequestedBy}}}
+	// An "on-approval" release (a live node's gate change, engine/gates.go)
+	// has no time: approving it publishes it now. It is given a time a
+	// minute ahead, the ticker's fallback, and run at once below.
+	onApproval := r.ExecuteAt == nil
+	if onApproval {
+		at := now.Add(release.MinLead)
+		change.ExecuteAt, approval.ExecuteAt = &at, &at
+	}
+	err = e.store.DecideApproval(ctx, Decision{ApprovalID: q.ID, Status: RequestApproved, By: by, Release: change})
 	if errors.Is(err, ErrConflict) {
 		return ReleaseRow{}, refuse(CodeStale, "")
 	}
@@ -218,7 +226,11 @@ func (e *Engine) Approve(ctx context.Context, u User, siteID, id string) (Releas
 		return ReleaseRow{}, err
 	}
 	e.Poke()
-	return e.store.Release(ctx, siteID, r.ID)
+	after, err := e.store.Release(ctx, siteID, r.ID)
+	if err != nil || !onApproval {
+		return after, err
+	}
+	return e.carryOutOnApproval(ctx, u, after)
 }
 
 // Deny answers no, with a reason; the release goes back to draft and its

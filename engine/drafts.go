@@ -324,8 +324,8 @@ func (e *Engine) editDraft(ctx context.Context, u User, siteID, id string, rev i
 // names the node and the page offers Re-pin. The closure is checked against
 // what is live now (dependency_missing). Pinned drafts, and published
 // versions without a publication date, are promoted as ScheduleNode does:
-// a new version with status published (and publishedAt = the release's
-// time when it had none) is saved in the same transaction, the item pins
+// a new version with status published (and, when it had none, publishedAt
+// = its embargo's from, else the release's time) is saved in the same transaction, the item pins
 // it and remembers the draft (RestoreRev), and the hash is recomputed.
 // Scheduling holds and locks the nodes (§6.2); a node another release holds
 // is refused with scheduled_locked.
@@ -381,9 +381,7 @@ func (e *Engine) ScheduleRelease(ctx context.Context, u User, siteID, id string,
 		target := n
 		if target.Body.Status != content.StatusPublished || target.Body.PublishedAt == nil {
 			target.Body.Status = content.StatusPublished
-			if target.Body.PublishedAt == nil {
-				target.Body.PublishedAt = &at
-			}
+			target.Body.PublishedAt = content.FirstPublishedAt(target.Body, at) // from, else the release's time (§7.5)
 			target.Rev, target.Hash, target.UpdatedAt = n.Rev+1, content.Hash(target.Body), now
 			newVersions = append(newVersions, target)
 			next.RestoreRev = n.Rev

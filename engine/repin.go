@@ -276,8 +276,8 @@ func (e *Engine) rebaseReason(ctx context.Context, s itemState) (string, error) 
 // base (a removal keeps removing, from the live version now). A working
 // copy that is not published (the draft the release put back when it let
 // go, or any draft) is promoted as ScheduleNode does: a new version with
-// status published and, when first published, the release's time as its
-// date; the draft comes back if the release later ends without publishing.
+// status published and, when first published, its embargo's from or else
+// the release's time as its date; the draft comes back if the release later ends without publishing.
 //
 // The release's time has passed (a conflict is found when it runs), so the
 // person gives the new time in the same act, as a date and a time in the
@@ -318,9 +318,7 @@ func (e *Engine) Repin(ctx context.Context, u User, siteID, id string, rev int64
 			target := n
 			if target.Body.Status != content.StatusPublished || target.Body.PublishedAt == nil {
 				target.Body.Status = content.StatusPublished
-				if target.Body.PublishedAt == nil {
-					target.Body.PublishedAt = &at
-				}
+				target.Body.PublishedAt = content.FirstPublishedAt(target.Body, at) // from, else the release's time (§7.5)
 				target.Rev, target.Hash, target.UpdatedAt = n.Rev+1, content.Hash(target.Body), now
 				newVersions = append(newVersions, target)
 				next.RestoreRev = n.Rev
@@ -543,9 +541,7 @@ func (e *Engine) EditAndRepin(ctx context.Context, u User, siteID, nodeID string
 
 	body := d.Body.With(in)
 	body.Status = content.StatusPublished // the pinned version is the published one
-	if body.PublishedAt == nil {
-		body.PublishedAt = &at
-	}
+	body.PublishedAt = content.FirstPublishedAt(body, at)
 	body = content.Normalize(body)
 	if err := content.Validate(body); err != nil {
 		var fe *content.FieldError

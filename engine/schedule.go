@@ -56,15 +56,13 @@ func (e *Engine) ScheduleNode(ctx context.Context, u User, in ScheduleInput) (re
 
 	// Scheduling a publish means the pinned version is the published one: a
 	// draft gets a new version with its status set and, when first published,
-	// its date set to the release's time (§7.5); it is saved in the same
-	// transaction as the release.
+	// its date set to its embargo's from or else the release's time (§7.5);
+	// it is saved in the same transaction as the release.
 	var newVersions []content.Node
 	target := d.Node
 	if target.Body.Status != content.StatusPublished || target.Body.PublishedAt == nil {
 		target.Body.Status = content.StatusPublished
-		if target.Body.PublishedAt == nil {
-			target.Body.PublishedAt = &at
-		}
+		target.Body.PublishedAt = content.FirstPublishedAt(target.Body, at)
 		target.Rev, target.Hash, target.UpdatedAt = d.Rev+1, content.Hash(target.Body), now
 		newVersions = append(newVersions, target)
 	}

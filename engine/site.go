@@ -168,7 +168,11 @@ func (e *Engine) update(ctx context.Context, u User, siteID, id string, expected
 
 func (e *Engine) save(ctx context.Context, u User, n content.Node, expectedRev int64, body content.Body) (content.Node, error) {
 	body = content.Normalize(body)
-	if err := content.Validate(body); err != nil {
+	validate := content.Validate
+	if n.Kind == release.KindAsset {
+		validate = content.ValidateAsset // a file: its slug is its file name
+	}
+	if err := validate(body); err != nil {
 		var fe *content.FieldError
 		if errors.As(err, &fe) {
 			return content.Node{}, &Error{Code: fe.Key[len("error."):], Field: fe.Field}
@@ -232,6 +236,9 @@ func (e *Engine) Publish(ctx context.Context, u User, siteID string) (Snapshot, 
 	}
 	site, err := e.store.Site(ctx, siteID)
 	if err != nil {
+		return Snapshot{}, err
+	}
+	if err := e.dateFirstPublished(ctx, u, siteID); err != nil {
 		return Snapshot{}, err
 	}
 	refs, changed, err := e.PendingRefs(ctx, siteID)

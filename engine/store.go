@@ -233,6 +233,7 @@ type Store interface {
 	TokenStore
 	CalendarStore
 	AutomationStore
+	PreviewStore
 	CreateUser(ctx context.Context, u User, passwordHash string, now time.Time) error
 	UserByEmail(ctx context.Context, email string) (User, string, error)
 	UserByID(ctx context.Context, id string) (User, error)

@@ -37,9 +37,11 @@ func (s *Store) Site(ctx context.Context, id string) (engine.Site, error) {
 	return scanSite(s.read.QueryRowContext(ctx, `SELECT `+siteColumns+` FROM sites WHERE id = ?`, id))
 }
 
+const sitesQuery = `SELECT ` + siteColumns + ` FROM sites ORDER BY created_at, id`
+
 // Sites lists every site, oldest first.
 func (s *Store) Sites(ctx context.Context) ([]engine.Site, error) {
-	rows, err := s.read.QueryContext(ctx, `SELECT `+siteColumns+` FROM sites ORDER BY created_at, id`)
+	rows, err := s.sites.QueryContext(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("store: sites: %w", err)
 	}

@@ -31,6 +31,9 @@ type Store struct {
 	read  *sql.DB
 	write *sql.DB
 	meter *meter
+	// sites is Sites' query, prepared once: the public site asks it on
+	// every request, and parsing it cost more than running it.
+	sites *sql.Stmt
 }
 
 var _ engine.Store = (*Store)(nil)
@@ -59,6 +62,11 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		s.Close()
 		return nil, err
 	}
+	var err error
+	if s.sites, err = read.PrepareContext(ctx, sitesQuery); err != nil {
+		s.Close()
+		return nil, fmt.Errorf("store: prepare: %w", err)
+	}
 	return s, nil
 }
 
@@ -67,7 +75,11 @@ func (s *Store) DB() *sql.DB { return s.write }
 
 // Close closes both pools.
 func (s *Store) Close() error {
-	return errors.Join(s.read.Close(), s.write.Close())
+	var err error
+	if s.sites != nil {
+		err = s.sites.Close()
+	}
+	return errors.Join(err, s.read.Close(), s.write.Close())
 }
 
 // migrate applies every embedded migration newer than the schema version,

@@ -44,6 +44,11 @@ type Body struct {
 	Availability *Availability `json:"availability,omitempty"`
 	PublishedAt  *time.Time    `json:"publishedAt,omitempty"`
 	Refs         []string      `json:"refs,omitempty"`
+	// An asset's file (kind asset): its media type, its bytes (base64 in
+	// JSON) and the text that stands for it. Its slug is its file name.
+	Mime string `json:"mime,omitempty"`
+	Data []byte `json:"data,omitempty"`
+	Alt  string `json:"alt,omitempty"`
 }
 
 // Edit is what the editor changes; the rest of a body (language,
@@ -105,7 +110,51 @@ func Normalize(b Body) Body {
 	b.Title = strings.TrimSpace(b.Title)
 	b.Slug = strings.TrimSpace(b.Slug)
 	b.Summary = strings.TrimSpace(b.Summary)
+	b.Alt = strings.TrimSpace(b.Alt)
+	b.Availability = NormalizeAvailability(b.Availability)
 	return b
+}
+
+// NormalizeAvailability returns a's gates in UTC at millisecond precision
+// (what storage keeps), as a new value, or nil when a has no gate, so equal
+// gates hash equally.
+func NormalizeAvailability(a *Availability) *Availability {
+	if a == nil || (a.From == nil && a.Until == nil) {
+		return nil
+	}
+	out := &Availability{}
+	if a.From != nil {
+		t := a.From.UTC().Truncate(time.Millisecond)
+		out.From = &t
+	}
+	if a.Until != nil {
+		t := a.Until.UTC().Truncate(time.Millisecond)
+		out.Until = &t
+	}
+	return out
+}
+
+// Gates returns the body's from and until (nil when absent).
+func (b Body) Gates() (from, until *time.Time) {
+	if b.Availability == nil {
+		return nil, nil
+	}
+	return b.Availability.From, b.Availability.Until
+}
+
+// FirstPublishedAt is the date a body takes when it is first published at
+// at (RFC §7.5): the one it has, else its embargo's from (so the article's
+// date, its feed item and its sitemap entry show the embargo time, not the
+// moment it went out), else at.
+func FirstPublishedAt(b Body, at time.Time) *time.Time {
+	switch from, _ := b.Gates(); {
+	case b.PublishedAt != nil:
+		return b.PublishedAt
+	case from != nil:
+		t := *from
+		return &t
+	}
+	return &at
 }
 
 // Validate checks a body before it is saved; the error is a *FieldError.
@@ -121,6 +170,52 @@ func Validate(b Body) error {
 		return &FieldError{"summary", "error.summary_too_long"}
 	case utf8.RuneCountInString(b.Text) > 100_000:
 		return &FieldError{"body", "error.body_too_long"}
+	}
+	// The contract's cross-field rule (§4.1): a node is visible from from
+	// and hidden from until, so until must come after from.
+	if from, until := b.Gates(); from != nil && until != nil && !from.Before(*until) {
+		return &FieldError{"until", "error.gate_order"}
+	}
+	for _, s := range Statuses {
+		if b.Status == s {
+			return nil
+		}
+	}
+	return &FieldError{"status", "error.status_invalid"}
+}
+
+// MaxAssetBytes bounds an asset's file: every version keeps its own copy.
+const MaxAssetBytes = 2 << 20
+
+// AssetTypes are the media types an asset may have: images a page can
+// show. The media route serves them with these types and a sandbox, so an
+// SVG cannot run script on the site's origin.
+var AssetTypes = map[string]bool{
+	"image/png": true, "image/jpeg": true, "image/gif": true, "image/webp": true, "image/avif": true, "image/svg+xml": true,
+}
+
+// fileName is an asset's slug: a lower-case slug with an extension.
+var fileName = regexp.MustCompile(`^[a-z0-9]+(?:[-_][a-z0-9]+)*(?:\.[a-z0-9]+)+$`)
+
+// ValidateAsset checks the body of an asset (a file) before it is saved;
+// the error is a *FieldError.
+func ValidateAsset(b Body) error {
+	switch {
+	case b.Title == "":
+		return &FieldError{"title", "error.title_required"}
+	case utf8.RuneCountInString(b.Title) > 200 || strings.ContainsAny(b.Title, "\n\r"):
+		return &FieldError{"title", "error.title_too_long"}
+	case !fileName.MatchString(b.Slug) || len(b.Slug) > 120:
+		return &FieldError{"slug", "error.file_name_invalid"}
+	case !AssetTypes[b.Mime]:
+		return &FieldError{"mime", "error.file_type_invalid"}
+	case len(b.Data) == 0 || len(b.Data) > MaxAssetBytes:
+		return &FieldError{"data", "error.file_size_invalid"}
+	case utf8.RuneCountInString(b.Alt) > 500 || utf8.RuneCountInString(b.Summary) > 500:
+		return &FieldError{"alt", "error.alt_too_long"}
+	}
+	if from, until := b.Gates(); from != nil && until != nil && !from.Before(*until) {
+		return &FieldError{"until", "error.gate_order"}
 	}
 	for _, s := range Statuses {
 		if b.Status == s {

@@ -216,8 +216,23 @@ func NewIndex(nodes []Node) *Index {
 // Next returns the first gate instant strictly after now, as NextGate would
 // for the indexed nodes, in O(log n).
 func (ix *Index) Next(now time.Time) (time.Time, bool) {
-	if ix == nil {
+	i := ix.Interval(now)
+	if ix == nil || i == len(ix.instants) {
 		return time.Time{}, false
+	}
+	return ix.instants[i], true
+}
+
+// Interval names the stretch of time between two gates that now falls in:
+// the number of gate instants at or before now, from 0 (before the first
+// gate) to Len() (after the last), in O(log n). Every gate of the indexed
+// nodes, and every gate an asset inherits from them, stands the same at two
+// instants with the same Interval, so whatever the public site shows at one
+// it shows at the other: a renderer may memoise what is visible per
+// (snapshot, Interval) and decide per request only which interval it is in.
+func (ix *Index) Interval(now time.Time) int {
+	if ix == nil {
+		return 0
 	}
 	i, _ := slices.BinarySearchFunc(ix.instants, now, func(e, t time.Time) int {
 		if e.After(t) {
@@ -225,10 +240,7 @@ func (ix *Index) Next(now time.Time) (time.Time, bool) {
 		}
 		return -1 // e ≤ now: not yet the answer
 	})
-	if i == len(ix.instants) {
-		return time.Time{}, false
-	}
-	return ix.instants[i], true
+	return i
 }
 
 // MaxAge is the cache lifetime in seconds for a response rendered at now

@@ -516,3 +516,57 @@ func BenchmarkInheritedFrom(b *testing.B) {
 		gate.InheritedFrom(refs, now)
 	}
 }
+
+// TestIndexInterval: two instants share an Interval exactly when no gate of
+// a published node lies in (earlier, later]; and within one interval every
+// node's availability and every inherited asset gate is the same.
+func TestIndexInterval(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewSource(11))
+	base := time.Date(2026, 10, 30, 0, 0, 0, 0, time.UTC)
+	for trial := range 200 {
+		nodes := randomNodes(rng, rng.Intn(40), base)
+		ix := gate.NewIndex(nodes)
+		var probes []time.Time
+		for _, g := range ix.Instants() {
+			probes = append(probes, g.Add(-time.Nanosecond), g, g.Add(time.Nanosecond))
+		}
+		for range 20 {
+			probes = append(probes, base.Add(time.Duration(rng.Int63n(int64(110*time.Hour)))-5*time.Hour))
+		}
+		slices.SortFunc(probes, time.Time.Compare)
+		for k, p := range probes {
+			i := ix.Interval(p)
+			if i < 0 || i > ix.Len() {
+				t.Fatalf("trial %d: Interval(%v) = %d out of [0, %d]", trial, p, i, ix.Len())
+			}
+			// i counts the instants at or before p.
+			n := 0
+			for _, g := range ix.Instants() {
+				if !g.After(p) {
+					n++
+				}
+			}
+			if i != n {
+				t.Fatalf("trial %d: Interval(%v) = %d, want %d", trial, p, i, n)
+			}
+			if k == 0 || ix.Interval(probes[k-1]) != i {
+				continue
+			}
+			for j, nd := range nodes {
+				if gate.IsAvailable(nd, p) != gate.IsAvailable(nd, probes[k-1]) {
+					t.Fatalf("trial %d: node %d changes within interval %d", trial, j, i)
+				}
+			}
+			from1, e1 := gate.InheritedFrom(nodes, p)
+			from0, e0 := gate.InheritedFrom(nodes, probes[k-1])
+			if e1 != e0 || !from1.Equal(from0) {
+				t.Fatalf("trial %d: an inherited gate changes within interval %d", trial, i)
+			}
+		}
+	}
+	var nilIx *gate.Index
+	if nilIx.Interval(t0) != 0 {
+		t.Fatal("a nil index has one interval, 0")
+	}
+}

@@ -1,0 +1,585 @@
+package engine_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"studio/engine"
+	"studio/engine/content"
+	"studio/engine/gate"
+	"studio/engine/release"
+)
+
+// Gate times of these tests, in Istanbul (UTC+3): tomorrow 09:00 and
+// Friday 6 November 18:00.
+var (
+	tomorrowNine = time.Date(2026, 11, 3, 6, 0, 0, 0, time.UTC)
+	fridayEve    = time.Date(2026, 11, 6, 15, 0, 0, 0, time.UTC)
+)
+
+// setGates changes a node's gates as u, on the rev the node has now.
+func (b *testBundle) setGates(t *testing.T, u engine.User, id string, from, until engine.GateTime, apply string) engine.GateResult {
+	t.Helper()
+	res, err := b.eng.SetGates(context.Background(), u, b.gateInput(t, id, from, until, apply))
+	if err != nil {
+		t.Fatalf("set gates of %s: %v", id, err)
+	}
+	return res
+}
+
+func (b *testBundle) gateInput(t *testing.T, id string, from, until engine.GateTime, apply string) engine.GateInput {
+	t.Helper()
+	return engine.GateInput{SiteID: b.site.ID, NodeID: id, ExpectedRev: b.node(t, id).Rev, From: from, Until: until, Apply: apply}
+}
+
+// publishArticle makes the test article live, published, through an
+// ordinary publish, and returns it as it is then.
+func (b *testBundle) publishArticle(t *testing.T) engine.NodeDetail {
+	t.Helper()
+	ctx := context.Background()
+	d := b.node(t, b.article.ID)
+	body := d.Body
+	body.Status = content.StatusPublished
+	if _, err := b.eng.SaveNode(ctx, b.editor, b.site.ID, d.ID, d.Rev, body); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.eng.Publish(ctx, b.editor, b.site.ID); err != nil {
+		t.Fatal(err)
+	}
+	return b.node(t, b.article.ID)
+}
+
+// liveGates is the article's live from and until.
+func (b *testBundle) liveGates(t *testing.T, id string) (from, until *time.Time) {
+	t.Helper()
+	l, ok := b.live(t)[id]
+	if !ok {
+		t.Fatalf("%s is not live", id)
+	}
+	return l.Body.Gates()
+}
+
+func wantInstant(t *testing.T, what string, got *time.Time, want time.Time) {
+	t.Helper()
+	if got == nil {
+		t.Fatalf("%s is absent, want %s", what, want.Format(time.RFC3339))
+	}
+	sameInstant(t, what, *got, want)
+}
+
+func auditDetails(t *testing.T, b *testBundle, action, releaseID string) map[string]any {
+	t.Helper()
+	raw := b.text(t, `SELECT details FROM audit WHERE action = ? AND release_id = ?`, action, releaseID)
+	var m map[string]any
+	if err := json.Unmarshal([]byte(raw), &m); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// TestGateValidation: every refused gate change says why, in a field where
+// it has one, and writes nothing.
+func TestGateValidation(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	b := newBundle(t)
+	id := b.article.ID
+	rev := b.node(t, id).Rev
+	in := func(from, until engine.GateTime) engine.GateInput {
+		return engine.GateInput{SiteID: b.site.ID, NodeID: id, ExpectedRev: rev, From: from, Until: until}
+	}
+	set := func(gi engine.GateInput) func() error {
+		return func() error { _, err := b.eng.SetGates(ctx, b.editor, gi); return err }
+	}
+	for _, c := range []struct {
+		name, code, field string
+		in                engine.GateInput
+	}{
+		{"BadDate", "bad_date", "from", in(engine.GateWall("2026-13-01", "09:00"), engine.KeepGate())},
+		{"DateWithoutTime", "bad_time", "until", in(engine.KeepGate(), engine.GateWall("2026-11-03", ""))},
+		{"TimeWithoutDate", "bad_date", "from", in(engine.GateWall("", "09:00"), engine.KeepGate())},
+		{"FromInThePast", engine.CodeGateInPast, "from", in(engine.GateWall("2026-11-02", "07:59"), engine.KeepGate())},
+		{"FromAtNow", engine.CodeGateInPast, "from", in(engine.GateAt(start), engine.KeepGate())},
+		{"UntilInThePast", engine.CodeGateInPast, "until", in(engine.KeepGate(), engine.GateAt(start.Add(-time.Hour)))},
+		{"UntilBeforeFrom", engine.CodeGateOrder, "until", in(engine.GateAt(fridayEve), engine.GateAt(tomorrowNine))},
+		{"UntilAtFrom", engine.CodeGateOrder, "until", in(engine.GateWall("2026-11-03", "09:00"), engine.GateAt(tomorrowNine))},
+		{"BadApply", engine.CodeBadApply, "apply", engine.GateInput{SiteID: b.site.ID, NodeID: id, ExpectedRev: rev,
+			From: engine.GateAt(tomorrowNine), Apply: "later"}},
+		{"Stale", engine.CodeStale, "", engine.GateInput{SiteID: b.site.ID, NodeID: id, ExpectedRev: rev - 1,
+			From: engine.GateAt(tomorrowNine)}},
+	} {
+		t.Run(c.name, func(t *testing.T) { b.refuseChange(t, c.code, c.field, set(c.in)) })
+	}
+	t.Run("NotFound", func(t *testing.T) {
+		before := b.dump(t)
+		_, err := b.eng.SetGates(ctx, b.editor, engine.GateInput{SiteID: b.site.ID, NodeID: "ent_nothing", ExpectedRev: 1,
+			From: engine.GateAt(tomorrowNine)})
+		if err != engine.ErrNotFound {
+			t.Fatalf("err = %v, want not found", err)
+		}
+		if b.dump(t) != before {
+			t.Fatal("a refused change wrote something")
+		}
+	})
+	t.Run("Locked", func(t *testing.T) {
+		b := newBundle(t)
+		r := b.schedule(t, b.editor, b.article, "2026-11-02", "09:00")
+		e := b.refuseChange(t, engine.CodeScheduledLocked, "", func() error {
+			_, err := b.eng.SetGates(ctx, b.editor, b.gateInput(t, b.article.ID, engine.GateAt(tomorrowNine), engine.KeepGate(), ""))
+			return err
+		})
+		if e.Args["Release"] != r.ID {
+			t.Fatalf("lock names %v, want %s", e.Args, r.ID)
+		}
+	})
+	t.Run("ContentValidateRefusesDisorderedGates", func(t *testing.T) {
+		// Every writer, not only SetGates: a whole body saved with its gates
+		// out of order is refused too.
+		d := b.node(t, id)
+		body := d.Body
+		body.Availability = &content.Availability{From: &fridayEve, Until: &tomorrowNine}
+		b.refuseChange(t, engine.CodeGateOrder, "until", func() error {
+			_, err := b.eng.SaveNode(ctx, b.editor, b.site.ID, id, d.Rev, body)
+			return err
+		})
+	})
+}
+
+// TestGateOnANodeThatIsNotLive: the embargo is saved on the working copy,
+// part of its version and hash, and rides along with the next ordinary
+// publish, which cannot break it; the entry's date becomes the embargo's
+// from (§7.5).
+func TestGateOnANodeThatIsNotLive(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	b := newBundle(t)
+	before := b.node(t, b.article.ID)
+	res := b.setGates(t, b.contributor, b.article.ID, engine.GateWall("2026-11-03", "09:00"),
+		engine.GateWall("2026-11-06", "18:00"), engine.GateApplyNow)
+	if res.Status != engine.GateSaved || res.Release != nil {
+		t.Fatalf("status %s release %v, want saved without a release", res.Status, res.Release)
+	}
+	d := b.node(t, b.article.ID)
+	from, until := d.Body.Gates()
+	wantInstant(t, "from", from, tomorrowNine)
+	wantInstant(t, "until", until, fridayEve)
+	if d.Rev != before.Rev+1 || d.Hash == before.Hash || d.Hash != content.Hash(d.Body) {
+		t.Fatalf("rev %d hash %s: the gate is not a new version of the node", d.Rev, d.Hash)
+	}
+	if n := b.count(t, `SELECT count(*) FROM releases`); n != 0 {
+		t.Fatalf("%d releases for a node that is not live", n)
+	}
+	// The same gates again change nothing.
+	again := b.dump(t)
+	if res := b.setGates(t, b.editor, b.article.ID, engine.GateWall("2026-11-03", "09:00"), engine.KeepGate(), ""); res.Status != engine.GateUnchanged {
+		t.Fatalf("status %s, want unchanged", res.Status)
+	}
+	if b.dump(t) != again {
+		t.Fatal("an unchanged gate wrote something")
+	}
+	view, err := b.eng.NodeGates(ctx, b.editor, b.site.ID, b.article.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if view.Live != nil || view.State != gate.Embargoed || view.LiftableUntil != nil {
+		t.Fatalf("view %+v, want not live, embargoed, nothing to lift", view)
+	}
+
+	// An early ordinary publish carries the embargo into the snapshot.
+	live := b.publishArticle(t)
+	l := b.live(t)[b.article.ID]
+	lf, lu := l.Body.Gates()
+	wantInstant(t, "live from", lf, tomorrowNine)
+	wantInstant(t, "live until", lu, fridayEve)
+	wantInstant(t, "publishedAt", l.Body.PublishedAt, tomorrowNine)
+	if l.Hash != live.Hash || l.Rev != live.Rev {
+		t.Fatalf("snapshot has %d:%s, want the working copy %d:%s", l.Rev, l.Hash, live.Rev, live.Hash)
+	}
+	gn := gate.Node{Published: true, From: lf, Until: lu}
+	if gate.IsAvailable(gn, start) || !gate.IsAvailable(gn, tomorrowNine) || gate.IsAvailable(gn, fridayEve) {
+		t.Fatal("the published gates do not hold")
+	}
+}
+
+// TestGateOnALiveNodeByAnEditor: a gate-only change of a live node is a
+// one-item release the editor approves and runs at once (the manual run),
+// audited; both an embargo (hiding) and an expiry.
+func TestGateOnALiveNodeByAnEditor(t *testing.T) {
+	t.Parallel()
+	b := newBundle(t)
+	live := b.publishArticle(t)
+	b.clock.Set(start.Add(5 * time.Minute))
+	res := b.setGates(t, b.editor, b.article.ID, engine.GateAt(tomorrowNine), engine.GateWall("2026-11-06", "18:00"), "")
+	if res.Status != engine.GatePublished || res.Release == nil {
+		t.Fatalf("status %s, want published", res.Status)
+	}
+	r := res.Release
+	it := r.Items[0]
+	if r.State != release.StatePublished || len(r.Items) != 1 || *it.Base != live.Version() || *it.Target != res.Node.Version() ||
+		r.When == nil || r.When.Kind != "on-approval" || r.Approval == nil || r.Approval.By.ID != b.editor.ID {
+		t.Fatalf("release %+v item %+v, want a published one-item release on the live base, by the editor", r.Release, it)
+	}
+	if r.Outcome == nil || r.Outcome.By == nil || r.Outcome.By.ID != b.editor.ID || !r.Outcome.At.Equal(b.clock.Now()) {
+		t.Fatalf("outcome %+v, want published now by the editor", r.Outcome)
+	}
+	from, until := b.liveGates(t, b.article.ID)
+	wantInstant(t, "live from", from, tomorrowNine)
+	wantInstant(t, "live until", until, fridayEve)
+	if res.Node.Held != nil || res.Node.Live == nil || *res.Node.Live != res.Node.Ref() {
+		t.Fatalf("node %+v, want live at its working copy and free", res.Node)
+	}
+	d := auditDetails(t, b, "schedule.gates.set", r.ID)
+	if d["from"] != "2026-11-03T06:00:00.000Z" || d["until"] != "2026-11-06T15:00:00.000Z" || d["previousFrom"] != "" {
+		t.Fatalf("audit details %v", d)
+	}
+	if n := b.count(t, `SELECT count(*) FROM audit WHERE action = 'release.publish_now' AND release_id = ?`, r.ID); n != 1 {
+		t.Fatalf("%d publish-now audit rows, want 1", n)
+	}
+
+	t.Run("TheDiffShowsTheGates", func(t *testing.T) {
+		_, items, err := b.eng.ReleaseDiff(context.Background(), b.editor, b.site.ID, r.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		changed := map[string]bool{}
+		for _, f := range items[0].Fields() {
+			if f.Changed() {
+				changed[f.Field] = true
+			}
+		}
+		if len(changed) != 2 || !changed["availability.from"] || !changed["availability.until"] {
+			t.Fatalf("changed fields %v, want the two gates only", changed)
+		}
+	})
+
+	t.Run("MovingTheEmbargoLaterHidesLonger", func(t *testing.T) {
+		res := b.setGates(t, b.editor, b.article.ID, engine.GateWall("2026-11-03", "12:00"), engine.KeepGate(), "")
+		if res.Status != engine.GatePublished {
+			t.Fatalf("status %s", res.Status)
+		}
+		from, _ := b.liveGates(t, b.article.ID)
+		wantInstant(t, "live from", from, tomorrowNine.Add(3*time.Hour))
+	})
+
+	t.Run("KillSwitch", func(t *testing.T) {
+		b := newBundle(t)
+		b.publishArticle(t)
+		b.pause(t, b.owner, "Checking the feed")
+		b.refuseChange(t, engine.CodeSitePaused, "", func() error {
+			_, err := b.eng.SetGates(context.Background(), b.editor, b.gateInput(t, b.article.ID, engine.KeepGate(), engine.GateAt(fridayEve), ""))
+			return err
+		})
+	})
+}
+
+// TestGateOnALiveNodeByAContributor: a contributor's expiry waits for
+// approval as an on-approval release, holding the node; approving it
+// publishes it at once; denying it puts the working copy back.
+func TestGateOnALiveNodeByAContributor(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	b := newBundle(t)
+	live := b.publishArticle(t)
+	res := b.setGates(t, b.contributor, b.article.ID, engine.KeepGate(), engine.GateAt(fridayEve), engine.GateApplyNow)
+	r := res.Release
+	if res.Status != engine.GateAwaitingApproval || r == nil || r.State != release.StateAwaitingApproval || r.ExecuteAt != nil ||
+		r.When == nil || r.When.Kind != "on-approval" || r.Approval != nil {
+		t.Fatalf("status %s release %+v, want an unapproved on-approval release", res.Status, r)
+	}
+	if res.Node.Held == nil || res.Node.Held.ReleaseID != r.ID {
+		t.Fatalf("node %+v, want held by the release", res.Node)
+	}
+	if _, until := b.liveGates(t, b.article.ID); until != nil {
+		t.Fatal("the expiry went live before approval")
+	}
+	// The request is bound to the release's hash and "on-approval".
+	q := b.text(t, `SELECT id FROM approvals WHERE release_id = ? AND status = 'waiting'`, r.ID)
+	if _, err := b.eng.Approve(ctx, b.contributor, b.site.ID, q); err == nil {
+		t.Fatal("a contributor approved a release")
+	}
+	// Nobody's run touches it meanwhile: it has no time.
+	b.clock.Set(start.Add(2 * time.Hour))
+	if rep := b.tick(t); rep.Ran != 0 {
+		t.Fatalf("tick %+v ran an unapproved on-approval release", rep)
+	}
+	got, err := b.eng.Approve(ctx, b.editor, b.site.ID, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.State != release.StatePublished || got.Outcome == nil || !got.Outcome.At.Equal(b.clock.Now()) {
+		t.Fatalf("approved release %s %+v, want published at once", got.State, got.Outcome)
+	}
+	_, until := b.liveGates(t, b.article.ID)
+	wantInstant(t, "live until", until, fridayEve)
+	after := b.node(t, b.article.ID)
+	if after.Held != nil || *after.Live != after.Ref() || after.Rev != live.Rev+1 {
+		t.Fatalf("article %+v, want free and live at the gate version", after)
+	}
+
+	t.Run("DeniedPutsTheWorkingCopyBack", func(t *testing.T) {
+		b := newBundle(t)
+		live := b.publishArticle(t)
+		res := b.setGates(t, b.contributor, b.article.ID, engine.KeepGate(), engine.GateAt(fridayEve), "")
+		q := b.text(t, `SELECT id FROM approvals WHERE release_id = ? AND status = 'waiting'`, res.Release.ID)
+		if err := b.eng.Deny(ctx, b.editor, b.site.ID, q, "Not this week."); err != nil {
+			t.Fatal(err)
+		}
+		after := b.node(t, b.article.ID)
+		if after.Held != nil || after.Hash != live.Hash {
+			t.Fatalf("after the denial the working copy is %s (held %v), want the live version's %s", after.Hash, after.Held, live.Hash)
+		}
+	})
+
+	t.Run("WithNextPublishOnlySaves", func(t *testing.T) {
+		b := newBundle(t)
+		live := b.publishArticle(t)
+		res := b.setGates(t, b.contributor, b.article.ID, engine.KeepGate(), engine.GateAt(fridayEve), engine.GateApplyWithNextPublish)
+		if res.Status != engine.GateSaved || res.Release != nil || res.Node.Held != nil || res.Node.Rev != live.Rev+1 {
+			t.Fatalf("result %+v, want the working copy saved", res)
+		}
+		view, err := b.eng.NodeGates(ctx, b.editor, b.site.ID, b.article.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !view.Pending || view.OtherEdits || view.LiveState != gate.Open {
+			t.Fatalf("view %+v, want pending gates and no other edits", view)
+		}
+	})
+}
+
+// TestGateWithOtherEdits: a live node whose working copy has other edits
+// cannot carry a gate-only change; with the edits included (the plan shows
+// the whole diff) it publishes all of it.
+func TestGateWithOtherEdits(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	b := newBundle(t)
+	b.publishArticle(t)
+	d := b.node(t, b.article.ID)
+	if _, err := b.eng.EditNode(ctx, b.editor, b.site.ID, d.ID, d.Rev, content.Edit{Title: d.Body.Title, Slug: d.Body.Slug,
+		Text: "Results.\nTurnout: 84%.", Status: content.StatusPublished}); err != nil {
+		t.Fatal(err)
+	}
+	in := b.gateInput(t, b.article.ID, engine.GateAt(tomorrowNine), engine.KeepGate(), "")
+	e := b.refuseChange(t, engine.CodeOtherEdits, "", func() error { _, err := b.eng.SetGates(ctx, b.editor, in); return err })
+	if e.Args["Title"] != "Election night" {
+		t.Fatalf("refusal args %v", e.Args)
+	}
+	plan, err := b.eng.PlanGates(ctx, b.editor, in)
+	if err == nil || !plan.OtherEdits {
+		t.Fatalf("plan %+v err %v, want other edits", plan, err)
+	}
+	diff := plan.Diff()
+	if diff.Base == nil || diff.Base.Text != "Results." || diff.Target.Text != "Results.\nTurnout: 84%." {
+		t.Fatalf("diff %+v, want live text against the edit", diff)
+	}
+	if from, _ := diff.Target.Gates(); from == nil || !from.Equal(tomorrowNine) {
+		t.Fatalf("diff target gates %v, want the new from", diff.Target.Availability)
+	}
+	in.IncludeEdits = true
+	res, err := b.eng.SetGates(ctx, b.editor, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := b.live(t)[b.article.ID]
+	if res.Status != engine.GatePublished || l.Body.Text != "Results.\nTurnout: 84%." {
+		t.Fatalf("status %s live text %q, want the edits published with the gate", res.Status, l.Body.Text)
+	}
+	if d := auditDetails(t, b, "schedule.gates.set", res.Release.ID); d["includeEdits"] != true {
+		t.Fatalf("audit details %v", d)
+	}
+}
+
+// TestLiftEmbargo: moving a live embargo earlier or removing it is a lift
+// (D8): Editor and above, with a reason, audited; it publishes at once.
+func TestLiftEmbargo(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	b := newBundle(t)
+	b.publishArticle(t)
+	b.setGates(t, b.editor, b.article.ID, engine.GateAt(tomorrowNine), engine.KeepGate(), "")
+	id := b.article.ID
+	rev := b.node(t, id).Rev
+
+	for _, c := range []struct {
+		name string
+		from engine.GateTime
+	}{{"Cleared", engine.ClearGate()}, {"Earlier", engine.GateWall("2026-11-02", "18:00")}} {
+		t.Run("SetGatesRefuses"+c.name, func(t *testing.T) {
+			for _, apply := range []string{engine.GateApplyNow, engine.GateApplyWithNextPublish} {
+				e := b.refuseChange(t, engine.CodeLiftRequired, "from", func() error {
+					_, err := b.eng.SetGates(ctx, b.editor, engine.GateInput{SiteID: b.site.ID, NodeID: id, ExpectedRev: rev, From: c.from, Apply: apply})
+					return err
+				})
+				if w, _ := e.Args["When"].(time.Time); !w.Equal(tomorrowNine) {
+					t.Fatalf("args %v, want the embargo's time", e.Args)
+				}
+			}
+		})
+	}
+	lift := func(u engine.User, reason string, rev int64) func() error {
+		return func() error {
+			_, err := b.eng.LiftEmbargo(ctx, u, engine.LiftInput{SiteID: b.site.ID, NodeID: id, ExpectedRev: rev, Reason: reason})
+			return err
+		}
+	}
+	b.refuseChange(t, engine.CodeForbidden, "", lift(b.author, "The results are in.", rev))
+	b.refuseChange(t, engine.CodeForbidden, "", lift(b.contributor, "The results are in.", rev))
+	b.refuseChange(t, engine.CodeReason, "reason", lift(b.editor, "  ", rev))
+	b.refuseChange(t, engine.CodeReason, "reason", lift(b.editor, strings.Repeat("x", 501), rev))
+	b.refuseChange(t, engine.CodeStale, "", lift(b.editor, "The results are in.", rev-1))
+
+	b.clock.Set(start.Add(time.Hour))
+	res, err := b.eng.LiftEmbargo(ctx, b.editor, engine.LiftInput{SiteID: b.site.ID, NodeID: id, ExpectedRev: rev, Reason: " The results are in. "})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != engine.GatePublished || res.Release.State != release.StatePublished {
+		t.Fatalf("status %s, want published", res.Status)
+	}
+	if from, _ := b.liveGates(t, id); from != nil {
+		t.Fatalf("live from %v after the lift", from)
+	}
+	d := auditDetails(t, b, "schedule.embargo.lift", res.Release.ID)
+	if d["reason"] != "The results are in." || d["from"] != "2026-11-03T06:00:00.000Z" {
+		t.Fatalf("audit details %v", d)
+	}
+	if by := b.text(t, `SELECT json_extract(actor, '$.id') FROM audit WHERE action = 'schedule.embargo.lift'`); by != b.editor.ID {
+		t.Fatalf("lift audited as %s", by)
+	}
+	b.refuseChange(t, engine.CodeNotEmbargoed, "", lift(b.editor, "Again.", b.node(t, id).Rev))
+
+	t.Run("NotLiveIsNotALift", func(t *testing.T) {
+		b := newBundle(t)
+		b.setGates(t, b.editor, b.article.ID, engine.GateAt(tomorrowNine), engine.KeepGate(), "")
+		b.refuseChange(t, engine.CodeNotEmbargoed, "", func() error {
+			_, err := b.eng.LiftEmbargo(ctx, b.editor, engine.LiftInput{SiteID: b.site.ID, NodeID: b.article.ID,
+				ExpectedRev: b.node(t, b.article.ID).Rev, Reason: "Early."})
+			return err
+		})
+		// Its from is only edited: anyone who writes content clears it.
+		if res := b.setGates(t, b.contributor, b.article.ID, engine.ClearGate(), engine.KeepGate(), ""); res.Status != engine.GateSaved {
+			t.Fatalf("status %s", res.Status)
+		}
+	})
+
+	t.Run("OtherEdits", func(t *testing.T) {
+		b := newBundle(t)
+		b.publishArticle(t)
+		b.setGates(t, b.editor, b.article.ID, engine.GateAt(tomorrowNine), engine.KeepGate(), "")
+		d := b.node(t, b.article.ID)
+		if _, err := b.eng.EditNode(ctx, b.editor, b.site.ID, d.ID, d.Rev, content.Edit{Title: "Election night: results",
+			Slug: d.Body.Slug, Text: d.Body.Text, Status: content.StatusPublished}); err != nil {
+			t.Fatal(err)
+		}
+		in := engine.LiftInput{SiteID: b.site.ID, NodeID: b.article.ID, ExpectedRev: d.Rev + 1, Reason: "Early."}
+		b.refuseChange(t, engine.CodeOtherEdits, "", func() error { _, err := b.eng.LiftEmbargo(ctx, b.editor, in); return err })
+		in.IncludeEdits = true
+		if _, err := b.eng.LiftEmbargo(ctx, b.editor, in); err != nil {
+			t.Fatal(err)
+		}
+		if l := b.live(t)[b.article.ID]; l.Body.Title != "Election night: results" || l.Body.Availability != nil {
+			t.Fatalf("live %+v, want the edit and no gates", l.Body)
+		}
+	})
+}
+
+// TestPublishedAtIsFrom: an entry first published with an embargo takes
+// its from as its date (§7.5), on every path that promotes a working copy
+// for publishing; a date it already has is never moved.
+func TestPublishedAtIsFrom(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	embargoed := func(t *testing.T) *testBundle {
+		b := newBundle(t)
+		b.setGates(t, b.editor, b.article.ID, engine.GateAt(tomorrowNine), engine.KeepGate(), "")
+		return b
+	}
+	targetDate := func(t *testing.T, b *testBundle, r engine.ReleaseRow) *time.Time {
+		t.Helper()
+		body, err := b.store.NodeVersion(ctx, b.article.ID, r.Items[0].Target.Rev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return body.PublishedAt
+	}
+
+	t.Run("ScheduleNode", func(t *testing.T) {
+		b := embargoed(t)
+		r := b.schedule(t, b.editor, b.node(t, b.article.ID).Node, "2026-11-02", "10:00")
+		wantInstant(t, "publishedAt", targetDate(t, b, b.release(t, r.ID)), tomorrowNine)
+		b.clock.Set(start.Add(2 * time.Hour))
+		b.tick(t)
+		wantInstant(t, "live publishedAt", b.live(t)[b.article.ID].Body.PublishedAt, tomorrowNine)
+	})
+	t.Run("ScheduleNodeWithoutEmbargo", func(t *testing.T) {
+		b := newBundle(t)
+		r := b.schedule(t, b.editor, b.article, "2026-11-02", "10:00")
+		wantInstant(t, "publishedAt", targetDate(t, b, b.release(t, r.ID)), start.Add(2*time.Hour))
+	})
+	t.Run("ScheduleRelease", func(t *testing.T) {
+		b := embargoed(t)
+		draft, err := b.eng.CreateDraft(ctx, b.editor, engine.DraftInput{SiteID: b.site.ID, NodeIDs: []string{b.article.ID}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := b.eng.ScheduleRelease(ctx, b.editor, b.site.ID, draft.ID, draft.Rev, "2026-11-02", "10:00")
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantInstant(t, "publishedAt", targetDate(t, b, r), tomorrowNine)
+	})
+	t.Run("Repin", func(t *testing.T) {
+		b := newBundle(t)
+		c := b.conflict(t, false, b.editor, nil)
+		// After the conflict the article is off the site again: its working
+		// copy gets an embargo and loses its date before it is re-pinned.
+		d := b.node(t, b.article.ID)
+		body := d.Body
+		body.PublishedAt, body.Status = nil, content.StatusDraft
+		body.Availability = &content.Availability{From: &tomorrowNine}
+		if _, err := b.eng.SaveNode(ctx, b.editor, b.site.ID, d.ID, d.Rev, body); err != nil {
+			t.Fatal(err)
+		}
+		if d.Live != nil {
+			t.Fatal("the article is still live after the undo")
+		}
+		r, err := b.eng.Repin(ctx, b.editor, b.site.ID, c.second.ID, c.second.Rev, "2026-11-02", "13:00")
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantInstant(t, "publishedAt", targetDate(t, b, r), tomorrowNine)
+	})
+	t.Run("EditAndRepin", func(t *testing.T) {
+		b := embargoed(t)
+		r := b.schedule(t, b.editor, b.node(t, b.article.ID).Node, "2026-11-02", "10:00")
+		d := b.node(t, b.article.ID)
+		got, err := b.eng.EditAndRepin(ctx, b.editor, b.site.ID, d.ID, d.Rev, b.release(t, r.ID).Rev, content.Edit{
+			Title: d.Body.Title, Slug: d.Body.Slug, Text: "Results.\nFirst count.", Status: content.StatusPublished})
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantInstant(t, "publishedAt", targetDate(t, b, got), tomorrowNine)
+	})
+	t.Run("OrdinaryPublish", func(t *testing.T) {
+		b := embargoed(t)
+		b.publishArticle(t)
+		wantInstant(t, "live publishedAt", b.live(t)[b.article.ID].Body.PublishedAt, tomorrowNine)
+		wantInstant(t, "working publishedAt", b.node(t, b.article.ID).Body.PublishedAt, tomorrowNine)
+	})
+	t.Run("ADateIsNeverMoved", func(t *testing.T) {
+		b := newBundle(t)
+		d := b.node(t, b.article.ID)
+		body := d.Body
+		body.PublishedAt = &start
+		if _, err := b.eng.SaveNode(ctx, b.editor, b.site.ID, d.ID, d.Rev, body); err != nil {
+			t.Fatal(err)
+		}
+		b.setGates(t, b.editor, b.article.ID, engine.GateAt(tomorrowNine), engine.KeepGate(), "")
+		b.publishArticle(t)
+		wantInstant(t, "live publishedAt", b.live(t)[b.article.ID].Body.PublishedAt, start)
+	})
+}

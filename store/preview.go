@@ -1,0 +1,27 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+)
+
+// PreviewSecret returns the database's preview key, storing fresh as the
+// key when there is none yet: the insert and the read are one transaction,
+// so two processes racing on a new database end up with the same key.
+func (s *Store) PreviewSecret(ctx context.Context, fresh []byte) ([]byte, error) {
+	var key []byte
+	if err := s.read.QueryRowContext(ctx, `SELECT secret FROM preview_secret WHERE id = 1`).Scan(&key); err == nil && len(key) > 0 {
+		return key, nil
+	}
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO preview_secret (id, secret) VALUES (1, ?) ON CONFLICT (id) DO NOTHING`, fresh); err != nil {
+			return err
+		}
+		return tx.QueryRowContext(ctx, `SELECT secret FROM preview_secret WHERE id = 1`).Scan(&key)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store: preview secret: %w", err)
+	}
+	return key, nil
+}
