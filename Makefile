@@ -26,9 +26,10 @@ deps-test: ## install what the tests need (Chromium for the browser tests)
 test: deps-test verify ## install test needs, check the tree, run every test with -race (browser tests included)
 	$(GO) test -race -count=1 ./...
 
-bench: ## run the Go benchmarks and the Schedules pages' timing under load (no race detector)
+bench: ## run the Go benchmarks, the Schedules pages' and the public site's timing under load (no race detector)
 	$(GO) test -run '^$$' -bench . -benchmem ./engine/...
 	STUDIO_PERF=1 $(GO) test -count=1 -run 'TestSchedulesPagesUnderLoad' -v ./handlers | grep -E 'bytes|ok|FAIL'
+	STUDIO_PERF=1 $(GO) test -count=1 -run 'TestSiteUnderLoad' -v ./handlers | grep -E 'req/s|gates:|ok|FAIL'
 
 verify: ## generated files fresh, gofmt and go vet clean
 	$(GO) tool templ generate -path web/templates >/dev/null 2>&1

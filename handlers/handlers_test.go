@@ -150,6 +150,7 @@ func postForms(a *testApp) map[string]url.Values {
 		"/studio/content/{id}":             {"rev": {"1"}, "kind": {"contentEntry"}, "title": {"Election night"}, "slug": {"election-night"}, "status": {"draft"}},
 		"/studio/content/{id}/schedule":    {"rev": {"1"}, "date": {"2026-11-02"}, "time": {"09:00"}},
 		"/studio/content/{id}/delete":      {"rev": {"1"}},
+		"/studio/content/{id}/gates":       {"rev": {"1"}, "from_date": {"2026-11-03"}, "from_time": {"09:00"}},
 		"/studio/settings/time-zone":       {"rev": {"2"}, "timeZone": {"Europe/Berlin"}},
 		"/studio/settings/pause":           {"rev": {"0"}, "reason": {"Checking the feed"}, "confirm": {"yes"}},
 		"/studio/settings/resume":          {"rev": {"1"}, "reason": {"Feed checked"}, "confirm": {"yes"}},
@@ -256,6 +257,8 @@ func TestCSRF(t *testing.T) {
 				form = url.Values{"rev": {fmt.Sprint(held.Rev)}, "date": {"2026-11-02"}, "time": {"10:30"}}
 			case "/studio/content/{id}/edit-scheduled": // the node the test's release holds
 				u, form = a.editScheduledForm(t, rel)
+			case "/studio/content/{id}/gates/lift": // a live embargo to lift (gates_test.go)
+				u, form = a.embargoLive(t)
 			}
 			c := a.signedIn(t, who)
 			token := c.token()
@@ -376,6 +379,9 @@ func TestRouteTable(t *testing.T) {
 			want := http.StatusOK
 			if rt.Pattern == "/studio" || strings.HasPrefix(rt.Pattern, "/studio/schedules/month/") {
 				want = http.StatusSeeOther // the Month grid's fragments, asked for as pages, send to the page
+			}
+			if rt.Pattern == "/studio/content/{id}/preview" {
+				want = http.StatusSeeOther // mints a preview link and sends to it
 			}
 			c.check(t, scenario{Name: rt.Method + " " + rt.Pattern, URL: u, ExpectedStatus: want,
 				NotExpectedContent: []string{"Your role does not allow this."}})

@@ -93,9 +93,17 @@ func StudioRoutes(s *studio.Handler) []Route {
 		{"GET", "/studio/content/{id}", policy.ContentRead, s.EditNode},
 		{"POST", "/studio/content/{id}", policy.ContentWrite, s.SaveNode},
 		{"POST", "/studio/content/{id}/delete", policy.ContentWrite, s.DeleteNode},
+		// A signed preview link of the working copy (§7.3), for 24 hours.
+		{"GET", "/studio/content/{id}/preview", policy.ContentRead, s.Preview},
 		{"GET", "/studio/content/{id}/schedule", policy.SchedulesWrite, s.ScheduleForm},
 		{"GET", "/studio/content/{id}/schedule/preview", policy.SchedulesWrite, s.SchedulePreview},
 		{"POST", "/studio/content/{id}/schedule", policy.SchedulesWrite, s.Schedule},
+		// The editor's Schedule card (§7.6, D8): a node's gates, saved with
+		// its working copy or, on a live node, published as a one-item
+		// release (the engine decides: at once, or sent for approval); and
+		// lifting a live embargo, a person's act for Editors and above.
+		{"POST", "/studio/content/{id}/gates", policy.SchedulesWrite, s.SaveGates},
+		{"POST", "/studio/content/{id}/gates/lift", policy.ReleasesPublish, s.LiftEmbargo},
 		// "Edit and re-approve" / "Edit and send for approval" of a held node
 		// (§6.2); the engine also requires content:write.
 		{"GET", "/studio/content/{id}/edit-scheduled", policy.SchedulesWrite, s.EditScheduledForm},
@@ -147,6 +155,10 @@ func APIRoutes(a *api.Handler) []Route {
 		{"POST", "/api/sites/{siteId}/releases/{releaseId}/unschedule", policy.SchedulesWrite, a.Unschedule},
 		{"POST", "/api/sites/{siteId}/releases/{releaseId}/cancel", policy.SchedulesWrite, a.Cancel},
 		{"POST", "/api/sites/{siteId}/releases/{releaseId}/publish-now", policy.ReleasesPublish, a.PublishNow},
+		// Gates (§7.6, §13): {nodeId, expectedRev, from?, until?, apply};
+		// lifting a live embargo early with a reason (D8).
+		{"POST", "/api/sites/{siteId}/gates", policy.SchedulesWrite, a.SetGates},
+		{"POST", "/api/sites/{siteId}/gates/{nodeId}/lift", policy.ReleasesPublish, a.LiftEmbargo},
 		{"GET", "/api/sites/{siteId}/notifications", policy.SchedulesRead, a.Notifications},
 
 		// Approvals (§10.4): anyone who reads schedules sees the requests;
@@ -176,8 +188,20 @@ func PublicRoutes(eng *engine.Engine, p *site.Handler) []Route {
 	return []Route{
 		{"GET", "/health", Anyone, health(eng)},
 		{"GET", "/static/*", Anyone, static.Handler().ServeHTTP},
+		// The public site (RFC §7.2): every route below shows only what the
+		// one gate helper lets through at the request's instant; the route
+		// sweep (site_sweep_test.go) requests each of them around every gate.
 		{"GET", "/", Anyone, p.Home},
+		{"GET", "/posts", Anyone, p.Posts},
 		{"GET", "/posts/{slug}", Anyone, p.Entry},
+		{"GET", "/rss.xml", Anyone, p.RSS},
+		{"GET", "/sitemap.xml", Anyone, p.Sitemap},
+		{"GET", "/robots.txt", Anyone, p.Robots},
+		{"GET", "/media/{slug}", Anyone, p.Media},
+		// Signed preview links (§7.3): the working copy, gates ignored,
+		// never stored.
+		{"GET", "/preview/{token}", Anyone, p.Preview},
+		{"GET", "/preview/{token}/media/{slug}", Anyone, p.PreviewMedia},
 		{"GET", "/{slug}", Anyone, p.Page},
 	}
 }

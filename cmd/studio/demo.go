@@ -1,10 +1,15 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"flag"
 	"fmt"
+	"image"
+	"image/color"
+	"image/png"
 	"io"
+	"math"
 
 	"studio/engine"
 	"studio/engine/content"
@@ -73,37 +78,55 @@ func seedDemo(ctx context.Context, eng *engine.Engine) (bool, error) {
 	}
 	owner := users[0]
 	now := eng.Now()
+	// An image for the autumn article: a live asset it refers to, shown on
+	// its page and in its sharing tags.
+	img, err := demoImage()
+	if err != nil {
+		return false, err
+	}
+	cover, err := eng.CreateAsset(ctx, owner, site.ID, content.Body{Title: "Boğaz'da sonbahar", Slug: "bogazda-sonbahar.png",
+		Status: content.StatusPublished, Mime: "image/png", Data: img, Alt: "Boğaz'da gün batımı: güneş, sonbahar renginde tepeler ve deniz"})
+	if err != nil {
+		return false, err
+	}
 	nodes := []struct {
-		kind release.NodeKind
-		body content.Body
+		kind    release.NodeKind
+		body    content.Body
+		related string // the slug of an earlier entry it refers to
 	}{
 		{release.KindPage, content.Body{Title: "Hakkımızda", Slug: "hakkimizda", Lang: "tr", Status: content.StatusPublished,
-			Text: "Demo Gazette, Studio'nun zamanlanmış yayımlarını denemek için hazırlanmış örnek bir sitedir."}},
+			Text: "Demo Gazette, Studio'nun zamanlanmış yayımlarını denemek için hazırlanmış örnek bir sitedir."}, ""},
 		{release.KindPage, content.Body{Title: "About", Slug: "about", Lang: "en", Status: content.StatusPublished,
-			Text: "Demo Gazette is a sample site for trying Studio's scheduled publishing."}},
+			Text: "Demo Gazette is a sample site for trying Studio's scheduled publishing."}, ""},
 		{release.KindContentEntry, content.Body{Title: "İstanbul'da sonbahar", Slug: "istanbulda-sonbahar", Lang: "tr",
-			Status: content.StatusPublished, Summary: "Boğaz'da renkler değişiyor.", PublishedAt: &now,
-			Text: "Kasım geldiğinde Boğaz kıyısındaki ağaçlar sararır.\n\nVapur iskelelerinde simitçiler yine yerlerini aldı."}},
+			Status: content.StatusPublished, Summary: "Boğaz'da renkler değişiyor.", PublishedAt: &now, Refs: []string{cover.ID},
+			Text: "Kasım geldiğinde Boğaz kıyısındaki ağaçlar sararır.\n\nVapur iskelelerinde simitçiler yine yerlerini aldı."}, ""},
 		{release.KindContentEntry, content.Body{Title: "Welcome to the Gazette", Slug: "welcome", Lang: "en",
 			Status: content.StatusPublished, Summary: "What this site is for.", PublishedAt: &now,
-			Text: "This is the first article of the Demo Gazette.\n\nOpen Studio to schedule the next one."}},
+			Text: "This is the first article of the Demo Gazette.\n\nOpen Studio to schedule the next one."}, "istanbulda-sonbahar"},
 		{release.KindContentEntry, content.Body{Title: "Seçim gecesi canlı yayın", Slug: "secim-gecesi", Lang: "tr",
 			Status: content.StatusDraft, Summary: "Sonuçlar gelir gelmez bu sayfada.",
-			Text: "Sandıklar kapandığında sonuçları buradan izleyebilirsiniz."}},
+			Text: "Sandıklar kapandığında sonuçları buradan izleyebilirsiniz."}, ""},
 		{release.KindContentEntry, content.Body{Title: "Election night live", Slug: "election-night", Lang: "en",
 			Status: content.StatusDraft, Summary: "Results as they come in.",
-			Text: "Follow the results here as soon as the polls close."}},
+			Text: "Follow the results here as soon as the polls close."}, ""},
 	}
 	const firstDraft = 4 // the drafts are created after the publish
+	created := map[string]string{}
 	for i, n := range nodes {
 		if i == firstDraft {
 			if _, err := eng.Publish(ctx, owner, site.ID); err != nil {
 				return false, err
 			}
 		}
-		if _, err := eng.CreateNode(ctx, owner, site.ID, n.kind, n.body); err != nil {
+		if n.related != "" {
+			n.body.Refs = append(n.body.Refs, created[n.related])
+		}
+		c, err := eng.CreateNode(ctx, owner, site.ID, n.kind, n.body)
+		if err != nil {
 			return false, err
 		}
+		created[n.body.Slug] = c.ID
 	}
 	if demoSchedules {
 		if err := seedDemoSchedules(ctx, eng, site, users[0], users[1], users[2]); err != nil {
@@ -216,4 +239,32 @@ func seedDemoSchedules(ctx context.Context, eng *engine.Engine, site engine.Site
 	_, err = eng.ScheduleNode(ctx, editor, engine.ScheduleInput{SiteID: site.ID, NodeID: report.ID, ExpectedRev: report.Rev,
 		Date: day(12), Time: "09:00"})
 	return err
+}
+
+// demoImage draws the demo's autumn picture: a sky, a low sun, hills and the
+// Bosphorus, as a 1200×630 PNG (the size sharing cards use).
+func demoImage() ([]byte, error) {
+	const w, h = 1200, 630
+	m := image.NewNRGBA(image.Rect(0, 0, w, h))
+	for y := range h {
+		for x := range w {
+			c := color.NRGBA{R: uint8(250 - y/6), G: uint8(190 - y/5), B: uint8(120 + y/8), A: 255} // evening sky
+			dx, dy := x-820, y-300
+			switch {
+			case dx*dx+dy*dy < 70*70:
+				c = color.NRGBA{R: 255, G: 214, B: 120, A: 255} // the sun
+			case y > 380+int(40*math.Sin(float64(x)/140)):
+				c = color.NRGBA{R: 150, G: 70, B: 30, A: 255} // hills in autumn
+			}
+			if y > 470 {
+				c = color.NRGBA{R: 40, G: uint8(70 + (y-470)/6), B: 110, A: 255} // the water
+			}
+			m.SetNRGBA(x, y, c)
+		}
+	}
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, m); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
 }

@@ -1,15 +1,28 @@
 // Package site serves the public website from the live snapshot: the home
-// page of entries, entry pages and page routes. Only published nodes of the
-// live snapshot are shown; anything else answers 404 with no-store.
+// page, the list of articles, entry and page routes, RSS, the sitemap,
+// robots.txt, media and signed previews.
+//
+// Every public path goes through one helper (visible, RFC §7.1) at one
+// instant per request, h.eng.Now() taken once: a node shows only if it is
+// published and its gates are open then. A gated node is absent from every
+// list, menu, feed, sitemap and head, and its own URL answers 404 with
+// no-store exactly like an unpublished one (§7.2). Every 200 may be cached
+// by a CDN only until the next gate of the live snapshot (§7.4).
+//
+// Per snapshot (immutable) the work is done once: the published nodes, the
+// sorted gate instants, the referrers of each asset. Per gate interval the
+// visible set is built once. Per request the only gate work is a binary
+// search for the interval now falls in.
 package site
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"log/slog"
 	"net/http"
-	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -18,9 +31,8 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"studio/engine"
-	"studio/engine/content"
-	"studio/engine/localtime"
 	"studio/engine/release"
+	"studio/locales"
 	"studio/web/templates"
 )
 
@@ -30,151 +42,269 @@ type Handler struct {
 	eng *engine.Engine
 	log *slog.Logger
 
+	reader siteReader
+
 	mu    sync.Mutex
-	cache map[string]*view // by snapshot id: snapshots never change
+	cache map[string]*snapshot // by site, snapshot, name and zone: snapshots never change
 }
 
-// New returns the public site handlers.
+// New returns the public site handlers. log may be nil.
 func New(eng *engine.Engine, log *slog.Logger) *Handler {
-	return &Handler{eng: eng, log: log, cache: map[string]*view{}}
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	h := &Handler{eng: eng, log: log, cache: map[string]*snapshot{}}
+	h.reader.load = func(ctx context.Context) ([]engine.Site, error) { return eng.Sites(ctx) }
+	return h
 }
 
-// view is a snapshot made ready to serve.
-type view struct {
-	frame   templates.SiteFrame
-	entries []templates.SiteEntry
-	byPath  map[string]templates.SiteEntry
+// request is one public request: the instant it is judged at, taken once,
+// and what the live snapshot shows then.
+type request struct {
+	now    time.Time
+	snap   *snapshot
+	view   *view
+	origin string // scheme and host, for absolute URLs
 }
 
-func (h *Handler) current(r *http.Request) (*view, string, error) {
-	sites, err := h.eng.Sites(r.Context())
+// begin takes the request's one instant and finds its view.
+func (h *Handler) begin(r *http.Request) (*request, error) {
+	return h.beginAt(r, h.eng.Now())
+}
+
+func (h *Handler) beginAt(r *http.Request, now time.Time) (*request, error) {
+	sn, err := h.snapshot(r.Context())
+	if err != nil || sn == nil {
+		return nil, err
+	}
+	return &request{now: now, snap: sn, view: sn.viewAt(now), origin: origin(r)}, nil
+}
+
+// snapshot returns the site's live snapshot, prepared once.
+func (h *Handler) snapshot(ctx context.Context) (*snapshot, error) {
+	sites, err := h.reader.sites(ctx)
 	if err != nil || len(sites) == 0 {
-		return nil, "", err
+		return nil, err
 	}
 	s := sites[0]
 	key := s.ID + "/" + s.PublishedSnapshotID + "/" + s.Name + "/" + s.TimeZone
 	h.mu.Lock()
-	v, ok := h.cache[key]
+	sn, ok := h.cache[key]
 	h.mu.Unlock()
 	if ok {
-		return v, key, nil
+		return sn, nil
 	}
-	nodes, err := h.eng.LiveNodes(r.Context(), s)
+	nodes, err := h.eng.LiveNodes(ctx, s)
 	if err != nil {
-		return nil, "", err
+		return nil, err
 	}
-	v = build(s, nodes)
+	sn = newSnapshot(key, s, nodes)
 	h.mu.Lock()
-	if len(h.cache) > 64 { // old snapshots are rarely asked for again
+	if len(h.cache) >= maxSnapshots {
 		clear(h.cache)
 	}
-	h.cache[key] = v
+	h.cache[key] = sn
 	h.mu.Unlock()
-	return v, key, nil
+	return sn, nil
 }
 
-func build(s engine.Site, nodes []engine.LiveNode) *view {
-	loc, err := localtime.LoadZone(s.TimeZone)
-	if err != nil {
-		loc = time.UTC
+// origin is the scheme and host the request came to, for the absolute URLs
+// of feeds, the sitemap and sharing tags.
+func origin(r *http.Request) string {
+	scheme := "http"
+	if r.TLS != nil || r.Header.Get("X-Forwarded-Proto") == "https" {
+		scheme = "https"
 	}
-	v := &view{frame: templates.SiteFrame{SiteName: s.Name, Lang: "tr"}, byPath: map[string]templates.SiteEntry{}}
-	for _, n := range nodes {
-		if n.Body.Status != content.StatusPublished {
-			continue
-		}
-		e := templates.SiteEntry{Title: n.Body.Title, Summary: n.Body.Summary, Lang: n.Body.Lang, Body: paragraphs(n.Body.Text)}
-		if p := n.Body.PublishedAt; p != nil {
-			local := p.In(loc) // readers see dates in the site's zone
-			e.PublishedAt = &local
-		}
-		switch n.Kind {
-		case release.KindContentEntry:
-			e.Path = "/posts/" + n.Body.Slug
-			v.entries = append(v.entries, e)
-		case release.KindPage:
-			e.Path = "/" + n.Body.Slug
-			v.frame.Pages = append(v.frame.Pages, e)
-		default:
-			continue
-		}
-		v.byPath[e.Path] = e
-	}
-	sort.SliceStable(v.entries, func(i, j int) bool {
-		a, b := v.entries[i].PublishedAt, v.entries[j].PublishedAt
-		return a != nil && (b == nil || a.After(*b))
-	})
-	sort.SliceStable(v.frame.Pages, func(i, j int) bool { return v.frame.Pages[i].Title < v.frame.Pages[j].Title })
-	return v
+	return scheme + "://" + r.Host
 }
 
-func paragraphs(text string) []string {
-	var out []string
-	for _, p := range strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n\n") {
-		if p = strings.TrimSpace(p); p != "" {
-			out = append(out, p)
-		}
-	}
-	return out
+func (q *request) frame() templates.SiteFrame {
+	f := q.view.frame
+	f.Origin = q.origin
+	return f
 }
 
-// Home lists the live entries.
+// homeSize is how many entries the home page lists; /posts lists them all.
+const homeSize = 10
+
+// Home lists the newest visible entries.
 func (h *Handler) Home(w http.ResponseWriter, r *http.Request) {
-	v, etag, err := h.current(r)
-	if err != nil || v == nil {
-		h.fail(w, r, err)
-		return
-	}
-	h.write(w, r, http.StatusOK, etag, templates.SiteHome(v.frame, v.entries))
+	h.html(w, r, "/", func(q *request) (templ.Component, bool) {
+		f := q.frame()
+		entries := make([]templates.SiteEntry, 0, min(homeSize, len(q.view.entries)))
+		for _, it := range q.view.entries[:min(homeSize, len(q.view.entries))] {
+			entries = append(entries, it.entry)
+		}
+		head := templates.SiteHead{Title: f.SiteName, Canonical: q.origin + "/", Type: "website"}
+		return templates.SiteHome(f, head, entries, len(q.view.entries) > homeSize), true
+	})
+}
+
+// Posts lists every visible entry.
+func (h *Handler) Posts(w http.ResponseWriter, r *http.Request) {
+	h.html(w, r, "/posts", func(q *request) (templ.Component, bool) {
+		f := q.frame()
+		entries := make([]templates.SiteEntry, len(q.view.entries))
+		for i, it := range q.view.entries {
+			entries[i] = it.entry
+		}
+		head := templates.SiteHead{Title: t(f.Lang, "site.all_articles") + " · " + f.SiteName,
+			Canonical: q.origin + "/posts", Type: "website"}
+		return templates.SitePosts(f, head, entries), true
+	})
 }
 
 // Entry serves /posts/{slug}.
 func (h *Handler) Entry(w http.ResponseWriter, r *http.Request) {
-	h.serve(w, r, "/posts/"+chi.URLParam(r, "slug"))
+	h.article(w, r, "/posts/"+chi.URLParam(r, "slug"))
 }
 
 // Page serves /{slug}.
 func (h *Handler) Page(w http.ResponseWriter, r *http.Request) {
-	h.serve(w, r, "/"+chi.URLParam(r, "slug"))
+	h.article(w, r, "/"+chi.URLParam(r, "slug"))
 }
 
-func (h *Handler) serve(w http.ResponseWriter, r *http.Request, path string) {
-	v, etag, err := h.current(r)
-	if err != nil || v == nil {
-		h.fail(w, r, err)
-		return
-	}
-	e, ok := v.byPath[path]
-	if !ok {
-		h.write(w, r, http.StatusNotFound, "", templates.SiteNotFound(v.frame))
-		return
-	}
-	h.write(w, r, http.StatusOK, etag+path, templates.SiteArticle(v.frame, e))
+func (h *Handler) article(w http.ResponseWriter, r *http.Request, path string) {
+	h.html(w, r, path, func(q *request) (templ.Component, bool) {
+		it, ok := q.view.byPath[path]
+		if !ok {
+			return nil, false
+		}
+		f := q.frame()
+		a := templates.SiteArticleView{Entry: it.entry, Images: q.view.images(it), Related: q.view.related(it)}
+		return templates.SiteArticle(f, seo(q, it, a.Images), a), true
+	})
 }
 
-// write sends a page. A 200 may be revalidated by its ETag (the live
-// snapshot): browsers always ask again, so a release shows at once.
-// Anything else is never stored.
-func (h *Handler) write(w http.ResponseWriter, r *http.Request, status int, etag string, c templ.Component) {
-	if status == http.StatusOK {
-		sum := sha256.Sum256([]byte(etag))
-		tag := `"` + hex.EncodeToString(sum[:12]) + `"`
-		w.Header().Set("ETag", tag)
-		w.Header().Set("Cache-Control", "public, max-age=0, must-revalidate")
-		if noneMatch(r.Header.Get("If-None-Match"), tag) {
-			w.WriteHeader(http.StatusNotModified)
-			return
+// seo is the head of a visible page or entry: Open Graph and JSON-LD
+// (§7.2: only rendered nodes have any).
+func seo(q *request, it *item, images []templates.SiteImage) templates.SiteHead {
+	e, site := it.entry, q.snap.site.Name
+	url := q.origin + e.Path
+	h := templates.SiteHead{Title: e.Title + " · " + site, Name: e.Title, Description: e.Summary, Canonical: url, Type: "website"}
+	ld := map[string]any{"@context": "https://schema.org", "url": url}
+	if it.kind == release.KindContentEntry {
+		h.Type, h.PublishedAt = "article", e.PublishedAt
+		ld["@type"], ld["headline"] = "Article", e.Title
+		ld["publisher"] = map[string]any{"@type": "Organization", "name": site}
+		if e.PublishedAt != nil {
+			ld["datePublished"] = e.PublishedAt.Format(time.RFC3339)
 		}
 	} else {
-		w.Header().Set("Cache-Control", "no-store")
+		ld["@type"], ld["name"] = "WebPage", e.Title
 	}
-	var buf bytes.Buffer
-	if err := c.Render(r.Context(), &buf); err != nil {
+	if e.Summary != "" {
+		ld["description"] = e.Summary
+	}
+	if e.Lang != "" {
+		ld["inLanguage"] = e.Lang
+	}
+	if len(images) > 0 {
+		h.Image = q.origin + images[0].URL
+		var all []string
+		for _, img := range images {
+			all = append(all, q.origin+img.URL)
+		}
+		ld["image"] = all
+	}
+	h.JSONLD = ld
+	return h
+}
+
+// html serves a page at path: render builds it from the request's view and
+// says whether it exists at all. Rendered pages are memoised in the view.
+func (h *Handler) html(w http.ResponseWriter, r *http.Request, path string, render func(*request) (templ.Component, bool)) {
+	h.serve(w, r, path, func(q *request) (*page, bool, error) {
+		c, ok := render(q)
+		if !ok {
+			return nil, false, nil
+		}
+		var buf bytes.Buffer
+		if err := c.Render(r.Context(), &buf); err != nil {
+			return nil, false, err
+		}
+		return &page{contentType: "text/html; charset=utf-8", body: buf.Bytes()}, true, nil
+	})
+}
+
+// serve answers a public GET at path with what build makes of the view, or
+// the 404 page when build says it does not exist now.
+func (h *Handler) serve(w http.ResponseWriter, r *http.Request, path string, build func(*request) (*page, bool, error)) {
+	q, err := h.begin(r)
+	if err != nil || q == nil {
 		h.fail(w, r, err)
 		return
 	}
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	key := q.origin + path
+	if p, ok := q.view.rendered.Load(key); ok {
+		h.ok(w, r, q, p.(*page))
+		return
+	}
+	p, ok, err := build(q)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	if !ok {
+		h.notFound(w, r, q)
+		return
+	}
+	p.etag = etag(q, path)
+	if q.view.bytes.Load()+int64(len(p.body)) <= maxRendered {
+		if _, loaded := q.view.rendered.LoadOrStore(key, p); !loaded {
+			q.view.bytes.Add(int64(len(p.body)))
+		}
+	}
+	h.ok(w, r, q, p)
+}
+
+// ok sends a published 200 (§7.4): browsers revalidate every time with the
+// ETag, and a CDN may keep it only until the next gate of the live
+// snapshot, when what the site shows may change.
+func (h *Handler) ok(w http.ResponseWriter, r *http.Request, q *request, p *page) {
+	tag := p.etag
+	hd := w.Header()
+	hd.Set("ETag", tag)
+	hd.Set("Cache-Control", "public, max-age=0, must-revalidate")
+	hd.Set("CDN-Cache-Control", "public, max-age="+strconv.Itoa(q.snap.index.MaxAge(q.now)))
+	if noneMatch(r.Header.Get("If-None-Match"), tag) {
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	writeBody(w, http.StatusOK, p)
+}
+
+func writeBody(w http.ResponseWriter, status int, p *page) {
+	hd := w.Header()
+	if p.file {
+		// An SVG opened on its own must not run script on the site's origin.
+		hd.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; sandbox")
+	}
+	hd.Set("Content-Type", p.contentType)
+	hd.Set("Content-Length", strconv.Itoa(len(p.body)))
 	w.WriteHeader(status)
+	w.Write(p.body)
+}
+
+// etag names what a 200 holds: the live snapshot (with the site's name and
+// zone), the gate interval (what is visible changes only between
+// intervals), the origin (absolute URLs) and the path.
+func etag(q *request, path string) string {
+	sum := sha256.Sum256([]byte(q.snap.key + "\x00" + strconv.Itoa(q.view.interval) + "\x00" + q.origin + path))
+	return `"` + hex.EncodeToString(sum[:12]) + `"`
+}
+
+// notFound is the one 404 of the public site: the same page and headers for
+// a path that never existed, a draft and a gated node, never stored.
+func (h *Handler) notFound(w http.ResponseWriter, r *http.Request, q *request) {
+	var buf bytes.Buffer
+	if err := templates.SiteNotFound(q.frame()).Render(r.Context(), &buf); err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(http.StatusNotFound)
 	w.Write(buf.Bytes())
 }
 
@@ -197,3 +327,6 @@ func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error) {
 	w.Header().Set("Cache-Control", "no-store")
 	http.Error(w, http.StatusText(http.StatusServiceUnavailable), http.StatusServiceUnavailable)
 }
+
+// t is a word of the site's language.
+func t(lang, key string, args ...any) string { return locales.For(lang).T(key, args...) }

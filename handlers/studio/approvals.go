@@ -7,6 +7,7 @@ import (
 
 	"studio/engine"
 	"studio/engine/content"
+	"studio/engine/release"
 	"studio/locales"
 	"studio/web/templates"
 )
@@ -71,25 +72,7 @@ func (h *Handler) renderApproval(w http.ResponseWriter, r *http.Request, status 
 		if d.Item.Target != nil {
 			it.Rev = d.Item.Target.Rev
 		}
-		date := func(b content.Body) string {
-			if b.PublishedAt == nil {
-				return ""
-			}
-			return p.DateTime(b.PublishedAt.In(loc))
-		}
-		status := func(b content.Body) string {
-			if b.Status == "" {
-				return ""
-			}
-			return p.T("status." + string(b.Status))
-		}
-		it.Fields = []templates.FieldChange{
-			{LabelKey: "editor.title", Base: base.Title, Target: target.Title},
-			{LabelKey: "editor.slug", Base: base.Slug, Target: target.Slug},
-			{LabelKey: "editor.status", Base: status(base), Target: status(target)},
-			{LabelKey: "editor.summary", Base: base.Summary, Target: target.Summary},
-			{LabelKey: "approval.date", Base: date(base), Target: date(target)},
-		}
+		it.Fields = fieldChanges(p, loc, base, target) // the gates too (gates.go)
 		for _, l := range content.DiffLines(base.Text, target.Text) {
 			it.Body = append(it.Body, templates.DiffRow{Op: l.Op, Text: l.Text})
 		}
@@ -104,7 +87,11 @@ func (h *Handler) Approve(w http.ResponseWriter, r *http.Request) {
 	st := stateOf(ctx)
 	id := chi.URLParam(r, "id")
 	rel, err := h.eng.Approve(ctx, *st.user, st.site.ID, id)
-	if h.backToCalendar(w, r, err, "approval.approved") { // decided inline on the Schedules page
+	done := "approval.approved"
+	if err == nil && rel.State == release.StatePublished {
+		done = "gates.approved_published" // an on-approval release (a gate change) runs at once
+	}
+	if h.backToCalendar(w, r, err, done) { // decided inline on the Schedules page
 		return
 	}
 	if msg, _, status, ok := refusal(ctx, err); ok {
@@ -121,7 +108,7 @@ func (h *Handler) Approve(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	h.flash(r, "approval.approved")
+	h.flash(r, done)
 	http.Redirect(w, r, "/studio/releases/"+rel.ID, http.StatusSeeOther)
 }
 

@@ -87,6 +87,13 @@ func (h *Handler) EditNode(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
+	if f.Gates, err = h.gatesCard(r.Context(), n); err != nil { // the Schedule card (§7.6)
+		h.fail(w, r, err)
+		return
+	}
+	if f.Gates != nil {
+		f.Gates.ConfirmLift = f.Gates.CanLift && r.URL.Query().Get("confirm") == "lift" // "Lift embargo…" without JavaScript
+	}
 	h.renderEditor(w, r, http.StatusOK, f)
 }
 
@@ -108,6 +115,16 @@ func nodeForm(n engine.NodeDetail, loc *time.Location) templates.NodeForm {
 }
 
 func (h *Handler) renderEditor(w http.ResponseWriter, r *http.Request, status int, f templates.NodeForm) {
+	if f.ID != "" && f.Gates == nil {
+		// A saved node's editor always has its Schedule card, also when it
+		// comes back with a refusal of the main form.
+		if n, err := h.eng.Node(r.Context(), stateOf(r.Context()).site.ID, f.ID); err == nil {
+			if f.Gates, err = h.gatesCard(r.Context(), n); err != nil {
+				h.fail(w, r, err)
+				return
+			}
+		}
+	}
 	for _, s := range content.Statuses {
 		f.Statuses = append(f.Statuses, string(s))
 	}

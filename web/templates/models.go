@@ -87,6 +87,9 @@ type NodeForm struct {
 	Errors        FieldErrors
 	Error         string
 	Statuses      []string
+	// Gates is the Schedule card beside the editor of a saved page or
+	// entry (gates_models.go); nil for a new one.
+	Gates *GatesCard
 }
 
 // HeldView says which release holds a node.

@@ -1,0 +1,143 @@
+package api
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+
+	"studio/engine"
+	"studio/engine/release"
+)
+
+// gatesBody is POST …/gates (§13): a page's or an entry's gates as the
+// caller last saw it at expectedRev. from and until are RFC 3339 instants,
+// null to clear the gate, or left out to keep it.
+type gatesBody struct {
+	NodeID       string          `json:"nodeId"`
+	ExpectedRev  int64           `json:"expectedRev"`
+	From         json.RawMessage `json:"from"`
+	Until        json.RawMessage `json:"until"`
+	Apply        string          `json:"apply"`
+	IncludeEdits bool            `json:"includeEdits"`
+}
+
+// liftBody is POST …/gates/{nodeId}/lift (§13, D8).
+type liftBody struct {
+	ExpectedRev  int64  `json:"expectedRev"`
+	Reason       string `json:"reason"`
+	IncludeEdits bool   `json:"includeEdits"`
+}
+
+// gateAnswer is what a gate change did: the node as it is now, the
+// one-item release that carries the change on a live node, and the status
+// (saved, unchanged, published, approval-pending, scheduled).
+type gateAnswer struct {
+	Node    nodeJSON         `json:"node"`
+	Release *release.Release `json:"release,omitempty"`
+	Status  string           `json:"status"`
+}
+
+// SetGates changes a node's gates (§7.6, §13 POST …/gates): body {nodeId,
+// expectedRev, from?, until?, apply: "with-next-publish" | "now",
+// includeEdits?}. On a node that is not live, and with
+// "with-next-publish", the working copy is saved; on a live node "now"
+// publishes the gate-only change as a one-item release (at once for
+// someone who may approve releases, otherwise sent for approval). A live
+// node with other unpublished edits answers 422 other_edits unless
+// includeEdits is true.
+func (h *Handler) SetGates(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	var body gatesBody
+	if !h.decode(w, r, &body) {
+		return
+	}
+	switch {
+	case body.NodeID == "":
+		h.badRequest(w, ctx, CodeBadRequest, "nodeId")
+		return
+	case body.ExpectedRev < 1:
+		h.badRequest(w, ctx, CodeBadRequest, "expectedRev")
+		return
+	case body.Apply == "":
+		h.badRequest(w, ctx, CodeBadRequest, "apply")
+		return
+	case len(body.From) == 0 && len(body.Until) == 0:
+		h.badRequest(w, ctx, CodeNothingToChange, "")
+		return
+	}
+	in := engine.GateInput{SiteID: chi.URLParam(r, "siteId"), NodeID: body.NodeID, ExpectedRev: body.ExpectedRev,
+		Apply: body.Apply, IncludeEdits: body.IncludeEdits}
+	for _, g := range []struct {
+		name string
+		raw  json.RawMessage
+		dst  *engine.GateTime
+	}{{"from", body.From, &in.From}, {"until", body.Until, &in.Until}} {
+		t, ok := gateTime(g.raw)
+		if !ok {
+			h.badRequest(w, ctx, CodeBadInstant, g.name)
+			return
+		}
+		*g.dst = t
+	}
+	res, err := h.eng.SetGates(ctx, userOf(ctx), in)
+	if err != nil {
+		h.fail(w, ctx, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, answerGate(res))
+}
+
+// LiftEmbargo lifts the embargo in force on a live node (D8, §13 POST
+// …/gates/{nodeId}/lift): body {expectedRev, reason, includeEdits?}; a
+// person who may approve releases, with a reason, audited.
+func (h *Handler) LiftEmbargo(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	var body liftBody
+	if !h.decode(w, r, &body) {
+		return
+	}
+	if body.ExpectedRev < 1 {
+		h.badRequest(w, ctx, CodeBadRequest, "expectedRev")
+		return
+	}
+	res, err := h.eng.LiftEmbargo(ctx, userOf(ctx), engine.LiftInput{SiteID: chi.URLParam(r, "siteId"),
+		NodeID: chi.URLParam(r, "nodeId"), ExpectedRev: body.ExpectedRev, Reason: body.Reason, IncludeEdits: body.IncludeEdits})
+	if err != nil {
+		h.fail(w, ctx, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, answerGate(res))
+}
+
+// gateTime reads one gate of the body: absent keeps it, null clears it, an
+// RFC 3339 string sets it; anything else is not an instant.
+func gateTime(raw json.RawMessage) (engine.GateTime, bool) {
+	raw = bytes.TrimSpace(raw)
+	switch {
+	case len(raw) == 0:
+		return engine.KeepGate(), true
+	case bytes.Equal(raw, []byte("null")):
+		return engine.ClearGate(), true
+	}
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return engine.GateTime{}, false
+	}
+	t, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		return engine.GateTime{}, false
+	}
+	return engine.GateAt(t), true
+}
+
+func answerGate(res engine.GateResult) gateAnswer {
+	a := gateAnswer{Node: nodeOf(res.Node), Status: res.Status}
+	if res.Release != nil {
+		rel := res.Release.Release
+		a.Release = &rel
+	}
+	return a
+}

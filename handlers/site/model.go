@@ -1,0 +1,254 @@
+package site
+
+import (
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"studio/engine"
+	"studio/engine/content"
+	"studio/engine/gate"
+	"studio/engine/localtime"
+	"studio/engine/release"
+	"studio/web/templates"
+)
+
+// snapshot is a live snapshot made ready to serve: everything that does not
+// depend on the clock, computed once (a snapshot never changes). What is
+// visible at an instant is a view, memoised per gate interval.
+type snapshot struct {
+	key   string // site, snapshot, name, zone: changes whenever any of them does
+	site  engine.Site
+	loc   *time.Location
+	lang  string
+	index *gate.Index // every gate of the live nodes, sorted (§7.4)
+
+	items  []*item // published pages and entries, entries newest first
+	assets []*asset
+
+	last  atomic.Pointer[view] // the view asked for last: nearly always the one asked for next
+	mu    sync.Mutex
+	views map[int]*view // by gate interval
+}
+
+// item is a live, published page or entry.
+type item struct {
+	id    string
+	kind  release.NodeKind
+	gate  gate.Node
+	entry templates.SiteEntry
+	refs  []string
+}
+
+// asset is a live, published asset with the gates of its referrers.
+type asset struct {
+	id        string
+	gate      gate.Node
+	slug      string
+	mime      string
+	alt       string
+	data      []byte
+	etag      string
+	referrers []gate.Node // the live, published pages and entries that refer to it
+}
+
+// view is what the public site shows during one gate interval of a
+// snapshot: every list, menu and lookup holds only the nodes visible then.
+// It is built by asking visible about each node once; every route reads it.
+type view struct {
+	snap     *snapshot
+	interval int
+	frame    templates.SiteFrame // navigation: the visible pages
+	entries  []*item             // visible entries, newest first
+	byPath   map[string]*item    // visible pages and entries
+	byID     map[string]*item
+	media    map[string]*asset // visible assets by slug
+	mediaIDs map[string]*asset
+
+	rendered sync.Map // origin + path → *page, what a route rendered
+	bytes    atomic.Int64
+}
+
+// page is a rendered 200 body.
+type page struct {
+	etag        string
+	contentType string
+	body        []byte
+	file        bool // an asset: served in a sandbox
+}
+
+// Memory bounds: a view keeps at most maxRendered bytes of rendered pages
+// (the origin is part of the key, so a stream of made-up Host headers
+// cannot grow it without end; past the budget pages are rendered afresh), a
+// snapshot at most maxViews views, and the handler at most maxSnapshots
+// snapshots. Time moves forward and releases replace snapshots, so old
+// ones are rarely asked for again.
+const (
+	maxRendered  = 16 << 20
+	maxViews     = 4
+	maxSnapshots = 4
+)
+
+// visible is the one helper every public path goes through (RFC §7.1): a
+// node shows only if it is published and its gates are open at now, the
+// instant its request was taken at. Views are built with it; no route looks
+// at a status or a gate on its own.
+func visible(n gate.Node, now time.Time) bool { return gate.IsAvailable(n, now) }
+
+// assetVisible is visible for an asset: itself visible, and not embargoed
+// through its referrers (§7.2: an asset whose every live referrer is
+// embargoed inherits the earliest from among them).
+func assetVisible(a *asset, now time.Time) bool {
+	return visible(a.gate, now) && gate.AssetAvailable(a.referrers, now)
+}
+
+func gateOf(id string, b content.Body) gate.Node {
+	n := gate.Node{ID: id, Published: b.Status == content.StatusPublished}
+	if a := b.Availability; a != nil {
+		n.From, n.Until = a.From, a.Until
+	}
+	return n
+}
+
+// newSnapshot prepares the live nodes of s.
+func newSnapshot(key string, s engine.Site, nodes []engine.LiveNode) *snapshot {
+	loc, err := localtime.LoadZone(s.TimeZone)
+	if err != nil {
+		loc = time.UTC
+	}
+	sn := &snapshot{key: key, site: s, loc: loc, lang: "tr", views: map[int]*view{}}
+	var gates []gate.Node
+	byID := map[string]*asset{}
+	for _, n := range nodes {
+		g := gateOf(n.ID, n.Body)
+		if !g.Published {
+			continue // hidden whatever the time; its gates change nothing
+		}
+		gates = append(gates, g)
+		switch n.Kind {
+		case release.KindContentEntry, release.KindPage:
+			e := templates.SiteEntry{Title: n.Body.Title, Summary: n.Body.Summary, Lang: n.Body.Lang,
+				Body: paragraphs(n.Body.Text)}
+			if p := n.Body.PublishedAt; p != nil {
+				local := p.In(loc) // readers see dates in the site's zone
+				e.PublishedAt = &local
+			}
+			if n.Kind == release.KindContentEntry {
+				e.Path = "/posts/" + n.Body.Slug
+			} else {
+				e.Path = "/" + n.Body.Slug
+			}
+			sn.items = append(sn.items, &item{id: n.ID, kind: n.Kind, gate: g, entry: e, refs: n.Body.Refs})
+		case release.KindAsset:
+			a := &asset{id: n.ID, gate: g, slug: n.Body.Slug, mime: n.Body.Mime, alt: n.Body.Alt, data: n.Body.Data,
+				etag: n.Hash}
+			sn.assets = append(sn.assets, a)
+			byID[a.id] = a
+		}
+	}
+	for _, it := range sn.items {
+		for _, ref := range it.refs {
+			if a, ok := byID[ref]; ok {
+				a.referrers = append(a.referrers, it.gate)
+			}
+		}
+	}
+	sn.index = gate.NewIndex(gates)
+	sort.SliceStable(sn.items, func(i, j int) bool {
+		a, b := sn.items[i], sn.items[j]
+		if a.kind != b.kind {
+			return a.kind == release.KindContentEntry
+		}
+		if a.kind == release.KindPage {
+			return a.entry.Title < b.entry.Title
+		}
+		pa, pb := a.entry.PublishedAt, b.entry.PublishedAt
+		return pa != nil && (pb == nil || pa.After(*pb))
+	})
+	return sn
+}
+
+// viewAt returns what the snapshot shows at now: the memoised view of now's
+// gate interval, built at the first request that falls in it. Within an
+// interval no gate changes (gate.Index.Interval), so the view built at any
+// instant of it holds for all of them.
+func (sn *snapshot) viewAt(now time.Time) *view {
+	i := sn.index.Interval(now)
+	if v := sn.last.Load(); v != nil && v.interval == i {
+		return v
+	}
+	sn.mu.Lock()
+	defer sn.mu.Unlock()
+	if v, ok := sn.views[i]; ok {
+		sn.last.Store(v)
+		return v
+	}
+	if len(sn.views) >= maxViews {
+		clear(sn.views)
+	}
+	v := sn.build(i, now)
+	sn.views[i] = v
+	sn.last.Store(v)
+	return v
+}
+
+func (sn *snapshot) build(interval int, now time.Time) *view {
+	v := &view{snap: sn, interval: interval, frame: templates.SiteFrame{SiteName: sn.site.Name, Lang: sn.lang},
+		byPath: map[string]*item{}, byID: map[string]*item{}, media: map[string]*asset{}, mediaIDs: map[string]*asset{}}
+	for _, it := range sn.items {
+		if !visible(it.gate, now) {
+			continue
+		}
+		if _, taken := v.byPath[it.entry.Path]; taken {
+			continue // two live nodes with one slug: the first keeps it
+		}
+		v.byPath[it.entry.Path] = it
+		v.byID[it.id] = it
+		if it.kind == release.KindContentEntry {
+			v.entries = append(v.entries, it)
+		} else {
+			v.frame.Pages = append(v.frame.Pages, it.entry)
+		}
+	}
+	for _, a := range sn.assets {
+		if _, taken := v.media[a.slug]; !taken && assetVisible(a, now) {
+			v.media[a.slug] = a
+			v.mediaIDs[a.id] = a
+		}
+	}
+	return v
+}
+
+// images are the visible assets it refers to, in its order.
+func (v *view) images(it *item) []templates.SiteImage {
+	var out []templates.SiteImage
+	for _, ref := range it.refs {
+		if a, ok := v.mediaIDs[ref]; ok {
+			out = append(out, templates.SiteImage{URL: "/media/" + a.slug, Alt: a.alt})
+		}
+	}
+	return out
+}
+
+// related are the other visible entries it refers to, in its order.
+func (v *view) related(it *item) []templates.SiteEntry {
+	var out []templates.SiteEntry
+	for _, ref := range it.refs {
+		if r, ok := v.byID[ref]; ok && r != it && r.kind == release.KindContentEntry {
+			out = append(out, r.entry)
+		}
+	}
+	return out
+}
+
+func paragraphs(text string) []string {
+	var out []string
+	for _, p := range strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n\n") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
