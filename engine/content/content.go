@@ -171,8 +171,13 @@ func Validate(b Body) error {
 	case utf8.RuneCountInString(b.Text) > 100_000:
 		return &FieldError{"body", "error.body_too_long"}
 	}
-	// The contract's cross-field rule (§4.1): a node is visible from from
-	// and hidden from until, so until must come after from.
+	return validateGatesAndStatus(b)
+}
+
+// validateGatesAndStatus checks what every kind of node shares: the
+// contract's cross-field rule (§4.1: a node is visible from from and hidden
+// from until, so until must come after from) and a known status.
+func validateGatesAndStatus(b Body) error {
 	if from, until := b.Gates(); from != nil && until != nil && !from.Before(*until) {
 		return &FieldError{"until", "error.gate_order"}
 	}
@@ -214,13 +219,5 @@ func ValidateAsset(b Body) error {
 	case utf8.RuneCountInString(b.Alt) > 500 || utf8.RuneCountInString(b.Summary) > 500:
 		return &FieldError{"alt", "error.alt_too_long"}
 	}
-	if from, until := b.Gates(); from != nil && until != nil && !from.Before(*until) {
-		return &FieldError{"until", "error.gate_order"}
-	}
-	for _, s := range Statuses {
-		if b.Status == s {
-			return nil
-		}
-	}
-	return &FieldError{"status", "error.status_invalid"}
+	return validateGatesAndStatus(b)
 }
