@@ -236,7 +236,20 @@ func New(eng *engine.Engine, sessions *scs.SessionManager, log *slog.Logger) htt
 		}
 		r.Method(rt.Method, rt.Pattern, rt.Handler)
 	}
+	// What no route answers is never stored either (§7.2: a 404 is no-store).
+	r.NotFound(noStore(http.NotFound))
+	r.MethodNotAllowed(noStore(func(w http.ResponseWriter, _ *http.Request) {
+		http.Error(w, http.StatusText(http.StatusMethodNotAllowed), http.StatusMethodNotAllowed)
+	}))
 	return r
+}
+
+// noStore marks a router's own answers uncacheable.
+func noStore(h http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "no-store")
+		h(w, r)
+	}
 }
 
 func mustScope(rt Route) policy.Scope {
