@@ -312,12 +312,6 @@ func (h *Handler) agendaView(r *http.Request, cs calendarState, z calendarZone, 
 	waiting := waitingByRelease(requests)
 	a := templates.AgendaView{CSRF: st.csrf, ReturnURL: cs.URL(), ViewerZone: z.viewer}
 	for _, it := range page.Items {
-		if it.State == string(release.StateDraft) {
-			// Unschedule takes a release off the calendar (§5.2): a draft
-			// keeps its old time, but it is listed with the draft
-			// releases in the aside, not on a day.
-			continue
-		}
 		at := it.At.In(z.loc)
 		key := at.Format("2006-01-02")
 		if len(a.Days) == 0 || a.Days[len(a.Days)-1].Date != key {

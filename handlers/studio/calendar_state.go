@@ -16,13 +16,11 @@ import (
 
 // Facet values the URL accepts, in the order the filters show them.
 var (
-	calendarViews = []string{"agenda", "month"}
-	facetKinds    = []string{engine.ItemPublish, engine.ItemExpiry, engine.ItemEmbargo, engine.ItemRelease, engine.ItemAutomation}
-	// States group the release states as people filter them (§15.5):
-	// "attention" is conflict, failed or missed; "done" is published.
-	facetStates      = []string{"scheduled", "waiting", "running", "attention", "done", "canceled"}
+	calendarViews    = []string{"agenda", "month"}
+	facetKinds       = engine.ItemKinds
+	facetStates      = engine.StateFacets // grouped as people filter them (§15.5)
 	facetOrigins     = []string{"person", "agent"}
-	facetApprovals   = []string{engine.ApprovalNone, engine.ApprovalPending, engine.ApprovalApproved, engine.ApprovalAuto, engine.ApprovalDenied, engine.ApprovalExpired}
+	facetApprovals   = engine.ApprovalFacets
 	facetCollections = []string{"contentEntry", "page"}
 	// Built-in views (§15.5): each is a set of facets; "week" and "mine"
 	// also change the range or the person.
