@@ -435,10 +435,7 @@ func TestInvariantS5PublishRacingASchedule(t *testing.T) {
 		t.Fatalf("setup: node held by %+v, want %s", d.Held, r.ID)
 	}
 	if err == nil && live.Rev != v1.Rev {
-		t.Skipf("BUG: engine.Publish published held node %s at v%d (%q) while release %s holds it at live v%d: "+
-			"PendingRefs read the holds before the release was pinned, and store.PublishSnapshot's CAS guards only the "+
-			"site row, which CreateRelease does not change (S5; the run then ends conflict, S4)",
-			v1.ID, live.Rev, live.Body.Text, r.ID, v1.Rev)
+		t.Fatalf("publish put held node %s live at v%d while release %s holds it at v%d (S5)", v1.ID, live.Rev, r.ID, v1.Rev)
 	}
 	if live.Rev != v1.Rev || live.Hash != v1.Hash {
 		t.Fatalf("held node live at v%d, want v%d", live.Rev, v1.Rev)
@@ -678,30 +675,19 @@ func TestInvariantS14SchedulerActsAreAudited(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 
-	// Known gaps, found by this test: each is skipped as a BUG while it
-	// holds and checked as usual once fixed.
-	const (
-		bugMissedRunID = "the release.missed audit row has no run_id, though the missed run is recorded in schedule_runs " +
-			"(engine/rundue.go runRelease's end() builds its AuditEntry without RunID)"
-		bugOnBehalfOf = "only release.publish says on whose behalf the scheduler acted: the audit rows of runs ending " +
-			"conflict, failed, expired (approval_lost) and missed carry no onBehalfOf (engine/rundue.go finish() and end() " +
-			"write details {outcome} only), so S14's \"on behalf of a person\" holds for publishes alone"
-	)
 	for _, tc := range []struct {
 		name  string
 		state release.State
 		// reach schedules the article as the editor (the approver), makes
 		// the run end in state, and returns the release and the run's time.
 		reach func(t *testing.T, b *testBundle) (release.Release, time.Time)
-		// bugs are the known gaps of this row, by aspect ("run", "behalf").
-		bugs map[string]string
 	}{
 		{"Published", release.StatePublished, func(t *testing.T, b *testBundle) (release.Release, time.Time) {
 			r := b.schedule(t, b.editor, b.article, "2026-11-02", "09:00")
 			b.clock.Set(nine)
 			b.tick(t)
 			return r, nine
-		}, nil},
+		}},
 		{"Conflict", release.StateConflict, func(t *testing.T, b *testBundle) (release.Release, time.Time) {
 			first := b.schedule(t, b.editor, b.article, "2026-11-02", "09:00")
 			b.clock.Set(nine)
@@ -722,26 +708,26 @@ func TestInvariantS14SchedulerActsAreAudited(t *testing.T) {
 			b.clock.Set(at)
 			b.tick(t)
 			return r, at
-		}, map[string]string{"behalf": bugOnBehalfOf}},
+		}},
 		{"FailedDependencyMissing", release.StateFailed, func(t *testing.T, b *testBundle) (release.Release, time.Time) {
 			r, _ := b.dependencyGone(t)
 			b.clock.Set(nine)
 			b.tick(t)
 			return r, nine
-		}, map[string]string{"behalf": bugOnBehalfOf}},
+		}},
 		{"ExpiredApprovalLost", release.StateExpired, func(t *testing.T, b *testBundle) (release.Release, time.Time) {
 			r := b.schedule(t, b.editor, b.article, "2026-11-02", "09:00")
 			b.setRole(t, b.editor, "contributor")
 			b.clock.Set(nine)
 			b.tick(t)
 			return r, nine
-		}, map[string]string{"behalf": bugOnBehalfOf}},
+		}},
 		{"Missed", release.StateMissed, func(t *testing.T, b *testBundle) (release.Release, time.Time) {
 			r := b.schedule(t, b.editor, b.article, "2026-11-02", "09:00")
 			b.clock.Set(nine.Add(2 * time.Hour))
 			b.tick(t)
 			return r, nine
-		}, map[string]string{"run": bugMissedRunID, "behalf": bugOnBehalfOf}},
+		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -778,16 +764,8 @@ func TestInvariantS14SchedulerActsAreAudited(t *testing.T) {
 					problems["publish"] = append(problems["publish"], fmt.Sprintf("requestedBy %v", a.Details["requestedBy"]))
 				}
 			}
-			var known []string
 			for _, aspect := range slices.Sorted(maps.Keys(problems)) {
-				if bug, ok := tc.bugs[aspect]; ok {
-					known = append(known, fmt.Sprintf("%s (found: %v)", bug, problems[aspect]))
-					continue
-				}
 				t.Errorf("audit row %s of a %s release: %v", a.Action, tc.state, problems[aspect])
-			}
-			if len(known) > 0 && !t.Failed() {
-				t.Skipf("BUG: %v", known)
 			}
 		})
 	}

@@ -737,11 +737,6 @@ func TestRunEndsAreMovesOfTheModel(t *testing.T) {
 		}
 	}
 	if len(outside) > 0 {
-		if len(outside) == 1 && strings.HasPrefix(outside[0], "running → expired") {
-			t.Skipf("BUG: the tick writes %s, a move engine/release.CanTransition refuses: runClaimed (engine/rundue.go) "+
-				"checks the approval (§10.6) after ClaimRelease made the release running, and FinishRelease then ends it "+
-				"expired; §5.2 has scheduled → expired, and the model's running row has no expired", outside[0])
-		}
 		t.Fatalf("run ends outside the §5.2 model: %v", outside)
 	}
 }
