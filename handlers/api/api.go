@@ -42,7 +42,12 @@ const (
 	CodeBadInstant      = "bad_instant"
 	CodeNothingToChange = "nothing_to_change"
 	CodeCSRF            = "csrf"
+	CodeBodyTooLarge    = "body_too_large"
 )
+
+// crossOrigin refuses a state-changing request a browser says another site
+// sent; it passes safe methods and requests that are not a browser's.
+var crossOrigin = http.NewCrossOriginProtection()
 
 // maxBody bounds a request body: an entry's text may be 100,000 characters,
 // up to four bytes each, plus the rest of the JSON.
@@ -81,6 +86,13 @@ func siteOf(ctx context.Context) engine.Site { s, _ := ctx.Value(siteKey{}).(eng
 func (h *Handler) Guard(scope policy.Scope, next http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		ctx := locales.With(r.Context(), locales.Match(r.Header.Get("Accept-Language")))
+		// No handler reads more than maxBody, and a body that says it is
+		// larger is refused before anyone is looked up.
+		if r.ContentLength > maxBody {
+			h.problem(w, ctx, http.StatusRequestEntityTooLarge, CodeBodyTooLarge, nil)
+			return
+		}
+		r.Body = http.MaxBytesReader(w, r.Body, maxBody)
 		u, bySession, err := h.caller(ctx, r)
 		if errors.Is(err, engine.ErrNotFound) {
 			h.problem(w, ctx, http.StatusUnauthorized, CodeUnauthenticated, nil)
@@ -92,8 +104,10 @@ func (h *Handler) Guard(scope policy.Scope, next http.HandlerFunc) http.HandlerF
 		}
 		ctx = locales.With(context.WithValue(ctx, userKey{}, u), u.Lang)
 		// A browser sends the cookie with any request, also one another
-		// site makes it send; only Studio's pages know the session's token.
-		if bySession && !safeMethod(r.Method) && !h.validCSRF(ctx, r) {
+		// site makes it send: Go's check of Sec-Fetch-Site and Origin
+		// refuses what a browser says another site sent, and only Studio's
+		// pages know the session's token. A bearer token is no browser's.
+		if bySession && (crossOrigin.Check(r) != nil || !safeMethod(r.Method) && !h.validCSRF(ctx, r)) {
 			h.problem(w, ctx, http.StatusForbidden, CodeCSRF, nil)
 			return
 		}
@@ -267,6 +281,11 @@ func (h *Handler) decodeBody(w http.ResponseWriter, r *http.Request, v any, opti
 	}
 	if err == nil && dec.Decode(&struct{}{}) != io.EOF {
 		err = errors.New("api: data after the object")
+	}
+	var tooLarge *http.MaxBytesError
+	if errors.As(err, &tooLarge) {
+		h.problem(w, r.Context(), http.StatusRequestEntityTooLarge, CodeBodyTooLarge, nil)
+		return false
 	}
 	if err != nil {
 		h.badRequest(w, r.Context(), CodeBadRequest, jsonField(err))
