@@ -530,10 +530,10 @@ func TestStudioNotFoundPage(t *testing.T) {
 		scenario
 	}{
 		{a.client(t, ""), scenario{Name: "Anonymous", URL: "/studio/nope", ExpectedStatus: http.StatusNotFound,
-			ExpectedContent:    []string{`<html lang="en">`, "This page does not exist, or it was deleted.", "studio.css"},
+			ExpectedContent:    []string{`<html lang="en">`, "<h1>Page not found</h1>", "This page does not exist, or it was deleted.", "studio.css"},
 			NotExpectedContent: []string{"404 page not found"}, ExpectedHeaders: map[string]string{"Cache-Control": "no-store"}}},
 		{a.client(t, "tr-TR,tr;q=0.9"), scenario{Name: "Turkish", URL: "/studio/releases/x/y/z", ExpectedStatus: http.StatusNotFound,
-			ExpectedContent: []string{`<html lang="tr">`, "Bu sayfa yok ya da silinmiş."}}},
+			ExpectedContent: []string{`<html lang="tr">`, "<h1>Sayfa bulunamadı</h1>", "Bu sayfa yok ya da silinmiş."}}},
 		{a.signedIn(t, a.editor), scenario{Name: "SignedIn", URL: "/studio/nope", ExpectedStatus: http.StatusNotFound,
 			ExpectedContent: []string{"This page does not exist, or it was deleted.", `data-testid="user-name">Elif Editor`}}},
 		{a.client(t, ""), scenario{Name: "PublicStaysPublic", URL: "/posts/welcome/extra", ExpectedStatus: http.StatusNotFound,

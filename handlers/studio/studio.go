@@ -243,7 +243,7 @@ func (h *Handler) SetCSRFKey(key []byte) { h.csrfKey = key }
 // NotFound is Studio's own page for a Studio address no route has.
 func (h *Handler) NotFound(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store")
-	h.problem(w, r, http.StatusNotFound, "error.not_found")
+	h.render(w, r, http.StatusNotFound, templates.Problem(h.page(r, "error.not_found_title", ""), locales.T(r.Context(), "error.not_found")))
 }
 
 // returnTo is the page to come back to after signing in: the page itself for
