@@ -94,6 +94,9 @@ const (
 	// uploadMemory is how much of an upload is held in memory; the rest
 	// goes to a temp file that Prepare removes when the request ends.
 	uploadMemory = 1 << 20
+	// uploadReadTimeout is how long a route that takes files waits for
+	// its body: 20 MB at 300 kbit/s.
+	uploadReadTimeout = 10 * time.Minute
 )
 
 // Prepare runs before every Studio route, with the route's Body: it finds
@@ -178,6 +181,9 @@ func readBody(w http.ResponseWriter, r *http.Request, body Body, signedIn bool) 
 	case mt == "multipart/form-data" && !body.Files:
 		return "error.no_files", http.StatusUnsupportedMediaType
 	case mt == "multipart/form-data" && signedIn:
+		// A file takes longer than a form to arrive: the server's read
+		// timeout is for forms.
+		http.NewResponseController(w).SetReadDeadline(time.Now().Add(uploadReadTimeout))
 		err = r.ParseMultipartForm(uploadMemory)
 	case mt == "multipart/form-data":
 	default:
