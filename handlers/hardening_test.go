@@ -546,3 +546,23 @@ func TestStudioNotFoundPage(t *testing.T) {
 		t.Run(sc.Name, func(t *testing.T) { sc.client.check(t, sc.scenario) })
 	}
 }
+
+// An origin named as trusted (the public URL behind a proxy that rewrites
+// Host) may send Studio's forms; any other still may not.
+func TestTrustedOrigin(t *testing.T) {
+	t.Parallel()
+	a := newApp(t)
+	base := a.serve(t, false, handlers.WithTrustedOrigins("https://studio.example"))
+	c := a.on(t, base)
+	token := c.csrf("/studio/login")
+	form := url.Values{"csrf_token": {token}, "email": {a.editor.Email}, "password": {password}}
+	c.check(t, scenario{Name: "Other", Method: "POST", URL: "/studio/login", Form: form,
+		Header: map[string]string{"Origin": "https://evil.example"}, ExpectedStatus: http.StatusForbidden})
+	c.check(t, scenario{Name: "Trusted", Method: "POST", URL: "/studio/login", Form: form,
+		Header: map[string]string{"Origin": "https://studio.example"}, ExpectedStatus: http.StatusSeeOther})
+	res := c.doBody("POST", "/api/sites/"+a.site.ID+"/releases", `{"title":"Behind the proxy"}`, map[string]string{
+		"Origin": "https://studio.example", "X-CSRF-Token": c.token(), "Content-Type": "application/json"})
+	if res.Status != http.StatusBadRequest || !strings.Contains(res.Body, `"no_items"`) {
+		t.Errorf("API from the trusted origin: status %d %s, want the request's own refusal", res.Status, res.Body)
+	}
+}

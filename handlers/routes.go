@@ -5,6 +5,7 @@ package handlers
 
 import (
 	"encoding/json"
+	"errors"
 	"log/slog"
 	"maps"
 	"net/http"
@@ -230,6 +231,7 @@ type options struct {
 	csrfKey     []byte
 	trusted     []netip.Prefix
 	forceSecure bool
+	origins     []string
 	extraStudio func(*studio.Handler) []Route
 	extraBodies map[string]studio.Body
 }
@@ -245,6 +247,13 @@ func WithTrustedProxies(p []netip.Prefix) Option { return func(o *options) { o.t
 // WithSecureCookies marks every cookie Secure whatever the request came
 // over (Studio is only ever reached over HTTPS).
 func WithSecureCookies() Option { return func(o *options) { o.forceSecure = true } }
+
+// WithTrustedOrigins names origins (scheme://host[:port]) that Studio's
+// forms and the API's session calls may come from besides the request's
+// own host, e.g. the public URL when a proxy rewrites Host.
+func WithTrustedOrigins(origins ...string) Option {
+	return func(o *options) { o.origins = append(o.origins, origins...) }
+}
 
 // WithStudioRoutes adds rows (and their bodies) to the Studio table, as
 // if they were in it: for tests of the table's own machinery.
@@ -288,6 +297,11 @@ func New(eng *engine.Engine, sessions *scs.SessionManager, log *slog.Logger, opt
 		panic("handlers: StudioBodies names no route: " + key)
 	}
 	a := api.New(eng, s.Session, log)
+	for _, origin := range o.origins {
+		if err := errors.Join(s.TrustOrigin(origin), a.TrustOrigin(origin)); err != nil {
+			panic("handlers: trusted origin: " + err.Error())
+		}
+	}
 	r.Group(func(r chi.Router) {
 		// The session is loaded so a signed-in browser can call the API as
 		// its person; a script's request carries no cookie and costs nothing.

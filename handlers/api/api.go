@@ -45,9 +45,6 @@ const (
 	CodeBodyTooLarge    = "body_too_large"
 )
 
-// crossOrigin refuses a state-changing request a browser says another site
-// sent; it passes safe methods and requests that are not a browser's.
-var crossOrigin = http.NewCrossOriginProtection()
 
 // maxBody bounds a request body: an entry's text may be 100,000 characters,
 // up to four bytes each, plus the rest of the JSON.
@@ -63,17 +60,25 @@ type Handler struct {
 	eng     *engine.Engine
 	session Session
 	log     *slog.Logger
+	// crossOrigin refuses a state-changing request a browser says another
+	// site sent; it passes safe methods and requests that are not a
+	// browser's.
+	crossOrigin *http.CrossOriginProtection
 }
 
 // New returns the API handlers. session may be nil: then only tokens
 // authenticate.
 func New(eng *engine.Engine, session Session, log *slog.Logger) *Handler {
-	return &Handler{eng: eng, session: session, log: log}
+	return &Handler{eng: eng, session: session, log: log, crossOrigin: http.NewCrossOriginProtection()}
 }
 
 type userKey struct{}
 
 type siteKey struct{}
+
+// TrustOrigin lets session calls come from origin (e.g. "https://studio.example"),
+// for a proxy that does not pass the browser's Host on.
+func (h *Handler) TrustOrigin(origin string) error { return h.crossOrigin.AddTrustedOrigin(origin) }
 
 func userOf(ctx context.Context) engine.User { u, _ := ctx.Value(userKey{}).(engine.User); return u }
 
@@ -107,7 +112,7 @@ func (h *Handler) Guard(scope policy.Scope, next http.HandlerFunc) http.HandlerF
 		// site makes it send: Go's check of Sec-Fetch-Site and Origin
 		// refuses what a browser says another site sent, and only Studio's
 		// pages know the session's token. A bearer token is no browser's.
-		if bySession && (crossOrigin.Check(r) != nil || !safeMethod(r.Method) && !h.validCSRF(ctx, r)) {
+		if bySession && (h.crossOrigin.Check(r) != nil || !safeMethod(r.Method) && !h.validCSRF(ctx, r)) {
 			h.problem(w, ctx, http.StatusForbidden, CodeCSRF, nil)
 			return
 		}

@@ -246,6 +246,11 @@ func (h *Handler) csrfMAC(nonce string) string {
 // ends.
 func (h *Handler) SetCSRFKey(key []byte) { h.csrfKey = key }
 
+// TrustOrigin lets state-changing requests come from origin (e.g.
+// "https://studio.example"), for a proxy that does not pass the browser's
+// Host on; browsers that send Sec-Fetch-Site need none.
+func (h *Handler) TrustOrigin(origin string) error { return h.crossOrigin.AddTrustedOrigin(origin) }
+
 // NotFound is Studio's own page for a Studio address no route has.
 func (h *Handler) NotFound(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store")
