@@ -45,7 +45,6 @@ const (
 	CodeBodyTooLarge    = "body_too_large"
 )
 
-
 // maxBody bounds a request body: an entry's text may be 100,000 characters,
 // up to four bytes each, plus the rest of the JSON.
 const maxBody = 1 << 20
