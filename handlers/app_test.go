@@ -70,7 +70,7 @@ func newApp(t *testing.T) *testApp {
 
 	// As cmd/studio's newApp, minus the cleanup goroutine.
 	sessions := scs.New()
-	sessions.Store = sqlite3store.NewWithCleanupInterval(st.DB(), 0)
+	sessions.Store = studio.HashedStore(sqlite3store.NewWithCleanupInterval(st.DB(), 0))
 	sessions.Lifetime = 14 * 24 * time.Hour
 	sessions.IdleTimeout = 48 * time.Hour
 	sessions.Cookie.Name = sessionCookie

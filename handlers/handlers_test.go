@@ -66,9 +66,12 @@ func TestSignIn(t *testing.T) {
 	t.Run("SignInAndOut", func(t *testing.T) {
 		c := a.client(t, "")
 		token := c.csrf("/studio/login")
+		// Looking at the form stores no session; choosing a language does.
+		c.check(t, scenario{Name: "Language", Method: "POST", URL: "/studio/lang",
+			Form: url.Values{"csrf_token": {token}, "lang": {"en"}}, ExpectedStatus: http.StatusSeeOther})
 		before := c.cookie(sessionCookie)
 		if before == "" {
-			t.Fatal("no session cookie after GET /studio/login")
+			t.Fatal("no session cookie after choosing a language")
 		}
 		res := c.check(t, scenario{Name: "CorrectPassword", Method: "POST", URL: "/studio/login",
 			Form:            url.Values{"csrf_token": {token}, "email": {"EDITOR@example.com"}, "password": {password}},

@@ -5,8 +5,12 @@ package handlers
 
 import (
 	"encoding/json"
+	"errors"
 	"log/slog"
+	"maps"
 	"net/http"
+	"net/netip"
+	"strings"
 	"time"
 
 	"github.com/alexedwards/scs/v2"
@@ -36,7 +40,10 @@ type Route struct {
 }
 
 // StudioRoutes is the table of Studio's pages for people. Every row passes
-// through the session, the CSRF check and its scope.
+// through the session, the cross-origin and CSRF checks and its scope, and
+// takes an ordinary form as its body: at most studio.DefaultBodyMax bytes,
+// never a file (multipart/form-data is refused unread, 415). A route that
+// takes files, or a larger body, is also named in StudioBodies below.
 func StudioRoutes(s *studio.Handler) []Route {
 	return []Route{
 		{"GET", "/studio/login", Anyone, s.LoginForm},
@@ -125,6 +132,17 @@ func StudioRoutes(s *studio.Handler) []Route {
 	}
 }
 
+// StudioBodies names the Studio routes (method and pattern, as in
+// StudioRoutes) whose body is not an ordinary form's, with what they take:
+// e.g. "POST /studio/content/{id}/media": {Files: true, Max: 20 << 20} for
+// a form with a file field. Only these parse multipart/form-data, and only
+// for someone signed in; Prepare removes the parsed files' temp copies when
+// the request ends, whatever the handler did. New refuses to start when a
+// name here matches no row.
+func StudioBodies() map[string]studio.Body {
+	return map[string]studio.Body{}
+}
+
 // APIRoutes is the table of the JSON API (RFC §13). Every row passes through
 // authentication (a bearer token, or the Studio session with its CSRF token
 // on state-changing requests) and its scope. A guard on schedules:write
@@ -206,22 +224,84 @@ func PublicRoutes(eng *engine.Engine, p *site.Handler) []Route {
 	}
 }
 
+// Option changes how New builds the handler.
+type Option func(*options)
+
+type options struct {
+	csrfKey     []byte
+	trusted     []netip.Prefix
+	forceSecure bool
+	origins     []string
+	extraStudio func(*studio.Handler) []Route
+	extraBodies map[string]studio.Body
+}
+
+// WithCSRFKey sets the key that signs the CSRF tokens of people not signed
+// in (studio.Handler.SetCSRFKey); without it, a random one per process.
+func WithCSRFKey(key []byte) Option { return func(o *options) { o.csrfKey = key } }
+
+// WithTrustedProxies names the proxies whose X-Forwarded-Proto is believed:
+// a request from one of them that says "https" came over HTTPS.
+func WithTrustedProxies(p []netip.Prefix) Option { return func(o *options) { o.trusted = p } }
+
+// WithSecureCookies marks every cookie Secure whatever the request came
+// over (Studio is only ever reached over HTTPS).
+func WithSecureCookies() Option { return func(o *options) { o.forceSecure = true } }
+
+// WithTrustedOrigins names origins (scheme://host[:port]) that Studio's
+// forms and the API's session calls may come from besides the request's
+// own host, e.g. the public URL when a proxy rewrites Host.
+func WithTrustedOrigins(origins ...string) Option {
+	return func(o *options) { o.origins = append(o.origins, origins...) }
+}
+
+// WithStudioRoutes adds rows (and their bodies) to the Studio table, as
+// if they were in it: for tests of the table's own machinery.
+func WithStudioRoutes(rows func(*studio.Handler) []Route, bodies map[string]studio.Body) Option {
+	return func(o *options) { o.extraStudio, o.extraBodies = rows, bodies }
+}
+
 // New builds the one handler of the process.
-func New(eng *engine.Engine, sessions *scs.SessionManager, log *slog.Logger) http.Handler {
+func New(eng *engine.Engine, sessions *scs.SessionManager, log *slog.Logger, opts ...Option) http.Handler {
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
 	s := studio.New(eng, sessions, log)
+	if o.csrfKey != nil {
+		s.SetCSRFKey(o.csrfKey)
+	}
 	r := chi.NewRouter()
-	r.Use(middleware.Recoverer, securityHeaders)
+	// HEAD is answered by every GET route, without its body (net/http
+	// drops what a handler writes to a HEAD response).
+	r.Use(middleware.Recoverer, transport(o.trusted, o.forceSecure), securityHeaders, middleware.GetHead)
+	rows := StudioRoutes(s)
+	bodies := StudioBodies()
+	if o.extraStudio != nil {
+		rows = append(rows, o.extraStudio(s)...)
+		maps.Copy(bodies, o.extraBodies)
+	}
 	r.Group(func(r chi.Router) {
-		r.Use(sessions.LoadAndSave, s.Prepare)
-		for _, rt := range StudioRoutes(s) {
+		r.Use(sessions.LoadAndSave)
+		for _, rt := range rows {
 			h := rt.Handler
 			if rt.Scope != Anyone {
 				h = s.Guard(mustScope(rt), h)
 			}
-			r.Method(rt.Method, rt.Pattern, h)
+			key := rt.Method + " " + rt.Pattern
+			r.With(s.Prepare(bodies[key])).Method(rt.Method, rt.Pattern, h)
+			delete(bodies, key)
 		}
 	})
+	for key := range bodies {
+		panic("handlers: StudioBodies names no route: " + key)
+	}
 	a := api.New(eng, s.Session, log)
+	for _, origin := range o.origins {
+		if err := errors.Join(s.TrustOrigin(origin), a.TrustOrigin(origin)); err != nil {
+			panic("handlers: trusted origin: " + err.Error())
+		}
+	}
 	r.Group(func(r chi.Router) {
 		// The session is loaded so a signed-in browser can call the API as
 		// its person; a script's request carries no cookie and costs nothing.
@@ -237,7 +317,16 @@ func New(eng *engine.Engine, sessions *scs.SessionManager, log *slog.Logger) htt
 		r.Method(rt.Method, rt.Pattern, rt.Handler)
 	}
 	// What no route answers is never stored either (§7.2: a 404 is no-store).
-	r.NotFound(noStore(http.NotFound))
+	// An address under /studio/ is Studio's own page, in the person's
+	// language; any other is the plain answer.
+	studioNotFound := sessions.LoadAndSave(s.Prepare(studio.Body{})(http.HandlerFunc(s.NotFound)))
+	r.NotFound(noStore(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, "/studio/") {
+			studioNotFound.ServeHTTP(w, r)
+			return
+		}
+		http.NotFound(w, r)
+	}))
 	r.MethodNotAllowed(noStore(func(w http.ResponseWriter, _ *http.Request) {
 		http.Error(w, http.StatusText(http.StatusMethodNotAllowed), http.StatusMethodNotAllowed)
 	}))
@@ -263,12 +352,19 @@ func redirect(to string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, to, http.StatusSeeOther) }
 }
 
+// contentSecurityPolicy lets pages run and style only what Studio serves
+// from /static: no inline script, event handler or style, no eval, no
+// other origin, no framing, forms posting only here.
+const contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; " +
+	"object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+
 func securityHeaders(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("Referrer-Policy", "same-origin")
 		h.Set("X-Frame-Options", "DENY")
+		h.Set("Content-Security-Policy", contentSecurityPolicy)
 		next.ServeHTTP(w, r)
 	})
 }

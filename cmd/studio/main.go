@@ -1,7 +1,7 @@
 // Command studio runs Studio: the pages, the public site and the ticker in
 // one process, on one SQLite file. Subcommands:
 //
-//	studio [serve] [--addr 127.0.0.1:8080] [--data ./data] [--demo]
+//	studio [serve] [--addr 127.0.0.1:8080] [--data ./data] [--demo] [--secure-cookies] [--trusted-proxy 10.0.0.0/8,…]
 //	studio user add --email E --name N --role editor [--password-stdin] [--data DIR]
 //	studio token create --user EMAIL --name NAME [--data DIR]
 //	studio demo [--data DIR]

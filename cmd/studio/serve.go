@@ -2,6 +2,9 @@ package main
 
 import (
 	"context"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
 	"errors"
 	"flag"
 	"fmt"
@@ -16,6 +19,7 @@ import (
 
 	"studio/engine"
 	"studio/handlers"
+	"studio/handlers/studio"
 	"studio/store"
 )
 
@@ -28,31 +32,73 @@ type app struct {
 }
 
 // newApp wires the parts. Tests call it with a fake clock.
-func newApp(st *store.Store, clock engine.Clock, log *slog.Logger, secureCookies bool) *app {
+func newApp(st *store.Store, clock engine.Clock, log *slog.Logger, secureCookies bool, opts ...handlers.Option) *app {
 	eng := engine.New(st, clock, log)
 	sessions := scs.New()
-	sessions.Store = sqlite3store.NewWithCleanupInterval(st.DB(), 30*time.Minute)
+	// Sessions are stored under their token's hash; rows from before are
+	// moved once, so nobody is signed out by the change.
+	plain := sqlite3store.NewWithCleanupInterval(st.DB(), 30*time.Minute)
+	sessions.Store = studio.HashedStore(plain)
 	sessions.Lifetime = 14 * 24 * time.Hour
 	sessions.IdleTimeout = 48 * time.Hour
+	if n, err := studio.MigrateSessionTokens(plain, sessions.Codec, sessions.IdleTimeout, time.Now()); err != nil {
+		log.Error("studio: hashing the stored session tokens", "err", err)
+	} else if n > 0 {
+		log.Info("studio: stored session tokens are hashed now", "sessions", n)
+	}
 	sessions.Cookie.Name = "studio_session"
 	sessions.Cookie.HttpOnly = true
 	sessions.Cookie.SameSite = http.SameSiteLaxMode
 	sessions.Cookie.Path = "/"
 	sessions.Cookie.Secure = secureCookies
-	return &app{store: st, engine: eng, ticker: engine.NewTicker(eng), handler: handlers.New(eng, sessions, log)}
+	if secureCookies {
+		opts = append(opts, handlers.WithSecureCookies())
+	}
+	// The CSRF key of people not signed in comes from the database's own
+	// preview key, so every process on it, and the next one, signs alike.
+	fresh := make([]byte, 32)
+	rand.Read(fresh)
+	if key, err := st.PreviewSecret(context.Background(), fresh); err == nil {
+		m := hmac.New(sha256.New, key)
+		m.Write([]byte("studio-csrf-key-v1"))
+		opts = append([]handlers.Option{handlers.WithCSRFKey(m.Sum(nil))}, opts...)
+	} else {
+		log.Error("studio: reading the signing key; sign-in forms last until a restart", "err", err)
+	}
+	return &app{store: st, engine: eng, ticker: engine.NewTicker(eng), handler: handlers.New(eng, sessions, log, opts...)}
+}
+
+// The server's timeouts. A request's headers get 10 s and all of it, its
+// body included, 60 s (a 2 MiB form over a slow mobile link); a response
+// gets 60 s from the end of its headers (the slowest page, one that waits
+// for a stalled scheduler's tick, takes a few seconds); a kept-alive
+// connection is closed after 2 minutes unused. A connection that trickles
+// is closed, not held for ever.
+var serverTimeouts = struct{ readHeader, read, write, idle time.Duration }{
+	10 * time.Second, 60 * time.Second, 60 * time.Second, 2 * time.Minute}
+
+func newServer(h http.Handler) *http.Server {
+	t := serverTimeouts
+	return &http.Server{Handler: h, ReadHeaderTimeout: t.readHeader, ReadTimeout: t.read,
+		WriteTimeout: t.write, IdleTimeout: t.idle}
 }
 
 func serveCmd(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on")
 	demo := fs.Bool("demo", false, "seed the demo site on first start")
-	secure := fs.Bool("secure-cookies", false, "mark the session cookie Secure (serve behind HTTPS)")
+	secure := fs.Bool("secure-cookies", false, "mark cookies Secure on every request (Studio is only reached over HTTPS)")
+	proxies := fs.String("trusted-proxy", "", "comma-separated addresses or CIDRs of proxies whose X-Forwarded-Proto is believed")
 	st, err := parseAndOpen(ctx, fs, args)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	a := newApp(st, systemClock{}, log, *secure)
+	trusted, err := handlers.ParseTrustedProxies(*proxies)
+	if err != nil {
+		return fmt.Errorf("--trusted-proxy: %w", err)
+	}
+	a := newApp(st, systemClock{}, log, *secure, handlers.WithTrustedProxies(trusted))
 	if *demo {
 		seeded, err := seedDemo(ctx, a.engine)
 		if err != nil {
@@ -67,7 +113,7 @@ func serveCmd(ctx context.Context, args []string, stdout io.Writer, log *slog.Lo
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{Handler: a.handler, ReadHeaderTimeout: 10 * time.Second}
+	srv := newServer(a.handler)
 	a.ticker.Start(ctx)
 	defer a.ticker.Stop()
 

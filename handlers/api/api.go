@@ -42,6 +42,7 @@ const (
 	CodeBadInstant      = "bad_instant"
 	CodeNothingToChange = "nothing_to_change"
 	CodeCSRF            = "csrf"
+	CodeBodyTooLarge    = "body_too_large"
 )
 
 // maxBody bounds a request body: an entry's text may be 100,000 characters,
@@ -58,17 +59,25 @@ type Handler struct {
 	eng     *engine.Engine
 	session Session
 	log     *slog.Logger
+	// crossOrigin refuses a state-changing request a browser says another
+	// site sent; it passes safe methods and requests that are not a
+	// browser's.
+	crossOrigin *http.CrossOriginProtection
 }
 
 // New returns the API handlers. session may be nil: then only tokens
 // authenticate.
 func New(eng *engine.Engine, session Session, log *slog.Logger) *Handler {
-	return &Handler{eng: eng, session: session, log: log}
+	return &Handler{eng: eng, session: session, log: log, crossOrigin: http.NewCrossOriginProtection()}
 }
 
 type userKey struct{}
 
 type siteKey struct{}
+
+// TrustOrigin lets session calls come from origin (e.g. "https://studio.example"),
+// for a proxy that does not pass the browser's Host on.
+func (h *Handler) TrustOrigin(origin string) error { return h.crossOrigin.AddTrustedOrigin(origin) }
 
 func userOf(ctx context.Context) engine.User { u, _ := ctx.Value(userKey{}).(engine.User); return u }
 
@@ -81,6 +90,13 @@ func siteOf(ctx context.Context) engine.Site { s, _ := ctx.Value(siteKey{}).(eng
 func (h *Handler) Guard(scope policy.Scope, next http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		ctx := locales.With(r.Context(), locales.Match(r.Header.Get("Accept-Language")))
+		// No handler reads more than maxBody, and a body that says it is
+		// larger is refused before anyone is looked up.
+		if r.ContentLength > maxBody {
+			h.problem(w, ctx, http.StatusRequestEntityTooLarge, CodeBodyTooLarge, nil)
+			return
+		}
+		r.Body = http.MaxBytesReader(w, r.Body, maxBody)
 		u, bySession, err := h.caller(ctx, r)
 		if errors.Is(err, engine.ErrNotFound) {
 			h.problem(w, ctx, http.StatusUnauthorized, CodeUnauthenticated, nil)
@@ -92,8 +108,10 @@ func (h *Handler) Guard(scope policy.Scope, next http.HandlerFunc) http.HandlerF
 		}
 		ctx = locales.With(context.WithValue(ctx, userKey{}, u), u.Lang)
 		// A browser sends the cookie with any request, also one another
-		// site makes it send; only Studio's pages know the session's token.
-		if bySession && !safeMethod(r.Method) && !h.validCSRF(ctx, r) {
+		// site makes it send: Go's check of Sec-Fetch-Site and Origin
+		// refuses what a browser says another site sent, and only Studio's
+		// pages know the session's token. A bearer token is no browser's.
+		if bySession && (h.crossOrigin.Check(r) != nil || !safeMethod(r.Method) && !h.validCSRF(ctx, r)) {
 			h.problem(w, ctx, http.StatusForbidden, CodeCSRF, nil)
 			return
 		}
@@ -267,6 +285,11 @@ func (h *Handler) decodeBody(w http.ResponseWriter, r *http.Request, v any, opti
 	}
 	if err == nil && dec.Decode(&struct{}{}) != io.EOF {
 		err = errors.New("api: data after the object")
+	}
+	var tooLarge *http.MaxBytesError
+	if errors.As(err, &tooLarge) {
+		h.problem(w, r.Context(), http.StatusRequestEntityTooLarge, CodeBodyTooLarge, nil)
+		return false
 	}
 	if err != nil {
 		h.badRequest(w, r.Context(), CodeBadRequest, jsonField(err))

@@ -1,6 +1,16 @@
 package studio
 
-import "context"
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"errors"
+	"strings"
+	"time"
+
+	"github.com/alexedwards/scs/v2"
+)
 
 // Session reads the request's Studio session for the JSON API, which acts
 // for the person signed in to Studio's pages: their id ("" for nobody) and
@@ -8,4 +18,74 @@ import "context"
 // state-changing request. The router must have loaded the session.
 func (h *Handler) Session(ctx context.Context) (userID, csrf string) {
 	return h.sessions.GetString(ctx, keyUser), h.sessions.GetString(ctx, keyCSRF)
+}
+
+// hashedPrefix marks a stored session key as a token's hash. scs tokens are
+// base64url and never contain a colon, so a stored key is never mistaken
+// for a token, nor a token for a stored key.
+const hashedPrefix = "sha256:"
+
+// HashedStore keeps sessions in store under the SHA-256 of their token, as
+// access tokens are kept: whoever reads the database learns no cookie that
+// signs anyone in. Find, Commit and Delete are all scs needs; it is not an
+// scs.IterableStore, so SessionManager.Iterate is not available on it.
+func HashedStore(store scs.Store) scs.Store { return hashedStore{store} }
+
+type hashedStore struct{ plain scs.Store }
+
+func hashToken(token string) string {
+	sum := sha256.Sum256([]byte(token))
+	return hashedPrefix + hex.EncodeToString(sum[:])
+}
+
+func (s hashedStore) Find(token string) ([]byte, bool, error) {
+	return s.plain.Find(hashToken(token))
+}
+
+func (s hashedStore) Commit(token string, b []byte, expiry time.Time) error {
+	return s.plain.Commit(hashToken(token), b, expiry)
+}
+
+func (s hashedStore) Delete(token string) error { return s.plain.Delete(hashToken(token)) }
+
+// MigrateSessionTokens moves every live session that store still keeps
+// under its plain token to the token's hash, so people stay signed in when
+// Studio starts hashing; it is a no-op once done. The row's new expiry is
+// its absolute deadline, or idle from now when that comes first. It returns
+// how many it moved.
+func MigrateSessionTokens(store scs.IterableStore, codec scs.Codec, idle time.Duration, now time.Time) (int, error) {
+	plain, ok := store.(scs.Store)
+	if !ok {
+		return 0, errors.New("studio: the session store cannot delete")
+	}
+	all, err := store.All()
+	if err != nil {
+		return 0, err
+	}
+	moved := 0
+	for token, b := range all {
+		if strings.HasPrefix(token, hashedPrefix) {
+			continue
+		}
+		deadline, _, err := codec.Decode(b)
+		if _, bad := base64.RawURLEncoding.DecodeString(token); err != nil || bad != nil {
+			// Not a session scs could load: drop it rather than keep it.
+			if err := plain.Delete(token); err != nil {
+				return moved, err
+			}
+			continue
+		}
+		expiry := deadline
+		if idle > 0 && now.Add(idle).Before(expiry) {
+			expiry = now.Add(idle)
+		}
+		if err := plain.Commit(hashToken(token), b, expiry); err != nil {
+			return moved, err
+		}
+		if err := plain.Delete(token); err != nil {
+			return moved, err
+		}
+		moved++
+	}
+	return moved, nil
 }

@@ -8,3 +8,22 @@
     }
   } catch (e) {}
 })();
+
+// A request htmx aborts is one the person has moved past: a newer filter or
+// period replaced it (hx-sync "replace"). htmx reports an abort as an error
+// on the console; this keeps that one report silent, and only while htmx
+// handles the abort, so every other error still shows.
+document.addEventListener("htmx:beforeSend", function (e) {
+  var xhr = e.detail && e.detail.xhr;
+  if (!xhr || typeof xhr.onabort !== "function") return;
+  var onabort = xhr.onabort;
+  xhr.onabort = function () {
+    var error = console.error;
+    console.error = function () {};
+    try {
+      return onabort.apply(this, arguments);
+    } finally {
+      console.error = error;
+    }
+  };
+});
