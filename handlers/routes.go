@@ -206,8 +206,22 @@ func PublicRoutes(eng *engine.Engine, p *site.Handler) []Route {
 	}
 }
 
+// Option sets one of the public site's settings (site.Options).
+type Option func(*site.Options)
+
+// PublicURL builds every absolute URL of the public site from base
+// (--public-url), never from a request's Host header.
+func PublicURL(base string) Option { return func(o *site.Options) { o.PublicURL = base } }
+
+// CDNMaxAge caps how long a CDN may keep a public page (--cdn-max-age).
+func CDNMaxAge(d time.Duration) Option { return func(o *site.Options) { o.CDNMaxAge = d } }
+
 // New builds the one handler of the process.
-func New(eng *engine.Engine, sessions *scs.SessionManager, log *slog.Logger) http.Handler {
+func New(eng *engine.Engine, sessions *scs.SessionManager, log *slog.Logger, opts ...Option) http.Handler {
+	var siteOpts site.Options
+	for _, o := range opts {
+		o(&siteOpts)
+	}
 	s := studio.New(eng, sessions, log)
 	r := chi.NewRouter()
 	r.Use(middleware.Recoverer, securityHeaders)
@@ -230,7 +244,7 @@ func New(eng *engine.Engine, sessions *scs.SessionManager, log *slog.Logger) htt
 			r.Method(rt.Method, rt.Pattern, a.Guard(mustScope(rt), rt.Handler))
 		}
 	})
-	for _, rt := range PublicRoutes(eng, site.New(eng, log)) {
+	for _, rt := range PublicRoutes(eng, site.New(eng, log, siteOpts)) {
 		if rt.Method != http.MethodGet || rt.Scope != Anyone {
 			panic("handlers: public routes are read-only and open: " + rt.Pattern)
 		}

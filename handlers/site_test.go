@@ -42,6 +42,9 @@ import (
 type gatedSite struct {
 	*testApp
 	nodes []*fixtureNode // every page, article and asset, live or not
+	// releases are the instants of the releases a test scheduled on top;
+	// no ticker runs them, so they stay due once passed.
+	releases []time.Time
 }
 
 // gatedNow is the fixture's "now": Monday 2 November 2026, 11:00 Istanbul.

@@ -16,6 +16,7 @@ import (
 
 	"studio/engine"
 	"studio/handlers"
+	"studio/handlers/site"
 	"studio/store"
 )
 
@@ -28,7 +29,7 @@ type app struct {
 }
 
 // newApp wires the parts. Tests call it with a fake clock.
-func newApp(st *store.Store, clock engine.Clock, log *slog.Logger, secureCookies bool) *app {
+func newApp(st *store.Store, clock engine.Clock, log *slog.Logger, secureCookies bool, opts ...handlers.Option) *app {
 	eng := engine.New(st, clock, log)
 	sessions := scs.New()
 	sessions.Store = sqlite3store.NewWithCleanupInterval(st.DB(), 30*time.Minute)
@@ -39,7 +40,7 @@ func newApp(st *store.Store, clock engine.Clock, log *slog.Logger, secureCookies
 	sessions.Cookie.SameSite = http.SameSiteLaxMode
 	sessions.Cookie.Path = "/"
 	sessions.Cookie.Secure = secureCookies
-	return &app{store: st, engine: eng, ticker: engine.NewTicker(eng), handler: handlers.New(eng, sessions, log)}
+	return &app{store: st, engine: eng, ticker: engine.NewTicker(eng), handler: handlers.New(eng, sessions, log, opts...)}
 }
 
 func serveCmd(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger) error {
@@ -47,12 +48,23 @@ func serveCmd(ctx context.Context, args []string, stdout io.Writer, log *slog.Lo
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on")
 	demo := fs.Bool("demo", false, "seed the demo site on first start")
 	secure := fs.Bool("secure-cookies", false, "mark the session cookie Secure (serve behind HTTPS)")
+	publicURL := fs.String("public-url", "", "the public site's base URL for absolute links, e.g. https://news.example (default: http:// and the listening address)")
+	cdnMaxAge := fs.Duration("cdn-max-age", site.DefaultCDNMaxAge, "longest a CDN may keep a public page (manual publishes cannot be foreseen)")
 	st, err := parseAndOpen(ctx, fs, args)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	a := newApp(st, systemClock{}, log, *secure)
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return err
+	}
+	defer ln.Close()
+	base, err := publicBase(*publicURL, ln.Addr())
+	if err != nil {
+		return err
+	}
+	a := newApp(st, systemClock{}, log, *secure, handlers.PublicURL(base), handlers.CDNMaxAge(*cdnMaxAge))
 	if *demo {
 		seeded, err := seedDemo(ctx, a.engine)
 		if err != nil {
@@ -63,10 +75,6 @@ func serveCmd(ctx context.Context, args []string, stdout io.Writer, log *slog.Lo
 		}
 	}
 
-	ln, err := net.Listen("tcp", *addr)
-	if err != nil {
-		return err
-	}
 	srv := &http.Server{Handler: a.handler, ReadHeaderTimeout: 10 * time.Second}
 	a.ticker.Start(ctx)
 	defer a.ticker.Stop()
@@ -88,4 +96,20 @@ func serveCmd(ctx context.Context, args []string, stdout io.Writer, log *slog.Lo
 		return err
 	}
 	return nil
+}
+
+// publicBase is --public-url checked, or for a local run the address Studio
+// listens on (an unspecified host reads as localhost).
+func publicBase(flagValue string, listen net.Addr) (string, error) {
+	if flagValue != "" {
+		return site.ParsePublicURL(flagValue)
+	}
+	host, port, err := net.SplitHostPort(listen.String())
+	if err != nil {
+		return "", err
+	}
+	if ip := net.ParseIP(host); ip == nil || ip.IsUnspecified() {
+		host = "localhost"
+	}
+	return "http://" + net.JoinHostPort(host, port), nil
 }
