@@ -10,13 +10,17 @@ import (
 
 // liveSitesQuery is LiveSites' query: every site with the earliest time of
 // its releases that can still change the live site. Each correlated
-// minimum is one seek on releases_site (site, state, execute_at), so the
+// subquery is one seek on releases_site (site, state, execute_at) and one
+// row (ORDER BY … LIMIT 1: min() would read every row of the state), so the
 // statement costs the same with ten releases or ten thousand; it is
 // prepared once, as the public site asks it on every request.
 const liveSitesQuery = `SELECT ` + siteColumns + `,
-	(SELECT min(execute_at) FROM releases r WHERE r.site_id = sites.id AND r.state = 'scheduled'),
-	(SELECT min(execute_at) FROM releases r WHERE r.site_id = sites.id AND r.state = 'awaiting_approval'),
-	(SELECT min(execute_at) FROM releases r WHERE r.site_id = sites.id AND r.state = 'running')
+	(SELECT execute_at FROM releases r WHERE r.site_id = sites.id AND r.state = 'scheduled'
+		AND r.execute_at IS NOT NULL ORDER BY r.execute_at LIMIT 1),
+	(SELECT execute_at FROM releases r WHERE r.site_id = sites.id AND r.state = 'awaiting_approval'
+		AND r.execute_at IS NOT NULL ORDER BY r.execute_at LIMIT 1),
+	(SELECT execute_at FROM releases r WHERE r.site_id = sites.id AND r.state = 'running'
+		AND r.execute_at IS NOT NULL ORDER BY r.execute_at LIMIT 1)
 	FROM sites ORDER BY created_at, id`
 
 // LiveSites lists every site, oldest first, each with the earliest instant
