@@ -7,7 +7,9 @@
 // published and its gates are open then. A gated node is absent from every
 // list, menu, feed, sitemap and head, and its own URL answers 404 with
 // no-store exactly like an unpublished one (§7.2). Every 200 may be cached
-// by a CDN only until the next gate of the live snapshot (§7.4).
+// by a CDN only until the live site's next change — the next gate of the
+// live snapshot (§7.4) or the site's next due release — and at most the
+// configured ceiling, since a person's publish cannot be foreseen.
 //
 // Per snapshot (immutable) the work is done once: the published nodes, the
 // sorted gate instants, the referrers of each asset. Per gate interval the
