@@ -62,7 +62,7 @@ const (
 	FacetScheduled = "scheduled" // scheduled, a draft with a time, a paused automation's occurrence
 	FacetWaiting   = "waiting"   // awaiting approval
 	FacetRunning   = "running"
-	FacetAttention = "attention" // conflict, failed, missed
+	FacetAttention = "attention" // conflict, failed, missed; a release held by the kill switch
 	FacetDone      = "done"      // published; a gate or an occurrence that has passed (ran)
 	FacetCanceled  = "canceled"  // canceled, expired, denied: hidden unless asked for
 )
@@ -125,6 +125,21 @@ type CalendarItem struct {
 	// RequestID is the waiting approval request of a release awaiting
 	// approval, so the agenda can decide it inline.
 	RequestID string `json:"requestId,omitempty"`
+	// Held: a scheduled release whose time has come while the site's
+	// schedules are paused (RFC §11.6): it waits for the site to resume,
+	// and is missed after its late limit. Its state stays "scheduled"; its
+	// state facet is "attention" (see ItemFacet).
+	Held bool `json:"held,omitempty"`
+}
+
+// ItemFacet is the state facet of an item: StateFacet of its state, except
+// that a release held by the kill switch needs attention (someone has to
+// resume the site within the late limit, or it is missed).
+func ItemFacet(it CalendarItem) string {
+	if it.Held {
+		return FacetAttention
+	}
+	return StateFacet(it.State)
 }
 
 // CalendarQuery selects calendar items: [From, To) of at most

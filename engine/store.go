@@ -234,6 +234,7 @@ type Store interface {
 	CalendarStore
 	AutomationStore
 	PreviewStore
+	PublicViewStore
 	CreateUser(ctx context.Context, u User, passwordHash string, now time.Time) error
 	UserByEmail(ctx context.Context, email string) (User, string, error)
 	UserByID(ctx context.Context, id string) (User, error)

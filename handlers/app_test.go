@@ -34,6 +34,10 @@ import (
 // start is Monday 2 November 2026, 08:00 in Istanbul (05:00Z).
 var start = time.Date(2026, 11, 2, 5, 0, 0, 0, time.UTC)
 
+// testCDNMaxAge is the tests' ceiling on CDN lifetimes: long enough that
+// the gates and releases of a fixture, hours apart, decide max-age.
+const testCDNMaxAge = 24 * time.Hour
+
 // password is every test account's password.
 const password = "correct horse battery"
 
@@ -78,7 +82,10 @@ func newApp(t *testing.T) *testApp {
 	sessions.Cookie.SameSite = http.SameSiteLaxMode
 	sessions.Cookie.Path = "/"
 	sessions.Cookie.Secure = false
-	srv := httptest.NewServer(handlers.New(a.eng, sessions, log))
+	// The public site's base URL is the server's own, known once it listens.
+	var h http.Handler
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { h.ServeHTTP(w, r) }))
+	h = handlers.New(a.eng, sessions, log, handlers.WithPublicURL(srv.URL), handlers.WithCDNMaxAge(testCDNMaxAge))
 	t.Cleanup(func() {
 		srv.Close()
 		st.Close()

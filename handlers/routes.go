@@ -234,6 +234,7 @@ type options struct {
 	origins     []string
 	extraStudio func(*studio.Handler) []Route
 	extraBodies map[string]studio.Body
+	site        site.Options
 }
 
 // WithCSRFKey sets the key that signs the CSRF tokens of people not signed
@@ -260,6 +261,13 @@ func WithTrustedOrigins(origins ...string) Option {
 func WithStudioRoutes(rows func(*studio.Handler) []Route, bodies map[string]studio.Body) Option {
 	return func(o *options) { o.extraStudio, o.extraBodies = rows, bodies }
 }
+
+// WithPublicURL builds every absolute URL of the public site from base
+// (--public-url), never from a request's Host header.
+func WithPublicURL(base string) Option { return func(o *options) { o.site.PublicURL = base } }
+
+// WithCDNMaxAge caps how long a CDN may keep a public page (--cdn-max-age).
+func WithCDNMaxAge(d time.Duration) Option { return func(o *options) { o.site.CDNMaxAge = d } }
 
 // New builds the one handler of the process.
 func New(eng *engine.Engine, sessions *scs.SessionManager, log *slog.Logger, opts ...Option) http.Handler {
@@ -310,7 +318,7 @@ func New(eng *engine.Engine, sessions *scs.SessionManager, log *slog.Logger, opt
 			r.Method(rt.Method, rt.Pattern, a.Guard(mustScope(rt), rt.Handler))
 		}
 	})
-	for _, rt := range PublicRoutes(eng, site.New(eng, log)) {
+	for _, rt := range PublicRoutes(eng, site.New(eng, log, o.site)) {
 		if rt.Method != http.MethodGet || rt.Scope != Anyone {
 			panic("handlers: public routes are read-only and open: " + rt.Pattern)
 		}

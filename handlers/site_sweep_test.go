@@ -1,6 +1,7 @@
 package handlers_test
 
 import (
+	"context"
 	"net/http"
 	"regexp"
 	"slices"
@@ -9,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"studio/engine/gate"
+	"studio/engine"
 	"studio/handlers"
 	"studio/handlers/site"
 	"studio/web/static"
@@ -27,17 +28,22 @@ import (
 //   - a hidden node's own URL answers 404 with no-store, byte for byte the
 //     404 of a draft; a shown one answers 200;
 //   - every shown node is where it belongs: lists, feed, sitemap, menu;
-//   - S10: no 200 may be kept by a CDN past the next gate;
+//   - S10: no 200 may be kept by a CDN past the next gate, nor past the
+//     next due release (a publish and a removal are scheduled among the
+//     gates; issue 10 item 6), nor longer than the ceiling;
 //   - previews show every node, gated or not, with no-store and noindex.
 func TestRouteSweep(t *testing.T) {
 	t.Parallel()
 	g := newGatedSite(t)
 	c := g.client(t, "")
+	g.sweepReleases(t)
 
-	// Every gate, and the three clocks around it, in time order (the fake
-	// clock never goes back).
+	// Every gate and every release, and the three clocks around each, in
+	// time order (the fake clock never goes back).
 	var clocks []time.Time
-	for _, gt := range g.gateInstants() {
+	instants := append(g.gateInstants(), g.releases...)
+	slices.SortFunc(instants, time.Time.Compare)
+	for _, gt := range instants {
 		clocks = append(clocks, gt.Add(-time.Millisecond), gt, gt.Add(time.Millisecond))
 	}
 	if len(clocks) < 3*8 {
@@ -81,7 +87,7 @@ func TestRouteSweep(t *testing.T) {
 	assetSlugs = append(assetSlugs, "no-such-thing.png", scoop.Body.Slug)
 
 	// The route table's own rows: a new row needs an expansion here.
-	routes := handlers.PublicRoutes(g.eng, site.New(g.eng, nil))
+	routes := handlers.PublicRoutes(g.eng, site.New(g.eng, nil, site.Options{}))
 	param := regexp.MustCompile(`\{(\w+)\}`)
 	expand := func(pattern string) []string {
 		switch {
@@ -212,9 +218,32 @@ func sign(d string) string {
 
 var cdnMaxAge = regexp.MustCompile(`^public, max-age=(\d+)$`)
 
+// sweepReleases schedules, among the fixture's gates, a release that
+// publishes the draft (11:30 Istanbul, half an hour after gatedNow) and one
+// that removes the live article /posts/welcome (13:30). Nothing runs them.
+func (g *gatedSite) sweepReleases(t *testing.T) {
+	t.Helper()
+	ctx := context.Background()
+	g.scheduleAt(t, g.editor, g.draft, "2026-11-02", "11:30")
+	d, err := g.eng.CreateDraft(ctx, g.editor, engine.DraftInput{SiteID: g.site.ID, Title: "Retire the welcome",
+		RemoveIDs: []string{g.live.ID}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.eng.ScheduleRelease(ctx, g.editor, g.site.ID, d.ID, d.Rev, "2026-11-02", "13:30"); err != nil {
+		t.Fatal(err)
+	}
+	g.releases = append(g.releases, gatedNow.Add(30*time.Minute), gatedNow.Add(150*time.Minute))
+}
+
+// ceilSeconds is d in whole seconds, rounded up.
+func ceilSeconds(d time.Duration) int { return int((d + time.Second - 1) / time.Second) }
+
 // checkCacheable holds a 200 to §7.4 and S10: browsers revalidate, and a
 // CDN keeps it no longer than the seconds to the next gate (rounded up, at
-// least 1; a year with no gate ahead). /static/* is exempt: its files are
+// least 1), than the seconds to the next due release (1 once it is due: it
+// may run at any moment), and than the ceiling; with none of them closer,
+// exactly the ceiling. /static/* is exempt: its files are
 // content-addressed, built into the binary and hold no content.
 func checkCacheable(t *testing.T, g *gatedSite, where, pattern string, res response, now time.Time) {
 	t.Helper()
@@ -237,16 +266,29 @@ func checkCacheable(t *testing.T, g *gatedSite, where, pattern string, res respo
 		return
 	}
 	age, _ := strconv.Atoi(m[1])
-	next, ok := g.nextGate(now)
-	switch {
-	case !ok && age != gate.MaxAgeCap:
-		t.Errorf("%s: max-age %d with no gate ahead, want %d", where, age, gate.MaxAgeCap)
-	case ok:
+	want := int(testCDNMaxAge / time.Second)
+	if age < 1 || age > want {
+		t.Errorf("%s: max-age %d, the ceiling is %d", where, age, want)
+	}
+	if next, ok := g.nextGate(now); ok {
 		d := next.Sub(now)
-		ceil := int((d + time.Second - 1) / time.Second)
-		if age < 1 || age > ceil {
+		if ceil := ceilSeconds(d); age > ceil {
 			t.Errorf("%s: max-age %d, but the next gate is %v away (S10: at most %d)", where, age, d, ceil)
 		}
+		want = min(want, max(1, ceilSeconds(d)))
+	}
+	for _, at := range g.releases {
+		bound := 1 // due: it may run at any moment
+		if at.After(now) {
+			bound = ceilSeconds(at.Sub(now))
+		}
+		if age > bound {
+			t.Errorf("%s: max-age %d, but a release is due at %v, %v away (at most %d)", where, age, at, at.Sub(now), bound)
+		}
+		want = min(want, bound)
+	}
+	if age != want {
+		t.Errorf("%s: max-age %d, want %d", where, age, want)
 	}
 }
 

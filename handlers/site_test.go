@@ -42,6 +42,9 @@ import (
 type gatedSite struct {
 	*testApp
 	nodes []*fixtureNode // every page, article and asset, live or not
+	// releases are the instants of the releases a test scheduled on top;
+	// no ticker runs them, so they stay due once passed.
+	releases []time.Time
 }
 
 // gatedNow is the fixture's "now": Monday 2 November 2026, 11:00 Istanbul.
@@ -383,8 +386,9 @@ func TestPublicSiteFeedsAndHead(t *testing.T) {
 }
 
 // TestPreviewLinks: Studio mints a 24-hour link to a node's working copy;
-// the link shows it with the notice of its gate in its language, in the
-// site's zone, never stored; it dies after a day.
+// the link shows it with the notice of its gate in the site's language (as
+// the rest of the site's chrome) and zone, never stored; it dies after a
+// day.
 func TestPreviewLinks(t *testing.T) {
 	t.Parallel()
 	g := newGatedSite(t)
@@ -406,10 +410,10 @@ func TestPreviewLinks(t *testing.T) {
 	scoop := link(g.node(t, "zeppelin-returns"))
 	runScenarios(t, anon, []scenario{
 		{Name: "Embargoed", URL: scoop, ExpectedStatus: http.StatusOK, ExpectedHeaders: noStore,
-			ExpectedContent: []string{`<html lang="en">`, "<h1>Zeppelin returns to the city</h1>",
-				"Preview: only people with this link see this page.",
-				"Embargoed until 2 November 2026, 13:00 (Istanbul)",
-				"This link works until 3 November 2026, 11:00 (Istanbul).",
+			ExpectedContent: []string{`<html lang="tr">`, `<article lang="en"><h1>Zeppelin returns to the city</h1>`,
+				"Önizleme: bu sayfayı yalnızca bu bağlantıya sahip olanlar görür.",
+				"Ambargolu · Şu tarihten itibaren görünür: 2 Kasım 2026 13:00 (İstanbul)",
+				"Bu bağlantının geçerlilik sonu: 3 Kasım 2026 11:00 (İstanbul)",
 				`<img src="` + scoop + `/media/zeppelin-hangar.png"`, `<meta name="robots" content="noindex, nofollow">`},
 			NotExpectedContent: []string{"og:", "ld+json"}},
 		{Name: "EmbargoedImage", URL: scoop + "/media/zeppelin-hangar.png", ExpectedStatus: http.StatusOK,
@@ -420,9 +424,9 @@ func TestPreviewLinks(t *testing.T) {
 			ExpectedContent: []string{`<html lang="tr">`, "Önizleme: bu sayfayı yalnızca bu bağlantıya sahip olanlar görür.",
 				"Ambargolu · Şu tarihten itibaren görünür: 2 Kasım 2026 12:00 (İstanbul)"}},
 		{Name: "Expired", URL: link(g.node(t, "obsolete-tidings")), ExpectedStatus: http.StatusOK,
-			ExpectedContent: []string{"Expired on 2 November 2026, 10:00 (Istanbul)"}},
+			ExpectedContent: []string{"Süresi doldu: 2 Kasım 2026 10:00 (İstanbul)"}},
 		{Name: "Draft", URL: link(g.node(t, "election-night")), ExpectedStatus: http.StatusOK,
-			ExpectedContent: []string{"<h1>Election night live</h1>", "Status: Draft"}},
+			ExpectedContent: []string{"<h1>Election night live</h1>", "Durum: Taslak"}},
 		{Name: "OtherNode", URL: strings.Replace(scoop, g.node(t, "zeppelin-returns").ID, g.live.ID, 1),
 			ExpectedStatus: http.StatusNotFound, ExpectedHeaders: noStore},
 		{Name: "LaterExpiry", URL: regexp.MustCompile(`\.(\d+)\.`).ReplaceAllString(scoop, ".4102444800."),

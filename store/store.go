@@ -34,6 +34,8 @@ type Store struct {
 	// sites is Sites' query, prepared once: the public site asks it on
 	// every request, and parsing it cost more than running it.
 	sites *sql.Stmt
+	// liveSites is LiveSites' query, prepared once for the same reason.
+	liveSites *sql.Stmt
 }
 
 var _ engine.Store = (*Store)(nil)
@@ -67,6 +69,10 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		s.Close()
 		return nil, fmt.Errorf("store: prepare: %w", err)
 	}
+	if s.liveSites, err = read.PrepareContext(ctx, liveSitesQuery); err != nil {
+		s.Close()
+		return nil, fmt.Errorf("store: prepare: %w", err)
+	}
 	return s, nil
 }
 
@@ -78,6 +84,9 @@ func (s *Store) Close() error {
 	var err error
 	if s.sites != nil {
 		err = s.sites.Close()
+	}
+	if s.liveSites != nil {
+		err = errors.Join(err, s.liveSites.Close())
 	}
 	return errors.Join(err, s.read.Close(), s.write.Close())
 }

@@ -19,6 +19,7 @@ import (
 
 	"studio/engine"
 	"studio/handlers"
+	"studio/handlers/site"
 	"studio/handlers/studio"
 	"studio/store"
 )
@@ -89,6 +90,8 @@ func serveCmd(ctx context.Context, args []string, stdout io.Writer, log *slog.Lo
 	demo := fs.Bool("demo", false, "seed the demo site on first start")
 	secure := fs.Bool("secure-cookies", false, "mark cookies Secure on every request (Studio is only reached over HTTPS)")
 	proxies := fs.String("trusted-proxy", "", "comma-separated addresses or CIDRs of proxies whose X-Forwarded-Proto is believed")
+	publicURL := fs.String("public-url", "", "the public site's base URL for absolute links, e.g. https://news.example (default: http:// and the listening address)")
+	cdnMaxAge := fs.Duration("cdn-max-age", site.DefaultCDNMaxAge, "longest a CDN may keep a public page (manual publishes cannot be foreseen)")
 	st, err := parseAndOpen(ctx, fs, args)
 	if err != nil {
 		return err
@@ -98,7 +101,21 @@ func serveCmd(ctx context.Context, args []string, stdout io.Writer, log *slog.Lo
 	if err != nil {
 		return fmt.Errorf("--trusted-proxy: %w", err)
 	}
-	a := newApp(st, systemClock{}, log, *secure, handlers.WithTrustedProxies(trusted))
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return err
+	}
+	defer ln.Close()
+	base, err := publicBase(*publicURL, ln.Addr())
+	if err != nil {
+		return err
+	}
+	opts := []handlers.Option{handlers.WithTrustedProxies(trusted), handlers.WithPublicURL(base), handlers.WithCDNMaxAge(*cdnMaxAge)}
+	if *publicURL != "" {
+		// Behind a proxy that rewrites Host, forms still come from the public URL.
+		opts = append(opts, handlers.WithTrustedOrigins(base))
+	}
+	a := newApp(st, systemClock{}, log, *secure, opts...)
 	if *demo {
 		seeded, err := seedDemo(ctx, a.engine)
 		if err != nil {
@@ -109,10 +126,6 @@ func serveCmd(ctx context.Context, args []string, stdout io.Writer, log *slog.Lo
 		}
 	}
 
-	ln, err := net.Listen("tcp", *addr)
-	if err != nil {
-		return err
-	}
 	srv := newServer(a.handler)
 	a.ticker.Start(ctx)
 	defer a.ticker.Stop()
@@ -134,4 +147,20 @@ func serveCmd(ctx context.Context, args []string, stdout io.Writer, log *slog.Lo
 		return err
 	}
 	return nil
+}
+
+// publicBase is --public-url checked, or for a local run the address Studio
+// listens on (an unspecified host reads as localhost).
+func publicBase(flagValue string, listen net.Addr) (string, error) {
+	if flagValue != "" {
+		return site.ParsePublicURL(flagValue)
+	}
+	host, port, err := net.SplitHostPort(listen.String())
+	if err != nil {
+		return "", err
+	}
+	if ip := net.ParseIP(host); ip == nil || ip.IsUnspecified() {
+		host = "localhost"
+	}
+	return "http://" + net.JoinHostPort(host, port), nil
 }

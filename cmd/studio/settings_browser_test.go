@@ -126,7 +126,7 @@ func TestKillSwitchInTheBrowser(t *testing.T) {
 	))
 	wantContains(t, "banner", text(t, ctx, `[data-testid="paused-banner"]`), "Zamanlamalar ve otomasyonlar duraklatıldı",
 		"Duraklatan: Halil Owner", "Gerekçe: Seçim sonuçları doğrulanıyor", "Site ayarlarında sürdürün")
-	wantContains(t, "agenda", text(t, ctx, "main"), "Election night live", "Zamanlandı")
+	wantContains(t, "agenda", text(t, ctx, "main"), "Election night live", "Bekletiliyor: duraklatıldı")
 	shots(t, ctx, "schedules-paused-tr")
 
 	t.Log("in English, resume: the release is published late")

@@ -67,7 +67,7 @@ type view struct {
 	media    map[string]*asset // visible assets by slug
 	mediaIDs map[string]*asset
 
-	rendered sync.Map // origin + path → *page, what a route rendered
+	rendered sync.Map // path → *page, what a route rendered
 	bytes    atomic.Int64
 }
 
@@ -80,8 +80,7 @@ type page struct {
 }
 
 // Memory bounds: a view keeps at most maxRendered bytes of rendered pages
-// (the origin is part of the key, so a stream of made-up Host headers
-// cannot grow it without end; past the budget pages are rendered afresh), a
+// (past the budget pages are rendered afresh), a
 // snapshot at most maxViews views, and the handler at most maxSnapshots
 // snapshots. Time moves forward and releases replace snapshots, so old
 // ones are rarely asked for again.

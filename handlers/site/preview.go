@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"net/http"
-	"slices"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -19,8 +18,10 @@ import (
 
 // Preview serves /preview/{token}: the working copy of the node a signed
 // link names (RFC §7.3), draft or published, gated or not, with a notice of
-// its gate in its own language (English when it has none we speak). Never
-// stored, never indexed; a forged or expired link is the site's 404.
+// its gate. It looks as the live page will: the site's chrome and the
+// notices in the site's language, the node's own language on its content
+// element. Never stored, never indexed; a forged or expired link is the
+// site's 404.
 func (h *Handler) Preview(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("X-Robots-Tag", "noindex, nofollow")
 	token := chi.URLParam(r, "token")
@@ -28,13 +29,8 @@ func (h *Handler) Preview(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	lang := n.Body.Lang
-	if !slices.Contains(locales.Languages, lang) {
-		lang = locales.Languages[0]
-	}
 	f := q.frame()
-	f.Lang = lang
-	p := locales.For(lang)
+	p := locales.For(f.Lang)
 
 	e := templates.SiteEntry{Title: n.Body.Title, Summary: n.Body.Summary, Lang: n.Body.Lang, Body: paragraphs(n.Body.Text)}
 	if at := n.Body.PublishedAt; at != nil {

@@ -7,7 +7,9 @@
 // published and its gates are open then. A gated node is absent from every
 // list, menu, feed, sitemap and head, and its own URL answers 404 with
 // no-store exactly like an unpublished one (§7.2). Every 200 may be cached
-// by a CDN only until the next gate of the live snapshot (§7.4).
+// by a CDN only until the live site's next change — the next gate of the
+// live snapshot (§7.4) or the site's next due release — and at most the
+// configured ceiling, since a person's publish cannot be foreseen.
 //
 // Per snapshot (immutable) the work is done once: the published nodes, the
 // sorted gate instants, the referrers of each asset. Per gate interval the
@@ -20,8 +22,10 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"sync"
@@ -41,6 +45,14 @@ import (
 type Handler struct {
 	eng *engine.Engine
 	log *slog.Logger
+	// origin is the public base URL every absolute URL is built from
+	// (feeds, the sitemap, robots.txt, canonical and sharing tags): the
+	// configured one, never the request's Host header, which the client
+	// writes (issue 10: a request for "evil.test" must not put evil.test in
+	// a page a CDN then serves to everyone).
+	origin string
+	// maxAge is the ceiling on CDN-Cache-Control's max-age, in seconds.
+	maxAge int
 
 	reader siteReader
 
@@ -48,23 +60,62 @@ type Handler struct {
 	cache map[string]*snapshot // by site, snapshot, name and zone: snapshots never change
 }
 
+// Options are the public site's settings.
+type Options struct {
+	// PublicURL is the site's public base URL, scheme and host (and port):
+	// "https://news.example". Empty is DefaultPublicURL.
+	PublicURL string
+	// CDNMaxAge is the longest a CDN may keep a public page (§7.4's
+	// lifetime, capped further): releases and gates are foreseen, but a
+	// person's "Publish site" or Publish now is not, and Studio purges no
+	// CDN. Zero is DefaultCDNMaxAge.
+	CDNMaxAge time.Duration
+}
+
+// Defaults of Options: the address `studio serve` listens on by default, and
+// a minute, the ticker's own granularity.
+const (
+	DefaultPublicURL = "http://127.0.0.1:8080"
+	DefaultCDNMaxAge = 60 * time.Second
+)
+
 // New returns the public site handlers. log may be nil.
-func New(eng *engine.Engine, log *slog.Logger) *Handler {
+func New(eng *engine.Engine, log *slog.Logger, opt Options) *Handler {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	h := &Handler{eng: eng, log: log, cache: map[string]*snapshot{}}
-	h.reader.load = func(ctx context.Context) ([]engine.Site, error) { return eng.Sites(ctx) }
+	if opt.PublicURL == "" {
+		opt.PublicURL = DefaultPublicURL
+	}
+	if opt.CDNMaxAge <= 0 {
+		opt.CDNMaxAge = DefaultCDNMaxAge
+	}
+	h := &Handler{eng: eng, log: log, origin: strings.TrimSuffix(opt.PublicURL, "/"),
+		maxAge: max(1, int(opt.CDNMaxAge/time.Second)), cache: map[string]*snapshot{}}
+	h.reader.load = func(ctx context.Context) ([]engine.LiveSite, error) { return eng.LiveSites(ctx) }
 	return h
+}
+
+// ParsePublicURL checks a public base URL as --public-url takes it: http or
+// https, a host, nothing after it but a "/". It returns it without the
+// slash.
+func ParsePublicURL(s string) (string, error) {
+	u, err := url.Parse(strings.TrimSpace(s))
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil ||
+		(u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" || u.Opaque != "" {
+		return "", fmt.Errorf("public URL %q: want scheme and host only, as in https://news.example", s)
+	}
+	return u.Scheme + "://" + u.Host, nil
 }
 
 // request is one public request: the instant it is judged at, taken once,
 // and what the live snapshot shows then.
 type request struct {
 	now    time.Time
+	live   engine.LiveSite
 	snap   *snapshot
 	view   *view
-	origin string // scheme and host, for absolute URLs
+	origin string // the public base URL, for absolute URLs
 }
 
 // begin takes the request's one instant and finds its view.
@@ -73,30 +124,32 @@ func (h *Handler) begin(r *http.Request) (*request, error) {
 }
 
 func (h *Handler) beginAt(r *http.Request, now time.Time) (*request, error) {
-	sn, err := h.snapshot(r.Context())
+	live, sn, err := h.snapshot(r.Context())
 	if err != nil || sn == nil {
 		return nil, err
 	}
-	return &request{now: now, snap: sn, view: sn.viewAt(now), origin: origin(r)}, nil
+	return &request{now: now, live: live, snap: sn, view: sn.viewAt(now), origin: h.origin}, nil
 }
 
-// snapshot returns the site's live snapshot, prepared once.
-func (h *Handler) snapshot(ctx context.Context) (*snapshot, error) {
+// snapshot returns the site as read for this request (with the next due
+// release) and its live snapshot, prepared once.
+func (h *Handler) snapshot(ctx context.Context) (engine.LiveSite, *snapshot, error) {
 	sites, err := h.reader.sites(ctx)
 	if err != nil || len(sites) == 0 {
-		return nil, err
+		return engine.LiveSite{}, nil, err
 	}
-	s := sites[0]
+	live := sites[0]
+	s := live.Site
 	key := s.ID + "/" + s.PublishedSnapshotID + "/" + s.Name + "/" + s.TimeZone
 	h.mu.Lock()
 	sn, ok := h.cache[key]
 	h.mu.Unlock()
 	if ok {
-		return sn, nil
+		return live, sn, nil
 	}
 	nodes, err := h.eng.LiveNodes(ctx, s)
 	if err != nil {
-		return nil, err
+		return live, nil, err
 	}
 	sn = newSnapshot(key, s, nodes)
 	h.mu.Lock()
@@ -105,17 +158,7 @@ func (h *Handler) snapshot(ctx context.Context) (*snapshot, error) {
 	}
 	h.cache[key] = sn
 	h.mu.Unlock()
-	return sn, nil
-}
-
-// origin is the scheme and host the request came to, for the absolute URLs
-// of feeds, the sitemap and sharing tags.
-func origin(r *http.Request) string {
-	scheme := "http"
-	if r.TLS != nil || r.Header.Get("X-Forwarded-Proto") == "https" {
-		scheme = "https"
-	}
-	return scheme + "://" + r.Host
+	return live, sn, nil
 }
 
 func (q *request) frame() templates.SiteFrame {
@@ -235,7 +278,7 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, path string, bui
 		h.fail(w, r, err)
 		return
 	}
-	key := q.origin + path
+	key := path
 	if p, ok := q.view.rendered.Load(key); ok {
 		h.ok(w, r, q, p.(*page))
 		return
@@ -259,14 +302,15 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, path string, bui
 }
 
 // ok sends a published 200 (§7.4): browsers revalidate every time with the
-// ETag, and a CDN may keep it only until the next gate of the live
-// snapshot, when what the site shows may change.
+// ETag, and a CDN may keep it only until the live site's next change — the
+// snapshot's next gate or the site's next due release — and never longer
+// than the ceiling, since a person's publish cannot be foreseen.
 func (h *Handler) ok(w http.ResponseWriter, r *http.Request, q *request, p *page) {
 	tag := p.etag
 	hd := w.Header()
 	hd.Set("ETag", tag)
 	hd.Set("Cache-Control", "public, max-age=0, must-revalidate")
-	hd.Set("CDN-Cache-Control", "public, max-age="+strconv.Itoa(q.snap.index.MaxAge(q.now)))
+	hd.Set("CDN-Cache-Control", "public, max-age="+strconv.Itoa(q.live.CDNMaxAge(q.snap.index, q.now, h.maxAge)))
 	if noneMatch(r.Header.Get("If-None-Match"), tag) {
 		w.WriteHeader(http.StatusNotModified)
 		return

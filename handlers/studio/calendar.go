@@ -161,6 +161,9 @@ func (h *Handler) calendarView(r *http.Request, cs calendarState, z calendarZone
 	if v.Paused, err = h.pausedBanner(r); err != nil {
 		return v, err
 	}
+	if v.Paused != nil { // the Scheduler card promises no publish while paused
+		v.Aside.Paused, v.Aside.Held = true, v.Paused.Effects.HeldCount
+	}
 	return v, nil
 }
 
@@ -419,6 +422,8 @@ func (h *Handler) agendaItem(r *http.Request, p *locales.Printer, z calendarZone
 		row.Look = "dashed"
 	case it.State == string(release.StateRunning):
 		row.Running = true
+	case it.Held:
+		row.State, row.Look = "held", "alert"
 	case engine.StateFacet(it.State) == engine.FacetDone:
 		row.Look = "faded"
 	case engine.StateFacet(it.State) == engine.FacetAttention:

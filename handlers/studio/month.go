@@ -192,6 +192,10 @@ func (h *Handler) monthChip(r *http.Request, p *locales.Printer, it engine.Calen
 	case it.State == string(release.StateMissed):
 		c.Tone = "danger"
 		c.Icons = append(c.Icons, "missed")
+	case it.Held:
+		c.Tone, c.State, c.Held = "warn", "held", p.T("calendar.state.held")
+		c.Icons = append(c.Icons, "paused")
+		stateWord = p.T("month.state.held")
 	case gate:
 		c.Look, c.Tone = "gate", "info"
 		if it.Kind == engine.ItemExpiry {
@@ -218,6 +222,8 @@ func (h *Handler) monthChip(r *http.Request, p *locales.Printer, it engine.Calen
 	c.Sentence = strings.Join(append(parts, stateWord), ", ")
 	c.Badge = p.T("state." + it.State)
 	switch {
+	case it.Held:
+		c.Badge = c.Held
 	case it.Approval == engine.ApprovalDenied:
 		c.Badge = p.T("month.badge_denied")
 	case it.State == engine.ItemDone || it.State == engine.ItemPaused || c.Badge == "state."+it.State:

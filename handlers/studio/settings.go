@@ -3,6 +3,7 @@ package studio
 import (
 	"context"
 	"net/http"
+	"net/url"
 	"strconv"
 	"sync"
 	"time"
@@ -64,6 +65,12 @@ func (h *Handler) renderSettings(w http.ResponseWriter, r *http.Request, status 
 
 	v.Switch.Rev = set.Rev
 	v.Switch.Paused = pausedView(r, st, set)
+	fx, err := h.eng.PauseEffects(ctx, *st.user, st.site.ID)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	v.Switch.Effects = pauseEffectsView(r, st, fx)
 	v.DailyCap.Rev, v.DailyCap.Cap, v.DailyCap.Used = set.Rev, set.DailyWriteCap, used
 	if v.ErrorFor != "dailyWriteCap" {
 		v.DailyCap.Value = strconv.Itoa(set.DailyWriteCap)
@@ -87,14 +94,35 @@ func pausedView(r *http.Request, st *state, set engine.ScheduleSettings) *templa
 }
 
 // pausedBanner is the kill switch's banner for a page, nil while the site's
-// schedules run.
+// schedules run: who paused, why, what it holds and what still happens.
 func (h *Handler) pausedBanner(r *http.Request) (*templates.PausedView, error) {
 	st := stateOf(r.Context())
 	set, err := h.eng.ScheduleSettings(r.Context(), st.site.ID)
+	if err != nil || !set.Paused {
+		return nil, err
+	}
+	v := pausedView(r, st, set)
+	fx, err := h.eng.PauseEffects(r.Context(), *st.user, st.site.ID)
 	if err != nil {
 		return nil, err
 	}
-	return pausedView(r, st, set), nil
+	v.Effects = pauseEffectsView(r, st, fx)
+	return v, nil
+}
+
+// pauseEffectsView shows engine.PauseEffects in the site's zone: each gate
+// links to its node's Schedule card, each held release to its page.
+func pauseEffectsView(r *http.Request, st *state, fx engine.PauseEffects) templates.PauseEffectsView {
+	v := templates.PauseEffectsView{MoreGates: fx.MoreGates, HeldCount: fx.HeldCount}
+	for _, g := range fx.Gates {
+		v.Gates = append(v.Gates, templates.GateAheadRow{Title: g.Title, Edge: g.Edge, When: timePair(r, g.At, st.site.TimeZone),
+			EditURL: "/studio/content/" + url.PathEscape(g.NodeID) + "#gates-title"})
+	}
+	for _, h := range fx.Held {
+		v.Held = append(v.Held, templates.HeldRow{Title: h.Title, When: timePair(r, h.At, st.site.TimeZone),
+			URL: "/studio/releases/" + url.PathEscape(h.ID)})
+	}
+	return v
 }
 
 // zoneLocations are the zones of the time zone list, loaded once.

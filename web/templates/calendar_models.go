@@ -178,6 +178,10 @@ type CalendarAside struct {
 	Health       HealthView
 	CanSettings  bool
 	Drafts       []DraftRow
+	// Paused: the site's schedules are paused, so the Scheduler card says
+	// so (and how many releases wait) instead of promising a publish.
+	Paused bool
+	Held   int
 }
 
 // WaitingRow is one request waiting for approval.

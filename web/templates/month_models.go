@@ -103,6 +103,9 @@ type MonthChip struct {
 	// state's badge where there is room for it (a phone's day panel).
 	RunningLabel string
 	Badge        string
+	// Held is the visible badge of a release the kill switch holds past
+	// its time ("Held: paused"), on the chip itself.
+	Held string
 	// Draggable chips carry what a move needs: the release's rev, its
 	// wall-clock date and time in the site's zone, and When, the
 	// localized "Monday 12 October, 09:00" the dialog shows as "Now".

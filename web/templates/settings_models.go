@@ -38,6 +38,9 @@ type KillSwitchView struct {
 	Rev    int64
 	Paused *PausedView // nil while schedules run
 	Reason string      // the reason field's value
+	// Effects is what pausing leaves running (the dialog says it before
+	// the person pauses) and, while paused, what it holds.
+	Effects PauseEffectsView
 }
 
 // PausedView says who paused the site's schedules, when and why.
@@ -46,6 +49,8 @@ type PausedView struct {
 	At        TimePair
 	Reason    string
 	CanResume bool // the viewer may resume (site:settings): the banner links to settings
+	// Effects is what still happens while paused, and what is held.
+	Effects PauseEffectsView
 }
 
 // DailyCapView is the daily automation write cap with today's use.
