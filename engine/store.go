@@ -276,8 +276,9 @@ type Store interface {
 	// NodeVersion is the body of one saved version of a node.
 	NodeVersion(ctx context.Context, id string, rev int64) (content.Body, error)
 
+	// WaitingApprovals and FirstWaitingApprovals list in WaitingOrder.
 	WaitingApprovals(ctx context.Context, siteID string) ([]ApprovalRequest, error)
-	// FirstWaitingApprovals is the oldest limit waiting requests of a site
+	// FirstWaitingApprovals is the first limit waiting requests of a site
 	// and how many wait in all.
 	FirstWaitingApprovals(ctx context.Context, siteID string, limit int) ([]ApprovalRequest, int, error)
 	// WaitingApprovalsOf is the waiting requests of the given releases.

@@ -1,0 +1,105 @@
+package handlers_test
+
+import (
+	"context"
+	"net/http"
+	"regexp"
+	"slices"
+	"testing"
+	"time"
+
+	"studio/engine"
+	"studio/engine/content"
+)
+
+// Tests of issue 10's newcomer bullets on the release, approval and
+// schedule screens, against the real router.
+
+var (
+	approvalRowRe = regexp.MustCompile(`data-testid="approval-(apr_[^"]+)"`)
+	waitingRowRe  = regexp.MustCompile(`data-testid="waiting-(apr_[^"]+)"`)
+)
+
+func submatches(re *regexp.Regexp, body string) []string {
+	var out []string
+	for _, m := range re.FindAllStringSubmatch(body, -1) {
+		out = append(out, m[1])
+	}
+	return out
+}
+
+// TestWaitingListsSoonestFirst: "Waiting for approval is not sorted by due
+// time (today's request was listed last)". Asked for tomorrow first, then
+// today at 12:00, then today at 11:00, then a live article's expiry that
+// publishes when approved: every surface lists the expiry, 11:00, 12:00,
+// tomorrow.
+func TestWaitingListsSoonestFirst(t *testing.T) {
+	t.Parallel()
+	a := newApp(t)
+	ctx := context.Background()
+	tomorrow := a.requestOn(t, content.Body{Title: "Tomorrow", Slug: "tomorrow", Status: content.StatusDraft, Text: "."}, "2026-11-03", "09:00")
+	a.clock.Set(start.Add(time.Minute))
+	noon := a.requestOn(t, content.Body{Title: "Jobs", Slug: "jobs", Status: content.StatusDraft, Text: "."}, "2026-11-02", "12:00")
+	a.clock.Set(start.Add(2 * time.Minute))
+	eleven := a.requestOn(t, content.Body{Title: "Press", Slug: "press", Status: content.StatusDraft, Text: "."}, "2026-11-02", "11:00")
+	a.clock.Set(start.Add(3 * time.Minute))
+	d, err := a.eng.Node(ctx, a.site.ID, a.live.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.eng.SetGates(ctx, a.contributor, engine.GateInput{SiteID: a.site.ID, NodeID: a.live.ID, ExpectedRev: d.Rev,
+		From: engine.KeepGate(), Until: engine.GateAt(time.Date(2026, 11, 6, 15, 0, 0, 0, time.UTC)), Apply: engine.GateApplyNow}); err != nil {
+		t.Fatal(err)
+	}
+	var gate string
+	list, err := a.eng.Approvals(ctx, a.editor, a.site.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range list {
+		if v.Request.ExecuteAt == nil {
+			gate = v.Request.ID
+		}
+	}
+	want := []string{gate, eleven, noon, tomorrow}
+
+	c := a.signedIn(t, a.editor)
+	page := c.check(t, scenario{Name: "ApprovalsPage", URL: "/studio/approvals", ExpectedStatus: http.StatusOK,
+		ExpectedContent: []string{"Publishes when approved"}})
+	if got := submatches(approvalRowRe, page.Body); !slices.Equal(got, want) {
+		t.Errorf("Approvals page order = %v, want %v", got, want)
+	}
+	aside := c.check(t, scenario{Name: "SchedulesAside", URL: "/studio/schedules", ExpectedStatus: http.StatusOK})
+	if got := submatches(waitingRowRe, aside.Body); !slices.Equal(got, want) {
+		t.Errorf("Schedules aside order = %v, want %v", got, want)
+	}
+
+	token, _, err := a.eng.CreateToken(ctx, a.editor, "script")
+	if err != nil {
+		t.Fatal(err)
+	}
+	status, out := apiCall(t, a, "GET", "/api/sites/"+a.site.ID+"/approvals", token, "")
+	if status != http.StatusOK {
+		t.Fatalf("API approvals: %d %v", status, out)
+	}
+	var got []string
+	for _, v := range out["approvals"].([]any) {
+		got = append(got, v.(map[string]any)["id"].(string))
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("API approvals order = %v, want %v", got, want)
+	}
+}
+
+// requestOn has the contributor ask for a new draft page at date and clock
+// in Istanbul and returns the request's id.
+func (a *testApp) requestOn(t *testing.T, body content.Body, date, clock string) string {
+	t.Helper()
+	n := a.createNode(t, "page", body)
+	r := a.scheduleAt(t, a.contributor, n, date, clock)
+	qs, err := a.eng.WaitingRequestsOf(context.Background(), a.editor, a.site.ID, []string{r.ID})
+	if err != nil || len(qs) != 1 {
+		t.Fatalf("request of %s: %v %v", r.ID, qs, err)
+	}
+	return qs[0].ID
+}
