@@ -191,6 +191,9 @@ type Apply struct {
 	// new version, so the working copy is what goes live (otherwise the
 	// next ordinary publish would take the article down again).
 	Repromote bool
+	// ExecuteAt, when set, becomes the release's time as it publishes: an
+	// "on-approval" release is recorded at the instant it went live.
+	ExecuteAt *time.Time
 }
 
 // Retry is a failed try of a claimed run, to be tried again (§8.8).

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"regexp"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -102,4 +103,27 @@ func (a *testApp) requestOn(t *testing.T, body content.Body, date, clock string)
 		t.Fatalf("request of %s: %v %v", r.ID, qs, err)
 	}
 	return qs[0].ID
+}
+
+// TestGateSaveAndPublishBeforeTheNowLine: after an immediate "Save and
+// publish" of a live article's expiry, the Agenda shows its Published row
+// before the Now line, at the minute it happened.
+func TestGateSaveAndPublishBeforeTheNowLine(t *testing.T) {
+	t.Parallel()
+	a := newApp(t)
+	a.clock.Set(start.Add(12*time.Minute + 30*time.Second)) // 08:12:30 in Istanbul
+	editor := a.signedIn(t, a.editor)
+	editor.check(t, scenario{Name: "SaveAndPublish", Method: "POST", URL: "/studio/content/" + a.live.ID + "/gates",
+		Form:           withToken(gateForm(a.nodeRev(t, a.live.ID), "until_date", "2026-11-06", "until_time", "18:00"), editor.token()),
+		ExpectedStatus: http.StatusSeeOther})
+	res := editor.check(t, scenario{Name: "Agenda", URL: "/studio/schedules", ExpectedStatus: http.StatusOK,
+		ExpectedContent: []string{`data-testid="now-rule"`, `data-state="published"`, "08:12 Istanbul"}})
+	ids := agendaReleaseIDs(res.Body)
+	if len(ids) != 1 {
+		t.Fatalf("agenda releases %v, want the gate's one", ids)
+	}
+	row, now := strings.Index(res.Body, `data-testid="release-`+ids[0]+`"`), strings.Index(res.Body, `data-testid="now-rule"`)
+	if row < 0 || now < 0 || row > now {
+		t.Fatalf("the Published row (at %d) is not before the Now line (at %d)\n%s", row, now, excerpt(res.Body))
+	}
 }
