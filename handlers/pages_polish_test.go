@@ -2,6 +2,7 @@ package handlers_test
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"regexp"
 	"slices"
@@ -126,4 +127,55 @@ func TestGateSaveAndPublishBeforeTheNowLine(t *testing.T) {
 	if row < 0 || now < 0 || row > now {
 		t.Fatalf("the Published row (at %d) is not before the Now line (at %d)\n%s", row, now, excerpt(res.Body))
 	}
+}
+
+// TestSchedulePreviewOfARefusedTime: "the schedule preview sentence still
+// reads 'Publishes on … 10:00' under the error 'This time has already
+// passed'". At 08:00 in Istanbul, 07:00 today is refused: the live preview
+// and the form after a refused submit show only the error, never the
+// sentence; a time that would be accepted still reads as one.
+func TestSchedulePreviewOfARefusedTime(t *testing.T) {
+	t.Parallel()
+	a := newApp(t)
+	c := a.signedIn(t, a.editor)
+	draftRelease := a.draftRelease(t)
+	form := "/studio/content/" + a.draft.ID + "/schedule"
+	for _, base := range []string{form + "/preview", "/studio/releases/" + draftRelease + "/schedule/preview"} {
+		runScenarios(t, c, []scenario{
+			{Name: "Passed", URL: base + "?date=2026-11-02&time=07:00", ExpectedStatus: http.StatusOK,
+				ExpectedContent:    []string{`data-testid="preview-error"`, "This time has already passed. Choose a later one."},
+				NotExpectedContent: []string{"Publishes on", `data-testid="preview"`}},
+			{Name: "WithinTheMinute", URL: base + "?date=2026-11-02&time=08:00", ExpectedStatus: http.StatusOK,
+				ExpectedContent:    []string{"Choose a time at least one minute from now"},
+				NotExpectedContent: []string{"Publishes on"}},
+			{Name: "TooFar", URL: base + "?date=2027-12-01&time=09:00", ExpectedStatus: http.StatusOK,
+				ExpectedContent: []string{"Choose a time within the next 366 days."}, NotExpectedContent: []string{"Publishes on"}},
+			{Name: "Accepted", URL: base + "?date=2026-11-02&time=10:00", ExpectedStatus: http.StatusOK,
+				ExpectedContent: []string{"Publishes on Monday 2 November at", "10:00 Istanbul"}, NotExpectedContent: []string{"preview-error"}},
+			{Name: "StillTyping", URL: base + "?date=2026-11-02&time=", ExpectedStatus: http.StatusOK,
+				NotExpectedContent: []string{"preview-error", `data-testid="preview"`}},
+		})
+	}
+	res := c.check(t, scenario{Name: "RefusedSubmit", Method: "POST", URL: form,
+		Form:           withToken(map[string][]string{"rev": {fmt.Sprint(a.nodeRev(t, a.draft.ID))}, "date": {"2026-11-02"}, "time": {"07:00"}}, c.token()),
+		ExpectedStatus: http.StatusUnprocessableEntity, ExpectedContent: []string{"This time has already passed. Choose a later one."},
+		NotExpectedContent: []string{"Publishes on"}})
+	if n := strings.Count(res.Body, "This time has already passed"); n != 1 {
+		t.Errorf("the refusal is shown %d times, want once under the time", n)
+	}
+
+	a.setLang(t, a.editor, "tr")
+	c.check(t, scenario{Name: "Turkish", URL: form + "/preview?date=2026-11-02&time=07:00", ExpectedStatus: http.StatusOK,
+		ExpectedContent: []string{`data-testid="preview-error"`}, NotExpectedContent: []string{"Yayım zamanı"}})
+}
+
+// draftRelease is a draft release of the editor's with the draft article
+// in it.
+func (a *testApp) draftRelease(t *testing.T) string {
+	t.Helper()
+	r, err := a.eng.NewRelease(context.Background(), a.editor, a.site.ID, "Election coverage", []string{a.otherDraft(t).ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r.ID
 }

@@ -133,7 +133,9 @@ func (h *Handler) renderDraft(w http.ResponseWriter, r *http.Request, status int
 	if v.Date == "" {
 		v.Date, v.Time = h.eng.Now().In(loc).AddDate(0, 0, 1).Format("2006-01-02"), "09:00" // tomorrow morning
 	}
-	v.Preview = h.preview(r, v.Date, v.Time)
+	if v.ScheduleErrors["date"] == "" && v.ScheduleErrors["time"] == "" {
+		v.Preview = h.preview(r, v.Date, v.Time) // a refused one has its error under its field
+	}
 	inRelease := map[string]bool{}
 	for _, it := range rel.Items {
 		inRelease[it.NodeID] = true

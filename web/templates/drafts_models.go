@@ -62,7 +62,7 @@ type DraftView struct {
 	Date           string
 	Time           string
 	MinDate        string
-	Preview        TimePair
+	Preview        SchedulePreviewView
 	ScheduleErrors FieldErrors
 	History        []HistoryRow
 }

@@ -115,7 +115,7 @@ type ScheduleForm struct {
 	MinDate    string
 	Errors     FieldErrors
 	Error      string
-	Preview    TimePair
+	Preview    SchedulePreviewView
 	CanApprove bool
 }
 
