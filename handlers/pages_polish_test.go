@@ -12,6 +12,7 @@ import (
 
 	"studio/engine"
 	"studio/engine/content"
+	"studio/engine/policy"
 )
 
 // Tests of issue 10's newcomer bullets on the release, approval and
@@ -178,4 +179,36 @@ func (a *testApp) draftRelease(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return r.ID
+}
+
+// TestZoneNamedOnce: "'Your browser is set to UTC (UTC): UTC' and 'Times
+// are in your own time: UTC (UTC)' repeat the zone". A viewer in UTC on an
+// Istanbul site reads each zone once: a city and its offset, or for UTC
+// the one word.
+func TestZoneNamedOnce(t *testing.T) {
+	t.Parallel()
+	a := newApp(t)
+	owner := a.addUser(t, "owner@example.com", "Oya Owner", policy.Owner, "en")
+	c := a.signedIn(t, owner)
+	c.setCookie("tz", "UTC") // as studio.js sets it
+	runScenarios(t, c, []scenario{
+		{Name: "SettingsBrowserZone", URL: "/studio/settings", ExpectedStatus: http.StatusOK,
+			ExpectedContent:    []string{`data-testid="zone-browser"`, "Your browser is set to UTC.", "Istanbul (UTC+3)"},
+			NotExpectedContent: []string{"UTC (UTC)", "<code>UTC</code>"}},
+		{Name: "CalendarViewerZone", URL: "/studio/schedules?tz=viewer", ExpectedStatus: http.StatusOK,
+			ExpectedContent: []string{"Times are in your own time: UTC."}, NotExpectedContent: []string{"UTC (UTC)"}},
+		{Name: "CalendarSiteZone", URL: "/studio/schedules", ExpectedStatus: http.StatusOK,
+			ExpectedContent: []string{"Times are in Istanbul (UTC+3) time."}},
+	})
+	berlin := a.signedIn(t, owner)
+	berlin.setCookie("tz", "Europe%2FBerlin")
+	berlin.check(t, scenario{Name: "SettingsBerlin", URL: "/studio/settings", ExpectedStatus: http.StatusOK,
+		ExpectedContent: []string{"Your browser is set to Berlin (UTC+1):", "<code>Europe/Berlin</code>"}})
+	a.setLang(t, owner, "tr")
+	runScenarios(t, c, []scenario{
+		{Name: "TurkishSettings", URL: "/studio/settings", ExpectedStatus: http.StatusOK,
+			ExpectedContent: []string{"Tarayıcınızın saat dilimi UTC."}, NotExpectedContent: []string{"UTC (UTC)"}},
+		{Name: "TurkishCalendar", URL: "/studio/schedules?tz=viewer", ExpectedStatus: http.StatusOK,
+			ExpectedContent: []string{"Saatler sizin saatinize göredir: UTC."}, NotExpectedContent: []string{"UTC (UTC)"}},
+	})
 }
