@@ -212,3 +212,64 @@ func TestZoneNamedOnce(t *testing.T) {
 			ExpectedContent: []string{"Saatler sizin saatinize göredir: UTC."}, NotExpectedContent: []string{"UTC (UTC)"}},
 	})
 }
+
+// TestStaleRefusalOffersLoadTheLatest: "A stale-edit refusal offers no
+// 'Load the latest' link". Each page that refuses a change because
+// something changed elsewhere (409) links to itself as it is now; a refusal
+// of the person's own input (422) does not.
+func TestStaleRefusalOffersLoadTheLatest(t *testing.T) {
+	t.Parallel()
+	a := newApp(t)
+	c := a.signedIn(t, a.editor)
+	token := c.token()
+	latest := func(href string) string {
+		return `href="` + href + `" data-testid="load-latest">Load the latest</a>`
+	}
+	rel := a.scheduleAt(t, a.editor, a.otherDraft(t), "2026-11-02", "10:00")
+	releasePage := "/studio/releases/" + rel.ID
+	stale := fmt.Sprint(rel.Rev - 1)
+	draft := a.draftRelease(t)
+	draftRev := fmt.Sprint(a.release(t, draft).Rev)
+	liveRev := a.nodeRev(t, a.live.ID)
+	runScenarios(t, c, []scenario{
+		{Name: "Move", Method: "POST", URL: releasePage + "/move",
+			Form:           withToken(map[string][]string{"rev": {stale}, "date": {"2026-11-02"}, "time": {"11:00"}}, token),
+			ExpectedStatus: http.StatusConflict, ExpectedContent: []string{"This changed somewhere else meanwhile.", latest(releasePage)}},
+		{Name: "Unschedule", Method: "POST", URL: releasePage + "/unschedule", Form: withToken(map[string][]string{"rev": {stale}}, token),
+			ExpectedStatus: http.StatusConflict, ExpectedContent: []string{latest(releasePage)}},
+		{Name: "MoveToThePast", Method: "POST", URL: releasePage + "/move",
+			Form:           withToken(map[string][]string{"rev": {fmt.Sprint(rel.Rev)}, "date": {"2026-11-02"}, "time": {"07:00"}}, token),
+			ExpectedStatus: http.StatusUnprocessableEntity, NotExpectedContent: []string{`data-testid="load-latest"`}},
+		{Name: "ScheduleForm", Method: "POST", URL: "/studio/content/" + a.draft.ID + "/schedule",
+			Form: withToken(map[string][]string{"rev": {fmt.Sprint(a.nodeRev(t, a.draft.ID) - 1)}, "date": {"2026-11-02"},
+				"time": {"10:00"}}, token),
+			ExpectedStatus: http.StatusConflict, ExpectedContent: []string{latest("/studio/content/" + a.draft.ID + "/schedule")}},
+		{Name: "Editor", Method: "POST", URL: "/studio/content/" + a.live.ID,
+			Form: withToken(map[string][]string{"rev": {fmt.Sprint(liveRev - 1)}, "title": {"Welcome"}, "slug": {"welcome"},
+				"status": {"published"}, "body": {"Hello."}}, token),
+			ExpectedStatus: http.StatusConflict, ExpectedContent: []string{latest("/studio/content/" + a.live.ID)}},
+		{Name: "DraftRename", Method: "POST", URL: "/studio/releases/" + draft + "/rename",
+			Form:           withToken(map[string][]string{"rev": {draftRev + "0"}, "title": {"Winter launch"}}, token),
+			ExpectedStatus: http.StatusConflict, ExpectedContent: []string{latest("/studio/releases/" + draft)}},
+	})
+
+	// Undo of a published release, on a site that moved since.
+	published := a.scheduleAt(t, a.editor, a.draft, "2026-11-02", "09:00")
+	a.clock.Set(published.When.At)
+	if _, err := a.eng.RunDue(context.Background(), "manual"); err != nil {
+		t.Fatal(err)
+	}
+	site, err := a.eng.Site(context.Background(), a.site.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	undo := "/studio/releases/" + published.ID + "/undo"
+	c.check(t, scenario{Name: "Undo", Method: "POST", URL: undo,
+		Form:           withToken(map[string][]string{"site_rev": {fmt.Sprint(site.Rev - 1)}}, token),
+		ExpectedStatus: http.StatusConflict, ExpectedContent: []string{latest(undo)}})
+
+	a.setLang(t, a.editor, "tr")
+	c.check(t, scenario{Name: "Turkish", Method: "POST", URL: releasePage + "/unschedule",
+		Form: withToken(map[string][]string{"rev": {stale}}, token), ExpectedStatus: http.StatusConflict,
+		ExpectedContent: []string{`data-testid="load-latest">En güncelini yükle</a>`}})
+}

@@ -118,6 +118,7 @@ func (h *Handler) renderDraft(w http.ResponseWriter, r *http.Request, status int
 	}
 	loc := siteLoc(st.site)
 	v := templates.DraftView{ID: rel.ID, Title: releaseTitle(rel), Rev: rel.Rev, By: rel.CreatedBy.Name, Error: seed.Error,
+		Latest:      loadLatest(status, "/studio/releases/"+rel.ID),
 		Moved:       len(moved) > 0,
 		CanChange:   rel.CreatedBy.ID == st.user.ID || policy.Has(st.user.Role, policy.ReleasesPublish),
 		CanApprove:  policy.Has(st.user.Role, policy.ReleasesPublish),

@@ -36,6 +36,7 @@ func (h *Handler) renderSchedule(w http.ResponseWriter, r *http.Request, status 
 	st := stateOf(r.Context())
 	f.CanApprove = policy.Has(st.user.Role, policy.ReleasesPublish)
 	f.MinDate = h.eng.Now().In(siteLoc(st.site)).Format("2006-01-02")
+	f.Latest = loadLatest(status, "/studio/content/"+f.NodeID+"/schedule")
 	if f.Errors["date"] == "" && f.Errors["time"] == "" {
 		// A refused date or time has its error under its field: no preview.
 		f.Preview = h.preview(r, f.Date, f.Time)
@@ -143,6 +144,7 @@ func (h *Handler) renderReleaseView(w http.ResponseWriter, r *http.Request, stat
 	mayChange := rel.CreatedBy.ID == st.user.ID || policy.Has(st.user.Role, policy.ReleasesPublish)
 	v := templates.ReleaseView{ID: rel.ID, Title: releaseTitle(rel), State: string(rel.State), Rev: rel.Rev,
 		By: rel.CreatedBy.Name, Error: seed.Error, Outcome: outcomeSentence(ctx, rel),
+		Latest:        loadLatest(status, "/studio/releases/"+rel.ID),
 		CanUnschedule: mayChange && release.CanTransition(rel.State, release.StateDraft),
 		CanCancel:     mayChange && release.CanCancel(rel.State),
 		CanMove:       mayChange && (rel.State == release.StateScheduled || rel.State == release.StateAwaitingApproval),

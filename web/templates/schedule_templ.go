@@ -62,7 +62,7 @@ func Schedule(p Page, f ScheduleForm) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = Alert(f.Error).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = RefusalAlert(f.Error, f.Latest).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -361,7 +361,7 @@ func Release(p Page, r ReleaseView) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = Alert(r.Error).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = RefusalAlert(r.Error, r.Latest).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
