@@ -273,3 +273,28 @@ func TestStaleRefusalOffersLoadTheLatest(t *testing.T) {
 		Form: withToken(map[string][]string{"rev": {stale}}, token), ExpectedStatus: http.StatusConflict,
 		ExpectedContent: []string{`data-testid="load-latest">En güncelini yükle</a>`}})
 }
+
+// TestTurkishOnReleaseScreens reads the Turkish of the release screens as
+// a native editor would: a release that goes back to draft "taslağa
+// döndü" (not "yeniden taslak oldu"), and a moved one keeps its approval
+// ("onay geçerliliğini koruyor").
+func TestTurkishOnReleaseScreens(t *testing.T) {
+	t.Parallel()
+	a := newApp(t)
+	a.setLang(t, a.editor, "tr")
+	c := a.signedIn(t, a.editor)
+	token := c.token()
+	rel := a.scheduleAt(t, a.editor, a.draft, "2026-11-02", "10:00")
+	page := "/studio/releases/" + rel.ID
+	runScenarios(t, c, []scenario{
+		{Name: "Move", Method: "POST", URL: page + "/move", Form: withToken(map[string][]string{"rev": {fmt.Sprint(rel.Rev)},
+			"date": {"2026-11-02"}, "time": {"11:00"}}, token), ExpectedStatus: http.StatusSeeOther},
+		{Name: "Moved", URL: page, ExpectedStatus: http.StatusOK,
+			ExpectedContent: []string{"Taşındı. İçerik değişmediği için onay geçerliliğini koruyor."}},
+	})
+	c.check(t, scenario{Name: "Unschedule", Method: "POST", URL: page + "/unschedule",
+		Form: withToken(map[string][]string{"rev": {fmt.Sprint(a.release(t, rel.ID).Rev)}}, token), ExpectedStatus: http.StatusSeeOther})
+	c.check(t, scenario{Name: "Unscheduled", URL: page, ExpectedStatus: http.StatusOK,
+		ExpectedContent:    []string{"Zamanlama kaldırıldı. Yayın paketi taslağa döndü; düzenleyebilirsiniz."},
+		NotExpectedContent: []string{"Yeniden taslak oldu"}})
+}
