@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -93,7 +94,34 @@ type ItemDiff struct {
 	Target *content.Body
 }
 
-// Approvals lists a site's waiting requests, oldest first.
+// WaitingOrder is the order every surface lists waiting requests in (the
+// Approvals page, the Schedules page's aside, the API): by the time the
+// release would publish, soonest first, because a request left waiting past
+// its time expires (D5). A request without a time ("publishes when
+// approved", a live node's gate change) publishes the moment it is
+// approved, the soonest any request can, so those come first. Ties go to
+// the oldest request, then the id. The store sorts the same way (its
+// queries take the first few in this order); the engine sorts again so the
+// rule has one definition.
+func WaitingOrder(a, b ApprovalRequest) int {
+	switch {
+	case a.ExecuteAt == nil && b.ExecuteAt != nil:
+		return -1
+	case a.ExecuteAt != nil && b.ExecuteAt == nil:
+		return 1
+	case a.ExecuteAt != nil:
+		if c := a.ExecuteAt.Compare(*b.ExecuteAt); c != 0 {
+			return c
+		}
+	}
+	if c := a.CreatedAt.Compare(b.CreatedAt); c != 0 {
+		return c
+	}
+	return strings.Compare(a.ID, b.ID)
+}
+
+// Approvals lists a site's waiting requests in WaitingOrder, the soonest
+// due first.
 func (e *Engine) Approvals(ctx context.Context, u User, siteID string) ([]ApprovalView, error) {
 	if err := require(u, policy.SchedulesRead); err != nil {
 		return nil, err
@@ -102,16 +130,20 @@ func (e *Engine) Approvals(ctx context.Context, u User, siteID string) ([]Approv
 	if err != nil {
 		return nil, err
 	}
+	slices.SortStableFunc(reqs, WaitingOrder)
 	return e.ApprovalsFor(ctx, u, siteID, reqs)
 }
 
-// FirstWaitingRequests is the oldest limit requests waiting on a site,
-// without their releases, and how many wait in all.
+// FirstWaitingRequests is the first limit requests waiting on a site in
+// WaitingOrder (the soonest due), without their releases, and how many wait
+// in all.
 func (e *Engine) FirstWaitingRequests(ctx context.Context, u User, siteID string, limit int) ([]ApprovalRequest, int, error) {
 	if err := require(u, policy.SchedulesRead); err != nil {
 		return nil, 0, err
 	}
-	return e.store.FirstWaitingApprovals(ctx, siteID, limit)
+	reqs, total, err := e.store.FirstWaitingApprovals(ctx, siteID, limit)
+	slices.SortStableFunc(reqs, WaitingOrder)
+	return reqs, total, err
 }
 
 // WaitingRequestsOf is the requests waiting on the given releases.

@@ -54,7 +54,10 @@ import (
 // races the person's own run for it. Waiting for approval it has no time,
 // so its request never expires on its own (D5 expires a request at the
 // release's time); the approver's carry-out gives it the same minute and
-// runs it.
+// runs it. That minute is only the fallback's: when the release publishes,
+// by the manual run or the ticker, its time becomes the instant it went
+// live (runClaimed), so the Agenda shows a "Save and publish" before the
+// Now line, where it happened, not a minute after it.
 
 // When a gate change reaches the live site (§13 POST …/gates "apply").
 const (

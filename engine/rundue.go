@@ -355,9 +355,17 @@ func (e *Engine) runClaimed(ctx context.Context, r ReleaseRow, c claimedRun) (re
 		}
 		next := site
 		next.PublishedSnapshotID, next.Rev = snap.ID, site.Rev+1
-		ok, err := e.store.ApplyRelease(ctx, Apply{Site: site, NewHash: siteHash(next), Snapshot: snap,
+		apply := Apply{Site: site, NewHash: siteHash(next), Snapshot: snap,
 			ReleaseID: r.ID, RunID: runID, Token: c.token, Outcome: o, Lateness: c.lateness, Now: now,
-			Audit: audit, Repromote: c.manual})
+			Audit: audit, Repromote: c.manual}
+		if r.When != nil && r.When.Kind == "on-approval" {
+			// An "on-approval" release (a live node's gate change, gates.go)
+			// has no time of its own: the minute ahead it was given is only
+			// the ticker's fallback. It is recorded at the instant it went
+			// live, so the calendar shows it where it happened.
+			apply.ExecuteAt = &now
+		}
+		ok, err := e.store.ApplyRelease(ctx, apply)
 		if err != nil {
 			return "", nil, err
 		}

@@ -253,6 +253,16 @@ func (e *Engine) resolveInput(site Site, date, clock string) (time.Time, localti
 	return at, wall, nil
 }
 
+// CheckScheduleTime is the instant a person's date and time in the site's
+// zone would schedule a release for, or the refusal scheduling it would
+// give (time_in_past, too_soon, too_far, or a bad date or time): the
+// Schedule forms' live preview says one or the other, never a publish
+// sentence for a time that would be refused.
+func (e *Engine) CheckScheduleTime(site Site, date, clock string) (time.Time, error) {
+	at, _, err := e.resolveInput(site, date, clock)
+	return at, err
+}
+
 func instantOrEmpty(t *time.Time) string {
 	if t == nil {
 		return ""

@@ -191,6 +191,9 @@ type Apply struct {
 	// new version, so the working copy is what goes live (otherwise the
 	// next ordinary publish would take the article down again).
 	Repromote bool
+	// ExecuteAt, when set, becomes the release's time as it publishes: an
+	// "on-approval" release is recorded at the instant it went live.
+	ExecuteAt *time.Time
 }
 
 // Retry is a failed try of a claimed run, to be tried again (§8.8).
@@ -277,8 +280,9 @@ type Store interface {
 	// NodeVersion is the body of one saved version of a node.
 	NodeVersion(ctx context.Context, id string, rev int64) (content.Body, error)
 
+	// WaitingApprovals and FirstWaitingApprovals list in WaitingOrder.
 	WaitingApprovals(ctx context.Context, siteID string) ([]ApprovalRequest, error)
-	// FirstWaitingApprovals is the oldest limit waiting requests of a site
+	// FirstWaitingApprovals is the first limit waiting requests of a site
 	// and how many wait in all.
 	FirstWaitingApprovals(ctx context.Context, siteID string, limit int) ([]ApprovalRequest, int, error)
 	// WaitingApprovalsOf is the waiting requests of the given releases.

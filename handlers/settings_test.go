@@ -80,7 +80,7 @@ func TestSettingsPage(t *testing.T) {
 				`<option value="Europe/Istanbul">Istanbul (UTC+3)</option>`,
 				`<option value="Europe/Berlin">Berlin (UTC+1)</option>`,
 				`<option value="America/St_Johns">St Johns (UTC-3:30)</option>`,
-				`<option value="UTC">UTC (UTC)</option>`,
+				`<option value="UTC">UTC</option>`,
 				`data-testid="zone-current">Now: Istanbul (UTC+3).</span>`,
 				"Your browser is set to Berlin (UTC+1):", "<code>Europe/Berlin</code>",
 				`<span class="badge health-running" data-state="running">Running</span>`,

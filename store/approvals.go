@@ -59,9 +59,14 @@ func scanApproval(row interface{ Scan(...any) error }) (engine.ApprovalRequest, 
 	return q, err
 }
 
-// WaitingApprovals lists a site's waiting requests, oldest first.
+// waitingOrder is engine.WaitingOrder in SQL: requests without a time
+// first, then by time (instants are stored as sortable UTC strings), then
+// the oldest.
+const waitingOrder = ` ORDER BY execute_at IS NOT NULL, execute_at, created_at, id`
+
+// WaitingApprovals lists a site's waiting requests in engine.WaitingOrder.
 func (s *Store) WaitingApprovals(ctx context.Context, siteID string) ([]engine.ApprovalRequest, error) {
-	return s.queryApprovals(ctx, `site_id = ? AND status = 'waiting' ORDER BY created_at, id`, siteID)
+	return s.queryApprovals(ctx, `site_id = ? AND status = 'waiting'`+waitingOrder, siteID)
 }
 
 // queryApprovals reads the requests matching where, in one statement.
@@ -107,8 +112,9 @@ func (s *Store) DecideApproval(ctx context.Context, d engine.Decision) error {
 	})
 }
 
-// FirstWaitingApprovals is the oldest limit waiting requests of a site and
-// how many wait in all: an index-only count and a short read.
+// FirstWaitingApprovals is the first limit waiting requests of a site in
+// engine.WaitingOrder and how many wait in all: an index-only count and a
+// short read.
 func (s *Store) FirstWaitingApprovals(ctx context.Context, siteID string, limit int) ([]engine.ApprovalRequest, int, error) {
 	var total int
 	if err := s.read.QueryRowContext(ctx, `SELECT count(*) FROM approvals WHERE site_id = ? AND status = 'waiting'`,
@@ -118,7 +124,7 @@ func (s *Store) FirstWaitingApprovals(ctx context.Context, siteID string, limit 
 	if total == 0 || limit <= 0 {
 		return nil, total, nil
 	}
-	out, err := s.queryApprovals(ctx, `site_id = ? AND status = 'waiting' ORDER BY created_at, id LIMIT ?`, siteID, limit)
+	out, err := s.queryApprovals(ctx, `site_id = ? AND status = 'waiting'`+waitingOrder+` LIMIT ?`, siteID, limit)
 	return out, total, err
 }
 

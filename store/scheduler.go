@@ -198,9 +198,14 @@ func (s *Store) ApplyRelease(ctx context.Context, a engine.Apply) (bool, error) 
 		steps := []func() (bool, error){
 			func() (bool, error) { return insertSnapshot(ctx, tx, a.Snapshot, a.NewHash) },
 			func() (bool, error) {
+				var at any
+				if a.ExecuteAt != nil {
+					at = instant(*a.ExecuteAt)
+				}
 				return one(tx.ExecContext(ctx, `UPDATE releases SET state = 'published', outcome = ?, lease_token = NULL,
-					lease_until = NULL, rev = rev + 1, updated_at = ? WHERE id = ? AND state = 'running' AND lease_token = ?`,
-					outcome, now, a.ReleaseID, a.Token))
+					lease_until = NULL, execute_at = COALESCE(?, execute_at), rev = rev + 1, updated_at = ?
+					WHERE id = ? AND state = 'running' AND lease_token = ?`,
+					outcome, at, now, a.ReleaseID, a.Token))
 			},
 			func() (bool, error) {
 				_, err := tx.ExecContext(ctx, `UPDATE release_items SET held = 0 WHERE release_id = ?`, a.ReleaseID)

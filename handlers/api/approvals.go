@@ -35,7 +35,8 @@ func approvalOf(u engine.User, v engine.ApprovalView) approvalJSON {
 		CanDecide: engine.CanDecide(u, q), Release: v.Release.Release}
 }
 
-// Approvals lists the site's requests waiting for a decision, oldest first.
+// Approvals lists the site's requests waiting for a decision in
+// engine.WaitingOrder: the soonest due first, those without a time before.
 func (h *Handler) Approvals(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	u := userOf(ctx)

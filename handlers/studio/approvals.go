@@ -49,6 +49,7 @@ func (h *Handler) renderApproval(w http.ResponseWriter, r *http.Request, status 
 		return
 	}
 	p := locales.From(ctx)
+	a.Latest = loadLatest(status, "/studio/approvals/"+a.ID)
 	a.ReleaseID, a.Title, a.RequestedBy, a.RequestedAt = v.Release.ID, releaseTitle(v.Release), v.Request.RequestedBy.Name, v.Request.CreatedAt
 	a.CanDecide = engine.CanDecide(*st.user, v.Request)
 	a.Own = v.Request.RequestedBy.ID == st.user.ID

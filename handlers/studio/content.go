@@ -132,6 +132,7 @@ func (h *Handler) renderEditor(w http.ResponseWriter, r *http.Request, status in
 	if f.ID == "" {
 		title = "editor.new_" + f.Kind
 	}
+	f.Latest = editorLatest(status, f)
 	h.render(w, r, status, templates.Editor(h.page(r, title, "content"), f))
 }
 

@@ -118,6 +118,7 @@ func (h *Handler) renderDraft(w http.ResponseWriter, r *http.Request, status int
 	}
 	loc := siteLoc(st.site)
 	v := templates.DraftView{ID: rel.ID, Title: releaseTitle(rel), Rev: rel.Rev, By: rel.CreatedBy.Name, Error: seed.Error,
+		Latest:      loadLatest(status, "/studio/releases/"+rel.ID),
 		Moved:       len(moved) > 0,
 		CanChange:   rel.CreatedBy.ID == st.user.ID || policy.Has(st.user.Role, policy.ReleasesPublish),
 		CanApprove:  policy.Has(st.user.Role, policy.ReleasesPublish),
@@ -133,7 +134,9 @@ func (h *Handler) renderDraft(w http.ResponseWriter, r *http.Request, status int
 	if v.Date == "" {
 		v.Date, v.Time = h.eng.Now().In(loc).AddDate(0, 0, 1).Format("2006-01-02"), "09:00" // tomorrow morning
 	}
-	v.Preview = h.preview(r, v.Date, v.Time)
+	if v.ScheduleErrors["date"] == "" && v.ScheduleErrors["time"] == "" {
+		v.Preview = h.preview(r, v.Date, v.Time) // a refused one has its error under its field
+	}
 	inRelease := map[string]bool{}
 	for _, it := range rel.Items {
 		inRelease[it.NodeID] = true

@@ -232,6 +232,7 @@ func (h *Handler) gatesRefused(w http.ResponseWriter, r *http.Request, status in
 		return
 	}
 	f.Gates.Error, f.Gates.Errors = msg, fields
+	f.Gates.Latest = loadLatest(status, "/studio/content/"+id)
 	if err := seed(f.Gates); err != nil {
 		h.fail(w, r, err)
 		return

@@ -36,21 +36,32 @@ func (h *Handler) renderSchedule(w http.ResponseWriter, r *http.Request, status 
 	st := stateOf(r.Context())
 	f.CanApprove = policy.Has(st.user.Role, policy.ReleasesPublish)
 	f.MinDate = h.eng.Now().In(siteLoc(st.site)).Format("2006-01-02")
-	if f.Preview.At.IsZero() {
+	f.Latest = loadLatest(status, "/studio/content/"+f.NodeID+"/schedule")
+	if f.Errors["date"] == "" && f.Errors["time"] == "" {
+		// A refused date or time has its error under its field: no preview.
 		f.Preview = h.preview(r, f.Date, f.Time)
 	}
 	h.render(w, r, status, templates.Schedule(h.page(r, "schedule.page_title", "content"), f))
 }
 
-// preview resolves a date and time in the site's zone, if they parse.
-func (h *Handler) preview(r *http.Request, date, clock string) templates.TimePair {
-	st := stateOf(r.Context())
-	wall, err := localtime.ParseDateAndTime(date, clock)
-	if err != nil {
-		return templates.TimePair{}
+// preview is when a date and time in the site's zone would schedule a
+// release, or, for a time the engine would refuse (passed, within the
+// minute, beyond the horizon), only why. A date or time still being typed
+// (one that does not parse) previews nothing.
+func (h *Handler) preview(r *http.Request, date, clock string) templates.SchedulePreviewView {
+	ctx := r.Context()
+	st := stateOf(ctx)
+	if _, err := localtime.ParseDateAndTime(date, clock); err != nil {
+		return templates.SchedulePreviewView{}
 	}
-	at, _ := localtime.Resolve(wall, siteLoc(st.site))
-	return timePair(r, at, st.site.TimeZone)
+	at, err := h.eng.CheckScheduleTime(st.site, date, clock)
+	if msg, fields, _, ok := refusal(ctx, err); ok {
+		return templates.SchedulePreviewView{Error: msg + fields["time"] + fields["date"]}
+	}
+	if err != nil {
+		return templates.SchedulePreviewView{}
+	}
+	return templates.SchedulePreviewView{Time: timePair(r, at, st.site.TimeZone)}
 }
 
 // SchedulePreview is the htmx fragment under the date and time fields.
@@ -133,6 +144,7 @@ func (h *Handler) renderReleaseView(w http.ResponseWriter, r *http.Request, stat
 	mayChange := rel.CreatedBy.ID == st.user.ID || policy.Has(st.user.Role, policy.ReleasesPublish)
 	v := templates.ReleaseView{ID: rel.ID, Title: releaseTitle(rel), State: string(rel.State), Rev: rel.Rev,
 		By: rel.CreatedBy.Name, Error: seed.Error, Outcome: outcomeSentence(ctx, rel),
+		Latest:        loadLatest(status, "/studio/releases/"+rel.ID),
 		CanUnschedule: mayChange && release.CanTransition(rel.State, release.StateDraft),
 		CanCancel:     mayChange && release.CanCancel(rel.State),
 		CanMove:       mayChange && (rel.State == release.StateScheduled || rel.State == release.StateAwaitingApproval),

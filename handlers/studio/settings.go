@@ -148,7 +148,7 @@ func zoneOptions(ctx context.Context, now time.Time) []templates.ZoneOption {
 		if !ok {
 			continue
 		}
-		out = append(out, templates.ZoneOption{Name: name, Label: p.ZoneCity(name) + " (" + localtime.OffsetLabel(now, loc) + ")"})
+		out = append(out, templates.ZoneOption{Name: name, Label: locales.ZoneLabel(p.ZoneCity(name), localtime.OffsetLabel(now, loc))})
 	}
 	return out
 }

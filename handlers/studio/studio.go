@@ -338,7 +338,7 @@ func zoneLabel(ctx context.Context, zone string, at time.Time) string {
 	if err != nil {
 		return zone
 	}
-	return locales.From(ctx).ZoneCity(zone) + " (" + localtime.OffsetLabel(at, loc) + ")"
+	return locales.ZoneLabel(locales.From(ctx).ZoneCity(zone), localtime.OffsetLabel(at, loc))
 }
 
 // flash leaves a one-time notice for the next page.

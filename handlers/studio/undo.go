@@ -26,7 +26,8 @@ func (h *Handler) renderUndo(w http.ResponseWriter, r *http.Request, status int,
 		h.fail(w, r, err)
 		return
 	}
-	v := templates.UndoView{ReleaseID: plan.Release.ID, Title: releaseTitle(plan.Release), SiteRev: plan.Site.Rev, Error: errMsg}
+	v := templates.UndoView{ReleaseID: plan.Release.ID, Title: releaseTitle(plan.Release), SiteRev: plan.Site.Rev, Error: errMsg,
+		Latest: loadLatest(status, "/studio/releases/"+plan.Release.ID+"/undo")}
 	for _, o := range plan.Reverts {
 		v.Reverts = append(v.Reverts, releaseTitle(o))
 	}

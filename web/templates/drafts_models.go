@@ -46,6 +46,8 @@ type DraftView struct {
 	By    string
 	Items []DraftItemView
 	Error string
+	// Latest is "Load the latest", after a refusal that says it changed.
+	Latest string
 	// Moved offers Re-pin: some items changed since they were pinned.
 	Moved bool
 	// CanChange: the creator, or someone who may approve releases.
@@ -62,7 +64,7 @@ type DraftView struct {
 	Date           string
 	Time           string
 	MinDate        string
-	Preview        TimePair
+	Preview        SchedulePreviewView
 	ScheduleErrors FieldErrors
 	History        []HistoryRow
 }

@@ -480,7 +480,7 @@ func Draft(p Page, v DraftView) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = Alert(v.Error).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = RefusalAlert(v.Error, v.Latest).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

@@ -18,6 +18,7 @@ type GatesCard struct {
 	HasFrom, HasUntil bool
 	Errors            FieldErrors // "from", "until"
 	Error             string
+	Latest            string // "Load the latest", after a refusal that says it changed
 	// State is where the gates stand now (gates.state_<State>): open,
 	// open_until, embargoed, expired for a live node; not_live,
 	// not_live_embargo, not_live_expiry for one that is not live. StateAt

@@ -86,6 +86,7 @@ type NodeForm struct {
 	ConfirmDelete bool
 	Errors        FieldErrors
 	Error         string
+	Latest        string // "Load the latest", after a refusal that says it changed
 	Statuses      []string
 	// Gates is the Schedule card beside the editor of a saved page or
 	// entry (gates_models.go); nil for a new one.
@@ -115,8 +116,10 @@ type ScheduleForm struct {
 	MinDate    string
 	Errors     FieldErrors
 	Error      string
-	Preview    TimePair
+	Preview    SchedulePreviewView
 	CanApprove bool
+	Latest     string // "Load the latest", after a refusal that says it changed
+
 }
 
 // TimePair is one instant in the site's zone and, when the viewer's zone
@@ -163,6 +166,7 @@ type ReleaseView struct {
 	MoveErrors    FieldErrors
 	Outcome       string // translated sentence, if finished
 	Error         string
+	Latest        string // "Load the latest", after a refusal that says it changed
 
 	// CanPublishNow shows "Publish now…" (a person who may approve it, on a
 	// missed, expired or scheduled release); ConfirmPublishNow opens its
