@@ -17,11 +17,18 @@ build: generate ## build bin/studio
 run: build ## build and start Studio with the demo site on http://$(ADDR)
 	./bin/studio serve --addr $(ADDR) --data $(DATA) --demo
 
-deps-test: ## install what the tests need (Chromium for the browser tests)
+deps-test: ## install what the tests need (Chromium and axe-core for the browser tests)
 	@command -v chromium >/dev/null 2>&1 || { \
 		echo "Installing Chromium for the browser tests…"; \
 		if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
 		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; }
+	@command -v npm >/dev/null 2>&1 || { \
+		echo "Installing npm for axe-core…"; \
+		if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq npm >/dev/null; }
+	@cd test/axe && node -e 'process.exit(require("./node_modules/axe-core/package.json").version === require("./package.json").devDependencies["axe-core"] ? 0 : 1)' 2>/dev/null || { \
+		echo "Installing axe-core (test/axe/package-lock.json) for the browser tests…"; \
+		npm ci --no-audit --no-fund --silent; }
 
 test: deps-test verify ## install test needs, check the tree, run every test with -race (browser tests included)
 	$(GO) test -race -count=1 ./...

@@ -140,7 +140,7 @@ func TestAPIReschedule(t *testing.T) {
 	t.Run("InTheCallersLanguage", func(t *testing.T) {
 		tr := a.addUser(t, "turkish@example.com", "Tuna Editor", policy.Editor, "tr")
 		status, out := apiCall(t, a, "POST", u, a.tokenFor(t, tr), `{"rev": 1, "date": "2026-11-01", "time": "09:00"}`)
-		if status != http.StatusBadRequest || message(out) != "Bu zaman geçti. Daha ileri bir zaman seçin." {
+		if status != http.StatusBadRequest || message(out) != "Bu saat geçti. Daha sonraki bir saat seçin." {
 			t.Errorf("%d %v", status, out)
 		}
 	})

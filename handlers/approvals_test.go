@@ -50,6 +50,6 @@ func TestApprovalPages(t *testing.T) {
 		{Name: "TurkishDeny", Method: "POST", URL: "/studio/approvals/" + id2 + "/deny",
 			Form: url.Values{"csrf_token": {tr.token()}, "reason": {"Sonuçlar henüz kesin değil."}}, ExpectedStatus: http.StatusSeeOther},
 		{Name: "TurkishEmpty", URL: "/studio/approvals", ExpectedStatus: http.StatusOK,
-			ExpectedContent: []string{"Onay bekleyen bir şey yok.", "Reddedildi. Yayın paketi yeniden taslak oldu."}},
+			ExpectedContent: []string{"Onay bekleyen bir şey yok.", "Reddedildi. Yayın paketi yeniden taslağa döndü."}},
 	})
 }

@@ -397,9 +397,9 @@ func TestCalendarTurkish(t *testing.T) {
 		{Name: "Agenda", URL: "/studio/schedules", ExpectedStatus: http.StatusOK, ExpectedContent: []string{
 			`<html lang="tr">`, "<h1>Zamanlamalar</h1>", `data-testid="period-title">2–15 Kasım 2026</h2>`,
 			`<h2 id="day-2026-11-02">Bugün · 2 Kasım Pazartesi</h2>`, `<h2 id="day-2026-11-03">Yarın · 3 Kasım Salı</h2>`,
-			"Saatler İstanbul (UTC+3) saatine göredir.", `aria-label="Önceki 14 gün"`, ">Bugün</a>",
+			"Saatler İstanbul saatine (UTC+3) göredir.", `aria-label="Önceki 14 gün"`, ">Bugün</a>",
 			`aria-current="page">Ajanda</a>`, ">Ay</a>", "Tarihe git", ">Tümü</a>", ">Onay bekleyenler</a>",
-			">Ajanların önerdikleri</a>", ">Bu hafta</a>", ">Dikkat gerektirenler</a>", ">Benimkiler</a>",
+			">Yapay zekâ ajanlarının önerdikleri</a>", ">Bu hafta</a>", ">Dikkat gerektirenler</a>", ">Benimkiler</a>",
 			"Filtreler", "<legend>Tür</legend>", "Makaleler", `data-state="awaiting_approval">Onay bekliyor</span>`,
 			"Chris Contributor zamanladı", ">Onayla</button>", ">Reddet</summary>", `data-testid="row-approve-` + press + `"`,
 			"Zamanlayıcı", "Çalışıyor", "Klavye kısayolları", "Sonraki dönem", "Şimdi · 08:00", "<span class=\"collection\">Makale</span>",

@@ -249,7 +249,7 @@ func TestGatesCard(t *testing.T) {
 		runScenarios(t, c, []scenario{
 			{Name: "NotLive", URL: draft, ExpectedStatus: http.StatusOK, ExpectedContent: []string{`<html lang="tr">`,
 				"Zamanlama", "Henüz yayında değil.", "Şu tarihten itibaren görünür…", "Şu tarihten sonra gizle…",
-				"Saatler İstanbul (UTC+3) saatine göredir.", "Önizle", ">Kaydet<"}},
+				"Saatler İstanbul saatine (UTC+3) göredir.", "Önizle", ">Kaydet<"}},
 			{Name: "Embargo", Method: "POST", URL: live + "/gates",
 				Form: withToken(gateForm(b.nodeRev(t, b.live.ID), "from_date", "2026-11-03", "from_time", "09:00",
 					"until_date", "2026-11-06", "until_time", "18:00"), tok), ExpectedStatus: http.StatusSeeOther},

@@ -41,15 +41,30 @@ func monthCells(t *testing.T, body string) (map[string]string, []string) {
 
 var monthTdRe = regexp.MustCompile(`^<td[^>]*>`)
 
-var monthLabelRe = regexp.MustCompile(`^<td[^>]* aria-label="([^"]*)"`)
+var (
+	monthDayNumRe    = regexp.MustCompile(`<a class="day-num"[^>]* aria-label="([^"]*)">`)
+	monthDescribedRe = regexp.MustCompile(`^<td[^>]* aria-describedby="([^"]*)"`)
+)
 
-func monthCellName(t *testing.T, cell string) string {
+// monthCellSpoken is what a screen reader says first on a cell: its name,
+// which is its content and starts with the day ("Monday 2 November"), and
+// its description, the counts ("today, 3 items: …"). The cell has no
+// aria-label of its own, so that its name is what it shows (WCAG 2.5.3).
+func monthCellSpoken(t *testing.T, cell string) string {
 	t.Helper()
-	m := monthLabelRe.FindStringSubmatch(cell)
-	if m == nil {
-		t.Fatalf("cell without a name: %s", cell)
+	td := monthTdRe.FindString(cell)
+	if strings.Contains(td, "aria-label") {
+		t.Errorf("the cell names itself, hiding its chips: %s", td)
 	}
-	return m[1]
+	day, desc := monthDayNumRe.FindStringSubmatch(cell), monthDescribedRe.FindStringSubmatch(cell)
+	if day == nil || desc == nil {
+		t.Fatalf("cell without its day's name or its description: %s", cell)
+	}
+	m := regexp.MustCompile(`<span id="` + regexp.QuoteMeta(desc[1]) + `" hidden>([^<]*)</span>`).FindStringSubmatch(cell)
+	if m == nil {
+		t.Fatalf("the cell's description %q is not in the cell: %s", desc[1], cell)
+	}
+	return day[1] + ", " + m[1]
 }
 
 // monthNode is a draft page to schedule, one per item (a node is in one
@@ -86,12 +101,12 @@ func TestMonthGrid(t *testing.T) {
 			t.Error("the column headers do not run Monday to Sunday")
 		}
 		today := cells["2026-11-02"]
-		if got, want := monthCellName(t, today), "Monday 2 November, today, 3 items: 3 publishes, 1 waiting for approval"; got != want {
+		if got, want := monthCellSpoken(t, today), "Monday 2 November, today, 3 items: 3 publishes, 1 waiting for approval"; got != want {
 			t.Errorf("today's name %q, want %q", got, want)
 		}
 		for _, want := range []string{`aria-current="date"`, `tabindex="0"`,
-			`aria-label="09:00, Publish, ‘Election night live’, by Elif Editor, scheduled"`,
-			`aria-label="11:00, Publish, ‘Press’, by Chris Contributor, waiting for approval"`,
+			`aria-label="09:00 ‘Election night live’, Publish, by Elif Editor, scheduled"`,
+			`aria-label="11:00 ‘Press’, Publish, by Chris Contributor, waiting for approval"`,
 			`chip chip-dashed tone-warn`, `href="/studio/releases/rel_`} {
 			if !strings.Contains(today, want) {
 				t.Errorf("today's cell lacks %q:\n%s", want, today)
@@ -103,7 +118,7 @@ func TestMonthGrid(t *testing.T) {
 		if n := strings.Count(res.Body, `tabindex="0"`); n != 1 {
 			t.Errorf("%d tab stops in the grid, want 1", n)
 		}
-		if got, want := monthCellName(t, cells["2026-11-03"]), "Tuesday 3 November, nothing scheduled"; got != want {
+		if got, want := monthCellSpoken(t, cells["2026-11-03"]), "Tuesday 3 November, nothing scheduled"; got != want {
 			t.Errorf("an empty day's name %q, want %q", got, want)
 		}
 		tenth := cells["2026-11-10"]
@@ -151,11 +166,11 @@ func TestMonthGrid(t *testing.T) {
 			t.Error("the Turkish column headers do not run Pazartesi to Pazar")
 		}
 		today := cells["2026-11-02"]
-		if got, want := monthCellName(t, today), "2 Kasım Pazartesi, bugün, 3 öğe: 3 yayım, 1 onay bekliyor"; got != want {
+		if got, want := monthCellSpoken(t, today), "2 Kasım Pazartesi, bugün, 3 öğe: 3 yayım, 1 onay bekliyor"; got != want {
 			t.Errorf("today's Turkish name %q, want %q", got, want)
 		}
-		for _, want := range []string{`aria-label="11:00, Yayım, “Press”, Chris Contributor tarafından, onay bekliyor"`,
-			`>+2 daha</a>`} {
+		for _, want := range []string{`aria-label="11:00 “Press”, Yayım, Chris Contributor tarafından, onay bekliyor"`,
+			`>+2 öğe daha</a>`} {
 			if !strings.Contains(res.Body, want) {
 				t.Errorf("the Turkish grid lacks %q", want)
 			}
@@ -202,7 +217,7 @@ func TestMonthGridDaysInTheSiteZone(t *testing.T) {
 	}
 	last := cells["2027-10-31"]
 	for _, want := range []string{"‘Late on the 31st’", "‘Twice at half past two’", "Sunday 31 October, 2 items: 2 publishes"} {
-		if !strings.Contains(last, want) {
+		if !strings.Contains(last+monthCellSpoken(t, last), want) {
 			t.Errorf("the 31st lacks %q:\n%s", want, last)
 		}
 	}
@@ -217,13 +232,13 @@ func TestMonthGridDaysInTheSiteZone(t *testing.T) {
 
 	res = c.check(t, scenario{URL: monthGrid("2027-03"), Header: monthHX, ExpectedStatus: http.StatusOK})
 	cells, _ = monthCells(t, res.Body)
-	if !strings.Contains(cells["2027-03-27"], "23:30, Publish, ‘Before the gap’") {
+	if !strings.Contains(cells["2027-03-27"], "23:30 ‘Before the gap’, Publish") {
 		t.Errorf("the 27th:\n%s", cells["2027-03-27"])
 	}
-	if !strings.Contains(cells["2027-03-28"], "03:30, Publish, ‘In the gap’") {
+	if !strings.Contains(cells["2027-03-28"], "03:30 ‘In the gap’, Publish") {
 		t.Errorf("the 28th (02:30 does not exist; it runs at 03:30):\n%s", cells["2027-03-28"])
 	}
-	if !strings.Contains(cells["2027-03-29"], "Monday 29 March, nothing scheduled") {
+	if monthCellSpoken(t, cells["2027-03-29"]) != "Monday 29 March, nothing scheduled" {
 		t.Errorf("the 29th:\n%s", cells["2027-03-29"])
 	}
 }
@@ -238,10 +253,10 @@ func TestMonthGridDayIsTheSites(t *testing.T) {
 	c := a.signedIn(t, a.editor)
 	res := c.check(t, scenario{URL: monthGrid("2026-11"), Header: monthHX, ExpectedStatus: http.StatusOK})
 	cells, _ := monthCells(t, res.Body)
-	if !strings.Contains(cells["2026-11-03"], "01:00, Publish, ‘Election night live’") || strings.Contains(cells["2026-11-02"], "Election") {
+	if !strings.Contains(cells["2026-11-03"], "01:00 ‘Election night live’, Publish") || strings.Contains(cells["2026-11-02"], "Election") {
 		t.Errorf("01:00 on the 3rd:\n%s", cells["2026-11-03"])
 	}
-	if !strings.Contains(cells["2026-11-30"], "23:30, Publish, ‘Budget night’") {
+	if !strings.Contains(cells["2026-11-30"], "23:30 ‘Budget night’, Publish") {
 		t.Errorf("23:30 on the 30th:\n%s", cells["2026-11-30"])
 	}
 }
@@ -257,7 +272,7 @@ func TestMonthFragmentsAsPages(t *testing.T) {
 		{Name: "DayAsAPage", URL: "/studio/schedules/month/day?date=2026-11-02", ExpectedStatus: http.StatusSeeOther,
 			ExpectedHeaders: map[string]string{"Location": "/studio/schedules?date=2026-11-02"}},
 		{Name: "DayPanel", URL: "/studio/schedules/month/day?date=2026-11-02", Header: monthHX, ExpectedStatus: http.StatusOK,
-			ExpectedContent: []string{"Today · Monday 2 November", "09:00, Publish, ‘Election night live’, by Elif Editor, scheduled",
+			ExpectedContent: []string{"Today · Monday 2 November", "09:00 ‘Election night live’, Publish, by Elif Editor, scheduled",
 				`href="/studio/schedules?date=2026-11-02">Open in the Agenda</a>`}},
 		{Name: "EmptyDayPanel", URL: "/studio/schedules/month/day?date=2026-11-05", Header: monthHX, ExpectedStatus: http.StatusOK,
 			ExpectedContent: []string{"Thursday 5 November", "Nothing is scheduled on this day."}},
@@ -363,8 +378,11 @@ func TestMonthGridGatesAndRuns(t *testing.T) {
 	res := c.check(t, scenario{URL: monthGrid("2026-11"), Header: monthHX, ExpectedStatus: http.StatusOK})
 	cells, _ := monthCells(t, res.Body)
 	run := cells["2026-11-03"]
-	for _, want := range []string{"Tuesday 3 November, 1 item: 1 automation run",
-		`aria-label="09:07, Automation run, ‘Broken-link sweep’, by Elif Editor, recurring"`, "chip chip-ghost", `href="#mi-recurring"`} {
+	if got, want := monthCellSpoken(t, run), "Tuesday 3 November, 1 item: 1 automation run"; got != want {
+		t.Errorf("the 3rd says %q, want %q", got, want)
+	}
+	for _, want := range []string{
+		`aria-label="09:07 ‘Broken-link sweep’, Automation run, by Elif Editor, recurring"`, "chip chip-ghost", `href="#mi-recurring"`} {
 		if !strings.Contains(run, want) {
 			t.Errorf("the 3rd lacks %q:\n%s", want, run)
 		}
@@ -373,7 +391,7 @@ func TestMonthGridGatesAndRuns(t *testing.T) {
 		t.Error("a recurring run can be dragged")
 	}
 	gate := cells["2026-11-20"]
-	for _, want := range []string{"12:00, Embargo, ‘Winter issue’", "chip chip-gate", `href="/studio/content/` + gated.ID + `"`,
+	for _, want := range []string{"12:00 ‘Winter issue’, Embargo", "chip chip-gate", `href="/studio/content/` + gated.ID + `"`,
 		"1 embargo"} {
 		if !strings.Contains(gate, want) {
 			t.Errorf("the 20th lacks %q:\n%s", want, gate)

@@ -242,7 +242,7 @@ func TestKillSwitchForms(t *testing.T) {
 				`data-testid="error-confirm">Onaylamak için kutuyu işaretleyin.</p>`, true},
 			{"NoReason", url.Values{"rev": {"0"}, "reason": {"  "}, "confirm": {"yes"}}, 422,
 				`data-testid="error-reason">Say why, in one or two sentences (at most 500 characters).</p>`,
-				`data-testid="error-reason">Nedenini bir iki cümleyle yazın (en fazla 500 karakter).</p>`, true},
+				`data-testid="error-reason">Gerekçeyi bir iki cümleyle yazın (en fazla 500 karakter).</p>`, true},
 			{"TwoLines", url.Values{"rev": {"0"}, "reason": {"Checking\r\nthe feed"}, "confirm": {"yes"}}, 422,
 				`data-testid="error-reason">Keep the reason on one line and under 500 characters.</p>`,
 				`data-testid="error-reason">Gerekçeyi tek satırda ve 500 karakterden kısa tutun.</p>`, true},
@@ -332,7 +332,7 @@ func TestKillSwitchForms(t *testing.T) {
 		co.check(t, scenario{Name: "BannerTurkish", URL: "/studio/schedules", ExpectedStatus: http.StatusOK,
 			ExpectedContent: []string{`<h2 id="paused-banner-title">Zamanlamalar ve otomasyonlar duraklatıldı</h2>`,
 				"Duraklatan: Ada Admin", "2 Kasım Pazartesi", "Gerekçe: Checking &lt;the&gt; feed",
-				"Zamanı gelen yayın paketleri bekler"},
+				"Zamanı gelen yayın paketleri bekletilir"},
 			NotExpectedContent: []string{"Paused by", "paused-banner-settings"}})
 
 		// The release waits at its time. (A minute late, not more: a release

@@ -9,10 +9,12 @@ import (
 	"embed"
 	"fmt"
 	"strings"
+	texttemplate "text/template"
 	"time"
 
 	"github.com/BurntSushi/toml"
 	"github.com/nicksnyder/go-i18n/v2/i18n"
+	"github.com/nicksnyder/go-i18n/v2/i18n/template"
 	"golang.org/x/text/language"
 )
 
@@ -72,11 +74,38 @@ func Match(acceptLanguage string) string {
 	return Languages[0]
 }
 
+// messageParser parses every message with messageFuncs. The functions
+// never change, so a parsed message is cached as go-i18n caches those
+// without functions (its own parser with Funcs parses on every call).
+type messageParser struct{ *template.TextParser }
+
+func (messageParser) Cacheable() bool { return true }
+
+var parser = messageParser{&template.TextParser{Funcs: messageFuncs}}
+
+// messageFuncs are what a message may call. A zone label is one argument,
+// "İstanbul (UTC+3)", which city and offset take apart for a language
+// whose grammar puts a suffix on the city ("Saatler {{city .Zone}}
+// saatine ({{offset .Zone}}) göredir", not "İstanbul (UTC+3) saatine").
+var messageFuncs = texttemplate.FuncMap{
+	"city":   func(label any) string { c, _ := splitZoneLabel(fmt.Sprint(label)); return c },
+	"offset": func(label any) string { _, o := splitZoneLabel(fmt.Sprint(label)); return o },
+}
+
+// splitZoneLabel is "İstanbul (UTC+3)" as "İstanbul" and "UTC+3"; a label
+// without an offset is all city.
+func splitZoneLabel(label string) (city, offset string) {
+	if i := strings.LastIndex(label, " ("); i >= 0 && strings.HasSuffix(label, ")") {
+		return label[:i], label[i+2 : len(label)-1]
+	}
+	return label, ""
+}
+
 // T returns the message key, filled with args given as name/value pairs,
 // with CLDR plural rules when a "Count" arg is present. A missing key falls
 // back to the key itself (the parity test keeps that from shipping).
 func (p *Printer) T(key string, args ...any) string {
-	cfg := &i18n.LocalizeConfig{MessageID: key}
+	cfg := &i18n.LocalizeConfig{MessageID: key, TemplateParser: parser}
 	if len(args) > 0 {
 		data := map[string]any{}
 		for i := 0; i+1 < len(args); i += 2 {

@@ -47,7 +47,7 @@ func TestApprovalInTheBrowser(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="body-diff"]`)),
 	))
 	wantContains(t, "review", text(t, ctx, "main"), "Onay bekliyor", "Chris Contributor onay istedi", "Henüz yayında değil",
-		"Sabitlenmiş sürüm 2", "Eklendi:", "Yayımlandı", "10:00 İstanbul", "Onaylamak tam olarak bu sürümleri")
+		"Sabitlenmiş sürüm 2", "Eklendi:", "Yayımlandı", "10:00 İstanbul", "Onaylarsanız tam olarak bu sürümler")
 	shots(t, ctx, "approval-tr")
 	must(t, chromedp.Do(ctx,
 		chromedp.Click(chromedp.CSS(`[data-testid="approve"]`)),

@@ -193,6 +193,7 @@ func newBrowser(t *testing.T) context.Context {
 	if err := chromedp.Do(ctx); err != nil {
 		t.Fatalf("start chromium: %v", err)
 	}
+	watchAxe(t, ctx) // every page the tab loads is checked (axe_test.go)
 	return ctx
 }
 
@@ -260,6 +261,7 @@ func shots(t *testing.T, ctx context.Context, name string) {
 		must(t, err)
 		for _, w := range []int64{1440, 390} {
 			must(t, chromedp.Do(ctx, chromedp.EmulateViewport(w, 900), chromedp.Navigate(url), chromedp.WaitVisible(chromedp.CSS("main"))))
+			checkAxe(t, ctx, fmt.Sprintf("%s (%s, %d px)", name, scheme, w))
 			png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
 			must(t, err)
 			saveScreenshot(t, fmt.Sprintf("%s-%s-%d.png", name, scheme, w), png)
@@ -272,6 +274,7 @@ func shots(t *testing.T, ctx context.Context, name string) {
 // included (shots reloads the page, which closes it), as name.png.
 func shot(t *testing.T, ctx context.Context, name string) {
 	t.Helper()
+	checkAxe(t, ctx, name)
 	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
 	must(t, err)
 	saveScreenshot(t, name+".png", png)

@@ -192,7 +192,7 @@ func TestAgendaInTheBrowser(t *testing.T) {
 	))
 	wantContains(t, "Turkish agenda", text(t, ctx, "main"), "Zamanlamalar", "2–15 Kasım 2026", "Bugün · 2 Kasım Pazartesi",
 		"Bugün 2 zamanlama tamamlandı", "Şimdi · 09:00", "Kaçırıldı", "Yarın · 3 Kasım Salı", "Zamanlandı",
-		"1 zamanlama dikkat gerektiriyor", "Saatler İstanbul (UTC+3) saatine göredir.", "Onay bekleyenler", "Zamanlayıcı")
+		"1 zamanlama dikkat gerektiriyor", "Saatler İstanbul saatine (UTC+3) göredir.", "Onay bekleyenler", "Zamanlayıcı")
 	shots(t, ctx, "calendar-agenda-tr")
 	// A phone with an item's menu open.
 	must(t, chromedp.Do(ctx, chromedp.EmulateViewport(390, 900), chromedp.Navigate(url+"/studio/schedules"),

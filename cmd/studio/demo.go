@@ -153,8 +153,8 @@ func seedDemoSchedules(ctx context.Context, eng *engine.Engine, site engine.Site
 	today := localtime.WallOf(eng.Now(), loc)
 	day := func(n int) string { return today.AddDays(n).Date() }
 	automations := []struct{ name, job, rule, start string }{
-		{"Broken-link sweep", "builtin:broken-links", "FREQ=WEEKLY;BYDAY=MO;BYHOUR=7;BYMINUTE=0", day(0) + "T07:00"},
-		{"Stale content review", "builtin:stale-content", "FREQ=DAILY;BYHOUR=6;BYMINUTE=30", day(0) + "T06:30"},
+		{"Kırık bağlantı taraması", "builtin:broken-links", "FREQ=WEEKLY;BYDAY=MO;BYHOUR=7;BYMINUTE=0", day(0) + "T07:00"},
+		{"Eskimiş içerik taraması", "builtin:stale-content", "FREQ=DAILY;BYHOUR=6;BYMINUTE=30", day(0) + "T06:30"},
 	}
 	for _, a := range automations {
 		if _, err := eng.CreateAutomation(ctx, owner, site.ID, a.name, a.job, a.rule, a.start); err != nil {

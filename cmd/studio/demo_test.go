@@ -49,6 +49,16 @@ func TestDemoSchedules(t *testing.T) {
 	if err != nil || len(automations) != 2 {
 		t.Fatalf("automations %v, %v", automations, err)
 	}
+	// The demo site is Turkish first, so its automations have Turkish names.
+	names := map[string]bool{}
+	for _, a := range automations {
+		names[a.Name] = true
+	}
+	for _, want := range []string{"Kırık bağlantı taraması", "Eskimiş içerik taraması"} {
+		if !names[want] {
+			t.Errorf("no demo automation named %q (names: %v)", want, names)
+		}
+	}
 	loc, err := localtime.LoadZone(site.TimeZone)
 	must(t, err)
 	from, _ := localtime.Resolve(localtime.Wall{Year: 2026, Month: 11, Day: 2}, loc)

@@ -120,9 +120,11 @@ func TestMonthInTheBrowser(t *testing.T) {
 		press(t, ctx, k.key)
 		waitFocus(t, ctx, k.want)
 	}
-	name, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.activeElement.getAttribute("aria-label")`))
-	must(t, err)
-	wantContains(t, "today's name", name, "2 Kasım Pazartesi, bugün, 2 öğe: 2 yayım")
+	// The cell's name is what it shows, the day and its chips (WCAG 2.5.3);
+	// its description counts them.
+	name, desc := axNameOf(t, ctx, "document.activeElement")
+	wantContains(t, "today's name", name, "2 Kasım Pazartesi", "Morning briefing", "Seçim gecesi canlı yayın")
+	wantContains(t, "today's description", desc, "bugün, 2 öğe: 2 yayım")
 
 	t.Log("Enter into the day's items, Escape back")
 	press(t, ctx, kb.Enter)
@@ -181,7 +183,7 @@ func TestMonthInTheBrowser(t *testing.T) {
 	x0, y0 = center(t, ctx, `td[data-date="2026-11-04"] a.chip[data-drag]`)
 	x1, y1 = center(t, ctx, `td[data-date="2026-11-05"]`)
 	// Someone else's change meanwhile: the chip still holds the old rev.
-	_, err = chromedp.Run(ctx, chromedp.Evaluate[bool](`(function () {
+	_, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(function () {
 		var c = document.querySelector('td[data-date="2026-11-04"] a.chip[data-drag]');
 		c.dataset.rev = String(+c.dataset.rev - 1);
 		return true;

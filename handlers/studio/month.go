@@ -113,14 +113,16 @@ func (h *Handler) monthCell(r *http.Request, cs calendarState, p *locales.Printe
 		}
 	}
 	c.ApprovalDot = day.Waiting > 0
-	c.Name = monthCellName(p, c.Label, c.Today, day)
+	c.Counts = monthCellCounts(p, c.Today, day)
 	return c
 }
 
-// monthCellName is a cell's accessible name (§15.7): "Monday 12 October,
-// today, 3 items: 2 publishes, 1 waiting for approval".
-func monthCellName(p *locales.Printer, label string, today bool, day engine.CalendarDay) string {
-	parts := []string{label}
+// monthCellCounts is a cell's accessible description (§15.7): "today, 3
+// items: 2 publishes, 1 waiting for approval". The cell's name is its
+// visible content (the day, then its chips), so that what is read and
+// what voice control matches is what is shown (WCAG 2.5.3).
+func monthCellCounts(p *locales.Printer, today bool, day engine.CalendarDay) string {
+	var parts []string
 	if today {
 		parts = append(parts, p.T("month.today"))
 	}
@@ -136,7 +138,7 @@ func monthCellName(p *locales.Printer, label string, today bool, day engine.Cale
 	if day.Waiting > 0 {
 		counts = append(counts, p.T("month.count.pending", "Count", day.Waiting))
 	}
-	return strings.Join(parts, ", ") + ", " + p.T("month.items", "Count", day.Total) + ": " + strings.Join(counts, ", ")
+	return strings.Join(append(parts, p.T("month.items", "Count", day.Total)), ", ") + ": " + strings.Join(counts, ", ")
 }
 
 // monthChip is the grid's view of one item (§15.3): fill = certainty, tone
@@ -211,7 +213,9 @@ func (h *Handler) monthChip(r *http.Request, p *locales.Printer, it engine.Calen
 	if it.Origin == "agent" {
 		c.Icons = append(c.Icons, "agent")
 	}
-	parts := []string{c.Time, p.T("month.kind." + it.Kind), p.T("month.quoted", "Title", c.Title)}
+	// The name starts with what the chip shows, its time and title (WCAG
+	// 2.5.3), and goes on with what it shows with icons and looks.
+	parts := []string{c.Time + " " + p.T("month.quoted", "Title", c.Title), p.T("month.kind." + it.Kind)}
 	if it.By.Name != "" {
 		if it.Origin == "agent" {
 			parts = append(parts, p.T("month.proposed_by", "Name", it.By.Name))

@@ -53,11 +53,12 @@ type MonthDay struct {
 	Date string // "2006-01-02", in the site's zone
 	Day  int
 	// Label is the day's own name ("Monday 12 October" / "12 Ekim
-	// Pazartesi"); Name is the cell's accessible name, with today and its
-	// counts ("Monday 12 October, today, 3 items: 2 publishes, 1 waiting
-	// for approval").
+	// Pazartesi"), the name of the day's number. The cell has no name of
+	// its own: its content (the day, then its chips) is its name, and
+	// Counts its description ("today, 3 items: 2 publishes, 1 waiting for
+	// approval"), so what is read is what is shown (WCAG 2.5.3).
 	Label   string
-	Name    string
+	Counts  string
 	InMonth bool // false for the leading and trailing days of other months
 	Past    bool
 	Today   bool
@@ -96,8 +97,9 @@ type MonthChip struct {
 	Time    string
 	Title   string
 	Href    string
-	// Sentence is the accessible name: "09:00, Publish, ‘Election
-	// results’, by Elif, waiting for approval".
+	// Sentence is the accessible name, which starts with what the chip
+	// shows: "09:00 ‘Election results’, Publish, by Elif, waiting for
+	// approval".
 	Sentence string
 	// RunningLabel is the spinner's word ("Publishing…"); Badge the
 	// state's badge where there is room for it (a phone's day panel).
