@@ -298,6 +298,6 @@ func TestTurkishOnReleaseScreens(t *testing.T) {
 	c.check(t, scenario{Name: "Unschedule", Method: "POST", URL: page + "/unschedule",
 		Form: withToken(map[string][]string{"rev": {fmt.Sprint(a.release(t, rel.ID).Rev)}}, token), ExpectedStatus: http.StatusSeeOther})
 	c.check(t, scenario{Name: "Unscheduled", URL: page, ExpectedStatus: http.StatusOK,
-		ExpectedContent:    []string{"Zamanlama kaldırıldı. Yayın paketi taslağa döndü; düzenleyebilirsiniz."},
+		ExpectedContent:    []string{"Zamanlama kaldırıldı. Yayın paketi yeniden taslağa döndü; düzenleyebilirsiniz."},
 		NotExpectedContent: []string{"Yeniden taslak oldu"}})
 }
