@@ -79,6 +79,16 @@ func (e *Engine) Node(ctx context.Context, siteID, id string) (NodeDetail, error
 	return detail(n, live, held), nil
 }
 
+// ShownStatus is the status a list shows for the node: a node that is not
+// live and that a release holds to publish is a draft until the release
+// runs, although scheduling promoted its working copy to published (§7.5).
+func (d NodeDetail) ShownStatus() content.Status {
+	if d.Live == nil && d.Held != nil && !d.Held.Removes && d.Body.Status == content.StatusPublished {
+		return content.StatusDraft
+	}
+	return d.Body.Status
+}
+
 func detail(n content.Node, live map[string]LiveNode, held map[string]Held) NodeDetail {
 	d := NodeDetail{Node: n}
 	if l, ok := live[n.ID]; ok {

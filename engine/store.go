@@ -76,6 +76,9 @@ type Held struct {
 	Rev       int64 // the release's rev, for "Unschedule and edit"
 	State     release.State
 	At        *time.Time
+	// Removes: the release takes the node off the live site (an expiry
+	// scheduled as a release) rather than publishing a version of it.
+	Removes bool
 }
 
 // Change is a guarded change of a release's state by a person or by the

@@ -154,7 +154,7 @@ func (s *Store) DeleteNode(ctx context.Context, siteID, id string, expectedRev i
 
 // HeldNodes maps each node held by a non-terminal release to that release.
 func (s *Store) HeldNodes(ctx context.Context, siteID, nodeID string) (map[string]engine.Held, error) {
-	rows, err := s.read.QueryContext(ctx, `SELECT i.node_id, r.id, r.rev, r.state, r.execute_at
+	rows, err := s.read.QueryContext(ctx, `SELECT i.node_id, r.id, r.rev, r.state, r.execute_at, i.op = 'remove'
 		FROM release_items i JOIN releases r ON r.id = i.release_id
 		WHERE i.site_id = ? AND i.held = 1 AND (? = '' OR i.node_id = ?) ORDER BY r.execute_at DESC`, siteID, nodeID, nodeID)
 	if err != nil {
@@ -166,7 +166,7 @@ func (s *Store) HeldNodes(ctx context.Context, siteID, nodeID string) (map[strin
 		var node, state string
 		var h engine.Held
 		var at sql.NullString
-		if err := rows.Scan(&node, &h.ReleaseID, &h.Rev, &state, &at); err != nil {
+		if err := rows.Scan(&node, &h.ReleaseID, &h.Rev, &state, &at, &h.Removes); err != nil {
 			return nil, err
 		}
 		h.State = release.State(state)
