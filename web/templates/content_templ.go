@@ -550,7 +550,7 @@ func Editor(p Page, f NodeForm) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			if f.ID != "" && f.Held == nil {
+			if f.ID != "" && f.Held == nil && f.Kind != "asset" {
 				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 37, "<a class=\"button primary\" href=\"")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
