@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"studio/engine"
 	"studio/engine/content"
@@ -328,4 +329,51 @@ func (a *testApp) mediaFile(t *testing.T) content.Node {
 		t.Fatal(err)
 	}
 	return n
+}
+
+// TestAddressTakeoverRunNotice: a release that would take over a live
+// address when it runs fails; the release page and the notifications say
+// which address, and the live article stays.
+func TestAddressTakeoverRunNotice(t *testing.T) {
+	t.Parallel()
+	a := newApp(t)
+	ctx := context.Background()
+	// Saved before addresses were unique: a second /posts/election-night.
+	body := content.Body{Title: "Election night, again", Slug: "election-night", Lang: "en", Status: content.StatusDraft}
+	twin := content.Node{ID: "ent_twin0000000000", SiteID: a.site.ID, Kind: release.KindContentEntry, Body: body, Rev: 1,
+		Hash: content.Hash(body)}
+	if err := a.store.SaveNode(ctx, twin, 0, a.editor.Actor(), start); err != nil {
+		t.Fatal(err)
+	}
+	r := a.scheduleAt(t, a.editor, twin, "2026-11-02", "09:00") // the first one is not live yet
+	if _, err := a.eng.EditNode(ctx, a.editor, a.site.ID, a.draft.ID, a.draft.Rev, content.Edit{Title: "Election night live",
+		Slug: "election-night", Status: content.StatusPublished, Text: "Follow the results here."}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.eng.Publish(ctx, a.editor, a.site.ID); err != nil {
+		t.Fatal(err)
+	}
+	a.clock.Set(start.Add(time.Hour))
+	if _, err := a.eng.RunDue(ctx, "manual"); err != nil {
+		t.Fatal(err)
+	}
+	if got := a.release(t, r.ID); got.State != release.StateFailed || got.Outcome == nil || got.Outcome.Code != "slug_taken" {
+		t.Fatalf("release %s %+v, want failed slug_taken", got.State, got.Outcome)
+	}
+	c := a.signedIn(t, a.editor)
+	runScenarios(t, c, []scenario{
+		{Name: "Notifications", URL: "/studio/notifications", ExpectedStatus: http.StatusOK,
+			ExpectedContent: []string{"the address /posts/election-night is already used on the live site. Nothing was published."}},
+		{Name: "Release", URL: "/studio/releases/" + r.ID, ExpectedStatus: http.StatusOK,
+			ExpectedContent: []string{"it would take over the address /posts/election-night"}},
+	})
+	if res, err := http.Get(a.URL + "/posts/election-night"); err != nil || res.StatusCode != http.StatusOK {
+		t.Errorf("the live article: %v %v", res, err)
+	} else {
+		b, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if !strings.Contains(string(b), "Election night live") || strings.Contains(string(b), "Election night, again") {
+			t.Errorf("/posts/election-night was taken over")
+		}
+	}
 }
