@@ -127,6 +127,16 @@ func TestApprovalAddressChange(t *testing.T) {
 	if res.Status != http.StatusOK || !strings.Contains(res.Body, "Address changes from /posts/welcome to /posts/hello") {
 		t.Errorf("approval page: %d\n%s", res.Status, excerpt(res.Body))
 	}
+	token, _, err := a.eng.CreateToken(ctx, a.editor, "script")
+	if err != nil {
+		t.Fatal(err)
+	}
+	status, out := apiCall(t, a, "GET", "/api/sites/"+a.site.ID+"/releases/"+list[0].Release.ID+"/diff", token, "")
+	items, _ := out["items"].([]any)
+	first, _ := items[0].(map[string]any)
+	if status != http.StatusOK || fmt.Sprint(first["addressChange"]) != "map[from:/posts/welcome to:/posts/hello]" {
+		t.Errorf("API diff: %d %v", status, first["addressChange"])
+	}
 }
 
 // multipartPost posts fields and, when data is set, a file named name to
