@@ -42,6 +42,14 @@ func TestContentInTheBrowser(t *testing.T) {
 		_, err = f.eng.ScheduleRelease(f.ctx, editor, f.site.ID, down.ID, down.Rev, "2026-12-22", "00:00")
 		must(t, err)
 		f.schedule(editor, f.node("Election night live"), "2026-11-03", "09:00")
+		// The contributor asks to move a live article to a new address.
+		welcome := f.node("Welcome to the Gazette")
+		d, err := f.eng.Node(f.ctx, f.site.ID, welcome)
+		must(t, err)
+		_, err = f.eng.EditNode(f.ctx, editor, f.site.ID, welcome, d.Rev, content.Edit{Title: d.Body.Title,
+			Slug: "welcome-to-the-gazette", Summary: d.Body.Summary, Text: d.Body.Text, Status: content.StatusPublished})
+		must(t, err)
+		f.schedule(f.user("contributor@demo.test"), welcome, "2026-11-02", "10:00")
 	})
 	ctx := newBrowser(t)
 	must(t, chromedp.Do(ctx,
@@ -82,6 +90,14 @@ func TestContentInTheBrowser(t *testing.T) {
 		"Yayında · sona erme: 22 Aralık")
 	wantContains(t, "scheduled draft", text(t, ctx, `[data-testid="status-`+f.node("Election night live")+`"]`),
 		"Taslak", "Zamanlandı")
+
+	t.Log("the approval page says the address changes")
+	must(t, chromedp.Do(ctx, chromedp.Navigate(app.url+"/studio/approvals"),
+		chromedp.Click(chromedp.Search(`//a[text()="Welcome to the Gazette"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="address-change"]`))))
+	wantContains(t, "address change", text(t, ctx, `[data-testid="address-change"]`),
+		"Adres değişiyor: /posts/welcome yerine /posts/welcome-to-the-gazette")
+	shots(t, ctx, "approval-address-tr")
 
 	t.Log("the media editor: preview, alt text, a new file")
 	cover := app.demo(t).node("Boğaz'da sonbahar")
