@@ -243,6 +243,11 @@ func TestMediaEditor(t *testing.T) {
 	if res.Status != http.StatusUnprocessableEntity || !strings.Contains(res.Body, `data-testid="error-slug"`) {
 		t.Errorf("a PNG named .jpg: status %d\n%s", res.Status, excerpt(res.Body))
 	}
+	res = multipartPost(t, c, "/studio/content/"+id+"/media", token, tr, "huge.png",
+		append(fixturePNG(t, 4), make([]byte, content.MaxAssetBytes)...))
+	if res.Status != http.StatusRequestEntityTooLarge || !strings.Contains(res.Body, "en fazla 5 MB") {
+		t.Errorf("a file over 5 MB: status %d\n%s", res.Status, excerpt(res.Body))
+	}
 	if got := a.fingerprint(t); got != before {
 		t.Errorf("refused uploads changed the database")
 	}
