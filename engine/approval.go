@@ -237,6 +237,11 @@ func (e *Engine) Approve(ctx context.Context, u User, siteID, id string) (Releas
 		}
 		return ReleaseRow{}, refuse(CodeStateChanged, "")
 	}
+	// Approving a release that would take over a live address is refused;
+	// the request keeps waiting, to be denied or approved once it is fixed.
+	if err := e.releaseAddresses(ctx, siteID, r.Items, nil); err != nil {
+		return ReleaseRow{}, err
+	}
 	approval := &release.Approval{Kind: "person", By: by, At: now, ExecuteAt: r.ExecuteAt, ApprovalID: q.ID}
 	change := Change{ID: r.ID, Rev: r.Rev, From: []release.State{release.StateAwaitingApproval}, To: release.StateScheduled,
 		Approval: approval,

@@ -110,3 +110,14 @@ func fieldValues(b *content.Body) map[string]string {
 	}
 	return m
 }
+
+// AddressChange reports the public addresses of a live item whose pinned
+// target moves it ("/posts/a" → "/posts/b"), so a reviewer sees that the
+// old address will stop answering. A new or removed item has no change.
+func (d ItemDiff) AddressChange() (from, to string, changed bool) {
+	if d.Base == nil || d.Target == nil {
+		return "", "", false
+	}
+	from, to = content.Path(d.Item.NodeKind, d.Base.Slug), content.Path(d.Item.NodeKind, d.Target.Slug)
+	return from, to, from != to
+}

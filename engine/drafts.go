@@ -396,6 +396,13 @@ func (e *Engine) ScheduleRelease(ctx context.Context, u User, siteID, id string,
 	if err := g.validate(items); err != nil {
 		return ReleaseRow{}, err
 	}
+	slugRev := make(map[string]int64, len(newVersions))
+	for _, n := range newVersions {
+		slugRev[n.ID] = n.Rev - 1 // the draft it promotes, saved, with the same slug
+	}
+	if err := e.releaseAddresses(ctx, siteID, items, slugRev); err != nil {
+		return ReleaseRow{}, err // it would take over a live address
+	}
 	hash := release.Hash(siteID, items)
 	by := u.Actor()
 	c := Change{ID: r.ID, Rev: r.Rev, From: []release.State{release.StateDraft}, To: release.StateAwaitingApproval,

@@ -10,13 +10,13 @@ import (
 // JSON API's PATCH); a nil field keeps its value, and so does every part of
 // the body the editor does not show.
 type NodePatch struct {
-	Title, Slug, Summary, Text *string
-	Status                     *content.Status
+	Title, Slug, Summary, Text, Lang *string
+	Status                           *content.Status
 }
 
 // Empty reports whether the patch changes no field.
 func (p NodePatch) Empty() bool {
-	return p.Title == nil && p.Slug == nil && p.Summary == nil && p.Text == nil && p.Status == nil
+	return p.Title == nil && p.Slug == nil && p.Summary == nil && p.Text == nil && p.Lang == nil && p.Status == nil
 }
 
 func (p NodePatch) apply(b content.Body) content.Body {
@@ -29,6 +29,7 @@ func (p NodePatch) apply(b content.Body) content.Body {
 	set(&b.Slug, p.Slug)
 	set(&b.Summary, p.Summary)
 	set(&b.Text, p.Text)
+	set(&b.Lang, p.Lang)
 	if p.Status != nil {
 		b.Status = *p.Status
 	}

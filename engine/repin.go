@@ -550,6 +550,9 @@ func (e *Engine) EditAndRepin(ctx context.Context, u User, siteID, nodeID string
 		}
 		return ReleaseRow{}, err
 	}
+	if err := e.checkAddress(ctx, d.Node, body); err != nil {
+		return ReleaseRow{}, err // the edit may not take another node's address
+	}
 	n := d.Node
 	n.Body, n.Rev, n.Hash, n.UpdatedAt = body, d.Rev+1, content.Hash(body), now
 	if n.Hash == d.Hash {

@@ -334,6 +334,16 @@ func (e *Engine) runClaimed(ctx context.Context, r ReleaseRow, c claimedRun) (re
 			return finish(release.StateFailed, "failed", release.Outcome{Kind: "failed", At: now, RunID: runID,
 				Code: "dependency_missing", Message: id})
 		}
+		// A node may not take over another's live address (a second
+		// /posts/welcome would replace the first on the site, its feed and
+		// its sitemap): the run fails, and says which address.
+		if err := e.releaseAddresses(ctx, site.ID, r.Items, nil); err != nil {
+			if ae, ok := AsError(err); ok && ae.Code == CodeSlugTaken {
+				return finish(release.StateFailed, "failed", release.Outcome{Kind: "failed", At: now, RunID: runID,
+					Code: CodeSlugTaken, Message: fmt.Sprint(ae.Args["Path"])})
+			}
+			return "", nil, err
+		}
 		snap := Snapshot{ID: ids.New("snp"), SiteID: site.ID, ParentID: site.PublishedSnapshotID, Reason: "scheduled",
 			Label: r.Title, Actor: c.by, Refs: composed, CreatedAt: now,
 			Metadata: map[string]string{"studio.release": r.ID, "studio.releaseHash": r.Hash,

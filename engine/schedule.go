@@ -78,6 +78,9 @@ func (e *Engine) ScheduleNode(ctx context.Context, u User, in ScheduleInput) (re
 	if err := release.ValidateItems(items); err != nil {
 		return release.Release{}, refuse(codeOf(err), "")
 	}
+	if err := e.releaseAddresses(ctx, site.ID, items, map[string]int64{d.ID: d.Rev}); err != nil {
+		return release.Release{}, err // it would take over a live address
+	}
 
 	r := release.Release{
 		SchemaVersion: 1, ID: ids.New("rel"), SiteID: site.ID, Title: d.Body.Title, Items: items,

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"sort"
+	"strings"
 
 	"studio/engine/content"
 	"studio/engine/ids"
@@ -78,6 +79,16 @@ func (e *Engine) Node(ctx context.Context, siteID, id string) (NodeDetail, error
 	return detail(n, live, held), nil
 }
 
+// ShownStatus is the status a list shows for the node: a node that is not
+// live and that a release holds to publish is a draft until the release
+// runs, although scheduling promoted its working copy to published (§7.5).
+func (d NodeDetail) ShownStatus() content.Status {
+	if d.Live == nil && d.Held != nil && !d.Held.Removes && d.Body.Status == content.StatusPublished {
+		return content.StatusDraft
+	}
+	return d.Body.Status
+}
+
 func detail(n content.Node, live map[string]LiveNode, held map[string]Held) NodeDetail {
 	d := NodeDetail{Node: n}
 	if l, ok := live[n.ID]; ok {
@@ -134,13 +145,30 @@ func (e *Engine) CreateNode(ctx context.Context, u User, siteID string, kind rel
 		return content.Node{}, refuse("bad_node_kind", "kind")
 	}
 	n := content.Node{ID: ids.New(prefix), SiteID: siteID, Kind: kind}
+	if strings.TrimSpace(body.Slug) == "" {
+		body.Slug = content.Slugify(body.Title) // the address follows the title until someone types one
+	}
+	if body.Lang == "" {
+		body.Lang = DefaultLang(siteID)
+	}
 	return e.save(ctx, u, n, 0, body)
 }
 
+// DefaultLang is the language a new page or article of a site is written
+// in when its editor names none: the language the public site's own words
+// (its menu, its dates) are in.
+func DefaultLang(siteID string) string { return "tr" }
+
 // SaveNode saves a new version of a node the person last saw at expectedRev.
-// A node held by a release is locked (RFC §6.2).
+// A node held by a release is locked (RFC §6.2). A body without a language
+// keeps the node's.
 func (e *Engine) SaveNode(ctx context.Context, u User, siteID, id string, expectedRev int64, body content.Body) (content.Node, error) {
-	return e.update(ctx, u, siteID, id, expectedRev, func(content.Body) content.Body { return body })
+	return e.update(ctx, u, siteID, id, expectedRev, func(was content.Body) content.Body {
+		if body.Lang == "" {
+			body.Lang = was.Lang // a body that names no language keeps the one it had
+		}
+		return body
+	})
 }
 
 // EditNode is SaveNode for the editor's fields: the parts of the body the
@@ -177,6 +205,9 @@ func (e *Engine) save(ctx context.Context, u User, n content.Node, expectedRev i
 		if errors.As(err, &fe) {
 			return content.Node{}, &Error{Code: fe.Key[len("error."):], Field: fe.Field}
 		}
+		return content.Node{}, err
+	}
+	if err := e.checkAddress(ctx, n, body); err != nil {
 		return content.Node{}, err
 	}
 	n.Body, n.Hash, n.Rev, n.UpdatedAt = body, content.Hash(body), expectedRev+1, e.Now()

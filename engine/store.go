@@ -51,6 +51,14 @@ type LiveNode struct {
 	Body content.Body
 }
 
+// AddressHolder is a node that holds an address (a slug in its kind's
+// namespace): Live when its live version has it, Working when its working
+// copy does (both can be true).
+type AddressHolder struct {
+	NodeID, Title string
+	Live, Working bool
+}
+
 // AuditEntry records who did what, for whom, within which run.
 type AuditEntry struct {
 	Action    string // e.g. "release.schedule", "release.publish"
@@ -68,6 +76,9 @@ type Held struct {
 	Rev       int64 // the release's rev, for "Unschedule and edit"
 	State     release.State
 	At        *time.Time
+	// Removes: the release takes the node off the live site (an expiry
+	// scheduled as a release) rather than publishing a version of it.
+	Removes bool
 }
 
 // Change is a guarded change of a release's state by a person or by the
@@ -279,6 +290,15 @@ type Store interface {
 	ReleaseHistory(ctx context.Context, releaseID string) ([]AuditEntry, error)
 	// NodeVersion is the body of one saved version of a node.
 	NodeVersion(ctx context.Context, id string, rev int64) (content.Body, error)
+	// AddressHolders lists the nodes of a site other than exceptID whose
+	// working copy, or whose version in the site's live snapshot, is of
+	// kind and has slug: one indexed query, not a read of every node.
+	AddressHolders(ctx context.Context, siteID string, kind release.NodeKind, slug, exceptID string) ([]AddressHolder, error)
+	// AddressClash finds the first of a release's set items (sets: id,
+	// kind and the version whose slug it publishes) whose address a node
+	// live in the site's snapshot and not among itemIDs has, or another of
+	// sets takes too; one statement.
+	AddressClash(ctx context.Context, siteID string, sets []release.Ref, itemIDs []string) (AddressClash, bool, error)
 
 	// WaitingApprovals and FirstWaitingApprovals list in WaitingOrder.
 	WaitingApprovals(ctx context.Context, siteID string) ([]ApprovalRequest, error)

@@ -135,7 +135,7 @@ func TestEditScheduled(t *testing.T) {
 				`data-testid="edit-scheduled-open"`, "Edit and re-approve", "<fieldset disabled>"}},
 		{Name: "Open", URL: u, ExpectedStatus: http.StatusOK,
 			ExpectedContent:    []string{`action="/studio/content/` + a.draft.ID + `/edit-scheduled"`, "Save and re-approve", "records your approval again"},
-			NotExpectedContent: []string{"<fieldset disabled>", `<select id="status"`}},
+			NotExpectedContent: []string{"<fieldset disabled>", `<select id="node-status"`}},
 	})
 	before = a.fingerprint(t)
 	c.check(t, scenario{Name: "NoTitle", Method: "POST", URL: u, Form: noTitle, ExpectedStatus: http.StatusUnprocessableEntity,

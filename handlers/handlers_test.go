@@ -262,6 +262,11 @@ func TestCSRF(t *testing.T) {
 				u, form = a.editScheduledForm(t, rel)
 			case "/studio/content/{id}/gates/lift": // a live embargo to lift (gates_test.go)
 				u, form = a.embargoLive(t)
+			case "/studio/content/{id}/media": // a media file, saved without a new file (content_address_test.go)
+				u, form = "/studio/content/"+a.mediaFile(t).ID+"/media", url.Values{"rev": {"1"}, "title": {"Cover"},
+					"slug": {"cover.png"}, "alt": {"A cover"}, "status": {"draft"}}
+			case "/studio/content/media": // a new media file needs its file: a multipart upload (content_address_test.go)
+				want = http.StatusUnprocessableEntity
 			}
 			c := a.signedIn(t, who)
 			token := c.token()
@@ -385,6 +390,9 @@ func TestRouteTable(t *testing.T) {
 			}
 			if rt.Pattern == "/studio/content/{id}/preview" {
 				want = http.StatusSeeOther // mints a preview link and sends to it
+			}
+			if rt.Pattern == "/studio/content/{id}/file" { // a media file's image
+				u = "/studio/content/" + a.mediaFile(t).ID + "/file"
 			}
 			c.check(t, scenario{Name: rt.Method + " " + rt.Pattern, URL: u, ExpectedStatus: want,
 				NotExpectedContent: []string{"Your role does not allow this."}})

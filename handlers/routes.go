@@ -100,6 +100,12 @@ func StudioRoutes(s *studio.Handler) []Route {
 		{"GET", "/studio/content/{id}", policy.ContentRead, s.EditNode},
 		{"POST", "/studio/content/{id}", policy.ContentWrite, s.SaveNode},
 		{"POST", "/studio/content/{id}/delete", policy.ContentWrite, s.DeleteNode},
+		// The media editor (a file and its fields): the only Studio forms
+		// that upload, multipart/form-data up to studio.MaxUploadBytes.
+		{"POST", "/studio/content/media", policy.ContentWrite, s.SaveMedia},
+		{"POST", "/studio/content/{id}/media", policy.ContentWrite, s.SaveMedia},
+		// The image of a media file's working copy, for the editor's preview.
+		{"GET", "/studio/content/{id}/file", policy.ContentRead, s.MediaFile},
 		// A signed preview link of the working copy (§7.3), for 24 hours.
 		{"GET", "/studio/content/{id}/preview", policy.ContentRead, s.Preview},
 		{"GET", "/studio/content/{id}/schedule", policy.SchedulesWrite, s.ScheduleForm},
@@ -140,7 +146,11 @@ func StudioRoutes(s *studio.Handler) []Route {
 // the request ends, whatever the handler did. New refuses to start when a
 // name here matches no row.
 func StudioBodies() map[string]studio.Body {
-	return map[string]studio.Body{}
+	return map[string]studio.Body{
+		// The media editor's form: a new media file, and a new version of one.
+		"POST /studio/content/media":      {Files: true, Max: studio.MaxUploadBytes},
+		"POST /studio/content/{id}/media": {Files: true, Max: studio.MaxUploadBytes},
+	}
 }
 
 // APIRoutes is the table of the JSON API (RFC §13). Every row passes through

@@ -154,7 +154,7 @@ func (s *Store) DeleteNode(ctx context.Context, siteID, id string, expectedRev i
 
 // HeldNodes maps each node held by a non-terminal release to that release.
 func (s *Store) HeldNodes(ctx context.Context, siteID, nodeID string) (map[string]engine.Held, error) {
-	rows, err := s.read.QueryContext(ctx, `SELECT i.node_id, r.id, r.rev, r.state, r.execute_at
+	rows, err := s.read.QueryContext(ctx, `SELECT i.node_id, r.id, r.rev, r.state, r.execute_at, i.op = 'remove'
 		FROM release_items i JOIN releases r ON r.id = i.release_id
 		WHERE i.site_id = ? AND i.held = 1 AND (? = '' OR i.node_id = ?) ORDER BY r.execute_at DESC`, siteID, nodeID, nodeID)
 	if err != nil {
@@ -166,7 +166,7 @@ func (s *Store) HeldNodes(ctx context.Context, siteID, nodeID string) (map[strin
 		var node, state string
 		var h engine.Held
 		var at sql.NullString
-		if err := rows.Scan(&node, &h.ReleaseID, &h.Rev, &state, &at); err != nil {
+		if err := rows.Scan(&node, &h.ReleaseID, &h.Rev, &state, &at, &h.Removes); err != nil {
 			return nil, err
 		}
 		h.State = release.State(state)
@@ -340,4 +340,99 @@ func keepsHolds(ctx context.Context, tx *sql.Tx, snap engine.Snapshot) error {
 		}
 	}
 	return nil
+}
+
+// addressHoldersQuery finds the holders of one address through the two
+// indexes of migration 0009: working copies by (site, kind, slug), and
+// versions by slug, kept when the site's live snapshot names them.
+const addressHoldersQuery = `SELECT id, MAX(title), MAX(live), MAX(working) FROM (
+	SELECT n.id AS id, json_extract(n.body, '$.title') AS title, 0 AS live, 1 AS working
+	FROM nodes n
+	WHERE n.site_id = ?1 AND n.kind = ?2 AND json_extract(n.body, '$.slug') = ?3 AND n.deleted_at IS NULL AND n.id <> ?4
+	UNION ALL
+	SELECT v.node_id, json_extract(v.body, '$.title'), 1, 0
+	FROM node_versions v JOIN nodes n ON n.id = v.node_id
+	WHERE json_extract(v.body, '$.slug') = ?3 AND n.site_id = ?1 AND n.kind = ?2 AND v.node_id <> ?4
+	AND EXISTS (SELECT 1 FROM sites st JOIN snapshots sn ON sn.id = st.published_snapshot_id, json_each(sn.refs) j
+		WHERE st.id = ?1 AND json_extract(j.value, '$.id') = v.node_id AND json_extract(j.value, '$.rev') = v.rev)
+) GROUP BY id ORDER BY MAX(live) DESC, id`
+
+// AddressHolders lists the nodes of a site other than exceptID whose
+// working copy or live version is of kind and has slug, live ones first.
+func (s *Store) AddressHolders(ctx context.Context, siteID string, kind release.NodeKind, slug, exceptID string) ([]engine.AddressHolder, error) {
+	rows, err := s.read.QueryContext(ctx, addressHoldersQuery, siteID, string(kind), slug, exceptID)
+	if err != nil {
+		return nil, fmt.Errorf("store: address holders: %w", err)
+	}
+	defer rows.Close()
+	var out []engine.AddressHolder
+	for rows.Next() {
+		var h engine.AddressHolder
+		var title sql.NullString
+		if err := rows.Scan(&h.NodeID, &title, &h.Live, &h.Working); err != nil {
+			return nil, fmt.Errorf("store: address holders: %w", err)
+		}
+		h.Title = title.String
+		out = append(out, h)
+	}
+	return out, rows.Err()
+}
+
+// addressClashQuery finds, in one statement, the first set item of a
+// release (?2: [{id, kind, rev}], rev naming the version whose slug it
+// publishes) whose address a live node outside the release (?3: every item
+// id) already has, or that another set item of the same kind also takes.
+// CROSS JOIN keeps SQLite's order: from each item to the versions with its
+// slug (node_versions_slug), then their node by key, never the site's nodes.
+const addressClashQuery = `WITH t AS (
+	SELECT json_extract(i.value, '$.id') AS id, json_extract(i.value, '$.kind') AS kind,
+		json_extract(v.body, '$.slug') AS slug, json_extract(v.body, '$.title') AS title
+	FROM json_each(?2) i
+	JOIN node_versions v ON v.node_id = json_extract(i.value, '$.id') AND v.rev = json_extract(i.value, '$.rev')
+)
+SELECT * FROM (
+	SELECT t.id, t.title, t.slug, t.kind, h.node_id, json_extract(h.body, '$.title')
+	FROM t CROSS JOIN node_versions h CROSS JOIN nodes n
+	WHERE json_extract(h.body, '$.slug') = t.slug AND n.id = h.node_id AND n.site_id = ?1 AND n.kind = t.kind
+	AND h.node_id NOT IN (SELECT value FROM json_each(?3))
+	AND EXISTS (SELECT 1 FROM sites st JOIN snapshots sn ON sn.id = st.published_snapshot_id, json_each(sn.refs) j
+		WHERE st.id = ?1 AND json_extract(j.value, '$.id') = h.node_id AND json_extract(j.value, '$.rev') = h.rev)
+	UNION ALL
+	SELECT b.id, b.title, b.slug, b.kind, a.id, a.title
+	FROM t a JOIN t b ON a.kind = b.kind AND a.slug = b.slug AND a.id < b.id
+) LIMIT 1`
+
+// AddressClash finds the first set item of a release that would take over
+// an address (see engine.AddressClash), in one statement.
+func (s *Store) AddressClash(ctx context.Context, siteID string, sets []release.Ref, itemIDs []string) (engine.AddressClash, bool, error) {
+	type set struct {
+		ID   string           `json:"id"`
+		Kind release.NodeKind `json:"kind"`
+		Rev  int64            `json:"rev"`
+	}
+	list := make([]set, len(sets))
+	for i, r := range sets {
+		list[i] = set{r.ID, r.Kind, r.Rev}
+	}
+	setsJSON, err := jsonText(list)
+	if err != nil {
+		return engine.AddressClash{}, false, err
+	}
+	idsJSON, err := jsonText(itemIDs)
+	if err != nil {
+		return engine.AddressClash{}, false, err
+	}
+	var c engine.AddressClash
+	var kind string
+	var title, holderTitle sql.NullString
+	err = s.read.QueryRowContext(ctx, addressClashQuery, siteID, setsJSON, idsJSON).
+		Scan(&c.NodeID, &title, &c.Slug, &kind, &c.Holder.NodeID, &holderTitle)
+	if errors.Is(err, sql.ErrNoRows) {
+		return engine.AddressClash{}, false, nil
+	}
+	if err != nil {
+		return engine.AddressClash{}, false, fmt.Errorf("store: address clash: %w", err)
+	}
+	c.Kind, c.Title, c.Holder.Title, c.Holder.Live = release.NodeKind(kind), title.String, holderTitle.String, true
+	return c, true, nil
 }

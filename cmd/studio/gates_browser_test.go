@@ -97,7 +97,7 @@ func TestGatesInTheBrowser(t *testing.T) {
 	shots(t, ctx, "gates-card-en")
 
 	t.Log("publish it early, by an ordinary publish: the embargo rides along")
-	_, err = chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector("select#status").value = "published"`))
+	_, err = chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector("select#node-status").value = "published"`))
 	must(t, err)
 	submitAndWait(t, ctx, chromedp.Click(chromedp.CSS(`form.editor button.primary[type=submit]`)))
 	must(t, chromedp.Do(ctx, chromedp.Navigate(app.url+"/studio/content")))

@@ -8,8 +8,10 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"studio/engine/release"
@@ -51,18 +53,25 @@ type Body struct {
 	Alt  string `json:"alt,omitempty"`
 }
 
-// Edit is what the editor changes; the rest of a body (language,
-// references, gates, date) is kept as it was.
+// Edit is what the editor changes; the rest of a body (references, gates,
+// date) is kept as it was, and so is the language when the edit has none.
 type Edit struct {
 	Title, Slug, Summary, Text string
 	Status                     Status
+	Lang                       string
 }
 
 // With returns b with the edit applied.
 func (b Body) With(e Edit) Body {
 	b.Title, b.Slug, b.Summary, b.Text, b.Status = e.Title, e.Slug, e.Summary, e.Text, e.Status
+	if e.Lang != "" {
+		b.Lang = e.Lang
+	}
 	return b
 }
+
+// Languages are the languages a page or an article may be written in.
+var Languages = []string{"en", "tr"}
 
 // Node is the working copy of one node: its latest saved version.
 type Node struct {
@@ -164,14 +173,56 @@ func Validate(b Body) error {
 		return &FieldError{"title", "error.title_required"}
 	case utf8.RuneCountInString(b.Title) > 200 || strings.ContainsAny(b.Title, "\n\r"):
 		return &FieldError{"title", "error.title_too_long"}
+	case !cleanLine(b.Title):
+		return &FieldError{"title", "error.title_invalid"}
 	case !slugPattern.MatchString(b.Slug) || len(b.Slug) > 120:
 		return &FieldError{"slug", "error.slug_invalid"}
 	case utf8.RuneCountInString(b.Summary) > 500:
 		return &FieldError{"summary", "error.summary_too_long"}
+	case !cleanText(b.Summary):
+		return &FieldError{"summary", "error.summary_invalid"}
 	case utf8.RuneCountInString(b.Text) > 100_000:
 		return &FieldError{"body", "error.body_too_long"}
+	case b.Lang != "" && !slices.Contains(Languages, b.Lang):
+		return &FieldError{"lang", "error.lang_invalid"}
 	}
 	return validateGatesAndStatus(b)
+}
+
+// cleanLine is the rule of release titles (§4.2) for a node's one-line
+// fields: valid UTF-8 without control characters (C0, DEL, C1: NUL too) or
+// bidi embeddings, overrides and isolates, which would let a title show
+// one thing in a list and another in a feed.
+func cleanLine(s string) bool {
+	if !utf8.ValidString(s) {
+		return false
+	}
+	for _, r := range s {
+		if unicode.IsControl(r) || bidiControl(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// cleanText is cleanLine for a field that may hold line breaks and tabs
+// (a summary typed in a text area).
+func cleanText(s string) bool {
+	if !utf8.ValidString(s) {
+		return false
+	}
+	for _, r := range s {
+		if (unicode.IsControl(r) && r != '\n' && r != '\r' && r != '\t') || bidiControl(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// bidiControl reports the embeddings and overrides (U+202A–U+202E) and the
+// isolates (U+2066–U+2069), as release titles refuse them.
+func bidiControl(r rune) bool {
+	return (r >= 0x202A && r <= 0x202E) || (r >= 0x2066 && r <= 0x2069)
 }
 
 // validateGatesAndStatus checks what every kind of node shares: the
@@ -190,7 +241,9 @@ func validateGatesAndStatus(b Body) error {
 }
 
 // MaxAssetBytes bounds an asset's file: every version keeps its own copy.
-const MaxAssetBytes = 2 << 20
+// 5 MiB holds a photo from a phone; Studio's upload route allows a little
+// more for the form around it (handlers/studio MaxUploadBytes).
+const MaxAssetBytes = 5 << 20
 
 // AssetTypes are the media types an asset may have: images a page can
 // show. The media route serves them with these types and a sandbox, so an
@@ -210,14 +263,24 @@ func ValidateAsset(b Body) error {
 		return &FieldError{"title", "error.title_required"}
 	case utf8.RuneCountInString(b.Title) > 200 || strings.ContainsAny(b.Title, "\n\r"):
 		return &FieldError{"title", "error.title_too_long"}
+	case !cleanLine(b.Title):
+		return &FieldError{"title", "error.title_invalid"}
 	case !fileName.MatchString(b.Slug) || len(b.Slug) > 120:
 		return &FieldError{"slug", "error.file_name_invalid"}
+	case b.Mime == "" && len(b.Data) == 0:
+		return &FieldError{"data", "error.file_required"}
 	case !AssetTypes[b.Mime]:
-		return &FieldError{"mime", "error.file_type_invalid"}
+		return &FieldError{"data", "error.file_type_invalid"}
 	case len(b.Data) == 0 || len(b.Data) > MaxAssetBytes:
 		return &FieldError{"data", "error.file_size_invalid"}
+	case SniffImage(b.Data) != b.Mime:
+		return &FieldError{"data", "error.file_type_invalid"} // the bytes must be the image they say
+	case !ExtensionFits(b.Slug, b.Mime):
+		return &FieldError{"slug", "error.file_extension_mismatch"}
 	case utf8.RuneCountInString(b.Alt) > 500 || utf8.RuneCountInString(b.Summary) > 500:
 		return &FieldError{"alt", "error.alt_too_long"}
+	case !cleanText(b.Alt) || !cleanText(b.Summary):
+		return &FieldError{"alt", "error.alt_invalid"}
 	}
 	return validateGatesAndStatus(b)
 }

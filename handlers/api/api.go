@@ -222,7 +222,7 @@ func (h *Handler) failIn(w http.ResponseWriter, ctx context.Context, err error, 
 	switch {
 	case e.Code == engine.CodeForbidden:
 		status = http.StatusForbidden
-	case e.ChangedElsewhere():
+	case e.ChangedElsewhere(), e.Code == engine.CodeSlugTaken: // another node has the address
 		status = http.StatusConflict
 	case e.Field != "":
 		status = http.StatusBadRequest

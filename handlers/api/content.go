@@ -106,6 +106,7 @@ type patchBody struct {
 	Slug        *string         `json:"slug"`
 	Summary     *string         `json:"summary"`
 	Body        *string         `json:"body"`
+	Lang        *string         `json:"lang"`
 	Status      *content.Status `json:"status"`
 }
 
@@ -123,7 +124,7 @@ func (h *Handler) patch(w http.ResponseWriter, r *http.Request, kind release.Nod
 	if !h.decode(w, r, &body) {
 		return
 	}
-	p := engine.NodePatch{Title: body.Title, Slug: body.Slug, Summary: body.Summary, Text: body.Body, Status: body.Status}
+	p := engine.NodePatch{Title: body.Title, Slug: body.Slug, Summary: body.Summary, Text: body.Body, Lang: body.Lang, Status: body.Status}
 	switch {
 	case body.ExpectedRev < 1:
 		h.badRequest(w, ctx, CodeBadRequest, "expectedRev")

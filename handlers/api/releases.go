@@ -161,6 +161,13 @@ type itemDiffJSON struct {
 	Title  string          `json:"title"`
 	Fields []fieldDiffJSON `json:"fields"`
 	Body   []diffLineJSON  `json:"body"`
+	// AddressChange is set when a live item's public address moves.
+	AddressChange *addressChangeJSON `json:"addressChange,omitempty"`
+}
+
+type addressChangeJSON struct {
+	From string `json:"from"`
+	To   string `json:"to"`
 }
 
 type fieldDiffJSON struct {
@@ -193,6 +200,9 @@ func itemDiffs(items []engine.ItemDiff) []itemDiffJSON {
 		}
 		for _, l := range d.Text() {
 			it.Body = append(it.Body, diffLineJSON{diffOps[l.Op], l.Text})
+		}
+		if from, to, moved := d.AddressChange(); moved {
+			it.AddressChange = &addressChangeJSON{From: from, To: to}
 		}
 		out = append(out, it)
 	}

@@ -74,6 +74,9 @@ func (h *Handler) renderApproval(w http.ResponseWriter, r *http.Request, status 
 			it.Rev = d.Item.Target.Rev
 		}
 		it.Fields = fieldChanges(p, loc, base, target) // the gates too (gates.go)
+		if from, to, moved := d.AddressChange(); moved {
+			it.AddressFrom, it.AddressTo = from, to
+		}
 		for _, l := range content.DiffLines(base.Text, target.Text) {
 			it.Body = append(it.Body, templates.DiffRow{Op: l.Op, Text: l.Text})
 		}

@@ -1,6 +1,7 @@
 package studio
 
 import (
+	"fmt"
 	"net/http"
 	"time"
 
@@ -33,11 +34,11 @@ func (h *Handler) renderContent(w http.ResponseWriter, r *http.Request, status i
 	}
 	list := templates.ContentList{Pending: pending, CanPublish: policy.Has(st.user.Role, policy.SitePublish), Error: errMsg}
 	for _, n := range nodes {
-		row := templates.NodeRow{ID: n.ID, Kind: string(n.Kind), Title: n.Body.Title, Status: string(n.Body.Status),
+		row := templates.NodeRow{ID: n.ID, Kind: string(n.Kind), Title: n.Body.Title, Status: string(n.ShownStatus()),
 			Live: n.Live != nil && n.LiveStatus == content.StatusPublished, Changed: n.Live != nil && n.Live.Hash != n.Hash,
 			UpdatedAt: n.UpdatedAt}
 		if n.Held != nil {
-			row.HeldBy = n.Held.ReleaseID
+			row.HeldBy, row.HeldState, row.Removes = n.Held.ReleaseID, string(n.Held.State), n.Held.Removes
 			if n.Held.At != nil {
 				at := n.Held.At.In(siteLoc(st.site))
 				row.HeldUntil = &at
@@ -67,10 +68,12 @@ func (h *Handler) PublishSite(w http.ResponseWriter, r *http.Request) {
 // NewNode shows an empty editor for an article or a page.
 func (h *Handler) NewNode(w http.ResponseWriter, r *http.Request) {
 	kind := r.URL.Query().Get("kind")
-	if kind != string(release.KindPage) {
+	if kind != string(release.KindPage) && kind != string(release.KindAsset) {
 		kind = string(release.KindContentEntry)
 	}
-	h.renderEditor(w, r, http.StatusOK, templates.NodeForm{Kind: kind, Status: string(content.StatusDraft)})
+	site := stateOf(r.Context()).site
+	h.renderEditor(w, r, http.StatusOK, templates.NodeForm{Kind: kind, Status: string(content.StatusDraft),
+		Lang: engine.DefaultLang(site.ID)})
 }
 
 // EditNode shows the editor of one node.
@@ -99,7 +102,10 @@ func (h *Handler) EditNode(w http.ResponseWriter, r *http.Request) {
 
 func nodeForm(n engine.NodeDetail, loc *time.Location) templates.NodeForm {
 	f := templates.NodeForm{ID: n.ID, Kind: string(n.Kind), Rev: n.Rev, Title: n.Body.Title, Slug: n.Body.Slug,
-		Summary: n.Body.Summary, Body: n.Body.Text, Status: string(n.Body.Status)}
+		Summary: n.Body.Summary, Body: n.Body.Text, Status: string(n.Body.Status), Lang: n.Body.Lang, Alt: n.Body.Alt}
+	if n.Kind == release.KindAsset && len(n.Body.Data) > 0 {
+		f.FileURL = fmt.Sprintf("/studio/content/%s/file?rev=%d", n.ID, n.Rev) // a new URL per version
+	}
 	if n.Live != nil {
 		f.LiveRev = n.Live.Rev
 	}
@@ -128,6 +134,13 @@ func (h *Handler) renderEditor(w http.ResponseWriter, r *http.Request, status in
 	for _, s := range content.Statuses {
 		f.Statuses = append(f.Statuses, string(s))
 	}
+	f.Langs = content.Languages
+	if f.Kind == string(release.KindAsset) && f.ID != "" && f.FileURL == "" {
+		// Back with a refusal: the preview shows the image as saved.
+		if n, err := h.eng.Node(r.Context(), stateOf(r.Context()).site.ID, f.ID); err == nil && len(n.Body.Data) > 0 {
+			f.FileURL = fmt.Sprintf("/studio/content/%s/file?rev=%d", n.ID, n.Rev)
+		}
+	}
 	title := "editor.title_edit"
 	if f.ID == "" {
 		title = "editor.new_" + f.Kind
@@ -141,7 +154,7 @@ func (h *Handler) SaveNode(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	st := stateOf(ctx)
 	in := content.Edit{Title: r.PostFormValue("title"), Slug: r.PostFormValue("slug"), Summary: r.PostFormValue("summary"),
-		Text: r.PostFormValue("body"), Status: content.Status(r.PostFormValue("status"))}
+		Text: r.PostFormValue("body"), Status: content.Status(r.PostFormValue("status")), Lang: r.PostFormValue("lang")}
 	id := chi.URLParam(r, "id")
 	var n content.Node
 	var err error
@@ -152,7 +165,7 @@ func (h *Handler) SaveNode(w http.ResponseWriter, r *http.Request) {
 	}
 	if msg, fields, status, ok := refusal(ctx, err); ok {
 		f := templates.NodeForm{ID: id, Kind: r.PostFormValue("kind"), Rev: formRev(r), Title: in.Title, Slug: in.Slug,
-			Summary: in.Summary, Body: in.Text, Status: string(in.Status), Errors: fields, Error: msg}
+			Summary: in.Summary, Body: in.Text, Status: string(in.Status), Lang: in.Lang, Errors: fields, Error: msg}
 		h.renderEditor(w, r, status, f)
 		return
 	}

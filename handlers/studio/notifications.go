@@ -57,6 +57,9 @@ func (h *Handler) Notifications(w http.ResponseWriter, r *http.Request) {
 			if o != nil && o.Code == engine.CodeDependencyMissing {
 				row.Sentence = p.T("notice.failed_dependency_missing", "Title", n.Title, "Time", when)
 			}
+			if o != nil && o.Code == engine.CodeSlugTaken {
+				row.Sentence = p.T("notice.failed_slug_taken", "Title", n.Title, "Time", when, "Path", o.Message)
+			}
 		case engine.NoticeStalled:
 			row.Link, row.ActionKey = "", ""
 			if policy.Has(st.user.Role, policy.SiteSettings) {

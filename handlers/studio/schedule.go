@@ -226,6 +226,9 @@ func outcomeSentence(ctx context.Context, rel engine.ReleaseRow) string {
 		if o.Code == "dependency_missing" {
 			return p.T("outcome.failed_dependency_missing", "When", at, "Node", o.Message)
 		}
+		if o.Code == engine.CodeSlugTaken { // Message is the address
+			return p.T("outcome.failed_slug_taken", "When", at, "Node", o.Message)
+		}
 		return p.T("outcome.failed", "When", at)
 	}
 }

@@ -56,6 +56,10 @@ type NodeRow struct {
 	Changed   bool // the working copy differs from live
 	HeldUntil *time.Time
 	HeldBy    string
+	// HeldState is the state of the release holding it (scheduled,
+	// awaiting_approval …); Removes: that release takes it off the site.
+	HeldState string
+	Removes   bool
 	UpdatedAt time.Time
 }
 
@@ -77,8 +81,15 @@ type NodeForm struct {
 	Summary string
 	Body    string
 	Status  string
+	// Lang is the language it is written in, one of Langs.
+	Lang    string
+	Langs   []string
 	LiveRev int64
 	Held    *HeldView
+	// A media file's editor (Kind "asset"): its alt text and the Studio
+	// address of its image as saved, for the preview ("" before a file).
+	Alt     string
+	FileURL string
 	// EditScheduled is "Edit and re-approve" (§6.2): the fields of a held
 	// node are open, and saving pins the edit to the release.
 	EditScheduled bool

@@ -1,0 +1,253 @@
+package engine_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"studio/engine"
+	"studio/engine/content"
+	"studio/engine/ids"
+	"studio/engine/release"
+)
+
+// wantRefused fails unless err is the engine refusal code.
+func wantRefused(t *testing.T, err error, code string) *engine.Error {
+	t.Helper()
+	e, ok := engine.AsError(err)
+	if !ok || e.Code != code {
+		t.Fatalf("got %v, want the refusal %s", err, code)
+	}
+	return e
+}
+
+// plantNode saves a node through the store alone, as data saved before
+// addresses were unique: the engine's checks do not see it coming.
+func (b *testBundle) plantNode(t *testing.T, kind release.NodeKind, body content.Body) content.Node {
+	t.Helper()
+	n := content.Node{ID: ids.New("ent"), SiteID: b.site.ID, Kind: kind, Body: body, Rev: 1, Hash: content.Hash(body)}
+	if err := b.store.SaveNode(context.Background(), n, 0, b.editor.Actor(), b.clock.Now()); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// TestAddressUniqueOnSave: a slug is unique per route namespace across the
+// working copies and the live versions of a site's nodes; a refusal names
+// the address and its holder and saves nothing.
+func TestAddressUniqueOnSave(t *testing.T) {
+	ctx := context.Background()
+	b := newBundle(t) // b.article: draft "election-night"
+	welcome := b.createNode(t, b.site.ID, release.KindContentEntry,
+		content.Body{Title: "Welcome", Slug: "welcome", Status: content.StatusPublished})
+	if _, err := b.eng.Publish(ctx, b.editor, b.site.ID); err != nil {
+		t.Fatal(err)
+	}
+	before := b.dump(t)
+
+	t.Run("NewArticleWithALiveSlug", func(t *testing.T) {
+		_, err := b.eng.CreateNode(ctx, b.editor, b.site.ID, release.KindContentEntry,
+			content.Body{Title: "Impostor", Slug: "welcome", Status: content.StatusPublished})
+		e := wantRefused(t, err, engine.CodeSlugTaken)
+		if e.Field != "slug" || e.Args["Path"] != "/posts/welcome" || e.Args["Holder"] != "Welcome" {
+			t.Errorf("refusal = %+v, want the slug field, /posts/welcome and its holder", e)
+		}
+	})
+	t.Run("NewArticleWithAWorkingCopySlug", func(t *testing.T) {
+		_, err := b.eng.CreateNode(ctx, b.editor, b.site.ID, release.KindContentEntry,
+			content.Body{Title: "Twin", Slug: "election-night", Status: content.StatusDraft})
+		wantRefused(t, err, engine.CodeSlugTaken)
+	})
+	t.Run("EditIntoATakenSlug", func(t *testing.T) {
+		_, err := b.eng.EditNode(ctx, b.editor, b.site.ID, b.article.ID, b.article.Rev,
+			content.Edit{Title: "Election night", Slug: "welcome", Status: content.StatusDraft})
+		wantRefused(t, err, engine.CodeSlugTaken)
+	})
+	t.Run("PatchIntoATakenSlug", func(t *testing.T) {
+		slug := "welcome"
+		_, err := b.eng.PatchNode(ctx, b.editor, b.site.ID, b.article.ID, b.article.Rev, engine.NodePatch{Slug: &slug})
+		wantRefused(t, err, engine.CodeSlugTaken)
+	})
+	t.Run("ReservedPageAddress", func(t *testing.T) {
+		for _, slug := range []string{"studio", "api", "posts", "media", "preview", "static", "health", "mcp"} {
+			_, err := b.eng.CreateNode(ctx, b.editor, b.site.ID, release.KindPage,
+				content.Body{Title: "Oops", Slug: slug, Status: content.StatusDraft})
+			if e := wantRefused(t, err, engine.CodeSlugReserved); e.Args["Path"] != "/"+slug {
+				t.Errorf("%s: refusal %+v", slug, e)
+			}
+		}
+	})
+	if got := b.dump(t); got != before {
+		t.Errorf("a refused save changed the database:\n%s\nwant\n%s", got, before)
+	}
+
+	t.Run("OtherNamespacesAreFree", func(t *testing.T) {
+		// /welcome (a page) and /posts/welcome (an article) are two addresses;
+		// an article may be called "studio" (/posts/studio).
+		if _, err := b.eng.CreateNode(ctx, b.editor, b.site.ID, release.KindPage,
+			content.Body{Title: "Welcome page", Slug: "welcome", Status: content.StatusDraft}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := b.eng.CreateNode(ctx, b.editor, b.site.ID, release.KindContentEntry,
+			content.Body{Title: "Inside the studio", Slug: "studio", Status: content.StatusDraft}); err != nil {
+			t.Fatal(err)
+		}
+	})
+	t.Run("ALiveAddressStaysTakenAfterARename", func(t *testing.T) {
+		// Welcome's working copy moves to /posts/hello; its live version
+		// still has /posts/welcome until the next publish.
+		d := b.node(t, welcome.ID)
+		if _, err := b.eng.EditNode(ctx, b.editor, b.site.ID, welcome.ID, d.Rev,
+			content.Edit{Title: "Welcome", Slug: "hello", Status: content.StatusPublished}); err != nil {
+			t.Fatal(err)
+		}
+		_, err := b.eng.CreateNode(ctx, b.editor, b.site.ID, release.KindContentEntry,
+			content.Body{Title: "Impostor", Slug: "welcome", Status: content.StatusDraft})
+		wantRefused(t, err, engine.CodeSlugTaken)
+		// Its own node may take it back.
+		d = b.node(t, welcome.ID)
+		if _, err := b.eng.EditNode(ctx, b.editor, b.site.ID, welcome.ID, d.Rev,
+			content.Edit{Title: "Welcome", Slug: "welcome", Status: content.StatusPublished}); err != nil {
+			t.Fatal(err)
+		}
+	})
+	t.Run("AnOldDuplicateStaysEditable", func(t *testing.T) {
+		// Saved before the rule: its own fields can still be edited, only
+		// the address it shares cannot be given to yet another node.
+		old := b.plantNode(t, release.KindContentEntry, content.Body{Title: "Old twin", Slug: "election-night", Status: content.StatusDraft})
+		if _, err := b.eng.EditNode(ctx, b.editor, b.site.ID, old.ID, old.Rev,
+			content.Edit{Title: "Old twin, edited", Slug: "election-night", Status: content.StatusDraft}); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// TestAddressSlugFromTitle: a new node without an address takes one made
+// from its title (Turkish letters transliterated) and the site's language.
+func TestAddressSlugFromTitle(t *testing.T) {
+	b := newBundle(t)
+	n, err := b.eng.CreateNode(context.Background(), b.editor, b.site.ID, release.KindContentEntry,
+		content.Body{Title: "İstanbul'da Şık Güğüm Çöp", Status: content.StatusDraft})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n.Body.Slug != "istanbulda-sik-gugum-cop" || n.Body.Lang != "tr" {
+		t.Errorf("slug %q lang %q, want istanbulda-sik-gugum-cop and tr", n.Body.Slug, n.Body.Lang)
+	}
+	_, err = b.eng.CreateNode(context.Background(), b.editor, b.site.ID, release.KindContentEntry,
+		content.Body{Title: "Election night", Status: content.StatusDraft})
+	wantRefused(t, err, engine.CodeSlugTaken) // b.article has election-night
+	_, err = b.eng.CreateNode(context.Background(), b.editor, b.site.ID, release.KindContentEntry,
+		content.Body{Title: "Hello", Lang: "de", Status: content.StatusDraft})
+	wantRefused(t, err, "lang_invalid")
+}
+
+// TestAddressTakeoverRefusedOnScheduleAndApprove: a release that would make
+// a node take over a live address is refused when it is scheduled with the
+// scheduler's own approval and when someone approves a request; nothing
+// changes.
+func TestAddressTakeoverRefusedOnScheduleAndApprove(t *testing.T) {
+	ctx := context.Background()
+	b := newBundle(t)
+	welcome := b.createNode(t, b.site.ID, release.KindContentEntry,
+		content.Body{Title: "Welcome", Slug: "welcome", Status: content.StatusPublished})
+	twin := b.plantNode(t, release.KindContentEntry, content.Body{Title: "Twin", Slug: "welcome", Status: content.StatusDraft})
+
+	t.Run("Approve", func(t *testing.T) {
+		// The author asks while Welcome is not live yet; then it goes live.
+		r, err := b.eng.ScheduleNode(ctx, b.author, engine.ScheduleInput{SiteID: b.site.ID, NodeID: twin.ID,
+			ExpectedRev: twin.Rev, Date: "2026-11-02", Time: "09:00"})
+		if err != nil || r.State != release.StateAwaitingApproval {
+			t.Fatalf("request: %s %v", r.State, err)
+		}
+		if _, err := b.eng.Publish(ctx, b.editor, b.site.ID); err != nil {
+			t.Fatal(err)
+		}
+		before := b.dump(t)
+		reqs, err := b.eng.Approvals(ctx, b.editor, b.site.ID)
+		if err != nil || len(reqs) != 1 {
+			t.Fatalf("approvals: %d %v", len(reqs), err)
+		}
+		_, err = b.eng.Approve(ctx, b.editor, b.site.ID, reqs[0].Request.ID)
+		e := wantRefused(t, err, engine.CodeSlugTaken)
+		if e.Args["Path"] != "/posts/welcome" || e.Args["Holder"] != "Welcome" || e.Args["Title"] != "Twin" {
+			t.Errorf("refusal args %+v", e.Args)
+		}
+		if got := b.dump(t); got != before {
+			t.Errorf("a refused approval changed the database")
+		}
+		if got := b.release(t, r.ID).State; got != release.StateAwaitingApproval {
+			t.Errorf("release is %s, want still awaiting approval", got)
+		}
+		if err := b.eng.Cancel(ctx, b.author, b.site.ID, r.ID, b.release(t, r.ID).Rev); err != nil {
+			t.Fatal(err)
+		}
+	})
+	t.Run("ScheduleNode", func(t *testing.T) {
+		d := b.node(t, twin.ID)
+		_, err := b.eng.ScheduleNode(ctx, b.editor, engine.ScheduleInput{SiteID: b.site.ID, NodeID: twin.ID,
+			ExpectedRev: d.Rev, Date: "2026-11-02", Time: "09:00"})
+		wantRefused(t, err, engine.CodeSlugTaken)
+	})
+	t.Run("ScheduleRelease", func(t *testing.T) {
+		r := b.drDraft(t, b.editor, "Twin release", twin.ID)
+		_, err := b.eng.ScheduleRelease(ctx, b.editor, b.site.ID, r.ID, r.Rev, "2026-11-02", "09:00")
+		wantRefused(t, err, engine.CodeSlugTaken)
+		// Unpublishing Welcome in the same release frees its address.
+		r, err = b.eng.AddRemovals(ctx, b.editor, b.site.ID, r.ID, r.Rev, []string{welcome.ID})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := b.eng.ScheduleRelease(ctx, b.editor, b.site.ID, r.ID, r.Rev, "2026-11-02", "09:00"); err != nil {
+			t.Fatalf("a release that removes the holder: %v", err)
+		}
+	})
+}
+
+// TestAddressTakeoverFailsTheRun: a release that reaches its time while
+// another node has its address live fails with slug_taken (naming the
+// address), is in the notifications, and changes nothing live.
+func TestAddressTakeoverFailsTheRun(t *testing.T) {
+	ctx := context.Background()
+	b := newBundle(t)
+	welcome := b.createNode(t, b.site.ID, release.KindContentEntry,
+		content.Body{Title: "Welcome", Slug: "welcome", Status: content.StatusPublished})
+	twin := b.plantNode(t, release.KindContentEntry, content.Body{Title: "Twin", Slug: "welcome", Status: content.StatusDraft})
+	r := b.schedule(t, b.editor, twin, "2026-11-02", "09:00") // Welcome is not live yet
+	if _, err := b.eng.Publish(ctx, b.editor, b.site.ID); err != nil {
+		t.Fatal(err)
+	}
+	liveBefore := b.live(t)
+	if _, ok := liveBefore[welcome.ID]; !ok || len(liveBefore) != 1 {
+		t.Fatalf("live before: %v", liveBefore)
+	}
+
+	b.clock.Set(nine)
+	b.tick(t)
+	got := b.release(t, r.ID)
+	if got.State != release.StateFailed || got.Outcome == nil || got.Outcome.Code != engine.CodeSlugTaken ||
+		got.Outcome.Message != "/posts/welcome" {
+		t.Fatalf("release %s outcome %+v, want failed slug_taken /posts/welcome", got.State, got.Outcome)
+	}
+	live := b.live(t)
+	if len(live) != 1 || live[welcome.ID].Body.Title != "Welcome" {
+		t.Errorf("live after the failed run: %v", live)
+	}
+	notes, err := b.eng.Notifications(ctx, b.editor, b.site.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, n := range notes {
+		if n.ReleaseID == r.ID && n.Kind == engine.NoticeFailed && n.Outcome != nil && n.Outcome.Code == engine.CodeSlugTaken {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no failed notification for %s: %+v", r.ID, notes)
+	}
+	if errors.Is(err, engine.ErrConflict) || strings.Contains(b.dump(t), "release.publish\t") {
+		t.Errorf("something was published")
+	}
+}

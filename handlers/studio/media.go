@@ -1,0 +1,157 @@
+package studio
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"mime/multipart"
+	"net/http"
+	"strconv"
+
+	"github.com/go-chi/chi/v5"
+
+	"studio/engine"
+	"studio/engine/content"
+	"studio/engine/release"
+	"studio/locales"
+	"studio/web/templates"
+)
+
+// MaxUploadBytes bounds the body of the media editor's upload form: the
+// largest file an asset may hold plus room for the form's other fields.
+// The route table marks the two upload rows with this limit.
+const MaxUploadBytes = content.MaxAssetBytes + 1<<20
+
+// SaveMedia creates a media file (no id) or saves a new version of one from
+// the media editor: a multipart form with the file (optional when editing)
+// and the editor's fields. The engine reads the file's type from its bytes.
+func (h *Handler) SaveMedia(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	st := stateOf(ctx)
+	id := chi.URLParam(r, "id")
+	form, tooLarge, err := parseUpload(w, r)
+	if form != nil {
+		defer form.RemoveAll() // net/http removes only what it parsed itself (golang/go#58809)
+	}
+	if err != nil {
+		// The form did not arrive whole: show the editor as saved (or
+		// empty), with why.
+		f := templates.NodeForm{ID: id, Kind: string(release.KindAsset), Status: string(content.StatusDraft)}
+		if id != "" {
+			d, nerr := h.eng.Node(ctx, st.site.ID, id)
+			if nerr != nil || d.Kind != release.KindAsset {
+				h.fail(w, r, engine.ErrNotFound)
+				return
+			}
+			f = nodeForm(d, siteLoc(st.site))
+		}
+		status := http.StatusBadRequest
+		if tooLarge {
+			status, f.Errors = http.StatusRequestEntityTooLarge, templates.FieldErrors{"data": locales.T(ctx, "error.file_size_invalid")}
+		} else {
+			f.Error = locales.T(ctx, "error.invalid")
+		}
+		h.renderEditor(w, r, status, f)
+		return
+	}
+	in := engine.AssetEdit{Edit: content.Edit{Title: r.PostFormValue("title"), Slug: r.PostFormValue("slug"),
+		Status: content.Status(r.PostFormValue("status"))}, Alt: r.PostFormValue("alt")}
+	refused := func(status int, fields templates.FieldErrors, msg string) {
+		f := templates.NodeForm{ID: id, Kind: string(release.KindAsset), Rev: formRev(r), Title: in.Title, Slug: in.Slug,
+			Status: string(in.Status), Alt: in.Alt, Errors: fields, Error: msg}
+		h.renderEditor(w, r, status, f)
+	}
+	if in.Data, in.FileName, err = uploadedFile(form); err != nil {
+		if errors.Is(err, errFileTooLarge) {
+			refused(http.StatusRequestEntityTooLarge, templates.FieldErrors{"data": locales.T(ctx, "error.file_size_invalid")}, "")
+			return
+		}
+		h.fail(w, r, err)
+		return
+	}
+	var n content.Node
+	if id == "" {
+		n, err = h.eng.UploadAsset(ctx, *st.user, st.site.ID, in)
+	} else {
+		n, err = h.eng.EditAsset(ctx, *st.user, st.site.ID, id, formRev(r), in)
+	}
+	if msg, fields, status, ok := refusal(ctx, err); ok {
+		refused(status, fields, msg)
+		return
+	}
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	h.flash(r, "editor.saved")
+	http.Redirect(w, r, "/studio/content/"+n.ID, http.StatusSeeOther)
+}
+
+// parseUpload parses the upload form under MaxUploadBytes. A form the
+// request already carries (parsed by an earlier step) is used as it is;
+// a form that is not multipart is read as a plain form without a file.
+func parseUpload(w http.ResponseWriter, r *http.Request) (form *multipart.Form, tooLarge bool, err error) {
+	if r.MultipartForm == nil {
+		r.Body = http.MaxBytesReader(w, r.Body, MaxUploadBytes)
+		err = r.ParseMultipartForm(uploadMemory)
+		if errors.Is(err, http.ErrNotMultipart) {
+			// A plain form (no file: the fields only) is read as one.
+			err = r.ParseForm()
+			return &multipart.Form{Value: r.PostForm}, false, err
+		}
+	}
+	var mb *http.MaxBytesError
+	return r.MultipartForm, errors.As(err, &mb), err
+}
+
+var errFileTooLarge = errors.New("studio: uploaded file too large")
+
+// uploadedFile reads the form's file field, nil when none was chosen.
+func uploadedFile(form *multipart.Form) ([]byte, string, error) {
+	files := form.File["file"]
+	if len(files) == 0 || files[0].Size == 0 {
+		return nil, "", nil
+	}
+	fh := files[0]
+	if fh.Size > content.MaxAssetBytes {
+		return nil, "", errFileTooLarge
+	}
+	f, err := fh.Open()
+	if err != nil {
+		return nil, "", fmt.Errorf("studio: open upload: %w", err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, content.MaxAssetBytes+1))
+	if err != nil {
+		return nil, "", fmt.Errorf("studio: read upload: %w", err)
+	}
+	if len(data) > content.MaxAssetBytes {
+		return nil, "", errFileTooLarge
+	}
+	return data, fh.Filename, nil
+}
+
+// MediaFile serves the image of a media file's working copy to Studio (the
+// editor's preview), with its own type, never sniffed, and a sandbox so
+// an SVG runs no script on Studio's origin.
+func (h *Handler) MediaFile(w http.ResponseWriter, r *http.Request) {
+	st := stateOf(r.Context())
+	n, err := h.eng.Node(r.Context(), st.site.ID, chi.URLParam(r, "id"))
+	if err == nil && (n.Kind != release.KindAsset || len(n.Body.Data) == 0) {
+		err = engine.ErrNotFound
+	}
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	hd := w.Header()
+	hd.Set("Content-Type", n.Body.Mime)
+	hd.Set("Content-Length", strconv.Itoa(len(n.Body.Data)))
+	hd.Set("X-Content-Type-Options", "nosniff")
+	hd.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; sandbox")
+	hd.Set("Cache-Control", "private, no-cache")
+	w.WriteHeader(http.StatusOK)
+	if r.Method != http.MethodHead {
+		w.Write(n.Body.Data)
+	}
+}
