@@ -13,6 +13,7 @@ import (
 	"studio/engine"
 	"studio/engine/content"
 	"studio/engine/policy"
+	"studio/engine/release"
 )
 
 // Tests of issue 10's newcomer bullets on the release, approval and
@@ -174,7 +175,9 @@ func TestSchedulePreviewOfARefusedTime(t *testing.T) {
 // in it.
 func (a *testApp) draftRelease(t *testing.T) string {
 	t.Helper()
-	r, err := a.eng.NewRelease(context.Background(), a.editor, a.site.ID, "Election coverage", []string{a.otherDraft(t).ID})
+	n := a.createNode(t, release.KindContentEntry, content.Body{Title: "Election coverage", Slug: "election-coverage",
+		Lang: "en", Status: content.StatusDraft, Text: "Every count as it comes."})
+	r, err := a.eng.NewRelease(context.Background(), a.editor, a.site.ID, "Election coverage", []string{n.ID})
 	if err != nil {
 		t.Fatal(err)
 	}
