@@ -197,7 +197,6 @@ func (h *Handler) monthChip(r *http.Request, p *locales.Printer, it engine.Calen
 	case it.Held:
 		c.Tone, c.State, c.Held = "warn", "held", p.T("calendar.state.held")
 		c.Icons = append(c.Icons, "paused")
-		stateWord = p.T("month.state.held")
 	case gate:
 		c.Look, c.Tone = "gate", "info"
 		if it.Kind == engine.ItemExpiry {
@@ -215,7 +214,11 @@ func (h *Handler) monthChip(r *http.Request, p *locales.Printer, it engine.Calen
 	}
 	// The name starts with what the chip shows, its time and title (WCAG
 	// 2.5.3), and goes on with what it shows with icons and looks.
-	parts := []string{c.Time + " " + p.T("month.quoted", "Title", c.Title), p.T("month.kind." + it.Kind)}
+	shown := c.Time + " " + p.T("month.quoted", "Title", c.Title)
+	if c.Held != "" {
+		shown += " " + c.Held // the badge it shows after the title
+	}
+	parts := []string{shown, p.T("month.kind." + it.Kind)}
 	if it.By.Name != "" {
 		if it.Origin == "agent" {
 			parts = append(parts, p.T("month.proposed_by", "Name", it.By.Name))
