@@ -238,6 +238,9 @@ type Store interface {
 	UserByEmail(ctx context.Context, email string) (User, string, error)
 	UserByID(ctx context.Context, id string) (User, error)
 	SetUserLang(ctx context.Context, id, lang string) error
+	// AppendAudit writes one audit row that goes with no other change (a
+	// failed sign-in).
+	AppendAudit(ctx context.Context, a AuditEntry) error
 
 	CreateSite(ctx context.Context, s Site, now time.Time) error
 	Site(ctx context.Context, id string) (Site, error)
