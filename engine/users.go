@@ -67,6 +67,10 @@ const CodeTooManyAttempts = "too_many_attempts"
 // takes from the connection or a trusted proxy.
 type SignInTry struct {
 	Email, Password, Client string
+	// Lang is a language the person chose before signing in (the sign-in
+	// page's language switch), "" for none. A successful sign-in saves it
+	// to the account; without one the account's language applies.
+	Lang string
 }
 
 // auditEmailChars is how much of a typed email a failed sign-in's audit row
@@ -100,6 +104,12 @@ func (e *Engine) SignIn(ctx context.Context, try SignInTry) (User, error) {
 	}
 	if e.checkPassword([]byte(hash), []byte(try.Password)) == nil && known {
 		e.throttle.succeeded(tk)
+		if ValidLanguage(try.Lang) && try.Lang != u.Lang {
+			if err := e.store.SetUserLang(ctx, u.ID, try.Lang); err != nil {
+				return User{}, err
+			}
+			u.Lang = try.Lang
+		}
 		return u, nil
 	}
 	details := map[string]any{"email": truncateRunes(typed, auditEmailChars), "client": addr}

@@ -22,11 +22,16 @@ func (h *Handler) LoginForm(w http.ResponseWriter, r *http.Request) {
 	h.render(w, r, http.StatusOK, templates.Login(h.page(r, "login.title", ""), templates.LoginForm{Next: safeNext(r.URL.Query().Get("next"))}))
 }
 
-// Login checks the email and password and starts a signed-in session.
+// Login checks the email and password and starts a signed-in session. A
+// language chosen on the sign-in page (the language switch there) is saved
+// to the account as it signs in; without such a choice the account's
+// language applies.
 func (h *Handler) Login(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	form := templates.LoginForm{Email: r.PostFormValue("email"), Next: safeNext(r.PostFormValue("next"))}
-	u, err := h.eng.SignIn(ctx, engine.SignInTry{Email: form.Email, Password: r.PostFormValue("password"), Client: clientIP(r)})
+	// The session holds a language only when the language switch set it.
+	u, err := h.eng.SignIn(ctx, engine.SignInTry{Email: form.Email, Password: r.PostFormValue("password"),
+		Client: clientIP(r), Lang: h.sessions.GetString(ctx, keyLang)})
 	if e, ok := engine.AsError(err); ok {
 		switch e.Code {
 		case engine.CodeBadCredentials:
