@@ -120,6 +120,9 @@ type NewRelease struct {
 	NewVersions []content.Node
 	Request     *ApprovalRequest
 	Audit       AuditEntry
+	// Caps bound the site's open releases at the insert (engine/caps.go):
+	// ErrSiteCap or ErrCreatorCap, and nothing written, when one is full.
+	Caps OpenCaps
 }
 
 // RunRecord is a run row written with a change: an occurrence that ended
