@@ -27,7 +27,7 @@ func TestSignInThrottleHTTP(t *testing.T) {
 	c.check(t, scenario{Name: "RightPasswordWhileLocked", Method: "POST", URL: "/studio/login", Form: right,
 		ExpectedStatus:     http.StatusTooManyRequests,
 		ExpectedHeaders:    map[string]string{"Retry-After": "60", "Location": ""},
-		ExpectedContent:    []string{`data-testid="alert">Too many attempts. Try again in 1 min.</p>`, `value="` + a.editor.Email + `"`},
+		ExpectedContent:    []string{"data-testid=\"alert\">Too many attempts. Try again in 1\u00a0min.</p>", `value="` + a.editor.Email + `"`},
 		NotExpectedContent: []string{"Elif Editor", "a wrong guess"}})
 	tr := a.client(t, "tr-TR,tr;q=0.9")
 	trToken := tr.csrf("/studio/login")
@@ -35,14 +35,14 @@ func TestSignInThrottleHTTP(t *testing.T) {
 		Form:            url.Values{"csrf_token": {trToken}, "email": {strings.ToUpper(a.editor.Email)}, "password": {password}},
 		ExpectedStatus:  http.StatusTooManyRequests,
 		ExpectedHeaders: map[string]string{"Retry-After": "60"},
-		ExpectedContent: []string{`data-testid="alert">Çok fazla deneme yapıldı. 1 dk sonra yeniden deneyin.</p>`}})
+		ExpectedContent: []string{"data-testid=\"alert\">Çok fazla deneme yapıldı. 1\u00a0dk sonra yeniden deneyin.</p>"}})
 	c.check(t, scenario{Name: "StillSignedOut", URL: "/studio/schedules", ExpectedStatus: http.StatusSeeOther,
 		ExpectedHeaders: map[string]string{"Location": loginNext("/studio/schedules")}})
 
 	a.clock.Advance(30 * time.Second)
 	c.check(t, scenario{Name: "HalfWay", Method: "POST", URL: "/studio/login", Form: right,
 		ExpectedStatus: http.StatusTooManyRequests, ExpectedHeaders: map[string]string{"Retry-After": "30"},
-		ExpectedContent: []string{"Try again in 30 s."}})
+		ExpectedContent: []string{"Try again in 30\u00a0s."}})
 	a.clock.Advance(30 * time.Second)
 	c.check(t, scenario{Name: "AfterTheLock", Method: "POST", URL: "/studio/login", Form: right,
 		ExpectedStatus: http.StatusSeeOther, ExpectedHeaders: map[string]string{"Location": "/studio"}})

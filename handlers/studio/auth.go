@@ -44,7 +44,9 @@ func (h *Handler) Login(w http.ResponseWriter, r *http.Request) {
 			if wait >= time.Minute {
 				wait = roundUp(wait, time.Minute)
 			}
-			form.Error = locales.T(ctx, "error.too_many_attempts", "Wait", locales.From(ctx).Duration(roundUp(wait, time.Second)))
+			// No-break spaces keep "1 min" on one line.
+			d := strings.ReplaceAll(locales.From(ctx).Duration(roundUp(wait, time.Second)), " ", "\u00a0")
+			form.Error = locales.T(ctx, "error.too_many_attempts", "Wait", d)
 			h.render(w, r, http.StatusTooManyRequests, templates.Login(h.page(r, "login.title", ""), form))
 			return
 		}
