@@ -85,13 +85,6 @@ func (e *Engine) CreateDraft(ctx context.Context, u User, in DraftInput) (Releas
 	if len(in.NodeIDs)+len(in.RemoveIDs) == 0 {
 		return ReleaseRow{}, refuse(release.CodeNoItems, "")
 	}
-	open, err := e.store.OpenReleases(ctx, in.SiteID)
-	if err != nil {
-		return ReleaseRow{}, err
-	}
-	if open >= MaxOpenReleases {
-		return ReleaseRow{}, &Error{Code: CodeTooManyReleases, Args: map[string]any{"Count": MaxOpenReleases}}
-	}
 	g, err := e.readGraph(ctx, in.SiteID)
 	if err != nil {
 		return ReleaseRow{}, err
@@ -116,7 +109,7 @@ func (e *Engine) CreateDraft(ctx context.Context, u User, in DraftInput) (Releas
 		CreatedBy: u.Actor(), CreatedAt: now, UpdatedAt: now, Rev: 1}
 	audit := AuditEntry{Action: "release.create", Actor: u.Actor(), SiteID: in.SiteID, ReleaseID: id, At: now,
 		Details: map[string]any{"hash": r.Hash, "items": len(items), "closureAdded": release.Closure(items)}}
-	err = e.store.CreateRelease(ctx, NewRelease{Release: r, PinnedRevs: pinnedRevs(g, items), Audit: audit})
+	err = e.insertRelease(ctx, u, NewRelease{Release: r, PinnedRevs: pinnedRevs(g, items), Audit: audit})
 	if errors.Is(err, ErrConflict) {
 		return ReleaseRow{}, e.pinConflict(ctx, in.SiteID, id, items)
 	}
@@ -346,6 +339,9 @@ func (e *Engine) ScheduleRelease(ctx context.Context, u User, siteID, id string,
 		return ReleaseRow{}, err
 	}
 	now := e.Now()
+	if err := checkRequestTime(u, at, now); err != nil {
+		return ReleaseRow{}, err
+	}
 	items := make([]release.Item, 0, len(r.Items))
 	pinned := make(map[string]int64, len(r.Items))
 	var newVersions []content.Node

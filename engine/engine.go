@@ -9,6 +9,9 @@ import (
 	"sync"
 
 	"log/slog"
+
+	"golang.org/x/crypto/bcrypt"
+
 	"studio/engine/localtime"
 	"studio/engine/release"
 	"time"
@@ -31,6 +34,11 @@ type Engine struct {
 	log   *slog.Logger
 	pokes chan struct{}
 
+	// throttle slows password guessing (engine/throttle.go); checkPassword
+	// is bcrypt's comparison, a field so a test can count the hashes spent.
+	throttle      *signInThrottle
+	checkPassword func(hash, password []byte) error
+
 	mu           sync.Mutex
 	lastBeat     time.Time // when this process last wrote the heartbeat
 	lastBackstop time.Time // when this process last checked it for the backstop
@@ -41,7 +49,8 @@ func New(store Store, clock Clock, log *slog.Logger) *Engine {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Engine{store: store, clock: clock, log: log, pokes: make(chan struct{}, 1)}
+	return &Engine{store: store, clock: clock, log: log, pokes: make(chan struct{}, 1),
+		throttle: newSignInThrottle(), checkPassword: bcrypt.CompareHashAndPassword}
 }
 
 // Now is the engine clock's current time, truncated to milliseconds because

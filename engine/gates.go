@@ -611,7 +611,7 @@ func (e *Engine) carryOut(ctx context.Context, u User, p GatePlan, action string
 	if !approves {
 		nr.Request = newRequest(r, nil, now) // bound to rl1: and "on-approval" (§10.4)
 	}
-	if err := e.store.CreateRelease(ctx, nr); err != nil {
+	if err := e.insertRelease(ctx, u, nr); err != nil {
 		if errors.Is(err, ErrConflict) {
 			return GateResult{}, e.pinConflict(ctx, site.ID, r.ID, items)
 		}

@@ -464,6 +464,9 @@ func itemRefusal(err error, states []itemState) error {
 func (e *Engine) repinned(ctx context.Context, u User, r ReleaseRow, items []release.Item, pinned map[string]int64,
 	newVersions []content.Node, at time.Time, local, action string, details map[string]any) (ReleaseRow, error) {
 	now := e.Now()
+	if err := checkRequestTime(u, at, now); err != nil {
+		return ReleaseRow{}, err
+	}
 	by := u.Actor()
 	hash := release.Hash(r.SiteID, items)
 	details["oldHash"], details["hash"] = r.Hash, hash

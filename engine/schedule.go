@@ -39,6 +39,9 @@ func (e *Engine) ScheduleNode(ctx context.Context, u User, in ScheduleInput) (re
 		return release.Release{}, err
 	}
 	now := e.Now()
+	if err := checkRequestTime(u, at, now); err != nil {
+		return release.Release{}, err
+	}
 
 	d, err := e.Node(ctx, in.SiteID, in.NodeID)
 	if err != nil {
@@ -100,7 +103,7 @@ func (e *Engine) ScheduleNode(ctx context.Context, u User, in ScheduleInput) (re
 	if r.State == release.StateAwaitingApproval {
 		nr.Request = newRequest(r, &at, now) // one request, bound to rl1: and the time (§10.4)
 	}
-	err = e.store.CreateRelease(ctx, nr)
+	err = e.insertRelease(ctx, u, nr)
 	if errors.Is(err, ErrConflict) {
 		return release.Release{}, refuse(CodeStale, "")
 	}
@@ -207,6 +210,9 @@ func (e *Engine) Move(ctx context.Context, u User, siteID, id string, rev int64,
 		return ReleaseRow{}, err
 	}
 	now := e.Now()
+	if err := checkRequestTime(u, at, now); err != nil {
+		return ReleaseRow{}, err
+	}
 	by := u.Actor()
 	c := Change{ID: r.ID, Rev: r.Rev, From: []release.State{r.State}, ExecuteAt: &at, LocalTime: wall.String(),
 		Audit: AuditEntry{Action: "release.reschedule", Actor: by, SiteID: siteID, ReleaseID: r.ID, At: now,

@@ -131,6 +131,9 @@ type NewRelease struct {
 	NewVersions []content.Node
 	Request     *ApprovalRequest
 	Audit       AuditEntry
+	// Caps bound the site's open releases at the insert (engine/caps.go):
+	// ErrSiteCap or ErrCreatorCap, and nothing written, when one is full.
+	Caps OpenCaps
 }
 
 // RunRecord is a run row written with a change: an occurrence that ended
@@ -253,6 +256,9 @@ type Store interface {
 	UserByEmail(ctx context.Context, email string) (User, string, error)
 	UserByID(ctx context.Context, id string) (User, error)
 	SetUserLang(ctx context.Context, id, lang string) error
+	// AppendAudit writes one audit row that goes with no other change (a
+	// failed sign-in).
+	AppendAudit(ctx context.Context, a AuditEntry) error
 
 	CreateSite(ctx context.Context, s Site, now time.Time) error
 	Site(ctx context.Context, id string) (Site, error)

@@ -5,11 +5,14 @@ import (
 	"errors"
 	"net/mail"
 	"strings"
+	"time"
+	"unicode/utf8"
 
 	"golang.org/x/crypto/bcrypt"
 
 	"studio/engine/ids"
 	"studio/engine/policy"
+	"studio/engine/release"
 )
 
 // Languages Studio speaks; the first is the default.
@@ -31,8 +34,8 @@ func (e *Engine) AddUser(ctx context.Context, email, name string, role policy.Ro
 	if _, ok := policy.ParseRole(string(role)); !ok {
 		return User{}, refuse("bad_role", "role")
 	}
-	if len(password) < 8 || len(password) > 72 { // bcrypt reads at most 72 bytes
-		return User{}, refuse("bad_password", "password")
+	if err := CheckPassword(password); err != nil {
+		return User{}, err
 	}
 	if !ValidLanguage(lang) {
 		lang = Languages[0]
@@ -54,20 +57,90 @@ func (e *Engine) AddUser(ctx context.Context, email, name string, role policy.Ro
 // wrong password, so timing does not reveal which accounts exist.
 var dummyHash, _ = bcrypt.GenerateFromPassword([]byte("studio-timing-equaliser"), bcrypt.DefaultCost)
 
-// SignIn checks an email and password.
-func (e *Engine) SignIn(ctx context.Context, email, password string) (User, error) {
-	u, hash, err := e.store.UserByEmail(ctx, strings.TrimSpace(email))
-	if errors.Is(err, ErrNotFound) {
-		_ = bcrypt.CompareHashAndPassword(dummyHash, []byte(password))
-		return User{}, refuse(CodeBadCredentials, "")
+// CodeTooManyAttempts refuses a sign-in while its account or its client
+// address is locked by the throttle (engine/throttle.go); Args "RetryAfter"
+// (a time.Duration) says how long. Surfaces answer 429 with Retry-After.
+const CodeTooManyAttempts = "too_many_attempts"
+
+// SignInTry is one sign-in: the email and password as typed, and the client
+// address the request came from ("" when there is none), which the surface
+// takes from the connection or a trusted proxy.
+type SignInTry struct {
+	Email, Password, Client string
+	// Lang is a language the person chose before signing in (the sign-in
+	// page's language switch), "" for none. A successful sign-in saves it
+	// to the account; without one the account's language applies.
+	Lang string
+}
+
+// auditEmailChars is how much of a typed email a failed sign-in's audit row
+// keeps.
+const auditEmailChars = 100
+
+// SignIn checks an email and password, under the sign-in throttle: a try
+// while the account or the address is locked is refused with
+// too_many_attempts (even with the right password) before any password is
+// checked; a wrong password or an unknown email is bad_credentials and
+// writes an audit row (auth.sign_in_failed: the email as typed, shortened,
+// the address group, the account's id when it exists, and the lock the
+// failure started, if any; never the password). The right password forgets
+// the account's failures.
+func (e *Engine) SignIn(ctx context.Context, try SignInTry) (User, error) {
+	typed := strings.TrimSpace(try.Email)
+	addr := AddressGroup(try.Client)
+	now := e.Now()
+	tk, wait := e.throttle.admit(accountKey(typed), addr, now)
+	if wait > 0 {
+		return User{}, &Error{Code: CodeTooManyAttempts, Args: map[string]any{"RetryAfter": wait}}
 	}
-	if err != nil {
+	u, hash, err := e.store.UserByEmail(ctx, typed)
+	known := err == nil
+	if err != nil && !errors.Is(err, ErrNotFound) {
+		e.throttle.abandon(tk)
 		return User{}, err
 	}
-	if bcrypt.CompareHashAndPassword([]byte(hash), []byte(password)) != nil {
-		return User{}, refuse(CodeBadCredentials, "")
+	if !known {
+		hash = string(dummyHash)
 	}
-	return u, nil
+	if e.checkPassword([]byte(hash), []byte(try.Password)) == nil && known {
+		e.throttle.succeeded(tk)
+		if ValidLanguage(try.Lang) && try.Lang != u.Lang {
+			if err := e.store.SetUserLang(ctx, u.ID, try.Lang); err != nil {
+				return User{}, err
+			}
+			u.Lang = try.Lang
+		}
+		return u, nil
+	}
+	details := map[string]any{"email": truncateRunes(typed, auditEmailChars), "client": addr}
+	if known {
+		details["userId"] = u.ID
+	}
+	if d := tk.lockedFor(); d > 0 {
+		details["lockedSeconds"] = int64((d + time.Second - 1) / time.Second)
+		e.log.Warn("studio: sign-in locked after failed tries", "client", addr, "seconds", details["lockedSeconds"])
+	}
+	// The refusal stands even if its audit row cannot be written.
+	if err := e.store.AppendAudit(ctx, AuditEntry{Action: "auth.sign_in_failed", Actor: anonymousActor(addr),
+		At: now, Details: details}); err != nil {
+		e.log.Error("studio: audit of a failed sign-in", "err", err)
+	}
+	return User{}, refuse(CodeBadCredentials, "")
+}
+
+// anonymousActor is the actor of an act by someone not signed in, known
+// only by their address group.
+func anonymousActor(addr string) release.Actor {
+	return release.Actor{Kind: "anonymous", ID: addr}
+}
+
+// truncateRunes shortens s to at most n characters.
+func truncateRunes(s string, n int) string {
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	return string([]rune(s)[:n])
 }
 
 // User returns the account with id.

@@ -25,6 +25,29 @@ func (s *Store) OpenReleases(ctx context.Context, siteID string) (int, error) {
 	return n, nil
 }
 
+// checkOpenCaps counts the site's open releases, and those of the caps'
+// creator, inside the inserting transaction: the write lock is held from
+// BEGIN (_txlock=immediate), so no other insert can pass a cap between the
+// count and the insert. One statement, on releases_site.
+func checkOpenCaps(ctx context.Context, tx *sql.Tx, siteID string, c engine.OpenCaps) error {
+	if c.Site <= 0 && c.Creator <= 0 {
+		return nil
+	}
+	var site, mine int
+	err := tx.QueryRowContext(ctx, `SELECT count(*), coalesce(sum(json_extract(created_by, '$.id') = ?), 0)
+		FROM releases WHERE site_id = ? AND state IN `+openStates, c.CreatorID, siteID).Scan(&site, &mine)
+	if err != nil {
+		return fmt.Errorf("store: open releases: %w", err)
+	}
+	switch {
+	case c.Site > 0 && site >= c.Site:
+		return engine.ErrSiteCap
+	case c.Creator > 0 && mine >= c.Creator:
+		return engine.ErrCreatorCap
+	}
+	return nil
+}
+
 // ReleaseOverlaps lists the site's other non-terminal releases that carry one
 // of releaseID's nodes (§6.2 Overlaps, D15), each with the shared node ids,
 // in the order they run: by time, undated drafts last, then by id. One

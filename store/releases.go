@@ -20,6 +20,9 @@ import (
 func (s *Store) CreateRelease(ctx context.Context, n engine.NewRelease) error {
 	r, executeAt, pinnedRevs, newVersions, a := n.Release, n.ExecuteAt, n.PinnedRevs, n.NewVersions, n.Audit
 	return s.tx(ctx, func(tx *sql.Tx) error {
+		if err := checkOpenCaps(ctx, tx, r.SiteID, n.Caps); err != nil {
+			return err
+		}
 		if err := pinNodes(ctx, tx, pinnedRevs, newVersions, r.CreatedBy, r.CreatedAt); err != nil {
 			return err
 		}

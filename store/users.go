@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"time"
 
@@ -49,4 +50,9 @@ func (s *Store) SetUserLang(ctx context.Context, id, lang string) error {
 		return engine.ErrNotFound
 	}
 	return err
+}
+
+// AppendAudit writes one audit row on its own (a failed sign-in).
+func (s *Store) AppendAudit(ctx context.Context, a engine.AuditEntry) error {
+	return s.tx(ctx, func(tx *sql.Tx) error { return audit(ctx, tx, a) })
 }

@@ -90,7 +90,7 @@ func (a *browserApp) demo(t *testing.T) demoFixture {
 	f := demoFixture{t: t, ctx: ctx, eng: a.eng, clock: a.clock, site: sites[0],
 		users: map[string]engine.User{}, nodes: map[string]string{}}
 	for _, u := range demoUsers {
-		found, err := a.eng.SignIn(ctx, u.email, demoPassword)
+		found, err := a.eng.SignIn(ctx, engine.SignInTry{Email: u.email, Password: demoPassword})
 		must(t, err)
 		f.users[u.email] = found
 	}

@@ -39,7 +39,7 @@ func TestDemoSchedules(t *testing.T) {
 	site := sites[0]
 	var users []engine.User
 	for _, u := range demoUsers {
-		found, err := eng.SignIn(ctx, u.email, demoPassword)
+		found, err := eng.SignIn(ctx, engine.SignInTry{Email: u.email, Password: demoPassword})
 		must(t, err)
 		users = append(users, found)
 	}

@@ -39,7 +39,11 @@ func userAddCmd(ctx context.Context, args []string, stdin io.Reader, stdout io.W
 	}
 	u, err := engine.New(st, systemClock{}, nil).AddUser(ctx, *email, *name, r, password, *lang)
 	if e, ok := engine.AsError(err); ok {
-		return errors.New(locales.For(*lang).T("error." + e.Code))
+		var args []any
+		for k, v := range e.Args {
+			args = append(args, k, v)
+		}
+		return errors.New(locales.For(*lang).T("error."+e.Code, args...))
 	}
 	if err != nil {
 		return err

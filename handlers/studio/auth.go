@@ -1,9 +1,12 @@
 package studio
 
 import (
+	"net"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
+	"time"
 
 	"studio/engine"
 	"studio/locales"
@@ -19,15 +22,34 @@ func (h *Handler) LoginForm(w http.ResponseWriter, r *http.Request) {
 	h.render(w, r, http.StatusOK, templates.Login(h.page(r, "login.title", ""), templates.LoginForm{Next: safeNext(r.URL.Query().Get("next"))}))
 }
 
-// Login checks the email and password and starts a signed-in session.
+// Login checks the email and password and starts a signed-in session. A
+// language chosen on the sign-in page (the language switch there) is saved
+// to the account as it signs in; without such a choice the account's
+// language applies.
 func (h *Handler) Login(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	email := r.PostFormValue("email")
-	u, err := h.eng.SignIn(ctx, email, r.PostFormValue("password"))
-	if e, ok := engine.AsError(err); ok && e.Code == engine.CodeBadCredentials {
-		h.render(w, r, http.StatusUnauthorized, templates.Login(h.page(r, "login.title", ""),
-			templates.LoginForm{Email: email, Error: locales.T(ctx, "error.bad_credentials"), Next: safeNext(r.PostFormValue("next"))}))
-		return
+	form := templates.LoginForm{Email: r.PostFormValue("email"), Next: safeNext(r.PostFormValue("next"))}
+	// The session holds a language only when the language switch set it.
+	u, err := h.eng.SignIn(ctx, engine.SignInTry{Email: form.Email, Password: r.PostFormValue("password"),
+		Client: clientIP(r), Lang: h.sessions.GetString(ctx, keyLang)})
+	if e, ok := engine.AsError(err); ok {
+		switch e.Code {
+		case engine.CodeBadCredentials:
+			form.Error = locales.T(ctx, "error.bad_credentials")
+			h.render(w, r, http.StatusUnauthorized, templates.Login(h.page(r, "login.title", ""), form))
+			return
+		case engine.CodeTooManyAttempts:
+			wait, _ := e.Args["RetryAfter"].(time.Duration)
+			w.Header().Set("Retry-After", strconv.FormatInt(int64(roundUp(wait, time.Second)/time.Second), 10))
+			if wait >= time.Minute {
+				wait = roundUp(wait, time.Minute)
+			}
+			// No-break spaces keep "1 min" on one line.
+			d := strings.ReplaceAll(locales.From(ctx).Duration(roundUp(wait, time.Second)), " ", "\u00a0")
+			form.Error = locales.T(ctx, "error.too_many_attempts", "Wait", d)
+			h.render(w, r, http.StatusTooManyRequests, templates.Login(h.page(r, "login.title", ""), form))
+			return
+		}
 	}
 	if err != nil {
 		h.fail(w, r, err)
@@ -40,7 +62,27 @@ func (h *Handler) Login(w http.ResponseWriter, r *http.Request) {
 	}
 	h.sessions.Put(ctx, keyUser, u.ID)
 	h.sessions.Put(ctx, keyCSRF, newToken())
-	http.Redirect(w, r, safeNext(r.PostFormValue("next")), http.StatusSeeOther)
+	http.Redirect(w, r, form.Next, http.StatusSeeOther)
+}
+
+// clientIP is the address a request came from, as the sign-in throttle
+// counts it: the connection's remote address. Behind a reverse proxy every
+// request comes from the proxy; trusting a forwarded address is the
+// trusted-proxy setting's to decide, and belongs here.
+func clientIP(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}
+
+// roundUp rounds d up to a whole multiple of unit, at least one unit.
+func roundUp(d, unit time.Duration) time.Duration {
+	if d <= unit {
+		return unit
+	}
+	return (d + unit - 1) / unit * unit
 }
 
 // Logout ends the session.

@@ -1,0 +1,85 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"studio/engine/policy"
+)
+
+// Limits on what one person without releases:publish (an Author, a
+// Contributor) can hold open, so the lowest roles cannot exhaust a site or
+// lock its live pages far ahead (issue 10 item 5).
+const (
+	// CodeTooManyOpenReleases: the person already has
+	// MaxOpenReleasesPerPerson open releases on the site.
+	CodeTooManyOpenReleases = "too_many_open_releases"
+	// CodeTooFarForRequest: a request for approval for a time more than
+	// RequestHorizon ahead (§10.5, the agents' rule applied to people
+	// without releases:publish); on the "time" field.
+	CodeTooFarForRequest = "too_far_for_request"
+)
+
+const (
+	// MaxOpenReleasesPerPerson is the most open releases one person
+	// without releases:publish may have created on a site. Open is what
+	// the site's cap counts (§6.1 step 7): draft, awaiting_approval,
+	// scheduled and running; a conflict, like the other outcomes, is
+	// terminal (§5.2) and holds nothing.
+	MaxOpenReleasesPerPerson = 20
+	// RequestHorizon is how far ahead such a person may ask for approval.
+	RequestHorizon = 30 * 24 * time.Hour
+)
+
+// OpenCaps bounds the open releases of a site when a release is inserted
+// (NewRelease.Caps): the store counts them in the insert's own transaction,
+// so two creations at once cannot both pass a cap. A zero cap is none.
+type OpenCaps struct {
+	Site      int    // the site's open releases
+	CreatorID string // whose open releases Creator counts
+	Creator   int    // the open releases created by CreatorID
+}
+
+// The store's answers when an insert would pass a cap of OpenCaps.
+var (
+	ErrSiteCap    = errors.New("the site has as many open releases as it may")
+	ErrCreatorCap = errors.New("the creator has as many open releases as they may")
+)
+
+// openCaps are the caps on u's new release: the site's, and u's own when u
+// may not approve releases.
+func openCaps(u User) OpenCaps {
+	c := OpenCaps{Site: MaxOpenReleases}
+	if !policy.Has(u.Role, policy.ReleasesPublish) {
+		c.CreatorID, c.Creator = u.ID, MaxOpenReleasesPerPerson
+	}
+	return c
+}
+
+// insertRelease inserts u's new release under openCaps(u): too_many_releases
+// when the site is full, too_many_open_releases when u is; nothing is
+// written then. Every use case that creates a release goes through it.
+func (e *Engine) insertRelease(ctx context.Context, u User, nr NewRelease) error {
+	nr.Caps = openCaps(u)
+	err := e.store.CreateRelease(ctx, nr)
+	switch {
+	case errors.Is(err, ErrSiteCap):
+		return &Error{Code: CodeTooManyReleases, Args: map[string]any{"Count": MaxOpenReleases}}
+	case errors.Is(err, ErrCreatorCap):
+		return &Error{Code: CodeTooManyOpenReleases, Args: map[string]any{"Max": MaxOpenReleasesPerPerson}}
+	}
+	return err
+}
+
+// checkRequestTime refuses a request for approval at at that u files more
+// than RequestHorizon ahead of now, when u may not approve releases
+// (someone who may gives their own approval and files no request). Every
+// use case that files a request with a time calls it: scheduling, moving,
+// re-pinning.
+func checkRequestTime(u User, at, now time.Time) error {
+	if policy.Has(u.Role, policy.ReleasesPublish) || !at.After(now.Add(RequestHorizon)) {
+		return nil
+	}
+	return &Error{Code: CodeTooFarForRequest, Field: "time", Args: map[string]any{"Days": int(RequestHorizon / (24 * time.Hour))}}
+}

@@ -1,0 +1,178 @@
+package engine_test
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"studio/engine"
+	"studio/engine/content"
+	"studio/engine/release"
+)
+
+// TestPerPersonOpenReleaseCap: someone without releases:publish has at most
+// 20 open releases on a site, however they make them (issue 10 item 5).
+func TestPerPersonOpenReleaseCap(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	b := newBundle(t)
+	var first engine.ReleaseRow
+	for i := range engine.MaxOpenReleasesPerPerson {
+		r := b.drDraft(t, b.contributor, fmt.Sprintf("R%d", i), b.article.ID)
+		if i == 0 {
+			first = r
+		}
+	}
+	e := b.drRefused(t, engine.CodeTooManyOpenReleases, func() error {
+		_, err := b.eng.NewRelease(ctx, b.contributor, b.site.ID, "one too many", []string{b.article.ID})
+		return err
+	})
+	if e.Args["Max"] != 20 {
+		t.Errorf("args %v", e.Args)
+	}
+	// A one-item schedule is a release too.
+	page := b.drPage(t, "Press", content.StatusDraft)
+	b.drRefused(t, engine.CodeTooManyOpenReleases, func() error {
+		_, err := b.eng.ScheduleNode(ctx, b.contributor, engine.ScheduleInput{SiteID: b.site.ID, NodeID: page.ID,
+			ExpectedRev: page.Rev, Date: "2026-11-03", Time: "09:00"})
+		return err
+	})
+	// Others are not held back: another low role, and an Editor.
+	b.drDraft(t, b.author, "the author's", b.article.ID)
+	b.drDraft(t, b.editor, "the editor's", b.article.ID)
+	// A finished release no longer counts.
+	if err := b.eng.Cancel(ctx, b.contributor, b.site.ID, first.ID, first.Rev); err != nil {
+		t.Fatal(err)
+	}
+	b.schedule(t, b.contributor, page, "2026-11-03", "09:00")
+	b.drRefused(t, engine.CodeTooManyOpenReleases, func() error {
+		_, err := b.eng.NewRelease(ctx, b.contributor, b.site.ID, "again one too many", []string{b.article.ID})
+		return err
+	})
+	// People who may publish have only the site's cap.
+	for i := range 25 {
+		b.drDraft(t, b.editor, fmt.Sprintf("E%d", i), b.article.ID)
+	}
+}
+
+// TestOpenReleaseCapsUnderConcurrentCreation: the caps are counted in the
+// inserting transaction, so creations at once cannot pass them together.
+func TestOpenReleaseCapsUnderConcurrentCreation(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	race := func(t *testing.T, b *testBundle, u engine.User, n int) (ok int, codes map[string]int) {
+		t.Helper()
+		var wg sync.WaitGroup
+		var mu sync.Mutex
+		codes = map[string]int{}
+		for i := range n {
+			wg.Go(func() {
+				_, err := b.eng.NewRelease(ctx, u, b.site.ID, fmt.Sprintf("racer %d", i), []string{b.article.ID})
+				mu.Lock()
+				defer mu.Unlock()
+				if e, isRefusal := engine.AsError(err); isRefusal {
+					codes[e.Code]++
+				} else if err != nil {
+					t.Error(err)
+				} else {
+					ok++
+				}
+			})
+		}
+		wg.Wait()
+		return ok, codes
+	}
+	t.Run("PerPerson", func(t *testing.T) {
+		t.Parallel()
+		b := newBundle(t)
+		for i := range 15 {
+			b.drDraft(t, b.contributor, fmt.Sprintf("R%d", i), b.article.ID)
+		}
+		ok, codes := race(t, b, b.contributor, 12)
+		if ok != 5 || codes[engine.CodeTooManyOpenReleases] != 7 {
+			t.Errorf("%d created, refusals %v; want 5 and 7 too_many_open_releases", ok, codes)
+		}
+		if n := b.count(t, `SELECT count(*) FROM releases WHERE state = 'draft'`); n != 20 {
+			t.Errorf("%d open releases, want 20", n)
+		}
+	})
+	t.Run("PerSite", func(t *testing.T) {
+		t.Parallel()
+		b := newBundle(t)
+		for i := range engine.MaxOpenReleases - 5 {
+			b.drDraft(t, b.editor, fmt.Sprintf("R%d", i), b.article.ID)
+		}
+		ok, codes := race(t, b, b.editor, 12)
+		if ok != 5 || codes[engine.CodeTooManyReleases] != 7 {
+			t.Errorf("%d created, refusals %v; want 5 and 7 too_many_releases", ok, codes)
+		}
+		if n := b.count(t, `SELECT count(*) FROM releases WHERE state = 'draft'`); n != engine.MaxOpenReleases {
+			t.Errorf("%d open releases, want %d", n, engine.MaxOpenReleases)
+		}
+	})
+}
+
+// TestRequestsAtMost30DaysAhead: someone without releases:publish asks for
+// approval at most 30 days ahead, when scheduling and when moving (§10.5's
+// rule for agents, issue 10 item 5). The clock is 2 November 2026, 08:00
+// in Istanbul.
+func TestRequestsAtMost30DaysAhead(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+
+	t.Run("ScheduleNode", func(t *testing.T) {
+		t.Parallel()
+		b := newBundle(t)
+		in := engine.ScheduleInput{SiteID: b.site.ID, NodeID: b.article.ID, ExpectedRev: b.article.Rev, Date: "2026-12-02", Time: "08:01"}
+		for _, u := range []engine.User{b.contributor, b.author} {
+			e := b.drRefused(t, engine.CodeTooFarForRequest, func() error { _, err := b.eng.ScheduleNode(ctx, u, in); return err })
+			if e.Field != "time" || e.Args["Days"] != 30 {
+				t.Errorf("refusal %+v", e)
+			}
+		}
+		// Exactly 30 days ahead is allowed; an Editor goes as far as 366 days.
+		b.schedule(t, b.contributor, b.article, "2026-12-02", "08:00")
+		b.schedule(t, b.editor, b.drPage(t, "Far", content.StatusDraft), "2027-10-01", "09:00")
+	})
+
+	t.Run("ScheduleDraft", func(t *testing.T) {
+		t.Parallel()
+		b := newBundle(t)
+		r := b.drDraft(t, b.contributor, "Autumn", b.article.ID)
+		b.drRefused(t, engine.CodeTooFarForRequest, func() error {
+			_, err := b.eng.ScheduleRelease(ctx, b.contributor, b.site.ID, r.ID, r.Rev, "2026-12-24", "09:00")
+			return err
+		})
+		got, err := b.eng.ScheduleRelease(ctx, b.contributor, b.site.ID, r.ID, r.Rev, "2026-11-24", "09:00")
+		if err != nil || got.State != release.StateAwaitingApproval {
+			t.Fatalf("within 30 days: %v %v", got.State, err)
+		}
+	})
+
+	t.Run("Move", func(t *testing.T) {
+		t.Parallel()
+		b := newBundle(t)
+		r := b.schedule(t, b.contributor, b.article, "2026-11-10", "09:00")
+		b.drRefused(t, engine.CodeTooFarForRequest, func() error {
+			_, err := b.eng.Move(ctx, b.contributor, b.site.ID, r.ID, r.Rev, "2027-03-01", "09:00")
+			return err
+		})
+		b.drRefused(t, engine.CodeTooFarForRequest, func() error {
+			_, err := b.eng.MoveAt(ctx, b.contributor, b.site.ID, r.ID, r.Rev, start.Add(31*24*time.Hour).Truncate(time.Minute))
+			return err
+		})
+		// The Editor who approves it may move it further.
+		if _, err := b.eng.Move(ctx, b.editor, b.site.ID, r.ID, r.Rev, "2027-03-01", "09:00"); err != nil {
+			t.Fatal(err)
+		}
+	})
+
+	t.Run("TheClockMoves", func(t *testing.T) {
+		t.Parallel()
+		b := newBundle(t)
+		b.clock.Advance(24 * time.Hour) // 3 November: 3 December is 30 days ahead now
+		b.schedule(t, b.contributor, b.article, "2026-12-03", "08:00")
+	})
+}

@@ -1,0 +1,36 @@
+package engine
+
+import (
+	"errors"
+	"sync/atomic"
+)
+
+// CountPasswordChecks makes e count the password hashes it compares (each
+// a bcrypt hash's worth of CPU), for tests of the sign-in throttle.
+func CountPasswordChecks(e *Engine) *atomic.Int64 {
+	var n atomic.Int64
+	check := e.checkPassword
+	e.checkPassword = func(hash, password []byte) error {
+		n.Add(1)
+		return check(hash, password)
+	}
+	return &n
+}
+
+// ThrottleKeys is how many keys the sign-in throttle remembers, per
+// account and per address.
+func ThrottleKeys(e *Engine) (accounts, addrs int) {
+	e.throttle.mu.Lock()
+	defer e.throttle.mu.Unlock()
+	return len(e.throttle.accounts.m), len(e.throttle.addrs.m)
+}
+
+// BoundThrottle makes e's sign-in throttle remember at most n keys of each
+// kind, and its password checks fail without hashing, so a test can fill
+// it quickly.
+func BoundThrottle(e *Engine, n int) {
+	e.throttle.accounts.max, e.throttle.addrs.max = n, n
+	e.checkPassword = func(hash, password []byte) error { return errMismatch }
+}
+
+var errMismatch = errors.New("mismatch")

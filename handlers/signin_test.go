@@ -1,0 +1,57 @@
+package handlers_test
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestSignInThrottleHTTP: 50 wrong passwords then the right one, through
+// the sign-in form (issue 10 item 4).
+func TestSignInThrottleHTTP(t *testing.T) {
+	t.Parallel()
+	a := newApp(t)
+	c := a.client(t, "en-GB,en;q=0.9")
+	token := c.csrf("/studio/login")
+	statuses := map[int]int{}
+	for range 50 {
+		res := c.post("/studio/login", url.Values{"csrf_token": {token}, "email": {a.editor.Email}, "password": {"a wrong guess"}})
+		statuses[res.Status]++
+	}
+	if statuses[http.StatusUnauthorized] != 6 || statuses[http.StatusTooManyRequests] != 44 {
+		t.Fatalf("statuses %v, want 6 × 401 then 44 × 429", statuses)
+	}
+	right := url.Values{"csrf_token": {token}, "email": {a.editor.Email}, "password": {password}}
+	c.check(t, scenario{Name: "RightPasswordWhileLocked", Method: "POST", URL: "/studio/login", Form: right,
+		ExpectedStatus:     http.StatusTooManyRequests,
+		ExpectedHeaders:    map[string]string{"Retry-After": "60", "Location": ""},
+		ExpectedContent:    []string{"data-testid=\"alert\">Too many attempts. Try again in 1\u00a0min.</p>", `value="` + a.editor.Email + `"`},
+		NotExpectedContent: []string{"Elif Editor", "a wrong guess"}})
+	tr := a.client(t, "tr-TR,tr;q=0.9")
+	trToken := tr.csrf("/studio/login")
+	tr.check(t, scenario{Name: "Turkish", Method: "POST", URL: "/studio/login",
+		Form:            url.Values{"csrf_token": {trToken}, "email": {strings.ToUpper(a.editor.Email)}, "password": {password}},
+		ExpectedStatus:  http.StatusTooManyRequests,
+		ExpectedHeaders: map[string]string{"Retry-After": "60"},
+		ExpectedContent: []string{"data-testid=\"alert\">Çok fazla deneme yapıldı. 1\u00a0dk sonra yeniden deneyin.</p>"}})
+	c.check(t, scenario{Name: "StillSignedOut", URL: "/studio/schedules", ExpectedStatus: http.StatusSeeOther,
+		ExpectedHeaders: map[string]string{"Location": loginNext("/studio/schedules")}})
+
+	a.clock.Advance(30 * time.Second)
+	c.check(t, scenario{Name: "HalfWay", Method: "POST", URL: "/studio/login", Form: right,
+		ExpectedStatus: http.StatusTooManyRequests, ExpectedHeaders: map[string]string{"Retry-After": "30"},
+		ExpectedContent: []string{"Try again in 30\u00a0s."}})
+	a.clock.Advance(30 * time.Second)
+	c.check(t, scenario{Name: "AfterTheLock", Method: "POST", URL: "/studio/login", Form: right,
+		ExpectedStatus: http.StatusSeeOther, ExpectedHeaders: map[string]string{"Location": "/studio"}})
+	var rows int
+	if err := a.store.DB().QueryRow(`SELECT count(*) FROM audit WHERE action = 'auth.sign_in_failed'
+		AND json_extract(details, '$.client') = '127.0.0.1' AND json_extract(details, '$.userId') = ?`, a.editor.ID).Scan(&rows); err != nil {
+		t.Fatal(err)
+	}
+	if rows != 6 {
+		t.Errorf("%d audit rows of failed sign-ins, want 6", rows)
+	}
+}
