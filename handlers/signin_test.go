@@ -2,10 +2,13 @@ package handlers_test
 
 import (
 	"net/http"
+	"net/netip"
 	"net/url"
 	"strings"
 	"testing"
 	"time"
+
+	"studio/handlers"
 )
 
 // TestSignInThrottleHTTP: 50 wrong passwords then the right one, through
@@ -53,5 +56,37 @@ func TestSignInThrottleHTTP(t *testing.T) {
 	}
 	if rows != 6 {
 		t.Errorf("%d audit rows of failed sign-ins, want 6", rows)
+	}
+}
+
+// TestSignInThrottleCountsTheForwardedClient: behind a trusted proxy the
+// throttle and the audit count the client X-Forwarded-For names (the
+// nearest address that is not a proxy); from anywhere else the header is
+// the client's own claim and is ignored, so it cannot dodge the throttle.
+func TestSignInThrottleCountsTheForwardedClient(t *testing.T) {
+	t.Parallel()
+	a := newApp(t)
+	local := []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}
+	elsewhere := []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8")}
+	for _, tc := range []struct {
+		name, base, email, want string
+	}{
+		{"BehindTrustedProxy", a.serve(t, false, handlers.WithTrustedProxies(local)), "nobody-1@example.com", "203.0.113.7"},
+		{"UntrustedSender", a.serve(t, false, handlers.WithTrustedProxies(elsewhere)), "nobody-2@example.com", "127.0.0.1"},
+	} {
+		c := a.on(t, tc.base)
+		token := c.csrf("/studio/login")
+		c.check(t, scenario{Name: tc.name, Method: "POST", URL: "/studio/login",
+			Form:           url.Values{"csrf_token": {token}, "email": {tc.email}, "password": {"a wrong guess"}},
+			Header:         map[string]string{"X-Forwarded-For": "198.51.100.1, 203.0.113.7, 127.0.0.9"},
+			ExpectedStatus: http.StatusUnauthorized})
+		var client string
+		if err := a.store.DB().QueryRow(`SELECT json_extract(details, '$.client') FROM audit
+			WHERE action = 'auth.sign_in_failed' AND json_extract(details, '$.email') = ?`, tc.email).Scan(&client); err != nil {
+			t.Fatal(err)
+		}
+		if client != tc.want {
+			t.Errorf("%s: the throttle counted %q, want %q", tc.name, client, tc.want)
+		}
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"net/netip"
 	"strings"
+
+	"studio/handlers/studio"
 )
 
 // hsts asks browsers to come back over HTTPS only, for a year. It leaves
@@ -26,6 +28,9 @@ func transport(trusted []netip.Prefix, force bool) func(http.Handler) http.Handl
 			}
 			if https || force {
 				w = &secureCookies{ResponseWriter: w}
+			}
+			if ip, ok := forwardedClient(r, trusted); ok {
+				r = r.WithContext(studio.WithClientIP(r.Context(), ip))
 			}
 			next.ServeHTTP(w, r)
 		})
@@ -49,6 +54,29 @@ func overHTTPS(r *http.Request, trusted []netip.Prefix) bool {
 	return strings.EqualFold(strings.TrimSpace(last), "https")
 }
 
+// forwardedClient is the client's address behind trusted proxies: walking
+// X-Forwarded-For from the nearest hop, the first address that is not a
+// trusted proxy itself (what a client wrote further left is its own claim).
+func forwardedClient(r *http.Request, trusted []netip.Prefix) (string, bool) {
+	if !fromTrusted(r.RemoteAddr, trusted) {
+		return "", false
+	}
+	var hops []string
+	for _, v := range r.Header.Values("X-Forwarded-For") {
+		hops = append(hops, strings.Split(v, ",")...)
+	}
+	for i := len(hops) - 1; i >= 0; i-- {
+		ip, err := netip.ParseAddr(strings.TrimSpace(hops[i]))
+		if err != nil {
+			return "", false
+		}
+		if !inPrefixes(ip.Unmap(), trusted) {
+			return ip.Unmap().String(), true
+		}
+	}
+	return "", false
+}
+
 func fromTrusted(remote string, trusted []netip.Prefix) bool {
 	if len(trusted) == 0 {
 		return false
@@ -61,8 +89,11 @@ func fromTrusted(remote string, trusted []netip.Prefix) bool {
 	if err != nil {
 		return false
 	}
-	ip = ip.Unmap()
-	for _, p := range trusted {
+	return inPrefixes(ip.Unmap(), trusted)
+}
+
+func inPrefixes(ip netip.Addr, prefixes []netip.Prefix) bool {
+	for _, p := range prefixes {
 		if p.Contains(ip) {
 			return true
 		}

@@ -1,6 +1,7 @@
 package studio
 
 import (
+	"context"
 	"net"
 	"net/http"
 	"net/url"
@@ -66,15 +67,24 @@ func (h *Handler) Login(w http.ResponseWriter, r *http.Request) {
 }
 
 // clientIP is the address a request came from, as the sign-in throttle
-// counts it: the connection's remote address. Behind a reverse proxy every
-// request comes from the proxy; trusting a forwarded address is the
-// trusted-proxy setting's to decide, and belongs here.
+// counts it: the one the transport middleware found behind trusted proxies
+// (X-Forwarded-For), else the connection's remote address.
 func clientIP(r *http.Request) string {
+	if ip, ok := r.Context().Value(clientKey{}).(string); ok {
+		return ip
+	}
 	host, _, err := net.SplitHostPort(r.RemoteAddr)
 	if err != nil {
 		return r.RemoteAddr
 	}
 	return host
+}
+
+type clientKey struct{}
+
+// WithClientIP records the client's address that a trusted proxy forwarded.
+func WithClientIP(ctx context.Context, ip string) context.Context {
+	return context.WithValue(ctx, clientKey{}, ip)
 }
 
 // roundUp rounds d up to a whole multiple of unit, at least one unit.
