@@ -47,19 +47,26 @@ func serveCmd(ctx context.Context, args []string, stdout io.Writer, log *slog.Lo
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on")
 	demo := fs.Bool("demo", false, "seed the demo site on first start")
 	secure := fs.Bool("secure-cookies", false, "mark the session cookie Secure (serve behind HTTPS)")
-	st, err := parseAndOpen(ctx, fs, args)
+	st, folder, err := openData(ctx, fs, args, demo)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
 	a := newApp(st, systemClock{}, log, *secure)
+	if err := st.Liveness(ctx); err != nil { // the write probe at open failed: serve reads, say so loudly
+		log.Error("DATABASE PROBLEM: every write will fail and /health answers 503", "err", err)
+	}
 	if *demo {
-		seeded, err := seedDemo(ctx, a.engine)
+		seed, err := folder.demoSeed()
 		if err != nil {
 			return err
 		}
-		if seeded {
-			fmt.Fprintln(stdout, "Seeded the demo site “Demo Gazette”.")
+		if seed {
+			if seeded, err := seedDemo(ctx, a.engine); err != nil {
+				return err
+			} else if seeded {
+				fmt.Fprintln(stdout, "Seeded the demo site “Demo Gazette”.")
+			}
 		}
 	}
 
