@@ -205,7 +205,9 @@ func TestDurations(t *testing.T) {
 		en, tr string
 	}{
 		{41 * time.Second, "41 s", "41 sn"},
-		{12*time.Minute + 5*time.Second, "12 min", "12 dk"},
+		{12*time.Minute + 5*time.Second, "12 min 5 s", "12 dk 5 sn"},
+		{134 * time.Second, "2 min 14 s", "2 dk 14 sn"}, // issue 10: not "134 seconds"
+		{12 * time.Minute, "12 min", "12 dk"},
 		{time.Hour, "1 h", "1 sa"},
 		{time.Hour + 31*time.Minute, "1 h 31 min", "1 sa 31 dk"},
 	} {
