@@ -83,6 +83,16 @@ type Status struct {
 	PastLease     []StuckRelease
 }
 
+// State is the scheduler's health for a person (HealthRunning, HealthLate
+// or HealthStopped): the heartbeat's, but late while releases wait that a
+// running scheduler should have taken.
+func (s Status) State() string {
+	if s.Scheduler.State == HealthRunning && len(s.DueNotClaimed)+len(s.PastLease) > 0 {
+		return HealthLate
+	}
+	return s.Scheduler.State
+}
+
 // DatabaseOK says the database keeps what it is told.
 func (s Status) DatabaseOK() bool { return s.Database == nil }
 
@@ -119,21 +129,30 @@ func (e *Engine) Status(ctx context.Context, siteID string) (Status, error) {
 		}
 		return Status{}, err
 	}
-	stuck, err := e.store.StuckReleases(ctx, siteID, now.Add(-dueNotClaimedAfter), now.Add(-pastLeaseAfter), 2*stuckListed)
-	if err != nil {
+	if st.DueNotClaimed, st.PastLease, err = e.stuck(ctx, siteID, now); err != nil {
 		if st.Database != nil {
 			return st, nil
 		}
 		return Status{}, err
 	}
-	for _, r := range stuck {
-		if r.State == release.StateRunning && len(st.PastLease) < stuckListed {
-			st.PastLease = append(st.PastLease, r)
-		} else if r.State != release.StateRunning && len(st.DueNotClaimed) < stuckListed {
-			st.DueNotClaimed = append(st.DueNotClaimed, r)
+	return st, nil
+}
+
+// stuck reads the releases the scheduler should have taken by now: due and
+// not claimed, and running past their lease (one statement).
+func (e *Engine) stuck(ctx context.Context, siteID string, now time.Time) (due, pastLease []StuckRelease, err error) {
+	rows, err := e.store.StuckReleases(ctx, siteID, now.Add(-dueNotClaimedAfter), now.Add(-pastLeaseAfter), 2*stuckListed)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, r := range rows {
+		if r.State == release.StateRunning && len(pastLease) < stuckListed {
+			pastLease = append(pastLease, r)
+		} else if r.State != release.StateRunning && len(due) < stuckListed {
+			due = append(due, r)
 		}
 	}
-	return st, nil
+	return due, pastLease, nil
 }
 
 // checkDatabase asks the store whether the database still keeps what it is

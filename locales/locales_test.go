@@ -145,7 +145,8 @@ func TestEveryKeyTheCodeUsesExists(t *testing.T) {
 
 // noticeKinds are the notification kinds of RFC §14 that Studio derives.
 var noticeKinds = []string{"schedule-approval-due", "schedule-upcoming", "schedule-published", "schedule-conflict",
-	"schedule-missed", "schedule-expired", "schedule-failed", "scheduler-stalled"}
+	"schedule-missed", "schedule-expired", "schedule-failed", "scheduler-stalled",
+	"scheduler-due-not-claimed", "scheduler-past-lease"}
 
 func TestDates(t *testing.T) {
 	ist, err := time.LoadLocation("Europe/Istanbul")
