@@ -226,8 +226,9 @@ func TestLostDatabaseIsNotReplacedByTheDemo(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 		cmd := exec.CommandContext(ctx, bin, append(append(append([]string{}, args...), "--data", data), addrOf(args)...)...)
 		out, err := cmd.CombinedOutput()
+		timedOut := ctx.Err() != nil
 		cancel()
-		if err == nil || ctx.Err() != nil {
+		if err == nil || timedOut {
 			t.Errorf("studio %v on a folder that lost its database started: %s", args, out)
 			continue
 		}
