@@ -156,10 +156,20 @@ func (e *Engine) stuck(ctx context.Context, siteID string, now time.Time) (due, 
 }
 
 // checkDatabase asks the store whether the database still keeps what it is
-// told and says so loudly in the log each time a problem is found.
+// told and says so loudly in the log: when a problem starts or changes, and
+// again every minute while it holds (each tick, however often /health asks).
 func (e *Engine) checkDatabase(ctx context.Context) error {
 	err := e.store.Liveness(ctx)
-	if err != nil {
+	now := e.Now()
+	e.mu.Lock()
+	loud := err != nil && (e.dbProblem != err.Error() || now.Sub(e.dbLogged) >= time.Minute)
+	if err == nil {
+		e.dbProblem = ""
+	} else if loud {
+		e.dbProblem, e.dbLogged = err.Error(), now
+	}
+	e.mu.Unlock()
+	if loud {
 		e.log.Error("DATABASE PROBLEM: Studio cannot keep what it is told; writes are refused. "+
 			"Restore the database file (or make it writable) and restart Studio.", "err", err)
 	}

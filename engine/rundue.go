@@ -74,7 +74,9 @@ func (e *Engine) RunDue(ctx context.Context, trigger string) (TickReport, error)
 	for i, r := range rows {
 		at := dueAt(r)
 		if at.After(now) || (held[r.SiteID] && r.State != release.StateAwaitingApproval) {
-			later(at)
+			if at.After(now) { // a held one is looked at again when what holds it is
+				later(at)
+			}
 			held[r.SiteID] = true
 			continue
 		}
