@@ -42,6 +42,8 @@ type Engine struct {
 	mu           sync.Mutex
 	lastBeat     time.Time // when this process last wrote the heartbeat
 	lastBackstop time.Time // when this process last checked it for the backstop
+	dbProblem    string    // the database problem last logged (checkDatabase)
+	dbLogged     time.Time // and when
 }
 
 // New wires an engine. log may be nil.

@@ -21,6 +21,11 @@ const (
 	NoticeExpired     = "schedule-expired"
 	NoticeFailed      = "schedule-failed"
 	NoticeStalled     = "scheduler-stalled"
+	// NoticeDueNotClaimed: a release is more than a minute past its time
+	// and no ticker has claimed it; NoticePastLease: a release's run ended
+	// its lease and nobody took it over (Status).
+	NoticeDueNotClaimed = "scheduler-due-not-claimed"
+	NoticePastLease     = "scheduler-past-lease"
 )
 
 // How far notices look (§14): approvals due within an hour, releases due
@@ -54,7 +59,9 @@ func (e *Engine) Notifications(ctx context.Context, u User, siteID string) ([]No
 	mayDecide := policy.Has(u.Role, policy.ReleasesPublish)
 	var out []Notification
 	dueSoon := false
+	mine := map[string]bool{}
 	for _, r := range rows {
+		mine[r.ID] = r.CreatedBy.ID == u.ID || (r.Approval != nil && r.Approval.By.ID == u.ID)
 		if r.ExecuteAt == nil {
 			continue
 		}
@@ -92,6 +99,32 @@ func (e *Engine) Notifications(ctx context.Context, u User, siteID string) ([]No
 		if Stalled(hb, err == nil, now) {
 			out = append(out, Notification{Kind: NoticeStalled, At: hb.At,
 				ID: NoticeStalled + ":" + now.UTC().Format("2006-01-02T15")})
+		}
+	}
+	// Releases the scheduler should have taken and has not, for those who
+	// may act on them and for their people (the report of /health, Status).
+	due, pastLease, err := e.stuck(ctx, siteID, now)
+	if err != nil {
+		return nil, err
+	}
+	for _, group := range []struct {
+		kind string
+		list []StuckRelease
+	}{{NoticeDueNotClaimed, due}, {NoticePastLease, pastLease}} {
+		kind := group.kind
+		for _, r := range group.list {
+			if !mayDecide && !policy.Has(u.Role, policy.SiteSettings) && !mine[r.ID] {
+				continue
+			}
+			at := r.ExecuteAt
+			if kind == NoticePastLease && r.LeaseUntil != nil {
+				at = r.LeaseUntil
+			}
+			n := Notification{Kind: kind, ReleaseID: r.ID, Title: r.Title, ID: kind + ":" + r.ID}
+			if at != nil {
+				n.At, n.ID = *at, n.ID+":"+localtime.FormatInstant(*at)
+			}
+			out = append(out, n)
 		}
 	}
 	return out, nil

@@ -117,8 +117,14 @@ func (e *Engine) PublishNow(ctx context.Context, u User, siteID, id string, rev 
 	}
 	before := r
 	r.State, r.Rev, r.Approval, r.LeaseToken = release.StateRunning, r.Rev+1, approval, claim.Token
+	lease := Lease{ReleaseID: r.ID, RunID: runID, Token: claim.Token, Now: now, Until: claim.LeaseUntil}
+	stop := e.keepLease(ctx, lease)
 	state, o, err := e.runClaimed(ctx, r, claimedRun{id: runID, token: claim.Token, now: now, lateness: lateness,
-		by: by, manual: true, details: details})
+		by: by, manual: true, details: details, lease: lease})
+	stop()
+	if errors.Is(err, errLeaseLost) {
+		err = nil // the run took so long that its lease lapsed: nothing was written; the person may try again
+	}
 	if state == "" {
 		// The run ended without an outcome (a store error, or the site kept
 		// moving). A person's run is not left to the tick, which would carry

@@ -13,11 +13,14 @@ import (
 	"studio/engine/release"
 )
 
-// Tick limits. A lease outlives any sane run, so a crashed ticker's claim is
-// taken over by the next tick after at most this long. An idle scheduler
-// writes its heartbeat every fifth minute (§8.7).
+// Tick limits. A lease is short and renewed every 15 seconds while its run
+// works (keepLease), so a crashed or frozen ticker's claim is taken over by
+// the next tick 45 seconds after its last renewal at most, and holds its
+// site up no longer (ClaimRelease): a release due in the same minute as a
+// dead run is still published within a minute of its time. An idle
+// scheduler writes its heartbeat every fifth minute (§8.7).
 const (
-	leaseFor           = 10 * time.Minute
+	leaseFor           = 45 * time.Second
 	maxReleasesPerTick = 50
 	maxSleep           = time.Minute
 	heartbeatEvery     = 5 * time.Minute
@@ -47,18 +50,37 @@ type TickReport struct {
 func (e *Engine) RunDue(ctx context.Context, trigger string) (TickReport, error) {
 	now := e.Now()
 	rep := TickReport{At: now, NextWakeAt: now.Add(maxSleep)}
+	if err := e.checkDatabase(ctx); err != nil {
+		return rep, err // nothing the tick did would be kept; look again in a minute
+	}
 	rows, err := e.store.DueReleases(ctx, rep.NextWakeAt, maxReleasesPerTick+1)
 	if err != nil {
 		return TickReport{}, err
 	}
 	var nextDue time.Time
 	var firstErr error
-	for i, r := range rows {
-		if at := dueAt(r); at.After(now) {
-			nextDue, rep.NextWakeAt = at, at // rows come in due order
-			break
+	later := func(at time.Time) {
+		if !at.IsZero() && at.Before(rep.NextWakeAt) {
+			rep.NextWakeAt = at
 		}
-		if i == maxReleasesPerTick {
+		if !at.IsZero() && (nextDue.IsZero() || at.Before(nextDue)) {
+			nextDue = at
+		}
+	}
+	// Rows come in each site's time order (D15). A release that is not due
+	// yet (a live run's lease), or could not be claimed, holds its site's
+	// later releases until the next look; other sites go on.
+	held := map[string]bool{}
+	for i, r := range rows {
+		at := dueAt(r)
+		if at.After(now) || (held[r.SiteID] && r.State != release.StateAwaitingApproval) {
+			if at.After(now) { // a held one is looked at again when what holds it is
+				later(at)
+			}
+			held[r.SiteID] = true
+			continue
+		}
+		if i >= maxReleasesPerTick {
 			rep.More = true
 			break
 		}
@@ -67,14 +89,13 @@ func (e *Engine) RunDue(ctx context.Context, trigger string) (TickReport, error)
 			e.log.Error("schedules: release run failed", "release", r.ID, "err", err)
 			firstErr = cmp.Or(firstErr, err)
 		}
-		if !again.IsZero() && again.Before(rep.NextWakeAt) {
-			rep.NextWakeAt = again
-		}
-		if !again.IsZero() && (nextDue.IsZero() || again.Before(nextDue)) {
-			nextDue = again
+		later(again)
+		if !again.IsZero() && !again.After(now) {
+			held[r.SiteID] = true
 		}
 	}
 	if err := e.beat(ctx, now, trigger, nextDue, rep); err != nil {
+		e.log.Error("schedules: the heartbeat could not be written", "err", err)
 		firstErr = cmp.Or(firstErr, err)
 	}
 	if rep.Ran > 0 {
@@ -88,7 +109,8 @@ func (e *Engine) RunDue(ctx context.Context, trigger string) (TickReport, error)
 // lease of a run that may have died. A paused site's release is not run
 // (§8.6): it needs the ticker only when its late limit ends, to become
 // missed, or at the end of a lease that outlives that; an unapproved one
-// still expires at its time. DueReleases orders rows the same way.
+// still expires at its time. DueReleases orders rows by their place in the
+// site's time order instead, so RunDue skips a row that is not due yet.
 func dueAt(r ReleaseRow) time.Time {
 	if r.SitePaused && r.State != release.StateAwaitingApproval && r.ExecuteAt != nil {
 		at := r.ExecuteAt.Add(release.LateLimit)
@@ -212,7 +234,14 @@ func (e *Engine) runRelease(ctx context.Context, r ReleaseRow, now time.Time, tr
 	if !ok { // another tick has it, or an earlier release of the site is running
 		return now, nil
 	}
-	state, _, err := e.runClaimed(ctx, r, claimedRun{id: runID, token: claim.Token, now: now, lateness: lateness, by: Scheduler})
+	lease := Lease{ReleaseID: r.ID, RunID: runID, Token: claim.Token, Now: now, Until: claim.LeaseUntil}
+	stop := e.keepLease(ctx, lease)
+	state, _, err := e.runClaimed(ctx, r, claimedRun{id: runID, token: claim.Token, now: now, lateness: lateness, by: Scheduler,
+		lease: lease})
+	stop()
+	if errors.Is(err, errLeaseLost) { // another ticker has it now; nothing was written
+		return time.Time{}, nil
+	}
 	if err != nil { // a read or a write failed: nothing was published
 		return e.retryLater(ctx, r, claim, err)
 	}
@@ -264,6 +293,9 @@ type claimedRun struct {
 	// release had put back are promoted again when it publishes.
 	manual  bool
 	details map[string]any // added to the run's audit row
+	// lease is renewed right before the run's effect: a run whose lease
+	// lapsed (its process was frozen) or was taken over stops there.
+	lease Lease
 }
 
 // runClaimed takes a claimed release through §6.3, the same way for the tick
@@ -285,6 +317,9 @@ func (e *Engine) runClaimed(ctx context.Context, r ReleaseRow, c claimedRun) (re
 		return AuditEntry{Action: action, Actor: c.by, SiteID: r.SiteID, ReleaseID: r.ID, RunID: runID, At: now, Details: details}
 	}
 	finish := func(state release.State, runState string, o release.Outcome) (release.State, *release.Outcome, error) {
+		if err := e.holdLease(ctx, c.lease); err != nil {
+			return "", nil, err
+		}
 		if c.manual {
 			o.By = &c.by
 		}
@@ -365,6 +400,9 @@ func (e *Engine) runClaimed(ctx context.Context, r ReleaseRow, c claimedRun) (re
 		}
 		next := site
 		next.PublishedSnapshotID, next.Rev = snap.ID, site.Rev+1
+		if err := e.holdLease(ctx, c.lease); err != nil {
+			return "", nil, err
+		}
 		apply := Apply{Site: site, NewHash: siteHash(next), Snapshot: snap,
 			ReleaseID: r.ID, RunID: runID, Token: c.token, Outcome: o, Lateness: c.lateness, Now: now,
 			Audit: audit, Repromote: c.manual}

@@ -252,6 +252,7 @@ type Store interface {
 	AutomationStore
 	PreviewStore
 	PublicViewStore
+	HealthStore
 	CreateUser(ctx context.Context, u User, passwordHash string, now time.Time) error
 	UserByEmail(ctx context.Context, email string) (User, string, error)
 	UserByID(ctx context.Context, id string) (User, error)
@@ -338,11 +339,10 @@ type Store interface {
 	// recompute).
 	Reschedule(ctx context.Context, id string, rev int64, at time.Time, audit AuditEntry) error
 
-	// DueReleases lists releases that come due by until, in the order they
-	// come due: scheduled or waiting ones by execute_at, running ones by the
-	// end of their lease; a paused site's only when their late limit ends
-	// (rows say SitePaused). One statement: the tick reads nothing else
-	// when idle.
+	// DueReleases lists releases that come due by until, in each site's
+	// time order (execute_at; a running one when its lease ends by until);
+	// a paused site's only when their late limit ends (rows say
+	// SitePaused). One statement: the tick reads nothing else when idle.
 	DueReleases(ctx context.Context, until time.Time, limit int) ([]ReleaseRow, error)
 	ClaimRelease(ctx context.Context, c Claim) (bool, error)
 	FinishRelease(ctx context.Context, f Finish) error

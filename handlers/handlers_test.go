@@ -816,9 +816,16 @@ func TestHealth(t *testing.T) {
 	t.Parallel()
 	a := newApp(t)
 	c := a.client(t, "")
+	// The details are for signed-in callers (health_test.go); a token signs
+	// in without a Studio request, whose backstop would tick.
+	secret, _, err := a.eng.CreateToken(context.Background(), a.contributor, "monitor")
+	if err != nil {
+		t.Fatal(err)
+	}
 	health := func(name string) map[string]any {
 		t.Helper()
 		res := c.check(t, scenario{Name: name, URL: "/health", ExpectedStatus: http.StatusOK,
+			Header:          map[string]string{"Authorization": "Bearer " + secret},
 			ExpectedContent: []string{`"status":"ok"`, `"scheduler":{`},
 			ExpectedHeaders: map[string]string{"Content-Type": "application/json", "Cache-Control": "no-store"}})
 		var out map[string]any

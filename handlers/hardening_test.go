@@ -492,7 +492,7 @@ func TestHeadOnEveryGetRoute(t *testing.T) {
 	var rows []handlers.Route
 	rows = append(rows, routeTable()...)
 	rows = append(rows, handlers.APIRoutes(nil)...)
-	rows = append(rows, handlers.PublicRoutes(nil, nil)...)
+	rows = append(rows, handlers.PublicRoutes(nil, nil, nil)...)
 	for _, rt := range rows {
 		if rt.Method != http.MethodGet {
 			continue

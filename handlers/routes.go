@@ -211,10 +211,14 @@ func APIRoutes(a *api.Handler) []Route {
 }
 
 // PublicRoutes is the table of routes without a session: health, assets and
-// the public site. None of them changes anything.
-func PublicRoutes(eng *engine.Engine, p *site.Handler) []Route {
+// the public site. None of them changes anything. who finds a signed-in
+// caller for /health's details (nil: nobody is).
+func PublicRoutes(eng *engine.Engine, p *site.Handler, who func(*http.Request) (engine.User, bool)) []Route {
+	if who == nil {
+		who = func(*http.Request) (engine.User, bool) { return engine.User{}, false }
+	}
 	return []Route{
-		{"GET", "/health", Anyone, health(eng)},
+		{"GET", "/health", Anyone, health(eng, who)},
 		{"GET", "/static/*", Anyone, static.Handler().ServeHTTP},
 		// The public site (RFC §7.2): every route below shows only what the
 		// one gate helper lets through at the request's instant; the route
@@ -328,7 +332,7 @@ func New(eng *engine.Engine, sessions *scs.SessionManager, log *slog.Logger, opt
 			r.Method(rt.Method, rt.Pattern, a.Guard(mustScope(rt), rt.Handler))
 		}
 	})
-	for _, rt := range PublicRoutes(eng, site.New(eng, log, o.site)) {
+	for _, rt := range PublicRoutes(eng, site.New(eng, log, o.site), healthCaller(eng, sessions, s)) {
 		if rt.Method != http.MethodGet || rt.Scope != Anyone {
 			panic("handlers: public routes are read-only and open: " + rt.Pattern)
 		}
@@ -387,21 +391,83 @@ func securityHeaders(next http.Handler) http.Handler {
 	})
 }
 
-// health reports liveness and the scheduler's heartbeat (§8.7).
-func health(eng *engine.Engine) http.HandlerFunc {
+// health reports liveness and the scheduler's health (§8.7), as one engine
+// use case (engine.Status) that the Scheduler card and the notifications
+// share. Everyone gets status ("ok", or "unavailable" with 503 and the
+// reason while the database file is gone or read-only) and a coarse
+// healthy; a signed-in caller with schedules:read (a session or a bearer
+// token) also gets the details: the heartbeat, the next wake-up (it tells
+// when the next release is due, so nobody else learns it) and the releases
+// the scheduler has not taken.
+func health(eng *engine.Engine, who func(*http.Request) (engine.User, bool)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		now := eng.Now()
-		out := map[string]any{"status": "ok", "now": now.Format(time.RFC3339)}
-		sched := map[string]any{"healthy": false}
-		if hb, err := eng.Heartbeat(r.Context()); err == nil {
-			sched["heartbeatAt"] = hb.At.Format(time.RFC3339)
-			sched["nextWakeAt"] = hb.NextWakeAt.Format(time.RFC3339)
-			sched["trigger"] = hb.Trigger
-			sched["healthy"] = !engine.Stalled(hb, true, now)
-		}
-		out["scheduler"] = sched
 		w.Header().Set("Content-Type", "application/json")
 		w.Header().Set("Cache-Control", "no-store")
+		st, err := eng.Status(r.Context(), "")
+		if err != nil {
+			w.WriteHeader(http.StatusServiceUnavailable)
+			json.NewEncoder(w).Encode(map[string]any{"status": "unavailable", "healthy": false, "reason": "database unavailable"})
+			return
+		}
+		out := map[string]any{"status": "ok", "healthy": st.Healthy()}
+		code := http.StatusOK
+		if !st.DatabaseOK() {
+			out["status"], out["reason"], code = "unavailable", st.DatabaseProblem(), http.StatusServiceUnavailable
+		}
+		if u, ok := who(r); ok && policy.Has(u.Role, policy.SchedulesRead) {
+			out["now"] = st.Now.Format(time.RFC3339)
+			sched := map[string]any{"healthy": st.Scheduler.State == engine.HealthRunning, "state": st.Scheduler.State,
+				"dueNotClaimed": stuckJSON(st.DueNotClaimed), "pastLease": stuckJSON(st.PastLease)}
+			if hb := st.Scheduler.Beat; hb != nil {
+				sched["heartbeatAt"] = hb.At.Format(time.RFC3339)
+				sched["nextWakeAt"] = hb.NextWakeAt.Format(time.RFC3339)
+				sched["trigger"] = hb.Trigger
+			}
+			out["scheduler"] = sched
+		}
+		w.WriteHeader(code)
 		json.NewEncoder(w).Encode(out)
+	}
+}
+
+// stuckJSON lists releases the scheduler has not taken, for /health.
+func stuckJSON(rs []engine.StuckRelease) []map[string]any {
+	out := make([]map[string]any, 0, len(rs))
+	for _, r := range rs {
+		m := map[string]any{"id": r.ID, "siteId": r.SiteID, "state": r.State}
+		if r.ExecuteAt != nil {
+			m["executeAt"] = r.ExecuteAt.Format(time.RFC3339)
+		}
+		if r.LeaseUntil != nil {
+			m["leaseUntil"] = r.LeaseUntil.Format(time.RFC3339)
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// healthCaller finds who calls /health, which runs without the session
+// middleware: the person of a bearer token, or of the Studio session the
+// request's cookie names (read, never written).
+func healthCaller(eng *engine.Engine, sessions *scs.SessionManager, s *studio.Handler) func(*http.Request) (engine.User, bool) {
+	return func(r *http.Request) (engine.User, bool) {
+		ctx := r.Context()
+		if secret, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); ok {
+			u, err := eng.TokenUser(ctx, strings.TrimSpace(secret))
+			return u, err == nil
+		}
+		c, err := r.Cookie(sessions.Cookie.Name)
+		if err != nil || c.Value == "" {
+			return engine.User{}, false
+		}
+		if ctx, err = sessions.Load(ctx, c.Value); err != nil {
+			return engine.User{}, false
+		}
+		id, _ := s.Session(ctx)
+		if id == "" {
+			return engine.User{}, false
+		}
+		u, err := eng.User(ctx, id)
+		return u, err == nil
 	}
 }

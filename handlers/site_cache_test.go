@@ -134,7 +134,7 @@ func TestPublicURLNotFromHost(t *testing.T) {
 		"/rss.xml", "/sitemap.xml", "/robots.txt", "/media/harbour-cranes.png", "/nothing", "/posts/nothing",
 		"/preview/" + token, "/preview/" + token + "/media/harbour-cranes.png", "/health"}
 	var routes []string
-	for _, rt := range handlers.PublicRoutes(g.eng, site.New(g.eng, nil, site.Options{})) {
+	for _, rt := range handlers.PublicRoutes(g.eng, site.New(g.eng, nil, site.Options{}), nil) {
 		routes = append(routes, rt.Pattern)
 	}
 	t.Logf("public routes: %v", routes)

@@ -87,7 +87,7 @@ func TestRouteSweep(t *testing.T) {
 	assetSlugs = append(assetSlugs, "no-such-thing.png", scoop.Body.Slug)
 
 	// The route table's own rows: a new row needs an expansion here.
-	routes := handlers.PublicRoutes(g.eng, site.New(g.eng, nil, site.Options{}))
+	routes := handlers.PublicRoutes(g.eng, site.New(g.eng, nil, site.Options{}), nil)
 	param := regexp.MustCompile(`\{(\w+)\}`)
 	expand := func(pattern string) []string {
 		switch {

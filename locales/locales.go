@@ -214,15 +214,18 @@ func (p *Printer) ZoneCity(zone string) string {
 }
 
 // Duration writes a lateness the way people read it (RFC §14): "41 s",
-// "12 min", "1 h 31 min" — "41 sn", "12 dk", "1 sa 31 dk" in Turkish.
+// "2 min 14 s", "12 min", "1 h 31 min" — "41 sn", "2 dk 14 sn", "12 dk",
+// "1 sa 31 dk" in Turkish; never a bare count of seconds past a minute.
 func (p *Printer) Duration(d time.Duration) string {
 	if d < time.Minute {
 		return p.T("duration.seconds", "N", int64(d/time.Second))
 	}
-	h, m := int64(d/time.Hour), int64(d%time.Hour/time.Minute)
+	h, m, sec := int64(d/time.Hour), int64(d%time.Hour/time.Minute), int64(d%time.Minute/time.Second)
 	switch {
-	case h == 0:
+	case h == 0 && sec == 0:
 		return p.T("duration.minutes", "N", m)
+	case h == 0:
+		return p.T("duration.minutes", "N", m) + " " + p.T("duration.seconds", "N", sec)
 	case m == 0:
 		return p.T("duration.hours", "N", h)
 	}

@@ -145,7 +145,8 @@ func TestEveryKeyTheCodeUsesExists(t *testing.T) {
 
 // noticeKinds are the notification kinds of RFC §14 that Studio derives.
 var noticeKinds = []string{"schedule-approval-due", "schedule-upcoming", "schedule-published", "schedule-conflict",
-	"schedule-missed", "schedule-expired", "schedule-failed", "scheduler-stalled"}
+	"schedule-missed", "schedule-expired", "schedule-failed", "scheduler-stalled",
+	"scheduler-due-not-claimed", "scheduler-past-lease"}
 
 func TestDates(t *testing.T) {
 	ist, err := time.LoadLocation("Europe/Istanbul")
@@ -205,7 +206,9 @@ func TestDurations(t *testing.T) {
 		en, tr string
 	}{
 		{41 * time.Second, "41 s", "41 sn"},
-		{12*time.Minute + 5*time.Second, "12 min", "12 dk"},
+		{12*time.Minute + 5*time.Second, "12 min 5 s", "12 dk 5 sn"},
+		{134 * time.Second, "2 min 14 s", "2 dk 14 sn"}, // issue 10: not "134 seconds"
+		{12 * time.Minute, "12 min", "12 dk"},
 		{time.Hour, "1 h", "1 sa"},
 		{time.Hour + 31*time.Minute, "1 h 31 min", "1 sa 31 dk"},
 	} {

@@ -11,13 +11,14 @@ import (
 	"studio/engine/release"
 )
 
-// DueReleases lists the releases that come due by until, in the order they
-// come due: scheduled ones to run and waiting ones to expire, by execute_at;
-// running ones whose lease ends, by lease_until. A release of a paused site
-// is not run (§8.6, §11.6), so it comes due only when its late limit ends,
-// to be marked missed (a running one at the end of its lease, if later);
-// each row says whether its site is paused. One statement: the settings
-// come joined, so an idle tick still reads nothing else.
+// DueReleases lists the releases that come due by until, in each site's
+// time order (D15), by execute_at: scheduled ones to run, waiting ones to
+// expire, and running ones whose lease ends by until (at their own time, so
+// a dead run is taken over before the releases after it). A release of a
+// paused site is not run (§8.6, §11.6), so it comes due only when its late
+// limit ends, to be marked missed (a running one at the end of its lease,
+// if later); each row says whether its site is paused. One statement: the
+// settings come joined, so an idle tick still reads nothing else.
 func (s *Store) DueReleases(ctx context.Context, until time.Time, limit int) ([]engine.ReleaseRow, error) {
 	t, lateUntil := instant(until), instant(until.Add(-release.LateLimit))
 	late := fmt.Sprintf("+%d seconds", int64(release.LateLimit/time.Second))
@@ -27,7 +28,7 @@ func (s *Store) DueReleases(ctx context.Context, until time.Time, limit int) ([]
 		  AND (COALESCE(p.paused, 0) = 0 OR state = 'awaiting_approval' OR execute_at <= ?)
 		ORDER BY CASE
 		    WHEN COALESCE(p.paused, 0) = 0 OR state = 'awaiting_approval'
-		      THEN CASE state WHEN 'running' THEN lease_until ELSE execute_at END
+		      THEN execute_at
 		    ELSE max(COALESCE(lease_until, ''), strftime('%Y-%m-%dT%H:%M:%fZ', execute_at, ?))
 		  END, id
 		LIMIT ?`, t, t, lateUntil, late, limit)
@@ -61,6 +62,12 @@ func (w withExtra) Scan(dest ...any) error { return w.row.Scan(append(dest, w.ex
 // running under a live lease, and the site is not paused (a pause that
 // commits after the tick's read still stops the claim). The run row carries the same lease token.
 //
+// A running release whose lease has ended blocks nobody as "running": its
+// ticker is gone, and it is claimed again like any due release. It keeps
+// only its place in the site's time order (D15): a release due after it
+// waits until it has been taken over, which the tick does as soon as the
+// lease ends, so a dead ticker holds its site up for one lease at most.
+//
 // A manual run (c.Manual, a person's Publish now) is claimed from c.State at
 // c.Rev whatever the release's time, with the person's approval; its
 // occurrence is now. Its nodes were let go when the release became missed
@@ -80,9 +87,11 @@ func (s *Store) ClaimRelease(ctx context.Context, c engine.Claim) (bool, error) 
 			rev = rev + 1, updated_at = ?
 			WHERE id = ? AND rev = ? AND execute_at = ?
 			  AND (state = 'scheduled' OR (state = 'running' AND lease_token = ? AND lease_until <= ?))
-			  AND NOT EXISTS (SELECT 1 FROM releases o WHERE o.site_id = ? AND o.id <> ? AND o.state = 'running' AND o.lease_until > ?)
+			  AND NOT EXISTS (SELECT 1 FROM releases o WHERE o.site_id = ? AND o.id <> ? AND o.state = 'running'
+			    AND (o.lease_until > ? OR o.execute_at < ? OR (o.execute_at = ? AND o.id < ?)))
 			  AND NOT EXISTS (SELECT 1 FROM schedule_settings WHERE site_id = ? AND paused = 1)`,
-				c.Token, instant(c.LeaseUntil), now, c.ReleaseID, c.Rev, at, c.OldToken, now, c.SiteID, c.ReleaseID, now, c.SiteID))
+				c.Token, instant(c.LeaseUntil), now, c.ReleaseID, c.Rev, at, c.OldToken, now,
+				c.SiteID, c.ReleaseID, now, at, at, c.ReleaseID, c.SiteID))
 		}
 		if err != nil || !ok {
 			return err
@@ -142,6 +151,61 @@ func claimManual(ctx context.Context, tx *sql.Tx, c engine.Claim) (bool, error) 
 		return false, fmt.Errorf("store: claim holds: %w", err)
 	}
 	return true, nil
+}
+
+// RenewLease moves a claimed run's lease on to l.Until (§8.5), only while
+// the lease is still ours and still live at l.Now; ErrConflict otherwise:
+// the lease lapsed or another ticker took the run over, and the run must
+// stop before its effect. The release's lease is the one claims read; the
+// run row's keeps the end the claim gave it.
+func (s *Store) RenewLease(ctx context.Context, l engine.Lease) error {
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		ok, err := one(tx.ExecContext(ctx, `UPDATE releases SET lease_until = ?
+			WHERE id = ? AND state = 'running' AND lease_token = ? AND lease_until > ?`,
+			instant(l.Until), l.ReleaseID, l.Token, instant(l.Now)))
+		if err != nil {
+			return fmt.Errorf("store: renew lease: %w", err)
+		}
+		if !ok {
+			return engine.ErrConflict
+		}
+		return nil
+	})
+}
+
+// StuckReleases lists, for one site or for all (siteID ""), the releases
+// the scheduler should have taken and has not: scheduled ones due at or
+// before dueBefore on a site that is not paused, and running ones whose
+// lease ended at or before leaseBefore. In time order, at most limit.
+func (s *Store) StuckReleases(ctx context.Context, siteID string, dueBefore, leaseBefore time.Time, limit int) ([]engine.StuckRelease, error) {
+	rows, err := s.read.QueryContext(ctx, `SELECT r.id, r.site_id, COALESCE(r.title, ''), r.state, r.execute_at, r.lease_until
+		FROM releases r LEFT JOIN schedule_settings p ON p.site_id = r.site_id
+		WHERE (? = '' OR r.site_id = ?)
+		  AND ((r.state = 'scheduled' AND r.execute_at <= ? AND COALESCE(p.paused, 0) = 0)
+		    OR (r.state = 'running' AND r.lease_until <= ?))
+		ORDER BY r.execute_at, r.id LIMIT ?`, siteID, siteID, instant(dueBefore), instant(leaseBefore), limit)
+	if err != nil {
+		return nil, fmt.Errorf("store: stuck releases: %w", err)
+	}
+	defer rows.Close()
+	var out []engine.StuckRelease
+	for rows.Next() {
+		var r engine.StuckRelease
+		var state string
+		var at, until sql.NullString
+		if err := rows.Scan(&r.ID, &r.SiteID, &r.Title, &state, &at, &until); err != nil {
+			return nil, fmt.Errorf("store: stuck releases: %w", err)
+		}
+		r.State = release.State(state)
+		if r.ExecuteAt, err = parseInstant(at); err != nil {
+			return nil, err
+		}
+		if r.LeaseUntil, err = parseInstant(until); err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
 }
 
 // FinishRelease ends a claimed run without publishing, guarded on the lease.
@@ -277,13 +341,17 @@ func repromote(ctx context.Context, tx *sql.Tx, releaseID string, by release.Act
 	return nil
 }
 
-// WriteHeartbeat upserts the scheduler's one heartbeat row.
+// WriteHeartbeat upserts the scheduler's one heartbeat row. It is also the
+// scheduler's write probe: a database that is gone or read-only fails it.
 func (s *Store) WriteHeartbeat(ctx context.Context, h engine.Heartbeat) error {
+	if err := s.Liveness(ctx); errors.Is(err, engine.ErrDatabaseGone) {
+		return err
+	}
 	_, err := s.write.ExecContext(ctx, `INSERT INTO scheduler_heartbeat (id, at, trigger, next_wake_at, ran, more, lag_s)
 		VALUES (1, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET at = excluded.at, trigger = excluded.trigger,
 		next_wake_at = excluded.next_wake_at, ran = excluded.ran, more = excluded.more, lag_s = excluded.lag_s`,
 		instant(h.At), h.Trigger, instant(h.NextWakeAt), h.Ran, h.More, h.LagSeconds)
-	if err != nil {
+	if s.noteWrite(err) != nil {
 		return fmt.Errorf("store: heartbeat: %w", err)
 	}
 	return nil

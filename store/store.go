@@ -11,10 +11,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"studio/engine"
@@ -36,6 +38,7 @@ type Store struct {
 	sites *sql.Stmt
 	// liveSites is LiveSites' query, prepared once for the same reason.
 	liveSites *sql.Stmt
+	live      liveness
 }
 
 var _ engine.Store = (*Store)(nil)
@@ -73,6 +76,16 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		s.Close()
 		return nil, fmt.Errorf("store: prepare: %w", err)
 	}
+	// The file as opened, to notice later that the path names another
+	// file or none (see Liveness), and a first write probe: a read-only
+	// database opens without complaint and fails only when written.
+	if s.live.opened, err = os.Stat(path); err != nil {
+		s.Close()
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	s.live.path = path
+	s.live.problem = s.probe(ctx)
+	s.live.checked = time.Now()
 	return s, nil
 }
 
@@ -131,20 +144,97 @@ func (s *Store) migrate(ctx context.Context) error {
 	return nil
 }
 
-// tx runs fn in one write transaction.
+// tx runs fn in one write transaction. It refuses to write into a database
+// file that is no longer at its path (what is written there is lost), and
+// notes a read-only database for Liveness.
 func (s *Store) tx(ctx context.Context, fn func(*sql.Tx) error) error {
+	if err := s.Liveness(ctx); errors.Is(err, engine.ErrDatabaseGone) {
+		return err
+	}
 	tx, err := s.write.BeginTx(ctx, nil)
 	if err != nil {
-		return fmt.Errorf("store: begin: %w", err)
+		return s.noteWrite(fmt.Errorf("store: begin: %w", err))
 	}
 	if err := fn(tx); err != nil {
 		tx.Rollback()
-		return err
+		return s.noteWrite(err)
 	}
 	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("store: commit: %w", err)
+		return s.noteWrite(fmt.Errorf("store: commit: %w", err))
 	}
-	return nil
+	return s.noteWrite(nil)
+}
+
+// liveCheckEvery is how often Liveness looks at the file and probes a write.
+const liveCheckEvery = 3 * time.Second
+
+// liveness is what Liveness knows about the database file.
+type liveness struct {
+	mu      sync.Mutex
+	path    string
+	opened  os.FileInfo // the file at path when it was opened
+	checked time.Time   // when the file was last looked at (the process's clock)
+	problem error       // nil, or wrapping engine.ErrDatabaseGone or ErrDatabaseReadOnly
+}
+
+// Liveness is nil while the database file at the path is the file this
+// store opened (same device and inode) and takes writes. It looks at the
+// file at most every three seconds (a stat, no statement); a file found
+// gone stays gone, since another file at the path is not the one this
+// process has written to. Read-only is what the last write said (the probe
+// at Open, the heartbeat, any transaction); while it holds, each look
+// probes again, so a database made writable again is noticed.
+func (s *Store) Liveness(ctx context.Context) error {
+	l := &s.live
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.opened == nil || errors.Is(l.problem, engine.ErrDatabaseGone) || time.Since(l.checked) < liveCheckEvery {
+		return l.problem
+	}
+	l.checked = time.Now()
+	if fi, err := os.Stat(l.path); err != nil || !os.SameFile(fi, l.opened) {
+		l.problem = fmt.Errorf("store: %s: %w", l.path, engine.ErrDatabaseGone)
+		return l.problem
+	}
+	if l.problem != nil {
+		l.problem = s.probe(ctx)
+	}
+	return l.problem
+}
+
+// probe writes nothing in a way that needs the database to take writes: a
+// delete that matches no row still opens a write transaction, which a
+// read-only database refuses.
+func (s *Store) probe(ctx context.Context) error {
+	_, err := s.write.ExecContext(ctx, `DELETE FROM schema_migrations WHERE version < 0`)
+	if isReadOnly(err) {
+		return fmt.Errorf("store: %w: %v", engine.ErrDatabaseReadOnly, err)
+	}
+	return nil // another failure (a busy lock, a cancelled request) says nothing about the file
+}
+
+// noteWrite records what a write said about the database: refused because
+// it is read-only, or taken (it is not read-only, whatever was noted
+// before). It returns err.
+func (s *Store) noteWrite(err error) error {
+	l := &s.live
+	if ro := isReadOnly(err); ro || err == nil {
+		l.mu.Lock()
+		switch {
+		case ro && l.problem == nil:
+			l.problem = fmt.Errorf("store: %w: %v", engine.ErrDatabaseReadOnly, err)
+		case !ro && errors.Is(l.problem, engine.ErrDatabaseReadOnly):
+			l.problem = nil
+		}
+		l.mu.Unlock()
+	}
+	return err
+}
+
+// isReadOnly reports SQLite's SQLITE_READONLY (8), with any extended code.
+func isReadOnly(err error) bool {
+	var coded interface{ Code() int }
+	return err != nil && errors.As(err, &coded) && coded.Code()&0xff == 8
 }
 
 // instant formats t in the storage format; the zero time is NULL.

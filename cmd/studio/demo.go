@@ -39,17 +39,24 @@ func demoSignIn(addr string) string {
 }
 
 func demoCmd(ctx context.Context, args []string, stdout io.Writer) error {
-	st, err := parseAndOpen(ctx, flag.NewFlagSet("demo", flag.ContinueOnError), args)
+	demo := true
+	st, folder, err := openData(ctx, flag.NewFlagSet("demo", flag.ContinueOnError), args, &demo)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	seeded, err := seedDemo(ctx, engine.New(st, systemClock{}, nil))
+	seed, err := folder.demoSeed()
 	if err != nil {
 		return err
 	}
+	seeded := false
+	if seed {
+		if seeded, err = seedDemo(ctx, engine.New(st, systemClock{}, nil)); err != nil {
+			return err
+		}
+	}
 	if !seeded {
-		fmt.Fprintln(stdout, "The database already has a site; nothing seeded.")
+		fmt.Fprintln(stdout, "The data folder already has a database; nothing seeded (the demo goes only into a new folder).")
 		return nil
 	}
 	fmt.Fprintln(stdout, demoSignIn("127.0.0.1:8080"))

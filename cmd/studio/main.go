@@ -19,7 +19,6 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"syscall"
 	"time"
 	_ "time/tzdata" // the same zone data on every machine where the host has none
@@ -72,15 +71,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer, 
 	return fmt.Errorf("unknown command %q (serve, user add, token create, demo, schedules)", cmd)
 }
 
-// parseAndOpen adds --data to the command's flags, parses args and opens
-// (creating) the database in that folder.
+// parseAndOpen adds --data (and --fresh) to the command's flags, parses
+// args and opens (creating) the database in that folder (openData).
 func parseAndOpen(ctx context.Context, fs *flag.FlagSet, args []string) (*store.Store, error) {
-	dir := fs.String("data", "./data", "folder of the database (studio.db)")
-	if err := fs.Parse(args); err != nil {
-		return nil, err
-	}
-	if err := os.MkdirAll(*dir, 0o700); err != nil {
-		return nil, err
-	}
-	return store.Open(ctx, filepath.Join(*dir, "studio.db"))
+	st, _, err := openData(ctx, fs, args, nil)
+	return st, err
 }

@@ -33,12 +33,20 @@ func buildBinary(t *testing.T) string {
 // it says it is running, and a function that stops it with SIGTERM.
 func serveProcess(t *testing.T, bin, data string) (url, banner string, stop func() error) {
 	t.Helper()
-	cmd := exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--data", data, "--demo")
+	return startServe(t, exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--data", data, "--demo"))
+}
+
+// startServe starts cmd, a `studio serve` on a free port, as serveProcess
+// does; its stderr goes where cmd.Stderr says (nowhere if unset).
+func startServe(t *testing.T, cmd *exec.Cmd) (url, banner string, stop func() error) {
+	t.Helper()
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd.Stderr = io.Discard
+	if cmd.Stderr == nil {
+		cmd.Stderr = io.Discard
+	}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}

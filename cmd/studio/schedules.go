@@ -35,7 +35,7 @@ func schedulerCmd(ctx context.Context, sub string, args []string, stdout io.Writ
 		return err
 	}
 	defer st.Close()
-	eng := engine.New(st, systemClock{}, nil)
+	eng := engine.New(withTestHooks(st), systemClock{}, nil)
 	if sub == "run-due" {
 		rep, err := eng.RunDue(ctx, "manual")
 		if err != nil {

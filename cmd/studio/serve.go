@@ -92,7 +92,7 @@ func serveCmd(ctx context.Context, args []string, stdout io.Writer, log *slog.Lo
 	proxies := fs.String("trusted-proxy", "", "comma-separated addresses or CIDRs of proxies whose X-Forwarded-Proto is believed")
 	publicURL := fs.String("public-url", "", "the public site's base URL for absolute links, e.g. https://news.example (default: http:// and the listening address)")
 	cdnMaxAge := fs.Duration("cdn-max-age", site.DefaultCDNMaxAge, "longest a CDN may keep a public page (manual publishes cannot be foreseen)")
-	st, err := parseAndOpen(ctx, fs, args)
+	st, folder, err := openData(ctx, fs, args, demo)
 	if err != nil {
 		return err
 	}
@@ -116,13 +116,20 @@ func serveCmd(ctx context.Context, args []string, stdout io.Writer, log *slog.Lo
 		opts = append(opts, handlers.WithTrustedOrigins(base))
 	}
 	a := newApp(st, systemClock{}, log, *secure, opts...)
+	if err := st.Liveness(ctx); err != nil { // the write probe at open failed: serve reads, say so loudly
+		log.Error("DATABASE PROBLEM: every write will fail and /health answers 503", "err", err)
+	}
 	if *demo {
-		seeded, err := seedDemo(ctx, a.engine)
+		seed, err := folder.demoSeed()
 		if err != nil {
 			return err
 		}
-		if seeded {
-			fmt.Fprintln(stdout, "Seeded the demo site “Demo Gazette”.")
+		if seed {
+			if seeded, err := seedDemo(ctx, a.engine); err != nil {
+				return err
+			} else if seeded {
+				fmt.Fprintln(stdout, "Seeded the demo site “Demo Gazette”.")
+			}
 		}
 	}
 

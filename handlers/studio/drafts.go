@@ -158,7 +158,7 @@ func (h *Handler) renderDraft(w http.ResponseWriter, r *http.Request, status int
 		return
 	}
 	for _, a := range history {
-		v.History = append(v.History, templates.HistoryRow{At: a.At.In(loc), Who: a.Actor.Name,
+		v.History = append(v.History, templates.HistoryRow{At: a.At.In(loc), Who: actorName(ctx, a.Actor),
 			Action: "history." + strings.ReplaceAll(a.Action, ".", "_")})
 	}
 	h.render(w, r, status, templates.Draft(h.page(r, "release.page_title", "schedules"), v))

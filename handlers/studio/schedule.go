@@ -174,7 +174,7 @@ func (h *Handler) renderReleaseView(w http.ResponseWriter, r *http.Request, stat
 		return
 	}
 	for _, a := range history {
-		v.History = append(v.History, templates.HistoryRow{At: a.At.In(siteLoc(st.site)), Who: a.Actor.Name,
+		v.History = append(v.History, templates.HistoryRow{At: a.At.In(siteLoc(st.site)), Who: actorName(ctx, a.Actor),
 			Action: "history." + strings.ReplaceAll(a.Action, ".", "_")})
 	}
 	v.Items = releaseItemViews(rel, byID)
@@ -209,7 +209,7 @@ func outcomeSentence(ctx context.Context, rel engine.ReleaseRow) string {
 		if late == 0 {
 			return p.T("outcome.published_on_time", "When", at)
 		}
-		return p.T("outcome.published", "When", at, "Count", late)
+		return p.T("outcome.published", "When", at, "Late", p.Duration(time.Duration(late)*time.Second))
 	case "expired":
 		if o.Reason == "approval_lost" { // §10.6: the approver can no longer approve it
 			return p.T("outcome.expired_approval_lost", "When", at)

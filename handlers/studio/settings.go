@@ -36,7 +36,7 @@ func (h *Handler) renderSettings(w http.ResponseWriter, r *http.Request, status 
 		h.fail(w, r, err)
 		return
 	}
-	health, err := h.eng.SchedulerHealth(ctx)
+	health, err := h.eng.Status(ctx, st.site.ID)
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -57,10 +57,18 @@ func (h *Handler) renderSettings(w http.ResponseWriter, r *http.Request, status 
 		v.BrowserZone = &templates.ZoneOption{Name: loc.String(), Label: zoneLabel(ctx, loc.String(), now)}
 	}
 
-	v.Health = templates.HealthView{State: health.State}
-	if hb := health.Beat; hb != nil {
+	v.Health = templates.HealthView{State: health.State()}
+	if hb := health.Scheduler.Beat; hb != nil {
 		last, next := timePair(r, hb.At, st.site.TimeZone), timePair(r, hb.NextWakeAt, st.site.TimeZone)
 		v.Health.LastTick, v.Health.NextWake, v.Health.Trigger = &last, &next, hb.Trigger
+	}
+	for _, s := range health.DueNotClaimed {
+		v.Health.Stuck = append(v.Health.Stuck, templates.StuckRow{ID: s.ID, Title: stuckTitle(s), Key: "settings.stuck_due",
+			At: timePair(r, *s.ExecuteAt, st.site.TimeZone)})
+	}
+	for _, s := range health.PastLease {
+		v.Health.Stuck = append(v.Health.Stuck, templates.StuckRow{ID: s.ID, Title: stuckTitle(s), Key: "settings.stuck_lease",
+			At: timePair(r, *s.LeaseUntil, st.site.TimeZone)})
 	}
 
 	v.Switch.Rev = set.Rev
@@ -238,4 +246,12 @@ func (h *Handler) SaveDailyWriteCap(w http.ResponseWriter, r *http.Request) {
 	}
 	h.flash(r, "settings.daily_cap_saved")
 	http.Redirect(w, r, "/studio/settings", http.StatusSeeOther)
+}
+
+// stuckTitle names a release the scheduler has not taken, as releaseTitle.
+func stuckTitle(s engine.StuckRelease) string {
+	if s.Title != "" {
+		return s.Title
+	}
+	return s.ID
 }

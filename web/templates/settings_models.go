@@ -31,6 +31,17 @@ type HealthView struct {
 	LastTick *TimePair // nil before the first tick
 	NextWake *TimePair
 	Trigger  string
+	// Stuck are the releases the scheduler should have taken and has not:
+	// due and not claimed, or running past the end of their lease.
+	Stuck []StuckRow
+}
+
+// StuckRow is one release the scheduler has not taken.
+type StuckRow struct {
+	ID    string
+	Title string
+	Key   string   // settings.stuck_due or settings.stuck_lease
+	At    TimePair // its time, or the end of its lease
 }
 
 // KillSwitchView is the site's kill switch and the form that flips it.

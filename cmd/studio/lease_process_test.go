@@ -1,0 +1,242 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"studio/engine"
+	"studio/engine/content"
+	"studio/engine/fakeclock"
+	"studio/engine/localtime"
+	"studio/engine/release"
+	"studio/store"
+)
+
+// TestStoppedAndKilledTickersHoldNoSite is issue 10 item 2 with real
+// processes. Two sites each have three releases, a minute apart, the first
+// due now. One `schedules run-due` claims the first release of one site and
+// is frozen there with SIGSTOP (the binary's test hook stops it between the
+// claim and the effect); another claims the first of the other site and is
+// killed with SIGKILL at that point. A `serve` process then publishes every
+// release: the two taken over when their leases end, the others within a
+// minute of their time, each site in time order. The frozen process, once
+// continued, publishes nothing twice. Exactly once is read from the database.
+func TestStoppedAndKilledTickersHoldNoSite(t *testing.T) {
+	t.Parallel()
+	bin := buildBinary(t)
+	data := t.TempDir()
+	ctx := context.Background()
+	if out, err := exec.Command(bin, "demo", "--data", data).CombinedOutput(); err != nil {
+		t.Fatalf("demo: %v %s", err, out)
+	}
+	st, err := store.Open(ctx, filepath.Join(data, "studio.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+
+	// The releases are made on a clock a minute behind the real one, so the
+	// first, at the real clock's current minute, is due at once.
+	minute := time.Now().UTC().Truncate(time.Minute)
+	clock := fakeclock.New(minute.Add(-time.Minute))
+	eng := engine.New(st, clock, nil)
+	editor, _, err := st.UserByEmail(ctx, "editor@demo.test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sites, err := eng.Sites(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := eng.CreateSite(ctx, "Second Gazette", "UTC")
+	if err != nil {
+		t.Fatal(err)
+	}
+	releases := map[string][]string{} // site → its releases in time order
+	for _, site := range []engine.Site{sites[0], second} {
+		loc, _ := localtime.LoadZone(site.TimeZone)
+		for i := range 3 {
+			n, err := eng.CreateNode(ctx, editor, site.ID, release.KindContentEntry,
+				content.Body{Title: fmt.Sprintf("Lease test %d", i), Slug: fmt.Sprintf("lease-%d", i), Status: content.StatusDraft})
+			if err != nil {
+				t.Fatal(err)
+			}
+			at := minute.Add(time.Duration(i) * time.Minute).In(loc)
+			r, err := eng.ScheduleNode(ctx, editor, engine.ScheduleInput{SiteID: site.ID, NodeID: n.ID, ExpectedRev: n.Rev,
+				Date: at.Format("2006-01-02"), Time: at.Format("15:04")})
+			if err != nil {
+				t.Fatal(err)
+			}
+			releases[site.ID] = append(releases[site.ID], r.ID)
+		}
+	}
+
+	frozen, frozenID := claimAndStop(t, bin, data)
+	killed, killedID := claimAndStop(t, bin, data)
+	if err := killed.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	killed.Wait()
+	firsts := map[string]bool{releases[sites[0].ID][0]: true, releases[second.ID][0]: true}
+	if !firsts[frozenID] || !firsts[killedID] || frozenID == killedID {
+		t.Fatalf("the stopped processes claimed %s and %s, want the first release of each site", frozenID, killedID)
+	}
+	for _, id := range []string{frozenID, killedID} {
+		if r, err := eng.Release(ctx, releaseSite(releases, id), id); err != nil || r.State != release.StateRunning {
+			t.Fatalf("%s after its claim: %s %v, want running", id, r.State, err)
+		}
+	}
+
+	// Another process publishes everything while the frozen one is stopped.
+	_, _, stop := serveProcess(t, bin, data)
+	deadline := minute.Add(3*time.Minute + 30*time.Second)
+	for !allPublished(t, eng, releases) {
+		if time.Now().After(deadline) {
+			t.Fatalf("not all releases were published by %s: %v", deadline.Format(time.TimeOnly), states(t, eng, releases))
+		}
+		time.Sleep(500 * time.Millisecond)
+	}
+	checkPublishedOnce(t, eng, st, releases, frozenID, killedID)
+
+	// The frozen process goes on: its lease is gone, so it publishes nothing.
+	if err := frozen.Process.Signal(syscall.SIGCONT); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- frozen.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("the continued process failed: %v", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the continued process did not finish")
+	}
+	if err := stop(); err != nil {
+		t.Errorf("serve did not stop cleanly: %v", err)
+	}
+	checkPublishedOnce(t, eng, st, releases, frozenID, killedID)
+}
+
+// claimAndStop starts `schedules run-due` with the stop-after-claim hook and
+// returns it once it has claimed a release and stopped.
+func claimAndStop(t *testing.T, bin, data string) (*exec.Cmd, string) {
+	t.Helper()
+	cmd := exec.Command(bin, "schedules", "run-due", "--data", data)
+	cmd.Env = append(os.Environ(), stopAfterClaimEnv+"=1")
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	claimed := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			if id, ok := strings.CutPrefix(sc.Text(), "claimed "); ok {
+				claimed <- id
+			}
+		}
+		close(claimed)
+	}()
+	var id string
+	select {
+	case id = <-claimed:
+	case <-time.After(30 * time.Second):
+		t.Fatal("run-due claimed nothing")
+	}
+	if id == "" {
+		t.Fatal("run-due ended without claiming")
+	}
+	// The process stops itself right after saying so: wait until it has.
+	for i := 0; ; i++ {
+		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", cmd.Process.Pid))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:])); len(f) > 0 && f[0] == "T" {
+			break
+		}
+		if i == 300 {
+			t.Fatal("run-due did not stop after its claim")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return cmd, id
+}
+
+func releaseSite(releases map[string][]string, id string) string {
+	for site, ids := range releases {
+		for _, r := range ids {
+			if r == id {
+				return site
+			}
+		}
+	}
+	return ""
+}
+
+func states(t *testing.T, eng *engine.Engine, releases map[string][]string) map[string]release.State {
+	t.Helper()
+	out := map[string]release.State{}
+	for site, ids := range releases {
+		for _, id := range ids {
+			r, err := eng.Release(context.Background(), site, id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out[id] = r.State
+		}
+	}
+	return out
+}
+
+func allPublished(t *testing.T, eng *engine.Engine, releases map[string][]string) bool {
+	t.Helper()
+	for _, s := range states(t, eng, releases) {
+		if s != release.StatePublished {
+			return false
+		}
+	}
+	return true
+}
+
+// checkPublishedOnce asserts on the database that every release is
+// published exactly once, each site's in time order, and every release but
+// the two whose tickers were stopped within a minute of its time.
+func checkPublishedOnce(t *testing.T, eng *engine.Engine, st *store.Store, releases map[string][]string, stopped ...string) {
+	t.Helper()
+	for site, ids := range releases {
+		var base string
+		for i, id := range ids {
+			if state := checkOnce(t, eng, st, site, id); state != release.StatePublished {
+				t.Fatalf("%s is %s", id, state)
+			}
+			r, err := eng.Release(context.Background(), site, id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if i > 0 && r.Outcome.BaseSnapshotID != base {
+				t.Errorf("%s (release %d of its site) was published on %s, not on the release before it (%s)",
+					id, i+1, r.Outcome.BaseSnapshotID, base)
+			}
+			base = r.Outcome.SnapshotID
+			late := *r.Outcome.LatenessSeconds
+			t.Logf("%s: published %d s late", id, late)
+			if id != stopped[0] && id != stopped[1] && late >= 60 {
+				t.Errorf("%s was published %d s late, want within a minute of its time", id, late)
+			}
+		}
+	}
+}

@@ -1,0 +1,80 @@
+package handlers_test
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+)
+
+// healthJSON asks /health as c, with header, and decodes the answer.
+func healthJSON(t *testing.T, c *client, header map[string]string, wantStatus int) map[string]any {
+	t.Helper()
+	res := c.do(http.MethodGet, "/health", nil, header)
+	if res.Status != wantStatus {
+		t.Fatalf("/health: %d, want %d\n%s", res.Status, wantStatus, res.Body)
+	}
+	if cc := res.Header.Get("Cache-Control"); cc != "no-store" {
+		t.Errorf("/health Cache-Control %q, want no-store", cc)
+	}
+	var out map[string]any
+	if err := json.Unmarshal([]byte(res.Body), &out); err != nil {
+		t.Fatalf("/health is not JSON: %v\n%s", err, res.Body)
+	}
+	return out
+}
+
+// TestHealthDetailsAreForSignedInCallers is issue 10 item 8's /health
+// bullet: the heartbeat's next wake-up tells when the next release is due,
+// so anonymous callers get only the status and a coarse healthy; a person
+// with schedules:read, by session or bearer token, gets the details.
+func TestHealthDetailsAreForSignedInCallers(t *testing.T) {
+	t.Parallel()
+	a := newApp(t)
+	ctx := context.Background()
+	a.scheduleAt(t, a.editor, a.draft, "2026-11-02", "09:00")
+	if _, err := a.eng.RunDue(ctx, "node"); err != nil {
+		t.Fatal(err)
+	}
+
+	anon := healthJSON(t, a.client(t, ""), nil, http.StatusOK)
+	if len(anon) != 2 || anon["status"] != "ok" || anon["healthy"] != true {
+		t.Errorf("anonymous /health = %v, want only status ok and healthy true", anon)
+	}
+	for _, bad := range []string{"Bearer studio_pat_nonsense", "Basic ZWRpdG9yOnB3"} {
+		if out := healthJSON(t, a.client(t, ""), map[string]string{"Authorization": bad}, http.StatusOK); len(out) != 2 {
+			t.Errorf("/health with %q = %v, want the anonymous answer", bad, out)
+		}
+	}
+
+	secret, _, err := a.eng.CreateToken(ctx, a.contributor, "monitor")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, out := range map[string]map[string]any{
+		"Session": healthJSON(t, a.signedIn(t, a.contributor), nil, http.StatusOK),
+		"Token":   healthJSON(t, a.client(t, ""), map[string]string{"Authorization": "Bearer " + secret}, http.StatusOK),
+	} {
+		s, _ := out["scheduler"].(map[string]any)
+		if out["status"] != "ok" || out["healthy"] != true || s == nil || s["nextWakeAt"] != "2026-11-02T05:05:00Z" ||
+			s["heartbeatAt"] != "2026-11-02T05:00:00Z" || s["state"] != "running" {
+			t.Errorf("%s: /health = %v, want the details with the next wake-up", name, out)
+		}
+	}
+
+	// Nobody ticks: at 09:02 the release is due and not claimed. Everyone
+	// learns that something is wrong; the signed-in learn what.
+	a.clock.Set(time.Date(2026, 11, 2, 6, 2, 0, 0, time.UTC))
+	if anon := healthJSON(t, a.client(t, ""), nil, http.StatusOK); anon["healthy"] != false || len(anon) != 2 {
+		t.Errorf("anonymous /health with a release nobody took = %v, want healthy false and nothing more", anon)
+	}
+	// (A Studio request would run the backstop's tick: ask with the token.)
+	out := healthJSON(t, a.client(t, ""), map[string]string{"Authorization": "Bearer " + secret}, http.StatusOK)
+	s := out["scheduler"].(map[string]any)
+	due, _ := s["dueNotClaimed"].([]any)
+	if out["healthy"] != false || len(due) != 1 || !strings.HasPrefix(due[0].(map[string]any)["id"].(string), "rel_") {
+		t.Errorf("/health with a release nobody took = %v, want it under dueNotClaimed", out)
+	}
+}

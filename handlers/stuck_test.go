@@ -1,0 +1,71 @@
+package handlers_test
+
+import (
+	"context"
+	"net/http"
+	"testing"
+	"time"
+
+	"studio/engine"
+	"studio/engine/ids"
+	"studio/engine/policy"
+)
+
+// deadClaim claims release id at 09:00 as a ticker that dies right after
+// (its lease is the 45 s a real claim takes), then lets the app's engine
+// tick once at 09:00, which holds the site's next release behind it.
+func deadClaim(t *testing.T, a *testApp, id string) {
+	t.Helper()
+	ctx := context.Background()
+	nine := time.Date(2026, 11, 2, 6, 0, 0, 0, time.UTC)
+	a.clock.Set(nine)
+	r, err := a.eng.Release(ctx, a.site.ID, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ok, err := a.store.ClaimRelease(ctx, engine.Claim{RunID: ids.RunID(id, nine), SiteID: a.site.ID, ReleaseID: id,
+		Rev: r.Rev, State: r.State, ExecuteAt: nine, Token: "lease_dead", LeaseUntil: nine.Add(45 * time.Second),
+		Trigger: "node", Now: nine})
+	if err != nil || !ok {
+		t.Fatalf("claim: %v %v", ok, err)
+	}
+	if rep, err := a.eng.RunDue(ctx, "node"); err != nil || rep.Published != 0 {
+		t.Fatalf("tick beside the dead claim: %+v %v", rep, err)
+	}
+}
+
+// TestSchedulerCardAndNotificationsNameStuckReleases is issue 10 item 2's
+// report on Studio's pages: a release due and not claimed, and one running
+// past its lease, appear on the Scheduler card (which no longer says
+// Running) and in the notifications, in English and Turkish.
+func TestSchedulerCardAndNotificationsNameStuckReleases(t *testing.T) {
+	t.Parallel()
+	a := newApp(t)
+	admin := a.addUser(t, "admin@example.com", "Ali Admin", policy.Admin, "en")
+	r1 := a.scheduleAt(t, a.editor, a.draft, "2026-11-02", "09:00")
+	a.scheduleAt(t, a.editor, a.otherDraft(t), "2026-11-02", "09:00")
+	deadClaim(t, a, r1.ID)
+	a.clock.Set(time.Date(2026, 11, 2, 6, 1, 10, 0, time.UTC)) // the lease ended 25 s ago; both are 70 s late
+
+	en := a.signedIn(t, admin)
+	en.check(t, scenario{Name: "Card", URL: "/studio/settings", ExpectedStatus: http.StatusOK,
+		ExpectedContent: []string{`data-testid="stuck"`, "2 releases are past their time", "Election night live", "Budget night",
+			"due at", "stuck since", `data-state="late"`},
+		NotExpectedContent: []string{`data-state="running"`}})
+	en.check(t, scenario{Name: "Notifications", URL: "/studio/notifications", ExpectedStatus: http.StatusOK,
+		ExpectedContent: []string{"“Budget night” was due at", "the scheduler has not taken it yet",
+			"“Election night live” is stuck", "/studio/releases/" + r1.ID}})
+	a.editor.Lang = "tr"
+	a.setLang(t, a.editor, "tr")
+	tr := a.signedIn(t, a.editor)
+	tr.check(t, scenario{Name: "NotificationsTurkish", URL: "/studio/notifications", ExpectedStatus: http.StatusOK,
+		ExpectedContent: []string{"“Budget night” için yayım zamanı geçti", "“Election night live” yayımlanırken takıldı"}})
+	a.setLang(t, admin, "tr")
+	trAdmin := a.signedIn(t, admin)
+	trAdmin.check(t, scenario{Name: "CardTurkish", URL: "/studio/settings", ExpectedStatus: http.StatusOK,
+		ExpectedContent: []string{"2 yayın paketinin zamanı geçti", "takıldı:", `data-state="late"`}})
+
+	// A contributor with no part in them is not told.
+	a.signedIn(t, a.contributor).check(t, scenario{Name: "Contributor", URL: "/studio/notifications", ExpectedStatus: http.StatusOK,
+		NotExpectedContent: []string{"Budget night", "Election night live"}})
+}
