@@ -12,16 +12,22 @@ import (
 // healthJSON asks /health as c, with header, and decodes the answer.
 func healthJSON(t *testing.T, c *client, header map[string]string, wantStatus int) map[string]any {
 	t.Helper()
-	res := c.do(http.MethodGet, "/health", nil, header)
+	return healthJSONAt(t, c, "/health", header, wantStatus)
+}
+
+// healthJSONAt is the JSON a health report at path answers, uncached.
+func healthJSONAt(t *testing.T, c *client, path string, header map[string]string, wantStatus int) map[string]any {
+	t.Helper()
+	res := c.do(http.MethodGet, path, nil, header)
 	if res.Status != wantStatus {
-		t.Fatalf("/health: %d, want %d\n%s", res.Status, wantStatus, res.Body)
+		t.Fatalf("%s: %d, want %d\n%s", path, res.Status, wantStatus, res.Body)
 	}
 	if cc := res.Header.Get("Cache-Control"); cc != "no-store" {
-		t.Errorf("/health Cache-Control %q, want no-store", cc)
+		t.Errorf("%s Cache-Control %q, want no-store", path, cc)
 	}
 	var out map[string]any
 	if err := json.Unmarshal([]byte(res.Body), &out); err != nil {
-		t.Fatalf("/health is not JSON: %v\n%s", err, res.Body)
+		t.Fatalf("%s is not JSON: %v\n%s", path, err, res.Body)
 	}
 	return out
 }
@@ -76,5 +82,11 @@ func TestHealthDetailsAreForSignedInCallers(t *testing.T) {
 	due, _ := s["dueNotClaimed"].([]any)
 	if out["healthy"] != false || len(due) != 1 || !strings.HasPrefix(due[0].(map[string]any)["id"].(string), "rel_") {
 		t.Errorf("/health with a release nobody took = %v, want it under dueNotClaimed", out)
+	}
+	// GET /api/scheduler tells the same from the same use case.
+	api := healthJSONAt(t, a.client(t, ""), "/api/scheduler", map[string]string{"Authorization": "Bearer " + secret}, http.StatusOK)
+	apiDue, _ := api["dueNotClaimed"].([]any)
+	if api["healthy"] != false || api["state"] == "running" || len(apiDue) != 1 || apiDue[0].(map[string]any)["id"] != due[0].(map[string]any)["id"] {
+		t.Errorf("/api/scheduler with a release nobody took = %v, want it unhealthy with the release under dueNotClaimed", api)
 	}
 }

@@ -416,8 +416,8 @@ func health(eng *engine.Engine, who func(*http.Request) (engine.User, bool)) htt
 		}
 		if u, ok := who(r); ok && policy.Has(u.Role, policy.SchedulesRead) {
 			out["now"] = st.Now.Format(time.RFC3339)
-			sched := map[string]any{"healthy": st.Scheduler.State == engine.HealthRunning, "state": st.Scheduler.State,
-				"dueNotClaimed": stuckJSON(st.DueNotClaimed), "pastLease": stuckJSON(st.PastLease)}
+			sched := map[string]any{"healthy": st.State() == engine.HealthRunning, "state": st.State(),
+				"dueNotClaimed": api.StuckJSON(st.DueNotClaimed), "pastLease": api.StuckJSON(st.PastLease)}
 			if hb := st.Scheduler.Beat; hb != nil {
 				sched["heartbeatAt"] = hb.At.Format(time.RFC3339)
 				sched["nextWakeAt"] = hb.NextWakeAt.Format(time.RFC3339)
@@ -428,22 +428,6 @@ func health(eng *engine.Engine, who func(*http.Request) (engine.User, bool)) htt
 		w.WriteHeader(code)
 		json.NewEncoder(w).Encode(out)
 	}
-}
-
-// stuckJSON lists releases the scheduler has not taken, for /health.
-func stuckJSON(rs []engine.StuckRelease) []map[string]any {
-	out := make([]map[string]any, 0, len(rs))
-	for _, r := range rs {
-		m := map[string]any{"id": r.ID, "siteId": r.SiteID, "state": r.State}
-		if r.ExecuteAt != nil {
-			m["executeAt"] = r.ExecuteAt.Format(time.RFC3339)
-		}
-		if r.LeaseUntil != nil {
-			m["leaseUntil"] = r.LeaseUntil.Format(time.RFC3339)
-		}
-		out = append(out, m)
-	}
-	return out
 }
 
 // healthCaller finds who calls /health, which runs without the session

@@ -310,20 +310,42 @@ func jsonField(err error) string {
 	return ""
 }
 
-// Scheduler reports the scheduler's health (§8.7).
+// Scheduler reports the scheduler's health (§8.7) from the same use case
+// as /health and the Scheduler card: the heartbeat, and the releases it
+// should have taken and has not.
 func (h *Handler) Scheduler(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	hb, err := h.eng.Heartbeat(ctx)
-	found := err == nil
-	if err != nil && !errors.Is(err, engine.ErrNotFound) {
+	st, err := h.eng.Status(ctx, "")
+	if err != nil {
 		h.fail(w, ctx, err)
 		return
 	}
-	out := map[string]any{"mode": "node", "healthy": !engine.Stalled(hb, found, h.eng.Now())}
-	if found {
+	out := map[string]any{"mode": "node", "healthy": st.Healthy(), "state": st.State(),
+		"dueNotClaimed": StuckJSON(st.DueNotClaimed), "pastLease": StuckJSON(st.PastLease)}
+	if hb := st.Scheduler.Beat; hb != nil {
 		out["lastTick"], out["nextWakeAt"], out["trigger"] = hb.At, hb.NextWakeAt, hb.Trigger
 	}
+	if !st.DatabaseOK() {
+		out["database"] = st.DatabaseProblem()
+	}
 	writeJSON(w, http.StatusOK, out)
+}
+
+// StuckJSON lists releases the scheduler has not taken, as /health and
+// GET /api/scheduler answer them.
+func StuckJSON(rs []engine.StuckRelease) []map[string]any {
+	out := make([]map[string]any, 0, len(rs))
+	for _, r := range rs {
+		m := map[string]any{"id": r.ID, "siteId": r.SiteID, "state": r.State}
+		if r.ExecuteAt != nil {
+			m["executeAt"] = r.ExecuteAt.Format(time.RFC3339)
+		}
+		if r.LeaseUntil != nil {
+			m["leaseUntil"] = r.LeaseUntil.Format(time.RFC3339)
+		}
+		out = append(out, m)
+	}
+	return out
 }
 
 // Sites lists the sites.
