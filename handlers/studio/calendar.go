@@ -525,12 +525,14 @@ func (h *Handler) calendarAside(r *http.Request, z calendarZone) (templates.Cale
 		}
 		a.Waiting = append(a.Waiting, row)
 	}
-	health, err := h.eng.SchedulerHealth(ctx)
+	// The same report as the Scheduler card's: late while releases wait
+	// that a running scheduler should have taken.
+	health, err := h.eng.Status(ctx, st.site.ID)
 	if err != nil {
 		return a, err
 	}
-	a.Health = templates.HealthView{State: health.State}
-	if hb := health.Beat; hb != nil {
+	a.Health = templates.HealthView{State: health.State()}
+	if hb := health.Scheduler.Beat; hb != nil {
 		last, next := z.pair(r, hb.At), z.pair(r, hb.NextWakeAt)
 		a.Health.LastTick, a.Health.NextWake, a.Health.Trigger = &last, &next, hb.Trigger
 	}
