@@ -121,9 +121,9 @@ func (s Status) DatabaseProblem() string {
 // error; an error means the health itself could not be read.
 func (e *Engine) Status(ctx context.Context, siteID string) (Status, error) {
 	now := e.Now()
-	st := Status{Now: now, Database: e.checkDatabase(ctx)}
+	st := Status{Now: now, Database: e.checkDatabase(ctx, now)}
 	var err error
-	if st.Scheduler, err = e.SchedulerHealth(ctx); err != nil {
+	if st.Scheduler, err = e.schedulerHealth(ctx, now); err != nil {
 		if st.Database != nil {
 			return st, nil // a lost database may not even read: say what is known
 		}
@@ -158,9 +158,8 @@ func (e *Engine) stuck(ctx context.Context, siteID string, now time.Time) (due, 
 // checkDatabase asks the store whether the database still keeps what it is
 // told and says so loudly in the log: when a problem starts or changes, and
 // again every minute while it holds (each tick, however often /health asks).
-func (e *Engine) checkDatabase(ctx context.Context) error {
+func (e *Engine) checkDatabase(ctx context.Context, now time.Time) error {
 	err := e.store.Liveness(ctx)
-	now := e.Now()
 	e.mu.Lock()
 	loud := err != nil && (e.dbProblem != err.Error() || now.Sub(e.dbLogged) >= time.Minute)
 	if err == nil {

@@ -50,7 +50,7 @@ type TickReport struct {
 func (e *Engine) RunDue(ctx context.Context, trigger string) (TickReport, error) {
 	now := e.Now()
 	rep := TickReport{At: now, NextWakeAt: now.Add(maxSleep)}
-	if err := e.checkDatabase(ctx); err != nil {
+	if err := e.checkDatabase(ctx, now); err != nil {
 		return rep, err // nothing the tick did would be kept; look again in a minute
 	}
 	rows, err := e.store.DueReleases(ctx, rep.NextWakeAt, maxReleasesPerTick+1)

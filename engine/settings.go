@@ -283,6 +283,12 @@ func HealthOf(hb Heartbeat, found bool, now time.Time) string {
 
 // SchedulerHealth reads the heartbeat and says whether the scheduler runs.
 func (e *Engine) SchedulerHealth(ctx context.Context) (Health, error) {
+	return e.schedulerHealth(ctx, e.Now())
+}
+
+// schedulerHealth is SchedulerHealth at now, for a report that reads the
+// clock once.
+func (e *Engine) schedulerHealth(ctx context.Context, now time.Time) (Health, error) {
 	hb, err := e.store.Heartbeat(ctx)
 	if errors.Is(err, ErrNotFound) {
 		return Health{State: HealthStopped}, nil
@@ -290,5 +296,5 @@ func (e *Engine) SchedulerHealth(ctx context.Context) (Health, error) {
 	if err != nil {
 		return Health{}, err
 	}
-	return Health{State: HealthOf(hb, true, e.Now()), Beat: &hb}, nil
+	return Health{State: HealthOf(hb, true, now), Beat: &hb}, nil
 }

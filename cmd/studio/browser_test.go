@@ -379,3 +379,16 @@ func TestScheduleInTheBrowser(t *testing.T) {
 	must(t, chromedp.Do(ctx, chromedp.Navigate(app.url+"/studio/content"), chromedp.WaitVisible(chromedp.CSS("table.list"))))
 	shots(t, ctx, "content-tr")
 }
+
+// switchLanguage presses the language switch and waits for the page it
+// comes back to. The old document is marked first: a switch to the
+// language already shown looks the same before and after, and a Navigate
+// while its page is still loading aborts it (net::ERR_ABORTED).
+func switchLanguage(t *testing.T, ctx context.Context, lang string) {
+	t.Helper()
+	_, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.documentElement.dataset.before = "switch"; true`))
+	must(t, err)
+	must(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`.lang button[value="`+lang+`"]`)),
+		chromedp.WaitNotPresent(chromedp.CSS(`html[data-before]`)),
+		chromedp.WaitVisible(chromedp.CSS(`html[lang="`+lang+`"]`))))
+}

@@ -39,10 +39,7 @@ func TestReleasePagesInTheBrowser(t *testing.T) {
 	ctx := newBrowser(t)
 	setLang := func(lang string) {
 		t.Helper()
-		must(t, chromedp.Do(ctx,
-			chromedp.Click(chromedp.CSS(`.lang button[value="`+lang+`"]`)),
-			chromedp.WaitVisible(chromedp.CSS(`html[lang="`+lang+`"]`)),
-		))
+		switchLanguage(t, ctx, lang)
 	}
 	must(t, chromedp.Do(ctx,
 		chromedp.Navigate(app.url+"/studio/login"),
