@@ -25,16 +25,8 @@ import (
 // tick finishes whatever a killed one left: never twice, nothing lost.
 func TestKilledTickersPublishOnce(t *testing.T) {
 	bin := buildBinary(t)
-	data := t.TempDir()
 	ctx := context.Background()
-	if out, err := exec.Command(bin, "demo", "--data", data).CombinedOutput(); err != nil {
-		t.Fatalf("demo: %v %s", err, out)
-	}
-	st, err := store.Open(ctx, filepath.Join(data, "studio.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	data, st := seededData(t, bin)
 
 	// Releases are made on a clock three minutes behind, so that their minute
 	// has already come on the real clock the processes use.
@@ -131,4 +123,20 @@ func checkOnce(t *testing.T, eng *engine.Engine, st *store.Store, siteID, id str
 			id, r.State, snaps, audits, runs, want)
 	}
 	return r.State
+}
+
+// seededData seeds the demo into a new data folder with the binary, as an
+// operator would, and opens its database for the test (closed at its end).
+func seededData(t *testing.T, bin string) (string, *store.Store) {
+	t.Helper()
+	data := t.TempDir()
+	if out, err := exec.Command(bin, "demo", "--data", data).CombinedOutput(); err != nil {
+		t.Fatalf("demo: %v %s", err, out)
+	}
+	st, err := store.Open(context.Background(), filepath.Join(data, "studio.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return data, st
 }

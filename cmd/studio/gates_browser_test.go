@@ -28,6 +28,9 @@ func waitJS(t *testing.T, ctx context.Context, expr string) {
 	t.Helper()
 	for end := time.Now().Add(10 * time.Second); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
 		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => { try { return !!(`+expr+`) } catch (e) { return false } })()`))
+		if err != nil && strings.Contains(err.Error(), "(-32000)") {
+			continue // the page navigated while it was asked (a form's answer loading): ask the new one
+		}
 		must(t, err)
 		if ok {
 			return

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -32,16 +31,8 @@ import (
 func TestStoppedAndKilledTickersHoldNoSite(t *testing.T) {
 	t.Parallel()
 	bin := buildBinary(t)
-	data := t.TempDir()
 	ctx := context.Background()
-	if out, err := exec.Command(bin, "demo", "--data", data).CombinedOutput(); err != nil {
-		t.Fatalf("demo: %v %s", err, out)
-	}
-	st, err := store.Open(ctx, filepath.Join(data, "studio.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	data, st := seededData(t, bin)
 
 	// The releases are made on a clock a minute behind the real one, so the
 	// first, at the real clock's current minute, is due at once.
