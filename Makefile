@@ -1,9 +1,11 @@
 # Studio. `make help` lists the targets.
 GO ?= go
+# staticcheck, pinned; `go run` fetches it through the module proxy on first use.
+STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 ADDR ?= 127.0.0.1:8080
 DATA ?= ./data
 
-.PHONY: help run build generate test test-go test-browser deps-test bench verify lint
+.PHONY: help run build generate test deps-test bench verify
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-14s %s\n", $$1, $$2}'
@@ -38,8 +40,9 @@ bench: ## run the Go benchmarks, the Schedules pages' and the public site's timi
 	STUDIO_PERF=1 $(GO) test -count=1 -run 'TestSchedulesPagesUnderLoad' -v ./handlers | grep -E 'bytes|ok|FAIL'
 	STUDIO_PERF=1 $(GO) test -count=1 -run 'TestSiteUnderLoad' -v ./handlers | grep -E 'req/s|gates:|ok|FAIL'
 
-verify: ## generated files fresh, gofmt and go vet clean
+verify: ## generated files fresh, gofmt, go vet and staticcheck clean
 	$(GO) tool templ generate -path web/templates >/dev/null 2>&1
 	@git diff --quiet -- web/templates || { echo "templ generate changed files: commit them"; git --no-pager diff --stat -- web/templates; exit 1; }
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { echo "gofmt would change:"; gofmt -l $$(git ls-files '*.go'); exit 1; }
 	$(GO) vet ./...
+	$(GO) run $(STATICCHECK) ./...

@@ -76,8 +76,7 @@ func TestApprovals(t *testing.T) {
 		if n, ok := b.live(t)[b.article.ID]; !ok || n.Body.Status != content.StatusPublished {
 			t.Fatal("approved release did not publish")
 		}
-		var onBehalf string
-		onBehalf = b.text(t, `SELECT json_extract(details, '$.onBehalfOf.id') FROM audit WHERE action = 'release.publish' AND release_id = ?`, r.ID)
+		onBehalf := b.text(t, `SELECT json_extract(details, '$.onBehalfOf.id') FROM audit WHERE action = 'release.publish' AND release_id = ?`, r.ID)
 		if onBehalf != b.editor.ID {
 			t.Fatalf("published on behalf of %q, want the approver", onBehalf)
 		}

@@ -1,7 +1,8 @@
 // Package engine holds the use cases every surface calls (Studio pages, the
-// JSON API, MCP, the CLI) and the ticker. Business rules live here so the
-// surfaces can never disagree; storage is reached through the Store
-// interface that this package declares and package store implements.
+// JSON API, the CLI, and MCP when it comes) and the ticker. Business rules
+// live here so the surfaces can never disagree; storage is reached through
+// the Store interface that this package declares and package store
+// implements.
 package engine
 
 import (

@@ -13,7 +13,7 @@
 // is well formed but the thing's state refuses it.
 //
 // Handlers parse, call one engine use case and answer; rules live in the
-// engine, so this API, Studio and MCP never disagree.
+// engine, so this API and Studio (and MCP, when it comes) never disagree.
 package api
 
 import (
