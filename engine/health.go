@@ -5,6 +5,7 @@ import (
 	"errors"
 	"time"
 
+	"studio/engine/policy"
 	"studio/engine/release"
 )
 
@@ -231,3 +232,8 @@ func (e *Engine) renewLease(ctx context.Context, l Lease) error {
 	}
 	return err
 }
+
+// MaySeeStatusDetails says whether u may read the health report's details
+// (the heartbeat, the next wake-up, the releases not taken): they tell when
+// the next release is due, so only people who read schedules get them.
+func MaySeeStatusDetails(u User) bool { return policy.Has(u.Role, policy.SchedulesRead) }

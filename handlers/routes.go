@@ -414,7 +414,7 @@ func health(eng *engine.Engine, who func(*http.Request) (engine.User, bool)) htt
 		if !st.DatabaseOK() {
 			out["status"], out["reason"], code = "unavailable", st.DatabaseProblem(), http.StatusServiceUnavailable
 		}
-		if u, ok := who(r); ok && policy.Has(u.Role, policy.SchedulesRead) {
+		if u, ok := who(r); ok && engine.MaySeeStatusDetails(u) {
 			out["now"] = st.Now.Format(time.RFC3339)
 			sched := map[string]any{"healthy": st.State() == engine.HealthRunning, "state": st.State(),
 				"dueNotClaimed": api.StuckJSON(st.DueNotClaimed), "pastLease": api.StuckJSON(st.PastLease)}
