@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -59,6 +60,10 @@ type testApp struct {
 	page        content.Node // live, /about
 	live        content.Node // live, /posts/welcome
 	draft       content.Node // draft, /posts/election-night
+
+	// releasesChecked counts the releases of /api answers checked against
+	// §4.2's schema (checkReleases).
+	releasesChecked *atomic.Int64
 }
 
 func newApp(t *testing.T) *testApp {
@@ -69,7 +74,7 @@ func newApp(t *testing.T) *testApp {
 		t.Fatal(err)
 	}
 	log := slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelWarn}))
-	a := &testApp{store: st, clock: fakeclock.New(start)}
+	a := &testApp{store: st, clock: fakeclock.New(start), releasesChecked: new(atomic.Int64)}
 	a.eng = engine.New(st, a.clock, log)
 
 	// As cmd/studio's newApp, minus the cleanup goroutine.
@@ -84,7 +89,8 @@ func newApp(t *testing.T) *testApp {
 	sessions.Cookie.Secure = false
 	// The public site's base URL is the server's own, known once it listens.
 	var h http.Handler
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { h.ServeHTTP(w, r) }))
+	srv := httptest.NewServer(checkReleases(t, a.releasesChecked,
+		http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { h.ServeHTTP(w, r) })))
 	h = handlers.New(a.eng, sessions, log, handlers.WithPublicURL(srv.URL), handlers.WithCDNMaxAge(testCDNMaxAge))
 	t.Cleanup(func() {
 		srv.Close()

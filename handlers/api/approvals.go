@@ -13,26 +13,26 @@ import (
 // approvalJSON is an approval request (§10.4) with the release it asks for,
 // in the §4.2 shape; Items are the diffs, on a single request only.
 type approvalJSON struct {
-	ID          string          `json:"id"`
-	ReleaseID   string          `json:"releaseId"`
-	Status      string          `json:"status"`
-	StateHash   string          `json:"stateHash"`
-	ExecuteAt   *time.Time      `json:"executeAt,omitempty"`
-	RequestedBy release.Actor   `json:"requestedBy"`
-	CreatedAt   time.Time       `json:"createdAt"`
-	DecidedBy   *release.Actor  `json:"decidedBy,omitempty"`
-	DecidedAt   *time.Time      `json:"decidedAt,omitempty"`
-	Reason      string          `json:"reason,omitempty"`
-	CanDecide   bool            `json:"canDecide"` // the caller may approve or deny it
-	Release     release.Release `json:"release"`
-	Items       []itemDiffJSON  `json:"items,omitempty"`
+	ID          string         `json:"id"`
+	ReleaseID   string         `json:"releaseId"`
+	Status      string         `json:"status"`
+	StateHash   string         `json:"stateHash"`
+	ExecuteAt   *time.Time     `json:"executeAt,omitempty"`
+	RequestedBy release.Actor  `json:"requestedBy"`
+	CreatedAt   time.Time      `json:"createdAt"`
+	DecidedBy   *release.Actor `json:"decidedBy,omitempty"`
+	DecidedAt   *time.Time     `json:"decidedAt,omitempty"`
+	Reason      string         `json:"reason,omitempty"`
+	CanDecide   bool           `json:"canDecide"` // the caller may approve or deny it
+	Release     releaseDoc     `json:"release"`
+	Items       []itemDiffJSON `json:"items,omitempty"`
 }
 
 func approvalOf(u engine.User, v engine.ApprovalView) approvalJSON {
 	q := v.Request
 	return approvalJSON{ID: q.ID, ReleaseID: q.ReleaseID, Status: q.Status, StateHash: q.StateHash, ExecuteAt: q.ExecuteAt,
 		RequestedBy: q.RequestedBy, CreatedAt: q.CreatedAt, DecidedBy: q.DecidedBy, DecidedAt: q.DecidedAt, Reason: q.Reason,
-		CanDecide: engine.CanDecide(u, q), Release: v.Release.Release}
+		CanDecide: engine.CanDecide(u, q), Release: releaseJSON(v.Release.Release)}
 }
 
 // Approvals lists the site's requests waiting for a decision in
@@ -79,7 +79,7 @@ func (h *Handler) Approve(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, ctx, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, row.Release)
+	writeJSON(w, http.StatusOK, releaseJSON(row.Release))
 }
 
 // Deny answers no, with a reason (body {"reason": "…"}); the release, a
@@ -102,5 +102,5 @@ func (h *Handler) Deny(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, ctx, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, v.Release.Release)
+	writeJSON(w, http.StatusOK, releaseJSON(v.Release.Release))
 }

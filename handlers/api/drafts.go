@@ -35,8 +35,8 @@ type createBody struct {
 
 // CreateRelease creates a draft release (§13 POST …/releases); body
 // {"title"?, "nodeIds": […], "removeIds"?: […]}. It answers 201 with the
-// release in the §4.2 shape, closureAdded naming what the dependency
-// closure added and why. At least one id is needed (no_items, 400).
+// release as GET answers it (§12's ReleaseView), closureAdded naming what
+// the dependency closure added and why. At least one id is needed (no_items, 400).
 func (h *Handler) CreateRelease(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	var body createBody
@@ -55,7 +55,7 @@ func (h *Handler) CreateRelease(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Location", "/api/sites/"+site+"/releases/"+row.ID)
-	writeJSON(w, http.StatusCreated, row.Release)
+	h.answerView(w, r, http.StatusCreated, row.ID)
 }
 
 // releasePatchBody changes a draft as the caller last saw it (rev): a new title,
@@ -136,7 +136,7 @@ func (h *Handler) changeDraft(w http.ResponseWriter, r *http.Request, rev int64,
 		h.failDraft(w, ctx, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, row.Release)
+	writeJSON(w, http.StatusOK, releaseJSON(row.Release))
 }
 
 // whenBody is a state change at a date and a time in the site's zone, as
@@ -158,9 +158,9 @@ const (
 // scheduled (the caller's own approval) or waits for one, and then the id
 // of the waiting request.
 type scheduleJSON struct {
-	Release    release.Release `json:"release"`
-	Status     string          `json:"status"`
-	ApprovalID string          `json:"approvalId,omitempty"`
+	Release    releaseDoc `json:"release"`
+	Status     string     `json:"status"`
+	ApprovalID string     `json:"approvalId,omitempty"`
 }
 
 // ScheduleRelease schedules a draft for a date and a time in the site's
@@ -184,7 +184,7 @@ func (h *Handler) ScheduleRelease(w http.ResponseWriter, r *http.Request) {
 		h.failDraft(w, ctx, err)
 		return
 	}
-	out := scheduleJSON{Release: row.Release, Status: statusScheduled}
+	out := scheduleJSON{Release: releaseJSON(row.Release), Status: statusScheduled}
 	if row.State == release.StateAwaitingApproval {
 		out.Status = statusApprovalPending
 		waiting, err := h.eng.Approvals(ctx, u, site)
@@ -269,5 +269,5 @@ func (h *Handler) resolve(w http.ResponseWriter, r *http.Request, body whenBody,
 		h.fail(w, ctx, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, row.Release)
+	writeJSON(w, http.StatusOK, releaseJSON(row.Release))
 }

@@ -9,7 +9,6 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"studio/engine"
-	"studio/engine/release"
 )
 
 // gatesBody is POST …/gates (§13): a page's or an entry's gates as the
@@ -35,9 +34,9 @@ type liftBody struct {
 // one-item release that carries the change on a live node, and the status
 // (saved, unchanged, published, approval-pending, scheduled).
 type gateAnswer struct {
-	Node    nodeJSON         `json:"node"`
-	Release *release.Release `json:"release,omitempty"`
-	Status  string           `json:"status"`
+	Node    nodeJSON    `json:"node"`
+	Release *releaseDoc `json:"release,omitempty"`
+	Status  string      `json:"status"`
 }
 
 // SetGates changes a node's gates (§7.6, §13 POST …/gates): body {nodeId,
@@ -136,7 +135,7 @@ func gateTime(raw json.RawMessage) (engine.GateTime, bool) {
 func answerGate(res engine.GateResult) gateAnswer {
 	a := gateAnswer{Node: nodeOf(res.Node), Status: res.Status}
 	if res.Release != nil {
-		rel := res.Release.Release
+		rel := releaseJSON(res.Release.Release)
 		a.Release = &rel
 	}
 	return a

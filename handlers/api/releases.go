@@ -34,14 +34,28 @@ func (h *Handler) Releases(w http.ResponseWriter, r *http.Request) {
 	}
 	out := make([]any, 0, len(rows))
 	for _, row := range rows {
-		out = append(out, row.Release)
+		out = append(out, releaseJSON(row.Release))
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"releases": out})
 }
 
-// Release answers one release in the §4.2 shape.
+// Release answers one release as §12's ReleaseView: the §4.2 release, its
+// items with titles and paths, closureAdded, lockedNodes and the waiting
+// request.
 func (h *Handler) Release(w http.ResponseWriter, r *http.Request) {
-	h.answerRelease(w, r, chi.URLParam(r, "releaseId"))
+	h.answerView(w, r, http.StatusOK, chi.URLParam(r, "releaseId"))
+}
+
+// answerView answers the release id of the request's site as §12's
+// ReleaseView, with status.
+func (h *Handler) answerView(w http.ResponseWriter, r *http.Request, status int, id string) {
+	ctx := r.Context()
+	v, err := h.eng.ReleaseView(ctx, userOf(ctx), chi.URLParam(r, "siteId"), id)
+	if err != nil {
+		h.fail(w, ctx, err)
+		return
+	}
+	writeJSON(w, status, releaseViewOf(v))
 }
 
 // answerRelease answers the release id of the request's site as it is now,
@@ -52,7 +66,7 @@ func (h *Handler) answerRelease(w http.ResponseWriter, r *http.Request, id strin
 		h.fail(w, r.Context(), err)
 		return
 	}
-	writeJSON(w, http.StatusOK, row.Release)
+	writeJSON(w, http.StatusOK, releaseJSON(row.Release))
 }
 
 // revBody is the body of a state change: the rev the caller last saw (CAS).
@@ -139,7 +153,7 @@ func (h *Handler) Reschedule(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, ctx, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, row.Release)
+	writeJSON(w, http.StatusOK, releaseJSON(row.Release))
 }
 
 // Diff answers each item of a release as its live base against its pinned
@@ -151,7 +165,7 @@ func (h *Handler) Diff(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, ctx, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"release": row.Release, "items": itemDiffs(items)})
+	writeJSON(w, http.StatusOK, map[string]any{"release": releaseJSON(row.Release), "items": itemDiffs(items)})
 }
 
 // itemDiffJSON is one item of a diff: the §4.2 item, the fields that are

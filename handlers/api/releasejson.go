@@ -1,0 +1,224 @@
+package api
+
+import (
+	"time"
+
+	"studio/engine"
+	"studio/engine/release"
+)
+
+// The API answers every release in RFC §4.2's shape (release.schema.json,
+// written out in schema/release.schema.json; the handlers' tests check
+// every release the API answers against it). release.Release is the
+// engine's record and carries more than the contract allows: the instant
+// an "on-approval" release was given as the ticker's fallback, the run and
+// the reason of a cancel, the approver's kind. releaseDoc is the contract;
+// what the record knows beyond it goes, where a script may want it, into
+// the contract's own map, metadata, under "studio.outcome.*" keys.
+
+// releaseDoc is a release as §4.2 defines it.
+type releaseDoc struct {
+	SchemaVersion int               `json:"schemaVersion"`
+	ID            string            `json:"id"`
+	SiteID        string            `json:"siteId"`
+	Title         string            `json:"title,omitempty"`
+	Items         []release.Item    `json:"items"`
+	When          *whenDoc          `json:"when,omitempty"`
+	State         release.State     `json:"state"`
+	Hash          string            `json:"hash"`
+	Approval      *approvalDoc      `json:"approval,omitempty"`
+	Outcome       *outcomeDoc       `json:"outcome,omitempty"`
+	CreatedBy     release.Actor     `json:"createdBy"`
+	CreatedAt     time.Time         `json:"createdAt"`
+	UpdatedAt     time.Time         `json:"updatedAt"`
+	Rev           int64             `json:"rev"`
+	Metadata      map[string]string `json:"metadata,omitempty"`
+}
+
+// whenDoc is §4.2 when: {kind "at", at, timeZone, localTime?} or
+// {kind "on-approval"} alone.
+type whenDoc struct {
+	Kind      string     `json:"kind"`
+	At        *time.Time `json:"at,omitempty"`
+	TimeZone  string     `json:"timeZone,omitempty"`
+	LocalTime string     `json:"localTime,omitempty"`
+}
+
+// approvalDoc is §4.2 approval of kind person: by names a staff person
+// ({id, name?}), never an actor kind.
+type approvalDoc struct {
+	Kind       string     `json:"kind"`
+	By         personDoc  `json:"by"`
+	At         time.Time  `json:"at"`
+	ExecuteAt  *time.Time `json:"executeAt,omitempty"`
+	ApprovalID string     `json:"approvalId,omitempty"`
+}
+
+type personDoc struct {
+	ID   string `json:"id"`
+	Name string `json:"name,omitempty"`
+}
+
+// outcomeDoc is one of §4.2's outcome variants; each field is set only
+// for the variants that have it.
+type outcomeDoc struct {
+	Kind            string             `json:"kind"`
+	RunID           string             `json:"runId,omitempty"`
+	At              time.Time          `json:"at"`
+	SnapshotID      string             `json:"snapshotId,omitempty"`
+	BaseSnapshotID  string             `json:"baseSnapshotId,omitempty"`
+	LatenessSeconds *int64             `json:"latenessSeconds,omitempty"`
+	Purge           string             `json:"purge,omitempty"`
+	Conflicts       []release.Conflict `json:"conflicts,omitempty"`
+	Code            string             `json:"code,omitempty"`
+	Message         string             `json:"message,omitempty"`
+	Reason          string             `json:"reason,omitempty"`
+	By              *release.Actor     `json:"by,omitempty"`
+}
+
+// failedCodes are §4.2's failed outcome codes. A run that found the
+// composed snapshot would put two nodes at one address (slug_taken) made
+// an invalid snapshot; the engine's own code is kept in metadata.
+var failedCodes = map[string]string{"dependency_missing": "dependency_missing", "invalid_snapshot": "invalid_snapshot",
+	"site_missing": "site_missing", "node_body_missing": "node_body_missing", "store_error": "store_error",
+	"slug_taken": "invalid_snapshot"}
+
+// Metadata keys for what the record knows of an outcome beyond §4.2.
+const (
+	metaOutcomeRunID   = "studio.outcome.runId"
+	metaOutcomeReason  = "studio.outcome.reason"
+	metaOutcomeMessage = "studio.outcome.message"
+	metaOutcomeCode    = "studio.outcome.code"
+	metaOutcomeBy      = "studio.outcome.by"
+)
+
+// releaseJSON is r in §4.2's shape.
+func releaseJSON(r release.Release) releaseDoc {
+	d := releaseDoc{SchemaVersion: 1, ID: r.ID, SiteID: r.SiteID, Title: r.Title, Items: r.Items, State: r.State,
+		Hash: r.Hash, CreatedBy: r.CreatedBy, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt, Rev: r.Rev}
+	if d.Items == nil {
+		d.Items = []release.Item{}
+	}
+	if w := r.When; w != nil {
+		d.When = &whenDoc{Kind: w.Kind}
+		if w.Kind != "on-approval" { // its fallback minute is the ticker's, not the release's time
+			at, zone := w.At, w.TimeZone
+			if zone == "" {
+				zone = "UTC" // a site without a zone is in UTC (§4.1)
+			}
+			d.When.At, d.When.TimeZone, d.When.LocalTime = &at, zone, w.LocalTime
+		}
+	}
+	if a := r.Approval; a != nil {
+		d.Approval = &approvalDoc{Kind: a.Kind, By: personDoc{ID: a.By.ID, Name: a.By.Name}, At: a.At,
+			ExecuteAt: a.ExecuteAt, ApprovalID: a.ApprovalID}
+	}
+	if o := r.Outcome; o != nil {
+		d.Outcome, d.Metadata = outcomeJSON(*o)
+	}
+	return d
+}
+
+// outcomeJSON keeps of o what its §4.2 variant allows, and returns the rest
+// as metadata (nil when nothing is left over).
+func outcomeJSON(o release.Outcome) (*outcomeDoc, map[string]string) {
+	meta := map[string]string{}
+	keep := func(key, v string) {
+		if v != "" {
+			meta[key] = v
+		}
+	}
+	d := &outcomeDoc{Kind: o.Kind, At: o.At}
+	switch o.Kind {
+	case "published":
+		d.RunID, d.SnapshotID, d.BaseSnapshotID, d.Purge = o.RunID, o.SnapshotID, o.BaseSnapshotID, o.Purge
+		d.LatenessSeconds = lateness(o.LatenessSeconds)
+		if d.Purge == "" {
+			d.Purge = "none"
+		}
+		if o.By != nil { // Publish now: the person who ran it
+			keep(metaOutcomeBy, o.By.ID)
+		}
+	case "conflict":
+		d.RunID, d.Conflicts = o.RunID, o.Conflicts
+	case "failed":
+		d.RunID, d.Message = o.RunID, o.Message
+		code, ok := failedCodes[o.Code]
+		if !ok {
+			code = "store_error"
+		}
+		if code != o.Code {
+			keep(metaOutcomeCode, o.Code)
+		}
+		d.Code = code
+	case "missed":
+		d.LatenessSeconds = lateness(o.LatenessSeconds)
+	case "expired":
+		d.Reason = o.Reason
+		keep(metaOutcomeRunID, o.RunID)
+	case "canceled":
+		d.By = o.By
+		if d.By == nil {
+			by := engine.Scheduler // the system ended it
+			d.By = &by
+		}
+		keep(metaOutcomeRunID, o.RunID)
+		keep(metaOutcomeReason, o.Reason)
+		keep(metaOutcomeMessage, o.Message)
+	}
+	if len(meta) == 0 {
+		return d, nil
+	}
+	return d, meta
+}
+
+func lateness(s *int64) *int64 {
+	var v int64
+	if s != nil {
+		v = *s
+	}
+	return &v
+}
+
+// releaseViewJSON is §12's ReleaseView (GET …/releases/{id}): the §4.2
+// release with its items named, what the closure added, the nodes it
+// locks and the request waiting on it. The per-person abilities and the
+// overlaps are one field each here, filled from engine.ReleaseView.
+type releaseViewJSON struct {
+	releaseDoc
+	Items        []viewItemJSON         `json:"items"` // the release's items, named
+	ClosureAdded []release.ClosureAdded `json:"closureAdded"`
+	LockedNodes  []string               `json:"lockedNodes"`
+	Request      *requestJSON           `json:"request,omitempty"`
+}
+
+// viewItemJSON is a §4.2 item with the title and the public path of the
+// version it pins.
+type viewItemJSON struct {
+	release.Item
+	Title string `json:"title"`
+	Path  string `json:"path,omitempty"`
+}
+
+// requestJSON is the approval request waiting on a release.
+type requestJSON struct {
+	ID          string        `json:"id"`
+	RequestedBy release.Actor `json:"requestedBy"`
+	ExecuteAt   *time.Time    `json:"executeAt,omitempty"`
+	CreatedAt   time.Time     `json:"createdAt"`
+}
+
+func releaseViewOf(v engine.ReleaseView) releaseViewJSON {
+	out := releaseViewJSON{releaseDoc: releaseJSON(v.Release.Release), Items: make([]viewItemJSON, 0, len(v.Items)),
+		ClosureAdded: v.ClosureAdded, LockedNodes: v.LockedNodes}
+	if out.ClosureAdded == nil {
+		out.ClosureAdded = []release.ClosureAdded{}
+	}
+	for _, it := range v.Items {
+		out.Items = append(out.Items, viewItemJSON{Item: it.Item, Title: it.Title, Path: it.Path})
+	}
+	if q := v.Request; q != nil {
+		out.Request = &requestJSON{ID: q.ID, RequestedBy: q.RequestedBy, ExecuteAt: q.ExecuteAt, CreatedAt: q.CreatedAt}
+	}
+	return out
+}
