@@ -56,6 +56,10 @@ type DraftInput struct {
 	Title     string
 	NodeIDs   []string
 	RemoveIDs []string
+	// When, if set, is the time the draft proposes (§12 propose_release's
+	// at | {localTime, timeZone?}, or "on-approval"): checked now, kept on
+	// the draft, and the time ScheduleReleaseWhen takes when given none.
+	When *WhenInput
 }
 
 // NewRelease creates a draft release of nodeIDs' current working copies,
@@ -89,6 +93,17 @@ func (e *Engine) CreateDraft(ctx context.Context, u User, in DraftInput) (Releas
 	if err != nil {
 		return ReleaseRow{}, err
 	}
+	var when *release.When
+	var executeAt *time.Time
+	if in.When != nil {
+		w, err := e.resolveWhen(g.site, *in.When)
+		if err != nil {
+			return ReleaseRow{}, err
+		}
+		if when = w.when(); !w.onApproval {
+			executeAt = &w.at
+		}
+	}
 	id := ids.New("rel")
 	items, err := g.pinNamed(id, in.NodeIDs, in.RemoveIDs, nil)
 	if err != nil {
@@ -104,12 +119,19 @@ func (e *Engine) CreateDraft(ctx context.Context, u User, in DraftInput) (Releas
 		return ReleaseRow{}, err
 	}
 	now := e.Now()
-	r := release.Release{SchemaVersion: 1, ID: id, SiteID: in.SiteID, Title: title, Items: items,
+	r := release.Release{SchemaVersion: 1, ID: id, SiteID: in.SiteID, Title: title, Items: items, When: when,
 		State: release.StateDraft, Hash: release.Hash(in.SiteID, items),
 		CreatedBy: u.Actor(), CreatedAt: now, UpdatedAt: now, Rev: 1}
 	audit := AuditEntry{Action: "release.create", Actor: u.Actor(), SiteID: in.SiteID, ReleaseID: id, At: now,
 		Details: map[string]any{"hash": r.Hash, "items": len(items), "closureAdded": release.Closure(items)}}
-	err = e.insertRelease(ctx, u, NewRelease{Release: r, PinnedRevs: pinnedRevs(g, items), Audit: audit})
+	if when != nil {
+		audit.Details["when"] = when.Kind
+		if executeAt != nil {
+			audit.Details["at"], audit.Details["localTime"], audit.Details["timeZone"] =
+				localtime.FormatInstant(*executeAt), when.LocalTime, when.TimeZone
+		}
+	}
+	err = e.insertRelease(ctx, u, NewRelease{Release: r, ExecuteAt: executeAt, PinnedRevs: pinnedRevs(g, items), Audit: audit})
 	if errors.Is(err, ErrConflict) {
 		return ReleaseRow{}, e.pinConflict(ctx, in.SiteID, id, items)
 	}
@@ -323,6 +345,18 @@ func (e *Engine) editDraft(ctx context.Context, u User, siteID, id string, rev i
 // Scheduling holds and locks the nodes (§6.2); a node another release holds
 // is refused with scheduled_locked.
 func (e *Engine) ScheduleRelease(ctx context.Context, u User, siteID, id string, rev int64, date, clock string) (ReleaseRow, error) {
+	return e.ScheduleReleaseWhen(ctx, u, siteID, id, rev, &WhenInput{Date: date, Clock: clock})
+}
+
+// ScheduleReleaseWhen is ScheduleRelease at any time §12's schedule_release
+// takes (WhenInput: an instant, a wall-clock time in a zone, or
+// "on-approval"); nil takes the time the draft was created with, and
+// no_time refuses a draft without one. On approval, someone who may
+// approve releases publishes it now (through Publish now's manual run, as
+// a live node's gate change does; a run that cannot start this second is
+// the ticker's a minute later); anyone else's waits for approval with one
+// request bound to rl1: and "on-approval", and approving it publishes it.
+func (e *Engine) ScheduleReleaseWhen(ctx context.Context, u User, siteID, id string, rev int64, in *WhenInput) (ReleaseRow, error) {
 	r, err := e.changeable(ctx, u, siteID, id, rev)
 	if err != nil {
 		return ReleaseRow{}, err
@@ -334,12 +368,37 @@ func (e *Engine) ScheduleRelease(ctx context.Context, u User, siteID, id string,
 	if err != nil {
 		return ReleaseRow{}, err
 	}
-	at, wall, err := e.resolveInput(g.site, date, clock)
+	if in == nil {
+		own, err := whenOf(r.Release)
+		if err != nil {
+			return ReleaseRow{}, err
+		}
+		in = &own
+	}
+	w, err := e.resolveWhen(g.site, *in)
 	if err != nil {
 		return ReleaseRow{}, err
 	}
 	now := e.Now()
-	if err := checkRequestTime(u, at, now); err != nil {
+	approves := policy.Has(u.Role, policy.ReleasesPublish)
+	at, wall := w.at, w.wall
+	executeAt := &at
+	if w.onApproval {
+		// It publishes when approved: a promoted draft is dated as if now
+		// (the earliest it can go live), and an approver's own release
+		// gets the ticker's fallback minute; one waiting has no time.
+		at, executeAt = now.Add(release.MinLead), nil
+		if approves {
+			executeAt = &at
+			set, err := e.store.ScheduleSettings(ctx, siteID)
+			if err != nil {
+				return ReleaseRow{}, err
+			}
+			if set.Paused {
+				return ReleaseRow{}, refuse(CodeSitePaused, "") // nothing written: the run could not start
+			}
+		}
+	} else if err := checkRequestTime(u, at, now); err != nil {
 		return ReleaseRow{}, err
 	}
 	items := make([]release.Item, 0, len(r.Items))
@@ -402,18 +461,22 @@ func (e *Engine) ScheduleRelease(ctx context.Context, u User, siteID, id string,
 	hash := release.Hash(siteID, items)
 	by := u.Actor()
 	c := Change{ID: r.ID, Rev: r.Rev, From: []release.State{release.StateDraft}, To: release.StateAwaitingApproval,
-		ExecuteAt: &at, LocalTime: wall.String(), TimeZone: g.site.TimeZone,
+		ExecuteAt: executeAt, LocalTime: wall.String(), TimeZone: w.zone, WhenKind: "at",
 		Items: &ItemsUpdate{Items: items, Hash: hash, PinnedRevs: pinned, NewVersions: newVersions},
 		Audit: AuditEntry{Action: "release.schedule", Actor: by, SiteID: siteID, ReleaseID: r.ID, At: now,
 			Details: map[string]any{"at": localtime.FormatInstant(at), "localTime": wall.String(),
-				"timeZone": g.site.TimeZone, "hash": hash, "items": len(items), "promoted": promoted}}}
-	if policy.Has(u.Role, policy.ReleasesPublish) {
+				"timeZone": w.zone, "hash": hash, "items": len(items), "promoted": promoted}}}
+	if w.onApproval {
+		c.LocalTime, c.WhenKind = "", "on-approval"
+		c.Audit.Details["at"], c.Audit.Details["localTime"] = "on-approval", ""
+	}
+	if approves {
 		c.To = release.StateScheduled
-		c.Approval = &release.Approval{Kind: "person", By: by, At: now, ExecuteAt: &at}
+		c.Approval = &release.Approval{Kind: "person", By: by, At: now, ExecuteAt: executeAt}
 	} else {
 		asked := r.Release
 		asked.Items, asked.Hash, asked.CreatedBy = items, hash, by // the request is this person's
-		c.Request = newRequest(asked, &at, now)                    // one request, bound to rl1: and the time (§10.4)
+		c.Request = newRequest(asked, executeAt, now)              // one request, bound to rl1: and the time (§10.4)
 	}
 	c.Audit.Details["state"] = c.To
 	err = e.store.ChangeRelease(ctx, c)
@@ -424,7 +487,11 @@ func (e *Engine) ScheduleRelease(ctx context.Context, u User, siteID, id string,
 		return ReleaseRow{}, err
 	}
 	e.Poke()
-	return e.store.Release(ctx, siteID, r.ID)
+	after, err := e.store.Release(ctx, siteID, r.ID)
+	if err != nil || !w.onApproval || !approves {
+		return after, err
+	}
+	return e.carryOutOnApproval(ctx, u, after) // approved in the same act: it publishes now
 }
 
 // PinsMoved lists, in node-id order, the items of a release whose node moved

@@ -101,6 +101,11 @@ type Change struct {
 	// draft scheduled for the first time records it (a move keeps the old
 	// one when it is empty).
 	TimeZone string
+	// WhenKind, when set, is the release's when.kind from now on: "at",
+	// or "on-approval" (§4.2), when ExecuteAt is only the ticker's
+	// fallback minute or nil while the release waits for approval. Empty
+	// keeps the kind it has ("at" for one that had none).
+	WhenKind string
 	Request  *ApprovalRequest
 	// Items, when set, replaces the release's items in the same guarded
 	// transaction: a draft's items edited, a re-pin or a re-base (§6.1,

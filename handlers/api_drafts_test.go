@@ -56,7 +56,8 @@ func TestAPIDrafts(t *testing.T) {
 		before := a.fingerprint(t)
 		for _, c := range []struct{ Name, Body, Code, Field string }{
 			{"NotJSON", `nodeIds`, "bad_request", ""},
-			{"UnknownField", `{"nodeIds": ["` + a.draft.ID + `"], "when": {"kind": "on-approval"}}`, "bad_request", "when"},
+			{"UnknownField", `{"nodeIds": ["` + a.draft.ID + `"], "whenever": "on-approval"}`, "bad_request", "whenever"},
+			{"WhenWithAKind", `{"nodeIds": ["` + a.draft.ID + `"], "when": {"kind": "on-approval"}}`, "bad_when", "when"},
 			{"WrongType", `{"nodeIds": "` + a.draft.ID + `"}`, "bad_request", "nodeIds"},
 			{"NoItems", `{"title": "Empty"}`, "no_items", "nodeIds"},
 			{"EmptyLists", `{"nodeIds": [], "removeIds": []}`, "no_items", "nodeIds"},

@@ -343,15 +343,21 @@ func changeRelease(ctx context.Context, tx *sql.Tx, c engine.Change) error {
 	for _, f := range c.From {
 		args = append(args, string(f))
 	}
-	if c.ExecuteAt != nil {
+	if c.ExecuteAt != nil || c.WhenKind != "" {
 		// A new time is entered in the site's zone as it is now (a draft
-		// scheduled for the first time, a move, a re-pin with a new time), so
-		// the release takes that zone with it: the never-early recompute
-		// (§9.1) reads the wall time in the zone it was entered in.
+		// scheduled for the first time, a move, a re-pin with a new time), or
+		// in the zone the caller named, so the release takes that zone with
+		// it: the never-early recompute (§9.1) reads the wall time in the
+		// zone it was entered in. An "on-approval" release waiting for its
+		// approval has no time at all.
+		var at any
+		if c.ExecuteAt != nil {
+			at = instant(*c.ExecuteAt)
+		}
 		if _, err := tx.ExecContext(ctx, `UPDATE releases SET execute_at = ?, local_time = NULLIF(?, ''),
 			time_zone = COALESCE(NULLIF(?, ''), (SELECT s.time_zone FROM sites s WHERE s.id = releases.site_id)),
-			when_kind = COALESCE(when_kind, 'at') WHERE id = ? AND rev = ?`,
-			instant(*c.ExecuteAt), c.LocalTime, c.TimeZone, c.ID, c.Rev); err != nil {
+			when_kind = COALESCE(NULLIF(?, ''), when_kind, 'at') WHERE id = ? AND rev = ?`,
+			at, c.LocalTime, c.TimeZone, c.WhenKind, c.ID, c.Rev); err != nil {
 			return fmt.Errorf("store: move release: %w", err)
 		}
 	}

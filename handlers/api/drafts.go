@@ -1,12 +1,16 @@
 package api
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"net/http"
+	"time"
 
 	"github.com/go-chi/chi/v5"
 
 	"studio/engine"
+	"studio/engine/localtime"
 	"studio/engine/release"
 )
 
@@ -28,13 +32,16 @@ const CodeOneReleaseChange = "one_release_change"
 // the live ones it takes down, and an optional title (empty: the first
 // node's title).
 type createBody struct {
-	Title     string   `json:"title"`
-	NodeIDs   []string `json:"nodeIds"`
-	RemoveIDs []string `json:"removeIds"`
+	Title     string          `json:"title"`
+	NodeIDs   []string        `json:"nodeIds"`
+	RemoveIDs []string        `json:"removeIds"`
+	When      json.RawMessage `json:"when"`
 }
 
 // CreateRelease creates a draft release (§13 POST …/releases); body
-// {"title"?, "nodeIds": […], "removeIds"?: […]}. It answers 201 with the
+// {"title"?, "nodeIds": […], "removeIds"?: […], "when"?} with when as
+// POST …/schedule takes it: the time the draft proposes, checked now and
+// taken when the draft is scheduled without one. It answers 201 with the
 // release as GET answers it (§12's ReleaseView), closureAdded naming what
 // the dependency closure added and why. At least one id is needed (no_items, 400).
 func (h *Handler) CreateRelease(w http.ResponseWriter, r *http.Request) {
@@ -47,9 +54,13 @@ func (h *Handler) CreateRelease(w http.ResponseWriter, r *http.Request) {
 		h.badRequest(w, ctx, release.CodeNoItems, "nodeIds")
 		return
 	}
+	when, ok := h.parseWhen(w, r, body.When)
+	if !ok {
+		return
+	}
 	site := chi.URLParam(r, "siteId")
 	row, err := h.eng.CreateDraft(ctx, userOf(ctx), engine.DraftInput{SiteID: site, Title: body.Title,
-		NodeIDs: body.NodeIDs, RemoveIDs: body.RemoveIDs})
+		NodeIDs: body.NodeIDs, RemoveIDs: body.RemoveIDs, When: when})
 	if err != nil {
 		h.failDraft(w, ctx, err)
 		return
@@ -163,23 +174,47 @@ type scheduleJSON struct {
 	ApprovalID string     `json:"approvalId,omitempty"`
 }
 
-// ScheduleRelease schedules a draft for a date and a time in the site's
-// zone (§5.2, §13 POST …/schedule); body {"rev", "date", "time"}. Someone
-// who may approve releases schedules it with their own approval (status
-// "scheduled"); anyone else's waits for approval ("approval-pending", with
-// the request's approvalId).
+// scheduleBody schedules a draft the caller last saw at rev: at when (as
+// §12's schedule_release takes it), or at a date and a time in the site's
+// zone (Studio's form, kept for scripts written against it), or, with
+// neither, at the time the draft was created with.
+type scheduleBody struct {
+	Rev  int64           `json:"rev"`
+	When json.RawMessage `json:"when"`
+	Date string          `json:"date"`
+	Time string          `json:"time"`
+}
+
+// ScheduleRelease schedules a draft (§5.2, §13 POST …/schedule); body
+// {"rev", "when"} with when {"at": instant} | {"localTime":
+// "YYYY-MM-DDTHH:MM", "timeZone"?} | "on-approval", or {"rev", "date",
+// "time"}, or {"rev"} for the draft's own time. Someone who may approve
+// releases schedules it with their own approval (status "scheduled"; on
+// approval it publishes now); anyone else's waits for approval
+// ("approval-pending", with the request's approvalId).
 func (h *Handler) ScheduleRelease(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	var body whenBody
+	var body scheduleBody
 	if !h.decode(w, r, &body) {
 		return
 	}
-	if body.Rev < 1 {
+	switch {
+	case body.Rev < 1:
 		h.badRequest(w, ctx, CodeBadRequest, "rev")
 		return
+	case len(body.When) > 0 && (body.Date != "" || body.Time != ""): // one form of the time
+		h.badRequest(w, ctx, CodeBadWhen, "when")
+		return
+	}
+	when, ok := h.parseWhen(w, r, body.When)
+	if !ok {
+		return
+	}
+	if body.Date != "" || body.Time != "" {
+		when = &engine.WhenInput{Date: body.Date, Clock: body.Time}
 	}
 	u, site := userOf(ctx), chi.URLParam(r, "siteId")
-	row, err := h.eng.ScheduleRelease(ctx, u, site, chi.URLParam(r, "releaseId"), body.Rev, body.Date, body.Time)
+	row, err := h.eng.ScheduleReleaseWhen(ctx, u, site, chi.URLParam(r, "releaseId"), body.Rev, when)
 	if err != nil {
 		h.failDraft(w, ctx, err)
 		return
@@ -270,4 +305,60 @@ func (h *Handler) resolve(w http.ResponseWriter, r *http.Request, body whenBody,
 		return
 	}
 	writeJSON(w, http.StatusOK, releaseJSON(row.Release))
+}
+
+// CodeBadWhen refuses a when that is none of §12's three forms.
+const CodeBadWhen = "bad_when"
+
+// parseWhen reads a release time as §12's schedule_release takes it:
+// {"at": RFC 3339 instant}, {"localTime": "YYYY-MM-DDTHH:MM", "timeZone"?:
+// IANA name; the site's when left out} or the string "on-approval". Absent
+// (or null) is nil. It answers 400 itself (bad_when on "when", bad_instant
+// on "at") and returns false when the value will not do; the engine checks
+// the time itself.
+func (h *Handler) parseWhen(w http.ResponseWriter, r *http.Request, raw json.RawMessage) (*engine.WhenInput, bool) {
+	ctx := r.Context()
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil, true
+	}
+	var word string
+	if json.Unmarshal(raw, &word) == nil {
+		if word != "on-approval" {
+			h.badRequest(w, ctx, CodeBadWhen, "when")
+			return nil, false
+		}
+		return &engine.WhenInput{OnApproval: true}, true
+	}
+	var v struct {
+		At        *string `json:"at"`
+		LocalTime *string `json:"localTime"`
+		TimeZone  *string `json:"timeZone"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&v); err != nil || (v.At == nil) == (v.LocalTime == nil) || v.At != nil && v.TimeZone != nil {
+		h.badRequest(w, ctx, CodeBadWhen, "when")
+		return nil, false
+	}
+	if v.At != nil {
+		at, err := time.Parse(time.RFC3339, *v.At)
+		if err != nil {
+			h.badRequest(w, ctx, CodeBadInstant, "at")
+			return nil, false
+		}
+		return &engine.WhenInput{At: &at}, true
+	}
+	in := &engine.WhenInput{LocalTime: *v.LocalTime}
+	if v.TimeZone != nil {
+		if *v.TimeZone == "" {
+			h.badRequest(w, ctx, engine.CodeUnknownZone, "timeZone")
+			return nil, false
+		}
+		in.TimeZone = *v.TimeZone
+	}
+	if in.LocalTime == "" {
+		h.badRequest(w, ctx, localtime.CodeBadWall, "localTime")
+		return nil, false
+	}
+	return in, true
 }
