@@ -121,3 +121,32 @@ func (d ItemDiff) AddressChange() (from, to string, changed bool) {
 	from, to = content.Path(d.Item.NodeKind, d.Base.Slug), content.Path(d.Item.NodeKind, d.Target.Slug)
 	return from, to, from != to
 }
+
+// ReleaseDiffs is a release's diff as GET …/releases/:id/diff answers it
+// (§13: "base → target per item; three-way after a conflict"): every item
+// base → target and, for a release held as a conflict, the three-way view
+// of each conflicting node (pinned base, live now, pinned target) that
+// Studio's conflict page shows, from the same ConflictView.
+type ReleaseDiffs struct {
+	Release ReleaseRow
+	Items   []ItemDiff
+	// Conflict is the three-way view; nil unless the release is a conflict.
+	Conflict *ConflictReview
+}
+
+// ReleaseDiffs reads a release's diff, three-way after a conflict.
+func (e *Engine) ReleaseDiffs(ctx context.Context, u User, siteID, id string) (ReleaseDiffs, error) {
+	r, items, err := e.ReleaseDiff(ctx, u, siteID, id)
+	if err != nil {
+		return ReleaseDiffs{}, err
+	}
+	d := ReleaseDiffs{Release: r, Items: items}
+	if r.State == release.StateConflict {
+		v, err := e.ConflictView(ctx, u, siteID, id)
+		if err != nil {
+			return ReleaseDiffs{}, err
+		}
+		d.Release, d.Conflict = v.Release, &v
+	}
+	return d, nil
+}

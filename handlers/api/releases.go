@@ -157,15 +157,84 @@ func (h *Handler) Reschedule(w http.ResponseWriter, r *http.Request) {
 }
 
 // Diff answers each item of a release as its live base against its pinned
-// target: the fields, and the body text line by line (§13 diff).
+// target: the fields, and the body text line by line (§13 diff). After a
+// conflict (§6.4) it is three-way: "threeWay" is true, "rebase" says
+// whether Re-base is possible, and each conflicting item carries
+// "conflict" with the pinned base, the version live now and the pinned
+// target, as Studio's conflict page shows them.
 func (h *Handler) Diff(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	row, items, err := h.eng.ReleaseDiff(ctx, userOf(ctx), chi.URLParam(r, "siteId"), chi.URLParam(r, "releaseId"))
+	d, err := h.eng.ReleaseDiffs(ctx, userOf(ctx), chi.URLParam(r, "siteId"), chi.URLParam(r, "releaseId"))
 	if err != nil {
 		h.fail(w, ctx, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"release": releaseJSON(row.Release), "items": itemDiffs(items)})
+	out := map[string]any{"release": releaseJSON(d.Release.Release), "threeWay": d.Conflict != nil}
+	items := itemDiffs(d.Items)
+	if c := d.Conflict; c != nil {
+		out["rebase"] = rebaseOf(c.Rebase)
+		byNode := make(map[string]*conflictJSON, len(c.Nodes))
+		for _, n := range c.Nodes {
+			byNode[n.Item.NodeID] = conflictOf(n)
+		}
+		for i := range items {
+			items[i].Conflict = byNode[items[i].NodeID]
+		}
+	}
+	out["items"] = items
+	writeJSON(w, http.StatusOK, out)
+}
+
+// conflictJSON is the three-way view of one conflicting node: the version
+// live now (absent: not live) and the working copy Re-pin would take; each
+// field as the pinned base, the live version and the pinned target have
+// it; the body's lines base → live and base → target; whether Re-base may
+// keep this node's target.
+type conflictJSON struct {
+	Live     *release.Version `json:"live,omitempty"`
+	Working  release.Version  `json:"working"`
+	Fields   []threeWayJSON   `json:"fields"`
+	ToLive   []diffLineJSON   `json:"toLive"`
+	ToTarget []diffLineJSON   `json:"toTarget"`
+	Rebase   rebaseJSON       `json:"rebase"`
+}
+
+// threeWayJSON is one field in the three versions of a conflict.
+type threeWayJSON struct {
+	Field  string `json:"field"`
+	Base   string `json:"base"`
+	Live   string `json:"live"`
+	Target string `json:"target"`
+}
+
+// rebaseJSON says whether Re-base is possible and, if not, which node
+// stops it and why (engine.Rebase*: not_live, live_newer, …).
+type rebaseJSON struct {
+	Possible bool   `json:"possible"`
+	NodeID   string `json:"nodeId,omitempty"`
+	Reason   string `json:"reason,omitempty"`
+}
+
+func rebaseOf(c engine.RebaseCheck) rebaseJSON {
+	return rebaseJSON{Possible: c.Possible, NodeID: c.NodeID, Reason: c.Reason}
+}
+
+func conflictOf(n engine.ConflictNode) *conflictJSON {
+	c := &conflictJSON{Live: n.Live, Working: n.Working, Fields: []threeWayJSON{}, ToLive: lines(n.BaseToLive),
+		ToTarget: lines(n.BaseToTarget), Rebase: rebaseOf(n.Rebase)}
+	live, target := n.BaseToLive.Fields(), n.BaseToTarget.Fields()
+	for i := range live {
+		c.Fields = append(c.Fields, threeWayJSON{Field: live[i].Field, Base: live[i].Base, Live: live[i].Target, Target: target[i].Target})
+	}
+	return c
+}
+
+func lines(d engine.ItemDiff) []diffLineJSON {
+	out := []diffLineJSON{}
+	for _, l := range d.Text() {
+		out = append(out, diffLineJSON{diffOps[l.Op], l.Text})
+	}
+	return out
 }
 
 // itemDiffJSON is one item of a diff: the §4.2 item, the fields that are
@@ -177,6 +246,8 @@ type itemDiffJSON struct {
 	Body   []diffLineJSON  `json:"body"`
 	// AddressChange is set when a live item's public address moves.
 	AddressChange *addressChangeJSON `json:"addressChange,omitempty"`
+	// Conflict is the three-way view of an item whose node conflicts.
+	Conflict *conflictJSON `json:"conflict,omitempty"`
 }
 
 type addressChangeJSON struct {
@@ -212,9 +283,7 @@ func itemDiffs(items []engine.ItemDiff) []itemDiffJSON {
 		for _, f := range d.Fields() {
 			it.Fields = append(it.Fields, fieldDiffJSON{f.Field, f.Base, f.Target, f.Changed()})
 		}
-		for _, l := range d.Text() {
-			it.Body = append(it.Body, diffLineJSON{diffOps[l.Op], l.Text})
-		}
+		it.Body = lines(d)
 		if from, to, moved := d.AddressChange(); moved {
 			it.AddressChange = &addressChangeJSON{From: from, To: to}
 		}
