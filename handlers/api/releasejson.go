@@ -99,15 +99,16 @@ func releaseJSON(r release.Release) releaseDoc {
 	if d.Items == nil {
 		d.Items = []release.Item{}
 	}
-	if w := r.When; w != nil {
+	switch w := r.When; {
+	case w == nil:
+	case w.Kind == "on-approval": // its fallback minute is the ticker's, not the release's time
 		d.When = &whenDoc{Kind: w.Kind}
-		if w.Kind != "on-approval" { // its fallback minute is the ticker's, not the release's time
-			at, zone := w.At, w.TimeZone
-			if zone == "" {
-				zone = "UTC" // a site without a zone is in UTC (§4.1)
-			}
-			d.When.At, d.When.TimeZone, d.When.LocalTime = &at, zone, w.LocalTime
+	case !w.At.IsZero(): // a kind without an instant is no time at all
+		at, zone := w.At, w.TimeZone
+		if zone == "" {
+			zone = "UTC" // a site without a zone is in UTC (§4.1)
 		}
+		d.When = &whenDoc{Kind: w.Kind, At: &at, TimeZone: zone, LocalTime: w.LocalTime}
 	}
 	if a := r.Approval; a != nil {
 		d.Approval = &approvalDoc{Kind: a.Kind, By: personDoc{ID: a.By.ID, Name: a.By.Name}, At: a.At,

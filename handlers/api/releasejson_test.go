@@ -53,6 +53,9 @@ func TestReleaseJSONEveryStateValidates(t *testing.T) {
 			r.When = &release.When{Kind: "on-approval", At: at.Add(time.Minute), TimeZone: "Europe/Istanbul"}
 			r.Approval = approved
 		}),
+		"a draft left with a time kind and no instant": with(base(release.StateDraft), func(r *release.Release) {
+			r.When = &release.When{Kind: "at", TimeZone: "Europe/Istanbul"}
+		}),
 		"site without a zone": with(base(release.StateScheduled), func(r *release.Release) {
 			r.When = &release.When{Kind: "at", At: at}
 			r.Approval = approved
