@@ -51,6 +51,10 @@ func (h *Handler) renderSettings(w http.ResponseWriter, r *http.Request, status 
 	if v.ErrorFor != "timeZone" { // after a refusal the field keeps what was typed
 		v.TimeZone = st.site.TimeZone
 	}
+	if v.ErrorFor != "lang" {
+		v.Lang = st.site.Lang
+	}
+	v.Langs = locales.Languages
 	v.ZoneLabel = zoneLabel(ctx, st.site.TimeZone, now)
 	v.Zones = zoneOptions(ctx, now)
 	if loc := viewerZone(r); loc != nil && loc.String() != st.site.TimeZone {
@@ -176,6 +180,25 @@ func (h *Handler) SaveTimeZone(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.flash(r, "settings.time_zone_saved")
+	http.Redirect(w, r, "/studio/settings", http.StatusSeeOther)
+}
+
+// SaveSiteLang changes the language of the site: its public site's, and
+// the one new pages are written in.
+func (h *Handler) SaveSiteLang(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	st := stateOf(ctx)
+	lang := r.PostFormValue("lang")
+	_, err := h.eng.SetSiteLang(ctx, *st.user, st.site.ID, lang, formRev(r))
+	if msg, fields, status, ok := refusal(ctx, err); ok {
+		h.renderSettings(w, r, status, templates.SettingsPage{Lang: lang, Errors: fields, Error: msg, ErrorFor: "lang"})
+		return
+	}
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	h.flash(r, "settings.site_lang_saved")
 	http.Redirect(w, r, "/studio/settings", http.StatusSeeOther)
 }
 
