@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -51,10 +52,13 @@ func (h *Handler) renderSettings(w http.ResponseWriter, r *http.Request, status 
 	if v.ErrorFor != "timeZone" { // after a refusal the field keeps what was typed
 		v.TimeZone = st.site.TimeZone
 	}
-	if v.ErrorFor != "lang" {
+	// After a refusal the field keeps what was chosen; a value the list
+	// does not hold (a tampered form) shows the site's language instead, as
+	// the browser would otherwise show the first one as if it were saved.
+	v.Langs = locales.Languages
+	if v.ErrorFor != "lang" || !slices.Contains(v.Langs, v.Lang) {
 		v.Lang = st.site.Lang
 	}
-	v.Langs = locales.Languages
 	v.ZoneLabel = zoneLabel(ctx, st.site.TimeZone, now)
 	v.Zones = zoneOptions(ctx, now)
 	if loc := viewerZone(r); loc != nil && loc.String() != st.site.TimeZone {
