@@ -69,6 +69,9 @@ func TestPublicSiteSpeaksTheSitesLanguage(t *testing.T) {
 			t.Errorf("after: the English site's home still says %q", gone)
 		}
 	}
+	if api := c.get("/api/sites"); !strings.Contains(api.Body, `"lang":"en"`) {
+		t.Errorf("the API's site does not say its language: %s", api.Body)
+	}
 	if feed := public.get("/rss.xml"); !strings.Contains(feed.Body, "<language>en</language>") {
 		t.Errorf("the feed's language:\n%s", feed.Body)
 	}

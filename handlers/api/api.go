@@ -344,10 +344,11 @@ func (h *Handler) Sites(w http.ResponseWriter, r *http.Request) {
 		ID       string `json:"id"`
 		Name     string `json:"name"`
 		TimeZone string `json:"timeZone"`
+		Lang     string `json:"lang"` // the public site's language
 	}
 	out := make([]site, 0, len(sites))
 	for _, s := range sites {
-		out = append(out, site{s.ID, s.Name, s.TimeZone})
+		out = append(out, site{s.ID, s.Name, s.TimeZone, s.Lang})
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"sites": out})
 }

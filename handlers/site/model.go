@@ -17,10 +17,10 @@ import (
 // depend on the clock, computed once (a snapshot never changes). What is
 // visible at an instant is a view, memoised per gate interval.
 type snapshot struct {
-	key  string // site, snapshot, name, zone: changes whenever any of them does
+	key  string // site, snapshot, name, zone, language: changes whenever any of them does
 	site engine.Site
 	loc  *time.Location
-	lang string
+	lang string                 // the site's (Site.Lang): the public site's words and dates
 	pub  *engine.PublicSnapshot // what the public may see, at any instant: the engine's answer
 
 	items  []*item // published pages and entries, entries newest first

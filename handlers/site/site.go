@@ -11,10 +11,12 @@
 // live snapshot (§7.4) or the site's next due release — and at most the
 // configured ceiling, since a person's publish cannot be foreseen.
 //
-// Per snapshot (immutable) the work is done once: the published nodes, the
-// sorted gate instants, the referrers of each asset. Per gate interval the
-// visible set is built once. Per request the only gate work is a binary
-// search for the interval now falls in.
+// Per snapshot (immutable) the work is done once: the engine prepares the
+// published nodes, the sorted gate instants and the referrers of each asset
+// (engine.PublicSnapshot), this package the pages' view models. Per gate
+// interval the visible set is asked of the engine and built once. Per
+// request the only gate work is a binary search for the interval now falls
+// in.
 package site
 
 import (
