@@ -62,7 +62,11 @@ func (in AssetEdit) apply(b content.Body) content.Body {
 func (e *Engine) UploadAsset(ctx context.Context, u User, siteID string, in AssetEdit) (content.Node, error) {
 	body := in.apply(content.Body{})
 	if body.Lang == "" {
-		body.Lang = DefaultLang(siteID)
+		lang, err := e.siteLang(ctx, siteID)
+		if err != nil {
+			return content.Node{}, err
+		}
+		body.Lang = lang
 	}
 	return e.CreateAsset(ctx, u, siteID, body)
 }

@@ -4,7 +4,9 @@ import (
 	"context"
 	"time"
 
+	"studio/engine/content"
 	"studio/engine/gate"
+	"studio/engine/release"
 )
 
 // The public view's read model: what the public site reads on every
@@ -75,3 +77,120 @@ func (s LiveSite) CDNMaxAge(gates *gate.Index, now time.Time, ceiling int) int {
 	next, ok := s.NextChange(gates, now)
 	return min(gate.MaxAge(next, ok, now), max(ceiling, 1))
 }
+
+// PublicSnapshot is a live snapshot made ready for the public view: what
+// does not depend on the clock, worked out once (a snapshot never
+// changes). Its At answers what the public may see at an instant.
+type PublicSnapshot struct {
+	Site Site
+	// Nodes are the snapshot's published nodes in its order: the only ones
+	// the public may ever see. A node that is not published is hidden
+	// whatever the time, and its gates change nothing.
+	Nodes []LiveNode
+
+	gates     []gate.Node            // of Nodes, in their order
+	referrers map[string][]gate.Node // asset id → the gates of the published pages and entries that refer to it
+	index     *gate.Index            // every gate of Nodes, sorted (§7.4)
+}
+
+// PublicView is what the public may see of a live snapshot at an instant.
+type PublicView struct {
+	// Visible holds the ids of the nodes the public sees now (RFC §7.1): a
+	// published node whose gates are open, and for an asset also not
+	// embargoed through its referrers (§7.2: an asset every live referrer
+	// of which is embargoed inherits the earliest embargo among them).
+	Visible map[string]bool
+	// Interval numbers the stretch between two gates that now falls in:
+	// within one interval the answer is the same (gate.Index.Interval), so
+	// a caller may keep what it built from a view by interval.
+	Interval int
+	// NextGate is the first gate after now, the instant this answer next
+	// changes; HasNext is false when no gate lies ahead.
+	NextGate time.Time
+	HasNext  bool
+}
+
+// NewPublicSnapshot prepares the live nodes of site for the public view.
+func NewPublicSnapshot(site Site, nodes []LiveNode) *PublicSnapshot {
+	p := &PublicSnapshot{Site: site, referrers: map[string][]gate.Node{}}
+	assets := map[string]bool{}
+	for _, n := range nodes {
+		g := publicGate(n)
+		if !g.Published {
+			continue
+		}
+		p.Nodes, p.gates = append(p.Nodes, n), append(p.gates, g)
+		if n.Kind == release.KindAsset {
+			assets[n.ID] = true
+		}
+	}
+	for i, n := range p.Nodes {
+		if n.Kind != release.KindPage && n.Kind != release.KindContentEntry {
+			continue
+		}
+		for _, ref := range n.Body.Refs {
+			if assets[ref] {
+				p.referrers[ref] = append(p.referrers[ref], p.gates[i])
+			}
+		}
+	}
+	p.index = gate.NewIndex(p.gates)
+	return p
+}
+
+// PublicSnapshot reads the live snapshot of site and prepares it for the
+// public view.
+func (e *Engine) PublicSnapshot(ctx context.Context, site Site) (*PublicSnapshot, error) {
+	nodes, err := e.LiveNodes(ctx, site)
+	if err != nil {
+		return nil, err
+	}
+	return NewPublicSnapshot(site, nodes), nil
+}
+
+// PublicViewAt is the public view's one call: of site's live snapshot,
+// what the public may see at now and the next gate, when that changes.
+func (e *Engine) PublicViewAt(ctx context.Context, site Site, now time.Time) (PublicView, error) {
+	p, err := e.PublicSnapshot(ctx, site)
+	if err != nil {
+		return PublicView{}, err
+	}
+	return p.At(now), nil
+}
+
+// At is what the public may see of the snapshot at now.
+func (p *PublicSnapshot) At(now time.Time) PublicView {
+	v := PublicView{Visible: make(map[string]bool, len(p.Nodes)), Interval: p.index.Interval(now)}
+	v.NextGate, v.HasNext = p.index.Next(now)
+	for i, n := range p.Nodes {
+		if !gate.IsAvailable(p.gates[i], now) {
+			continue
+		}
+		if n.Kind == release.KindAsset && !gate.AssetAvailable(p.referrers[n.ID], now) {
+			continue
+		}
+		v.Visible[n.ID] = true
+	}
+	return v
+}
+
+// Interval is At(now).Interval without building the view: a caller that
+// keeps views by interval asks it first.
+func (p *PublicSnapshot) Interval(now time.Time) int { return p.index.Interval(now) }
+
+// CDNMaxAge is LiveSite.CDNMaxAge over this snapshot's gates.
+func (p *PublicSnapshot) CDNMaxAge(s LiveSite, now time.Time, ceiling int) int {
+	return s.CDNMaxAge(p.index, now, ceiling)
+}
+
+// PublicGate is the gate of a node as the public view judges it: its
+// status and its availability window.
+func PublicGate(id string, b content.Body) gate.Node {
+	n := gate.Node{ID: id, Published: b.Status == content.StatusPublished}
+	if a := b.Availability; a != nil {
+		n.From, n.Until = a.From, a.Until
+	}
+	return n
+}
+
+func publicGate(n LiveNode) gate.Node { return PublicGate(n.ID, n.Body) }

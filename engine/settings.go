@@ -209,6 +209,45 @@ func (e *Engine) SetSiteTimeZone(ctx context.Context, u User, siteID, zone strin
 	return next, nil
 }
 
+// SetSiteLang changes the site's language — its public site's words and
+// dates, and the language new pages and articles are written in unless
+// their editor names one — for those with site settings, as the person
+// last saw the site at expectedRev: a compare-and-swap on the site row. A
+// language Studio does not speak is refused and changes nothing. Pages
+// already written keep their own language.
+func (e *Engine) SetSiteLang(ctx context.Context, u User, siteID, lang string, expectedRev int64) (Site, error) {
+	if err := require(u, policy.SiteSettings); err != nil {
+		return Site{}, err
+	}
+	lang = strings.TrimSpace(lang)
+	if !ValidLanguage(lang) {
+		return Site{}, refuse("bad_language", "lang")
+	}
+	site, err := e.store.Site(ctx, siteID)
+	if err != nil {
+		return Site{}, err
+	}
+	if site.Rev != expectedRev {
+		return Site{}, refuse(CodeStale, "")
+	}
+	if site.Lang == lang {
+		return site, nil
+	}
+	now := e.Now()
+	next := site
+	next.Lang, next.Rev = lang, site.Rev+1
+	next.Hash = siteHash(next)
+	audit := AuditEntry{Action: "site.lang", Actor: u.Actor(), SiteID: siteID, At: now,
+		Details: map[string]any{"from": site.Lang, "to": lang}}
+	if err := e.store.SetSiteLang(ctx, site, lang, next.Hash, now, audit); err != nil {
+		if errors.Is(err, ErrConflict) {
+			return Site{}, refuse(CodeStale, "")
+		}
+		return Site{}, err
+	}
+	return next, nil
+}
+
 // currentSettings reads the settings the person means to change and refuses
 // when they changed since the person saw them at expectedRev.
 func (e *Engine) currentSettings(ctx context.Context, siteID string, expectedRev int64) (ScheduleSettings, error) {

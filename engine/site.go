@@ -25,14 +25,26 @@ func siteHash(s Site) string {
 	return "sha256-" + hex.EncodeToString(sum[:])
 }
 
-// CreateSite creates a site with no live snapshot.
+// CreateSite creates a site with no live snapshot, in the schema's default
+// language (the demo's; see SetSiteLang to change it).
 func (e *Engine) CreateSite(ctx context.Context, name, timeZone string) (Site, error) {
+	return e.CreateSiteIn(ctx, name, timeZone, "")
+}
+
+// CreateSiteIn is CreateSite in the language lang ("" for the default).
+func (e *Engine) CreateSiteIn(ctx context.Context, name, timeZone, lang string) (Site, error) {
 	if _, err := localtime.LoadZone(timeZone); err != nil {
 		return Site{}, refuse("bad_zone", "timeZone")
 	}
-	s := Site{ID: ids.New("site"), Name: name, TimeZone: timeZone, Rev: 1}
+	if lang != "" && !ValidLanguage(lang) {
+		return Site{}, refuse("bad_language", "lang")
+	}
+	s := Site{ID: ids.New("site"), Name: name, TimeZone: timeZone, Lang: lang, Rev: 1}
 	s.Hash = siteHash(s)
-	return s, e.store.CreateSite(ctx, s, e.Now())
+	if err := e.store.CreateSite(ctx, s, e.Now()); err != nil {
+		return Site{}, err
+	}
+	return e.store.Site(ctx, s.ID) // with the language the schema gave it
 }
 
 // Site returns the site with id.
@@ -149,15 +161,25 @@ func (e *Engine) CreateNode(ctx context.Context, u User, siteID string, kind rel
 		body.Slug = content.Slugify(body.Title) // the address follows the title until someone types one
 	}
 	if body.Lang == "" {
-		body.Lang = DefaultLang(siteID)
+		lang, err := e.siteLang(ctx, siteID)
+		if err != nil {
+			return content.Node{}, err
+		}
+		body.Lang = lang
 	}
 	return e.save(ctx, u, n, 0, body)
 }
 
-// DefaultLang is the language a new page or article of a site is written
-// in when its editor names none: the language the public site's own words
-// (its menu, its dates) are in.
-func DefaultLang(siteID string) string { return "tr" }
+// siteLang is the language a new page, article or asset of a site is
+// written in when its editor names none: the site's own (Site.Lang), the
+// one its public site's words (its menu, its dates) are in.
+func (e *Engine) siteLang(ctx context.Context, siteID string) (string, error) {
+	s, err := e.store.Site(ctx, siteID)
+	if err != nil {
+		return "", err
+	}
+	return s.Lang, nil
+}
 
 // SaveNode saves a new version of a node the person last saw at expectedRev.
 // A node held by a release is locked (RFC §6.2). A body without a language

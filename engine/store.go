@@ -27,6 +27,7 @@ type Site struct {
 	ID                  string
 	Name                string
 	TimeZone            string
+	Lang                string // the public site's language, and new nodes' (locales.Languages)
 	PublishedSnapshotID string
 	Rev                 int64
 	Hash                string
@@ -371,6 +372,9 @@ type Store interface {
 	// SetSiteTimeZone changes the site's zone when the site is still at
 	// site's rev and hash, giving it newHash; ErrConflict otherwise.
 	SetSiteTimeZone(ctx context.Context, site Site, zone, newHash string, now time.Time, audit AuditEntry) error
+	// SetSiteLang changes the site's language, guarded on site's rev and
+	// hash, with its audit row; ErrConflict when the site moved.
+	SetSiteLang(ctx context.Context, site Site, lang, newHash string, now time.Time, a AuditEntry) error
 	// AutomationWrites counts the site's audit rows written by automations
 	// in [from, to).
 	AutomationWrites(ctx context.Context, siteID string, from, to time.Time) (int, error)

@@ -13,22 +13,28 @@ import (
 	"studio/engine/release"
 )
 
-// CreateSite inserts a site.
+// CreateSite inserts a site. A site without a language gets the schema's
+// default (migration 0013).
 func (s *Store) CreateSite(ctx context.Context, site engine.Site, now time.Time) error {
-	_, err := s.write.ExecContext(ctx, `INSERT INTO sites (id, name, time_zone, published_snapshot_id, rev, hash, created_at, updated_at)
-		VALUES (?, ?, ?, NULLIF(?, ''), ?, ?, ?, ?)`, site.ID, site.Name, site.TimeZone, site.PublishedSnapshotID,
-		site.Rev, site.Hash, instant(now), instant(now))
+	q, args := `INSERT INTO sites (id, name, time_zone, published_snapshot_id, rev, hash, created_at, updated_at)
+		VALUES (?, ?, ?, NULLIF(?, ''), ?, ?, ?, ?)`, []any{site.ID, site.Name, site.TimeZone, site.PublishedSnapshotID,
+		site.Rev, site.Hash, instant(now), instant(now)}
+	if site.Lang != "" {
+		q, args = `INSERT INTO sites (id, name, time_zone, published_snapshot_id, rev, hash, created_at, updated_at, lang)
+		VALUES (?, ?, ?, NULLIF(?, ''), ?, ?, ?, ?, ?)`, append(args, site.Lang)
+	}
+	_, err := s.write.ExecContext(ctx, q, args...)
 	if err != nil {
 		return fmt.Errorf("store: create site: %w", err)
 	}
 	return nil
 }
 
-const siteColumns = `id, name, time_zone, COALESCE(published_snapshot_id, ''), rev, hash`
+const siteColumns = `id, name, time_zone, COALESCE(published_snapshot_id, ''), rev, hash, lang`
 
 func scanSite(row interface{ Scan(...any) error }) (engine.Site, error) {
 	var x engine.Site
-	err := row.Scan(&x.ID, &x.Name, &x.TimeZone, &x.PublishedSnapshotID, &x.Rev, &x.Hash)
+	err := row.Scan(&x.ID, &x.Name, &x.TimeZone, &x.PublishedSnapshotID, &x.Rev, &x.Hash, &x.Lang)
 	return x, notFound(err)
 }
 

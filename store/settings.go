@@ -101,6 +101,23 @@ func (s *Store) SetSiteTimeZone(ctx context.Context, site engine.Site, zone, new
 	})
 }
 
+// SetSiteLang changes the site's language if the site is still at site's
+// rev and hash, with its audit row, in one transaction; ErrConflict
+// otherwise.
+func (s *Store) SetSiteLang(ctx context.Context, site engine.Site, lang, newHash string, now time.Time, a engine.AuditEntry) error {
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		ok, err := one(tx.ExecContext(ctx, `UPDATE sites SET lang = ?, rev = rev + 1, hash = ?, updated_at = ?
+			WHERE id = ? AND rev = ? AND hash = ?`, lang, newHash, instant(now), site.ID, site.Rev, site.Hash))
+		if err != nil {
+			return fmt.Errorf("store: set site language: %w", err)
+		}
+		if !ok {
+			return engine.ErrConflict
+		}
+		return audit(ctx, tx, a)
+	})
+}
+
 // AutomationWrites counts a site's audit rows written by automations in
 // [from, to): the daily write cap's use (§11.5), one indexed count.
 func (s *Store) AutomationWrites(ctx context.Context, siteID string, from, to time.Time) (int, error) {

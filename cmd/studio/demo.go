@@ -71,7 +71,7 @@ func seedDemo(ctx context.Context, eng *engine.Engine) (bool, error) {
 	if err != nil || len(sites) > 0 {
 		return false, err
 	}
-	site, err := eng.CreateSite(ctx, "Demo Gazette", "Europe/Istanbul")
+	site, err := eng.CreateSiteIn(ctx, "Demo Gazette", "Europe/Istanbul", "tr")
 	if err != nil {
 		return false, err
 	}

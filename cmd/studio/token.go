@@ -6,8 +6,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"time"
 
 	"studio/engine"
+	"studio/handlers/refusal"
 	"studio/locales"
 )
 
@@ -31,7 +33,7 @@ func tokenCreateCmd(ctx context.Context, args []string, stdout io.Writer) error 
 	}
 	secret, _, err := engine.New(st, systemClock{}, nil).CreateToken(ctx, u, *name)
 	if e, ok := engine.AsError(err); ok {
-		return errors.New(locales.For(u.Lang).T("error." + e.Code))
+		return errors.New(refusal.Sentence(locales.For(u.Lang), time.UTC, e))
 	}
 	if err != nil {
 		return err

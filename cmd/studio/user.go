@@ -9,11 +9,13 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"golang.org/x/term"
 
 	"studio/engine"
 	"studio/engine/policy"
+	"studio/handlers/refusal"
 	"studio/locales"
 )
 
@@ -39,11 +41,7 @@ func userAddCmd(ctx context.Context, args []string, stdin io.Reader, stdout io.W
 	}
 	u, err := engine.New(st, systemClock{}, nil).AddUser(ctx, *email, *name, r, password, *lang)
 	if e, ok := engine.AsError(err); ok {
-		var args []any
-		for k, v := range e.Args {
-			args = append(args, k, v)
-		}
-		return errors.New(locales.For(*lang).T("error."+e.Code, args...))
+		return errors.New(refusal.Sentence(locales.For(*lang), time.UTC, e))
 	}
 	if err != nil {
 		return err

@@ -32,6 +32,7 @@ import (
 	"studio/engine"
 	"studio/engine/localtime"
 	"studio/engine/policy"
+	"studio/handlers/refusal"
 	"studio/locales"
 )
 
@@ -231,26 +232,10 @@ func (h *Handler) failIn(w http.ResponseWriter, ctx context.Context, err error, 
 	if e.Field != "" {
 		details["field"] = e.Field
 	}
-	key, args := "error."+e.Code, []any{}
 	for k, v := range e.Args {
 		details[strings.ToLower(k[:1])+k[1:]] = v
-		if t, ok := v.(time.Time); ok {
-			v = locales.From(ctx).DateTime(t.In(siteLoc(ctx)))
-		}
-		args = append(args, k, v)
 	}
-	if _, timed := e.Args["When"]; timed {
-		key += "_at" // the sentence that names the time, as Studio says it
-	}
-	msg := locales.T(ctx, key, args...)
-	if prefix != "" {
-		// A missing key comes back as itself; a name the refusal lacks
-		// (e.g. a lock found only by the guarded write has no Title) as
-		// "<no value>": then the general sentence stands.
-		if s := locales.T(ctx, prefix+key, args...); s != prefix+key && !strings.Contains(s, "<no value>") {
-			msg = s
-		}
-	}
+	msg := refusal.SentenceIn(locales.From(ctx), siteLoc(ctx), e, prefix)
 	h.say(w, status, e.Code, msg, details)
 }
 
@@ -359,10 +344,11 @@ func (h *Handler) Sites(w http.ResponseWriter, r *http.Request) {
 		ID       string `json:"id"`
 		Name     string `json:"name"`
 		TimeZone string `json:"timeZone"`
+		Lang     string `json:"lang"` // the public site's language
 	}
 	out := make([]site, 0, len(sites))
 	for _, s := range sites {
-		out = append(out, site{s.ID, s.Name, s.TimeZone})
+		out = append(out, site{s.ID, s.Name, s.TimeZone, s.Lang})
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"sites": out})
 }

@@ -8,8 +8,6 @@ import (
 	"time"
 
 	"studio/engine"
-	"studio/engine/content"
-	"studio/engine/gate"
 	"studio/engine/localtime"
 	"studio/engine/release"
 	"studio/web/templates"
@@ -19,11 +17,11 @@ import (
 // depend on the clock, computed once (a snapshot never changes). What is
 // visible at an instant is a view, memoised per gate interval.
 type snapshot struct {
-	key   string // site, snapshot, name, zone: changes whenever any of them does
-	site  engine.Site
-	loc   *time.Location
-	lang  string
-	index *gate.Index // every gate of the live nodes, sorted (§7.4)
+	key  string // site, snapshot, name, zone, language: changes whenever any of them does
+	site engine.Site
+	loc  *time.Location
+	lang string                 // the site's (Site.Lang): the public site's words and dates
+	pub  *engine.PublicSnapshot // what the public may see, at any instant: the engine's answer
 
 	items  []*item // published pages and entries, entries newest first
 	assets []*asset
@@ -37,26 +35,24 @@ type snapshot struct {
 type item struct {
 	id    string
 	kind  release.NodeKind
-	gate  gate.Node
 	entry templates.SiteEntry
 	refs  []string
 }
 
-// asset is a live, published asset with the gates of its referrers.
+// asset is a live, published asset.
 type asset struct {
-	id        string
-	gate      gate.Node
-	slug      string
-	mime      string
-	alt       string
-	data      []byte
-	etag      string
-	referrers []gate.Node // the live, published pages and entries that refer to it
+	id   string
+	slug string
+	mime string
+	alt  string
+	data []byte
+	etag string
 }
 
 // view is what the public site shows during one gate interval of a
 // snapshot: every list, menu and lookup holds only the nodes visible then.
-// It is built by asking visible about each node once; every route reads it.
+// It is built from the engine's public view of that interval
+// (engine.PublicSnapshot.At); every route reads it.
 type view struct {
 	snap     *snapshot
 	interval int
@@ -90,42 +86,16 @@ const (
 	maxSnapshots = 4
 )
 
-// visible is the one helper every public path goes through (RFC §7.1): a
-// node shows only if it is published and its gates are open at now, the
-// instant its request was taken at. Views are built with it; no route looks
-// at a status or a gate on its own.
-func visible(n gate.Node, now time.Time) bool { return gate.IsAvailable(n, now) }
-
-// assetVisible is visible for an asset: itself visible, and not embargoed
-// through its referrers (§7.2: an asset whose every live referrer is
-// embargoed inherits the earliest from among them).
-func assetVisible(a *asset, now time.Time) bool {
-	return visible(a.gate, now) && gate.AssetAvailable(a.referrers, now)
-}
-
-func gateOf(id string, b content.Body) gate.Node {
-	n := gate.Node{ID: id, Published: b.Status == content.StatusPublished}
-	if a := b.Availability; a != nil {
-		n.From, n.Until = a.From, a.Until
-	}
-	return n
-}
-
-// newSnapshot prepares the live nodes of s.
-func newSnapshot(key string, s engine.Site, nodes []engine.LiveNode) *snapshot {
+// newSnapshot prepares the templates' side of a live snapshot the engine
+// prepared: its published nodes as the pages show them.
+func newSnapshot(key string, pub *engine.PublicSnapshot) *snapshot {
+	s := pub.Site
 	loc, err := localtime.LoadZone(s.TimeZone)
 	if err != nil {
 		loc = time.UTC
 	}
-	sn := &snapshot{key: key, site: s, loc: loc, lang: "tr", views: map[int]*view{}}
-	var gates []gate.Node
-	byID := map[string]*asset{}
-	for _, n := range nodes {
-		g := gateOf(n.ID, n.Body)
-		if !g.Published {
-			continue // hidden whatever the time; its gates change nothing
-		}
-		gates = append(gates, g)
+	sn := &snapshot{key: key, site: s, loc: loc, lang: s.Lang, pub: pub, views: map[int]*view{}}
+	for _, n := range pub.Nodes {
 		switch n.Kind {
 		case release.KindContentEntry, release.KindPage:
 			e := templates.SiteEntry{Title: n.Body.Title, Summary: n.Body.Summary, Lang: n.Body.Lang,
@@ -139,22 +109,12 @@ func newSnapshot(key string, s engine.Site, nodes []engine.LiveNode) *snapshot {
 			} else {
 				e.Path = "/" + n.Body.Slug
 			}
-			sn.items = append(sn.items, &item{id: n.ID, kind: n.Kind, gate: g, entry: e, refs: n.Body.Refs})
+			sn.items = append(sn.items, &item{id: n.ID, kind: n.Kind, entry: e, refs: n.Body.Refs})
 		case release.KindAsset:
-			a := &asset{id: n.ID, gate: g, slug: n.Body.Slug, mime: n.Body.Mime, alt: n.Body.Alt, data: n.Body.Data,
-				etag: n.Hash}
-			sn.assets = append(sn.assets, a)
-			byID[a.id] = a
+			sn.assets = append(sn.assets, &asset{id: n.ID, slug: n.Body.Slug, mime: n.Body.Mime, alt: n.Body.Alt,
+				data: n.Body.Data, etag: n.Hash})
 		}
 	}
-	for _, it := range sn.items {
-		for _, ref := range it.refs {
-			if a, ok := byID[ref]; ok {
-				a.referrers = append(a.referrers, it.gate)
-			}
-		}
-	}
-	sn.index = gate.NewIndex(gates)
 	sort.SliceStable(sn.items, func(i, j int) bool {
 		a, b := sn.items[i], sn.items[j]
 		if a.kind != b.kind {
@@ -171,10 +131,10 @@ func newSnapshot(key string, s engine.Site, nodes []engine.LiveNode) *snapshot {
 
 // viewAt returns what the snapshot shows at now: the memoised view of now's
 // gate interval, built at the first request that falls in it. Within an
-// interval no gate changes (gate.Index.Interval), so the view built at any
-// instant of it holds for all of them.
+// interval no gate changes (engine.PublicView.Interval), so the view built
+// at any instant of it holds for all of them.
 func (sn *snapshot) viewAt(now time.Time) *view {
-	i := sn.index.Interval(now)
+	i := sn.pub.Interval(now)
 	if v := sn.last.Load(); v != nil && v.interval == i {
 		return v
 	}
@@ -187,17 +147,19 @@ func (sn *snapshot) viewAt(now time.Time) *view {
 	if len(sn.views) >= maxViews {
 		clear(sn.views)
 	}
-	v := sn.build(i, now)
+	v := sn.build(sn.pub.At(now))
 	sn.views[i] = v
 	sn.last.Store(v)
 	return v
 }
 
-func (sn *snapshot) build(interval int, now time.Time) *view {
-	v := &view{snap: sn, interval: interval, frame: templates.SiteFrame{SiteName: sn.site.Name, Lang: sn.lang},
+// build shows what the engine says the public may see: no route looks at a
+// status or a gate on its own.
+func (sn *snapshot) build(pv engine.PublicView) *view {
+	v := &view{snap: sn, interval: pv.Interval, frame: templates.SiteFrame{SiteName: sn.site.Name, Lang: sn.lang},
 		byPath: map[string]*item{}, byID: map[string]*item{}, media: map[string]*asset{}, mediaIDs: map[string]*asset{}}
 	for _, it := range sn.items {
-		if !visible(it.gate, now) {
+		if !pv.Visible[it.id] {
 			continue
 		}
 		if _, taken := v.byPath[it.entry.Path]; taken {
@@ -212,7 +174,7 @@ func (sn *snapshot) build(interval int, now time.Time) *view {
 		}
 	}
 	for _, a := range sn.assets {
-		if _, taken := v.media[a.slug]; !taken && assetVisible(a, now) {
+		if _, taken := v.media[a.slug]; !taken && pv.Visible[a.id] {
 			v.media[a.slug] = a
 			v.mediaIDs[a.id] = a
 		}

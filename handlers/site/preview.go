@@ -70,7 +70,7 @@ func notices(q *request, p *locales.Printer, n engine.NodeDetail, expires time.T
 	if n.Body.Status != content.StatusPublished {
 		out = append(out, p.T("site.preview_status", "Status", p.T("status."+string(n.Body.Status))))
 	}
-	g := gateOf(n.ID, n.Body)
+	g := engine.PublicGate(n.ID, n.Body)
 	switch gate.State(g, q.now) {
 	case gate.Embargoed:
 		out = append(out, p.T("site.embargoed_until", "When", p.DateTime(g.From.In(q.snap.loc)), "City", city))

@@ -2,19 +2,21 @@
 // page, the list of articles, entry and page routes, RSS, the sitemap,
 // robots.txt, media and signed previews.
 //
-// Every public path goes through one helper (visible, RFC §7.1) at one
-// instant per request, h.eng.Now() taken once: a node shows only if it is
-// published and its gates are open then. A gated node is absent from every
+// Every public path reads one answer, the engine's public view (RFC §7.1)
+// at one instant per request, h.eng.Now() taken once: a node shows only if
+// it is published and its gates are open then. A gated node is absent from every
 // list, menu, feed, sitemap and head, and its own URL answers 404 with
 // no-store exactly like an unpublished one (§7.2). Every 200 may be cached
 // by a CDN only until the live site's next change — the next gate of the
 // live snapshot (§7.4) or the site's next due release — and at most the
 // configured ceiling, since a person's publish cannot be foreseen.
 //
-// Per snapshot (immutable) the work is done once: the published nodes, the
-// sorted gate instants, the referrers of each asset. Per gate interval the
-// visible set is built once. Per request the only gate work is a binary
-// search for the interval now falls in.
+// Per snapshot (immutable) the work is done once: the engine prepares the
+// published nodes, the sorted gate instants and the referrers of each asset
+// (engine.PublicSnapshot), this package the pages' view models. Per gate
+// interval the visible set is asked of the engine and built once. Per
+// request the only gate work is a binary search for the interval now falls
+// in.
 package site
 
 import (
@@ -57,7 +59,7 @@ type Handler struct {
 	reader siteReader
 
 	mu    sync.Mutex
-	cache map[string]*snapshot // by site, snapshot, name and zone: snapshots never change
+	cache map[string]*snapshot // by site, snapshot, name, zone and language: snapshots never change
 }
 
 // Options are the public site's settings.
@@ -140,18 +142,18 @@ func (h *Handler) snapshot(ctx context.Context) (engine.LiveSite, *snapshot, err
 	}
 	live := sites[0]
 	s := live.Site
-	key := s.ID + "/" + s.PublishedSnapshotID + "/" + s.Name + "/" + s.TimeZone
+	key := s.ID + "/" + s.PublishedSnapshotID + "/" + s.Name + "/" + s.TimeZone + "/" + s.Lang
 	h.mu.Lock()
 	sn, ok := h.cache[key]
 	h.mu.Unlock()
 	if ok {
 		return live, sn, nil
 	}
-	nodes, err := h.eng.LiveNodes(ctx, s)
+	pub, err := h.eng.PublicSnapshot(ctx, s)
 	if err != nil {
 		return live, nil, err
 	}
-	sn = newSnapshot(key, s, nodes)
+	sn = newSnapshot(key, pub)
 	h.mu.Lock()
 	if len(h.cache) >= maxSnapshots {
 		clear(h.cache)
@@ -310,7 +312,7 @@ func (h *Handler) ok(w http.ResponseWriter, r *http.Request, q *request, p *page
 	hd := w.Header()
 	hd.Set("ETag", tag)
 	hd.Set("Cache-Control", "public, max-age=0, must-revalidate")
-	hd.Set("CDN-Cache-Control", "public, max-age="+strconv.Itoa(q.live.CDNMaxAge(q.snap.index, q.now, h.maxAge)))
+	hd.Set("CDN-Cache-Control", "public, max-age="+strconv.Itoa(q.snap.pub.CDNMaxAge(q.live, q.now, h.maxAge)))
 	if noneMatch(r.Header.Get("If-None-Match"), tag) {
 		w.WriteHeader(http.StatusNotModified)
 		return

@@ -73,7 +73,7 @@ func (h *Handler) NewNode(w http.ResponseWriter, r *http.Request) {
 	}
 	site := stateOf(r.Context()).site
 	h.renderEditor(w, r, http.StatusOK, templates.NodeForm{Kind: kind, Status: string(content.StatusDraft),
-		Lang: engine.DefaultLang(site.ID)})
+		Lang: site.Lang})
 }
 
 // EditNode shows the editor of one node.

@@ -4,13 +4,13 @@ import (
 	"context"
 	"net/http"
 	"strings"
-	"time"
 
 	"github.com/go-chi/chi/v5"
 
 	"studio/engine"
 	"studio/engine/policy"
 	"studio/engine/release"
+	refusals "studio/handlers/refusal"
 	"studio/locales"
 	"studio/web/templates"
 )
@@ -351,25 +351,11 @@ func draftRefusal(ctx context.Context, err error) (string, templates.FieldErrors
 		return msg, fields, status, ok
 	}
 	e, _ := engine.AsError(err)
-	key := "drafts.error." + e.Code
-	var args []any
-	for k, v := range e.Args {
-		if t, isTime := v.(time.Time); isTime {
-			v = locales.From(ctx).DateTime(t.In(siteLoc(stateOf(ctx).site)))
-		}
-		args = append(args, k, v)
-	}
-	if _, timed := e.Args["When"]; timed {
-		key += "_at"
-	}
-	// A sentence that needs a name the refusal lacks (a lock found only at
-	// write time carries no title) falls back to the general one.
-	if s := locales.T(ctx, key, args...); s != key && !strings.Contains(s, "<no value>") {
-		if e.Field != "" {
-			fields = templates.FieldErrors{e.Field: s}
-		} else {
-			msg = s
-		}
+	s := refusals.SentenceIn(locales.From(ctx), siteLoc(stateOf(ctx).site), e, "drafts.")
+	if e.Field != "" {
+		fields = templates.FieldErrors{e.Field: s}
+	} else {
+		msg = s
 	}
 	return msg, fields, status, true
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -50,6 +51,13 @@ func (h *Handler) renderSettings(w http.ResponseWriter, r *http.Request, status 
 	v.SiteRev = st.site.Rev
 	if v.ErrorFor != "timeZone" { // after a refusal the field keeps what was typed
 		v.TimeZone = st.site.TimeZone
+	}
+	// After a refusal the field keeps what was chosen; a value the list
+	// does not hold (a tampered form) shows the site's language instead, as
+	// the browser would otherwise show the first one as if it were saved.
+	v.Langs = locales.Languages
+	if v.ErrorFor != "lang" || !slices.Contains(v.Langs, v.Lang) {
+		v.Lang = st.site.Lang
 	}
 	v.ZoneLabel = zoneLabel(ctx, st.site.TimeZone, now)
 	v.Zones = zoneOptions(ctx, now)
@@ -176,6 +184,25 @@ func (h *Handler) SaveTimeZone(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.flash(r, "settings.time_zone_saved")
+	http.Redirect(w, r, "/studio/settings", http.StatusSeeOther)
+}
+
+// SaveSiteLang changes the language of the site: its public site's, and
+// the one new pages are written in.
+func (h *Handler) SaveSiteLang(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	st := stateOf(ctx)
+	lang := r.PostFormValue("lang")
+	_, err := h.eng.SetSiteLang(ctx, *st.user, st.site.ID, lang, formRev(r))
+	if msg, fields, status, ok := refusal(ctx, err); ok {
+		h.renderSettings(w, r, status, templates.SettingsPage{Lang: lang, Errors: fields, Error: msg, ErrorFor: "lang"})
+		return
+	}
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	h.flash(r, "settings.site_lang_saved")
 	http.Redirect(w, r, "/studio/settings", http.StatusSeeOther)
 }
 

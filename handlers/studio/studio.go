@@ -25,6 +25,7 @@ import (
 	"studio/engine"
 	"studio/engine/localtime"
 	"studio/engine/policy"
+	refusals "studio/handlers/refusal"
 	"studio/locales"
 	"studio/web/templates"
 )
@@ -385,17 +386,7 @@ func refusal(ctx context.Context, err error) (msg string, fields templates.Field
 	if !isRefusal || e.Code == engine.CodeForbidden {
 		return "", nil, 0, false
 	}
-	key, args := "error."+e.Code, []any{}
-	for k, v := range e.Args {
-		if t, ok := v.(time.Time); ok {
-			v = locales.From(ctx).DateTime(t.In(siteLoc(stateOf(ctx).site)))
-		}
-		args = append(args, k, v)
-	}
-	if _, timed := e.Args["When"]; timed {
-		key += "_at" // the sentence that names the time
-	}
-	msg = locales.T(ctx, key, args...)
+	msg = refusals.Sentence(locales.From(ctx), siteLoc(stateOf(ctx).site), e)
 	status = http.StatusUnprocessableEntity
 	if e.ChangedElsewhere() {
 		status = http.StatusConflict

@@ -8,13 +8,15 @@ type SettingsPage struct {
 	ZoneLabel   string // the site's zone as "İstanbul (UTC+3)"
 	Zones       []ZoneOption
 	BrowserZone *ZoneOption // the viewer's zone, when it differs from the site's
+	Lang        string      // the site's language field: the site's, or what was sent
+	Langs       []string    // the languages a site may speak
 
 	Health    HealthView
 	Switch    KillSwitchView
 	DailyCap  DailyCapView
 	Errors    FieldErrors
 	Error     string // a refusal that belongs to no field
-	ErrorFor  string // the form the refusal belongs to: "timeZone", "pause", "resume" or "dailyWriteCap"
+	ErrorFor  string // the form the refusal belongs to: "timeZone", "lang", "pause", "resume" or "dailyWriteCap"
 	Confirm   string // the confirm step shown open: "pause" or "resume" (without JavaScript, or after a refusal)
 	ReturnURL string
 }

@@ -1,0 +1,159 @@
+package engine_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"studio/engine"
+	"studio/engine/content"
+	"studio/engine/release"
+)
+
+// TestPublicViewAt is the public view as one engine call on a fake clock
+// (issue 11, item 5): an embargoed article is invisible until its time and
+// visible from it; an asset only the embargoed article refers to inherits
+// the embargo, while one a visible page also uses does not; an expired
+// page leaves at its time; a draft is never visible; and the next gate is
+// the instant the answer next changes.
+func TestPublicViewAt(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	b := newBundle(t)
+	ten, noon := nine.Add(time.Hour), nine.Add(3*time.Hour)
+	asset := func(slug string) content.Node {
+		n, err := b.eng.CreateAsset(ctx, b.editor, b.site.ID, content.Body{Title: slug, Slug: slug,
+			Status: content.StatusPublished, Mime: "image/png", Data: []byte("\x89PNG\r\n\x1a\n0000")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	only, shared := asset("only.png"), asset("shared.png")
+	embargoed := b.createNode(t, b.site.ID, release.KindContentEntry, content.Body{Title: "Launch", Slug: "launch",
+		Status: content.StatusPublished, Text: "Soon.", Refs: []string{only.ID, shared.ID},
+		Availability: &content.Availability{From: &ten}})
+	about := b.createNode(t, b.site.ID, release.KindPage, content.Body{Title: "About", Slug: "about",
+		Status: content.StatusPublished, Text: "Us.", Refs: []string{shared.ID}})
+	expiring := b.createNode(t, b.site.ID, release.KindPage, content.Body{Title: "Sale", Slug: "sale",
+		Status: content.StatusPublished, Text: "Now.", Availability: &content.Availability{Until: &noon}})
+	draft := b.createNode(t, b.site.ID, release.KindPage, content.Body{Title: "Draft", Slug: "draft",
+		Status: content.StatusDraft, Text: "Not yet."})
+	if _, err := b.eng.Publish(ctx, b.editor, b.site.ID); err != nil {
+		t.Fatal(err)
+	}
+	site, err := b.eng.Site(ctx, b.site.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name     string
+		now      time.Time
+		visible  []string
+		hidden   []string
+		next     time.Time
+		interval bool // same interval as the one before
+	}{
+		{"BeforeTheEmbargo", nine, []string{about.ID, expiring.ID, shared.ID},
+			[]string{embargoed.ID, only.ID, draft.ID}, ten, false},
+		{"AMillisecondBefore", ten.Add(-time.Millisecond), []string{about.ID, expiring.ID, shared.ID},
+			[]string{embargoed.ID, only.ID, draft.ID}, ten, true},
+		{"AtTheEmbargo", ten, []string{about.ID, expiring.ID, shared.ID, embargoed.ID, only.ID},
+			[]string{draft.ID}, noon, false},
+		{"AtTheExpiry", noon, []string{about.ID, shared.ID, embargoed.ID, only.ID},
+			[]string{expiring.ID, draft.ID}, time.Time{}, false},
+	} {
+		b.clock.Set(c.now)
+		v, err := b.eng.PublicViewAt(ctx, site, b.eng.Now())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, id := range c.visible {
+			if !v.Visible[id] {
+				t.Errorf("%s: %s is not visible", c.name, id)
+			}
+		}
+		for _, id := range c.hidden {
+			if v.Visible[id] {
+				t.Errorf("%s: %s is visible", c.name, id)
+			}
+		}
+		if len(v.Visible) != len(c.visible) {
+			t.Errorf("%s: %d visible, want %d: %v", c.name, len(v.Visible), len(c.visible), v.Visible)
+		}
+		if v.HasNext != !c.next.IsZero() || !v.NextGate.Equal(c.next) {
+			t.Errorf("%s: next gate %s (%v), want %s", c.name, v.NextGate, v.HasNext, c.next)
+		}
+	}
+	// Views within one gate interval share its number; the engine's
+	// prepared snapshot answers the same as the one call.
+	p, err := b.eng.PublicSnapshot(ctx, site)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Interval(nine) != p.Interval(ten.Add(-time.Millisecond)) || p.Interval(nine) == p.Interval(ten) {
+		t.Errorf("intervals: %d %d %d", p.Interval(nine), p.Interval(ten.Add(-time.Millisecond)), p.Interval(ten))
+	}
+	for _, n := range p.Nodes {
+		if n.ID == draft.ID {
+			t.Errorf("the draft is among the public snapshot's nodes")
+		}
+	}
+	if v := p.At(nine); v.Visible[only.ID] || !v.Visible[shared.ID] {
+		t.Errorf("At(nine) = %v", v.Visible)
+	}
+}
+
+// TestSiteLang: a site has a language (the demo's Turkish by default, the
+// schema's), people with site settings change it, a language Studio does
+// not speak is refused and changes nothing, and new pages are written in
+// the site's language.
+func TestSiteLang(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	b := newBundle(t)
+	if b.site.Lang != "tr" {
+		t.Fatalf("a new site speaks %q, want the default tr", b.site.Lang)
+	}
+	before := b.dump(t)
+	for _, lang := range []string{"", "de", "EN", "english", "tr-TR"} {
+		_, err := b.eng.SetSiteLang(ctx, b.admin, b.site.ID, lang, b.site.Rev)
+		wantRefusal(t, err, "bad_language", "lang")
+	}
+	_, err := b.eng.SetSiteLang(ctx, b.editor, b.site.ID, "en", b.site.Rev)
+	wantRefusal(t, err, engine.CodeForbidden, "")
+	_, err = b.eng.SetSiteLang(ctx, b.admin, b.site.ID, "en", b.site.Rev+1)
+	wantRefusal(t, err, engine.CodeStale, "")
+	if after := b.dump(t); after != before {
+		t.Fatalf("refused language changes changed the database")
+	}
+	site, err := b.eng.SetSiteLang(ctx, b.admin, b.site.ID, "en", b.site.Rev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := b.eng.Site(ctx, b.site.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Lang != "en" || got.Rev != b.site.Rev+1 || got != site {
+		t.Fatalf("site after the change: %+v (returned %+v)", got, site)
+	}
+	if n := b.count(t, `SELECT count(*) FROM audit WHERE action = 'site.lang' AND site_id = ?
+		AND json_extract(details, '$.from') = 'tr' AND json_extract(details, '$.to') = 'en'`, b.site.ID); n != 1 {
+		t.Fatalf("audit rows = %d", n)
+	}
+	n := b.createNode(t, b.site.ID, release.KindPage, content.Body{Title: "Hello", Slug: "hello", Status: content.StatusDraft})
+	if n.Body.Lang != "en" {
+		t.Fatalf("a new page on an English site is in %q", n.Body.Lang)
+	}
+	if old := b.node(t, b.article.ID); old.Body.Lang != "tr" {
+		t.Fatalf("the article written before keeps its language: %q", old.Body.Lang)
+	}
+	s2, err := b.eng.CreateSiteIn(ctx, "Second", "UTC", "en")
+	if err != nil || s2.Lang != "en" {
+		t.Fatalf("CreateSiteIn en: %+v %v", s2, err)
+	}
+	if _, err := b.eng.CreateSiteIn(ctx, "Third", "UTC", "xx"); err == nil {
+		t.Fatal("a site in a language Studio does not speak was created")
+	}
+}
