@@ -40,11 +40,10 @@ type Engine struct {
 	throttle      *signInThrottle
 	checkPassword func(hash, password []byte) error
 
-	mu           sync.Mutex
-	lastBeat     time.Time // when this process last wrote the heartbeat
-	lastBackstop time.Time // when this process last checked it for the backstop
-	dbProblem    string    // the database problem last logged (checkDatabase)
-	dbLogged     time.Time // and when
+	mu        sync.Mutex
+	lastBeat  time.Time // when this process last wrote the heartbeat
+	dbProblem string    // the database problem last logged (checkDatabase)
+	dbLogged  time.Time // and when
 }
 
 // New wires an engine. log may be nil.
@@ -68,6 +67,12 @@ func (e *Engine) Poke() {
 	default:
 	}
 }
+
+// Pokes receives a value after Poke: the scheduler's loop waits on it.
+func (e *Engine) Pokes() <-chan struct{} { return e.pokes }
+
+// WakeAt is the engine clock's wake-up at t, for the scheduler's loop.
+func (e *Engine) WakeAt(t time.Time) <-chan time.Time { return e.clock.WakeAt(t) }
 
 // Error is a refusal a person can act on. Code is the stable RFC-style code
 // (API responses carry it); Field names the form field it belongs to, if any.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 	"strings"
+	"studio/engine/calendar"
 	"testing"
 	"time"
 
@@ -29,6 +30,7 @@ type testBundle struct {
 	store *store.Store
 	clock *fakeclock.Clock
 	eng   *engine.Engine
+	cal   *calendar.Calendar
 	site  engine.Site
 
 	owner, admin, editor, author, contributor engine.User
@@ -49,6 +51,7 @@ func newBundle(tb testing.TB) *testBundle {
 	}
 	tb.Cleanup(func() { b.store.Close() })
 	b.eng = engine.New(b.store, b.clock, nil)
+	b.cal = calendar.New(b.store, b.clock, nil)
 	if b.site, err = b.eng.CreateSite(ctx, "Demo Gazette", "Europe/Istanbul"); err != nil {
 		tb.Fatal(err)
 	}

@@ -160,3 +160,7 @@ func require(u User, scope policy.Scope) error {
 	}
 	return nil
 }
+
+// Require refuses (CodeForbidden) a person whose role lacks scope: the
+// check every use case starts with, for the engine's sub-packages.
+func Require(u User, scope policy.Scope) error { return require(u, scope) }

@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"studio/engine/calendar"
+	"studio/engine/scheduler"
 	"sync"
 	"testing"
 	"time"
@@ -85,9 +87,11 @@ func newApp(t *testing.T) *testApp {
 	// The public site's base URL is the server's own, known once it listens.
 	var h http.Handler
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { h.ServeHTTP(w, r) }))
-	h = handlers.New(a.eng, sessions, log, handlers.WithPublicURL(srv.URL), handlers.WithCDNMaxAge(testCDNMaxAge))
+	sched := scheduler.New(a.eng, st, log)
+	h = handlers.New(a.eng, calendar.New(st, a.clock, log), sched, sessions, log, handlers.WithPublicURL(srv.URL), handlers.WithCDNMaxAge(testCDNMaxAge))
 	t.Cleanup(func() {
 		srv.Close()
+		sched.Stop() // a request's backstop may still run
 		st.Close()
 	})
 	a.URL = srv.URL
@@ -113,7 +117,7 @@ func newApp(t *testing.T) *testApp {
 
 // routeTable is the Studio route table, for its methods, patterns and
 // scopes only.
-func routeTable() []handlers.Route { return handlers.StudioRoutes(studio.New(nil, nil, nil)) }
+func routeTable() []handlers.Route { return handlers.StudioRoutes(studio.New(nil, nil, nil, nil, nil)) }
 
 // cheapHash is password hashed at bcrypt's lowest cost. engine.AddUser uses
 // the default cost, about a second per hash under -race; SignIn reads the

@@ -858,9 +858,17 @@ func TestHealth(t *testing.T) {
 	if s := health("Grace")["scheduler"].(map[string]any); s["healthy"] != true {
 		t.Errorf("scheduler 2 minutes after its promise = %v, want healthy true", s)
 	}
-	a.clock.Advance(time.Minute) // no beat for eight minutes: stalled
+	a.clock.Advance(time.Minute) // no beat for eight minutes, but nothing is due within a day (§8.7)
+	if s := health("IdleGrace")["scheduler"].(map[string]any); s["healthy"] != true {
+		t.Errorf("idle scheduler 3 minutes after its promise = %v, want healthy true", s)
+	}
+	a.scheduleAt(t, a.editor, a.draft, "2026-11-02", "09:00") // due within a day: stalled
 	if s := health("Late")["scheduler"].(map[string]any); s["healthy"] != false {
-		t.Errorf("scheduler 3 minutes after its promise = %v, want healthy false", s)
+		t.Errorf("scheduler 3 minutes after its promise, a release due today = %v, want healthy false", s)
+	}
+	a.clock.Advance(7*time.Minute + time.Millisecond) // ten minutes past its promise: stalled at all
+	if s := health("Stopped")["scheduler"].(map[string]any); s["healthy"] != false || s["state"] != "stopped" {
+		t.Errorf("scheduler 10 minutes after its promise = %v, want healthy false, stopped", s)
 	}
 }
 

@@ -1,52 +1,83 @@
-package engine
+package scheduler
 
 import (
 	"context"
 	"errors"
 	"time"
+
+	"studio/engine"
 )
 
-// How often one process reads the heartbeat for the backstop, and how late
-// the promised beat may be before the scheduler counts as stalled (§8.7).
+// How often one process reads the heartbeat for the backstop, how late a
+// release may be before it runs one anyway, and how far ahead §8.7's
+// stalled rule looks for due work.
 const (
 	backstopEvery = time.Minute
-	stalledAfter  = 2 * time.Minute
+	overdueAfter  = 2 * time.Minute
+	dueSoonWithin = 24 * time.Hour
 )
-
-// Stalled reports whether a heartbeat says the scheduler has stopped: its
-// promised next beat is more than two minutes overdue, or it never beat.
-func Stalled(hb Heartbeat, found bool, now time.Time) bool {
-	return !found || now.After(hb.NextWakeAt.Add(stalledAfter))
-}
 
 // Backstop is the request backstop (§8.6): a safety net, never the
 // scheduler. At most once a minute per process it reads the heartbeat and,
-// when the scheduler has stalled (its ticker died, or nobody runs
-// `schedules run-due`) or a release is more than two minutes overdue, runs
-// one tick itself. Studio requests call it.
-func (e *Engine) Backstop(ctx context.Context) (ran bool, err error) {
-	now := e.Now()
-	e.mu.Lock()
-	if !e.lastBackstop.IsZero() && now.Sub(e.lastBackstop) < backstopEvery {
-		e.mu.Unlock()
+// when the scheduler has stalled by §8.7's rule (its ticker died, or nobody
+// runs `schedules run-due`) or a release is more than two minutes overdue,
+// runs one tick itself, in the caller's goroutine. Requests call Nudge.
+func (t *Scheduler) Backstop(ctx context.Context) (ran bool, err error) {
+	now := t.e.Now()
+	t.mu.Lock()
+	if !t.lastBackstop.IsZero() && now.Sub(t.lastBackstop) < backstopEvery {
+		t.mu.Unlock()
 		return false, nil
 	}
-	e.lastBackstop = now
-	e.mu.Unlock()
+	t.lastBackstop = now
+	t.mu.Unlock()
 
-	hb, err := e.store.Heartbeat(ctx)
-	if err != nil && !errors.Is(err, ErrNotFound) {
+	hb, err := t.store.Heartbeat(ctx)
+	if err != nil && !errors.Is(err, engine.ErrNotFound) {
 		return false, err
 	}
-	if !Stalled(hb, err == nil, now) {
+	found := err == nil
+	stalled := engine.Stalled(hb, found, now, false)
+	if !stalled {
 		// The beat may be on time while the work is not: a ticker that
 		// beats but no longer runs releases. Something due more than two
-		// minutes ago says so.
-		overdue, err := e.store.DueReleases(ctx, now.Add(-stalledAfter), 1)
-		if err != nil || len(overdue) == 0 {
+		// minutes ago says so, and makes the 24-hour tier hold as well.
+		overdue, err := t.store.DueReleases(ctx, now.Add(-overdueAfter), 1)
+		if err != nil {
 			return false, err
 		}
+		if len(overdue) == 0 && found && now.After(hb.NextWakeAt.Add(overdueAfter)) {
+			soon, err := t.store.DueReleases(ctx, now.Add(dueSoonWithin), 1)
+			if err != nil {
+				return false, err
+			}
+			stalled = engine.Stalled(hb, found, now, len(soon) > 0)
+		}
+		if len(overdue) == 0 && !stalled {
+			return false, nil
+		}
 	}
-	_, err = e.RunDue(ctx, "request")
+	_, err = t.e.RunDue(ctx, "request")
 	return true, err
+}
+
+// Nudge is the backstop for a request (a Studio page or an API call): it
+// never delays the request. It starts Backstop in the background and
+// returns at once; while one runs, further nudges start nothing, so a flood
+// of requests runs at most one backstop at a time. Stop waits for it.
+func (t *Scheduler) Nudge() {
+	if !t.nudging.CompareAndSwap(false, true) {
+		return
+	}
+	t.background.Add(1)
+	go func() {
+		defer t.background.Done()
+		defer t.nudging.Store(false)
+		ran, err := t.Backstop(context.Background())
+		if err != nil {
+			t.log.Error("schedules: backstop tick failed", "err", err)
+		} else if ran {
+			t.log.Warn("schedules: the scheduler had stalled; a request ran a tick")
+		}
+	}()
 }

@@ -1,9 +1,18 @@
-package engine
+// Package scheduler decides when the engine runs due work: the in-process
+// ticker loop and the request backstop (RFC §8.4–§8.7). What one tick does
+// (RunDue: claim each due release, run it, write the heartbeat) is the
+// engine's use case; this package only calls it. The automations tick will
+// live here next.
+package scheduler
 
 import (
 	"context"
+	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
+
+	"studio/engine"
 )
 
 const (
@@ -11,25 +20,52 @@ const (
 	retryAfterError = 5 * time.Second
 )
 
-// Ticker is the in-process scheduler loop: it runs a tick, sleeps until the
-// next due instant or a minute at most, and is woken early by pokes. The
-// database holds every fact; the ticker only decides when to look.
-type Ticker struct {
-	e *Engine
-	// AfterTick, when set, is called after every tick; tests wait on it
-	// instead of sleeping.
-	AfterTick func(TickReport, error)
+// Engine is what the scheduler needs from the engine: one tick, the clock,
+// and the pokes that wake the ticker early.
+type Engine interface {
+	RunDue(ctx context.Context, trigger string) (engine.TickReport, error)
+	Now() time.Time
+	WakeAt(t time.Time) <-chan time.Time
+	Pokes() <-chan struct{}
+}
+
+// Store is what the backstop reads: the heartbeat and what is due.
+type Store interface {
+	Heartbeat(ctx context.Context) (engine.Heartbeat, error)
+	DueReleases(ctx context.Context, before time.Time, limit int) ([]engine.ReleaseRow, error)
+}
+
+// Scheduler is the in-process scheduler loop: it runs a tick, sleeps until
+// the next due instant or a minute at most, and is woken early by pokes.
+// The database holds every fact; the scheduler only decides when to look.
+type Scheduler struct {
+	e     Engine
+	store Store
+	log   *slog.Logger
+	// AfterTick, when set, is called after every tick of the loop; tests
+	// wait on it instead of sleeping.
+	AfterTick func(engine.TickReport, error)
 
 	cancel context.CancelFunc
 	done   sync.WaitGroup
+
+	mu           sync.Mutex
+	lastBackstop time.Time   // when this process last checked the heartbeat for the backstop
+	nudging      atomic.Bool // a request's backstop runs in the background
+	background   sync.WaitGroup
 }
 
-// NewTicker returns a stopped ticker for e.
-func NewTicker(e *Engine) *Ticker { return &Ticker{e: e} }
+// New returns a stopped scheduler over e and store. log may be nil.
+func New(e Engine, store Store, log *slog.Logger) *Scheduler {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Scheduler{e: e, store: store, log: log}
+}
 
 // Start runs the loop in a goroutine. The first tick runs at once, which
 // catches up on whatever came due while the process was down (§8.4).
-func (t *Ticker) Start(ctx context.Context) {
+func (t *Scheduler) Start(ctx context.Context) {
 	ctx, t.cancel = context.WithCancel(ctx)
 	t.done.Add(1)
 	go func() {
@@ -56,8 +92,8 @@ func (t *Ticker) Start(ctx context.Context) {
 			// A wake that passed while the tick ran (a long tick, or a clock
 			// that moved on) comes at once: WakeAt fires for a past instant.
 			select {
-			case <-t.e.clock.WakeAt(wake):
-			case <-t.e.pokes:
+			case <-t.e.WakeAt(wake):
+			case <-t.e.Pokes():
 			case <-ctx.Done():
 				return
 			}
@@ -65,10 +101,12 @@ func (t *Ticker) Start(ctx context.Context) {
 	}()
 }
 
-// Stop ends the loop and waits for a tick in progress to finish.
-func (t *Ticker) Stop() {
+// Stop ends the loop and waits for a tick in progress to finish, the
+// loop's or a request backstop's.
+func (t *Scheduler) Stop() {
 	if t.cancel != nil {
 		t.cancel()
 	}
 	t.done.Wait()
+	t.background.Wait()
 }

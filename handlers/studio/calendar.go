@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"studio/engine/calendar"
 	"time"
 
 	"studio/engine"
@@ -293,10 +294,10 @@ func (h *Handler) agendaView(r *http.Request, cs calendarState, z calendarZone, 
 	from, to := cs.Range(z.loc)
 	q := cs.Query(st.site.ID, from, to)
 	q.Cursor = cursor
-	page, err := h.eng.Calendar(ctx, *st.user, q)
-	if e, ok := engine.AsError(err); ok && e.Code == engine.CodeBadCursor { // a stale or edited link: from the start
+	page, err := h.cal.Calendar(ctx, *st.user, q)
+	if e, ok := engine.AsError(err); ok && e.Code == calendar.CodeBadCursor { // a stale or edited link: from the start
 		q.Cursor, after = "", ""
-		page, err = h.eng.Calendar(ctx, *st.user, q)
+		page, err = h.cal.Calendar(ctx, *st.user, q)
 	}
 	if err != nil {
 		return templates.AgendaView{}, err
@@ -384,7 +385,7 @@ func foldDay(d *templates.AgendaDay, now time.Time, loc *time.Location) {
 
 // agendaItem is the Agenda's row of one calendar item (§15.2, §15.3):
 // fill = certainty, tone = state, icon = kind; the words say it all.
-func (h *Handler) agendaItem(r *http.Request, p *locales.Printer, z calendarZone, it engine.CalendarItem,
+func (h *Handler) agendaItem(r *http.Request, p *locales.Printer, z calendarZone, it calendar.CalendarItem,
 	waiting map[string]engine.ApprovalRequest) templates.AgendaItem {
 	st := stateOf(r.Context())
 	now := h.eng.Now()
@@ -414,8 +415,8 @@ func (h *Handler) agendaItem(r *http.Request, p *locales.Printer, z calendarZone
 	switch {
 	case row.Recurring:
 		row.Look = "ghost"
-	case it.Approval == engine.ApprovalDenied:
-		row.State, row.Look = engine.ApprovalDenied, "struck"
+	case it.Approval == calendar.ApprovalDenied:
+		row.State, row.Look = calendar.ApprovalDenied, "struck"
 	case it.State == string(release.StateExpired) || it.State == string(release.StateCanceled):
 		row.Look = "struck"
 	case it.State == string(release.StateAwaitingApproval):
@@ -424,14 +425,14 @@ func (h *Handler) agendaItem(r *http.Request, p *locales.Printer, z calendarZone
 		row.Running = true
 	case it.Held:
 		row.State, row.Look = "held", "alert"
-	case engine.StateFacet(it.State) == engine.FacetDone:
+	case calendar.StateFacet(it.State) == calendar.FacetDone:
 		row.Look = "faded"
-	case engine.StateFacet(it.State) == engine.FacetAttention:
+	case calendar.StateFacet(it.State) == calendar.FacetAttention:
 		row.Look = "alert"
 	}
 	row.StateLabel = stateWord(p, row.State)
-	row.Auto = it.Approval == engine.ApprovalAuto
-	row.Approved = it.Approval == engine.ApprovalApproved && row.Agent
+	row.Auto = it.Approval == calendar.ApprovalAuto
+	row.Approved = it.Approval == calendar.ApprovalApproved && row.Agent
 
 	if !isRelease {
 		return row
@@ -549,9 +550,9 @@ func (h *Handler) attention(r *http.Request, cs calendarState, z calendarZone) (
 	st := stateOf(ctx)
 	today := midnight(h.eng.Now(), z.site)
 	from := addDays(today, -attentionPastDays, z.site)
-	to := addDays(from, engine.CalendarMaxDays, z.site)
-	page, err := h.eng.Calendar(ctx, *st.user, engine.CalendarQuery{SiteID: st.site.ID, From: from, To: to,
-		States: []string{"attention"}, Limit: engine.CalendarMaxItems})
+	to := addDays(from, calendar.CalendarMaxDays, z.site)
+	page, err := h.cal.Calendar(ctx, *st.user, calendar.CalendarQuery{SiteID: st.site.ID, From: from, To: to,
+		States: []string{"attention"}, Limit: calendar.CalendarMaxItems})
 	if err != nil || len(page.Items) == 0 {
 		return nil, err
 	}
