@@ -38,6 +38,9 @@ type TickReport struct {
 	More       bool      // the tick stopped at its limit with work left
 	At         time.Time // the tick's now
 	NextWakeAt time.Time
+	// LagSeconds is how late the oldest item due at the tick's start was
+	// (§8.7): 0 when nothing was due.
+	LagSeconds int64
 }
 
 // RunDue runs every release that is due at the clock's now, one at a time in
@@ -70,6 +73,11 @@ func (e *Engine) RunDue(ctx context.Context, trigger string) (TickReport, error)
 	// Rows come in each site's time order (D15). A release that is not due
 	// yet (a live run's lease), or could not be claimed, holds its site's
 	// later releases until the next look; other sites go on.
+	for _, r := range rows {
+		if at := dueAt(r); !at.IsZero() && !at.After(now) {
+			rep.LagSeconds = max(rep.LagSeconds, int64(now.Sub(at)/time.Second))
+		}
+	}
 	held := map[string]bool{}
 	for i, r := range rows {
 		at := dueAt(r)
@@ -98,10 +106,11 @@ func (e *Engine) RunDue(ctx context.Context, trigger string) (TickReport, error)
 		e.log.Error("schedules: the heartbeat could not be written", "err", err)
 		firstErr = cmp.Or(firstErr, err)
 	}
-	if rep.Ran > 0 {
-		e.log.Info(fmt.Sprintf("schedules tick (%s): %d published, %d late, %d not published; next %s",
-			trigger, rep.Published, rep.Late, rep.Failed, rep.NextWakeAt.Format("15:04:05Z")))
-	}
+	// One structured line per tick (§8.7); the duration is the engine
+	// clock's, so a fake clock reads 0.
+	e.log.Info("schedules tick", "trigger", trigger, "ran", rep.Ran, "published", rep.Published, "late", rep.Late,
+		"failed", rep.Failed, "more", rep.More, "lag_s", rep.LagSeconds,
+		"next_wake", rep.NextWakeAt.UTC().Format(time.RFC3339), "duration", e.Now().Sub(now))
 	return rep, firstErr
 }
 
@@ -145,7 +154,8 @@ func (e *Engine) beat(ctx context.Context, now time.Time, trigger string, nextDu
 	if !nextDue.IsZero() && nextDue.Before(promise) {
 		promise = nextDue
 	}
-	return e.store.WriteHeartbeat(ctx, Heartbeat{At: now, Trigger: trigger, NextWakeAt: promise, Ran: rep.Ran, More: rep.More})
+	return e.store.WriteHeartbeat(ctx, Heartbeat{At: now, Trigger: trigger, NextWakeAt: promise, Ran: rep.Ran, More: rep.More,
+		LagSeconds: rep.LagSeconds})
 }
 
 // runRelease takes one due release as far as it can. again is when the
