@@ -54,6 +54,7 @@ type testApp struct {
 	store *store.Store
 	clock *fakeclock.Clock
 	eng   *engine.Engine
+	sched *scheduler.Scheduler // the handlers' backstop (no loop runs)
 
 	site        engine.Site
 	editor      engine.User
@@ -87,7 +88,8 @@ func newApp(t *testing.T) *testApp {
 	// The public site's base URL is the server's own, known once it listens.
 	var h http.Handler
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { h.ServeHTTP(w, r) }))
-	sched := scheduler.New(a.eng, st, log)
+	a.sched = scheduler.New(a.eng, st, log)
+	sched := a.sched
 	h = handlers.New(a.eng, calendar.New(st, a.clock, log), sched, sessions, log, handlers.WithPublicURL(srv.URL), handlers.WithCDNMaxAge(testCDNMaxAge))
 	t.Cleanup(func() {
 		srv.Close()

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"studio/engine/release"
 )
 
 // healthJSON asks /health as c, with header, and decodes the answer.
@@ -94,5 +96,32 @@ func TestHealthDetailsAreForSignedInCallers(t *testing.T) {
 	apiDue, _ := api["dueNotClaimed"].([]any)
 	if api["healthy"] != false || api["state"] == "running" || len(apiDue) != 1 || apiDue[0].(map[string]any)["id"] != due[0].(map[string]any)["id"] {
 		t.Errorf("/api/scheduler with a release nobody took = %v, want it unhealthy with the release under dueNotClaimed", api)
+	}
+}
+
+// TestAPIRequestsRunTheBackstop: a script's API request gives a stalled
+// scheduler its tick (§8.6), as a Studio page does, beside the request.
+func TestAPIRequestsRunTheBackstop(t *testing.T) {
+	t.Parallel()
+	a := newApp(t)
+	ctx := context.Background()
+	r := a.scheduleAt(t, a.editor, a.draft, "2026-11-02", "09:00")
+	secret, _, err := a.eng.CreateToken(ctx, a.editor, "script")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Nobody ever ticked, and the release is three minutes overdue.
+	a.clock.Set(time.Date(2026, 11, 2, 6, 3, 0, 0, time.UTC))
+	if status, _ := apiCall(t, a, "GET", "/api/sites", secret, ""); status != http.StatusOK {
+		t.Fatalf("GET /api/sites = %d", status)
+	}
+	a.sched.Stop() // waits for the backstop the request started
+	hb, err := a.eng.Heartbeat(ctx)
+	if err != nil || hb.Trigger != "request" {
+		t.Fatalf("heartbeat after an API request: %+v, %v; want a request's tick", hb, err)
+	}
+	got, err := a.eng.Release(ctx, a.site.ID, r.ID)
+	if err != nil || got.State != release.StatePublished {
+		t.Fatalf("release after the backstop: %s, %v; want published", got.State, err)
 	}
 }
