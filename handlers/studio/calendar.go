@@ -162,6 +162,9 @@ func (h *Handler) calendarView(r *http.Request, cs calendarState, z calendarZone
 	if v.Paused, err = h.pausedBanner(r); err != nil {
 		return v, err
 	}
+	if v.Aside.Stalled {
+		v.Stalled = &templates.StalledBanner{LastTick: v.Aside.Health.LastTick, CanSettings: v.Aside.CanSettings}
+	}
 	if v.Paused != nil { // the Scheduler card promises no publish while paused
 		v.Aside.Paused, v.Aside.Held = true, v.Paused.Effects.HeldCount
 	}
@@ -533,6 +536,7 @@ func (h *Handler) calendarAside(r *http.Request, z calendarZone) (templates.Cale
 		return a, err
 	}
 	a.Health = templates.HealthView{State: health.State()}
+	a.Stalled = health.Scheduler.State != engine.HealthRunning // §8.7's rule, not releases waiting
 	if hb := health.Scheduler.Beat; hb != nil {
 		last, next := z.pair(r, hb.At), z.pair(r, hb.NextWakeAt)
 		a.Health.LastTick, a.Health.NextWake, a.Health.Trigger = &last, &next, hb.Trigger
