@@ -7,6 +7,7 @@ package engine
 
 import (
 	"errors"
+	"studio/engine/throttle"
 	"sync"
 
 	"log/slog"
@@ -35,9 +36,9 @@ type Engine struct {
 	log   *slog.Logger
 	pokes chan struct{}
 
-	// throttle slows password guessing (engine/throttle.go); checkPassword
+	// throttle slows password guessing (engine/throttle); checkPassword
 	// is bcrypt's comparison, a field so a test can count the hashes spent.
-	throttle      *signInThrottle
+	throttle      *throttle.Throttle
 	checkPassword func(hash, password []byte) error
 
 	mu        sync.Mutex
@@ -52,7 +53,7 @@ func New(store Store, clock Clock, log *slog.Logger) *Engine {
 		log = slog.New(slog.DiscardHandler)
 	}
 	return &Engine{store: store, clock: clock, log: log, pokes: make(chan struct{}, 1),
-		throttle: newSignInThrottle(), checkPassword: bcrypt.CompareHashAndPassword}
+		throttle: throttle.New(), checkPassword: bcrypt.CompareHashAndPassword}
 }
 
 // Now is the engine clock's current time, truncated to milliseconds because
