@@ -42,7 +42,6 @@ type Engine struct {
 	checkPassword func(hash, password []byte) error
 
 	mu        sync.Mutex
-	lastBeat  time.Time // when this process last wrote the heartbeat
 	dbProblem string    // the database problem last logged (checkDatabase)
 	dbLogged  time.Time // and when
 }

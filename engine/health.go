@@ -156,9 +156,14 @@ func (e *Engine) stuck(ctx context.Context, siteID string, now time.Time) (due, 
 	return due, pastLease, nil
 }
 
-// checkDatabase asks the store whether the database still keeps what it is
+// CheckDatabase asks the store whether the database still keeps what it is
 // told and says so loudly in the log: when a problem starts or changes, and
 // again every minute while it holds (each tick, however often /health asks).
+func (e *Engine) CheckDatabase(ctx context.Context, now time.Time) error {
+	return e.checkDatabase(ctx, now)
+}
+
+// checkDatabase is CheckDatabase.
 func (e *Engine) checkDatabase(ctx context.Context, now time.Time) error {
 	err := e.store.Liveness(ctx)
 	e.mu.Lock()

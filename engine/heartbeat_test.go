@@ -3,6 +3,7 @@ package engine_test
 import (
 	"context"
 	"log/slog"
+	"studio/engine/scheduler"
 	"sync"
 	"testing"
 	"time"
@@ -50,9 +51,10 @@ func TestHeartbeatLagAndTickLog(t *testing.T) {
 	ctx := context.Background()
 	b := newBundle(t)
 	logs := &records{}
-	eng := engine.New(b.store, b.clock, slog.New(logs))
+	eng := engine.New(b.store, b.clock, nil)
+	sched := scheduler.New(eng, b.store, slog.New(logs))
 
-	if _, err := eng.RunDue(ctx, "node"); err != nil { // idle: nothing due
+	if _, err := sched.RunDue(ctx, "node"); err != nil { // idle: nothing due
 		t.Fatal(err)
 	}
 	hb, err := eng.Heartbeat(ctx)
@@ -65,7 +67,7 @@ func TestHeartbeatLagAndTickLog(t *testing.T) {
 	b.schedule(t, b.editor, b.createNode(t, b.site.ID, b.article.Kind, second), "2026-11-02", "09:02")
 	// The ticker was away: at 09:03:20 the oldest due item is 200 s late.
 	b.clock.Set(time.Date(2026, 11, 2, 6, 3, 20, 0, time.UTC))
-	rep, err := eng.RunDue(ctx, "node")
+	rep, err := sched.RunDue(ctx, "node")
 	if err != nil || rep.Ran != 2 || rep.LagSeconds != 200 {
 		t.Fatalf("late tick: %+v, %v; want 2 ran, lag 200", rep, err)
 	}

@@ -176,11 +176,11 @@ func TestCalendarAgenda(t *testing.T) {
 	later := a.scheduleAt(t, a.editor, a.createNode(t, release.KindPage, content.Body{Title: "Evening", Slug: "evening",
 		Status: content.StatusDraft}), "2026-11-03", "18:30")
 	a.clock.Set(time.Date(2026, 11, 2, 5, 30, 0, 0, time.UTC)) // 08:30: two published
-	if rep, err := a.eng.RunDue(ctx, "manual"); err != nil || rep.Published != 2 {
+	if rep, err := a.sched.RunDue(ctx, "manual"); err != nil || rep.Published != 2 {
 		t.Fatalf("RunDue: %+v %v", rep, err)
 	}
 	a.clock.Set(time.Date(2026, 11, 2, 7, 0, 0, 0, time.UTC)) // 10:00: Late edition was missed by 80 minutes
-	if _, err := a.eng.RunDue(ctx, "manual"); err != nil {
+	if _, err := a.sched.RunDue(ctx, "manual"); err != nil {
 		t.Fatal(err)
 	}
 	if r := a.release(t, late.ID); r.State != release.StateMissed {

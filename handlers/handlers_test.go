@@ -223,7 +223,7 @@ func TestCSRF(t *testing.T) {
 			}
 			if rt.Pattern == "/studio/releases/{id}/undo" { // a published release to undo
 				a.clock.Set(rel.When.At)
-				if _, err := a.eng.RunDue(context.Background(), "manual"); err != nil {
+				if _, err := a.sched.RunDue(context.Background(), "manual"); err != nil {
 					t.Fatal(err)
 				}
 				site, err := a.eng.Site(context.Background(), a.site.ID)
@@ -706,14 +706,14 @@ func TestPublicSite(t *testing.T) {
 
 	// A minute early: nothing goes live.
 	a.clock.Set(time.Date(2026, 11, 2, 5, 59, 0, 0, time.UTC))
-	if rep, err := a.eng.RunDue(ctx, "manual"); err != nil || rep.Published != 0 {
+	if rep, err := a.sched.RunDue(ctx, "manual"); err != nil || rep.Published != 0 {
 		t.Fatalf("RunDue at 08:59: %+v, %v; want nothing published", rep, err)
 	}
 	anon.check(t, scenario{Name: "StillHidden", URL: "/posts/election-night", ExpectedStatus: http.StatusNotFound,
 		ExpectedHeaders: noStore})
 
 	a.clock.Set(time.Date(2026, 11, 2, 6, 0, 0, 0, time.UTC))
-	if rep, err := a.eng.RunDue(ctx, "manual"); err != nil || rep.Published != 1 {
+	if rep, err := a.sched.RunDue(ctx, "manual"); err != nil || rep.Published != 1 {
 		t.Fatalf("RunDue at 09:00: %+v, %v; want one published", rep, err)
 	}
 	res := anon.check(t, scenario{Name: "Live", URL: "/posts/election-night", ExpectedStatus: http.StatusOK,
@@ -845,7 +845,7 @@ func TestHealth(t *testing.T) {
 		t.Errorf("scheduler before any tick = %v, want healthy false", s)
 	}
 
-	if _, err := a.eng.RunDue(context.Background(), "manual"); err != nil {
+	if _, err := a.sched.RunDue(context.Background(), "manual"); err != nil {
 		t.Fatal(err)
 	}
 	s := health("AfterTick")["scheduler"].(map[string]any)

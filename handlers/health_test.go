@@ -43,7 +43,7 @@ func TestHealthDetailsAreForSignedInCallers(t *testing.T) {
 	a := newApp(t)
 	ctx := context.Background()
 	a.scheduleAt(t, a.editor, a.draft, "2026-11-02", "09:00")
-	if _, err := a.eng.RunDue(ctx, "node"); err != nil {
+	if _, err := a.sched.RunDue(ctx, "node"); err != nil {
 		t.Fatal(err)
 	}
 
@@ -78,7 +78,7 @@ func TestHealthDetailsAreForSignedInCallers(t *testing.T) {
 	// promise is within §8.7's grace, so an API request's backstop (which
 	// API requests run too, in the background) leaves the release alone.
 	a.clock.Set(time.Date(2026, 11, 2, 5, 59, 0, 0, time.UTC))
-	if _, err := a.eng.RunDue(ctx, "node"); err != nil {
+	if _, err := a.sched.RunDue(ctx, "node"); err != nil {
 		t.Fatal(err)
 	}
 	a.clock.Set(time.Date(2026, 11, 2, 6, 1, 30, 0, time.UTC))

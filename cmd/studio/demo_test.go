@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 	"studio/engine/calendar"
+	"studio/engine/scheduler"
 	"testing"
 	"time"
 
@@ -88,7 +89,7 @@ func TestDemoSchedules(t *testing.T) {
 	if waiting != 2 {
 		t.Errorf("%d waiting for approval, want 2", waiting)
 	}
-	if rep, err := eng.RunDue(ctx, "test"); err != nil || rep.Ran != 0 {
+	if rep, err := scheduler.New(eng, st, nil).RunDue(ctx, "test"); err != nil || rep.Ran != 0 {
 		t.Errorf("the seeded schedules ran at once: %+v %v", rep, err)
 	}
 }

@@ -37,7 +37,7 @@ func TestStalledBannerInTheBrowser(t *testing.T) {
 	if due, err := st.DueReleases(ctx, seven.Add(10*time.Minute), 1); err != nil || len(due) != 0 {
 		t.Fatalf("the demo has work due before 07:10: %v %v", due, err)
 	}
-	rep, err := a.engine.RunDue(ctx, "node")
+	rep, err := a.ticker.RunDue(ctx, "node")
 	must(t, err)
 	if promise := seven.Add(5 * time.Minute); !rep.At.Equal(seven) {
 		t.Fatalf("tick at %v", rep.At)
@@ -78,7 +78,7 @@ func TestStalledBannerInTheBrowser(t *testing.T) {
 	shots(t, b, "schedules-stalled-en")
 
 	// A tick: the rule says running again, and the banner goes.
-	_, err = a.engine.RunDue(ctx, "manual")
+	_, err = a.ticker.RunDue(ctx, "manual")
 	must(t, err)
 	must(t, chromedp.Do(b, chromedp.Navigate(srv.URL+"/studio/schedules"), chromedp.WaitVisible(chromedp.CSS("main"))))
 	n, err := chromedp.Run(b, chromedp.Evaluate[int](`document.querySelectorAll('[data-testid="stalled-banner"]').length`))

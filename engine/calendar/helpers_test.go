@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"studio/engine/calendar"
+	"studio/engine/scheduler"
 	"testing"
 	"time"
 
@@ -30,6 +31,7 @@ type testBundle struct {
 	store *store.Store
 	clock *fakeclock.Clock
 	eng   *engine.Engine
+	sched *scheduler.Scheduler
 	cal   *calendar.Calendar
 	site  engine.Site
 
@@ -51,6 +53,7 @@ func newBundle(tb testing.TB) *testBundle {
 	}
 	tb.Cleanup(func() { b.store.Close() })
 	b.eng = engine.New(b.store, b.clock, nil)
+	b.sched = scheduler.New(b.eng, b.store, nil)
 	b.cal = calendar.New(b.store, b.clock, nil)
 	if b.site, err = b.eng.CreateSite(ctx, "Demo Gazette", "Europe/Istanbul"); err != nil {
 		tb.Fatal(err)
@@ -131,9 +134,9 @@ func (b *testBundle) live(tb testing.TB) map[string]engine.LiveNode {
 	return out
 }
 
-func (b *testBundle) tick(tb testing.TB) engine.TickReport {
+func (b *testBundle) tick(tb testing.TB) scheduler.TickReport {
 	tb.Helper()
-	rep, err := b.eng.RunDue(context.Background(), "manual")
+	rep, err := b.sched.RunDue(context.Background(), "manual")
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -57,7 +57,7 @@ func (t *Scheduler) Backstop(ctx context.Context) (ran bool, err error) {
 			return false, nil
 		}
 	}
-	_, err = t.e.RunDue(ctx, "request")
+	_, err = t.RunDue(ctx, "request")
 	return true, err
 }
 

@@ -23,7 +23,7 @@ func TestBackstop(t *testing.T) {
 
 	// A healthy scheduler: the backstop only reads.
 	b.clock.Set(nine.Add(-2 * time.Minute))
-	if _, err := b.eng.RunDue(ctx, "node"); err != nil {
+	if _, err := b.sched.RunDue(ctx, "node"); err != nil {
 		t.Fatal(err)
 	}
 	b.clock.Set(nine.Add(-time.Minute))

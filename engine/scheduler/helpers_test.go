@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 	"strings"
+	"studio/engine/scheduler"
 	"testing"
 	"time"
 
@@ -29,6 +30,7 @@ type testBundle struct {
 	store *store.Store
 	clock *fakeclock.Clock
 	eng   *engine.Engine
+	sched *scheduler.Scheduler
 	site  engine.Site
 
 	owner, admin, editor, author, contributor engine.User
@@ -49,6 +51,7 @@ func newBundle(tb testing.TB) *testBundle {
 	}
 	tb.Cleanup(func() { b.store.Close() })
 	b.eng = engine.New(b.store, b.clock, nil)
+	b.sched = scheduler.New(b.eng, b.store, nil)
 	if b.site, err = b.eng.CreateSite(ctx, "Demo Gazette", "Europe/Istanbul"); err != nil {
 		tb.Fatal(err)
 	}
@@ -128,9 +131,9 @@ func (b *testBundle) live(tb testing.TB) map[string]engine.LiveNode {
 	return out
 }
 
-func (b *testBundle) tick(tb testing.TB) engine.TickReport {
+func (b *testBundle) tick(tb testing.TB) scheduler.TickReport {
 	tb.Helper()
-	rep, err := b.eng.RunDue(context.Background(), "manual")
+	rep, err := b.sched.RunDue(context.Background(), "manual")
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -19,11 +19,15 @@ type blockedEngine struct {
 	ticks   atomic.Int64
 }
 
-func (e *blockedEngine) RunDue(ctx context.Context, trigger string) (engine.TickReport, error) {
+// CheckDatabase is where a tick blocks: it is the first thing it asks.
+func (e *blockedEngine) CheckDatabase(context.Context, time.Time) error {
 	e.ticks.Add(1)
 	e.entered <- struct{}{}
 	<-e.release
-	return engine.TickReport{At: e.clock.Now()}, nil
+	return nil
+}
+func (e *blockedEngine) RunRelease(context.Context, engine.ReleaseRow, time.Time, string, *engine.RunTally) (time.Time, error) {
+	return time.Time{}, nil
 }
 func (e *blockedEngine) Now() time.Time                      { return e.clock.Now() }
 func (e *blockedEngine) WakeAt(t time.Time) <-chan time.Time { return e.clock.WakeAt(t) }
@@ -38,6 +42,7 @@ func (neverBeat) Heartbeat(context.Context) (engine.Heartbeat, error) {
 func (neverBeat) DueReleases(context.Context, time.Time, int) ([]engine.ReleaseRow, error) {
 	return nil, nil
 }
+func (neverBeat) WriteHeartbeat(context.Context, engine.Heartbeat) error { return nil }
 
 // TestNudgeNeverWaitsAndRunsOne: a request's backstop runs beside the
 // request (Nudge returns while the tick it started is still running), and a

@@ -1,8 +1,11 @@
 // Package scheduler decides when the engine runs due work: the in-process
 // ticker loop and the request backstop (RFC §8.4–§8.7). What one tick does
 // (RunDue: claim each due release, run it, write the heartbeat) is the
-// engine's use case; this package only calls it. The automations tick will
+// scheduler's; each release in it is the engine's. The automations tick will
 // live here next.
+//
+// What one release run does (claim, run, publish, §6.3) stays the engine's:
+// RunRelease, which Publish now shares.
 package scheduler
 
 import (
@@ -20,19 +23,25 @@ const (
 	retryAfterError = 5 * time.Second
 )
 
-// Engine is what the scheduler needs from the engine: one tick, the clock,
-// and the pokes that wake the ticker early.
+// Engine is what the scheduler needs from the engine: what one release run
+// does, the database check, the clock, and the pokes that wake the loop
+// early.
 type Engine interface {
-	RunDue(ctx context.Context, trigger string) (engine.TickReport, error)
+	RunRelease(ctx context.Context, r engine.ReleaseRow, now time.Time, trigger string, tally *engine.RunTally) (again time.Time, err error)
+	CheckDatabase(ctx context.Context, now time.Time) error
 	Now() time.Time
 	WakeAt(t time.Time) <-chan time.Time
 	Pokes() <-chan struct{}
 }
 
-// Store is what the backstop reads: the heartbeat and what is due.
+// Store is what the scheduler reads and writes: what is due, and the
+// heartbeat.
 type Store interface {
-	Heartbeat(ctx context.Context) (engine.Heartbeat, error)
+	// DueReleases lists releases that need the scheduler before before, in
+	// each site's time order, at most limit.
 	DueReleases(ctx context.Context, before time.Time, limit int) ([]engine.ReleaseRow, error)
+	Heartbeat(ctx context.Context) (engine.Heartbeat, error)
+	WriteHeartbeat(ctx context.Context, h engine.Heartbeat) error
 }
 
 // Scheduler is the in-process scheduler loop: it runs a tick, sleeps until
@@ -44,12 +53,13 @@ type Scheduler struct {
 	log   *slog.Logger
 	// AfterTick, when set, is called after every tick of the loop; tests
 	// wait on it instead of sleeping.
-	AfterTick func(engine.TickReport, error)
+	AfterTick func(TickReport, error)
 
 	cancel context.CancelFunc
 	done   sync.WaitGroup
 
 	mu           sync.Mutex
+	lastBeat     time.Time   // when this process last wrote the heartbeat
 	lastBackstop time.Time   // when this process last checked the heartbeat for the backstop
 	nudging      atomic.Bool // a request's backstop runs in the background
 	background   sync.WaitGroup
@@ -71,7 +81,7 @@ func (t *Scheduler) Start(ctx context.Context) {
 	go func() {
 		defer t.done.Done()
 		for {
-			rep, err := t.e.RunDue(ctx, "node")
+			rep, err := t.RunDue(ctx, "node")
 			if ctx.Err() != nil {
 				return
 			}

@@ -41,7 +41,7 @@ func (c *signalClock) WakeAt(t time.Time) <-chan time.Time {
 }
 
 type tickResult struct {
-	rep engine.TickReport
+	rep scheduler.TickReport
 	err error
 }
 
@@ -66,7 +66,7 @@ func startTickerCtx(t *testing.T, b *testBundle, ctx context.Context) *tickerHar
 	clk := &signalClock{Clock: b.clock, sleeps: make(chan time.Duration, 1000), entered: make(chan struct{}, 1)}
 	h := &tickerHarness{clock: clk, eng: engine.New(b.store, clk, nil), ticks: make(chan tickResult, 1000), sleeps: clk.sleeps}
 	h.ticker = scheduler.New(h.eng, b.store, nil)
-	h.ticker.AfterTick = func(rep engine.TickReport, err error) {
+	h.ticker.AfterTick = func(rep scheduler.TickReport, err error) {
 		h.count.Add(1)
 		h.ticks <- tickResult{rep, err}
 	}
@@ -78,7 +78,7 @@ func startTickerCtx(t *testing.T, b *testBundle, ctx context.Context) *tickerHar
 const waitLimit = 10 * time.Second
 
 // tick waits for the next tick and fails on a tick error.
-func (h *tickerHarness) tick(t *testing.T) engine.TickReport {
+func (h *tickerHarness) tick(t *testing.T) scheduler.TickReport {
 	t.Helper()
 	select {
 	case r := <-h.ticks:
