@@ -1,8 +1,13 @@
 // Package engine holds the use cases every surface calls (Studio pages, the
-// JSON API, the CLI, and MCP when it comes) and the ticker. Business rules
-// live here so the surfaces can never disagree; storage is reached through
-// the Store interface that this package declares and package store
-// implements.
+// JSON API, the CLI and the scheduler): releases, content, approvals, gates,
+// settings and identity, and what one release run does (RunRelease, shared
+// by the scheduler's tick and Publish now). Business rules live here so the
+// surfaces can never disagree; storage is reached through the Store
+// interface that this package declares and package store implements.
+//
+// Two use-case families have their own packages with their own narrow store
+// interfaces: engine/calendar (the calendar read model) and engine/scheduler
+// (when due work runs: the loop, the request backstop, the heartbeat).
 package engine
 
 import (

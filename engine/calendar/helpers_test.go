@@ -98,15 +98,6 @@ func (b *testBundle) schedule(tb testing.TB, u engine.User, n content.Node, date
 	return r
 }
 
-func (b *testBundle) node(tb testing.TB, id string) engine.NodeDetail {
-	tb.Helper()
-	d, err := b.eng.Node(context.Background(), b.site.ID, id)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return d
-}
-
 func (b *testBundle) release(tb testing.TB, id string) engine.ReleaseRow {
 	tb.Helper()
 	r, err := b.eng.Release(context.Background(), b.site.ID, id)
@@ -114,24 +105,6 @@ func (b *testBundle) release(tb testing.TB, id string) engine.ReleaseRow {
 		tb.Fatal(err)
 	}
 	return r
-}
-
-// live returns the site's live snapshot by node id.
-func (b *testBundle) live(tb testing.TB) map[string]engine.LiveNode {
-	tb.Helper()
-	site, err := b.eng.Site(context.Background(), b.site.ID)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	nodes, err := b.eng.LiveNodes(context.Background(), site)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	out := map[string]engine.LiveNode{}
-	for _, n := range nodes {
-		out[n.ID] = n
-	}
-	return out
 }
 
 func (b *testBundle) tick(tb testing.TB) scheduler.TickReport {
@@ -152,39 +125,6 @@ func (b *testBundle) count(tb testing.TB, query string, args ...any) int {
 	return n
 }
 
-func (b *testBundle) text(tb testing.TB, query string, args ...any) string {
-	tb.Helper()
-	var s string
-	if err := b.store.DB().QueryRow(query, args...).Scan(&s); err != nil {
-		tb.Fatal(err)
-	}
-	return s
-}
-
-// dump describes every row a use case could write (nodes and their
-// versions, sites, snapshots, releases, items and holds, runs, audit), so
-// "changed nothing" is a string comparison.
-func (b *testBundle) dump(tb testing.TB) string {
-	tb.Helper()
-	queries := []string{
-		`SELECT 'nodes ' || COALESCE(group_concat(id || '@' || rev || ':' || hash, ' ' ORDER BY id), '') FROM nodes`,
-		`SELECT 'versions ' || COALESCE(group_concat(node_id || '@' || rev || ':' || hash, ' ' ORDER BY node_id, rev), '') FROM node_versions`,
-		`SELECT 'sites ' || COALESCE(group_concat(id || '@' || rev || ':' || hash || ':' || time_zone || ':' || COALESCE(published_snapshot_id, '-'), ' ' ORDER BY id), '') FROM sites`,
-		`SELECT 'snapshots ' || count(*) FROM snapshots`,
-		`SELECT 'releases ' || COALESCE(group_concat(id || '@' || rev || ':' || state || ':' || COALESCE(execute_at, '-') || ':' ||
-			COALESCE(approval, '-') || ':' || COALESCE(outcome, '-') || ':' || COALESCE(lease_token, '-'), ' ' ORDER BY id), '') FROM releases`,
-		`SELECT 'items ' || COALESCE(group_concat(release_id || '/' || node_id || ':' || held, ' ' ORDER BY release_id, node_id), '') FROM release_items`,
-		`SELECT 'runs ' || count(*) FROM schedule_runs`,
-		`SELECT 'audit ' || count(*) FROM audit`,
-		`SELECT 'approvals ' || COALESCE(group_concat(id || ':' || status, ' ' ORDER BY id), '') FROM approvals`,
-	}
-	lines := make([]string, len(queries))
-	for i, q := range queries {
-		lines[i] = b.text(tb, q)
-	}
-	return strings.Join(lines, "\n")
-}
-
 // wantRefusal fails unless err is an *engine.Error with code and field.
 func wantRefusal(tb testing.TB, err error, code, field string) *engine.Error {
 	tb.Helper()
@@ -196,14 +136,6 @@ func wantRefusal(tb testing.TB, err error, code, field string) *engine.Error {
 		tb.Fatalf("refusal = {Code: %q, Field: %q}, want {Code: %q, Field: %q}", e.Code, e.Field, code, field)
 	}
 	return e
-}
-
-// sameInstant fails unless got and want are the same instant.
-func sameInstant(tb testing.TB, what string, got, want time.Time) {
-	tb.Helper()
-	if !got.Equal(want) {
-		tb.Fatalf("%s = %s, want %s", what, got.UTC().Format(time.RFC3339Nano), want.UTC().Format(time.RFC3339Nano))
-	}
 }
 
 func (b *testBundle) execSQL(tb testing.TB, query string, args ...any) {

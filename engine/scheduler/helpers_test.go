@@ -95,15 +95,6 @@ func (b *testBundle) schedule(tb testing.TB, u engine.User, n content.Node, date
 	return r
 }
 
-func (b *testBundle) node(tb testing.TB, id string) engine.NodeDetail {
-	tb.Helper()
-	d, err := b.eng.Node(context.Background(), b.site.ID, id)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return d
-}
-
 func (b *testBundle) release(tb testing.TB, id string) engine.ReleaseRow {
 	tb.Helper()
 	r, err := b.eng.Release(context.Background(), b.site.ID, id)
@@ -129,70 +120,6 @@ func (b *testBundle) live(tb testing.TB) map[string]engine.LiveNode {
 		out[n.ID] = n
 	}
 	return out
-}
-
-func (b *testBundle) tick(tb testing.TB) scheduler.TickReport {
-	tb.Helper()
-	rep, err := b.sched.RunDue(context.Background(), "manual")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return rep
-}
-
-func (b *testBundle) count(tb testing.TB, query string, args ...any) int {
-	tb.Helper()
-	var n int
-	if err := b.store.DB().QueryRow(query, args...).Scan(&n); err != nil {
-		tb.Fatal(err)
-	}
-	return n
-}
-
-func (b *testBundle) text(tb testing.TB, query string, args ...any) string {
-	tb.Helper()
-	var s string
-	if err := b.store.DB().QueryRow(query, args...).Scan(&s); err != nil {
-		tb.Fatal(err)
-	}
-	return s
-}
-
-// dump describes every row a use case could write (nodes and their
-// versions, sites, snapshots, releases, items and holds, runs, audit), so
-// "changed nothing" is a string comparison.
-func (b *testBundle) dump(tb testing.TB) string {
-	tb.Helper()
-	queries := []string{
-		`SELECT 'nodes ' || COALESCE(group_concat(id || '@' || rev || ':' || hash, ' ' ORDER BY id), '') FROM nodes`,
-		`SELECT 'versions ' || COALESCE(group_concat(node_id || '@' || rev || ':' || hash, ' ' ORDER BY node_id, rev), '') FROM node_versions`,
-		`SELECT 'sites ' || COALESCE(group_concat(id || '@' || rev || ':' || hash || ':' || time_zone || ':' || COALESCE(published_snapshot_id, '-'), ' ' ORDER BY id), '') FROM sites`,
-		`SELECT 'snapshots ' || count(*) FROM snapshots`,
-		`SELECT 'releases ' || COALESCE(group_concat(id || '@' || rev || ':' || state || ':' || COALESCE(execute_at, '-') || ':' ||
-			COALESCE(approval, '-') || ':' || COALESCE(outcome, '-') || ':' || COALESCE(lease_token, '-'), ' ' ORDER BY id), '') FROM releases`,
-		`SELECT 'items ' || COALESCE(group_concat(release_id || '/' || node_id || ':' || held, ' ' ORDER BY release_id, node_id), '') FROM release_items`,
-		`SELECT 'runs ' || count(*) FROM schedule_runs`,
-		`SELECT 'audit ' || count(*) FROM audit`,
-		`SELECT 'approvals ' || COALESCE(group_concat(id || ':' || status, ' ' ORDER BY id), '') FROM approvals`,
-	}
-	lines := make([]string, len(queries))
-	for i, q := range queries {
-		lines[i] = b.text(tb, q)
-	}
-	return strings.Join(lines, "\n")
-}
-
-// wantRefusal fails unless err is an *engine.Error with code and field.
-func wantRefusal(tb testing.TB, err error, code, field string) *engine.Error {
-	tb.Helper()
-	e, ok := engine.AsError(err)
-	if !ok {
-		tb.Fatalf("err = %v (%T), want *engine.Error %s", err, err, code)
-	}
-	if e.Code != code || e.Field != field {
-		tb.Fatalf("refusal = {Code: %q, Field: %q}, want {Code: %q, Field: %q}", e.Code, e.Field, code, field)
-	}
-	return e
 }
 
 // sameInstant fails unless got and want are the same instant.
