@@ -80,11 +80,11 @@ func automationRecurrence(startLocal, zone, rule string) (recurrence.Recurrence,
 	if _, err := localtime.ParseWall(startLocal); err != nil {
 		return recurrence.Recurrence{}, refuse(codeOf(err), "start")
 	}
-	loc, err := zoneNamed(zone)
+	loc, err := ZoneNamed(zone)
 	if err != nil {
 		return recurrence.Recurrence{}, refuse("bad_zone", "timeZone")
 	}
-	rc, err := automationRecurrenceIn(startLocal, loc, rule)
+	rc, err := AutomationRecurrenceIn(startLocal, loc, rule)
 	if err != nil {
 		return recurrence.Recurrence{}, badRule(err)
 	}
@@ -169,4 +169,22 @@ func oneLineName(s string, limit int) bool {
 		}
 	}
 	return true
+}
+
+// AutomationRecurrenceIn is an automation's recurrence with its zone loaded
+// (the calendar expands occurrences with it).
+func AutomationRecurrenceIn(startLocal string, loc *time.Location, rule string) (recurrence.Recurrence, error) {
+	start, err := localtime.ParseWall(startLocal)
+	if err != nil {
+		return recurrence.Recurrence{}, err
+	}
+	var r *recurrence.Rule
+	if rule != "" {
+		parsed, err := recurrence.Parse(rule)
+		if err != nil {
+			return recurrence.Recurrence{}, err
+		}
+		r = &parsed
+	}
+	return recurrence.New(start, loc, r)
 }

@@ -39,7 +39,7 @@ func BenchmarkRunDueIdle(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		rep, err := tb.eng.RunDue(ctx, "bench")
+		rep, err := tb.sched.RunDue(ctx, "bench")
 		if err != nil || rep.Ran != 0 {
 			b.Fatal(rep, err)
 		}

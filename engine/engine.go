@@ -1,12 +1,18 @@
 // Package engine holds the use cases every surface calls (Studio pages, the
-// JSON API, the CLI, and MCP when it comes) and the ticker. Business rules
-// live here so the surfaces can never disagree; storage is reached through
-// the Store interface that this package declares and package store
-// implements.
+// JSON API, the CLI and the scheduler): releases, content, approvals, gates,
+// settings and identity, and what one release run does (RunRelease, shared
+// by the scheduler's tick and Publish now). Business rules live here so the
+// surfaces can never disagree; storage is reached through the Store
+// interface that this package declares and package store implements.
+//
+// Two use-case families have their own packages with their own narrow store
+// interfaces: engine/calendar (the calendar read model) and engine/scheduler
+// (when due work runs: the loop, the request backstop, the heartbeat).
 package engine
 
 import (
 	"errors"
+	"studio/engine/throttle"
 	"sync"
 
 	"log/slog"
@@ -35,16 +41,14 @@ type Engine struct {
 	log   *slog.Logger
 	pokes chan struct{}
 
-	// throttle slows password guessing (engine/throttle.go); checkPassword
+	// throttle slows password guessing (engine/throttle); checkPassword
 	// is bcrypt's comparison, a field so a test can count the hashes spent.
-	throttle      *signInThrottle
+	throttle      *throttle.Throttle
 	checkPassword func(hash, password []byte) error
 
-	mu           sync.Mutex
-	lastBeat     time.Time // when this process last wrote the heartbeat
-	lastBackstop time.Time // when this process last checked it for the backstop
-	dbProblem    string    // the database problem last logged (checkDatabase)
-	dbLogged     time.Time // and when
+	mu        sync.Mutex
+	dbProblem string    // the database problem last logged (checkDatabase)
+	dbLogged  time.Time // and when
 }
 
 // New wires an engine. log may be nil.
@@ -53,7 +57,7 @@ func New(store Store, clock Clock, log *slog.Logger) *Engine {
 		log = slog.New(slog.DiscardHandler)
 	}
 	return &Engine{store: store, clock: clock, log: log, pokes: make(chan struct{}, 1),
-		throttle: newSignInThrottle(), checkPassword: bcrypt.CompareHashAndPassword}
+		throttle: throttle.New(), checkPassword: bcrypt.CompareHashAndPassword}
 }
 
 // Now is the engine clock's current time, truncated to milliseconds because
@@ -68,6 +72,12 @@ func (e *Engine) Poke() {
 	default:
 	}
 }
+
+// Pokes receives a value after Poke: the scheduler's loop waits on it.
+func (e *Engine) Pokes() <-chan struct{} { return e.pokes }
+
+// WakeAt is the engine clock's wake-up at t, for the scheduler's loop.
+func (e *Engine) WakeAt(t time.Time) <-chan time.Time { return e.clock.WakeAt(t) }
 
 // Error is a refusal a person can act on. Code is the stable RFC-style code
 // (API responses carry it); Field names the form field it belongs to, if any.

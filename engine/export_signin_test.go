@@ -20,16 +20,14 @@ func CountPasswordChecks(e *Engine) *atomic.Int64 {
 // ThrottleKeys is how many keys the sign-in throttle remembers, per
 // account and per address.
 func ThrottleKeys(e *Engine) (accounts, addrs int) {
-	e.throttle.mu.Lock()
-	defer e.throttle.mu.Unlock()
-	return len(e.throttle.accounts.m), len(e.throttle.addrs.m)
+	return e.throttle.Keys()
 }
 
 // BoundThrottle makes e's sign-in throttle remember at most n keys of each
 // kind, and its password checks fail without hashing, so a test can fill
 // it quickly.
 func BoundThrottle(e *Engine, n int) {
-	e.throttle.accounts.max, e.throttle.addrs.max = n, n
+	e.throttle.Bound(n)
 	e.checkPassword = func(hash, password []byte) error { return errMismatch }
 }
 

@@ -156,9 +156,14 @@ func (e *Engine) stuck(ctx context.Context, siteID string, now time.Time) (due, 
 	return due, pastLease, nil
 }
 
-// checkDatabase asks the store whether the database still keeps what it is
+// CheckDatabase asks the store whether the database still keeps what it is
 // told and says so loudly in the log: when a problem starts or changes, and
 // again every minute while it holds (each tick, however often /health asks).
+func (e *Engine) CheckDatabase(ctx context.Context, now time.Time) error {
+	return e.checkDatabase(ctx, now)
+}
+
+// checkDatabase is CheckDatabase.
 func (e *Engine) checkDatabase(ctx context.Context, now time.Time) error {
 	err := e.store.Liveness(ctx)
 	e.mu.Lock()
@@ -237,3 +242,47 @@ func (e *Engine) renewLease(ctx context.Context, l Lease) error {
 // (the heartbeat, the next wake-up, the releases not taken): they tell when
 // the next release is due, so only people who read schedules get them.
 func MaySeeStatusDetails(u User) bool { return policy.Has(u.Role, policy.SchedulesRead) }
+
+// The tiers of the stalled rule (§8.7): the promised beat may be two
+// minutes overdue while something is due within a day, ten at all.
+const (
+	stalledAfter     = 2 * time.Minute
+	stalledAfterIdle = stoppedAfter
+)
+
+// Stalled is §8.7's rule: the scheduler has stopped when now is more than
+// two minutes past the heartbeat's promised next wake while something is
+// due within 24 hours (dueSoon), or more than ten minutes past it at all. A
+// scheduler that never beat is stalled.
+func Stalled(hb Heartbeat, found bool, now time.Time, dueSoon bool) bool {
+	switch {
+	case !found:
+		return true
+	case now.After(hb.NextWakeAt.Add(stalledAfterIdle)):
+		return true
+	}
+	return dueSoon && now.After(hb.NextWakeAt.Add(stalledAfter))
+}
+
+// stalled applies Stalled to the heartbeat at now, asking the store whether
+// something is due within a day only when the answer depends on it (the
+// beat is two to ten minutes overdue).
+func (e *Engine) stalled(ctx context.Context, hb Heartbeat, found bool, now time.Time) (bool, error) {
+	if !found || !now.After(hb.NextWakeAt.Add(stalledAfter)) || now.After(hb.NextWakeAt.Add(stalledAfterIdle)) {
+		return Stalled(hb, found, now, false), nil
+	}
+	soon, err := e.store.DueReleases(ctx, now.Add(stalledDueWithin), 1)
+	if err != nil {
+		return false, err
+	}
+	return Stalled(hb, found, now, len(soon) > 0), nil
+}
+
+// Stalled reads the heartbeat and applies §8.7's rule at the clock's now.
+func (e *Engine) Stalled(ctx context.Context) (bool, error) {
+	hb, err := e.store.Heartbeat(ctx)
+	if err != nil && !errors.Is(err, ErrNotFound) {
+		return false, err
+	}
+	return e.stalled(ctx, hb, err == nil, e.Now())
+}

@@ -4,6 +4,9 @@ import (
 	"context"
 	"path/filepath"
 	"strings"
+	"studio/engine/calendar"
+	"studio/engine/scheduler"
+	"sync"
 	"testing"
 	"time"
 
@@ -29,6 +32,8 @@ type testBundle struct {
 	store *store.Store
 	clock *fakeclock.Clock
 	eng   *engine.Engine
+	sched *scheduler.Scheduler
+	cal   *calendar.Calendar
 	site  engine.Site
 
 	owner, admin, editor, author, contributor engine.User
@@ -49,6 +54,8 @@ func newBundle(tb testing.TB) *testBundle {
 	}
 	tb.Cleanup(func() { b.store.Close() })
 	b.eng = engine.New(b.store, b.clock, nil)
+	b.sched = scheduler.New(b.eng, b.store, nil)
+	b.cal = calendar.New(b.store, b.clock, nil)
 	if b.site, err = b.eng.CreateSite(ctx, "Demo Gazette", "Europe/Istanbul"); err != nil {
 		tb.Fatal(err)
 	}
@@ -128,9 +135,9 @@ func (b *testBundle) live(tb testing.TB) map[string]engine.LiveNode {
 	return out
 }
 
-func (b *testBundle) tick(tb testing.TB) engine.TickReport {
+func (b *testBundle) tick(tb testing.TB) scheduler.TickReport {
 	tb.Helper()
-	rep, err := b.eng.RunDue(context.Background(), "manual")
+	rep, err := b.sched.RunDue(context.Background(), "manual")
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -198,4 +205,13 @@ func sameInstant(tb testing.TB, what string, got, want time.Time) {
 	if !got.Equal(want) {
 		tb.Fatalf("%s = %s, want %s", what, got.UTC().Format(time.RFC3339Nano), want.UTC().Format(time.RFC3339Nano))
 	}
+}
+
+// schedulers holds one scheduler per engine, as a process has one.
+var schedulers sync.Map
+
+// schedulerOf is eng's scheduler over st, made on first use.
+func schedulerOf(eng *engine.Engine, st scheduler.Store) *scheduler.Scheduler {
+	s, _ := schedulers.LoadOrStore(eng, scheduler.New(eng, st, nil))
+	return s.(*scheduler.Scheduler)
 }

@@ -641,7 +641,7 @@ func TestInvariantS7RightsRecheckedAtRun(t *testing.T) {
 		}
 	}
 	b.clock.Set(nine)
-	if _, err := b.eng.RunDue(ctx, "manual"); err != nil {
+	if _, err := b.sched.RunDue(ctx, "manual"); err != nil {
 		t.Fatal(err)
 	}
 	live := b.live(t)

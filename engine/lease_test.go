@@ -88,7 +88,7 @@ func TestDeadTickerHoldsItsSiteOneLeaseAtMost(t *testing.T) {
 	}
 
 	b.clock.Set(nine)
-	if _, err := dead.RunDue(ctx, "node"); !errors.Is(err, errDied) {
+	if _, err := schedulerOf(dead, b.store).RunDue(ctx, "node"); !errors.Is(err, errDied) {
 		t.Fatalf("the dying tick: %v", err)
 	}
 	if got := b.release(t, first); got.State != release.StateRunning || got.LeaseUntil == nil || got.LeaseUntil.After(nine.Add(90*time.Second)) {
@@ -139,14 +139,14 @@ func TestFrozenTickerStopsBeforeItsEffect(t *testing.T) {
 	var tookOver error
 	b, frozen, n := leaseBundle(t, func() error {
 		b.clock.Advance(3 * time.Minute)
-		_, tookOver = b.eng.RunDue(ctx, "node") // the other process, while this one is frozen
+		_, tookOver = b.sched.RunDue(ctx, "node") // the other process, while this one is frozen
 		return nil
 	})
 	r[0] = b.schedule(t, b.editor, n[0], "2026-11-02", "09:00")
 	r[1] = b.schedule(t, b.editor, n[1], "2026-11-02", "09:01")
 
 	b.clock.Set(nine)
-	if _, err := frozen.RunDue(ctx, "node"); err != nil {
+	if _, err := schedulerOf(frozen, b.store).RunDue(ctx, "node"); err != nil {
 		t.Fatalf("the frozen tick, once it went on: %v", err)
 	}
 	if tookOver != nil {
@@ -173,7 +173,7 @@ func TestStatusNamesReleasesNobodyTook(t *testing.T) {
 	r1 := b.schedule(t, b.editor, n[0], "2026-11-02", "09:00")
 	r2 := b.schedule(t, b.editor, n[1], "2026-11-02", "09:01")
 	b.clock.Set(nine)
-	if _, err := dead.RunDue(ctx, "node"); !errors.Is(err, errDied) {
+	if _, err := schedulerOf(dead, b.store).RunDue(ctx, "node"); !errors.Is(err, errDied) {
 		t.Fatalf("the dying tick: %v", err)
 	}
 	st, err := b.eng.Status(ctx, b.site.ID)

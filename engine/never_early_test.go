@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"math/rand"
+	"studio/engine/scheduler"
 	"testing"
 	"time"
 
@@ -193,9 +194,9 @@ func TestNeverEarlyProperty(t *testing.T) {
 
 	// tickAt runs one tick at now on a fresh engine over the same database,
 	// so the instants need not increase.
-	tickAt := func(now time.Time) engine.TickReport {
+	tickAt := func(now time.Time) scheduler.TickReport {
 		t.Helper()
-		rep, err := engine.New(b.store, fakeclock.New(now), nil).RunDue(ctx, "manual")
+		rep, err := schedulerOf(engine.New(b.store, fakeclock.New(now), nil), b.store).RunDue(ctx, "manual")
 		if err != nil {
 			t.Fatalf("tick at %s: %v", now, err)
 		}

@@ -96,7 +96,11 @@ func (e *Engine) Notifications(ctx context.Context, u User, siteID string) ([]No
 		if err != nil && !errors.Is(err, ErrNotFound) {
 			return nil, err
 		}
-		if Stalled(hb, err == nil, now) {
+		stalled, serr := e.stalled(ctx, hb, err == nil, now)
+		if serr != nil {
+			return nil, serr
+		}
+		if stalled {
 			out = append(out, Notification{Kind: NoticeStalled, At: hb.At,
 				ID: NoticeStalled + ":" + now.UTC().Format("2006-01-02T15")})
 		}

@@ -3,6 +3,7 @@ package engine_test
 import (
 	"context"
 	"slices"
+	"studio/engine/calendar"
 	"testing"
 	"time"
 
@@ -50,9 +51,9 @@ func TestPauseEffects(t *testing.T) {
 	if _, err := b.eng.SetKillSwitch(ctx, b.owner, b.site.ID, true, "Checking the results", 0); err != nil {
 		t.Fatal(err)
 	}
-	attention := engine.CalendarQuery{SiteID: b.site.ID, From: start, To: start.Add(48 * time.Hour),
-		States: []string{engine.FacetAttention}}
-	if page, err := b.eng.Calendar(ctx, b.editor, attention); err != nil || len(page.Items) != 0 {
+	attention := calendar.CalendarQuery{SiteID: b.site.ID, From: start, To: start.Add(48 * time.Hour),
+		States: []string{calendar.FacetAttention}}
+	if page, err := b.cal.Calendar(ctx, b.editor, attention); err != nil || len(page.Items) != 0 {
 		t.Fatalf("paused before its time: attention %+v, %v", page.Items, err)
 	}
 	b.clock.Set(nine.Add(time.Minute)) // its time has come; no ticker runs here
@@ -61,10 +62,10 @@ func TestPauseEffects(t *testing.T) {
 		fx.Held[0].Title != "Election night" || !fx.Held[0].At.Equal(nine) || len(fx.Gates) != 2 {
 		t.Fatalf("paused at 09:01: %+v, %v", fx, err)
 	}
-	all := engine.CalendarQuery{SiteID: b.site.ID, From: start, To: start.Add(48 * time.Hour)}
-	item := func(q engine.CalendarQuery) *engine.CalendarItem {
+	all := calendar.CalendarQuery{SiteID: b.site.ID, From: start, To: start.Add(48 * time.Hour)}
+	item := func(q calendar.CalendarQuery) *calendar.CalendarItem {
 		t.Helper()
-		page, err := b.eng.Calendar(ctx, b.editor, q)
+		page, err := b.cal.Calendar(ctx, b.editor, q)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -82,11 +83,11 @@ func TestPauseEffects(t *testing.T) {
 		t.Errorf("paused at 09:01: Needs attention lacks the held release")
 	}
 	scheduled := all
-	scheduled.States = []string{engine.FacetScheduled}
+	scheduled.States = []string{calendar.FacetScheduled}
 	if it := item(scheduled); it != nil {
 		t.Errorf("a held release is also under Scheduled: %+v", it)
 	}
-	days, err := b.eng.CalendarDays(ctx, b.editor, all, nil)
+	days, err := b.cal.CalendarDays(ctx, b.editor, all, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -444,7 +444,7 @@ func TestPublishNowConcurrentlyPublishesOnce(t *testing.T) {
 		var errs [2]error
 		var wg sync.WaitGroup
 		wg.Go(func() { _, errs[0] = b.eng.PublishNow(ctx, b.admin, b.site.ID, r.ID, r.Rev) })
-		wg.Go(func() { _, errs[1] = b.eng.RunDue(ctx, "node") })
+		wg.Go(func() { _, errs[1] = b.sched.RunDue(ctx, "node") })
 		wg.Wait()
 		check(t, b, r.ID, errs[:1])
 		if errs[1] != nil {

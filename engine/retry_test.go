@@ -51,7 +51,7 @@ func TestTransientErrorRetriesWithBackOff(t *testing.T) {
 	wantNext := []time.Duration{30 * time.Second, time.Minute, 2 * time.Minute}
 	at := nine
 	for i, d := range wantNext {
-		rep, err := eng.RunDue(ctx, "test")
+		rep, err := schedulerOf(eng, b.store).RunDue(ctx, "test")
 		if !errors.Is(err, errTimeout) {
 			t.Fatalf("try %d: err = %v, want the store's timeout", i+1, err)
 		}
@@ -67,13 +67,13 @@ func TestTransientErrorRetriesWithBackOff(t *testing.T) {
 		}
 		// Nothing happens before the back-off ends.
 		b.clock.Set(at.Add(d - time.Second))
-		if rep, err := eng.RunDue(ctx, "test"); err != nil || rep.Ran != 0 {
+		if rep, err := schedulerOf(eng, b.store).RunDue(ctx, "test"); err != nil || rep.Ran != 0 {
 			t.Fatalf("try %d: a tick inside the back-off ran %d (err %v)", i+1, rep.Ran, err)
 		}
 		at = at.Add(d)
 		b.clock.Set(at)
 	}
-	rep, err := eng.RunDue(ctx, "test")
+	rep, err := schedulerOf(eng, b.store).RunDue(ctx, "test")
 	if err != nil || rep.Published != 1 {
 		t.Fatalf("fourth try: %+v, %v", rep, err)
 	}
@@ -100,7 +100,7 @@ func TestTransientErrorsEndMissedAfterTheHour(t *testing.T) {
 	b.clock.Set(nine)
 	for b.clock.Now().Before(nine.Add(2*time.Hour)) && b.release(t, r.ID).State == release.StateRunning ||
 		b.clock.Now().Equal(nine) {
-		rep, _ := eng.RunDue(ctx, "test")
+		rep, _ := schedulerOf(eng, b.store).RunDue(ctx, "test")
 		b.clock.Set(rep.NextWakeAt)
 	}
 	got := b.release(t, r.ID)
@@ -129,14 +129,14 @@ func TestTransientErrorReadingTheApproverRetries(t *testing.T) {
 	eng := engine.New(flaky, b.clock, nil)
 	r := b.schedule(t, b.editor, b.article, "2026-11-02", "09:00")
 	b.clock.Set(nine)
-	if _, err := eng.RunDue(ctx, "test"); !errors.Is(err, errTimeout) {
+	if _, err := schedulerOf(eng, b.store).RunDue(ctx, "test"); !errors.Is(err, errTimeout) {
 		t.Fatalf("err = %v, want the timeout", err)
 	}
 	if got := b.release(t, r.ID); got.State != release.StateRunning {
 		t.Fatalf("after the failed read: %s %+v, want running (retrying)", got.State, got.Outcome)
 	}
 	b.clock.Set(nine.Add(30 * time.Second))
-	if rep, err := eng.RunDue(ctx, "test"); err != nil || rep.Published != 1 {
+	if rep, err := schedulerOf(eng, b.store).RunDue(ctx, "test"); err != nil || rep.Published != 1 {
 		t.Fatalf("the retry: %+v, %v", rep, err)
 	}
 }

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -13,144 +12,30 @@ import (
 	"studio/engine/release"
 )
 
-// Tick limits. A lease is short and renewed every 15 seconds while its run
+// A lease is short and renewed every 15 seconds while its run
 // works (keepLease), so a crashed or frozen ticker's claim is taken over by
 // the next tick 45 seconds after its last renewal at most, and holds its
 // site up no longer (ClaimRelease): a release due in the same minute as a
-// dead run is still published within a minute of its time. An idle
-// scheduler writes its heartbeat every fifth minute (§8.7).
-const (
-	leaseFor           = 45 * time.Second
-	maxReleasesPerTick = 50
-	maxSleep           = time.Minute
-	heartbeatEvery     = 5 * time.Minute
-)
+// dead run is still published within a minute of its time.
+const leaseFor = 45 * time.Second
 
 // Scheduler is the actor of every effect the ticker has (§6.3).
 var Scheduler = release.Actor{Kind: "system", ID: "sys_scheduler", Name: "Scheduler"}
 
-// TickReport says what one tick did (§8.1).
-type TickReport struct {
-	Ran        int       // releases that reached a terminal state
-	Published  int       // of which published
-	Late       int       // published after their minute
-	Failed     int       // conflict, failed, missed or expired
-	More       bool      // the tick stopped at its limit with work left
-	At         time.Time // the tick's now
-	NextWakeAt time.Time
+// RunTally counts what release runs reached (§8.1); a tick adds up its
+// runs' in its report.
+type RunTally struct {
+	Ran       int // releases that reached a terminal state
+	Published int // of which published
+	Late      int // published after their minute
+	Failed    int // conflict, failed, missed or expired
 }
 
-// RunDue runs every release that is due at the clock's now, one at a time in
-// time order, and writes the heartbeat. Concurrent calls, in this process or
-// another on the same database, never double an effect: each release is
-// claimed with a lease and published in one transaction guarded on it.
-//
-// One query reads everything due within the next minute, so an idle tick
-// costs one statement (two when the heartbeat is due).
-func (e *Engine) RunDue(ctx context.Context, trigger string) (TickReport, error) {
-	now := e.Now()
-	rep := TickReport{At: now, NextWakeAt: now.Add(maxSleep)}
-	if err := e.checkDatabase(ctx, now); err != nil {
-		return rep, err // nothing the tick did would be kept; look again in a minute
-	}
-	rows, err := e.store.DueReleases(ctx, rep.NextWakeAt, maxReleasesPerTick+1)
-	if err != nil {
-		return TickReport{}, err
-	}
-	var nextDue time.Time
-	var firstErr error
-	later := func(at time.Time) {
-		if !at.IsZero() && at.Before(rep.NextWakeAt) {
-			rep.NextWakeAt = at
-		}
-		if !at.IsZero() && (nextDue.IsZero() || at.Before(nextDue)) {
-			nextDue = at
-		}
-	}
-	// Rows come in each site's time order (D15). A release that is not due
-	// yet (a live run's lease), or could not be claimed, holds its site's
-	// later releases until the next look; other sites go on.
-	held := map[string]bool{}
-	for i, r := range rows {
-		at := dueAt(r)
-		if at.After(now) || (held[r.SiteID] && r.State != release.StateAwaitingApproval) {
-			if at.After(now) { // a held one is looked at again when what holds it is
-				later(at)
-			}
-			held[r.SiteID] = true
-			continue
-		}
-		if i >= maxReleasesPerTick {
-			rep.More = true
-			break
-		}
-		again, err := e.runRelease(ctx, r, now, trigger, &rep)
-		if err != nil {
-			e.log.Error("schedules: release run failed", "release", r.ID, "err", err)
-			firstErr = cmp.Or(firstErr, err)
-		}
-		later(again)
-		if !again.IsZero() && !again.After(now) {
-			held[r.SiteID] = true
-		}
-	}
-	if err := e.beat(ctx, now, trigger, nextDue, rep); err != nil {
-		e.log.Error("schedules: the heartbeat could not be written", "err", err)
-		firstErr = cmp.Or(firstErr, err)
-	}
-	if rep.Ran > 0 {
-		e.log.Info(fmt.Sprintf("schedules tick (%s): %d published, %d late, %d not published; next %s",
-			trigger, rep.Published, rep.Late, rep.Failed, rep.NextWakeAt.Format("15:04:05Z")))
-	}
-	return rep, firstErr
-}
-
-// dueAt is when a release needs the ticker: its time, or the end of the
-// lease of a run that may have died. A paused site's release is not run
-// (§8.6): it needs the ticker only when its late limit ends, to become
-// missed, or at the end of a lease that outlives that; an unapproved one
-// still expires at its time. DueReleases orders rows by their place in the
-// site's time order instead, so RunDue skips a row that is not due yet.
-func dueAt(r ReleaseRow) time.Time {
-	if r.SitePaused && r.State != release.StateAwaitingApproval && r.ExecuteAt != nil {
-		at := r.ExecuteAt.Add(release.LateLimit)
-		if r.State == release.StateRunning && r.LeaseUntil != nil && r.LeaseUntil.After(at) {
-			at = *r.LeaseUntil
-		}
-		return at
-	}
-	if r.State == release.StateRunning && r.LeaseUntil != nil {
-		return *r.LeaseUntil
-	}
-	if r.ExecuteAt == nil {
-		return time.Time{}
-	}
-	return *r.ExecuteAt
-}
-
-// beat writes the heartbeat after a tick that did work, and otherwise every
-// fifth minute. Its next_wake_at promises the next beat or the next due
-// work, whichever comes first, so "stalled" can be read from the row alone.
-func (e *Engine) beat(ctx context.Context, now time.Time, trigger string, nextDue time.Time, rep TickReport) error {
-	e.mu.Lock()
-	due := rep.Ran > 0 || e.lastBeat.IsZero() || now.Sub(e.lastBeat) >= heartbeatEvery
-	if due {
-		e.lastBeat = now
-	}
-	e.mu.Unlock()
-	if !due {
-		return nil
-	}
-	promise := now.Add(heartbeatEvery)
-	if !nextDue.IsZero() && nextDue.Before(promise) {
-		promise = nextDue
-	}
-	return e.store.WriteHeartbeat(ctx, Heartbeat{At: now, Trigger: trigger, NextWakeAt: promise, Ran: rep.Ran, More: rep.More})
-}
-
-// runRelease takes one due release as far as it can. again is when the
-// ticker should look at it once more (zero when it is done with it).
-func (e *Engine) runRelease(ctx context.Context, r ReleaseRow, now time.Time, trigger string, rep *TickReport) (again time.Time, err error) {
+// RunRelease takes one due release as far as it can at now, the way the
+// tick does (claim, run, publish or fail, §6.3), adding what it reached to
+// rep. again is when the scheduler should look at it once more (zero when
+// it is done with it). The scheduler decides when; this decides what.
+func (e *Engine) RunRelease(ctx context.Context, r ReleaseRow, now time.Time, trigger string, rep *RunTally) (again time.Time, err error) {
 	if r.ExecuteAt == nil {
 		return time.Time{}, nil
 	}

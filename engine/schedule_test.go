@@ -793,7 +793,7 @@ func TestHeldNodes(t *testing.T) {
 		b := newBundle(t)
 		r := b.schedule(t, b.contributor, b.article, "2026-11-02", "09:00")
 		b.clock.Set(nine)
-		if _, err := b.eng.RunDue(ctx, "manual"); err != nil {
+		if _, err := b.sched.RunDue(ctx, "manual"); err != nil {
 			t.Fatal(err)
 		}
 		if got := b.release(t, r.ID); got.State != release.StateExpired {

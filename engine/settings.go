@@ -293,8 +293,8 @@ func breaksLine(r rune) bool {
 
 // Scheduler health (§8.7), as Site settings › Schedules shows it.
 const (
-	HealthRunning = "running" // the promised beat is at most two minutes overdue
-	HealthLate    = "late"    // it is two to ten minutes overdue
+	HealthRunning = "running" // not stalled (§8.7): the promised beat is on time, or nothing is due soon
+	HealthLate    = "late"    // two to ten minutes overdue while something is due within 24 h
 	HealthStopped = "stopped" // more than ten minutes overdue, or it never beat
 )
 
@@ -308,11 +308,12 @@ type Health struct {
 	Beat  *Heartbeat // nil before the first beat
 }
 
-// HealthOf reads the scheduler's state from its heartbeat at now. Running
-// and Stalled agree: a scheduler is running exactly when it is not stalled.
-func HealthOf(hb Heartbeat, found bool, now time.Time) string {
+// HealthOf reads the scheduler's state from its heartbeat at now; dueSoon
+// says something is due within 24 hours. Running and Stalled agree: a
+// scheduler is running exactly when it is not stalled (§8.7).
+func HealthOf(hb Heartbeat, found bool, now time.Time, dueSoon bool) string {
 	switch {
-	case !Stalled(hb, found, now):
+	case !Stalled(hb, found, now, dueSoon):
 		return HealthRunning
 	case !found || now.After(hb.NextWakeAt.Add(stoppedAfter)):
 		return HealthStopped
@@ -335,5 +336,13 @@ func (e *Engine) schedulerHealth(ctx context.Context, now time.Time) (Health, er
 	if err != nil {
 		return Health{}, err
 	}
-	return Health{State: HealthOf(hb, true, now), Beat: &hb}, nil
+	stalled, err := e.stalled(ctx, hb, true, now)
+	if err != nil {
+		return Health{}, err
+	}
+	state := HealthRunning
+	if stalled {
+		state = HealthOf(hb, true, now, true)
+	}
+	return Health{State: state, Beat: &hb}, nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"studio/engine/scheduler"
 	"testing"
 	"time"
 
@@ -170,7 +171,7 @@ func TestKillSwitchHoldsDueReleases(t *testing.T) {
 		b.clock.Set(nine.Add(5 * time.Minute))
 		// The release waits on purpose: the heartbeat is on time, so the
 		// backstop must not count it as overdue work.
-		if ran, err := b.eng.Backstop(context.Background()); err != nil || ran {
+		if ran, err := scheduler.New(b.eng, b.store, nil).Backstop(context.Background()); err != nil || ran {
 			t.Fatalf("backstop while paused: ran %v, err %v; want no tick", ran, err)
 		}
 		waits(t, b, r)
@@ -582,24 +583,30 @@ func TestSchedulerHealth(t *testing.T) {
 	t.Run("Boundaries", func(t *testing.T) {
 		hb := engine.Heartbeat{At: start, NextWakeAt: start.Add(5 * time.Minute)}
 		for _, tc := range []struct {
-			name  string
-			found bool
-			now   time.Time
-			want  string
+			name    string
+			found   bool
+			now     time.Time
+			dueSoon bool // something is due within 24 hours
+			want    string
 		}{
-			{"NeverBeat", false, start, engine.HealthStopped},
-			{"JustBeat", true, start, engine.HealthRunning},
-			{"AtThePromise", true, hb.NextWakeAt, engine.HealthRunning},
-			{"TwoMinutesOverdue", true, hb.NextWakeAt.Add(2 * time.Minute), engine.HealthRunning},
-			{"JustPastGrace", true, hb.NextWakeAt.Add(2*time.Minute + time.Millisecond), engine.HealthLate},
-			{"TenMinutesOverdue", true, hb.NextWakeAt.Add(10 * time.Minute), engine.HealthLate},
-			{"PastTen", true, hb.NextWakeAt.Add(10*time.Minute + time.Millisecond), engine.HealthStopped},
-			{"Days", true, hb.NextWakeAt.Add(72 * time.Hour), engine.HealthStopped},
+			{"NeverBeat", false, start, false, engine.HealthStopped},
+			{"JustBeat", true, start, true, engine.HealthRunning},
+			{"AtThePromise", true, hb.NextWakeAt, true, engine.HealthRunning},
+			{"TwoMinutesOverdue", true, hb.NextWakeAt.Add(2 * time.Minute), true, engine.HealthRunning},
+			{"JustPastGrace", true, hb.NextWakeAt.Add(2*time.Minute + time.Millisecond), true, engine.HealthLate},
+			// §8.7's tiers: with nothing due within a day, the scheduler is
+			// stalled only more than ten minutes past its promise.
+			{"JustPastGraceIdle", true, hb.NextWakeAt.Add(2*time.Minute + time.Millisecond), false, engine.HealthRunning},
+			{"TenMinutesOverdue", true, hb.NextWakeAt.Add(10 * time.Minute), true, engine.HealthLate},
+			{"TenMinutesOverdueIdle", true, hb.NextWakeAt.Add(10 * time.Minute), false, engine.HealthRunning},
+			{"PastTen", true, hb.NextWakeAt.Add(10*time.Minute + time.Millisecond), true, engine.HealthStopped},
+			{"PastTenIdle", true, hb.NextWakeAt.Add(10*time.Minute + time.Millisecond), false, engine.HealthStopped},
+			{"Days", true, hb.NextWakeAt.Add(72 * time.Hour), false, engine.HealthStopped},
 		} {
-			if got := engine.HealthOf(hb, tc.found, tc.now); got != tc.want {
+			if got := engine.HealthOf(hb, tc.found, tc.now, tc.dueSoon); got != tc.want {
 				t.Errorf("%s: %s, want %s", tc.name, got, tc.want)
 			}
-			if running := engine.HealthOf(hb, tc.found, tc.now) == engine.HealthRunning; running == engine.Stalled(hb, tc.found, tc.now) {
+			if running := engine.HealthOf(hb, tc.found, tc.now, tc.dueSoon) == engine.HealthRunning; running == engine.Stalled(hb, tc.found, tc.now, tc.dueSoon) {
 				t.Errorf("%s: running %v disagrees with Stalled", tc.name, running)
 			}
 		}
@@ -618,8 +625,21 @@ func TestSchedulerHealth(t *testing.T) {
 			t.Fatalf("after a tick: %+v, %v", h, err)
 		}
 		b.clock.Advance(8 * time.Minute)
+		// §8.7's 24-hour tier: three minutes past the promise with nothing
+		// due within a day is not stalled yet; with a release due tomorrow
+		// morning it is.
+		if h, _ := b.eng.SchedulerHealth(context.Background()); h.State != engine.HealthRunning {
+			t.Fatalf("8 minutes after the beat, nothing due: %s, want running", h.State)
+		}
+		if stalled, err := b.eng.Stalled(context.Background()); err != nil || stalled {
+			t.Fatalf("8 minutes after the beat, nothing due: stalled %v, %v", stalled, err)
+		}
+		b.schedule(t, b.editor, b.article, "2026-11-02", "09:00")
 		if h, _ := b.eng.SchedulerHealth(context.Background()); h.State != engine.HealthLate {
-			t.Fatalf("8 minutes after the beat: %s, want late", h.State)
+			t.Fatalf("8 minutes after the beat, a release due within a day: %s, want late", h.State)
+		}
+		if stalled, err := b.eng.Stalled(context.Background()); err != nil || !stalled {
+			t.Fatalf("8 minutes after the beat, a release due within a day: stalled %v, %v", stalled, err)
 		}
 		b.clock.Advance(8 * time.Minute)
 		if h, _ := b.eng.SchedulerHealth(context.Background()); h.State != engine.HealthStopped {

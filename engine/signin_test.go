@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"studio/engine/throttle"
 	"sync"
 	"testing"
 	"time"
@@ -312,7 +313,7 @@ func TestAddressGroup(t *testing.T) {
 		"@":                      "@",
 		strings.Repeat("x", 100): strings.Repeat("x", 64),
 	} {
-		if got := engine.AddressGroup(in); got != want {
+		if got := throttle.AddressGroup(in); got != want {
 			t.Errorf("AddressGroup(%q) = %q, want %q", in, got, want)
 		}
 	}

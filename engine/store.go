@@ -360,7 +360,6 @@ type Store interface {
 	// delay(attempt), so the next tick takes the run over then. ErrConflict
 	// when the lease is no longer ours.
 	RetryLater(ctx context.Context, r Retry) error
-	WriteHeartbeat(ctx context.Context, h Heartbeat) error
 	Heartbeat(ctx context.Context) (Heartbeat, error)
 
 	// ScheduleSettings returns a site's schedule settings, the defaults at

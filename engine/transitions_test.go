@@ -345,7 +345,7 @@ func TestReleaseTransitionTable(t *testing.T) {
 			return nil
 		}
 		b.clock.Set(nine)
-		rep, err := ticker.RunDue(ctx, "manual")
+		rep, err := schedulerOf(ticker, b.store).RunDue(ctx, "manual")
 		if err != nil || rep.Published != 1 || !sawRunning {
 			t.Fatalf("tick: %+v %v (saw running %v)", rep, err, sawRunning)
 		}
@@ -443,7 +443,7 @@ func TestReleaseTransitionTable(t *testing.T) {
 		hs, ticker := b.hooked()
 		hs.beforeApply = func(engine.Apply) error { return errors.New("disk I/O error") }
 		b.clock.Set(nine)
-		if _, err := ticker.RunDue(ctx, "manual"); err == nil {
+		if _, err := schedulerOf(ticker, b.store).RunDue(ctx, "manual"); err == nil {
 			t.Fatal("the failed batch was not reported")
 		}
 		if got := b.release(t, r.ID); got.State != release.StateRunning || b.heldItems(t, r.ID) != 1 {
@@ -720,7 +720,7 @@ func TestRunEndsAreMovesOfTheModel(t *testing.T) {
 		moves = append(moves, move{f.ReleaseID, b.release(t, f.ReleaseID).State, f.State})
 	}
 	b.clock.Set(nine)
-	if _, err := ticker.RunDue(ctx, "manual"); err != nil {
+	if _, err := schedulerOf(ticker, b.store).RunDue(ctx, "manual"); err != nil {
 		t.Fatal(err)
 	}
 	want := map[string]release.State{failing.ID: release.StateFailed, expiring.ID: release.StateExpired}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/mail"
 	"strings"
+	"studio/engine/throttle"
 	"time"
 	"unicode/utf8"
 
@@ -58,7 +59,7 @@ func (e *Engine) AddUser(ctx context.Context, email, name string, role policy.Ro
 var dummyHash, _ = bcrypt.GenerateFromPassword([]byte("studio-timing-equaliser"), bcrypt.DefaultCost)
 
 // CodeTooManyAttempts refuses a sign-in while its account or its client
-// address is locked by the throttle (engine/throttle.go); Args "RetryAfter"
+// address is locked by the throttle (engine/throttle); Args "RetryAfter"
 // (a time.Duration) says how long. Surfaces answer 429 with Retry-After.
 const CodeTooManyAttempts = "too_many_attempts"
 
@@ -87,23 +88,23 @@ const auditEmailChars = 100
 // the account's failures.
 func (e *Engine) SignIn(ctx context.Context, try SignInTry) (User, error) {
 	typed := strings.TrimSpace(try.Email)
-	addr := AddressGroup(try.Client)
+	addr := throttle.AddressGroup(try.Client)
 	now := e.Now()
-	tk, wait := e.throttle.admit(accountKey(typed), addr, now)
+	tk, wait := e.throttle.Admit(throttle.AccountKey(typed), addr, now)
 	if wait > 0 {
 		return User{}, &Error{Code: CodeTooManyAttempts, Args: map[string]any{"RetryAfter": wait}}
 	}
 	u, hash, err := e.store.UserByEmail(ctx, typed)
 	known := err == nil
 	if err != nil && !errors.Is(err, ErrNotFound) {
-		e.throttle.abandon(tk)
+		e.throttle.Abandon(tk)
 		return User{}, err
 	}
 	if !known {
 		hash = string(dummyHash)
 	}
 	if e.checkPassword([]byte(hash), []byte(try.Password)) == nil && known {
-		e.throttle.succeeded(tk)
+		e.throttle.Succeeded(tk)
 		if ValidLanguage(try.Lang) && try.Lang != u.Lang {
 			if err := e.store.SetUserLang(ctx, u.ID, try.Lang); err != nil {
 				return User{}, err
@@ -116,7 +117,7 @@ func (e *Engine) SignIn(ctx context.Context, try SignInTry) (User, error) {
 	if known {
 		details["userId"] = u.ID
 	}
-	if d := tk.lockedFor(); d > 0 {
+	if d := tk.LockedFor(); d > 0 {
 		details["lockedSeconds"] = int64((d + time.Second - 1) / time.Second)
 		e.log.Warn("studio: sign-in locked after failed tries", "client", addr, "seconds", details["lockedSeconds"])
 	}
@@ -160,3 +161,7 @@ func require(u User, scope policy.Scope) error {
 	}
 	return nil
 }
+
+// Require refuses (CodeForbidden) a person whose role lacks scope: the
+// check every use case starts with, for the engine's sub-packages.
+func Require(u User, scope policy.Scope) error { return require(u, scope) }

@@ -146,7 +146,7 @@ func TestAPIPublishNowAndNotifications(t *testing.T) {
 	}
 	rel := a.scheduleAt(t, a.editor, a.draft, "2026-11-02", "09:00")
 	a.clock.Set(rel.When.At.Add(2 * time.Hour)) // the scheduler was down: missed
-	if _, err := a.eng.RunDue(ctx, "manual"); err != nil {
+	if _, err := a.sched.RunDue(ctx, "manual"); err != nil {
 		t.Fatal(err)
 	}
 	missed := a.release(t, rel.ID)

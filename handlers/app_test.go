@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"studio/engine/calendar"
+	"studio/engine/scheduler"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -53,6 +55,7 @@ type testApp struct {
 	store *store.Store
 	clock *fakeclock.Clock
 	eng   *engine.Engine
+	sched *scheduler.Scheduler // the handlers' backstop (no loop runs)
 
 	site        engine.Site
 	editor      engine.User
@@ -91,9 +94,12 @@ func newApp(t *testing.T) *testApp {
 	var h http.Handler
 	srv := httptest.NewServer(checkReleases(t, a.releasesChecked,
 		http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { h.ServeHTTP(w, r) })))
-	h = handlers.New(a.eng, sessions, log, handlers.WithPublicURL(srv.URL), handlers.WithCDNMaxAge(testCDNMaxAge))
+	a.sched = scheduler.New(a.eng, st, log)
+	sched := a.sched
+	h = handlers.New(a.eng, calendar.New(st, a.clock, log), sched, sessions, log, handlers.WithPublicURL(srv.URL), handlers.WithCDNMaxAge(testCDNMaxAge))
 	t.Cleanup(func() {
 		srv.Close()
+		sched.Stop() // a request's backstop may still run
 		st.Close()
 	})
 	a.URL = srv.URL
@@ -119,7 +125,7 @@ func newApp(t *testing.T) *testApp {
 
 // routeTable is the Studio route table, for its methods, patterns and
 // scopes only.
-func routeTable() []handlers.Route { return handlers.StudioRoutes(studio.New(nil, nil, nil)) }
+func routeTable() []handlers.Route { return handlers.StudioRoutes(studio.New(nil, nil, nil, nil, nil)) }
 
 // cheapHash is password hashed at bcrypt's lowest cost. engine.AddUser uses
 // the default cost, about a second per hash under -race; SignIn reads the

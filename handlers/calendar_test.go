@@ -6,10 +6,10 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"studio/engine/calendar"
 	"testing"
 	"time"
 
-	"studio/engine"
 	"studio/engine/content"
 	"studio/engine/release"
 )
@@ -176,11 +176,11 @@ func TestCalendarAgenda(t *testing.T) {
 	later := a.scheduleAt(t, a.editor, a.createNode(t, release.KindPage, content.Body{Title: "Evening", Slug: "evening",
 		Status: content.StatusDraft}), "2026-11-03", "18:30")
 	a.clock.Set(time.Date(2026, 11, 2, 5, 30, 0, 0, time.UTC)) // 08:30: two published
-	if rep, err := a.eng.RunDue(ctx, "manual"); err != nil || rep.Published != 2 {
+	if rep, err := a.sched.RunDue(ctx, "manual"); err != nil || rep.Published != 2 {
 		t.Fatalf("RunDue: %+v %v", rep, err)
 	}
 	a.clock.Set(time.Date(2026, 11, 2, 7, 0, 0, 0, time.UTC)) // 10:00: Late edition was missed by 80 minutes
-	if _, err := a.eng.RunDue(ctx, "manual"); err != nil {
+	if _, err := a.sched.RunDue(ctx, "manual"); err != nil {
 		t.Fatal(err)
 	}
 	if r := a.release(t, late.ID); r.State != release.StateMissed {
@@ -248,7 +248,7 @@ func TestCalendarSameMinuteAndPaging(t *testing.T) {
 	// A page of one: the cursor after the first.
 	loc, _ := time.LoadLocation("Europe/Istanbul")
 	from := time.Date(2026, 11, 2, 0, 0, 0, 0, loc)
-	page, err := a.eng.Calendar(context.Background(), a.editor, engine.CalendarQuery{SiteID: a.site.ID, From: from,
+	page, err := calendar.New(a.store, a.clock, nil).Calendar(context.Background(), a.editor, calendar.CalendarQuery{SiteID: a.site.ID, From: from,
 		To: from.AddDate(0, 0, 14), Limit: 1})
 	if err != nil || page.NextCursor == "" {
 		t.Fatalf("page of one: %+v %v", page, err)

@@ -34,7 +34,7 @@ func (a *testApp) conflictRelease(t *testing.T) engine.ReleaseRow {
 	edit("This is the first article.\nCorrected.")
 	first := a.scheduleAt(t, a.editor, a.live, "2026-11-02", "08:30")
 	a.clock.Set(time.Date(2026, 11, 2, 5, 30, 0, 0, time.UTC))
-	if _, err := a.eng.RunDue(ctx, "manual"); err != nil {
+	if _, err := a.sched.RunDue(ctx, "manual"); err != nil {
 		t.Fatal(err)
 	}
 	edit("This is the first article.\nCorrected.\nUpdated.")
@@ -47,7 +47,7 @@ func (a *testApp) conflictRelease(t *testing.T) engine.ReleaseRow {
 		t.Fatal(err)
 	}
 	a.clock.Set(time.Date(2026, 11, 2, 6, 0, 0, 0, time.UTC))
-	if _, err := a.eng.RunDue(ctx, "manual"); err != nil {
+	if _, err := a.sched.RunDue(ctx, "manual"); err != nil {
 		t.Fatal(err)
 	}
 	r := a.release(t, second.ID)

@@ -369,7 +369,7 @@ func TestAddressTakeoverRunNotice(t *testing.T) {
 		t.Fatal(err)
 	}
 	a.clock.Set(start.Add(time.Hour))
-	if _, err := a.eng.RunDue(ctx, "manual"); err != nil {
+	if _, err := a.sched.RunDue(ctx, "manual"); err != nil {
 		t.Fatal(err)
 	}
 	if got := a.release(t, r.ID); got.State != release.StateFailed || got.Outcome == nil || got.Outcome.Code != "slug_taken" {

@@ -188,7 +188,7 @@ func TestDraftReleaseFlow(t *testing.T) {
 
 	// At 09:30 the tick publishes every item; the taken-down article is gone.
 	a.clock.Set(*rel.ExecuteAt)
-	if rep, err := a.eng.RunDue(ctx, "manual"); err != nil || rep.Published != 1 {
+	if rep, err := a.sched.RunDue(ctx, "manual"); err != nil || rep.Published != 1 {
 		t.Fatalf("tick %+v, %v", rep, err)
 	}
 	pub := a.client(t, "")

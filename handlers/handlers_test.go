@@ -224,7 +224,7 @@ func TestCSRF(t *testing.T) {
 			}
 			if rt.Pattern == "/studio/releases/{id}/undo" { // a published release to undo
 				a.clock.Set(rel.When.At)
-				if _, err := a.eng.RunDue(context.Background(), "manual"); err != nil {
+				if _, err := a.sched.RunDue(context.Background(), "manual"); err != nil {
 					t.Fatal(err)
 				}
 				site, err := a.eng.Site(context.Background(), a.site.ID)
@@ -707,14 +707,14 @@ func TestPublicSite(t *testing.T) {
 
 	// A minute early: nothing goes live.
 	a.clock.Set(time.Date(2026, 11, 2, 5, 59, 0, 0, time.UTC))
-	if rep, err := a.eng.RunDue(ctx, "manual"); err != nil || rep.Published != 0 {
+	if rep, err := a.sched.RunDue(ctx, "manual"); err != nil || rep.Published != 0 {
 		t.Fatalf("RunDue at 08:59: %+v, %v; want nothing published", rep, err)
 	}
 	anon.check(t, scenario{Name: "StillHidden", URL: "/posts/election-night", ExpectedStatus: http.StatusNotFound,
 		ExpectedHeaders: noStore})
 
 	a.clock.Set(time.Date(2026, 11, 2, 6, 0, 0, 0, time.UTC))
-	if rep, err := a.eng.RunDue(ctx, "manual"); err != nil || rep.Published != 1 {
+	if rep, err := a.sched.RunDue(ctx, "manual"); err != nil || rep.Published != 1 {
 		t.Fatalf("RunDue at 09:00: %+v, %v; want one published", rep, err)
 	}
 	res := anon.check(t, scenario{Name: "Live", URL: "/posts/election-night", ExpectedStatus: http.StatusOK,
@@ -846,7 +846,7 @@ func TestHealth(t *testing.T) {
 		t.Errorf("scheduler before any tick = %v, want healthy false", s)
 	}
 
-	if _, err := a.eng.RunDue(context.Background(), "manual"); err != nil {
+	if _, err := a.sched.RunDue(context.Background(), "manual"); err != nil {
 		t.Fatal(err)
 	}
 	s := health("AfterTick")["scheduler"].(map[string]any)
@@ -859,9 +859,17 @@ func TestHealth(t *testing.T) {
 	if s := health("Grace")["scheduler"].(map[string]any); s["healthy"] != true {
 		t.Errorf("scheduler 2 minutes after its promise = %v, want healthy true", s)
 	}
-	a.clock.Advance(time.Minute) // no beat for eight minutes: stalled
+	a.clock.Advance(time.Minute) // no beat for eight minutes, but nothing is due within a day (§8.7)
+	if s := health("IdleGrace")["scheduler"].(map[string]any); s["healthy"] != true {
+		t.Errorf("idle scheduler 3 minutes after its promise = %v, want healthy true", s)
+	}
+	a.scheduleAt(t, a.editor, a.draft, "2026-11-02", "09:00") // due within a day: stalled
 	if s := health("Late")["scheduler"].(map[string]any); s["healthy"] != false {
-		t.Errorf("scheduler 3 minutes after its promise = %v, want healthy false", s)
+		t.Errorf("scheduler 3 minutes after its promise, a release due today = %v, want healthy false", s)
+	}
+	a.clock.Advance(7*time.Minute + time.Millisecond) // ten minutes past its promise: stalled at all
+	if s := health("Stopped")["scheduler"].(map[string]any); s["healthy"] != false || s["state"] != "stopped" {
+		t.Errorf("scheduler 10 minutes after its promise = %v, want healthy false, stopped", s)
 	}
 }
 

@@ -17,6 +17,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"studio/engine/calendar"
+	"studio/engine/scheduler"
 	"testing"
 	"time"
 
@@ -40,7 +42,10 @@ func (a *testApp) serve(t *testing.T, tlsToo bool, opts ...handlers.Option) stri
 	sessions.Cookie.HttpOnly = true
 	sessions.Cookie.SameSite = http.SameSiteLaxMode
 	sessions.Cookie.Path = "/"
-	h := handlers.New(a.eng, sessions, slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelWarn})), opts...)
+	log := slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelWarn}))
+	sched := scheduler.New(a.eng, a.store, log)
+	t.Cleanup(sched.Stop) // after the server closes: a request's backstop may still run
+	h := handlers.New(a.eng, calendar.New(a.store, a.clock, log), sched, sessions, log, opts...)
 	var srv *httptest.Server
 	if tlsToo {
 		srv = httptest.NewTLSServer(h)

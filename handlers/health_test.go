@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"studio/engine/release"
 )
 
 // healthJSON asks /health as c, with header, and decodes the answer.
@@ -41,7 +43,7 @@ func TestHealthDetailsAreForSignedInCallers(t *testing.T) {
 	a := newApp(t)
 	ctx := context.Background()
 	a.scheduleAt(t, a.editor, a.draft, "2026-11-02", "09:00")
-	if _, err := a.eng.RunDue(ctx, "node"); err != nil {
+	if _, err := a.sched.RunDue(ctx, "node"); err != nil {
 		t.Fatal(err)
 	}
 
@@ -70,13 +72,19 @@ func TestHealthDetailsAreForSignedInCallers(t *testing.T) {
 		}
 	}
 
-	// Nobody ticks: at 09:02 the release is due and not claimed. Everyone
+	// Nobody ticks: at 09:01:30 the release is due and not claimed. Everyone
 	// learns that something is wrong; the signed-in learn what.
-	a.clock.Set(time.Date(2026, 11, 2, 6, 2, 0, 0, time.UTC))
+	// A ticker beat at 08:59, promising 09:00, and died; at 09:01:30 its
+	// promise is within §8.7's grace, so an API request's backstop (which
+	// API requests run too, in the background) leaves the release alone.
+	a.clock.Set(time.Date(2026, 11, 2, 5, 59, 0, 0, time.UTC))
+	if _, err := a.sched.RunDue(ctx, "node"); err != nil {
+		t.Fatal(err)
+	}
+	a.clock.Set(time.Date(2026, 11, 2, 6, 1, 30, 0, time.UTC))
 	if anon := healthJSON(t, a.client(t, ""), nil, http.StatusOK); anon["healthy"] != false || len(anon) != 2 {
 		t.Errorf("anonymous /health with a release nobody took = %v, want healthy false and nothing more", anon)
 	}
-	// (A Studio request would run the backstop's tick: ask with the token.)
 	out := healthJSON(t, a.client(t, ""), map[string]string{"Authorization": "Bearer " + secret}, http.StatusOK)
 	s := out["scheduler"].(map[string]any)
 	due, _ := s["dueNotClaimed"].([]any)
@@ -88,5 +96,32 @@ func TestHealthDetailsAreForSignedInCallers(t *testing.T) {
 	apiDue, _ := api["dueNotClaimed"].([]any)
 	if api["healthy"] != false || api["state"] == "running" || len(apiDue) != 1 || apiDue[0].(map[string]any)["id"] != due[0].(map[string]any)["id"] {
 		t.Errorf("/api/scheduler with a release nobody took = %v, want it unhealthy with the release under dueNotClaimed", api)
+	}
+}
+
+// TestAPIRequestsRunTheBackstop: a script's API request gives a stalled
+// scheduler its tick (§8.6), as a Studio page does, beside the request.
+func TestAPIRequestsRunTheBackstop(t *testing.T) {
+	t.Parallel()
+	a := newApp(t)
+	ctx := context.Background()
+	r := a.scheduleAt(t, a.editor, a.draft, "2026-11-02", "09:00")
+	secret, _, err := a.eng.CreateToken(ctx, a.editor, "script")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Nobody ever ticked, and the release is three minutes overdue.
+	a.clock.Set(time.Date(2026, 11, 2, 6, 3, 0, 0, time.UTC))
+	if status, _ := apiCall(t, a, "GET", "/api/sites", secret, ""); status != http.StatusOK {
+		t.Fatalf("GET /api/sites = %d", status)
+	}
+	a.sched.Stop() // waits for the backstop the request started
+	hb, err := a.eng.Heartbeat(ctx)
+	if err != nil || hb.Trigger != "request" {
+		t.Fatalf("heartbeat after an API request: %+v, %v; want a request's tick", hb, err)
+	}
+	got, err := a.eng.Release(ctx, a.site.ID, r.ID)
+	if err != nil || got.State != release.StatePublished {
+		t.Fatalf("release after the backstop: %s, %v; want published", got.State, err)
 	}
 }

@@ -17,7 +17,7 @@ func TestLatenessReadsAsMinutesAndSeconds(t *testing.T) {
 	a := newApp(t)
 	r := a.scheduleAt(t, a.editor, a.draft, "2026-11-02", "09:00")
 	a.clock.Set(time.Date(2026, 11, 2, 6, 2, 14, 0, time.UTC)) // 09:02:14 in Istanbul
-	if rep, err := a.eng.RunDue(context.Background(), "node"); err != nil || rep.Published != 1 {
+	if rep, err := a.sched.RunDue(context.Background(), "node"); err != nil || rep.Published != 1 {
 		t.Fatalf("tick: %+v %v", rep, err)
 	}
 

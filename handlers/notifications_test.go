@@ -9,7 +9,7 @@ import (
 func TestNotificationsPage(t *testing.T) {
 	t.Parallel()
 	a := newApp(t)
-	if _, err := a.eng.RunDue(context.Background(), "node"); err != nil { // a live scheduler
+	if _, err := a.sched.RunDue(context.Background(), "node"); err != nil { // a live scheduler
 		t.Fatal(err)
 	}
 	a.scheduleAt(t, a.contributor, a.draft, "2026-11-02", "09:00") // due in an hour

@@ -262,7 +262,7 @@ func TestStaleRefusalOffersLoadTheLatest(t *testing.T) {
 	// Undo of a published release, on a site that moved since.
 	published := a.scheduleAt(t, a.editor, a.draft, "2026-11-02", "09:00")
 	a.clock.Set(published.When.At)
-	if _, err := a.eng.RunDue(context.Background(), "manual"); err != nil {
+	if _, err := a.sched.RunDue(context.Background(), "manual"); err != nil {
 		t.Fatal(err)
 	}
 	site, err := a.eng.Site(context.Background(), a.site.ID)

@@ -11,6 +11,8 @@ import (
 	"net/http"
 	"net/netip"
 	"strings"
+	"studio/engine/calendar"
+	"studio/engine/scheduler"
 	"time"
 
 	"github.com/alexedwards/scs/v2"
@@ -285,12 +287,12 @@ func WithPublicURL(base string) Option { return func(o *options) { o.site.Public
 func WithCDNMaxAge(d time.Duration) Option { return func(o *options) { o.site.CDNMaxAge = d } }
 
 // New builds the one handler of the process.
-func New(eng *engine.Engine, sessions *scs.SessionManager, log *slog.Logger, opts ...Option) http.Handler {
+func New(eng *engine.Engine, cal *calendar.Calendar, sched *scheduler.Scheduler, sessions *scs.SessionManager, log *slog.Logger, opts ...Option) http.Handler {
 	var o options
 	for _, opt := range opts {
 		opt(&o)
 	}
-	s := studio.New(eng, sessions, log)
+	s := studio.New(eng, cal, sched, sessions, log)
 	if o.csrfKey != nil {
 		s.SetCSRFKey(o.csrfKey)
 	}
@@ -319,7 +321,7 @@ func New(eng *engine.Engine, sessions *scs.SessionManager, log *slog.Logger, opt
 	for key := range bodies {
 		panic("handlers: StudioBodies names no route: " + key)
 	}
-	a := api.New(eng, s.Session, log)
+	a := api.New(eng, cal, sched, s.Session, log)
 	for _, origin := range o.origins {
 		if err := errors.Join(s.TrustOrigin(origin), a.TrustOrigin(origin)); err != nil {
 			panic("handlers: trusted origin: " + err.Error())
@@ -328,7 +330,7 @@ func New(eng *engine.Engine, sessions *scs.SessionManager, log *slog.Logger, opt
 	r.Group(func(r chi.Router) {
 		// The session is loaded so a signed-in browser can call the API as
 		// its person; a script's request carries no cookie and costs nothing.
-		r.Use(sessions.LoadAndSave)
+		r.Use(sessions.LoadAndSave, backstop(sched))
 		for _, rt := range APIRoutes(a) {
 			r.Method(rt.Method, rt.Pattern, a.Guard(mustScope(rt), rt.Handler))
 		}
@@ -454,5 +456,18 @@ func healthCaller(eng *engine.Engine, sessions *scs.SessionManager, s *studio.Ha
 		}
 		u, err := eng.User(ctx, id)
 		return u, err == nil
+	}
+}
+
+// backstop gives a stalled scheduler a tick from an API request (§8.6), as
+// Studio's pages do: beside the request, never delaying it.
+func backstop(sched *scheduler.Scheduler) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if sched != nil {
+				sched.Nudge()
+			}
+			next.ServeHTTP(w, r)
+		})
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"studio/engine/scheduler"
 	"testing"
 	"time"
 
@@ -54,9 +55,9 @@ func (a *testApp) settingsPrint(t *testing.T) string {
 }
 
 // tick runs the scheduler once, as the ticker would.
-func (a *testApp) tick(t *testing.T) engine.TickReport {
+func (a *testApp) tick(t *testing.T) scheduler.TickReport {
 	t.Helper()
-	rep, err := a.eng.RunDue(context.Background(), "manual")
+	rep, err := a.sched.RunDue(context.Background(), "manual")
 	if err != nil {
 		t.Fatal(err)
 	}

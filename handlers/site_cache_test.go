@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"studio/engine/calendar"
+	"studio/engine/scheduler"
 	"testing"
 	"time"
 
@@ -80,7 +82,7 @@ func TestCDNMaxAgeCountsReleases(t *testing.T) {
 	want("Due, not yet run", "1")
 
 	// The ceiling: 60 s by default.
-	srv := httptest.NewServer(handlers.New(a.eng, scs.New(), slog.New(slog.DiscardHandler)))
+	srv := httptest.NewServer(handlers.New(a.eng, calendar.New(a.store, a.clock, nil), scheduler.New(a.eng, a.store, nil), scs.New(), slog.New(slog.DiscardHandler)))
 	t.Cleanup(srv.Close)
 	a.clock.Set(start.Add(3 * time.Hour)) // past both, the ticker idle: due, so 1 s
 	dc := a.client(t, "")

@@ -15,6 +15,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"studio/engine/calendar"
+	"studio/engine/scheduler"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -463,7 +465,7 @@ func TestPublicSiteOneClockPerRequest(t *testing.T) {
 	g.clock.Set(gatedNow)
 	clock := &countingClock{Clock: g.clock}
 	eng := engine.New(g.store, clock, nil)
-	srv := httptest.NewServer(handlers.New(eng, scs.New(), slog.New(slog.DiscardHandler)))
+	srv := httptest.NewServer(handlers.New(eng, calendar.New(g.store, clock, nil), scheduler.New(eng, g.store, nil), scs.New(), slog.New(slog.DiscardHandler)))
 	t.Cleanup(srv.Close)
 	c := g.client(t, "")
 	c.app = &testApp{URL: srv.URL}

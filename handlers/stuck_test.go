@@ -29,7 +29,7 @@ func deadClaim(t *testing.T, a *testApp, id string) {
 	if err != nil || !ok {
 		t.Fatalf("claim: %v %v", ok, err)
 	}
-	if rep, err := a.eng.RunDue(ctx, "node"); err != nil || rep.Published != 0 {
+	if rep, err := a.sched.RunDue(ctx, "node"); err != nil || rep.Published != 0 {
 		t.Fatalf("tick beside the dead claim: %+v %v", rep, err)
 	}
 }

@@ -13,7 +13,7 @@ func TestUndoPages(t *testing.T) {
 	a := newApp(t)
 	rel := a.scheduleAt(t, a.editor, a.draft, "2026-11-02", "09:00")
 	a.clock.Set(rel.When.At)
-	if _, err := a.eng.RunDue(context.Background(), "manual"); err != nil {
+	if _, err := a.sched.RunDue(context.Background(), "manual"); err != nil {
 		t.Fatal(err)
 	}
 	site, err := a.eng.Site(context.Background(), a.site.ID)

@@ -3,6 +3,7 @@ package store_test
 import (
 	"context"
 	"path/filepath"
+	"studio/engine/scheduler"
 	"sync"
 	"testing"
 	"time"
@@ -23,6 +24,7 @@ type bundle struct {
 	store       *store.Store
 	clock       *fakeclock.Clock
 	eng         *engine.Engine
+	sched       *scheduler.Scheduler
 	site        engine.Site
 	editor      engine.User
 	contributor engine.User
@@ -42,6 +44,7 @@ func setup(t *testing.T) *bundle {
 	}
 	t.Cleanup(func() { b.store.Close() })
 	b.eng = engine.New(b.store, b.clock, nil)
+	b.sched = scheduler.New(b.eng, b.store, nil)
 	if b.site, err = b.eng.CreateSite(ctx, "Demo Gazette", "Europe/Istanbul"); err != nil {
 		t.Fatal(err)
 	}
@@ -87,9 +90,9 @@ func (b *bundle) live(t *testing.T) map[string]engine.LiveNode {
 	return out
 }
 
-func (b *bundle) tick(t *testing.T) engine.TickReport {
+func (b *bundle) tick(t *testing.T) scheduler.TickReport {
 	t.Helper()
-	rep, err := b.eng.RunDue(context.Background(), "manual")
+	rep, err := b.sched.RunDue(context.Background(), "manual")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -176,14 +179,14 @@ func TestConcurrentTickersOnOneDatabasePublishOnce(t *testing.T) {
 
 	// Four engines on two stores (separate connection pools on one file),
 	// each ticking repeatedly at the same instant.
-	engines := []*engine.Engine{b.eng}
+	engines := []*scheduler.Scheduler{b.sched}
 	for range 3 {
 		s, err := store.Open(context.Background(), b.path)
 		if err != nil {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { s.Close() })
-		engines = append(engines, engine.New(s, b.clock, nil))
+		engines = append(engines, scheduler.New(engine.New(s, b.clock, nil), s, nil))
 	}
 	var wg sync.WaitGroup
 	var mu sync.Mutex

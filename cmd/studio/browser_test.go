@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"studio/engine/scheduler"
 	"testing"
 	"time"
 
@@ -28,8 +29,9 @@ import (
 type browserApp struct {
 	url   string
 	clock *fakeclock.Clock
-	ticks chan engine.TickReport
+	ticks chan scheduler.TickReport
 	eng   *engine.Engine // for a test to set up what other people did without a browser
+	sched *scheduler.Scheduler
 }
 
 // startBrowserApp starts Studio on the demo site at now. Each setup runs
@@ -48,7 +50,7 @@ func startBrowserApp(t *testing.T, now time.Time, setup ...func(demoFixture)) *b
 	if seeded, err := seedDemo(ctx, a.engine); err != nil || !seeded {
 		t.Fatalf("seed: %v %v", seeded, err)
 	}
-	ba := &browserApp{clock: clock, ticks: make(chan engine.TickReport, 64), eng: a.engine}
+	ba := &browserApp{clock: clock, ticks: make(chan scheduler.TickReport, 64), eng: a.engine, sched: a.ticker}
 	if len(setup) > 0 {
 		f := ba.demo(t)
 		for _, s := range setup {
@@ -57,7 +59,7 @@ func startBrowserApp(t *testing.T, now time.Time, setup ...func(demoFixture)) *b
 	}
 	srv := httptest.NewServer(a.handler)
 	ba.url = srv.URL
-	a.ticker.AfterTick = func(rep engine.TickReport, err error) {
+	a.ticker.AfterTick = func(rep scheduler.TickReport, err error) {
 		if err != nil {
 			t.Errorf("tick: %v", err)
 		}
@@ -75,6 +77,7 @@ type demoFixture struct {
 	t     *testing.T
 	ctx   context.Context
 	eng   *engine.Engine
+	sched *scheduler.Scheduler // the app's, to tick without waiting for the loop
 	clock *fakeclock.Clock
 	site  engine.Site
 	users map[string]engine.User // the demo users by email
@@ -87,7 +90,7 @@ func (a *browserApp) demo(t *testing.T) demoFixture {
 	ctx := context.Background()
 	sites, err := a.eng.Sites(ctx)
 	must(t, err)
-	f := demoFixture{t: t, ctx: ctx, eng: a.eng, clock: a.clock, site: sites[0],
+	f := demoFixture{t: t, ctx: ctx, eng: a.eng, sched: a.sched, clock: a.clock, site: sites[0],
 		users: map[string]engine.User{}, nodes: map[string]string{}}
 	for _, u := range demoUsers {
 		found, err := a.eng.SignIn(ctx, engine.SignInTry{Email: u.email, Password: demoPassword})
@@ -149,17 +152,17 @@ func (f demoFixture) schedule(u engine.User, nodeID, date, clock string) {
 // waitPublished waits for a tick that published something.
 func (a *browserApp) waitPublished(t *testing.T) {
 	t.Helper()
-	a.waitTick(t, "published nothing", func(rep engine.TickReport) bool { return rep.Published > 0 })
+	a.waitTick(t, "published nothing", func(rep scheduler.TickReport) bool { return rep.Published > 0 })
 }
 
 // waitHeld waits for a tick that ended a release without publishing it.
 func (a *browserApp) waitHeld(t *testing.T) {
 	t.Helper()
-	a.waitTick(t, "held nothing", func(rep engine.TickReport) bool { return rep.Failed > 0 })
+	a.waitTick(t, "held nothing", func(rep scheduler.TickReport) bool { return rep.Failed > 0 })
 }
 
 // waitTick waits up to 20 s for a tick whose report passes done.
-func (a *browserApp) waitTick(t *testing.T, failure string, done func(engine.TickReport) bool) {
+func (a *browserApp) waitTick(t *testing.T, failure string, done func(scheduler.TickReport) bool) {
 	t.Helper()
 	deadline := time.After(20 * time.Second)
 	for {

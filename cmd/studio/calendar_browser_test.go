@@ -26,10 +26,10 @@ func startAgendaApp(t *testing.T) *browserApp {
 		f.schedule(editor, f.node("Election night live"), "2026-11-04", "09:00")
 		f.schedule(editor, f.page("Weekend long read"), "2026-11-21", "08:00")
 		f.clock.Set(time.Date(2026, 11, 2, 4, 30, 0, 0, time.UTC)) // 07:30: two go live
-		_, err := f.eng.RunDue(f.ctx, "manual")
+		_, err := f.sched.RunDue(f.ctx, "manual")
 		must(t, err)
 		f.clock.Set(time.Date(2026, 11, 2, 6, 0, 0, 0, time.UTC)) // 09:00: Market open is 80 minutes late, missed
-		_, err = f.eng.RunDue(f.ctx, "manual")
+		_, err = f.sched.RunDue(f.ctx, "manual")
 		must(t, err)
 	})
 }

@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"path/filepath"
+	"studio/engine/calendar"
+	"studio/engine/scheduler"
 	"testing"
 	"time"
 
@@ -62,23 +64,23 @@ func TestDemoSchedules(t *testing.T) {
 	loc, err := localtime.LoadZone(site.TimeZone)
 	must(t, err)
 	from, _ := localtime.Resolve(localtime.Wall{Year: 2026, Month: 11, Day: 2}, loc)
-	page, err := eng.Calendar(ctx, users[1], engine.CalendarQuery{SiteID: site.ID, From: from, To: from.AddDate(0, 0, 31)})
+	page, err := calendar.New(st, fakeclock.New(now), nil).Calendar(ctx, users[1], calendar.CalendarQuery{SiteID: site.ID, From: from, To: from.AddDate(0, 0, 31)})
 	must(t, err)
 	kinds, waiting := map[string]int{}, 0
 	for _, it := range page.Items {
 		kinds[it.Kind]++
-		if it.Approval == engine.ApprovalPending {
+		if it.Approval == calendar.ApprovalPending {
 			waiting++
 		}
-		if !it.At.After(now) && it.Kind != engine.ItemAutomation {
+		if !it.At.After(now) && it.Kind != calendar.ItemAutomation {
 			t.Errorf("%s (%s) is not in the future", it.Title, it.At)
 		}
 	}
 	// Publishes: seven articles and the report; a release of two; the
 	// campaign taken down; the report's embargo; 30 daily reviews (not
 	// this morning's: it was before the automation) and four Monday sweeps.
-	want := map[string]int{engine.ItemPublish: 8, engine.ItemRelease: 1, engine.ItemExpiry: 1, engine.ItemEmbargo: 1,
-		engine.ItemAutomation: 30 + 4}
+	want := map[string]int{calendar.ItemPublish: 8, calendar.ItemRelease: 1, calendar.ItemExpiry: 1, calendar.ItemEmbargo: 1,
+		calendar.ItemAutomation: 30 + 4}
 	for k, n := range want {
 		if kinds[k] != n {
 			t.Errorf("%d %s items, want %d (all: %v)", kinds[k], k, n, kinds)
@@ -87,7 +89,7 @@ func TestDemoSchedules(t *testing.T) {
 	if waiting != 2 {
 		t.Errorf("%d waiting for approval, want 2", waiting)
 	}
-	if rep, err := eng.RunDue(ctx, "test"); err != nil || rep.Ran != 0 {
+	if rep, err := scheduler.New(eng, st, nil).RunDue(ctx, "test"); err != nil || rep.Ran != 0 {
 		t.Errorf("the seeded schedules ran at once: %+v %v", rep, err)
 	}
 }

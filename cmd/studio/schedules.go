@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"studio/engine/scheduler"
 	"time"
 
 	"studio/engine"
@@ -37,7 +38,7 @@ func schedulerCmd(ctx context.Context, sub string, args []string, stdout io.Writ
 	defer st.Close()
 	eng := engine.New(withTestHooks(st), systemClock{}, nil)
 	if sub == "run-due" {
-		rep, err := eng.RunDue(ctx, "manual")
+		rep, err := scheduler.New(eng, st, nil).RunDue(ctx, "manual")
 		if err != nil {
 			return err
 		}

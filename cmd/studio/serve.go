@@ -12,6 +12,8 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"studio/engine/calendar"
+	"studio/engine/scheduler"
 	"time"
 
 	"github.com/alexedwards/scs/sqlite3store"
@@ -24,11 +26,12 @@ import (
 	"studio/store"
 )
 
-// app is Studio wired together: store → engine → ticker → handlers.
+// app is Studio wired together: store → engine, calendar, scheduler →
+// handlers.
 type app struct {
 	store   *store.Store
 	engine  *engine.Engine
-	ticker  *engine.Ticker
+	ticker  *scheduler.Scheduler
 	handler http.Handler
 }
 
@@ -66,7 +69,9 @@ func newApp(st *store.Store, clock engine.Clock, log *slog.Logger, secureCookies
 	} else {
 		log.Error("studio: reading the signing key; sign-in forms last until a restart", "err", err)
 	}
-	return &app{store: st, engine: eng, ticker: engine.NewTicker(eng), handler: handlers.New(eng, sessions, log, opts...)}
+	cal := calendar.New(st, clock, log)
+	sched := scheduler.New(eng, st, log)
+	return &app{store: st, engine: eng, ticker: sched, handler: handlers.New(eng, cal, sched, sessions, log, opts...)}
 }
 
 // The server's timeouts. A request's headers get 10 s and all of it, its

@@ -48,7 +48,7 @@ func TestStuckReleasesInTheBrowser(t *testing.T) {
 	if err != nil || !ok {
 		t.Fatalf("the dead claim: %v %v", ok, err)
 	}
-	if rep, err := a.engine.RunDue(ctx, "node"); err != nil || rep.Published != 0 {
+	if rep, err := a.ticker.RunDue(ctx, "node"); err != nil || rep.Published != 0 {
 		t.Fatalf("the tick beside the dead claim: %+v %v", rep, err)
 	}
 	clock.Set(nine.Add(70 * time.Second))
@@ -82,7 +82,7 @@ func TestStuckReleasesInTheBrowser(t *testing.T) {
 
 	// A tick takes both over; the release page says how late, as minutes and
 	// seconds, and who published it, in the reader's language.
-	if rep, err := a.engine.RunDue(ctx, "node"); err != nil || rep.Published != 2 {
+	if rep, err := a.ticker.RunDue(ctx, "node"); err != nil || rep.Published != 2 {
 		t.Fatalf("the takeover tick: %+v %v", rep, err)
 	}
 	must(t, chromedp.Do(b, chromedp.Navigate(srv.URL+"/studio/releases/"+dead.ID), chromedp.WaitVisible(chromedp.CSS("main"))))

@@ -25,6 +25,8 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
+	"studio/engine/calendar"
+	"studio/engine/scheduler"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -58,6 +60,8 @@ type Session func(ctx context.Context) (userID, csrf string)
 // Handler holds what the API needs.
 type Handler struct {
 	eng     *engine.Engine
+	cal     *calendar.Calendar
+	sched   *scheduler.Scheduler
 	session Session
 	log     *slog.Logger
 	// crossOrigin refuses a state-changing request a browser says another
@@ -68,8 +72,8 @@ type Handler struct {
 
 // New returns the API handlers. session may be nil: then only tokens
 // authenticate.
-func New(eng *engine.Engine, session Session, log *slog.Logger) *Handler {
-	return &Handler{eng: eng, session: session, log: log, crossOrigin: http.NewCrossOriginProtection()}
+func New(eng *engine.Engine, cal *calendar.Calendar, sched *scheduler.Scheduler, session Session, log *slog.Logger) *Handler {
+	return &Handler{eng: eng, cal: cal, sched: sched, session: session, log: log, crossOrigin: http.NewCrossOriginProtection()}
 }
 
 type userKey struct{}

@@ -5,11 +5,11 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"studio/engine/calendar"
 	"time"
 
 	"github.com/go-chi/chi/v5"
 
-	"studio/engine"
 	"studio/engine/localtime"
 	"studio/engine/release"
 )
@@ -24,15 +24,15 @@ const CodeBadFilter = "bad_filter"
 var calendarFacets = []struct {
 	name  string
 	known []string
-	dst   func(*engine.CalendarQuery) *[]string
+	dst   func(*calendar.CalendarQuery) *[]string
 }{
-	{"kind", engine.ItemKinds, func(q *engine.CalendarQuery) *[]string { return &q.Kinds }},
-	{"state", engine.StateFacets, func(q *engine.CalendarQuery) *[]string { return &q.States }},
-	{"origin", []string{"person", "agent"}, func(q *engine.CalendarQuery) *[]string { return &q.Origins }},
-	{"approval", engine.ApprovalFacets, func(q *engine.CalendarQuery) *[]string { return &q.Approvals }},
+	{"kind", calendar.ItemKinds, func(q *calendar.CalendarQuery) *[]string { return &q.Kinds }},
+	{"state", calendar.StateFacets, func(q *calendar.CalendarQuery) *[]string { return &q.States }},
+	{"origin", []string{"person", "agent"}, func(q *calendar.CalendarQuery) *[]string { return &q.Origins }},
+	{"approval", calendar.ApprovalFacets, func(q *calendar.CalendarQuery) *[]string { return &q.Approvals }},
 	{"collection", []string{string(release.KindContentEntry), string(release.KindPage), string(release.KindRedirect),
 		string(release.KindTerm), string(release.KindTaxonomy), string(release.KindMenu), string(release.KindAsset)},
-		func(q *engine.CalendarQuery) *[]string { return &q.Collections }},
+		func(q *calendar.CalendarQuery) *[]string { return &q.Collections }},
 }
 
 // Schedule lists a site's calendar items (RFC §12 list_schedule, §13 GET
@@ -51,7 +51,7 @@ var calendarFacets = []struct {
 func (h *Handler) Schedule(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	params := r.URL.Query()
-	q := engine.CalendarQuery{SiteID: chi.URLParam(r, "siteId"), Cursor: params.Get("cursor")}
+	q := calendar.CalendarQuery{SiteID: chi.URLParam(r, "siteId"), Cursor: params.Get("cursor")}
 	for _, p := range []struct {
 		name string
 		dst  *time.Time
@@ -88,13 +88,13 @@ func (h *Handler) Schedule(w http.ResponseWriter, r *http.Request) {
 	}
 	if raw := params.Get("limit"); raw != "" {
 		n, err := strconv.Atoi(raw)
-		if err != nil || n < 1 || n > engine.CalendarMaxItems {
+		if err != nil || n < 1 || n > calendar.CalendarMaxItems {
 			h.problem(w, ctx, http.StatusBadRequest, CodeBadFilter, map[string]any{"field": "limit", "value": raw})
 			return
 		}
 		q.Limit = n
 	}
-	page, err := h.eng.Calendar(ctx, userOf(ctx), q)
+	page, err := h.cal.Calendar(ctx, userOf(ctx), q)
 	if err != nil {
 		h.fail(w, ctx, err)
 		return

@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"studio/engine/calendar"
 	"time"
 
 	"studio/engine"
@@ -161,6 +162,9 @@ func (h *Handler) calendarView(r *http.Request, cs calendarState, z calendarZone
 	if v.Paused, err = h.pausedBanner(r); err != nil {
 		return v, err
 	}
+	if v.Aside.Stalled {
+		v.Stalled = &templates.StalledBanner{LastTick: v.Aside.Health.LastTick, CanSettings: v.Aside.CanSettings}
+	}
 	if v.Paused != nil { // the Scheduler card promises no publish while paused
 		v.Aside.Paused, v.Aside.Held = true, v.Paused.Effects.HeldCount
 	}
@@ -293,10 +297,10 @@ func (h *Handler) agendaView(r *http.Request, cs calendarState, z calendarZone, 
 	from, to := cs.Range(z.loc)
 	q := cs.Query(st.site.ID, from, to)
 	q.Cursor = cursor
-	page, err := h.eng.Calendar(ctx, *st.user, q)
-	if e, ok := engine.AsError(err); ok && e.Code == engine.CodeBadCursor { // a stale or edited link: from the start
+	page, err := h.cal.Calendar(ctx, *st.user, q)
+	if e, ok := engine.AsError(err); ok && e.Code == calendar.CodeBadCursor { // a stale or edited link: from the start
 		q.Cursor, after = "", ""
-		page, err = h.eng.Calendar(ctx, *st.user, q)
+		page, err = h.cal.Calendar(ctx, *st.user, q)
 	}
 	if err != nil {
 		return templates.AgendaView{}, err
@@ -384,7 +388,7 @@ func foldDay(d *templates.AgendaDay, now time.Time, loc *time.Location) {
 
 // agendaItem is the Agenda's row of one calendar item (§15.2, §15.3):
 // fill = certainty, tone = state, icon = kind; the words say it all.
-func (h *Handler) agendaItem(r *http.Request, p *locales.Printer, z calendarZone, it engine.CalendarItem,
+func (h *Handler) agendaItem(r *http.Request, p *locales.Printer, z calendarZone, it calendar.CalendarItem,
 	waiting map[string]engine.ApprovalRequest) templates.AgendaItem {
 	st := stateOf(r.Context())
 	now := h.eng.Now()
@@ -414,8 +418,8 @@ func (h *Handler) agendaItem(r *http.Request, p *locales.Printer, z calendarZone
 	switch {
 	case row.Recurring:
 		row.Look = "ghost"
-	case it.Approval == engine.ApprovalDenied:
-		row.State, row.Look = engine.ApprovalDenied, "struck"
+	case it.Approval == calendar.ApprovalDenied:
+		row.State, row.Look = calendar.ApprovalDenied, "struck"
 	case it.State == string(release.StateExpired) || it.State == string(release.StateCanceled):
 		row.Look = "struck"
 	case it.State == string(release.StateAwaitingApproval):
@@ -424,14 +428,14 @@ func (h *Handler) agendaItem(r *http.Request, p *locales.Printer, z calendarZone
 		row.Running = true
 	case it.Held:
 		row.State, row.Look = "held", "alert"
-	case engine.StateFacet(it.State) == engine.FacetDone:
+	case calendar.StateFacet(it.State) == calendar.FacetDone:
 		row.Look = "faded"
-	case engine.StateFacet(it.State) == engine.FacetAttention:
+	case calendar.StateFacet(it.State) == calendar.FacetAttention:
 		row.Look = "alert"
 	}
 	row.StateLabel = stateWord(p, row.State)
-	row.Auto = it.Approval == engine.ApprovalAuto
-	row.Approved = it.Approval == engine.ApprovalApproved && row.Agent
+	row.Auto = it.Approval == calendar.ApprovalAuto
+	row.Approved = it.Approval == calendar.ApprovalApproved && row.Agent
 
 	if !isRelease {
 		return row
@@ -532,6 +536,7 @@ func (h *Handler) calendarAside(r *http.Request, z calendarZone) (templates.Cale
 		return a, err
 	}
 	a.Health = templates.HealthView{State: health.State()}
+	a.Stalled = health.Scheduler.State != engine.HealthRunning // §8.7's rule, not releases waiting
 	if hb := health.Scheduler.Beat; hb != nil {
 		last, next := z.pair(r, hb.At), z.pair(r, hb.NextWakeAt)
 		a.Health.LastTick, a.Health.NextWake, a.Health.Trigger = &last, &next, hb.Trigger
@@ -549,9 +554,9 @@ func (h *Handler) attention(r *http.Request, cs calendarState, z calendarZone) (
 	st := stateOf(ctx)
 	today := midnight(h.eng.Now(), z.site)
 	from := addDays(today, -attentionPastDays, z.site)
-	to := addDays(from, engine.CalendarMaxDays, z.site)
-	page, err := h.eng.Calendar(ctx, *st.user, engine.CalendarQuery{SiteID: st.site.ID, From: from, To: to,
-		States: []string{"attention"}, Limit: engine.CalendarMaxItems})
+	to := addDays(from, calendar.CalendarMaxDays, z.site)
+	page, err := h.cal.Calendar(ctx, *st.user, calendar.CalendarQuery{SiteID: st.site.ID, From: from, To: to,
+		States: []string{"attention"}, Limit: calendar.CalendarMaxItems})
 	if err != nil || len(page.Items) == 0 {
 		return nil, err
 	}

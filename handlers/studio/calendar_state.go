@@ -4,9 +4,9 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"studio/engine/calendar"
 	"time"
 
-	"studio/engine"
 	"studio/engine/localtime"
 )
 
@@ -17,10 +17,10 @@ import (
 // Facet values the URL accepts, in the order the filters show them.
 var (
 	calendarViews    = []string{"agenda", "month"}
-	facetKinds       = engine.ItemKinds
-	facetStates      = engine.StateFacets // grouped as people filter them (§15.5)
+	facetKinds       = calendar.ItemKinds
+	facetStates      = calendar.StateFacets // grouped as people filter them (§15.5)
 	facetOrigins     = []string{"person", "agent"}
-	facetApprovals   = engine.ApprovalFacets
+	facetApprovals   = calendar.ApprovalFacets
 	facetCollections = []string{"contentEntry", "page"}
 	// Built-in views (§15.5): each is a set of facets; "week" and "mine"
 	// also change the range or the person.
@@ -47,7 +47,7 @@ type calendarPreset struct {
 // none: it is the page without filters.
 var calendarPresetFacets = map[string]calendarPreset{
 	"all":       {},
-	"waiting":   {Approvals: []string{engine.ApprovalPending}},
+	"waiting":   {Approvals: []string{calendar.ApprovalPending}},
 	"agents":    {Origins: []string{"agent"}},
 	"week":      {Week: true},
 	"attention": {States: []string{"attention"}},
@@ -297,7 +297,7 @@ func (s calendarState) ActivePreset() string {
 // Query is the engine's query for this state over [from, to): the state
 // facets go as they are (the engine groups release states the same way,
 // and hides canceled, denied and expired unless a facet asks for them).
-func (s calendarState) Query(siteID string, from, to time.Time) engine.CalendarQuery {
-	return engine.CalendarQuery{SiteID: siteID, From: from, To: to, Kinds: s.Kinds, States: s.States, Origins: s.Origins,
-		Approvals: s.Approvals, Collections: s.Collections, Mine: s.Mine(), Limit: engine.CalendarMaxItems}
+func (s calendarState) Query(siteID string, from, to time.Time) calendar.CalendarQuery {
+	return calendar.CalendarQuery{SiteID: siteID, From: from, To: to, Kinds: s.Kinds, States: s.States, Origins: s.Origins,
+		Approvals: s.Approvals, Collections: s.Collections, Mine: s.Mine(), Limit: calendar.CalendarMaxItems}
 }

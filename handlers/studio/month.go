@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"studio/engine/calendar"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -95,7 +96,7 @@ func (h *Handler) monthView(r *http.Request, cs calendarState) (templates.MonthV
 
 // monthCell is one day of the grid.
 func (h *Handler) monthCell(r *http.Request, cs calendarState, p *locales.Printer, wall localtime.Wall, at time.Time,
-	today localtime.Wall, day engine.CalendarDay, loc *time.Location) templates.MonthDay {
+	today localtime.Wall, day calendar.CalendarDay, loc *time.Location) templates.MonthDay {
 	wd := monthCivilWeekday(wall)
 	c := templates.MonthDay{Date: wall.Date(), Day: wall.Day, Label: p.DayMonth(at),
 		Past: wall.Before(today), Today: wall == today, Weekend: wd == time.Saturday || wd == time.Sunday,
@@ -121,7 +122,7 @@ func (h *Handler) monthCell(r *http.Request, cs calendarState, p *locales.Printe
 // items: 2 publishes, 1 waiting for approval". The cell's name is its
 // visible content (the day, then its chips), so that what is read and
 // what voice control matches is what is shown (WCAG 2.5.3).
-func monthCellCounts(p *locales.Printer, today bool, day engine.CalendarDay) string {
+func monthCellCounts(p *locales.Printer, today bool, day calendar.CalendarDay) string {
 	var parts []string
 	if today {
 		parts = append(parts, p.T("month.today"))
@@ -143,7 +144,7 @@ func monthCellCounts(p *locales.Printer, today bool, day engine.CalendarDay) str
 
 // monthChip is the grid's view of one item (§15.3): fill = certainty, tone
 // = state, icons = kind and origin; the words say it all again.
-func (h *Handler) monthChip(r *http.Request, p *locales.Printer, it engine.CalendarItem, loc *time.Location) templates.MonthChip {
+func (h *Handler) monthChip(r *http.Request, p *locales.Printer, it calendar.CalendarItem, loc *time.Location) templates.MonthChip {
 	st := stateOf(r.Context())
 	at := it.At.In(loc)
 	now := h.eng.Now()
@@ -156,7 +157,7 @@ func (h *Handler) monthChip(r *http.Request, p *locales.Printer, it engine.Calen
 	switch {
 	case gate:
 		c.Href = "/studio/content/" + url.PathEscape(it.Target)
-	case it.Kind == engine.ItemAutomation:
+	case it.Kind == calendar.ItemAutomation:
 		c.Href = "/studio/schedules?" + url.Values{"date": {at.Format("2006-01-02")}}.Encode()
 	default:
 		c.Href = "/studio/releases/" + url.PathEscape(it.ID)
@@ -175,11 +176,11 @@ func (h *Handler) monthChip(r *http.Request, p *locales.Printer, it engine.Calen
 			c.Icons = append(c.Icons, "paused")
 			stateWord += ", " + p.T("month.state.paused")
 		}
-	case it.Approval == engine.ApprovalDenied:
+	case it.Approval == calendar.ApprovalDenied:
 		c.Look, c.Tone, stateWord = "struck", "muted", p.T("month.state.denied")
 	case it.State == string(release.StateExpired) || it.State == string(release.StateCanceled):
 		c.Look, c.Tone = "struck", "muted"
-	case it.State == string(release.StateAwaitingApproval) || it.Approval == engine.ApprovalPending:
+	case it.State == string(release.StateAwaitingApproval) || it.Approval == calendar.ApprovalPending:
 		c.Look, c.Tone = "dashed", "warn"
 		c.Icons = append(c.Icons, "pending")
 		stateWord = p.T("month.state.awaiting_approval")
@@ -199,14 +200,14 @@ func (h *Handler) monthChip(r *http.Request, p *locales.Printer, it engine.Calen
 		c.Icons = append(c.Icons, "paused")
 	case gate:
 		c.Look, c.Tone = "gate", "info"
-		if it.Kind == engine.ItemExpiry {
+		if it.Kind == calendar.ItemExpiry {
 			c.Tone = "muted"
 		}
-	case it.Approval == engine.ApprovalAuto:
+	case it.Approval == calendar.ApprovalAuto:
 		c.Tone = "warn"
 		c.Icons = append(c.Icons, "auto")
 		stateWord += ", " + p.T("month.automatic")
-	case it.Approval == engine.ApprovalApproved && it.Origin == "agent":
+	case it.Approval == calendar.ApprovalApproved && it.Origin == "agent":
 		stateWord += ", " + p.T("month.approved")
 	}
 	if it.Origin == "agent" {
@@ -231,9 +232,9 @@ func (h *Handler) monthChip(r *http.Request, p *locales.Printer, it engine.Calen
 	switch {
 	case it.Held:
 		c.Badge = c.Held
-	case it.Approval == engine.ApprovalDenied:
+	case it.Approval == calendar.ApprovalDenied:
 		c.Badge = p.T("month.badge_denied")
-	case it.State == engine.ItemDone || it.State == engine.ItemPaused || c.Badge == "state."+it.State:
+	case it.State == calendar.ItemDone || it.State == calendar.ItemPaused || c.Badge == "state."+it.State:
 		c.Badge = p.T("month.badge_" + monthBadgeKey(it.State))
 	}
 
@@ -253,7 +254,7 @@ func (h *Handler) monthChip(r *http.Request, p *locales.Printer, it engine.Calen
 // monthBadgeKey names the badge of an item state that is not a release
 // state: a gate or a run that has passed, a paused automation's run.
 func monthBadgeKey(state string) string {
-	if state == engine.ItemPaused {
+	if state == calendar.ItemPaused {
 		return "paused"
 	}
 	return "done"
@@ -261,21 +262,21 @@ func monthBadgeKey(state string) string {
 
 func monthKindIcon(kind string) string {
 	switch kind {
-	case engine.ItemPublish, engine.ItemExpiry, engine.ItemEmbargo, engine.ItemRelease, engine.ItemAutomation:
+	case calendar.ItemPublish, calendar.ItemExpiry, calendar.ItemEmbargo, calendar.ItemRelease, calendar.ItemAutomation:
 		return kind
 	}
-	return engine.ItemRelease
+	return calendar.ItemRelease
 }
 
 // monthDays reads the grid's days [from, to) in loc, as cs filters them,
 // keyed by date.
-func (h *Handler) monthDays(ctx context.Context, cs calendarState, from, to time.Time, loc *time.Location) (map[string]engine.CalendarDay, error) {
+func (h *Handler) monthDays(ctx context.Context, cs calendarState, from, to time.Time, loc *time.Location) (map[string]calendar.CalendarDay, error) {
 	st := stateOf(ctx)
-	days, err := h.eng.CalendarDays(ctx, *st.user, cs.Query(st.site.ID, from, to), loc)
+	days, err := h.cal.CalendarDays(ctx, *st.user, cs.Query(st.site.ID, from, to), loc)
 	if err != nil {
 		return nil, err
 	}
-	out := make(map[string]engine.CalendarDay, len(days))
+	out := make(map[string]calendar.CalendarDay, len(days))
 	for _, d := range days {
 		out[d.Date] = d
 	}
@@ -355,7 +356,7 @@ func (h *Handler) MonthDayPanel(w http.ResponseWriter, r *http.Request) {
 	panel := templates.MonthDayPanel{Date: wall.Date(), Heading: p.DayHeading(day, h.eng.Now().In(loc)),
 		DayURL: cs.With("agenda", day).URL()}
 	for {
-		page, err := h.eng.Calendar(ctx, *st.user, q)
+		page, err := h.cal.Calendar(ctx, *st.user, q)
 		if err != nil {
 			h.fail(w, r, err)
 			return

@@ -17,6 +17,8 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"studio/engine/calendar"
+	"studio/engine/scheduler"
 	"time"
 
 	"github.com/a-h/templ"
@@ -33,6 +35,8 @@ import (
 // Handler holds what the Studio pages need.
 type Handler struct {
 	eng         *engine.Engine
+	cal         *calendar.Calendar
+	sched       *scheduler.Scheduler
 	sessions    *scs.SessionManager
 	log         *slog.Logger
 	csrfKey     []byte
@@ -40,10 +44,10 @@ type Handler struct {
 }
 
 // New returns the Studio handlers.
-func New(eng *engine.Engine, sessions *scs.SessionManager, log *slog.Logger) *Handler {
+func New(eng *engine.Engine, cal *calendar.Calendar, sched *scheduler.Scheduler, sessions *scs.SessionManager, log *slog.Logger) *Handler {
 	key := make([]byte, 32)
 	rand.Read(key)
-	return &Handler{eng: eng, sessions: sessions, log: log, csrfKey: key, crossOrigin: http.NewCrossOriginProtection()}
+	return &Handler{eng: eng, cal: cal, sched: sched, sessions: sessions, log: log, csrfKey: key, crossOrigin: http.NewCrossOriginProtection()}
 }
 
 // Session keys.
@@ -132,7 +136,7 @@ func (h *Handler) Prepare(body Body) func(http.Handler) http.Handler {
 			}
 			ctx = context.WithValue(locales.With(ctx, lang), stateKey{}, st)
 			r = r.WithContext(ctx)
-			h.backstop(ctx)
+			h.backstop()
 			// Go's own check of Sec-Fetch-Site and Origin comes first: it
 			// needs neither the body nor the session.
 			if err := h.crossOrigin.Check(r); err != nil {
@@ -446,15 +450,11 @@ func siteLoc(s engine.Site) *time.Location {
 	return loc
 }
 
-// backstop gives a stalled scheduler a tick from a person's request (§8.6).
-// It runs before the request, not beside it: it costs nothing in the usual
-// minute (the engine memoises the check) and one heartbeat read otherwise;
-// only a stalled scheduler makes one request wait for a tick. A goroutine
-// outliving its request would outlive the store it writes to as well.
-func (h *Handler) backstop(ctx context.Context) {
-	if ran, err := h.eng.Backstop(ctx); err != nil {
-		h.log.Error("studio: backstop tick failed", "err", err)
-	} else if ran {
-		h.log.Warn("studio: the scheduler had stalled; a request ran a tick")
+// backstop gives a stalled scheduler a tick from a person's request
+// (§8.6), beside the request: the page never waits for it, and a flood of
+// requests runs at most one at a time (scheduler.Nudge).
+func (h *Handler) backstop() {
+	if h.sched != nil {
+		h.sched.Nudge()
 	}
 }

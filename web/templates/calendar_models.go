@@ -24,6 +24,8 @@ type CalendarView struct {
 	// Paused is the kill switch's banner, shown under the title with the
 	// attention banner rather than above the page.
 	Paused *PausedView
+	// Stalled is §8.7's alert: the scheduler has stopped.
+	Stalled *StalledBanner
 	// Alert is a refusal of an inline decision, shown above the calendar.
 	Alert string
 	CSRF  string
@@ -182,6 +184,9 @@ type CalendarAside struct {
 	// so (and how many releases wait) instead of promising a publish.
 	Paused bool
 	Held   int
+	// Stalled: the scheduler has stopped by §8.7's rule; the page shows
+	// the stalled banner.
+	Stalled bool
 }
 
 // WaitingRow is one request waiting for approval.
@@ -191,6 +196,14 @@ type WaitingRow struct {
 	When        *TimePair
 	RequestedBy string
 	CanDecide   bool
+}
+
+// StalledBanner says scheduled work is not running (§8.7), with the last
+// tick (nil before the first) and, for those who may, the way to the
+// Scheduler card.
+type StalledBanner struct {
+	LastTick    *TimePair
+	CanSettings bool
 }
 
 // AttentionBanner is "2 schedules need attention · Review".

@@ -1,10 +1,15 @@
-package engine
+// Package calendar is the calendar read model (RFC §12 list_schedule,
+// §15): the items of a site's schedule in a range, filtered by facets, as
+// Studio's Agenda and Month, the JSON API and the CLI list them. It only
+// reads; every change goes through the engine's use cases.
+package calendar
 
 import (
 	"context"
 	"encoding/base64"
+	"log/slog"
 	"strings"
-	"sync"
+	"studio/engine"
 	"time"
 
 	"studio/engine/localtime"
@@ -193,90 +198,46 @@ type CalendarDay struct {
 // More is how many items the day has beyond its chips.
 func (d CalendarDay) More() int { return d.Total - len(d.Items) }
 
-// CalendarStore is what the calendar needs from storage.
-type CalendarStore interface {
-	// CalendarReleases lists a site's releases as the query selects them,
-	// in (time, id) order.
-	CalendarReleases(ctx context.Context, q CalendarReleaseQuery) ([]CalendarRelease, error)
-	// CalendarGates lists the gates of a site's pages and entries (working
-	// copies, not deleted) whose instant falls in [from, to), one row per
-	// gate, in any order.
-	CalendarGates(ctx context.Context, siteID string, from, to time.Time) ([]CalendarGate, error)
+// Store is what the calendar reads: the site and its schedule settings,
+// its releases and gates in a range, and its automations.
+type Store interface {
+	Site(ctx context.Context, id string) (engine.Site, error)
+	ScheduleSettings(ctx context.Context, siteID string) (engine.ScheduleSettings, error)
+	Automations(ctx context.Context, siteID string) ([]engine.Automation, error)
+	engine.CalendarStore
 }
 
-// CalendarReleaseQuery selects a site's releases timed in [From, To).
-type CalendarReleaseQuery struct {
-	SiteID   string
-	From, To time.Time
-	// AfterAt and AfterID, when AfterID is set, continue after the release
-	// at AfterAt with id AfterID, in (time, id) order.
-	AfterAt time.Time
-	AfterID string
-	// Limit is the most rows to return; 0 means all.
-	Limit int
-	// IDs, when set, keeps only these releases.
-	IDs []string
-	// States, when set, keeps only releases in these states (the state
-	// facet, read on the index); otherwise drafts and canceled releases,
-	// which the calendar never shows unasked, are left out.
-	States []release.State
-	// Brief reads only what counting needs: ID, At, State and the item
-	// summary (Items, Op, NodeKind); with Actors, also what the origin,
-	// approval and Mine facets read (By, ApprovalKind, ApprovedBy). A full
-	// row has everything.
-	Brief  bool
-	Actors bool
+// Calendar answers calendar reads against a store at the clock's time.
+type Calendar struct {
+	store Store
+	clock engine.Clock
+	log   *slog.Logger
 }
 
-// CalendarRelease is a release as the calendar reads it: what its item
-// shows and is filtered on, without the items themselves. A brief row
-// (CalendarReleaseQuery.Brief) has no Title, Rev, Overlaps or RequestID,
-// and no By or approval unless asked for.
-type CalendarRelease struct {
-	ID    string
-	Title string // the release's title, or its first node's
-	State release.State
-	At    time.Time
-	By    release.Actor // the creator
-	// ApprovalKind is the approval's kind ("person", "auto"), "" for none;
-	// ApprovedBy the approver's id.
-	ApprovalKind string
-	ApprovedBy   string
-	Rev          int64
-	Items        int              // how many items
-	Op           release.Op       // the first item's, by node id: what a one-item release does
-	NodeKind     release.NodeKind // the first item's node kind
-	// Overlaps: the release is not finished and one of its nodes is in
-	// another release that is not finished either (§6.2, D15).
-	Overlaps bool
-	// RequestID is the waiting approval request of a release awaiting
-	// approval.
-	RequestID string
+// New wires a calendar. log may be nil.
+func New(store Store, clock engine.Clock, log *slog.Logger) *Calendar {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Calendar{store: store, clock: clock, log: log}
 }
 
-// CalendarGate is one gate of a page or an entry (§7): its from or until.
-type CalendarGate struct {
-	NodeID   string
-	NodeKind release.NodeKind
-	Title    string
-	Edge     string // "from" | "until"
-	At       time.Time
-	By       release.Actor // who saved the working copy
-}
+// Now is the clock's time to the millisecond, as the engine reads it.
+func (e *Calendar) Now() time.Time { return e.clock.Now().UTC().Truncate(time.Millisecond) }
 
 // Calendar lists the calendar items of a site for u (§12 list_schedule):
 // releases with a time in the range, the gates of pages and entries, and
 // the occurrences of automations, filtered by the query's facets, one page
 // of at most Limit items in (At, ID) order; NextCursor continues it.
-func (e *Engine) Calendar(ctx context.Context, u User, q CalendarQuery) (CalendarPage, error) {
-	if err := require(u, policy.SchedulesRead); err != nil {
+func (e *Calendar) Calendar(ctx context.Context, u engine.User, q CalendarQuery) (CalendarPage, error) {
+	if err := engine.Require(u, policy.SchedulesRead); err != nil {
 		return CalendarPage{}, err
 	}
 	site, err := e.store.Site(ctx, q.SiteID)
 	if err != nil {
 		return CalendarPage{}, err
 	}
-	loc := siteLocation(site)
+	loc := engine.SiteLocation(site)
 	if err := checkCalendarRange(q.From, q.To, loc); err != nil {
 		return CalendarPage{}, err
 	}
@@ -317,8 +278,8 @@ func (e *Engine) Calendar(ctx context.Context, u User, q CalendarQuery) (Calenda
 // ignored: every item of the range is counted. Days start at local
 // midnight (or the first instant after it); the first and last are cut at
 // From and To.
-func (e *Engine) CalendarDays(ctx context.Context, u User, q CalendarQuery, loc *time.Location) ([]CalendarDay, error) {
-	if err := require(u, policy.SchedulesRead); err != nil {
+func (e *Calendar) CalendarDays(ctx context.Context, u engine.User, q CalendarQuery, loc *time.Location) ([]CalendarDay, error) {
+	if err := engine.Require(u, policy.SchedulesRead); err != nil {
 		return nil, err
 	}
 	site, err := e.store.Site(ctx, q.SiteID)
@@ -326,7 +287,7 @@ func (e *Engine) CalendarDays(ctx context.Context, u User, q CalendarQuery, loc 
 		return nil, err
 	}
 	if loc == nil {
-		loc = siteLocation(site)
+		loc = engine.SiteLocation(site)
 	}
 	if err := checkCalendarRange(q.From, q.To, loc); err != nil {
 		return nil, err
@@ -351,41 +312,16 @@ func (e *Engine) CalendarDays(ctx context.Context, u User, q CalendarQuery, loc 
 func checkCalendarRange(from, to time.Time, loc *time.Location) error {
 	switch {
 	case from.IsZero():
-		return refuse(CodeBadRange, "from")
+		return &engine.Error{Code: CodeBadRange, Field: "from"}
 	case to.IsZero() || !to.After(from):
-		return refuse(CodeBadRange, "to")
+		return &engine.Error{Code: CodeBadRange, Field: "to"}
 	}
 	_, offFrom := from.In(loc).Zone()
 	_, offTo := to.In(loc).Zone()
 	if to.Sub(from)+time.Duration(offTo-offFrom)*time.Second > CalendarMaxDays*24*time.Hour {
-		return &Error{Code: CodeRangeTooLong, Field: "to", Args: map[string]any{"MaxDays": CalendarMaxDays}}
+		return &engine.Error{Code: CodeRangeTooLong, Field: "to", Args: map[string]any{"MaxDays": CalendarMaxDays}}
 	}
 	return nil
-}
-
-// zones caches loaded zones by name: time.LoadLocation reads and parses
-// tzdata on every call, and a calendar reads one zone per automation.
-var zones sync.Map
-
-// zoneNamed loads an IANA zone once per process.
-func zoneNamed(name string) (*time.Location, error) {
-	if loc, ok := zones.Load(name); ok {
-		return loc.(*time.Location), nil
-	}
-	loc, err := localtime.LoadZone(name)
-	if err != nil {
-		return nil, err
-	}
-	zones.Store(name, loc)
-	return loc, nil
-}
-
-// siteLocation is the site's zone; UTC for a name that does not load.
-func siteLocation(site Site) *time.Location {
-	if loc, err := zoneNamed(site.TimeZone); err == nil {
-		return loc
-	}
-	return time.UTC
 }
 
 // calendarDays cuts [from, to) at the local midnights of loc. A midnight
@@ -439,15 +375,15 @@ func parseCalendarCursor(s string) (position, error) {
 	}
 	raw, err := base64.RawURLEncoding.DecodeString(s)
 	if err != nil {
-		return position{}, refuse(CodeBadCursor, "cursor")
+		return position{}, &engine.Error{Code: CodeBadCursor, Field: "cursor"}
 	}
 	at, id, ok := strings.Cut(string(raw), "|")
 	if !ok || id == "" {
-		return position{}, refuse(CodeBadCursor, "cursor")
+		return position{}, &engine.Error{Code: CodeBadCursor, Field: "cursor"}
 	}
 	t, err := localtime.ParseInstant(at)
 	if err != nil {
-		return position{}, refuse(CodeBadCursor, "cursor")
+		return position{}, &engine.Error{Code: CodeBadCursor, Field: "cursor"}
 	}
 	return position{set: true, at: t, id: id}, nil
 }

@@ -1,11 +1,11 @@
-package engine_test
+package calendar_test
 
 import (
 	"context"
+	"studio/engine/calendar"
 	"testing"
 	"time"
 
-	"studio/engine"
 	"studio/engine/localtime"
 	"studio/internal/calendarfixture"
 )
@@ -45,11 +45,11 @@ func BenchmarkCalendarPage(b *testing.B) {
 	tb := calendarFixture(b, 10000)
 	from, to, _, _ := benchRanges(b, tb)
 	ctx := context.Background()
-	q := engine.CalendarQuery{SiteID: tb.site.ID, From: from, To: to}
+	q := calendar.CalendarQuery{SiteID: tb.site.ID, From: from, To: to}
 	b.ReportAllocs()
 	for b.Loop() {
-		page, err := tb.eng.Calendar(ctx, tb.editor, q)
-		if err != nil || len(page.Items) != engine.CalendarMaxItems || page.NextCursor == "" {
+		page, err := tb.cal.Calendar(ctx, tb.editor, q)
+		if err != nil || len(page.Items) != calendar.CalendarMaxItems || page.NextCursor == "" {
 			b.Fatal(len(page.Items), err)
 		}
 	}
@@ -61,12 +61,12 @@ func BenchmarkCalendarPageReleases(b *testing.B) {
 	tb := calendarFixture(b, 10000)
 	from, to, _, _ := benchRanges(b, tb)
 	ctx := context.Background()
-	q := engine.CalendarQuery{SiteID: tb.site.ID, From: from, To: to,
-		Kinds: []string{engine.ItemPublish, engine.ItemRelease, engine.ItemExpiry}}
+	q := calendar.CalendarQuery{SiteID: tb.site.ID, From: from, To: to,
+		Kinds: []string{calendar.ItemPublish, calendar.ItemRelease, calendar.ItemExpiry}}
 	b.ReportAllocs()
 	for b.Loop() {
-		page, err := tb.eng.Calendar(ctx, tb.editor, q)
-		if err != nil || len(page.Items) != engine.CalendarMaxItems {
+		page, err := tb.cal.Calendar(ctx, tb.editor, q)
+		if err != nil || len(page.Items) != calendar.CalendarMaxItems {
 			b.Fatal(len(page.Items), err)
 		}
 	}
@@ -78,10 +78,10 @@ func BenchmarkCalendarDays(b *testing.B) {
 	tb := calendarFixture(b, 10000)
 	_, _, from, to := benchRanges(b, tb)
 	ctx := context.Background()
-	q := engine.CalendarQuery{SiteID: tb.site.ID, From: from, To: to}
+	q := calendar.CalendarQuery{SiteID: tb.site.ID, From: from, To: to}
 	b.ReportAllocs()
 	for b.Loop() {
-		days, err := tb.eng.CalendarDays(ctx, tb.editor, q, nil)
+		days, err := tb.cal.CalendarDays(ctx, tb.editor, q, nil)
 		if err != nil || len(days) != 42 {
 			b.Fatal(len(days), err)
 		}
@@ -95,10 +95,10 @@ func BenchmarkCalendarDaysMonth(b *testing.B) {
 	from, _, _, _ := benchRanges(b, tb)
 	to := midnightIn(b, tb.site.TimeZone, 2026, 12, 1)
 	ctx := context.Background()
-	q := engine.CalendarQuery{SiteID: tb.site.ID, From: from, To: to}
+	q := calendar.CalendarQuery{SiteID: tb.site.ID, From: from, To: to}
 	b.ReportAllocs()
 	for b.Loop() {
-		days, err := tb.eng.CalendarDays(ctx, tb.editor, q, nil)
+		days, err := tb.cal.CalendarDays(ctx, tb.editor, q, nil)
 		if err != nil || len(days) != 30 {
 			b.Fatal(len(days), err)
 		}

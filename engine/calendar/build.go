@@ -1,10 +1,11 @@
-package engine
+package calendar
 
 import (
 	"context"
 	"slices"
 	"sort"
 	"strings"
+	"studio/engine"
 	"time"
 
 	"studio/engine/localtime"
@@ -122,7 +123,7 @@ func (p *pauseProbe) holds(state release.State, at time.Time) (bool, error) {
 }
 
 // newPauseProbe is the probe of a site at now.
-func (e *Engine) newPauseProbe(ctx context.Context, siteID string, now time.Time) *pauseProbe {
+func (e *Calendar) newPauseProbe(ctx context.Context, siteID string, now time.Time) *pauseProbe {
 	return &pauseProbe{now: now, read: func() (bool, error) {
 		set, err := e.store.ScheduleSettings(ctx, siteID)
 		return set.Paused, err
@@ -205,7 +206,7 @@ func (f calendarFilter) match(it *CalendarItem, approvedBy string) bool {
 // Month grid (page false) here too, every one of them and brief (days
 // fills in the ones shown as chips), in the background until wait; and for
 // a page in calendarPage, which knows how far the page can reach.
-func (e *Engine) calendarSet(ctx context.Context, u User, q CalendarQuery, from, to time.Time, page bool) (*calendarSet, error) {
+func (e *Calendar) calendarSet(ctx context.Context, u engine.User, q CalendarQuery, from, to time.Time, page bool) (*calendarSet, error) {
 	now := e.Now()
 	f := calendarFilter{q: q, userID: u.ID, pause: e.newPauseProbe(ctx, q.SiteID, now)}
 	s := &calendarSet{from: from, to: to, siteID: q.SiteID, filter: f}
@@ -253,8 +254,8 @@ func (e *Engine) calendarSet(ctx context.Context, u User, q CalendarQuery, from,
 // calendarReleases reads the releases of [from, to) that pass f, in (At,
 // ID) order: for a page, after p until n pass (no later release can be
 // among the page's n items); for the grid (p nil), all of them, brief.
-func (e *Engine) calendarReleases(ctx context.Context, f calendarFilter, from, to time.Time, p *position, n int) ([]CalendarItem, error) {
-	rq := CalendarReleaseQuery{SiteID: f.q.SiteID, From: from, To: to, Brief: p == nil, Actors: f.readsActors()}
+func (e *Calendar) calendarReleases(ctx context.Context, f calendarFilter, from, to time.Time, p *position, n int) ([]CalendarItem, error) {
+	rq := engine.CalendarReleaseQuery{SiteID: f.q.SiteID, From: from, To: to, Brief: p == nil, Actors: f.readsActors()}
 	for _, st := range release.States {
 		if len(f.q.States) > 0 && slices.Contains(f.q.States, StateFacet(string(st))) {
 			rq.States = append(rq.States, st)
@@ -312,13 +313,13 @@ func (e *Engine) calendarReleases(ctx context.Context, f calendarFilter, from, t
 // false when none can pass the filter. An automation has no occurrences
 // before it was created; past ones are "done" until runs are recorded, and
 // future ones of a paused or broken automation are "paused".
-func (e *Engine) automationOccurrences(a Automation, f calendarFilter, now, from, to time.Time) (occurrences, bool) {
-	loc, err := zoneNamed(a.TimeZone)
+func (e *Calendar) automationOccurrences(a engine.Automation, f calendarFilter, now, from, to time.Time) (occurrences, bool) {
+	loc, err := engine.ZoneNamed(a.TimeZone)
 	if err != nil {
 		e.log.Warn("calendar: automation zone", "automation", a.ID, "zone", a.TimeZone)
 		return occurrences{}, false
 	}
-	rc, err := automationRecurrenceIn(a.StartLocal, loc, a.Rule)
+	rc, err := engine.AutomationRecurrenceIn(a.StartLocal, loc, a.Rule)
 	if err != nil {
 		e.log.Warn("calendar: automation rule", "automation", a.ID, "err", err)
 		return occurrences{}, false
@@ -328,7 +329,7 @@ func (e *Engine) automationOccurrences(a Automation, f calendarFilter, now, from
 	o := occurrences{id: a.ID, rc: rc, now: now, past: base, future: base}
 	o.past.State = ItemDone
 	o.future.State = string(release.StateScheduled)
-	if a.State != AutomationActive {
+	if a.State != engine.AutomationActive {
 		o.future.State = ItemPaused
 	}
 	o.future.Recurring = a.Rule != ""
@@ -346,25 +347,8 @@ func (e *Engine) automationOccurrences(a Automation, f calendarFilter, now, from
 	return o, o.lo.Before(o.hi)
 }
 
-// automationRecurrenceIn is automationRecurrence with the zone loaded.
-func automationRecurrenceIn(startLocal string, loc *time.Location, rule string) (recurrence.Recurrence, error) {
-	start, err := localtime.ParseWall(startLocal)
-	if err != nil {
-		return recurrence.Recurrence{}, err
-	}
-	var r *recurrence.Rule
-	if rule != "" {
-		parsed, err := recurrence.Parse(rule)
-		if err != nil {
-			return recurrence.Recurrence{}, err
-		}
-		r = &parsed
-	}
-	return recurrence.New(start, loc, r)
-}
-
 // calendarReleaseItem is the calendar's view of a release.
-func calendarReleaseItem(r CalendarRelease) CalendarItem {
+func calendarReleaseItem(r engine.CalendarRelease) CalendarItem {
 	it := CalendarItem{ID: r.ID, Kind: ItemRelease, At: r.At.UTC(), Title: r.Title, Target: r.ID, Origin: "person",
 		By: r.By, State: string(r.State), Rev: r.Rev, Approval: ApprovalNone, Overlaps: r.Overlaps,
 		RequestID: r.RequestID}
@@ -392,7 +376,7 @@ func calendarReleaseItem(r CalendarRelease) CalendarItem {
 
 // gateItem is the calendar's view of a gate: an embargo at from, an expiry
 // at until, "scheduled" until it passes and "done" after.
-func gateItem(g CalendarGate, now time.Time) CalendarItem {
+func gateItem(g engine.CalendarGate, now time.Time) CalendarItem {
 	it := CalendarItem{ID: "gate:" + g.NodeID + ":" + g.Edge, Kind: ItemEmbargo, At: g.At.UTC().Truncate(time.Millisecond),
 		Title: g.Title, Target: g.NodeID, Origin: "person", By: g.By, Approval: ApprovalNone,
 		State: string(release.StateScheduled), Collection: string(g.NodeKind)}
@@ -413,7 +397,7 @@ func gateItem(g CalendarGate, now time.Time) CalendarItem {
 // cost no statement (windows that double from a day, so a month of hourly
 // automations expands a day or two of them), and the n-th of them bounds
 // the releases worth reading, since no later item can be on the page.
-func (e *Engine) calendarPage(ctx context.Context, s *calendarSet, p position, n int) ([]CalendarItem, error) {
+func (e *Calendar) calendarPage(ctx context.Context, s *calendarSet, p position, n int) ([]CalendarItem, error) {
 	mem := s.gatesAndOccurrences(p, n)
 	var rel []CalendarItem
 	if s.withReleases {
@@ -530,7 +514,7 @@ func (s *calendarSet) days(days []CalendarDay) ([]CalendarDay, error) {
 // full ones (title, rev, overlaps, request): one statement for at most
 // CalendarDayItems a day. A release that moved in between keeps its brief
 // row, where it was counted.
-func (e *Engine) completeChips(ctx context.Context, s *calendarSet, days []CalendarDay) error {
+func (e *Calendar) completeChips(ctx context.Context, s *calendarSet, days []CalendarDay) error {
 	var ids []string
 	for _, d := range days {
 		for _, it := range d.Items {
@@ -542,7 +526,7 @@ func (e *Engine) completeChips(ctx context.Context, s *calendarSet, days []Calen
 	if len(ids) == 0 {
 		return nil
 	}
-	rows, err := e.store.CalendarReleases(ctx, CalendarReleaseQuery{SiteID: s.siteID, From: s.from, To: s.to, IDs: ids})
+	rows, err := e.store.CalendarReleases(ctx, engine.CalendarReleaseQuery{SiteID: s.siteID, From: s.from, To: s.to, IDs: ids})
 	if err != nil {
 		return err
 	}

@@ -1,4 +1,8 @@
-package engine
+// Package throttle slows password guessing: per-account and per-address
+// failure counts in this process's memory, locking a key for a time that
+// doubles past its free failures (issue 10 item 4). It is pure: the engine's
+// SignIn passes the time and decides what a lock means for a person.
+package throttle
 
 import (
 	"net/netip"
@@ -24,11 +28,11 @@ import (
 // database. Several processes sharing one database each count their own
 // tries; the per-account rule still holds within each.
 
-// ThrottleRule is how one kind of key slows down: Free failures cost
+// Rule is how one kind of key slows down: Free failures cost
 // nothing; the next one locks the key for First, each after it for twice as
 // long as the one before, at most Max. One failure is forgotten for every
 // Leak that passes without a try.
-type ThrottleRule struct {
+type Rule struct {
 	Free       int
 	First, Max time.Duration
 	Leak       time.Duration
@@ -40,8 +44,8 @@ type ThrottleRule struct {
 // failures across all accounts and forgets one every 3 minutes; its
 // successes take back only their own count.
 var (
-	AccountThrottle = ThrottleRule{Free: 5, First: time.Minute, Max: time.Hour, Leak: time.Hour}
-	AddressThrottle = ThrottleRule{Free: 20, First: time.Minute, Max: time.Hour, Leak: 3 * time.Minute}
+	AccountRule = Rule{Free: 5, First: time.Minute, Max: time.Hour, Leak: time.Hour}
+	AddressRule = Rule{Free: 20, First: time.Minute, Max: time.Hour, Leak: 3 * time.Minute}
 )
 
 // throttleKeys bounds each table: past it the quietest key is forgotten.
@@ -57,12 +61,12 @@ type strikes struct {
 }
 
 type strikeTable struct {
-	rule ThrottleRule
+	rule Rule
 	max  int
 	m    map[string]*strikes
 }
 
-func newStrikeTable(rule ThrottleRule, max int) *strikeTable {
+func newStrikeTable(rule Rule, max int) *strikeTable {
 	return &strikeTable{rule: rule, max: max, m: map[string]*strikes{}}
 }
 
@@ -154,29 +158,31 @@ func (t *strikeTable) makeRoom(now time.Time) {
 	delete(t.m, oldest)
 }
 
-// signInThrottle holds the per-account and per-address counts.
-type signInThrottle struct {
+// Throttle holds the per-account and per-address counts. Its methods are
+// safe for concurrent use.
+type Throttle struct {
 	mu       sync.Mutex
 	accounts *strikeTable
 	addrs    *strikeTable
 }
 
-func newSignInThrottle() *signInThrottle {
-	return &signInThrottle{accounts: newStrikeTable(AccountThrottle, throttleKeys),
-		addrs: newStrikeTable(AddressThrottle, throttleKeys)}
+// New returns a throttle with the sign-in rules and bounded tables.
+func New() *Throttle {
+	return &Throttle{accounts: newStrikeTable(AccountRule, throttleKeys),
+		addrs: newStrikeTable(AddressRule, throttleKeys)}
 }
 
-// ticket is one try let through, counted as a failure until it is settled.
-type ticket struct {
+// Ticket is one try let through, counted as a failure until it is settled.
+type Ticket struct {
 	account, addr           string
 	accountPrev, accountSet time.Time
 	addrPrev, addrSet       time.Time
 	now                     time.Time
 }
 
-// lockedFor is how long this try, if it failed, locks its account or its
+// LockedFor is how long this try, if it failed, locks its account or its
 // address (the longer of the two; 0 for neither).
-func (tk ticket) lockedFor() time.Duration {
+func (tk Ticket) LockedFor() time.Duration {
 	var d time.Duration
 	if !tk.accountSet.Equal(tk.accountPrev) {
 		d = tk.accountSet.Sub(tk.now)
@@ -187,8 +193,8 @@ func (tk ticket) lockedFor() time.Duration {
 	return max(d, 0)
 }
 
-// admit lets a try through and counts it, or says how long to wait.
-func (t *signInThrottle) admit(account, addr string, now time.Time) (ticket, time.Duration) {
+// Admit lets a try through and counts it, or says how long to wait.
+func (t *Throttle) Admit(account, addr string, now time.Time) (Ticket, time.Duration) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	wait := t.accounts.wait(account, now)
@@ -196,9 +202,9 @@ func (t *signInThrottle) admit(account, addr string, now time.Time) (ticket, tim
 		wait = max(wait, t.addrs.wait(addr, now))
 	}
 	if wait > 0 {
-		return ticket{}, wait
+		return Ticket{}, wait
 	}
-	tk := ticket{account: account, addr: addr, now: now}
+	tk := Ticket{account: account, addr: addr, now: now}
 	tk.accountPrev, tk.accountSet = t.accounts.count(account, now)
 	if addr != "" {
 		tk.addrPrev, tk.addrSet = t.addrs.count(addr, now)
@@ -206,9 +212,9 @@ func (t *signInThrottle) admit(account, addr string, now time.Time) (ticket, tim
 	return tk, 0
 }
 
-// succeeded settles a try with the right password: the account's failures
+// Succeeded settles a try with the right password: the account's failures
 // are forgotten, the address's count of this try taken back.
-func (t *signInThrottle) succeeded(tk ticket) {
+func (t *Throttle) Succeeded(tk Ticket) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	delete(t.accounts.m, tk.account)
@@ -217,9 +223,9 @@ func (t *signInThrottle) succeeded(tk ticket) {
 	}
 }
 
-// abandon settles a try that could not be checked (a store error): it
+// Abandon settles a try that could not be checked (a store error): it
 // counts for neither key.
-func (t *signInThrottle) abandon(tk ticket) {
+func (t *Throttle) Abandon(tk Ticket) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.accounts.undo(tk.account, tk.accountPrev, tk.accountSet)
@@ -228,9 +234,9 @@ func (t *signInThrottle) abandon(tk ticket) {
 	}
 }
 
-// accountKey is the throttle's key for an email as typed: trimmed, lower
+// AccountKey is the throttle's key for an email as typed: trimmed, lower
 // case, at most maxKeyBytes.
-func accountKey(email string) string {
+func AccountKey(email string) string {
 	return truncateBytes(strings.ToLower(strings.TrimSpace(email)), maxKeyBytes)
 }
 
@@ -262,4 +268,20 @@ func truncateBytes(s string, n int) string {
 		return s
 	}
 	return strings.ToValidUTF8(s[:n], "")
+}
+
+// Keys is how many keys the throttle remembers, per account and per
+// address (for tests).
+func (t *Throttle) Keys() (accounts, addrs int) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return len(t.accounts.m), len(t.addrs.m)
+}
+
+// Bound makes the throttle remember at most n keys of each kind (for
+// tests that fill it quickly).
+func (t *Throttle) Bound(n int) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.accounts.max, t.addrs.max = n, n
 }

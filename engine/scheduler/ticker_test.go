@@ -1,7 +1,8 @@
-package engine_test
+package scheduler_test
 
 import (
 	"context"
+	"studio/engine/scheduler"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -40,7 +41,7 @@ func (c *signalClock) WakeAt(t time.Time) <-chan time.Time {
 }
 
 type tickResult struct {
-	rep engine.TickReport
+	rep scheduler.TickReport
 	err error
 }
 
@@ -49,7 +50,7 @@ type tickResult struct {
 type tickerHarness struct {
 	clock  *signalClock
 	eng    *engine.Engine
-	ticker *engine.Ticker
+	ticker *scheduler.Scheduler
 	ticks  chan tickResult
 	sleeps chan time.Duration
 	count  atomic.Int64
@@ -64,8 +65,8 @@ func startTickerCtx(t *testing.T, b *testBundle, ctx context.Context) *tickerHar
 	t.Helper()
 	clk := &signalClock{Clock: b.clock, sleeps: make(chan time.Duration, 1000), entered: make(chan struct{}, 1)}
 	h := &tickerHarness{clock: clk, eng: engine.New(b.store, clk, nil), ticks: make(chan tickResult, 1000), sleeps: clk.sleeps}
-	h.ticker = engine.NewTicker(h.eng)
-	h.ticker.AfterTick = func(rep engine.TickReport, err error) {
+	h.ticker = scheduler.New(h.eng, b.store, nil)
+	h.ticker.AfterTick = func(rep scheduler.TickReport, err error) {
 		h.count.Add(1)
 		h.ticks <- tickResult{rep, err}
 	}
@@ -77,7 +78,7 @@ func startTickerCtx(t *testing.T, b *testBundle, ctx context.Context) *tickerHar
 const waitLimit = 10 * time.Second
 
 // tick waits for the next tick and fails on a tick error.
-func (h *tickerHarness) tick(t *testing.T) engine.TickReport {
+func (h *tickerHarness) tick(t *testing.T) scheduler.TickReport {
 	t.Helper()
 	select {
 	case r := <-h.ticks:
@@ -333,7 +334,7 @@ func TestTicker(t *testing.T) {
 		b := setup(t)
 		done := make(chan struct{})
 		go func() {
-			engine.NewTicker(b.eng).Stop()
+			scheduler.New(b.eng, b.store, nil).Stop()
 			close(done)
 		}()
 		select {

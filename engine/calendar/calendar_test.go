@@ -1,4 +1,4 @@
-package engine_test
+package calendar_test
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"studio/engine/calendar"
 	"testing"
 	"time"
 
@@ -43,14 +44,14 @@ func wallIn(tb testing.TB, zone, wall string) time.Time {
 
 // calendarAll reads every page of q (Limit per page) and returns the items
 // in the order the pages gave them, failing if a page is over the limit.
-func calendarAll(tb testing.TB, b *testBundle, u engine.User, q engine.CalendarQuery) []engine.CalendarItem {
+func calendarAll(tb testing.TB, b *testBundle, u engine.User, q calendar.CalendarQuery) []calendar.CalendarItem {
 	tb.Helper()
-	var all []engine.CalendarItem
+	var all []calendar.CalendarItem
 	for pages := 0; ; pages++ {
 		if pages > 1000 {
 			tb.Fatal("the cursor does not end")
 		}
-		page, err := b.eng.Calendar(context.Background(), u, q)
+		page, err := b.cal.Calendar(context.Background(), u, q)
 		if err != nil {
 			tb.Fatal(err)
 		}
@@ -68,7 +69,7 @@ func calendarAll(tb testing.TB, b *testBundle, u engine.User, q engine.CalendarQ
 	}
 }
 
-func itemIDs(items []engine.CalendarItem) []string {
+func itemIDs(items []calendar.CalendarItem) []string {
 	out := make([]string, len(items))
 	for i, it := range items {
 		out[i] = it.ID
@@ -76,7 +77,7 @@ func itemIDs(items []engine.CalendarItem) []string {
 	return out
 }
 
-func itemByID(tb testing.TB, items []engine.CalendarItem, id string) engine.CalendarItem {
+func itemByID(tb testing.TB, items []calendar.CalendarItem, id string) calendar.CalendarItem {
 	tb.Helper()
 	for _, it := range items {
 		if it.ID == id {
@@ -84,7 +85,7 @@ func itemByID(tb testing.TB, items []engine.CalendarItem, id string) engine.Cale
 		}
 	}
 	tb.Fatalf("no item %s in %v", id, itemIDs(items))
-	return engine.CalendarItem{}
+	return calendar.CalendarItem{}
 }
 
 func occID(automationID string, at time.Time) string {
@@ -101,7 +102,7 @@ func (b *testBundle) automation(tb testing.TB, name, job, rule, start string) en
 }
 
 // wantSorted fails unless items are in strictly increasing (At, ID) order.
-func wantSorted(tb testing.TB, items []engine.CalendarItem) {
+func wantSorted(tb testing.TB, items []calendar.CalendarItem) {
 	tb.Helper()
 	for i := 1; i < len(items); i++ {
 		a, b := items[i-1], items[i]
@@ -150,8 +151,8 @@ func TestCalendarSources(t *testing.T) {
 	sweep := b.automation(t, "Broken-link sweep", "builtin:broken-links", "FREQ=WEEKLY;BYDAY=MO;BYHOUR=7;BYMINUTE=0", "2026-11-02T07:00")
 	task := b.automation(t, "Triage", "agent-task", "", "2026-11-06T09:07")
 
-	q := engine.CalendarQuery{SiteID: b.site.ID, From: midnightIn(t, zone, 2026, 11, 1), To: midnightIn(t, zone, 2026, 12, 1)}
-	page, err := b.eng.Calendar(ctx, b.editor, q)
+	q := calendar.CalendarQuery{SiteID: b.site.ID, From: midnightIn(t, zone, 2026, 11, 1), To: midnightIn(t, zone, 2026, 12, 1)}
+	page, err := b.cal.Calendar(ctx, b.editor, q)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,29 +163,29 @@ func TestCalendarSources(t *testing.T) {
 	wantSorted(t, items)
 
 	got := itemByID(t, items, publish.ID)
-	want := engine.CalendarItem{ID: publish.ID, Kind: engine.ItemPublish, At: nine, Title: "Election night", Target: publish.ID,
-		Origin: "person", By: b.editor.Actor(), Approval: engine.ApprovalApproved, State: "scheduled",
+	want := calendar.CalendarItem{ID: publish.ID, Kind: calendar.ItemPublish, At: nine, Title: "Election night", Target: publish.ID,
+		Origin: "person", By: b.editor.Actor(), Approval: calendar.ApprovalApproved, State: "scheduled",
 		Collection: "contentEntry", Rev: publish.Rev}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("publish:\n got %+v\nwant %+v", got, want)
 	}
-	if got := itemByID(t, items, several.ID); got.Kind != engine.ItemRelease || got.Collection != "" || got.Title != "Launch" {
+	if got := itemByID(t, items, several.ID); got.Kind != calendar.ItemRelease || got.Collection != "" || got.Title != "Launch" {
 		t.Errorf("release of two: %+v", got)
 	}
-	if got := itemByID(t, items, expiry.ID); got.Kind != engine.ItemExpiry || got.Collection != "page" || got.Title != "About" {
+	if got := itemByID(t, items, expiry.ID); got.Kind != calendar.ItemExpiry || got.Collection != "page" || got.Title != "About" {
 		t.Errorf("take-down: %+v", got)
 	}
 	embargo := itemByID(t, items, "gate:"+gated.ID+":from")
-	want = engine.CalendarItem{ID: "gate:" + gated.ID + ":from", Kind: engine.ItemEmbargo, At: from, Title: "Campaign",
-		Target: gated.ID, Origin: "person", By: b.editor.Actor(), Approval: engine.ApprovalNone, State: "scheduled",
+	want = calendar.CalendarItem{ID: "gate:" + gated.ID + ":from", Kind: calendar.ItemEmbargo, At: from, Title: "Campaign",
+		Target: gated.ID, Origin: "person", By: b.editor.Actor(), Approval: calendar.ApprovalNone, State: "scheduled",
 		Collection: "contentEntry"}
 	if !reflect.DeepEqual(embargo, want) {
 		t.Errorf("embargo:\n got %+v\nwant %+v", embargo, want)
 	}
-	if got := itemByID(t, items, "gate:"+gated.ID+":until"); got.Kind != engine.ItemExpiry || !got.At.Equal(until) {
+	if got := itemByID(t, items, "gate:"+gated.ID+":until"); got.Kind != calendar.ItemExpiry || !got.At.Equal(until) {
 		t.Errorf("expiry gate: %+v", got)
 	}
-	if got := itemByID(t, items, "gate:"+wasGated.ID+":from"); got.State != engine.ItemDone || got.Collection != "page" {
+	if got := itemByID(t, items, "gate:"+wasGated.ID+":from"); got.State != calendar.ItemDone || got.Collection != "page" {
 		t.Errorf("a gate that has passed: %+v", got)
 	}
 
@@ -205,8 +206,8 @@ func TestCalendarSources(t *testing.T) {
 		t.Errorf("sweep occurrences:\n got %v\nwant %v", gotSweep, wantSweep)
 	}
 	occ := itemByID(t, items, occID(sweep.ID, mondays[0]))
-	want = engine.CalendarItem{ID: occID(sweep.ID, mondays[0]), Kind: engine.ItemAutomation, At: mondays[0],
-		Title: "Broken-link sweep", Target: sweep.ID, Origin: "person", By: b.editor.Actor(), Approval: engine.ApprovalNone,
+	want = calendar.CalendarItem{ID: occID(sweep.ID, mondays[0]), Kind: calendar.ItemAutomation, At: mondays[0],
+		Title: "Broken-link sweep", Target: sweep.ID, Origin: "person", By: b.editor.Actor(), Approval: calendar.ApprovalNone,
 		State: "scheduled", Recurring: true}
 	if !reflect.DeepEqual(occ, want) {
 		t.Errorf("occurrence:\n got %+v\nwant %+v", occ, want)
@@ -219,16 +220,16 @@ func TestCalendarSources(t *testing.T) {
 	t.Run("PastAndPaused", func(t *testing.T) {
 		b.clock.Set(wallIn(t, zone, "2026-11-10T08:00"))
 		b.execSQL(t, `UPDATE automations SET state = 'paused' WHERE id = ?`, sweep.ID) // no pause use case yet
-		page, err := b.eng.Calendar(ctx, b.editor, q)
+		page, err := b.cal.Calendar(ctx, b.editor, q)
 		if err != nil {
 			t.Fatal(err)
 		}
 		done := itemByID(t, page.Items, occID(sweep.ID, mondays[0]))
-		if done.State != engine.ItemDone || done.Recurring {
+		if done.State != calendar.ItemDone || done.Recurring {
 			t.Errorf("a past occurrence: %+v", done)
 		}
 		paused := itemByID(t, page.Items, occID(sweep.ID, mondays[1]))
-		if paused.State != engine.ItemPaused || !paused.Recurring || engine.StateFacet(paused.State) != engine.FacetScheduled {
+		if paused.State != calendar.ItemPaused || !paused.Recurring || calendar.StateFacet(paused.State) != calendar.FacetScheduled {
 			t.Errorf("a paused automation's occurrence: %+v", paused)
 		}
 	})
@@ -244,18 +245,18 @@ func TestStateFacet(t *testing.T) {
 		"canceled": "canceled", "expired": "canceled", "denied": "canceled",
 		"held": "",
 	} {
-		if got := engine.StateFacet(state); got != want {
+		if got := calendar.StateFacet(state); got != want {
 			t.Errorf("StateFacet(%q) = %q, want %q", state, got, want)
 		}
 		produced[want] = want != ""
 	}
-	for _, f := range engine.StateFacets {
+	for _, f := range calendar.StateFacets {
 		if !produced[f] {
 			t.Errorf("no state has the facet %q", f)
 		}
 	}
-	if len(produced) != len(engine.StateFacets)+1 {
-		t.Errorf("facets %v, listed %v", produced, engine.StateFacets)
+	if len(produced) != len(calendar.StateFacets)+1 {
+		t.Errorf("facets %v, listed %v", produced, calendar.StateFacets)
 	}
 }
 
@@ -299,38 +300,38 @@ func TestCalendarFacets(t *testing.T) {
 	}
 	daily := b.automation(t, "Stale content review", "builtin:stale-content", "FREQ=DAILY;BYHOUR=6;BYMINUTE=30", "2026-11-01T06:30")
 
-	base := engine.CalendarQuery{SiteID: b.site.ID, From: midnightIn(t, zone, 2026, 11, 2), To: midnightIn(t, zone, 2026, 11, 5)}
+	base := calendar.CalendarQuery{SiteID: b.site.ID, From: midnightIn(t, zone, 2026, 11, 2), To: midnightIn(t, zone, 2026, 11, 5)}
 	occ := func(day int) string { return occID(daily.ID, wallIn(t, zone, fmt.Sprintf("2026-11-%02dT06:30", day))) }
 	for _, c := range []struct {
 		name   string
-		change func(*engine.CalendarQuery)
+		change func(*calendar.CalendarQuery)
 		as     engine.User
 		want   []string
 	}{
-		{"Default", func(*engine.CalendarQuery) {}, b.editor,
+		{"Default", func(*calendar.CalendarQuery) {}, b.editor,
 			[]string{published.ID, occ(3), scheduled.ID, waiting.ID, approved.ID, occ(4)}},
-		{"Canceled", func(q *engine.CalendarQuery) { q.States = []string{engine.FacetCanceled} }, b.editor,
+		{"Canceled", func(q *calendar.CalendarQuery) { q.States = []string{calendar.FacetCanceled} }, b.editor,
 			[]string{expired.ID, canceled.ID}},
-		{"ApprovalExpired", func(q *engine.CalendarQuery) { q.Approvals = []string{engine.ApprovalExpired} }, b.editor,
+		{"ApprovalExpired", func(q *calendar.CalendarQuery) { q.Approvals = []string{calendar.ApprovalExpired} }, b.editor,
 			[]string{expired.ID}},
-		{"Waiting", func(q *engine.CalendarQuery) { q.States = []string{engine.FacetWaiting} }, b.editor,
+		{"Waiting", func(q *calendar.CalendarQuery) { q.States = []string{calendar.FacetWaiting} }, b.editor,
 			[]string{waiting.ID}},
-		{"Pending", func(q *engine.CalendarQuery) { q.Approvals = []string{engine.ApprovalPending} }, b.editor,
+		{"Pending", func(q *calendar.CalendarQuery) { q.Approvals = []string{calendar.ApprovalPending} }, b.editor,
 			[]string{waiting.ID}},
-		{"DoneAndScheduled", func(q *engine.CalendarQuery) { q.States = []string{engine.FacetDone, engine.FacetScheduled} }, b.editor,
+		{"DoneAndScheduled", func(q *calendar.CalendarQuery) { q.States = []string{calendar.FacetDone, calendar.FacetScheduled} }, b.editor,
 			[]string{published.ID, occ(3), scheduled.ID, approved.ID, occ(4)}},
-		{"Approved", func(q *engine.CalendarQuery) { q.Approvals = []string{engine.ApprovalApproved} }, b.editor,
+		{"Approved", func(q *calendar.CalendarQuery) { q.Approvals = []string{calendar.ApprovalApproved} }, b.editor,
 			[]string{published.ID, scheduled.ID, approved.ID}},
-		{"Automations", func(q *engine.CalendarQuery) { q.Kinds = []string{engine.ItemAutomation} }, b.editor,
+		{"Automations", func(q *calendar.CalendarQuery) { q.Kinds = []string{calendar.ItemAutomation} }, b.editor,
 			[]string{occ(3), occ(4)}},
-		{"Entries", func(q *engine.CalendarQuery) { q.Collections = []string{"contentEntry"} }, b.editor,
+		{"Entries", func(q *calendar.CalendarQuery) { q.Collections = []string{"contentEntry"} }, b.editor,
 			[]string{scheduled.ID}},
-		{"Agents", func(q *engine.CalendarQuery) { q.Origins = []string{"agent"} }, b.editor, nil},
-		{"MineEditor", func(q *engine.CalendarQuery) { q.Mine = true }, b.editor,
+		{"Agents", func(q *calendar.CalendarQuery) { q.Origins = []string{"agent"} }, b.editor, nil},
+		{"MineEditor", func(q *calendar.CalendarQuery) { q.Mine = true }, b.editor,
 			[]string{published.ID, occ(3), scheduled.ID, approved.ID, occ(4)}},
-		{"MineContributor", func(q *engine.CalendarQuery) { q.Mine = true }, b.contributor,
+		{"MineContributor", func(q *calendar.CalendarQuery) { q.Mine = true }, b.contributor,
 			[]string{waiting.ID, approved.ID}},
-		{"Nothing", func(q *engine.CalendarQuery) { q.States = []string{"no-such-state"} }, b.editor, nil},
+		{"Nothing", func(q *calendar.CalendarQuery) { q.States = []string{"no-such-state"} }, b.editor, nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			q := base
@@ -340,7 +341,7 @@ func TestCalendarFacets(t *testing.T) {
 				t.Errorf("got  %v\nwant %v", got, c.want)
 			}
 			// The Month grid counts exactly what the pages list.
-			days, err := b.eng.CalendarDays(ctx, c.as, q, nil)
+			days, err := b.cal.CalendarDays(ctx, c.as, q, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -354,10 +355,10 @@ func TestCalendarFacets(t *testing.T) {
 		})
 	}
 	items := calendarAll(t, b, b.editor, base)
-	if w := itemByID(t, items, waiting.ID); w.Approval != engine.ApprovalPending || w.State != "awaiting_approval" || w.RequestID == "" {
+	if w := itemByID(t, items, waiting.ID); w.Approval != calendar.ApprovalPending || w.State != "awaiting_approval" || w.RequestID == "" {
 		t.Errorf("waiting: %+v", w)
 	}
-	if p := itemByID(t, items, published.ID); p.State != "published" || engine.StateFacet(p.State) != engine.FacetDone {
+	if p := itemByID(t, items, published.ID); p.State != "published" || calendar.StateFacet(p.State) != calendar.FacetDone {
 		t.Errorf("published: %+v", p)
 	}
 	if o := itemByID(t, items, occ(3)); o.State != "scheduled" {
@@ -384,7 +385,7 @@ func TestCalendarOverlapsAndRequests(t *testing.T) {
 		t.Fatal(views, err)
 	}
 
-	q := engine.CalendarQuery{SiteID: b.site.ID, From: midnightIn(t, zone, 2026, 11, 3), To: midnightIn(t, zone, 2026, 11, 4)}
+	q := calendar.CalendarQuery{SiteID: b.site.ID, From: midnightIn(t, zone, 2026, 11, 3), To: midnightIn(t, zone, 2026, 11, 4)}
 	items := calendarAll(t, b, b.editor, q)
 	if !itemByID(t, items, shared.ID).Overlaps || itemByID(t, items, single.ID).Overlaps {
 		t.Errorf("overlaps: shared %v, single %v", itemByID(t, items, shared.ID).Overlaps, itemByID(t, items, single.ID).Overlaps)
@@ -392,11 +393,11 @@ func TestCalendarOverlapsAndRequests(t *testing.T) {
 	if got := itemByID(t, items, request.ID).RequestID; got != views[0].Request.ID {
 		t.Errorf("request id %q, want %q", got, views[0].Request.ID)
 	}
-	days, err := b.eng.CalendarDays(ctx, b.editor, q, nil)
+	days, err := b.cal.CalendarDays(ctx, b.editor, q, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(days) != 1 || days[0].Total != 3 || days[0].Waiting != 1 || days[0].ByKind[engine.ItemPublish] != 3 {
+	if len(days) != 1 || days[0].Total != 3 || days[0].Waiting != 1 || days[0].ByKind[calendar.ItemPublish] != 3 {
 		t.Fatalf("day: %+v", days)
 	}
 	// The chips are whole items, as the page has them.
@@ -417,9 +418,9 @@ func TestCalendarRange(t *testing.T) {
 	ist := b.site.TimeZone
 	from := midnightIn(t, ist, 2026, 11, 1)
 	call := func(site string, from, to time.Time, cursor string) error {
-		q := engine.CalendarQuery{SiteID: site, From: from, To: to, Cursor: cursor}
-		_, err := b.eng.Calendar(ctx, b.editor, q)
-		if _, errDays := b.eng.CalendarDays(ctx, b.editor, q, nil); cursor == "" && (err == nil) != (errDays == nil) {
+		q := calendar.CalendarQuery{SiteID: site, From: from, To: to, Cursor: cursor}
+		_, err := b.cal.Calendar(ctx, b.editor, q)
+		if _, errDays := b.cal.CalendarDays(ctx, b.editor, q, nil); cursor == "" && (err == nil) != (errDays == nil) {
 			t.Errorf("Calendar says %v, CalendarDays %v", err, errDays)
 		}
 		return err
@@ -427,8 +428,8 @@ func TestCalendarRange(t *testing.T) {
 	if err := call(b.site.ID, from, from.AddDate(0, 0, 62), ""); err != nil {
 		t.Errorf("62 days: %v", err)
 	}
-	e := wantRefusal(t, call(b.site.ID, from, from.AddDate(0, 0, 62).Add(time.Minute), ""), engine.CodeRangeTooLong, "to")
-	if e.Args["MaxDays"] != engine.CalendarMaxDays {
+	e := wantRefusal(t, call(b.site.ID, from, from.AddDate(0, 0, 62).Add(time.Minute), ""), calendar.CodeRangeTooLong, "to")
+	if e.Args["MaxDays"] != calendar.CalendarMaxDays {
 		t.Errorf("args %v", e.Args)
 	}
 	// 62 days on Berlin's clock: 62 × 24 h less the hour skipped in March,
@@ -444,14 +445,14 @@ func TestCalendarRange(t *testing.T) {
 	if err := call(berlin.ID, autumn, winter, ""); err != nil {
 		t.Errorf("62 days across fall back: %v", err)
 	}
-	wantRefusal(t, call(berlin.ID, autumn, winter.Add(time.Minute), ""), engine.CodeRangeTooLong, "to")
-	wantRefusal(t, call(b.site.ID, from, from, ""), engine.CodeBadRange, "to")
-	wantRefusal(t, call(b.site.ID, from, from.Add(-time.Hour), ""), engine.CodeBadRange, "to")
-	wantRefusal(t, call(b.site.ID, time.Time{}, from, ""), engine.CodeBadRange, "from")
+	wantRefusal(t, call(berlin.ID, autumn, winter.Add(time.Minute), ""), calendar.CodeRangeTooLong, "to")
+	wantRefusal(t, call(b.site.ID, from, from, ""), calendar.CodeBadRange, "to")
+	wantRefusal(t, call(b.site.ID, from, from.Add(-time.Hour), ""), calendar.CodeBadRange, "to")
+	wantRefusal(t, call(b.site.ID, time.Time{}, from, ""), calendar.CodeBadRange, "from")
 	for _, c := range []string{"!!!", "eA", "MjAyNi0xMS0wMlQwNjowMDowMC4wMDBafA", "bm90IGEgdGltZXxyZWxfeA"} {
-		wantRefusal(t, call(b.site.ID, from, from.AddDate(0, 0, 7), c), engine.CodeBadCursor, "cursor")
+		wantRefusal(t, call(b.site.ID, from, from.AddDate(0, 0, 7), c), calendar.CodeBadCursor, "cursor")
 	}
-	if _, err := b.eng.Calendar(ctx, engine.User{ID: "user_x"}, engine.CalendarQuery{SiteID: b.site.ID, From: from,
+	if _, err := b.cal.Calendar(ctx, engine.User{ID: "user_x"}, calendar.CalendarQuery{SiteID: b.site.ID, From: from,
 		To: from.AddDate(0, 0, 1)}); err == nil {
 		t.Error("a user without a role read the calendar")
 	} else {
@@ -462,7 +463,7 @@ func TestCalendarRange(t *testing.T) {
 // pagingFixture fills a week with ties: two hourly automations at :00 and
 // releases and gates at the same instants, so (At, ID) order is tested
 // where it matters.
-func pagingFixture(t *testing.T) (*testBundle, engine.CalendarQuery) {
+func pagingFixture(t *testing.T) (*testBundle, calendar.CalendarQuery) {
 	b := newBundle(t)
 	zone := b.site.TimeZone
 	hourly := "FREQ=DAILY;BYHOUR=0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23;BYMINUTE=0"
@@ -480,7 +481,7 @@ func pagingFixture(t *testing.T) (*testBundle, engine.CalendarQuery) {
 		b.createNode(t, b.site.ID, release.KindContentEntry, content.Body{Title: fmt.Sprintf("Gated %d", i),
 			Slug: fmt.Sprintf("gated-%d", i), Status: content.StatusPublished, Availability: &content.Availability{From: &at}})
 	}
-	return b, engine.CalendarQuery{SiteID: b.site.ID, From: midnightIn(t, zone, 2026, 11, 2), To: midnightIn(t, zone, 2026, 11, 9)}
+	return b, calendar.CalendarQuery{SiteID: b.site.ID, From: midnightIn(t, zone, 2026, 11, 2), To: midnightIn(t, zone, 2026, 11, 9)}
 }
 
 // TestCalendarCursor: pages of any size list every item exactly once, in
@@ -490,8 +491,8 @@ func TestCalendarCursor(t *testing.T) {
 	// Everything: 7 days × 48 hourly occurrences, less the eight hours of
 	// 2 November before the automations existed (08:00 is theirs), 12
 	// releases, 4 gates and a weekly digest.
-	var all []engine.CalendarItem
-	for _, kinds := range [][]string{nil, {engine.ItemPublish, engine.ItemEmbargo}} {
+	var all []calendar.CalendarItem
+	for _, kinds := range [][]string{nil, {calendar.ItemPublish, calendar.ItemEmbargo}} {
 		q := q
 		q.Kinds = kinds
 		full := calendarAll(t, b, b.editor, q)
@@ -510,11 +511,11 @@ func TestCalendarCursor(t *testing.T) {
 			}
 		}
 	}
-	if len(all) <= engine.CalendarMaxItems {
+	if len(all) <= calendar.CalendarMaxItems {
 		t.Fatalf("only %d items: the default page cap is not exercised", len(all))
 	}
-	page, err := b.eng.Calendar(context.Background(), b.editor, q)
-	if err != nil || len(page.Items) != engine.CalendarMaxItems || page.NextCursor == "" {
+	page, err := b.cal.Calendar(context.Background(), b.editor, q)
+	if err != nil || len(page.Items) != calendar.CalendarMaxItems || page.NextCursor == "" {
 		t.Fatalf("first page: %d items, cursor %q, %v", len(page.Items), page.NextCursor, err)
 	}
 }
@@ -530,7 +531,7 @@ func TestCalendarDaysCountsEveryItem(t *testing.T) {
 	q.From = midnightIn(t, b.site.TimeZone, 2026, 10, 26) // the grid of November starts on Monday 26 October
 	q.To = midnightIn(t, b.site.TimeZone, 2026, 12, 7)
 	all := calendarAll(t, b, b.editor, q)
-	days, err := b.eng.CalendarDays(ctx, b.editor, q, nil)
+	days, err := b.cal.CalendarDays(ctx, b.editor, q, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -539,13 +540,13 @@ func TestCalendarDaysCountsEveryItem(t *testing.T) {
 	}
 	seen := 0
 	for _, d := range days {
-		var in []engine.CalendarItem
+		var in []calendar.CalendarItem
 		byKind, waiting := map[string]int{}, 0
 		for _, it := range all {
 			if !it.At.Before(d.Start) && it.At.Before(d.End) {
 				in = append(in, it)
 				byKind[it.Kind]++
-				if it.Approval == engine.ApprovalPending {
+				if it.Approval == calendar.ApprovalPending {
 					waiting++
 				}
 			}
@@ -554,9 +555,9 @@ func TestCalendarDaysCountsEveryItem(t *testing.T) {
 		if d.Total != len(in) || !reflect.DeepEqual(d.ByKind, byKind) || d.Waiting != waiting {
 			t.Errorf("%s: total %d %v waiting %d, want %d %v %d", d.Date, d.Total, d.ByKind, d.Waiting, len(in), byKind, waiting)
 		}
-		chips := in[:min(len(in), engine.CalendarDayItems)]
+		chips := in[:min(len(in), calendar.CalendarDayItems)]
 		if len(chips) == 0 {
-			chips = []engine.CalendarItem{}
+			chips = []calendar.CalendarItem{}
 		}
 		if !reflect.DeepEqual(d.Items, chips) {
 			t.Errorf("%s chips:\n got %v\nwant %v", d.Date, itemIDs(d.Items), itemIDs(chips))
@@ -590,7 +591,7 @@ func TestCalendarDST(t *testing.T) {
 	}
 
 	t.Run("SpringForward", func(t *testing.T) {
-		q := engine.CalendarQuery{SiteID: site.ID, From: midnightIn(t, zone, 2027, 3, 27), To: midnightIn(t, zone, 2027, 3, 30)}
+		q := calendar.CalendarQuery{SiteID: site.ID, From: midnightIn(t, zone, 2027, 3, 27), To: midnightIn(t, zone, 2027, 3, 30)}
 		items := calendarAll(t, b, b.editor, q)
 		// 02:30 on 28 March does not exist: it runs at 03:30 CEST (D2).
 		want := []string{occID(a.ID, time.Date(2027, 3, 27, 1, 30, 0, 0, time.UTC)),
@@ -599,7 +600,7 @@ func TestCalendarDST(t *testing.T) {
 		if !slices.Equal(itemIDs(items), want) {
 			t.Fatalf("got  %v\nwant %v", itemIDs(items), want)
 		}
-		days, err := b.eng.CalendarDays(ctx, b.editor, q, nil)
+		days, err := b.cal.CalendarDays(ctx, b.editor, q, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -617,8 +618,8 @@ func TestCalendarDST(t *testing.T) {
 		late := b.schedule(t, b.editor, page("late"), "2027-10-31", "23:30")   // 22:30Z, still 31 October
 		early := b.schedule(t, b.editor, page("early"), "2027-11-01", "00:30") // 23:30Z on 31 October in UTC
 		twice := b.schedule(t, b.editor, page("twice"), "2027-10-31", "02:30") // happens twice: the first, 00:30Z
-		q := engine.CalendarQuery{SiteID: site.ID, From: midnightIn(t, zone, 2027, 10, 30), To: midnightIn(t, zone, 2027, 11, 2)}
-		days, err := b.eng.CalendarDays(ctx, b.editor, q, nil)
+		q := calendar.CalendarQuery{SiteID: site.ID, From: midnightIn(t, zone, 2027, 10, 30), To: midnightIn(t, zone, 2027, 11, 2)}
+		days, err := b.cal.CalendarDays(ctx, b.editor, q, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -678,7 +679,7 @@ func TestCalendarMonthInTheSiteZone(t *testing.T) {
 		{b.site, istEarly.ID, false, false},
 	} {
 		zone := c.site.TimeZone
-		november := engine.CalendarQuery{SiteID: c.site.ID, From: midnightIn(t, zone, 2026, 11, 1), To: midnightIn(t, zone, 2026, 12, 1)}
+		november := calendar.CalendarQuery{SiteID: c.site.ID, From: midnightIn(t, zone, 2026, 11, 1), To: midnightIn(t, zone, 2026, 12, 1)}
 		december := november
 		december.From, december.To = november.To, midnightIn(t, zone, 2027, 1, 1)
 		inNov := slices.Contains(itemIDs(calendarAll(t, b, b.editor, november)), c.id)
@@ -686,7 +687,7 @@ func TestCalendarMonthInTheSiteZone(t *testing.T) {
 		if inNov != c.inNovember || inDec == c.inNovember {
 			t.Errorf("%s: in November %v, in December %v", zone, inNov, inDec)
 		}
-		days, err := b.eng.CalendarDays(ctx, b.editor, november, nil)
+		days, err := b.cal.CalendarDays(ctx, b.editor, november, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -694,7 +695,7 @@ func TestCalendarMonthInTheSiteZone(t *testing.T) {
 		if len(days) != 30 || last.Date != "2026-11-30" || (last.Total == 1) != c.lastDay {
 			t.Errorf("%s: %d days, last %s with %d items", zone, len(days), last.Date, last.Total)
 		}
-		decDays, err := b.eng.CalendarDays(ctx, b.editor, december, nil)
+		decDays, err := b.cal.CalendarDays(ctx, b.editor, december, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -775,7 +776,7 @@ func TestCalendarStatements(t *testing.T) {
 	b := calendarFixture(t, 2000)
 	_, _, gridFrom, gridTo := benchRanges(t, b)
 	ctx := context.Background()
-	q := engine.CalendarQuery{SiteID: b.site.ID, From: gridFrom, To: gridTo}
+	q := calendar.CalendarQuery{SiteID: b.site.ID, From: gridFrom, To: gridTo}
 	measure := func(name string, budget int64, fn func() error) {
 		t.Helper()
 		before := b.store.Statements()
@@ -790,20 +791,20 @@ func TestCalendarStatements(t *testing.T) {
 	}
 	// Site, releases (one window), gates, automations.
 	measure("Calendar", 4, func() error {
-		page, err := b.eng.Calendar(ctx, b.editor, q)
-		if err == nil && len(page.Items) != engine.CalendarMaxItems {
+		page, err := b.cal.Calendar(ctx, b.editor, q)
+		if err == nil && len(page.Items) != calendar.CalendarMaxItems {
 			t.Errorf("%d items", len(page.Items))
 		}
 		return err
 	})
 	// Site, releases (brief), gates, automations, the chips' releases.
 	measure("CalendarDays", 5, func() error {
-		days, err := b.eng.CalendarDays(ctx, b.editor, q, nil)
+		days, err := b.cal.CalendarDays(ctx, b.editor, q, nil)
 		total := 0
 		for _, d := range days {
 			total += d.Total
 		}
-		if err == nil && total < 5*engine.CalendarMaxItems {
+		if err == nil && total < 5*calendar.CalendarMaxItems {
 			t.Errorf("the grid counts only %d items", total)
 		}
 		return err
@@ -816,19 +817,19 @@ func TestUnscheduledReleaseLeavesTheCalendar(t *testing.T) {
 	b := newBundle(t)
 	ctx := context.Background()
 	r := b.schedule(t, b.editor, b.article, "2026-11-02", "09:00")
-	q := engine.CalendarQuery{SiteID: b.site.ID, From: start, To: start.Add(24 * time.Hour)}
-	page, err := b.eng.Calendar(ctx, b.editor, q)
+	q := calendar.CalendarQuery{SiteID: b.site.ID, From: start, To: start.Add(24 * time.Hour)}
+	page, err := b.cal.Calendar(ctx, b.editor, q)
 	if err != nil || len(page.Items) != 1 {
 		t.Fatalf("before: %d items, %v", len(page.Items), err)
 	}
 	if err := b.eng.Unschedule(ctx, b.editor, b.site.ID, r.ID, b.release(t, r.ID).Rev); err != nil {
 		t.Fatal(err)
 	}
-	if page, err = b.eng.Calendar(ctx, b.editor, q); err != nil || len(page.Items) != 0 {
+	if page, err = b.cal.Calendar(ctx, b.editor, q); err != nil || len(page.Items) != 0 {
 		t.Fatalf("after Unschedule: %+v, %v", page.Items, err)
 	}
 	loc, _ := time.LoadLocation("Europe/Istanbul")
-	days, err := b.eng.CalendarDays(ctx, b.editor, q, loc)
+	days, err := b.cal.CalendarDays(ctx, b.editor, q, loc)
 	if err != nil {
 		t.Fatal(err)
 	}

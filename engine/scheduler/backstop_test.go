@@ -1,7 +1,8 @@
-package engine_test
+package scheduler_test
 
 import (
 	"context"
+	"studio/engine/scheduler"
 	"testing"
 	"time"
 
@@ -12,27 +13,28 @@ func TestBackstop(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	b := newBundle(t)
+	sched := scheduler.New(b.eng, b.store, nil)
 	r := b.schedule(t, b.editor, b.article, "2026-11-02", "09:00")
 
 	// No tick yet: stalled, and the backstop ticks (nothing is due).
-	if ran, err := b.eng.Backstop(ctx); err != nil || !ran {
+	if ran, err := sched.Backstop(ctx); err != nil || !ran {
 		t.Fatalf("never ticked: ran %v err %v", ran, err)
 	}
 
 	// A healthy scheduler: the backstop only reads.
 	b.clock.Set(nine.Add(-2 * time.Minute))
-	if _, err := b.eng.RunDue(ctx, "node"); err != nil {
+	if _, err := b.sched.RunDue(ctx, "node"); err != nil {
 		t.Fatal(err)
 	}
 	b.clock.Set(nine.Add(-time.Minute))
-	if ran, err := b.eng.Backstop(ctx); err != nil || ran {
+	if ran, err := sched.Backstop(ctx); err != nil || ran {
 		t.Fatalf("healthy: ran %v err %v", ran, err)
 	}
 
 	// The ticker dies after 08:58. At 09:02 its promised beat (09:03) is
 	// not yet overdue, but the 09:00 release is: the backstop ticks.
 	b.clock.Set(nine.Add(2 * time.Minute))
-	ran, err := b.eng.Backstop(ctx)
+	ran, err := sched.Backstop(ctx)
 	if err != nil || !ran {
 		t.Fatalf("stalled: ran %v err %v", ran, err)
 	}
@@ -46,7 +48,7 @@ func TestBackstop(t *testing.T) {
 
 	// Within the minute it does not even look again.
 	before := b.store.Statements()
-	if ran, err := b.eng.Backstop(ctx); err != nil || ran || b.store.Statements() != before {
+	if ran, err := sched.Backstop(ctx); err != nil || ran || b.store.Statements() != before {
 		t.Fatalf("memoised: ran %v err %v, %d statements", ran, err, b.store.Statements()-before)
 	}
 }

@@ -1,0 +1,77 @@
+package scheduler_test
+
+import (
+	"context"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"studio/engine"
+	"studio/engine/fakeclock"
+	"studio/engine/scheduler"
+)
+
+// blockedEngine is an engine whose ticks wait until released.
+type blockedEngine struct {
+	clock   *fakeclock.Clock
+	release chan struct{}
+	entered chan struct{}
+	ticks   atomic.Int64
+}
+
+// CheckDatabase is where a tick blocks: it is the first thing it asks.
+func (e *blockedEngine) CheckDatabase(context.Context, time.Time) error {
+	e.ticks.Add(1)
+	e.entered <- struct{}{}
+	<-e.release
+	return nil
+}
+func (e *blockedEngine) RunRelease(context.Context, engine.ReleaseRow, time.Time, string, *engine.RunTally) (time.Time, error) {
+	return time.Time{}, nil
+}
+func (e *blockedEngine) Now() time.Time                      { return e.clock.Now() }
+func (e *blockedEngine) WakeAt(t time.Time) <-chan time.Time { return e.clock.WakeAt(t) }
+func (e *blockedEngine) Pokes() <-chan struct{}              { return nil }
+
+// neverBeat is a store whose scheduler never beat: stalled.
+type neverBeat struct{}
+
+func (neverBeat) Heartbeat(context.Context) (engine.Heartbeat, error) {
+	return engine.Heartbeat{}, engine.ErrNotFound
+}
+func (neverBeat) DueReleases(context.Context, time.Time, int) ([]engine.ReleaseRow, error) {
+	return nil, nil
+}
+func (neverBeat) WriteHeartbeat(context.Context, engine.Heartbeat) error { return nil }
+
+// TestNudgeNeverWaitsAndRunsOne: a request's backstop runs beside the
+// request (Nudge returns while the tick it started is still running), and a
+// flood of requests meanwhile starts no second one.
+func TestNudgeNeverWaitsAndRunsOne(t *testing.T) {
+	t.Parallel()
+	e := &blockedEngine{clock: fakeclock.New(time.Date(2026, 11, 2, 6, 0, 0, 0, time.UTC)),
+		release: make(chan struct{}), entered: make(chan struct{}, 10)}
+	s := scheduler.New(e, neverBeat{}, nil)
+	s.Nudge() // returns although the tick blocks
+	<-e.entered
+	for range 100 {
+		s.Nudge()
+	}
+	// A minute on, the backstop may look again, but one is still running.
+	e.clock.Advance(2 * time.Minute)
+	for range 100 {
+		s.Nudge()
+	}
+	close(e.release)
+	s.Stop() // waits for the background backstop
+	if n := e.ticks.Load(); n != 1 {
+		t.Fatalf("%d backstop ticks for a flood of requests, want 1", n)
+	}
+	// Once it is done, the next request past the minute runs one again.
+	s.Nudge()
+	<-e.entered
+	s.Stop()
+	if n := e.ticks.Load(); n != 2 {
+		t.Fatalf("%d backstop ticks, want 2", n)
+	}
+}
