@@ -211,7 +211,7 @@ func (h *Handler) LiftEmbargo(w http.ResponseWriter, r *http.Request) {
 						templates.HiddenField{Name: "lift_date", Value: liftDate}, templates.HiddenField{Name: "lift_time", Value: liftTime})
 				}
 				g.IncludeEdits = &templates.IncludeEdits{Action: "/studio/content/" + id + "/gates/lift", Hidden: hidden,
-					Item:   itemReview(ctx, plan.Diff(), siteLoc(st.site)), Approves: true}
+					Item: itemReview(ctx, plan.Diff(), siteLoc(st.site)), Approves: true}
 			default:
 				g.Error = msg
 			}
