@@ -221,8 +221,9 @@ func (e *Engine) calendarSet(ctx context.Context, u User, q CalendarQuery, from,
 			pending <- releasesRead{items, err}
 		}()
 	}
-	// Gates and occurrences are scheduled or done (or paused): a state
-	// facet without those ("Needs attention") reads neither.
+	// Gates are scheduled or done, occurrences scheduled or not run (or
+	// paused): a state facet without those ("Needs attention") reads
+	// neither.
 	if f.wantsKind(ItemEmbargo, ItemExpiry) && f.wantsState(FacetScheduled, FacetDone) {
 		gates, err := e.store.CalendarGates(ctx, q.SiteID, from, to)
 		if err != nil {
@@ -236,7 +237,7 @@ func (e *Engine) calendarSet(ctx context.Context, u User, q CalendarQuery, from,
 		}
 		slices.SortFunc(s.gates, compareItems)
 	}
-	if f.wantsKind(ItemAutomation) && f.wantsState(FacetScheduled, FacetDone) {
+	if f.wantsKind(ItemAutomation) && f.wantsState(FacetScheduled, FacetNotRun) {
 		autos, err := e.store.Automations(ctx, q.SiteID)
 		if err != nil {
 			return nil, err
@@ -310,7 +311,8 @@ func (e *Engine) calendarReleases(ctx context.Context, f calendarFilter, from, t
 
 // automationOccurrences prepares an automation's occurrences in [from, to);
 // false when none can pass the filter. An automation has no occurrences
-// before it was created; past ones are "done" until runs are recorded, and
+// before it was created; past ones are "not_run" (no run is recorded
+// behind them until automations run: never "done" without one), and
 // future ones of a paused or broken automation are "paused".
 func (e *Engine) automationOccurrences(a Automation, f calendarFilter, now, from, to time.Time) (occurrences, bool) {
 	loc, err := zoneNamed(a.TimeZone)
@@ -326,7 +328,7 @@ func (e *Engine) automationOccurrences(a Automation, f calendarFilter, now, from
 	base := CalendarItem{Kind: ItemAutomation, Title: a.Name, Target: a.ID, Origin: a.Origin, By: a.CreatedBy,
 		Approval: ApprovalNone}
 	o := occurrences{id: a.ID, rc: rc, now: now, past: base, future: base}
-	o.past.State = ItemDone
+	o.past.State = ItemNotRun
 	o.future.State = string(release.StateScheduled)
 	if a.State != AutomationActive {
 		o.future.State = ItemPaused

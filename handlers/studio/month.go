@@ -194,6 +194,9 @@ func (h *Handler) monthChip(r *http.Request, p *locales.Printer, it engine.Calen
 	case it.State == string(release.StateMissed):
 		c.Tone = "danger"
 		c.Icons = append(c.Icons, "missed")
+	case it.State == engine.ItemNotRun: // no run behind it (§11.7): not done
+		c.Tone = "muted"
+		c.Icons = append(c.Icons, "missed")
 	case it.Held:
 		c.Tone, c.State, c.Held = "warn", "held", p.T("calendar.state.held")
 		c.Icons = append(c.Icons, "paused")
@@ -233,7 +236,7 @@ func (h *Handler) monthChip(r *http.Request, p *locales.Printer, it engine.Calen
 		c.Badge = c.Held
 	case it.Approval == engine.ApprovalDenied:
 		c.Badge = p.T("month.badge_denied")
-	case it.State == engine.ItemDone || it.State == engine.ItemPaused || c.Badge == "state."+it.State:
+	case it.State == engine.ItemDone || it.State == engine.ItemPaused || it.State == engine.ItemNotRun || c.Badge == "state."+it.State:
 		c.Badge = p.T("month.badge_" + monthBadgeKey(it.State))
 	}
 
@@ -253,8 +256,11 @@ func (h *Handler) monthChip(r *http.Request, p *locales.Printer, it engine.Calen
 // monthBadgeKey names the badge of an item state that is not a release
 // state: a gate or a run that has passed, a paused automation's run.
 func monthBadgeKey(state string) string {
-	if state == engine.ItemPaused {
+	switch state {
+	case engine.ItemPaused:
 		return "paused"
+	case engine.ItemNotRun:
+		return "not_run"
 	}
 	return "done"
 }
