@@ -9,7 +9,7 @@ import (
 
 // TestNotRunInTheBrowser: a day later, the demo's daily review at 06:30
 // has passed with no run behind it (automations run from the next issue
-// on): the Agenda and the Month day say "Not run", never "Done"; in
+// on): the Agenda says "Not run", never "Done" (the Month grid is shot); in
 // English and Turkish.
 func TestNotRunInTheBrowser(t *testing.T) {
 	// Monday 2 November 2026, 08:00 in Istanbul; then Tuesday 08:00.
