@@ -103,6 +103,10 @@ const (
 	// CodeOtherEdits: the live node's working copy has other changes that
 	// are not live, so a gate change cannot go live on its own (§7.6).
 	CodeOtherEdits = "other_edits"
+	// CodeLiftNotEarlier: a lift that moves the embargo to a new time must
+	// move it earlier than the embargo in force (a later time is an
+	// ordinary gate change, set_embargo).
+	CodeLiftNotEarlier = "lift_not_earlier"
 	// CodeNotEmbargoed: there is no embargo in force on the live site to
 	// lift. (A node that is not live is only edited: clearing its from
 	// needs no lift.)
@@ -152,12 +156,16 @@ type GateInput struct {
 }
 
 // LiftInput lifts the live embargo of a node the person last saw at
-// ExpectedRev, with their reason (D8).
+// ExpectedRev, with their reason (D8): now (From left as it is, or
+// cleared: §12 lift_embargo's from absent or null), or by moving it
+// earlier to a new time (From set: an instant, or a date and a time in the
+// site's zone), which must still be ahead and before the embargo in force.
 type LiftInput struct {
 	SiteID       string
 	NodeID       string
 	ExpectedRev  int64
 	Reason       string
+	From         GateTime
 	IncludeEdits bool
 }
 
@@ -461,15 +469,20 @@ func (e *Engine) SetGates(ctx context.Context, u User, in GateInput) (GateResult
 }
 
 // LiftEmbargo lifts the embargo in force on a live page or entry (D8,
-// §10.8, §13 POST …/gates/:nodeId/lift): a person's act, for someone who
-// may approve releases (Editor and above), with a reason of 1 to 500
-// characters. Its from is removed (its until stays) and the gate-only
-// change is published at once as a one-item release run by this person;
-// the audit row schedule.embargo.lift carries the reason and the embargo's
-// time. Refusals, which change nothing: forbidden, reason_required,
-// not_found, bad_node_kind, scheduled_locked, stale, not_embargoed (no
-// embargo in force on the live site), other_edits (without IncludeEdits),
-// site_paused.
+// §10.8, §12 lift_embargo, §13 POST …/gates/:nodeId/lift): a person's act,
+// for someone who may approve releases (Editor and above), with a reason
+// of 1 to 500 characters. Lifted now, its from is removed; moved earlier
+// (in.From), its from becomes the new time, which must be after now
+// (gate_in_past: a time that has passed is not "earlier", it is lifting
+// now, which the person chooses as such) and before the embargo in force
+// (lift_not_earlier). Its until stays. The gate-only change is published
+// at once as a one-item release run by this person; the audit row
+// schedule.embargo.lift carries the reason, the embargo's time and, when
+// moved, the new one. Refusals, which change nothing: forbidden,
+// reason_required, not_found, bad_node_kind, scheduled_locked, stale,
+// not_embargoed (no embargo in force on the live site), the from field's
+// (bad_date, bad_time, gate_in_past, lift_not_earlier), other_edits
+// (without IncludeEdits), site_paused.
 func (e *Engine) LiftEmbargo(ctx context.Context, u User, in LiftInput) (GateResult, error) {
 	if err := require(u, policy.ReleasesPublish); err != nil {
 		return GateResult{}, err
@@ -481,27 +494,17 @@ func (e *Engine) LiftEmbargo(ctx context.Context, u User, in LiftInput) (GateRes
 	if reason == "" || utf8.RuneCountInString(reason) > MaxReasonLength {
 		return GateResult{}, refuse(CodeReason, "reason")
 	}
-	g, err := e.gateNode(ctx, in.SiteID, in.NodeID)
+	p, embargo, err := e.planLift(ctx, u, in)
 	if err != nil {
 		return GateResult{}, err
 	}
-	if err := gateable(g, in.ExpectedRev); err != nil {
-		return GateResult{}, err
-	}
-	now := e.Now()
-	embargo := liveEmbargo(g.live, now)
-	if embargo == nil {
-		return GateResult{}, refuse(CodeNotEmbargoed, "")
-	}
-	target := g.Body
-	_, until := target.Gates()
-	target.Availability = &content.Availability{Until: until}
-	target = content.Normalize(target)
-	p := GatePlan{Node: g.NodeDetail, Live: g.live, Target: target, Apply: GateApplyNow, OtherEdits: otherEdits(g.Body, *g.live)}
 	if p.OtherEdits && !in.IncludeEdits {
-		return GateResult{}, &Error{Code: CodeOtherEdits, Args: map[string]any{"Title": g.Body.Title}}
+		return GateResult{}, &Error{Code: CodeOtherEdits, Args: map[string]any{"Title": p.Node.Body.Title}}
 	}
-	details := map[string]any{"node": g.ID, "reason": reason, "from": localtime.FormatInstant(*embargo)}
+	details := map[string]any{"node": p.Node.ID, "reason": reason, "from": localtime.FormatInstant(*embargo)}
+	if to, _ := p.Target.Gates(); to != nil {
+		details["to"] = localtime.FormatInstant(*to)
+	}
 	if in.IncludeEdits {
 		details["includeEdits"] = true
 	}
@@ -511,25 +514,50 @@ func (e *Engine) LiftEmbargo(ctx context.Context, u User, in LiftInput) (GateRes
 // PlanLift is LiftEmbargo's plan, for the editor to show the whole diff when
 // the node has other edits; it checks what LiftEmbargo checks but the
 // reason and the other edits.
-func (e *Engine) PlanLift(ctx context.Context, u User, siteID, nodeID string, expectedRev int64) (GatePlan, error) {
+func (e *Engine) PlanLift(ctx context.Context, u User, in LiftInput) (GatePlan, error) {
 	if err := require(u, policy.ReleasesPublish); err != nil {
 		return GatePlan{}, err
 	}
-	g, err := e.gateNode(ctx, siteID, nodeID)
+	p, _, err := e.planLift(ctx, u, in)
+	return p, err
+}
+
+// planLift works a lift out: the node, the embargo in force and the
+// working copy with its from removed or moved earlier.
+func (e *Engine) planLift(ctx context.Context, u User, in LiftInput) (GatePlan, *time.Time, error) {
+	g, err := e.gateNode(ctx, in.SiteID, in.NodeID)
 	if err != nil {
-		return GatePlan{}, err
+		return GatePlan{}, nil, err
 	}
-	if err := gateable(g, expectedRev); err != nil {
-		return GatePlan{}, err
+	if err := gateable(g, in.ExpectedRev); err != nil {
+		return GatePlan{}, nil, err
 	}
-	if liveEmbargo(g.live, e.Now()) == nil {
-		return GatePlan{}, refuse(CodeNotEmbargoed, "")
+	now := e.Now()
+	embargo := liveEmbargo(g.live, now)
+	if embargo == nil {
+		return GatePlan{}, nil, refuse(CodeNotEmbargoed, "")
+	}
+	var from *time.Time // lifted now
+	if in.From.Change && (in.From.At != nil || in.From.Date != "" || in.From.Time != "") {
+		site, err := e.store.Site(ctx, in.SiteID)
+		if err != nil {
+			return GatePlan{}, nil, err
+		}
+		// Resolved as a new gate (nothing is "as shown": the time in force
+		// itself is not earlier).
+		if from, err = resolveGate(site, "from", nil, in.From, now); err != nil {
+			return GatePlan{}, nil, err
+		}
+		if !from.Before(*embargo) {
+			return GatePlan{}, nil, &Error{Code: CodeLiftNotEarlier, Field: "from", Args: map[string]any{"When": *embargo}}
+		}
 	}
 	target := g.Body
 	_, until := target.Gates()
-	target.Availability = &content.Availability{Until: until}
-	return GatePlan{Node: g.NodeDetail, Live: g.live, Target: content.Normalize(target), Apply: GateApplyNow,
-		OtherEdits: otherEdits(g.Body, *g.live)}, nil
+	target.Availability = &content.Availability{From: from, Until: until}
+	target = content.Normalize(target)
+	return GatePlan{Node: g.NodeDetail, Live: g.live, Target: target, Apply: GateApplyNow,
+		OtherEdits: otherEdits(g.Body, *g.live)}, embargo, nil
 }
 
 // carryOut writes a checked plan: the working copy alone, or a one-item

@@ -583,3 +583,87 @@ func TestPublishedAtIsFrom(t *testing.T) {
 		wantInstant(t, "live publishedAt", b.live(t)[b.article.ID].Body.PublishedAt, start)
 	})
 }
+
+// TestLiftEmbargoEarlier: a lift may move the embargo earlier to a new
+// time instead of removing it (§12 lift_embargo from, D8): the article is
+// visible from the new time, never before it, and the embargo's old time
+// means nothing any more. A time that is not earlier, or has passed, is
+// refused and changes nothing.
+func TestLiftEmbargoEarlier(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	setup := func(t *testing.T) (*testBundle, engine.LiftInput) {
+		b := newBundle(t)
+		b.publishArticle(t)
+		b.setGates(t, b.editor, b.article.ID, engine.GateAt(tomorrowNine), engine.KeepGate(), "")
+		return b, engine.LiftInput{SiteID: b.site.ID, NodeID: b.article.ID, ExpectedRev: b.node(t, b.article.ID).Rev,
+			Reason: "The announcement was moved up."}
+	}
+	visible := func(b *testBundle, at time.Time) bool {
+		l := b.live(t)[b.article.ID]
+		from, until := l.Body.Gates()
+		return gate.IsAvailable(gate.Node{Published: l.Body.Status == content.StatusPublished, From: from, Until: until}, at)
+	}
+
+	t.Run("VisibleAtTheNewTimeNeverEarlier", func(t *testing.T) {
+		b, in := setup(t)
+		earlier := time.Date(2026, 11, 2, 15, 0, 0, 0, time.UTC) // 18:00 in Istanbul, today
+		in.From = engine.GateWall("2026-11-02", "18:00")
+		res, err := b.eng.LiftEmbargo(ctx, b.editor, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Status != engine.GatePublished {
+			t.Fatalf("status %s, want published", res.Status)
+		}
+		if from, _ := b.liveGates(t, b.article.ID); from == nil || !from.Equal(earlier) {
+			t.Fatalf("live from %v, want %s", from, earlier)
+		}
+		for _, c := range []struct {
+			at   time.Time
+			want bool
+		}{{start, false}, {earlier.Add(-time.Millisecond), false}, {earlier, true}, {tomorrowNine, true}} {
+			b.clock.Set(c.at)
+			if got := visible(b, c.at); got != c.want {
+				t.Errorf("visible at %s = %v, want %v", c.at.Format(time.RFC3339Nano), got, c.want)
+			}
+		}
+		d := auditDetails(t, b, "schedule.embargo.lift", res.Release.ID)
+		if d["from"] != "2026-11-03T06:00:00.000Z" || d["to"] != "2026-11-02T15:00:00.000Z" || d["reason"] != in.Reason {
+			t.Fatalf("audit details %v", d)
+		}
+		// As an instant too (the API's).
+		b2, in2 := setup(t)
+		in2.From = engine.GateAt(earlier)
+		if _, err := b2.eng.LiftEmbargo(ctx, b2.editor, in2); err != nil {
+			t.Fatal(err)
+		}
+		if from, _ := b2.liveGates(t, b2.article.ID); from == nil || !from.Equal(earlier) {
+			t.Fatalf("instant: live from %v", from)
+		}
+	})
+
+	t.Run("Refused", func(t *testing.T) {
+		b, in := setup(t)
+		for _, c := range []struct {
+			name, code string
+			from       engine.GateTime
+		}{
+			{"Same", engine.CodeLiftNotEarlier, engine.GateAt(tomorrowNine)},
+			{"SameAsShown", engine.CodeLiftNotEarlier, engine.GateWall("2026-11-03", "09:00")},
+			{"Later", engine.CodeLiftNotEarlier, engine.GateWall("2026-11-04", "09:00")},
+			{"Passed", engine.CodeGateInPast, engine.GateWall("2026-11-02", "07:00")},
+			{"Now", engine.CodeGateInPast, engine.GateAt(start)},
+			{"BadTime", "bad_time", engine.GateWall("2026-11-02", "25:00")},
+		} {
+			t.Run(c.name, func(t *testing.T) {
+				in := in
+				in.From = c.from
+				b.refuseChange(t, c.code, "from", func() error { _, err := b.eng.LiftEmbargo(ctx, b.editor, in); return err })
+			})
+		}
+		if !b.node(t, b.article.ID).Body.Availability.From.Equal(tomorrowNine) || visible(b, tomorrowNine.Add(-time.Millisecond)) {
+			t.Fatal("a refused lift moved the embargo")
+		}
+	})
+}

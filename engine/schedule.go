@@ -23,9 +23,14 @@ type ScheduleInput struct {
 }
 
 // ScheduleNode schedules the publish of one page or entry (RFC §6.1): a
-// one-item release pinned to the node's current version (with its status set
-// to published), based on its live version. A person who may approve
-// releases schedules it directly; anyone else's waits for approval.
+// release pinned to the node's current version (with its status set to
+// published), based on its live version, with its dependency closure as
+// "New release…" adds it (what it uses that is not live: an unpublished
+// image, a draft page; closureAdded, each promoted like the node; a
+// reference to a node that is not in the site is dependency_missing now,
+// not at its time; one another release holds is scheduled_locked). A
+// person who may approve releases schedules it directly; anyone else's
+// waits for approval.
 func (e *Engine) ScheduleNode(ctx context.Context, u User, in ScheduleInput) (release.Release, error) {
 	if err := require(u, policy.SchedulesWrite); err != nil {
 		return release.Release{}, err
@@ -62,35 +67,52 @@ func (e *Engine) ScheduleNode(ctx context.Context, u User, in ScheduleInput) (re
 	// its date set to its embargo's from or else the release's time (§7.5);
 	// it is saved in the same transaction as the release.
 	var newVersions []content.Node
-	target := d.Node
-	if target.Body.Status != content.StatusPublished || target.Body.PublishedAt == nil {
-		target.Body.Status = content.StatusPublished
-		target.Body.PublishedAt = content.FirstPublishedAt(target.Body, at)
-		target.Rev, target.Hash, target.UpdatedAt = d.Rev+1, content.Hash(target.Body), now
+	target, promoted := publishVersion(d.Node, at, now)
+	if promoted {
 		newVersions = append(newVersions, target)
 	}
 	item := release.Item{Op: release.OpSet, NodeID: d.ID, NodeKind: d.Kind,
 		Target: &release.Version{Rev: target.Rev, Hash: target.Hash}, Deps: target.Body.Refs}
-	if len(newVersions) > 0 {
+	if promoted {
 		item.RestoreRev = d.Rev
 	}
 	if d.Live != nil {
 		item.Base = &release.Version{Rev: d.Live.Rev, Hash: d.Live.Hash}
 	}
-	items := []release.Item{item}
-	if err := release.ValidateItems(items); err != nil {
-		return release.Release{}, refuse(codeOf(err), "")
+
+	// The dependency closure, exactly as "New release…" adds it (§6.1 step
+	// 2): what the node uses that is not live joins the release, pinned as
+	// it is and promoted like the node, so it goes live at the same time.
+	id := ids.New("rel")
+	g, items, err := e.nodeClosure(ctx, site.ID, id, item)
+	if err != nil {
+		return release.Release{}, err
 	}
-	if err := e.releaseAddresses(ctx, site.ID, items, map[string]int64{d.ID: d.Rev}); err != nil {
+	pinned := map[string]int64{d.ID: d.Rev}
+	slugRev := map[string]int64{d.ID: d.Rev}
+	for i := 1; i < len(items); i++ {
+		n := g.nodes[items[i].NodeID]
+		pinned[n.ID], slugRev[n.ID] = n.Rev, n.Rev
+		if t, ok := publishVersion(n, at, now); ok {
+			newVersions = append(newVersions, t)
+			items[i].Target = &release.Version{Rev: t.Rev, Hash: t.Hash}
+			items[i].RestoreRev = n.Rev
+		}
+	}
+	if err := g.validate(items); err != nil {
+		return release.Release{}, err
+	}
+	if err := e.releaseAddresses(ctx, site.ID, items, slugRev); err != nil {
 		return release.Release{}, err // it would take over a live address
 	}
 
 	r := release.Release{
-		SchemaVersion: 1, ID: ids.New("rel"), SiteID: site.ID, Title: d.Body.Title, Items: items,
+		SchemaVersion: 1, ID: id, SiteID: site.ID, Title: d.Body.Title, Items: items,
 		When:      &release.When{Kind: "at", At: at, TimeZone: site.TimeZone, LocalTime: wall.String()},
 		State:     release.StateAwaitingApproval,
 		Hash:      release.Hash(site.ID, items),
 		CreatedBy: u.Actor(), CreatedAt: now, UpdatedAt: now, Rev: 1,
+		ClosureAdded: release.Closure(items),
 	}
 	if policy.Has(u.Role, policy.ReleasesPublish) {
 		r.State = release.StateScheduled
@@ -99,7 +121,10 @@ func (e *Engine) ScheduleNode(ctx context.Context, u User, in ScheduleInput) (re
 	audit := AuditEntry{Action: "release.schedule", Actor: u.Actor(), SiteID: site.ID, ReleaseID: r.ID, At: now,
 		Details: map[string]any{"at": localtime.FormatInstant(at), "localTime": wall.String(),
 			"timeZone": site.TimeZone, "hash": r.Hash, "state": r.State}}
-	nr := NewRelease{Release: r, ExecuteAt: &at, PinnedRevs: map[string]int64{d.ID: d.Rev}, NewVersions: newVersions, Audit: audit}
+	if added := release.Closure(items); len(added) > 0 {
+		audit.Details["closureAdded"] = added
+	}
+	nr := NewRelease{Release: r, ExecuteAt: &at, PinnedRevs: pinned, NewVersions: newVersions, Audit: audit}
 	if r.State == release.StateAwaitingApproval {
 		nr.Request = newRequest(r, &at, now) // one request, bound to rl1: and the time (§10.4)
 	}
@@ -112,6 +137,68 @@ func (e *Engine) ScheduleNode(ctx context.Context, u User, in ScheduleInput) (re
 	}
 	e.Poke()
 	return r, nil
+}
+
+// publishVersion is the version of n a scheduled publish pins: n itself
+// when it is published with a publication date; otherwise a new version
+// (rev+1, not yet saved) with its status set to published and, when it had
+// no date, publishedAt set to its embargo's from or else at (§7.5).
+func publishVersion(n content.Node, at, now time.Time) (content.Node, bool) {
+	if n.Body.Status == content.StatusPublished && n.Body.PublishedAt != nil {
+		return n, false
+	}
+	n.Body.Status = content.StatusPublished
+	n.Body.PublishedAt = content.FirstPublishedAt(n.Body, at)
+	n.Rev, n.Hash, n.UpdatedAt = n.Rev+1, content.Hash(n.Body), now
+	return n, true
+}
+
+// nodeClosure reads the site's graph and adds the dependency closure to a
+// one-item release's item (§6.1 step 2, closeOver): the item stays first,
+// what it needs follows with AddedBecause set.
+func (e *Engine) nodeClosure(ctx context.Context, siteID, releaseID string, item release.Item) (*graph, []release.Item, error) {
+	g, err := e.readGraph(ctx, siteID)
+	if err != nil {
+		return nil, nil, err
+	}
+	items, err := g.closeOver(releaseID, []release.Item{item})
+	if err != nil {
+		return nil, nil, err
+	}
+	return g, items, nil
+}
+
+// ClosureItem is a node the dependency closure adds to a release, named
+// for a person: its title and kind, and the item that uses it.
+type ClosureItem struct {
+	NodeID    string
+	Kind      release.NodeKind
+	Title     string
+	BecauseID string
+	Because   string // the title of the item that uses it
+}
+
+// ScheduleClosure is what "Schedule…" of nodeID would add to its release
+// now (§6.1 step 2), in the order ScheduleNode adds it, or the refusal the
+// closure would give (dependency_missing, scheduled_locked), so the form
+// shows before confirming what will be published with the node.
+func (e *Engine) ScheduleClosure(ctx context.Context, siteID, nodeID string) ([]ClosureItem, error) {
+	d, err := e.Node(ctx, siteID, nodeID)
+	if err != nil {
+		return nil, err
+	}
+	item := release.Item{Op: release.OpSet, NodeID: d.ID, NodeKind: d.Kind,
+		Target: &release.Version{Rev: d.Rev, Hash: d.Hash}, Deps: d.Body.Refs}
+	g, items, err := e.nodeClosure(ctx, siteID, "", item)
+	if err != nil {
+		return nil, err
+	}
+	var out []ClosureItem
+	for _, it := range items[1:] {
+		out = append(out, ClosureItem{NodeID: it.NodeID, Kind: it.NodeKind, Title: g.title(it.NodeID),
+			BecauseID: it.AddedBecause, Because: g.title(it.AddedBecause)})
+	}
+	return out, nil
 }
 
 // Release returns one release of a site.

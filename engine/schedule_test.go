@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -999,4 +1000,111 @@ func TestEditNodeKeepsWhatTheEditorDoesNotShow(t *testing.T) {
 	if got.Hash != content.Hash(want) || got.Rev != n.Rev+1 {
 		t.Fatalf("saved %+v (rev %d), want %+v", got.Body, got.Rev, want)
 	}
+}
+
+// The editor's "Schedule…" adds the dependency closure exactly as "New
+// release…" does (§6.1 step 2): an article that uses a new, unpublished
+// image is scheduled with the image, and both go live at the release's
+// time, never before, instead of the run failing with dependency_missing.
+func TestScheduleNodeAddsDependencyClosure(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+
+	t.Run("NewImageIsPublishedWithTheArticle", func(t *testing.T) {
+		b := newBundle(t)
+		img, err := b.eng.CreateAsset(ctx, b.editor, b.site.ID, content.Body{Title: "Harbour photo", Slug: "harbour.png",
+			Status: content.StatusDraft, Mime: "image/png", Data: []byte("\x89PNG\r\n\x1a\nharbour"), Alt: "Cranes at dawn"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		art := b.drSetRefs(t, b.article.ID, img.ID)
+
+		// The form shows it before confirming.
+		added, err := b.eng.ScheduleClosure(ctx, b.site.ID, art.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(added) != 1 || added[0].NodeID != img.ID || added[0].Kind != release.KindAsset ||
+			added[0].Title != "Harbour photo" || added[0].BecauseID != art.ID || added[0].Because != art.Body.Title {
+			t.Fatalf("closure before scheduling %+v", added)
+		}
+
+		r := b.schedule(t, b.editor, art, "2026-11-02", "09:00")
+		if got, want := drItemIDs(b.release(t, r.ID)), drSorted(art.ID, img.ID); !slices.Equal(got, want) {
+			t.Fatalf("items %v, want %v", got, want)
+		}
+		if want := []release.ClosureAdded{{NodeID: img.ID, Because: art.ID}}; !slices.Equal(r.ClosureAdded, want) ||
+			!slices.Equal(b.release(t, r.ID).ClosureAdded, want) {
+			t.Fatalf("closureAdded %+v / stored %+v, want %+v", r.ClosureAdded, b.release(t, r.ID).ClosureAdded, want)
+		}
+		imgItem := drItem(t, b.release(t, r.ID), img.ID)
+		if imgItem.Base != nil || imgItem.Target == nil || imgItem.Target.Rev != img.Rev+1 || imgItem.RestoreRev != img.Rev {
+			t.Fatalf("image item %+v: want the draft image promoted (rev %d → %d)", imgItem, img.Rev, img.Rev+1)
+		}
+		if d := b.node(t, img.ID); d.Held == nil || d.Held.ReleaseID != r.ID {
+			t.Fatalf("image not held by the release: %+v", d.Held)
+		}
+
+		// A minute before: nothing is live.
+		b.clock.Set(nine.Add(-time.Minute))
+		b.tick(t)
+		if live := b.live(t); len(live) != 0 {
+			t.Fatalf("live before the time: %v", live)
+		}
+		b.clock.Set(nine)
+		if rep := b.tick(t); rep.Published != 1 || rep.Failed != 0 {
+			t.Fatalf("tick at the time %+v", rep)
+		}
+		got := b.release(t, r.ID)
+		if got.State != release.StatePublished {
+			t.Fatalf("release %s (%+v), want published", got.State, got.Outcome)
+		}
+		live := b.live(t)
+		if _, ok := live[art.ID]; !ok {
+			t.Fatal("article not live")
+		}
+		if l, ok := live[img.ID]; !ok || l.Body.Status != content.StatusPublished {
+			t.Fatalf("image not live as published: %+v", l)
+		}
+	})
+
+	t.Run("MissingReferenceIsRefusedNow", func(t *testing.T) {
+		b := newBundle(t)
+		gone := b.drPage(t, "Gone", content.StatusDraft)
+		art := b.drSetRefs(t, b.article.ID, gone.ID)
+		if err := b.eng.DeleteNode(ctx, b.editor, b.site.ID, gone.ID, gone.Rev); err != nil {
+			t.Fatal(err)
+		}
+		in := engine.ScheduleInput{SiteID: b.site.ID, NodeID: art.ID, ExpectedRev: art.Rev, Date: "2026-11-02", Time: "09:00"}
+		e := refuseSchedule(t, b, b.editor, in, engine.CodeDependencyMissing, "")
+		if e.Args["Node"] != gone.ID || e.Args["Title"] != art.Body.Title {
+			t.Fatalf("refusal args %v", e.Args)
+		}
+		if _, err := b.eng.ScheduleClosure(ctx, b.site.ID, art.ID); err == nil {
+			t.Fatal("the form's closure shows no refusal")
+		}
+	})
+
+	t.Run("ClosureHeldByAnotherRelease", func(t *testing.T) {
+		b := newBundle(t)
+		dep := b.drPage(t, "Dep", content.StatusDraft)
+		held := b.schedule(t, b.editor, dep, "2026-11-03", "09:00")
+		art := b.drSetRefs(t, b.article.ID, dep.ID)
+		in := engine.ScheduleInput{SiteID: b.site.ID, NodeID: art.ID, ExpectedRev: art.Rev, Date: "2026-11-02", Time: "09:00"}
+		e := refuseSchedule(t, b, b.editor, in, engine.CodeScheduledLocked, "")
+		if e.Args["Release"] != held.ID {
+			t.Fatalf("refusal args %v", e.Args)
+		}
+	})
+
+	t.Run("LiveDependencyAddsNothing", func(t *testing.T) {
+		b := newBundle(t)
+		dep := b.drPage(t, "Sources", content.StatusPublished)
+		b.drPublish(t)
+		art := b.drSetRefs(t, b.article.ID, dep.ID)
+		r := b.schedule(t, b.editor, art, "2026-11-02", "09:00")
+		if len(r.Items) != 1 || len(r.ClosureAdded) != 0 {
+			t.Fatalf("items %+v", r.Items)
+		}
+	})
 }

@@ -465,3 +465,56 @@ func TestCalendarAutomationRuns(t *testing.T) {
 	c.check(t, scenario{Name: "Turkish", URL: "/studio/schedules", ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{"+ 4 otomasyon çalıştırması", "<span class=\"sr-only\">Otomasyon</span>"}})
 }
+
+// TestCalendarPastOccurrenceNotRun: until automations run, a past
+// occurrence has no run behind it and is shown as not run (§11.7), on the
+// Agenda and the Month grid, in English and Turkish, and under its own
+// state facet; never as done.
+func TestCalendarPastOccurrenceNotRun(t *testing.T) {
+	t.Parallel()
+	a := newApp(t)
+	ctx := context.Background()
+	auto, err := a.eng.CreateAutomation(ctx, a.editor, a.site.ID, "Broken links", "builtin:broken-links",
+		"FREQ=DAILY;BYHOUR=9;BYMINUTE=7", "2026-11-02T09:07")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.clock.Set(time.Date(2026, 11, 3, 5, 0, 0, 0, time.UTC)) // Tuesday 08:00: Monday's 09:07 has passed
+	row := `data-testid="item-occ:` + auto.ID + `:2026-11-02T06:07:00.000Z"`
+	c := a.signedIn(t, a.editor)
+	agenda := func(lang, query string) string {
+		t.Helper()
+		res := c.check(t, scenario{Name: lang + query, URL: "/studio/schedules?date=2026-11-02" + query, ExpectedStatus: http.StatusOK})
+		i := strings.Index(res.Body, row)
+		if i < 0 {
+			return ""
+		}
+		r := res.Body[i:]
+		return r[:strings.Index(r, "</li>")]
+	}
+	got := agenda("en", "")
+	if !strings.Contains(got, `data-state="not_run">Not run<`) || strings.Contains(got, "Done") {
+		t.Errorf("agenda row: %q", got)
+	}
+	if agenda("en", "&state=done") != "" {
+		t.Errorf("the Done filter shows an occurrence that did not run")
+	}
+	if agenda("en", "&state=not_run") == "" {
+		t.Errorf("the Not run filter does not show it")
+	}
+	c.check(t, scenario{Name: "Facet", URL: "/studio/schedules?date=2026-11-02", ExpectedStatus: http.StatusOK,
+		ExpectedContent: []string{`value="not_run"`, "Not run"}})
+	// The grid's chip says it in its name; the day's panel with its badge.
+	c.check(t, scenario{Name: "Month", URL: "/studio/schedules?view=month&date=2026-11", ExpectedStatus: http.StatusOK,
+		ExpectedContent: []string{"09:07 ‘Broken links’, Automation run, by Elif Editor, not run"}, NotExpectedContent: []string{"Broken links’, Automation run, by Elif Editor, done"}})
+	c.check(t, scenario{Name: "MonthDay", URL: "/studio/schedules/month/day?date=2026-11-02", Header: monthHX, ExpectedStatus: http.StatusOK,
+		ExpectedContent: []string{`data-state="not_run">Not run<`}, NotExpectedContent: []string{">Done<"}})
+	a.setLang(t, a.editor, "tr")
+	if got := agenda("tr", ""); !strings.Contains(got, `data-state="not_run">Çalışmadı<`) || strings.Contains(got, "Tamamlandı") {
+		t.Errorf("Turkish agenda row: %q", got)
+	}
+	c.check(t, scenario{Name: "TurkishMonth", URL: "/studio/schedules?view=month&date=2026-11", ExpectedStatus: http.StatusOK,
+		ExpectedContent: []string{"çalışmadı", "Çalışmayan"}})
+	c.check(t, scenario{Name: "TurkishMonthDay", URL: "/studio/schedules/month/day?date=2026-11-02", Header: monthHX, ExpectedStatus: http.StatusOK,
+		ExpectedContent: []string{`data-state="not_run">Çalışmadı<`}, NotExpectedContent: []string{">Tamamlandı<"}})
+}

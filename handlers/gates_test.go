@@ -138,7 +138,7 @@ func TestGatesCard(t *testing.T) {
 			func() scenario {
 				return scenario{Name: "LiftConfirmStep", URL: live + "?confirm=lift", ExpectedStatus: http.StatusOK, ExpectedContent: []string{
 					`aria-describedby="lift-what" open>`, "Lift the embargo on “Welcome to the Gazette”?",
-					"It is embargoed until 3 November 2026, 09:00. Lifting the embargo makes it visible on the live site now"}}
+					"It is embargoed until 3 November 2026, 09:00. Lifting the embargo makes it visible on the live site before its time"}}
 			},
 			func() scenario {
 				return scenario{Name: "LiftWithoutReason", Method: "POST", URL: live + "/gates/lift",
@@ -371,4 +371,59 @@ func TestAPIGates(t *testing.T) {
 			t.Fatalf("%d %v", status, out)
 		}
 	})
+}
+
+// TestAPILiftEmbargoEarlier: POST …/gates/{nodeId}/lift takes §12
+// lift_embargo's from: an instant moves the embargo earlier instead of
+// removing it; a time that is not earlier, has passed or is no instant is
+// refused and changes nothing.
+func TestAPILiftEmbargoEarlier(t *testing.T) {
+	t.Parallel()
+	a := newApp(t)
+	editor := a.tokenFor(t, a.editor)
+	a.embargoLive(t)
+	lift := "/api/sites/" + a.site.ID + "/gates/" + a.live.ID + "/lift"
+	body := func(from string) string {
+		return fmt.Sprintf(`{"expectedRev": %d, "reason": "Moved up.", "from": %s}`, a.nodeRev(t, a.live.ID), from)
+	}
+	before := a.fingerprint(t)
+	for _, c := range []struct {
+		name, from  string
+		status      int
+		code, field string
+	}{
+		{"Same", `"2026-11-03T06:00:00Z"`, 400, "lift_not_earlier", "from"},
+		{"Later", `"2026-11-04T06:00:00Z"`, 400, "lift_not_earlier", "from"},
+		{"Passed", `"2026-11-01T06:00:00Z"`, 400, "gate_in_past", "from"},
+		{"NotAnInstant", `"this evening"`, 400, "bad_instant", "from"},
+	} {
+		status, out := apiCall(t, a, "POST", lift, editor, body(c.from))
+		wantError(t, c.name, status, out, c.status, c.code, c.field)
+	}
+	if after := a.fingerprint(t); after != before {
+		t.Errorf("refused lifts changed state:\nbefore %s\nafter  %s", before, after)
+	}
+	status, out := apiCall(t, a, "POST", lift, editor, body(`"2026-11-02T18:00:00+03:00"`))
+	node, _ := out["node"].(map[string]any)
+	av, _ := node["availability"].(map[string]any)
+	if status != 200 || out["status"] != "published" || av["from"] != "2026-11-02T15:00:00Z" {
+		t.Fatalf("moved earlier: %d %v", status, out)
+	}
+	live, err := a.eng.LiveNodes(context.Background(), a.site)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range live {
+		if n.ID == a.live.ID {
+			if from, _ := n.Body.Gates(); from == nil || !from.Equal(time.Date(2026, 11, 2, 15, 0, 0, 0, time.UTC)) {
+				t.Fatalf("live from %v", from)
+			}
+		}
+	}
+	// null lifts now.
+	status, out = apiCall(t, a, "POST", lift, editor, body(`null`))
+	node, _ = out["node"].(map[string]any)
+	if status != 200 || out["status"] != "published" || node["availability"] != nil {
+		t.Fatalf("lifted now: %d %v", status, out)
+	}
 }

@@ -222,8 +222,9 @@ func (e *Calendar) calendarSet(ctx context.Context, u engine.User, q CalendarQue
 			pending <- releasesRead{items, err}
 		}()
 	}
-	// Gates and occurrences are scheduled or done (or paused): a state
-	// facet without those ("Needs attention") reads neither.
+	// Gates are scheduled or done, occurrences scheduled or not run (or
+	// paused): a state facet without those ("Needs attention") reads
+	// neither.
 	if f.wantsKind(ItemEmbargo, ItemExpiry) && f.wantsState(FacetScheduled, FacetDone) {
 		gates, err := e.store.CalendarGates(ctx, q.SiteID, from, to)
 		if err != nil {
@@ -237,7 +238,7 @@ func (e *Calendar) calendarSet(ctx context.Context, u engine.User, q CalendarQue
 		}
 		slices.SortFunc(s.gates, compareItems)
 	}
-	if f.wantsKind(ItemAutomation) && f.wantsState(FacetScheduled, FacetDone) {
+	if f.wantsKind(ItemAutomation) && f.wantsState(FacetScheduled, FacetNotRun) {
 		autos, err := e.store.Automations(ctx, q.SiteID)
 		if err != nil {
 			return nil, err
@@ -311,7 +312,8 @@ func (e *Calendar) calendarReleases(ctx context.Context, f calendarFilter, from,
 
 // automationOccurrences prepares an automation's occurrences in [from, to);
 // false when none can pass the filter. An automation has no occurrences
-// before it was created; past ones are "done" until runs are recorded, and
+// before it was created; past ones are "not_run" (no run is recorded
+// behind them until automations run: never "done" without one), and
 // future ones of a paused or broken automation are "paused".
 func (e *Calendar) automationOccurrences(a engine.Automation, f calendarFilter, now, from, to time.Time) (occurrences, bool) {
 	loc, err := engine.ZoneNamed(a.TimeZone)
@@ -327,7 +329,7 @@ func (e *Calendar) automationOccurrences(a engine.Automation, f calendarFilter, 
 	base := CalendarItem{Kind: ItemAutomation, Title: a.Name, Target: a.ID, Origin: a.Origin, By: a.CreatedBy,
 		Approval: ApprovalNone}
 	o := occurrences{id: a.ID, rc: rc, now: now, past: base, future: base}
-	o.past.State = ItemDone
+	o.past.State = ItemNotRun
 	o.future.State = string(release.StateScheduled)
 	if a.State != engine.AutomationActive {
 		o.future.State = ItemPaused

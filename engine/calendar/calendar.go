@@ -52,12 +52,15 @@ const (
 	CalendarDayItems = 3
 )
 
-// Item states that are not release states: a gate or an occurrence that has
-// passed is done; a future occurrence of a paused (or broken) automation is
-// paused. Gates and occurrences to come are release.StateScheduled's
-// "scheduled".
+// Item states that are not release states: a gate that has passed is
+// done; an occurrence that has passed with no run behind it is not run
+// (§11.7: "ran" is a run's state, so an occurrence is never shown as done
+// without one; runs are recorded once automations run); a future
+// occurrence of a paused (or broken) automation is paused. Gates and
+// occurrences to come are release.StateScheduled's "scheduled".
 const (
 	ItemDone   = "done"
+	ItemNotRun = "not_run"
 	ItemPaused = "paused"
 )
 
@@ -68,15 +71,16 @@ const (
 	FacetWaiting   = "waiting"   // awaiting approval
 	FacetRunning   = "running"
 	FacetAttention = "attention" // conflict, failed, missed; a release held by the kill switch
-	FacetDone      = "done"      // published; a gate or an occurrence that has passed (ran)
+	FacetNotRun    = "not_run"   // an occurrence that has passed with no run behind it
+	FacetDone      = "done"      // published; a gate that has passed; an occurrence that ran
 	FacetCanceled  = "canceled"  // canceled, expired, denied: hidden unless asked for
 )
 
 // StateFacets lists the state facets in the order the filters show them.
-var StateFacets = []string{FacetScheduled, FacetWaiting, FacetRunning, FacetAttention, FacetDone, FacetCanceled}
+var StateFacets = []string{FacetScheduled, FacetWaiting, FacetRunning, FacetAttention, FacetNotRun, FacetDone, FacetCanceled}
 
 // StateFacet is the state facet of an item state: a release state, "done",
-// "ran", "paused" or "denied". An unknown state has none ("").
+// "ran", "not_run", "paused" or "denied". An unknown state has none ("").
 func StateFacet(state string) string {
 	switch state {
 	case string(release.StateScheduled), ItemPaused:
@@ -87,6 +91,8 @@ func StateFacet(state string) string {
 		return FacetRunning
 	case string(release.StateConflict), string(release.StateFailed), string(release.StateMissed):
 		return FacetAttention
+	case ItemNotRun:
+		return FacetNotRun
 	case string(release.StatePublished), ItemDone, "ran":
 		return FacetDone
 	case string(release.StateCanceled), string(release.StateExpired), ApprovalDenied:
@@ -120,7 +126,7 @@ type CalendarItem struct {
 	Origin     string        `json:"origin"` // person | agent
 	By         release.Actor `json:"by"`
 	Approval   string        `json:"approval"`
-	State      string        `json:"state"` // the release's state; "scheduled" for a gate or an occurrence to come, "done" once passed, "paused"
+	State      string        `json:"state"` // the release's state; "scheduled" for a gate or an occurrence to come, "done" for a gate once passed, "not_run" for an occurrence once passed with no run, "paused"
 	Overlaps   bool          `json:"overlaps,omitempty"`
 	Recurring  bool          `json:"recurring,omitempty"`  // a future occurrence of a rule (a ghost chip)
 	Collection string        `json:"collection,omitempty"` // the node kind of a one-item release or a gate

@@ -224,9 +224,25 @@ func TestCalendarSources(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		done := itemByID(t, page.Items, occID(sweep.ID, mondays[0]))
-		if done.State != calendar.ItemDone || done.Recurring {
-			t.Errorf("a past occurrence: %+v", done)
+		// No run is behind a past occurrence (automations run from the
+		// next issue on): it is not run, never done (§11.7).
+		notRun := itemByID(t, page.Items, occID(sweep.ID, mondays[0]))
+		if notRun.State != calendar.ItemNotRun || notRun.Recurring || calendar.StateFacet(notRun.State) != calendar.FacetNotRun {
+			t.Errorf("a past occurrence: %+v", notRun)
+		}
+		for _, c := range []struct {
+			facet string
+			shown bool
+		}{{calendar.FacetDone, false}, {calendar.FacetNotRun, true}, {calendar.FacetAttention, false}} {
+			fq := q
+			fq.States = []string{c.facet}
+			fp, err := b.cal.Calendar(ctx, b.editor, fq)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := slices.ContainsFunc(fp.Items, func(it calendar.CalendarItem) bool { return it.ID == notRun.ID }); got != c.shown {
+				t.Errorf("state facet %q shows the past occurrence: %v, want %v", c.facet, got, c.shown)
+			}
 		}
 		paused := itemByID(t, page.Items, occID(sweep.ID, mondays[1]))
 		if paused.State != calendar.ItemPaused || !paused.Recurring || calendar.StateFacet(paused.State) != calendar.FacetScheduled {
@@ -241,7 +257,7 @@ func TestStateFacet(t *testing.T) {
 		"scheduled": "scheduled", "draft": "", "paused": "scheduled", // drafts are not on the calendar
 		"awaiting_approval": "waiting", "running": "running",
 		"conflict": "attention", "failed": "attention", "missed": "attention",
-		"published": "done", "done": "done", "ran": "done",
+		"published": "done", "done": "done", "ran": "done", "not_run": "not_run",
 		"canceled": "canceled", "expired": "canceled", "denied": "canceled",
 		"held": "",
 	} {

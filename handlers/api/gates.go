@@ -23,11 +23,14 @@ type gatesBody struct {
 	IncludeEdits bool            `json:"includeEdits"`
 }
 
-// liftBody is POST …/gates/{nodeId}/lift (§13, D8).
+// liftBody is POST …/gates/{nodeId}/lift (§13, D8; §12 lift_embargo):
+// from left out or null lifts the embargo now; an RFC 3339 instant moves
+// it earlier to that time.
 type liftBody struct {
-	ExpectedRev  int64  `json:"expectedRev"`
-	Reason       string `json:"reason"`
-	IncludeEdits bool   `json:"includeEdits"`
+	ExpectedRev  int64           `json:"expectedRev"`
+	Reason       string          `json:"reason"`
+	From         json.RawMessage `json:"from"`
+	IncludeEdits bool            `json:"includeEdits"`
 }
 
 // gateAnswer is what a gate change did: the node as it is now, the
@@ -90,8 +93,10 @@ func (h *Handler) SetGates(w http.ResponseWriter, r *http.Request) {
 }
 
 // LiftEmbargo lifts the embargo in force on a live node (D8, §13 POST
-// …/gates/{nodeId}/lift): body {expectedRev, reason, includeEdits?}; a
-// person who may approve releases, with a reason, audited.
+// …/gates/{nodeId}/lift): body {expectedRev, reason, from?, includeEdits?};
+// a person who may approve releases, with a reason, audited. from (an
+// instant) moves the embargo earlier instead of removing it: it must be
+// ahead (gate_in_past) and before the embargo in force (lift_not_earlier).
 func (h *Handler) LiftEmbargo(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	var body liftBody
@@ -102,8 +107,13 @@ func (h *Handler) LiftEmbargo(w http.ResponseWriter, r *http.Request) {
 		h.badRequest(w, ctx, CodeBadRequest, "expectedRev")
 		return
 	}
+	from, ok := gateTime(body.From)
+	if !ok {
+		h.badRequest(w, ctx, CodeBadInstant, "from")
+		return
+	}
 	res, err := h.eng.LiftEmbargo(ctx, userOf(ctx), engine.LiftInput{SiteID: chi.URLParam(r, "siteId"),
-		NodeID: chi.URLParam(r, "nodeId"), ExpectedRev: body.ExpectedRev, Reason: body.Reason, IncludeEdits: body.IncludeEdits})
+		NodeID: chi.URLParam(r, "nodeId"), ExpectedRev: body.ExpectedRev, Reason: body.Reason, From: from, IncludeEdits: body.IncludeEdits})
 	if err != nil {
 		h.fail(w, ctx, err)
 		return

@@ -82,6 +82,7 @@ func (h *Handler) gatesCard(ctx context.Context, n engine.NodeDetail) (*template
 	}
 	if g.Approves && v.LiftableUntil != nil && n.Held == nil {
 		g.CanLift, g.LiftUntil = true, in(v.LiftableUntil)
+		g.LiftDate, g.LiftTime = wallFields(v.LiftableUntil, loc) // "Move it earlier to…" starts from the embargo's time
 	}
 	return g, nil
 }
@@ -165,32 +166,52 @@ func (h *Handler) SaveGates(w http.ResponseWriter, r *http.Request) {
 }
 
 // LiftEmbargo lifts the live embargo (D8): POST
-// /studio/content/{id}/gates/lift with the reason.
+// /studio/content/{id}/gates/lift with the reason, and lift=now (the
+// default) or lift=earlier with lift_date and lift_time, the new time in
+// the site's zone.
 func (h *Handler) LiftEmbargo(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	st := stateOf(ctx)
 	id := chi.URLParam(r, "id")
 	in := engine.LiftInput{SiteID: st.site.ID, NodeID: id, ExpectedRev: formRev(r), Reason: r.PostFormValue("reason"),
 		IncludeEdits: r.PostFormValue("include_edits") == "yes"}
-	_, err := h.eng.LiftEmbargo(ctx, *st.user, in)
+	earlier := r.PostFormValue("lift") == "earlier"
+	liftDate, liftTime := r.PostFormValue("lift_date"), r.PostFormValue("lift_time")
+	var err error
+	switch {
+	case earlier && liftDate == "" && liftTime == "":
+		err = &engine.Error{Code: "bad_date", Field: "from"} // "earlier" without a time is not "now"
+	case earlier:
+		in.From = engine.GateWall(liftDate, liftTime)
+		fallthrough
+	default:
+		_, err = h.eng.LiftEmbargo(ctx, *st.user, in)
+	}
 	if msg, fields, status, ok := refusal(ctx, err); ok {
 		h.gatesRefused(w, r, status, id, "", nil, func(g *templates.GatesCard) error {
 			e, _ := engine.AsError(err)
+			if earlier {
+				g.LiftEarlier, g.LiftDate, g.LiftTime = true, liftDate, liftTime
+			}
 			switch {
-			case e.Code == engine.CodeReason:
+			case e.Code == engine.CodeReason || e.Field == "from":
 				g.ConfirmLift, g.LiftErrors, g.LiftReason = g.CanLift, fields, in.Reason
 				if !g.CanLift {
-					g.Error = fields["reason"]
+					g.Error = fields[e.Field]
 				}
 			case e.Code == engine.CodeOtherEdits:
 				g.Error = msg
-				plan, perr := h.eng.PlanLift(ctx, *st.user, st.site.ID, id, in.ExpectedRev)
+				plan, perr := h.eng.PlanLift(ctx, *st.user, in)
 				if perr != nil {
 					return nil
 				}
-				g.IncludeEdits = &templates.IncludeEdits{Action: "/studio/content/" + id + "/gates/lift",
-					Hidden: []templates.HiddenField{{Name: "rev", Value: r.PostFormValue("rev")}, {Name: "reason", Value: in.Reason}},
-					Item:   itemReview(ctx, plan.Diff(), siteLoc(st.site)), Approves: true}
+				hidden := []templates.HiddenField{{Name: "rev", Value: r.PostFormValue("rev")}, {Name: "reason", Value: in.Reason}}
+				if earlier {
+					hidden = append(hidden, templates.HiddenField{Name: "lift", Value: "earlier"},
+						templates.HiddenField{Name: "lift_date", Value: liftDate}, templates.HiddenField{Name: "lift_time", Value: liftTime})
+				}
+				g.IncludeEdits = &templates.IncludeEdits{Action: "/studio/content/" + id + "/gates/lift", Hidden: hidden,
+					Item: itemReview(ctx, plan.Diff(), siteLoc(st.site)), Approves: true}
 			default:
 				g.Error = msg
 			}
@@ -202,7 +223,11 @@ func (h *Handler) LiftEmbargo(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	h.flash(r, "gates.lifted")
+	if earlier {
+		h.flash(r, "gates.lifted_earlier")
+	} else {
+		h.flash(r, "gates.lifted")
+	}
 	http.Redirect(w, r, "/studio/content/"+id, http.StatusSeeOther)
 }
 

@@ -195,6 +195,9 @@ func (h *Handler) monthChip(r *http.Request, p *locales.Printer, it calendar.Cal
 	case it.State == string(release.StateMissed):
 		c.Tone = "danger"
 		c.Icons = append(c.Icons, "missed")
+	case it.State == calendar.ItemNotRun: // no run behind it (§11.7): not done
+		c.Tone = "muted"
+		c.Icons = append(c.Icons, "missed")
 	case it.Held:
 		c.Tone, c.State, c.Held = "warn", "held", p.T("calendar.state.held")
 		c.Icons = append(c.Icons, "paused")
@@ -234,7 +237,7 @@ func (h *Handler) monthChip(r *http.Request, p *locales.Printer, it calendar.Cal
 		c.Badge = c.Held
 	case it.Approval == calendar.ApprovalDenied:
 		c.Badge = p.T("month.badge_denied")
-	case it.State == calendar.ItemDone || it.State == calendar.ItemPaused || c.Badge == "state."+it.State:
+	case it.State == calendar.ItemDone || it.State == calendar.ItemPaused || it.State == calendar.ItemNotRun || c.Badge == "state."+it.State:
 		c.Badge = p.T("month.badge_" + monthBadgeKey(it.State))
 	}
 
@@ -254,8 +257,11 @@ func (h *Handler) monthChip(r *http.Request, p *locales.Printer, it calendar.Cal
 // monthBadgeKey names the badge of an item state that is not a release
 // state: a gate or a run that has passed, a paused automation's run.
 func monthBadgeKey(state string) string {
-	if state == calendar.ItemPaused {
+	switch state {
+	case calendar.ItemPaused:
 		return "paused"
+	case calendar.ItemNotRun:
+		return "not_run"
 	}
 	return "done"
 }

@@ -37,6 +37,16 @@ func (h *Handler) renderSchedule(w http.ResponseWriter, r *http.Request, status 
 	f.CanApprove = policy.Has(st.user.Role, policy.ReleasesPublish)
 	f.MinDate = h.eng.Now().In(siteLoc(st.site)).Format("2006-01-02")
 	f.Latest = loadLatest(status, "/studio/content/"+f.NodeID+"/schedule")
+	// What the dependency closure adds (§6.1 step 2), before confirming;
+	// a closure that would be refused says so here already.
+	added, err := h.eng.ScheduleClosure(r.Context(), st.site.ID, f.NodeID)
+	if msg, _, _, ok := refusal(r.Context(), err); ok && f.Error == "" {
+		f.Error = msg
+	}
+	for _, c := range added {
+		f.Closure = append(f.Closure, templates.ReleaseItemView{NodeID: c.NodeID, Title: c.Title, Kind: string(c.Kind),
+			Op: string(release.OpSet), AddedBecause: c.Because})
+	}
 	if f.Errors["date"] == "" && f.Errors["time"] == "" {
 		// A refused date or time has its error under its field: no preview.
 		f.Preview = h.preview(r, f.Date, f.Time)

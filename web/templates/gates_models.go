@@ -40,7 +40,12 @@ type GatesCard struct {
 	LiftUntil   *time.Time
 	ConfirmLift bool
 	LiftReason  string
-	LiftErrors  FieldErrors // "reason"
+	LiftErrors  FieldErrors // "reason", "from"
+	// LiftEarlier chooses "Move it earlier to…" over "Lift it now", with
+	// the new time as a date and a time in the site's zone (D8, §12
+	// lift_embargo's from).
+	LiftEarlier        bool
+	LiftDate, LiftTime string
 	// IncludeEdits is set after an other_edits refusal: the whole diff of
 	// what would go live with the edits, and the form that includes them.
 	IncludeEdits *IncludeEdits

@@ -130,7 +130,9 @@ type ScheduleForm struct {
 	Preview    SchedulePreviewView
 	CanApprove bool
 	Latest     string // "Load the latest", after a refusal that says it changed
-
+	// Closure is what the release adds because the node uses it and it is
+	// not live (§6.1 step 2), each with the item that uses it.
+	Closure []ReleaseItemView
 }
 
 // TimePair is one instant in the site's zone and, when the viewer's zone
