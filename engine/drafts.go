@@ -243,7 +243,7 @@ func (e *Engine) RenameRelease(ctx context.Context, u User, siteID, id string, r
 		return ReleaseRow{}, refuse(CodeBadState, "")
 	}
 	now := e.Now()
-	err = e.store.ChangeRelease(ctx, Change{ID: r.ID, Rev: r.Rev, From: []release.State{release.StateDraft}, To: release.StateDraft,
+	err = e.changeRelease(ctx, Change{ID: r.ID, Rev: r.Rev, From: []release.State{release.StateDraft}, To: release.StateDraft,
 		Title: &title, Audit: AuditEntry{Action: "release.rename", Actor: u.Actor(), SiteID: siteID, ReleaseID: r.ID, At: now,
 			Details: map[string]any{"from": r.Title, "to": title}}})
 	if errors.Is(err, ErrConflict) {
@@ -293,7 +293,7 @@ func (e *Engine) editDraft(ctx context.Context, u User, siteID, id string, rev i
 	hash := release.Hash(siteID, items)
 	details["hash"] = hash
 	details["closureAdded"] = release.Closure(items)
-	err = e.store.ChangeRelease(ctx, Change{ID: r.ID, Rev: r.Rev, From: []release.State{release.StateDraft}, To: release.StateDraft,
+	err = e.changeRelease(ctx, Change{ID: r.ID, Rev: r.Rev, From: []release.State{release.StateDraft}, To: release.StateDraft,
 		Items: &ItemsUpdate{Items: items, Hash: hash, PinnedRevs: pinned},
 		Audit: AuditEntry{Action: action, Actor: u.Actor(), SiteID: siteID, ReleaseID: r.ID, At: e.Now(), Details: details}})
 	if errors.Is(err, ErrConflict) {
@@ -416,7 +416,7 @@ func (e *Engine) ScheduleRelease(ctx context.Context, u User, siteID, id string,
 		c.Request = newRequest(asked, &at, now)                    // one request, bound to rl1: and the time (§10.4)
 	}
 	c.Audit.Details["state"] = c.To
-	err = e.store.ChangeRelease(ctx, c)
+	err = e.changeRelease(ctx, c)
 	if errors.Is(err, ErrConflict) {
 		return ReleaseRow{}, e.pinConflict(ctx, siteID, r.ID, items)
 	}

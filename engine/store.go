@@ -107,6 +107,23 @@ type Change struct {
 	// §6.4). Title, when set, renames the release.
 	Items *ItemsUpdate
 	Title *string
+	// What the change does to the release's approval, its outcome and its
+	// waiting request: decided by release.EffectOf (Settled), and written
+	// by the store exactly as told. The store refuses an item change that
+	// neither clears the approval nor carries a new one (S6).
+	ClearApproval bool
+	ClearOutcome  bool
+	CloseRequest  release.RequestEnd
+}
+
+// Settled returns c with what it does to the approval, the outcome and the
+// waiting request filled in by the one rule, release.EffectOf. Every
+// release change goes to the store settled.
+func (c Change) Settled() Change {
+	e := release.EffectOf(release.ChangeFacts{From: c.From, To: c.To, ItemsChanged: c.Items != nil,
+		NewApproval: c.Approval != nil, NewOutcome: c.Outcome != nil, NewRequest: c.Request != nil})
+	c.ClearApproval, c.ClearOutcome, c.CloseRequest = e.ClearApproval, e.ClearOutcome, e.CloseRequest
+	return c
 }
 
 // ItemsUpdate is a release's new item list and hash. NewVersions are saved
