@@ -109,7 +109,7 @@ func (e *Engine) CreateDraft(ctx context.Context, u User, in DraftInput) (Releas
 		CreatedBy: u.Actor(), CreatedAt: now, UpdatedAt: now, Rev: 1}
 	audit := AuditEntry{Action: "release.create", Actor: u.Actor(), SiteID: in.SiteID, ReleaseID: id, At: now,
 		Details: map[string]any{"hash": r.Hash, "items": len(items), "closureAdded": release.Closure(items)}}
-	err = e.insertRelease(ctx, u, NewRelease{Release: r, PinnedRevs: pinnedRevs(g, items), Audit: audit})
+	err = e.insertRelease(ctx, u, NewRelease{Release: r, PinnedRevs: pinnedRevs(g, items), Audit: audit, Overlap: true})
 	if errors.Is(err, ErrConflict) {
 		return ReleaseRow{}, e.pinConflict(ctx, in.SiteID, id, items)
 	}
@@ -294,7 +294,7 @@ func (e *Engine) editDraft(ctx context.Context, u User, siteID, id string, rev i
 	details["hash"] = hash
 	details["closureAdded"] = release.Closure(items)
 	err = e.changeRelease(ctx, Change{ID: r.ID, Rev: r.Rev, From: []release.State{release.StateDraft}, To: release.StateDraft,
-		Items: &ItemsUpdate{Items: items, Hash: hash, PinnedRevs: pinned},
+		Items: &ItemsUpdate{Items: items, Hash: hash, PinnedRevs: pinned, Overlap: true},
 		Audit: AuditEntry{Action: action, Actor: u.Actor(), SiteID: siteID, ReleaseID: r.ID, At: e.Now(), Details: details}})
 	if errors.Is(err, ErrConflict) {
 		return ReleaseRow{}, e.pinConflict(ctx, siteID, r.ID, items)
@@ -351,9 +351,6 @@ func (e *Engine) ScheduleRelease(ctx context.Context, u User, siteID, id string,
 		if !ok {
 			return ReleaseRow{}, e.deletedItem(ctx, it)
 		}
-		if err := g.lockedFor(it.NodeID, r.ID); err != nil {
-			return ReleaseRow{}, err
-		}
 		if !sameVersionPtr(g.liveVersion(it.NodeID), it.Base) {
 			return ReleaseRow{}, g.named(CodePinnedChanged, it.NodeID)
 		}
@@ -376,6 +373,11 @@ func (e *Engine) ScheduleRelease(ctx context.Context, u User, siteID, id string,
 		}
 		target := n
 		if target.Body.Status != content.StatusPublished || target.Body.PublishedAt == nil {
+			// Promoting saves a new version: not of a node another release
+			// holds (an overlap pins the node as it is, D15).
+			if err := g.lockedFor(it.NodeID, r.ID); err != nil {
+				return ReleaseRow{}, err
+			}
 			target.Body.Status = content.StatusPublished
 			target.Body.PublishedAt = content.FirstPublishedAt(target.Body, at) // from, else the release's time (§7.5)
 			target.Rev, target.Hash, target.UpdatedAt = n.Rev+1, content.Hash(target.Body), now
@@ -403,7 +405,7 @@ func (e *Engine) ScheduleRelease(ctx context.Context, u User, siteID, id string,
 	by := u.Actor()
 	c := Change{ID: r.ID, Rev: r.Rev, From: []release.State{release.StateDraft}, To: release.StateAwaitingApproval,
 		ExecuteAt: &at, LocalTime: wall.String(), TimeZone: g.site.TimeZone,
-		Items: &ItemsUpdate{Items: items, Hash: hash, PinnedRevs: pinned, NewVersions: newVersions},
+		Items: &ItemsUpdate{Items: items, Hash: hash, PinnedRevs: pinned, NewVersions: newVersions, Overlap: true},
 		Audit: AuditEntry{Action: "release.schedule", Actor: by, SiteID: siteID, ReleaseID: r.ID, At: now,
 			Details: map[string]any{"at": localtime.FormatInstant(at), "localTime": wall.String(),
 				"timeZone": g.site.TimeZone, "hash": hash, "items": len(items), "promoted": promoted}}}
@@ -462,8 +464,10 @@ func (e *Engine) PinsMoved(ctx context.Context, siteID, id string) ([]string, er
 }
 
 // Overlaps lists the other pending releases that carry one of the release's
-// nodes (§6.2, D15), in the order they run. The store already keeps two
-// holding releases from holding one node, so an overlap involves a draft.
+// nodes (§6.2, D15), in the order they run: allowed and flagged on both.
+// Same-node overlaps run in time order; when the earlier one changes the
+// node's live version, the later one becomes a conflict at its time (§6.4).
+// It is the source of ReleaseView's overlaps.
 func (e *Engine) Overlaps(ctx context.Context, siteID, id string) ([]Overlap, error) {
 	if _, err := e.store.Release(ctx, siteID, id); err != nil {
 		return nil, err

@@ -136,6 +136,10 @@ type ItemsUpdate struct {
 	Hash        string
 	PinnedRevs  map[string]int64
 	NewVersions []content.Node
+	// Overlap lets a pinned node be held by another release as it is (a
+	// release's items, D15, §6.2); without it the store refuses a held
+	// node. A new version of a held node is refused either way.
+	Overlap bool
 }
 
 // NewRelease is a release to insert: its items pinned at PinnedRevs after
@@ -148,6 +152,7 @@ type NewRelease struct {
 	NewVersions []content.Node
 	Request     *ApprovalRequest
 	Audit       AuditEntry
+	Overlap     bool // as in ItemsUpdate
 	// Caps bound the site's open releases at the insert (engine/caps.go):
 	// ErrSiteCap or ErrCreatorCap, and nothing written, when one is full.
 	Caps OpenCaps

@@ -22,7 +22,7 @@ func (s *Store) CreateRelease(ctx context.Context, n engine.NewRelease) error {
 		if err := checkOpenCaps(ctx, tx, r.SiteID, n.Caps); err != nil {
 			return err
 		}
-		if err := pinNodes(ctx, tx, pinnedRevs, newVersions, r.CreatedBy, r.CreatedAt); err != nil {
+		if err := pinNodes(ctx, tx, pinnedRevs, newVersions, n.Overlap, r.CreatedBy, r.CreatedAt); err != nil {
 			return err
 		}
 		var at, tz, local, kind any
@@ -61,9 +61,11 @@ func (s *Store) CreateRelease(ctx context.Context, n engine.NewRelease) error {
 
 // pinNodes saves newVersions in order, each on top of the one before it
 // (n.Rev - 1: a node's first new version sits on its pinned rev), then
-// checks that every pinned node is at its rev (or its last new version's)
-// and held by no release; ErrConflict otherwise.
-func pinNodes(ctx context.Context, tx *sql.Tx, pinnedRevs map[string]int64, newVersions []content.Node, by release.Actor, now time.Time) error {
+// checks that every pinned node is at its rev (or its last new version's);
+// ErrConflict otherwise. With overlap a node another release holds may be
+// pinned as it is (D15); without it a held node is refused. saveNode
+// refuses a new version of a held node either way.
+func pinNodes(ctx context.Context, tx *sql.Tx, pinnedRevs map[string]int64, newVersions []content.Node, overlap bool, by release.Actor, now time.Time) error {
 	for _, n := range newVersions {
 		if err := saveNode(ctx, tx, n, n.Rev-1, by, now); err != nil {
 			return err
@@ -81,7 +83,7 @@ func pinNodes(ctx context.Context, tx *sql.Tx, pinnedRevs map[string]int64, newV
 		}
 		var ok int
 		err := tx.QueryRowContext(ctx, `SELECT count(*) FROM nodes WHERE id = ? AND rev = ?
-			AND NOT EXISTS (SELECT 1 FROM release_items WHERE node_id = nodes.id AND held = 1)`, id, want).Scan(&ok)
+			AND (? OR NOT EXISTS (SELECT 1 FROM release_items WHERE node_id = nodes.id AND held = 1))`, id, want, overlap).Scan(&ok)
 		if err != nil {
 			return fmt.Errorf("store: pin %s: %w", id, err)
 		}
@@ -133,7 +135,7 @@ func replaceItems(ctx context.Context, tx *sql.Tx, c engine.Change) error {
 	if _, err := tx.ExecContext(ctx, `DELETE FROM release_items WHERE release_id = ?`, c.ID); err != nil {
 		return fmt.Errorf("store: replace items: %w", err)
 	}
-	if err := pinNodes(ctx, tx, u.PinnedRevs, u.NewVersions, c.Audit.Actor, c.Audit.At); err != nil {
+	if err := pinNodes(ctx, tx, u.PinnedRevs, u.NewVersions, u.Overlap, c.Audit.Actor, c.Audit.At); err != nil {
 		return err
 	}
 	if err := insertItems(ctx, tx, c.ID, siteID, u.Items, c.To.Holds()); err != nil {
