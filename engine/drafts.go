@@ -111,7 +111,9 @@ func (e *Engine) CreateDraft(ctx context.Context, u User, in DraftInput) (Releas
 		Details: map[string]any{"hash": r.Hash, "items": len(items), "closureAdded": release.Closure(items)}}
 	err = e.insertRelease(ctx, u, NewRelease{Release: r, PinnedRevs: pinnedRevs(g, items), Audit: audit, Overlap: true})
 	if errors.Is(err, ErrConflict) {
-		return ReleaseRow{}, e.pinConflict(ctx, in.SiteID, id, items)
+		// A draft pins held nodes as they are (D15): only a move since the
+		// read stops it.
+		return ReleaseRow{}, refuse(CodeStale, "")
 	}
 	if err != nil {
 		return ReleaseRow{}, err
@@ -297,7 +299,7 @@ func (e *Engine) editDraft(ctx context.Context, u User, siteID, id string, rev i
 		Items: &ItemsUpdate{Items: items, Hash: hash, PinnedRevs: pinned, Overlap: true},
 		Audit: AuditEntry{Action: action, Actor: u.Actor(), SiteID: siteID, ReleaseID: r.ID, At: e.Now(), Details: details}})
 	if errors.Is(err, ErrConflict) {
-		return ReleaseRow{}, e.pinConflict(ctx, siteID, r.ID, items)
+		return ReleaseRow{}, refuse(CodeStale, "") // held nodes are pinned as they are (D15)
 	}
 	if err != nil {
 		return ReleaseRow{}, err
