@@ -228,7 +228,7 @@ func (e *Engine) Approve(ctx context.Context, u User, siteID, id string) (Releas
 	now := e.Now()
 	by := u.Actor()
 	if release.Hash(r.SiteID, r.Items) != q.StateHash || r.Hash != q.StateHash || argsHash(r.ID, r.ExecuteAt) != q.ArgsHash {
-		err := e.store.DecideApproval(ctx, Decision{ApprovalID: q.ID, Status: RequestDenied, By: Scheduler, Reason: CodeStateChanged,
+		err := e.decideApproval(ctx, Decision{ApprovalID: q.ID, Status: RequestDenied, By: Scheduler, Reason: CodeStateChanged,
 			Release: Change{ID: r.ID, Rev: r.Rev, From: []release.State{release.StateAwaitingApproval}, To: release.StateDraft,
 				Audit: AuditEntry{Action: "approval.deny", Actor: Scheduler, SiteID: siteID, ReleaseID: r.ID, At: now,
 					Details: map[string]any{"approval": q.ID, "reason": CodeStateChanged, "attemptedBy": by}}}})
@@ -255,7 +255,7 @@ func (e *Engine) Approve(ctx context.Context, u User, siteID, id string) (Releas
 		at := now.Add(release.MinLead)
 		change.ExecuteAt, approval.ExecuteAt = &at, &at
 	}
-	err = e.store.DecideApproval(ctx, Decision{ApprovalID: q.ID, Status: RequestApproved, By: by, Release: change})
+	err = e.decideApproval(ctx, Decision{ApprovalID: q.ID, Status: RequestApproved, By: by, Release: change})
 	if errors.Is(err, ErrConflict) {
 		return ReleaseRow{}, refuse(CodeStale, "")
 	}
@@ -283,7 +283,7 @@ func (e *Engine) Deny(ctx context.Context, u User, siteID, id, reason string) er
 	}
 	now := e.Now()
 	by := u.Actor()
-	err = e.store.DecideApproval(ctx, Decision{ApprovalID: q.ID, Status: RequestDenied, By: by, Reason: reason,
+	err = e.decideApproval(ctx, Decision{ApprovalID: q.ID, Status: RequestDenied, By: by, Reason: reason,
 		Release: Change{ID: r.ID, Rev: r.Rev, From: []release.State{release.StateAwaitingApproval}, To: release.StateDraft,
 			Audit: AuditEntry{Action: "approval.deny", Actor: by, SiteID: siteID, ReleaseID: r.ID, At: now,
 				Details: map[string]any{"approval": q.ID, "reason": reason}}}})

@@ -74,8 +74,10 @@ func (g *graph) liveRefs() []release.Ref {
 	return out
 }
 
-// lockedFor refuses a node another release holds (§6.2): the store would
-// refuse it too, but this names the release and its time.
+// lockedFor refuses to save a new version of a node another release holds
+// (§6.2: a held node is locked): the store would refuse it too, but this
+// names the release and its time. Pinning a held node as it is, is an
+// overlap and allowed (D15).
 func (g *graph) lockedFor(id, releaseID string) error {
 	if h, ok := g.held[id]; ok && h.ReleaseID != releaseID {
 		err := LockedBy(&h)
@@ -120,9 +122,8 @@ func (g *graph) pinNamed(releaseID string, setIDs, removeIDs []string, have map[
 		if n.Kind != release.KindPage && n.Kind != release.KindContentEntry {
 			return g.named(release.CodeBadNodeKind, id)
 		}
-		if err := g.lockedFor(id, releaseID); err != nil {
-			return err
-		}
+		// A node another release holds may be pinned too: an overlap,
+		// allowed and flagged on both (D15, §6.2; Engine.Overlaps).
 		switch op {
 		case release.OpRemove:
 			base := g.liveVersion(id)
@@ -195,9 +196,6 @@ func (g *graph) closeOver(releaseID string, items []release.Item) ([]release.Ite
 			}
 			if _, live := g.live[d]; live {
 				continue
-			}
-			if err := g.lockedFor(d, releaseID); err != nil {
-				return nil, err
 			}
 			it := g.pinSet(n)
 			it.AddedBecause = x.NodeID

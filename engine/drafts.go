@@ -131,9 +131,11 @@ func (e *Engine) CreateDraft(ctx context.Context, u User, in DraftInput) (Releas
 				localtime.FormatInstant(*executeAt), when.LocalTime, when.TimeZone
 		}
 	}
-	err = e.insertRelease(ctx, u, NewRelease{Release: r, ExecuteAt: executeAt, PinnedRevs: pinnedRevs(g, items), Audit: audit})
+	err = e.insertRelease(ctx, u, NewRelease{Release: r, ExecuteAt: executeAt, PinnedRevs: pinnedRevs(g, items), Audit: audit, Overlap: true})
 	if errors.Is(err, ErrConflict) {
-		return ReleaseRow{}, e.pinConflict(ctx, in.SiteID, id, items)
+		// A draft pins held nodes as they are (D15): only a move since the
+		// read stops it.
+		return ReleaseRow{}, refuse(CodeStale, "")
 	}
 	if err != nil {
 		return ReleaseRow{}, err
@@ -265,7 +267,7 @@ func (e *Engine) RenameRelease(ctx context.Context, u User, siteID, id string, r
 		return ReleaseRow{}, refuse(CodeBadState, "")
 	}
 	now := e.Now()
-	err = e.store.ChangeRelease(ctx, Change{ID: r.ID, Rev: r.Rev, From: []release.State{release.StateDraft}, To: release.StateDraft,
+	err = e.changeRelease(ctx, Change{ID: r.ID, Rev: r.Rev, From: []release.State{release.StateDraft}, To: release.StateDraft,
 		Title: &title, Audit: AuditEntry{Action: "release.rename", Actor: u.Actor(), SiteID: siteID, ReleaseID: r.ID, At: now,
 			Details: map[string]any{"from": r.Title, "to": title}}})
 	if errors.Is(err, ErrConflict) {
@@ -315,11 +317,11 @@ func (e *Engine) editDraft(ctx context.Context, u User, siteID, id string, rev i
 	hash := release.Hash(siteID, items)
 	details["hash"] = hash
 	details["closureAdded"] = release.Closure(items)
-	err = e.store.ChangeRelease(ctx, Change{ID: r.ID, Rev: r.Rev, From: []release.State{release.StateDraft}, To: release.StateDraft,
-		Items: &ItemsUpdate{Items: items, Hash: hash, PinnedRevs: pinned},
+	err = e.changeRelease(ctx, Change{ID: r.ID, Rev: r.Rev, From: []release.State{release.StateDraft}, To: release.StateDraft,
+		Items: &ItemsUpdate{Items: items, Hash: hash, PinnedRevs: pinned, Overlap: true},
 		Audit: AuditEntry{Action: action, Actor: u.Actor(), SiteID: siteID, ReleaseID: r.ID, At: e.Now(), Details: details}})
 	if errors.Is(err, ErrConflict) {
-		return ReleaseRow{}, e.pinConflict(ctx, siteID, r.ID, items)
+		return ReleaseRow{}, refuse(CodeStale, "") // held nodes are pinned as they are (D15)
 	}
 	if err != nil {
 		return ReleaseRow{}, err
@@ -410,9 +412,6 @@ func (e *Engine) ScheduleReleaseWhen(ctx context.Context, u User, siteID, id str
 		if !ok {
 			return ReleaseRow{}, e.deletedItem(ctx, it)
 		}
-		if err := g.lockedFor(it.NodeID, r.ID); err != nil {
-			return ReleaseRow{}, err
-		}
 		if !sameVersionPtr(g.liveVersion(it.NodeID), it.Base) {
 			return ReleaseRow{}, g.named(CodePinnedChanged, it.NodeID)
 		}
@@ -435,6 +434,11 @@ func (e *Engine) ScheduleReleaseWhen(ctx context.Context, u User, siteID, id str
 		}
 		target := n
 		if target.Body.Status != content.StatusPublished || target.Body.PublishedAt == nil {
+			// Promoting saves a new version: not of a node another release
+			// holds (an overlap pins the node as it is, D15).
+			if err := g.lockedFor(it.NodeID, r.ID); err != nil {
+				return ReleaseRow{}, err
+			}
 			target.Body.Status = content.StatusPublished
 			target.Body.PublishedAt = content.FirstPublishedAt(target.Body, at) // from, else the release's time (§7.5)
 			target.Rev, target.Hash, target.UpdatedAt = n.Rev+1, content.Hash(target.Body), now
@@ -462,7 +466,7 @@ func (e *Engine) ScheduleReleaseWhen(ctx context.Context, u User, siteID, id str
 	by := u.Actor()
 	c := Change{ID: r.ID, Rev: r.Rev, From: []release.State{release.StateDraft}, To: release.StateAwaitingApproval,
 		ExecuteAt: executeAt, LocalTime: wall.String(), TimeZone: w.zone, WhenKind: "at",
-		Items: &ItemsUpdate{Items: items, Hash: hash, PinnedRevs: pinned, NewVersions: newVersions},
+		Items: &ItemsUpdate{Items: items, Hash: hash, PinnedRevs: pinned, NewVersions: newVersions, Overlap: true},
 		Audit: AuditEntry{Action: "release.schedule", Actor: by, SiteID: siteID, ReleaseID: r.ID, At: now,
 			Details: map[string]any{"at": localtime.FormatInstant(at), "localTime": wall.String(),
 				"timeZone": w.zone, "hash": hash, "items": len(items), "promoted": promoted}}}
@@ -479,7 +483,7 @@ func (e *Engine) ScheduleReleaseWhen(ctx context.Context, u User, siteID, id str
 		c.Request = newRequest(asked, executeAt, now)              // one request, bound to rl1: and the time (§10.4)
 	}
 	c.Audit.Details["state"] = c.To
-	err = e.store.ChangeRelease(ctx, c)
+	err = e.changeRelease(ctx, c)
 	if errors.Is(err, ErrConflict) {
 		return ReleaseRow{}, e.pinConflict(ctx, siteID, r.ID, items)
 	}
@@ -529,8 +533,10 @@ func (e *Engine) PinsMoved(ctx context.Context, siteID, id string) ([]string, er
 }
 
 // Overlaps lists the other pending releases that carry one of the release's
-// nodes (§6.2, D15), in the order they run. The store already keeps two
-// holding releases from holding one node, so an overlap involves a draft.
+// nodes (§6.2, D15), in the order they run: allowed and flagged on both.
+// Same-node overlaps run in time order; when the earlier one changes the
+// node's live version, the later one becomes a conflict at its time (§6.4).
+// It is the source of ReleaseView's overlaps.
 func (e *Engine) Overlaps(ctx context.Context, siteID, id string) ([]Overlap, error) {
 	if _, err := e.store.Release(ctx, siteID, id); err != nil {
 		return nil, err

@@ -204,16 +204,17 @@ func TestNewReleasePinsAndHashes(t *testing.T) {
 			t.Fatalf("refusal args %v", e.Args)
 		}
 	})
+	// D15, §6.2: a node another release holds may enter a second one, an
+	// overlap flagged on both.
 	t.Run("HeldByAnotherRelease", func(t *testing.T) {
 		other := b.drPage(t, "Held", content.StatusDraft)
 		held := b.schedule(t, b.editor, other, "2026-11-03", "09:00")
-		e := b.drRefused(t, engine.CodeScheduledLocked, func() error {
-			_, err := b.eng.NewRelease(ctx, b.editor, b.site.ID, "x", []string{other.ID})
-			return err
-		})
-		if e.Args["Release"] != held.ID {
-			t.Fatalf("refusal args %v", e.Args)
+		r, err := b.eng.NewRelease(ctx, b.editor, b.site.ID, "x", []string{other.ID})
+		if err != nil {
+			t.Fatal(err)
 		}
+		b.drWantOverlap(t, r.ID, held.ID, other.ID)
+		b.drWantOverlap(t, held.ID, r.ID, other.ID)
 	})
 	t.Run("ContributorMayDraft", func(t *testing.T) {
 		r := b.drDraft(t, b.contributor, "Mine", b.article.ID)
@@ -317,13 +318,15 @@ func TestNewReleaseDependencyClosure(t *testing.T) {
 		dep := b.drPage(t, "Dep", content.StatusDraft)
 		held := b.schedule(t, b.editor, dep, "2026-11-03", "09:00")
 		user := b.drPage(t, "User", content.StatusDraft, dep.ID)
-		e := b.drRefused(t, engine.CodeScheduledLocked, func() error {
-			_, err := b.eng.NewRelease(ctx, b.editor, b.site.ID, "x", []string{user.ID})
-			return err
-		})
-		if e.Args["Release"] != held.ID || e.Args["Node"] != dep.ID {
-			t.Fatalf("refusal args %v", e.Args)
+		// Not live yet, so the closure adds it: an overlap (D15), flagged.
+		r, err := b.eng.NewRelease(ctx, b.editor, b.site.ID, "x", []string{user.ID})
+		if err != nil {
+			t.Fatal(err)
 		}
+		if len(r.Items) != 2 || !slices.ContainsFunc(r.Items, func(it release.Item) bool { return it.NodeID == dep.ID && it.AddedBecause == user.ID }) {
+			t.Fatalf("items %+v, want the held dependency added", r.Items)
+		}
+		b.drWantOverlap(t, r.ID, held.ID, dep.ID)
 	})
 }
 
@@ -766,15 +769,23 @@ func TestScheduleRelease(t *testing.T) {
 				return err
 			})
 		})
+		// Scheduling the other release promoted the node (a new version):
+		// the draft's pin moved. Re-pinned, it is scheduled too, an overlap
+		// flagged on both (D15).
 		t.Run("AnotherReleaseHoldsANode", func(t *testing.T) {
 			held := b.schedule(t, b.editor, f.results, "2026-11-03", "09:00")
-			e := b.drRefused(t, engine.CodeScheduledLocked, func() error {
+			b.drRefused(t, engine.CodePinnedChanged, func() error {
 				_, err := b.eng.ScheduleRelease(ctx, b.editor, b.site.ID, f.r.ID, f.r.Rev, "2026-11-02", "09:00")
 				return err
 			})
-			if e.Args["Release"] != held.ID {
-				t.Fatalf("refusal args %v", e.Args)
+			r, err := b.eng.RepinDraft(ctx, b.editor, b.site.ID, f.r.ID, f.r.Rev)
+			if err != nil {
+				t.Fatal(err)
 			}
+			if r, err = b.eng.ScheduleRelease(ctx, b.editor, b.site.ID, r.ID, r.Rev, "2026-11-02", "09:00"); err != nil {
+				t.Fatal(err)
+			}
+			b.drWantOverlap(t, held.ID, r.ID, f.results.ID)
 		})
 	})
 }
@@ -813,11 +824,43 @@ func TestReleaseOverlaps(t *testing.T) {
 	if got, err := b.eng.Overlaps(ctx, b.site.ID, d1.ID); err != nil || len(got) != 1 {
 		t.Fatalf("after canceling d2: %+v, %v", got, err)
 	}
-	// The draft cannot be scheduled while the other holds the article.
-	b.drRefused(t, engine.CodeScheduledLocked, func() error {
+	// The article was promoted when the other took it: the draft's pin
+	// moved. Re-pinned, the draft is scheduled while the other holds the
+	// article (D15): both hold it, both are flagged.
+	b.drRefused(t, engine.CodePinnedChanged, func() error {
 		_, err := b.eng.ScheduleRelease(ctx, b.editor, b.site.ID, d1.ID, d1.Rev, "2026-11-02", "09:00")
 		return err
 	})
+	r, err := b.eng.RepinDraft(ctx, b.editor, b.site.ID, d1.ID, d1.Rev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, err = b.eng.ScheduleRelease(ctx, b.editor, b.site.ID, r.ID, r.Rev, "2026-11-03", "10:00"); err != nil {
+		t.Fatalf("scheduling an overlap: %v", err)
+	}
+	if r.State != release.StateScheduled || b.heldItems(t, r.ID) != 2 || b.heldItems(t, held.ID) != 1 {
+		t.Fatalf("%s, held %d and %d", r.State, b.heldItems(t, r.ID), b.heldItems(t, held.ID))
+	}
+	b.drWantOverlap(t, r.ID, held.ID, b.article.ID)
+	b.drWantOverlap(t, held.ID, r.ID, b.article.ID)
+}
+
+// drWantOverlap fails unless release id overlaps other on exactly nodes.
+func (b *testBundle) drWantOverlap(t *testing.T, id, other string, nodes ...string) {
+	t.Helper()
+	got, err := b.eng.Overlaps(context.Background(), b.site.ID, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range got {
+		if o.ReleaseID == other {
+			if !slices.Equal(o.NodeIDs, nodes) {
+				t.Fatalf("overlap of %s with %s on %v, want %v", id, other, o.NodeIDs, nodes)
+			}
+			return
+		}
+	}
+	t.Fatalf("overlaps of %s: %+v, want %s", id, got, other)
 }
 
 // wantHeld fails unless releaseID holds node id.

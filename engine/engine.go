@@ -11,6 +11,7 @@
 package engine
 
 import (
+	"context"
 	"errors"
 	"studio/engine/throttle"
 	"sync"
@@ -144,4 +145,16 @@ func codeOf(err error) string {
 		return re.Code
 	}
 	return "invalid"
+}
+
+// changeRelease writes c settled (Change.Settled): what it does to the
+// approval and the request is the engine's rule, not the store's.
+func (e *Engine) changeRelease(ctx context.Context, c Change) error {
+	return e.store.ChangeRelease(ctx, c.Settled())
+}
+
+// decideApproval writes d with its release change settled.
+func (e *Engine) decideApproval(ctx context.Context, d Decision) error {
+	d.Release = d.Release.Settled()
+	return e.store.DecideApproval(ctx, d)
 }

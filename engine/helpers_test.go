@@ -53,7 +53,7 @@ func newBundle(tb testing.TB) *testBundle {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { b.store.Close() })
-	b.eng = engine.New(b.store, b.clock, nil)
+	b.eng = engine.New(&s6Store{Store: b.store, tb: tb}, b.clock, nil)
 	b.sched = scheduler.New(b.eng, b.store, nil)
 	b.cal = calendar.New(b.store, b.clock, nil)
 	if b.site, err = b.eng.CreateSite(ctx, "Demo Gazette", "Europe/Istanbul"); err != nil {
@@ -214,4 +214,32 @@ var schedulers sync.Map
 func schedulerOf(eng *engine.Engine, st scheduler.Store) *scheduler.Scheduler {
 	s, _ := schedulers.LoadOrStore(eng, scheduler.New(eng, st, nil))
 	return s.(*scheduler.Scheduler)
+}
+
+// s6Store is the real store that checks S6 on every release change the
+// engine writes: an item change carries a new approval or clears the old
+// one, never both and never neither. Every engine test that drives a use
+// case changing items (edit a draft, send it, re-pin, re-base, edit and
+// re-pin, approve) runs through it, so the check is a property over the
+// use cases, not over one.
+type s6Store struct {
+	*store.Store
+	tb testing.TB
+}
+
+func (s *s6Store) check(c engine.Change) {
+	if c.Items != nil && (c.Approval != nil) == c.ClearApproval {
+		s.tb.Errorf("S6: item change of %s (%s → %s, %s) with approval %v, clear %v", c.ID, c.From, c.To, c.Audit.Action,
+			c.Approval != nil, c.ClearApproval)
+	}
+}
+
+func (s *s6Store) ChangeRelease(ctx context.Context, c engine.Change) error {
+	s.check(c)
+	return s.Store.ChangeRelease(ctx, c)
+}
+
+func (s *s6Store) DecideApproval(ctx context.Context, d engine.Decision) error {
+	s.check(d.Release)
+	return s.Store.DecideApproval(ctx, d)
 }

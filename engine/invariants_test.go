@@ -546,9 +546,10 @@ func TestInvariantS6ApprovalsBindToHashAndTime(t *testing.T) {
 	})
 
 	// A re-pin writes the new items and their new hash (§6.1 step 6: "every
-	// change to items re-pins and re-hashes"). The store voids the approval
-	// of any item change that does not carry a new one, so a path that
-	// forgot to ask again cannot publish new items on the old approval.
+	// change to items re-pins and re-hashes"). An item change that neither
+	// clears the approval nor carries a new one is refused by the store, so
+	// a path that forgot to ask again cannot publish new items on the old
+	// approval; settled by the engine's rule, it voids the approval.
 	t.Run("AnItemChangeWithItsNewHashStillVoidsIt", func(t *testing.T) {
 		t.Parallel()
 		b := newBundle(t)
@@ -558,11 +559,17 @@ func TestInvariantS6ApprovalsBindToHashAndTime(t *testing.T) {
 		items := append([]release.Item(nil), row.Items...)
 		items[0].Target = &release.Version{Rev: d.Rev - 1, Hash: b.text(t, `SELECT hash FROM node_versions WHERE node_id = ? AND rev = ?`, d.ID, d.Rev-1)}
 		items[0].RestoreRev = 0
-		err := b.store.ChangeRelease(ctx, engine.Change{ID: r.ID, Rev: row.Rev, From: []release.State{release.StateScheduled},
+		c := engine.Change{ID: r.ID, Rev: row.Rev, From: []release.State{release.StateScheduled},
 			To: release.StateScheduled, Items: &engine.ItemsUpdate{Items: items, Hash: release.Hash(b.site.ID, items),
 				PinnedRevs: map[string]int64{d.ID: d.Rev}},
-			Audit: engine.AuditEntry{Action: "test.repin", Actor: b.editor.Actor(), SiteID: b.site.ID, ReleaseID: r.ID, At: b.clock.Now()}})
-		if err != nil {
+			Audit: engine.AuditEntry{Action: "test.repin", Actor: b.editor.Actor(), SiteID: b.site.ID, ReleaseID: r.ID, At: b.clock.Now()}}
+		if err := b.store.ChangeRelease(ctx, c); err == nil {
+			t.Fatal("the store wrote an item change that says nothing of the approval")
+		}
+		if got := b.release(t, r.ID); got.Approval == nil || got.Hash != r.Hash || got.Rev != row.Rev {
+			t.Fatalf("a refused change wrote: approval %+v, hash %s (was %s)", got.Approval, got.Hash, r.Hash)
+		}
+		if err := b.store.ChangeRelease(ctx, c.Settled()); err != nil {
 			t.Fatal(err)
 		}
 		if got := b.release(t, r.ID); got.Approval != nil || got.Hash == r.Hash {

@@ -248,7 +248,7 @@ func (e *Engine) letGoOfManualRun(ctx context.Context, before ReleaseRow, claime
 	if cause != nil {
 		reason = cause.Error()
 	}
-	err := e.store.ChangeRelease(ctx, Change{ID: before.ID, Rev: claimedRev, From: []release.State{release.StateRunning},
+	err := e.changeRelease(ctx, Change{ID: before.ID, Rev: claimedRev, From: []release.State{release.StateRunning},
 		To: before.State, Approval: before.Approval,
 		Run: &RunRecord{ID: runID, SiteID: before.SiteID, SubjectID: before.ID, OccurrenceAt: now, State: "failed",
 			Trigger: TriggerManual},

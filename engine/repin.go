@@ -491,7 +491,7 @@ func (e *Engine) repinned(ctx context.Context, u User, r ReleaseRow, items []rel
 	if !release.CanTransition(r.State, c.To) {
 		return ReleaseRow{}, refuse(CodeBadState, "")
 	}
-	if err := e.store.ChangeRelease(ctx, c); err != nil {
+	if err := e.changeRelease(ctx, c); err != nil {
 		if errors.Is(err, ErrConflict) {
 			return ReleaseRow{}, refuse(CodeStale, "")
 		}

@@ -72,7 +72,7 @@ func (e *Engine) RunRelease(ctx context.Context, r ReleaseRow, now time.Time, tr
 			audit.RunID = run.ID
 		}
 		err := e.store.ChangeRelease(ctx, Change{ID: r.ID, Rev: r.Rev, From: []release.State{r.State}, To: to, Outcome: o, Run: run,
-			Audit: audit})
+			Audit: audit}.Settled())
 		if errors.Is(err, ErrConflict) {
 			return time.Time{}, nil // someone else changed it first
 		}
@@ -95,7 +95,7 @@ func (e *Engine) RunRelease(ctx context.Context, r ReleaseRow, now time.Time, tr
 	if r.State == release.StateRunning && at.After(now) {
 		err := e.store.ChangeRelease(ctx, Change{ID: r.ID, Rev: r.Rev, From: []release.State{release.StateRunning},
 			To: release.StateScheduled, Approval: r.Approval,
-			Audit: AuditEntry{Action: "release.reclaimed", Actor: Scheduler, SiteID: r.SiteID, ReleaseID: r.ID, At: now}})
+			Audit: AuditEntry{Action: "release.reclaimed", Actor: Scheduler, SiteID: r.SiteID, ReleaseID: r.ID, At: now}}.Settled())
 		if err != nil && !errors.Is(err, ErrConflict) {
 			return time.Time{}, err
 		}

@@ -265,7 +265,7 @@ func (e *Engine) changeable(ctx context.Context, u User, siteID, id string, rev 
 }
 
 func (e *Engine) setState(ctx context.Context, r ReleaseRow, to release.State, o *release.Outcome, audit AuditEntry) error {
-	err := e.store.ChangeRelease(ctx, Change{ID: r.ID, Rev: r.Rev, From: []release.State{r.State}, To: to, Outcome: o, Audit: audit})
+	err := e.changeRelease(ctx, Change{ID: r.ID, Rev: r.Rev, From: []release.State{r.State}, To: to, Outcome: o, Audit: audit})
 	if errors.Is(err, ErrConflict) {
 		return refuse(CodeStale, "")
 	}
@@ -316,7 +316,7 @@ func (e *Engine) Move(ctx context.Context, u User, siteID, id string, rev int64,
 		c.Request = newRequest(moved, &at, now)
 		c.Audit.Details["approval"] = "requested"
 	}
-	if err := e.store.ChangeRelease(ctx, c); err != nil {
+	if err := e.changeRelease(ctx, c); err != nil {
 		if errors.Is(err, ErrConflict) {
 			return ReleaseRow{}, refuse(CodeStale, "")
 		}

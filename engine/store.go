@@ -113,6 +113,23 @@ type Change struct {
 	// §6.4). Title, when set, renames the release.
 	Items *ItemsUpdate
 	Title *string
+	// What the change does to the release's approval, its outcome and its
+	// waiting request: decided by release.EffectOf (Settled), and written
+	// by the store exactly as told. The store refuses an item change that
+	// neither clears the approval nor carries a new one (S6).
+	ClearApproval bool
+	ClearOutcome  bool
+	CloseRequest  release.RequestEnd
+}
+
+// Settled returns c with what it does to the approval, the outcome and the
+// waiting request filled in by the one rule, release.EffectOf. Every
+// release change goes to the store settled.
+func (c Change) Settled() Change {
+	e := release.EffectOf(release.ChangeFacts{From: c.From, To: c.To, ItemsChanged: c.Items != nil,
+		NewApproval: c.Approval != nil, NewOutcome: c.Outcome != nil, NewRequest: c.Request != nil})
+	c.ClearApproval, c.ClearOutcome, c.CloseRequest = e.ClearApproval, e.ClearOutcome, e.CloseRequest
+	return c
 }
 
 // ItemsUpdate is a release's new item list and hash. NewVersions are saved
@@ -125,6 +142,10 @@ type ItemsUpdate struct {
 	Hash        string
 	PinnedRevs  map[string]int64
 	NewVersions []content.Node
+	// Overlap lets a pinned node be held by another release as it is (a
+	// release's items, D15, §6.2); without it the store refuses a held
+	// node. A new version of a held node is refused either way.
+	Overlap bool
 }
 
 // NewRelease is a release to insert: its items pinned at PinnedRevs after
@@ -137,6 +158,7 @@ type NewRelease struct {
 	NewVersions []content.Node
 	Request     *ApprovalRequest
 	Audit       AuditEntry
+	Overlap     bool // as in ItemsUpdate
 	// Caps bound the site's open releases at the insert (engine/caps.go):
 	// ErrSiteCap or ErrCreatorCap, and nothing written, when one is full.
 	Caps OpenCaps

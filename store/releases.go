@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
@@ -23,7 +22,7 @@ func (s *Store) CreateRelease(ctx context.Context, n engine.NewRelease) error {
 		if err := checkOpenCaps(ctx, tx, r.SiteID, n.Caps); err != nil {
 			return err
 		}
-		if err := pinNodes(ctx, tx, pinnedRevs, newVersions, r.CreatedBy, r.CreatedAt); err != nil {
+		if err := pinNodes(ctx, tx, pinnedRevs, newVersions, n.Overlap, r.CreatedBy, r.CreatedAt); err != nil {
 			return err
 		}
 		var at, tz, local, kind any
@@ -62,9 +61,11 @@ func (s *Store) CreateRelease(ctx context.Context, n engine.NewRelease) error {
 
 // pinNodes saves newVersions in order, each on top of the one before it
 // (n.Rev - 1: a node's first new version sits on its pinned rev), then
-// checks that every pinned node is at its rev (or its last new version's)
-// and held by no release; ErrConflict otherwise.
-func pinNodes(ctx context.Context, tx *sql.Tx, pinnedRevs map[string]int64, newVersions []content.Node, by release.Actor, now time.Time) error {
+// checks that every pinned node is at its rev (or its last new version's);
+// ErrConflict otherwise. With overlap a node another release holds may be
+// pinned as it is (D15); without it a held node is refused. saveNode
+// refuses a new version of a held node either way.
+func pinNodes(ctx context.Context, tx *sql.Tx, pinnedRevs map[string]int64, newVersions []content.Node, overlap bool, by release.Actor, now time.Time) error {
 	for _, n := range newVersions {
 		if err := saveNode(ctx, tx, n, n.Rev-1, by, now); err != nil {
 			return err
@@ -82,7 +83,7 @@ func pinNodes(ctx context.Context, tx *sql.Tx, pinnedRevs map[string]int64, newV
 		}
 		var ok int
 		err := tx.QueryRowContext(ctx, `SELECT count(*) FROM nodes WHERE id = ? AND rev = ?
-			AND NOT EXISTS (SELECT 1 FROM release_items WHERE node_id = nodes.id AND held = 1)`, id, want).Scan(&ok)
+			AND (? OR NOT EXISTS (SELECT 1 FROM release_items WHERE node_id = nodes.id AND held = 1))`, id, want, overlap).Scan(&ok)
 		if err != nil {
 			return fmt.Errorf("store: pin %s: %w", id, err)
 		}
@@ -134,7 +135,7 @@ func replaceItems(ctx context.Context, tx *sql.Tx, c engine.Change) error {
 	if _, err := tx.ExecContext(ctx, `DELETE FROM release_items WHERE release_id = ?`, c.ID); err != nil {
 		return fmt.Errorf("store: replace items: %w", err)
 	}
-	if err := pinNodes(ctx, tx, u.PinnedRevs, u.NewVersions, c.Audit.Actor, c.Audit.At); err != nil {
+	if err := pinNodes(ctx, tx, u.PinnedRevs, u.NewVersions, u.Overlap, c.Audit.Actor, c.Audit.At); err != nil {
 		return err
 	}
 	if err := insertItems(ctx, tx, c.ID, siteID, u.Items, c.To.Holds()); err != nil {
@@ -335,10 +336,21 @@ func changeRelease(ctx context.Context, tx *sql.Tx, c engine.Change) error {
 			return fmt.Errorf("store: rename release: %w", err)
 		}
 	}
-	// Any change of items voids the approval unless the change carries a new
-	// one (§10.4 "any item change re-pins and voids it"): the store enforces
-	// it, so no path can publish new items on an old approval (S6).
-	args := []any{string(c.To), outcome, outcome, string(c.To), approval, approval, string(c.To), c.Items != nil,
+	// What becomes of the approval and the outcome is the engine's rule
+	// (release.EffectOf, engine.Change.Settled); the store writes what it is
+	// told, and refuses an item change that neither clears the approval nor
+	// carries a new one, so no path can publish new items on an old
+	// approval (S6).
+	if c.Items != nil && c.Approval == nil && !c.ClearApproval {
+		return errors.New("store: an item change must clear the approval or carry a new one (S6)")
+	}
+	if c.Approval != nil && c.ClearApproval {
+		return errors.New("store: a change both clears and sets the approval")
+	}
+	if c.Outcome != nil && c.ClearOutcome {
+		return errors.New("store: a change both clears and sets the outcome")
+	}
+	args := []any{string(c.To), c.Outcome != nil || c.ClearOutcome, outcome, c.Approval != nil || c.ClearApproval, approval,
 		instant(c.Audit.At), c.ID, c.Rev}
 	for _, f := range c.From {
 		args = append(args, string(f))
@@ -361,11 +373,11 @@ func changeRelease(ctx context.Context, tx *sql.Tx, c engine.Change) error {
 			return fmt.Errorf("store: move release: %w", err)
 		}
 	}
-	// A release that goes back to a non-terminal state (a conflict re-pinned)
-	// loses its old outcome.
+	// Each of outcome and approval is written (a new value, or NULL when
+	// cleared) or kept.
 	ok, err := one(tx.ExecContext(ctx, `UPDATE releases SET state = ?,
-		outcome = CASE WHEN ? IS NOT NULL THEN ? WHEN ? IN ('draft', 'awaiting_approval', 'scheduled') THEN NULL ELSE outcome END,
-		approval = CASE WHEN ? IS NOT NULL THEN ? WHEN ? IN ('draft', 'awaiting_approval') OR ? THEN NULL ELSE approval END,
+		outcome = CASE WHEN ? THEN ? ELSE outcome END,
+		approval = CASE WHEN ? THEN ? ELSE approval END,
 		lease_token = NULL, lease_until = NULL, rev = rev + 1, updated_at = ?
 		WHERE id = ? AND rev = ? AND state IN (?`+strings.Repeat(",?", len(c.From)-1)+`)`, args...))
 	if err != nil {
@@ -382,15 +394,9 @@ func changeRelease(ctx context.Context, tx *sql.Tx, c engine.Change) error {
 			return err
 		}
 	}
-	if slices.Contains(c.From, release.StateAwaitingApproval) && (c.To != release.StateScheduled || c.Request != nil || c.Items != nil) {
-		// The release stops waiting without an approval, waits for a new
-		// one, or its items changed: its request is closed.
-		status := engine.RequestWithdrawn
-		if c.To == release.StateExpired {
-			status = engine.RequestExpired
-		}
+	if c.CloseRequest != release.RequestKept {
 		if _, err := tx.ExecContext(ctx, `UPDATE approvals SET status = ?, decided_at = ?
-			WHERE release_id = ? AND status = 'waiting'`, status, instant(c.Audit.At), c.ID); err != nil {
+			WHERE release_id = ? AND status = 'waiting'`, string(c.CloseRequest), instant(c.Audit.At), c.ID); err != nil {
 			return fmt.Errorf("store: close request: %w", err)
 		}
 	}

@@ -394,7 +394,7 @@ func (h *Handler) agendaItem(r *http.Request, p *locales.Printer, z calendarZone
 	now := h.eng.Now()
 	row := templates.AgendaItem{ID: it.ID, Kind: it.Kind, KindLabel: p.T("calendar.facet.kind_" + it.Kind), Title: it.Title,
 		When: z.pair(r, it.At), State: it.State, Look: "filled", Rev: it.Rev, Recurring: it.Recurring && it.At.After(now),
-		Agent: it.Origin == "agent"}
+		Agent: it.Origin == "agent", Overlaps: it.Overlaps}
 	if row.Title == "" {
 		row.Title = it.Target
 	}

@@ -216,6 +216,10 @@ func (h *Handler) monthChip(r *http.Request, p *locales.Printer, it calendar.Cal
 	if it.Origin == "agent" {
 		c.Icons = append(c.Icons, "agent")
 	}
+	if it.Overlaps { // a node also in another pending release (§6.2, D15)
+		c.Icons = append(c.Icons, "overlap")
+		stateWord += ", " + p.T("month.overlaps")
+	}
 	// The name starts with what the chip shows, its time and title (WCAG
 	// 2.5.3), and goes on with what it shows with icons and looks.
 	shown := c.Time + " " + p.T("month.quoted", "Title", c.Title)

@@ -148,6 +148,9 @@ type AgendaItem struct {
 	By             string // "by Elif Editor", "proposed by Desk"
 	Agent          bool
 	Recurring      bool
+	// Overlaps: a node of the release is also in another pending release
+	// (§6.2, D15); the release's page names which.
+	Overlaps bool
 	// SameMinute counts the site's releases due in this item's minute when
 	// more than one is: they run one at a time, in id order (§6.5, D15).
 	SameMinute int
