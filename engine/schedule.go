@@ -28,7 +28,9 @@ type ScheduleInput struct {
 // "New release…" adds it (what it uses that is not live: an unpublished
 // image, a draft page; closureAdded, each promoted like the node; a
 // reference to a node that is not in the site is dependency_missing now,
-// not at its time; one another release holds is scheduled_locked). A
+// not at its time). A node another release holds joins as it is, an
+// overlap both releases show (D15); one that would need a new version is
+// scheduled_locked. A
 // person who may approve releases schedules it directly; anyone else's
 // waits for approval.
 func (e *Engine) ScheduleNode(ctx context.Context, u User, in ScheduleInput) (release.Release, error) {
@@ -58,10 +60,6 @@ func (e *Engine) ScheduleNode(ctx context.Context, u User, in ScheduleInput) (re
 	if d.Rev != in.ExpectedRev {
 		return release.Release{}, refuse(CodeStale, "")
 	}
-	if d.Held != nil {
-		return release.Release{}, LockedBy(d.Held)
-	}
-
 	// Scheduling a publish means the pinned version is the published one: a
 	// draft gets a new version with its status set and, when first published,
 	// its date set to its embargo's from or else the release's time (§7.5);
@@ -69,6 +67,11 @@ func (e *Engine) ScheduleNode(ctx context.Context, u User, in ScheduleInput) (re
 	var newVersions []content.Node
 	target, promoted := publishVersion(d.Node, at, now)
 	if promoted {
+		// A held node pinned as it is, is an overlap (D15); one that needs
+		// a new version is locked (§6.2).
+		if d.Held != nil {
+			return release.Release{}, LockedBy(d.Held)
+		}
 		newVersions = append(newVersions, target)
 	}
 	item := release.Item{Op: release.OpSet, NodeID: d.ID, NodeKind: d.Kind,
@@ -94,6 +97,9 @@ func (e *Engine) ScheduleNode(ctx context.Context, u User, in ScheduleInput) (re
 		n := g.nodes[items[i].NodeID]
 		pinned[n.ID], slugRev[n.ID] = n.Rev, n.Rev
 		if t, ok := publishVersion(n, at, now); ok {
+			if err := g.lockedFor(n.ID, id); err != nil {
+				return release.Release{}, err
+			}
 			newVersions = append(newVersions, t)
 			items[i].Target = &release.Version{Rev: t.Rev, Hash: t.Hash}
 			items[i].RestoreRev = n.Rev
@@ -124,7 +130,7 @@ func (e *Engine) ScheduleNode(ctx context.Context, u User, in ScheduleInput) (re
 	if added := release.Closure(items); len(added) > 0 {
 		audit.Details["closureAdded"] = added
 	}
-	nr := NewRelease{Release: r, ExecuteAt: &at, PinnedRevs: pinned, NewVersions: newVersions, Audit: audit}
+	nr := NewRelease{Release: r, ExecuteAt: &at, PinnedRevs: pinned, NewVersions: newVersions, Audit: audit, Overlap: true}
 	if r.State == release.StateAwaitingApproval {
 		nr.Request = newRequest(r, &at, now) // one request, bound to rl1: and the time (§10.4)
 	}

@@ -222,7 +222,9 @@ func TestScheduleNodeRefusesBadInput(t *testing.T) {
 		})
 	})
 
-	t.Run("ScheduledLocked", func(t *testing.T) {
+	// A node another release holds joins a second one as it is: both are
+	// accepted and each names the other (D15, §6.2).
+	t.Run("HeldNodeOverlaps", func(t *testing.T) {
 		for _, tc := range []struct {
 			name   string
 			holder func(b *testBundle) engine.User
@@ -232,12 +234,22 @@ func TestScheduleNodeRefusesBadInput(t *testing.T) {
 		} {
 			t.Run(tc.name, func(t *testing.T) {
 				b, in := setup(t)
+				ctx := context.Background()
 				first := b.schedule(t, tc.holder(b), b.article, "2026-11-02", "09:00")
-				in.ExpectedRev = b.node(t, b.article.ID).Rev // current: the only reason to refuse is the hold
+				in.ExpectedRev = b.node(t, b.article.ID).Rev
 				in.Time = "10:00"
-				e := refuseSchedule(t, b, b.editor, in, engine.CodeScheduledLocked, "")
-				if e.Args["Release"] != first.ID || e.Args["When"] != nine {
-					t.Fatalf("args = %v, want release %s at %s", e.Args, first.ID, nine)
+				second, err := b.eng.ScheduleNode(ctx, b.editor, in)
+				if err != nil {
+					t.Fatalf("a second release of a held node: %v", err)
+				}
+				for _, pair := range [][2]string{{first.ID, second.ID}, {second.ID, first.ID}} {
+					ov, err := b.eng.Overlaps(ctx, b.site.ID, pair[0])
+					if err != nil {
+						t.Fatal(err)
+					}
+					if len(ov) != 1 || ov[0].ReleaseID != pair[1] || !slices.Equal(ov[0].NodeIDs, []string{b.article.ID}) {
+						t.Fatalf("overlaps of %s = %+v, want %s on the article", pair[0], ov, pair[1])
+					}
 				}
 			})
 		}
@@ -970,11 +982,17 @@ func TestScheduleNodeConcurrentlyPinsOnce(t *testing.T) {
 					t.Errorf("loser got %v", err)
 				}
 			}
-			if ok != 1 {
-				t.Fatalf("%d schedules succeeded", ok)
+			// A draft needs one new version, so one caller wins; a published
+			// node is pinned as it is and every caller overlaps (D15).
+			want := 1
+			if tc.body.Status == content.StatusPublished {
+				want = callers
 			}
-			if c := b.count(t, `SELECT count(*) FROM releases`); c != 1 {
-				t.Fatalf("releases = %d", c)
+			if ok != want {
+				t.Fatalf("%d schedules succeeded, want %d", ok, want)
+			}
+			if c := b.count(t, `SELECT count(*) FROM releases`); c != want {
+				t.Fatalf("releases = %d, want %d", c, want)
 			}
 			if c := b.count(t, `SELECT count(*) FROM node_versions WHERE node_id = ?`, n.ID); c > 2 {
 				t.Fatalf("versions = %d", c)
@@ -1085,15 +1103,27 @@ func TestScheduleNodeAddsDependencyClosure(t *testing.T) {
 		}
 	})
 
-	t.Run("ClosureHeldByAnotherRelease", func(t *testing.T) {
+	t.Run("ClosureHeldByAnotherReleaseOverlaps", func(t *testing.T) {
 		b := newBundle(t)
 		dep := b.drPage(t, "Dep", content.StatusDraft)
 		held := b.schedule(t, b.editor, dep, "2026-11-03", "09:00")
 		art := b.drSetRefs(t, b.article.ID, dep.ID)
+		// The other release promoted it, so it joins this one as it is: an
+		// overlap both releases show (D15), not a lock.
 		in := engine.ScheduleInput{SiteID: b.site.ID, NodeID: art.ID, ExpectedRev: art.Rev, Date: "2026-11-02", Time: "09:00"}
-		e := refuseSchedule(t, b, b.editor, in, engine.CodeScheduledLocked, "")
-		if e.Args["Release"] != held.ID {
-			t.Fatalf("refusal args %v", e.Args)
+		r, err := b.eng.ScheduleNode(ctx, b.editor, in)
+		if err != nil {
+			t.Fatalf("an article using a held dependency: %v", err)
+		}
+		if !slices.ContainsFunc(r.ClosureAdded, func(c release.ClosureAdded) bool { return c.NodeID == dep.ID }) {
+			t.Fatalf("closureAdded = %v, want %s", r.ClosureAdded, dep.ID)
+		}
+		ov, err := b.eng.Overlaps(ctx, b.site.ID, held.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(ov) != 1 || ov[0].ReleaseID != r.ID || !slices.Equal(ov[0].NodeIDs, []string{dep.ID}) {
+			t.Fatalf("overlaps of the holder = %+v", ov)
 		}
 	})
 

@@ -458,15 +458,25 @@ func TestScheduleForm(t *testing.T) {
 			ExpectedContent: []string{"<h1>Election night live</h1>", `data-state="scheduled">Scheduled</span>`,
 				"Monday 2 November 2026", "09:00 Istanbul", "pinned version 2", "Not live",
 				`data-testid="unschedule">Unschedule</button>`, `data-testid="cancel">Cancel</button>`}})
+		// Scheduling it again is an overlap (D15, §6.2): warned, allowed,
+		// and flagged on both release pages with the other's time.
 		c.check(t, scenario{Name: "Held", URL: "/studio/content/" + a.draft.ID + "/schedule", ExpectedStatus: http.StatusOK,
-			ExpectedContent: []string{`data-testid="alert">This is scheduled to be published on 2 November 2026, 09:00 and cannot be changed. Unschedule it first.</p>`}})
+			ExpectedContent:    []string{`data-testid="overlap">This is already in another release, publishing Monday 2 November 09:00. You can still schedule it`},
+			NotExpectedContent: []string{`data-testid="alert"`}})
 		c.check(t, scenario{Name: "ScheduleAgain", Method: "POST", URL: "/studio/content/" + a.draft.ID + "/schedule",
-			Form:            url.Values{"csrf_token": {token}, "rev": {"2"}, "date": {"2026-11-02"}, "time": {"10:00"}},
-			ExpectedStatus:  http.StatusConflict,
-			ExpectedContent: []string{"This is scheduled to be published on 2 November 2026, 09:00 and cannot be changed."}})
-		if n := a.releaseCount(t); n != 1 {
-			t.Errorf("%d releases, want 1", n)
+			Form:           url.Values{"csrf_token": {token}, "rev": {"2"}, "date": {"2026-11-02"}, "time": {"10:00"}},
+			ExpectedStatus: http.StatusSeeOther, ExpectedHeaders: map[string]string{"Location": "/studio/schedules"}})
+		if n := a.releaseCount(t); n != 2 {
+			t.Errorf("%d releases, want 2", n)
 		}
+		both := agendaReleaseIDs(c.check(t, scenario{Name: "AgendaOverlap", URL: "/studio/schedules", ExpectedStatus: http.StatusOK}).Body)
+		if len(both) != 2 || both[0] != ids[0] {
+			t.Fatalf("Agenda lists releases %v, want %s and the 10:00 one", both, ids[0])
+		}
+		c.check(t, scenario{Name: "FirstFlagsTheLater", URL: "/studio/releases/" + ids[0], ExpectedStatus: http.StatusOK,
+			ExpectedContent: []string{`data-testid="overlap-` + both[1] + `"`}})
+		c.check(t, scenario{Name: "LaterFlagsTheFirst", URL: "/studio/releases/" + both[1], ExpectedStatus: http.StatusOK,
+			ExpectedContent: []string{`data-testid="overlap-` + ids[0] + `"`}})
 
 		// A live article with a newer working copy: both versions show.
 		if _, err := a.eng.SaveNode(context.Background(), a.editor, a.site.ID, a.live.ID, 1,
@@ -479,10 +489,10 @@ func TestScheduleForm(t *testing.T) {
 		agenda = c.check(t, scenario{Name: "AgendaTwoDays", URL: "/studio/schedules", ExpectedStatus: http.StatusOK,
 			ExpectedContent: []string{"Today · Monday 2 November", "Tomorrow · Tuesday 3 November", "18:30 Istanbul"}})
 		ids = agendaReleaseIDs(agenda.Body)
-		if len(ids) != 2 {
-			t.Fatalf("Agenda lists releases %v, want two", ids)
+		if len(ids) != 3 {
+			t.Fatalf("Agenda lists releases %v, want three", ids)
 		}
-		c.check(t, scenario{Name: "ReleaseOfLive", URL: "/studio/releases/" + ids[1], ExpectedStatus: http.StatusOK,
+		c.check(t, scenario{Name: "ReleaseOfLive", URL: "/studio/releases/" + ids[2], ExpectedStatus: http.StatusOK,
 			ExpectedContent:    []string{"pinned version 2", "live version 1"},
 			NotExpectedContent: []string{"Not live"}})
 
@@ -492,7 +502,9 @@ func TestScheduleForm(t *testing.T) {
 			ExpectedContent: []string{`<html lang="tr">`, "Bugün · 2 Kasım Pazartesi", "Yarın · 3 Kasım Salı",
 				"09:00 İstanbul", `data-state="scheduled">Zamanlandı</span>`, "Elif Editor zamanladı"},
 			NotExpectedContent: []string{"Today", "Scheduled", "by Elif"}})
-		c.check(t, scenario{Name: "ReleaseTurkish", URL: "/studio/releases/" + ids[1], ExpectedStatus: http.StatusOK,
+		c.check(t, scenario{Name: "HeldTurkish", URL: "/studio/content/" + a.draft.ID + "/schedule", ExpectedStatus: http.StatusOK,
+			ExpectedContent: []string{`data-testid="overlap">Bu içerik başka bir yayın paketinde de var; o paketin yayım zamanı: 2 Kasım Pazartesi 09:00.`}})
+		c.check(t, scenario{Name: "ReleaseTurkish", URL: "/studio/releases/" + ids[2], ExpectedStatus: http.StatusOK,
 			ExpectedContent: []string{"sabitlenmiş sürüm 2", "yayındaki sürüm 1", "3 Kasım 2026 Salı",
 				">Zamanlamayı kaldır</button>", ">İptal et</button>"}})
 	})

@@ -27,7 +27,12 @@ func (h *Handler) ScheduleForm(w http.ResponseWriter, r *http.Request) {
 	f := templates.ScheduleForm{NodeID: n.ID, NodeTitle: n.Body.Title, Rev: n.Rev, Time: "09:00"}
 	f.Date = h.eng.Now().In(siteLoc(st.site)).AddDate(0, 0, 1).Format("2006-01-02") // tomorrow morning is the usual pick
 	if n.Held != nil {
-		f.Error, _, _, _ = refusal(r.Context(), engine.LockedBy(n.Held))
+		// Scheduling it again is an overlap: allowed and flagged (D15).
+		f.Held = true
+		if n.Held.At != nil {
+			at := n.Held.At.In(siteLoc(st.site))
+			f.HeldAt = &at
+		}
 	}
 	h.renderSchedule(w, r, http.StatusOK, f)
 }

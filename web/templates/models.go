@@ -133,6 +133,11 @@ type ScheduleForm struct {
 	// Closure is what the release adds because the node uses it and it is
 	// not live (§6.1 step 2), each with the item that uses it.
 	Closure []ReleaseItemView
+	// HeldAt, with Held, says the node is already in another pending
+	// release (at that time, when it has one): scheduling it again is an
+	// overlap, allowed and flagged (D15, §6.2).
+	Held   bool
+	HeldAt *time.Time
 }
 
 // TimePair is one instant in the site's zone and, when the viewer's zone
