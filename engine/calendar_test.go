@@ -176,7 +176,7 @@ func TestCalendarSources(t *testing.T) {
 	}
 	embargo := itemByID(t, items, "gate:"+gated.ID+":from")
 	want = engine.CalendarItem{ID: "gate:" + gated.ID + ":from", Kind: engine.ItemEmbargo, At: from, Title: "Campaign",
-		Target: gated.ID, Origin: "person", By: b.editor.Actor(), Approval: engine.ApprovalNone, State: "scheduled",
+		Target: gated.ID, Origin: "person", By: b.contributor.Actor(), Approval: engine.ApprovalNone, State: "scheduled",
 		Collection: "contentEntry"}
 	if !reflect.DeepEqual(embargo, want) {
 		t.Errorf("embargo:\n got %+v\nwant %+v", embargo, want)

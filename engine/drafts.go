@@ -103,6 +103,9 @@ func (e *Engine) CreateDraft(ctx context.Context, u User, in DraftInput) (Releas
 	if err := g.validate(items); err != nil {
 		return ReleaseRow{}, err
 	}
+	if !u.may(policy.SchedulesWrite, ownItems(u, items, g.authors())) {
+		return ReleaseRow{}, refuse(CodeForbidden, "") // someone else's node, at the own level
+	}
 	now := e.Now()
 	r := release.Release{SchemaVersion: 1, ID: id, SiteID: in.SiteID, Title: title, Items: items,
 		State: release.StateDraft, Hash: release.Hash(in.SiteID, items),
@@ -280,6 +283,9 @@ func (e *Engine) editDraft(ctx context.Context, u User, siteID, id string, rev i
 	if err := g.validate(items); err != nil {
 		return ReleaseRow{}, err
 	}
+	if !u.may(policy.SchedulesWrite, ownItems(u, items, g.authors())) {
+		return ReleaseRow{}, refuse(CodeForbidden, "") // it would add someone else's node
+	}
 	before := make(map[string]release.Item, len(r.Items))
 	for _, it := range r.Items {
 		before[it.NodeID] = it
@@ -407,7 +413,7 @@ func (e *Engine) ScheduleRelease(ctx context.Context, u User, siteID, id string,
 		Audit: AuditEntry{Action: "release.schedule", Actor: by, SiteID: siteID, ReleaseID: r.ID, At: now,
 			Details: map[string]any{"at": localtime.FormatInstant(at), "localTime": wall.String(),
 				"timeZone": g.site.TimeZone, "hash": hash, "items": len(items), "promoted": promoted}}}
-	if policy.Has(u.Role, policy.ReleasesPublish) {
+	if u.mayApproveRelease(ownItems(u, items, g.authors())) {
 		c.To = release.StateScheduled
 		c.Approval = &release.Approval{Kind: "person", By: by, At: now, ExecuteAt: &at}
 	} else {

@@ -339,6 +339,9 @@ func (e *Engine) PlanGates(ctx context.Context, u User, in GateInput) (GatePlan,
 	if err != nil {
 		return GatePlan{}, err
 	}
+	if !u.mayGate(g.NodeDetail) {
+		return GatePlan{}, refuse(CodeForbidden, "") // someone else's node, at the own level
+	}
 	if err := gateable(g, in.ExpectedRev); err != nil {
 		return GatePlan{}, err
 	}
@@ -485,6 +488,9 @@ func (e *Engine) LiftEmbargo(ctx context.Context, u User, in LiftInput) (GateRes
 	if err != nil {
 		return GateResult{}, err
 	}
+	if !u.mayLift(g.NodeDetail) {
+		return GateResult{}, refuse(CodeForbidden, "")
+	}
 	if err := gateable(g, in.ExpectedRev); err != nil {
 		return GateResult{}, err
 	}
@@ -518,6 +524,9 @@ func (e *Engine) PlanLift(ctx context.Context, u User, siteID, nodeID string, ex
 	g, err := e.gateNode(ctx, siteID, nodeID)
 	if err != nil {
 		return GatePlan{}, err
+	}
+	if !u.mayLift(g.NodeDetail) {
+		return GatePlan{}, refuse(CodeForbidden, "")
 	}
 	if err := gateable(g, expectedRev); err != nil {
 		return GatePlan{}, err
@@ -562,7 +571,7 @@ func (e *Engine) carryOut(ctx context.Context, u User, p GatePlan, action string
 	if err != nil {
 		return GateResult{}, err
 	}
-	approves := policy.Has(u.Role, policy.ReleasesPublish)
+	approves := u.may(policy.ReleasesPublish, nodeOwn(u, p.Node))
 	if approves {
 		set, err := e.store.ScheduleSettings(ctx, site.ID)
 		if err != nil {

@@ -53,6 +53,9 @@ func (e *Engine) ScheduleNode(ctx context.Context, u User, in ScheduleInput) (re
 	if d.Rev != in.ExpectedRev {
 		return release.Release{}, refuse(CodeStale, "")
 	}
+	if !u.may(policy.SchedulesWrite, nodeOwn(u, d)) {
+		return release.Release{}, refuse(CodeForbidden, "") // someone else's node, at the own level
+	}
 	if d.Held != nil {
 		return release.Release{}, LockedBy(d.Held)
 	}
@@ -92,7 +95,7 @@ func (e *Engine) ScheduleNode(ctx context.Context, u User, in ScheduleInput) (re
 		Hash:      release.Hash(site.ID, items),
 		CreatedBy: u.Actor(), CreatedAt: now, UpdatedAt: now, Rev: 1,
 	}
-	if policy.Has(u.Role, policy.ReleasesPublish) {
+	if u.mayApproveRelease(nodeOwn(u, d)) { // an Author approves their own article
 		r.State = release.StateScheduled
 		r.Approval = &release.Approval{Kind: "person", By: u.Actor(), At: now, ExecuteAt: &at}
 	}
@@ -159,7 +162,8 @@ func (e *Engine) Cancel(ctx context.Context, u User, siteID, id string, rev int6
 	return e.setState(ctx, r, release.StateCanceled, outcome, audit)
 }
 
-// changeable loads a release the person may change, at the rev they saw.
+// changeable loads a release the person may change (mayChangeRelease: the
+// rule ReleaseAbilities shows), at the rev they saw.
 func (e *Engine) changeable(ctx context.Context, u User, siteID, id string, rev int64) (ReleaseRow, error) {
 	if err := require(u, policy.SchedulesWrite); err != nil {
 		return ReleaseRow{}, err
@@ -168,7 +172,11 @@ func (e *Engine) changeable(ctx context.Context, u User, siteID, id string, rev 
 	if err != nil {
 		return ReleaseRow{}, err
 	}
-	if r.CreatedBy.ID != u.ID && !policy.Has(u.Role, policy.ReleasesPublish) {
+	f, err := e.releaseRule(ctx, u, r)
+	if err != nil {
+		return ReleaseRow{}, err
+	}
+	if !u.mayChangeRelease(f) {
 		return ReleaseRow{}, refuse(CodeForbidden, "")
 	}
 	if r.Rev != rev {
@@ -217,7 +225,11 @@ func (e *Engine) Move(ctx context.Context, u User, siteID, id string, rev int64,
 	c := Change{ID: r.ID, Rev: r.Rev, From: []release.State{r.State}, ExecuteAt: &at, LocalTime: wall.String(),
 		Audit: AuditEntry{Action: "release.reschedule", Actor: by, SiteID: siteID, ReleaseID: r.ID, At: now,
 			Details: map[string]any{"from": instantOrEmpty(r.ExecuteAt), "to": localtime.FormatInstant(at), "localTime": wall.String()}}}
-	if r.State == release.StateScheduled && r.Approval != nil && policy.Has(u.Role, policy.ReleasesPublish) {
+	own, err := e.ownsRelease(ctx, u, siteID, r.Items)
+	if err != nil {
+		return ReleaseRow{}, err
+	}
+	if r.State == release.StateScheduled && r.Approval != nil && u.mayApproveRelease(own) {
 		c.To = release.StateScheduled
 		kept := *r.Approval
 		kept.ExecuteAt = &at

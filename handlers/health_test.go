@@ -55,7 +55,7 @@ func TestHealthDetailsAreForSignedInCallers(t *testing.T) {
 		}
 	}
 
-	secret, _, err := a.eng.CreateToken(ctx, a.contributor, "monitor")
+	secret, _, err := a.eng.CreateToken(ctx, a.contributor, "monitor", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

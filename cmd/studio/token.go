@@ -29,7 +29,7 @@ func tokenCreateCmd(ctx context.Context, args []string, stdout io.Writer) error 
 	if err != nil {
 		return err
 	}
-	secret, _, err := engine.New(st, systemClock{}, nil).CreateToken(ctx, u, *name)
+	secret, _, err := engine.New(st, systemClock{}, nil).CreateToken(ctx, u, *name, nil)
 	if e, ok := engine.AsError(err); ok {
 		return errors.New(locales.For(u.Lang).T("error." + e.Code))
 	}
