@@ -281,6 +281,9 @@ func NodeAbilitiesOf(u User, d NodeDetail) NodeAbilities {
 	}
 }
 
+// NodeAbilities answers what u may do to the node d now (NodeAbilitiesOf).
+func (e *Engine) NodeAbilities(u User, d NodeDetail) NodeAbilities { return NodeAbilitiesOf(u, d) }
+
 // mayGate: u may set the gates of d: schedules:write and content:write,
 // each at a level d reaches (set_embargo, schedule_unpublish, §12).
 func (u User) mayGate(d NodeDetail) bool {
