@@ -2,10 +2,10 @@ package engine
 
 import (
 	"context"
-	"slices"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
