@@ -222,6 +222,46 @@ func (e *Engine) ReleaseAbilities(ctx context.Context, u User, siteID string, ro
 	return out, nil
 }
 
+// AbilitiesOfFacts answers for releases a surface knows by their facts (a
+// calendar's items: id, state, creator, the waiting request's asker)
+// without reading them, except when u acts at the own level: then their
+// items and the authors are read, in two statements, to fill in Own.
+func (e *Engine) AbilitiesOfFacts(ctx context.Context, u User, siteID string, facts []ReleaseFacts) (map[string]ReleaseAbilities, error) {
+	out := make(map[string]ReleaseAbilities, len(facts))
+	if len(facts) == 0 {
+		return out, nil
+	}
+	own := map[string]bool{}
+	if u.needsOwnership() {
+		ids := make([]string, 0, len(facts))
+		for _, f := range facts {
+			ids = append(ids, f.ID)
+		}
+		rows, err := e.store.ReleasesByID(ctx, siteID, ids)
+		if err != nil {
+			return nil, err
+		}
+		var nodeIDs []string
+		for _, r := range rows {
+			for _, it := range r.Items {
+				nodeIDs = append(nodeIDs, it.NodeID)
+			}
+		}
+		authors, err := e.store.NodeAuthors(ctx, siteID, nodeIDs)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range rows {
+			own[r.ID] = ownItems(u, r.Items, authors)
+		}
+	}
+	for _, f := range facts {
+		f.Own = own[f.ID]
+		out[f.ID] = AbilitiesOf(u, f)
+	}
+	return out, nil
+}
+
 // ReleaseAbilitiesByID is ReleaseAbilities for releases named by id (a
 // calendar's items), read in one statement; ids of no release are left out.
 func (e *Engine) ReleaseAbilitiesByID(ctx context.Context, u User, siteID string, ids []string) (map[string]ReleaseAbilities, error) {
@@ -260,6 +300,9 @@ type NodeAbilities struct {
 	LiftEmbargo bool `json:"liftEmbargo"`
 	// Delete: delete it.
 	Delete bool `json:"delete"`
+	// Approves: scheduling it, or gating it live, comes with u's own
+	// approval (no request is filed).
+	Approves bool `json:"approves"`
 }
 
 // nodeOwn reports whether u created the node.
@@ -278,11 +321,60 @@ func NodeAbilitiesOf(u User, d NodeDetail) NodeAbilities {
 		Gate:        timed && free && u.mayGate(d),
 		LiftEmbargo: timed && free && u.mayLift(d),
 		Delete:      write && free,
+		Approves:    u.mayApproveRelease(own),
 	}
 }
 
 // NodeAbilities answers what u may do to the node d now (NodeAbilitiesOf).
 func (e *Engine) NodeAbilities(u User, d NodeDetail) NodeAbilities { return NodeAbilitiesOf(u, d) }
+
+// PersonAbilities are what a person may do at all, for the parts of a page
+// that are about no one release or node.
+type PersonAbilities struct {
+	// Schedule: create releases and gates (at least of their own nodes).
+	Schedule bool
+	// ApproveAny: approve anyone's releases (releases:publish, any level).
+	ApproveAny bool
+	// Approve: approve at least their own nodes' releases.
+	Approve bool
+	// PublishSite: publish the whole working copy (MayPublishSite).
+	PublishSite bool
+	// Settings: the site's schedule settings, the kill switch, the cap.
+	Settings bool
+	// EditContent: create pages and articles.
+	EditContent bool
+}
+
+// AbilitiesOfPerson is what u may do at all.
+func AbilitiesOfPerson(u User) PersonAbilities {
+	return PersonAbilities{
+		Schedule:    u.Passes(policy.SchedulesWrite),
+		ApproveAny:  u.Level(policy.ReleasesPublish) == policy.LevelAny,
+		Approve:     u.Passes(policy.ReleasesPublish),
+		PublishSite: MayPublishSite(u),
+		Settings:    u.Passes(policy.SiteSettings),
+		EditContent: u.Passes(policy.ContentWrite),
+	}
+}
+
+// HeldEdit says whether u may edit a node a scheduled or waiting release
+// holds ("Edit and re-approve", EditAndRepin) and whether that keeps it
+// approved by u (approves) or sends it for approval again.
+func (e *Engine) HeldEdit(ctx context.Context, u User, d NodeDetail) (may, approves bool, err error) {
+	if d.Held == nil || (d.Held.State != release.StateScheduled && d.Held.State != release.StateAwaitingApproval) ||
+		!u.mayWriteNode(d.Author.ID) {
+		return false, false, nil
+	}
+	r, err := e.store.Release(ctx, d.SiteID, d.Held.ReleaseID)
+	if err != nil {
+		return false, false, err
+	}
+	f, err := e.releaseRule(ctx, u, r)
+	if err != nil {
+		return false, false, err
+	}
+	return u.mayChangeRelease(f), u.mayApproveRelease(f.Own), nil
+}
 
 // mayGate: u may set the gates of d: schedules:write and content:write,
 // each at a level d reaches (set_embargo, schedule_unpublish, §12).

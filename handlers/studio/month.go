@@ -12,7 +12,6 @@ import (
 
 	"studio/engine"
 	"studio/engine/localtime"
-	"studio/engine/policy"
 	"studio/engine/release"
 	"studio/locales"
 	"studio/web/templates"
@@ -69,8 +68,8 @@ func (h *Handler) monthView(r *http.Request, cs calendarState) (templates.MonthV
 		Focus:        first.Date(),
 	}
 	if st.user != nil {
-		m.CanDrag = policy.Has(st.user.Role, policy.SchedulesWrite)
-		m.CanApprove = policy.Has(st.user.Role, policy.ReleasesPublish)
+		can := engine.AbilitiesOfPerson(*st.user)
+		m.CanDrag, m.CanApprove = can.Schedule, can.ApproveAny
 	}
 	for i := range 7 {
 		wd := time.Weekday((int(firstDay) + i) % 7)
@@ -240,9 +239,7 @@ func (h *Handler) monthChip(r *http.Request, p *locales.Printer, it engine.Calen
 	// Drag to reschedule (§15.6): a future release of one's own (or any,
 	// for an approver) that is scheduled or waiting; never a gate or a run.
 	if st.user != nil && future && !gate && !it.Recurring && strings.HasPrefix(it.ID, "rel_") &&
-		(it.State == string(release.StateScheduled) || it.State == string(release.StateAwaitingApproval)) &&
-		policy.Has(st.user.Role, policy.SchedulesWrite) &&
-		(it.By.ID == st.user.ID || policy.Has(st.user.Role, policy.ReleasesPublish)) {
+		h.itemMay(r, it).Move {
 		c.Draggable, c.Rev = true, it.Rev
 		c.Date, c.Clock = at.Format("2006-01-02"), locales.Clock(at)
 		c.When = p.DayMonth(at) + ", " + c.Clock
