@@ -55,7 +55,7 @@ func (h *Handler) CreateRelease(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Location", "/api/sites/"+site+"/releases/"+row.ID)
-	writeJSON(w, http.StatusCreated, row.Release)
+	h.writeRelease(w, ctx, http.StatusCreated, row)
 }
 
 // releasePatchBody changes a draft as the caller last saw it (rev): a new title,
@@ -136,7 +136,7 @@ func (h *Handler) changeDraft(w http.ResponseWriter, r *http.Request, rev int64,
 		h.failDraft(w, ctx, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, row.Release)
+	h.writeRelease(w, r.Context(), http.StatusOK, row)
 }
 
 // whenBody is a state change at a date and a time in the site's zone, as
@@ -158,9 +158,9 @@ const (
 // scheduled (the caller's own approval) or waits for one, and then the id
 // of the waiting request.
 type scheduleJSON struct {
-	Release    release.Release `json:"release"`
-	Status     string          `json:"status"`
-	ApprovalID string          `json:"approvalId,omitempty"`
+	Release    releaseJSON `json:"release"`
+	Status     string      `json:"status"`
+	ApprovalID string      `json:"approvalId,omitempty"`
 }
 
 // ScheduleRelease schedules a draft for a date and a time in the site's
@@ -184,7 +184,12 @@ func (h *Handler) ScheduleRelease(w http.ResponseWriter, r *http.Request) {
 		h.failDraft(w, ctx, err)
 		return
 	}
-	out := scheduleJSON{Release: row.Release, Status: statusScheduled}
+	rel, err := h.releaseOut(ctx, row)
+	if err != nil {
+		h.fail(w, ctx, err)
+		return
+	}
+	out := scheduleJSON{Release: rel, Status: statusScheduled}
 	if row.State == release.StateAwaitingApproval {
 		out.Status = statusApprovalPending
 		waiting, err := h.eng.Approvals(ctx, u, site)
@@ -269,5 +274,5 @@ func (h *Handler) resolve(w http.ResponseWriter, r *http.Request, body whenBody,
 		h.fail(w, ctx, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, row.Release)
+	h.writeRelease(w, r.Context(), http.StatusOK, row)
 }

@@ -2,6 +2,7 @@ package api
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"net/http"
 	"time"
@@ -9,7 +10,6 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"studio/engine"
-	"studio/engine/release"
 )
 
 // gatesBody is POST …/gates (§13): a page's or an entry's gates as the
@@ -35,9 +35,9 @@ type liftBody struct {
 // one-item release that carries the change on a live node, and the status
 // (saved, unchanged, published, approval-pending, scheduled).
 type gateAnswer struct {
-	Node    nodeJSON         `json:"node"`
-	Release *release.Release `json:"release,omitempty"`
-	Status  string           `json:"status"`
+	Node    nodeJSON     `json:"node"`
+	Release *releaseJSON `json:"release,omitempty"`
+	Status  string       `json:"status"`
 }
 
 // SetGates changes a node's gates (§7.6, §13 POST …/gates): body {nodeId,
@@ -87,7 +87,12 @@ func (h *Handler) SetGates(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, ctx, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, answerGate(res))
+	out, err := h.answerGate(ctx, res)
+	if err != nil {
+		h.fail(w, ctx, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, out)
 }
 
 // LiftEmbargo lifts the embargo in force on a live node (D8, §13 POST
@@ -109,7 +114,12 @@ func (h *Handler) LiftEmbargo(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, ctx, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, answerGate(res))
+	out, err := h.answerGate(ctx, res)
+	if err != nil {
+		h.fail(w, ctx, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, out)
 }
 
 // gateTime reads one gate of the body: absent keeps it, null clears it, an
@@ -133,11 +143,14 @@ func gateTime(raw json.RawMessage) (engine.GateTime, bool) {
 	return engine.GateAt(t), true
 }
 
-func answerGate(res engine.GateResult) gateAnswer {
-	a := gateAnswer{Node: nodeOf(res.Node), Status: res.Status}
+func (h *Handler) answerGate(ctx context.Context, res engine.GateResult) (gateAnswer, error) {
+	a := gateAnswer{Node: h.nodeOf(ctx, res.Node), Status: res.Status}
 	if res.Release != nil {
-		rel := res.Release.Release
+		rel, err := h.releaseOut(ctx, *res.Release)
+		if err != nil {
+			return a, err
+		}
 		a.Release = &rel
 	}
-	return a
+	return a, nil
 }
