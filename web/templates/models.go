@@ -82,13 +82,13 @@ type NodeForm struct {
 	// node abilities).
 	CanSchedule bool
 	ID          string // empty for a new node
-	Kind    string
-	Rev     int64
-	Title   string
-	Slug    string
-	Summary string
-	Body    string
-	Status  string
+	Kind        string
+	Rev         int64
+	Title       string
+	Slug        string
+	Summary     string
+	Body        string
+	Status      string
 	// Lang is the language it is written in, one of Langs.
 	Lang    string
 	Langs   []string
