@@ -188,8 +188,10 @@ func seedDemoSchedules(ctx context.Context, eng *engine.Engine, site engine.Site
 		return err
 	}
 
-	entry := func(title, slug, lang, summary string) (content.Node, error) {
-		return eng.CreateNode(ctx, editor, site.ID, release.KindContentEntry, content.Body{Title: title, Slug: slug,
+	// Each article is written by the person who schedules it: a
+	// Contributor may schedule only their own (schedules:write:own, §10.2).
+	entry := func(by engine.User, title, slug, lang, summary string) (content.Node, error) {
+		return eng.CreateNode(ctx, by, site.ID, release.KindContentEntry, content.Body{Title: title, Slug: slug,
 			Lang: lang, Status: content.StatusDraft, Summary: summary, Text: summary})
 	}
 	singles := []struct {
@@ -206,7 +208,7 @@ func seedDemoSchedules(ctx context.Context, eng *engine.Engine, site engine.Site
 		{editor, "The year in review", "year-in-review", "en", "12:00", 24},
 	}
 	for _, s := range singles {
-		n, err := entry(s.title, s.slug, s.lang, s.title+".")
+		n, err := entry(s.by, s.title, s.slug, s.lang, s.title+".")
 		if err != nil {
 			return err
 		}
@@ -219,7 +221,7 @@ func seedDemoSchedules(ctx context.Context, eng *engine.Engine, site engine.Site
 	// The weekend edition: two articles in one release.
 	var weekend []string
 	for _, e := range [][3]string{{"Weekend recipes", "weekend-recipes", "en"}, {"Hafta sonu gezi rehberi", "gezi-rehberi", "tr"}} {
-		n, err := entry(e[0], e[1], e[2], e[0]+".")
+		n, err := entry(editor, e[0], e[1], e[2], e[0]+".")
 		if err != nil {
 			return err
 		}
