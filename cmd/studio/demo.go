@@ -129,7 +129,13 @@ func seedDemo(ctx context.Context, eng *engine.Engine) (bool, error) {
 		if n.related != "" {
 			n.body.Refs = append(n.body.Refs, created[n.related])
 		}
-		c, err := eng.CreateNode(ctx, owner, site.ID, n.kind, n.body)
+		// The English articles are the contributor's work, the rest the
+		// owner's: each node keeps who created it (own-level scopes, §10.1).
+		by := owner
+		if n.kind == release.KindContentEntry && n.body.Lang == "en" {
+			by = users[2]
+		}
+		c, err := eng.CreateNode(ctx, by, site.ID, n.kind, n.body)
 		if err != nil {
 			return false, err
 		}
