@@ -6,8 +6,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strings"
 
 	"studio/engine"
+	"studio/engine/policy"
 	"studio/locales"
 )
 
@@ -17,6 +19,7 @@ func tokenCreateCmd(ctx context.Context, args []string, stdout io.Writer) error 
 	fs := flag.NewFlagSet("token create", flag.ContinueOnError)
 	email := fs.String("user", "", "the person the token acts for (email)")
 	name := fs.String("name", "", "what the token is for, e.g. 'deploy script'")
+	scopeList := fs.String("scopes", "", "comma-separated scopes, within the person's role (default: all the role allows)")
 	st, err := parseAndOpen(ctx, fs, args)
 	if err != nil {
 		return err
@@ -29,7 +32,13 @@ func tokenCreateCmd(ctx context.Context, args []string, stdout io.Writer) error 
 	if err != nil {
 		return err
 	}
-	secret, _, err := engine.New(st, systemClock{}, nil).CreateToken(ctx, u, *name, nil)
+	var scopes []policy.Scope
+	for _, s := range strings.Split(*scopeList, ",") {
+		if s = strings.TrimSpace(s); s != "" {
+			scopes = append(scopes, policy.Scope(s))
+		}
+	}
+	secret, _, err := engine.New(st, systemClock{}, nil).CreateToken(ctx, u, *name, scopes)
 	if e, ok := engine.AsError(err); ok {
 		return errors.New(locales.For(u.Lang).T("error." + e.Code))
 	}
