@@ -50,6 +50,14 @@ func (h *Handler) monthView(r *http.Request, cs calendarState) (templates.MonthV
 	if err != nil {
 		return templates.MonthView{}, err
 	}
+	var shown []engine.CalendarItem
+	for _, d := range days {
+		shown = append(shown, d.Items...)
+	}
+	can, err := h.itemAbilities(r, shown, nil) // what each chip offers, read once
+	if err != nil {
+		return templates.MonthView{}, err
+	}
 	firstInstant, _ := localtime.Resolve(first, loc)
 	month := firstInstant.In(loc)
 	m := templates.MonthView{
@@ -81,7 +89,7 @@ func (h *Handler) monthView(r *http.Request, cs calendarState) (templates.MonthV
 		for i := range row {
 			wall := walls[w*7+i]
 			at, _ := localtime.Resolve(wall, loc)
-			row[i] = h.monthCell(r, cs, p, wall, at.In(loc), todayWall, days[wall.Date()], loc)
+			row[i] = h.monthCell(r, cs, p, wall, at.In(loc), todayWall, days[wall.Date()], loc, can)
 			row[i].InMonth = wall.Month == first.Month
 			if row[i].Today && row[i].InMonth {
 				m.Focus = wall.Date()
@@ -94,14 +102,14 @@ func (h *Handler) monthView(r *http.Request, cs calendarState) (templates.MonthV
 
 // monthCell is one day of the grid.
 func (h *Handler) monthCell(r *http.Request, cs calendarState, p *locales.Printer, wall localtime.Wall, at time.Time,
-	today localtime.Wall, day engine.CalendarDay, loc *time.Location) templates.MonthDay {
+	today localtime.Wall, day engine.CalendarDay, loc *time.Location, can map[string]engine.ReleaseAbilities) templates.MonthDay {
 	wd := monthCivilWeekday(wall)
 	c := templates.MonthDay{Date: wall.Date(), Day: wall.Day, Label: p.DayMonth(at),
 		Past: wall.Before(today), Today: wall == today, Weekend: wd == time.Saturday || wd == time.Sunday,
 		DayURL: cs.With("agenda", at).URL(), PanelURL: monthPanelURL(cs, wall.Date())}
 	c.Droppable = !c.Past
 	for _, it := range day.Items {
-		c.Chips = append(c.Chips, h.monthChip(r, p, it, loc))
+		c.Chips = append(c.Chips, h.monthChip(r, p, it, loc, can[it.ID]))
 	}
 	if day.Total > len(day.Items) {
 		c.More, c.MoreURL = day.Total-len(day.Items), c.DayURL
@@ -142,7 +150,8 @@ func monthCellCounts(p *locales.Printer, today bool, day engine.CalendarDay) str
 
 // monthChip is the grid's view of one item (§15.3): fill = certainty, tone
 // = state, icons = kind and origin; the words say it all again.
-func (h *Handler) monthChip(r *http.Request, p *locales.Printer, it engine.CalendarItem, loc *time.Location) templates.MonthChip {
+func (h *Handler) monthChip(r *http.Request, p *locales.Printer, it engine.CalendarItem, loc *time.Location,
+	can engine.ReleaseAbilities) templates.MonthChip {
 	st := stateOf(r.Context())
 	at := it.At.In(loc)
 	now := h.eng.Now()
@@ -239,7 +248,7 @@ func (h *Handler) monthChip(r *http.Request, p *locales.Printer, it engine.Calen
 	// Drag to reschedule (§15.6): a future release of one's own (or any,
 	// for an approver) that is scheduled or waiting; never a gate or a run.
 	if st.user != nil && future && !gate && !it.Recurring && strings.HasPrefix(it.ID, "rel_") &&
-		h.itemMay(r, it).Move {
+		can.Move {
 		c.Draggable, c.Rev = true, it.Rev
 		c.Date, c.Clock = at.Format("2006-01-02"), locales.Clock(at)
 		c.When = p.DayMonth(at) + ", " + c.Clock
@@ -359,7 +368,7 @@ func (h *Handler) MonthDayPanel(w http.ResponseWriter, r *http.Request) {
 		}
 		for _, it := range page.Items {
 			if !it.At.Before(from) && it.At.Before(to) {
-				panel.Chips = append(panel.Chips, h.monthChip(r, p, it, loc))
+				panel.Chips = append(panel.Chips, h.monthChip(r, p, it, loc, h.itemMay(r, it)))
 			}
 		}
 		if page.NextCursor == "" || page.NextCursor == q.Cursor {
