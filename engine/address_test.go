@@ -27,7 +27,7 @@ func wantRefused(t *testing.T, err error, code string) *engine.Error {
 func (b *testBundle) plantNode(t *testing.T, kind release.NodeKind, body content.Body) content.Node {
 	t.Helper()
 	n := content.Node{ID: ids.New("ent"), SiteID: b.site.ID, Kind: kind, Body: body, Rev: 1, Hash: content.Hash(body)}
-	if err := b.store.SaveNode(context.Background(), n, 0, b.editor.Actor(), b.clock.Now()); err != nil {
+	if err := b.store.SaveNode(context.Background(), n, 0, b.contributor.Actor(), b.clock.Now()); err != nil {
 		t.Fatal(err)
 	}
 	return n
@@ -155,8 +155,8 @@ func TestAddressTakeoverRefusedOnScheduleAndApprove(t *testing.T) {
 	twin := b.plantNode(t, release.KindContentEntry, content.Body{Title: "Twin", Slug: "welcome", Status: content.StatusDraft})
 
 	t.Run("Approve", func(t *testing.T) {
-		// The author asks while Welcome is not live yet; then it goes live.
-		r, err := b.eng.ScheduleNode(ctx, b.author, engine.ScheduleInput{SiteID: b.site.ID, NodeID: twin.ID,
+		// The contributor asks while Welcome is not live yet; then it goes live.
+		r, err := b.eng.ScheduleNode(ctx, b.contributor, engine.ScheduleInput{SiteID: b.site.ID, NodeID: twin.ID,
 			ExpectedRev: twin.Rev, Date: "2026-11-02", Time: "09:00"})
 		if err != nil || r.State != release.StateAwaitingApproval {
 			t.Fatalf("request: %s %v", r.State, err)
@@ -180,7 +180,7 @@ func TestAddressTakeoverRefusedOnScheduleAndApprove(t *testing.T) {
 		if got := b.release(t, r.ID).State; got != release.StateAwaitingApproval {
 			t.Errorf("release is %s, want still awaiting approval", got)
 		}
-		if err := b.eng.Cancel(ctx, b.author, b.site.ID, r.ID, b.release(t, r.ID).Rev); err != nil {
+		if err := b.eng.Cancel(ctx, b.contributor, b.site.ID, r.ID, b.release(t, r.ID).Rev); err != nil {
 			t.Fatal(err)
 		}
 	})

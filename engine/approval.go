@@ -211,8 +211,10 @@ func (e *Engine) Approval(ctx context.Context, u User, siteID, id string) (Appro
 
 // CanDecide reports whether u may approve or deny q: someone who could make
 // the call now, and never the person who asked (§10.4).
+// It answers for approvers of any release; one who approves only their own
+// nodes' releases (releases:publish:own) is told by ReleaseAbilities.
 func CanDecide(u User, q ApprovalRequest) bool {
-	return policy.Has(u.Role, policy.ReleasesPublish) && q.RequestedBy.ID != u.ID && q.Status == RequestWaiting
+	return u.Level(policy.ReleasesPublish) == policy.LevelAny && q.RequestedBy.ID != u.ID && q.Status == RequestWaiting
 }
 
 // Approve carries the release out (§10.4): the binding is recomputed as the
@@ -316,6 +318,13 @@ func (e *Engine) decidable(ctx context.Context, u User, siteID, id string) (Appr
 	}
 	if r.State != release.StateAwaitingApproval {
 		return ApprovalRequest{}, ReleaseRow{}, refuse(CodeNotWaiting, "")
+	}
+	f, err := e.releaseRule(ctx, u, r)
+	if err != nil {
+		return ApprovalRequest{}, ReleaseRow{}, err
+	}
+	if f.RequestedBy = q.RequestedBy.ID; !u.mayDecide(f) {
+		return ApprovalRequest{}, ReleaseRow{}, refuse(CodeForbidden, "")
 	}
 	return q, r, nil
 }

@@ -40,7 +40,12 @@ func TestPerPersonOpenReleaseCap(t *testing.T) {
 		return err
 	})
 	// Others are not held back: another low role, and an Editor.
-	b.drDraft(t, b.author, "the author's", b.article.ID)
+	own, err := b.eng.CreateNode(ctx, b.author, b.site.ID, release.KindContentEntry,
+		content.Body{Title: "Author's own", Slug: "authors-own", Status: content.StatusDraft})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.drDraft(t, b.author, "the author's", own.ID)
 	b.drDraft(t, b.editor, "the editor's", b.article.ID)
 	// A finished release no longer counts.
 	if err := b.eng.Cancel(ctx, b.contributor, b.site.ID, first.ID, first.Rev); err != nil {

@@ -22,6 +22,15 @@ type graph struct {
 	held  map[string]Held
 }
 
+// authors maps the graph's nodes to their authors' ids.
+func (g *graph) authors() map[string]string {
+	out := make(map[string]string, len(g.nodes))
+	for id, n := range g.nodes {
+		out[id] = n.Author.ID
+	}
+	return out
+}
+
 // readGraph reads a site's working copy, live refs and holds.
 func (e *Engine) readGraph(ctx context.Context, siteID string) (*graph, error) {
 	site, err := e.store.Site(ctx, siteID)

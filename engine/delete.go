@@ -20,6 +20,9 @@ func (e *Engine) DeleteNode(ctx context.Context, u User, siteID, id string, expe
 	if err != nil {
 		return err
 	}
+	if !u.mayWriteNode(d.Author.ID) {
+		return refuse(CodeForbidden, "") // someone else's node, at the own level
+	}
 	if d.Held != nil {
 		return LockedBy(d.Held)
 	}

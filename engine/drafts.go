@@ -118,6 +118,9 @@ func (e *Engine) CreateDraft(ctx context.Context, u User, in DraftInput) (Releas
 	if err := g.validate(items); err != nil {
 		return ReleaseRow{}, err
 	}
+	if !u.may(policy.SchedulesWrite, ownItems(u, items, g.authors())) {
+		return ReleaseRow{}, refuse(CodeForbidden, "") // someone else's node, at the own level
+	}
 	now := e.Now()
 	r := release.Release{SchemaVersion: 1, ID: id, SiteID: in.SiteID, Title: title, Items: items, When: when,
 		State: release.StateDraft, Hash: release.Hash(in.SiteID, items),
@@ -304,6 +307,9 @@ func (e *Engine) editDraft(ctx context.Context, u User, siteID, id string, rev i
 	if err := g.validate(items); err != nil {
 		return ReleaseRow{}, err
 	}
+	if !u.may(policy.SchedulesWrite, ownItems(u, items, g.authors())) {
+		return ReleaseRow{}, refuse(CodeForbidden, "") // it would add someone else's node
+	}
 	before := make(map[string]release.Item, len(r.Items))
 	for _, it := range r.Items {
 		before[it.NodeID] = it
@@ -382,7 +388,7 @@ func (e *Engine) ScheduleReleaseWhen(ctx context.Context, u User, siteID, id str
 		return ReleaseRow{}, err
 	}
 	now := e.Now()
-	approves := policy.Has(u.Role, policy.ReleasesPublish)
+	approves := u.mayApproveRelease(ownItems(u, r.Items, g.authors()))
 	at, wall := w.at, w.wall
 	executeAt := &at
 	if w.onApproval {

@@ -123,11 +123,11 @@ func TestNewReleasePinsAndHashes(t *testing.T) {
 	about = b.drEditText(t, about.ID, "v2")
 	before := b.count(t, `SELECT count(*) FROM node_versions`)
 
-	r := b.drDraft(t, b.author, "Autumn launch", b.article.ID, about.ID)
+	r := b.drDraft(t, b.contributor, "Autumn launch", b.article.ID, about.ID)
 	if r.State != release.StateDraft || r.Title != "Autumn launch" || r.Rev != 1 || r.When != nil || r.Approval != nil || r.ExecuteAt != nil {
 		t.Fatalf("release = %+v", r.Release)
 	}
-	if r.CreatedBy.ID != b.author.ID {
+	if r.CreatedBy.ID != b.contributor.ID {
 		t.Fatalf("created by %+v", r.CreatedBy)
 	}
 	art := drItem(t, r, b.article.ID)

@@ -347,6 +347,9 @@ func (e *Engine) PlanGates(ctx context.Context, u User, in GateInput) (GatePlan,
 	if err != nil {
 		return GatePlan{}, err
 	}
+	if !u.mayGate(g.NodeDetail) {
+		return GatePlan{}, refuse(CodeForbidden, "") // someone else's node, at the own level
+	}
 	if err := gateable(g, in.ExpectedRev); err != nil {
 		return GatePlan{}, err
 	}
@@ -529,6 +532,9 @@ func (e *Engine) planLift(ctx context.Context, u User, in LiftInput) (GatePlan, 
 	if err != nil {
 		return GatePlan{}, nil, err
 	}
+	if !u.mayLift(g.NodeDetail) {
+		return GatePlan{}, nil, refuse(CodeForbidden, "")
+	}
 	if err := gateable(g, in.ExpectedRev); err != nil {
 		return GatePlan{}, nil, err
 	}
@@ -590,7 +596,7 @@ func (e *Engine) carryOut(ctx context.Context, u User, p GatePlan, action string
 	if err != nil {
 		return GateResult{}, err
 	}
-	approves := policy.Has(u.Role, policy.ReleasesPublish)
+	approves := u.may(policy.ReleasesPublish, nodeOwn(u, p.Node))
 	if approves {
 		set, err := e.store.ScheduleSettings(ctx, site.ID)
 		if err != nil {

@@ -78,9 +78,12 @@ func (b *testBundle) addUser(tb testing.TB, name string, role policy.Role) engin
 	return u
 }
 
+// createNode creates a node written by the contributor: so that the
+// lower roles' own-level scopes (§10.1) reach the nodes tests give them,
+// while editors and above act on any node.
 func (b *testBundle) createNode(tb testing.TB, siteID string, kind release.NodeKind, body content.Body) content.Node {
 	tb.Helper()
-	n, err := b.eng.CreateNode(context.Background(), b.editor, siteID, kind, body)
+	n, err := b.eng.CreateNode(context.Background(), b.contributor, siteID, kind, body)
 	if err != nil {
 		tb.Fatal(err)
 	}

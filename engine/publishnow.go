@@ -89,6 +89,11 @@ func (e *Engine) PublishNow(ctx context.Context, u User, siteID, id string, rev 
 	if err != nil {
 		return ReleaseRow{}, err
 	}
+	if f, err := e.releaseRule(ctx, u, r); err != nil {
+		return ReleaseRow{}, err
+	} else if !u.mayApproveRelease(f.Own) {
+		return ReleaseRow{}, refuse(CodeForbidden, "")
+	}
 	if err := publishableNow(r, rev); err != nil {
 		return ReleaseRow{}, err
 	}

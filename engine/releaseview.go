@@ -28,6 +28,11 @@ type ReleaseView struct {
 	LockedNodes []string
 	// Request is the approval request waiting on the release, if any.
 	Request *ApprovalRequest
+	// Overlaps are the other open releases that share a node with this
+	// one, in run order (D15: both are flagged; they run in time order).
+	Overlaps []Overlap
+	// Abilities are what the person asking may do to it now.
+	Abilities ReleaseAbilities
 }
 
 // ViewItem is a release item with the title and the public path of the
@@ -89,5 +94,9 @@ func (e *Engine) ReleaseView(ctx context.Context, u User, siteID, id string) (Re
 			}
 		}
 	}
-	return v, nil
+	if v.Overlaps, err = e.store.ReleaseOverlaps(ctx, siteID, r.ID); err != nil {
+		return ReleaseView{}, err
+	}
+	v.Abilities, err = e.AbilitiesOfRelease(ctx, u, r)
+	return v, err
 }

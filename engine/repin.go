@@ -477,7 +477,11 @@ func (e *Engine) repinned(ctx context.Context, u User, r ReleaseRow, items []rel
 	if r.ExecuteAt == nil || !r.ExecuteAt.Equal(at) {
 		c.ExecuteAt, c.LocalTime = &at, local
 	}
-	if policy.Has(u.Role, policy.ReleasesPublish) {
+	own, err := e.ownsRelease(ctx, u, r.SiteID, items)
+	if err != nil {
+		return ReleaseRow{}, err
+	}
+	if u.mayApproveRelease(own) {
 		c.To = release.StateScheduled
 		c.Approval = &release.Approval{Kind: "person", By: by, At: now, ExecuteAt: &at}
 		details["approval"] = "given"
@@ -524,6 +528,9 @@ func (e *Engine) EditAndRepin(ctx context.Context, u User, siteID, nodeID string
 	}
 	if d.Held == nil || d.Rev != expectedRev {
 		return ReleaseRow{}, refuse(CodeStale, "")
+	}
+	if !u.mayWriteNode(d.Author.ID) {
+		return ReleaseRow{}, refuse(CodeForbidden, "")
 	}
 	r, err := e.changeable(ctx, u, siteID, d.Held.ReleaseID, releaseRev)
 	if err != nil {

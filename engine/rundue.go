@@ -8,7 +8,6 @@ import (
 
 	"studio/engine/ids"
 	"studio/engine/localtime"
-	"studio/engine/policy"
 	"studio/engine/release"
 )
 
@@ -350,7 +349,13 @@ func (e *Engine) approvalHolds(ctx context.Context, r ReleaseRow) (reason string
 	if err != nil {
 		return "", false, err
 	}
-	if !policy.Has(u.Role, policy.ReleasesPublish) {
+	// Still someone who could approve it now: releases:publish, or :own
+	// with own-only items (§10.6).
+	own, err := e.ownsRelease(ctx, u, r.SiteID, r.Items)
+	if err != nil {
+		return "", false, err
+	}
+	if !u.mayApproveRelease(own) {
 		return "approval_lost", false, nil
 	}
 	return "", true, nil

@@ -60,6 +60,10 @@ func (e *Engine) ScheduleNode(ctx context.Context, u User, in ScheduleInput) (re
 	if d.Rev != in.ExpectedRev {
 		return release.Release{}, refuse(CodeStale, "")
 	}
+	if !u.may(policy.SchedulesWrite, nodeOwn(u, d)) {
+		return release.Release{}, refuse(CodeForbidden, "") // someone else's node, at the own level
+	}
+
 	// Scheduling a publish means the pinned version is the published one: a
 	// draft gets a new version with its status set and, when first published,
 	// its date set to its embargo's from or else the release's time (§7.5);
@@ -108,6 +112,12 @@ func (e *Engine) ScheduleNode(ctx context.Context, u User, in ScheduleInput) (re
 	if err := g.validate(items); err != nil {
 		return release.Release{}, err
 	}
+	// At the own level, what the closure added must be this person's too,
+	// but for images it added (the rule CreateDraft keeps).
+	own := ownItems(u, items, g.authors())
+	if !u.may(policy.SchedulesWrite, own) {
+		return release.Release{}, refuse(CodeForbidden, "")
+	}
 	if err := e.releaseAddresses(ctx, site.ID, items, slugRev); err != nil {
 		return release.Release{}, err // it would take over a live address
 	}
@@ -120,7 +130,7 @@ func (e *Engine) ScheduleNode(ctx context.Context, u User, in ScheduleInput) (re
 		CreatedBy: u.Actor(), CreatedAt: now, UpdatedAt: now, Rev: 1,
 		ClosureAdded: release.Closure(items),
 	}
-	if policy.Has(u.Role, policy.ReleasesPublish) {
+	if u.mayApproveRelease(own) { // an Author approves their own article
 		r.State = release.StateScheduled
 		r.Approval = &release.Approval{Kind: "person", By: u.Actor(), At: now, ExecuteAt: &at}
 	}
@@ -252,7 +262,8 @@ func (e *Engine) Cancel(ctx context.Context, u User, siteID, id string, rev int6
 	return e.setState(ctx, r, release.StateCanceled, outcome, audit)
 }
 
-// changeable loads a release the person may change, at the rev they saw.
+// changeable loads a release the person may change (mayChangeRelease: the
+// rule ReleaseAbilities shows), at the rev they saw.
 func (e *Engine) changeable(ctx context.Context, u User, siteID, id string, rev int64) (ReleaseRow, error) {
 	if err := require(u, policy.SchedulesWrite); err != nil {
 		return ReleaseRow{}, err
@@ -261,7 +272,11 @@ func (e *Engine) changeable(ctx context.Context, u User, siteID, id string, rev 
 	if err != nil {
 		return ReleaseRow{}, err
 	}
-	if r.CreatedBy.ID != u.ID && !policy.Has(u.Role, policy.ReleasesPublish) {
+	f, err := e.releaseRule(ctx, u, r)
+	if err != nil {
+		return ReleaseRow{}, err
+	}
+	if !u.mayChangeRelease(f) {
 		return ReleaseRow{}, refuse(CodeForbidden, "")
 	}
 	if r.Rev != rev {
@@ -310,7 +325,11 @@ func (e *Engine) Move(ctx context.Context, u User, siteID, id string, rev int64,
 	c := Change{ID: r.ID, Rev: r.Rev, From: []release.State{r.State}, ExecuteAt: &at, LocalTime: wall.String(),
 		Audit: AuditEntry{Action: "release.reschedule", Actor: by, SiteID: siteID, ReleaseID: r.ID, At: now,
 			Details: map[string]any{"from": instantOrEmpty(r.ExecuteAt), "to": localtime.FormatInstant(at), "localTime": wall.String()}}}
-	if r.State == release.StateScheduled && r.Approval != nil && policy.Has(u.Role, policy.ReleasesPublish) {
+	own, err := e.ownsRelease(ctx, u, siteID, r.Items)
+	if err != nil {
+		return ReleaseRow{}, err
+	}
+	if r.State == release.StateScheduled && r.Approval != nil && u.mayApproveRelease(own) {
 		c.To = release.StateScheduled
 		kept := *r.Approval
 		kept.ExecuteAt = &at

@@ -284,6 +284,10 @@ func TestScheduleNodeRefusesBadInput(t *testing.T) {
 	})
 }
 
+// TestScheduleNodeApprovalByRole: each role schedules a page of their own
+// (§10.2): Owners, Administrators and Editors approve it; an Author holds
+// releases:publish:own, so approves their own work too (issue 11); a
+// Contributor's waits for approval.
 func TestScheduleNodeApprovalByRole(t *testing.T) {
 	t.Parallel()
 
@@ -301,7 +305,7 @@ func TestScheduleNodeApprovalByRole(t *testing.T) {
 		{policy.Owner, func(b *testBundle) engine.User { return b.owner }, release.StateScheduled},
 		{policy.Admin, func(b *testBundle) engine.User { return b.admin }, release.StateScheduled},
 		{policy.Editor, func(b *testBundle) engine.User { return b.editor }, release.StateScheduled},
-		{policy.Author, func(b *testBundle) engine.User { return b.author }, release.StateAwaitingApproval},
+		{policy.Author, func(b *testBundle) engine.User { return b.author }, release.StateScheduled},
 		{policy.Contributor, func(b *testBundle) engine.User { return b.contributor }, release.StateAwaitingApproval},
 	} {
 		name := string(tc.role)
@@ -310,8 +314,14 @@ func TestScheduleNodeApprovalByRole(t *testing.T) {
 			if u.Role != tc.role {
 				t.Fatalf("bundle user has role %s", u.Role)
 			}
-			n := b.createNode(t, b.site.ID, release.KindPage,
+			n, err := b.eng.CreateNode(context.Background(), u, b.site.ID, release.KindPage,
 				content.Body{Title: "Page of " + u.Name, Slug: "page-" + name, Status: content.StatusDraft})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n.Author.ID != u.ID {
+				t.Fatalf("author = %+v, want %s", n.Author, u.ID)
+			}
 			r := b.schedule(t, u, n, "2026-11-03", "09:00")
 			at := time.Date(2026, 11, 3, 6, 0, 0, 0, time.UTC)
 

@@ -207,6 +207,9 @@ func (e *Engine) update(ctx context.Context, u User, siteID, id string, expected
 	if err != nil {
 		return content.Node{}, err
 	}
+	if !u.mayWriteNode(d.Author.ID) {
+		return content.Node{}, refuse(CodeForbidden, "") // someone else's node, at the own level
+	}
 	if d.Held != nil {
 		return content.Node{}, LockedBy(d.Held)
 	}
@@ -233,6 +236,9 @@ func (e *Engine) save(ctx context.Context, u User, n content.Node, expectedRev i
 		return content.Node{}, err
 	}
 	n.Body, n.Hash, n.Rev, n.UpdatedAt = body, content.Hash(body), expectedRev+1, e.Now()
+	if expectedRev == 0 {
+		n.Author = u.Actor() // who creates a node is its author, for good
+	}
 	if err := e.store.SaveNode(ctx, n, expectedRev, u.Actor(), n.UpdatedAt); err != nil {
 		if errors.Is(err, ErrConflict) {
 			return content.Node{}, refuse(CodeStale, "")
@@ -281,11 +287,16 @@ func (e *Engine) PendingRefs(ctx context.Context, siteID string) (next []release
 	return next, changed, nil
 }
 
+// MayPublishSite reports whether u may publish the whole working copy
+// (Publish): site:publish at the any level. Publishing only one's own
+// changes (site:publish:own) goes through a release of them.
+func MayPublishSite(u User) bool { return u.Level(policy.SitePublish) == policy.LevelAny }
+
 // Publish makes the working copy live, except held nodes: a new snapshot and
 // a compare-and-swap flip of the site's pointer.
 func (e *Engine) Publish(ctx context.Context, u User, siteID string) (Snapshot, error) {
-	if err := require(u, policy.SitePublish); err != nil {
-		return Snapshot{}, err
+	if !MayPublishSite(u) {
+		return Snapshot{}, refuse(CodeForbidden, "")
 	}
 	site, err := e.store.Site(ctx, siteID)
 	if err != nil {

@@ -16,6 +16,10 @@ type User struct {
 	Name  string
 	Role  policy.Role
 	Lang  string
+	// Scopes, for a call with a personal access token, are the token's
+	// scopes (narrowed to Role on use, see Level); nil for a person signed
+	// in, who holds their role's.
+	Scopes []policy.Scope
 }
 
 // Actor returns the user as the actor of an audited act.
@@ -295,6 +299,9 @@ type Store interface {
 
 	Nodes(ctx context.Context, siteID string) ([]content.Node, error)
 	Node(ctx context.Context, siteID, id string) (content.Node, error)
+	// NodeAuthors maps each of ids that is a node of the site, deleted
+	// ones too, to the id of its author; one statement.
+	NodeAuthors(ctx context.Context, siteID string, ids []string) (map[string]string, error)
 	// SaveNode writes a new version when the node is at expectedRev (0 for
 	// a new node) and not held by a release.
 	SaveNode(ctx context.Context, n content.Node, expectedRev int64, by release.Actor, now time.Time) error

@@ -5,19 +5,25 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
 
 	"studio/engine/ids"
+	"studio/engine/policy"
 )
 
 // Token is a person's personal access token for the JSON API. It acts as
-// that person, with their role, in every call.
+// that person with the scopes chosen when it was made, narrowed to the
+// person's current role in every call.
 type Token struct {
-	ID        string
-	UserID    string
-	Name      string
+	ID     string
+	UserID string
+	Name   string
+	// Scopes are the scopes chosen at creation, within the person's role;
+	// nil for a token made before tokens had scopes: it holds the role's.
+	Scopes    []policy.Scope
 	CreatedAt time.Time
 	LastUsed  *time.Time
 	Revoked   *time.Time
@@ -45,23 +51,60 @@ func tokenHash(secret string) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// CreateToken mints a token for u; the secret is returned once and only its
-// hash is stored.
-func (e *Engine) CreateToken(ctx context.Context, u User, name string) (string, Token, error) {
+// CodeBadScopes refuses a token's scopes: none chosen, or one the person's
+// role does not hold (at the level asked) or no key may hold.
+const CodeBadScopes = "bad_scopes"
+
+// TokenScopes lists the scopes u may give a token, in the order of
+// policy.Scopes: every key scope u holds, each at the level u holds it
+// (an Author offers schedules:write:own, not schedules:write).
+func TokenScopes(u User) []policy.Scope {
+	var out []policy.Scope
+	for _, s := range policy.KeyScopes() {
+		if slices.Contains(policy.Narrow([]policy.Scope{s}, u.Role), s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// CreateToken mints a token for u with scopes (nil: every scope u may give
+// it, TokenScopes); the secret is returned once and only its hash is
+// stored. A scope above u's role, or a person-only one, is refused
+// (bad_scopes on "scopes"), never silently narrowed.
+func (e *Engine) CreateToken(ctx context.Context, u User, name string, scopes []policy.Scope) (string, Token, error) {
 	name = strings.TrimSpace(name)
 	if name == "" || utf8.RuneCountInString(name) > 120 || strings.ContainsAny(name, "\r\n") {
 		return "", Token{}, refuse("bad_token_name", "name")
 	}
+	allowed := TokenScopes(u)
+	if scopes == nil {
+		scopes = allowed
+	}
+	var chosen []policy.Scope
+	for _, s := range scopes {
+		if !slices.Contains(allowed, s) {
+			return "", Token{}, refuse(CodeBadScopes, "scopes")
+		}
+		if !slices.Contains(chosen, s) {
+			chosen = append(chosen, s)
+		}
+	}
+	if len(chosen) == 0 {
+		return "", Token{}, refuse(CodeBadScopes, "scopes")
+	}
 	secret := tokenPrefix + ids.New("t")[2:] + ids.New("t")[2:] // 32 random characters
-	t := Token{ID: ids.New("tok"), UserID: u.ID, Name: name, CreatedAt: e.Now()}
+	t := Token{ID: ids.New("tok"), UserID: u.ID, Name: name, Scopes: chosen, CreatedAt: e.Now()}
 	if err := e.store.CreateToken(ctx, t, tokenHash(secret)); err != nil {
 		return "", Token{}, err
 	}
 	return secret, t, nil
 }
 
-// TokenUser is the person a secret acts for; ErrNotFound for an unknown or
-// revoked token. Use is recorded at most once a minute.
+// TokenUser is the person a secret acts for, with the token's scopes
+// (User.Scopes, narrowed to the person's role as it is now on every check);
+// ErrNotFound for an unknown or revoked token. Use is recorded at most once
+// a minute.
 func (e *Engine) TokenUser(ctx context.Context, secret string) (User, error) {
 	if !strings.HasPrefix(secret, tokenPrefix) {
 		return User{}, ErrNotFound
@@ -74,6 +117,12 @@ func (e *Engine) TokenUser(ctx context.Context, secret string) (User, error) {
 	if t.LastUsed == nil || now.Sub(*t.LastUsed) > time.Minute {
 		if err := e.store.TouchToken(ctx, t.ID, now); err != nil && !errors.Is(err, ErrNotFound) {
 			return User{}, err
+		}
+	}
+	if t.Scopes != nil {
+		u.Scopes = policy.Narrow(t.Scopes, u.Role)
+		if u.Scopes == nil {
+			u.Scopes = []policy.Scope{} // narrowed to nothing: not the role's
 		}
 	}
 	return u, nil

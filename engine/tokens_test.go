@@ -13,16 +13,16 @@ func TestTokens(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	b := newBundle(t)
-	first, deploy, err := b.eng.CreateToken(ctx, b.editor, "deploy script")
+	first, deploy, err := b.eng.CreateToken(ctx, b.editor, "deploy script", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	b.clock.Advance(time.Minute)
-	_, backup, err := b.eng.CreateToken(ctx, b.editor, "backup")
+	_, backup, err := b.eng.CreateToken(ctx, b.editor, "backup", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	authors, _, err := b.eng.CreateToken(ctx, b.author, "author's")
+	authors, _, err := b.eng.CreateToken(ctx, b.author, "author's", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -110,9 +110,10 @@ func TestReleaseTransitionTable(t *testing.T) {
 		b.wantEditable(t, b.site.ID, b.article.ID)
 	})
 
-	// (new) → awaiting_approval: a Contributor, or an Author with someone
-	// else's item, files one request bound to rl1: and the time.
-	for _, who := range []string{"Contributor", "AuthorWithAnothersItem"} {
+	// (new) → awaiting_approval: a Contributor files one request bound to
+	// rl1: and the time. (An Author may not schedule someone else's item
+	// at all: schedules:write:own, TestOwnLevelByRole.)
+	for _, who := range []string{"Contributor"} {
 		t.Run("NewToAwaitingApprovalBy"+who, func(t *testing.T) {
 			t.Parallel()
 			b := newBundle(t)

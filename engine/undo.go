@@ -36,6 +36,11 @@ func (e *Engine) PlanUndo(ctx context.Context, u User, siteID, id string) (UndoP
 	if r.State != release.StatePublished || r.Outcome == nil {
 		return UndoPlan{}, refuse(CodeNotPublished, "")
 	}
+	if f, err := e.releaseRule(ctx, u, r); err != nil {
+		return UndoPlan{}, err
+	} else if !AbilitiesOf(u, f).Undo {
+		return UndoPlan{}, refuse(CodeForbidden, "")
+	}
 	site, err := e.store.Site(ctx, siteID)
 	if err != nil {
 		return UndoPlan{}, err

@@ -24,7 +24,7 @@ func apiRouteTable() []handlers.Route { return handlers.APIRoutes(api.New(nil, n
 // tokenFor mints a personal access token for u.
 func (a *testApp) tokenFor(t *testing.T, u engine.User) string {
 	t.Helper()
-	secret, _, err := a.eng.CreateToken(context.Background(), u, "script")
+	secret, _, err := a.eng.CreateToken(context.Background(), u, "script", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -584,7 +584,7 @@ func TestAPISession(t *testing.T) {
 func TestAPIRevokedToken(t *testing.T) {
 	t.Parallel()
 	a := newApp(t)
-	secret, tok, err := a.eng.CreateToken(context.Background(), a.editor, "deploy script")
+	secret, tok, err := a.eng.CreateToken(context.Background(), a.editor, "deploy script", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -50,11 +50,11 @@ func TestAPI(t *testing.T) {
 	t.Parallel()
 	a := newApp(t)
 	ctx := context.Background()
-	editorToken, _, err := a.eng.CreateToken(ctx, a.editor, "script")
+	editorToken, _, err := a.eng.CreateToken(ctx, a.editor, "script", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	contributorToken, _, err := a.eng.CreateToken(ctx, a.contributor, "script")
+	contributorToken, _, err := a.eng.CreateToken(ctx, a.contributor, "script", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,11 +136,11 @@ func TestAPIPublishNowAndNotifications(t *testing.T) {
 	t.Parallel()
 	a := newApp(t)
 	ctx := context.Background()
-	token, _, err := a.eng.CreateToken(ctx, a.editor, "script")
+	token, _, err := a.eng.CreateToken(ctx, a.editor, "script", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	contributorToken, _, err := a.eng.CreateToken(ctx, a.contributor, "script")
+	contributorToken, _, err := a.eng.CreateToken(ctx, a.contributor, "script", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

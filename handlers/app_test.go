@@ -147,9 +147,12 @@ func (a *testApp) addUser(t *testing.T, email, name string, role policy.Role, la
 	return u
 }
 
+// createNode creates a node written by the contributor, so that their
+// own-level scopes (§10.1) reach the nodes the tests give them; the editor
+// acts on any node.
 func (a *testApp) createNode(t *testing.T, kind release.NodeKind, body content.Body) content.Node {
 	t.Helper()
-	n, err := a.eng.CreateNode(context.Background(), a.editor, a.site.ID, kind, body)
+	n, err := a.eng.CreateNode(context.Background(), a.contributor, a.site.ID, kind, body)
 	if err != nil {
 		t.Fatal(err)
 	}

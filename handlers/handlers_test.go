@@ -248,7 +248,7 @@ func TestCSRF(t *testing.T) {
 			case "/studio/tokens": // the new secret is the answer itself, never kept for a redirect
 				want = http.StatusOK
 			case "/studio/tokens/{id}/revoke": // one of the person's own tokens
-				_, tok, err := a.eng.CreateToken(context.Background(), who, "script")
+				_, tok, err := a.eng.CreateToken(context.Background(), who, "script", nil)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -831,7 +831,7 @@ func TestHealth(t *testing.T) {
 	c := a.client(t, "")
 	// The details are for signed-in callers (health_test.go); a token signs
 	// in without a Studio request, whose backstop would tick.
-	secret, _, err := a.eng.CreateToken(context.Background(), a.contributor, "monitor")
+	secret, _, err := a.eng.CreateToken(context.Background(), a.contributor, "monitor", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -158,9 +158,10 @@ func StudioBodies() map[string]studio.Body {
 
 // APIRoutes is the table of the JSON API (RFC §13). Every row passes through
 // authentication (a bearer token, or the Studio session with its CSRF token
-// on state-changing requests) and its scope. A guard on schedules:write
-// admits the RFC's schedules:write:own; the engine keeps a person to their
-// own releases (policy.Has).
+// on state-changing requests) and its scope. A guard admits a scope held
+// at any level (engine.User.Passes: schedules:write admits the RFC's
+// schedules:write:own, releases:publish releases:publish:own); the use case
+// keeps a person at the own level to their own nodes.
 func APIRoutes(a *api.Handler) []Route {
 	return []Route{
 		{"GET", "/api/scheduler", policy.SchedulesRead, a.Scheduler},

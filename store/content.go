@@ -63,13 +63,17 @@ func (s *Store) Sites(ctx context.Context) ([]engine.Site, error) {
 	return out, rows.Err()
 }
 
-const nodeColumns = `id, site_id, kind, body, rev, hash, updated_at`
+const nodeColumns = `id, site_id, kind, body, rev, hash, updated_at, author_id,
+	COALESCE((SELECT name FROM users WHERE users.id = nodes.author_id), '')`
 
 func scanNode(row interface{ Scan(...any) error }) (content.Node, error) {
 	var n content.Node
 	var kind, body, updated string
-	if err := row.Scan(&n.ID, &n.SiteID, &kind, &body, &n.Rev, &n.Hash, &updated); err != nil {
+	if err := row.Scan(&n.ID, &n.SiteID, &kind, &body, &n.Rev, &n.Hash, &updated, &n.Author.ID, &n.Author.Name); err != nil {
 		return n, notFound(err)
+	}
+	if n.Author.ID != "" {
+		n.Author.Kind = "person"
 	}
 	n.Kind = release.NodeKind(kind)
 	if err := json.Unmarshal([]byte(body), &n.Body); err != nil {
@@ -103,6 +107,33 @@ func (s *Store) Node(ctx context.Context, siteID, id string) (content.Node, erro
 	return scanNode(s.read.QueryRowContext(ctx, `SELECT `+nodeColumns+` FROM nodes WHERE site_id = ? AND id = ? AND deleted_at IS NULL`, siteID, id))
 }
 
+// NodeAuthors maps each of ids that is a node of the site (deleted ones
+// too) to the id of the person who created it, in one statement.
+func (s *Store) NodeAuthors(ctx context.Context, siteID string, ids []string) (map[string]string, error) {
+	out := make(map[string]string, len(ids))
+	if len(ids) == 0 {
+		return out, nil
+	}
+	list, err := jsonText(ids)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := s.read.QueryContext(ctx, `SELECT id, author_id FROM nodes
+		WHERE site_id = ? AND id IN (SELECT value FROM json_each(?))`, siteID, list)
+	if err != nil {
+		return nil, fmt.Errorf("store: node authors: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id, author string
+		if err := rows.Scan(&id, &author); err != nil {
+			return nil, fmt.Errorf("store: node authors: %w", err)
+		}
+		out[id] = author
+	}
+	return out, rows.Err()
+}
+
 // SaveNode writes n as the node's new version if the node is still at
 // expectedRev (0: it must not exist) and no release holds it.
 func (s *Store) SaveNode(ctx context.Context, n content.Node, expectedRev int64, by release.Actor, now time.Time) error {
@@ -118,8 +149,10 @@ func saveNode(ctx context.Context, tx *sql.Tx, n content.Node, expectedRev int64
 	}
 	var ok bool
 	if expectedRev == 0 {
-		ok, err = one(tx.ExecContext(ctx, `INSERT OR IGNORE INTO nodes (id, site_id, kind, body, rev, hash, updated_at)
-			VALUES (?, ?, ?, ?, 1, ?, ?)`, n.ID, n.SiteID, string(n.Kind), string(body), n.Hash, instant(now)))
+		// The one who creates a node is its author, for good: later
+		// versions never change it (own-level scopes, §10.1).
+		ok, err = one(tx.ExecContext(ctx, `INSERT OR IGNORE INTO nodes (id, site_id, kind, body, rev, hash, updated_at, author_id)
+			VALUES (?, ?, ?, ?, 1, ?, ?, ?)`, n.ID, n.SiteID, string(n.Kind), string(body), n.Hash, instant(now), by.ID))
 	} else {
 		ok, err = one(tx.ExecContext(ctx, `UPDATE nodes SET body = ?, rev = rev + 1, hash = ?, updated_at = ?
 			WHERE id = ? AND site_id = ? AND rev = ? AND deleted_at IS NULL

@@ -54,7 +54,8 @@ func setup(t *testing.T) *bundle {
 	if b.contributor, err = b.eng.AddUser(ctx, "contrib@example.com", "Can", policy.Contributor, "correct horse", "en"); err != nil {
 		t.Fatal(err)
 	}
-	b.article, err = b.eng.CreateNode(ctx, b.editor, b.site.ID, release.KindContentEntry,
+	// The contributor writes it: their own-level scopes reach it (§10.1).
+	b.article, err = b.eng.CreateNode(ctx, b.contributor, b.site.ID, release.KindContentEntry,
 		content.Body{Title: "Election night", Slug: "election-night", Status: content.StatusDraft, Text: "Results."})
 	if err != nil {
 		t.Fatal(err)

@@ -11,8 +11,15 @@ import (
 
 // CreateToken stores a token with the hash of its secret.
 func (s *Store) CreateToken(ctx context.Context, t engine.Token, hash string) error {
-	_, err := s.write.ExecContext(ctx, `INSERT INTO tokens (id, user_id, name, hash, created_at) VALUES (?, ?, ?, ?, ?)`,
-		t.ID, t.UserID, t.Name, hash, instant(t.CreatedAt))
+	var scopes any
+	if t.Scopes != nil {
+		var err error
+		if scopes, err = jsonText(t.Scopes); err != nil {
+			return err
+		}
+	}
+	_, err := s.write.ExecContext(ctx, `INSERT INTO tokens (id, user_id, name, hash, created_at, scopes) VALUES (?, ?, ?, ?, ?, ?)`,
+		t.ID, t.UserID, t.Name, hash, instant(t.CreatedAt), scopes)
 	if err != nil {
 		return fmt.Errorf("store: create token: %w", err)
 	}
@@ -23,11 +30,14 @@ func (s *Store) CreateToken(ctx context.Context, t engine.Token, hash string) er
 func (s *Store) TokenUser(ctx context.Context, hash string) (engine.Token, engine.User, error) {
 	var t engine.Token
 	var created string
-	var used sql.NullString
-	u, err := scanUser(s.read.QueryRowContext(ctx, `SELECT u.id, u.email, u.name, u.role, u.lang, t.id, t.name, t.created_at, t.last_used_at
+	var used, scopes sql.NullString
+	u, err := scanUser(s.read.QueryRowContext(ctx, `SELECT u.id, u.email, u.name, u.role, u.lang, t.id, t.name, t.created_at, t.last_used_at, t.scopes
 		FROM tokens t JOIN users u ON u.id = t.user_id WHERE t.hash = ? AND t.revoked_at IS NULL`, hash),
-		&t.ID, &t.Name, &created, &used)
+		&t.ID, &t.Name, &created, &used, &scopes)
 	if err != nil {
+		return t, u, err
+	}
+	if err := fromJSON(scopes, &t.Scopes); err != nil {
 		return t, u, err
 	}
 	t.UserID = u.ID
@@ -48,7 +58,7 @@ func (s *Store) TouchToken(ctx context.Context, id string, at time.Time) error {
 
 // Tokens lists a person's unrevoked tokens, newest first.
 func (s *Store) Tokens(ctx context.Context, userID string) ([]engine.Token, error) {
-	rows, err := s.read.QueryContext(ctx, `SELECT id, name, created_at, last_used_at FROM tokens
+	rows, err := s.read.QueryContext(ctx, `SELECT id, name, created_at, last_used_at, scopes FROM tokens
 		WHERE user_id = ? AND revoked_at IS NULL ORDER BY created_at DESC, id`, userID)
 	if err != nil {
 		return nil, fmt.Errorf("store: tokens: %w", err)
@@ -58,9 +68,12 @@ func (s *Store) Tokens(ctx context.Context, userID string) ([]engine.Token, erro
 	for rows.Next() {
 		t := engine.Token{UserID: userID}
 		var created string
-		var used sql.NullString
-		if err := rows.Scan(&t.ID, &t.Name, &created, &used); err != nil {
+		var used, scopes sql.NullString
+		if err := rows.Scan(&t.ID, &t.Name, &created, &used, &scopes); err != nil {
 			return nil, fmt.Errorf("store: tokens: %w", err)
+		}
+		if err := fromJSON(scopes, &t.Scopes); err != nil {
+			return nil, err
 		}
 		if t.CreatedAt, err = mustInstant(created); err != nil {
 			return nil, err

@@ -127,12 +127,13 @@ func lookup[V any](t *testing.T, m map[string]V, what, key string) V {
 	return v
 }
 
-// page creates a draft page by the editor, its slug made from its title,
-// and returns its ID.
+// page creates a draft page written by the contributor (so that their
+// own-level scopes reach it; the editor acts on any node), its slug made
+// from its title, and returns its ID.
 func (f demoFixture) page(title string) string {
 	f.t.Helper()
 	slug := strings.ToLower(strings.ReplaceAll(title, " ", "-"))
-	n, err := f.eng.CreateNode(f.ctx, f.user("editor@demo.test"), f.site.ID, release.KindPage, content.Body{Title: title,
+	n, err := f.eng.CreateNode(f.ctx, f.user("contributor@demo.test"), f.site.ID, release.KindPage, content.Body{Title: title,
 		Slug: slug, Lang: "en", Status: content.StatusDraft, Text: title + "."})
 	must(f.t, err)
 	return n.ID

@@ -129,7 +129,13 @@ func seedDemo(ctx context.Context, eng *engine.Engine) (bool, error) {
 		if n.related != "" {
 			n.body.Refs = append(n.body.Refs, created[n.related])
 		}
-		c, err := eng.CreateNode(ctx, owner, site.ID, n.kind, n.body)
+		// The English articles are the contributor's work, the rest the
+		// owner's: each node keeps who created it (own-level scopes, §10.1).
+		by := owner
+		if n.kind == release.KindContentEntry && n.body.Lang == "en" {
+			by = users[2]
+		}
+		c, err := eng.CreateNode(ctx, by, site.ID, n.kind, n.body)
 		if err != nil {
 			return false, err
 		}
@@ -188,8 +194,10 @@ func seedDemoSchedules(ctx context.Context, eng *engine.Engine, site engine.Site
 		return err
 	}
 
-	entry := func(title, slug, lang, summary string) (content.Node, error) {
-		return eng.CreateNode(ctx, editor, site.ID, release.KindContentEntry, content.Body{Title: title, Slug: slug,
+	// Each article is written by the person who schedules it: a
+	// Contributor may schedule only their own (schedules:write:own, §10.2).
+	entry := func(by engine.User, title, slug, lang, summary string) (content.Node, error) {
+		return eng.CreateNode(ctx, by, site.ID, release.KindContentEntry, content.Body{Title: title, Slug: slug,
 			Lang: lang, Status: content.StatusDraft, Summary: summary, Text: summary})
 	}
 	singles := []struct {
@@ -206,7 +214,7 @@ func seedDemoSchedules(ctx context.Context, eng *engine.Engine, site engine.Site
 		{editor, "The year in review", "year-in-review", "en", "12:00", 24},
 	}
 	for _, s := range singles {
-		n, err := entry(s.title, s.slug, s.lang, s.title+".")
+		n, err := entry(s.by, s.title, s.slug, s.lang, s.title+".")
 		if err != nil {
 			return err
 		}
@@ -219,7 +227,7 @@ func seedDemoSchedules(ctx context.Context, eng *engine.Engine, site engine.Site
 	// The weekend edition: two articles in one release.
 	var weekend []string
 	for _, e := range [][3]string{{"Weekend recipes", "weekend-recipes", "en"}, {"Hafta sonu gezi rehberi", "gezi-rehberi", "tr"}} {
-		n, err := entry(e[0], e[1], e[2], e[0]+".")
+		n, err := entry(editor, e[0], e[1], e[2], e[0]+".")
 		if err != nil {
 			return err
 		}

@@ -6,9 +6,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"studio/engine"
+	"studio/engine/policy"
 	"studio/handlers/refusal"
 	"studio/locales"
 )
@@ -19,6 +21,7 @@ func tokenCreateCmd(ctx context.Context, args []string, stdout io.Writer) error 
 	fs := flag.NewFlagSet("token create", flag.ContinueOnError)
 	email := fs.String("user", "", "the person the token acts for (email)")
 	name := fs.String("name", "", "what the token is for, e.g. 'deploy script'")
+	scopeList := fs.String("scopes", "", "comma-separated scopes, within the person's role (default: all the role allows)")
 	st, err := parseAndOpen(ctx, fs, args)
 	if err != nil {
 		return err
@@ -31,7 +34,13 @@ func tokenCreateCmd(ctx context.Context, args []string, stdout io.Writer) error 
 	if err != nil {
 		return err
 	}
-	secret, _, err := engine.New(st, systemClock{}, nil).CreateToken(ctx, u, *name)
+	var scopes []policy.Scope
+	for _, s := range strings.Split(*scopeList, ",") {
+		if s = strings.TrimSpace(s); s != "" {
+			scopes = append(scopes, policy.Scope(s))
+		}
+	}
+	secret, _, err := engine.New(st, systemClock{}, nil).CreateToken(ctx, u, *name, scopes)
 	if e, ok := engine.AsError(err); ok {
 		return errors.New(refusal.Sentence(locales.For(u.Lang), time.UTC, e))
 	}

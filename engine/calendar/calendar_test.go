@@ -177,7 +177,7 @@ func TestCalendarSources(t *testing.T) {
 	}
 	embargo := itemByID(t, items, "gate:"+gated.ID+":from")
 	want = calendar.CalendarItem{ID: "gate:" + gated.ID + ":from", Kind: calendar.ItemEmbargo, At: from, Title: "Campaign",
-		Target: gated.ID, Origin: "person", By: b.editor.Actor(), Approval: calendar.ApprovalNone, State: "scheduled",
+		Target: gated.ID, Origin: "person", By: b.contributor.Actor(), Approval: calendar.ApprovalNone, State: "scheduled",
 		Collection: "contentEntry"}
 	if !reflect.DeepEqual(embargo, want) {
 		t.Errorf("embargo:\n got %+v\nwant %+v", embargo, want)

@@ -82,6 +82,11 @@ type Node struct {
 	Hash      string
 	Body      Body
 	UpdatedAt time.Time
+	// Author is the person who created the node; it stays the same across
+	// versions. Own-level scopes (content:write:own, schedules:write:own,
+	// releases:publish:own, RFC §10.1) reach only one's own nodes. It is
+	// not part of the body, so not of the hash.
+	Author release.Actor
 }
 
 // Version returns the node's current version.

@@ -120,7 +120,7 @@ func (h *Handler) Guard(scope policy.Scope, next http.HandlerFunc) http.HandlerF
 			h.problem(w, ctx, http.StatusForbidden, CodeCSRF, nil)
 			return
 		}
-		if !policy.Has(u.Role, scope) {
+		if !u.Passes(scope) { // the own level is the use case's to check
 			h.problem(w, ctx, http.StatusForbidden, engine.CodeForbidden, nil)
 			return
 		}

@@ -79,7 +79,7 @@ func (h *Handler) Approve(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, ctx, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, releaseJSON(row.Release))
+	h.writeRelease(w, ctx, http.StatusOK, row)
 }
 
 // Deny answers no, with a reason (body {"reason": "…"}); the release, a

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"net/http"
 	"time"
 
@@ -23,6 +24,10 @@ type nodeJSON struct {
 	UpdatedAt time.Time        `json:"updatedAt"`
 	Live      *release.Version `json:"live,omitempty"`
 	Held      *heldJSON        `json:"heldBy,omitempty"`
+	// Author is who created the node (kept across versions).
+	Author *release.Actor `json:"author,omitempty"`
+	// Abilities are what the caller may do to it now (the engine's).
+	Abilities engine.NodeAbilities `json:"abilities"`
 }
 
 // heldJSON is the release that holds a node (§6.2): while it does, the
@@ -33,8 +38,13 @@ type heldJSON struct {
 	At        *time.Time    `json:"at,omitempty"`
 }
 
-func nodeOf(d engine.NodeDetail) nodeJSON {
-	n := nodeJSON{ID: d.ID, Kind: d.Kind, Rev: d.Rev, Hash: d.Hash, Body: d.Body, UpdatedAt: d.UpdatedAt}
+func (h *Handler) nodeOf(ctx context.Context, d engine.NodeDetail) nodeJSON {
+	n := nodeJSON{ID: d.ID, Kind: d.Kind, Rev: d.Rev, Hash: d.Hash, Body: d.Body, UpdatedAt: d.UpdatedAt,
+		Abilities: h.eng.NodeAbilities(userOf(ctx), d)}
+	if d.Author.ID != "" {
+		a := d.Author
+		n.Author = &a
+	}
 	if d.Live != nil {
 		n.Live = &release.Version{Rev: d.Live.Rev, Hash: d.Live.Hash}
 	}
@@ -63,7 +73,7 @@ func (h *Handler) nodes(w http.ResponseWriter, r *http.Request, kind release.Nod
 	out := []nodeJSON{}
 	for _, d := range list {
 		if d.Kind == kind {
-			out = append(out, nodeOf(d))
+			out = append(out, h.nodeOf(r.Context(), d))
 		}
 	}
 	writeJSON(w, http.StatusOK, map[string]any{name: out})
@@ -80,7 +90,7 @@ func (h *Handler) Page(w http.ResponseWriter, r *http.Request) { h.node(w, r, re
 func (h *Handler) node(w http.ResponseWriter, r *http.Request, kind release.NodeKind) {
 	d, ok := h.find(w, r, kind)
 	if ok {
-		writeJSON(w, http.StatusOK, nodeOf(d))
+		writeJSON(w, http.StatusOK, h.nodeOf(r.Context(), d))
 	}
 }
 

@@ -147,7 +147,7 @@ func (h *Handler) changeDraft(w http.ResponseWriter, r *http.Request, rev int64,
 		h.failDraft(w, ctx, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, releaseJSON(row.Release))
+	h.writeRelease(w, r.Context(), http.StatusOK, row)
 }
 
 // whenBody is a state change at a date and a time in the site's zone, as
@@ -219,7 +219,12 @@ func (h *Handler) ScheduleRelease(w http.ResponseWriter, r *http.Request) {
 		h.failDraft(w, ctx, err)
 		return
 	}
-	out := scheduleJSON{Release: releaseJSON(row.Release), Status: statusScheduled}
+	rel, err := h.releaseOut(ctx, row)
+	if err != nil {
+		h.fail(w, ctx, err)
+		return
+	}
+	out := scheduleJSON{Release: rel, Status: statusScheduled}
 	if row.State == release.StateAwaitingApproval {
 		out.Status = statusApprovalPending
 		waiting, err := h.eng.Approvals(ctx, u, site)
@@ -304,7 +309,7 @@ func (h *Handler) resolve(w http.ResponseWriter, r *http.Request, body whenBody,
 		h.fail(w, ctx, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, releaseJSON(row.Release))
+	h.writeRelease(w, r.Context(), http.StatusOK, row)
 }
 
 // CodeBadWhen refuses a when that is none of §12's three forms.

@@ -2,6 +2,7 @@ package api
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"net/http"
 	"time"
@@ -89,7 +90,12 @@ func (h *Handler) SetGates(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, ctx, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, answerGate(res))
+	out, err := h.answerGate(ctx, res)
+	if err != nil {
+		h.fail(w, ctx, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, out)
 }
 
 // LiftEmbargo lifts the embargo in force on a live node (D8, §13 POST
@@ -118,7 +124,12 @@ func (h *Handler) LiftEmbargo(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, ctx, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, answerGate(res))
+	out, err := h.answerGate(ctx, res)
+	if err != nil {
+		h.fail(w, ctx, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, out)
 }
 
 // gateTime reads one gate of the body: absent keeps it, null clears it, an
@@ -142,11 +153,14 @@ func gateTime(raw json.RawMessage) (engine.GateTime, bool) {
 	return engine.GateAt(t), true
 }
 
-func answerGate(res engine.GateResult) gateAnswer {
-	a := gateAnswer{Node: nodeOf(res.Node), Status: res.Status}
+func (h *Handler) answerGate(ctx context.Context, res engine.GateResult) (gateAnswer, error) {
+	a := gateAnswer{Node: h.nodeOf(ctx, res.Node), Status: res.Status}
 	if res.Release != nil {
-		rel := releaseJSON(res.Release.Release)
+		rel, err := h.releaseOut(ctx, *res.Release)
+		if err != nil {
+			return a, err
+		}
 		a.Release = &rel
 	}
-	return a
+	return a, nil
 }

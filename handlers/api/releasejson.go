@@ -33,6 +33,9 @@ type releaseDoc struct {
 	UpdatedAt     time.Time         `json:"updatedAt"`
 	Rev           int64             `json:"rev"`
 	Metadata      map[string]string `json:"metadata,omitempty"`
+	// Abilities, outside §4.2, say what the caller may do to it now (the
+	// engine's flags Studio draws its buttons from).
+	Abilities *engine.ReleaseAbilities `json:"abilities,omitempty"`
 }
 
 // whenDoc is §4.2 when: {kind "at", at, timeZone, localTime?} or
@@ -191,6 +194,16 @@ type releaseViewJSON struct {
 	ClosureAdded []release.ClosureAdded `json:"closureAdded"`
 	LockedNodes  []string               `json:"lockedNodes"`
 	Request      *requestJSON           `json:"request,omitempty"`
+	Overlaps     []overlapJSON          `json:"overlaps"`
+}
+
+// overlapJSON is another open release sharing nodes with this one.
+type overlapJSON struct {
+	ReleaseID string        `json:"releaseId"`
+	Title     string        `json:"title,omitempty"`
+	State     release.State `json:"state"`
+	At        *time.Time    `json:"at,omitempty"`
+	NodeIDs   []string      `json:"nodeIds"`
 }
 
 // viewItemJSON is a §4.2 item with the title and the public path of the
@@ -211,7 +224,11 @@ type requestJSON struct {
 
 func releaseViewOf(v engine.ReleaseView) releaseViewJSON {
 	out := releaseViewJSON{releaseDoc: releaseJSON(v.Release.Release), Items: make([]viewItemJSON, 0, len(v.Items)),
-		ClosureAdded: v.ClosureAdded, LockedNodes: v.LockedNodes}
+		ClosureAdded: v.ClosureAdded, LockedNodes: v.LockedNodes, Overlaps: make([]overlapJSON, 0, len(v.Overlaps))}
+	out.Abilities = &v.Abilities
+	for _, o := range v.Overlaps {
+		out.Overlaps = append(out.Overlaps, overlapJSON{ReleaseID: o.ReleaseID, Title: o.Title, State: o.State, At: o.At, NodeIDs: o.NodeIDs})
+	}
 	if out.ClosureAdded == nil {
 		out.ClosureAdded = []release.ClosureAdded{}
 	}

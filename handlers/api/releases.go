@@ -32,9 +32,10 @@ func (h *Handler) Releases(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, ctx, err)
 		return
 	}
-	out := make([]any, 0, len(rows))
-	for _, row := range rows {
-		out = append(out, releaseJSON(row.Release))
+	out, err := h.releasesOut(ctx, chi.URLParam(r, "siteId"), rows)
+	if err != nil {
+		h.fail(w, ctx, err)
+		return
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"releases": out})
 }
@@ -66,7 +67,7 @@ func (h *Handler) answerRelease(w http.ResponseWriter, r *http.Request, id strin
 		h.fail(w, r.Context(), err)
 		return
 	}
-	writeJSON(w, http.StatusOK, releaseJSON(row.Release))
+	h.writeRelease(w, r.Context(), http.StatusOK, row)
 }
 
 // revBody is the body of a state change: the rev the caller last saw (CAS).
@@ -153,7 +154,7 @@ func (h *Handler) Reschedule(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, ctx, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, releaseJSON(row.Release))
+	h.writeRelease(w, ctx, http.StatusOK, row)
 }
 
 // Diff answers each item of a release as its live base against its pinned

@@ -11,7 +11,6 @@ import (
 
 	"studio/engine"
 	"studio/engine/localtime"
-	"studio/engine/policy"
 	"studio/engine/release"
 	"studio/locales"
 	"studio/web/templates"
@@ -317,6 +316,10 @@ func (h *Handler) agendaView(r *http.Request, cs calendarState, z calendarZone, 
 		return templates.AgendaView{}, err
 	}
 	waiting := waitingByRelease(requests)
+	abilities, err := h.itemAbilities(r, page.Items, waiting)
+	if err != nil {
+		return templates.AgendaView{}, err
+	}
 	a := templates.AgendaView{CSRF: st.csrf, ReturnURL: cs.URL(), ViewerZone: z.viewer}
 	for _, it := range page.Items {
 		at := it.At.In(z.loc)
@@ -327,7 +330,7 @@ func (h *Handler) agendaView(r *http.Request, cs calendarState, z calendarZone, 
 				Today: day.Equal(today), Past: day.Before(today), Continued: len(a.Days) == 0 && key == after})
 		}
 		d := &a.Days[len(a.Days)-1]
-		d.Items = append(d.Items, h.agendaItem(r, p, z, it, waiting))
+		d.Items = append(d.Items, h.agendaItem(r, p, z, it, waiting, abilities[it.ID]))
 	}
 	for i := range a.Days {
 		foldDay(&a.Days[i], now, z.loc)
@@ -389,8 +392,7 @@ func foldDay(d *templates.AgendaDay, now time.Time, loc *time.Location) {
 // agendaItem is the Agenda's row of one calendar item (§15.2, §15.3):
 // fill = certainty, tone = state, icon = kind; the words say it all.
 func (h *Handler) agendaItem(r *http.Request, p *locales.Printer, z calendarZone, it calendar.CalendarItem,
-	waiting map[string]engine.ApprovalRequest) templates.AgendaItem {
-	st := stateOf(r.Context())
+	waiting map[string]engine.ApprovalRequest, can engine.ReleaseAbilities) templates.AgendaItem {
 	now := h.eng.Now()
 	row := templates.AgendaItem{ID: it.ID, Kind: it.Kind, KindLabel: p.T("calendar.facet.kind_" + it.Kind), Title: it.Title,
 		When: z.pair(r, it.At), State: it.State, Look: "filled", Rev: it.Rev, Recurring: it.Recurring && it.At.After(now),
@@ -440,24 +442,21 @@ func (h *Handler) agendaItem(r *http.Request, p *locales.Printer, z calendarZone
 	if !isRelease {
 		return row
 	}
-	if req, ok := waiting[it.ID]; ok && it.State == string(release.StateAwaitingApproval) && engine.CanDecide(*st.user, req) {
+	if req, ok := waiting[it.ID]; ok && can.Approve {
 		row.Decide = &templates.DecideView{RequestID: req.ID, Title: row.Title}
 		return row
 	}
-	role := st.user.Role
-	mayChange := policy.Has(role, policy.SchedulesWrite) && (it.By.ID == st.user.ID || policy.Has(role, policy.ReleasesPublish))
-	state := release.State(it.State)
 	m := &templates.ItemMenu{CompareURL: row.Href}
 	if req, ok := waiting[it.ID]; ok { // the request shows each item's diff
 		m.CompareURL = "/studio/approvals/" + url.PathEscape(req.ID)
 	}
-	if mayChange && (state == release.StateScheduled || state == release.StateAwaitingApproval) {
+	if can.Move {
 		m.MoveURL = row.Href + "#move-date"
 	}
-	if release.CanPublishNow(state) && policy.Has(role, policy.ReleasesPublish) {
+	if can.PublishNow {
 		m.PublishNowURL = row.Href + "?confirm=publish-now#publish-now-dialog"
 	}
-	m.Unschedule = mayChange && release.CanTransition(state, release.StateDraft)
+	m.Unschedule = can.Unschedule
 	row.Menu = m
 	return row
 }
@@ -496,6 +495,38 @@ func markSameMinute(days []templates.AgendaDay) {
 	}
 }
 
+// itemAbilities is what the person may do to each release among a
+// calendar's items, from the engine (waiting: their waiting requests).
+func (h *Handler) itemAbilities(r *http.Request, items []calendar.CalendarItem, waiting map[string]engine.ApprovalRequest) (map[string]engine.ReleaseAbilities, error) {
+	st := stateOf(r.Context())
+	if st.user == nil {
+		return map[string]engine.ReleaseAbilities{}, nil
+	}
+	var facts []engine.ReleaseFacts
+	for _, it := range items {
+		if !strings.HasPrefix(it.ID, "rel_") {
+			continue
+		}
+		f := engine.ReleaseFacts{ID: it.ID, State: release.State(it.State), CreatedBy: it.By.ID,
+			Published: it.State == string(release.StatePublished)}
+		if req, ok := waiting[it.ID]; ok {
+			f.RequestedBy = req.RequestedBy.ID
+		}
+		facts = append(facts, f)
+	}
+	return h.eng.AbilitiesOfFacts(r.Context(), *st.user, st.site.ID, facts)
+}
+
+// itemMay is what the person may do to one calendar item's release (none
+// for a gate or a run).
+func (h *Handler) itemMay(r *http.Request, it calendar.CalendarItem) engine.ReleaseAbilities {
+	m, err := h.itemAbilities(r, []calendar.CalendarItem{it}, nil)
+	if err != nil {
+		return engine.ReleaseAbilities{} // shown as not allowed; the use case decides anyway
+	}
+	return m[it.ID]
+}
+
 // waitingByRelease indexes waiting requests by their release.
 func waitingByRelease(requests []engine.ApprovalRequest) map[string]engine.ApprovalRequest {
 	out := make(map[string]engine.ApprovalRequest, len(requests))
@@ -510,7 +541,7 @@ func waitingByRelease(requests []engine.ApprovalRequest) map[string]engine.Appro
 func (h *Handler) calendarAside(r *http.Request, z calendarZone) (templates.CalendarAside, error) {
 	ctx := r.Context()
 	st := stateOf(ctx)
-	a := templates.CalendarAside{CanSettings: policy.Has(st.user.Role, policy.SiteSettings)}
+	a := templates.CalendarAside{CanSettings: engine.AbilitiesOfPerson(*st.user).Settings}
 	requests, total, err := h.eng.FirstWaitingRequests(ctx, *st.user, st.site.ID, asideWaitingRows)
 	if err != nil {
 		return a, err

@@ -10,7 +10,6 @@ import (
 
 	"studio/engine"
 	"studio/engine/content"
-	"studio/engine/policy"
 	"studio/engine/release"
 	"studio/locales"
 	"studio/web/templates"
@@ -29,16 +28,19 @@ func (h *Handler) conflictPanel(r *http.Request, rel engine.ReleaseRow, seed *te
 	if err != nil {
 		return nil, err
 	}
+	can, err := h.eng.AbilitiesOfRelease(ctx, *st.user, rel)
+	if err != nil {
+		return nil, err
+	}
 	loc := siteLoc(st.site)
 	now := h.eng.Now().In(loc)
 	c := &templates.ConflictPanel{
-		CanResolve: rel.CreatedBy.ID == st.user.ID || policy.Has(st.user.Role, policy.ReleasesPublish),
-		Approves:   policy.Has(st.user.Role, policy.ReleasesPublish),
+		CanResolve: can.ResolveConflict,
+		Approves:   can.Approves,
 		CanRebase:  v.Rebase.Possible,
 		RebaseWhy:  rebaseWhy(ctx, v.Rebase),
 		MinDate:    now.Format("2006-01-02"),
 	}
-	c.CanResolve = c.CanResolve && policy.Has(st.user.Role, policy.SchedulesWrite)
 	// The time has passed (that is when a conflict is found): suggest the
 	// next whole hour at least a quarter of an hour away, or keep the
 	// release's own time if it is still ahead (an early Publish now).
@@ -155,22 +157,9 @@ func (h *Handler) offerEdit(ctx context.Context, f *templates.NodeForm, n engine
 	if n.Held == nil || f.Held == nil {
 		return nil
 	}
-	st := stateOf(ctx)
-	if n.Held.State != release.StateScheduled && n.Held.State != release.StateAwaitingApproval {
-		return nil
-	}
-	if !policy.Has(st.user.Role, policy.SchedulesWrite) || !policy.Has(st.user.Role, policy.ContentWrite) {
-		return nil
-	}
-	approves := policy.Has(st.user.Role, policy.ReleasesPublish)
-	if !approves {
-		rel, err := h.eng.Release(ctx, st.site.ID, n.Held.ReleaseID)
-		if err != nil {
-			return err
-		}
-		if rel.CreatedBy.ID != st.user.ID {
-			return nil
-		}
+	may, approves, err := h.eng.HeldEdit(ctx, *stateOf(ctx).user, n)
+	if err != nil || !may {
+		return err
 	}
 	f.Held.CanEdit, f.Held.Approves = true, approves
 	return nil

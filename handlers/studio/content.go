@@ -9,7 +9,6 @@ import (
 
 	"studio/engine"
 	"studio/engine/content"
-	"studio/engine/policy"
 	"studio/engine/release"
 	"studio/web/templates"
 )
@@ -32,11 +31,11 @@ func (h *Handler) renderContent(w http.ResponseWriter, r *http.Request, status i
 		h.fail(w, r, err)
 		return
 	}
-	list := templates.ContentList{Pending: pending, CanPublish: policy.Has(st.user.Role, policy.SitePublish), Error: errMsg}
+	list := templates.ContentList{Pending: pending, CanPublish: engine.AbilitiesOfPerson(*st.user).PublishSite, Error: errMsg}
 	for _, n := range nodes {
 		row := templates.NodeRow{ID: n.ID, Kind: string(n.Kind), Title: n.Body.Title, Status: string(n.ShownStatus()),
 			Live: n.Live != nil && n.LiveStatus == content.StatusPublished, Changed: n.Live != nil && n.Live.Hash != n.Hash,
-			UpdatedAt: n.UpdatedAt}
+			UpdatedAt: n.UpdatedAt, Author: n.Author.Name}
 		if n.Held != nil {
 			row.HeldBy, row.HeldState, row.Removes = n.Held.ReleaseID, string(n.Held.State), n.Held.Removes
 			if n.Held.At != nil {
@@ -101,7 +100,7 @@ func (h *Handler) EditNode(w http.ResponseWriter, r *http.Request) {
 }
 
 func nodeForm(n engine.NodeDetail, loc *time.Location) templates.NodeForm {
-	f := templates.NodeForm{ID: n.ID, Kind: string(n.Kind), Rev: n.Rev, Title: n.Body.Title, Slug: n.Body.Slug,
+	f := templates.NodeForm{ID: n.ID, Author: n.Author.Name, Kind: string(n.Kind), Rev: n.Rev, Title: n.Body.Title, Slug: n.Body.Slug,
 		Summary: n.Body.Summary, Body: n.Body.Text, Status: string(n.Body.Status), Lang: n.Body.Lang, Alt: n.Body.Alt}
 	if n.Kind == release.KindAsset && len(n.Body.Data) > 0 {
 		f.FileURL = fmt.Sprintf("/studio/content/%s/file?rev=%d", n.ID, n.Rev) // a new URL per version
@@ -121,13 +120,17 @@ func nodeForm(n engine.NodeDetail, loc *time.Location) templates.NodeForm {
 }
 
 func (h *Handler) renderEditor(w http.ResponseWriter, r *http.Request, status int, f templates.NodeForm) {
-	if f.ID != "" && f.Gates == nil {
+	if f.ID != "" {
 		// A saved node's editor always has its Schedule card, also when it
 		// comes back with a refusal of the main form.
-		if n, err := h.eng.Node(r.Context(), stateOf(r.Context()).site.ID, f.ID); err == nil {
-			if f.Gates, err = h.gatesCard(r.Context(), n); err != nil {
-				h.fail(w, r, err)
-				return
+		st := stateOf(r.Context())
+		if n, err := h.eng.Node(r.Context(), st.site.ID, f.ID); err == nil {
+			f.CanSchedule = h.eng.NodeAbilities(*st.user, n).Schedule
+			if f.Gates == nil {
+				if f.Gates, err = h.gatesCard(r.Context(), n); err != nil {
+					h.fail(w, r, err)
+					return
+				}
 			}
 		}
 	}

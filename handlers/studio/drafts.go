@@ -8,7 +8,6 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"studio/engine"
-	"studio/engine/policy"
 	"studio/engine/release"
 	refusals "studio/handlers/refusal"
 	"studio/locales"
@@ -116,12 +115,17 @@ func (h *Handler) renderDraft(w http.ResponseWriter, r *http.Request, status int
 		h.fail(w, r, err)
 		return
 	}
+	can, err := h.eng.AbilitiesOfRelease(ctx, *st.user, rel)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
 	loc := siteLoc(st.site)
 	v := templates.DraftView{ID: rel.ID, Title: releaseTitle(rel), Rev: rel.Rev, By: rel.CreatedBy.Name, Error: seed.Error,
 		Latest:      loadLatest(status, "/studio/releases/"+rel.ID),
 		Moved:       len(moved) > 0,
-		CanChange:   rel.CreatedBy.ID == st.user.ID || policy.Has(st.user.Role, policy.ReleasesPublish),
-		CanApprove:  policy.Has(st.user.Role, policy.ReleasesPublish),
+		CanChange:   can.Change,
+		CanApprove:  can.Approves,
 		RenameTitle: rel.Title, RenameError: seed.RenameError,
 		Date: seed.Date, Time: seed.Time, ScheduleErrors: seed.ScheduleErrors,
 		MinDate: h.eng.Now().In(loc).Format("2006-01-02")}

@@ -10,7 +10,6 @@ import (
 	"studio/engine"
 	"studio/engine/content"
 	"studio/engine/gate"
-	"studio/engine/policy"
 	"studio/engine/release"
 	"studio/locales"
 	"studio/web/templates"
@@ -44,7 +43,7 @@ func (h *Handler) gatesCard(ctx context.Context, n engine.NodeDetail) (*template
 	}
 	loc := siteLoc(st.site)
 	g := &templates.GatesCard{NodeID: n.ID, Kind: string(n.Kind), Title: n.Body.Title, Rev: n.Rev,
-		Live: v.Live != nil, Pending: v.Pending, Approves: policy.Has(st.user.Role, policy.ReleasesPublish),
+		Live: v.Live != nil, Pending: v.Pending, Approves: h.eng.NodeAbilities(*st.user, n).Approves,
 		HasFrom: v.From != nil, HasUntil: v.Until != nil}
 	g.FromDate, g.FromTime = wallFields(v.From, loc)
 	g.UntilDate, g.UntilTime = wallFields(v.Until, loc)

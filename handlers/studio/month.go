@@ -13,7 +13,6 @@ import (
 
 	"studio/engine"
 	"studio/engine/localtime"
-	"studio/engine/policy"
 	"studio/engine/release"
 	"studio/locales"
 	"studio/web/templates"
@@ -52,6 +51,14 @@ func (h *Handler) monthView(r *http.Request, cs calendarState) (templates.MonthV
 	if err != nil {
 		return templates.MonthView{}, err
 	}
+	var shown []calendar.CalendarItem
+	for _, d := range days {
+		shown = append(shown, d.Items...)
+	}
+	can, err := h.itemAbilities(r, shown, nil) // what each chip offers, read once
+	if err != nil {
+		return templates.MonthView{}, err
+	}
 	firstInstant, _ := localtime.Resolve(first, loc)
 	month := firstInstant.In(loc)
 	m := templates.MonthView{
@@ -70,8 +77,8 @@ func (h *Handler) monthView(r *http.Request, cs calendarState) (templates.MonthV
 		Focus:        first.Date(),
 	}
 	if st.user != nil {
-		m.CanDrag = policy.Has(st.user.Role, policy.SchedulesWrite)
-		m.CanApprove = policy.Has(st.user.Role, policy.ReleasesPublish)
+		can := engine.AbilitiesOfPerson(*st.user)
+		m.CanDrag, m.CanApprove = can.Schedule, can.ApproveAny
 	}
 	for i := range 7 {
 		wd := time.Weekday((int(firstDay) + i) % 7)
@@ -83,7 +90,7 @@ func (h *Handler) monthView(r *http.Request, cs calendarState) (templates.MonthV
 		for i := range row {
 			wall := walls[w*7+i]
 			at, _ := localtime.Resolve(wall, loc)
-			row[i] = h.monthCell(r, cs, p, wall, at.In(loc), todayWall, days[wall.Date()], loc)
+			row[i] = h.monthCell(r, cs, p, wall, at.In(loc), todayWall, days[wall.Date()], loc, can)
 			row[i].InMonth = wall.Month == first.Month
 			if row[i].Today && row[i].InMonth {
 				m.Focus = wall.Date()
@@ -96,14 +103,14 @@ func (h *Handler) monthView(r *http.Request, cs calendarState) (templates.MonthV
 
 // monthCell is one day of the grid.
 func (h *Handler) monthCell(r *http.Request, cs calendarState, p *locales.Printer, wall localtime.Wall, at time.Time,
-	today localtime.Wall, day calendar.CalendarDay, loc *time.Location) templates.MonthDay {
+	today localtime.Wall, day calendar.CalendarDay, loc *time.Location, can map[string]engine.ReleaseAbilities) templates.MonthDay {
 	wd := monthCivilWeekday(wall)
 	c := templates.MonthDay{Date: wall.Date(), Day: wall.Day, Label: p.DayMonth(at),
 		Past: wall.Before(today), Today: wall == today, Weekend: wd == time.Saturday || wd == time.Sunday,
 		DayURL: cs.With("agenda", at).URL(), PanelURL: monthPanelURL(cs, wall.Date())}
 	c.Droppable = !c.Past
 	for _, it := range day.Items {
-		c.Chips = append(c.Chips, h.monthChip(r, p, it, loc))
+		c.Chips = append(c.Chips, h.monthChip(r, p, it, loc, can[it.ID]))
 	}
 	if day.Total > len(day.Items) {
 		c.More, c.MoreURL = day.Total-len(day.Items), c.DayURL
@@ -144,7 +151,8 @@ func monthCellCounts(p *locales.Printer, today bool, day calendar.CalendarDay) s
 
 // monthChip is the grid's view of one item (§15.3): fill = certainty, tone
 // = state, icons = kind and origin; the words say it all again.
-func (h *Handler) monthChip(r *http.Request, p *locales.Printer, it calendar.CalendarItem, loc *time.Location) templates.MonthChip {
+func (h *Handler) monthChip(r *http.Request, p *locales.Printer, it calendar.CalendarItem, loc *time.Location,
+	can engine.ReleaseAbilities) templates.MonthChip {
 	st := stateOf(r.Context())
 	at := it.At.In(loc)
 	now := h.eng.Now()
@@ -248,9 +256,7 @@ func (h *Handler) monthChip(r *http.Request, p *locales.Printer, it calendar.Cal
 	// Drag to reschedule (§15.6): a future release of one's own (or any,
 	// for an approver) that is scheduled or waiting; never a gate or a run.
 	if st.user != nil && future && !gate && !it.Recurring && strings.HasPrefix(it.ID, "rel_") &&
-		(it.State == string(release.StateScheduled) || it.State == string(release.StateAwaitingApproval)) &&
-		policy.Has(st.user.Role, policy.SchedulesWrite) &&
-		(it.By.ID == st.user.ID || policy.Has(st.user.Role, policy.ReleasesPublish)) {
+		can.Move {
 		c.Draggable, c.Rev = true, it.Rev
 		c.Date, c.Clock = at.Format("2006-01-02"), locales.Clock(at)
 		c.When = p.DayMonth(at) + ", " + c.Clock
@@ -373,7 +379,7 @@ func (h *Handler) MonthDayPanel(w http.ResponseWriter, r *http.Request) {
 		}
 		for _, it := range page.Items {
 			if !it.At.Before(from) && it.At.Before(to) {
-				panel.Chips = append(panel.Chips, h.monthChip(r, p, it, loc))
+				panel.Chips = append(panel.Chips, h.monthChip(r, p, it, loc, h.itemMay(r, it)))
 			}
 		}
 		if page.NextCursor == "" || page.NextCursor == q.Cursor {

@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"studio/engine"
-	"studio/engine/policy"
 	"studio/locales"
 	"studio/web/templates"
 )
@@ -22,7 +21,7 @@ func (h *Handler) Notifications(w http.ResponseWriter, r *http.Request) {
 	}
 	p := locales.From(ctx)
 	loc := siteLoc(st.site)
-	mayDecide := policy.Has(st.user.Role, policy.ReleasesPublish)
+	mayDecide := engine.AbilitiesOfPerson(*st.user).ApproveAny
 	rows := make([]templates.NoticeRow, 0, len(list))
 	for _, n := range list {
 		when := p.DateTime(n.At.In(loc))
@@ -62,7 +61,7 @@ func (h *Handler) Notifications(w http.ResponseWriter, r *http.Request) {
 			}
 		case engine.NoticeStalled:
 			row.Link, row.ActionKey = "", ""
-			if policy.Has(st.user.Role, policy.SiteSettings) {
+			if engine.AbilitiesOfPerson(*st.user).Settings {
 				row.Link, row.ActionKey = "/studio/settings", "notice.scheduler_status"
 			}
 		}

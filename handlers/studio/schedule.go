@@ -10,7 +10,6 @@ import (
 
 	"studio/engine"
 	"studio/engine/localtime"
-	"studio/engine/policy"
 	"studio/engine/release"
 	"studio/locales"
 	"studio/web/templates"
@@ -39,7 +38,9 @@ func (h *Handler) ScheduleForm(w http.ResponseWriter, r *http.Request) {
 
 func (h *Handler) renderSchedule(w http.ResponseWriter, r *http.Request, status int, f templates.ScheduleForm) {
 	st := stateOf(r.Context())
-	f.CanApprove = policy.Has(st.user.Role, policy.ReleasesPublish)
+	if n, err := h.eng.Node(r.Context(), st.site.ID, f.NodeID); err == nil {
+		f.CanApprove = h.eng.NodeAbilities(*st.user, n).Approves
+	}
 	f.MinDate = h.eng.Now().In(siteLoc(st.site)).Format("2006-01-02")
 	f.Latest = loadLatest(status, "/studio/content/"+f.NodeID+"/schedule")
 	// What the dependency closure adds (§6.1 step 2), before confirming;
@@ -156,16 +157,20 @@ func (h *Handler) renderReleaseView(w http.ResponseWriter, r *http.Request, stat
 	for _, n := range nodes {
 		byID[n.ID] = n
 	}
-	mayChange := rel.CreatedBy.ID == st.user.ID || policy.Has(st.user.Role, policy.ReleasesPublish)
+	can, err := h.eng.AbilitiesOfRelease(ctx, *st.user, rel)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
 	v := templates.ReleaseView{ID: rel.ID, Title: releaseTitle(rel), State: string(rel.State), Rev: rel.Rev,
 		By: rel.CreatedBy.Name, Error: seed.Error, Outcome: outcomeSentence(ctx, rel),
 		Latest:        loadLatest(status, "/studio/releases/"+rel.ID),
-		CanUnschedule: mayChange && release.CanTransition(rel.State, release.StateDraft),
-		CanCancel:     mayChange && release.CanCancel(rel.State),
-		CanMove:       mayChange && (rel.State == release.StateScheduled || rel.State == release.StateAwaitingApproval),
-		CanUndo:       rel.State == release.StatePublished && policy.Has(st.user.Role, policy.SitePublish),
+		CanUnschedule: can.Unschedule,
+		CanCancel:     can.Cancel,
+		CanMove:       can.Move,
+		CanUndo:       can.Undo,
 		MoveErrors:    seed.MoveErrors}
-	if release.CanPublishNow(rel.State) && policy.Has(st.user.Role, policy.ReleasesPublish) {
+	if can.PublishNow {
 		v.CanPublishNow, v.ConfirmPublishNow, v.PublishNowErrors = true, seed.ConfirmPublishNow, seed.PublishNowErrors
 	}
 	if rel.ExecuteAt != nil {

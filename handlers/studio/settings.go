@@ -11,7 +11,6 @@ import (
 
 	"studio/engine"
 	"studio/engine/localtime"
-	"studio/engine/policy"
 	"studio/locales"
 	"studio/web/templates"
 )
@@ -99,7 +98,7 @@ func pausedView(r *http.Request, st *state, set engine.ScheduleSettings) *templa
 	if !set.Paused {
 		return nil
 	}
-	v := &templates.PausedView{Reason: set.PausedReason, CanResume: policy.Has(st.user.Role, policy.SiteSettings)}
+	v := &templates.PausedView{Reason: set.PausedReason, CanResume: engine.AbilitiesOfPerson(*st.user).Settings}
 	if set.PausedBy != nil {
 		v.By = set.PausedBy.Name
 	}

@@ -300,7 +300,7 @@ func (h *Handler) Guard(scope policy.Scope, next http.HandlerFunc) http.HandlerF
 			http.Redirect(w, r, target, http.StatusSeeOther)
 			return
 		}
-		if !policy.Has(st.user.Role, scope) {
+		if !st.user.Passes(scope) {
 			h.problem(w, r, http.StatusForbidden, "error.forbidden")
 			return
 		}
@@ -321,7 +321,7 @@ func (h *Handler) page(r *http.Request, titleKey, nav string) templates.Page {
 	p := templates.Page{Title: locales.T(ctx, titleKey), Nav: nav, CSRF: st.csrf, Flash: h.sessions.PopString(ctx, keyNext)}
 	if st.user != nil {
 		p.User = &templates.UserView{Name: st.user.Name, Role: string(st.user.Role)}
-		p.CanSettings = policy.Has(st.user.Role, policy.SiteSettings)
+		p.CanSettings = engine.AbilitiesOfPerson(*st.user).Settings
 	}
 	if st.site.ID != "" {
 		p.Site = templates.SiteView{ID: st.site.ID, Name: st.site.Name, TimeZone: st.site.TimeZone,

@@ -3,10 +3,20 @@ package studio
 import (
 	"net/http"
 
+	"slices"
+	"strings"
+
 	"github.com/go-chi/chi/v5"
 
+	"studio/engine"
+	"studio/engine/policy"
 	"studio/web/templates"
 )
+
+// scopeKey is the message key of what a scope allows.
+func scopeKey(s policy.Scope) string {
+	return "tokens.scope_" + strings.ReplaceAll(string(s), ":", "_")
+}
 
 // Tokens shows the person's own access tokens and the form for a new one.
 // ?revoke=ID is the revoke confirmation for browsers without JavaScript:
@@ -24,8 +34,16 @@ func (h *Handler) renderTokens(w http.ResponseWriter, r *http.Request, status in
 		return
 	}
 	loc := siteLoc(st.site)
+	if v.Scopes == nil {
+		for _, s := range engine.TokenScopes(*st.user) {
+			v.Scopes = append(v.Scopes, templates.ScopeChoice{Name: string(s), Key: scopeKey(s), Checked: true})
+		}
+	}
 	for _, t := range list {
 		row := templates.TokenRow{ID: t.ID, Name: t.Name, Created: t.CreatedAt.In(loc)}
+		for _, s := range t.Scopes {
+			row.Scopes = append(row.Scopes, scopeKey(s))
+		}
 		if t.LastUsed != nil {
 			used := t.LastUsed.In(loc)
 			row.LastUsed = &used
@@ -44,9 +62,22 @@ func (h *Handler) CreateToken(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	st := stateOf(ctx)
 	name := r.PostFormValue("name")
-	secret, t, err := h.eng.CreateToken(ctx, *st.user, name)
+	// The form always says it chose (scopes_chosen); a post without it,
+	// from before tokens had scopes, gets everything the role allows.
+	var scopes []policy.Scope
+	if r.PostFormValue("scopes_chosen") != "" {
+		scopes = []policy.Scope{}
+		for _, s := range r.PostForm["scope"] {
+			scopes = append(scopes, policy.Scope(s))
+		}
+	}
+	secret, t, err := h.eng.CreateToken(ctx, *st.user, name, scopes)
 	if msg, fields, status, ok := refusal(ctx, err); ok {
-		h.renderTokens(w, r, status, templates.TokensPage{Name: name, Errors: fields, Error: msg})
+		v := templates.TokensPage{Name: name, Errors: fields, Error: msg, Scopes: []templates.ScopeChoice{}}
+		for _, s := range engine.TokenScopes(*st.user) {
+			v.Scopes = append(v.Scopes, templates.ScopeChoice{Name: string(s), Key: scopeKey(s), Checked: scopes == nil || slices.Contains(scopes, s)})
+		}
+		h.renderTokens(w, r, status, v)
 		return
 	}
 	if err != nil {

@@ -61,6 +61,9 @@ type NodeRow struct {
 	HeldState string
 	Removes   bool
 	UpdatedAt time.Time
+	// Author is the name of the person who created it, "" when it was
+	// created before Studio recorded authors (and nobody could be found).
+	Author string
 }
 
 // ContentList is the content page.
@@ -73,14 +76,19 @@ type ContentList struct {
 
 // NodeForm is the editor of one page or entry.
 type NodeForm struct {
-	ID      string // empty for a new node
-	Kind    string
-	Rev     int64
-	Title   string
-	Slug    string
-	Summary string
-	Body    string
-	Status  string
+	// Author is the name of the person who created it (a saved node).
+	Author string
+	// CanSchedule: the person may schedule this node now (the engine's
+	// node abilities).
+	CanSchedule bool
+	ID          string // empty for a new node
+	Kind        string
+	Rev         int64
+	Title       string
+	Slug        string
+	Summary     string
+	Body        string
+	Status      string
 	// Lang is the language it is written in, one of Langs.
 	Lang    string
 	Langs   []string

@@ -17,6 +17,17 @@ type TokensPage struct {
 	// Confirm is the token whose revoke dialog comes open in the page
 	// (the confirm step of a browser without JavaScript).
 	Confirm string
+	// Scopes are the scopes the person may give a new token, each ticked
+	// or not (all are, until the person chose).
+	Scopes []ScopeChoice
+}
+
+// ScopeChoice is one scope on the new-token form: its name (content:read)
+// and the message key of what it allows.
+type ScopeChoice struct {
+	Name    string
+	Key     string
+	Checked bool
 }
 
 // TokenRow is one token in the list, its times in the site's zone.
@@ -25,4 +36,7 @@ type TokenRow struct {
 	Name     string
 	Created  time.Time
 	LastUsed *time.Time // nil: never used
+	// Scopes are the message keys of what it may do; empty for a token
+	// made before tokens had scopes (everything the role allows).
+	Scopes []string
 }

@@ -1,0 +1,338 @@
+package engine_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"studio/engine"
+	"studio/engine/content"
+	"studio/engine/policy"
+	"studio/engine/release"
+)
+
+// abilityState is a release state the property test builds.
+type abilityState string
+
+const (
+	stDraft     abilityState = "draft"
+	stAwaiting  abilityState = "awaiting_approval"
+	stScheduled abilityState = "scheduled"
+	stCanceled  abilityState = "canceled"
+	stPublished abilityState = "published"
+)
+
+// abilityAct is one act of ReleaseAbilities and the use case that does it.
+type abilityAct struct {
+	name string
+	flag func(engine.ReleaseAbilities) bool
+	do   func(b *testBundle, u engine.User, r engine.ReleaseRow, day string) error
+}
+
+var abilityActs = []abilityAct{
+	{"Change", func(a engine.ReleaseAbilities) bool { return a.Change }, func(b *testBundle, u engine.User, r engine.ReleaseRow, _ string) error {
+		_, err := b.eng.RenameRelease(context.Background(), u, b.site.ID, r.ID, r.Rev, "Renamed")
+		return err
+	}},
+	{"Move", func(a engine.ReleaseAbilities) bool { return a.Move }, func(b *testBundle, u engine.User, r engine.ReleaseRow, day string) error {
+		_, err := b.eng.Move(context.Background(), u, b.site.ID, r.ID, r.Rev, day, "11:00")
+		return err
+	}},
+	{"Unschedule", func(a engine.ReleaseAbilities) bool { return a.Unschedule }, func(b *testBundle, u engine.User, r engine.ReleaseRow, _ string) error {
+		return b.eng.Unschedule(context.Background(), u, b.site.ID, r.ID, r.Rev)
+	}},
+	{"Cancel", func(a engine.ReleaseAbilities) bool { return a.Cancel }, func(b *testBundle, u engine.User, r engine.ReleaseRow, _ string) error {
+		return b.eng.Cancel(context.Background(), u, b.site.ID, r.ID, r.Rev)
+	}},
+	{"PublishNow", func(a engine.ReleaseAbilities) bool { return a.PublishNow }, func(b *testBundle, u engine.User, r engine.ReleaseRow, _ string) error {
+		_, err := b.eng.PublishNow(context.Background(), u, b.site.ID, r.ID, r.Rev)
+		return err
+	}},
+	{"Approve", func(a engine.ReleaseAbilities) bool { return a.Approve }, func(b *testBundle, u engine.User, r engine.ReleaseRow, _ string) error {
+		qs, err := b.eng.Approvals(context.Background(), b.owner, b.site.ID)
+		if err != nil {
+			return err
+		}
+		for _, q := range qs {
+			if q.Release.ID == r.ID {
+				_, err := b.eng.Approve(context.Background(), u, b.site.ID, q.Request.ID)
+				return err
+			}
+		}
+		return fmt.Errorf("no waiting request")
+	}},
+	{"Undo", func(a engine.ReleaseAbilities) bool { return a.Undo }, func(b *testBundle, u engine.User, r engine.ReleaseRow, _ string) error {
+		_, err := b.eng.PlanUndo(context.Background(), u, b.site.ID, r.ID)
+		return err
+	}},
+	{"ResolveConflict", func(a engine.ReleaseAbilities) bool { return a.ResolveConflict }, func(b *testBundle, u engine.User, r engine.ReleaseRow, day string) error {
+		_, err := b.eng.Repin(context.Background(), u, b.site.ID, r.ID, r.Rev, day, "11:00")
+		return err
+	}},
+}
+
+// TestReleaseAbilitiesAreTheUseCasesRule: for every role × ownership
+// (the person's own nodes in a release they made, or another
+// contributor's in theirs) × state × act, the flag ReleaseAbilities gives
+// equals whether the use case accepts the act. Buttons are drawn from the
+// flags, so a button shown and the engine's refusal can never differ.
+func TestReleaseAbilitiesAreTheUseCasesRule(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	roles := []policy.Role{policy.Owner, policy.Admin, policy.Editor, policy.Author, policy.Contributor}
+	for _, role := range roles {
+		for _, mine := range []bool{true, false} {
+			for _, state := range []abilityState{stDraft, stAwaiting, stScheduled, stCanceled, stPublished} {
+				name := fmt.Sprintf("%s/mine=%v/%s", role, mine, state)
+				t.Run(name, func(t *testing.T) {
+					t.Parallel()
+					b := newBundle(t)
+					u := b.addUser(t, "Tester", role)
+					other := b.addUser(t, "Deniz", policy.Contributor)
+					maker, author := other, other
+					if mine {
+						maker, author = u, u
+					}
+					for i, act := range abilityActs {
+						r, ok := b.releaseIn(t, maker, author, state, i)
+						if !ok {
+							t.Skipf("%s cannot bring a release of their own to %s", role, state)
+						}
+						got, err := b.eng.AbilitiesOfRelease(ctx, u, r)
+						if err != nil {
+							t.Fatal(err)
+						}
+						byID, err := b.eng.ReleaseAbilitiesByID(ctx, u, b.site.ID, []string{r.ID})
+						if err != nil || byID[r.ID] != got {
+							t.Fatalf("by id %+v, one %+v (%v)", byID[r.ID], got, err)
+						}
+						day := b.clock.Now().Add(72 * time.Hour).In(istanbul(t)).Format("2006-01-02")
+						err = act.do(b, u, r, day)
+						if act.flag(got) != (err == nil) {
+							t.Errorf("%s: ability %v, use case answered %v", act.name, act.flag(got), err)
+						}
+					}
+				})
+			}
+		}
+	}
+}
+
+func istanbul(t *testing.T) *time.Location {
+	loc, err := time.LoadLocation("Europe/Istanbul")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return loc
+}
+
+// releaseIn makes a one-article release by maker of an article by author
+// and brings it to state; false when maker cannot (an approver's own
+// schedule never waits for approval).
+func (b *testBundle) releaseIn(t *testing.T, maker, author engine.User, state abilityState, i int) (engine.ReleaseRow, bool) {
+	t.Helper()
+	ctx := context.Background()
+	n, err := b.eng.CreateNode(ctx, author, b.site.ID, release.KindContentEntry, content.Body{
+		Title: fmt.Sprintf("Article %d", i), Slug: fmt.Sprintf("article-%d-%d", len(state), i), Status: content.StatusDraft, Text: "Text."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := b.eng.NewRelease(ctx, maker, b.site.ID, "", []string{n.ID})
+	if err != nil {
+		t.Fatalf("draft by %s: %v", maker.Role, err)
+	}
+	if state == stDraft {
+		return r, true
+	}
+	if state == stCanceled {
+		if err := b.eng.Cancel(ctx, maker, b.site.ID, r.ID, r.Rev); err != nil {
+			t.Fatal(err)
+		}
+		return b.release(t, r.ID), true
+	}
+	at := b.clock.Now().Add(48 * time.Hour).In(istanbul(t))
+	r, err = b.eng.ScheduleRelease(ctx, maker, b.site.ID, r.ID, r.Rev, at.Format("2006-01-02"), "09:00")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if state == stAwaiting {
+		return r, r.State == release.StateAwaitingApproval
+	}
+	if r.State == release.StateAwaitingApproval {
+		q := b.waitingRequest(t, r.ID)
+		if r, err = b.eng.Approve(ctx, b.owner, b.site.ID, q.ID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if state == stScheduled {
+		return r, true
+	}
+	if _, err := b.eng.PublishNow(ctx, b.owner, b.site.ID, r.ID, r.Rev); err != nil {
+		t.Fatal(err)
+	}
+	r = b.release(t, r.ID)
+	if r.State != release.StatePublished {
+		t.Fatalf("state %s, want published", r.State)
+	}
+	return r, true
+}
+
+// TestNodeAbilitiesAreTheUseCasesRule: for every role × whose node, the
+// node's flags equal whether saving, scheduling, gating and deleting it
+// are accepted.
+func TestNodeAbilitiesAreTheUseCasesRule(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	for _, role := range []policy.Role{policy.Owner, policy.Admin, policy.Editor, policy.Author, policy.Contributor} {
+		for _, mine := range []bool{true, false} {
+			t.Run(fmt.Sprintf("%s/mine=%v", role, mine), func(t *testing.T) {
+				t.Parallel()
+				b := newBundle(t)
+				u := b.addUser(t, "Tester", role)
+				author := b.addUser(t, "Deniz", policy.Contributor)
+				if mine {
+					author = u
+				}
+				fresh := func(i int) engine.NodeDetail {
+					n, err := b.eng.CreateNode(ctx, author, b.site.ID, release.KindContentEntry, content.Body{
+						Title: "Node", Slug: fmt.Sprintf("node-%d", i), Status: content.StatusDraft})
+					if err != nil {
+						t.Fatal(err)
+					}
+					return b.node(t, n.ID)
+				}
+				day := b.clock.Now().Add(48 * time.Hour).In(istanbul(t)).Format("2006-01-02")
+				acts := []struct {
+					name string
+					flag func(engine.NodeAbilities) bool
+					do   func(d engine.NodeDetail) error
+				}{
+					{"Edit", func(a engine.NodeAbilities) bool { return a.Edit }, func(d engine.NodeDetail) error {
+						_, err := b.eng.EditNode(ctx, u, b.site.ID, d.ID, d.Rev, content.Edit{Title: "Edited", Slug: d.Body.Slug, Status: content.StatusDraft})
+						return err
+					}},
+					{"Schedule", func(a engine.NodeAbilities) bool { return a.Schedule }, func(d engine.NodeDetail) error {
+						_, err := b.eng.ScheduleNode(ctx, u, engine.ScheduleInput{SiteID: b.site.ID, NodeID: d.ID, ExpectedRev: d.Rev, Date: day, Time: "09:00"})
+						return err
+					}},
+					{"Gate", func(a engine.NodeAbilities) bool { return a.Gate }, func(d engine.NodeDetail) error {
+						until := b.clock.Now().Add(96 * time.Hour)
+						_, err := b.eng.PlanGates(ctx, u, engine.GateInput{SiteID: b.site.ID, NodeID: d.ID, ExpectedRev: d.Rev,
+							Until: engine.GateTime{Change: true, At: &until}, Apply: engine.GateApplyWithNextPublish})
+						return err
+					}},
+					{"Delete", func(a engine.NodeAbilities) bool { return a.Delete }, func(d engine.NodeDetail) error {
+						return b.eng.DeleteNode(ctx, u, b.site.ID, d.ID, d.Rev)
+					}},
+				}
+				for i, act := range acts {
+					d := fresh(i)
+					got := b.eng.NodeAbilities(u, d)
+					err := act.do(d)
+					if act.flag(got) != (err == nil) {
+						t.Errorf("%s: ability %v, use case answered %v", act.name, act.flag(got), err)
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestOwnLevelByRole is §10.2's own column per role: Authors and
+// Contributors schedule only their own nodes; an Author approves their
+// own work; nobody's level changes for their own content.
+func TestOwnLevelByRole(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	b := newBundle(t)
+	other := b.addUser(t, "Deniz", policy.Contributor)
+	for i, tc := range []struct {
+		u           engine.User
+		own, others release.State // "" = refused
+	}{
+		{b.owner, release.StateScheduled, release.StateScheduled},
+		{b.editor, release.StateScheduled, release.StateScheduled},
+		{b.author, release.StateScheduled, ""},
+		{b.contributor, release.StateAwaitingApproval, ""},
+	} {
+		t.Run(string(tc.u.Role), func(t *testing.T) {
+			mk := func(by engine.User, slug string) content.Node {
+				n, err := b.eng.CreateNode(ctx, by, b.site.ID, release.KindContentEntry, content.Body{Title: slug, Slug: slug, Status: content.StatusDraft})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return n
+			}
+			for _, c := range []struct {
+				by   engine.User
+				want release.State
+			}{{tc.u, tc.own}, {other, tc.others}} {
+				n := mk(c.by, fmt.Sprintf("n-%d-%s", i, strings.ToLower(c.by.Name)))
+				r, err := b.eng.ScheduleNode(ctx, tc.u, engine.ScheduleInput{SiteID: b.site.ID, NodeID: n.ID, ExpectedRev: n.Rev, Date: "2026-11-04", Time: "09:00"})
+				if c.want == "" {
+					wantRefusal(t, err, engine.CodeForbidden, "")
+					if _, err := b.eng.NewRelease(ctx, tc.u, b.site.ID, "", []string{n.ID}); err == nil {
+						t.Error("a draft of someone else's node was accepted")
+					}
+					continue
+				}
+				if err != nil || r.State != c.want {
+					t.Fatalf("schedule %s's node: %s %v, want %s", c.by.Name, r.State, err, c.want)
+				}
+			}
+		})
+	}
+}
+
+// TestTokenScopesNarrowedOnEveryCall: a token holds the scopes chosen at
+// creation, within the role; a scope above the role is refused; when the
+// person is demoted the token loses scopes at once.
+func TestTokenScopesNarrowedOnEveryCall(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	b := newBundle(t)
+	if _, _, err := b.eng.CreateToken(ctx, b.author, "too much", []policy.Scope{policy.SchedulesWrite}); err == nil {
+		t.Fatal("an Author's token got schedules:write (any)")
+	}
+	if _, _, err := b.eng.CreateToken(ctx, b.editor, "none", []policy.Scope{}); err == nil {
+		t.Fatal("a token without scopes was made")
+	}
+	if _, _, err := b.eng.CreateToken(ctx, b.editor, "person only", []policy.Scope{policy.AutomationsManage}); err == nil {
+		t.Fatal("a token got a person-only scope")
+	}
+	secret, tok, err := b.eng.CreateToken(ctx, b.editor, "read and schedule", []policy.Scope{policy.SchedulesRead, policy.SchedulesWrite, policy.ContentRead})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tok.Scopes) != 3 {
+		t.Fatalf("scopes %v", tok.Scopes)
+	}
+	u, err := b.eng.TokenUser(ctx, secret)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u.Level(policy.SchedulesWrite) != policy.LevelAny || u.Passes(policy.ContentWrite) || u.Passes(policy.ReleasesPublish) {
+		t.Fatalf("token levels: write %s, content:write %v, publish %v", u.Level(policy.SchedulesWrite),
+			u.Passes(policy.ContentWrite), u.Passes(policy.ReleasesPublish))
+	}
+	// The token may not edit: content:write was not chosen.
+	if _, err := b.eng.EditNode(ctx, u, b.site.ID, b.article.ID, b.article.Rev, content.Edit{Title: "x", Slug: "x", Status: content.StatusDraft}); err == nil {
+		t.Fatal("a token without content:write edited")
+	}
+	// The editor is demoted to Contributor: the same token now schedules
+	// at the own level only.
+	if _, err := b.store.DB().ExecContext(ctx, `UPDATE users SET role = 'contributor' WHERE id = ?`, b.editor.ID); err != nil {
+		t.Fatal(err)
+	}
+	u, err = b.eng.TokenUser(ctx, secret)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := u.Level(policy.SchedulesWrite); got != policy.LevelOwn {
+		t.Fatalf("after the demotion schedules:write is %q, want own", got)
+	}
+	_, err = b.eng.ScheduleNode(ctx, u, engine.ScheduleInput{SiteID: b.site.ID, NodeID: b.article.ID, ExpectedRev: b.article.Rev, Date: "2026-11-04", Time: "09:00"})
+	wantRefusal(t, err, engine.CodeForbidden, "")
+}
