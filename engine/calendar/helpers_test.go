@@ -79,7 +79,7 @@ func (b *testBundle) addUser(tb testing.TB, name string, role policy.Role) engin
 
 func (b *testBundle) createNode(tb testing.TB, siteID string, kind release.NodeKind, body content.Body) content.Node {
 	tb.Helper()
-	n, err := b.eng.CreateNode(context.Background(), b.editor, siteID, kind, body)
+	n, err := b.eng.CreateNode(context.Background(), b.contributor, siteID, kind, body) // so own-level scopes reach it (§10.1)
 	if err != nil {
 		tb.Fatal(err)
 	}
