@@ -313,6 +313,7 @@ func (h *Handler) Scheduler(w http.ResponseWriter, r *http.Request) {
 		"dueNotClaimed": StuckJSON(st.DueNotClaimed), "pastLease": StuckJSON(st.PastLease)}
 	if hb := st.Scheduler.Beat; hb != nil {
 		out["lastTick"], out["nextWakeAt"], out["trigger"] = hb.At, hb.NextWakeAt, hb.Trigger
+		out["lagSeconds"] = hb.LagSeconds // how late the oldest due item was at that tick (§8.7)
 	}
 	if !st.DatabaseOK() {
 		out["database"] = st.DatabaseProblem()
