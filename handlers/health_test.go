@@ -123,7 +123,7 @@ func TestAPIRequestsRunTheBackstop(t *testing.T) {
 	got, err := a.eng.Release(ctx, a.site.ID, r.ID)
 	if err != nil || got.State != release.StatePublished {
 		t.Fatalf("release after the backstop: %s, %v; want published", got.State, err)
-	}	// The tick recorded how late its oldest due item was (§8.7), and
+	} // The tick recorded how late its oldest due item was (§8.7), and
 	// GET /api/scheduler says it.
 	api := healthJSONAt(t, a.client(t, ""), "/api/scheduler", map[string]string{"Authorization": "Bearer " + secret}, http.StatusOK)
 	if api["lagSeconds"] != float64(180) {
