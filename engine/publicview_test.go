@@ -7,6 +7,7 @@ import (
 
 	"studio/engine"
 	"studio/engine/content"
+	"studio/engine/public"
 	"studio/engine/release"
 )
 
@@ -64,7 +65,7 @@ func TestPublicViewAt(t *testing.T) {
 			[]string{expiring.ID, draft.ID}, time.Time{}, false},
 	} {
 		b.clock.Set(c.now)
-		v, err := b.eng.PublicViewAt(ctx, site, b.eng.Now())
+		v, err := public.New(b.eng, b.store).ViewAt(ctx, site, b.eng.Now())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -87,7 +88,7 @@ func TestPublicViewAt(t *testing.T) {
 	}
 	// Views within one gate interval share its number; the engine's
 	// prepared snapshot answers the same as the one call.
-	p, err := b.eng.PublicSnapshot(ctx, site)
+	p, err := public.New(b.eng, b.store).Snapshot(ctx, site)
 	if err != nil {
 		t.Fatal(err)
 	}

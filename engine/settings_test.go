@@ -589,24 +589,24 @@ func TestSchedulerHealth(t *testing.T) {
 			dueSoon bool // something is due within 24 hours
 			want    string
 		}{
-			{"NeverBeat", false, start, false, engine.HealthStopped},
-			{"JustBeat", true, start, true, engine.HealthRunning},
-			{"AtThePromise", true, hb.NextWakeAt, true, engine.HealthRunning},
-			{"TwoMinutesOverdue", true, hb.NextWakeAt.Add(2 * time.Minute), true, engine.HealthRunning},
-			{"JustPastGrace", true, hb.NextWakeAt.Add(2*time.Minute + time.Millisecond), true, engine.HealthLate},
+			{"NeverBeat", false, start, false, scheduler.HealthStopped},
+			{"JustBeat", true, start, true, scheduler.HealthRunning},
+			{"AtThePromise", true, hb.NextWakeAt, true, scheduler.HealthRunning},
+			{"TwoMinutesOverdue", true, hb.NextWakeAt.Add(2 * time.Minute), true, scheduler.HealthRunning},
+			{"JustPastGrace", true, hb.NextWakeAt.Add(2*time.Minute + time.Millisecond), true, scheduler.HealthLate},
 			// §8.7's tiers: with nothing due within a day, the scheduler is
 			// stalled only more than ten minutes past its promise.
-			{"JustPastGraceIdle", true, hb.NextWakeAt.Add(2*time.Minute + time.Millisecond), false, engine.HealthRunning},
-			{"TenMinutesOverdue", true, hb.NextWakeAt.Add(10 * time.Minute), true, engine.HealthLate},
-			{"TenMinutesOverdueIdle", true, hb.NextWakeAt.Add(10 * time.Minute), false, engine.HealthRunning},
-			{"PastTen", true, hb.NextWakeAt.Add(10*time.Minute + time.Millisecond), true, engine.HealthStopped},
-			{"PastTenIdle", true, hb.NextWakeAt.Add(10*time.Minute + time.Millisecond), false, engine.HealthStopped},
-			{"Days", true, hb.NextWakeAt.Add(72 * time.Hour), false, engine.HealthStopped},
+			{"JustPastGraceIdle", true, hb.NextWakeAt.Add(2*time.Minute + time.Millisecond), false, scheduler.HealthRunning},
+			{"TenMinutesOverdue", true, hb.NextWakeAt.Add(10 * time.Minute), true, scheduler.HealthLate},
+			{"TenMinutesOverdueIdle", true, hb.NextWakeAt.Add(10 * time.Minute), false, scheduler.HealthRunning},
+			{"PastTen", true, hb.NextWakeAt.Add(10*time.Minute + time.Millisecond), true, scheduler.HealthStopped},
+			{"PastTenIdle", true, hb.NextWakeAt.Add(10*time.Minute + time.Millisecond), false, scheduler.HealthStopped},
+			{"Days", true, hb.NextWakeAt.Add(72 * time.Hour), false, scheduler.HealthStopped},
 		} {
-			if got := engine.HealthOf(hb, tc.found, tc.now, tc.dueSoon); got != tc.want {
+			if got := scheduler.HealthOf(hb, tc.found, tc.now, tc.dueSoon); got != tc.want {
 				t.Errorf("%s: %s, want %s", tc.name, got, tc.want)
 			}
-			if running := engine.HealthOf(hb, tc.found, tc.now, tc.dueSoon) == engine.HealthRunning; running == engine.Stalled(hb, tc.found, tc.now, tc.dueSoon) {
+			if running := scheduler.HealthOf(hb, tc.found, tc.now, tc.dueSoon) == scheduler.HealthRunning; running == scheduler.Stalled(hb, tc.found, tc.now, tc.dueSoon) {
 				t.Errorf("%s: running %v disagrees with Stalled", tc.name, running)
 			}
 		}
@@ -614,13 +614,13 @@ func TestSchedulerHealth(t *testing.T) {
 
 	t.Run("FromTheHeartbeat", func(t *testing.T) {
 		b := newBundle(t)
-		h, err := b.eng.SchedulerHealth(context.Background())
-		if err != nil || h.State != engine.HealthStopped || h.Beat != nil {
+		h, err := b.sched.SchedulerHealth(context.Background())
+		if err != nil || h.State != scheduler.HealthStopped || h.Beat != nil {
 			t.Fatalf("before any tick: %+v, %v", h, err)
 		}
 		b.tick(t)
-		h, err = b.eng.SchedulerHealth(context.Background())
-		if err != nil || h.State != engine.HealthRunning || h.Beat == nil || !h.Beat.At.Equal(start) ||
+		h, err = b.sched.SchedulerHealth(context.Background())
+		if err != nil || h.State != scheduler.HealthRunning || h.Beat == nil || !h.Beat.At.Equal(start) ||
 			!h.Beat.NextWakeAt.Equal(start.Add(5*time.Minute)) || h.Beat.Trigger != "manual" {
 			t.Fatalf("after a tick: %+v, %v", h, err)
 		}
@@ -628,21 +628,21 @@ func TestSchedulerHealth(t *testing.T) {
 		// §8.7's 24-hour tier: three minutes past the promise with nothing
 		// due within a day is not stalled yet; with a release due tomorrow
 		// morning it is.
-		if h, _ := b.eng.SchedulerHealth(context.Background()); h.State != engine.HealthRunning {
+		if h, _ := b.sched.SchedulerHealth(context.Background()); h.State != scheduler.HealthRunning {
 			t.Fatalf("8 minutes after the beat, nothing due: %s, want running", h.State)
 		}
-		if stalled, err := b.eng.Stalled(context.Background()); err != nil || stalled {
+		if stalled, err := b.sched.Stalled(context.Background()); err != nil || stalled {
 			t.Fatalf("8 minutes after the beat, nothing due: stalled %v, %v", stalled, err)
 		}
 		b.schedule(t, b.editor, b.article, "2026-11-02", "09:00")
-		if h, _ := b.eng.SchedulerHealth(context.Background()); h.State != engine.HealthLate {
+		if h, _ := b.sched.SchedulerHealth(context.Background()); h.State != scheduler.HealthLate {
 			t.Fatalf("8 minutes after the beat, a release due within a day: %s, want late", h.State)
 		}
-		if stalled, err := b.eng.Stalled(context.Background()); err != nil || !stalled {
+		if stalled, err := b.sched.Stalled(context.Background()); err != nil || !stalled {
 			t.Fatalf("8 minutes after the beat, a release due within a day: stalled %v, %v", stalled, err)
 		}
 		b.clock.Advance(8 * time.Minute)
-		if h, _ := b.eng.SchedulerHealth(context.Background()); h.State != engine.HealthStopped {
+		if h, _ := b.sched.SchedulerHealth(context.Background()); h.State != scheduler.HealthStopped {
 			t.Fatalf("16 minutes after the beat: %s, want stopped", h.State)
 		}
 	})

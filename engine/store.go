@@ -255,10 +255,13 @@ type ReleaseRow struct {
 type Store interface {
 	TokenStore
 	CalendarStore
-	AutomationStore
-	PreviewStore
-	PublicViewStore
-	HealthStore
+	// RenewLease moves a claimed run's lease on; ErrConflict when the lease
+	// is no longer ours or has ended.
+	RenewLease(ctx context.Context, l Lease) error
+	// Liveness is nil while the database file is the one opened and takes
+	// writes; otherwise an error wrapping ErrDatabaseGone or
+	// ErrDatabaseReadOnly. It looks again at most every few seconds.
+	Liveness(ctx context.Context) error
 	CreateUser(ctx context.Context, u User, passwordHash string, now time.Time) error
 	UserByEmail(ctx context.Context, email string) (User, string, error)
 	UserByID(ctx context.Context, id string) (User, error)

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"studio/engine/automations"
 	"studio/engine/content"
 	"studio/engine/policy"
 	"studio/engine/release"
@@ -367,7 +368,7 @@ func TestMonthGridGatesAndRuns(t *testing.T) {
 	t.Parallel()
 	a := newApp(t)
 	ctx := context.Background()
-	if _, err := a.eng.CreateAutomation(ctx, a.editor, a.site.ID, "Broken-link sweep", "builtin:broken-links",
+	if _, err := automations.New(a.store, a.eng).CreateAutomation(ctx, a.editor, a.site.ID, "Broken-link sweep", "builtin:broken-links",
 		"FREQ=DAILY;BYHOUR=9;BYMINUTE=7", "2026-11-01T00:00"); err != nil {
 		t.Fatal(err)
 	}
@@ -410,7 +411,7 @@ func TestMonthGridGatesAndRuns(t *testing.T) {
 func TestMonthGridWeight(t *testing.T) {
 	t.Parallel()
 	a := newApp(t)
-	if _, err := a.eng.CreateAutomation(context.Background(), a.editor, a.site.ID, "Hourly feed check with a long name",
+	if _, err := automations.New(a.store, a.eng).CreateAutomation(context.Background(), a.editor, a.site.ID, "Hourly feed check with a long name",
 		"builtin:feed-check", "FREQ=DAILY;BYHOUR=0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23;BYMINUTE=7",
 		"2026-10-01T00:00"); err != nil {
 		t.Fatal(err)

@@ -136,9 +136,9 @@ func TestSettingsPage(t *testing.T) {
 func TestHealthBadge(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct{ state, en, tr string }{
-		{engine.HealthRunning, "Running", "Çalışıyor"},
-		{engine.HealthLate, "Late", "Gecikmeli"},
-		{engine.HealthStopped, "Stopped", "Durdu"},
+		{scheduler.HealthRunning, "Running", "Çalışıyor"},
+		{scheduler.HealthLate, "Late", "Gecikmeli"},
+		{scheduler.HealthStopped, "Stopped", "Durdu"},
 	} {
 		for lang, want := range map[string]string{"en": tc.en, "tr": tc.tr} {
 			var buf bytes.Buffer

@@ -42,6 +42,13 @@ type Store interface {
 	DueReleases(ctx context.Context, before time.Time, limit int) ([]engine.ReleaseRow, error)
 	Heartbeat(ctx context.Context) (engine.Heartbeat, error)
 	WriteHeartbeat(ctx context.Context, h engine.Heartbeat) error
+	// StuckReleases lists, for a site or for all (siteID ""), scheduled
+	// releases due at or before dueBefore on sites that are not paused and
+	// running ones whose lease ended at or before leaseBefore.
+	StuckReleases(ctx context.Context, siteID string, dueBefore, leaseBefore time.Time, limit int) ([]StuckRelease, error)
+	// Releases lists a site's releases with execute_at in [from, to), and
+	// every non-terminal one without a time, ordered by time then id.
+	Releases(ctx context.Context, siteID string, from, to time.Time) ([]engine.ReleaseRow, error)
 }
 
 // Scheduler is the in-process scheduler loop: it runs a tick, sleeps until

@@ -304,7 +304,7 @@ func jsonField(err error) string {
 // should have taken and has not.
 func (h *Handler) Scheduler(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	st, err := h.eng.Status(ctx, "")
+	st, err := h.sched.Status(ctx, "")
 	if err != nil {
 		h.fail(w, ctx, err)
 		return
@@ -322,7 +322,7 @@ func (h *Handler) Scheduler(w http.ResponseWriter, r *http.Request) {
 
 // StuckJSON lists releases the scheduler has not taken, as /health and
 // GET /api/scheduler answer them.
-func StuckJSON(rs []engine.StuckRelease) []map[string]any {
+func StuckJSON(rs []scheduler.StuckRelease) []map[string]any {
 	out := make([]map[string]any, 0, len(rs))
 	for _, r := range rs {
 		m := map[string]any{"id": r.ID, "siteId": r.SiteID, "state": r.State}
@@ -360,7 +360,7 @@ func (h *Handler) Sites(w http.ResponseWriter, r *http.Request) {
 // Notifications are the person's notices, derived on every read (§14).
 func (h *Handler) Notifications(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	list, err := h.eng.Notifications(ctx, userOf(ctx), chi.URLParam(r, "siteId"))
+	list, err := h.sched.Notifications(ctx, userOf(ctx), chi.URLParam(r, "siteId"))
 	if err != nil {
 		h.fail(w, ctx, err)
 		return

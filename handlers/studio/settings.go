@@ -12,6 +12,7 @@ import (
 	"studio/engine"
 	"studio/engine/localtime"
 	"studio/engine/policy"
+	"studio/engine/scheduler"
 	"studio/locales"
 	"studio/web/templates"
 )
@@ -37,7 +38,7 @@ func (h *Handler) renderSettings(w http.ResponseWriter, r *http.Request, status 
 		h.fail(w, r, err)
 		return
 	}
-	health, err := h.eng.Status(ctx, st.site.ID)
+	health, err := h.sched.Status(ctx, st.site.ID)
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -276,7 +277,7 @@ func (h *Handler) SaveDailyWriteCap(w http.ResponseWriter, r *http.Request) {
 }
 
 // stuckTitle names a release the scheduler has not taken, as releaseTitle.
-func stuckTitle(s engine.StuckRelease) string {
+func stuckTitle(s scheduler.StuckRelease) string {
 	if s.Title != "" {
 		return s.Title
 	}
