@@ -119,6 +119,9 @@ func (e *Error) ChangedElsewhere() bool {
 
 func refuse(code, field string) *Error { return &Error{Code: code, Field: field} }
 
+// Refuse is refuse for the use-case packages beside the root.
+func Refuse(code, field string) *Error { return refuse(code, field) }
+
 // ErrNotFound is returned by stores when a row does not exist.
 var ErrNotFound = errors.New("not found")
 

@@ -13,6 +13,7 @@ import (
 	"studio/engine/content"
 	"studio/engine/policy"
 	"studio/engine/release"
+	"studio/engine/settings"
 )
 
 // The Month grid (RFC §15.2, §15.3, §15.7) and the move from it (§15.6),
@@ -197,7 +198,7 @@ func TestMonthGridDaysInTheSiteZone(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.eng.SetSiteTimeZone(context.Background(), owner, site.ID, "Europe/Berlin", site.Rev); err != nil {
+	if _, err := settings.New(a.eng, a.store).SetSiteTimeZone(context.Background(), owner, site.ID, "Europe/Berlin", site.Rev); err != nil {
 		t.Fatal(err)
 	}
 	for _, s := range []struct{ title, date, clock string }{

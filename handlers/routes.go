@@ -14,6 +14,7 @@ import (
 	"studio/engine/calendar"
 	"studio/engine/public"
 	"studio/engine/scheduler"
+	"studio/engine/settings"
 	"time"
 
 	"github.com/alexedwards/scs/v2"
@@ -288,12 +289,12 @@ func WithPublicURL(base string) Option { return func(o *options) { o.site.Public
 func WithCDNMaxAge(d time.Duration) Option { return func(o *options) { o.site.CDNMaxAge = d } }
 
 // New builds the one handler of the process.
-func New(eng *engine.Engine, cal *calendar.Calendar, sched *scheduler.Scheduler, pub *public.Public, sessions *scs.SessionManager, log *slog.Logger, opts ...Option) http.Handler {
+func New(eng *engine.Engine, cal *calendar.Calendar, sched *scheduler.Scheduler, pub *public.Public, set *settings.Settings, sessions *scs.SessionManager, log *slog.Logger, opts ...Option) http.Handler {
 	var o options
 	for _, opt := range opts {
 		opt(&o)
 	}
-	s := studio.New(eng, cal, sched, pub, sessions, log)
+	s := studio.New(eng, cal, sched, pub, set, sessions, log)
 	if o.csrfKey != nil {
 		s.SetCSRFKey(o.csrfKey)
 	}
@@ -322,7 +323,7 @@ func New(eng *engine.Engine, cal *calendar.Calendar, sched *scheduler.Scheduler,
 	for key := range bodies {
 		panic("handlers: StudioBodies names no route: " + key)
 	}
-	a := api.New(eng, cal, sched, s.Session, log)
+	a := api.New(eng, cal, sched, set, s.Session, log)
 	for _, origin := range o.origins {
 		if err := errors.Join(s.TrustOrigin(origin), a.TrustOrigin(origin)); err != nil {
 			panic("handlers: trusted origin: " + err.Error())

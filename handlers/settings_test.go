@@ -13,6 +13,7 @@ import (
 	"studio/engine"
 	"studio/engine/policy"
 	"studio/engine/release"
+	"studio/engine/settings"
 	"studio/locales"
 	"studio/web/templates"
 )
@@ -32,7 +33,7 @@ func (a *testApp) pauseSchedules(t *testing.T, reason string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.eng.SetKillSwitch(ctx, owner, a.site.ID, true, reason, s.Rev); err != nil {
+	if _, err := settings.New(a.eng, a.store).SetKillSwitch(ctx, owner, a.site.ID, true, reason, s.Rev); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"studio/engine/calendar"
 	"studio/engine/public"
 	"studio/engine/scheduler"
+	"studio/engine/settings"
 	"testing"
 	"time"
 
@@ -83,7 +84,7 @@ func TestCDNMaxAgeCountsReleases(t *testing.T) {
 	want("Due, not yet run", "1")
 
 	// The ceiling: 60 s by default.
-	srv := httptest.NewServer(handlers.New(a.eng, calendar.New(a.store, a.clock, nil), scheduler.New(a.eng, a.store, nil), public.New(a.eng, a.store), scs.New(), slog.New(slog.DiscardHandler)))
+	srv := httptest.NewServer(handlers.New(a.eng, calendar.New(a.store, a.clock, nil), scheduler.New(a.eng, a.store, nil), public.New(a.eng, a.store), settings.New(a.eng, a.store), scs.New(), slog.New(slog.DiscardHandler)))
 	t.Cleanup(srv.Close)
 	a.clock.Set(start.Add(3 * time.Hour)) // past both, the ticker idle: due, so 1 s
 	dc := a.client(t, "")

@@ -28,6 +28,7 @@ import (
 	"studio/engine/fakeclock"
 	"studio/engine/public"
 	"studio/engine/release"
+	"studio/engine/settings"
 	"studio/handlers"
 	"studio/locales"
 	"studio/web/static"
@@ -466,7 +467,7 @@ func TestPublicSiteOneClockPerRequest(t *testing.T) {
 	g.clock.Set(gatedNow)
 	clock := &countingClock{Clock: g.clock}
 	eng := engine.New(g.store, clock, nil)
-	srv := httptest.NewServer(handlers.New(eng, calendar.New(g.store, clock, nil), scheduler.New(eng, g.store, nil), public.New(eng, g.store), scs.New(), slog.New(slog.DiscardHandler)))
+	srv := httptest.NewServer(handlers.New(eng, calendar.New(g.store, clock, nil), scheduler.New(eng, g.store, nil), public.New(eng, g.store), settings.New(eng, g.store), scs.New(), slog.New(slog.DiscardHandler)))
 	t.Cleanup(srv.Close)
 	c := g.client(t, "")
 	c.app = &testApp{URL: srv.URL}

@@ -15,6 +15,7 @@ import (
 	"studio/engine/calendar"
 	"studio/engine/public"
 	"studio/engine/scheduler"
+	"studio/engine/settings"
 	"time"
 
 	"github.com/alexedwards/scs/sqlite3store"
@@ -72,7 +73,7 @@ func newApp(st *store.Store, clock engine.Clock, log *slog.Logger, secureCookies
 	}
 	cal := calendar.New(st, clock, log)
 	sched := scheduler.New(eng, st, log)
-	return &app{store: st, engine: eng, ticker: sched, handler: handlers.New(eng, cal, sched, public.New(eng, st), sessions, log, opts...)}
+	return &app{store: st, engine: eng, ticker: sched, handler: handlers.New(eng, cal, sched, public.New(eng, st), settings.New(eng, st), sessions, log, opts...)}
 }
 
 // The server's timeouts. A request's headers get 10 s and all of it, its

@@ -27,6 +27,7 @@ import (
 	"strings"
 	"studio/engine/calendar"
 	"studio/engine/scheduler"
+	"studio/engine/settings"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -62,6 +63,7 @@ type Handler struct {
 	eng     *engine.Engine
 	cal     *calendar.Calendar
 	sched   *scheduler.Scheduler
+	set     *settings.Settings
 	session Session
 	log     *slog.Logger
 	// crossOrigin refuses a state-changing request a browser says another
@@ -72,8 +74,8 @@ type Handler struct {
 
 // New returns the API handlers. session may be nil: then only tokens
 // authenticate.
-func New(eng *engine.Engine, cal *calendar.Calendar, sched *scheduler.Scheduler, session Session, log *slog.Logger) *Handler {
-	return &Handler{eng: eng, cal: cal, sched: sched, session: session, log: log, crossOrigin: http.NewCrossOriginProtection()}
+func New(eng *engine.Engine, cal *calendar.Calendar, sched *scheduler.Scheduler, set *settings.Settings, session Session, log *slog.Logger) *Handler {
+	return &Handler{eng: eng, cal: cal, sched: sched, set: set, session: session, log: log, crossOrigin: http.NewCrossOriginProtection()}
 }
 
 type userKey struct{}

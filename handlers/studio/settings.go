@@ -13,6 +13,7 @@ import (
 	"studio/engine/localtime"
 	"studio/engine/policy"
 	"studio/engine/scheduler"
+	"studio/engine/settings"
 	"studio/locales"
 	"studio/web/templates"
 )
@@ -43,7 +44,7 @@ func (h *Handler) renderSettings(w http.ResponseWriter, r *http.Request, status 
 		h.fail(w, r, err)
 		return
 	}
-	used, err := h.eng.DailyWriteUse(ctx, st.site.ID)
+	used, err := h.set.DailyWriteUse(ctx, st.site.ID)
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -82,7 +83,7 @@ func (h *Handler) renderSettings(w http.ResponseWriter, r *http.Request, status 
 
 	v.Switch.Rev = set.Rev
 	v.Switch.Paused = pausedView(r, st, set)
-	fx, err := h.eng.PauseEffects(ctx, *st.user, st.site.ID)
+	fx, err := h.set.PauseEffects(ctx, *st.user, st.site.ID)
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -119,7 +120,7 @@ func (h *Handler) pausedBanner(r *http.Request) (*templates.PausedView, error) {
 		return nil, err
 	}
 	v := pausedView(r, st, set)
-	fx, err := h.eng.PauseEffects(r.Context(), *st.user, st.site.ID)
+	fx, err := h.set.PauseEffects(r.Context(), *st.user, st.site.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -127,9 +128,9 @@ func (h *Handler) pausedBanner(r *http.Request) (*templates.PausedView, error) {
 	return v, nil
 }
 
-// pauseEffectsView shows engine.PauseEffects in the site's zone: each gate
+// pauseEffectsView shows settings.PauseEffects in the site's zone: each gate
 // links to its node's Schedule card, each held release to its page.
-func pauseEffectsView(r *http.Request, st *state, fx engine.PauseEffects) templates.PauseEffectsView {
+func pauseEffectsView(r *http.Request, st *state, fx settings.PauseEffects) templates.PauseEffectsView {
 	v := templates.PauseEffectsView{MoreGates: fx.MoreGates, HeldCount: fx.HeldCount}
 	for _, g := range fx.Gates {
 		v.Gates = append(v.Gates, templates.GateAheadRow{Title: g.Title, Edge: g.Edge, When: timePair(r, g.At, st.site.TimeZone),
@@ -175,7 +176,7 @@ func (h *Handler) SaveTimeZone(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	st := stateOf(ctx)
 	zone := r.PostFormValue("timeZone")
-	_, err := h.eng.SetSiteTimeZone(ctx, *st.user, st.site.ID, zone, formRev(r))
+	_, err := h.set.SetSiteTimeZone(ctx, *st.user, st.site.ID, zone, formRev(r))
 	if msg, fields, status, ok := refusal(ctx, err); ok {
 		h.renderSettings(w, r, status, templates.SettingsPage{TimeZone: zone, Errors: fields, Error: msg, ErrorFor: "timeZone"})
 		return
@@ -194,7 +195,7 @@ func (h *Handler) SaveSiteLang(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	st := stateOf(ctx)
 	lang := r.PostFormValue("lang")
-	_, err := h.eng.SetSiteLang(ctx, *st.user, st.site.ID, lang, formRev(r))
+	_, err := h.set.SetSiteLang(ctx, *st.user, st.site.ID, lang, formRev(r))
 	if msg, fields, status, ok := refusal(ctx, err); ok {
 		h.renderSettings(w, r, status, templates.SettingsPage{Lang: lang, Errors: fields, Error: msg, ErrorFor: "lang"})
 		return
@@ -234,7 +235,7 @@ func (h *Handler) killSwitch(w http.ResponseWriter, r *http.Request, on bool) {
 		h.renderSettings(w, r, http.StatusUnprocessableEntity, v)
 		return
 	}
-	_, err := h.eng.SetKillSwitch(ctx, *st.user, st.site.ID, on, reason, formRev(r))
+	_, err := h.set.SetKillSwitch(ctx, *st.user, st.site.ID, on, reason, formRev(r))
 	if msg, fields, status, ok := refusal(ctx, err); ok {
 		v.Errors, v.Error = fields, msg
 		if fields == nil {
@@ -258,9 +259,9 @@ func (h *Handler) SaveDailyWriteCap(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	st := stateOf(ctx)
 	value := r.PostFormValue("dailyWriteCap")
-	dailyCap, err := engine.ParseDailyWriteCap(value)
+	dailyCap, err := settings.ParseDailyWriteCap(value)
 	if err == nil {
-		_, err = h.eng.SetDailyWriteCap(ctx, *st.user, st.site.ID, dailyCap, formRev(r))
+		_, err = h.set.SetDailyWriteCap(ctx, *st.user, st.site.ID, dailyCap, formRev(r))
 	}
 	if msg, fields, status, ok := refusal(ctx, err); ok {
 		v := templates.SettingsPage{Errors: fields, Error: msg, ErrorFor: "dailyWriteCap"}

@@ -20,6 +20,7 @@ import (
 	"studio/engine/calendar"
 	"studio/engine/public"
 	"studio/engine/scheduler"
+	"studio/engine/settings"
 	"time"
 
 	"github.com/a-h/templ"
@@ -39,6 +40,7 @@ type Handler struct {
 	cal         *calendar.Calendar
 	sched       *scheduler.Scheduler
 	pub         *public.Public
+	set         *settings.Settings
 	sessions    *scs.SessionManager
 	log         *slog.Logger
 	csrfKey     []byte
@@ -46,10 +48,10 @@ type Handler struct {
 }
 
 // New returns the Studio handlers.
-func New(eng *engine.Engine, cal *calendar.Calendar, sched *scheduler.Scheduler, pub *public.Public, sessions *scs.SessionManager, log *slog.Logger) *Handler {
+func New(eng *engine.Engine, cal *calendar.Calendar, sched *scheduler.Scheduler, pub *public.Public, set *settings.Settings, sessions *scs.SessionManager, log *slog.Logger) *Handler {
 	key := make([]byte, 32)
 	rand.Read(key)
-	return &Handler{eng: eng, cal: cal, sched: sched, pub: pub, sessions: sessions, log: log, csrfKey: key, crossOrigin: http.NewCrossOriginProtection()}
+	return &Handler{eng: eng, cal: cal, sched: sched, pub: pub, set: set, sessions: sessions, log: log, csrfKey: key, crossOrigin: http.NewCrossOriginProtection()}
 }
 
 // Session keys.
