@@ -2,7 +2,9 @@
 // ticker loop and the request backstop (RFC §8.4–§8.7). What one tick does
 // (RunDue: claim each due release, run it, write the heartbeat) is the
 // scheduler's; each release in it is the engine's. The automations tick will
-// live here next.
+// live here next. Whether the scheduler runs is here too: the health report
+// (Status, /health and the Scheduler card), §8.7's stalled rule, and the
+// notices derived from schedule state (§14, Notifications).
 //
 // What one release run does (claim, run, publish, §6.3) stays the engine's:
 // RunRelease, which Publish now shares.
