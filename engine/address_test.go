@@ -10,6 +10,7 @@ import (
 	"studio/engine/content"
 	"studio/engine/ids"
 	"studio/engine/release"
+	"studio/engine/scheduler"
 )
 
 // wantRefused fails unless err is the engine refusal code.
@@ -234,13 +235,13 @@ func TestAddressTakeoverFailsTheRun(t *testing.T) {
 	if len(live) != 1 || live[welcome.ID].Body.Title != "Welcome" {
 		t.Errorf("live after the failed run: %v", live)
 	}
-	notes, err := b.eng.Notifications(ctx, b.editor, b.site.ID)
+	notes, err := b.sched.Notifications(ctx, b.editor, b.site.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
 	found := false
 	for _, n := range notes {
-		if n.ReleaseID == r.ID && n.Kind == engine.NoticeFailed && n.Outcome != nil && n.Outcome.Code == engine.CodeSlugTaken {
+		if n.ReleaseID == r.ID && n.Kind == scheduler.NoticeFailed && n.Outcome != nil && n.Outcome.Code == engine.CodeSlugTaken {
 			found = true
 		}
 	}

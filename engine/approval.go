@@ -86,13 +86,12 @@ type ApprovalView struct {
 	Items   []ItemDiff
 }
 
-// ItemDiff is one item of a release as an approver reviews it: the live
-// base and the pinned target, field by field.
-type ItemDiff struct {
-	Item   release.Item
-	Base   *content.Body
-	Target *content.Body
-}
+// ItemDiff is one item of a release as an approver reviews it
+// (content.ItemDiff); FieldDiff is one field of it.
+type (
+	ItemDiff  = content.ItemDiff
+	FieldDiff = content.FieldDiff
+)
 
 // WaitingOrder is the order every surface lists waiting requests in (the
 // Approvals page, the Schedules page's aside, the API): by the time the

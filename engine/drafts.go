@@ -198,7 +198,7 @@ func (e *Engine) RemoveItem(ctx context.Context, u User, siteID, id string, rev 
 		if !found {
 			return nil, nil, g.named(CodeNotFound, nodeID)
 		}
-		kept, neededBy := dropItem(cloneItems(r.Items), nodeID, g.live)
+		kept, neededBy := release.DropItem(cloneItems(r.Items), nodeID, g.live)
 		if neededBy != "" {
 			return nil, nil, &Error{Code: CodeItemNeeded, Args: map[string]any{"Node": nodeID, "Title": g.title(nodeID),
 				"By": g.title(neededBy), "ByNode": neededBy}}

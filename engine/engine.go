@@ -5,9 +5,12 @@
 // surfaces can never disagree; storage is reached through the Store
 // interface that this package declares and package store implements.
 //
-// Two use-case families have their own packages with their own narrow store
-// interfaces: engine/calendar (the calendar read model) and engine/scheduler
-// (when due work runs: the loop, the request backstop, the heartbeat).
+// Other use-case families have their own packages with their own narrow
+// store interfaces, wired beside the engine in cmd/studio: engine/calendar
+// (the calendar read model), engine/scheduler (when due work runs, the
+// health report and the notices), engine/public (the public view and
+// preview links), engine/settings (kill switch, write cap, zone, language)
+// and engine/automations. They import the root; the root imports none.
 package engine
 
 import (
@@ -119,6 +122,9 @@ func (e *Error) ChangedElsewhere() bool {
 }
 
 func refuse(code, field string) *Error { return &Error{Code: code, Field: field} }
+
+// Refuse is refuse for the use-case packages beside the root.
+func Refuse(code, field string) *Error { return refuse(code, field) }
 
 // ErrNotFound is returned by stores when a row does not exist.
 var ErrNotFound = errors.New("not found")

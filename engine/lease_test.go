@@ -176,7 +176,7 @@ func TestStatusNamesReleasesNobodyTook(t *testing.T) {
 	if _, err := schedulerOf(dead, b.store).RunDue(ctx, "node"); !errors.Is(err, errDied) {
 		t.Fatalf("the dying tick: %v", err)
 	}
-	st, err := b.eng.Status(ctx, b.site.ID)
+	st, err := b.sched.Status(ctx, b.site.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,7 +188,7 @@ func TestStatusNamesReleasesNobodyTook(t *testing.T) {
 	// second 90 s past its time.
 	b.clock.Set(nine.Add(150 * time.Second))
 	for _, site := range []string{b.site.ID, ""} {
-		st, err = b.eng.Status(ctx, site)
+		st, err = b.sched.Status(ctx, site)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -201,14 +201,14 @@ func TestStatusNamesReleasesNobodyTook(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st, err = b.eng.Status(ctx, other.ID); err != nil || len(st.PastLease)+len(st.DueNotClaimed) != 0 {
+	if st, err = b.sched.Status(ctx, other.ID); err != nil || len(st.PastLease)+len(st.DueNotClaimed) != 0 {
 		t.Fatalf("another site: %+v %v, want nothing stuck", st, err)
 	}
 
 	// A tick takes both; the report is clear again.
 	b.tick(t)
 	b.tick(t)
-	if st, err = b.eng.Status(ctx, b.site.ID); err != nil || len(st.PastLease)+len(st.DueNotClaimed) != 0 {
+	if st, err = b.sched.Status(ctx, b.site.ID); err != nil || len(st.PastLease)+len(st.DueNotClaimed) != 0 {
 		t.Fatalf("after the tick: %+v %v", st, err)
 	}
 }

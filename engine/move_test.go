@@ -7,6 +7,7 @@ import (
 
 	"studio/engine"
 	"studio/engine/release"
+	"studio/engine/settings"
 )
 
 func TestMove(t *testing.T) {
@@ -100,7 +101,7 @@ func TestMoveAfterTheSiteZoneChanged(t *testing.T) {
 	b := newBundle(t)
 	ctx := context.Background()
 	r := b.schedule(t, b.editor, b.article, "2026-11-02", "09:00")
-	site, err := b.eng.SetSiteTimeZone(ctx, b.owner, b.site.ID, "Europe/Berlin", b.site.Rev)
+	site, err := settings.New(b.eng, b.store).SetSiteTimeZone(ctx, b.owner, b.site.ID, "Europe/Berlin", b.site.Rev)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"studio/engine"
 	"studio/engine/content"
 	"studio/engine/release"
+	"studio/engine/scheduler"
 )
 
 func TestNotifications(t *testing.T) {
@@ -16,7 +17,7 @@ func TestNotifications(t *testing.T) {
 	ctx := context.Background()
 	kinds := func(t *testing.T, b *testBundle, u engine.User) []string {
 		t.Helper()
-		list, err := b.eng.Notifications(ctx, u, b.site.ID)
+		list, err := b.sched.Notifications(ctx, u, b.site.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -44,7 +45,7 @@ func TestNotifications(t *testing.T) {
 		want(t, "editor, 61 min before", kinds(t, b, b.editor))
 		b.clock.Set(ten.Add(-59 * time.Minute))
 		b.tick(t)
-		want(t, "editor, 59 min before", kinds(t, b, b.editor), engine.NoticeApprovalDue)
+		want(t, "editor, 59 min before", kinds(t, b, b.editor), scheduler.NoticeApprovalDue)
 		want(t, "the requester", kinds(t, b, b.contributor))
 	})
 
@@ -55,7 +56,7 @@ func TestNotifications(t *testing.T) {
 		b.schedule(t, b.editor, other, "2026-11-02", "08:30")
 		b.clock.Set(nine.Add(-14 * time.Minute))
 		b.tick(t) // 08:30 is 16 minutes late: still runs
-		want(t, "creator at 08:46", kinds(t, b, b.editor), engine.NoticePublished, engine.NoticeUpcoming)
+		want(t, "creator at 08:46", kinds(t, b, b.editor), scheduler.NoticePublished, scheduler.NoticeUpcoming)
 		want(t, "contributor at 08:46", kinds(t, b, b.contributor))
 
 		b.clock.Set(nine.Add(2 * time.Hour))
@@ -63,12 +64,12 @@ func TestNotifications(t *testing.T) {
 		if got := b.release(t, r.ID); got.State != release.StateMissed {
 			t.Fatalf("state = %s", got.State)
 		}
-		want(t, "the creator after the miss", kinds(t, b, b.editor), engine.NoticeMissed, engine.NoticePublished)
-		want(t, "an administrator after the miss", kinds(t, b, b.admin), engine.NoticeMissed)
+		want(t, "the creator after the miss", kinds(t, b, b.editor), scheduler.NoticeMissed, scheduler.NoticePublished)
+		want(t, "an administrator after the miss", kinds(t, b, b.admin), scheduler.NoticeMissed)
 		want(t, "a contributor after the miss", kinds(t, b, b.contributor))
-		list, _ := b.eng.Notifications(ctx, b.editor, b.site.ID)
+		list, _ := b.sched.Notifications(ctx, b.editor, b.site.ID)
 		for _, n := range list {
-			if n.Kind == engine.NoticeMissed && n.ID != "schedule-missed:"+r.ID {
+			if n.Kind == scheduler.NoticeMissed && n.ID != "schedule-missed:"+r.ID {
 				t.Errorf("unstable id %q", n.ID)
 			}
 		}
@@ -76,10 +77,10 @@ func TestNotifications(t *testing.T) {
 
 	t.Run("SchedulerStalled", func(t *testing.T) {
 		b := newBundle(t)
-		want(t, "admin, never ticked", kinds(t, b, b.admin), engine.NoticeStalled)
+		want(t, "admin, never ticked", kinds(t, b, b.admin), scheduler.NoticeStalled)
 		want(t, "contributor with nothing due", kinds(t, b, b.contributor))
 		b.schedule(t, b.contributor, b.article, "2026-11-02", "20:00")
-		want(t, "contributor with work due today", kinds(t, b, b.contributor), engine.NoticeStalled)
+		want(t, "contributor with work due today", kinds(t, b, b.contributor), scheduler.NoticeStalled)
 		b.tick(t)
 		want(t, "admin after a tick", kinds(t, b, b.admin))
 	})

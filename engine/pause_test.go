@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"studio/engine"
 	"studio/engine/content"
 	"studio/engine/release"
+	"studio/engine/settings"
 )
 
 // TestPauseEffects (issue 10, the kill switch as a newcomer meets it): the
@@ -34,21 +34,21 @@ func TestPauseEffects(t *testing.T) {
 	}
 	r := b.schedule(t, b.editor, b.article, "2026-11-02", "09:00")
 
-	fx, err := b.eng.PauseEffects(ctx, b.editor, b.site.ID)
+	fx, err := settings.New(b.eng, b.store).PauseEffects(ctx, b.editor, b.site.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []engine.GateAhead{
+	want := []settings.GateAhead{
 		{NodeID: lift.ID, NodeKind: release.KindPage, Title: "Results page", Edge: "from", At: *at(3 * time.Hour)},
 		{NodeID: expiry.ID, NodeKind: release.KindPage, Title: "Polling hours", Edge: "until", At: *at(5 * time.Hour)},
 	}
-	if !slices.EqualFunc(fx.Gates, want, func(a, b engine.GateAhead) bool {
+	if !slices.EqualFunc(fx.Gates, want, func(a, b settings.GateAhead) bool {
 		return a.NodeID == b.NodeID && a.Edge == b.Edge && a.At.Equal(b.At) && a.Title == b.Title && a.NodeKind == b.NodeKind
 	}) || fx.MoreGates != 0 || fx.Paused || fx.HeldCount != 0 {
 		t.Fatalf("running: %+v, want gates %+v", fx, want)
 	}
 
-	if _, err := b.eng.SetKillSwitch(ctx, b.owner, b.site.ID, true, "Checking the results", 0); err != nil {
+	if _, err := settings.New(b.eng, b.store).SetKillSwitch(ctx, b.owner, b.site.ID, true, "Checking the results", 0); err != nil {
 		t.Fatal(err)
 	}
 	attention := calendar.CalendarQuery{SiteID: b.site.ID, From: start, To: start.Add(48 * time.Hour),
@@ -57,7 +57,7 @@ func TestPauseEffects(t *testing.T) {
 		t.Fatalf("paused before its time: attention %+v, %v", page.Items, err)
 	}
 	b.clock.Set(nine.Add(time.Minute)) // its time has come; no ticker runs here
-	fx, err = b.eng.PauseEffects(ctx, b.editor, b.site.ID)
+	fx, err = settings.New(b.eng, b.store).PauseEffects(ctx, b.editor, b.site.ID)
 	if err != nil || !fx.Paused || fx.HeldCount != 1 || len(fx.Held) != 1 || fx.Held[0].ID != r.ID ||
 		fx.Held[0].Title != "Election night" || !fx.Held[0].At.Equal(nine) || len(fx.Gates) != 2 {
 		t.Fatalf("paused at 09:01: %+v, %v", fx, err)
@@ -105,7 +105,7 @@ func TestPauseEffects(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := b.eng.SetKillSwitch(ctx, b.owner, b.site.ID, false, "Checked", set.Rev); err != nil {
+	if _, err := settings.New(b.eng, b.store).SetKillSwitch(ctx, b.owner, b.site.ID, false, "Checked", set.Rev); err != nil {
 		t.Fatal(err)
 	}
 	if it := item(all); it == nil || it.Held {
@@ -114,7 +114,7 @@ func TestPauseEffects(t *testing.T) {
 	if it := item(attention); it != nil {
 		t.Errorf("resumed: Needs attention still lists it")
 	}
-	if fx, err = b.eng.PauseEffects(ctx, b.editor, b.site.ID); err != nil || fx.Paused || fx.HeldCount != 0 {
+	if fx, err = settings.New(b.eng, b.store).PauseEffects(ctx, b.editor, b.site.ID); err != nil || fx.Paused || fx.HeldCount != 0 {
 		t.Errorf("resumed: %+v, %v", fx, err)
 	}
 }

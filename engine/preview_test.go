@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"studio/engine"
+	"studio/engine/public"
 	"studio/store"
 )
 
@@ -21,17 +22,17 @@ func TestPreviewTokens(t *testing.T) {
 	b := newBundle(t)
 	ctx := context.Background()
 	expires := start.Add(time.Hour)
-	tok, err := b.eng.PreviewToken(ctx, b.article.ID, expires)
+	tok, err := public.New(b.eng, b.store).PreviewToken(ctx, b.article.ID, expires)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if id, exp, err := b.eng.VerifyPreview(ctx, tok, start); err != nil || id != b.article.ID || !exp.Equal(expires) {
+	if id, exp, err := public.New(b.eng, b.store).VerifyPreview(ctx, tok, start); err != nil || id != b.article.ID || !exp.Equal(expires) {
 		t.Fatalf("VerifyPreview = %q, %v, %v", id, exp, err)
 	}
-	if _, _, err := b.eng.VerifyPreview(ctx, tok, expires.Add(-time.Millisecond)); err != nil {
+	if _, _, err := public.New(b.eng, b.store).VerifyPreview(ctx, tok, expires.Add(-time.Millisecond)); err != nil {
 		t.Errorf("a millisecond before it expires: %v", err)
 	}
-	if _, _, err := b.eng.VerifyPreview(ctx, tok, expires); !errors.Is(err, engine.ErrNotFound) {
+	if _, _, err := public.New(b.eng, b.store).VerifyPreview(ctx, tok, expires); !errors.Is(err, engine.ErrNotFound) {
 		t.Errorf("at its expiry: %v, want ErrNotFound", err)
 	}
 	parts := strings.Split(tok, ".")
@@ -45,7 +46,7 @@ func TestPreviewTokens(t *testing.T) {
 		"Extra":       tok + ".x",
 		"Empty":       "",
 	} {
-		if _, _, err := b.eng.VerifyPreview(ctx, bad, start); !errors.Is(err, engine.ErrNotFound) {
+		if _, _, err := public.New(b.eng, b.store).VerifyPreview(ctx, bad, start); !errors.Is(err, engine.ErrNotFound) {
 			t.Errorf("%s: %v, want ErrNotFound", name, err)
 		}
 	}
@@ -56,12 +57,12 @@ func TestPreviewTokens(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	if _, _, err := engine.New(st, b.clock, nil).VerifyPreview(ctx, tok, start); err != nil {
+	if _, _, err := public.New(engine.New(st, b.clock, nil), st).VerifyPreview(ctx, tok, start); err != nil {
 		t.Errorf("after reopening: %v", err)
 	}
 	// Another database has another key.
 	other := newBundle(t)
-	if _, _, err := other.eng.VerifyPreview(ctx, tok, start); !errors.Is(err, engine.ErrNotFound) {
+	if _, _, err := public.New(other.eng, other.store).VerifyPreview(ctx, tok, start); !errors.Is(err, engine.ErrNotFound) {
 		t.Errorf("another database accepted the token: %v", err)
 	}
 }
@@ -83,7 +84,7 @@ func TestPreviewKeyMadeOnce(t *testing.T) {
 				return
 			}
 			defer st.Close()
-			tokens[i], err = engine.New(st, b.clock, nil).PreviewToken(ctx, b.article.ID, start.Add(time.Hour))
+			tokens[i], err = public.New(engine.New(st, b.clock, nil), st).PreviewToken(ctx, b.article.ID, start.Add(time.Hour))
 			if err != nil {
 				t.Error(err)
 			}
@@ -103,14 +104,14 @@ func TestPreviewLink(t *testing.T) {
 	t.Parallel()
 	b := newBundle(t)
 	ctx := context.Background()
-	tok, err := b.eng.PreviewLink(ctx, b.contributor, b.site.ID, b.article.ID)
+	tok, err := public.New(b.eng, b.store).PreviewLink(ctx, b.contributor, b.site.ID, b.article.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, exp, err := b.eng.VerifyPreview(ctx, tok, start); err != nil || !exp.Equal(start.Add(engine.PreviewLifetime)) {
+	if _, exp, err := public.New(b.eng, b.store).VerifyPreview(ctx, tok, start); err != nil || !exp.Equal(start.Add(public.PreviewLifetime)) {
 		t.Errorf("expires %v (%v), want a day later", exp, err)
 	}
-	if _, err := b.eng.PreviewLink(ctx, b.editor, b.site.ID, "ent_NOTHING"); !errors.Is(err, engine.ErrNotFound) {
+	if _, err := public.New(b.eng, b.store).PreviewLink(ctx, b.editor, b.site.ID, "ent_NOTHING"); !errors.Is(err, engine.ErrNotFound) {
 		t.Errorf("unknown node: %v", err)
 	}
 }

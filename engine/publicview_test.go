@@ -7,7 +7,9 @@ import (
 
 	"studio/engine"
 	"studio/engine/content"
+	"studio/engine/public"
 	"studio/engine/release"
+	"studio/engine/settings"
 )
 
 // TestPublicViewAt is the public view as one engine call on a fake clock
@@ -64,7 +66,7 @@ func TestPublicViewAt(t *testing.T) {
 			[]string{expiring.ID, draft.ID}, time.Time{}, false},
 	} {
 		b.clock.Set(c.now)
-		v, err := b.eng.PublicViewAt(ctx, site, b.eng.Now())
+		v, err := public.New(b.eng, b.store).ViewAt(ctx, site, b.eng.Now())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -87,7 +89,7 @@ func TestPublicViewAt(t *testing.T) {
 	}
 	// Views within one gate interval share its number; the engine's
 	// prepared snapshot answers the same as the one call.
-	p, err := b.eng.PublicSnapshot(ctx, site)
+	p, err := public.New(b.eng, b.store).Snapshot(ctx, site)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,17 +119,17 @@ func TestSiteLang(t *testing.T) {
 	}
 	before := b.dump(t)
 	for _, lang := range []string{"", "de", "EN", "english", "tr-TR"} {
-		_, err := b.eng.SetSiteLang(ctx, b.admin, b.site.ID, lang, b.site.Rev)
+		_, err := settings.New(b.eng, b.store).SetSiteLang(ctx, b.admin, b.site.ID, lang, b.site.Rev)
 		wantRefusal(t, err, "bad_language", "lang")
 	}
-	_, err := b.eng.SetSiteLang(ctx, b.editor, b.site.ID, "en", b.site.Rev)
+	_, err := settings.New(b.eng, b.store).SetSiteLang(ctx, b.editor, b.site.ID, "en", b.site.Rev)
 	wantRefusal(t, err, engine.CodeForbidden, "")
-	_, err = b.eng.SetSiteLang(ctx, b.admin, b.site.ID, "en", b.site.Rev+1)
+	_, err = settings.New(b.eng, b.store).SetSiteLang(ctx, b.admin, b.site.ID, "en", b.site.Rev+1)
 	wantRefusal(t, err, engine.CodeStale, "")
 	if after := b.dump(t); after != before {
 		t.Fatalf("refused language changes changed the database")
 	}
-	site, err := b.eng.SetSiteLang(ctx, b.admin, b.site.ID, "en", b.site.Rev)
+	site, err := settings.New(b.eng, b.store).SetSiteLang(ctx, b.admin, b.site.ID, "en", b.site.Rev)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 	"studio/engine/ids"
 	"studio/engine/localtime"
 	"studio/engine/release"
+	"studio/engine/settings"
 )
 
 // settingsDump adds the schedule settings rows to the bundle's dump, so a
@@ -34,7 +35,7 @@ func (b *testBundle) settings(tb testing.TB) engine.ScheduleSettings {
 
 func (b *testBundle) pause(tb testing.TB, u engine.User, reason string) engine.ScheduleSettings {
 	tb.Helper()
-	s, err := b.eng.SetKillSwitch(context.Background(), u, b.site.ID, true, reason, b.settings(tb).Rev)
+	s, err := settings.New(b.eng, b.store).SetKillSwitch(context.Background(), u, b.site.ID, true, reason, b.settings(tb).Rev)
 	if err != nil {
 		tb.Fatalf("pause: %v", err)
 	}
@@ -43,7 +44,7 @@ func (b *testBundle) pause(tb testing.TB, u engine.User, reason string) engine.S
 
 func (b *testBundle) resume(tb testing.TB, u engine.User, reason string) engine.ScheduleSettings {
 	tb.Helper()
-	s, err := b.eng.SetKillSwitch(context.Background(), u, b.site.ID, false, reason, b.settings(tb).Rev)
+	s, err := settings.New(b.eng, b.store).SetKillSwitch(context.Background(), u, b.site.ID, false, reason, b.settings(tb).Rev)
 	if err != nil {
 		tb.Fatalf("resume: %v", err)
 	}
@@ -226,14 +227,14 @@ func TestKillSwitch(t *testing.T) {
 		b := newBundle(t)
 		before := b.settingsDump(t)
 		for _, u := range []engine.User{b.editor, b.author, b.contributor} {
-			_, err := b.eng.SetKillSwitch(ctx, u, b.site.ID, true, "Because", 0)
+			_, err := settings.New(b.eng, b.store).SetKillSwitch(ctx, u, b.site.ID, true, "Because", 0)
 			wantRefusal(t, err, engine.CodeForbidden, "")
 		}
 		if after := b.settingsDump(t); after != before {
 			t.Fatalf("refused pauses changed the database:\n%s\n%s", before, after)
 		}
 		b.pause(t, b.admin, "Admin pauses")
-		_, err := b.eng.SetKillSwitch(ctx, b.editor, b.site.ID, false, "Editor resumes", b.settings(t).Rev)
+		_, err := settings.New(b.eng, b.store).SetKillSwitch(ctx, b.editor, b.site.ID, false, "Editor resumes", b.settings(t).Rev)
 		wantRefusal(t, err, engine.CodeForbidden, "")
 		b.resume(t, b.owner, "Owner resumes")
 	})
@@ -244,13 +245,13 @@ func TestKillSwitch(t *testing.T) {
 		for _, tc := range []struct{ name, reason, code string }{
 			{"Empty", "", engine.CodeReason},
 			{"Spaces", "   \t ", engine.CodeReason},
-			{"TwoLines", "First line\nsecond line", engine.CodeReasonInvalid},
-			{"LineSeparator", "Stop\u2028now", engine.CodeReasonInvalid},
-			{"Tab", "Stop\tnow", engine.CodeReasonInvalid},
-			{"TooLong", strings.Repeat("ş", 501), engine.CodeReasonInvalid},
+			{"TwoLines", "First line\nsecond line", settings.CodeReasonInvalid},
+			{"LineSeparator", "Stop\u2028now", settings.CodeReasonInvalid},
+			{"Tab", "Stop\tnow", settings.CodeReasonInvalid},
+			{"TooLong", strings.Repeat("ş", 501), settings.CodeReasonInvalid},
 		} {
 			t.Run(tc.name, func(t *testing.T) {
-				_, err := b.eng.SetKillSwitch(ctx, b.admin, b.site.ID, true, tc.reason, 0)
+				_, err := settings.New(b.eng, b.store).SetKillSwitch(ctx, b.admin, b.site.ID, true, tc.reason, 0)
 				wantRefusal(t, err, tc.code, "reason")
 			})
 		}
@@ -270,9 +271,9 @@ func TestKillSwitch(t *testing.T) {
 		b.resume(t, b.admin, "Second") // rev 2
 		before := b.settingsDump(t)
 		for _, rev := range []int64{0, 1, 3} {
-			_, err := b.eng.SetKillSwitch(ctx, b.admin, b.site.ID, true, "From an old page", rev)
+			_, err := settings.New(b.eng, b.store).SetKillSwitch(ctx, b.admin, b.site.ID, true, "From an old page", rev)
 			wantRefusal(t, err, engine.CodeStale, "")
-			_, err = b.eng.SetDailyWriteCap(ctx, b.admin, b.site.ID, 10, rev)
+			_, err = settings.New(b.eng, b.store).SetDailyWriteCap(ctx, b.admin, b.site.ID, 10, rev)
 			wantRefusal(t, err, engine.CodeStale, "")
 		}
 		if after := b.settingsDump(t); after != before {
@@ -285,7 +286,7 @@ func TestKillSwitch(t *testing.T) {
 		errs := make(chan error, 4)
 		for i := range 4 {
 			go func() {
-				_, err := b.eng.SetKillSwitch(ctx, b.admin, b.site.ID, true, fmt.Sprintf("Pause %d", i), 0)
+				_, err := settings.New(b.eng, b.store).SetKillSwitch(ctx, b.admin, b.site.ID, true, fmt.Sprintf("Pause %d", i), 0)
 				errs <- err
 			}()
 		}
@@ -310,16 +311,16 @@ func TestKillSwitch(t *testing.T) {
 
 	t.Run("NoDoubleFlip", func(t *testing.T) {
 		b := newBundle(t)
-		_, err := b.eng.SetKillSwitch(ctx, b.admin, b.site.ID, false, "Not paused", 0)
-		wantRefusal(t, err, engine.CodeNotPaused, "")
+		_, err := settings.New(b.eng, b.store).SetKillSwitch(ctx, b.admin, b.site.ID, false, "Not paused", 0)
+		wantRefusal(t, err, settings.CodeNotPaused, "")
 		s := b.pause(t, b.admin, "Once")
-		_, err = b.eng.SetKillSwitch(ctx, b.admin, b.site.ID, true, "Twice", s.Rev)
-		wantRefusal(t, err, engine.CodeAlreadyPaused, "")
+		_, err = settings.New(b.eng, b.store).SetKillSwitch(ctx, b.admin, b.site.ID, true, "Twice", s.Rev)
+		wantRefusal(t, err, settings.CodeAlreadyPaused, "")
 	})
 
 	t.Run("UnknownSite", func(t *testing.T) {
 		b := newBundle(t)
-		_, err := b.eng.SetKillSwitch(ctx, b.admin, "site_nope", true, "Why not", 0)
+		_, err := settings.New(b.eng, b.store).SetKillSwitch(ctx, b.admin, "site_nope", true, "Why not", 0)
 		if err != engine.ErrNotFound {
 			t.Fatalf("err = %v, want ErrNotFound", err)
 		}
@@ -384,7 +385,7 @@ func TestDailyWriteCap(t *testing.T) {
 
 	t.Run("Set", func(t *testing.T) {
 		b := newBundle(t)
-		s, err := b.eng.SetDailyWriteCap(ctx, b.admin, b.site.ID, 50, 0)
+		s, err := settings.New(b.eng, b.store).SetDailyWriteCap(ctx, b.admin, b.site.ID, 50, 0)
 		if err != nil || s.DailyWriteCap != 50 || s.Rev != 1 {
 			t.Fatalf("set 50: %+v, %v", s, err)
 		}
@@ -396,7 +397,7 @@ func TestDailyWriteCap(t *testing.T) {
 		}
 		// Pausing keeps the cap, and the cap keeps the pause.
 		b.pause(t, b.admin, "Pause")
-		s, err = b.eng.SetDailyWriteCap(ctx, b.owner, b.site.ID, 0, b.settings(t).Rev)
+		s, err = settings.New(b.eng, b.store).SetDailyWriteCap(ctx, b.owner, b.site.ID, 0, b.settings(t).Rev)
 		if err != nil || s.DailyWriteCap != 0 || !s.Paused {
 			t.Fatalf("set 0 while paused: %+v, %v", s, err)
 		}
@@ -405,7 +406,7 @@ func TestDailyWriteCap(t *testing.T) {
 		}
 		// The same cap again writes nothing.
 		audits := b.count(t, `SELECT count(*) FROM audit`)
-		if _, err := b.eng.SetDailyWriteCap(ctx, b.owner, b.site.ID, 0, b.settings(t).Rev); err != nil {
+		if _, err := settings.New(b.eng, b.store).SetDailyWriteCap(ctx, b.owner, b.site.ID, 0, b.settings(t).Rev); err != nil {
 			t.Fatal(err)
 		}
 		if n := b.count(t, `SELECT count(*) FROM audit`); n != audits {
@@ -417,34 +418,34 @@ func TestDailyWriteCap(t *testing.T) {
 		b := newBundle(t)
 		before := b.settingsDump(t)
 		for _, c := range []int{-1, engine.MaxDailyWriteCap + 1, 1 << 40} {
-			_, err := b.eng.SetDailyWriteCap(ctx, b.admin, b.site.ID, c, 0)
-			wantRefusal(t, err, engine.CodeDailyWriteCapInvalid, "dailyWriteCap")
+			_, err := settings.New(b.eng, b.store).SetDailyWriteCap(ctx, b.admin, b.site.ID, c, 0)
+			wantRefusal(t, err, settings.CodeDailyWriteCapInvalid, "dailyWriteCap")
 		}
-		_, err := b.eng.SetDailyWriteCap(ctx, b.editor, b.site.ID, 10, 0)
+		_, err := settings.New(b.eng, b.store).SetDailyWriteCap(ctx, b.editor, b.site.ID, 10, 0)
 		wantRefusal(t, err, engine.CodeForbidden, "")
 		if after := b.settingsDump(t); after != before {
 			t.Fatalf("refused caps changed the database:\n%s\n%s", before, after)
 		}
-		if _, err := b.eng.SetDailyWriteCap(ctx, b.admin, b.site.ID, engine.MaxDailyWriteCap, 0); err != nil {
+		if _, err := settings.New(b.eng, b.store).SetDailyWriteCap(ctx, b.admin, b.site.ID, engine.MaxDailyWriteCap, 0); err != nil {
 			t.Fatalf("the largest cap: %v", err)
 		}
 	})
 
 	t.Run("Parse", func(t *testing.T) {
 		for in, want := range map[string]int{"0": 0, "200": 200, " 75 ": 75, "100000": 100000} {
-			if got, err := engine.ParseDailyWriteCap(in); err != nil || got != want {
+			if got, err := settings.ParseDailyWriteCap(in); err != nil || got != want {
 				t.Errorf("ParseDailyWriteCap(%q) = %d, %v; want %d", in, got, err, want)
 			}
 		}
 		for _, in := range []string{"", "-1", "100001", "1.5", "ten", "1e3", "99999999999999999999"} {
-			_, err := engine.ParseDailyWriteCap(in)
-			wantRefusal(t, err, engine.CodeDailyWriteCapInvalid, "dailyWriteCap")
+			_, err := settings.ParseDailyWriteCap(in)
+			wantRefusal(t, err, settings.CodeDailyWriteCapInvalid, "dailyWriteCap")
 		}
 	})
 
 	t.Run("UseCountsTodaysAutomationWrites", func(t *testing.T) {
 		b := newBundle(t)
-		if n, err := b.eng.DailyWriteUse(ctx, b.site.ID); err != nil || n != 0 {
+		if n, err := settings.New(b.eng, b.store).DailyWriteUse(ctx, b.site.ID); err != nil || n != 0 {
 			t.Fatalf("use with no automations: %d, %v", n, err)
 		}
 		other, err := b.eng.CreateSite(ctx, "Other", "UTC")
@@ -465,17 +466,17 @@ func TestDailyWriteCap(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		if n, err := b.eng.DailyWriteUse(ctx, b.site.ID); err != nil || n != 2 {
+		if n, err := settings.New(b.eng, b.store).DailyWriteUse(ctx, b.site.ID); err != nil || n != 2 {
 			t.Fatalf("use = %d, %v; want 2", n, err)
 		}
 		// The UTC day, not the site's: 02:59 in Istanbul on 3 November is
 		// still 2 November in UTC.
 		b.clock.Set(time.Date(2026, 11, 2, 23, 59, 0, 0, time.UTC))
-		if n, _ := b.eng.DailyWriteUse(ctx, b.site.ID); n != 2 {
+		if n, _ := settings.New(b.eng, b.store).DailyWriteUse(ctx, b.site.ID); n != 2 {
 			t.Fatalf("use at 23:59Z = %d, want 2", n)
 		}
 		b.clock.Set(time.Date(2026, 11, 3, 0, 0, 0, 0, time.UTC))
-		if n, _ := b.eng.DailyWriteUse(ctx, b.site.ID); n != 0 {
+		if n, _ := settings.New(b.eng, b.store).DailyWriteUse(ctx, b.site.ID); n != 0 {
 			t.Fatalf("use after midnight UTC = %d, want 0", n)
 		}
 	})
@@ -489,7 +490,7 @@ func TestSetSiteTimeZone(t *testing.T) {
 		b := newBundle(t)
 		r := b.schedule(t, b.editor, b.article, "2026-11-02", "09:00") // 06:00Z, Istanbul
 		before := b.site
-		site, err := b.eng.SetSiteTimeZone(ctx, b.admin, b.site.ID, "Europe/Berlin", before.Rev)
+		site, err := settings.New(b.eng, b.store).SetSiteTimeZone(ctx, b.admin, b.site.ID, "Europe/Berlin", before.Rev)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -541,12 +542,12 @@ func TestSetSiteTimeZone(t *testing.T) {
 		b := newBundle(t)
 		before := b.settingsDump(t)
 		for _, zone := range []string{"", "Mars/Olympus", "Local", "UTC+3", "Europe/../Istanbul", "europe/istanbul"} {
-			_, err := b.eng.SetSiteTimeZone(ctx, b.admin, b.site.ID, zone, b.site.Rev)
+			_, err := settings.New(b.eng, b.store).SetSiteTimeZone(ctx, b.admin, b.site.ID, zone, b.site.Rev)
 			wantRefusal(t, err, engine.CodeUnknownZone, "timeZone")
 		}
-		_, err := b.eng.SetSiteTimeZone(ctx, b.editor, b.site.ID, "Europe/Berlin", b.site.Rev)
+		_, err := settings.New(b.eng, b.store).SetSiteTimeZone(ctx, b.editor, b.site.ID, "Europe/Berlin", b.site.Rev)
 		wantRefusal(t, err, engine.CodeForbidden, "")
-		_, err = b.eng.SetSiteTimeZone(ctx, b.admin, b.site.ID, "Europe/Berlin", b.site.Rev+1)
+		_, err = settings.New(b.eng, b.store).SetSiteTimeZone(ctx, b.admin, b.site.ID, "Europe/Berlin", b.site.Rev+1)
 		wantRefusal(t, err, engine.CodeStale, "")
 		if after := b.settingsDump(t); after != before {
 			t.Fatalf("refused zone changes changed the database:\n%s\n%s", before, after)
@@ -560,14 +561,14 @@ func TestSetSiteTimeZone(t *testing.T) {
 		if _, err := b.eng.Publish(ctx, b.editor, b.site.ID); err != nil {
 			t.Fatal(err)
 		}
-		_, err := b.eng.SetSiteTimeZone(ctx, b.owner, b.site.ID, "Europe/Berlin", b.site.Rev)
+		_, err := settings.New(b.eng, b.store).SetSiteTimeZone(ctx, b.owner, b.site.ID, "Europe/Berlin", b.site.Rev)
 		wantRefusal(t, err, engine.CodeStale, "")
 	})
 
 	t.Run("SameZoneWritesNothing", func(t *testing.T) {
 		b := newBundle(t)
 		before := b.settingsDump(t)
-		site, err := b.eng.SetSiteTimeZone(ctx, b.owner, b.site.ID, " Europe/Istanbul ", b.site.Rev)
+		site, err := settings.New(b.eng, b.store).SetSiteTimeZone(ctx, b.owner, b.site.ID, " Europe/Istanbul ", b.site.Rev)
 		if err != nil || site.Rev != b.site.Rev {
 			t.Fatalf("same zone: %+v, %v", site, err)
 		}
@@ -589,24 +590,24 @@ func TestSchedulerHealth(t *testing.T) {
 			dueSoon bool // something is due within 24 hours
 			want    string
 		}{
-			{"NeverBeat", false, start, false, engine.HealthStopped},
-			{"JustBeat", true, start, true, engine.HealthRunning},
-			{"AtThePromise", true, hb.NextWakeAt, true, engine.HealthRunning},
-			{"TwoMinutesOverdue", true, hb.NextWakeAt.Add(2 * time.Minute), true, engine.HealthRunning},
-			{"JustPastGrace", true, hb.NextWakeAt.Add(2*time.Minute + time.Millisecond), true, engine.HealthLate},
+			{"NeverBeat", false, start, false, scheduler.HealthStopped},
+			{"JustBeat", true, start, true, scheduler.HealthRunning},
+			{"AtThePromise", true, hb.NextWakeAt, true, scheduler.HealthRunning},
+			{"TwoMinutesOverdue", true, hb.NextWakeAt.Add(2 * time.Minute), true, scheduler.HealthRunning},
+			{"JustPastGrace", true, hb.NextWakeAt.Add(2*time.Minute + time.Millisecond), true, scheduler.HealthLate},
 			// §8.7's tiers: with nothing due within a day, the scheduler is
 			// stalled only more than ten minutes past its promise.
-			{"JustPastGraceIdle", true, hb.NextWakeAt.Add(2*time.Minute + time.Millisecond), false, engine.HealthRunning},
-			{"TenMinutesOverdue", true, hb.NextWakeAt.Add(10 * time.Minute), true, engine.HealthLate},
-			{"TenMinutesOverdueIdle", true, hb.NextWakeAt.Add(10 * time.Minute), false, engine.HealthRunning},
-			{"PastTen", true, hb.NextWakeAt.Add(10*time.Minute + time.Millisecond), true, engine.HealthStopped},
-			{"PastTenIdle", true, hb.NextWakeAt.Add(10*time.Minute + time.Millisecond), false, engine.HealthStopped},
-			{"Days", true, hb.NextWakeAt.Add(72 * time.Hour), false, engine.HealthStopped},
+			{"JustPastGraceIdle", true, hb.NextWakeAt.Add(2*time.Minute + time.Millisecond), false, scheduler.HealthRunning},
+			{"TenMinutesOverdue", true, hb.NextWakeAt.Add(10 * time.Minute), true, scheduler.HealthLate},
+			{"TenMinutesOverdueIdle", true, hb.NextWakeAt.Add(10 * time.Minute), false, scheduler.HealthRunning},
+			{"PastTen", true, hb.NextWakeAt.Add(10*time.Minute + time.Millisecond), true, scheduler.HealthStopped},
+			{"PastTenIdle", true, hb.NextWakeAt.Add(10*time.Minute + time.Millisecond), false, scheduler.HealthStopped},
+			{"Days", true, hb.NextWakeAt.Add(72 * time.Hour), false, scheduler.HealthStopped},
 		} {
-			if got := engine.HealthOf(hb, tc.found, tc.now, tc.dueSoon); got != tc.want {
+			if got := scheduler.HealthOf(hb, tc.found, tc.now, tc.dueSoon); got != tc.want {
 				t.Errorf("%s: %s, want %s", tc.name, got, tc.want)
 			}
-			if running := engine.HealthOf(hb, tc.found, tc.now, tc.dueSoon) == engine.HealthRunning; running == engine.Stalled(hb, tc.found, tc.now, tc.dueSoon) {
+			if running := scheduler.HealthOf(hb, tc.found, tc.now, tc.dueSoon) == scheduler.HealthRunning; running == scheduler.Stalled(hb, tc.found, tc.now, tc.dueSoon) {
 				t.Errorf("%s: running %v disagrees with Stalled", tc.name, running)
 			}
 		}
@@ -614,13 +615,13 @@ func TestSchedulerHealth(t *testing.T) {
 
 	t.Run("FromTheHeartbeat", func(t *testing.T) {
 		b := newBundle(t)
-		h, err := b.eng.SchedulerHealth(context.Background())
-		if err != nil || h.State != engine.HealthStopped || h.Beat != nil {
+		h, err := b.sched.SchedulerHealth(context.Background())
+		if err != nil || h.State != scheduler.HealthStopped || h.Beat != nil {
 			t.Fatalf("before any tick: %+v, %v", h, err)
 		}
 		b.tick(t)
-		h, err = b.eng.SchedulerHealth(context.Background())
-		if err != nil || h.State != engine.HealthRunning || h.Beat == nil || !h.Beat.At.Equal(start) ||
+		h, err = b.sched.SchedulerHealth(context.Background())
+		if err != nil || h.State != scheduler.HealthRunning || h.Beat == nil || !h.Beat.At.Equal(start) ||
 			!h.Beat.NextWakeAt.Equal(start.Add(5*time.Minute)) || h.Beat.Trigger != "manual" {
 			t.Fatalf("after a tick: %+v, %v", h, err)
 		}
@@ -628,21 +629,21 @@ func TestSchedulerHealth(t *testing.T) {
 		// §8.7's 24-hour tier: three minutes past the promise with nothing
 		// due within a day is not stalled yet; with a release due tomorrow
 		// morning it is.
-		if h, _ := b.eng.SchedulerHealth(context.Background()); h.State != engine.HealthRunning {
+		if h, _ := b.sched.SchedulerHealth(context.Background()); h.State != scheduler.HealthRunning {
 			t.Fatalf("8 minutes after the beat, nothing due: %s, want running", h.State)
 		}
-		if stalled, err := b.eng.Stalled(context.Background()); err != nil || stalled {
+		if stalled, err := b.sched.Stalled(context.Background()); err != nil || stalled {
 			t.Fatalf("8 minutes after the beat, nothing due: stalled %v, %v", stalled, err)
 		}
 		b.schedule(t, b.editor, b.article, "2026-11-02", "09:00")
-		if h, _ := b.eng.SchedulerHealth(context.Background()); h.State != engine.HealthLate {
+		if h, _ := b.sched.SchedulerHealth(context.Background()); h.State != scheduler.HealthLate {
 			t.Fatalf("8 minutes after the beat, a release due within a day: %s, want late", h.State)
 		}
-		if stalled, err := b.eng.Stalled(context.Background()); err != nil || !stalled {
+		if stalled, err := b.sched.Stalled(context.Background()); err != nil || !stalled {
 			t.Fatalf("8 minutes after the beat, a release due within a day: stalled %v, %v", stalled, err)
 		}
 		b.clock.Advance(8 * time.Minute)
-		if h, _ := b.eng.SchedulerHealth(context.Background()); h.State != engine.HealthStopped {
+		if h, _ := b.sched.SchedulerHealth(context.Background()); h.State != scheduler.HealthStopped {
 			t.Fatalf("16 minutes after the beat: %s, want stopped", h.State)
 		}
 	})

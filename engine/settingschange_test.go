@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"studio/engine"
+	"studio/engine/settings"
 )
 
 func TestChangeScheduleSettings(t *testing.T) {
@@ -12,8 +13,8 @@ func TestChangeScheduleSettings(t *testing.T) {
 	ctx := context.Background()
 	b := newBundle(t)
 	on, capped := true, 150
-	change := func(u engine.User, c engine.SettingsChange) (engine.ScheduleSettings, error) {
-		return b.eng.ChangeScheduleSettings(ctx, u, b.site.ID, c)
+	change := func(u engine.User, c settings.SettingsChange) (engine.ScheduleSettings, error) {
+		return settings.New(b.eng, b.store).ChangeScheduleSettings(ctx, u, b.site.ID, c)
 	}
 	unchanged := func(t *testing.T, what string, fn func()) {
 		t.Helper()
@@ -25,27 +26,27 @@ func TestChangeScheduleSettings(t *testing.T) {
 	}
 
 	unchanged(t, "refusals", func() {
-		_, err := change(b.editor, engine.SettingsChange{Rev: 0, DailyWriteCap: &capped})
+		_, err := change(b.editor, settings.SettingsChange{Rev: 0, DailyWriteCap: &capped})
 		wantRefusal(t, err, "forbidden", "")
 		tooMany := engine.MaxDailyWriteCap + 1
-		_, err = change(b.admin, engine.SettingsChange{Rev: 0, DailyWriteCap: &tooMany})
+		_, err = change(b.admin, settings.SettingsChange{Rev: 0, DailyWriteCap: &tooMany})
 		wantRefusal(t, err, "daily_write_cap_out_of_range", "dailyWriteCap")
-		_, err = change(b.admin, engine.SettingsChange{Rev: 3, DailyWriteCap: &capped})
+		_, err = change(b.admin, settings.SettingsChange{Rev: 3, DailyWriteCap: &capped})
 		wantRefusal(t, err, "stale", "")
-		_, err = change(b.admin, engine.SettingsChange{Rev: 0, Paused: &on, DailyWriteCap: &capped})
+		_, err = change(b.admin, settings.SettingsChange{Rev: 0, Paused: &on, DailyWriteCap: &capped})
 		wantRefusal(t, err, "one_settings_change", "")
-		_, err = change(b.admin, engine.SettingsChange{Rev: 0, Paused: &on})
+		_, err = change(b.admin, settings.SettingsChange{Rev: 0, Paused: &on})
 		wantRefusal(t, err, "reason_required", "reason")
 	})
 
-	set, err := change(b.admin, engine.SettingsChange{Rev: 0, DailyWriteCap: &capped})
+	set, err := change(b.admin, settings.SettingsChange{Rev: 0, DailyWriteCap: &capped})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if set.DailyWriteCap != 150 || set.Rev != 1 {
 		t.Fatalf("settings = %+v", set)
 	}
-	set, err = change(b.admin, engine.SettingsChange{Rev: 1, Paused: &on, Reason: "Checking the feed", DailyWriteCap: &capped})
+	set, err = change(b.admin, settings.SettingsChange{Rev: 1, Paused: &on, Reason: "Checking the feed", DailyWriteCap: &capped})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +57,7 @@ func TestChangeScheduleSettings(t *testing.T) {
 		t.Errorf("%d audit rows, want one per change", n)
 	}
 	unchanged(t, "asking for what holds", func() {
-		got, err := change(b.admin, engine.SettingsChange{Rev: 2, Paused: &on, DailyWriteCap: &capped})
+		got, err := change(b.admin, settings.SettingsChange{Rev: 2, Paused: &on, DailyWriteCap: &capped})
 		if err != nil || got.Rev != 2 {
 			t.Errorf("settings %+v, %v", got, err)
 		}

@@ -25,6 +25,9 @@ func siteHash(s Site) string {
 	return "sha256-" + hex.EncodeToString(sum[:])
 }
 
+// SiteHash is siteHash for the use-case packages beside the root.
+func SiteHash(s Site) string { return siteHash(s) }
+
 // CreateSite creates a site with no live snapshot, in the schema's default
 // language (the demo's; see SetSiteLang to change it).
 func (e *Engine) CreateSite(ctx context.Context, name, timeZone string) (Site, error) {

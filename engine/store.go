@@ -281,10 +281,13 @@ type ReleaseRow struct {
 type Store interface {
 	TokenStore
 	CalendarStore
-	AutomationStore
-	PreviewStore
-	PublicViewStore
-	HealthStore
+	// RenewLease moves a claimed run's lease on; ErrConflict when the lease
+	// is no longer ours or has ended.
+	RenewLease(ctx context.Context, l Lease) error
+	// Liveness is nil while the database file is the one opened and takes
+	// writes; otherwise an error wrapping ErrDatabaseGone or
+	// ErrDatabaseReadOnly. It looks again at most every few seconds.
+	Liveness(ctx context.Context) error
 	CreateUser(ctx context.Context, u User, passwordHash string, now time.Time) error
 	UserByEmail(ctx context.Context, email string) (User, string, error)
 	UserByID(ctx context.Context, id string) (User, error)
@@ -394,16 +397,4 @@ type Store interface {
 	// ScheduleSettings returns a site's schedule settings, the defaults at
 	// rev 0 when it has no row.
 	ScheduleSettings(ctx context.Context, siteID string) (ScheduleSettings, error)
-	// SaveScheduleSettings writes next when the settings are still at
-	// expectedRev (0: no row yet), with its audit row; ErrConflict otherwise.
-	SaveScheduleSettings(ctx context.Context, next ScheduleSettings, expectedRev int64, audit AuditEntry) error
-	// SetSiteTimeZone changes the site's zone when the site is still at
-	// site's rev and hash, giving it newHash; ErrConflict otherwise.
-	SetSiteTimeZone(ctx context.Context, site Site, zone, newHash string, now time.Time, audit AuditEntry) error
-	// SetSiteLang changes the site's language, guarded on site's rev and
-	// hash, with its audit row; ErrConflict when the site moved.
-	SetSiteLang(ctx context.Context, site Site, lang, newHash string, now time.Time, a AuditEntry) error
-	// AutomationWrites counts the site's audit rows written by automations
-	// in [from, to).
-	AutomationWrites(ctx context.Context, siteID string, from, to time.Time) (int, error)
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"studio/engine/automations"
 	"studio/engine/content"
 	"studio/engine/release"
 )
@@ -27,7 +28,7 @@ func TestAPISchedule(t *testing.T) {
 	if err := a.eng.Cancel(ctx, a.editor, a.site.ID, canceled.ID, canceled.Rev); err != nil {
 		t.Fatal(err)
 	}
-	sweep, err := a.eng.CreateAutomation(ctx, a.editor, a.site.ID, "Broken-link sweep", "builtin:broken-links",
+	sweep, err := automations.New(a.store, a.eng).CreateAutomation(ctx, a.editor, a.site.ID, "Broken-link sweep", "builtin:broken-links",
 		"FREQ=WEEKLY;BYDAY=MO;BYHOUR=7;BYMINUTE=0", "2026-11-09T07:00")
 	if err != nil {
 		t.Fatal(err)

@@ -19,7 +19,9 @@ import (
 
 // apiRouteTable is the API route table, for its methods, patterns and
 // scopes only.
-func apiRouteTable() []handlers.Route { return handlers.APIRoutes(api.New(nil, nil, nil, nil, nil)) }
+func apiRouteTable() []handlers.Route {
+	return handlers.APIRoutes(api.New(nil, nil, nil, nil, nil, nil))
+}
 
 // tokenFor mints a personal access token for u.
 func (a *testApp) tokenFor(t *testing.T, u engine.User) string {

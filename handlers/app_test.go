@@ -13,7 +13,9 @@ import (
 	"regexp"
 	"strings"
 	"studio/engine/calendar"
+	"studio/engine/public"
 	"studio/engine/scheduler"
+	"studio/engine/settings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -96,7 +98,7 @@ func newApp(t *testing.T) *testApp {
 		http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { h.ServeHTTP(w, r) })))
 	a.sched = scheduler.New(a.eng, st, log)
 	sched := a.sched
-	h = handlers.New(a.eng, calendar.New(st, a.clock, log), sched, sessions, log, handlers.WithPublicURL(srv.URL), handlers.WithCDNMaxAge(testCDNMaxAge))
+	h = handlers.New(a.eng, calendar.New(st, a.clock, log), sched, public.New(a.eng, st), settings.New(a.eng, st), sessions, log, handlers.WithPublicURL(srv.URL), handlers.WithCDNMaxAge(testCDNMaxAge))
 	t.Cleanup(func() {
 		srv.Close()
 		sched.Stop() // a request's backstop may still run
@@ -125,7 +127,9 @@ func newApp(t *testing.T) *testApp {
 
 // routeTable is the Studio route table, for its methods, patterns and
 // scopes only.
-func routeTable() []handlers.Route { return handlers.StudioRoutes(studio.New(nil, nil, nil, nil, nil)) }
+func routeTable() []handlers.Route {
+	return handlers.StudioRoutes(studio.New(nil, nil, nil, nil, nil, nil, nil))
+}
 
 // cheapHash is password hashed at bcrypt's lowest cost. engine.AddUser uses
 // the default cost, about a second per hash under -race; SignIn reads the

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"studio/engine/automations"
 	"studio/internal/calendarfixture"
 )
 
@@ -21,7 +22,7 @@ import (
 // They are logged either way.
 func TestSchedulesPagesUnderLoad(t *testing.T) {
 	a := newApp(t)
-	if err := calendarfixture.Seed(context.Background(), a.store.DB(), a.eng, a.site, a.editor, a.clock.Now(), 10000); err != nil {
+	if err := calendarfixture.Seed(context.Background(), a.store.DB(), a.eng, automations.New(a.store, a.eng), a.site, a.editor, a.clock.Now(), 10000); err != nil {
 		t.Fatal(err)
 	}
 	c := a.signedIn(t, a.editor)

@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"studio/engine/automations"
 	"studio/engine/calendar"
 	"testing"
 	"time"
@@ -443,11 +444,11 @@ func TestCalendarAutomationRuns(t *testing.T) {
 	t.Parallel()
 	a := newApp(t)
 	ctx := context.Background()
-	if _, err := a.eng.CreateAutomation(ctx, a.editor, a.site.ID, "Broken links", "builtin:broken-links",
+	if _, err := automations.New(a.store, a.eng).CreateAutomation(ctx, a.editor, a.site.ID, "Broken links", "builtin:broken-links",
 		"FREQ=DAILY;BYHOUR=9,12,15,18;BYMINUTE=7", "2026-11-02T09:07"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.eng.CreateAutomation(ctx, a.editor, a.site.ID, "Weekly digest", "builtin:weekly-digest",
+	if _, err := automations.New(a.store, a.eng).CreateAutomation(ctx, a.editor, a.site.ID, "Weekly digest", "builtin:weekly-digest",
 		"FREQ=WEEKLY;BYDAY=TU;BYHOUR=7;BYMINUTE=30", "2026-11-03T07:30"); err != nil {
 		t.Fatal(err)
 	}
@@ -474,7 +475,7 @@ func TestCalendarPastOccurrenceNotRun(t *testing.T) {
 	t.Parallel()
 	a := newApp(t)
 	ctx := context.Background()
-	auto, err := a.eng.CreateAutomation(ctx, a.editor, a.site.ID, "Broken links", "builtin:broken-links",
+	auto, err := automations.New(a.store, a.eng).CreateAutomation(ctx, a.editor, a.site.ID, "Broken links", "builtin:broken-links",
 		"FREQ=DAILY;BYHOUR=9;BYMINUTE=7", "2026-11-02T09:07")
 	if err != nil {
 		t.Fatal(err)

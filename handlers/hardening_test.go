@@ -18,7 +18,9 @@ import (
 	"runtime"
 	"strings"
 	"studio/engine/calendar"
+	"studio/engine/public"
 	"studio/engine/scheduler"
+	"studio/engine/settings"
 	"testing"
 	"time"
 
@@ -45,7 +47,7 @@ func (a *testApp) serve(t *testing.T, tlsToo bool, opts ...handlers.Option) stri
 	log := slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelWarn}))
 	sched := scheduler.New(a.eng, a.store, log)
 	t.Cleanup(sched.Stop) // after the server closes: a request's backstop may still run
-	h := handlers.New(a.eng, calendar.New(a.store, a.clock, log), sched, sessions, log, opts...)
+	h := handlers.New(a.eng, calendar.New(a.store, a.clock, log), sched, public.New(a.eng, a.store), settings.New(a.eng, a.store), sessions, log, opts...)
 	var srv *httptest.Server
 	if tlsToo {
 		srv = httptest.NewTLSServer(h)

@@ -9,9 +9,11 @@ import (
 	"testing"
 	"time"
 
+	"studio/engine/automations"
 	"studio/engine/content"
 	"studio/engine/policy"
 	"studio/engine/release"
+	"studio/engine/settings"
 )
 
 // The Month grid (RFC §15.2, §15.3, §15.7) and the move from it (§15.6),
@@ -196,7 +198,7 @@ func TestMonthGridDaysInTheSiteZone(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.eng.SetSiteTimeZone(context.Background(), owner, site.ID, "Europe/Berlin", site.Rev); err != nil {
+	if _, err := settings.New(a.eng, a.store).SetSiteTimeZone(context.Background(), owner, site.ID, "Europe/Berlin", site.Rev); err != nil {
 		t.Fatal(err)
 	}
 	for _, s := range []struct{ title, date, clock string }{
@@ -367,7 +369,7 @@ func TestMonthGridGatesAndRuns(t *testing.T) {
 	t.Parallel()
 	a := newApp(t)
 	ctx := context.Background()
-	if _, err := a.eng.CreateAutomation(ctx, a.editor, a.site.ID, "Broken-link sweep", "builtin:broken-links",
+	if _, err := automations.New(a.store, a.eng).CreateAutomation(ctx, a.editor, a.site.ID, "Broken-link sweep", "builtin:broken-links",
 		"FREQ=DAILY;BYHOUR=9;BYMINUTE=7", "2026-11-01T00:00"); err != nil {
 		t.Fatal(err)
 	}
@@ -410,7 +412,7 @@ func TestMonthGridGatesAndRuns(t *testing.T) {
 func TestMonthGridWeight(t *testing.T) {
 	t.Parallel()
 	a := newApp(t)
-	if _, err := a.eng.CreateAutomation(context.Background(), a.editor, a.site.ID, "Hourly feed check with a long name",
+	if _, err := automations.New(a.store, a.eng).CreateAutomation(context.Background(), a.editor, a.site.ID, "Hourly feed check with a long name",
 		"builtin:feed-check", "FREQ=DAILY;BYHOUR=0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23;BYMINUTE=7",
 		"2026-10-01T00:00"); err != nil {
 		t.Fatal(err)

@@ -12,7 +12,9 @@ import (
 	"net/netip"
 	"strings"
 	"studio/engine/calendar"
+	"studio/engine/public"
 	"studio/engine/scheduler"
+	"studio/engine/settings"
 	"time"
 
 	"github.com/alexedwards/scs/v2"
@@ -217,12 +219,12 @@ func APIRoutes(a *api.Handler) []Route {
 // PublicRoutes is the table of routes without a session: health, assets and
 // the public site. None of them changes anything. who finds a signed-in
 // caller for /health's details (nil: nobody is).
-func PublicRoutes(eng *engine.Engine, p *site.Handler, who func(*http.Request) (engine.User, bool)) []Route {
+func PublicRoutes(sched *scheduler.Scheduler, p *site.Handler, who func(*http.Request) (engine.User, bool)) []Route {
 	if who == nil {
 		who = func(*http.Request) (engine.User, bool) { return engine.User{}, false }
 	}
 	return []Route{
-		{"GET", "/health", Anyone, health(eng, who)},
+		{"GET", "/health", Anyone, health(sched, who)},
 		{"GET", "/static/*", Anyone, static.Handler().ServeHTTP},
 		// The public site (RFC §7.2): every route below shows only what the
 		// one gate helper lets through at the request's instant; the route
@@ -288,12 +290,12 @@ func WithPublicURL(base string) Option { return func(o *options) { o.site.Public
 func WithCDNMaxAge(d time.Duration) Option { return func(o *options) { o.site.CDNMaxAge = d } }
 
 // New builds the one handler of the process.
-func New(eng *engine.Engine, cal *calendar.Calendar, sched *scheduler.Scheduler, sessions *scs.SessionManager, log *slog.Logger, opts ...Option) http.Handler {
+func New(eng *engine.Engine, cal *calendar.Calendar, sched *scheduler.Scheduler, pub *public.Public, set *settings.Settings, sessions *scs.SessionManager, log *slog.Logger, opts ...Option) http.Handler {
 	var o options
 	for _, opt := range opts {
 		opt(&o)
 	}
-	s := studio.New(eng, cal, sched, sessions, log)
+	s := studio.New(eng, cal, sched, pub, set, sessions, log)
 	if o.csrfKey != nil {
 		s.SetCSRFKey(o.csrfKey)
 	}
@@ -322,7 +324,7 @@ func New(eng *engine.Engine, cal *calendar.Calendar, sched *scheduler.Scheduler,
 	for key := range bodies {
 		panic("handlers: StudioBodies names no route: " + key)
 	}
-	a := api.New(eng, cal, sched, s.Session, log)
+	a := api.New(eng, cal, sched, set, s.Session, log)
 	for _, origin := range o.origins {
 		if err := errors.Join(s.TrustOrigin(origin), a.TrustOrigin(origin)); err != nil {
 			panic("handlers: trusted origin: " + err.Error())
@@ -336,7 +338,7 @@ func New(eng *engine.Engine, cal *calendar.Calendar, sched *scheduler.Scheduler,
 			r.Method(rt.Method, rt.Pattern, a.Guard(mustScope(rt), rt.Handler))
 		}
 	})
-	for _, rt := range PublicRoutes(eng, site.New(eng, log, o.site), healthCaller(eng, sessions, s)) {
+	for _, rt := range PublicRoutes(sched, site.New(eng, pub, log, o.site), healthCaller(eng, sessions, s)) {
 		if rt.Method != http.MethodGet || rt.Scope != Anyone {
 			panic("handlers: public routes are read-only and open: " + rt.Pattern)
 		}
@@ -396,18 +398,18 @@ func securityHeaders(next http.Handler) http.Handler {
 }
 
 // health reports liveness and the scheduler's health (§8.7), as one engine
-// use case (engine.Status) that the Scheduler card and the notifications
+// use case (scheduler.Status) that the Scheduler card and the notifications
 // share. Everyone gets status ("ok", or "unavailable" with 503 and the
 // reason while the database file is gone or read-only) and a coarse
 // healthy; a signed-in caller with schedules:read (a session or a bearer
 // token) also gets the details: the heartbeat, the next wake-up (it tells
 // when the next release is due, so nobody else learns it) and the releases
 // the scheduler has not taken.
-func health(eng *engine.Engine, who func(*http.Request) (engine.User, bool)) http.HandlerFunc {
+func health(sched *scheduler.Scheduler, who func(*http.Request) (engine.User, bool)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		w.Header().Set("Cache-Control", "no-store")
-		st, err := eng.Status(r.Context(), "")
+		st, err := sched.Status(r.Context(), "")
 		if err != nil {
 			w.WriteHeader(http.StatusServiceUnavailable)
 			json.NewEncoder(w).Encode(map[string]any{"status": "unavailable", "healthy": false, "reason": "database unavailable"})
@@ -418,9 +420,9 @@ func health(eng *engine.Engine, who func(*http.Request) (engine.User, bool)) htt
 		if !st.DatabaseOK() {
 			out["status"], out["reason"], code = "unavailable", st.DatabaseProblem(), http.StatusServiceUnavailable
 		}
-		if u, ok := who(r); ok && engine.MaySeeStatusDetails(u) {
+		if u, ok := who(r); ok && scheduler.MaySeeStatusDetails(u) {
 			out["now"] = st.Now.Format(time.RFC3339)
-			sched := map[string]any{"healthy": st.State() == engine.HealthRunning, "state": st.State(),
+			sched := map[string]any{"healthy": st.State() == scheduler.HealthRunning, "state": st.State(),
 				"dueNotClaimed": api.StuckJSON(st.DueNotClaimed), "pastLease": api.StuckJSON(st.PastLease)}
 			if hb := st.Scheduler.Beat; hb != nil {
 				sched["heartbeatAt"] = hb.At.Format(time.RFC3339)

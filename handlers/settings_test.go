@@ -13,6 +13,7 @@ import (
 	"studio/engine"
 	"studio/engine/policy"
 	"studio/engine/release"
+	"studio/engine/settings"
 	"studio/locales"
 	"studio/web/templates"
 )
@@ -32,7 +33,7 @@ func (a *testApp) pauseSchedules(t *testing.T, reason string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.eng.SetKillSwitch(ctx, owner, a.site.ID, true, reason, s.Rev); err != nil {
+	if _, err := settings.New(a.eng, a.store).SetKillSwitch(ctx, owner, a.site.ID, true, reason, s.Rev); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -136,9 +137,9 @@ func TestSettingsPage(t *testing.T) {
 func TestHealthBadge(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct{ state, en, tr string }{
-		{engine.HealthRunning, "Running", "Çalışıyor"},
-		{engine.HealthLate, "Late", "Gecikmeli"},
-		{engine.HealthStopped, "Stopped", "Durdu"},
+		{scheduler.HealthRunning, "Running", "Çalışıyor"},
+		{scheduler.HealthLate, "Late", "Gecikmeli"},
+		{scheduler.HealthStopped, "Stopped", "Durdu"},
 	} {
 		for lang, want := range map[string]string{"en": tc.en, "tr": tc.tr} {
 			var buf bytes.Buffer

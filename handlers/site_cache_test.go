@@ -8,7 +8,9 @@ import (
 	"net/http/httptest"
 	"strings"
 	"studio/engine/calendar"
+	"studio/engine/public"
 	"studio/engine/scheduler"
+	"studio/engine/settings"
 	"testing"
 	"time"
 
@@ -82,7 +84,7 @@ func TestCDNMaxAgeCountsReleases(t *testing.T) {
 	want("Due, not yet run", "1")
 
 	// The ceiling: 60 s by default.
-	srv := httptest.NewServer(handlers.New(a.eng, calendar.New(a.store, a.clock, nil), scheduler.New(a.eng, a.store, nil), scs.New(), slog.New(slog.DiscardHandler)))
+	srv := httptest.NewServer(handlers.New(a.eng, calendar.New(a.store, a.clock, nil), scheduler.New(a.eng, a.store, nil), public.New(a.eng, a.store), settings.New(a.eng, a.store), scs.New(), slog.New(slog.DiscardHandler)))
 	t.Cleanup(srv.Close)
 	a.clock.Set(start.Add(3 * time.Hour)) // past both, the ticker idle: due, so 1 s
 	dc := a.client(t, "")
@@ -136,7 +138,7 @@ func TestPublicURLNotFromHost(t *testing.T) {
 		"/rss.xml", "/sitemap.xml", "/robots.txt", "/media/harbour-cranes.png", "/nothing", "/posts/nothing",
 		"/preview/" + token, "/preview/" + token + "/media/harbour-cranes.png", "/health"}
 	var routes []string
-	for _, rt := range handlers.PublicRoutes(g.eng, site.New(g.eng, nil, site.Options{}), nil) {
+	for _, rt := range handlers.PublicRoutes(scheduler.New(g.eng, g.store, nil), site.New(g.eng, public.New(g.eng, g.store), nil, site.Options{}), nil) {
 		routes = append(routes, rt.Pattern)
 	}
 	t.Logf("public routes: %v", routes)

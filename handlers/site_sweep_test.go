@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"studio/engine"
+	"studio/engine/public"
+	"studio/engine/scheduler"
 	"studio/handlers"
 	"studio/handlers/site"
 	"studio/web/static"
@@ -87,7 +89,7 @@ func TestRouteSweep(t *testing.T) {
 	assetSlugs = append(assetSlugs, "no-such-thing.png", scoop.Body.Slug)
 
 	// The route table's own rows: a new row needs an expansion here.
-	routes := handlers.PublicRoutes(g.eng, site.New(g.eng, nil, site.Options{}), nil)
+	routes := handlers.PublicRoutes(scheduler.New(g.eng, g.store, nil), site.New(g.eng, public.New(g.eng, g.store), nil, site.Options{}), nil)
 	param := regexp.MustCompile(`\{(\w+)\}`)
 	expand := func(pattern string) []string {
 		switch {

@@ -26,7 +26,9 @@ import (
 	"studio/engine"
 	"studio/engine/content"
 	"studio/engine/fakeclock"
+	"studio/engine/public"
 	"studio/engine/release"
+	"studio/engine/settings"
 	"studio/handlers"
 	"studio/locales"
 	"studio/web/static"
@@ -251,7 +253,7 @@ func (g *gatedSite) node(t *testing.T, slug string) *fixtureNode {
 // previewToken mints a preview link's token for n, expiring at expires.
 func (g *gatedSite) previewToken(t *testing.T, n *fixtureNode, expires time.Time) string {
 	t.Helper()
-	tok, err := g.eng.PreviewToken(context.Background(), n.ID, expires)
+	tok, err := public.New(g.eng, g.store).PreviewToken(context.Background(), n.ID, expires)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -441,9 +443,9 @@ func TestPreviewLinks(t *testing.T) {
 	editor.check(t, scenario{Name: "UnknownNode", URL: "/studio/content/ent_nothing/preview", ExpectedStatus: http.StatusNotFound})
 
 	// A day later the link is dead, and its 404 is the site's.
-	g.clock.Set(gatedNow.Add(engine.PreviewLifetime - time.Millisecond))
+	g.clock.Set(gatedNow.Add(public.PreviewLifetime - time.Millisecond))
 	anon.check(t, scenario{Name: "LastMoment", URL: scoop, ExpectedStatus: http.StatusOK})
-	g.clock.Set(gatedNow.Add(engine.PreviewLifetime))
+	g.clock.Set(gatedNow.Add(public.PreviewLifetime))
 	anon.check(t, scenario{Name: "Expired", URL: scoop, ExpectedStatus: http.StatusNotFound, ExpectedHeaders: noStore,
 		NotExpectedContent: []string{"Zeppelin"}})
 }
@@ -465,7 +467,7 @@ func TestPublicSiteOneClockPerRequest(t *testing.T) {
 	g.clock.Set(gatedNow)
 	clock := &countingClock{Clock: g.clock}
 	eng := engine.New(g.store, clock, nil)
-	srv := httptest.NewServer(handlers.New(eng, calendar.New(g.store, clock, nil), scheduler.New(eng, g.store, nil), scs.New(), slog.New(slog.DiscardHandler)))
+	srv := httptest.NewServer(handlers.New(eng, calendar.New(g.store, clock, nil), scheduler.New(eng, g.store, nil), public.New(eng, g.store), settings.New(eng, g.store), scs.New(), slog.New(slog.DiscardHandler)))
 	t.Cleanup(srv.Close)
 	c := g.client(t, "")
 	c.app = &testApp{URL: srv.URL}

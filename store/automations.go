@@ -7,12 +7,13 @@ import (
 	"fmt"
 
 	"studio/engine"
+	"studio/engine/automations"
 	"studio/engine/release"
 )
 
 // CreateAutomation inserts an automation and its audit row in one
 // transaction.
-func (s *Store) CreateAutomation(ctx context.Context, a engine.Automation, entry engine.AuditEntry) error {
+func (s *Store) CreateAutomation(ctx context.Context, a automations.Automation, entry engine.AuditEntry) error {
 	createdBy, err := jsonText(a.CreatedBy)
 	if err != nil {
 		return err
@@ -31,17 +32,17 @@ func (s *Store) CreateAutomation(ctx context.Context, a engine.Automation, entry
 
 // Automations lists a site's automations, oldest first: one statement on
 // automations_site.
-func (s *Store) Automations(ctx context.Context, siteID string) ([]engine.Automation, error) {
+func (s *Store) Automations(ctx context.Context, siteID string) ([]automations.Automation, error) {
 	rows, err := s.read.QueryContext(ctx, `SELECT id, site_id, name, job, COALESCE(rule, ''), start_local, time_zone, state,
 		created_by, origin, rev, created_at, updated_at FROM automations WHERE site_id = ? ORDER BY created_at, id`, siteID)
 	if err != nil {
 		return nil, fmt.Errorf("store: automations: %w", err)
 	}
 	defer rows.Close()
-	var out []engine.Automation
+	var out []automations.Automation
 	creators := map[string]release.Actor{} // a site has few creators: each is decoded once
 	for rows.Next() {
-		var a engine.Automation
+		var a automations.Automation
 		var createdBy, created, updated string
 		if err := rows.Scan(&a.ID, &a.SiteID, &a.Name, &a.Job, &a.Rule, &a.StartLocal, &a.TimeZone, &a.State,
 			&createdBy, &a.Origin, &a.Rev, &created, &updated); err != nil {

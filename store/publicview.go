@@ -5,7 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 
-	"studio/engine"
+	"studio/engine/public"
 )
 
 // liveSitesQuery is LiveSites' query: every site with the earliest time of
@@ -25,15 +25,15 @@ const liveSitesQuery = `SELECT ` + siteColumns + `,
 
 // LiveSites lists every site, oldest first, each with the earliest instant
 // one of its open releases is due: one statement.
-func (s *Store) LiveSites(ctx context.Context) ([]engine.LiveSite, error) {
+func (s *Store) LiveSites(ctx context.Context) ([]public.LiveSite, error) {
 	rows, err := s.liveSites.QueryContext(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("store: live sites: %w", err)
 	}
 	defer rows.Close()
-	var out []engine.LiveSite
+	var out []public.LiveSite
 	for rows.Next() {
-		var x engine.LiveSite
+		var x public.LiveSite
 		var due [3]sql.NullString
 		if err := rows.Scan(&x.ID, &x.Name, &x.TimeZone, &x.PublishedSnapshotID, &x.Rev, &x.Hash, &x.Lang,
 			&due[0], &due[1], &due[2]); err != nil {

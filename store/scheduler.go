@@ -9,6 +9,7 @@ import (
 
 	"studio/engine"
 	"studio/engine/release"
+	"studio/engine/scheduler"
 )
 
 // DueReleases lists the releases that come due by until, in each site's
@@ -177,7 +178,7 @@ func (s *Store) RenewLease(ctx context.Context, l engine.Lease) error {
 // the scheduler should have taken and has not: scheduled ones due at or
 // before dueBefore on a site that is not paused, and running ones whose
 // lease ended at or before leaseBefore. In time order, at most limit.
-func (s *Store) StuckReleases(ctx context.Context, siteID string, dueBefore, leaseBefore time.Time, limit int) ([]engine.StuckRelease, error) {
+func (s *Store) StuckReleases(ctx context.Context, siteID string, dueBefore, leaseBefore time.Time, limit int) ([]scheduler.StuckRelease, error) {
 	rows, err := s.read.QueryContext(ctx, `SELECT r.id, r.site_id, COALESCE(r.title, ''), r.state, r.execute_at, r.lease_until
 		FROM releases r LEFT JOIN schedule_settings p ON p.site_id = r.site_id
 		WHERE (? = '' OR r.site_id = ?)
@@ -188,9 +189,9 @@ func (s *Store) StuckReleases(ctx context.Context, siteID string, dueBefore, lea
 		return nil, fmt.Errorf("store: stuck releases: %w", err)
 	}
 	defer rows.Close()
-	var out []engine.StuckRelease
+	var out []scheduler.StuckRelease
 	for rows.Next() {
-		var r engine.StuckRelease
+		var r scheduler.StuckRelease
 		var state string
 		var at, until sql.NullString
 		if err := rows.Scan(&r.ID, &r.SiteID, &r.Title, &state, &at, &until); err != nil {

@@ -11,6 +11,7 @@ import (
 	"studio/engine/ids"
 	"studio/engine/policy"
 	"studio/engine/release"
+	"studio/engine/settings"
 )
 
 // admin adds an Administrator to the bundle (with a dummy password hash:
@@ -31,7 +32,7 @@ func (b *bundle) pause(t *testing.T, u engine.User) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := b.eng.SetKillSwitch(ctx, u, b.site.ID, true, "Hold everything", s.Rev); err != nil {
+	if _, err := settings.New(b.eng, b.store).SetKillSwitch(ctx, u, b.site.ID, true, "Hold everything", s.Rev); err != nil {
 		t.Fatal(err)
 	}
 }

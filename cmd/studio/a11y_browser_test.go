@@ -19,7 +19,7 @@ import (
 // both languages and both colour schemes.
 func TestAccessibilityInTheBrowser(t *testing.T) {
 	app := startBrowserApp(t, time.Date(2026, 11, 2, 5, 0, 0, 0, time.UTC), func(f demoFixture) {
-		must(t, seedDemoSchedules(f.ctx, f.eng, f.site, f.user("owner@demo.test"), f.user("editor@demo.test"),
+		must(t, seedDemoSchedules(f.ctx, f.eng, f.store, f.site, f.user("owner@demo.test"), f.user("editor@demo.test"),
 			f.user("contributor@demo.test")))
 	})
 	f := app.demo(t)

@@ -12,6 +12,7 @@ import (
 	"math"
 
 	"studio/engine"
+	"studio/engine/automations"
 	"studio/engine/content"
 	"studio/engine/localtime"
 	"studio/engine/policy"
@@ -51,7 +52,7 @@ func demoCmd(ctx context.Context, args []string, stdout io.Writer) error {
 	}
 	seeded := false
 	if seed {
-		if seeded, err = seedDemo(ctx, engine.New(st, systemClock{}, nil)); err != nil {
+		if seeded, err = seedDemo(ctx, engine.New(st, systemClock{}, nil), st); err != nil {
 			return err
 		}
 	}
@@ -66,7 +67,7 @@ func demoCmd(ctx context.Context, args []string, stdout io.Writer) error {
 // seedDemo creates "Demo Gazette" with people and content, on a database
 // without sites only. Most content goes live at once; two articles stay
 // drafts for the newcomer to schedule.
-func seedDemo(ctx context.Context, eng *engine.Engine) (bool, error) {
+func seedDemo(ctx context.Context, eng *engine.Engine, st automations.Store) (bool, error) {
 	sites, err := eng.Sites(ctx)
 	if err != nil || len(sites) > 0 {
 		return false, err
@@ -142,7 +143,7 @@ func seedDemo(ctx context.Context, eng *engine.Engine) (bool, error) {
 		created[n.body.Slug] = c.ID
 	}
 	if demoSchedules {
-		if err := seedDemoSchedules(ctx, eng, site, users[0], users[1], users[2]); err != nil {
+		if err := seedDemoSchedules(ctx, eng, st, site, users[0], users[1], users[2]); err != nil {
 			return false, err
 		}
 	}
@@ -158,19 +159,19 @@ var demoSchedules = true
 // in the site's zone: two built-in automations (a weekly broken-link sweep,
 // a daily stale-content review), ten releases (two waiting for approval,
 // one of two articles, one taking a page down) and an embargo.
-func seedDemoSchedules(ctx context.Context, eng *engine.Engine, site engine.Site, owner, editor, contributor engine.User) error {
+func seedDemoSchedules(ctx context.Context, eng *engine.Engine, st automations.Store, site engine.Site, owner, editor, contributor engine.User) error {
 	loc, err := localtime.LoadZone(site.TimeZone)
 	if err != nil {
 		return err
 	}
 	today := localtime.WallOf(eng.Now(), loc)
 	day := func(n int) string { return today.AddDays(n).Date() }
-	automations := []struct{ name, job, rule, start string }{
+	jobs := []struct{ name, job, rule, start string }{
 		{"Kırık bağlantı taraması", "builtin:broken-links", "FREQ=WEEKLY;BYDAY=MO;BYHOUR=7;BYMINUTE=0", day(0) + "T07:00"},
 		{"Eskimiş içerik taraması", "builtin:stale-content", "FREQ=DAILY;BYHOUR=6;BYMINUTE=30", day(0) + "T06:30"},
 	}
-	for _, a := range automations {
-		if _, err := eng.CreateAutomation(ctx, owner, site.ID, a.name, a.job, a.rule, a.start); err != nil {
+	for _, a := range jobs {
+		if _, err := automations.New(st, eng).CreateAutomation(ctx, owner, site.ID, a.name, a.job, a.rule, a.start); err != nil {
 			return err
 		}
 	}

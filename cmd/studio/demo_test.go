@@ -33,7 +33,7 @@ func TestDemoSchedules(t *testing.T) {
 	defer st.Close()
 	now := time.Date(2026, 11, 2, 5, 0, 0, 0, time.UTC) // Monday, 08:00 in Istanbul
 	eng := engine.New(st, fakeclock.New(now), nil)
-	if seeded, err := seedDemo(ctx, eng); err != nil || !seeded {
+	if seeded, err := seedDemo(ctx, eng, st); err != nil || !seeded {
 		t.Fatalf("seed: %v %v", seeded, err)
 	}
 	sites, err := eng.Sites(ctx)
@@ -45,9 +45,9 @@ func TestDemoSchedules(t *testing.T) {
 		must(t, err)
 		users = append(users, found)
 	}
-	must(t, seedDemoSchedules(ctx, eng, site, users[0], users[1], users[2]))
+	must(t, seedDemoSchedules(ctx, eng, st, site, users[0], users[1], users[2]))
 
-	automations, err := eng.Automations(ctx, site.ID)
+	automations, err := st.Automations(ctx, site.ID)
 	if err != nil || len(automations) != 2 {
 		t.Fatalf("automations %v, %v", automations, err)
 	}

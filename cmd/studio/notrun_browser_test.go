@@ -4,6 +4,8 @@ import (
 	"testing"
 	"time"
 
+	"studio/engine/automations"
+
 	"github.com/chromedp/chromedp"
 )
 
@@ -14,7 +16,7 @@ import (
 func TestNotRunInTheBrowser(t *testing.T) {
 	// Monday 2 November 2026, 08:00 in Istanbul; then Tuesday 08:00.
 	app := startBrowserApp(t, time.Date(2026, 11, 2, 5, 0, 0, 0, time.UTC), func(f demoFixture) {
-		_, err := f.eng.CreateAutomation(f.ctx, f.user("owner@demo.test"), f.site.ID, "Eskimiş içerik taraması",
+		_, err := automations.New(f.store, f.eng).CreateAutomation(f.ctx, f.user("owner@demo.test"), f.site.ID, "Eskimiş içerik taraması",
 			"builtin:stale-content", "FREQ=DAILY;BYHOUR=6;BYMINUTE=30", "2026-11-03T06:30")
 		must(t, err)
 	})

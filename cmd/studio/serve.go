@@ -13,7 +13,9 @@ import (
 	"net"
 	"net/http"
 	"studio/engine/calendar"
+	"studio/engine/public"
 	"studio/engine/scheduler"
+	"studio/engine/settings"
 	"time"
 
 	"github.com/alexedwards/scs/sqlite3store"
@@ -71,7 +73,7 @@ func newApp(st *store.Store, clock engine.Clock, log *slog.Logger, secureCookies
 	}
 	cal := calendar.New(st, clock, log)
 	sched := scheduler.New(eng, st, log)
-	return &app{store: st, engine: eng, ticker: sched, handler: handlers.New(eng, cal, sched, sessions, log, opts...)}
+	return &app{store: st, engine: eng, ticker: sched, handler: handlers.New(eng, cal, sched, public.New(eng, st), settings.New(eng, st), sessions, log, opts...)}
 }
 
 // The server's timeouts. A request's headers get 10 s and all of it, its
@@ -130,7 +132,7 @@ func serveCmd(ctx context.Context, args []string, stdout io.Writer, log *slog.Lo
 			return err
 		}
 		if seed {
-			if seeded, err := seedDemo(ctx, a.engine); err != nil {
+			if seeded, err := seedDemo(ctx, a.engine, a.store); err != nil {
 				return err
 			} else if seeded {
 				fmt.Fprintln(stdout, "Seeded the demo site “Demo Gazette”.")

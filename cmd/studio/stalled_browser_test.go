@@ -29,7 +29,7 @@ func TestStalledBannerInTheBrowser(t *testing.T) {
 	t.Cleanup(func() { st.Close() })
 	clock := fakeclock.New(seven)
 	a := newApp(st, clock, slog.New(slog.NewTextHandler(io.Discard, nil)), false)
-	if seeded, err := seedDemo(ctx, a.engine); err != nil || !seeded {
+	if seeded, err := seedDemo(ctx, a.engine, st); err != nil || !seeded {
 		t.Fatalf("seed: %v %v", seeded, err)
 	}
 	f := (&browserApp{clock: clock, eng: a.engine}).demo(t)
@@ -50,7 +50,7 @@ func TestStalledBannerInTheBrowser(t *testing.T) {
 		t.Fatalf("backstop within the grace: ran %v %v", ran, err)
 	}
 	clock.Set(seven.Add(7*time.Minute + 30*time.Second))
-	if stalled, err := a.engine.Stalled(ctx); err != nil || !stalled {
+	if stalled, err := a.ticker.Stalled(ctx); err != nil || !stalled {
 		t.Fatalf("stalled at 07:07:30: %v %v", stalled, err)
 	}
 	srv := httptest.NewServer(a.handler)

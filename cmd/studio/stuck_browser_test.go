@@ -31,7 +31,7 @@ func TestStuckReleasesInTheBrowser(t *testing.T) {
 	t.Cleanup(func() { st.Close() })
 	clock := fakeclock.New(nine.Add(-time.Hour))
 	a := newApp(st, clock, slog.New(slog.NewTextHandler(io.Discard, nil)), false)
-	if seeded, err := seedDemo(ctx, a.engine); err != nil || !seeded {
+	if seeded, err := seedDemo(ctx, a.engine, st); err != nil || !seeded {
 		t.Fatalf("seed: %v %v", seeded, err)
 	}
 	f := (&browserApp{clock: clock, eng: a.engine}).demo(t)

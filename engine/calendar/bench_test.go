@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"studio/engine/automations"
 	"studio/engine/localtime"
 	"studio/internal/calendarfixture"
 )
@@ -14,7 +15,7 @@ import (
 func calendarFixture(tb testing.TB, releases int) *testBundle {
 	tb.Helper()
 	b := newBundle(tb)
-	if err := calendarfixture.Seed(context.Background(), b.store.DB(), b.eng, b.site, b.editor, b.clock.Now(), releases); err != nil {
+	if err := calendarfixture.Seed(context.Background(), b.store.DB(), b.eng, automations.New(b.store, b.eng), b.site, b.editor, b.clock.Now(), releases); err != nil {
 		tb.Fatal(err)
 	}
 	var n int

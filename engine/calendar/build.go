@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 	"studio/engine"
+	"studio/engine/automations"
 	"time"
 
 	"studio/engine/localtime"
@@ -315,13 +316,13 @@ func (e *Calendar) calendarReleases(ctx context.Context, f calendarFilter, from,
 // before it was created; past ones are "not_run" (no run is recorded
 // behind them until automations run: never "done" without one), and
 // future ones of a paused or broken automation are "paused".
-func (e *Calendar) automationOccurrences(a engine.Automation, f calendarFilter, now, from, to time.Time) (occurrences, bool) {
+func (e *Calendar) automationOccurrences(a automations.Automation, f calendarFilter, now, from, to time.Time) (occurrences, bool) {
 	loc, err := engine.ZoneNamed(a.TimeZone)
 	if err != nil {
 		e.log.Warn("calendar: automation zone", "automation", a.ID, "zone", a.TimeZone)
 		return occurrences{}, false
 	}
-	rc, err := engine.AutomationRecurrenceIn(a.StartLocal, loc, a.Rule)
+	rc, err := automations.AutomationRecurrenceIn(a.StartLocal, loc, a.Rule)
 	if err != nil {
 		e.log.Warn("calendar: automation rule", "automation", a.ID, "err", err)
 		return occurrences{}, false
@@ -331,7 +332,7 @@ func (e *Calendar) automationOccurrences(a engine.Automation, f calendarFilter, 
 	o := occurrences{id: a.ID, rc: rc, now: now, past: base, future: base}
 	o.past.State = ItemNotRun
 	o.future.State = string(release.StateScheduled)
-	if a.State != engine.AutomationActive {
+	if a.State != automations.AutomationActive {
 		o.future.State = ItemPaused
 	}
 	o.future.Recurring = a.Rule != ""

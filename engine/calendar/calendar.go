@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"strings"
 	"studio/engine"
+	"studio/engine/automations"
 	"time"
 
 	"studio/engine/localtime"
@@ -209,7 +210,7 @@ func (d CalendarDay) More() int { return d.Total - len(d.Items) }
 type Store interface {
 	Site(ctx context.Context, id string) (engine.Site, error)
 	ScheduleSettings(ctx context.Context, siteID string) (engine.ScheduleSettings, error)
-	Automations(ctx context.Context, siteID string) ([]engine.Automation, error)
+	Automations(ctx context.Context, siteID string) ([]automations.Automation, error)
 	engine.CalendarStore
 }
 

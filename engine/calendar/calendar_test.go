@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"studio/engine"
+	"studio/engine/automations"
 	"studio/engine/content"
 	"studio/engine/localtime"
 	"studio/engine/release"
@@ -92,9 +93,9 @@ func occID(automationID string, at time.Time) string {
 	return "occ:" + automationID + ":" + localtime.FormatInstant(at)
 }
 
-func (b *testBundle) automation(tb testing.TB, name, job, rule, start string) engine.Automation {
+func (b *testBundle) automation(tb testing.TB, name, job, rule, start string) automations.Automation {
 	tb.Helper()
-	a, err := b.eng.CreateAutomation(context.Background(), b.editor, b.site.ID, name, job, rule, start)
+	a, err := automations.New(b.store, b.eng).CreateAutomation(context.Background(), b.editor, b.site.ID, name, job, rule, start)
 	if err != nil {
 		tb.Fatalf("create automation %q: %v", name, err)
 	}
@@ -597,7 +598,7 @@ func TestCalendarDST(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := b.eng.CreateAutomation(ctx, b.editor, site.ID, "Nightly", "builtin:cleanup", "FREQ=DAILY;BYHOUR=2;BYMINUTE=30",
+	a, err := automations.New(b.store, b.eng).CreateAutomation(ctx, b.editor, site.ID, "Nightly", "builtin:cleanup", "FREQ=DAILY;BYHOUR=2;BYMINUTE=30",
 		"2027-03-20T02:30")
 	if err != nil {
 		t.Fatal(err)
@@ -742,13 +743,13 @@ func TestCreateAutomation(t *testing.T) {
 		{"Bidi", b.editor, "Sweep\u202e", "builtin:broken-links", "FREQ=DAILY", "2026-11-03T07:00", "bad_name", "name", ""},
 		{"UnknownBuiltin", b.editor, "Sweep", "builtin:nope", "FREQ=DAILY", "2026-11-03T07:00", "unknown_builtin", "job", ""},
 		{"UnknownJob", b.editor, "Sweep", "cron", "FREQ=DAILY", "2026-11-03T07:00", "unknown_job_kind", "job", ""},
-		{"Hourly", b.editor, "Sweep", "builtin:broken-links", "FREQ=HOURLY", "2026-11-03T07:00", engine.CodeBadRule, "rule", "unsupported_freq"},
-		{"TooFrequent", b.editor, "Sweep", "builtin:broken-links", "FREQ=DAILY;BYHOUR=7;BYMINUTE=0,30", "2026-11-03T07:00", engine.CodeBadRule, "rule", "too_frequent"},
-		{"Never", b.editor, "Sweep", "builtin:broken-links", "FREQ=DAILY;UNTIL=20261101T000000Z", "2026-11-03T07:00", engine.CodeBadRule, "rule", "never_occurs"},
+		{"Hourly", b.editor, "Sweep", "builtin:broken-links", "FREQ=HOURLY", "2026-11-03T07:00", automations.CodeBadRule, "rule", "unsupported_freq"},
+		{"TooFrequent", b.editor, "Sweep", "builtin:broken-links", "FREQ=DAILY;BYHOUR=7;BYMINUTE=0,30", "2026-11-03T07:00", automations.CodeBadRule, "rule", "too_frequent"},
+		{"Never", b.editor, "Sweep", "builtin:broken-links", "FREQ=DAILY;UNTIL=20261101T000000Z", "2026-11-03T07:00", automations.CodeBadRule, "rule", "never_occurs"},
 		{"BadStart", b.editor, "Sweep", "builtin:broken-links", "FREQ=DAILY", "2026-11-31T07:00", "bad_wall", "start", ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := b.eng.CreateAutomation(ctx, c.u, b.site.ID, c.title, c.job, c.rule, c.start)
+			_, err := automations.New(b.store, b.eng).CreateAutomation(ctx, c.u, b.site.ID, c.title, c.job, c.rule, c.start)
 			e := wantRefusal(t, err, c.code, c.field)
 			if c.reason != "" && e.Args["Reason"] != c.reason {
 				t.Errorf("reason %v, want %s", e.Args["Reason"], c.reason)
@@ -758,18 +759,18 @@ func TestCreateAutomation(t *testing.T) {
 	if n := b.count(t, `SELECT count(*) FROM automations`); n != before {
 		t.Fatalf("refusals wrote %d automations", n-before)
 	}
-	a, err := b.eng.CreateAutomation(ctx, b.editor, b.site.ID, " Broken-link sweep ", "builtin:broken-links",
+	a, err := automations.New(b.store, b.eng).CreateAutomation(ctx, b.editor, b.site.ID, " Broken-link sweep ", "builtin:broken-links",
 		"byminute=0;freq=weekly;byday=mo;byhour=7", "2026-11-09T07:00")
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := engine.Automation{ID: a.ID, SiteID: b.site.ID, Name: "Broken-link sweep", Job: "builtin:broken-links",
+	want := automations.Automation{ID: a.ID, SiteID: b.site.ID, Name: "Broken-link sweep", Job: "builtin:broken-links",
 		Rule: "FREQ=WEEKLY;BYDAY=MO;BYHOUR=7;BYMINUTE=0", StartLocal: "2026-11-09T07:00", TimeZone: "Europe/Istanbul",
-		State: engine.AutomationActive, CreatedBy: b.editor.Actor(), Origin: "person", Rev: 1, CreatedAt: start, UpdatedAt: start}
+		State: automations.AutomationActive, CreatedBy: b.editor.Actor(), Origin: "person", Rev: 1, CreatedAt: start, UpdatedAt: start}
 	if !reflect.DeepEqual(a, want) || !strings.HasPrefix(a.ID, "aut_") {
 		t.Errorf("created:\n got %+v\nwant %+v", a, want)
 	}
-	list, err := b.eng.Automations(ctx, b.site.ID)
+	list, err := automations.New(b.store, b.eng).Automations(ctx, b.site.ID)
 	if err != nil || len(list) != 1 || !reflect.DeepEqual(list[0], want) {
 		t.Errorf("listed %+v, %v", list, err)
 	}
@@ -777,7 +778,7 @@ func TestCreateAutomation(t *testing.T) {
 		AND json_extract(details, '$.automation') = ?`, a.ID); n != 1 {
 		t.Errorf("%d audit rows", n)
 	}
-	task, err := b.eng.CreateAutomation(ctx, b.owner, b.site.ID, "Comment triage", "agent-task", "", "2026-11-05T09:07")
+	task, err := automations.New(b.store, b.eng).CreateAutomation(ctx, b.owner, b.site.ID, "Comment triage", "agent-task", "", "2026-11-05T09:07")
 	if err != nil || task.Origin != "agent" || task.Rule != "" {
 		t.Errorf("agent task %+v, %v", task, err)
 	}

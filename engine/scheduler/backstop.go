@@ -37,7 +37,7 @@ func (t *Scheduler) Backstop(ctx context.Context) (ran bool, err error) {
 		return false, err
 	}
 	found := err == nil
-	stalled := engine.Stalled(hb, found, now, false)
+	stalled := Stalled(hb, found, now, false)
 	if !stalled {
 		// The beat may be on time while the work is not: a ticker that
 		// beats but no longer runs releases. Something due more than two
@@ -51,7 +51,7 @@ func (t *Scheduler) Backstop(ctx context.Context) (ran bool, err error) {
 			if err != nil {
 				return false, err
 			}
-			stalled = engine.Stalled(hb, found, now, len(soon) > 0)
+			stalled = Stalled(hb, found, now, len(soon) > 0)
 		}
 		if len(overdue) == 0 && !stalled {
 			return false, nil

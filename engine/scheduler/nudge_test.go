@@ -43,6 +43,12 @@ func (neverBeat) DueReleases(context.Context, time.Time, int) ([]engine.ReleaseR
 	return nil, nil
 }
 func (neverBeat) WriteHeartbeat(context.Context, engine.Heartbeat) error { return nil }
+func (neverBeat) StuckReleases(context.Context, string, time.Time, time.Time, int) ([]scheduler.StuckRelease, error) {
+	return nil, nil
+}
+func (neverBeat) Releases(context.Context, string, time.Time, time.Time) ([]engine.ReleaseRow, error) {
+	return nil, nil
+}
 
 // TestNudgeNeverWaitsAndRunsOne: a request's backstop runs beside the
 // request (Nudge returns while the tick it started is still running), and a

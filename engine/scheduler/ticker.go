@@ -2,7 +2,9 @@
 // ticker loop and the request backstop (RFC §8.4–§8.7). What one tick does
 // (RunDue: claim each due release, run it, write the heartbeat) is the
 // scheduler's; each release in it is the engine's. The automations tick will
-// live here next.
+// live here next. Whether the scheduler runs is here too: the health report
+// (Status, /health and the Scheduler card), §8.7's stalled rule, and the
+// notices derived from schedule state (§14, Notifications).
 //
 // What one release run does (claim, run, publish, §6.3) stays the engine's:
 // RunRelease, which Publish now shares.
@@ -42,6 +44,13 @@ type Store interface {
 	DueReleases(ctx context.Context, before time.Time, limit int) ([]engine.ReleaseRow, error)
 	Heartbeat(ctx context.Context) (engine.Heartbeat, error)
 	WriteHeartbeat(ctx context.Context, h engine.Heartbeat) error
+	// StuckReleases lists, for a site or for all (siteID ""), scheduled
+	// releases due at or before dueBefore on sites that are not paused and
+	// running ones whose lease ended at or before leaseBefore.
+	StuckReleases(ctx context.Context, siteID string, dueBefore, leaseBefore time.Time, limit int) ([]StuckRelease, error)
+	// Releases lists a site's releases with execute_at in [from, to), and
+	// every non-terminal one without a time, ordered by time then id.
+	Releases(ctx context.Context, siteID string, from, to time.Time) ([]engine.ReleaseRow, error)
 }
 
 // Scheduler is the in-process scheduler loop: it runs a tick, sleeps until

@@ -27,6 +27,7 @@ import (
 	"strings"
 	"studio/engine/calendar"
 	"studio/engine/scheduler"
+	"studio/engine/settings"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -62,6 +63,7 @@ type Handler struct {
 	eng     *engine.Engine
 	cal     *calendar.Calendar
 	sched   *scheduler.Scheduler
+	set     *settings.Settings
 	session Session
 	log     *slog.Logger
 	// crossOrigin refuses a state-changing request a browser says another
@@ -72,8 +74,8 @@ type Handler struct {
 
 // New returns the API handlers. session may be nil: then only tokens
 // authenticate.
-func New(eng *engine.Engine, cal *calendar.Calendar, sched *scheduler.Scheduler, session Session, log *slog.Logger) *Handler {
-	return &Handler{eng: eng, cal: cal, sched: sched, session: session, log: log, crossOrigin: http.NewCrossOriginProtection()}
+func New(eng *engine.Engine, cal *calendar.Calendar, sched *scheduler.Scheduler, set *settings.Settings, session Session, log *slog.Logger) *Handler {
+	return &Handler{eng: eng, cal: cal, sched: sched, set: set, session: session, log: log, crossOrigin: http.NewCrossOriginProtection()}
 }
 
 type userKey struct{}
@@ -304,7 +306,7 @@ func jsonField(err error) string {
 // should have taken and has not.
 func (h *Handler) Scheduler(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	st, err := h.eng.Status(ctx, "")
+	st, err := h.sched.Status(ctx, "")
 	if err != nil {
 		h.fail(w, ctx, err)
 		return
@@ -323,7 +325,7 @@ func (h *Handler) Scheduler(w http.ResponseWriter, r *http.Request) {
 
 // StuckJSON lists releases the scheduler has not taken, as /health and
 // GET /api/scheduler answer them.
-func StuckJSON(rs []engine.StuckRelease) []map[string]any {
+func StuckJSON(rs []scheduler.StuckRelease) []map[string]any {
 	out := make([]map[string]any, 0, len(rs))
 	for _, r := range rs {
 		m := map[string]any{"id": r.ID, "siteId": r.SiteID, "state": r.State}
@@ -361,7 +363,7 @@ func (h *Handler) Sites(w http.ResponseWriter, r *http.Request) {
 // Notifications are the person's notices, derived on every read (§14).
 func (h *Handler) Notifications(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	list, err := h.eng.Notifications(ctx, userOf(ctx), chi.URLParam(r, "siteId"))
+	list, err := h.sched.Notifications(ctx, userOf(ctx), chi.URLParam(r, "siteId"))
 	if err != nil {
 		h.fail(w, ctx, err)
 		return

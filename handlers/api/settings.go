@@ -8,6 +8,7 @@ import (
 
 	"studio/engine"
 	"studio/engine/release"
+	"studio/engine/settings"
 )
 
 // settingsJSON is a site's schedule settings (RFC §5.1 schedule_settings):
@@ -37,7 +38,7 @@ func (h *Handler) ScheduleSettings(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) answerSettings(w http.ResponseWriter, r *http.Request, set engine.ScheduleSettings) {
-	used, err := h.eng.DailyWriteUse(r.Context(), set.SiteID)
+	used, err := h.set.DailyWriteUse(r.Context(), set.SiteID)
 	if err != nil {
 		h.fail(w, r.Context(), err)
 		return
@@ -77,8 +78,8 @@ func (h *Handler) PutScheduleSettings(w http.ResponseWriter, r *http.Request) {
 		h.badRequest(w, ctx, CodeNothingToChange, "")
 		return
 	}
-	set, err := h.eng.ChangeScheduleSettings(ctx, userOf(ctx), chi.URLParam(r, "siteId"),
-		engine.SettingsChange{Rev: *body.Rev, Paused: body.Paused, Reason: body.Reason, DailyWriteCap: body.DailyWriteCap})
+	set, err := h.set.ChangeScheduleSettings(ctx, userOf(ctx), chi.URLParam(r, "siteId"),
+		settings.SettingsChange{Rev: *body.Rev, Paused: body.Paused, Reason: body.Reason, DailyWriteCap: body.DailyWriteCap})
 	if err != nil {
 		h.fail(w, ctx, err)
 		return

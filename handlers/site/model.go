@@ -9,6 +9,7 @@ import (
 
 	"studio/engine"
 	"studio/engine/localtime"
+	"studio/engine/public"
 	"studio/engine/release"
 	"studio/web/templates"
 )
@@ -20,8 +21,8 @@ type snapshot struct {
 	key  string // site, snapshot, name, zone, language: changes whenever any of them does
 	site engine.Site
 	loc  *time.Location
-	lang string                 // the site's (Site.Lang): the public site's words and dates
-	pub  *engine.PublicSnapshot // what the public may see, at any instant: the engine's answer
+	lang string           // the site's (Site.Lang): the public site's words and dates
+	pub  *public.Snapshot // what the public may see, at any instant: the engine's answer
 
 	items  []*item // published pages and entries, entries newest first
 	assets []*asset
@@ -52,7 +53,7 @@ type asset struct {
 // view is what the public site shows during one gate interval of a
 // snapshot: every list, menu and lookup holds only the nodes visible then.
 // It is built from the engine's public view of that interval
-// (engine.PublicSnapshot.At); every route reads it.
+// (public.Snapshot.At); every route reads it.
 type view struct {
 	snap     *snapshot
 	interval int
@@ -88,7 +89,7 @@ const (
 
 // newSnapshot prepares the templates' side of a live snapshot the engine
 // prepared: its published nodes as the pages show them.
-func newSnapshot(key string, pub *engine.PublicSnapshot) *snapshot {
+func newSnapshot(key string, pub *public.Snapshot) *snapshot {
 	s := pub.Site
 	loc, err := localtime.LoadZone(s.TimeZone)
 	if err != nil {
@@ -131,7 +132,7 @@ func newSnapshot(key string, pub *engine.PublicSnapshot) *snapshot {
 
 // viewAt returns what the snapshot shows at now: the memoised view of now's
 // gate interval, built at the first request that falls in it. Within an
-// interval no gate changes (engine.PublicView.Interval), so the view built
+// interval no gate changes (public.View.Interval), so the view built
 // at any instant of it holds for all of them.
 func (sn *snapshot) viewAt(now time.Time) *view {
 	i := sn.pub.Interval(now)
@@ -155,7 +156,7 @@ func (sn *snapshot) viewAt(now time.Time) *view {
 
 // build shows what the engine says the public may see: no route looks at a
 // status or a gate on its own.
-func (sn *snapshot) build(pv engine.PublicView) *view {
+func (sn *snapshot) build(pv public.View) *view {
 	v := &view{snap: sn, interval: pv.Interval, frame: templates.SiteFrame{SiteName: sn.site.Name, Lang: sn.lang},
 		byPath: map[string]*item{}, byID: map[string]*item{}, media: map[string]*asset{}, mediaIDs: map[string]*asset{}}
 	for _, it := range sn.items {

@@ -11,6 +11,7 @@ import (
 	"studio/engine"
 	"studio/engine/content"
 	"studio/engine/gate"
+	"studio/engine/public"
 	"studio/engine/release"
 	"studio/locales"
 	"studio/web/templates"
@@ -43,7 +44,7 @@ func (h *Handler) Preview(w http.ResponseWriter, r *http.Request) {
 			a.Related = append(a.Related, rel.entry) // other nodes only as the public sees them
 			continue
 		}
-		if d, err := h.eng.PreviewNode(r.Context(), q.snap.site.ID, ref); err == nil && d.Kind == release.KindAsset {
+		if d, err := h.pub.PreviewNode(r.Context(), q.snap.site.ID, ref); err == nil && d.Kind == release.KindAsset {
 			a.Images = append(a.Images, templates.SiteImage{URL: "/preview/" + token + "/media/" + d.Body.Slug, Alt: d.Body.Alt})
 		}
 	}
@@ -70,7 +71,7 @@ func notices(q *request, p *locales.Printer, n engine.NodeDetail, expires time.T
 	if n.Body.Status != content.StatusPublished {
 		out = append(out, p.T("site.preview_status", "Status", p.T("status."+string(n.Body.Status))))
 	}
-	g := engine.PublicGate(n.ID, n.Body)
+	g := public.Gate(n.ID, n.Body)
 	switch gate.State(g, q.now) {
 	case gate.Embargoed:
 		out = append(out, p.T("site.embargoed_until", "When", p.DateTime(g.From.In(q.snap.loc)), "City", city))
@@ -92,7 +93,7 @@ func (h *Handler) PreviewMedia(w http.ResponseWriter, r *http.Request) {
 	}
 	slug := chi.URLParam(r, "slug")
 	for _, ref := range n.Body.Refs {
-		d, err := h.eng.PreviewNode(r.Context(), q.snap.site.ID, ref)
+		d, err := h.pub.PreviewNode(r.Context(), q.snap.site.ID, ref)
 		if err == nil && d.Kind == release.KindAsset && d.Body.Slug == slug {
 			w.Header().Set("Cache-Control", "no-store")
 			writeBody(w, http.StatusOK, &page{contentType: d.Body.Mime, body: d.Body.Data, file: true})
@@ -111,10 +112,10 @@ func (h *Handler) previewed(w http.ResponseWriter, r *http.Request, token string
 		h.fail(w, r, err)
 		return nil, engine.NodeDetail{}, time.Time{}, false
 	}
-	id, expires, err := h.eng.VerifyPreview(r.Context(), token, now)
+	id, expires, err := h.pub.VerifyPreview(r.Context(), token, now)
 	var n engine.NodeDetail
 	if err == nil {
-		n, err = h.eng.PreviewNode(r.Context(), q.snap.site.ID, id)
+		n, err = h.pub.PreviewNode(r.Context(), q.snap.site.ID, id)
 	}
 	if err == nil && n.Kind != release.KindPage && n.Kind != release.KindContentEntry {
 		err = engine.ErrNotFound

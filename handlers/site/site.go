@@ -13,7 +13,7 @@
 //
 // Per snapshot (immutable) the work is done once: the engine prepares the
 // published nodes, the sorted gate instants and the referrers of each asset
-// (engine.PublicSnapshot), this package the pages' view models. Per gate
+// (public.Snapshot), this package the pages' view models. Per gate
 // interval the visible set is asked of the engine and built once. Per
 // request the only gate work is a binary search for the interval now falls
 // in.
@@ -37,6 +37,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"studio/engine"
+	"studio/engine/public"
 	"studio/engine/release"
 	"studio/locales"
 	"studio/web/templates"
@@ -46,6 +47,7 @@ import (
 // will choose the site.
 type Handler struct {
 	eng *engine.Engine
+	pub *public.Public
 	log *slog.Logger
 	// origin is the public base URL every absolute URL is built from
 	// (feeds, the sitemap, robots.txt, canonical and sharing tags): the
@@ -82,7 +84,7 @@ const (
 )
 
 // New returns the public site handlers. log may be nil.
-func New(eng *engine.Engine, log *slog.Logger, opt Options) *Handler {
+func New(eng *engine.Engine, pub *public.Public, log *slog.Logger, opt Options) *Handler {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
@@ -92,9 +94,9 @@ func New(eng *engine.Engine, log *slog.Logger, opt Options) *Handler {
 	if opt.CDNMaxAge <= 0 {
 		opt.CDNMaxAge = DefaultCDNMaxAge
 	}
-	h := &Handler{eng: eng, log: log, origin: strings.TrimSuffix(opt.PublicURL, "/"),
+	h := &Handler{eng: eng, pub: pub, log: log, origin: strings.TrimSuffix(opt.PublicURL, "/"),
 		maxAge: max(1, int(opt.CDNMaxAge/time.Second)), cache: map[string]*snapshot{}}
-	h.reader.load = func(ctx context.Context) ([]engine.LiveSite, error) { return eng.LiveSites(ctx) }
+	h.reader.load = func(ctx context.Context) ([]public.LiveSite, error) { return pub.LiveSites(ctx) }
 	return h
 }
 
@@ -114,7 +116,7 @@ func ParsePublicURL(s string) (string, error) {
 // and what the live snapshot shows then.
 type request struct {
 	now    time.Time
-	live   engine.LiveSite
+	live   public.LiveSite
 	snap   *snapshot
 	view   *view
 	origin string // the public base URL, for absolute URLs
@@ -135,10 +137,10 @@ func (h *Handler) beginAt(r *http.Request, now time.Time) (*request, error) {
 
 // snapshot returns the site as read for this request (with the next due
 // release) and its live snapshot, prepared once.
-func (h *Handler) snapshot(ctx context.Context) (engine.LiveSite, *snapshot, error) {
+func (h *Handler) snapshot(ctx context.Context) (public.LiveSite, *snapshot, error) {
 	sites, err := h.reader.sites(ctx)
 	if err != nil || len(sites) == 0 {
-		return engine.LiveSite{}, nil, err
+		return public.LiveSite{}, nil, err
 	}
 	live := sites[0]
 	s := live.Site
@@ -149,7 +151,7 @@ func (h *Handler) snapshot(ctx context.Context) (engine.LiveSite, *snapshot, err
 	if ok {
 		return live, sn, nil
 	}
-	pub, err := h.eng.PublicSnapshot(ctx, s)
+	pub, err := h.pub.Snapshot(ctx, s)
 	if err != nil {
 		return live, nil, err
 	}

@@ -4,7 +4,7 @@ import (
 	"context"
 	"sync"
 
-	"studio/engine"
+	"studio/engine/public"
 )
 
 // siteReader reads the sites (and so the live snapshot pointer) for the
@@ -14,7 +14,7 @@ import (
 // live before a request came in is always in its answer), yet under load
 // one database read serves a whole batch of requests instead of one each.
 type siteReader struct {
-	load func(context.Context) ([]engine.LiveSite, error)
+	load func(context.Context) ([]public.LiveSite, error)
 
 	mu   sync.Mutex
 	cur  *siteRead // the read in flight, if any
@@ -24,11 +24,11 @@ type siteReader struct {
 type siteRead struct {
 	after chan struct{} // closed when the read before it is done
 	done  chan struct{}
-	sites []engine.LiveSite
+	sites []public.LiveSite
 	err   error
 }
 
-func (sr *siteReader) sites(ctx context.Context) ([]engine.LiveSite, error) {
+func (sr *siteReader) sites(ctx context.Context) ([]public.LiveSite, error) {
 	sr.mu.Lock()
 	if sr.cur == nil { // nothing in flight: read now
 		r := &siteRead{done: make(chan struct{})}

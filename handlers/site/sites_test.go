@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"studio/engine"
+	"studio/engine/public"
 )
 
 // TestSiteReaderIsFresh: however requests overlap, each one's answer comes
@@ -16,11 +17,11 @@ import (
 func TestSiteReaderIsFresh(t *testing.T) {
 	t.Parallel()
 	var version, loads atomic.Int64 // version: the database's state, bumped before each request
-	sr := &siteReader{load: func(context.Context) ([]engine.LiveSite, error) {
+	sr := &siteReader{load: func(context.Context) ([]public.LiveSite, error) {
 		loads.Add(1)
 		v := version.Load()
 		time.Sleep(50 * time.Microsecond) // a read takes a while
-		return []engine.LiveSite{{Site: engine.Site{Rev: v}}}, nil
+		return []public.LiveSite{{Site: engine.Site{Rev: v}}}, nil
 	}}
 	const workers, each = 32, 200
 	var wg sync.WaitGroup
@@ -54,9 +55,9 @@ func TestSiteReaderIsFresh(t *testing.T) {
 func TestSiteReaderCancel(t *testing.T) {
 	t.Parallel()
 	release := make(chan struct{})
-	sr := &siteReader{load: func(ctx context.Context) ([]engine.LiveSite, error) {
+	sr := &siteReader{load: func(ctx context.Context) ([]public.LiveSite, error) {
 		<-release
-		return []engine.LiveSite{{Site: engine.Site{ID: "site_x"}}}, ctx.Err()
+		return []public.LiveSite{{Site: engine.Site{ID: "site_x"}}}, ctx.Err()
 	}}
 	ctx, cancel := context.WithCancel(context.Background())
 	first := make(chan error, 1)

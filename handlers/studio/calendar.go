@@ -12,6 +12,7 @@ import (
 	"studio/engine"
 	"studio/engine/localtime"
 	"studio/engine/release"
+	"studio/engine/scheduler"
 	"studio/locales"
 	"studio/web/templates"
 )
@@ -562,12 +563,12 @@ func (h *Handler) calendarAside(r *http.Request, z calendarZone) (templates.Cale
 	}
 	// The same report as the Scheduler card's: late while releases wait
 	// that a running scheduler should have taken.
-	health, err := h.eng.Status(ctx, st.site.ID)
+	health, err := h.sched.Status(ctx, st.site.ID)
 	if err != nil {
 		return a, err
 	}
 	a.Health = templates.HealthView{State: health.State()}
-	a.Stalled = health.Scheduler.State != engine.HealthRunning // §8.7's rule, not releases waiting
+	a.Stalled = health.Scheduler.State != scheduler.HealthRunning // §8.7's rule, not releases waiting
 	if hb := health.Scheduler.Beat; hb != nil {
 		last, next := z.pair(r, hb.At), z.pair(r, hb.NextWakeAt)
 		a.Health.LastTick, a.Health.NextWake, a.Health.Trigger = &last, &next, hb.Trigger

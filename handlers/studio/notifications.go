@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"studio/engine"
+	"studio/engine/scheduler"
 	"studio/locales"
 	"studio/web/templates"
 )
@@ -14,7 +15,7 @@ import (
 func (h *Handler) Notifications(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	st := stateOf(ctx)
-	list, err := h.eng.Notifications(ctx, *st.user, st.site.ID)
+	list, err := h.sched.Notifications(ctx, *st.user, st.site.ID)
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -29,37 +30,37 @@ func (h *Handler) Notifications(w http.ResponseWriter, r *http.Request) {
 			Sentence: p.T("notice."+n.Kind, "Title", n.Title, "Time", when)}
 		o := n.Outcome
 		switch n.Kind {
-		case engine.NoticeApprovalDue:
+		case scheduler.NoticeApprovalDue:
 			row.Link, row.ActionKey = "/studio/approvals", "notice.review"
-		case engine.NoticePublished:
+		case scheduler.NoticePublished:
 			if o != nil && o.LatenessSeconds != nil && *o.LatenessSeconds > 0 {
 				row.Sentence = p.T("notice.published_late", "Title", n.Title, "Time", p.DateTime(o.At.In(loc)),
 					"Late", p.Duration(time.Duration(*o.LatenessSeconds)*time.Second))
 			}
-		case engine.NoticeMissed:
+		case scheduler.NoticeMissed:
 			if o != nil && o.LatenessSeconds != nil {
 				row.Sentence = p.T("notice.missed_by", "Title", n.Title, "Late", p.Duration(time.Duration(*o.LatenessSeconds)*time.Second))
 			}
 			if mayDecide {
 				row.ActionKey = "notice.publish_now"
 			}
-		case engine.NoticeExpired:
+		case scheduler.NoticeExpired:
 			if o != nil && o.Reason == "approval_lost" { // §10.6: Editors approve and publish it now
 				row.Sentence = p.T("notice.expired_approval_lost", "Title", n.Title, "Time", when)
 			}
 			if mayDecide {
 				row.ActionKey = "notice.approve_and_publish_now"
 			}
-		case engine.NoticeConflict:
+		case scheduler.NoticeConflict:
 			row.ActionKey = "notice.resolve"
-		case engine.NoticeFailed:
+		case scheduler.NoticeFailed:
 			if o != nil && o.Code == engine.CodeDependencyMissing {
 				row.Sentence = p.T("notice.failed_dependency_missing", "Title", n.Title, "Time", when)
 			}
 			if o != nil && o.Code == engine.CodeSlugTaken {
 				row.Sentence = p.T("notice.failed_slug_taken", "Title", n.Title, "Time", when, "Path", o.Message)
 			}
-		case engine.NoticeStalled:
+		case scheduler.NoticeStalled:
 			row.Link, row.ActionKey = "", ""
 			if engine.AbilitiesOfPerson(*st.user).Settings {
 				row.Link, row.ActionKey = "/studio/settings", "notice.scheduler_status"

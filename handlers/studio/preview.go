@@ -11,7 +11,7 @@ import (
 // the node there as it is now, gated or draft, to anyone given the link.
 func (h *Handler) Preview(w http.ResponseWriter, r *http.Request) {
 	st := stateOf(r.Context())
-	token, err := h.eng.PreviewLink(r.Context(), *st.user, st.site.ID, chi.URLParam(r, "id"))
+	token, err := h.pub.PreviewLink(r.Context(), *st.user, st.site.ID, chi.URLParam(r, "id"))
 	if err != nil {
 		h.fail(w, r, err)
 		return

@@ -11,6 +11,8 @@ import (
 
 	"studio/engine"
 	"studio/engine/localtime"
+	"studio/engine/scheduler"
+	"studio/engine/settings"
 	"studio/locales"
 	"studio/web/templates"
 )
@@ -36,12 +38,12 @@ func (h *Handler) renderSettings(w http.ResponseWriter, r *http.Request, status 
 		h.fail(w, r, err)
 		return
 	}
-	health, err := h.eng.Status(ctx, st.site.ID)
+	health, err := h.sched.Status(ctx, st.site.ID)
 	if err != nil {
 		h.fail(w, r, err)
 		return
 	}
-	used, err := h.eng.DailyWriteUse(ctx, st.site.ID)
+	used, err := h.set.DailyWriteUse(ctx, st.site.ID)
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -80,7 +82,7 @@ func (h *Handler) renderSettings(w http.ResponseWriter, r *http.Request, status 
 
 	v.Switch.Rev = set.Rev
 	v.Switch.Paused = pausedView(r, st, set)
-	fx, err := h.eng.PauseEffects(ctx, *st.user, st.site.ID)
+	fx, err := h.set.PauseEffects(ctx, *st.user, st.site.ID)
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -117,7 +119,7 @@ func (h *Handler) pausedBanner(r *http.Request) (*templates.PausedView, error) {
 		return nil, err
 	}
 	v := pausedView(r, st, set)
-	fx, err := h.eng.PauseEffects(r.Context(), *st.user, st.site.ID)
+	fx, err := h.set.PauseEffects(r.Context(), *st.user, st.site.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -125,9 +127,9 @@ func (h *Handler) pausedBanner(r *http.Request) (*templates.PausedView, error) {
 	return v, nil
 }
 
-// pauseEffectsView shows engine.PauseEffects in the site's zone: each gate
+// pauseEffectsView shows settings.PauseEffects in the site's zone: each gate
 // links to its node's Schedule card, each held release to its page.
-func pauseEffectsView(r *http.Request, st *state, fx engine.PauseEffects) templates.PauseEffectsView {
+func pauseEffectsView(r *http.Request, st *state, fx settings.PauseEffects) templates.PauseEffectsView {
 	v := templates.PauseEffectsView{MoreGates: fx.MoreGates, HeldCount: fx.HeldCount}
 	for _, g := range fx.Gates {
 		v.Gates = append(v.Gates, templates.GateAheadRow{Title: g.Title, Edge: g.Edge, When: timePair(r, g.At, st.site.TimeZone),
@@ -173,7 +175,7 @@ func (h *Handler) SaveTimeZone(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	st := stateOf(ctx)
 	zone := r.PostFormValue("timeZone")
-	_, err := h.eng.SetSiteTimeZone(ctx, *st.user, st.site.ID, zone, formRev(r))
+	_, err := h.set.SetSiteTimeZone(ctx, *st.user, st.site.ID, zone, formRev(r))
 	if msg, fields, status, ok := refusal(ctx, err); ok {
 		h.renderSettings(w, r, status, templates.SettingsPage{TimeZone: zone, Errors: fields, Error: msg, ErrorFor: "timeZone"})
 		return
@@ -192,7 +194,7 @@ func (h *Handler) SaveSiteLang(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	st := stateOf(ctx)
 	lang := r.PostFormValue("lang")
-	_, err := h.eng.SetSiteLang(ctx, *st.user, st.site.ID, lang, formRev(r))
+	_, err := h.set.SetSiteLang(ctx, *st.user, st.site.ID, lang, formRev(r))
 	if msg, fields, status, ok := refusal(ctx, err); ok {
 		h.renderSettings(w, r, status, templates.SettingsPage{Lang: lang, Errors: fields, Error: msg, ErrorFor: "lang"})
 		return
@@ -232,7 +234,7 @@ func (h *Handler) killSwitch(w http.ResponseWriter, r *http.Request, on bool) {
 		h.renderSettings(w, r, http.StatusUnprocessableEntity, v)
 		return
 	}
-	_, err := h.eng.SetKillSwitch(ctx, *st.user, st.site.ID, on, reason, formRev(r))
+	_, err := h.set.SetKillSwitch(ctx, *st.user, st.site.ID, on, reason, formRev(r))
 	if msg, fields, status, ok := refusal(ctx, err); ok {
 		v.Errors, v.Error = fields, msg
 		if fields == nil {
@@ -256,9 +258,9 @@ func (h *Handler) SaveDailyWriteCap(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	st := stateOf(ctx)
 	value := r.PostFormValue("dailyWriteCap")
-	dailyCap, err := engine.ParseDailyWriteCap(value)
+	dailyCap, err := settings.ParseDailyWriteCap(value)
 	if err == nil {
-		_, err = h.eng.SetDailyWriteCap(ctx, *st.user, st.site.ID, dailyCap, formRev(r))
+		_, err = h.set.SetDailyWriteCap(ctx, *st.user, st.site.ID, dailyCap, formRev(r))
 	}
 	if msg, fields, status, ok := refusal(ctx, err); ok {
 		v := templates.SettingsPage{Errors: fields, Error: msg, ErrorFor: "dailyWriteCap"}
@@ -275,7 +277,7 @@ func (h *Handler) SaveDailyWriteCap(w http.ResponseWriter, r *http.Request) {
 }
 
 // stuckTitle names a release the scheduler has not taken, as releaseTitle.
-func stuckTitle(s engine.StuckRelease) string {
+func stuckTitle(s scheduler.StuckRelease) string {
 	if s.Title != "" {
 		return s.Title
 	}

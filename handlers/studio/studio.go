@@ -18,7 +18,9 @@ import (
 	"net/url"
 	"strconv"
 	"studio/engine/calendar"
+	"studio/engine/public"
 	"studio/engine/scheduler"
+	"studio/engine/settings"
 	"time"
 
 	"github.com/a-h/templ"
@@ -37,6 +39,8 @@ type Handler struct {
 	eng         *engine.Engine
 	cal         *calendar.Calendar
 	sched       *scheduler.Scheduler
+	pub         *public.Public
+	set         *settings.Settings
 	sessions    *scs.SessionManager
 	log         *slog.Logger
 	csrfKey     []byte
@@ -44,10 +48,10 @@ type Handler struct {
 }
 
 // New returns the Studio handlers.
-func New(eng *engine.Engine, cal *calendar.Calendar, sched *scheduler.Scheduler, sessions *scs.SessionManager, log *slog.Logger) *Handler {
+func New(eng *engine.Engine, cal *calendar.Calendar, sched *scheduler.Scheduler, pub *public.Public, set *settings.Settings, sessions *scs.SessionManager, log *slog.Logger) *Handler {
 	key := make([]byte, 32)
 	rand.Read(key)
-	return &Handler{eng: eng, cal: cal, sched: sched, sessions: sessions, log: log, csrfKey: key, crossOrigin: http.NewCrossOriginProtection()}
+	return &Handler{eng: eng, cal: cal, sched: sched, pub: pub, set: set, sessions: sessions, log: log, csrfKey: key, crossOrigin: http.NewCrossOriginProtection()}
 }
 
 // Session keys.
@@ -328,7 +332,7 @@ func (h *Handler) page(r *http.Request, titleKey, nav string) templates.Page {
 			ZoneLabel: zoneLabel(ctx, st.site.TimeZone, h.eng.Now())}
 		if st.user != nil {
 			// A failed count only hides the number; the page still works.
-			if list, err := h.eng.Notifications(ctx, *st.user, st.site.ID); err == nil {
+			if list, err := h.sched.Notifications(ctx, *st.user, st.site.ID); err == nil {
 				p.Notices = len(list)
 			} else {
 				h.log.Error("studio: notifications", "err", err)

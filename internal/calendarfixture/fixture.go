@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"studio/engine"
+	"studio/engine/automations"
 	"studio/engine/localtime"
 )
 
@@ -20,7 +21,7 @@ import (
 // step 7) would refuse this many, and the calendar only reads them. One in
 // twenty awaits approval with a waiting request; one in twenty-five has two
 // items, one of them also in the next release (an overlap).
-func Seed(ctx context.Context, db *sql.DB, eng *engine.Engine, site engine.Site, editor engine.User, now time.Time, releases int) error {
+func Seed(ctx context.Context, db *sql.DB, eng *engine.Engine, autos *automations.Automations, site engine.Site, editor engine.User, now time.Time, releases int) error {
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -96,7 +97,7 @@ func Seed(ctx context.Context, db *sql.DB, eng *engine.Engine, site engine.Site,
 	}
 	for _, r := range rules {
 		for i := range r.n {
-			if _, err := eng.CreateAutomation(ctx, editor, site.ID, fmt.Sprintf("%s %d", r.name, i),
+			if _, err := autos.CreateAutomation(ctx, editor, site.ID, fmt.Sprintf("%s %d", r.name, i),
 				"builtin:broken-links", r.rule, "2026-11-01T00:00"); err != nil {
 				return err
 			}

@@ -1,4 +1,8 @@
-package engine
+// Package automations holds the automation use cases (RFC §11): creating
+// a site's recurring jobs and listing them. engine/automation is their pure
+// model (states, jobs, limits); this package reaches storage through its
+// own narrow Store. The runner (the automations tick) comes next.
+package automations
 
 import (
 	"context"
@@ -9,6 +13,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"studio/engine"
 	"studio/engine/automation"
 	"studio/engine/ids"
 	"studio/engine/localtime"
@@ -60,12 +65,35 @@ const (
 // no occurrence from its start; Args["Reason"] is recurrence's own code.
 const CodeBadRule = "bad_rule"
 
-// AutomationStore is what automations need from storage.
-type AutomationStore interface {
+// Store is what automations need from storage.
+type Store interface {
+	Site(ctx context.Context, id string) (engine.Site, error)
 	// CreateAutomation inserts a and its audit row in one transaction.
-	CreateAutomation(ctx context.Context, a Automation, audit AuditEntry) error
+	CreateAutomation(ctx context.Context, a Automation, audit engine.AuditEntry) error
 	// Automations lists a site's automations, oldest first.
 	Automations(ctx context.Context, siteID string) ([]Automation, error)
+}
+
+// Clock is the engine's clock as automations read it (engine.Engine's Now).
+type Clock interface{ Now() time.Time }
+
+// Automations is the automation use cases.
+type Automations struct {
+	store Store
+	clock Clock
+}
+
+// New wires the automation use cases.
+func New(store Store, clock Clock) *Automations { return &Automations{store: store, clock: clock} }
+
+func refuse(code, field string) *engine.Error { return &engine.Error{Code: code, Field: field} }
+
+// codeOf is the code of localtime's refusal of a wall-clock time.
+func codeOf(err error) string {
+	if le, ok := errors.AsType[*localtime.ParseError](err); ok {
+		return le.Code
+	}
+	return "invalid"
 }
 
 // Recurrence is the automation's schedule as engine/recurrence expands it.
@@ -80,7 +108,7 @@ func automationRecurrence(startLocal, zone, rule string) (recurrence.Recurrence,
 	if _, err := localtime.ParseWall(startLocal); err != nil {
 		return recurrence.Recurrence{}, refuse(codeOf(err), "start")
 	}
-	loc, err := ZoneNamed(zone)
+	loc, err := engine.ZoneNamed(zone)
 	if err != nil {
 		return recurrence.Recurrence{}, refuse("bad_zone", "timeZone")
 	}
@@ -91,8 +119,8 @@ func automationRecurrence(startLocal, zone, rule string) (recurrence.Recurrence,
 	return rc, nil
 }
 
-func badRule(err error) *Error {
-	e := &Error{Code: CodeBadRule, Field: "rule"}
+func badRule(err error) *engine.Error {
+	e := &engine.Error{Code: CodeBadRule, Field: "rule"}
 	var re *recurrence.Error
 	if errors.As(err, &re) {
 		e.Args = map[string]any{"Reason": re.Code}
@@ -106,8 +134,8 @@ func badRule(err error) *Error {
 // is an RRULE value of the D3 subset ("" for once) and startLocal its
 // wall-clock start in the site's zone, which the automation keeps. The rule
 // is stored in its canonical form. Audited as automation.create.
-func (e *Engine) CreateAutomation(ctx context.Context, u User, siteID, name, job, rule, startLocal string) (Automation, error) {
-	if err := require(u, policy.AutomationsManage); err != nil {
+func (e *Automations) CreateAutomation(ctx context.Context, u engine.User, siteID, name, job, rule, startLocal string) (Automation, error) {
+	if err := engine.Require(u, policy.AutomationsManage); err != nil {
 		return Automation{}, err
 	}
 	site, err := e.store.Site(ctx, siteID)
@@ -136,14 +164,14 @@ func (e *Engine) CreateAutomation(ctx context.Context, u User, siteID, name, job
 	if rc.Rule != nil {
 		rule = rc.Rule.String()
 	}
-	now := e.Now()
+	now := e.clock.Now().UTC().Truncate(time.Millisecond)
 	a := Automation{ID: ids.New("aut"), SiteID: siteID, Name: name, Job: job, Rule: rule,
 		StartLocal: rc.Start.String(), TimeZone: site.TimeZone, State: AutomationActive, CreatedBy: u.Actor(),
 		Origin: origin, Rev: 1, CreatedAt: now, UpdatedAt: now}
 	// The audit row names the automation in its details only: audit rows
 	// carrying automation_id are the automation's own writes, which the
 	// daily write cap counts (§11.5).
-	audit := AuditEntry{Action: "automation.create", Actor: u.Actor(), SiteID: siteID, At: now,
+	audit := engine.AuditEntry{Action: "automation.create", Actor: u.Actor(), SiteID: siteID, At: now,
 		Details: map[string]any{"automation": a.ID, "name": name, "job": job, "rule": rule, "start": a.StartLocal,
 			"timeZone": a.TimeZone}}
 	if err := e.store.CreateAutomation(ctx, a, audit); err != nil {
@@ -153,7 +181,7 @@ func (e *Engine) CreateAutomation(ctx context.Context, u User, siteID, name, job
 }
 
 // Automations lists a site's automations, oldest first.
-func (e *Engine) Automations(ctx context.Context, siteID string) ([]Automation, error) {
+func (e *Automations) Automations(ctx context.Context, siteID string) ([]Automation, error) {
 	return e.store.Automations(ctx, siteID)
 }
 

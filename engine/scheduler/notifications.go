@@ -1,4 +1,4 @@
-package engine
+package scheduler
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"studio/engine"
 	"studio/engine/localtime"
 	"studio/engine/policy"
 	"studio/engine/release"
@@ -50,9 +51,9 @@ type Notification struct {
 }
 
 // Notifications are the notices for u on a site, newest concern first.
-func (e *Engine) Notifications(ctx context.Context, u User, siteID string) ([]Notification, error) {
-	now := e.Now()
-	rows, err := e.store.Releases(ctx, siteID, now.Add(-problemsFor), now.Add(stalledDueWithin))
+func (t *Scheduler) Notifications(ctx context.Context, u engine.User, siteID string) ([]Notification, error) {
+	now := t.e.Now()
+	rows, err := t.store.Releases(ctx, siteID, now.Add(-problemsFor), now.Add(stalledDueWithin))
 	if err != nil {
 		return nil, err
 	}
@@ -92,11 +93,11 @@ func (e *Engine) Notifications(ctx context.Context, u User, siteID string) ([]No
 	// The scheduler stalled: Administrators, and anyone with work due in a
 	// day, need to know (§8.7).
 	if policy.Has(u.Role, policy.SiteSettings) || dueSoon {
-		hb, err := e.store.Heartbeat(ctx)
-		if err != nil && !errors.Is(err, ErrNotFound) {
+		hb, err := t.store.Heartbeat(ctx)
+		if err != nil && !errors.Is(err, engine.ErrNotFound) {
 			return nil, err
 		}
-		stalled, serr := e.stalled(ctx, hb, err == nil, now)
+		stalled, serr := t.stalled(ctx, hb, err == nil, now)
 		if serr != nil {
 			return nil, serr
 		}
@@ -107,7 +108,7 @@ func (e *Engine) Notifications(ctx context.Context, u User, siteID string) ([]No
 	}
 	// Releases the scheduler should have taken and has not, for those who
 	// may act on them and for their people (the report of /health, Status).
-	due, pastLease, err := e.stuck(ctx, siteID, now)
+	due, pastLease, err := t.stuck(ctx, siteID, now)
 	if err != nil {
 		return nil, err
 	}

@@ -1,8 +1,9 @@
-package engine
+package settings
 
 import (
 	"context"
 
+	"studio/engine"
 	"studio/engine/automation"
 	"studio/engine/policy"
 )
@@ -27,24 +28,24 @@ type SettingsChange struct {
 // the rules, the audit and the pokes are theirs. Asking for what already
 // holds changes nothing and answers the settings as they are; asking to
 // flip the switch and change the cap together is refused, changing nothing.
-func (e *Engine) ChangeScheduleSettings(ctx context.Context, u User, siteID string, c SettingsChange) (ScheduleSettings, error) {
-	if err := require(u, policy.SiteSettings); err != nil {
-		return ScheduleSettings{}, err
+func (e *Settings) ChangeScheduleSettings(ctx context.Context, u engine.User, siteID string, c SettingsChange) (engine.ScheduleSettings, error) {
+	if err := engine.Require(u, policy.SiteSettings); err != nil {
+		return engine.ScheduleSettings{}, err
 	}
 	if c.DailyWriteCap != nil {
-		if err := automation.ValidateDailyWriteCap(*c.DailyWriteCap); err != nil || *c.DailyWriteCap > MaxDailyWriteCap {
-			return ScheduleSettings{}, refuse(CodeDailyWriteCapInvalid, "dailyWriteCap")
+		if err := automation.ValidateDailyWriteCap(*c.DailyWriteCap); err != nil || *c.DailyWriteCap > engine.MaxDailyWriteCap {
+			return engine.ScheduleSettings{}, engine.Refuse(CodeDailyWriteCapInvalid, "dailyWriteCap")
 		}
 	}
 	cur, err := e.currentSettings(ctx, siteID, c.Rev)
 	if err != nil {
-		return ScheduleSettings{}, err
+		return engine.ScheduleSettings{}, err
 	}
 	flip := c.Paused != nil && *c.Paused != cur.Paused
 	newCap := c.DailyWriteCap != nil && *c.DailyWriteCap != cur.DailyWriteCap
 	switch {
 	case flip && newCap:
-		return ScheduleSettings{}, refuse(CodeOneSettingsChange, "")
+		return engine.ScheduleSettings{}, engine.Refuse(CodeOneSettingsChange, "")
 	case flip:
 		return e.SetKillSwitch(ctx, u, siteID, *c.Paused, c.Reason, c.Rev)
 	case newCap:

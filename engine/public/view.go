@@ -1,9 +1,15 @@
-package engine
+// Package public is the public view as a use case (RFC §7): of a site's
+// live snapshot, what the public may see at an instant and when that next
+// changes, and the signed preview links (§7.3) that show one working copy.
+// The public site (handlers/site) keeps its templates and render cache and
+// asks this package what is visible.
+package public
 
 import (
 	"context"
 	"time"
 
+	"studio/engine"
 	"studio/engine/content"
 	"studio/engine/gate"
 	"studio/engine/release"
@@ -22,18 +28,42 @@ import (
 // paused site): no instant predicts that, so the public site's ceiling on
 // the CDN's lifetime (--cdn-max-age) bounds it instead.
 
-// PublicViewStore is what the public view needs from storage.
-type PublicViewStore interface {
+// Store is what the public view needs from storage.
+type Store interface {
 	// LiveSites lists every site, oldest first, each with NextRelease: the
 	// earliest execute_at of its releases that are scheduled, awaiting
 	// approval or running. One statement.
 	LiveSites(ctx context.Context) ([]LiveSite, error)
+	// PreviewSecret returns the database's preview key. The first call on
+	// a database stores fresh as the key; later calls return the stored
+	// one and ignore fresh, so every process sharing the database signs
+	// alike.
+	PreviewSecret(ctx context.Context, fresh []byte) ([]byte, error)
+	// Node reads a node's working copy.
+	Node(ctx context.Context, siteID, id string) (content.Node, error)
 }
+
+// Engine is what the public view needs from the engine: the clock, the
+// live nodes of a site's snapshot and a node's working copy.
+type Engine interface {
+	Now() time.Time
+	LiveNodes(ctx context.Context, site engine.Site) ([]engine.LiveNode, error)
+	Node(ctx context.Context, siteID, id string) (engine.NodeDetail, error)
+}
+
+// Public is the public view's use cases.
+type Public struct {
+	e     Engine
+	store Store
+}
+
+// New wires the public view.
+func New(e Engine, store Store) *Public { return &Public{e: e, store: store} }
 
 // LiveSite is a site as the public site reads it on every request: its
 // live snapshot pointer, and the earliest instant a release may change it.
 type LiveSite struct {
-	Site
+	engine.Site
 	// NextRelease is the earliest time of the site's releases that can
 	// still publish: scheduled, awaiting approval (an approval can come at
 	// any moment before its time) or running. Zero when there is none.
@@ -47,7 +77,7 @@ type LiveSite struct {
 
 // LiveSites reads every site with the next instant one of its releases is
 // due, for the public site (one statement).
-func (e *Engine) LiveSites(ctx context.Context) ([]LiveSite, error) { return e.store.LiveSites(ctx) }
+func (p *Public) LiveSites(ctx context.Context) ([]LiveSite, error) { return p.store.LiveSites(ctx) }
 
 // NextChange is the next instant at or after now at which the live site
 // can change: the snapshot's next gate after now (gates is its index) or
@@ -78,23 +108,23 @@ func (s LiveSite) CDNMaxAge(gates *gate.Index, now time.Time, ceiling int) int {
 	return min(gate.MaxAge(next, ok, now), max(ceiling, 1))
 }
 
-// PublicSnapshot is a live snapshot made ready for the public view: what
+// Snapshot is a live snapshot made ready for the public view: what
 // does not depend on the clock, worked out once (a snapshot never
 // changes). Its At answers what the public may see at an instant.
-type PublicSnapshot struct {
-	Site Site
+type Snapshot struct {
+	Site engine.Site
 	// Nodes are the snapshot's published nodes in its order: the only ones
 	// the public may ever see. A node that is not published is hidden
 	// whatever the time, and its gates change nothing.
-	Nodes []LiveNode
+	Nodes []engine.LiveNode
 
 	gates     []gate.Node            // of Nodes, in their order
 	referrers map[string][]gate.Node // asset id → the gates of the published pages and entries that refer to it
 	index     *gate.Index            // every gate of Nodes, sorted (§7.4)
 }
 
-// PublicView is what the public may see of a live snapshot at an instant.
-type PublicView struct {
+// View is what the public may see of a live snapshot at an instant.
+type View struct {
 	// Visible holds the ids of the nodes the public sees now (RFC §7.1): a
 	// published node whose gates are open, and for an asset also not
 	// embargoed through its referrers (§7.2: an asset every live referrer
@@ -110,12 +140,12 @@ type PublicView struct {
 	HasNext  bool
 }
 
-// NewPublicSnapshot prepares the live nodes of site for the public view.
-func NewPublicSnapshot(site Site, nodes []LiveNode) *PublicSnapshot {
-	p := &PublicSnapshot{Site: site, referrers: map[string][]gate.Node{}}
+// NewSnapshot prepares the live nodes of site for the public view.
+func NewSnapshot(site engine.Site, nodes []engine.LiveNode) *Snapshot {
+	p := &Snapshot{Site: site, referrers: map[string][]gate.Node{}}
 	assets := map[string]bool{}
 	for _, n := range nodes {
-		g := publicGate(n)
+		g := gateOf(n)
 		if !g.Published {
 			continue
 		}
@@ -138,29 +168,29 @@ func NewPublicSnapshot(site Site, nodes []LiveNode) *PublicSnapshot {
 	return p
 }
 
-// PublicSnapshot reads the live snapshot of site and prepares it for the
+// Snapshot reads the live snapshot of site and prepares it for the
 // public view.
-func (e *Engine) PublicSnapshot(ctx context.Context, site Site) (*PublicSnapshot, error) {
-	nodes, err := e.LiveNodes(ctx, site)
+func (pv *Public) Snapshot(ctx context.Context, site engine.Site) (*Snapshot, error) {
+	nodes, err := pv.e.LiveNodes(ctx, site)
 	if err != nil {
 		return nil, err
 	}
-	return NewPublicSnapshot(site, nodes), nil
+	return NewSnapshot(site, nodes), nil
 }
 
-// PublicViewAt is the public view's one call: of site's live snapshot,
+// ViewAt is the public view's one call: of site's live snapshot,
 // what the public may see at now and the next gate, when that changes.
-func (e *Engine) PublicViewAt(ctx context.Context, site Site, now time.Time) (PublicView, error) {
-	p, err := e.PublicSnapshot(ctx, site)
+func (pv *Public) ViewAt(ctx context.Context, site engine.Site, now time.Time) (View, error) {
+	p, err := pv.Snapshot(ctx, site)
 	if err != nil {
-		return PublicView{}, err
+		return View{}, err
 	}
 	return p.At(now), nil
 }
 
 // At is what the public may see of the snapshot at now.
-func (p *PublicSnapshot) At(now time.Time) PublicView {
-	v := PublicView{Visible: make(map[string]bool, len(p.Nodes)), Interval: p.index.Interval(now)}
+func (p *Snapshot) At(now time.Time) View {
+	v := View{Visible: make(map[string]bool, len(p.Nodes)), Interval: p.index.Interval(now)}
 	v.NextGate, v.HasNext = p.index.Next(now)
 	for i, n := range p.Nodes {
 		if !gate.IsAvailable(p.gates[i], now) {
@@ -176,16 +206,16 @@ func (p *PublicSnapshot) At(now time.Time) PublicView {
 
 // Interval is At(now).Interval without building the view: a caller that
 // keeps views by interval asks it first.
-func (p *PublicSnapshot) Interval(now time.Time) int { return p.index.Interval(now) }
+func (p *Snapshot) Interval(now time.Time) int { return p.index.Interval(now) }
 
 // CDNMaxAge is LiveSite.CDNMaxAge over this snapshot's gates.
-func (p *PublicSnapshot) CDNMaxAge(s LiveSite, now time.Time, ceiling int) int {
+func (p *Snapshot) CDNMaxAge(s LiveSite, now time.Time, ceiling int) int {
 	return s.CDNMaxAge(p.index, now, ceiling)
 }
 
-// PublicGate is the gate of a node as the public view judges it: its
+// Gate is the gate of a node as the public view judges it: its
 // status and its availability window.
-func PublicGate(id string, b content.Body) gate.Node {
+func Gate(id string, b content.Body) gate.Node {
 	n := gate.Node{ID: id, Published: b.Status == content.StatusPublished}
 	if a := b.Availability; a != nil {
 		n.From, n.Until = a.From, a.Until
@@ -193,4 +223,4 @@ func PublicGate(id string, b content.Body) gate.Node {
 	return n
 }
 
-func publicGate(n LiveNode) gate.Node { return PublicGate(n.ID, n.Body) }
+func gateOf(n engine.LiveNode) gate.Node { return Gate(n.ID, n.Body) }

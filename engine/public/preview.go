@@ -1,4 +1,4 @@
-package engine
+package public
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"studio/engine"
 	"studio/engine/policy"
 )
 
@@ -22,26 +23,16 @@ import (
 // PreviewLifetime is how long a preview link minted in Studio works.
 const PreviewLifetime = 24 * time.Hour
 
-// PreviewStore is what preview links need from storage: the database's own
-// signing key, made once and never shown.
-type PreviewStore interface {
-	// PreviewSecret returns the database's preview key. The first call on
-	// a database stores fresh as the key; later calls return the stored
-	// one and ignore fresh, so every process sharing the database signs
-	// alike.
-	PreviewSecret(ctx context.Context, fresh []byte) ([]byte, error)
-}
-
-func (e *Engine) previewKey(ctx context.Context) ([]byte, error) {
+func (p *Public) previewKey(ctx context.Context) ([]byte, error) {
 	fresh := make([]byte, 32)
 	rand.Read(fresh) // never fails (Go ≥ 1.24 crashes inside it instead)
-	return e.store.PreviewSecret(ctx, fresh)
+	return p.store.PreviewSecret(ctx, fresh)
 }
 
 // PreviewToken signs a preview link for nodeID that works until expires
 // (to the second): "<nodeId>.<unix seconds>.<HMAC-SHA256, base64url>".
-func (e *Engine) PreviewToken(ctx context.Context, nodeID string, expires time.Time) (string, error) {
-	key, err := e.previewKey(ctx)
+func (p *Public) PreviewToken(ctx context.Context, nodeID string, expires time.Time) (string, error) {
+	key, err := p.previewKey(ctx)
 	if err != nil {
 		return "", err
 	}
@@ -51,31 +42,31 @@ func (e *Engine) PreviewToken(ctx context.Context, nodeID string, expires time.T
 
 // VerifyPreview returns the node a preview token names and when it
 // expires, if the token is this database's and still works at now;
-// ErrNotFound otherwise (forged, altered or expired alike).
-func (e *Engine) VerifyPreview(ctx context.Context, token string, now time.Time) (string, time.Time, error) {
+// engine.ErrNotFound otherwise (forged, altered or expired alike).
+func (p *Public) VerifyPreview(ctx context.Context, token string, now time.Time) (string, time.Time, error) {
 	parts := strings.Split(token, ".")
 	if len(parts) != 3 || parts[0] == "" || len(token) > 256 {
-		return "", time.Time{}, ErrNotFound
+		return "", time.Time{}, engine.ErrNotFound
 	}
 	nodeID, exp, sig := parts[0], parts[1], parts[2]
 	secs, err := strconv.ParseInt(exp, 10, 64)
 	if err != nil || strconv.FormatInt(secs, 10) != exp {
-		return "", time.Time{}, ErrNotFound
+		return "", time.Time{}, engine.ErrNotFound
 	}
 	mac, err := base64.RawURLEncoding.DecodeString(sig)
 	if err != nil {
-		return "", time.Time{}, ErrNotFound
+		return "", time.Time{}, engine.ErrNotFound
 	}
-	key, err := e.previewKey(ctx)
+	key, err := p.previewKey(ctx)
 	if err != nil {
 		return "", time.Time{}, err
 	}
 	if !hmac.Equal(mac, previewMAC(key, nodeID, exp)) {
-		return "", time.Time{}, ErrNotFound
+		return "", time.Time{}, engine.ErrNotFound
 	}
 	expires := time.Unix(secs, 0).UTC()
 	if !now.Before(expires) {
-		return "", time.Time{}, ErrNotFound
+		return "", time.Time{}, engine.ErrNotFound
 	}
 	return nodeID, expires, nil
 }
@@ -88,18 +79,18 @@ func previewMAC(key []byte, nodeID, exp string) []byte {
 
 // PreviewLink mints a preview token for one of the site's pages or articles,
 // working for PreviewLifetime from now, for someone who may read content.
-func (e *Engine) PreviewLink(ctx context.Context, u User, siteID, nodeID string) (string, error) {
-	if err := require(u, policy.ContentRead); err != nil {
+func (p *Public) PreviewLink(ctx context.Context, u engine.User, siteID, nodeID string) (string, error) {
+	if err := engine.Require(u, policy.ContentRead); err != nil {
 		return "", err
 	}
-	if _, err := e.store.Node(ctx, siteID, nodeID); err != nil {
+	if _, err := p.store.Node(ctx, siteID, nodeID); err != nil {
 		return "", err
 	}
-	return e.PreviewToken(ctx, nodeID, e.Now().Add(PreviewLifetime))
+	return p.PreviewToken(ctx, nodeID, p.e.Now().Add(PreviewLifetime))
 }
 
 // PreviewNode is the working copy a preview shows: a node of the site that
-// still exists (a deleted one is ErrNotFound).
-func (e *Engine) PreviewNode(ctx context.Context, siteID, nodeID string) (NodeDetail, error) {
-	return e.Node(ctx, siteID, nodeID)
+// still exists (a deleted one is engine.ErrNotFound).
+func (p *Public) PreviewNode(ctx context.Context, siteID, nodeID string) (engine.NodeDetail, error) {
+	return p.e.Node(ctx, siteID, nodeID)
 }

@@ -1,4 +1,4 @@
-package engine
+package settings
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"studio/engine"
 	"studio/engine/content"
 	"studio/engine/policy"
 	"studio/engine/release"
@@ -72,17 +73,17 @@ type PauseEffects struct {
 // where the live version is published with the same gate at the same
 // instant: a draft's gate changes nothing public, and neither does a
 // working copy's new gate until it is live.
-func (e *Engine) PauseEffects(ctx context.Context, u User, siteID string) (PauseEffects, error) {
-	if err := require(u, policy.SchedulesRead); err != nil {
+func (e *Settings) PauseEffects(ctx context.Context, u engine.User, siteID string) (PauseEffects, error) {
+	if err := engine.Require(u, policy.SchedulesRead); err != nil {
 		return PauseEffects{}, err
 	}
-	now := e.Now()
+	now := e.e.Now()
 	out := PauseEffects{Now: now}
 	site, err := e.store.Site(ctx, siteID)
 	if err != nil {
 		return out, err
 	}
-	set, err := e.store.ScheduleSettings(ctx, siteID)
+	set, err := e.e.ScheduleSettings(ctx, siteID)
 	if err != nil {
 		return out, err
 	}
@@ -91,7 +92,7 @@ func (e *Engine) PauseEffects(ctx context.Context, u User, siteID string) (Pause
 	if err != nil {
 		return out, err
 	}
-	slices.SortFunc(gates, func(a, b CalendarGate) int {
+	slices.SortFunc(gates, func(a, b engine.CalendarGate) int {
 		if c := a.At.Compare(b.At); c != 0 {
 			return c
 		}
@@ -117,7 +118,7 @@ func (e *Engine) PauseEffects(ctx context.Context, u User, siteID string) (Pause
 	if !set.Paused {
 		return out, nil
 	}
-	rows, err := e.store.CalendarReleases(ctx, CalendarReleaseQuery{SiteID: siteID,
+	rows, err := e.store.CalendarReleases(ctx, engine.CalendarReleaseQuery{SiteID: siteID,
 		From: now.Add(-heldLookBack), To: now.Add(time.Millisecond), States: []release.State{release.StateScheduled}})
 	if err != nil {
 		return out, err

@@ -1,0 +1,294 @@
+// Package settings holds the site settings use cases (RFC §5.1, §11.5,
+// §11.6): the kill switch and what pausing leaves running, the daily cap on
+// automation writes, the site's zone and language. The engine root keeps
+// engine.ScheduleSettings itself (releases read the kill switch); this package
+// changes it through its own narrow Store.
+package settings
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"studio/engine"
+	"studio/engine/automation"
+	"studio/engine/localtime"
+	"studio/engine/policy"
+)
+
+// Store is what the settings use cases read and write.
+type Store interface {
+	Site(ctx context.Context, id string) (engine.Site, error)
+	LiveNodes(ctx context.Context, snapshotID, nodeID string) ([]engine.LiveNode, error)
+	engine.CalendarStore
+	// SaveScheduleSettings writes next when the settings are still at
+	// expectedRev (0: no row yet), with its audit row; ErrConflict otherwise.
+	SaveScheduleSettings(ctx context.Context, next engine.ScheduleSettings, expectedRev int64, audit engine.AuditEntry) error
+	// SetSiteTimeZone changes the site's zone when the site is still at
+	// site's rev and hash, giving it newHash; ErrConflict otherwise.
+	SetSiteTimeZone(ctx context.Context, site engine.Site, zone, newHash string, now time.Time, audit engine.AuditEntry) error
+	// SetSiteLang changes the site's language, guarded on site's rev and
+	// hash, with its audit row; ErrConflict when the site moved.
+	SetSiteLang(ctx context.Context, site engine.Site, lang, newHash string, now time.Time, a engine.AuditEntry) error
+	// AutomationWrites counts the site's audit rows written by automations
+	// in [from, to).
+	AutomationWrites(ctx context.Context, siteID string, from, to time.Time) (int, error)
+}
+
+// Engine is what the settings use cases need from the engine: the clock,
+// the pokes that wake the scheduler, and the schedule settings as releases
+// read them.
+type Engine interface {
+	Now() time.Time
+	Poke()
+	ScheduleSettings(ctx context.Context, siteID string) (engine.ScheduleSettings, error)
+}
+
+// Settings is the site settings use cases.
+type Settings struct {
+	e     Engine
+	store Store
+}
+
+// New wires the settings use cases.
+func New(e Engine, store Store) *Settings { return &Settings{e: e, store: store} }
+
+// Refusal codes of the settings use cases.
+const (
+	CodeReasonInvalid        = "reason_invalid" // longer than 500 characters, or more than one line
+	CodeAlreadyPaused        = "already_paused"
+	CodeNotPaused            = "not_paused"
+	CodeDailyWriteCapInvalid = "daily_write_cap_out_of_range"
+)
+
+// SetKillSwitch turns the site's kill switch on (pause schedules and
+// automations) or off (resume), for Administrators and above (§11.6 item 2,
+// §10.2 site:settings), with a reason of one line, as the person last saw
+// the settings at expectedRev. One transaction with its audit row.
+//
+// While on, the ticker claims none of the site's releases: each waits, runs
+// if the site resumes within its late limit of an hour, and otherwise
+// becomes missed (§8.6; see RunDue). A release already running when the
+// switch is turned on finishes: its outcome is seconds away (§8.5).
+func (e *Settings) SetKillSwitch(ctx context.Context, u engine.User, siteID string, on bool, reason string, expectedRev int64) (engine.ScheduleSettings, error) {
+	if err := engine.Require(u, policy.SiteSettings); err != nil {
+		return engine.ScheduleSettings{}, err
+	}
+	reason, err := checkReason(reason)
+	if err != nil {
+		return engine.ScheduleSettings{}, err
+	}
+	cur, err := e.currentSettings(ctx, siteID, expectedRev)
+	if err != nil {
+		return engine.ScheduleSettings{}, err
+	}
+	switch {
+	case on && cur.Paused:
+		return engine.ScheduleSettings{}, engine.Refuse(CodeAlreadyPaused, "")
+	case !on && !cur.Paused:
+		return engine.ScheduleSettings{}, engine.Refuse(CodeNotPaused, "")
+	}
+	now := e.e.Now()
+	by := u.Actor()
+	next := cur
+	next.Paused, next.Rev, next.UpdatedAt, next.UpdatedBy = on, cur.Rev+1, now, &by
+	action := "site.schedules_resume"
+	details := map[string]any{"reason": reason}
+	if on {
+		action = "site.schedules_pause"
+		next.PausedBy, next.PausedAt, next.PausedReason = &by, &now, reason
+	} else {
+		next.PausedBy, next.PausedAt, next.PausedReason = nil, nil, ""
+		if cur.PausedAt != nil {
+			details["pausedAt"] = localtime.FormatInstant(*cur.PausedAt)
+			details["pausedFor"] = int64(now.Sub(*cur.PausedAt) / time.Second)
+		}
+	}
+	// Automations are not wired yet. When they are, this same transaction
+	// also applies automation.KillSwitchPause (on) or KillSwitchResume (off)
+	// to the site's automations, and kills the open runs with
+	// automation.KillSwitchRun (§11.6 item 2: windows do not open, open runs
+	// are killed); the ticker then opens no window of a paused site.
+	audit := engine.AuditEntry{Action: action, Actor: by, SiteID: siteID, At: now, Details: details}
+	if err := e.saveSettings(ctx, next, cur.Rev, audit); err != nil {
+		return engine.ScheduleSettings{}, err
+	}
+	if !on {
+		e.e.Poke() // the releases that waited run now
+	}
+	return next, nil
+}
+
+// SetDailyWriteCap sets the site's cap on automation writes per UTC day
+// (§11.5), for Administrators and above, as the person last saw the
+// settings at expectedRev.
+func (e *Settings) SetDailyWriteCap(ctx context.Context, u engine.User, siteID string, dailyCap int, expectedRev int64) (engine.ScheduleSettings, error) {
+	if err := engine.Require(u, policy.SiteSettings); err != nil {
+		return engine.ScheduleSettings{}, err
+	}
+	if err := automation.ValidateDailyWriteCap(dailyCap); err != nil || dailyCap > engine.MaxDailyWriteCap {
+		return engine.ScheduleSettings{}, engine.Refuse(CodeDailyWriteCapInvalid, "dailyWriteCap")
+	}
+	cur, err := e.currentSettings(ctx, siteID, expectedRev)
+	if err != nil {
+		return engine.ScheduleSettings{}, err
+	}
+	if cur.DailyWriteCap == dailyCap {
+		return cur, nil // nothing to change, nothing to audit
+	}
+	now := e.e.Now()
+	by := u.Actor()
+	next := cur
+	next.DailyWriteCap, next.Rev, next.UpdatedAt, next.UpdatedBy = dailyCap, cur.Rev+1, now, &by
+	audit := engine.AuditEntry{Action: "site.daily_write_cap", Actor: by, SiteID: siteID, At: now,
+		Details: map[string]any{"from": cur.DailyWriteCap, "to": dailyCap}}
+	if err := e.saveSettings(ctx, next, cur.Rev, audit); err != nil {
+		return engine.ScheduleSettings{}, err
+	}
+	return next, nil
+}
+
+// ParseDailyWriteCap reads a daily write cap as a form sends it: a whole
+// number from 0 to engine.MaxDailyWriteCap.
+func ParseDailyWriteCap(s string) (int, error) {
+	n, err := strconv.Atoi(strings.TrimSpace(s))
+	if err != nil || n < 0 || n > engine.MaxDailyWriteCap {
+		return 0, engine.Refuse(CodeDailyWriteCapInvalid, "dailyWriteCap")
+	}
+	return n, nil
+}
+
+// DailyWriteUse counts the site's automation writes in the current UTC day
+// (§11.5): audit rows that carry an automation, since midnight UTC. It is 0
+// until automations exist.
+func (e *Settings) DailyWriteUse(ctx context.Context, siteID string) (int, error) {
+	from, to := automation.UTCDay(e.e.Now())
+	return e.store.AutomationWrites(ctx, siteID, from, to)
+}
+
+// SetSiteTimeZone changes the site's time zone, for Administrators and
+// above, as the person last saw the site at expectedRev: a compare-and-swap
+// on the site row, whose rev and hash change with it.
+//
+// Releases already scheduled keep their instant: each stores its instant
+// with the zone and wall-clock time it was scheduled in (RFC §9.1), and the
+// never-early recompute uses that zone, not the site's. Studio shows them in
+// the new zone from now on: the same instant with a new label.
+func (e *Settings) SetSiteTimeZone(ctx context.Context, u engine.User, siteID, zone string, expectedRev int64) (engine.Site, error) {
+	if err := engine.Require(u, policy.SiteSettings); err != nil {
+		return engine.Site{}, err
+	}
+	zone = strings.TrimSpace(zone)
+	if _, err := localtime.LoadZone(zone); err != nil {
+		return engine.Site{}, engine.Refuse(engine.CodeUnknownZone, "timeZone")
+	}
+	site, err := e.store.Site(ctx, siteID)
+	if err != nil {
+		return engine.Site{}, err
+	}
+	if site.Rev != expectedRev {
+		return engine.Site{}, engine.Refuse(engine.CodeStale, "")
+	}
+	if site.TimeZone == zone {
+		return site, nil
+	}
+	now := e.e.Now()
+	next := site
+	next.TimeZone, next.Rev = zone, site.Rev+1
+	next.Hash = engine.SiteHash(next)
+	audit := engine.AuditEntry{Action: "site.time_zone", Actor: u.Actor(), SiteID: siteID, At: now,
+		Details: map[string]any{"from": site.TimeZone, "to": zone}}
+	if err := e.store.SetSiteTimeZone(ctx, site, zone, next.Hash, now, audit); err != nil {
+		if errors.Is(err, engine.ErrConflict) {
+			return engine.Site{}, engine.Refuse(engine.CodeStale, "")
+		}
+		return engine.Site{}, err
+	}
+	return next, nil
+}
+
+// SetSiteLang changes the site's language — its public site's words and
+// dates, and the language new pages and articles are written in unless
+// their editor names one — for those with site settings, as the person
+// last saw the site at expectedRev: a compare-and-swap on the site row. A
+// language Studio does not speak is refused and changes nothing. Pages
+// already written keep their own language.
+func (e *Settings) SetSiteLang(ctx context.Context, u engine.User, siteID, lang string, expectedRev int64) (engine.Site, error) {
+	if err := engine.Require(u, policy.SiteSettings); err != nil {
+		return engine.Site{}, err
+	}
+	lang = strings.TrimSpace(lang)
+	if !engine.ValidLanguage(lang) {
+		return engine.Site{}, engine.Refuse("bad_language", "lang")
+	}
+	site, err := e.store.Site(ctx, siteID)
+	if err != nil {
+		return engine.Site{}, err
+	}
+	if site.Rev != expectedRev {
+		return engine.Site{}, engine.Refuse(engine.CodeStale, "")
+	}
+	if site.Lang == lang {
+		return site, nil
+	}
+	now := e.e.Now()
+	next := site
+	next.Lang, next.Rev = lang, site.Rev+1
+	next.Hash = engine.SiteHash(next)
+	audit := engine.AuditEntry{Action: "site.lang", Actor: u.Actor(), SiteID: siteID, At: now,
+		Details: map[string]any{"from": site.Lang, "to": lang}}
+	if err := e.store.SetSiteLang(ctx, site, lang, next.Hash, now, audit); err != nil {
+		if errors.Is(err, engine.ErrConflict) {
+			return engine.Site{}, engine.Refuse(engine.CodeStale, "")
+		}
+		return engine.Site{}, err
+	}
+	return next, nil
+}
+
+// currentSettings reads the settings the person means to change and refuses
+// when they changed since the person saw them at expectedRev.
+func (e *Settings) currentSettings(ctx context.Context, siteID string, expectedRev int64) (engine.ScheduleSettings, error) {
+	if _, err := e.store.Site(ctx, siteID); err != nil {
+		return engine.ScheduleSettings{}, err
+	}
+	cur, err := e.e.ScheduleSettings(ctx, siteID)
+	if err != nil {
+		return engine.ScheduleSettings{}, err
+	}
+	if cur.Rev != expectedRev {
+		return engine.ScheduleSettings{}, engine.Refuse(engine.CodeStale, "")
+	}
+	return cur, nil
+}
+
+func (e *Settings) saveSettings(ctx context.Context, next engine.ScheduleSettings, expectedRev int64, audit engine.AuditEntry) error {
+	err := e.store.SaveScheduleSettings(ctx, next, expectedRev, audit)
+	if errors.Is(err, engine.ErrConflict) {
+		return engine.Refuse(engine.CodeStale, "")
+	}
+	return err
+}
+
+// checkReason trims a kill-switch reason and refuses an empty one, one
+// longer than 500 characters, or one with a line break or another control
+// character: it is shown on one line in the banner and the audit.
+func checkReason(reason string) (string, error) {
+	reason = strings.TrimSpace(reason)
+	if reason == "" {
+		return "", engine.Refuse(engine.CodeReason, "reason") // the code of a denial without a reason
+	}
+	if !utf8.ValidString(reason) || utf8.RuneCountInString(reason) > engine.MaxReasonLength ||
+		strings.IndexFunc(reason, breaksLine) >= 0 {
+		return "", engine.Refuse(CodeReasonInvalid, "reason")
+	}
+	return reason, nil
+}
+
+func breaksLine(r rune) bool {
+	return unicode.IsControl(r) || r == '\u2028' || r == '\u2029' // line and paragraph separators
+}
