@@ -130,10 +130,11 @@ func seedDemo(ctx context.Context, eng *engine.Engine, st automations.Store) (bo
 		if n.related != "" {
 			n.body.Refs = append(n.body.Refs, created[n.related])
 		}
-		// The English articles are the contributor's work, the rest the
-		// owner's: each node keeps who created it (own-level scopes, §10.1).
+		// The English articles and both drafts are the contributor's work,
+		// the rest the owner's: each node keeps who created it (own-level
+		// scopes, §10.1), and the contributor may ask for either draft.
 		by := owner
-		if n.kind == release.KindContentEntry && n.body.Lang == "en" {
+		if n.kind == release.KindContentEntry && (n.body.Lang == "en" || n.body.Status == content.StatusDraft) {
 			by = users[2]
 		}
 		c, err := eng.CreateNode(ctx, by, site.ID, n.kind, n.body)

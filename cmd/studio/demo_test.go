@@ -3,14 +3,16 @@ package main
 import (
 	"context"
 	"path/filepath"
-	"studio/engine/calendar"
-	"studio/engine/scheduler"
 	"testing"
 	"time"
 
 	"studio/engine"
+	"studio/engine/calendar"
+	"studio/engine/content"
 	"studio/engine/fakeclock"
 	"studio/engine/localtime"
+	"studio/engine/release"
+	"studio/engine/scheduler"
 	"studio/store"
 )
 
@@ -44,6 +46,22 @@ func TestDemoSchedules(t *testing.T) {
 		found, err := eng.SignIn(ctx, engine.SignInTry{Email: u.email, Password: demoPassword})
 		must(t, err)
 		users = append(users, found)
+	}
+	// The README's first steps: the contributor may ask for either draft
+	// (own-level scopes reach only their own nodes, §10.1).
+	nodes, err := eng.Nodes(ctx, site.ID)
+	must(t, err)
+	drafts := 0
+	for _, n := range nodes {
+		if n.Body.Status == content.StatusDraft && n.Kind == release.KindContentEntry {
+			drafts++
+			if !eng.NodeAbilities(users[2], n).Schedule {
+				t.Errorf("the demo contributor may not schedule the draft %q", n.Body.Title)
+			}
+		}
+	}
+	if drafts < 2 {
+		t.Errorf("the demo has %d draft articles, want the two the README names", drafts)
 	}
 	must(t, seedDemoSchedules(ctx, eng, st, site, users[0], users[1], users[2]))
 
