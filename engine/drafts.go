@@ -438,16 +438,13 @@ func (e *Engine) ScheduleReleaseWhen(ctx context.Context, u User, siteID, id str
 		if n.Rev != it.Target.Rev {
 			next.RestoreRev = 0 // the draft put back is the working copy now
 		}
-		target := n
-		if target.Body.Status != content.StatusPublished || target.Body.PublishedAt == nil {
+		target, promotes := publishVersion(n, at, now)
+		if promotes {
 			// Promoting saves a new version: not of a node another release
 			// holds (an overlap pins the node as it is, D15).
 			if err := g.lockedFor(it.NodeID, r.ID); err != nil {
 				return ReleaseRow{}, err
 			}
-			target.Body.Status = content.StatusPublished
-			target.Body.PublishedAt = content.FirstPublishedAt(target.Body, at) // from, else the release's time (§7.5)
-			target.Rev, target.Hash, target.UpdatedAt = n.Rev+1, content.Hash(target.Body), now
 			newVersions = append(newVersions, target)
 			next.RestoreRev = n.Rev
 			promoted = append(promoted, n.ID)

@@ -315,11 +315,8 @@ func (e *Engine) Repin(ctx context.Context, u User, siteID, id string, rev int64
 			return ReleaseRow{}, &Error{Code: release.CodeNothingToPublish, Args: map[string]any{"Title": n.Body.Title}}
 		}
 		if it.Op == release.OpSet {
-			target := n
-			if target.Body.Status != content.StatusPublished || target.Body.PublishedAt == nil {
-				target.Body.Status = content.StatusPublished
-				target.Body.PublishedAt = content.FirstPublishedAt(target.Body, at) // from, else the release's time (§7.5)
-				target.Rev, target.Hash, target.UpdatedAt = n.Rev+1, content.Hash(target.Body), now
+			target, promotes := publishVersion(n, at, now)
+			if promotes {
 				newVersions = append(newVersions, target)
 				next.RestoreRev = n.Rev
 			} else if it.Target != nil && *it.Target == n.Version() {

@@ -518,16 +518,6 @@ func (h *Handler) itemAbilities(r *http.Request, items []calendar.CalendarItem, 
 	return h.eng.AbilitiesOfFacts(r.Context(), *st.user, st.site.ID, facts)
 }
 
-// itemMay is what the person may do to one calendar item's release (none
-// for a gate or a run).
-func (h *Handler) itemMay(r *http.Request, it calendar.CalendarItem) engine.ReleaseAbilities {
-	m, err := h.itemAbilities(r, []calendar.CalendarItem{it}, nil)
-	if err != nil {
-		return engine.ReleaseAbilities{} // shown as not allowed; the use case decides anyway
-	}
-	return m[it.ID]
-}
-
 // waitingByRelease indexes waiting requests by their release.
 func waitingByRelease(requests []engine.ApprovalRequest) map[string]engine.ApprovalRequest {
 	out := make(map[string]engine.ApprovalRequest, len(requests))

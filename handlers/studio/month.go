@@ -377,9 +377,14 @@ func (h *Handler) MonthDayPanel(w http.ResponseWriter, r *http.Request) {
 			h.fail(w, r, err)
 			return
 		}
+		can, err := h.itemAbilities(r, page.Items, nil) // one read for the page's chips
+		if err != nil {
+			h.fail(w, r, err)
+			return
+		}
 		for _, it := range page.Items {
 			if !it.At.Before(from) && it.At.Before(to) {
-				panel.Chips = append(panel.Chips, h.monthChip(r, p, it, loc, h.itemMay(r, it)))
+				panel.Chips = append(panel.Chips, h.monthChip(r, p, it, loc, can[it.ID]))
 			}
 		}
 		if page.NextCursor == "" || page.NextCursor == q.Cursor {
