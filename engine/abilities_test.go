@@ -33,42 +33,42 @@ type abilityAct struct {
 
 var abilityActs = []abilityAct{
 	{"Change", func(a engine.ReleaseAbilities) bool { return a.Change }, func(b *testBundle, u engine.User, r engine.ReleaseRow, _ string) error {
-		_, err := b.eng.RenameRelease(context.Background(), u, b.site.ID, r.ID, r.Rev, "Renamed")
+		_, err := b.Eng.RenameRelease(context.Background(), u, b.Site.ID, r.ID, r.Rev, "Renamed")
 		return err
 	}},
 	{"Move", func(a engine.ReleaseAbilities) bool { return a.Move }, func(b *testBundle, u engine.User, r engine.ReleaseRow, day string) error {
-		_, err := b.eng.Move(context.Background(), u, b.site.ID, r.ID, r.Rev, day, "11:00")
+		_, err := b.Eng.Move(context.Background(), u, b.Site.ID, r.ID, r.Rev, day, "11:00")
 		return err
 	}},
 	{"Unschedule", func(a engine.ReleaseAbilities) bool { return a.Unschedule }, func(b *testBundle, u engine.User, r engine.ReleaseRow, _ string) error {
-		return b.eng.Unschedule(context.Background(), u, b.site.ID, r.ID, r.Rev)
+		return b.Eng.Unschedule(context.Background(), u, b.Site.ID, r.ID, r.Rev)
 	}},
 	{"Cancel", func(a engine.ReleaseAbilities) bool { return a.Cancel }, func(b *testBundle, u engine.User, r engine.ReleaseRow, _ string) error {
-		return b.eng.Cancel(context.Background(), u, b.site.ID, r.ID, r.Rev)
+		return b.Eng.Cancel(context.Background(), u, b.Site.ID, r.ID, r.Rev)
 	}},
 	{"PublishNow", func(a engine.ReleaseAbilities) bool { return a.PublishNow }, func(b *testBundle, u engine.User, r engine.ReleaseRow, _ string) error {
-		_, err := b.eng.PublishNow(context.Background(), u, b.site.ID, r.ID, r.Rev)
+		_, err := b.Eng.PublishNow(context.Background(), u, b.Site.ID, r.ID, r.Rev)
 		return err
 	}},
 	{"Approve", func(a engine.ReleaseAbilities) bool { return a.Approve }, func(b *testBundle, u engine.User, r engine.ReleaseRow, _ string) error {
-		qs, err := b.eng.Approvals(context.Background(), b.owner, b.site.ID)
+		qs, err := b.Eng.Approvals(context.Background(), b.Owner, b.Site.ID)
 		if err != nil {
 			return err
 		}
 		for _, q := range qs {
 			if q.Release.ID == r.ID {
-				_, err := b.eng.Approve(context.Background(), u, b.site.ID, q.Request.ID)
+				_, err := b.Eng.Approve(context.Background(), u, b.Site.ID, q.Request.ID)
 				return err
 			}
 		}
 		return fmt.Errorf("no waiting request")
 	}},
 	{"Undo", func(a engine.ReleaseAbilities) bool { return a.Undo }, func(b *testBundle, u engine.User, r engine.ReleaseRow, _ string) error {
-		_, err := b.eng.PlanUndo(context.Background(), u, b.site.ID, r.ID)
+		_, err := b.Eng.PlanUndo(context.Background(), u, b.Site.ID, r.ID)
 		return err
 	}},
 	{"ResolveConflict", func(a engine.ReleaseAbilities) bool { return a.ResolveConflict }, func(b *testBundle, u engine.User, r engine.ReleaseRow, day string) error {
-		_, err := b.eng.Repin(context.Background(), u, b.site.ID, r.ID, r.Rev, day, "11:00")
+		_, err := b.Eng.Repin(context.Background(), u, b.Site.ID, r.ID, r.Rev, day, "11:00")
 		return err
 	}},
 }
@@ -89,8 +89,8 @@ func TestReleaseAbilitiesAreTheUseCasesRule(t *testing.T) {
 				t.Run(name, func(t *testing.T) {
 					t.Parallel()
 					b := newBundle(t)
-					u := b.addUser(t, "Tester", role)
-					other := b.addUser(t, "Deniz", policy.Contributor)
+					u := b.AddUser(t, "Tester", role)
+					other := b.AddUser(t, "Deniz", policy.Contributor)
 					maker, author := other, other
 					if mine {
 						maker, author = u, u
@@ -100,15 +100,15 @@ func TestReleaseAbilitiesAreTheUseCasesRule(t *testing.T) {
 						if !ok {
 							t.Skipf("%s cannot bring a release of their own to %s", role, state)
 						}
-						got, err := b.eng.AbilitiesOfRelease(ctx, u, r)
+						got, err := b.Eng.AbilitiesOfRelease(ctx, u, r)
 						if err != nil {
 							t.Fatal(err)
 						}
-						byID, err := b.eng.ReleaseAbilitiesByID(ctx, u, b.site.ID, []string{r.ID})
+						byID, err := b.Eng.ReleaseAbilitiesByID(ctx, u, b.Site.ID, []string{r.ID})
 						if err != nil || byID[r.ID] != got {
 							t.Fatalf("by id %+v, one %+v (%v)", byID[r.ID], got, err)
 						}
-						day := b.clock.Now().Add(72 * time.Hour).In(istanbul(t)).Format("2006-01-02")
+						day := b.Clock.Now().Add(72 * time.Hour).In(istanbul(t)).Format("2006-01-02")
 						err = act.do(b, u, r, day)
 						if act.flag(got) != (err == nil) {
 							t.Errorf("%s: ability %v, use case answered %v", act.name, act.flag(got), err)
@@ -134,12 +134,12 @@ func istanbul(t *testing.T) *time.Location {
 func (b *testBundle) releaseIn(t *testing.T, maker, author engine.User, state abilityState, i int) (engine.ReleaseRow, bool) {
 	t.Helper()
 	ctx := context.Background()
-	n, err := b.eng.CreateNode(ctx, author, b.site.ID, release.KindContentEntry, content.Body{
+	n, err := b.Eng.CreateNode(ctx, author, b.Site.ID, release.KindContentEntry, content.Body{
 		Title: fmt.Sprintf("Article %d", i), Slug: fmt.Sprintf("article-%d-%d", len(state), i), Status: content.StatusDraft, Text: "Text."})
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := b.eng.NewRelease(ctx, maker, b.site.ID, "", []string{n.ID})
+	r, err := b.Eng.NewRelease(ctx, maker, b.Site.ID, "", []string{n.ID})
 	if err != nil {
 		t.Fatalf("draft by %s: %v", maker.Role, err)
 	}
@@ -147,13 +147,13 @@ func (b *testBundle) releaseIn(t *testing.T, maker, author engine.User, state ab
 		return r, true
 	}
 	if state == stCanceled {
-		if err := b.eng.Cancel(ctx, maker, b.site.ID, r.ID, r.Rev); err != nil {
+		if err := b.Eng.Cancel(ctx, maker, b.Site.ID, r.ID, r.Rev); err != nil {
 			t.Fatal(err)
 		}
-		return b.release(t, r.ID), true
+		return b.Release(t, r.ID), true
 	}
-	at := b.clock.Now().Add(48 * time.Hour).In(istanbul(t))
-	r, err = b.eng.ScheduleRelease(ctx, maker, b.site.ID, r.ID, r.Rev, at.Format("2006-01-02"), "09:00")
+	at := b.Clock.Now().Add(48 * time.Hour).In(istanbul(t))
+	r, err = b.Eng.ScheduleRelease(ctx, maker, b.Site.ID, r.ID, r.Rev, at.Format("2006-01-02"), "09:00")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,17 +162,17 @@ func (b *testBundle) releaseIn(t *testing.T, maker, author engine.User, state ab
 	}
 	if r.State == release.StateAwaitingApproval {
 		q := b.waitingRequest(t, r.ID)
-		if r, err = b.eng.Approve(ctx, b.owner, b.site.ID, q.ID); err != nil {
+		if r, err = b.Eng.Approve(ctx, b.Owner, b.Site.ID, q.ID); err != nil {
 			t.Fatal(err)
 		}
 	}
 	if state == stScheduled {
 		return r, true
 	}
-	if _, err := b.eng.PublishNow(ctx, b.owner, b.site.ID, r.ID, r.Rev); err != nil {
+	if _, err := b.Eng.PublishNow(ctx, b.Owner, b.Site.ID, r.ID, r.Rev); err != nil {
 		t.Fatal(err)
 	}
-	r = b.release(t, r.ID)
+	r = b.Release(t, r.ID)
 	if r.State != release.StatePublished {
 		t.Fatalf("state %s, want published", r.State)
 	}
@@ -190,46 +190,46 @@ func TestNodeAbilitiesAreTheUseCasesRule(t *testing.T) {
 			t.Run(fmt.Sprintf("%s/mine=%v", role, mine), func(t *testing.T) {
 				t.Parallel()
 				b := newBundle(t)
-				u := b.addUser(t, "Tester", role)
-				author := b.addUser(t, "Deniz", policy.Contributor)
+				u := b.AddUser(t, "Tester", role)
+				author := b.AddUser(t, "Deniz", policy.Contributor)
 				if mine {
 					author = u
 				}
 				fresh := func(i int) engine.NodeDetail {
-					n, err := b.eng.CreateNode(ctx, author, b.site.ID, release.KindContentEntry, content.Body{
+					n, err := b.Eng.CreateNode(ctx, author, b.Site.ID, release.KindContentEntry, content.Body{
 						Title: "Node", Slug: fmt.Sprintf("node-%d", i), Status: content.StatusDraft})
 					if err != nil {
 						t.Fatal(err)
 					}
-					return b.node(t, n.ID)
+					return b.Node(t, n.ID)
 				}
-				day := b.clock.Now().Add(48 * time.Hour).In(istanbul(t)).Format("2006-01-02")
+				day := b.Clock.Now().Add(48 * time.Hour).In(istanbul(t)).Format("2006-01-02")
 				acts := []struct {
 					name string
 					flag func(engine.NodeAbilities) bool
 					do   func(d engine.NodeDetail) error
 				}{
 					{"Edit", func(a engine.NodeAbilities) bool { return a.Edit }, func(d engine.NodeDetail) error {
-						_, err := b.eng.EditNode(ctx, u, b.site.ID, d.ID, d.Rev, content.Edit{Title: "Edited", Slug: d.Body.Slug, Status: content.StatusDraft})
+						_, err := b.Eng.EditNode(ctx, u, b.Site.ID, d.ID, d.Rev, content.Edit{Title: "Edited", Slug: d.Body.Slug, Status: content.StatusDraft})
 						return err
 					}},
 					{"Schedule", func(a engine.NodeAbilities) bool { return a.Schedule }, func(d engine.NodeDetail) error {
-						_, err := b.eng.ScheduleNode(ctx, u, engine.ScheduleInput{SiteID: b.site.ID, NodeID: d.ID, ExpectedRev: d.Rev, Date: day, Time: "09:00"})
+						_, err := b.Eng.ScheduleNode(ctx, u, engine.ScheduleInput{SiteID: b.Site.ID, NodeID: d.ID, ExpectedRev: d.Rev, Date: day, Time: "09:00"})
 						return err
 					}},
 					{"Gate", func(a engine.NodeAbilities) bool { return a.Gate }, func(d engine.NodeDetail) error {
-						until := b.clock.Now().Add(96 * time.Hour)
-						_, err := b.eng.PlanGates(ctx, u, engine.GateInput{SiteID: b.site.ID, NodeID: d.ID, ExpectedRev: d.Rev,
+						until := b.Clock.Now().Add(96 * time.Hour)
+						_, err := b.Eng.PlanGates(ctx, u, engine.GateInput{SiteID: b.Site.ID, NodeID: d.ID, ExpectedRev: d.Rev,
 							Until: engine.GateTime{Change: true, At: &until}, Apply: engine.GateApplyWithNextPublish})
 						return err
 					}},
 					{"Delete", func(a engine.NodeAbilities) bool { return a.Delete }, func(d engine.NodeDetail) error {
-						return b.eng.DeleteNode(ctx, u, b.site.ID, d.ID, d.Rev)
+						return b.Eng.DeleteNode(ctx, u, b.Site.ID, d.ID, d.Rev)
 					}},
 				}
 				for i, act := range acts {
 					d := fresh(i)
-					got := b.eng.NodeAbilities(u, d)
+					got := b.Eng.NodeAbilities(u, d)
 					err := act.do(d)
 					if act.flag(got) != (err == nil) {
 						t.Errorf("%s: ability %v, use case answered %v", act.name, act.flag(got), err)
@@ -247,19 +247,19 @@ func TestOwnLevelByRole(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	b := newBundle(t)
-	other := b.addUser(t, "Deniz", policy.Contributor)
+	other := b.AddUser(t, "Deniz", policy.Contributor)
 	for i, tc := range []struct {
 		u           engine.User
 		own, others release.State // "" = refused
 	}{
-		{b.owner, release.StateScheduled, release.StateScheduled},
-		{b.editor, release.StateScheduled, release.StateScheduled},
-		{b.author, release.StateScheduled, ""},
-		{b.contributor, release.StateAwaitingApproval, ""},
+		{b.Owner, release.StateScheduled, release.StateScheduled},
+		{b.Editor, release.StateScheduled, release.StateScheduled},
+		{b.Author, release.StateScheduled, ""},
+		{b.Contributor, release.StateAwaitingApproval, ""},
 	} {
 		t.Run(string(tc.u.Role), func(t *testing.T) {
 			mk := func(by engine.User, slug string) content.Node {
-				n, err := b.eng.CreateNode(ctx, by, b.site.ID, release.KindContentEntry, content.Body{Title: slug, Slug: slug, Status: content.StatusDraft})
+				n, err := b.Eng.CreateNode(ctx, by, b.Site.ID, release.KindContentEntry, content.Body{Title: slug, Slug: slug, Status: content.StatusDraft})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -270,10 +270,10 @@ func TestOwnLevelByRole(t *testing.T) {
 				want release.State
 			}{{tc.u, tc.own}, {other, tc.others}} {
 				n := mk(c.by, fmt.Sprintf("n-%d-%s", i, strings.ToLower(c.by.Name)))
-				r, err := b.eng.ScheduleNode(ctx, tc.u, engine.ScheduleInput{SiteID: b.site.ID, NodeID: n.ID, ExpectedRev: n.Rev, Date: "2026-11-04", Time: "09:00"})
+				r, err := b.Eng.ScheduleNode(ctx, tc.u, engine.ScheduleInput{SiteID: b.Site.ID, NodeID: n.ID, ExpectedRev: n.Rev, Date: "2026-11-04", Time: "09:00"})
 				if c.want == "" {
 					wantRefusal(t, err, engine.CodeForbidden, "")
-					if _, err := b.eng.NewRelease(ctx, tc.u, b.site.ID, "", []string{n.ID}); err == nil {
+					if _, err := b.Eng.NewRelease(ctx, tc.u, b.Site.ID, "", []string{n.ID}); err == nil {
 						t.Error("a draft of someone else's node was accepted")
 					}
 					continue
@@ -293,23 +293,23 @@ func TestTokenScopesNarrowedOnEveryCall(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	b := newBundle(t)
-	if _, _, err := b.eng.CreateToken(ctx, b.author, "too much", []policy.Scope{policy.SchedulesWrite}); err == nil {
+	if _, _, err := b.Eng.CreateToken(ctx, b.Author, "too much", []policy.Scope{policy.SchedulesWrite}); err == nil {
 		t.Fatal("an Author's token got schedules:write (any)")
 	}
-	if _, _, err := b.eng.CreateToken(ctx, b.editor, "none", []policy.Scope{}); err == nil {
+	if _, _, err := b.Eng.CreateToken(ctx, b.Editor, "none", []policy.Scope{}); err == nil {
 		t.Fatal("a token without scopes was made")
 	}
-	if _, _, err := b.eng.CreateToken(ctx, b.editor, "person only", []policy.Scope{policy.AutomationsManage}); err == nil {
+	if _, _, err := b.Eng.CreateToken(ctx, b.Editor, "person only", []policy.Scope{policy.AutomationsManage}); err == nil {
 		t.Fatal("a token got a person-only scope")
 	}
-	secret, tok, err := b.eng.CreateToken(ctx, b.editor, "read and schedule", []policy.Scope{policy.SchedulesRead, policy.SchedulesWrite, policy.ContentRead})
+	secret, tok, err := b.Eng.CreateToken(ctx, b.Editor, "read and schedule", []policy.Scope{policy.SchedulesRead, policy.SchedulesWrite, policy.ContentRead})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(tok.Scopes) != 3 {
 		t.Fatalf("scopes %v", tok.Scopes)
 	}
-	u, err := b.eng.TokenUser(ctx, secret)
+	u, err := b.Eng.TokenUser(ctx, secret)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -318,21 +318,21 @@ func TestTokenScopesNarrowedOnEveryCall(t *testing.T) {
 			u.Passes(policy.ContentWrite), u.Passes(policy.ReleasesPublish))
 	}
 	// The token may not edit: content:write was not chosen.
-	if _, err := b.eng.EditNode(ctx, u, b.site.ID, b.article.ID, b.article.Rev, content.Edit{Title: "x", Slug: "x", Status: content.StatusDraft}); err == nil {
+	if _, err := b.Eng.EditNode(ctx, u, b.Site.ID, b.Article.ID, b.Article.Rev, content.Edit{Title: "x", Slug: "x", Status: content.StatusDraft}); err == nil {
 		t.Fatal("a token without content:write edited")
 	}
 	// The editor is demoted to Contributor: the same token now schedules
 	// at the own level only.
-	if _, err := b.store.DB().ExecContext(ctx, `UPDATE users SET role = 'contributor' WHERE id = ?`, b.editor.ID); err != nil {
+	if _, err := b.Store.DB().ExecContext(ctx, `UPDATE users SET role = 'contributor' WHERE id = ?`, b.Editor.ID); err != nil {
 		t.Fatal(err)
 	}
-	u, err = b.eng.TokenUser(ctx, secret)
+	u, err = b.Eng.TokenUser(ctx, secret)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := u.Level(policy.SchedulesWrite); got != policy.LevelOwn {
 		t.Fatalf("after the demotion schedules:write is %q, want own", got)
 	}
-	_, err = b.eng.ScheduleNode(ctx, u, engine.ScheduleInput{SiteID: b.site.ID, NodeID: b.article.ID, ExpectedRev: b.article.Rev, Date: "2026-11-04", Time: "09:00"})
+	_, err = b.Eng.ScheduleNode(ctx, u, engine.ScheduleInput{SiteID: b.Site.ID, NodeID: b.Article.ID, ExpectedRev: b.Article.Rev, Date: "2026-11-04", Time: "09:00"})
 	wantRefusal(t, err, engine.CodeForbidden, "")
 }

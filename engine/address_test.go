@@ -27,8 +27,8 @@ func wantRefused(t *testing.T, err error, code string) *engine.Error {
 // addresses were unique: the engine's checks do not see it coming.
 func (b *testBundle) plantNode(t *testing.T, kind release.NodeKind, body content.Body) content.Node {
 	t.Helper()
-	n := content.Node{ID: ids.New("ent"), SiteID: b.site.ID, Kind: kind, Body: body, Rev: 1, Hash: content.Hash(body)}
-	if err := b.store.SaveNode(context.Background(), n, 0, b.contributor.Actor(), b.clock.Now()); err != nil {
+	n := content.Node{ID: ids.New("ent"), SiteID: b.Site.ID, Kind: kind, Body: body, Rev: 1, Hash: content.Hash(body)}
+	if err := b.Store.SaveNode(context.Background(), n, 0, b.Contributor.Actor(), b.Clock.Now()); err != nil {
 		t.Fatal(err)
 	}
 	return n
@@ -40,15 +40,15 @@ func (b *testBundle) plantNode(t *testing.T, kind release.NodeKind, body content
 func TestAddressUniqueOnSave(t *testing.T) {
 	ctx := context.Background()
 	b := newBundle(t) // b.article: draft "election-night"
-	welcome := b.createNode(t, b.site.ID, release.KindContentEntry,
+	welcome := b.CreateNode(t, b.Site.ID, release.KindContentEntry,
 		content.Body{Title: "Welcome", Slug: "welcome", Status: content.StatusPublished})
-	if _, err := b.eng.Publish(ctx, b.editor, b.site.ID); err != nil {
+	if _, err := b.Eng.Publish(ctx, b.Editor, b.Site.ID); err != nil {
 		t.Fatal(err)
 	}
-	before := b.dump(t)
+	before := b.Dump(t)
 
 	t.Run("NewArticleWithALiveSlug", func(t *testing.T) {
-		_, err := b.eng.CreateNode(ctx, b.editor, b.site.ID, release.KindContentEntry,
+		_, err := b.Eng.CreateNode(ctx, b.Editor, b.Site.ID, release.KindContentEntry,
 			content.Body{Title: "Impostor", Slug: "welcome", Status: content.StatusPublished})
 		e := wantRefused(t, err, engine.CodeSlugTaken)
 		if e.Field != "slug" || e.Args["Path"] != "/posts/welcome" || e.Args["Holder"] != "Welcome" {
@@ -56,41 +56,41 @@ func TestAddressUniqueOnSave(t *testing.T) {
 		}
 	})
 	t.Run("NewArticleWithAWorkingCopySlug", func(t *testing.T) {
-		_, err := b.eng.CreateNode(ctx, b.editor, b.site.ID, release.KindContentEntry,
+		_, err := b.Eng.CreateNode(ctx, b.Editor, b.Site.ID, release.KindContentEntry,
 			content.Body{Title: "Twin", Slug: "election-night", Status: content.StatusDraft})
 		wantRefused(t, err, engine.CodeSlugTaken)
 	})
 	t.Run("EditIntoATakenSlug", func(t *testing.T) {
-		_, err := b.eng.EditNode(ctx, b.editor, b.site.ID, b.article.ID, b.article.Rev,
+		_, err := b.Eng.EditNode(ctx, b.Editor, b.Site.ID, b.Article.ID, b.Article.Rev,
 			content.Edit{Title: "Election night", Slug: "welcome", Status: content.StatusDraft})
 		wantRefused(t, err, engine.CodeSlugTaken)
 	})
 	t.Run("PatchIntoATakenSlug", func(t *testing.T) {
 		slug := "welcome"
-		_, err := b.eng.PatchNode(ctx, b.editor, b.site.ID, b.article.ID, b.article.Rev, engine.NodePatch{Slug: &slug})
+		_, err := b.Eng.PatchNode(ctx, b.Editor, b.Site.ID, b.Article.ID, b.Article.Rev, engine.NodePatch{Slug: &slug})
 		wantRefused(t, err, engine.CodeSlugTaken)
 	})
 	t.Run("ReservedPageAddress", func(t *testing.T) {
 		for _, slug := range []string{"studio", "api", "posts", "media", "preview", "static", "health", "mcp"} {
-			_, err := b.eng.CreateNode(ctx, b.editor, b.site.ID, release.KindPage,
+			_, err := b.Eng.CreateNode(ctx, b.Editor, b.Site.ID, release.KindPage,
 				content.Body{Title: "Oops", Slug: slug, Status: content.StatusDraft})
 			if e := wantRefused(t, err, engine.CodeSlugReserved); e.Args["Path"] != "/"+slug {
 				t.Errorf("%s: refusal %+v", slug, e)
 			}
 		}
 	})
-	if got := b.dump(t); got != before {
+	if got := b.Dump(t); got != before {
 		t.Errorf("a refused save changed the database:\n%s\nwant\n%s", got, before)
 	}
 
 	t.Run("OtherNamespacesAreFree", func(t *testing.T) {
 		// /welcome (a page) and /posts/welcome (an article) are two addresses;
 		// an article may be called "studio" (/posts/studio).
-		if _, err := b.eng.CreateNode(ctx, b.editor, b.site.ID, release.KindPage,
+		if _, err := b.Eng.CreateNode(ctx, b.Editor, b.Site.ID, release.KindPage,
 			content.Body{Title: "Welcome page", Slug: "welcome", Status: content.StatusDraft}); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := b.eng.CreateNode(ctx, b.editor, b.site.ID, release.KindContentEntry,
+		if _, err := b.Eng.CreateNode(ctx, b.Editor, b.Site.ID, release.KindContentEntry,
 			content.Body{Title: "Inside the studio", Slug: "studio", Status: content.StatusDraft}); err != nil {
 			t.Fatal(err)
 		}
@@ -98,17 +98,17 @@ func TestAddressUniqueOnSave(t *testing.T) {
 	t.Run("ALiveAddressStaysTakenAfterARename", func(t *testing.T) {
 		// Welcome's working copy moves to /posts/hello; its live version
 		// still has /posts/welcome until the next publish.
-		d := b.node(t, welcome.ID)
-		if _, err := b.eng.EditNode(ctx, b.editor, b.site.ID, welcome.ID, d.Rev,
+		d := b.Node(t, welcome.ID)
+		if _, err := b.Eng.EditNode(ctx, b.Editor, b.Site.ID, welcome.ID, d.Rev,
 			content.Edit{Title: "Welcome", Slug: "hello", Status: content.StatusPublished}); err != nil {
 			t.Fatal(err)
 		}
-		_, err := b.eng.CreateNode(ctx, b.editor, b.site.ID, release.KindContentEntry,
+		_, err := b.Eng.CreateNode(ctx, b.Editor, b.Site.ID, release.KindContentEntry,
 			content.Body{Title: "Impostor", Slug: "welcome", Status: content.StatusDraft})
 		wantRefused(t, err, engine.CodeSlugTaken)
 		// Its own node may take it back.
-		d = b.node(t, welcome.ID)
-		if _, err := b.eng.EditNode(ctx, b.editor, b.site.ID, welcome.ID, d.Rev,
+		d = b.Node(t, welcome.ID)
+		if _, err := b.Eng.EditNode(ctx, b.Editor, b.Site.ID, welcome.ID, d.Rev,
 			content.Edit{Title: "Welcome", Slug: "welcome", Status: content.StatusPublished}); err != nil {
 			t.Fatal(err)
 		}
@@ -117,7 +117,7 @@ func TestAddressUniqueOnSave(t *testing.T) {
 		// Saved before the rule: its own fields can still be edited, only
 		// the address it shares cannot be given to yet another node.
 		old := b.plantNode(t, release.KindContentEntry, content.Body{Title: "Old twin", Slug: "election-night", Status: content.StatusDraft})
-		if _, err := b.eng.EditNode(ctx, b.editor, b.site.ID, old.ID, old.Rev,
+		if _, err := b.Eng.EditNode(ctx, b.Editor, b.Site.ID, old.ID, old.Rev,
 			content.Edit{Title: "Old twin, edited", Slug: "election-night", Status: content.StatusDraft}); err != nil {
 			t.Fatal(err)
 		}
@@ -128,7 +128,7 @@ func TestAddressUniqueOnSave(t *testing.T) {
 // from its title (Turkish letters transliterated) and the site's language.
 func TestAddressSlugFromTitle(t *testing.T) {
 	b := newBundle(t)
-	n, err := b.eng.CreateNode(context.Background(), b.editor, b.site.ID, release.KindContentEntry,
+	n, err := b.Eng.CreateNode(context.Background(), b.Editor, b.Site.ID, release.KindContentEntry,
 		content.Body{Title: "İstanbul'da Şık Güğüm Çöp", Status: content.StatusDraft})
 	if err != nil {
 		t.Fatal(err)
@@ -136,10 +136,10 @@ func TestAddressSlugFromTitle(t *testing.T) {
 	if n.Body.Slug != "istanbulda-sik-gugum-cop" || n.Body.Lang != "tr" {
 		t.Errorf("slug %q lang %q, want istanbulda-sik-gugum-cop and tr", n.Body.Slug, n.Body.Lang)
 	}
-	_, err = b.eng.CreateNode(context.Background(), b.editor, b.site.ID, release.KindContentEntry,
+	_, err = b.Eng.CreateNode(context.Background(), b.Editor, b.Site.ID, release.KindContentEntry,
 		content.Body{Title: "Election night", Status: content.StatusDraft})
 	wantRefused(t, err, engine.CodeSlugTaken) // b.article has election-night
-	_, err = b.eng.CreateNode(context.Background(), b.editor, b.site.ID, release.KindContentEntry,
+	_, err = b.Eng.CreateNode(context.Background(), b.Editor, b.Site.ID, release.KindContentEntry,
 		content.Body{Title: "Hello", Lang: "de", Status: content.StatusDraft})
 	wantRefused(t, err, "lang_invalid")
 }
@@ -151,56 +151,56 @@ func TestAddressSlugFromTitle(t *testing.T) {
 func TestAddressTakeoverRefusedOnScheduleAndApprove(t *testing.T) {
 	ctx := context.Background()
 	b := newBundle(t)
-	welcome := b.createNode(t, b.site.ID, release.KindContentEntry,
+	welcome := b.CreateNode(t, b.Site.ID, release.KindContentEntry,
 		content.Body{Title: "Welcome", Slug: "welcome", Status: content.StatusPublished})
 	twin := b.plantNode(t, release.KindContentEntry, content.Body{Title: "Twin", Slug: "welcome", Status: content.StatusDraft})
 
 	t.Run("Approve", func(t *testing.T) {
 		// The contributor asks while Welcome is not live yet; then it goes live.
-		r, err := b.eng.ScheduleNode(ctx, b.contributor, engine.ScheduleInput{SiteID: b.site.ID, NodeID: twin.ID,
+		r, err := b.Eng.ScheduleNode(ctx, b.Contributor, engine.ScheduleInput{SiteID: b.Site.ID, NodeID: twin.ID,
 			ExpectedRev: twin.Rev, Date: "2026-11-02", Time: "09:00"})
 		if err != nil || r.State != release.StateAwaitingApproval {
 			t.Fatalf("request: %s %v", r.State, err)
 		}
-		if _, err := b.eng.Publish(ctx, b.editor, b.site.ID); err != nil {
+		if _, err := b.Eng.Publish(ctx, b.Editor, b.Site.ID); err != nil {
 			t.Fatal(err)
 		}
-		before := b.dump(t)
-		reqs, err := b.eng.Approvals(ctx, b.editor, b.site.ID)
+		before := b.Dump(t)
+		reqs, err := b.Eng.Approvals(ctx, b.Editor, b.Site.ID)
 		if err != nil || len(reqs) != 1 {
 			t.Fatalf("approvals: %d %v", len(reqs), err)
 		}
-		_, err = b.eng.Approve(ctx, b.editor, b.site.ID, reqs[0].Request.ID)
+		_, err = b.Eng.Approve(ctx, b.Editor, b.Site.ID, reqs[0].Request.ID)
 		e := wantRefused(t, err, engine.CodeSlugTaken)
 		if e.Args["Path"] != "/posts/welcome" || e.Args["Holder"] != "Welcome" || e.Args["Title"] != "Twin" {
 			t.Errorf("refusal args %+v", e.Args)
 		}
-		if got := b.dump(t); got != before {
+		if got := b.Dump(t); got != before {
 			t.Errorf("a refused approval changed the database")
 		}
-		if got := b.release(t, r.ID).State; got != release.StateAwaitingApproval {
+		if got := b.Release(t, r.ID).State; got != release.StateAwaitingApproval {
 			t.Errorf("release is %s, want still awaiting approval", got)
 		}
-		if err := b.eng.Cancel(ctx, b.contributor, b.site.ID, r.ID, b.release(t, r.ID).Rev); err != nil {
+		if err := b.Eng.Cancel(ctx, b.Contributor, b.Site.ID, r.ID, b.Release(t, r.ID).Rev); err != nil {
 			t.Fatal(err)
 		}
 	})
 	t.Run("ScheduleNode", func(t *testing.T) {
-		d := b.node(t, twin.ID)
-		_, err := b.eng.ScheduleNode(ctx, b.editor, engine.ScheduleInput{SiteID: b.site.ID, NodeID: twin.ID,
+		d := b.Node(t, twin.ID)
+		_, err := b.Eng.ScheduleNode(ctx, b.Editor, engine.ScheduleInput{SiteID: b.Site.ID, NodeID: twin.ID,
 			ExpectedRev: d.Rev, Date: "2026-11-02", Time: "09:00"})
 		wantRefused(t, err, engine.CodeSlugTaken)
 	})
 	t.Run("ScheduleRelease", func(t *testing.T) {
-		r := b.drDraft(t, b.editor, "Twin release", twin.ID)
-		_, err := b.eng.ScheduleRelease(ctx, b.editor, b.site.ID, r.ID, r.Rev, "2026-11-02", "09:00")
+		r := b.drDraft(t, b.Editor, "Twin release", twin.ID)
+		_, err := b.Eng.ScheduleRelease(ctx, b.Editor, b.Site.ID, r.ID, r.Rev, "2026-11-02", "09:00")
 		wantRefused(t, err, engine.CodeSlugTaken)
 		// Unpublishing Welcome in the same release frees its address.
-		r, err = b.eng.AddRemovals(ctx, b.editor, b.site.ID, r.ID, r.Rev, []string{welcome.ID})
+		r, err = b.Eng.AddRemovals(ctx, b.Editor, b.Site.ID, r.ID, r.Rev, []string{welcome.ID})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := b.eng.ScheduleRelease(ctx, b.editor, b.site.ID, r.ID, r.Rev, "2026-11-02", "09:00"); err != nil {
+		if _, err := b.Eng.ScheduleRelease(ctx, b.Editor, b.Site.ID, r.ID, r.Rev, "2026-11-02", "09:00"); err != nil {
 			t.Fatalf("a release that removes the holder: %v", err)
 		}
 	})
@@ -212,30 +212,30 @@ func TestAddressTakeoverRefusedOnScheduleAndApprove(t *testing.T) {
 func TestAddressTakeoverFailsTheRun(t *testing.T) {
 	ctx := context.Background()
 	b := newBundle(t)
-	welcome := b.createNode(t, b.site.ID, release.KindContentEntry,
+	welcome := b.CreateNode(t, b.Site.ID, release.KindContentEntry,
 		content.Body{Title: "Welcome", Slug: "welcome", Status: content.StatusPublished})
 	twin := b.plantNode(t, release.KindContentEntry, content.Body{Title: "Twin", Slug: "welcome", Status: content.StatusDraft})
-	r := b.schedule(t, b.editor, twin, "2026-11-02", "09:00") // Welcome is not live yet
-	if _, err := b.eng.Publish(ctx, b.editor, b.site.ID); err != nil {
+	r := b.Schedule(t, b.Editor, twin, "2026-11-02", "09:00") // Welcome is not live yet
+	if _, err := b.Eng.Publish(ctx, b.Editor, b.Site.ID); err != nil {
 		t.Fatal(err)
 	}
-	liveBefore := b.live(t)
+	liveBefore := b.Live(t)
 	if _, ok := liveBefore[welcome.ID]; !ok || len(liveBefore) != 1 {
 		t.Fatalf("live before: %v", liveBefore)
 	}
 
-	b.clock.Set(nine)
-	b.tick(t)
-	got := b.release(t, r.ID)
+	b.Clock.Set(nine)
+	b.Tick(t)
+	got := b.Release(t, r.ID)
 	if got.State != release.StateFailed || got.Outcome == nil || got.Outcome.Code != engine.CodeSlugTaken ||
 		got.Outcome.Message != "/posts/welcome" {
 		t.Fatalf("release %s outcome %+v, want failed slug_taken /posts/welcome", got.State, got.Outcome)
 	}
-	live := b.live(t)
+	live := b.Live(t)
 	if len(live) != 1 || live[welcome.ID].Body.Title != "Welcome" {
 		t.Errorf("live after the failed run: %v", live)
 	}
-	notes, err := b.sched.Notifications(ctx, b.editor, b.site.ID)
+	notes, err := b.Sched.Notifications(ctx, b.Editor, b.Site.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -248,7 +248,7 @@ func TestAddressTakeoverFailsTheRun(t *testing.T) {
 	if !found {
 		t.Errorf("no failed notification for %s: %+v", r.ID, notes)
 	}
-	if errors.Is(err, engine.ErrConflict) || strings.Contains(b.dump(t), "release.publish\t") {
+	if errors.Is(err, engine.ErrConflict) || strings.Contains(b.Dump(t), "release.publish\t") {
 		t.Errorf("something was published")
 	}
 }

@@ -19,8 +19,8 @@ func TestApprovals(t *testing.T) {
 	setup := func(t *testing.T) (*testBundle, release.Release, engine.ApprovalRequest) {
 		t.Helper()
 		b := newBundle(t)
-		r := b.schedule(t, b.contributor, b.article, "2026-11-02", "09:00")
-		list, err := b.eng.Approvals(ctx, b.editor, b.site.ID)
+		r := b.Schedule(t, b.Contributor, b.Article, "2026-11-02", "09:00")
+		list, err := b.Eng.Approvals(ctx, b.Editor, b.Site.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -32,83 +32,83 @@ func TestApprovals(t *testing.T) {
 
 	t.Run("OneRequestBoundToTheHashAndTime", func(t *testing.T) {
 		b, r, q := setup(t)
-		if q.Status != engine.RequestWaiting || q.StateHash != r.Hash || q.RequestedBy.ID != b.contributor.ID ||
+		if q.Status != engine.RequestWaiting || q.StateHash != r.Hash || q.RequestedBy.ID != b.Contributor.ID ||
 			q.ExecuteAt == nil || !q.ExecuteAt.Equal(nine) {
 			t.Fatalf("request = %+v", q)
 		}
-		if c := b.count(t, `SELECT count(*) FROM approvals WHERE release_id = ?`, r.ID); c != 1 {
+		if c := b.Count(t, `SELECT count(*) FROM approvals WHERE release_id = ?`, r.ID); c != 1 {
 			t.Fatalf("%d requests", c)
 		}
-		if id := b.text(t, `SELECT request_id FROM releases WHERE id = ?`, r.ID); id != q.ID {
+		if id := b.Text(t, `SELECT request_id FROM releases WHERE id = ?`, r.ID); id != q.ID {
 			t.Fatalf("release.request_id = %s", id)
 		}
 	})
 
 	t.Run("ApproveCarriesOutAndPublishesAtItsTime", func(t *testing.T) {
 		b, r, q := setup(t)
-		v, err := b.eng.Approval(ctx, b.editor, b.site.ID, q.ID)
+		v, err := b.Eng.Approval(ctx, b.Editor, b.Site.ID, q.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if len(v.Items) != 1 || v.Items[0].Target == nil || v.Items[0].Target.Status != content.StatusPublished || v.Items[0].Base != nil {
 			t.Fatalf("diff view = %+v", v.Items)
 		}
-		got, err := b.eng.Approve(ctx, b.editor, b.site.ID, q.ID)
+		got, err := b.Eng.Approve(ctx, b.Editor, b.Site.ID, q.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got.State != release.StateScheduled || got.Approval == nil || got.Approval.By.ID != b.editor.ID ||
+		if got.State != release.StateScheduled || got.Approval == nil || got.Approval.By.ID != b.Editor.ID ||
 			got.Approval.ApprovalID != q.ID || got.Approval.ExecuteAt == nil || !got.Approval.ExecuteAt.Equal(nine) {
 			t.Fatalf("after approve: %s %+v", got.State, got.Approval)
 		}
-		if s := b.text(t, `SELECT status FROM approvals WHERE id = ?`, q.ID); s != engine.RequestApproved {
+		if s := b.Text(t, `SELECT status FROM approvals WHERE id = ?`, q.ID); s != engine.RequestApproved {
 			t.Fatalf("request status = %s", s)
 		}
-		if _, err := b.eng.Approve(ctx, b.admin, b.site.ID, q.ID); err == nil {
+		if _, err := b.Eng.Approve(ctx, b.Admin, b.Site.ID, q.ID); err == nil {
 			t.Fatal("a request was approved twice")
 		} else {
 			wantRefusal(t, err, engine.CodeNotWaiting, "")
 		}
-		b.clock.Set(nine)
-		if rep := b.tick(t); rep.Published != 1 {
+		b.Clock.Set(nine)
+		if rep := b.Tick(t); rep.Published != 1 {
 			t.Fatalf("tick at T: %+v", rep)
 		}
-		if n, ok := b.live(t)[b.article.ID]; !ok || n.Body.Status != content.StatusPublished {
+		if n, ok := b.Live(t)[b.Article.ID]; !ok || n.Body.Status != content.StatusPublished {
 			t.Fatal("approved release did not publish")
 		}
-		onBehalf := b.text(t, `SELECT json_extract(details, '$.onBehalfOf.id') FROM audit WHERE action = 'release.publish' AND release_id = ?`, r.ID)
-		if onBehalf != b.editor.ID {
+		onBehalf := b.Text(t, `SELECT json_extract(details, '$.onBehalfOf.id') FROM audit WHERE action = 'release.publish' AND release_id = ?`, r.ID)
+		if onBehalf != b.Editor.ID {
 			t.Fatalf("published on behalf of %q, want the approver", onBehalf)
 		}
 	})
 
 	t.Run("WhoMayDecide", func(t *testing.T) {
 		b, _, q := setup(t)
-		before := b.dump(t)
+		before := b.Dump(t)
 		for _, c := range []struct {
 			name string
 			u    engine.User
 			code string
 		}{
-			{"Contributor", b.contributor, engine.CodeForbidden},
-			{"Author", b.author, engine.CodeForbidden},
+			{"Contributor", b.Contributor, engine.CodeForbidden},
+			{"Author", b.Author, engine.CodeForbidden},
 		} {
-			_, err := b.eng.Approve(ctx, c.u, b.site.ID, q.ID)
+			_, err := b.Eng.Approve(ctx, c.u, b.Site.ID, q.ID)
 			wantRefusal(t, err, c.code, "")
-			wantRefusal(t, b.eng.Deny(ctx, c.u, b.site.ID, q.ID, "no"), c.code, "")
+			wantRefusal(t, b.Eng.Deny(ctx, c.u, b.Site.ID, q.ID, "no"), c.code, "")
 		}
-		if after := b.dump(t); after != before {
+		if after := b.Dump(t); after != before {
 			t.Fatalf("refused decisions changed:\n%s\n%s", before, after)
 		}
 		// Nobody approves their own request, even with the right: make an
 		// editor the requester by hand.
-		if _, err := b.store.DB().Exec(`UPDATE approvals SET requested_by = json_object('kind', 'person', 'id', ?, 'name', 'Elif') WHERE id = ?`,
-			b.editor.ID, q.ID); err != nil {
+		if _, err := b.Store.DB().Exec(`UPDATE approvals SET requested_by = json_object('kind', 'person', 'id', ?, 'name', 'Elif') WHERE id = ?`,
+			b.Editor.ID, q.ID); err != nil {
 			t.Fatal(err)
 		}
-		_, err := b.eng.Approve(ctx, b.editor, b.site.ID, q.ID)
+		_, err := b.Eng.Approve(ctx, b.Editor, b.Site.ID, q.ID)
 		wantRefusal(t, err, engine.CodeOwnRequest, "")
-		if _, err := b.eng.Approve(ctx, b.owner, b.site.ID, q.ID); err != nil {
+		if _, err := b.Eng.Approve(ctx, b.Owner, b.Site.ID, q.ID); err != nil {
 			t.Fatalf("the owner may approve an editor's request: %v", err)
 		}
 	})
@@ -118,76 +118,76 @@ func TestApprovals(t *testing.T) {
 		// The release's time moved after the request was filed (a move by
 		// anyone but a person who may approve voids the binding).
 		later := nine.Add(time.Hour)
-		if _, err := b.store.DB().Exec(`UPDATE releases SET execute_at = ? WHERE id = ?`, later.Format("2006-01-02T15:04:05.000Z"), r.ID); err != nil {
+		if _, err := b.Store.DB().Exec(`UPDATE releases SET execute_at = ? WHERE id = ?`, later.Format("2006-01-02T15:04:05.000Z"), r.ID); err != nil {
 			t.Fatal(err)
 		}
-		_, err := b.eng.Approve(ctx, b.editor, b.site.ID, q.ID)
+		_, err := b.Eng.Approve(ctx, b.Editor, b.Site.ID, q.ID)
 		wantRefusal(t, err, engine.CodeStateChanged, "")
-		got := b.release(t, r.ID)
+		got := b.Release(t, r.ID)
 		if got.State != release.StateDraft || got.Approval != nil {
 			t.Fatalf("after a mismatch the release is %s %+v", got.State, got.Approval)
 		}
-		if s := b.text(t, `SELECT status || ':' || reason FROM approvals WHERE id = ?`, q.ID); s != "denied:state_changed" {
+		if s := b.Text(t, `SELECT status || ':' || reason FROM approvals WHERE id = ?`, q.ID); s != "denied:state_changed" {
 			t.Fatalf("request = %s", s)
 		}
-		if n := b.node(t, b.article.ID); n.Held != nil || n.Body.Status != content.StatusDraft {
+		if n := b.Node(t, b.Article.ID); n.Held != nil || n.Body.Status != content.StatusDraft {
 			t.Fatalf("article after the denial: held %v status %s", n.Held, n.Body.Status)
 		}
 	})
 
 	t.Run("DenyNeedsAReasonAndFreesTheNodes", func(t *testing.T) {
 		b, r, q := setup(t)
-		before := b.dump(t)
-		wantRefusal(t, b.eng.Deny(ctx, b.editor, b.site.ID, q.ID, "  "), engine.CodeReason, "reason")
-		if after := b.dump(t); after != before {
+		before := b.Dump(t)
+		wantRefusal(t, b.Eng.Deny(ctx, b.Editor, b.Site.ID, q.ID, "  "), engine.CodeReason, "reason")
+		if after := b.Dump(t); after != before {
 			t.Fatalf("a refused denial changed:\n%s\n%s", before, after)
 		}
-		if err := b.eng.Deny(ctx, b.editor, b.site.ID, q.ID, "The results are not final yet."); err != nil {
+		if err := b.Eng.Deny(ctx, b.Editor, b.Site.ID, q.ID, "The results are not final yet."); err != nil {
 			t.Fatal(err)
 		}
-		got := b.release(t, r.ID)
+		got := b.Release(t, r.ID)
 		if got.State != release.StateDraft {
 			t.Fatalf("state = %s", got.State)
 		}
-		if s := b.text(t, `SELECT status || ':' || reason || ':' || json_extract(decided_by, '$.id') FROM approvals WHERE id = ?`, q.ID); s != "denied:The results are not final yet.:"+b.editor.ID {
+		if s := b.Text(t, `SELECT status || ':' || reason || ':' || json_extract(decided_by, '$.id') FROM approvals WHERE id = ?`, q.ID); s != "denied:The results are not final yet.:"+b.Editor.ID {
 			t.Fatalf("request = %s", s)
 		}
-		if n := b.node(t, b.article.ID); n.Held != nil || n.Body.Status != content.StatusDraft {
+		if n := b.Node(t, b.Article.ID); n.Held != nil || n.Body.Status != content.StatusDraft {
 			t.Fatalf("article after the denial: held %v status %s", n.Held, n.Body.Status)
 		}
-		b.clock.Set(nine)
-		if rep := b.tick(t); rep.Ran != 0 {
+		b.Clock.Set(nine)
+		if rep := b.Tick(t); rep.Ran != 0 {
 			t.Fatalf("a denied release ran: %+v", rep)
 		}
 	})
 
 	t.Run("UndecidedRequestExpiresWithItsRelease", func(t *testing.T) {
 		b, r, q := setup(t)
-		b.clock.Set(nine)
-		b.tick(t)
-		if got := b.release(t, r.ID); got.State != release.StateExpired {
+		b.Clock.Set(nine)
+		b.Tick(t)
+		if got := b.Release(t, r.ID); got.State != release.StateExpired {
 			t.Fatalf("state = %s", got.State)
 		}
-		if s := b.text(t, `SELECT status FROM approvals WHERE id = ?`, q.ID); s != engine.RequestExpired {
+		if s := b.Text(t, `SELECT status FROM approvals WHERE id = ?`, q.ID); s != engine.RequestExpired {
 			t.Fatalf("request status = %s", s)
 		}
-		_, err := b.eng.Approve(ctx, b.editor, b.site.ID, q.ID)
+		_, err := b.Eng.Approve(ctx, b.Editor, b.Site.ID, q.ID)
 		wantRefusal(t, err, engine.CodeNotWaiting, "")
 	})
 
 	t.Run("UnscheduleWithdrawsTheRequest", func(t *testing.T) {
 		b, r, q := setup(t)
-		if err := b.eng.Unschedule(ctx, b.contributor, b.site.ID, r.ID, r.Rev); err != nil {
+		if err := b.Eng.Unschedule(ctx, b.Contributor, b.Site.ID, r.ID, r.Rev); err != nil {
 			t.Fatal(err)
 		}
-		if s := b.text(t, `SELECT status FROM approvals WHERE id = ?`, q.ID); s != engine.RequestWithdrawn {
+		if s := b.Text(t, `SELECT status FROM approvals WHERE id = ?`, q.ID); s != engine.RequestWithdrawn {
 			t.Fatalf("request status = %s", s)
 		}
 	})
 
 	t.Run("UnknownRequest", func(t *testing.T) {
 		b, _, _ := setup(t)
-		if _, err := b.eng.Approve(ctx, b.editor, b.site.ID, ids.New("apr")); err != engine.ErrNotFound {
+		if _, err := b.Eng.Approve(ctx, b.Editor, b.Site.ID, ids.New("apr")); err != engine.ErrNotFound {
 			t.Fatalf("err = %v", err)
 		}
 	})

@@ -16,15 +16,15 @@ import (
 // minute from an hour ahead on (all in the future of the bundle's clock).
 func scheduleMany(tb testing.TB, b *testBundle, n int) {
 	tb.Helper()
-	loc, err := localtime.LoadZone(b.site.TimeZone)
+	loc, err := localtime.LoadZone(b.Site.TimeZone)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	for i := range n {
-		p := b.createNode(tb, b.site.ID, release.KindPage,
+		p := b.CreateNode(tb, b.Site.ID, release.KindPage,
 			content.Body{Title: fmt.Sprintf("Page %d", i), Slug: fmt.Sprintf("page-%d", i), Status: content.StatusDraft})
-		w := localtime.WallOf(b.clock.Now().Add(time.Hour+time.Duration(i)*37*time.Minute), loc)
-		b.schedule(tb, b.editor, p, w.Date(), w.Clock())
+		w := localtime.WallOf(b.Clock.Now().Add(time.Hour+time.Duration(i)*37*time.Minute), loc)
+		b.Schedule(tb, b.Editor, p, w.Date(), w.Clock())
 	}
 }
 
@@ -34,12 +34,12 @@ func BenchmarkRunDueIdle(b *testing.B) {
 	tb := newBundle(b)
 	scheduleMany(b, tb, 200)
 	ctx := context.Background()
-	if c := tb.count(b, `SELECT count(*) FROM releases WHERE state = 'scheduled'`); c != 200 {
+	if c := tb.Count(b, `SELECT count(*) FROM releases WHERE state = 'scheduled'`); c != 200 {
 		b.Fatalf("scheduled = %d", c)
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		rep, err := tb.sched.RunDue(ctx, "bench")
+		rep, err := tb.Sched.RunDue(ctx, "bench")
 		if err != nil || rep.Ran != 0 {
 			b.Fatal(rep, err)
 		}
@@ -60,16 +60,16 @@ func BenchmarkScheduleNode(b *testing.B) {
 	for b.Loop() {
 		b.StopTimer()
 		if last.ID != "" {
-			if err := tb.eng.Cancel(ctx, tb.editor, tb.site.ID, last.ID, last.Rev); err != nil {
+			if err := tb.Eng.Cancel(ctx, tb.Editor, tb.Site.ID, last.ID, last.Rev); err != nil {
 				b.Fatal(err)
 			}
 		}
-		p := tb.createNode(b, tb.site.ID, release.KindPage,
+		p := tb.CreateNode(b, tb.Site.ID, release.KindPage,
 			content.Body{Title: "Bench", Slug: fmt.Sprintf("bench-%d", i), Status: content.StatusDraft})
 		i++
 		b.StartTimer()
 		var err error
-		last, err = tb.eng.ScheduleNode(ctx, tb.editor, engine.ScheduleInput{SiteID: tb.site.ID, NodeID: p.ID,
+		last, err = tb.Eng.ScheduleNode(ctx, tb.Editor, engine.ScheduleInput{SiteID: tb.Site.ID, NodeID: p.ID,
 			ExpectedRev: p.Rev, Date: "2026-11-03", Time: "09:00"})
 		if err != nil {
 			b.Fatal(err)

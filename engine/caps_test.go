@@ -20,13 +20,13 @@ func TestPerPersonOpenReleaseCap(t *testing.T) {
 	b := newBundle(t)
 	var first engine.ReleaseRow
 	for i := range engine.MaxOpenReleasesPerPerson {
-		r := b.drDraft(t, b.contributor, fmt.Sprintf("R%d", i), b.article.ID)
+		r := b.drDraft(t, b.Contributor, fmt.Sprintf("R%d", i), b.Article.ID)
 		if i == 0 {
 			first = r
 		}
 	}
 	e := b.drRefused(t, engine.CodeTooManyOpenReleases, func() error {
-		_, err := b.eng.NewRelease(ctx, b.contributor, b.site.ID, "one too many", []string{b.article.ID})
+		_, err := b.Eng.NewRelease(ctx, b.Contributor, b.Site.ID, "one too many", []string{b.Article.ID})
 		return err
 	})
 	if e.Args["Max"] != 20 {
@@ -35,30 +35,30 @@ func TestPerPersonOpenReleaseCap(t *testing.T) {
 	// A one-item schedule is a release too.
 	page := b.drPage(t, "Press", content.StatusDraft)
 	b.drRefused(t, engine.CodeTooManyOpenReleases, func() error {
-		_, err := b.eng.ScheduleNode(ctx, b.contributor, engine.ScheduleInput{SiteID: b.site.ID, NodeID: page.ID,
+		_, err := b.Eng.ScheduleNode(ctx, b.Contributor, engine.ScheduleInput{SiteID: b.Site.ID, NodeID: page.ID,
 			ExpectedRev: page.Rev, Date: "2026-11-03", Time: "09:00"})
 		return err
 	})
 	// Others are not held back: another low role, and an Editor.
-	own, err := b.eng.CreateNode(ctx, b.author, b.site.ID, release.KindContentEntry,
+	own, err := b.Eng.CreateNode(ctx, b.Author, b.Site.ID, release.KindContentEntry,
 		content.Body{Title: "Author's own", Slug: "authors-own", Status: content.StatusDraft})
 	if err != nil {
 		t.Fatal(err)
 	}
-	b.drDraft(t, b.author, "the author's", own.ID)
-	b.drDraft(t, b.editor, "the editor's", b.article.ID)
+	b.drDraft(t, b.Author, "the author's", own.ID)
+	b.drDraft(t, b.Editor, "the editor's", b.Article.ID)
 	// A finished release no longer counts.
-	if err := b.eng.Cancel(ctx, b.contributor, b.site.ID, first.ID, first.Rev); err != nil {
+	if err := b.Eng.Cancel(ctx, b.Contributor, b.Site.ID, first.ID, first.Rev); err != nil {
 		t.Fatal(err)
 	}
-	b.schedule(t, b.contributor, page, "2026-11-03", "09:00")
+	b.Schedule(t, b.Contributor, page, "2026-11-03", "09:00")
 	b.drRefused(t, engine.CodeTooManyOpenReleases, func() error {
-		_, err := b.eng.NewRelease(ctx, b.contributor, b.site.ID, "again one too many", []string{b.article.ID})
+		_, err := b.Eng.NewRelease(ctx, b.Contributor, b.Site.ID, "again one too many", []string{b.Article.ID})
 		return err
 	})
 	// People who may publish have only the site's cap.
 	for i := range 25 {
-		b.drDraft(t, b.editor, fmt.Sprintf("E%d", i), b.article.ID)
+		b.drDraft(t, b.Editor, fmt.Sprintf("E%d", i), b.Article.ID)
 	}
 }
 
@@ -74,7 +74,7 @@ func TestOpenReleaseCapsUnderConcurrentCreation(t *testing.T) {
 		codes = map[string]int{}
 		for i := range n {
 			wg.Go(func() {
-				_, err := b.eng.NewRelease(ctx, u, b.site.ID, fmt.Sprintf("racer %d", i), []string{b.article.ID})
+				_, err := b.Eng.NewRelease(ctx, u, b.Site.ID, fmt.Sprintf("racer %d", i), []string{b.Article.ID})
 				mu.Lock()
 				defer mu.Unlock()
 				if e, isRefusal := engine.AsError(err); isRefusal {
@@ -93,13 +93,13 @@ func TestOpenReleaseCapsUnderConcurrentCreation(t *testing.T) {
 		t.Parallel()
 		b := newBundle(t)
 		for i := range 15 {
-			b.drDraft(t, b.contributor, fmt.Sprintf("R%d", i), b.article.ID)
+			b.drDraft(t, b.Contributor, fmt.Sprintf("R%d", i), b.Article.ID)
 		}
-		ok, codes := race(t, b, b.contributor, 12)
+		ok, codes := race(t, b, b.Contributor, 12)
 		if ok != 5 || codes[engine.CodeTooManyOpenReleases] != 7 {
 			t.Errorf("%d created, refusals %v; want 5 and 7 too_many_open_releases", ok, codes)
 		}
-		if n := b.count(t, `SELECT count(*) FROM releases WHERE state = 'draft'`); n != 20 {
+		if n := b.Count(t, `SELECT count(*) FROM releases WHERE state = 'draft'`); n != 20 {
 			t.Errorf("%d open releases, want 20", n)
 		}
 	})
@@ -107,13 +107,13 @@ func TestOpenReleaseCapsUnderConcurrentCreation(t *testing.T) {
 		t.Parallel()
 		b := newBundle(t)
 		for i := range engine.MaxOpenReleases - 5 {
-			b.drDraft(t, b.editor, fmt.Sprintf("R%d", i), b.article.ID)
+			b.drDraft(t, b.Editor, fmt.Sprintf("R%d", i), b.Article.ID)
 		}
-		ok, codes := race(t, b, b.editor, 12)
+		ok, codes := race(t, b, b.Editor, 12)
 		if ok != 5 || codes[engine.CodeTooManyReleases] != 7 {
 			t.Errorf("%d created, refusals %v; want 5 and 7 too_many_releases", ok, codes)
 		}
-		if n := b.count(t, `SELECT count(*) FROM releases WHERE state = 'draft'`); n != engine.MaxOpenReleases {
+		if n := b.Count(t, `SELECT count(*) FROM releases WHERE state = 'draft'`); n != engine.MaxOpenReleases {
 			t.Errorf("%d open releases, want %d", n, engine.MaxOpenReleases)
 		}
 	})
@@ -130,27 +130,27 @@ func TestRequestsAtMost30DaysAhead(t *testing.T) {
 	t.Run("ScheduleNode", func(t *testing.T) {
 		t.Parallel()
 		b := newBundle(t)
-		in := engine.ScheduleInput{SiteID: b.site.ID, NodeID: b.article.ID, ExpectedRev: b.article.Rev, Date: "2026-12-02", Time: "08:01"}
-		for _, u := range []engine.User{b.contributor, b.author} {
-			e := b.drRefused(t, engine.CodeTooFarForRequest, func() error { _, err := b.eng.ScheduleNode(ctx, u, in); return err })
+		in := engine.ScheduleInput{SiteID: b.Site.ID, NodeID: b.Article.ID, ExpectedRev: b.Article.Rev, Date: "2026-12-02", Time: "08:01"}
+		for _, u := range []engine.User{b.Contributor, b.Author} {
+			e := b.drRefused(t, engine.CodeTooFarForRequest, func() error { _, err := b.Eng.ScheduleNode(ctx, u, in); return err })
 			if e.Field != "time" || e.Args["Days"] != 30 {
 				t.Errorf("refusal %+v", e)
 			}
 		}
 		// Exactly 30 days ahead is allowed; an Editor goes as far as 366 days.
-		b.schedule(t, b.contributor, b.article, "2026-12-02", "08:00")
-		b.schedule(t, b.editor, b.drPage(t, "Far", content.StatusDraft), "2027-10-01", "09:00")
+		b.Schedule(t, b.Contributor, b.Article, "2026-12-02", "08:00")
+		b.Schedule(t, b.Editor, b.drPage(t, "Far", content.StatusDraft), "2027-10-01", "09:00")
 	})
 
 	t.Run("ScheduleDraft", func(t *testing.T) {
 		t.Parallel()
 		b := newBundle(t)
-		r := b.drDraft(t, b.contributor, "Autumn", b.article.ID)
+		r := b.drDraft(t, b.Contributor, "Autumn", b.Article.ID)
 		b.drRefused(t, engine.CodeTooFarForRequest, func() error {
-			_, err := b.eng.ScheduleRelease(ctx, b.contributor, b.site.ID, r.ID, r.Rev, "2026-12-24", "09:00")
+			_, err := b.Eng.ScheduleRelease(ctx, b.Contributor, b.Site.ID, r.ID, r.Rev, "2026-12-24", "09:00")
 			return err
 		})
-		got, err := b.eng.ScheduleRelease(ctx, b.contributor, b.site.ID, r.ID, r.Rev, "2026-11-24", "09:00")
+		got, err := b.Eng.ScheduleRelease(ctx, b.Contributor, b.Site.ID, r.ID, r.Rev, "2026-11-24", "09:00")
 		if err != nil || got.State != release.StateAwaitingApproval {
 			t.Fatalf("within 30 days: %v %v", got.State, err)
 		}
@@ -159,17 +159,17 @@ func TestRequestsAtMost30DaysAhead(t *testing.T) {
 	t.Run("Move", func(t *testing.T) {
 		t.Parallel()
 		b := newBundle(t)
-		r := b.schedule(t, b.contributor, b.article, "2026-11-10", "09:00")
+		r := b.Schedule(t, b.Contributor, b.Article, "2026-11-10", "09:00")
 		b.drRefused(t, engine.CodeTooFarForRequest, func() error {
-			_, err := b.eng.Move(ctx, b.contributor, b.site.ID, r.ID, r.Rev, "2027-03-01", "09:00")
+			_, err := b.Eng.Move(ctx, b.Contributor, b.Site.ID, r.ID, r.Rev, "2027-03-01", "09:00")
 			return err
 		})
 		b.drRefused(t, engine.CodeTooFarForRequest, func() error {
-			_, err := b.eng.MoveAt(ctx, b.contributor, b.site.ID, r.ID, r.Rev, start.Add(31*24*time.Hour).Truncate(time.Minute))
+			_, err := b.Eng.MoveAt(ctx, b.Contributor, b.Site.ID, r.ID, r.Rev, start.Add(31*24*time.Hour).Truncate(time.Minute))
 			return err
 		})
 		// The Editor who approves it may move it further.
-		if _, err := b.eng.Move(ctx, b.editor, b.site.ID, r.ID, r.Rev, "2027-03-01", "09:00"); err != nil {
+		if _, err := b.Eng.Move(ctx, b.Editor, b.Site.ID, r.ID, r.Rev, "2027-03-01", "09:00"); err != nil {
 			t.Fatal(err)
 		}
 	})
@@ -177,7 +177,7 @@ func TestRequestsAtMost30DaysAhead(t *testing.T) {
 	t.Run("TheClockMoves", func(t *testing.T) {
 		t.Parallel()
 		b := newBundle(t)
-		b.clock.Advance(24 * time.Hour) // 3 November: 3 December is 30 days ahead now
-		b.schedule(t, b.contributor, b.article, "2026-12-03", "08:00")
+		b.Clock.Advance(24 * time.Hour) // 3 November: 3 December is 30 days ahead now
+		b.Schedule(t, b.Contributor, b.Article, "2026-12-03", "08:00")
 	})
 }

@@ -16,28 +16,28 @@ import (
 func TestDeleteNodeLeavesWithTheNextPublish(t *testing.T) {
 	b := newBundle(t)
 	ctx := context.Background()
-	page := b.createNode(t, b.site.ID, release.KindPage,
+	page := b.CreateNode(t, b.Site.ID, release.KindPage,
 		content.Body{Title: "About", Slug: "about", Status: content.StatusPublished, Text: "Us."})
-	if _, err := b.eng.Publish(ctx, b.editor, b.site.ID); err != nil {
+	if _, err := b.Eng.Publish(ctx, b.Editor, b.Site.ID); err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := b.live(t)[page.ID]; !ok {
+	if _, ok := b.Live(t)[page.ID]; !ok {
 		t.Fatal("the page is not live before the test")
 	}
 
-	before := b.dump(t)
-	wantRefusal(t, b.eng.DeleteNode(ctx, b.editor, b.site.ID, page.ID, page.Rev-1), engine.CodeStale, "")
-	if after := b.dump(t); after != before {
+	before := b.Dump(t)
+	wantRefusal(t, b.Eng.DeleteNode(ctx, b.Editor, b.Site.ID, page.ID, page.Rev-1), engine.CodeStale, "")
+	if after := b.Dump(t); after != before {
 		t.Fatalf("a stale delete changed the database:\n%s\n---\n%s", before, after)
 	}
 
-	if err := b.eng.DeleteNode(ctx, b.editor, b.site.ID, page.ID, page.Rev); err != nil {
+	if err := b.Eng.DeleteNode(ctx, b.Editor, b.Site.ID, page.ID, page.Rev); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := b.eng.Node(ctx, b.site.ID, page.ID); !errors.Is(err, engine.ErrNotFound) {
+	if _, err := b.Eng.Node(ctx, b.Site.ID, page.ID); !errors.Is(err, engine.ErrNotFound) {
 		t.Fatalf("a deleted node reads as %v, want not found", err)
 	}
-	nodes, err := b.eng.Nodes(ctx, b.site.ID)
+	nodes, err := b.Eng.Nodes(ctx, b.Site.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,20 +46,20 @@ func TestDeleteNodeLeavesWithTheNextPublish(t *testing.T) {
 			t.Fatal("the deleted node is still in the content list")
 		}
 	}
-	if n := b.count(t, `SELECT count(*) FROM audit WHERE action = 'node.delete' AND actor LIKE ?`, "%"+b.editor.ID+"%"); n != 1 {
+	if n := b.Count(t, `SELECT count(*) FROM audit WHERE action = 'node.delete' AND actor LIKE ?`, "%"+b.Editor.ID+"%"); n != 1 {
 		t.Fatalf("%d node.delete audit rows, want 1", n)
 	}
-	if _, ok := b.live(t)[page.ID]; !ok {
+	if _, ok := b.Live(t)[page.ID]; !ok {
 		t.Fatal("the deleted page left the live site before any publish")
 	}
-	if _, err := b.eng.Publish(ctx, b.editor, b.site.ID); err != nil {
+	if _, err := b.Eng.Publish(ctx, b.Editor, b.Site.ID); err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := b.live(t)[page.ID]; ok {
+	if _, ok := b.Live(t)[page.ID]; ok {
 		t.Fatal("the deleted page is still live after a publish")
 	}
 	// A second delete of the same node finds nothing.
-	if err := b.eng.DeleteNode(ctx, b.editor, b.site.ID, page.ID, page.Rev+1); !errors.Is(err, engine.ErrNotFound) {
+	if err := b.Eng.DeleteNode(ctx, b.Editor, b.Site.ID, page.ID, page.Rev+1); !errors.Is(err, engine.ErrNotFound) {
 		t.Fatalf("deleting twice: %v, want not found", err)
 	}
 }
@@ -69,14 +69,14 @@ func TestDeleteNodeLeavesWithTheNextPublish(t *testing.T) {
 func TestDeleteHeldNodeIsLocked(t *testing.T) {
 	b := newBundle(t)
 	ctx := context.Background()
-	r := b.schedule(t, b.editor, b.article, "2026-11-02", "09:00")
-	n := b.node(t, b.article.ID)
-	before := b.dump(t)
-	e := wantRefusal(t, b.eng.DeleteNode(ctx, b.editor, b.site.ID, n.ID, n.Rev), engine.CodeScheduledLocked, "")
+	r := b.Schedule(t, b.Editor, b.Article, "2026-11-02", "09:00")
+	n := b.Node(t, b.Article.ID)
+	before := b.Dump(t)
+	e := wantRefusal(t, b.Eng.DeleteNode(ctx, b.Editor, b.Site.ID, n.ID, n.Rev), engine.CodeScheduledLocked, "")
 	if e.Args["Release"] != r.ID || !e.Args["When"].(time.Time).Equal(nine) {
 		t.Fatalf("the refusal names %v, want %s at %v", e.Args, r.ID, nine)
 	}
-	if after := b.dump(t); after != before {
+	if after := b.Dump(t); after != before {
 		t.Fatalf("a refused delete changed the database:\n%s\n---\n%s", before, after)
 	}
 }
@@ -87,25 +87,25 @@ func TestDeleteHeldNodeIsLocked(t *testing.T) {
 // hand-made fix would.
 func TestRunCancelsWhenANodeIsGone(t *testing.T) {
 	b := newBundle(t)
-	r := b.schedule(t, b.editor, b.article, "2026-11-02", "09:00")
-	if _, err := b.store.DB().Exec(`UPDATE nodes SET deleted_at = '2026-11-02T05:30:00.000Z' WHERE id = ?`, b.article.ID); err != nil {
+	r := b.Schedule(t, b.Editor, b.Article, "2026-11-02", "09:00")
+	if _, err := b.Store.DB().Exec(`UPDATE nodes SET deleted_at = '2026-11-02T05:30:00.000Z' WHERE id = ?`, b.Article.ID); err != nil {
 		t.Fatal(err)
 	}
-	liveBefore := b.text(t, `SELECT COALESCE(published_snapshot_id, '-') FROM sites WHERE id = ?`, b.site.ID)
-	b.clock.Set(nine)
-	rep := b.tick(t)
-	got := b.release(t, r.ID)
+	liveBefore := b.Text(t, `SELECT COALESCE(published_snapshot_id, '-') FROM sites WHERE id = ?`, b.Site.ID)
+	b.Clock.Set(nine)
+	rep := b.Tick(t)
+	got := b.Release(t, r.ID)
 	if rep.Ran != 1 || got.State != release.StateCanceled || got.Outcome == nil ||
-		got.Outcome.Reason != "node_gone" || got.Outcome.Message != b.article.ID || got.Outcome.By == nil || got.Outcome.By.ID != engine.Scheduler.ID {
-		t.Fatalf("tick %+v; release %s %+v, want canceled by the system naming %s", rep, got.State, got.Outcome, b.article.ID)
+		got.Outcome.Reason != "node_gone" || got.Outcome.Message != b.Article.ID || got.Outcome.By == nil || got.Outcome.By.ID != engine.Scheduler.ID {
+		t.Fatalf("tick %+v; release %s %+v, want canceled by the system naming %s", rep, got.State, got.Outcome, b.Article.ID)
 	}
-	if liveAfter := b.text(t, `SELECT COALESCE(published_snapshot_id, '-') FROM sites WHERE id = ?`, b.site.ID); liveAfter != liveBefore {
+	if liveAfter := b.Text(t, `SELECT COALESCE(published_snapshot_id, '-') FROM sites WHERE id = ?`, b.Site.ID); liveAfter != liveBefore {
 		t.Fatalf("the live snapshot moved from %s to %s", liveBefore, liveAfter)
 	}
-	if n := b.count(t, `SELECT count(*) FROM audit WHERE action = 'release.canceled' AND release_id = ? AND actor LIKE '%sys_scheduler%'`, r.ID); n != 1 {
+	if n := b.Count(t, `SELECT count(*) FROM audit WHERE action = 'release.canceled' AND release_id = ? AND actor LIKE '%sys_scheduler%'`, r.ID); n != 1 {
 		t.Fatalf("%d audit rows of the system's cancel, want 1", n)
 	}
-	if n := b.count(t, `SELECT count(*) FROM release_items WHERE release_id = ? AND held = 1`, r.ID); n != 0 {
+	if n := b.Count(t, `SELECT count(*) FROM release_items WHERE release_id = ? AND held = 1`, r.ID); n != 0 {
 		t.Fatal("the canceled release still holds its node")
 	}
 }

@@ -15,19 +15,19 @@ func TestReleaseDiff(t *testing.T) {
 	ctx := context.Background()
 	b := newBundle(t)
 	// A live page, then a new working copy of it with a new title and text.
-	page := b.createNode(t, b.site.ID, release.KindPage,
+	page := b.CreateNode(t, b.Site.ID, release.KindPage,
 		content.Body{Title: "About", Slug: "about", Status: content.StatusPublished, Text: "One.\nTwo."})
-	if _, err := b.eng.Publish(ctx, b.editor, b.site.ID); err != nil {
+	if _, err := b.Eng.Publish(ctx, b.Editor, b.Site.ID); err != nil {
 		t.Fatal(err)
 	}
-	edited, err := b.eng.SaveNode(ctx, b.editor, b.site.ID, page.ID, page.Rev,
+	edited, err := b.Eng.SaveNode(ctx, b.Editor, b.Site.ID, page.ID, page.Rev,
 		content.Body{Title: "About us", Slug: "about", Status: content.StatusPublished, Text: "One.\nThree."})
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := b.schedule(t, b.editor, edited, "2026-11-02", "09:00")
+	r := b.Schedule(t, b.Editor, edited, "2026-11-02", "09:00")
 
-	row, items, err := b.eng.ReleaseDiff(ctx, b.contributor, b.site.ID, r.ID)
+	row, items, err := b.Eng.ReleaseDiff(ctx, b.Contributor, b.Site.ID, r.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,8 +59,8 @@ func TestReleaseDiff(t *testing.T) {
 	}
 
 	t.Run("NotLiveHasNoBase", func(t *testing.T) {
-		r := b.schedule(t, b.editor, b.article, "2026-11-02", "10:00")
-		_, items, err := b.eng.ReleaseDiff(ctx, b.editor, b.site.ID, r.ID)
+		r := b.Schedule(t, b.Editor, b.Article, "2026-11-02", "10:00")
+		_, items, err := b.Eng.ReleaseDiff(ctx, b.Editor, b.Site.ID, r.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -78,11 +78,11 @@ func TestReleaseDiff(t *testing.T) {
 	})
 
 	t.Run("OtherSitesReleaseIsNotFound", func(t *testing.T) {
-		other, err := b.eng.CreateSite(ctx, "Other", "UTC")
+		other, err := b.Eng.CreateSite(ctx, "Other", "UTC")
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, _, err := b.eng.ReleaseDiff(ctx, b.editor, other.ID, r.ID); !errors.Is(err, engine.ErrNotFound) {
+		if _, _, err := b.Eng.ReleaseDiff(ctx, b.Editor, other.ID, r.ID); !errors.Is(err, engine.ErrNotFound) {
 			t.Errorf("err = %v, want ErrNotFound", err)
 		}
 	})

@@ -18,10 +18,10 @@ import (
 // titles and hashes, so "changed nothing" covers pins and reasons too.
 func (b *testBundle) drDump(tb testing.TB) string {
 	tb.Helper()
-	return b.dump(tb) + "\n" + b.text(tb, `SELECT 'pins ' || COALESCE(group_concat(release_id || '/' || node_id || ':' || op || ':' ||
+	return b.Dump(tb) + "\n" + b.Text(tb, `SELECT 'pins ' || COALESCE(group_concat(release_id || '/' || node_id || ':' || op || ':' ||
 		COALESCE(target_rev, '-') || ':' || COALESCE(base_rev, '-') || ':' || COALESCE(added_because, '-') || ':' || deps,
 		' ' ORDER BY release_id, node_id), '') FROM release_items`) + "\n" +
-		b.text(tb, `SELECT 'titles ' || COALESCE(group_concat(id || '=' || COALESCE(title, '-') || ':' || hash, ' ' ORDER BY id), '') FROM releases`)
+		b.Text(tb, `SELECT 'titles ' || COALESCE(group_concat(id || '=' || COALESCE(title, '-') || ':' || hash, ' ' ORDER BY id), '') FROM releases`)
 }
 
 // refused runs fn, which must be refused with code, and checks that not one
@@ -44,16 +44,16 @@ func (b *testBundle) drRefused(t *testing.T, code string, fn func() error) *engi
 func (b *testBundle) drPage(t *testing.T, title string, status content.Status, refs ...string) content.Node {
 	t.Helper()
 	slug := strings.ToLower(strings.ReplaceAll(title, " ", "-"))
-	return b.createNode(t, b.site.ID, release.KindPage, content.Body{Title: title, Slug: slug, Status: status, Text: title, Refs: refs})
+	return b.CreateNode(t, b.Site.ID, release.KindPage, content.Body{Title: title, Slug: slug, Status: status, Text: title, Refs: refs})
 }
 
 // setRefs saves a new version of n with refs.
 func (b *testBundle) drSetRefs(t *testing.T, id string, refs ...string) content.Node {
 	t.Helper()
-	d := b.node(t, id)
+	d := b.Node(t, id)
 	body := d.Body
 	body.Refs = refs
-	n, err := b.eng.SaveNode(context.Background(), b.editor, b.site.ID, id, d.Rev, body)
+	n, err := b.Eng.SaveNode(context.Background(), b.Editor, b.Site.ID, id, d.Rev, body)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,10 +62,10 @@ func (b *testBundle) drSetRefs(t *testing.T, id string, refs ...string) content.
 
 func (b *testBundle) drEditText(t *testing.T, id, text string) content.Node {
 	t.Helper()
-	d := b.node(t, id)
+	d := b.Node(t, id)
 	body := d.Body
 	body.Text = text
-	n, err := b.eng.SaveNode(context.Background(), b.editor, b.site.ID, id, d.Rev, body)
+	n, err := b.Eng.SaveNode(context.Background(), b.Editor, b.Site.ID, id, d.Rev, body)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,14 +74,14 @@ func (b *testBundle) drEditText(t *testing.T, id, text string) content.Node {
 
 func (b *testBundle) drPublish(t *testing.T) {
 	t.Helper()
-	if _, err := b.eng.Publish(context.Background(), b.editor, b.site.ID); err != nil {
+	if _, err := b.Eng.Publish(context.Background(), b.Editor, b.Site.ID); err != nil {
 		t.Fatal(err)
 	}
 }
 
 func (b *testBundle) drDraft(t *testing.T, u engine.User, title string, ids ...string) engine.ReleaseRow {
 	t.Helper()
-	r, err := b.eng.NewRelease(context.Background(), u, b.site.ID, title, ids)
+	r, err := b.Eng.NewRelease(context.Background(), u, b.Site.ID, title, ids)
 	if err != nil {
 		t.Fatalf("new release %v: %v", ids, err)
 	}
@@ -121,48 +121,48 @@ func TestNewReleasePinsAndHashes(t *testing.T) {
 	about := b.drPage(t, "About", content.StatusPublished)
 	b.drPublish(t)
 	about = b.drEditText(t, about.ID, "v2")
-	before := b.count(t, `SELECT count(*) FROM node_versions`)
+	before := b.Count(t, `SELECT count(*) FROM node_versions`)
 
-	r := b.drDraft(t, b.contributor, "Autumn launch", b.article.ID, about.ID)
+	r := b.drDraft(t, b.Contributor, "Autumn launch", b.Article.ID, about.ID)
 	if r.State != release.StateDraft || r.Title != "Autumn launch" || r.Rev != 1 || r.When != nil || r.Approval != nil || r.ExecuteAt != nil {
 		t.Fatalf("release = %+v", r.Release)
 	}
-	if r.CreatedBy.ID != b.contributor.ID {
+	if r.CreatedBy.ID != b.Contributor.ID {
 		t.Fatalf("created by %+v", r.CreatedBy)
 	}
-	art := drItem(t, r, b.article.ID)
+	art := drItem(t, r, b.Article.ID)
 	if art.Op != release.OpSet || art.NodeKind != release.KindContentEntry || art.Base != nil ||
-		*art.Target != (release.Version{Rev: b.article.Rev, Hash: b.article.Hash}) || art.AddedBecause != "" {
+		*art.Target != (release.Version{Rev: b.Article.Rev, Hash: b.Article.Hash}) || art.AddedBecause != "" {
 		t.Fatalf("article item %+v", art)
 	}
 	ab := drItem(t, r, about.ID)
-	live := b.node(t, about.ID).Live
+	live := b.Node(t, about.ID).Live
 	if *ab.Target != (release.Version{Rev: about.Rev, Hash: about.Hash}) || ab.Base == nil || ab.Base.Rev != live.Rev || ab.Base.Hash != live.Hash {
 		t.Fatalf("about item %+v target %+v base %+v", ab, ab.Target, ab.Base)
 	}
-	if r.Hash != release.Hash(b.site.ID, r.Items) {
-		t.Fatalf("hash %s, recomputed %s", r.Hash, release.Hash(b.site.ID, r.Items))
+	if r.Hash != release.Hash(b.Site.ID, r.Items) {
+		t.Fatalf("hash %s, recomputed %s", r.Hash, release.Hash(b.Site.ID, r.Items))
 	}
 	// A draft holds and locks nothing, files no request and saves no version.
-	if n := b.count(t, `SELECT count(*) FROM release_items WHERE release_id = ? AND held = 1`, r.ID); n != 0 {
+	if n := b.Count(t, `SELECT count(*) FROM release_items WHERE release_id = ? AND held = 1`, r.ID); n != 0 {
 		t.Fatalf("%d held items", n)
 	}
-	if n := b.count(t, `SELECT count(*) FROM approvals`); n != 0 {
+	if n := b.Count(t, `SELECT count(*) FROM approvals`); n != 0 {
 		t.Fatalf("%d approval requests", n)
 	}
-	if n := b.count(t, `SELECT count(*) FROM node_versions`); n != before {
+	if n := b.Count(t, `SELECT count(*) FROM node_versions`); n != before {
 		t.Fatalf("versions %d, want %d", n, before)
 	}
-	if _, err := b.eng.SaveNode(ctx, b.editor, b.site.ID, about.ID, about.Rev, about.Body); err != nil {
+	if _, err := b.Eng.SaveNode(ctx, b.Editor, b.Site.ID, about.ID, about.Rev, about.Body); err != nil {
 		t.Fatalf("a draft release locked its node: %v", err)
 	}
-	if n := b.count(t, `SELECT count(*) FROM audit WHERE release_id = ? AND action = 'release.create'`, r.ID); n != 1 {
+	if n := b.Count(t, `SELECT count(*) FROM audit WHERE release_id = ? AND action = 'release.create'`, r.ID); n != 1 {
 		t.Fatalf("%d release.create audit rows", n)
 	}
 
 	t.Run("TitleDefaultsToTheFirstNode", func(t *testing.T) {
-		r := b.drDraft(t, b.editor, "  ", b.article.ID)
-		if r.Title != b.article.Body.Title {
+		r := b.drDraft(t, b.Editor, "  ", b.Article.ID)
+		if r.Title != b.Article.Body.Title {
 			t.Fatalf("title %q", r.Title)
 		}
 	})
@@ -175,16 +175,16 @@ func TestNewReleasePinsAndHashes(t *testing.T) {
 		}{
 			{"NoItems", release.CodeNoItems, "x", nil, nil, ""},
 			{"UnknownNode", engine.CodeNotFound, "x", []string{"pag_doesnotexist"}, nil, "pag_doesnotexist"},
-			{"Duplicate", release.CodeDuplicateNode, "x", []string{b.article.ID, b.article.ID}, nil, b.article.ID},
+			{"Duplicate", release.CodeDuplicateNode, "x", []string{b.Article.ID, b.Article.ID}, nil, b.Article.ID},
 			{"SetAndRemove", release.CodeDuplicateNode, "x", []string{about.ID}, []string{about.ID}, about.ID},
-			{"TitleWithNewline", engine.CodeBadTitle, "Two\nlines", []string{b.article.ID}, nil, ""},
-			{"TitleWithBidiOverride", engine.CodeBadTitle, "evil\u202Etxt", []string{b.article.ID}, nil, ""},
-			{"TitleTooLong", engine.CodeBadTitle, strings.Repeat("ş", 201), []string{b.article.ID}, nil, ""},
-			{"RemoveNotLive", engine.CodeNotLive, "x", nil, []string{b.article.ID}, b.article.ID},
+			{"TitleWithNewline", engine.CodeBadTitle, "Two\nlines", []string{b.Article.ID}, nil, ""},
+			{"TitleWithBidiOverride", engine.CodeBadTitle, "evil\u202Etxt", []string{b.Article.ID}, nil, ""},
+			{"TitleTooLong", engine.CodeBadTitle, strings.Repeat("ş", 201), []string{b.Article.ID}, nil, ""},
+			{"RemoveNotLive", engine.CodeNotLive, "x", nil, []string{b.Article.ID}, b.Article.ID},
 		} {
 			t.Run(tc.name, func(t *testing.T) {
 				e := b.drRefused(t, tc.code, func() error {
-					_, err := b.eng.CreateDraft(ctx, b.editor, engine.DraftInput{SiteID: b.site.ID, Title: tc.title, NodeIDs: tc.set, RemoveIDs: tc.rm})
+					_, err := b.Eng.CreateDraft(ctx, b.Editor, engine.DraftInput{SiteID: b.Site.ID, Title: tc.title, NodeIDs: tc.set, RemoveIDs: tc.rm})
 					return err
 				})
 				if tc.node != "" && e.Args["Node"] != tc.node {
@@ -197,7 +197,7 @@ func TestNewReleasePinsAndHashes(t *testing.T) {
 		contact := b.drPage(t, "Contact", content.StatusPublished)
 		b.drPublish(t)
 		e := b.drRefused(t, release.CodeNothingToPublish, func() error {
-			_, err := b.eng.NewRelease(ctx, b.editor, b.site.ID, "x", []string{b.article.ID, contact.ID})
+			_, err := b.Eng.NewRelease(ctx, b.Editor, b.Site.ID, "x", []string{b.Article.ID, contact.ID})
 			return err
 		})
 		if e.Args["Node"] != contact.ID || e.Args["Title"] != "Contact" {
@@ -208,8 +208,8 @@ func TestNewReleasePinsAndHashes(t *testing.T) {
 	// overlap flagged on both.
 	t.Run("HeldByAnotherRelease", func(t *testing.T) {
 		other := b.drPage(t, "Held", content.StatusDraft)
-		held := b.schedule(t, b.editor, other, "2026-11-03", "09:00")
-		r, err := b.eng.NewRelease(ctx, b.editor, b.site.ID, "x", []string{other.ID})
+		held := b.Schedule(t, b.Editor, other, "2026-11-03", "09:00")
+		r, err := b.Eng.NewRelease(ctx, b.Editor, b.Site.ID, "x", []string{other.ID})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -217,8 +217,8 @@ func TestNewReleasePinsAndHashes(t *testing.T) {
 		b.drWantOverlap(t, held.ID, r.ID, other.ID)
 	})
 	t.Run("ContributorMayDraft", func(t *testing.T) {
-		r := b.drDraft(t, b.contributor, "Mine", b.article.ID)
-		if r.CreatedBy.ID != b.contributor.ID {
+		r := b.drDraft(t, b.Contributor, "Mine", b.Article.ID)
+		if r.CreatedBy.ID != b.Contributor.ID {
 			t.Fatalf("created by %+v", r.CreatedBy)
 		}
 	})
@@ -234,23 +234,23 @@ func TestNewReleaseDependencyClosure(t *testing.T) {
 		b.drPublish(t)
 		b.drEditText(t, liveTerm.ID, "edited since, not published") // live: satisfied by its live version
 		results := b.drPage(t, "Results", content.StatusDraft)
-		b.drSetRefs(t, b.article.ID, results.ID, liveTerm.ID)
+		b.drSetRefs(t, b.Article.ID, results.ID, liveTerm.ID)
 
-		r := b.drDraft(t, b.editor, "Election night", b.article.ID)
-		if got, want := drItemIDs(r), drSorted(b.article.ID, results.ID); !slices.Equal(got, want) {
+		r := b.drDraft(t, b.Editor, "Election night", b.Article.ID)
+		if got, want := drItemIDs(r), drSorted(b.Article.ID, results.ID); !slices.Equal(got, want) {
 			t.Fatalf("items %v, want %v", got, want)
 		}
 		it := drItem(t, r, results.ID)
-		if it.AddedBecause != b.article.ID || it.Base != nil || it.Target.Rev != results.Rev {
+		if it.AddedBecause != b.Article.ID || it.Base != nil || it.Target.Rev != results.Rev {
 			t.Fatalf("closure item %+v", it)
 		}
-		if want := []release.ClosureAdded{{NodeID: results.ID, Because: b.article.ID}}; !slices.Equal(r.ClosureAdded, want) {
+		if want := []release.ClosureAdded{{NodeID: results.ID, Because: b.Article.ID}}; !slices.Equal(r.ClosureAdded, want) {
 			t.Fatalf("closureAdded %+v, want %+v", r.ClosureAdded, want)
 		}
-		if !slices.Equal(drItem(t, r, b.article.ID).Deps, []string{results.ID, liveTerm.ID}) {
-			t.Fatalf("deps %v", drItem(t, r, b.article.ID).Deps)
+		if !slices.Equal(drItem(t, r, b.Article.ID).Deps, []string{results.ID, liveTerm.ID}) {
+			t.Fatalf("deps %v", drItem(t, r, b.Article.ID).Deps)
 		}
-		if got := b.text(t, `SELECT added_because FROM release_items WHERE release_id = ? AND node_id = ?`, r.ID, results.ID); got != b.article.ID {
+		if got := b.Text(t, `SELECT added_because FROM release_items WHERE release_id = ? AND node_id = ?`, r.ID, results.ID); got != b.Article.ID {
 			t.Fatalf("stored added_because %q", got)
 		}
 	})
@@ -262,7 +262,7 @@ func TestNewReleaseDependencyClosure(t *testing.T) {
 		a := b.drPage(t, "A", content.StatusDraft, bb.ID)
 		b.drSetRefs(t, c.ID, a.ID, c.ID) // C → A closes the cycle; C → C is ignored
 
-		r := b.drDraft(t, b.editor, "Cycle", a.ID)
+		r := b.drDraft(t, b.Editor, "Cycle", a.ID)
 		if got, want := drItemIDs(r), drSorted(a.ID, bb.ID, c.ID); !slices.Equal(got, want) {
 			t.Fatalf("items %v, want %v", got, want)
 		}
@@ -273,7 +273,7 @@ func TestNewReleaseDependencyClosure(t *testing.T) {
 		x := b.drPage(t, "X", content.StatusDraft)
 		y := b.drPage(t, "Y", content.StatusDraft, x.ID)
 		b.drSetRefs(t, x.ID, y.ID)
-		r2 := b.drDraft(t, b.editor, "Pair", x.ID, y.ID)
+		r2 := b.drDraft(t, b.Editor, "Pair", x.ID, y.ID)
 		if len(r2.ClosureAdded) != 0 || len(r2.Items) != 2 {
 			t.Fatalf("pair: %+v", r2.Items)
 		}
@@ -282,7 +282,7 @@ func TestNewReleaseDependencyClosure(t *testing.T) {
 	t.Run("DependencyMissingAtCreation", func(t *testing.T) {
 		b := newBundle(t)
 		gone := b.drPage(t, "Gone", content.StatusDraft)
-		if err := b.eng.DeleteNode(ctx, b.editor, b.site.ID, gone.ID, gone.Rev); err != nil {
+		if err := b.Eng.DeleteNode(ctx, b.Editor, b.Site.ID, gone.ID, gone.Rev); err != nil {
 			t.Fatal(err)
 		}
 		live := b.drPage(t, "Live", content.StatusPublished)
@@ -302,7 +302,7 @@ func TestNewReleaseDependencyClosure(t *testing.T) {
 				// Deep in the closure too: the named node uses one that uses the missing one.
 				top := b.drPage(t, "Top "+tc.name, content.StatusDraft, user.ID)
 				e := b.drRefused(t, engine.CodeDependencyMissing, func() error {
-					_, err := b.eng.CreateDraft(ctx, b.editor, engine.DraftInput{SiteID: b.site.ID, Title: "x",
+					_, err := b.Eng.CreateDraft(ctx, b.Editor, engine.DraftInput{SiteID: b.Site.ID, Title: "x",
 						NodeIDs: []string{top.ID}, RemoveIDs: tc.rm})
 					return err
 				})
@@ -316,10 +316,10 @@ func TestNewReleaseDependencyClosure(t *testing.T) {
 	t.Run("ClosureItemHeldByAnotherRelease", func(t *testing.T) {
 		b := newBundle(t)
 		dep := b.drPage(t, "Dep", content.StatusDraft)
-		held := b.schedule(t, b.editor, dep, "2026-11-03", "09:00")
+		held := b.Schedule(t, b.Editor, dep, "2026-11-03", "09:00")
 		user := b.drPage(t, "User", content.StatusDraft, dep.ID)
 		// Not live yet, so the closure adds it: an overlap (D15), flagged.
-		r, err := b.eng.NewRelease(ctx, b.editor, b.site.ID, "x", []string{user.ID})
+		r, err := b.Eng.NewRelease(ctx, b.Editor, b.Site.ID, "x", []string{user.ID})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -338,27 +338,27 @@ func TestReleaseLimits(t *testing.T) {
 		b := newBundle(t)
 		var ids []string
 		for i := range 101 {
-			n := b.createNode(t, b.site.ID, release.KindPage, content.Body{Title: fmt.Sprintf("P%d", i), Slug: fmt.Sprintf("p-%d", i), Status: content.StatusDraft})
+			n := b.CreateNode(t, b.Site.ID, release.KindPage, content.Body{Title: fmt.Sprintf("P%d", i), Slug: fmt.Sprintf("p-%d", i), Status: content.StatusDraft})
 			ids = append(ids, n.ID)
 		}
 		b.drRefused(t, release.CodeTooManyItems, func() error {
-			_, err := b.eng.NewRelease(ctx, b.editor, b.site.ID, "x", ids)
+			_, err := b.Eng.NewRelease(ctx, b.Editor, b.Site.ID, "x", ids)
 			return err
 		})
 		// The closure counts: 100 named plus one they use is 101.
 		b.drSetRefs(t, ids[0], ids[100])
 		b.drRefused(t, release.CodeTooManyItems, func() error {
-			_, err := b.eng.NewRelease(ctx, b.editor, b.site.ID, "x", ids[:100])
+			_, err := b.Eng.NewRelease(ctx, b.Editor, b.Site.ID, "x", ids[:100])
 			return err
 		})
 		b.drSetRefs(t, ids[0])
-		r := b.drDraft(t, b.editor, "Hundred", ids[:100]...)
+		r := b.drDraft(t, b.Editor, "Hundred", ids[:100]...)
 		if len(r.Items) != 100 {
 			t.Fatalf("%d items", len(r.Items))
 		}
 		// Adding the 101st is refused too.
 		b.drRefused(t, release.CodeTooManyItems, func() error {
-			_, err := b.eng.AddItems(ctx, b.editor, b.site.ID, r.ID, r.Rev, ids[100:])
+			_, err := b.Eng.AddItems(ctx, b.Editor, b.Site.ID, r.ID, r.Rev, ids[100:])
 			return err
 		})
 	})
@@ -367,20 +367,20 @@ func TestReleaseLimits(t *testing.T) {
 		b := newBundle(t)
 		var first engine.ReleaseRow
 		for i := range engine.MaxOpenReleases {
-			r := b.drDraft(t, b.editor, fmt.Sprintf("R%d", i), b.article.ID)
+			r := b.drDraft(t, b.Editor, fmt.Sprintf("R%d", i), b.Article.ID)
 			if i == 0 {
 				first = r
 			}
 		}
 		b.drRefused(t, engine.CodeTooManyReleases, func() error {
-			_, err := b.eng.NewRelease(ctx, b.editor, b.site.ID, "one too many", []string{b.article.ID})
+			_, err := b.Eng.NewRelease(ctx, b.Editor, b.Site.ID, "one too many", []string{b.Article.ID})
 			return err
 		})
 		// A finished release no longer counts.
-		if err := b.eng.Cancel(ctx, b.editor, b.site.ID, first.ID, first.Rev); err != nil {
+		if err := b.Eng.Cancel(ctx, b.Editor, b.Site.ID, first.ID, first.Rev); err != nil {
 			t.Fatal(err)
 		}
-		b.drDraft(t, b.editor, "now there is room", b.article.ID)
+		b.drDraft(t, b.Editor, "now there is room", b.Article.ID)
 	})
 }
 
@@ -401,9 +401,9 @@ func TestEditDraft(t *testing.T) {
 		b.drPublish(t)
 		f.chart = b.drPage(t, "Chart", content.StatusDraft)
 		f.results = b.drPage(t, "Results", content.StatusDraft, f.chart.ID)
-		b.drSetRefs(t, b.article.ID, f.results.ID)
-		b.article = b.node(t, b.article.ID).Node
-		f.r = b.drDraft(t, b.editor, "Election night", b.article.ID)
+		b.drSetRefs(t, b.Article.ID, f.results.ID)
+		b.Article = b.Node(t, b.Article.ID).Node
+		f.r = b.drDraft(t, b.Editor, "Election night", b.Article.ID)
 		if len(f.r.Items) != 3 {
 			t.Fatalf("items %+v", f.r.Items)
 		}
@@ -415,26 +415,26 @@ func TestEditDraft(t *testing.T) {
 		b := f.b
 		about := b.drEditText(t, f.about.ID, "v2")
 		extra := b.drPage(t, "Extra", content.StatusDraft, f.chart.ID) // chart is already in: no closure item
-		r, err := b.eng.AddItems(ctx, b.editor, b.site.ID, f.r.ID, f.r.Rev, []string{about.ID, extra.ID})
+		r, err := b.Eng.AddItems(ctx, b.Editor, b.Site.ID, f.r.ID, f.r.Rev, []string{about.ID, extra.ID})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if r.Rev != f.r.Rev+1 || len(r.Items) != 5 || r.Hash != release.Hash(b.site.ID, r.Items) || r.Hash == f.r.Hash {
+		if r.Rev != f.r.Rev+1 || len(r.Items) != 5 || r.Hash != release.Hash(b.Site.ID, r.Items) || r.Hash == f.r.Hash {
 			t.Fatalf("after add: rev %d, %d items, hash %s", r.Rev, len(r.Items), r.Hash)
 		}
 		if it := drItem(t, r, f.chart.ID); it.AddedBecause != f.results.ID {
 			t.Fatalf("chart because %q", it.AddedBecause)
 		}
-		if n := b.count(t, `SELECT count(*) FROM audit WHERE release_id = ? AND action = 'release.add_items'`, r.ID); n != 1 {
+		if n := b.Count(t, `SELECT count(*) FROM audit WHERE release_id = ? AND action = 'release.add_items'`, r.ID); n != 1 {
 			t.Fatalf("%d audit rows", n)
 		}
 		b.drRefused(t, release.CodeDuplicateNode, func() error {
-			_, err := b.eng.AddItems(ctx, b.editor, b.site.ID, r.ID, r.Rev, []string{f.chart.ID})
+			_, err := b.Eng.AddItems(ctx, b.Editor, b.Site.ID, r.ID, r.Rev, []string{f.chart.ID})
 			return err
 		})
 		late := b.drPage(t, "Late", content.StatusDraft)
 		b.drRefused(t, engine.CodeStale, func() error {
-			_, err := b.eng.AddItems(ctx, b.editor, b.site.ID, r.ID, f.r.Rev, []string{late.ID})
+			_, err := b.Eng.AddItems(ctx, b.Editor, b.Site.ID, r.ID, f.r.Rev, []string{late.ID})
 			return err
 		})
 	})
@@ -442,12 +442,12 @@ func TestEditDraft(t *testing.T) {
 	t.Run("AddRemoval", func(t *testing.T) {
 		f := setup(t)
 		b := f.b
-		r, err := b.eng.AddRemovals(ctx, b.editor, b.site.ID, f.r.ID, f.r.Rev, []string{f.about.ID})
+		r, err := b.Eng.AddRemovals(ctx, b.Editor, b.Site.ID, f.r.ID, f.r.Rev, []string{f.about.ID})
 		if err != nil {
 			t.Fatal(err)
 		}
 		it := drItem(t, r, f.about.ID)
-		live := b.node(t, f.about.ID).Live
+		live := b.Node(t, f.about.ID).Live
 		if it.Op != release.OpRemove || it.Target != nil || it.Base == nil || it.Base.Rev != live.Rev {
 			t.Fatalf("removal %+v", it)
 		}
@@ -458,28 +458,28 @@ func TestEditDraft(t *testing.T) {
 		b := f.b
 		// Results is needed by the article; chart by results.
 		e := b.drRefused(t, engine.CodeItemNeeded, func() error {
-			_, err := b.eng.RemoveItem(ctx, b.editor, b.site.ID, f.r.ID, f.r.Rev, f.chart.ID)
+			_, err := b.Eng.RemoveItem(ctx, b.Editor, b.Site.ID, f.r.ID, f.r.Rev, f.chart.ID)
 			return err
 		})
 		if e.Args["Title"] != "Chart" || e.Args["By"] != "Results" {
 			t.Fatalf("refusal args %v", e.Args)
 		}
 		b.drRefused(t, engine.CodeNotFound, func() error {
-			_, err := b.eng.RemoveItem(ctx, b.editor, b.site.ID, f.r.ID, f.r.Rev, f.about.ID)
+			_, err := b.Eng.RemoveItem(ctx, b.Editor, b.Site.ID, f.r.ID, f.r.Rev, f.about.ID)
 			return err
 		})
 		b.drRefused(t, engine.CodeStale, func() error {
-			_, err := b.eng.RemoveItem(ctx, b.editor, b.site.ID, f.r.ID, f.r.Rev+1, b.article.ID)
+			_, err := b.Eng.RemoveItem(ctx, b.Editor, b.Site.ID, f.r.ID, f.r.Rev+1, b.Article.ID)
 			return err
 		})
 		// Another named item keeps the chart: removing the article takes
 		// results with it, and the chart stays because the other uses it.
 		other := b.drPage(t, "Other", content.StatusDraft, f.chart.ID)
-		r, err := b.eng.AddItems(ctx, b.editor, b.site.ID, f.r.ID, f.r.Rev, []string{other.ID})
+		r, err := b.Eng.AddItems(ctx, b.Editor, b.Site.ID, f.r.ID, f.r.Rev, []string{other.ID})
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, err = b.eng.RemoveItem(ctx, b.editor, b.site.ID, r.ID, r.Rev, b.article.ID)
+		r, err = b.Eng.RemoveItem(ctx, b.Editor, b.Site.ID, r.ID, r.Rev, b.Article.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -489,14 +489,14 @@ func TestEditDraft(t *testing.T) {
 		if it := drItem(t, r, f.chart.ID); it.AddedBecause != other.ID {
 			t.Fatalf("chart is now there because of %q, want %s", it.AddedBecause, other.ID)
 		}
-		if r.Hash != release.Hash(b.site.ID, r.Items) {
+		if r.Hash != release.Hash(b.Site.ID, r.Items) {
 			t.Fatal("hash not recomputed")
 		}
 		b.drRefused(t, engine.CodeItemNeeded, func() error {
-			_, err := b.eng.RemoveItem(ctx, b.editor, b.site.ID, r.ID, r.Rev, f.chart.ID)
+			_, err := b.Eng.RemoveItem(ctx, b.Editor, b.Site.ID, r.ID, r.Rev, f.chart.ID)
 			return err
 		})
-		r, err = b.eng.RemoveItem(ctx, b.editor, b.site.ID, r.ID, r.Rev, other.ID)
+		r, err = b.Eng.RemoveItem(ctx, b.Editor, b.Site.ID, r.ID, r.Rev, other.ID)
 		if err == nil {
 			t.Fatalf("removed the last named item, left %v", drItemIDs(r))
 		}
@@ -506,7 +506,7 @@ func TestEditDraft(t *testing.T) {
 	t.Run("Rename", func(t *testing.T) {
 		f := setup(t)
 		b := f.b
-		r, err := b.eng.RenameRelease(ctx, b.editor, b.site.ID, f.r.ID, f.r.Rev, "  Seçim gecesi  ")
+		r, err := b.Eng.RenameRelease(ctx, b.Editor, b.Site.ID, f.r.ID, f.r.Rev, "  Seçim gecesi  ")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -514,15 +514,15 @@ func TestEditDraft(t *testing.T) {
 			t.Fatalf("renamed %+v", r.Release)
 		}
 		b.drRefused(t, engine.CodeBadTitle, func() error {
-			_, err := b.eng.RenameRelease(ctx, b.editor, b.site.ID, r.ID, r.Rev, "")
+			_, err := b.Eng.RenameRelease(ctx, b.Editor, b.Site.ID, r.ID, r.Rev, "")
 			return err
 		})
 		b.drRefused(t, engine.CodeStale, func() error {
-			_, err := b.eng.RenameRelease(ctx, b.editor, b.site.ID, r.ID, f.r.Rev, "Old rev")
+			_, err := b.Eng.RenameRelease(ctx, b.Editor, b.Site.ID, r.ID, f.r.Rev, "Old rev")
 			return err
 		})
 		b.drRefused(t, engine.CodeForbidden, func() error {
-			_, err := b.eng.RenameRelease(ctx, b.contributor, b.site.ID, r.ID, r.Rev, "Not mine")
+			_, err := b.Eng.RenameRelease(ctx, b.Contributor, b.Site.ID, r.ID, r.Rev, "Not mine")
 			return err
 		})
 	})
@@ -530,24 +530,24 @@ func TestEditDraft(t *testing.T) {
 	t.Run("OnlyWhileDraft", func(t *testing.T) {
 		f := setup(t)
 		b := f.b
-		r, err := b.eng.ScheduleRelease(ctx, b.editor, b.site.ID, f.r.ID, f.r.Rev, "2026-11-02", "09:00")
+		r, err := b.Eng.ScheduleRelease(ctx, b.Editor, b.Site.ID, f.r.ID, f.r.Rev, "2026-11-02", "09:00")
 		if err != nil {
 			t.Fatal(err)
 		}
 		z := b.drPage(t, "Z", content.StatusDraft)
 		for name, fn := range map[string]func() error{
 			"Add": func() error {
-				_, err := b.eng.AddItems(ctx, b.editor, b.site.ID, r.ID, r.Rev, []string{z.ID})
+				_, err := b.Eng.AddItems(ctx, b.Editor, b.Site.ID, r.ID, r.Rev, []string{z.ID})
 				return err
 			},
 			"Remove": func() error {
-				_, err := b.eng.RemoveItem(ctx, b.editor, b.site.ID, r.ID, r.Rev, b.article.ID)
+				_, err := b.Eng.RemoveItem(ctx, b.Editor, b.Site.ID, r.ID, r.Rev, b.Article.ID)
 				return err
 			},
-			"Rename": func() error { _, err := b.eng.RenameRelease(ctx, b.editor, b.site.ID, r.ID, r.Rev, "x"); return err },
-			"Repin":  func() error { _, err := b.eng.RepinDraft(ctx, b.editor, b.site.ID, r.ID, r.Rev); return err },
+			"Rename": func() error { _, err := b.Eng.RenameRelease(ctx, b.Editor, b.Site.ID, r.ID, r.Rev, "x"); return err },
+			"Repin":  func() error { _, err := b.Eng.RepinDraft(ctx, b.Editor, b.Site.ID, r.ID, r.Rev); return err },
 			"Schedule": func() error {
-				_, err := b.eng.ScheduleRelease(ctx, b.editor, b.site.ID, r.ID, r.Rev, "2026-11-02", "10:00")
+				_, err := b.Eng.ScheduleRelease(ctx, b.Editor, b.Site.ID, r.ID, r.Rev, "2026-11-02", "10:00")
 				return err
 			},
 		} {
@@ -571,41 +571,41 @@ func TestScheduleRelease(t *testing.T) {
 		b := newBundle(t)
 		f := &fixture{b: b}
 		p0 := start.Add(-24 * time.Hour)
-		f.about = b.createNode(t, b.site.ID, release.KindPage, content.Body{Title: "About", Slug: "about", Status: content.StatusPublished, PublishedAt: &p0, Text: "v1"})
+		f.about = b.CreateNode(t, b.Site.ID, release.KindPage, content.Body{Title: "About", Slug: "about", Status: content.StatusPublished, PublishedAt: &p0, Text: "v1"})
 		f.campaign = b.drPage(t, "Old campaign", content.StatusPublished)
 		b.drPublish(t)
 		f.about = b.drEditText(t, f.about.ID, "v2")
 		f.results = b.drPage(t, "Results", content.StatusReview)
-		b.drSetRefs(t, b.article.ID, f.results.ID, f.about.ID)
-		b.article = b.node(t, b.article.ID).Node
-		f.r = b.drDraft(t, b.contributor, "Election night", b.article.ID, f.about.ID)
+		b.drSetRefs(t, b.Article.ID, f.results.ID, f.about.ID)
+		b.Article = b.Node(t, b.Article.ID).Node
+		f.r = b.drDraft(t, b.Contributor, "Election night", b.Article.ID, f.about.ID)
 		return f
 	}
 
 	t.Run("ApproverSchedulesDirectly", func(t *testing.T) {
 		f := setup(t)
 		b := f.b
-		r, err := b.eng.ScheduleRelease(ctx, b.editor, b.site.ID, f.r.ID, f.r.Rev, "2026-11-02", "09:00")
+		r, err := b.Eng.ScheduleRelease(ctx, b.Editor, b.Site.ID, f.r.ID, f.r.Rev, "2026-11-02", "09:00")
 		if err != nil {
 			t.Fatal(err)
 		}
-		if r.State != release.StateScheduled || r.Approval == nil || r.Approval.Kind != "person" || r.Approval.By.ID != b.editor.ID ||
+		if r.State != release.StateScheduled || r.Approval == nil || r.Approval.Kind != "person" || r.Approval.By.ID != b.Editor.ID ||
 			r.Approval.ExecuteAt == nil || !r.Approval.ExecuteAt.Equal(nine) {
 			t.Fatalf("scheduled %s approval %+v", r.State, r.Approval)
 		}
 		if r.When == nil || r.When.Kind != "at" || r.When.TimeZone != "Europe/Istanbul" || r.When.LocalTime != "2026-11-02T09:00" || !r.When.At.Equal(nine) {
 			t.Fatalf("when %+v", r.When)
 		}
-		if n := b.count(t, `SELECT count(*) FROM approvals`); n != 0 {
+		if n := b.Count(t, `SELECT count(*) FROM approvals`); n != 0 {
 			t.Fatalf("%d requests", n)
 		}
-		if n := b.count(t, `SELECT count(*) FROM release_items WHERE release_id = ? AND held = 1`, r.ID); n != 3 {
+		if n := b.Count(t, `SELECT count(*) FROM release_items WHERE release_id = ? AND held = 1`, r.ID); n != 3 {
 			t.Fatalf("%d held items, want 3", n)
 		}
 		// The draft article and the results page in review were promoted;
 		// about was already published with a date and keeps its pin.
-		for _, id := range []string{b.article.ID, f.results.ID} {
-			n := b.node(t, id)
+		for _, id := range []string{b.Article.ID, f.results.ID} {
+			n := b.Node(t, id)
 			it := drItem(t, r, id)
 			if n.Body.Status != content.StatusPublished || n.Body.PublishedAt == nil || !n.Body.PublishedAt.Equal(nine) ||
 				it.Target.Rev != n.Rev || it.Target.Hash != n.Hash || it.RestoreRev != n.Rev-1 {
@@ -615,10 +615,10 @@ func TestScheduleRelease(t *testing.T) {
 		if it := drItem(t, r, f.about.ID); it.Target.Rev != f.about.Rev || it.RestoreRev != 0 {
 			t.Fatalf("about item %+v target %+v", it, it.Target)
 		}
-		if r.Hash != release.Hash(b.site.ID, r.Items) || r.Hash == f.r.Hash {
+		if r.Hash != release.Hash(b.Site.ID, r.Items) || r.Hash == f.r.Hash {
 			t.Fatalf("hash %s not recomputed", r.Hash)
 		}
-		if drItem(t, r, f.results.ID).AddedBecause != b.article.ID {
+		if drItem(t, r, f.results.ID).AddedBecause != b.Article.ID {
 			t.Fatal("the reason was lost on scheduling")
 		}
 		b.drWantHeld(t, f.about.ID, r.ID)
@@ -627,37 +627,37 @@ func TestScheduleRelease(t *testing.T) {
 	t.Run("ContributorAsksForApproval", func(t *testing.T) {
 		f := setup(t)
 		b := f.b
-		r, err := b.eng.ScheduleRelease(ctx, b.contributor, b.site.ID, f.r.ID, f.r.Rev, "2026-11-02", "09:00")
+		r, err := b.Eng.ScheduleRelease(ctx, b.Contributor, b.Site.ID, f.r.ID, f.r.Rev, "2026-11-02", "09:00")
 		if err != nil {
 			t.Fatal(err)
 		}
 		if r.State != release.StateAwaitingApproval || r.Approval != nil {
 			t.Fatalf("state %s approval %+v", r.State, r.Approval)
 		}
-		list, err := b.eng.Approvals(ctx, b.editor, b.site.ID)
+		list, err := b.Eng.Approvals(ctx, b.Editor, b.Site.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if len(list) != 1 || list[0].Release.ID != r.ID || list[0].Request.StateHash != r.Hash ||
-			list[0].Request.RequestedBy.ID != b.contributor.ID || list[0].Request.ExecuteAt == nil || !list[0].Request.ExecuteAt.Equal(nine) {
+			list[0].Request.RequestedBy.ID != b.Contributor.ID || list[0].Request.ExecuteAt == nil || !list[0].Request.ExecuteAt.Equal(nine) {
 			t.Fatalf("requests %+v", list)
 		}
-		b.drWantHeld(t, b.article.ID, r.ID)
+		b.drWantHeld(t, b.Article.ID, r.ID)
 		// The editor approves; at 09:00 the tick publishes every item.
-		if _, err := b.eng.Approve(ctx, b.editor, b.site.ID, list[0].Request.ID); err != nil {
+		if _, err := b.Eng.Approve(ctx, b.Editor, b.Site.ID, list[0].Request.ID); err != nil {
 			t.Fatal(err)
 		}
-		b.drPublishedExactly(t, b.release(t, r.ID))
+		b.drPublishedExactly(t, b.Release(t, r.ID))
 	})
 
 	t.Run("PublishesAllItemsExactly", func(t *testing.T) {
 		f := setup(t)
 		b := f.b
-		r, err := b.eng.AddRemovals(ctx, b.editor, b.site.ID, f.r.ID, f.r.Rev, []string{f.campaign.ID})
+		r, err := b.Eng.AddRemovals(ctx, b.Editor, b.Site.ID, f.r.ID, f.r.Rev, []string{f.campaign.ID})
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, err = b.eng.ScheduleRelease(ctx, b.editor, b.site.ID, r.ID, r.Rev, "2026-11-02", "09:00")
+		r, err = b.Eng.ScheduleRelease(ctx, b.Editor, b.Site.ID, r.ID, r.Rev, "2026-11-02", "09:00")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -668,11 +668,11 @@ func TestScheduleRelease(t *testing.T) {
 		f := setup(t)
 		b := f.b
 		b.drEditText(t, f.results.ID, "corrected") // a closure item's working copy moves
-		if moved, err := b.eng.PinsMoved(ctx, b.site.ID, f.r.ID); err != nil || !slices.Equal(moved, []string{f.results.ID}) {
+		if moved, err := b.Eng.PinsMoved(ctx, b.Site.ID, f.r.ID); err != nil || !slices.Equal(moved, []string{f.results.ID}) {
 			t.Fatalf("moved %v, %v", moved, err)
 		}
 		e := b.drRefused(t, engine.CodePinnedChanged, func() error {
-			_, err := b.eng.ScheduleRelease(ctx, b.editor, b.site.ID, f.r.ID, f.r.Rev, "2026-11-02", "09:00")
+			_, err := b.Eng.ScheduleRelease(ctx, b.Editor, b.Site.ID, f.r.ID, f.r.Rev, "2026-11-02", "09:00")
 			return err
 		})
 		if e.Args["Node"] != f.results.ID || e.Args["Title"] != "Results" {
@@ -681,39 +681,39 @@ func TestScheduleRelease(t *testing.T) {
 		// A publish moves about's live version: its base moved too.
 		b.drPublish(t)
 		b.drRefused(t, engine.CodePinnedChanged, func() error {
-			_, err := b.eng.ScheduleRelease(ctx, b.editor, b.site.ID, f.r.ID, f.r.Rev, "2026-11-02", "09:00")
+			_, err := b.Eng.ScheduleRelease(ctx, b.Editor, b.Site.ID, f.r.ID, f.r.Rev, "2026-11-02", "09:00")
 			return err
 		})
 		// About is live as pinned now: re-pinning refuses it as nothing to publish.
 		b.drRefused(t, release.CodeNothingToPublish, func() error {
-			_, err := b.eng.RepinDraft(ctx, b.editor, b.site.ID, f.r.ID, f.r.Rev)
+			_, err := b.Eng.RepinDraft(ctx, b.Editor, b.Site.ID, f.r.ID, f.r.Rev)
 			return err
 		})
-		r, err := b.eng.RemoveItem(ctx, b.editor, b.site.ID, f.r.ID, f.r.Rev, f.about.ID)
+		r, err := b.Eng.RemoveItem(ctx, b.Editor, b.Site.ID, f.r.ID, f.r.Rev, f.about.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
 		b.drRefused(t, engine.CodeStale, func() error {
-			_, err := b.eng.RepinDraft(ctx, b.editor, b.site.ID, r.ID, r.Rev-1)
+			_, err := b.Eng.RepinDraft(ctx, b.Editor, b.Site.ID, r.ID, r.Rev-1)
 			return err
 		})
 		// The article now also uses a new page: re-pinning adds it.
 		extra := b.drPage(t, "Extra", content.StatusDraft)
-		b.drSetRefs(t, b.article.ID, f.results.ID, extra.ID)
-		r, err = b.eng.RepinDraft(ctx, b.editor, b.site.ID, r.ID, r.Rev)
+		b.drSetRefs(t, b.Article.ID, f.results.ID, extra.ID)
+		r, err = b.Eng.RepinDraft(ctx, b.Editor, b.Site.ID, r.ID, r.Rev)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got, want := drItemIDs(r), drSorted(b.article.ID, f.results.ID, extra.ID); !slices.Equal(got, want) {
+		if got, want := drItemIDs(r), drSorted(b.Article.ID, f.results.ID, extra.ID); !slices.Equal(got, want) {
 			t.Fatalf("items %v, want %v", got, want)
 		}
-		if it := drItem(t, r, f.results.ID); it.Target.Rev != b.node(t, f.results.ID).Rev || it.AddedBecause != b.article.ID {
+		if it := drItem(t, r, f.results.ID); it.Target.Rev != b.Node(t, f.results.ID).Rev || it.AddedBecause != b.Article.ID {
 			t.Fatalf("results re-pinned %+v %+v", it, it.Target)
 		}
-		if moved, err := b.eng.PinsMoved(ctx, b.site.ID, r.ID); err != nil || len(moved) != 0 {
+		if moved, err := b.Eng.PinsMoved(ctx, b.Site.ID, r.ID); err != nil || len(moved) != 0 {
 			t.Fatalf("moved after re-pin %v, %v", moved, err)
 		}
-		r, err = b.eng.ScheduleRelease(ctx, b.editor, b.site.ID, r.ID, r.Rev, "2026-11-02", "09:00")
+		r, err = b.Eng.ScheduleRelease(ctx, b.Editor, b.Site.ID, r.ID, r.Rev, "2026-11-02", "09:00")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -723,26 +723,26 @@ func TestScheduleRelease(t *testing.T) {
 	t.Run("UnscheduledAndScheduledAgain", func(t *testing.T) {
 		f := setup(t)
 		b := f.b
-		r, err := b.eng.ScheduleRelease(ctx, b.editor, b.site.ID, f.r.ID, f.r.Rev, "2026-11-02", "09:00")
+		r, err := b.Eng.ScheduleRelease(ctx, b.Editor, b.Site.ID, f.r.ID, f.r.Rev, "2026-11-02", "09:00")
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := b.eng.Unschedule(ctx, b.editor, b.site.ID, r.ID, r.Rev); err != nil {
+		if err := b.Eng.Unschedule(ctx, b.Editor, b.Site.ID, r.ID, r.Rev); err != nil {
 			t.Fatal(err)
 		}
 		// The promoted drafts were put back; that is not a moved pin.
-		if n := b.node(t, b.article.ID); n.Body.Status != content.StatusDraft {
+		if n := b.Node(t, b.Article.ID); n.Body.Status != content.StatusDraft {
 			t.Fatalf("article is %s after unscheduling", n.Body.Status)
 		}
-		if moved, err := b.eng.PinsMoved(ctx, b.site.ID, r.ID); err != nil || len(moved) != 0 {
+		if moved, err := b.Eng.PinsMoved(ctx, b.Site.ID, r.ID); err != nil || len(moved) != 0 {
 			t.Fatalf("moved %v, %v", moved, err)
 		}
-		r = b.release(t, r.ID)
-		r, err = b.eng.ScheduleRelease(ctx, b.editor, b.site.ID, r.ID, r.Rev, "2026-11-02", "10:00")
+		r = b.Release(t, r.ID)
+		r, err = b.Eng.ScheduleRelease(ctx, b.Editor, b.Site.ID, r.ID, r.Rev, "2026-11-02", "10:00")
 		if err != nil {
 			t.Fatal(err)
 		}
-		if n := b.node(t, b.article.ID); n.Body.Status != content.StatusPublished || !n.Body.PublishedAt.Equal(nine.Add(time.Hour)) {
+		if n := b.Node(t, b.Article.ID); n.Body.Status != content.StatusPublished || !n.Body.PublishedAt.Equal(nine.Add(time.Hour)) {
 			t.Fatalf("article %s %v", n.Body.Status, n.Body.PublishedAt)
 		}
 	})
@@ -758,14 +758,14 @@ func TestScheduleRelease(t *testing.T) {
 		} {
 			t.Run(tc.name, func(t *testing.T) {
 				b.drRefused(t, tc.code, func() error {
-					_, err := b.eng.ScheduleRelease(ctx, b.editor, b.site.ID, f.r.ID, f.r.Rev, tc.date, tc.clock)
+					_, err := b.Eng.ScheduleRelease(ctx, b.Editor, b.Site.ID, f.r.ID, f.r.Rev, tc.date, tc.clock)
 					return err
 				})
 			})
 		}
 		t.Run("Stale", func(t *testing.T) {
 			b.drRefused(t, engine.CodeStale, func() error {
-				_, err := b.eng.ScheduleRelease(ctx, b.editor, b.site.ID, f.r.ID, f.r.Rev+1, "2026-11-02", "09:00")
+				_, err := b.Eng.ScheduleRelease(ctx, b.Editor, b.Site.ID, f.r.ID, f.r.Rev+1, "2026-11-02", "09:00")
 				return err
 			})
 		})
@@ -773,16 +773,16 @@ func TestScheduleRelease(t *testing.T) {
 		// the draft's pin moved. Re-pinned, it is scheduled too, an overlap
 		// flagged on both (D15).
 		t.Run("AnotherReleaseHoldsANode", func(t *testing.T) {
-			held := b.schedule(t, b.editor, f.results, "2026-11-03", "09:00")
+			held := b.Schedule(t, b.Editor, f.results, "2026-11-03", "09:00")
 			b.drRefused(t, engine.CodePinnedChanged, func() error {
-				_, err := b.eng.ScheduleRelease(ctx, b.editor, b.site.ID, f.r.ID, f.r.Rev, "2026-11-02", "09:00")
+				_, err := b.Eng.ScheduleRelease(ctx, b.Editor, b.Site.ID, f.r.ID, f.r.Rev, "2026-11-02", "09:00")
 				return err
 			})
-			r, err := b.eng.RepinDraft(ctx, b.editor, b.site.ID, f.r.ID, f.r.Rev)
+			r, err := b.Eng.RepinDraft(ctx, b.Editor, b.Site.ID, f.r.ID, f.r.Rev)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if r, err = b.eng.ScheduleRelease(ctx, b.editor, b.site.ID, r.ID, r.Rev, "2026-11-02", "09:00"); err != nil {
+			if r, err = b.Eng.ScheduleRelease(ctx, b.Editor, b.Site.ID, r.ID, r.Rev, "2026-11-02", "09:00"); err != nil {
 				t.Fatal(err)
 			}
 			b.drWantOverlap(t, held.ID, r.ID, f.results.ID)
@@ -795,60 +795,60 @@ func TestReleaseOverlaps(t *testing.T) {
 	ctx := context.Background()
 	b := newBundle(t)
 	other := b.drPage(t, "Other", content.StatusDraft)
-	d1 := b.drDraft(t, b.editor, "Election night", b.article.ID, other.ID)
-	d2 := b.drDraft(t, b.editor, "Second draft", other.ID)
+	d1 := b.drDraft(t, b.Editor, "Election night", b.Article.ID, other.ID)
+	d2 := b.drDraft(t, b.Editor, "Second draft", other.ID)
 	// A scheduled release takes the article after the draft pinned it.
-	held := b.schedule(t, b.editor, b.article, "2026-11-03", "09:00")
-	lone := b.drDraft(t, b.editor, "Lone", b.drPage(t, "Lone", content.StatusDraft).ID)
+	held := b.Schedule(t, b.Editor, b.Article, "2026-11-03", "09:00")
+	lone := b.drDraft(t, b.Editor, "Lone", b.drPage(t, "Lone", content.StatusDraft).ID)
 
-	got, err := b.eng.Overlaps(ctx, b.site.ID, d1.ID)
+	got, err := b.Eng.Overlaps(ctx, b.Site.ID, d1.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(got) != 2 || got[0].ReleaseID != held.ID || got[0].State != release.StateScheduled || got[0].At == nil ||
-		!got[0].At.Equal(nine.Add(24*time.Hour)) || !slices.Equal(got[0].NodeIDs, []string{b.article.ID}) ||
+		!got[0].At.Equal(nine.Add(24*time.Hour)) || !slices.Equal(got[0].NodeIDs, []string{b.Article.ID}) ||
 		got[1].ReleaseID != d2.ID || got[1].At != nil || !slices.Equal(got[1].NodeIDs, []string{other.ID}) || got[1].Title != "Second draft" {
 		t.Fatalf("overlaps of d1: %+v", got)
 	}
 	// Flagged on both.
-	if got, err := b.eng.Overlaps(ctx, b.site.ID, held.ID); err != nil || len(got) != 1 || got[0].ReleaseID != d1.ID || got[0].Title != "Election night" {
+	if got, err := b.Eng.Overlaps(ctx, b.Site.ID, held.ID); err != nil || len(got) != 1 || got[0].ReleaseID != d1.ID || got[0].Title != "Election night" {
 		t.Fatalf("overlaps of the scheduled one: %+v, %v", got, err)
 	}
-	if got, err := b.eng.Overlaps(ctx, b.site.ID, lone.ID); err != nil || len(got) != 0 {
+	if got, err := b.Eng.Overlaps(ctx, b.Site.ID, lone.ID); err != nil || len(got) != 0 {
 		t.Fatalf("overlaps of a lone draft: %+v, %v", got, err)
 	}
 	// Finished releases do not count.
-	if err := b.eng.Cancel(ctx, b.editor, b.site.ID, d2.ID, d2.Rev); err != nil {
+	if err := b.Eng.Cancel(ctx, b.Editor, b.Site.ID, d2.ID, d2.Rev); err != nil {
 		t.Fatal(err)
 	}
-	if got, err := b.eng.Overlaps(ctx, b.site.ID, d1.ID); err != nil || len(got) != 1 {
+	if got, err := b.Eng.Overlaps(ctx, b.Site.ID, d1.ID); err != nil || len(got) != 1 {
 		t.Fatalf("after canceling d2: %+v, %v", got, err)
 	}
 	// The article was promoted when the other took it: the draft's pin
 	// moved. Re-pinned, the draft is scheduled while the other holds the
 	// article (D15): both hold it, both are flagged.
 	b.drRefused(t, engine.CodePinnedChanged, func() error {
-		_, err := b.eng.ScheduleRelease(ctx, b.editor, b.site.ID, d1.ID, d1.Rev, "2026-11-02", "09:00")
+		_, err := b.Eng.ScheduleRelease(ctx, b.Editor, b.Site.ID, d1.ID, d1.Rev, "2026-11-02", "09:00")
 		return err
 	})
-	r, err := b.eng.RepinDraft(ctx, b.editor, b.site.ID, d1.ID, d1.Rev)
+	r, err := b.Eng.RepinDraft(ctx, b.Editor, b.Site.ID, d1.ID, d1.Rev)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r, err = b.eng.ScheduleRelease(ctx, b.editor, b.site.ID, r.ID, r.Rev, "2026-11-03", "10:00"); err != nil {
+	if r, err = b.Eng.ScheduleRelease(ctx, b.Editor, b.Site.ID, r.ID, r.Rev, "2026-11-03", "10:00"); err != nil {
 		t.Fatalf("scheduling an overlap: %v", err)
 	}
 	if r.State != release.StateScheduled || b.heldItems(t, r.ID) != 2 || b.heldItems(t, held.ID) != 1 {
 		t.Fatalf("%s, held %d and %d", r.State, b.heldItems(t, r.ID), b.heldItems(t, held.ID))
 	}
-	b.drWantOverlap(t, r.ID, held.ID, b.article.ID)
-	b.drWantOverlap(t, held.ID, r.ID, b.article.ID)
+	b.drWantOverlap(t, r.ID, held.ID, b.Article.ID)
+	b.drWantOverlap(t, held.ID, r.ID, b.Article.ID)
 }
 
 // drWantOverlap fails unless release id overlaps other on exactly nodes.
 func (b *testBundle) drWantOverlap(t *testing.T, id, other string, nodes ...string) {
 	t.Helper()
-	got, err := b.eng.Overlaps(context.Background(), b.site.ID, id)
+	got, err := b.Eng.Overlaps(context.Background(), b.Site.ID, id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -866,7 +866,7 @@ func (b *testBundle) drWantOverlap(t *testing.T, id, other string, nodes ...stri
 // wantHeld fails unless releaseID holds node id.
 func (b *testBundle) drWantHeld(t *testing.T, id, releaseID string) {
 	t.Helper()
-	if h := b.node(t, id).Held; h == nil || h.ReleaseID != releaseID {
+	if h := b.Node(t, id).Held; h == nil || h.ReleaseID != releaseID {
 		t.Fatalf("%s held by %+v, want %s", id, h, releaseID)
 	}
 }
@@ -877,16 +877,16 @@ func (b *testBundle) drWantHeld(t *testing.T, id, releaseID string) {
 func (b *testBundle) drPublishedExactly(t *testing.T, r engine.ReleaseRow) {
 	t.Helper()
 	before := map[string]release.Ref{}
-	for id, n := range b.live(t) {
+	for id, n := range b.Live(t) {
 		before[id] = n.Ref
 	}
-	b.clock.Set(*r.ExecuteAt)
-	if rep := b.tick(t); rep.Published != 1 {
-		got := b.release(t, r.ID)
+	b.Clock.Set(*r.ExecuteAt)
+	if rep := b.Tick(t); rep.Published != 1 {
+		got := b.Release(t, r.ID)
 		t.Fatalf("tick %+v: %s %+v", rep, got.State, got.Outcome)
 	}
 	after := map[string]release.Ref{}
-	for id, n := range b.live(t) {
+	for id, n := range b.Live(t) {
 		after[id] = n.Ref
 	}
 	want := maps.Clone(before)
@@ -899,10 +899,10 @@ func (b *testBundle) drPublishedExactly(t *testing.T, r engine.ReleaseRow) {
 	if !maps.Equal(after, want) {
 		t.Fatalf("live after the release:\n%v\nwant:\n%v", after, want)
 	}
-	if got := b.release(t, r.ID); got.State != release.StatePublished {
+	if got := b.Release(t, r.ID); got.State != release.StatePublished {
 		t.Fatalf("release %s", got.State)
 	}
-	if n := b.count(t, `SELECT count(*) FROM release_items WHERE release_id = ? AND held = 1`, r.ID); n != 0 {
+	if n := b.Count(t, `SELECT count(*) FROM release_items WHERE release_id = ? AND held = 1`, r.ID); n != 0 {
 		t.Fatalf("%d items still held", n)
 	}
 }

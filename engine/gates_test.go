@@ -23,7 +23,7 @@ var (
 // setGates changes a node's gates as u, on the rev the node has now.
 func (b *testBundle) setGates(t *testing.T, u engine.User, id string, from, until engine.GateTime, apply string) engine.GateResult {
 	t.Helper()
-	res, err := b.eng.SetGates(context.Background(), u, b.gateInput(t, id, from, until, apply))
+	res, err := b.Eng.SetGates(context.Background(), u, b.gateInput(t, id, from, until, apply))
 	if err != nil {
 		t.Fatalf("set gates of %s: %v", id, err)
 	}
@@ -32,7 +32,7 @@ func (b *testBundle) setGates(t *testing.T, u engine.User, id string, from, unti
 
 func (b *testBundle) gateInput(t *testing.T, id string, from, until engine.GateTime, apply string) engine.GateInput {
 	t.Helper()
-	return engine.GateInput{SiteID: b.site.ID, NodeID: id, ExpectedRev: b.node(t, id).Rev, From: from, Until: until, Apply: apply}
+	return engine.GateInput{SiteID: b.Site.ID, NodeID: id, ExpectedRev: b.Node(t, id).Rev, From: from, Until: until, Apply: apply}
 }
 
 // publishArticle makes the test article live, published, through an
@@ -40,22 +40,22 @@ func (b *testBundle) gateInput(t *testing.T, id string, from, until engine.GateT
 func (b *testBundle) publishArticle(t *testing.T) engine.NodeDetail {
 	t.Helper()
 	ctx := context.Background()
-	d := b.node(t, b.article.ID)
+	d := b.Node(t, b.Article.ID)
 	body := d.Body
 	body.Status = content.StatusPublished
-	if _, err := b.eng.SaveNode(ctx, b.editor, b.site.ID, d.ID, d.Rev, body); err != nil {
+	if _, err := b.Eng.SaveNode(ctx, b.Editor, b.Site.ID, d.ID, d.Rev, body); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := b.eng.Publish(ctx, b.editor, b.site.ID); err != nil {
+	if _, err := b.Eng.Publish(ctx, b.Editor, b.Site.ID); err != nil {
 		t.Fatal(err)
 	}
-	return b.node(t, b.article.ID)
+	return b.Node(t, b.Article.ID)
 }
 
 // liveGates is the article's live from and until.
 func (b *testBundle) liveGates(t *testing.T, id string) (from, until *time.Time) {
 	t.Helper()
-	l, ok := b.live(t)[id]
+	l, ok := b.Live(t)[id]
 	if !ok {
 		t.Fatalf("%s is not live", id)
 	}
@@ -72,7 +72,7 @@ func wantInstant(t *testing.T, what string, got *time.Time, want time.Time) {
 
 func auditDetails(t *testing.T, b *testBundle, action, releaseID string) map[string]any {
 	t.Helper()
-	raw := b.text(t, `SELECT details FROM audit WHERE action = ? AND release_id = ?`, action, releaseID)
+	raw := b.Text(t, `SELECT details FROM audit WHERE action = ? AND release_id = ?`, action, releaseID)
 	var m map[string]any
 	if err := json.Unmarshal([]byte(raw), &m); err != nil {
 		t.Fatal(err)
@@ -86,13 +86,13 @@ func TestGateValidation(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	b := newBundle(t)
-	id := b.article.ID
-	rev := b.node(t, id).Rev
+	id := b.Article.ID
+	rev := b.Node(t, id).Rev
 	in := func(from, until engine.GateTime) engine.GateInput {
-		return engine.GateInput{SiteID: b.site.ID, NodeID: id, ExpectedRev: rev, From: from, Until: until}
+		return engine.GateInput{SiteID: b.Site.ID, NodeID: id, ExpectedRev: rev, From: from, Until: until}
 	}
 	set := func(gi engine.GateInput) func() error {
-		return func() error { _, err := b.eng.SetGates(ctx, b.editor, gi); return err }
+		return func() error { _, err := b.Eng.SetGates(ctx, b.Editor, gi); return err }
 	}
 	for _, c := range []struct {
 		name, code, field string
@@ -106,29 +106,29 @@ func TestGateValidation(t *testing.T) {
 		{"UntilInThePast", engine.CodeGateInPast, "until", in(engine.KeepGate(), engine.GateAt(start.Add(-time.Hour)))},
 		{"UntilBeforeFrom", engine.CodeGateOrder, "until", in(engine.GateAt(fridayEve), engine.GateAt(tomorrowNine))},
 		{"UntilAtFrom", engine.CodeGateOrder, "until", in(engine.GateWall("2026-11-03", "09:00"), engine.GateAt(tomorrowNine))},
-		{"BadApply", engine.CodeBadApply, "apply", engine.GateInput{SiteID: b.site.ID, NodeID: id, ExpectedRev: rev,
+		{"BadApply", engine.CodeBadApply, "apply", engine.GateInput{SiteID: b.Site.ID, NodeID: id, ExpectedRev: rev,
 			From: engine.GateAt(tomorrowNine), Apply: "later"}},
-		{"Stale", engine.CodeStale, "", engine.GateInput{SiteID: b.site.ID, NodeID: id, ExpectedRev: rev - 1,
+		{"Stale", engine.CodeStale, "", engine.GateInput{SiteID: b.Site.ID, NodeID: id, ExpectedRev: rev - 1,
 			From: engine.GateAt(tomorrowNine)}},
 	} {
 		t.Run(c.name, func(t *testing.T) { b.refuseChange(t, c.code, c.field, set(c.in)) })
 	}
 	t.Run("NotFound", func(t *testing.T) {
-		before := b.dump(t)
-		_, err := b.eng.SetGates(ctx, b.editor, engine.GateInput{SiteID: b.site.ID, NodeID: "ent_nothing", ExpectedRev: 1,
+		before := b.Dump(t)
+		_, err := b.Eng.SetGates(ctx, b.Editor, engine.GateInput{SiteID: b.Site.ID, NodeID: "ent_nothing", ExpectedRev: 1,
 			From: engine.GateAt(tomorrowNine)})
 		if err != engine.ErrNotFound {
 			t.Fatalf("err = %v, want not found", err)
 		}
-		if b.dump(t) != before {
+		if b.Dump(t) != before {
 			t.Fatal("a refused change wrote something")
 		}
 	})
 	t.Run("Locked", func(t *testing.T) {
 		b := newBundle(t)
-		r := b.schedule(t, b.editor, b.article, "2026-11-02", "09:00")
+		r := b.Schedule(t, b.Editor, b.Article, "2026-11-02", "09:00")
 		e := b.refuseChange(t, engine.CodeScheduledLocked, "", func() error {
-			_, err := b.eng.SetGates(ctx, b.editor, b.gateInput(t, b.article.ID, engine.GateAt(tomorrowNine), engine.KeepGate(), ""))
+			_, err := b.Eng.SetGates(ctx, b.Editor, b.gateInput(t, b.Article.ID, engine.GateAt(tomorrowNine), engine.KeepGate(), ""))
 			return err
 		})
 		if e.Args["Release"] != r.ID {
@@ -138,11 +138,11 @@ func TestGateValidation(t *testing.T) {
 	t.Run("ContentValidateRefusesDisorderedGates", func(t *testing.T) {
 		// Every writer, not only SetGates: a whole body saved with its gates
 		// out of order is refused too.
-		d := b.node(t, id)
+		d := b.Node(t, id)
 		body := d.Body
 		body.Availability = &content.Availability{From: &fridayEve, Until: &tomorrowNine}
 		b.refuseChange(t, engine.CodeGateOrder, "until", func() error {
-			_, err := b.eng.SaveNode(ctx, b.editor, b.site.ID, id, d.Rev, body)
+			_, err := b.Eng.SaveNode(ctx, b.Editor, b.Site.ID, id, d.Rev, body)
 			return err
 		})
 	})
@@ -156,31 +156,31 @@ func TestGateOnANodeThatIsNotLive(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	b := newBundle(t)
-	before := b.node(t, b.article.ID)
-	res := b.setGates(t, b.contributor, b.article.ID, engine.GateWall("2026-11-03", "09:00"),
+	before := b.Node(t, b.Article.ID)
+	res := b.setGates(t, b.Contributor, b.Article.ID, engine.GateWall("2026-11-03", "09:00"),
 		engine.GateWall("2026-11-06", "18:00"), engine.GateApplyNow)
 	if res.Status != engine.GateSaved || res.Release != nil {
 		t.Fatalf("status %s release %v, want saved without a release", res.Status, res.Release)
 	}
-	d := b.node(t, b.article.ID)
+	d := b.Node(t, b.Article.ID)
 	from, until := d.Body.Gates()
 	wantInstant(t, "from", from, tomorrowNine)
 	wantInstant(t, "until", until, fridayEve)
 	if d.Rev != before.Rev+1 || d.Hash == before.Hash || d.Hash != content.Hash(d.Body) {
 		t.Fatalf("rev %d hash %s: the gate is not a new version of the node", d.Rev, d.Hash)
 	}
-	if n := b.count(t, `SELECT count(*) FROM releases`); n != 0 {
+	if n := b.Count(t, `SELECT count(*) FROM releases`); n != 0 {
 		t.Fatalf("%d releases for a node that is not live", n)
 	}
 	// The same gates again change nothing.
-	again := b.dump(t)
-	if res := b.setGates(t, b.editor, b.article.ID, engine.GateWall("2026-11-03", "09:00"), engine.KeepGate(), ""); res.Status != engine.GateUnchanged {
+	again := b.Dump(t)
+	if res := b.setGates(t, b.Editor, b.Article.ID, engine.GateWall("2026-11-03", "09:00"), engine.KeepGate(), ""); res.Status != engine.GateUnchanged {
 		t.Fatalf("status %s, want unchanged", res.Status)
 	}
-	if b.dump(t) != again {
+	if b.Dump(t) != again {
 		t.Fatal("an unchanged gate wrote something")
 	}
-	view, err := b.eng.NodeGates(ctx, b.editor, b.site.ID, b.article.ID)
+	view, err := b.Eng.NodeGates(ctx, b.Editor, b.Site.ID, b.Article.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,7 +190,7 @@ func TestGateOnANodeThatIsNotLive(t *testing.T) {
 
 	// An early ordinary publish carries the embargo into the snapshot.
 	live := b.publishArticle(t)
-	l := b.live(t)[b.article.ID]
+	l := b.Live(t)[b.Article.ID]
 	lf, lu := l.Body.Gates()
 	wantInstant(t, "live from", lf, tomorrowNine)
 	wantInstant(t, "live until", lu, fridayEve)
@@ -211,21 +211,21 @@ func TestGateOnALiveNodeByAnEditor(t *testing.T) {
 	t.Parallel()
 	b := newBundle(t)
 	live := b.publishArticle(t)
-	b.clock.Set(start.Add(5 * time.Minute))
-	res := b.setGates(t, b.editor, b.article.ID, engine.GateAt(tomorrowNine), engine.GateWall("2026-11-06", "18:00"), "")
+	b.Clock.Set(start.Add(5 * time.Minute))
+	res := b.setGates(t, b.Editor, b.Article.ID, engine.GateAt(tomorrowNine), engine.GateWall("2026-11-06", "18:00"), "")
 	if res.Status != engine.GatePublished || res.Release == nil {
 		t.Fatalf("status %s, want published", res.Status)
 	}
 	r := res.Release
 	it := r.Items[0]
 	if r.State != release.StatePublished || len(r.Items) != 1 || *it.Base != live.Version() || *it.Target != res.Node.Version() ||
-		r.When == nil || r.When.Kind != "on-approval" || r.Approval == nil || r.Approval.By.ID != b.editor.ID {
+		r.When == nil || r.When.Kind != "on-approval" || r.Approval == nil || r.Approval.By.ID != b.Editor.ID {
 		t.Fatalf("release %+v item %+v, want a published one-item release on the live base, by the editor", r.Release, it)
 	}
-	if r.Outcome == nil || r.Outcome.By == nil || r.Outcome.By.ID != b.editor.ID || !r.Outcome.At.Equal(b.clock.Now()) {
+	if r.Outcome == nil || r.Outcome.By == nil || r.Outcome.By.ID != b.Editor.ID || !r.Outcome.At.Equal(b.Clock.Now()) {
 		t.Fatalf("outcome %+v, want published now by the editor", r.Outcome)
 	}
-	from, until := b.liveGates(t, b.article.ID)
+	from, until := b.liveGates(t, b.Article.ID)
 	wantInstant(t, "live from", from, tomorrowNine)
 	wantInstant(t, "live until", until, fridayEve)
 	if res.Node.Held != nil || res.Node.Live == nil || *res.Node.Live != res.Node.Ref() {
@@ -235,12 +235,12 @@ func TestGateOnALiveNodeByAnEditor(t *testing.T) {
 	if d["from"] != "2026-11-03T06:00:00.000Z" || d["until"] != "2026-11-06T15:00:00.000Z" || d["previousFrom"] != "" {
 		t.Fatalf("audit details %v", d)
 	}
-	if n := b.count(t, `SELECT count(*) FROM audit WHERE action = 'release.publish_now' AND release_id = ?`, r.ID); n != 1 {
+	if n := b.Count(t, `SELECT count(*) FROM audit WHERE action = 'release.publish_now' AND release_id = ?`, r.ID); n != 1 {
 		t.Fatalf("%d publish-now audit rows, want 1", n)
 	}
 
 	t.Run("TheDiffShowsTheGates", func(t *testing.T) {
-		_, items, err := b.eng.ReleaseDiff(context.Background(), b.editor, b.site.ID, r.ID)
+		_, items, err := b.Eng.ReleaseDiff(context.Background(), b.Editor, b.Site.ID, r.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -256,20 +256,20 @@ func TestGateOnALiveNodeByAnEditor(t *testing.T) {
 	})
 
 	t.Run("MovingTheEmbargoLaterHidesLonger", func(t *testing.T) {
-		res := b.setGates(t, b.editor, b.article.ID, engine.GateWall("2026-11-03", "12:00"), engine.KeepGate(), "")
+		res := b.setGates(t, b.Editor, b.Article.ID, engine.GateWall("2026-11-03", "12:00"), engine.KeepGate(), "")
 		if res.Status != engine.GatePublished {
 			t.Fatalf("status %s", res.Status)
 		}
-		from, _ := b.liveGates(t, b.article.ID)
+		from, _ := b.liveGates(t, b.Article.ID)
 		wantInstant(t, "live from", from, tomorrowNine.Add(3*time.Hour))
 	})
 
 	t.Run("KillSwitch", func(t *testing.T) {
 		b := newBundle(t)
 		b.publishArticle(t)
-		b.pause(t, b.owner, "Checking the feed")
+		b.pause(t, b.Owner, "Checking the feed")
 		b.refuseChange(t, engine.CodeSitePaused, "", func() error {
-			_, err := b.eng.SetGates(context.Background(), b.editor, b.gateInput(t, b.article.ID, engine.KeepGate(), engine.GateAt(fridayEve), ""))
+			_, err := b.Eng.SetGates(context.Background(), b.Editor, b.gateInput(t, b.Article.ID, engine.KeepGate(), engine.GateAt(fridayEve), ""))
 			return err
 		})
 	})
@@ -283,7 +283,7 @@ func TestGateOnALiveNodeByAContributor(t *testing.T) {
 	ctx := context.Background()
 	b := newBundle(t)
 	live := b.publishArticle(t)
-	res := b.setGates(t, b.contributor, b.article.ID, engine.KeepGate(), engine.GateAt(fridayEve), engine.GateApplyNow)
+	res := b.setGates(t, b.Contributor, b.Article.ID, engine.KeepGate(), engine.GateAt(fridayEve), engine.GateApplyNow)
 	r := res.Release
 	if res.Status != engine.GateAwaitingApproval || r == nil || r.State != release.StateAwaitingApproval || r.ExecuteAt != nil ||
 		r.When == nil || r.When.Kind != "on-approval" || r.Approval != nil {
@@ -292,29 +292,29 @@ func TestGateOnALiveNodeByAContributor(t *testing.T) {
 	if res.Node.Held == nil || res.Node.Held.ReleaseID != r.ID {
 		t.Fatalf("node %+v, want held by the release", res.Node)
 	}
-	if _, until := b.liveGates(t, b.article.ID); until != nil {
+	if _, until := b.liveGates(t, b.Article.ID); until != nil {
 		t.Fatal("the expiry went live before approval")
 	}
 	// The request is bound to the release's hash and "on-approval".
-	q := b.text(t, `SELECT id FROM approvals WHERE release_id = ? AND status = 'waiting'`, r.ID)
-	if _, err := b.eng.Approve(ctx, b.contributor, b.site.ID, q); err == nil {
+	q := b.Text(t, `SELECT id FROM approvals WHERE release_id = ? AND status = 'waiting'`, r.ID)
+	if _, err := b.Eng.Approve(ctx, b.Contributor, b.Site.ID, q); err == nil {
 		t.Fatal("a contributor approved a release")
 	}
 	// Nobody's run touches it meanwhile: it has no time.
-	b.clock.Set(start.Add(2 * time.Hour))
-	if rep := b.tick(t); rep.Ran != 0 {
+	b.Clock.Set(start.Add(2 * time.Hour))
+	if rep := b.Tick(t); rep.Ran != 0 {
 		t.Fatalf("tick %+v ran an unapproved on-approval release", rep)
 	}
-	got, err := b.eng.Approve(ctx, b.editor, b.site.ID, q)
+	got, err := b.Eng.Approve(ctx, b.Editor, b.Site.ID, q)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.State != release.StatePublished || got.Outcome == nil || !got.Outcome.At.Equal(b.clock.Now()) {
+	if got.State != release.StatePublished || got.Outcome == nil || !got.Outcome.At.Equal(b.Clock.Now()) {
 		t.Fatalf("approved release %s %+v, want published at once", got.State, got.Outcome)
 	}
-	_, until := b.liveGates(t, b.article.ID)
+	_, until := b.liveGates(t, b.Article.ID)
 	wantInstant(t, "live until", until, fridayEve)
-	after := b.node(t, b.article.ID)
+	after := b.Node(t, b.Article.ID)
 	if after.Held != nil || *after.Live != after.Ref() || after.Rev != live.Rev+1 {
 		t.Fatalf("article %+v, want free and live at the gate version", after)
 	}
@@ -322,12 +322,12 @@ func TestGateOnALiveNodeByAContributor(t *testing.T) {
 	t.Run("DeniedPutsTheWorkingCopyBack", func(t *testing.T) {
 		b := newBundle(t)
 		live := b.publishArticle(t)
-		res := b.setGates(t, b.contributor, b.article.ID, engine.KeepGate(), engine.GateAt(fridayEve), "")
-		q := b.text(t, `SELECT id FROM approvals WHERE release_id = ? AND status = 'waiting'`, res.Release.ID)
-		if err := b.eng.Deny(ctx, b.editor, b.site.ID, q, "Not this week."); err != nil {
+		res := b.setGates(t, b.Contributor, b.Article.ID, engine.KeepGate(), engine.GateAt(fridayEve), "")
+		q := b.Text(t, `SELECT id FROM approvals WHERE release_id = ? AND status = 'waiting'`, res.Release.ID)
+		if err := b.Eng.Deny(ctx, b.Editor, b.Site.ID, q, "Not this week."); err != nil {
 			t.Fatal(err)
 		}
-		after := b.node(t, b.article.ID)
+		after := b.Node(t, b.Article.ID)
 		if after.Held != nil || after.Hash != live.Hash {
 			t.Fatalf("after the denial the working copy is %s (held %v), want the live version's %s", after.Hash, after.Held, live.Hash)
 		}
@@ -336,11 +336,11 @@ func TestGateOnALiveNodeByAContributor(t *testing.T) {
 	t.Run("WithNextPublishOnlySaves", func(t *testing.T) {
 		b := newBundle(t)
 		live := b.publishArticle(t)
-		res := b.setGates(t, b.contributor, b.article.ID, engine.KeepGate(), engine.GateAt(fridayEve), engine.GateApplyWithNextPublish)
+		res := b.setGates(t, b.Contributor, b.Article.ID, engine.KeepGate(), engine.GateAt(fridayEve), engine.GateApplyWithNextPublish)
 		if res.Status != engine.GateSaved || res.Release != nil || res.Node.Held != nil || res.Node.Rev != live.Rev+1 {
 			t.Fatalf("result %+v, want the working copy saved", res)
 		}
-		view, err := b.eng.NodeGates(ctx, b.editor, b.site.ID, b.article.ID)
+		view, err := b.Eng.NodeGates(ctx, b.Editor, b.Site.ID, b.Article.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -358,17 +358,17 @@ func TestGateWithOtherEdits(t *testing.T) {
 	ctx := context.Background()
 	b := newBundle(t)
 	b.publishArticle(t)
-	d := b.node(t, b.article.ID)
-	if _, err := b.eng.EditNode(ctx, b.editor, b.site.ID, d.ID, d.Rev, content.Edit{Title: d.Body.Title, Slug: d.Body.Slug,
+	d := b.Node(t, b.Article.ID)
+	if _, err := b.Eng.EditNode(ctx, b.Editor, b.Site.ID, d.ID, d.Rev, content.Edit{Title: d.Body.Title, Slug: d.Body.Slug,
 		Text: "Results.\nTurnout: 84%.", Status: content.StatusPublished}); err != nil {
 		t.Fatal(err)
 	}
-	in := b.gateInput(t, b.article.ID, engine.GateAt(tomorrowNine), engine.KeepGate(), "")
-	e := b.refuseChange(t, engine.CodeOtherEdits, "", func() error { _, err := b.eng.SetGates(ctx, b.editor, in); return err })
+	in := b.gateInput(t, b.Article.ID, engine.GateAt(tomorrowNine), engine.KeepGate(), "")
+	e := b.refuseChange(t, engine.CodeOtherEdits, "", func() error { _, err := b.Eng.SetGates(ctx, b.Editor, in); return err })
 	if e.Args["Title"] != "Election night" {
 		t.Fatalf("refusal args %v", e.Args)
 	}
-	plan, err := b.eng.PlanGates(ctx, b.editor, in)
+	plan, err := b.Eng.PlanGates(ctx, b.Editor, in)
 	if err == nil || !plan.OtherEdits {
 		t.Fatalf("plan %+v err %v, want other edits", plan, err)
 	}
@@ -380,11 +380,11 @@ func TestGateWithOtherEdits(t *testing.T) {
 		t.Fatalf("diff target gates %v, want the new from", diff.Target.Availability)
 	}
 	in.IncludeEdits = true
-	res, err := b.eng.SetGates(ctx, b.editor, in)
+	res, err := b.Eng.SetGates(ctx, b.Editor, in)
 	if err != nil {
 		t.Fatal(err)
 	}
-	l := b.live(t)[b.article.ID]
+	l := b.Live(t)[b.Article.ID]
 	if res.Status != engine.GatePublished || l.Body.Text != "Results.\nTurnout: 84%." {
 		t.Fatalf("status %s live text %q, want the edits published with the gate", res.Status, l.Body.Text)
 	}
@@ -400,9 +400,9 @@ func TestLiftEmbargo(t *testing.T) {
 	ctx := context.Background()
 	b := newBundle(t)
 	b.publishArticle(t)
-	b.setGates(t, b.editor, b.article.ID, engine.GateAt(tomorrowNine), engine.KeepGate(), "")
-	id := b.article.ID
-	rev := b.node(t, id).Rev
+	b.setGates(t, b.Editor, b.Article.ID, engine.GateAt(tomorrowNine), engine.KeepGate(), "")
+	id := b.Article.ID
+	rev := b.Node(t, id).Rev
 
 	for _, c := range []struct {
 		name string
@@ -411,7 +411,7 @@ func TestLiftEmbargo(t *testing.T) {
 		t.Run("SetGatesRefuses"+c.name, func(t *testing.T) {
 			for _, apply := range []string{engine.GateApplyNow, engine.GateApplyWithNextPublish} {
 				e := b.refuseChange(t, engine.CodeLiftRequired, "from", func() error {
-					_, err := b.eng.SetGates(ctx, b.editor, engine.GateInput{SiteID: b.site.ID, NodeID: id, ExpectedRev: rev, From: c.from, Apply: apply})
+					_, err := b.Eng.SetGates(ctx, b.Editor, engine.GateInput{SiteID: b.Site.ID, NodeID: id, ExpectedRev: rev, From: c.from, Apply: apply})
 					return err
 				})
 				if w, _ := e.Args["When"].(time.Time); !w.Equal(tomorrowNine) {
@@ -422,18 +422,18 @@ func TestLiftEmbargo(t *testing.T) {
 	}
 	lift := func(u engine.User, reason string, rev int64) func() error {
 		return func() error {
-			_, err := b.eng.LiftEmbargo(ctx, u, engine.LiftInput{SiteID: b.site.ID, NodeID: id, ExpectedRev: rev, Reason: reason})
+			_, err := b.Eng.LiftEmbargo(ctx, u, engine.LiftInput{SiteID: b.Site.ID, NodeID: id, ExpectedRev: rev, Reason: reason})
 			return err
 		}
 	}
-	b.refuseChange(t, engine.CodeForbidden, "", lift(b.author, "The results are in.", rev))
-	b.refuseChange(t, engine.CodeForbidden, "", lift(b.contributor, "The results are in.", rev))
-	b.refuseChange(t, engine.CodeReason, "reason", lift(b.editor, "  ", rev))
-	b.refuseChange(t, engine.CodeReason, "reason", lift(b.editor, strings.Repeat("x", 501), rev))
-	b.refuseChange(t, engine.CodeStale, "", lift(b.editor, "The results are in.", rev-1))
+	b.refuseChange(t, engine.CodeForbidden, "", lift(b.Author, "The results are in.", rev))
+	b.refuseChange(t, engine.CodeForbidden, "", lift(b.Contributor, "The results are in.", rev))
+	b.refuseChange(t, engine.CodeReason, "reason", lift(b.Editor, "  ", rev))
+	b.refuseChange(t, engine.CodeReason, "reason", lift(b.Editor, strings.Repeat("x", 501), rev))
+	b.refuseChange(t, engine.CodeStale, "", lift(b.Editor, "The results are in.", rev-1))
 
-	b.clock.Set(start.Add(time.Hour))
-	res, err := b.eng.LiftEmbargo(ctx, b.editor, engine.LiftInput{SiteID: b.site.ID, NodeID: id, ExpectedRev: rev, Reason: " The results are in. "})
+	b.Clock.Set(start.Add(time.Hour))
+	res, err := b.Eng.LiftEmbargo(ctx, b.Editor, engine.LiftInput{SiteID: b.Site.ID, NodeID: id, ExpectedRev: rev, Reason: " The results are in. "})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -447,21 +447,21 @@ func TestLiftEmbargo(t *testing.T) {
 	if d["reason"] != "The results are in." || d["from"] != "2026-11-03T06:00:00.000Z" {
 		t.Fatalf("audit details %v", d)
 	}
-	if by := b.text(t, `SELECT json_extract(actor, '$.id') FROM audit WHERE action = 'schedule.embargo.lift'`); by != b.editor.ID {
+	if by := b.Text(t, `SELECT json_extract(actor, '$.id') FROM audit WHERE action = 'schedule.embargo.lift'`); by != b.Editor.ID {
 		t.Fatalf("lift audited as %s", by)
 	}
-	b.refuseChange(t, engine.CodeNotEmbargoed, "", lift(b.editor, "Again.", b.node(t, id).Rev))
+	b.refuseChange(t, engine.CodeNotEmbargoed, "", lift(b.Editor, "Again.", b.Node(t, id).Rev))
 
 	t.Run("NotLiveIsNotALift", func(t *testing.T) {
 		b := newBundle(t)
-		b.setGates(t, b.editor, b.article.ID, engine.GateAt(tomorrowNine), engine.KeepGate(), "")
+		b.setGates(t, b.Editor, b.Article.ID, engine.GateAt(tomorrowNine), engine.KeepGate(), "")
 		b.refuseChange(t, engine.CodeNotEmbargoed, "", func() error {
-			_, err := b.eng.LiftEmbargo(ctx, b.editor, engine.LiftInput{SiteID: b.site.ID, NodeID: b.article.ID,
-				ExpectedRev: b.node(t, b.article.ID).Rev, Reason: "Early."})
+			_, err := b.Eng.LiftEmbargo(ctx, b.Editor, engine.LiftInput{SiteID: b.Site.ID, NodeID: b.Article.ID,
+				ExpectedRev: b.Node(t, b.Article.ID).Rev, Reason: "Early."})
 			return err
 		})
 		// Its from is only edited: anyone who writes content clears it.
-		if res := b.setGates(t, b.contributor, b.article.ID, engine.ClearGate(), engine.KeepGate(), ""); res.Status != engine.GateSaved {
+		if res := b.setGates(t, b.Contributor, b.Article.ID, engine.ClearGate(), engine.KeepGate(), ""); res.Status != engine.GateSaved {
 			t.Fatalf("status %s", res.Status)
 		}
 	})
@@ -469,19 +469,19 @@ func TestLiftEmbargo(t *testing.T) {
 	t.Run("OtherEdits", func(t *testing.T) {
 		b := newBundle(t)
 		b.publishArticle(t)
-		b.setGates(t, b.editor, b.article.ID, engine.GateAt(tomorrowNine), engine.KeepGate(), "")
-		d := b.node(t, b.article.ID)
-		if _, err := b.eng.EditNode(ctx, b.editor, b.site.ID, d.ID, d.Rev, content.Edit{Title: "Election night: results",
+		b.setGates(t, b.Editor, b.Article.ID, engine.GateAt(tomorrowNine), engine.KeepGate(), "")
+		d := b.Node(t, b.Article.ID)
+		if _, err := b.Eng.EditNode(ctx, b.Editor, b.Site.ID, d.ID, d.Rev, content.Edit{Title: "Election night: results",
 			Slug: d.Body.Slug, Text: d.Body.Text, Status: content.StatusPublished}); err != nil {
 			t.Fatal(err)
 		}
-		in := engine.LiftInput{SiteID: b.site.ID, NodeID: b.article.ID, ExpectedRev: d.Rev + 1, Reason: "Early."}
-		b.refuseChange(t, engine.CodeOtherEdits, "", func() error { _, err := b.eng.LiftEmbargo(ctx, b.editor, in); return err })
+		in := engine.LiftInput{SiteID: b.Site.ID, NodeID: b.Article.ID, ExpectedRev: d.Rev + 1, Reason: "Early."}
+		b.refuseChange(t, engine.CodeOtherEdits, "", func() error { _, err := b.Eng.LiftEmbargo(ctx, b.Editor, in); return err })
 		in.IncludeEdits = true
-		if _, err := b.eng.LiftEmbargo(ctx, b.editor, in); err != nil {
+		if _, err := b.Eng.LiftEmbargo(ctx, b.Editor, in); err != nil {
 			t.Fatal(err)
 		}
-		if l := b.live(t)[b.article.ID]; l.Body.Title != "Election night: results" || l.Body.Availability != nil {
+		if l := b.Live(t)[b.Article.ID]; l.Body.Title != "Election night: results" || l.Body.Availability != nil {
 			t.Fatalf("live %+v, want the edit and no gates", l.Body)
 		}
 	})
@@ -495,12 +495,12 @@ func TestPublishedAtIsFrom(t *testing.T) {
 	ctx := context.Background()
 	embargoed := func(t *testing.T) *testBundle {
 		b := newBundle(t)
-		b.setGates(t, b.editor, b.article.ID, engine.GateAt(tomorrowNine), engine.KeepGate(), "")
+		b.setGates(t, b.Editor, b.Article.ID, engine.GateAt(tomorrowNine), engine.KeepGate(), "")
 		return b
 	}
 	targetDate := func(t *testing.T, b *testBundle, r engine.ReleaseRow) *time.Time {
 		t.Helper()
-		body, err := b.store.NodeVersion(ctx, b.article.ID, r.Items[0].Target.Rev)
+		body, err := b.Store.NodeVersion(ctx, b.Article.ID, r.Items[0].Target.Rev)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -509,24 +509,24 @@ func TestPublishedAtIsFrom(t *testing.T) {
 
 	t.Run("ScheduleNode", func(t *testing.T) {
 		b := embargoed(t)
-		r := b.schedule(t, b.editor, b.node(t, b.article.ID).Node, "2026-11-02", "10:00")
-		wantInstant(t, "publishedAt", targetDate(t, b, b.release(t, r.ID)), tomorrowNine)
-		b.clock.Set(start.Add(2 * time.Hour))
-		b.tick(t)
-		wantInstant(t, "live publishedAt", b.live(t)[b.article.ID].Body.PublishedAt, tomorrowNine)
+		r := b.Schedule(t, b.Editor, b.Node(t, b.Article.ID).Node, "2026-11-02", "10:00")
+		wantInstant(t, "publishedAt", targetDate(t, b, b.Release(t, r.ID)), tomorrowNine)
+		b.Clock.Set(start.Add(2 * time.Hour))
+		b.Tick(t)
+		wantInstant(t, "live publishedAt", b.Live(t)[b.Article.ID].Body.PublishedAt, tomorrowNine)
 	})
 	t.Run("ScheduleNodeWithoutEmbargo", func(t *testing.T) {
 		b := newBundle(t)
-		r := b.schedule(t, b.editor, b.article, "2026-11-02", "10:00")
-		wantInstant(t, "publishedAt", targetDate(t, b, b.release(t, r.ID)), start.Add(2*time.Hour))
+		r := b.Schedule(t, b.Editor, b.Article, "2026-11-02", "10:00")
+		wantInstant(t, "publishedAt", targetDate(t, b, b.Release(t, r.ID)), start.Add(2*time.Hour))
 	})
 	t.Run("ScheduleRelease", func(t *testing.T) {
 		b := embargoed(t)
-		draft, err := b.eng.CreateDraft(ctx, b.editor, engine.DraftInput{SiteID: b.site.ID, NodeIDs: []string{b.article.ID}})
+		draft, err := b.Eng.CreateDraft(ctx, b.Editor, engine.DraftInput{SiteID: b.Site.ID, NodeIDs: []string{b.Article.ID}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, err := b.eng.ScheduleRelease(ctx, b.editor, b.site.ID, draft.ID, draft.Rev, "2026-11-02", "10:00")
+		r, err := b.Eng.ScheduleRelease(ctx, b.Editor, b.Site.ID, draft.ID, draft.Rev, "2026-11-02", "10:00")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -534,20 +534,20 @@ func TestPublishedAtIsFrom(t *testing.T) {
 	})
 	t.Run("Repin", func(t *testing.T) {
 		b := newBundle(t)
-		c := b.conflict(t, false, b.editor, nil)
+		c := b.conflict(t, false, b.Editor, nil)
 		// After the conflict the article is off the site again: its working
 		// copy gets an embargo and loses its date before it is re-pinned.
-		d := b.node(t, b.article.ID)
+		d := b.Node(t, b.Article.ID)
 		body := d.Body
 		body.PublishedAt, body.Status = nil, content.StatusDraft
 		body.Availability = &content.Availability{From: &tomorrowNine}
-		if _, err := b.eng.SaveNode(ctx, b.editor, b.site.ID, d.ID, d.Rev, body); err != nil {
+		if _, err := b.Eng.SaveNode(ctx, b.Editor, b.Site.ID, d.ID, d.Rev, body); err != nil {
 			t.Fatal(err)
 		}
 		if d.Live != nil {
 			t.Fatal("the article is still live after the undo")
 		}
-		r, err := b.eng.Repin(ctx, b.editor, b.site.ID, c.second.ID, c.second.Rev, "2026-11-02", "13:00")
+		r, err := b.Eng.Repin(ctx, b.Editor, b.Site.ID, c.second.ID, c.second.Rev, "2026-11-02", "13:00")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -555,9 +555,9 @@ func TestPublishedAtIsFrom(t *testing.T) {
 	})
 	t.Run("EditAndRepin", func(t *testing.T) {
 		b := embargoed(t)
-		r := b.schedule(t, b.editor, b.node(t, b.article.ID).Node, "2026-11-02", "10:00")
-		d := b.node(t, b.article.ID)
-		got, err := b.eng.EditAndRepin(ctx, b.editor, b.site.ID, d.ID, d.Rev, b.release(t, r.ID).Rev, content.Edit{
+		r := b.Schedule(t, b.Editor, b.Node(t, b.Article.ID).Node, "2026-11-02", "10:00")
+		d := b.Node(t, b.Article.ID)
+		got, err := b.Eng.EditAndRepin(ctx, b.Editor, b.Site.ID, d.ID, d.Rev, b.Release(t, r.ID).Rev, content.Edit{
 			Title: d.Body.Title, Slug: d.Body.Slug, Text: "Results.\nFirst count.", Status: content.StatusPublished})
 		if err != nil {
 			t.Fatal(err)
@@ -567,20 +567,20 @@ func TestPublishedAtIsFrom(t *testing.T) {
 	t.Run("OrdinaryPublish", func(t *testing.T) {
 		b := embargoed(t)
 		b.publishArticle(t)
-		wantInstant(t, "live publishedAt", b.live(t)[b.article.ID].Body.PublishedAt, tomorrowNine)
-		wantInstant(t, "working publishedAt", b.node(t, b.article.ID).Body.PublishedAt, tomorrowNine)
+		wantInstant(t, "live publishedAt", b.Live(t)[b.Article.ID].Body.PublishedAt, tomorrowNine)
+		wantInstant(t, "working publishedAt", b.Node(t, b.Article.ID).Body.PublishedAt, tomorrowNine)
 	})
 	t.Run("ADateIsNeverMoved", func(t *testing.T) {
 		b := newBundle(t)
-		d := b.node(t, b.article.ID)
+		d := b.Node(t, b.Article.ID)
 		body := d.Body
 		body.PublishedAt = &start
-		if _, err := b.eng.SaveNode(ctx, b.editor, b.site.ID, d.ID, d.Rev, body); err != nil {
+		if _, err := b.Eng.SaveNode(ctx, b.Editor, b.Site.ID, d.ID, d.Rev, body); err != nil {
 			t.Fatal(err)
 		}
-		b.setGates(t, b.editor, b.article.ID, engine.GateAt(tomorrowNine), engine.KeepGate(), "")
+		b.setGates(t, b.Editor, b.Article.ID, engine.GateAt(tomorrowNine), engine.KeepGate(), "")
 		b.publishArticle(t)
-		wantInstant(t, "live publishedAt", b.live(t)[b.article.ID].Body.PublishedAt, start)
+		wantInstant(t, "live publishedAt", b.Live(t)[b.Article.ID].Body.PublishedAt, start)
 	})
 }
 
@@ -595,12 +595,12 @@ func TestLiftEmbargoEarlier(t *testing.T) {
 	setup := func(t *testing.T) (*testBundle, engine.LiftInput) {
 		b := newBundle(t)
 		b.publishArticle(t)
-		b.setGates(t, b.editor, b.article.ID, engine.GateAt(tomorrowNine), engine.KeepGate(), "")
-		return b, engine.LiftInput{SiteID: b.site.ID, NodeID: b.article.ID, ExpectedRev: b.node(t, b.article.ID).Rev,
+		b.setGates(t, b.Editor, b.Article.ID, engine.GateAt(tomorrowNine), engine.KeepGate(), "")
+		return b, engine.LiftInput{SiteID: b.Site.ID, NodeID: b.Article.ID, ExpectedRev: b.Node(t, b.Article.ID).Rev,
 			Reason: "The announcement was moved up."}
 	}
 	visible := func(b *testBundle, at time.Time) bool {
-		l := b.live(t)[b.article.ID]
+		l := b.Live(t)[b.Article.ID]
 		from, until := l.Body.Gates()
 		return gate.IsAvailable(gate.Node{Published: l.Body.Status == content.StatusPublished, From: from, Until: until}, at)
 	}
@@ -609,21 +609,21 @@ func TestLiftEmbargoEarlier(t *testing.T) {
 		b, in := setup(t)
 		earlier := time.Date(2026, 11, 2, 15, 0, 0, 0, time.UTC) // 18:00 in Istanbul, today
 		in.From = engine.GateWall("2026-11-02", "18:00")
-		res, err := b.eng.LiftEmbargo(ctx, b.editor, in)
+		res, err := b.Eng.LiftEmbargo(ctx, b.Editor, in)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if res.Status != engine.GatePublished {
 			t.Fatalf("status %s, want published", res.Status)
 		}
-		if from, _ := b.liveGates(t, b.article.ID); from == nil || !from.Equal(earlier) {
+		if from, _ := b.liveGates(t, b.Article.ID); from == nil || !from.Equal(earlier) {
 			t.Fatalf("live from %v, want %s", from, earlier)
 		}
 		for _, c := range []struct {
 			at   time.Time
 			want bool
 		}{{start, false}, {earlier.Add(-time.Millisecond), false}, {earlier, true}, {tomorrowNine, true}} {
-			b.clock.Set(c.at)
+			b.Clock.Set(c.at)
 			if got := visible(b, c.at); got != c.want {
 				t.Errorf("visible at %s = %v, want %v", c.at.Format(time.RFC3339Nano), got, c.want)
 			}
@@ -635,10 +635,10 @@ func TestLiftEmbargoEarlier(t *testing.T) {
 		// As an instant too (the API's).
 		b2, in2 := setup(t)
 		in2.From = engine.GateAt(earlier)
-		if _, err := b2.eng.LiftEmbargo(ctx, b2.editor, in2); err != nil {
+		if _, err := b2.Eng.LiftEmbargo(ctx, b2.Editor, in2); err != nil {
 			t.Fatal(err)
 		}
-		if from, _ := b2.liveGates(t, b2.article.ID); from == nil || !from.Equal(earlier) {
+		if from, _ := b2.liveGates(t, b2.Article.ID); from == nil || !from.Equal(earlier) {
 			t.Fatalf("instant: live from %v", from)
 		}
 	})
@@ -659,10 +659,10 @@ func TestLiftEmbargoEarlier(t *testing.T) {
 			t.Run(c.name, func(t *testing.T) {
 				in := in
 				in.From = c.from
-				b.refuseChange(t, c.code, "from", func() error { _, err := b.eng.LiftEmbargo(ctx, b.editor, in); return err })
+				b.refuseChange(t, c.code, "from", func() error { _, err := b.Eng.LiftEmbargo(ctx, b.Editor, in); return err })
 			})
 		}
-		if !b.node(t, b.article.ID).Body.Availability.From.Equal(tomorrowNine) || visible(b, tomorrowNine.Add(-time.Millisecond)) {
+		if !b.Node(t, b.Article.ID).Body.Availability.From.Equal(tomorrowNine) || visible(b, tomorrowNine.Add(-time.Millisecond)) {
 			t.Fatal("a refused lift moved the embargo")
 		}
 	})

@@ -51,8 +51,8 @@ func TestHeartbeatLagAndTickLog(t *testing.T) {
 	ctx := context.Background()
 	b := newBundle(t)
 	logs := &records{}
-	eng := engine.New(b.store, b.clock, nil)
-	sched := scheduler.New(eng, b.store, slog.New(logs))
+	eng := engine.New(b.Store, b.Clock, nil)
+	sched := scheduler.New(eng, b.Store, slog.New(logs))
 
 	if _, err := sched.RunDue(ctx, "node"); err != nil { // idle: nothing due
 		t.Fatal(err)
@@ -61,12 +61,12 @@ func TestHeartbeatLagAndTickLog(t *testing.T) {
 	if err != nil || hb.LagSeconds != 0 {
 		t.Fatalf("idle heartbeat: %+v, %v; want lag 0", hb, err)
 	}
-	r := b.schedule(t, b.editor, b.article, "2026-11-02", "09:00") // 06:00Z
-	second := b.article.Body
+	r := b.Schedule(t, b.Editor, b.Article, "2026-11-02", "09:00") // 06:00Z
+	second := b.Article.Body
 	second.Title, second.Slug = "Turnout", "turnout"
-	b.schedule(t, b.editor, b.createNode(t, b.site.ID, b.article.Kind, second), "2026-11-02", "09:02")
+	b.Schedule(t, b.Editor, b.CreateNode(t, b.Site.ID, b.Article.Kind, second), "2026-11-02", "09:02")
 	// The ticker was away: at 09:03:20 the oldest due item is 200 s late.
-	b.clock.Set(time.Date(2026, 11, 2, 6, 3, 20, 0, time.UTC))
+	b.Clock.Set(time.Date(2026, 11, 2, 6, 3, 20, 0, time.UTC))
 	rep, err := sched.RunDue(ctx, "node")
 	if err != nil || rep.Ran != 2 || rep.LagSeconds != 200 {
 		t.Fatalf("late tick: %+v, %v; want 2 ran, lag 200", rep, err)
@@ -74,7 +74,7 @@ func TestHeartbeatLagAndTickLog(t *testing.T) {
 	if hb, err = eng.Heartbeat(ctx); err != nil || hb.LagSeconds != 200 {
 		t.Fatalf("heartbeat after a late tick: %+v, %v; want lag 200", hb, err)
 	}
-	if got := b.release(t, r.ID).State; got != "published" {
+	if got := b.Release(t, r.ID).State; got != "published" {
 		t.Fatalf("state %s", got)
 	}
 

@@ -64,15 +64,15 @@ func (h *hookStore) FinishRelease(ctx context.Context, f engine.Finish) error {
 // hooked returns a second engine on the bundle's database and clock whose
 // store runs the hooks.
 func (b *testBundle) hooked() (*hookStore, *engine.Engine) {
-	h := &hookStore{Store: b.store}
-	return h, engine.New(h, b.clock, nil)
+	h := &hookStore{Store: b.Store}
+	return h, engine.New(h, b.Clock, nil)
 }
 
 // execSQL runs a statement on the database directly: only for what no use case
 // can do yet (each use says why).
 func (b *testBundle) execSQL(tb testing.TB, query string, args ...any) {
 	tb.Helper()
-	if _, err := b.store.DB().Exec(query, args...); err != nil {
+	if _, err := b.Store.DB().Exec(query, args...); err != nil {
 		tb.Fatal(err)
 	}
 }
@@ -80,13 +80,13 @@ func (b *testBundle) execSQL(tb testing.TB, query string, args ...any) {
 // heldItems counts the release's items with held = 1.
 func (b *testBundle) heldItems(tb testing.TB, releaseID string) int {
 	tb.Helper()
-	return b.count(tb, `SELECT count(*) FROM release_items WHERE release_id = ? AND held = 1`, releaseID)
+	return b.Count(tb, `SELECT count(*) FROM release_items WHERE release_id = ? AND held = 1`, releaseID)
 }
 
 // auditHistory is a release's audit rows, oldest first.
 func (b *testBundle) auditHistory(tb testing.TB, releaseID string) []engine.AuditEntry {
 	tb.Helper()
-	h, err := b.store.ReleaseHistory(context.Background(), releaseID)
+	h, err := b.Store.ReleaseHistory(context.Background(), releaseID)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -116,22 +116,22 @@ func (b *testBundle) lastAudit(tb testing.TB, releaseID, action string, actor st
 func (b *testBundle) wantLocked(tb testing.TB, siteID, nodeID, releaseID string) {
 	tb.Helper()
 	ctx := context.Background()
-	before := b.dump(tb)
+	before := b.Dump(tb)
 	d := b.nodeOf(tb, siteID, nodeID)
 	if d.Held == nil || d.Held.ReleaseID != releaseID {
 		tb.Fatalf("node %s held by %+v, want %s", nodeID, d.Held, releaseID)
 	}
 	body := d.Body
 	body.Text += " Corrected."
-	_, err := b.eng.SaveNode(ctx, b.editor, siteID, nodeID, d.Rev, body)
+	_, err := b.Eng.SaveNode(ctx, b.Editor, siteID, nodeID, d.Rev, body)
 	if e := wantRefusal(tb, err, engine.CodeScheduledLocked, ""); e.Args["Release"] != releaseID {
 		tb.Fatalf("SaveNode lock names %v, want %s", e.Args["Release"], releaseID)
 	}
-	_, err = b.eng.EditNode(ctx, b.owner, siteID, nodeID, d.Rev, content.Edit{Title: d.Body.Title, Slug: d.Body.Slug, Text: "x", Status: d.Body.Status})
+	_, err = b.Eng.EditNode(ctx, b.Owner, siteID, nodeID, d.Rev, content.Edit{Title: d.Body.Title, Slug: d.Body.Slug, Text: "x", Status: d.Body.Status})
 	if e := wantRefusal(tb, err, engine.CodeScheduledLocked, ""); e.Args["Release"] != releaseID {
 		tb.Fatalf("EditNode lock names %v, want %s", e.Args["Release"], releaseID)
 	}
-	if after := b.dump(tb); after != before {
+	if after := b.Dump(tb); after != before {
 		tb.Fatalf("a refused edit of a held node changed the database:\nbefore:\n%s\nafter:\n%s", before, after)
 	}
 }
@@ -145,7 +145,7 @@ func (b *testBundle) wantEditable(tb testing.TB, siteID, nodeID string) {
 	}
 	body := d.Body
 	body.Text += " Edited after the release let go."
-	n, err := b.eng.SaveNode(context.Background(), b.editor, siteID, nodeID, d.Rev, body)
+	n, err := b.Eng.SaveNode(context.Background(), b.Editor, siteID, nodeID, d.Rev, body)
 	if err != nil {
 		tb.Fatalf("edit after the release let go: %v", err)
 	}
@@ -156,7 +156,7 @@ func (b *testBundle) wantEditable(tb testing.TB, siteID, nodeID string) {
 
 func (b *testBundle) nodeOf(tb testing.TB, siteID, id string) engine.NodeDetail {
 	tb.Helper()
-	d, err := b.eng.Node(context.Background(), siteID, id)
+	d, err := b.Eng.Node(context.Background(), siteID, id)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -167,7 +167,7 @@ func (b *testBundle) nodeOf(tb testing.TB, siteID, id string) engine.NodeDetail 
 func (b *testBundle) liveOf(tb testing.TB, siteID string) (string, map[string]release.Ref) {
 	tb.Helper()
 	ctx := context.Background()
-	site, err := b.eng.Site(ctx, siteID)
+	site, err := b.Eng.Site(ctx, siteID)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -175,7 +175,7 @@ func (b *testBundle) liveOf(tb testing.TB, siteID string) (string, map[string]re
 	if site.PublishedSnapshotID == "" {
 		return "", out
 	}
-	snap, err := b.store.Snapshot(ctx, site.PublishedSnapshotID)
+	snap, err := b.Store.Snapshot(ctx, site.PublishedSnapshotID)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -192,7 +192,7 @@ func (b *testBundle) liveOf(tb testing.TB, siteID string) (string, map[string]re
 // publishSite is not an error.
 func (b *testBundle) publishSite(tb testing.TB, siteID string) {
 	tb.Helper()
-	_, err := b.eng.Publish(context.Background(), b.editor, siteID)
+	_, err := b.Eng.Publish(context.Background(), b.Editor, siteID)
 	if e, ok := engine.AsError(err); ok && e.Code == release.CodeNothingToPublish {
 		return
 	}
@@ -218,7 +218,7 @@ func (b *testBundle) pinRelease(tb testing.TB, siteID string, approver engine.Us
 	tb.Helper()
 	ctx := context.Background()
 	_, live := b.liveOf(tb, siteID)
-	now := b.clock.Now().UTC().Truncate(time.Millisecond)
+	now := b.Clock.Now().UTC().Truncate(time.Millisecond)
 	var items []release.Item
 	revs := map[string]int64{}
 	for _, p := range pins {
@@ -244,10 +244,10 @@ func (b *testBundle) pinRelease(tb testing.TB, siteID string, approver engine.Us
 		CreatedBy: approver.Actor(), CreatedAt: now, UpdatedAt: now, Rev: 1}
 	audit := engine.AuditEntry{Action: "release.schedule", Actor: approver.Actor(), SiteID: siteID, ReleaseID: r.ID, At: now,
 		Details: map[string]any{"at": localtime.FormatInstant(at), "hash": r.Hash, "state": r.State}}
-	if err := b.store.CreateRelease(ctx, engine.NewRelease{Release: r, ExecuteAt: &at, PinnedRevs: revs, Audit: audit}); err != nil {
+	if err := b.Store.CreateRelease(ctx, engine.NewRelease{Release: r, ExecuteAt: &at, PinnedRevs: revs, Audit: audit}); err != nil {
 		tb.Fatalf("pinRelease: %v", err)
 	}
-	got, err := b.store.Release(ctx, siteID, r.ID)
+	got, err := b.Store.Release(ctx, siteID, r.ID)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -264,7 +264,7 @@ func (b *testBundle) setRole(tb testing.TB, u engine.User, role string) {
 // waitingRequest is the release's one waiting approval request.
 func (b *testBundle) waitingRequest(tb testing.TB, releaseID string) engine.ApprovalRequest {
 	tb.Helper()
-	list, err := b.eng.Approvals(context.Background(), b.editor, b.site.ID)
+	list, err := b.Eng.Approvals(context.Background(), b.Editor, b.Site.ID)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -288,28 +288,28 @@ func (b *testBundle) waitingRequest(tb testing.TB, releaseID string) engine.Appr
 func (b *testBundle) dependencyGone(tb testing.TB) (release.Release, string) {
 	tb.Helper()
 	ctx := context.Background()
-	dep := b.createNode(tb, b.site.ID, release.KindPage, content.Body{Title: "Sources", Slug: "sources", Status: content.StatusPublished})
-	b.publishSite(tb, b.site.ID)
+	dep := b.CreateNode(tb, b.Site.ID, release.KindPage, content.Body{Title: "Sources", Slug: "sources", Status: content.StatusPublished})
+	b.publishSite(tb, b.Site.ID)
 	half := start.Add(30 * time.Minute)
-	takeDown := b.pinRelease(tb, b.site.ID, b.editor, half, pinItem{node: dep.ID, remove: true})
-	body := b.article.Body
+	takeDown := b.pinRelease(tb, b.Site.ID, b.Editor, half, pinItem{node: dep.ID, remove: true})
+	body := b.Article.Body
 	body.Refs = []string{dep.ID}
-	art, err := b.eng.SaveNode(ctx, b.editor, b.site.ID, b.article.ID, b.article.Rev, body)
+	art, err := b.Eng.SaveNode(ctx, b.Editor, b.Site.ID, b.Article.ID, b.Article.Rev, body)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	r := b.schedule(tb, b.editor, art, "2026-11-02", "09:00")
+	r := b.Schedule(tb, b.Editor, art, "2026-11-02", "09:00")
 	if deps := r.Items[len(r.Items)-1].Deps; !slices.Contains(deps, dep.ID) {
 		tb.Fatalf("article's deps %v, want %s", deps, dep.ID)
 	}
-	b.clock.Set(half)
-	if rep := b.tick(tb); rep.Published != 1 {
+	b.Clock.Set(half)
+	if rep := b.Tick(tb); rep.Published != 1 {
 		tb.Fatalf("08:30 tick %+v", rep)
 	}
-	if got := b.release(tb, takeDown.ID); got.State != release.StatePublished {
+	if got := b.Release(tb, takeDown.ID); got.State != release.StatePublished {
 		tb.Fatalf("take-down release %s", got.State)
 	}
-	if _, ok := b.live(tb)[dep.ID]; ok {
+	if _, ok := b.Live(tb)[dep.ID]; ok {
 		tb.Fatal("the page is still live")
 	}
 	return r, dep.ID

@@ -38,7 +38,7 @@ func TestInvariantS1ReleaseChangesLiveExactlyByItsItems(t *testing.T) {
 			t.Helper()
 			t.Fatalf("round %d (seed %#x): %s", round, invSeed, fmt.Sprintf(format, args...))
 		}
-		site, err := b.eng.CreateSite(ctx, fmt.Sprintf("Round %d", round), "UTC")
+		site, err := b.Eng.CreateSite(ctx, fmt.Sprintf("Round %d", round), "UTC")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -52,7 +52,7 @@ func TestInvariantS1ReleaseChangesLiveExactlyByItsItems(t *testing.T) {
 			d := b.nodeOf(t, site.ID, id)
 			body := d.Body
 			body.Text, body.Status = text, status()
-			if _, err := b.eng.SaveNode(ctx, b.editor, site.ID, id, d.Rev, body); err != nil {
+			if _, err := b.Eng.SaveNode(ctx, b.Editor, site.ID, id, d.Rev, body); err != nil {
 				fail("edit %s: %v", id, err)
 			}
 		}
@@ -62,7 +62,7 @@ func TestInvariantS1ReleaseChangesLiveExactlyByItsItems(t *testing.T) {
 			if rng.IntN(2) == 0 {
 				kind = release.KindContentEntry
 			}
-			n := b.createNode(t, site.ID, kind, content.Body{Title: fmt.Sprintf("Node %d", i), Slug: fmt.Sprintf("node-%d", i),
+			n := b.CreateNode(t, site.ID, kind, content.Body{Title: fmt.Sprintf("Node %d", i), Slug: fmt.Sprintf("node-%d", i),
 				Status: status(), Text: "v1"})
 			nodes = append(nodes, n.ID)
 		}
@@ -88,8 +88,8 @@ func TestInvariantS1ReleaseChangesLiveExactlyByItsItems(t *testing.T) {
 			pins = append(pins, pinItem{node: id, remove: isLive && (!changed || rng.IntN(3) == 0)})
 			inRelease[id] = true
 		}
-		at := b.clock.Now().Add(2 * time.Minute).UTC().Truncate(time.Minute)
-		r := b.pinRelease(t, site.ID, b.editor, at, pins...)
+		at := b.Clock.Now().Add(2 * time.Minute).UTC().Truncate(time.Minute)
+		r := b.pinRelease(t, site.ID, b.Editor, at, pins...)
 
 		// Between pin and run: unrelated edits, a new node, an ordinary publish.
 		for _, id := range nodes {
@@ -98,14 +98,14 @@ func TestInvariantS1ReleaseChangesLiveExactlyByItsItems(t *testing.T) {
 			}
 		}
 		if rng.IntN(2) == 0 {
-			b.createNode(t, site.ID, release.KindPage, content.Body{Title: "Late", Slug: "late", Status: content.StatusPublished})
+			b.CreateNode(t, site.ID, release.KindPage, content.Body{Title: "Late", Slug: "late", Status: content.StatusPublished})
 		}
 		b.publishSite(t, site.ID)
 
 		liveID, before := b.liveOf(t, site.ID)
-		b.clock.Set(at)
-		if rep := b.tick(t); rep.Published != 1 {
-			got, _ := b.store.Release(ctx, site.ID, r.ID)
+		b.Clock.Set(at)
+		if rep := b.Tick(t); rep.Published != 1 {
+			got, _ := b.Store.Release(ctx, site.ID, r.ID)
 			fail("tick %+v: release %s %+v", rep, got.State, got.Outcome)
 		}
 		afterID, after := b.liveOf(t, site.ID)
@@ -120,11 +120,11 @@ func TestInvariantS1ReleaseChangesLiveExactlyByItsItems(t *testing.T) {
 		if !maps.Equal(after, want) {
 			fail("live after the release:\n%v\nwant nodes(L) − ids + targets:\n%v\n(L %v, items %+v)", after, want, before, r.Items)
 		}
-		got, err := b.store.Release(ctx, site.ID, r.ID)
+		got, err := b.Store.Release(ctx, site.ID, r.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
-		snap, err := b.store.Snapshot(ctx, afterID)
+		snap, err := b.Store.Snapshot(ctx, afterID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -156,33 +156,33 @@ func TestInvariantS4ConflictHoldsTheRelease(t *testing.T) {
 	setup := func(t *testing.T) *fixture {
 		b := newBundle(t)
 		f := &fixture{b: b}
-		f.c = b.createNode(t, b.site.ID, release.KindPage, content.Body{Title: "Contact", Slug: "contact", Status: content.StatusPublished, Text: "v1"})
-		b.createNode(t, b.site.ID, release.KindPage, content.Body{Title: "About", Slug: "about", Status: content.StatusPublished, Text: "v1"})
-		b.publishSite(t, b.site.ID)
+		f.c = b.CreateNode(t, b.Site.ID, release.KindPage, content.Body{Title: "Contact", Slug: "contact", Status: content.StatusPublished, Text: "v1"})
+		b.CreateNode(t, b.Site.ID, release.KindPage, content.Body{Title: "About", Slug: "about", Status: content.StatusPublished, Text: "v1"})
+		b.publishSite(t, b.Site.ID)
 		// A goes live at 08:30 by a release, so a rollback has something to undo.
-		f.a = b.createNode(t, b.site.ID, release.KindContentEntry, content.Body{Title: "Budget", Slug: "budget", Status: content.StatusPublished, Text: "v1"})
-		f.earlier = b.pinRelease(t, b.site.ID, b.editor, half, pinItem{node: f.a.ID})
-		b.clock.Set(half)
-		if rep := b.tick(t); rep.Published != 1 {
+		f.a = b.CreateNode(t, b.Site.ID, release.KindContentEntry, content.Body{Title: "Budget", Slug: "budget", Status: content.StatusPublished, Text: "v1"})
+		f.earlier = b.pinRelease(t, b.Site.ID, b.Editor, half, pinItem{node: f.a.ID})
+		b.Clock.Set(half)
+		if rep := b.Tick(t); rep.Published != 1 {
 			t.Fatalf("08:30 tick %+v", rep)
 		}
-		f.earlier = b.release(t, f.earlier.ID)
-		d := b.node(t, f.a.ID)
+		f.earlier = b.Release(t, f.earlier.ID)
+		d := b.Node(t, f.a.ID)
 		body := d.Body
 		body.Text = "v2: embargoed figures"
 		var err error
-		if f.a, err = b.eng.SaveNode(ctx, b.editor, b.site.ID, f.a.ID, d.Rev, body); err != nil {
+		if f.a, err = b.Eng.SaveNode(ctx, b.Editor, b.Site.ID, f.a.ID, d.Rev, body); err != nil {
 			t.Fatal(err)
 		}
-		f.bb = b.createNode(t, b.site.ID, release.KindPage, content.Body{Title: "Figures", Slug: "figures", Status: content.StatusDraft, Text: "tables"})
+		f.bb = b.CreateNode(t, b.Site.ID, release.KindPage, content.Body{Title: "Figures", Slug: "figures", Status: content.StatusDraft, Text: "tables"})
 		f.pinR = func() engine.ReleaseRow {
-			d := b.node(t, f.c.ID)
+			d := b.Node(t, f.c.ID)
 			body := d.Body
 			body.Text = "v2"
-			if _, err := b.eng.SaveNode(ctx, b.editor, b.site.ID, f.c.ID, d.Rev, body); err != nil {
+			if _, err := b.Eng.SaveNode(ctx, b.Editor, b.Site.ID, f.c.ID, d.Rev, body); err != nil {
 				t.Fatal(err)
 			}
-			r := b.pinRelease(t, b.site.ID, b.editor, nine, pinItem{node: f.a.ID}, pinItem{node: f.bb.ID}, pinItem{node: f.c.ID})
+			r := b.pinRelease(t, b.Site.ID, b.Editor, nine, pinItem{node: f.a.ID}, pinItem{node: f.bb.ID}, pinItem{node: f.c.ID})
 			for _, it := range r.Items {
 				switch it.NodeID {
 				case f.a.ID:
@@ -207,18 +207,18 @@ func TestInvariantS4ConflictHoldsTheRelease(t *testing.T) {
 		// A rollback (Undo of the 08:30 release) between pin and run.
 		{"Rollback", func(t *testing.T, f *fixture) engine.ReleaseRow {
 			r := f.pinR()
-			site, err := f.b.eng.Site(ctx, f.b.site.ID)
+			site, err := f.b.Eng.Site(ctx, f.b.Site.ID)
 			if err != nil {
 				t.Fatal(err)
 			}
-			plan, err := f.b.eng.PlanUndo(ctx, f.b.editor, f.b.site.ID, f.earlier.ID)
+			plan, err := f.b.Eng.PlanUndo(ctx, f.b.Editor, f.b.Site.ID, f.earlier.ID)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if len(plan.Conflicts) != 1 || plan.Conflicts[0].ID != r.ID {
 				t.Fatalf("rollback dialog lists %v, want the pinned release", plan.Conflicts)
 			}
-			if _, err := f.b.eng.Undo(ctx, f.b.editor, f.b.site.ID, f.earlier.ID, site.Rev); err != nil {
+			if _, err := f.b.Eng.Undo(ctx, f.b.Editor, f.b.Site.ID, f.earlier.ID, site.Rev); err != nil {
 				t.Fatal(err)
 			}
 			return r
@@ -231,15 +231,15 @@ func TestInvariantS4ConflictHoldsTheRelease(t *testing.T) {
 		{"EditAndPublishOfAPinnedNode", func(t *testing.T, f *fixture) engine.ReleaseRow {
 			r := f.pinR()
 			b := f.b
-			b.wantLocked(t, b.site.ID, f.a.ID, r.ID)
+			b.wantLocked(t, b.Site.ID, f.a.ID, r.ID)
 			b.execSQL(t, `UPDATE release_items SET held = 0 WHERE release_id = ? AND node_id = ?`, r.ID, f.a.ID)
-			d := b.node(t, f.a.ID)
+			d := b.Node(t, f.a.ID)
 			body := d.Body
 			body.Text = "v3: corrected after pinning"
-			if _, err := b.eng.SaveNode(ctx, b.editor, b.site.ID, f.a.ID, d.Rev, body); err != nil {
+			if _, err := b.Eng.SaveNode(ctx, b.Editor, b.Site.ID, f.a.ID, d.Rev, body); err != nil {
 				t.Fatal(err)
 			}
-			b.publishSite(t, b.site.ID)
+			b.publishSite(t, b.Site.ID)
 			b.execSQL(t, `UPDATE release_items SET held = 1 WHERE release_id = ? AND node_id = ?`, r.ID, f.a.ID)
 			return r
 		}},
@@ -249,17 +249,17 @@ func TestInvariantS4ConflictHoldsTheRelease(t *testing.T) {
 			f := setup(t)
 			b := f.b
 			r := tc.move(t, f)
-			liveID, before := b.liveOf(t, b.site.ID)
+			liveID, before := b.liveOf(t, b.Site.ID)
 			if l, ok := before[f.a.ID]; ok && l.Rev == f.aBase.Rev && l.Hash == f.aBase.Hash {
 				t.Fatalf("setup: A is still live at its base %+v", f.aBase)
 			}
-			snapshots := b.count(t, `SELECT count(*) FROM snapshots`)
+			snapshots := b.Count(t, `SELECT count(*) FROM snapshots`)
 
-			b.clock.Set(nine)
-			if rep := b.tick(t); rep.Failed != 1 || rep.Published != 0 {
+			b.Clock.Set(nine)
+			if rep := b.Tick(t); rep.Failed != 1 || rep.Published != 0 {
 				t.Fatalf("tick %+v", rep)
 			}
-			got := b.release(t, r.ID)
+			got := b.Release(t, r.ID)
 			if got.State != release.StateConflict {
 				t.Fatalf("state %s (%+v), want conflict", got.State, got.Outcome)
 			}
@@ -269,14 +269,14 @@ func TestInvariantS4ConflictHoldsTheRelease(t *testing.T) {
 			}
 			// Nothing applied: the same live snapshot, no new snapshot, B not
 			// live, C at its base.
-			afterID, after := b.liveOf(t, b.site.ID)
+			afterID, after := b.liveOf(t, b.Site.ID)
 			if afterID != liveID || !maps.Equal(after, before) {
 				t.Fatalf("live %s %v → %s %v across a conflict", liveID, before, afterID, after)
 			}
-			if n := b.count(t, `SELECT count(*) FROM snapshots`); n != snapshots {
+			if n := b.Count(t, `SELECT count(*) FROM snapshots`); n != snapshots {
 				t.Fatalf("%d snapshots written by a conflict", n-snapshots)
 			}
-			if n := b.count(t, `SELECT count(*) FROM snapshots WHERE json_extract(metadata, '$."studio.release"') = ?`, r.ID); n != 0 {
+			if n := b.Count(t, `SELECT count(*) FROM snapshots WHERE json_extract(metadata, '$."studio.release"') = ?`, r.ID); n != 0 {
 				t.Fatalf("%d snapshots of the conflicting release", n)
 			}
 			if _, ok := after[f.bb.ID]; ok {
@@ -288,7 +288,7 @@ func TestInvariantS4ConflictHoldsTheRelease(t *testing.T) {
 			if h := b.heldItems(t, r.ID); h != 0 {
 				t.Fatalf("%d items still held after the conflict", h)
 			}
-			if s := b.text(t, `SELECT state FROM schedule_runs WHERE id = ?`, ids.RunID(r.ID, nine)); s != "failed" {
+			if s := b.Text(t, `SELECT state FROM schedule_runs WHERE id = ?`, ids.RunID(r.ID, nine)); s != "failed" {
 				t.Fatalf("run %s", s)
 			}
 			b.lastAudit(t, r.ID, "release.conflict", engine.Scheduler.ID)
@@ -311,7 +311,7 @@ func TestInvariantS5HeldNodesKeepTheirLiveVersion(t *testing.T) {
 			t.Helper()
 			t.Fatalf("round %d (seed %#x): %s", round, invSeed, fmt.Sprintf(format, args...))
 		}
-		site, err := b.eng.CreateSite(ctx, fmt.Sprintf("Round %d", round), "Europe/Istanbul")
+		site, err := b.Eng.CreateSite(ctx, fmt.Sprintf("Round %d", round), "Europe/Istanbul")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -321,7 +321,7 @@ func TestInvariantS5HeldNodesKeepTheirLiveVersion(t *testing.T) {
 			if rng.IntN(3) == 0 {
 				st = content.StatusDraft
 			}
-			n := b.createNode(t, site.ID, release.KindContentEntry, content.Body{Title: fmt.Sprintf("Entry %d", i),
+			n := b.CreateNode(t, site.ID, release.KindContentEntry, content.Body{Title: fmt.Sprintf("Entry %d", i),
 				Slug: fmt.Sprintf("entry-%d", i), Status: st, Text: "v1"})
 			nodes = append(nodes, n.ID)
 		}
@@ -337,7 +337,7 @@ func TestInvariantS5HeldNodesKeepTheirLiveVersion(t *testing.T) {
 				if rng.IntN(3) > 0 {
 					body.Status = content.StatusPublished
 				}
-				if _, err := b.eng.SaveNode(ctx, b.editor, site.ID, id, d.Rev, body); err != nil {
+				if _, err := b.Eng.SaveNode(ctx, b.Editor, site.ID, id, d.Rev, body); err != nil {
 					fail("edit: %v", err)
 				}
 			}
@@ -348,12 +348,12 @@ func TestInvariantS5HeldNodesKeepTheirLiveVersion(t *testing.T) {
 			if rng.IntN(2) == 0 {
 				continue
 			}
-			u := b.editor
+			u := b.Editor
 			if rng.IntN(2) == 0 {
-				u = b.contributor
+				u = b.Contributor
 			}
 			d := b.nodeOf(t, site.ID, id)
-			r, err := b.eng.ScheduleNode(ctx, u, engine.ScheduleInput{SiteID: site.ID, NodeID: id, ExpectedRev: d.Rev,
+			r, err := b.Eng.ScheduleNode(ctx, u, engine.ScheduleInput{SiteID: site.ID, NodeID: id, ExpectedRev: d.Rev,
 				Date: "2026-11-02", Time: "09:00"})
 			if err != nil {
 				fail("schedule: %v", err)
@@ -363,11 +363,11 @@ func TestInvariantS5HeldNodesKeepTheirLiveVersion(t *testing.T) {
 		editAll("v3", heldBy)
 
 		_, before := b.liveOf(t, site.ID)
-		pending, _, err := b.eng.PendingRefs(ctx, site.ID)
+		pending, _, err := b.Eng.PendingRefs(ctx, site.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
-		snap, err := b.eng.Publish(ctx, b.editor, site.ID)
+		snap, err := b.Eng.Publish(ctx, b.Editor, site.ID)
 		if e, ok := engine.AsError(err); ok && e.Code == release.CodeNothingToPublish {
 			continue
 		} else if err != nil {
@@ -416,21 +416,21 @@ func TestInvariantS5PublishRacingASchedule(t *testing.T) {
 	ctx := context.Background()
 	b := newBundle(t)
 	p0 := time.Date(2026, 10, 1, 7, 0, 0, 0, time.UTC)
-	v1 := b.createNode(t, b.site.ID, release.KindContentEntry,
+	v1 := b.CreateNode(t, b.Site.ID, release.KindContentEntry,
 		content.Body{Title: "Budget", Slug: "budget", Status: content.StatusPublished, PublishedAt: &p0, Text: "v1"})
-	b.publishSite(t, b.site.ID)
+	b.publishSite(t, b.Site.ID)
 	body := v1.Body
 	body.Text = "v2: embargoed until 09:00"
-	v2, err := b.eng.SaveNode(ctx, b.editor, b.site.ID, v1.ID, v1.Rev, body)
+	v2, err := b.Eng.SaveNode(ctx, b.Editor, b.Site.ID, v1.ID, v1.Rev, body)
 	if err != nil {
 		t.Fatal(err)
 	}
 	hs, racer := b.hooked()
 	var r release.Release
-	hs.beforePublish = func() { r = b.schedule(t, b.admin, v2, "2026-11-02", "09:00") }
-	_, err = racer.Publish(ctx, b.editor, b.site.ID)
-	live := b.live(t)[v1.ID]
-	d := b.node(t, v1.ID)
+	hs.beforePublish = func() { r = b.Schedule(t, b.Admin, v2, "2026-11-02", "09:00") }
+	_, err = racer.Publish(ctx, b.Editor, b.Site.ID)
+	live := b.Live(t)[v1.ID]
+	d := b.Node(t, v1.ID)
 	if d.Held == nil || d.Held.ReleaseID != r.ID {
 		t.Fatalf("setup: node held by %+v, want %s", d.Held, r.ID)
 	}
@@ -454,19 +454,19 @@ func TestInvariantS6ApprovalsBindToHashAndTime(t *testing.T) {
 	t.Run("AnApproversMoveKeepsIt", func(t *testing.T) {
 		t.Parallel()
 		b := newBundle(t)
-		r := b.schedule(t, b.editor, b.article, "2026-11-02", "09:00")
-		moved, err := b.eng.Move(ctx, b.admin, b.site.ID, r.ID, r.Rev, "2026-11-02", "10:30")
+		r := b.Schedule(t, b.Editor, b.Article, "2026-11-02", "09:00")
+		moved, err := b.Eng.Move(ctx, b.Admin, b.Site.ID, r.ID, r.Rev, "2026-11-02", "10:30")
 		if err != nil {
 			t.Fatal(err)
 		}
-		if moved.Approval == nil || moved.Approval.By.ID != b.editor.ID || !moved.Approval.ExecuteAt.Equal(ten30) || moved.Hash != r.Hash {
+		if moved.Approval == nil || moved.Approval.By.ID != b.Editor.ID || !moved.Approval.ExecuteAt.Equal(ten30) || moved.Hash != r.Hash {
 			t.Fatalf("after the move %+v", moved.Approval)
 		}
-		b.clock.Set(ten30)
-		if rep := b.tick(t); rep.Published != 1 {
+		b.Clock.Set(ten30)
+		if rep := b.Tick(t); rep.Published != 1 {
 			t.Fatalf("tick %+v", rep)
 		}
-		if a := b.lastAudit(t, r.ID, "release.publish", engine.Scheduler.ID); !onBehalfOf(a, b.editor.ID) {
+		if a := b.lastAudit(t, r.ID, "release.publish", engine.Scheduler.ID); !onBehalfOf(a, b.Editor.ID) {
 			t.Fatalf("published on behalf of %v, want the approver", a.Details["onBehalfOf"])
 		}
 	})
@@ -474,28 +474,28 @@ func TestInvariantS6ApprovalsBindToHashAndTime(t *testing.T) {
 	t.Run("ANonApproversMoveVoidsIt", func(t *testing.T) {
 		t.Parallel()
 		b := newBundle(t)
-		r := b.schedule(t, b.contributor, b.article, "2026-11-02", "09:00")
-		approved, err := b.eng.Approve(ctx, b.editor, b.site.ID, b.waitingRequest(t, r.ID).ID)
+		r := b.Schedule(t, b.Contributor, b.Article, "2026-11-02", "09:00")
+		approved, err := b.Eng.Approve(ctx, b.Editor, b.Site.ID, b.waitingRequest(t, r.ID).ID)
 		if err != nil {
 			t.Fatal(err)
 		}
-		moved, err := b.eng.Move(ctx, b.contributor, b.site.ID, r.ID, approved.Rev, "2026-11-02", "10:30")
+		moved, err := b.Eng.Move(ctx, b.Contributor, b.Site.ID, r.ID, approved.Rev, "2026-11-02", "10:30")
 		if err != nil {
 			t.Fatal(err)
 		}
 		if moved.State != release.StateAwaitingApproval || moved.Approval != nil {
 			t.Fatalf("after a contributor's move: %s %+v", moved.State, moved.Approval)
 		}
-		b.clock.Set(nine)
-		if rep := b.tick(t); rep.Ran != 0 {
+		b.Clock.Set(nine)
+		if rep := b.Tick(t); rep.Ran != 0 {
 			t.Fatalf("ran at the approved old time: %+v", rep)
 		}
-		b.clock.Set(ten30)
-		b.tick(t)
-		if got := b.release(t, r.ID); got.State != release.StateExpired || got.Outcome.Reason != "unapproved" {
+		b.Clock.Set(ten30)
+		b.Tick(t)
+		if got := b.Release(t, r.ID); got.State != release.StateExpired || got.Outcome.Reason != "unapproved" {
 			t.Fatalf("%s %+v, want expired unapproved", got.State, got.Outcome)
 		}
-		if _, ok := b.live(t)[b.article.ID]; ok {
+		if _, ok := b.Live(t)[b.Article.ID]; ok {
 			t.Fatal("published on a voided approval")
 		}
 	})
@@ -507,7 +507,7 @@ func TestInvariantS6ApprovalsBindToHashAndTime(t *testing.T) {
 		t.Helper()
 		items := slices.Clone(r.Items)
 		it := items[0]
-		v1 := release.Version{Rev: b.article.Rev, Hash: b.article.Hash}
+		v1 := release.Version{Rev: b.Article.Rev, Hash: b.Article.Hash}
 		if *it.Target == v1 {
 			t.Fatal("setup: target is already v1")
 		}
@@ -522,14 +522,14 @@ func TestInvariantS6ApprovalsBindToHashAndTime(t *testing.T) {
 	}
 	runExpires := func(t *testing.T, b *testBundle, id string) {
 		t.Helper()
-		liveID, _ := b.liveOf(t, b.site.ID)
-		b.clock.Set(nine)
-		b.tick(t)
-		got := b.release(t, id)
+		liveID, _ := b.liveOf(t, b.Site.ID)
+		b.Clock.Set(nine)
+		b.Tick(t)
+		got := b.Release(t, id)
 		if got.State != release.StateExpired || got.Outcome.Reason != "approval_lost" {
 			t.Fatalf("%s %+v, want expired approval_lost", got.State, got.Outcome)
 		}
-		if afterID, _ := b.liveOf(t, b.site.ID); afterID != liveID {
+		if afterID, _ := b.liveOf(t, b.Site.ID); afterID != liveID {
 			t.Fatal("the live snapshot moved")
 		}
 		if h := b.heldItems(t, id); h != 0 {
@@ -540,8 +540,8 @@ func TestInvariantS6ApprovalsBindToHashAndTime(t *testing.T) {
 	t.Run("AnItemChangeVoidsIt", func(t *testing.T) {
 		t.Parallel()
 		b := newBundle(t)
-		r := b.schedule(t, b.editor, b.article, "2026-11-02", "09:00")
-		repin(t, b, b.release(t, r.ID))
+		r := b.Schedule(t, b.Editor, b.Article, "2026-11-02", "09:00")
+		repin(t, b, b.Release(t, r.ID))
 		runExpires(t, b, r.ID)
 	})
 
@@ -553,36 +553,36 @@ func TestInvariantS6ApprovalsBindToHashAndTime(t *testing.T) {
 	t.Run("AnItemChangeWithItsNewHashStillVoidsIt", func(t *testing.T) {
 		t.Parallel()
 		b := newBundle(t)
-		r := b.schedule(t, b.editor, b.article, "2026-11-02", "09:00")
-		row := b.release(t, r.ID)
-		d := b.node(t, b.article.ID)
+		r := b.Schedule(t, b.Editor, b.Article, "2026-11-02", "09:00")
+		row := b.Release(t, r.ID)
+		d := b.Node(t, b.Article.ID)
 		items := append([]release.Item(nil), row.Items...)
-		items[0].Target = &release.Version{Rev: d.Rev - 1, Hash: b.text(t, `SELECT hash FROM node_versions WHERE node_id = ? AND rev = ?`, d.ID, d.Rev-1)}
+		items[0].Target = &release.Version{Rev: d.Rev - 1, Hash: b.Text(t, `SELECT hash FROM node_versions WHERE node_id = ? AND rev = ?`, d.ID, d.Rev-1)}
 		items[0].RestoreRev = 0
 		c := engine.Change{ID: r.ID, Rev: row.Rev, From: []release.State{release.StateScheduled},
-			To: release.StateScheduled, Items: &engine.ItemsUpdate{Items: items, Hash: release.Hash(b.site.ID, items),
+			To: release.StateScheduled, Items: &engine.ItemsUpdate{Items: items, Hash: release.Hash(b.Site.ID, items),
 				PinnedRevs: map[string]int64{d.ID: d.Rev}},
-			Audit: engine.AuditEntry{Action: "test.repin", Actor: b.editor.Actor(), SiteID: b.site.ID, ReleaseID: r.ID, At: b.clock.Now()}}
-		if err := b.store.ChangeRelease(ctx, c); err == nil {
+			Audit: engine.AuditEntry{Action: "test.repin", Actor: b.Editor.Actor(), SiteID: b.Site.ID, ReleaseID: r.ID, At: b.Clock.Now()}}
+		if err := b.Store.ChangeRelease(ctx, c); err == nil {
 			t.Fatal("the store wrote an item change that says nothing of the approval")
 		}
-		if got := b.release(t, r.ID); got.Approval == nil || got.Hash != r.Hash || got.Rev != row.Rev {
+		if got := b.Release(t, r.ID); got.Approval == nil || got.Hash != r.Hash || got.Rev != row.Rev {
 			t.Fatalf("a refused change wrote: approval %+v, hash %s (was %s)", got.Approval, got.Hash, r.Hash)
 		}
-		if err := b.store.ChangeRelease(ctx, c.Settled()); err != nil {
+		if err := b.Store.ChangeRelease(ctx, c.Settled()); err != nil {
 			t.Fatal(err)
 		}
-		if got := b.release(t, r.ID); got.Approval != nil || got.Hash == r.Hash {
+		if got := b.Release(t, r.ID); got.Approval != nil || got.Hash == r.Hash {
 			t.Fatalf("after the item change: approval %+v, hash %s (was %s)", got.Approval, got.Hash, r.Hash)
 		}
-		liveID, _ := b.liveOf(t, b.site.ID)
-		b.clock.Set(nine)
-		b.tick(t)
-		got := b.release(t, r.ID)
+		liveID, _ := b.liveOf(t, b.Site.ID)
+		b.Clock.Set(nine)
+		b.Tick(t)
+		got := b.Release(t, r.ID)
 		if got.State != release.StateExpired || got.Outcome.Reason != "unapproved" {
 			t.Fatalf("%s %+v, want expired unapproved", got.State, got.Outcome)
 		}
-		if afterID, _ := b.liveOf(t, b.site.ID); afterID != liveID {
+		if afterID, _ := b.liveOf(t, b.Site.ID); afterID != liveID {
 			t.Fatal("the live snapshot moved")
 		}
 	})
@@ -590,16 +590,16 @@ func TestInvariantS6ApprovalsBindToHashAndTime(t *testing.T) {
 	t.Run("ACarryOutOfChangedItemsIsDenied", func(t *testing.T) {
 		t.Parallel()
 		b := newBundle(t)
-		r := b.schedule(t, b.contributor, b.article, "2026-11-02", "09:00")
+		r := b.Schedule(t, b.Contributor, b.Article, "2026-11-02", "09:00")
 		q := b.waitingRequest(t, r.ID)
-		repin(t, b, b.release(t, r.ID))
-		_, err := b.eng.Approve(ctx, b.editor, b.site.ID, q.ID)
+		repin(t, b, b.Release(t, r.ID))
+		_, err := b.Eng.Approve(ctx, b.Editor, b.Site.ID, q.ID)
 		wantRefusal(t, err, engine.CodeStateChanged, "")
-		if got := b.release(t, r.ID); got.State != release.StateDraft || got.Approval != nil {
+		if got := b.Release(t, r.ID); got.State != release.StateDraft || got.Approval != nil {
 			t.Fatalf("after the mismatch: %s %+v", got.State, got.Approval)
 		}
-		b.clock.Set(nine)
-		if rep := b.tick(t); rep.Ran != 0 {
+		b.Clock.Set(nine)
+		if rep := b.Tick(t); rep.Ran != 0 {
 			t.Fatalf("ran: %+v", rep)
 		}
 	})
@@ -634,10 +634,10 @@ func TestInvariantS7RightsRecheckedAtRun(t *testing.T) {
 		{name: "Removed", then: ""},
 	}
 	for i, r := range rows {
-		r.approver = b.addUser(t, fmt.Sprintf("Approver%d", i), "editor")
-		r.node = b.createNode(t, b.site.ID, release.KindContentEntry,
+		r.approver = b.AddUser(t, fmt.Sprintf("Approver%d", i), "editor")
+		r.node = b.CreateNode(t, b.Site.ID, release.KindContentEntry,
 			content.Body{Title: r.name, Slug: fmt.Sprintf("story-%d", i), Status: content.StatusDraft, Text: "x"})
-		r.rel = b.schedule(t, r.approver, r.node, "2026-11-02", "09:00")
+		r.rel = b.Schedule(t, r.approver, r.node, "2026-11-02", "09:00")
 	}
 	for _, r := range rows {
 		if r.then == "" {
@@ -647,14 +647,14 @@ func TestInvariantS7RightsRecheckedAtRun(t *testing.T) {
 			b.setRole(t, r.approver, r.then)
 		}
 	}
-	b.clock.Set(nine)
-	if _, err := b.sched.RunDue(ctx, "manual"); err != nil {
+	b.Clock.Set(nine)
+	if _, err := b.Sched.RunDue(ctx, "manual"); err != nil {
 		t.Fatal(err)
 	}
-	live := b.live(t)
+	live := b.Live(t)
 	for _, r := range rows {
 		t.Run(r.name, func(t *testing.T) {
-			got := b.release(t, r.rel.ID)
+			got := b.Release(t, r.rel.ID)
 			_, isLive := live[r.node.ID]
 			if r.publish {
 				if got.State != release.StatePublished || !isLive {
@@ -690,49 +690,49 @@ func TestInvariantS14SchedulerActsAreAudited(t *testing.T) {
 		reach func(t *testing.T, b *testBundle) (release.Release, time.Time)
 	}{
 		{"Published", release.StatePublished, func(t *testing.T, b *testBundle) (release.Release, time.Time) {
-			r := b.schedule(t, b.editor, b.article, "2026-11-02", "09:00")
-			b.clock.Set(nine)
-			b.tick(t)
+			r := b.Schedule(t, b.Editor, b.Article, "2026-11-02", "09:00")
+			b.Clock.Set(nine)
+			b.Tick(t)
 			return r, nine
 		}},
 		{"Conflict", release.StateConflict, func(t *testing.T, b *testBundle) (release.Release, time.Time) {
-			first := b.schedule(t, b.editor, b.article, "2026-11-02", "09:00")
-			b.clock.Set(nine)
-			b.tick(t)
-			d := b.node(t, b.article.ID)
+			first := b.Schedule(t, b.Editor, b.Article, "2026-11-02", "09:00")
+			b.Clock.Set(nine)
+			b.Tick(t)
+			d := b.Node(t, b.Article.ID)
 			body := d.Body
 			body.Text = "Final."
-			n, err := b.eng.SaveNode(ctx, b.editor, b.site.ID, d.ID, d.Rev, body)
+			n, err := b.Eng.SaveNode(ctx, b.Editor, b.Site.ID, d.ID, d.Rev, body)
 			if err != nil {
 				t.Fatal(err)
 			}
-			r := b.schedule(t, b.editor, n, "2026-11-02", "10:00")
-			site, _ := b.eng.Site(ctx, b.site.ID)
-			if _, err := b.eng.Undo(ctx, b.editor, b.site.ID, first.ID, site.Rev); err != nil {
+			r := b.Schedule(t, b.Editor, n, "2026-11-02", "10:00")
+			site, _ := b.Eng.Site(ctx, b.Site.ID)
+			if _, err := b.Eng.Undo(ctx, b.Editor, b.Site.ID, first.ID, site.Rev); err != nil {
 				t.Fatal(err)
 			}
 			at := nine.Add(time.Hour)
-			b.clock.Set(at)
-			b.tick(t)
+			b.Clock.Set(at)
+			b.Tick(t)
 			return r, at
 		}},
 		{"FailedDependencyMissing", release.StateFailed, func(t *testing.T, b *testBundle) (release.Release, time.Time) {
 			r, _ := b.dependencyGone(t)
-			b.clock.Set(nine)
-			b.tick(t)
+			b.Clock.Set(nine)
+			b.Tick(t)
 			return r, nine
 		}},
 		{"ExpiredApprovalLost", release.StateExpired, func(t *testing.T, b *testBundle) (release.Release, time.Time) {
-			r := b.schedule(t, b.editor, b.article, "2026-11-02", "09:00")
-			b.setRole(t, b.editor, "contributor")
-			b.clock.Set(nine)
-			b.tick(t)
+			r := b.Schedule(t, b.Editor, b.Article, "2026-11-02", "09:00")
+			b.setRole(t, b.Editor, "contributor")
+			b.Clock.Set(nine)
+			b.Tick(t)
 			return r, nine
 		}},
 		{"Missed", release.StateMissed, func(t *testing.T, b *testBundle) (release.Release, time.Time) {
-			r := b.schedule(t, b.editor, b.article, "2026-11-02", "09:00")
-			b.clock.Set(nine.Add(2 * time.Hour))
-			b.tick(t)
+			r := b.Schedule(t, b.Editor, b.Article, "2026-11-02", "09:00")
+			b.Clock.Set(nine.Add(2 * time.Hour))
+			b.Tick(t)
 			return r, nine
 		}},
 	} {
@@ -740,12 +740,12 @@ func TestInvariantS14SchedulerActsAreAudited(t *testing.T) {
 			t.Parallel()
 			b := newBundle(t)
 			r, at := tc.reach(t, b)
-			got := b.release(t, r.ID)
+			got := b.Release(t, r.ID)
 			if got.State != tc.state {
 				t.Fatalf("setup reached %s (%+v), want %s", got.State, got.Outcome, tc.state)
 			}
 			runID := ids.RunID(r.ID, at)
-			if n := b.count(t, `SELECT count(*) FROM schedule_runs WHERE id = ? AND subject_id = ?`, runID, r.ID); n != 1 {
+			if n := b.Count(t, `SELECT count(*) FROM schedule_runs WHERE id = ? AND subject_id = ?`, runID, r.ID); n != 1 {
 				t.Fatalf("no run row %s", runID)
 			}
 			action := "release." + string(tc.state)
@@ -754,20 +754,20 @@ func TestInvariantS14SchedulerActsAreAudited(t *testing.T) {
 			}
 			a := b.lastAudit(t, r.ID, action, engine.Scheduler.ID)
 			problems := map[string][]string{} // by aspect
-			if a.ReleaseID != r.ID || a.SiteID != b.site.ID {
+			if a.ReleaseID != r.ID || a.SiteID != b.Site.ID {
 				problems["release"] = append(problems["release"], fmt.Sprintf("release/site %q/%q", a.ReleaseID, a.SiteID))
 			}
 			if a.RunID != runID {
 				problems["run"] = append(problems["run"], fmt.Sprintf("run_id %q, want %q", a.RunID, runID))
 			}
-			if !onBehalfOf(a, b.editor.ID) {
-				problems["behalf"] = append(problems["behalf"], fmt.Sprintf("onBehalfOf %v, want the approver %s", a.Details["onBehalfOf"], b.editor.ID))
+			if !onBehalfOf(a, b.Editor.ID) {
+				problems["behalf"] = append(problems["behalf"], fmt.Sprintf("onBehalfOf %v, want the approver %s", a.Details["onBehalfOf"], b.Editor.ID))
 			}
 			if tc.state == release.StatePublished {
 				if a.Details["hash"] != r.Hash || a.Details["snapshot"] != got.Outcome.SnapshotID || a.Details["snapshot"] == "" {
 					problems["publish"] = append(problems["publish"], fmt.Sprintf("publish details %v, want hash %s and snapshot %s", a.Details, r.Hash, got.Outcome.SnapshotID))
 				}
-				if m, _ := a.Details["requestedBy"].(map[string]any); m["id"] != b.editor.ID {
+				if m, _ := a.Details["requestedBy"].(map[string]any); m["id"] != b.Editor.ID {
 					problems["publish"] = append(problems["publish"], fmt.Sprintf("requestedBy %v", a.Details["requestedBy"]))
 				}
 			}
@@ -783,11 +783,11 @@ func TestInvariantS14SchedulerActsAreAudited(t *testing.T) {
 	t.Run("NeverEarlyReschedule", func(t *testing.T) {
 		t.Parallel()
 		b := newBundle(t)
-		r := b.schedule(t, b.editor, b.article, "2026-11-02", "09:00")
+		r := b.Schedule(t, b.Editor, b.Article, "2026-11-02", "09:00")
 		early := nine.Add(-30 * time.Minute) // as a host with other tzdata stored it
 		b.setExecuteAt(t, r.ID, early)
-		b.clock.Set(early)
-		if rep := b.tick(t); rep.Ran != 0 {
+		b.Clock.Set(early)
+		if rep := b.Tick(t); rep.Ran != 0 {
 			t.Fatalf("ran early: %+v", rep)
 		}
 		a := b.lastAudit(t, r.ID, "release.reschedule", engine.Scheduler.ID)
@@ -802,11 +802,11 @@ func TestInvariantS14SchedulerActsAreAudited(t *testing.T) {
 	t.Run("ExpiredUnapproved", func(t *testing.T) {
 		t.Parallel()
 		b := newBundle(t)
-		r := b.schedule(t, b.contributor, b.article, "2026-11-02", "09:00")
-		b.clock.Set(nine)
-		b.tick(t)
+		r := b.Schedule(t, b.Contributor, b.Article, "2026-11-02", "09:00")
+		b.Clock.Set(nine)
+		b.Tick(t)
 		a := b.lastAudit(t, r.ID, "release.expired", engine.Scheduler.ID)
-		if a.ReleaseID != r.ID || a.SiteID != b.site.ID {
+		if a.ReleaseID != r.ID || a.SiteID != b.Site.ID {
 			t.Fatalf("audit %+v", a)
 		}
 	})

@@ -8,6 +8,7 @@ import (
 
 	"studio/engine"
 	"studio/engine/content"
+	"studio/engine/internal/enginetest"
 	"studio/engine/release"
 )
 
@@ -39,10 +40,10 @@ var errDied = errors.New("the ticker process died")
 func leaseBundle(t *testing.T, afterClaim func() error) (*testBundle, *engine.Engine, [3]content.Node) {
 	t.Helper()
 	b := newBundle(t)
-	nodes := [3]content.Node{b.article,
-		b.createNode(t, b.site.ID, release.KindContentEntry, content.Body{Title: "Second", Slug: "second", Status: content.StatusDraft}),
-		b.createNode(t, b.site.ID, release.KindContentEntry, content.Body{Title: "Third", Slug: "third", Status: content.StatusDraft})}
-	dead := engine.New(&hookedStore{Store: b.store, afterClaim: afterClaim}, b.clock, nil)
+	nodes := [3]content.Node{b.Article,
+		b.CreateNode(t, b.Site.ID, release.KindContentEntry, content.Body{Title: "Second", Slug: "second", Status: content.StatusDraft}),
+		b.CreateNode(t, b.Site.ID, release.KindContentEntry, content.Body{Title: "Third", Slug: "third", Status: content.StatusDraft})}
+	dead := engine.New(&hookedStore{Store: b.Store, afterClaim: afterClaim}, b.Clock, nil)
 	return b, dead, nodes
 }
 
@@ -53,10 +54,10 @@ func publishedInOrder(t *testing.T, b *testBundle, ids ...string) []engine.Relea
 	t.Helper()
 	var out []engine.ReleaseRow
 	for i, id := range ids {
-		r := b.release(t, id)
-		snaps := b.count(t, `SELECT count(*) FROM snapshots WHERE json_extract(metadata, '$."studio.release"') = ?`, id)
-		audits := b.count(t, `SELECT count(*) FROM audit WHERE action = 'release.publish' AND release_id = ?`, id)
-		runs := b.count(t, `SELECT count(*) FROM schedule_runs WHERE subject_id = ? AND state = 'succeeded'`, id)
+		r := b.Release(t, id)
+		snaps := b.Count(t, `SELECT count(*) FROM snapshots WHERE json_extract(metadata, '$."studio.release"') = ?`, id)
+		audits := b.Count(t, `SELECT count(*) FROM audit WHERE action = 'release.publish' AND release_id = ?`, id)
+		runs := b.Count(t, `SELECT count(*) FROM schedule_runs WHERE subject_id = ? AND state = 'succeeded'`, id)
 		if r.State != release.StatePublished || snaps != 1 || audits != 1 || runs != 1 {
 			t.Fatalf("release %d (%s) is %s with %d snapshots, %d publish audits, %d succeeded runs; want published once",
 				i+1, id, r.State, snaps, audits, runs)
@@ -79,34 +80,34 @@ func TestDeadTickerHoldsItsSiteOneLeaseAtMost(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	b, dead, n := leaseBundle(t, func() error { return errDied })
-	r1 := b.schedule(t, b.editor, n[0], "2026-11-02", "09:00")
-	r2 := b.schedule(t, b.editor, n[1], "2026-11-02", "09:00") // the same minute: after r1 in the site's order only if its id is
-	r3 := b.schedule(t, b.editor, n[2], "2026-11-02", "09:01")
+	r1 := b.Schedule(t, b.Editor, n[0], "2026-11-02", "09:00")
+	r2 := b.Schedule(t, b.Editor, n[1], "2026-11-02", "09:00") // the same minute: after r1 in the site's order only if its id is
+	r3 := b.Schedule(t, b.Editor, n[2], "2026-11-02", "09:01")
 	first, second := r1.ID, r2.ID
 	if second < first {
 		first, second = second, first
 	}
 
-	b.clock.Set(nine)
-	if _, err := schedulerOf(dead, b.store).RunDue(ctx, "node"); !errors.Is(err, errDied) {
+	b.Clock.Set(nine)
+	if _, err := enginetest.SchedulerOf(dead, b.Store).RunDue(ctx, "node"); !errors.Is(err, errDied) {
 		t.Fatalf("the dying tick: %v", err)
 	}
-	if got := b.release(t, first); got.State != release.StateRunning || got.LeaseUntil == nil || got.LeaseUntil.After(nine.Add(90*time.Second)) {
+	if got := b.Release(t, first); got.State != release.StateRunning || got.LeaseUntil == nil || got.LeaseUntil.After(nine.Add(90*time.Second)) {
 		t.Fatalf("the dead run's release: %s, lease until %v; want running under a lease of at most 90 s", got.State, got.LeaseUntil)
 	}
 
 	// While the lease lasts, the site waits: one release at a time (D15).
-	b.clock.Set(nine.Add(30 * time.Second))
-	if rep := b.tick(t); rep.Published != 0 {
+	b.Clock.Set(nine.Add(30 * time.Second))
+	if rep := b.Tick(t); rep.Published != 0 {
 		t.Fatalf("a release was published beside a live run: %+v", rep)
 	}
 	// Once it has ended, the dead run is taken over and the others follow.
-	b.clock.Set(nine.Add(leaseEnd(t, b, first)))
+	b.Clock.Set(nine.Add(leaseEnd(t, b, first)))
 	for range 3 {
-		b.tick(t)
+		b.Tick(t)
 	}
-	b.clock.Set(nine.Add(time.Minute + time.Second))
-	b.tick(t)
+	b.Clock.Set(nine.Add(time.Minute + time.Second))
+	b.Tick(t)
 	rows := publishedInOrder(t, b, first, second, r3.ID)
 	for _, r := range rows[1:] {
 		if late := *r.Outcome.LatenessSeconds; late >= 60 {
@@ -119,7 +120,7 @@ func TestDeadTickerHoldsItsSiteOneLeaseAtMost(t *testing.T) {
 // millisecond.
 func leaseEnd(t *testing.T, b *testBundle, id string) time.Duration {
 	t.Helper()
-	r := b.release(t, id)
+	r := b.Release(t, id)
 	if r.LeaseUntil == nil {
 		t.Fatalf("%s has no lease", id)
 	}
@@ -138,27 +139,27 @@ func TestFrozenTickerStopsBeforeItsEffect(t *testing.T) {
 	var r [2]release.Release
 	var tookOver error
 	b, frozen, n := leaseBundle(t, func() error {
-		b.clock.Advance(3 * time.Minute)
-		_, tookOver = b.sched.RunDue(ctx, "node") // the other process, while this one is frozen
+		b.Clock.Advance(3 * time.Minute)
+		_, tookOver = b.Sched.RunDue(ctx, "node") // the other process, while this one is frozen
 		return nil
 	})
-	r[0] = b.schedule(t, b.editor, n[0], "2026-11-02", "09:00")
-	r[1] = b.schedule(t, b.editor, n[1], "2026-11-02", "09:01")
+	r[0] = b.Schedule(t, b.Editor, n[0], "2026-11-02", "09:00")
+	r[1] = b.Schedule(t, b.Editor, n[1], "2026-11-02", "09:01")
 
-	b.clock.Set(nine)
-	if _, err := schedulerOf(frozen, b.store).RunDue(ctx, "node"); err != nil {
+	b.Clock.Set(nine)
+	if _, err := enginetest.SchedulerOf(frozen, b.Store).RunDue(ctx, "node"); err != nil {
 		t.Fatalf("the frozen tick, once it went on: %v", err)
 	}
 	if tookOver != nil {
 		t.Fatalf("the other ticker's tick: %v", tookOver)
 	}
 	publishedInOrder(t, b, r[0].ID, r[1].ID)
-	if got := b.count(t, `SELECT attempt FROM schedule_runs WHERE subject_id = ?`, r[0].ID); got != 2 {
+	if got := b.Count(t, `SELECT attempt FROM schedule_runs WHERE subject_id = ?`, r[0].ID); got != 2 {
 		t.Errorf("the first release's run has %d attempts, want 2 (the frozen claim and the takeover)", got)
 	}
 	// Nothing more happens later either.
-	b.clock.Advance(time.Minute)
-	b.tick(t)
+	b.Clock.Advance(time.Minute)
+	b.Tick(t)
 	publishedInOrder(t, b, r[0].ID, r[1].ID)
 }
 
@@ -170,13 +171,13 @@ func TestStatusNamesReleasesNobodyTook(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	b, dead, n := leaseBundle(t, func() error { return errDied })
-	r1 := b.schedule(t, b.editor, n[0], "2026-11-02", "09:00")
-	r2 := b.schedule(t, b.editor, n[1], "2026-11-02", "09:01")
-	b.clock.Set(nine)
-	if _, err := schedulerOf(dead, b.store).RunDue(ctx, "node"); !errors.Is(err, errDied) {
+	r1 := b.Schedule(t, b.Editor, n[0], "2026-11-02", "09:00")
+	r2 := b.Schedule(t, b.Editor, n[1], "2026-11-02", "09:01")
+	b.Clock.Set(nine)
+	if _, err := enginetest.SchedulerOf(dead, b.Store).RunDue(ctx, "node"); !errors.Is(err, errDied) {
 		t.Fatalf("the dying tick: %v", err)
 	}
-	st, err := b.sched.Status(ctx, b.site.ID)
+	st, err := b.Sched.Status(ctx, b.Site.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,9 +187,9 @@ func TestStatusNamesReleasesNobodyTook(t *testing.T) {
 
 	// Nobody ticks. At 09:02:30 the first is 90 s past its lease, the
 	// second 90 s past its time.
-	b.clock.Set(nine.Add(150 * time.Second))
-	for _, site := range []string{b.site.ID, ""} {
-		st, err = b.sched.Status(ctx, site)
+	b.Clock.Set(nine.Add(150 * time.Second))
+	for _, site := range []string{b.Site.ID, ""} {
+		st, err = b.Sched.Status(ctx, site)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -197,18 +198,18 @@ func TestStatusNamesReleasesNobodyTook(t *testing.T) {
 			t.Fatalf("site %q: past lease %+v, due not claimed %+v; want %s and %s", site, st.PastLease, st.DueNotClaimed, r1.ID, r2.ID)
 		}
 	}
-	other, err := b.eng.CreateSite(ctx, "Other", "UTC")
+	other, err := b.Eng.CreateSite(ctx, "Other", "UTC")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st, err = b.sched.Status(ctx, other.ID); err != nil || len(st.PastLease)+len(st.DueNotClaimed) != 0 {
+	if st, err = b.Sched.Status(ctx, other.ID); err != nil || len(st.PastLease)+len(st.DueNotClaimed) != 0 {
 		t.Fatalf("another site: %+v %v, want nothing stuck", st, err)
 	}
 
 	// A tick takes both; the report is clear again.
-	b.tick(t)
-	b.tick(t)
-	if st, err = b.sched.Status(ctx, b.site.ID); err != nil || len(st.PastLease)+len(st.DueNotClaimed) != 0 {
+	b.Tick(t)
+	b.Tick(t)
+	if st, err = b.Sched.Status(ctx, b.Site.ID); err != nil || len(st.PastLease)+len(st.DueNotClaimed) != 0 {
 		t.Fatalf("after the tick: %+v %v", st, err)
 	}
 }

@@ -16,78 +16,78 @@ func TestMove(t *testing.T) {
 
 	t.Run("AnApproverKeepsTheApproval", func(t *testing.T) {
 		b := newBundle(t)
-		r := b.schedule(t, b.editor, b.article, "2026-11-02", "09:00")
-		got, err := b.eng.Move(ctx, b.admin, b.site.ID, r.ID, r.Rev, "2026-11-02", "10:30")
+		r := b.Schedule(t, b.Editor, b.Article, "2026-11-02", "09:00")
+		got, err := b.Eng.Move(ctx, b.Admin, b.Site.ID, r.ID, r.Rev, "2026-11-02", "10:30")
 		if err != nil {
 			t.Fatal(err)
 		}
 		ten30 := nine.Add(90 * time.Minute)
 		if got.State != release.StateScheduled || !got.ExecuteAt.Equal(ten30) || got.When.LocalTime != "2026-11-02T10:30" ||
-			got.Approval == nil || got.Approval.By.ID != b.editor.ID || !got.Approval.ExecuteAt.Equal(ten30) || got.Hash != r.Hash {
+			got.Approval == nil || got.Approval.By.ID != b.Editor.ID || !got.Approval.ExecuteAt.Equal(ten30) || got.Hash != r.Hash {
 			t.Fatalf("after the move: %s %v %+v", got.State, got.ExecuteAt, got.Approval)
 		}
-		if s := b.text(t, `SELECT json_extract(details, '$.from') || ' → ' || json_extract(details, '$.to') FROM audit
+		if s := b.Text(t, `SELECT json_extract(details, '$.from') || ' → ' || json_extract(details, '$.to') FROM audit
 			WHERE action = 'release.reschedule' AND release_id = ?`, r.ID); s != "2026-11-02T06:00:00.000Z → 2026-11-02T07:30:00.000Z" {
 			t.Fatalf("audit = %q", s)
 		}
-		b.clock.Set(nine)
-		if rep := b.tick(t); rep.Ran != 0 {
+		b.Clock.Set(nine)
+		if rep := b.Tick(t); rep.Ran != 0 {
 			t.Fatalf("ran at the old time: %+v", rep)
 		}
-		b.clock.Set(ten30)
-		if rep := b.tick(t); rep.Published != 1 {
+		b.Clock.Set(ten30)
+		if rep := b.Tick(t); rep.Published != 1 {
 			t.Fatalf("at the new time: %+v", rep)
 		}
 	})
 
 	t.Run("AnyoneElseAsksAgain", func(t *testing.T) {
 		b := newBundle(t)
-		r := b.schedule(t, b.contributor, b.article, "2026-11-02", "09:00")
-		list, _ := b.eng.Approvals(ctx, b.editor, b.site.ID)
-		if _, err := b.eng.Approve(ctx, b.editor, b.site.ID, list[0].Request.ID); err != nil {
+		r := b.Schedule(t, b.Contributor, b.Article, "2026-11-02", "09:00")
+		list, _ := b.Eng.Approvals(ctx, b.Editor, b.Site.ID)
+		if _, err := b.Eng.Approve(ctx, b.Editor, b.Site.ID, list[0].Request.ID); err != nil {
 			t.Fatal(err)
 		}
-		approved := b.release(t, r.ID)
-		got, err := b.eng.Move(ctx, b.contributor, b.site.ID, r.ID, approved.Rev, "2026-11-03", "09:00")
+		approved := b.Release(t, r.ID)
+		got, err := b.Eng.Move(ctx, b.Contributor, b.Site.ID, r.ID, approved.Rev, "2026-11-03", "09:00")
 		if err != nil {
 			t.Fatal(err)
 		}
 		if got.State != release.StateAwaitingApproval || got.Approval != nil {
 			t.Fatalf("a contributor's move: %s %+v", got.State, got.Approval)
 		}
-		list, _ = b.eng.Approvals(ctx, b.editor, b.site.ID)
+		list, _ = b.Eng.Approvals(ctx, b.Editor, b.Site.ID)
 		if len(list) != 1 || !list[0].Request.ExecuteAt.Equal(nine.AddDate(0, 0, 1)) {
 			t.Fatalf("requests after the move: %+v", list)
 		}
 		// A second move withdraws that request and files another.
-		got, err = b.eng.Move(ctx, b.contributor, b.site.ID, r.ID, got.Rev, "2026-11-04", "09:00")
+		got, err = b.Eng.Move(ctx, b.Contributor, b.Site.ID, r.ID, got.Rev, "2026-11-04", "09:00")
 		if err != nil {
 			t.Fatal(err)
 		}
-		if c := b.count(t, `SELECT count(*) FROM approvals WHERE release_id = ? AND status = 'waiting'`, r.ID); c != 1 {
+		if c := b.Count(t, `SELECT count(*) FROM approvals WHERE release_id = ? AND status = 'waiting'`, r.ID); c != 1 {
 			t.Fatalf("%d waiting requests", c)
 		}
-		if c := b.count(t, `SELECT count(*) FROM approvals WHERE release_id = ? AND status = 'withdrawn'`, r.ID); c != 1 {
+		if c := b.Count(t, `SELECT count(*) FROM approvals WHERE release_id = ? AND status = 'withdrawn'`, r.ID); c != 1 {
 			t.Fatalf("%d withdrawn requests", c)
 		}
 	})
 
 	t.Run("BadInputChangesNothing", func(t *testing.T) {
 		b := newBundle(t)
-		r := b.schedule(t, b.editor, b.article, "2026-11-02", "09:00")
-		before := b.dump(t)
+		r := b.Schedule(t, b.Editor, b.Article, "2026-11-02", "09:00")
+		before := b.Dump(t)
 		for _, c := range []struct{ date, clock, code, field string }{
 			{"2026-11-02", "07:00", release.CodeTimeInPast, "time"},
 			{"2026-13-02", "09:00", "bad_date", "date"},
 			{"2026-11-02", "9", "bad_time", "time"},
 			{"2028-11-02", "09:00", release.CodeTooFar, "time"},
 		} {
-			_, err := b.eng.Move(ctx, b.editor, b.site.ID, r.ID, r.Rev, c.date, c.clock)
+			_, err := b.Eng.Move(ctx, b.Editor, b.Site.ID, r.ID, r.Rev, c.date, c.clock)
 			wantRefusal(t, err, c.code, c.field)
 		}
-		_, err := b.eng.Move(ctx, b.editor, b.site.ID, r.ID, r.Rev+1, "2026-11-02", "10:00")
+		_, err := b.Eng.Move(ctx, b.Editor, b.Site.ID, r.ID, r.Rev+1, "2026-11-02", "10:00")
 		wantRefusal(t, err, engine.CodeStale, "")
-		if after := b.dump(t); after != before {
+		if after := b.Dump(t); after != before {
 			t.Fatalf("a refused move changed:\n%s\n%s", before, after)
 		}
 	})
@@ -100,15 +100,15 @@ func TestMove(t *testing.T) {
 func TestMoveAfterTheSiteZoneChanged(t *testing.T) {
 	b := newBundle(t)
 	ctx := context.Background()
-	r := b.schedule(t, b.editor, b.article, "2026-11-02", "09:00")
-	site, err := settings.New(b.eng, b.store).SetSiteTimeZone(ctx, b.owner, b.site.ID, "Europe/Berlin", b.site.Rev)
+	r := b.Schedule(t, b.Editor, b.Article, "2026-11-02", "09:00")
+	site, err := settings.New(b.Eng, b.Store).SetSiteTimeZone(ctx, b.Owner, b.Site.ID, "Europe/Berlin", b.Site.Rev)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if site.TimeZone != "Europe/Berlin" {
 		t.Fatal("setup: zone not changed")
 	}
-	moved, err := b.eng.Move(ctx, b.editor, b.site.ID, r.ID, b.release(t, r.ID).Rev, "2026-11-02", "10:00")
+	moved, err := b.Eng.Move(ctx, b.Editor, b.Site.ID, r.ID, b.Release(t, r.ID).Rev, "2026-11-02", "10:00")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,8 +117,8 @@ func TestMoveAfterTheSiteZoneChanged(t *testing.T) {
 		t.Fatalf("moved when = %+v, want 10:00 in Europe/Berlin", moved.When)
 	}
 	sameInstant(t, "executeAt", *moved.ExecuteAt, berlinTen)
-	b.clock.Set(berlinTen)
-	if rep := b.tick(t); rep.Published != 1 {
+	b.Clock.Set(berlinTen)
+	if rep := b.Tick(t); rep.Published != 1 {
 		t.Fatalf("tick at 10:00 Berlin: %+v, want the release published", rep)
 	}
 }

@@ -13,11 +13,11 @@ func TestMoveAt(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	b := newBundle(t)
-	r := b.schedule(t, b.editor, b.article, "2026-11-02", "09:00")
+	r := b.Schedule(t, b.Editor, b.Article, "2026-11-02", "09:00")
 
 	t.Run("AnInstantOnAMinute", func(t *testing.T) {
 		at := time.Date(2026, 11, 2, 7, 30, 0, 0, time.UTC) // 10:30 Istanbul
-		row, err := b.eng.MoveAt(ctx, b.editor, b.site.ID, r.ID, r.Rev, at)
+		row, err := b.Eng.MoveAt(ctx, b.Editor, b.Site.ID, r.ID, r.Rev, at)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -28,11 +28,11 @@ func TestMoveAt(t *testing.T) {
 	})
 
 	t.Run("SecondsAreRefused", func(t *testing.T) {
-		cur := b.release(t, r.ID)
-		before := b.dump(t)
-		_, err := b.eng.MoveAt(ctx, b.editor, b.site.ID, r.ID, cur.Rev, time.Date(2026, 11, 2, 7, 30, 30, 0, time.UTC))
+		cur := b.Release(t, r.ID)
+		before := b.Dump(t)
+		_, err := b.Eng.MoveAt(ctx, b.Editor, b.Site.ID, r.ID, cur.Rev, time.Date(2026, 11, 2, 7, 30, 30, 0, time.UTC))
 		wantRefusal(t, err, "bad_at", "at")
-		if after := b.dump(t); after != before {
+		if after := b.Dump(t); after != before {
 			t.Errorf("a refused move changed:\n%s\n%s", before, after)
 		}
 	})
@@ -41,17 +41,17 @@ func TestMoveAt(t *testing.T) {
 		// Berlin turns its clocks back on 31 October 2027: 02:30 happens at
 		// 00:30Z and again at 01:30Z. A date and a time name the first (D2);
 		// the second cannot be kept as a date and a time, so it is refused.
-		berlin, err := b.eng.CreateSite(ctx, "Berlin desk", "Europe/Berlin")
+		berlin, err := b.Eng.CreateSite(ctx, "Berlin desk", "Europe/Berlin")
 		if err != nil {
 			t.Fatal(err)
 		}
-		n := b.createNode(t, berlin.ID, release.KindContentEntry,
+		n := b.CreateNode(t, berlin.ID, release.KindContentEntry,
 			content.Body{Title: "Clocks go back", Slug: "clocks", Status: content.StatusDraft})
-		r := b.schedule(t, b.editor, n, "2027-10-30", "09:00")
-		_, err = b.eng.MoveAt(ctx, b.editor, berlin.ID, r.ID, r.Rev, time.Date(2027, 10, 31, 1, 30, 0, 0, time.UTC))
+		r := b.Schedule(t, b.Editor, n, "2027-10-30", "09:00")
+		_, err = b.Eng.MoveAt(ctx, b.Editor, berlin.ID, r.ID, r.Rev, time.Date(2027, 10, 31, 1, 30, 0, 0, time.UTC))
 		wantRefusal(t, err, "bad_at", "at")
 		first := time.Date(2027, 10, 31, 0, 30, 0, 0, time.UTC)
-		row, err := b.eng.MoveAt(ctx, b.editor, berlin.ID, r.ID, r.Rev, first)
+		row, err := b.Eng.MoveAt(ctx, b.Editor, berlin.ID, r.ID, r.Rev, first)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -63,9 +63,9 @@ func TestMoveAt(t *testing.T) {
 
 	t.Run("StaleAndForbiddenAsMove", func(t *testing.T) {
 		at := time.Date(2026, 11, 2, 8, 0, 0, 0, time.UTC)
-		_, err := b.eng.MoveAt(ctx, b.editor, b.site.ID, r.ID, 1, at)
+		_, err := b.Eng.MoveAt(ctx, b.Editor, b.Site.ID, r.ID, 1, at)
 		wantRefusal(t, err, "stale", "")
-		_, err = b.eng.MoveAt(ctx, b.contributor, b.site.ID, r.ID, b.release(t, r.ID).Rev, at)
+		_, err = b.Eng.MoveAt(ctx, b.Contributor, b.Site.ID, r.ID, b.Release(t, r.ID).Rev, at)
 		wantRefusal(t, err, "forbidden", "")
 	})
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"math/rand"
+	"studio/engine/internal/enginetest"
 	"studio/engine/scheduler"
 	"testing"
 	"time"
@@ -19,7 +20,7 @@ import (
 // different tzdata would have computed it (§9.1).
 func (b *testBundle) setExecuteAt(t testing.TB, id string, at time.Time) {
 	t.Helper()
-	if _, err := b.store.DB().Exec(`UPDATE releases SET execute_at = ? WHERE id = ?`, localtime.FormatInstant(at), id); err != nil {
+	if _, err := b.Store.DB().Exec(`UPDATE releases SET execute_at = ? WHERE id = ?`, localtime.FormatInstant(at), id); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -31,14 +32,14 @@ func TestNeverEarly(t *testing.T) {
 	setup := func(t *testing.T) (*testBundle, release.Release) {
 		t.Helper()
 		b := newBundle(t)
-		return b, b.schedule(t, b.editor, b.article, "2026-11-02", "09:00")
+		return b, b.Schedule(t, b.Editor, b.Article, "2026-11-02", "09:00")
 	}
 
 	// wantRescheduled checks the audit of a never-early move from from to nine.
 	wantRescheduled := func(t *testing.T, b *testBundle, id string, from time.Time) {
 		t.Helper()
 		var actor, details string
-		err := b.store.DB().QueryRow(`SELECT actor, details FROM audit WHERE action = 'release.reschedule' AND release_id = ?`, id).
+		err := b.Store.DB().QueryRow(`SELECT actor, details FROM audit WHERE action = 'release.reschedule' AND release_id = ?`, id).
 			Scan(&actor, &details)
 		if err != nil {
 			t.Fatalf("reschedule audit: %v", err)
@@ -61,25 +62,25 @@ func TestNeverEarly(t *testing.T) {
 		b, r := setup(t)
 		early := nine.Add(-time.Hour)
 		b.setExecuteAt(t, r.ID, early)
-		b.clock.Set(early)
+		b.Clock.Set(early)
 
-		rep := b.tick(t)
+		rep := b.Tick(t)
 		if rep.Ran != 0 || rep.Published != 0 {
 			t.Fatalf("tick at the early instant: %+v", rep)
 		}
-		if _, ok := b.live(t)[b.article.ID]; ok {
+		if _, ok := b.Live(t)[b.Article.ID]; ok {
 			t.Fatal("published an hour before its wall-clock time")
 		}
-		got := b.release(t, r.ID)
+		got := b.Release(t, r.ID)
 		if got.State != release.StateScheduled {
 			t.Fatalf("state = %s", got.State)
 		}
 		sameInstant(t, "execute_at", *got.ExecuteAt, nine)
-		if s := b.text(t, `SELECT execute_at FROM releases WHERE id = ?`, r.ID); s != "2026-11-02T06:00:00.000Z" {
+		if s := b.Text(t, `SELECT execute_at FROM releases WHERE id = ?`, r.ID); s != "2026-11-02T06:00:00.000Z" {
 			t.Fatalf("stored execute_at = %s", s)
 		}
 		wantRescheduled(t, b, r.ID, early)
-		if c := b.count(t, `SELECT count(*) FROM schedule_runs`); c != 0 {
+		if c := b.Count(t, `SELECT count(*) FROM schedule_runs`); c != 0 {
 			t.Fatalf("runs claimed before T: %d", c)
 		}
 		// The ticker looks again within its minute, never later than the moved time.
@@ -87,22 +88,22 @@ func TestNeverEarly(t *testing.T) {
 			t.Fatalf("next wake = %s, want in (%s, %s]", w, early, nine)
 		}
 
-		b.clock.Set(nine.Add(-time.Millisecond))
-		if rep := b.tick(t); rep.Ran != 0 {
+		b.Clock.Set(nine.Add(-time.Millisecond))
+		if rep := b.Tick(t); rep.Ran != 0 {
 			t.Fatalf("tick a millisecond before T: %+v", rep)
 		}
-		b.clock.Set(nine)
-		if rep := b.tick(t); rep.Published != 1 || rep.Late != 0 {
+		b.Clock.Set(nine)
+		if rep := b.Tick(t); rep.Published != 1 || rep.Late != 0 {
 			t.Fatalf("tick at T: %+v", rep)
 		}
-		got = b.release(t, r.ID)
+		got = b.Release(t, r.ID)
 		if got.State != release.StatePublished || got.Outcome.RunID != ids.RunID(r.ID, nine) || *got.Outcome.LatenessSeconds != 0 {
 			t.Fatalf("after T: %s %+v", got.State, got.Outcome)
 		}
-		if _, ok := b.live(t)[b.article.ID]; !ok {
+		if _, ok := b.Live(t)[b.Article.ID]; !ok {
 			t.Fatal("not published at T")
 		}
-		if c := b.count(t, `SELECT count(*) FROM audit WHERE action = 'release.reschedule'`); c != 1 {
+		if c := b.Count(t, `SELECT count(*) FROM audit WHERE action = 'release.reschedule'`); c != 1 {
 			t.Fatalf("reschedule audits = %d", c)
 		}
 	})
@@ -111,11 +112,11 @@ func TestNeverEarly(t *testing.T) {
 		b, r := setup(t)
 		early := nine.Add(-time.Hour)
 		b.setExecuteAt(t, r.ID, early)
-		b.clock.Set(nine.Add(30 * time.Second))
-		if rep := b.tick(t); rep.Published != 1 {
+		b.Clock.Set(nine.Add(30 * time.Second))
+		if rep := b.Tick(t); rep.Published != 1 {
 			t.Fatalf("tick: %+v", rep)
 		}
-		got := b.release(t, r.ID)
+		got := b.Release(t, r.ID)
 		// The run is the wall time's occurrence, late by 30 s, not 3630 s.
 		if got.Outcome.RunID != ids.RunID(r.ID, nine) || *got.Outcome.LatenessSeconds != 30 {
 			t.Fatalf("outcome = %+v", got.Outcome)
@@ -127,27 +128,27 @@ func TestNeverEarly(t *testing.T) {
 		b, r := setup(t)
 		early := nine.Add(-3 * time.Hour)
 		b.setExecuteAt(t, r.ID, early)
-		b.clock.Set(nine.Add(-30 * time.Minute)) // 2.5 h after the stored instant
-		if rep := b.tick(t); rep.Ran != 0 {
+		b.Clock.Set(nine.Add(-30 * time.Minute)) // 2.5 h after the stored instant
+		if rep := b.Tick(t); rep.Ran != 0 {
 			t.Fatalf("tick: %+v", rep)
 		}
-		if got := b.release(t, r.ID); got.State != release.StateScheduled {
+		if got := b.Release(t, r.ID); got.State != release.StateScheduled {
 			t.Fatalf("state = %s (outcome %+v)", got.State, got.Outcome)
 		}
-		b.clock.Set(nine)
-		if rep := b.tick(t); rep.Published != 1 {
+		b.Clock.Set(nine)
+		if rep := b.Tick(t); rep.Published != 1 {
 			t.Fatalf("tick at T: %+v", rep)
 		}
 	})
 
 	t.Run("AwaitingApprovalDoesNotExpireEarly", func(t *testing.T) {
 		b := newBundle(t)
-		r := b.schedule(t, b.contributor, b.article, "2026-11-02", "09:00")
+		r := b.Schedule(t, b.Contributor, b.Article, "2026-11-02", "09:00")
 		early := nine.Add(-time.Hour)
 		b.setExecuteAt(t, r.ID, early)
-		b.clock.Set(early)
-		b.tick(t)
-		if got := b.release(t, r.ID); got.State != release.StateAwaitingApproval {
+		b.Clock.Set(early)
+		b.Tick(t)
+		if got := b.Release(t, r.ID); got.State != release.StateAwaitingApproval {
 			t.Fatalf("request %s at %s, an hour before its time (outcome %+v)", got.State, early.Format(time.RFC3339), got.Outcome)
 		}
 	})
@@ -156,15 +157,15 @@ func TestNeverEarly(t *testing.T) {
 		b, r := setup(t)
 		later := nine.Add(time.Hour)
 		b.setExecuteAt(t, r.ID, later)
-		b.clock.Set(nine)
-		if rep := b.tick(t); rep.Ran != 0 {
+		b.Clock.Set(nine)
+		if rep := b.Tick(t); rep.Ran != 0 {
 			t.Fatalf("tick at the wall time: %+v", rep)
 		}
-		b.clock.Set(later)
-		if rep := b.tick(t); rep.Published != 1 {
+		b.Clock.Set(later)
+		if rep := b.Tick(t); rep.Published != 1 {
 			t.Fatalf("tick at the stored instant: %+v", rep)
 		}
-		if c := b.count(t, `SELECT count(*) FROM audit WHERE action = 'release.reschedule'`); c != 0 {
+		if c := b.Count(t, `SELECT count(*) FROM audit WHERE action = 'release.reschedule'`); c != 0 {
 			t.Fatalf("moved earlier: %d reschedules", c)
 		}
 	})
@@ -181,7 +182,7 @@ func TestNeverEarlyProperty(t *testing.T) {
 	setup := func(t *testing.T) (*testBundle, release.Release) {
 		t.Helper()
 		b := newBundle(t)
-		return b, b.schedule(t, b.editor, b.article, "2026-11-02", "09:00")
+		return b, b.Schedule(t, b.Editor, b.Article, "2026-11-02", "09:00")
 	}
 
 	const seed = 20261102
@@ -196,7 +197,7 @@ func TestNeverEarlyProperty(t *testing.T) {
 	// so the instants need not increase.
 	tickAt := func(now time.Time) scheduler.TickReport {
 		t.Helper()
-		rep, err := schedulerOf(engine.New(b.store, fakeclock.New(now), nil), b.store).RunDue(ctx, "manual")
+		rep, err := enginetest.SchedulerOf(engine.New(b.Store, fakeclock.New(now), nil), b.Store).RunDue(ctx, "manual")
 		if err != nil {
 			t.Fatalf("tick at %s: %v", now, err)
 		}
@@ -209,7 +210,7 @@ func TestNeverEarlyProperty(t *testing.T) {
 			stored = nine.Add(-time.Millisecond - upTo2h())
 			b.setExecuteAt(t, r.ID, stored)
 		} else {
-			stored = *b.release(t, r.ID).ExecuteAt
+			stored = *b.Release(t, r.ID).ExecuteAt
 		}
 		now := nine.Add(-time.Millisecond - upTo2h())
 		rep := tickAt(now)
@@ -217,17 +218,17 @@ func TestNeverEarlyProperty(t *testing.T) {
 		if rep.Published != 0 || rep.Ran != 0 {
 			t.Fatalf("iteration %d (now %s, stored %s): %+v", i, now, stored, rep)
 		}
-		if _, ok := b.live(t)[b.article.ID]; ok {
+		if _, ok := b.Live(t)[b.Article.ID]; ok {
 			t.Fatalf("iteration %d: published at %s, before %s", i, now, nine)
 		}
-		got := b.release(t, r.ID)
+		got := b.Release(t, r.ID)
 		if got.State != release.StateScheduled {
 			t.Fatalf("iteration %d: state %s", i, got.State)
 		}
 		if !stored.After(now) && !got.ExecuteAt.Equal(nine) {
 			t.Fatalf("iteration %d: due early instant %s left at %s", i, stored, got.ExecuteAt)
 		}
-		if c := b.count(t, `SELECT count(*) FROM schedule_runs`) + b.count(t, `SELECT count(*) FROM snapshots`); c != 0 {
+		if c := b.Count(t, `SELECT count(*) FROM schedule_runs`) + b.Count(t, `SELECT count(*) FROM snapshots`); c != 0 {
 			t.Fatalf("iteration %d: %d runs or snapshots before T", i, c)
 		}
 	}
@@ -240,13 +241,13 @@ func TestNeverEarlyProperty(t *testing.T) {
 			t.Fatalf("ran again: %+v", rep)
 		}
 	}
-	if c := b.count(t, `SELECT count(*) FROM snapshots WHERE reason = 'scheduled'`); c != 1 {
+	if c := b.Count(t, `SELECT count(*) FROM snapshots WHERE reason = 'scheduled'`); c != 1 {
 		t.Fatalf("scheduled snapshots = %d", c)
 	}
-	if c := b.count(t, `SELECT count(*) FROM audit WHERE action = 'release.publish'`); c != 1 {
+	if c := b.Count(t, `SELECT count(*) FROM audit WHERE action = 'release.publish'`); c != 1 {
 		t.Fatalf("publish audits = %d", c)
 	}
-	if got := b.release(t, r.ID); got.State != release.StatePublished {
+	if got := b.Release(t, r.ID); got.State != release.StatePublished {
 		t.Fatalf("state = %s", got.State)
 	}
 }

@@ -15,7 +15,7 @@ func TestPatchNode(t *testing.T) {
 	b := newBundle(t)
 	title := "Election night, live"
 
-	n, err := b.eng.PatchNode(ctx, b.contributor, b.site.ID, b.article.ID, b.article.Rev, engine.NodePatch{Title: &title})
+	n, err := b.Eng.PatchNode(ctx, b.Contributor, b.Site.ID, b.Article.ID, b.Article.Rev, engine.NodePatch{Title: &title})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -25,27 +25,27 @@ func TestPatchNode(t *testing.T) {
 	}
 
 	t.Run("Stale", func(t *testing.T) {
-		before := b.dump(t)
-		_, err := b.eng.PatchNode(ctx, b.editor, b.site.ID, b.article.ID, 1, engine.NodePatch{Title: &title})
+		before := b.Dump(t)
+		_, err := b.Eng.PatchNode(ctx, b.Editor, b.Site.ID, b.Article.ID, 1, engine.NodePatch{Title: &title})
 		wantRefusal(t, err, "stale", "")
-		if after := b.dump(t); after != before {
+		if after := b.Dump(t); after != before {
 			t.Errorf("a stale patch changed:\n%s\n%s", before, after)
 		}
 	})
 
 	t.Run("InvalidField", func(t *testing.T) {
 		bad := content.Status("live")
-		_, err := b.eng.PatchNode(ctx, b.editor, b.site.ID, b.article.ID, 2, engine.NodePatch{Status: &bad})
+		_, err := b.Eng.PatchNode(ctx, b.Editor, b.Site.ID, b.Article.ID, 2, engine.NodePatch{Status: &bad})
 		wantRefusal(t, err, "status_invalid", "status")
 		empty := " "
-		_, err = b.eng.PatchNode(ctx, b.editor, b.site.ID, b.article.ID, 2, engine.NodePatch{Title: &empty})
+		_, err = b.Eng.PatchNode(ctx, b.Editor, b.Site.ID, b.Article.ID, 2, engine.NodePatch{Title: &empty})
 		wantRefusal(t, err, "title_required", "title")
 	})
 
 	t.Run("HeldIsLocked", func(t *testing.T) {
-		r := b.schedule(t, b.editor, b.node(t, b.article.ID).Node, "2026-11-02", "09:00")
-		cur := b.node(t, b.article.ID)
-		_, err := b.eng.PatchNode(ctx, b.editor, b.site.ID, b.article.ID, cur.Rev, engine.NodePatch{Title: &title})
+		r := b.Schedule(t, b.Editor, b.Node(t, b.Article.ID).Node, "2026-11-02", "09:00")
+		cur := b.Node(t, b.Article.ID)
+		_, err := b.Eng.PatchNode(ctx, b.Editor, b.Site.ID, b.Article.ID, cur.Rev, engine.NodePatch{Title: &title})
 		e := wantRefusal(t, err, "scheduled_locked", "")
 		if e.Args["Release"] != r.ID {
 			t.Errorf("the refusal names %v, want %s", e.Args["Release"], r.ID)

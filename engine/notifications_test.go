@@ -17,7 +17,7 @@ func TestNotifications(t *testing.T) {
 	ctx := context.Background()
 	kinds := func(t *testing.T, b *testBundle, u engine.User) []string {
 		t.Helper()
-		list, err := b.sched.Notifications(ctx, u, b.site.ID)
+		list, err := b.Sched.Notifications(ctx, u, b.Site.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -37,37 +37,37 @@ func TestNotifications(t *testing.T) {
 
 	t.Run("ApprovalDueForThoseWhoMayDecide", func(t *testing.T) {
 		b := newBundle(t)
-		b.tick(t) // a live scheduler
-		b.schedule(t, b.contributor, b.article, "2026-11-02", "10:00")
+		b.Tick(t) // a live scheduler
+		b.Schedule(t, b.Contributor, b.Article, "2026-11-02", "10:00")
 		ten := nine.Add(time.Hour)
-		b.clock.Set(ten.Add(-61 * time.Minute))
-		b.tick(t)
-		want(t, "editor, 61 min before", kinds(t, b, b.editor))
-		b.clock.Set(ten.Add(-59 * time.Minute))
-		b.tick(t)
-		want(t, "editor, 59 min before", kinds(t, b, b.editor), scheduler.NoticeApprovalDue)
-		want(t, "the requester", kinds(t, b, b.contributor))
+		b.Clock.Set(ten.Add(-61 * time.Minute))
+		b.Tick(t)
+		want(t, "editor, 61 min before", kinds(t, b, b.Editor))
+		b.Clock.Set(ten.Add(-59 * time.Minute))
+		b.Tick(t)
+		want(t, "editor, 59 min before", kinds(t, b, b.Editor), scheduler.NoticeApprovalDue)
+		want(t, "the requester", kinds(t, b, b.Contributor))
 	})
 
 	t.Run("UpcomingPublishedAndMissed", func(t *testing.T) {
 		b := newBundle(t)
-		r := b.schedule(t, b.editor, b.article, "2026-11-02", "09:00")
-		other := b.createNode(t, b.site.ID, release.KindPage, content.Body{Title: "Late", Slug: "late", Status: content.StatusDraft})
-		b.schedule(t, b.editor, other, "2026-11-02", "08:30")
-		b.clock.Set(nine.Add(-14 * time.Minute))
-		b.tick(t) // 08:30 is 16 minutes late: still runs
-		want(t, "creator at 08:46", kinds(t, b, b.editor), scheduler.NoticePublished, scheduler.NoticeUpcoming)
-		want(t, "contributor at 08:46", kinds(t, b, b.contributor))
+		r := b.Schedule(t, b.Editor, b.Article, "2026-11-02", "09:00")
+		other := b.CreateNode(t, b.Site.ID, release.KindPage, content.Body{Title: "Late", Slug: "late", Status: content.StatusDraft})
+		b.Schedule(t, b.Editor, other, "2026-11-02", "08:30")
+		b.Clock.Set(nine.Add(-14 * time.Minute))
+		b.Tick(t) // 08:30 is 16 minutes late: still runs
+		want(t, "creator at 08:46", kinds(t, b, b.Editor), scheduler.NoticePublished, scheduler.NoticeUpcoming)
+		want(t, "contributor at 08:46", kinds(t, b, b.Contributor))
 
-		b.clock.Set(nine.Add(2 * time.Hour))
-		b.tick(t)
-		if got := b.release(t, r.ID); got.State != release.StateMissed {
+		b.Clock.Set(nine.Add(2 * time.Hour))
+		b.Tick(t)
+		if got := b.Release(t, r.ID); got.State != release.StateMissed {
 			t.Fatalf("state = %s", got.State)
 		}
-		want(t, "the creator after the miss", kinds(t, b, b.editor), scheduler.NoticeMissed, scheduler.NoticePublished)
-		want(t, "an administrator after the miss", kinds(t, b, b.admin), scheduler.NoticeMissed)
-		want(t, "a contributor after the miss", kinds(t, b, b.contributor))
-		list, _ := b.sched.Notifications(ctx, b.editor, b.site.ID)
+		want(t, "the creator after the miss", kinds(t, b, b.Editor), scheduler.NoticeMissed, scheduler.NoticePublished)
+		want(t, "an administrator after the miss", kinds(t, b, b.Admin), scheduler.NoticeMissed)
+		want(t, "a contributor after the miss", kinds(t, b, b.Contributor))
+		list, _ := b.Sched.Notifications(ctx, b.Editor, b.Site.ID)
 		for _, n := range list {
 			if n.Kind == scheduler.NoticeMissed && n.ID != "schedule-missed:"+r.ID {
 				t.Errorf("unstable id %q", n.ID)
@@ -77,11 +77,11 @@ func TestNotifications(t *testing.T) {
 
 	t.Run("SchedulerStalled", func(t *testing.T) {
 		b := newBundle(t)
-		want(t, "admin, never ticked", kinds(t, b, b.admin), scheduler.NoticeStalled)
-		want(t, "contributor with nothing due", kinds(t, b, b.contributor))
-		b.schedule(t, b.contributor, b.article, "2026-11-02", "20:00")
-		want(t, "contributor with work due today", kinds(t, b, b.contributor), scheduler.NoticeStalled)
-		b.tick(t)
-		want(t, "admin after a tick", kinds(t, b, b.admin))
+		want(t, "admin, never ticked", kinds(t, b, b.Admin), scheduler.NoticeStalled)
+		want(t, "contributor with nothing due", kinds(t, b, b.Contributor))
+		b.Schedule(t, b.Contributor, b.Article, "2026-11-02", "20:00")
+		want(t, "contributor with work due today", kinds(t, b, b.Contributor), scheduler.NoticeStalled)
+		b.Tick(t)
+		want(t, "admin after a tick", kinds(t, b, b.Admin))
 	})
 }

@@ -23,12 +23,12 @@ func TestOverlapsRunInTimeOrder(t *testing.T) {
 	setup := func(t *testing.T) (*testBundle, release.Release, engine.ReleaseRow) {
 		t.Helper()
 		b := newBundle(t)
-		first := b.schedule(t, b.editor, b.article, "2026-11-02", "09:00")
-		d, err := b.eng.NewRelease(ctx, b.editor, b.site.ID, "Later", []string{b.article.ID})
+		first := b.Schedule(t, b.Editor, b.Article, "2026-11-02", "09:00")
+		d, err := b.Eng.NewRelease(ctx, b.Editor, b.Site.ID, "Later", []string{b.Article.ID})
 		if err != nil {
 			t.Fatalf("a held node refused from a second release: %v", err)
 		}
-		second, err := b.eng.ScheduleRelease(ctx, b.editor, b.site.ID, d.ID, d.Rev, "2026-11-02", "10:00")
+		second, err := b.Eng.ScheduleRelease(ctx, b.Editor, b.Site.ID, d.ID, d.Rev, "2026-11-02", "10:00")
 		if err != nil {
 			t.Fatalf("the overlap refused: %v", err)
 		}
@@ -39,39 +39,39 @@ func TestOverlapsRunInTimeOrder(t *testing.T) {
 			id, other string
 			at        time.Time
 		}{{first.ID, second.ID, ten}, {second.ID, first.ID, nine}} {
-			got, err := b.eng.Overlaps(ctx, b.site.ID, c.id)
+			got, err := b.Eng.Overlaps(ctx, b.Site.ID, c.id)
 			if err != nil || len(got) != 1 || got[0].ReleaseID != c.other || got[0].At == nil || !got[0].At.Equal(c.at) ||
-				len(got[0].NodeIDs) != 1 || got[0].NodeIDs[0] != b.article.ID {
+				len(got[0].NodeIDs) != 1 || got[0].NodeIDs[0] != b.Article.ID {
 				t.Fatalf("overlaps of %s: %+v, %v", c.id, got, err)
 			}
 		}
 		// Editing the node stays locked (§6.2), naming the first release.
-		b.wantLocked(t, b.site.ID, b.article.ID, first.ID)
+		b.wantLocked(t, b.Site.ID, b.Article.ID, first.ID)
 		return b, first, second
 	}
 
 	t.Run("TheLaterOneConflictsAfterTheFirstChangedTheBase", func(t *testing.T) {
 		t.Parallel()
 		b, first, second := setup(t)
-		b.clock.Set(nine)
-		if rep := b.tick(t); rep.Published != 1 {
+		b.Clock.Set(nine)
+		if rep := b.Tick(t); rep.Published != 1 {
 			t.Fatalf("09:00 tick %+v", rep)
 		}
-		if got := b.release(t, first.ID); got.State != release.StatePublished {
+		if got := b.Release(t, first.ID); got.State != release.StatePublished {
 			t.Fatalf("first %s", got.State)
 		}
-		if got := b.release(t, second.ID); got.State != release.StateScheduled {
+		if got := b.Release(t, second.ID); got.State != release.StateScheduled {
 			t.Fatalf("second ran early: %s", got.State)
 		}
 		// Still held by the later one.
-		b.wantLocked(t, b.site.ID, b.article.ID, second.ID)
-		b.clock.Set(ten)
-		b.tick(t)
-		got := b.release(t, second.ID)
+		b.wantLocked(t, b.Site.ID, b.Article.ID, second.ID)
+		b.Clock.Set(ten)
+		b.Tick(t)
+		got := b.Release(t, second.ID)
 		if got.State != release.StateConflict {
 			t.Fatalf("second %s %+v, want conflict", got.State, got.Outcome)
 		}
-		if v, err := b.eng.ConflictView(ctx, b.editor, b.site.ID, second.ID); err != nil || len(v.Nodes) != 1 {
+		if v, err := b.Eng.ConflictView(ctx, b.Editor, b.Site.ID, second.ID); err != nil || len(v.Nodes) != 1 {
 			t.Fatalf("conflict view %+v, %v", v, err)
 		}
 	})
@@ -79,13 +79,13 @@ func TestOverlapsRunInTimeOrder(t *testing.T) {
 	t.Run("BothDueRunInTimeOrder", func(t *testing.T) {
 		t.Parallel()
 		b, first, second := setup(t)
-		b.clock.Set(ten) // the 09:00 one is an hour late: still runs, first
-		b.tick(t)
-		b.tick(t)
-		if got := b.release(t, first.ID); got.State != release.StatePublished {
+		b.Clock.Set(ten) // the 09:00 one is an hour late: still runs, first
+		b.Tick(t)
+		b.Tick(t)
+		if got := b.Release(t, first.ID); got.State != release.StatePublished {
 			t.Fatalf("first %s", got.State)
 		}
-		if got := b.release(t, second.ID); got.State != release.StateConflict {
+		if got := b.Release(t, second.ID); got.State != release.StateConflict {
 			t.Fatalf("second %s, want conflict", got.State)
 		}
 	})
@@ -93,22 +93,22 @@ func TestOverlapsRunInTimeOrder(t *testing.T) {
 	t.Run("TheLaterOnePublishesWhenTheBaseDidNotChange", func(t *testing.T) {
 		t.Parallel()
 		b, first, second := setup(t)
-		if err := b.eng.Cancel(ctx, b.editor, b.site.ID, first.ID, b.release(t, first.ID).Rev); err != nil {
+		if err := b.Eng.Cancel(ctx, b.Editor, b.Site.ID, first.ID, b.Release(t, first.ID).Rev); err != nil {
 			t.Fatal(err)
 		}
-		if got, err := b.eng.Overlaps(ctx, b.site.ID, second.ID); err != nil || len(got) != 0 {
+		if got, err := b.Eng.Overlaps(ctx, b.Site.ID, second.ID); err != nil || len(got) != 0 {
 			t.Fatalf("overlaps after the cancel: %+v, %v", got, err)
 		}
-		b.clock.Set(nine)
-		if rep := b.tick(t); rep.Ran != 0 {
+		b.Clock.Set(nine)
+		if rep := b.Tick(t); rep.Ran != 0 {
 			t.Fatalf("09:00 tick %+v", rep)
 		}
-		b.clock.Set(ten)
-		if rep := b.tick(t); rep.Published != 1 {
-			got := b.release(t, second.ID)
+		b.Clock.Set(ten)
+		if rep := b.Tick(t); rep.Published != 1 {
+			got := b.Release(t, second.ID)
 			t.Fatalf("10:00 tick %+v: %s %+v", rep, got.State, got.Outcome)
 		}
-		if _, ok := b.live(t)[b.article.ID]; !ok {
+		if _, ok := b.Live(t)[b.Article.ID]; !ok {
 			t.Fatal("the article is not live")
 		}
 	})

@@ -23,21 +23,21 @@ func TestWaitingForApprovalSoonestFirst(t *testing.T) {
 	b := newBundle(t)
 	live := b.publishArticle(t)
 	page := func(title, slug string) content.Node {
-		return b.createNode(t, b.site.ID, release.KindPage, content.Body{Title: title, Slug: slug, Status: content.StatusDraft, Text: "."})
+		return b.CreateNode(t, b.Site.ID, release.KindPage, content.Body{Title: title, Slug: slug, Status: content.StatusDraft, Text: "."})
 	}
 	// Asked in this order: tomorrow, then today at 12:00, then today at
 	// 09:00 (a minute later each), then a live article's expiry, which has
 	// no time of its own.
-	tomorrow := b.schedule(t, b.contributor, page("Tomorrow", "tomorrow"), "2026-11-03", "09:00")
-	b.clock.Set(start.Add(time.Minute))
-	noon := b.schedule(t, b.contributor, page("Noon", "noon"), "2026-11-02", "12:00")
-	b.clock.Set(start.Add(2 * time.Minute))
-	morning := b.schedule(t, b.contributor, page("Morning", "morning"), "2026-11-02", "09:00")
-	b.clock.Set(start.Add(3 * time.Minute))
-	gate := b.setGates(t, b.contributor, live.ID, engine.KeepGate(), engine.GateAt(fridayEve), engine.GateApplyNow).Release
+	tomorrow := b.Schedule(t, b.Contributor, page("Tomorrow", "tomorrow"), "2026-11-03", "09:00")
+	b.Clock.Set(start.Add(time.Minute))
+	noon := b.Schedule(t, b.Contributor, page("Noon", "noon"), "2026-11-02", "12:00")
+	b.Clock.Set(start.Add(2 * time.Minute))
+	morning := b.Schedule(t, b.Contributor, page("Morning", "morning"), "2026-11-02", "09:00")
+	b.Clock.Set(start.Add(3 * time.Minute))
+	gate := b.setGates(t, b.Contributor, live.ID, engine.KeepGate(), engine.GateAt(fridayEve), engine.GateApplyNow).Release
 	want := []string{gate.ID, morning.ID, noon.ID, tomorrow.ID}
 
-	list, err := b.eng.Approvals(ctx, b.editor, b.site.ID)
+	list, err := b.Eng.Approvals(ctx, b.Editor, b.Site.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +50,7 @@ func TestWaitingForApprovalSoonestFirst(t *testing.T) {
 	}
 
 	// The aside's first two are the two soonest, not the two oldest.
-	first, total, err := b.eng.FirstWaitingRequests(ctx, b.editor, b.site.ID, 2)
+	first, total, err := b.Eng.FirstWaitingRequests(ctx, b.Editor, b.Site.ID, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,16 +76,16 @@ func TestGatePublishedNowIsRecordedNow(t *testing.T) {
 	t.Run("SaveAndPublish", func(t *testing.T) {
 		b := newBundle(t)
 		b.publishArticle(t)
-		b.clock.Set(start.Add(17*time.Minute + 23*time.Second))
-		res := b.setGates(t, b.editor, b.article.ID, engine.KeepGate(), engine.GateAt(fridayEve), engine.GateApplyNow)
+		b.Clock.Set(start.Add(17*time.Minute + 23*time.Second))
+		res := b.setGates(t, b.Editor, b.Article.ID, engine.KeepGate(), engine.GateAt(fridayEve), engine.GateApplyNow)
 		if res.Status != engine.GatePublished || res.Release == nil || res.Release.ExecuteAt == nil {
 			t.Fatalf("status %s release %+v, want published", res.Status, res.Release)
 		}
-		now := b.clock.Now()
+		now := b.Clock.Now()
 		sameInstant(t, "release time", *res.Release.ExecuteAt, now)
 		sameInstant(t, "when.at", res.Release.When.At, now)
 		sameInstant(t, "outcome", res.Release.Outcome.At, now)
-		if got := b.text(t, `SELECT execute_at FROM releases WHERE id = ?`, res.Release.ID); got != "2026-11-02T05:17:23.000Z" {
+		if got := b.Text(t, `SELECT execute_at FROM releases WHERE id = ?`, res.Release.ID); got != "2026-11-02T05:17:23.000Z" {
 			t.Fatalf("stored execute_at %s", got)
 		}
 	})
@@ -93,25 +93,25 @@ func TestGatePublishedNowIsRecordedNow(t *testing.T) {
 	t.Run("ApprovedByAnEditor", func(t *testing.T) {
 		b := newBundle(t)
 		b.publishArticle(t)
-		res := b.setGates(t, b.contributor, b.article.ID, engine.KeepGate(), engine.GateAt(fridayEve), engine.GateApplyNow)
-		q := b.text(t, `SELECT id FROM approvals WHERE release_id = ? AND status = 'waiting'`, res.Release.ID)
-		b.clock.Set(start.Add(time.Hour + 5*time.Second))
-		got, err := b.eng.Approve(ctx, b.editor, b.site.ID, q)
+		res := b.setGates(t, b.Contributor, b.Article.ID, engine.KeepGate(), engine.GateAt(fridayEve), engine.GateApplyNow)
+		q := b.Text(t, `SELECT id FROM approvals WHERE release_id = ? AND status = 'waiting'`, res.Release.ID)
+		b.Clock.Set(start.Add(time.Hour + 5*time.Second))
+		got, err := b.Eng.Approve(ctx, b.Editor, b.Site.ID, q)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if got.State != release.StatePublished || got.ExecuteAt == nil {
 			t.Fatalf("approved: %s %v", got.State, got.ExecuteAt)
 		}
-		sameInstant(t, "release time", *got.ExecuteAt, b.clock.Now())
+		sameInstant(t, "release time", *got.ExecuteAt, b.Clock.Now())
 	})
 
 	t.Run("AScheduledReleaseKeepsItsTime", func(t *testing.T) {
 		// Publish now of an ordinary release keeps the time it was
 		// scheduled for (its lateness is counted from it).
 		b := newBundle(t)
-		r := b.schedule(t, b.editor, b.article, "2026-11-02", "09:00")
-		got, err := b.eng.PublishNow(ctx, b.editor, b.site.ID, r.ID, r.Rev)
+		r := b.Schedule(t, b.Editor, b.Article, "2026-11-02", "09:00")
+		got, err := b.Eng.PublishNow(ctx, b.Editor, b.Site.ID, r.ID, r.Rev)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -22,19 +22,19 @@ func TestPauseEffects(t *testing.T) {
 	ctx := context.Background()
 	at := func(d time.Duration) *time.Time { v := start.Add(d); return &v }
 	gated := func(title, slug string, status content.Status, from, until *time.Time) content.Node {
-		return b.createNode(t, b.site.ID, release.KindPage, content.Body{Title: title, Slug: slug, Status: status,
+		return b.CreateNode(t, b.Site.ID, release.KindPage, content.Body{Title: title, Slug: slug, Status: status,
 			Text: title + ".", Availability: &content.Availability{From: from, Until: until}})
 	}
 	lift := gated("Results page", "results", content.StatusPublished, at(3*time.Hour), nil)
 	expiry := gated("Polling hours", "polling-hours", content.StatusPublished, nil, at(5*time.Hour))
 	gated("Tomorrow's page", "tomorrow", content.StatusPublished, at(26*time.Hour), nil)
 	gated("A draft's embargo", "draft-embargo", content.StatusDraft, at(2*time.Hour), nil)
-	if _, err := b.eng.Publish(ctx, b.editor, b.site.ID); err != nil {
+	if _, err := b.Eng.Publish(ctx, b.Editor, b.Site.ID); err != nil {
 		t.Fatal(err)
 	}
-	r := b.schedule(t, b.editor, b.article, "2026-11-02", "09:00")
+	r := b.Schedule(t, b.Editor, b.Article, "2026-11-02", "09:00")
 
-	fx, err := settings.New(b.eng, b.store).PauseEffects(ctx, b.editor, b.site.ID)
+	fx, err := settings.New(b.Eng, b.Store).PauseEffects(ctx, b.Editor, b.Site.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,24 +48,24 @@ func TestPauseEffects(t *testing.T) {
 		t.Fatalf("running: %+v, want gates %+v", fx, want)
 	}
 
-	if _, err := settings.New(b.eng, b.store).SetKillSwitch(ctx, b.owner, b.site.ID, true, "Checking the results", 0); err != nil {
+	if _, err := settings.New(b.Eng, b.Store).SetKillSwitch(ctx, b.Owner, b.Site.ID, true, "Checking the results", 0); err != nil {
 		t.Fatal(err)
 	}
-	attention := calendar.CalendarQuery{SiteID: b.site.ID, From: start, To: start.Add(48 * time.Hour),
+	attention := calendar.CalendarQuery{SiteID: b.Site.ID, From: start, To: start.Add(48 * time.Hour),
 		States: []string{calendar.FacetAttention}}
-	if page, err := b.cal.Calendar(ctx, b.editor, attention); err != nil || len(page.Items) != 0 {
+	if page, err := b.Cal.Calendar(ctx, b.Editor, attention); err != nil || len(page.Items) != 0 {
 		t.Fatalf("paused before its time: attention %+v, %v", page.Items, err)
 	}
-	b.clock.Set(nine.Add(time.Minute)) // its time has come; no ticker runs here
-	fx, err = settings.New(b.eng, b.store).PauseEffects(ctx, b.editor, b.site.ID)
+	b.Clock.Set(nine.Add(time.Minute)) // its time has come; no ticker runs here
+	fx, err = settings.New(b.Eng, b.Store).PauseEffects(ctx, b.Editor, b.Site.ID)
 	if err != nil || !fx.Paused || fx.HeldCount != 1 || len(fx.Held) != 1 || fx.Held[0].ID != r.ID ||
 		fx.Held[0].Title != "Election night" || !fx.Held[0].At.Equal(nine) || len(fx.Gates) != 2 {
 		t.Fatalf("paused at 09:01: %+v, %v", fx, err)
 	}
-	all := calendar.CalendarQuery{SiteID: b.site.ID, From: start, To: start.Add(48 * time.Hour)}
+	all := calendar.CalendarQuery{SiteID: b.Site.ID, From: start, To: start.Add(48 * time.Hour)}
 	item := func(q calendar.CalendarQuery) *calendar.CalendarItem {
 		t.Helper()
-		page, err := b.cal.Calendar(ctx, b.editor, q)
+		page, err := b.Cal.Calendar(ctx, b.Editor, q)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -87,7 +87,7 @@ func TestPauseEffects(t *testing.T) {
 	if it := item(scheduled); it != nil {
 		t.Errorf("a held release is also under Scheduled: %+v", it)
 	}
-	days, err := b.cal.CalendarDays(ctx, b.editor, all, nil)
+	days, err := b.Cal.CalendarDays(ctx, b.Editor, all, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,11 +101,11 @@ func TestPauseEffects(t *testing.T) {
 		t.Error("the Month grid's chip is not held")
 	}
 
-	set, err := b.eng.ScheduleSettings(ctx, b.site.ID)
+	set, err := b.Eng.ScheduleSettings(ctx, b.Site.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := settings.New(b.eng, b.store).SetKillSwitch(ctx, b.owner, b.site.ID, false, "Checked", set.Rev); err != nil {
+	if _, err := settings.New(b.Eng, b.Store).SetKillSwitch(ctx, b.Owner, b.Site.ID, false, "Checked", set.Rev); err != nil {
 		t.Fatal(err)
 	}
 	if it := item(all); it == nil || it.Held {
@@ -114,7 +114,7 @@ func TestPauseEffects(t *testing.T) {
 	if it := item(attention); it != nil {
 		t.Errorf("resumed: Needs attention still lists it")
 	}
-	if fx, err = settings.New(b.eng, b.store).PauseEffects(ctx, b.editor, b.site.ID); err != nil || fx.Paused || fx.HeldCount != 0 {
+	if fx, err = settings.New(b.Eng, b.Store).PauseEffects(ctx, b.Editor, b.Site.ID); err != nil || fx.Paused || fx.HeldCount != 0 {
 		t.Errorf("resumed: %+v, %v", fx, err)
 	}
 }

@@ -22,17 +22,17 @@ func TestPreviewTokens(t *testing.T) {
 	b := newBundle(t)
 	ctx := context.Background()
 	expires := start.Add(time.Hour)
-	tok, err := public.New(b.eng, b.store).PreviewToken(ctx, b.article.ID, expires)
+	tok, err := public.New(b.Eng, b.Store).PreviewToken(ctx, b.Article.ID, expires)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if id, exp, err := public.New(b.eng, b.store).VerifyPreview(ctx, tok, start); err != nil || id != b.article.ID || !exp.Equal(expires) {
+	if id, exp, err := public.New(b.Eng, b.Store).VerifyPreview(ctx, tok, start); err != nil || id != b.Article.ID || !exp.Equal(expires) {
 		t.Fatalf("VerifyPreview = %q, %v, %v", id, exp, err)
 	}
-	if _, _, err := public.New(b.eng, b.store).VerifyPreview(ctx, tok, expires.Add(-time.Millisecond)); err != nil {
+	if _, _, err := public.New(b.Eng, b.Store).VerifyPreview(ctx, tok, expires.Add(-time.Millisecond)); err != nil {
 		t.Errorf("a millisecond before it expires: %v", err)
 	}
-	if _, _, err := public.New(b.eng, b.store).VerifyPreview(ctx, tok, expires); !errors.Is(err, engine.ErrNotFound) {
+	if _, _, err := public.New(b.Eng, b.Store).VerifyPreview(ctx, tok, expires); !errors.Is(err, engine.ErrNotFound) {
 		t.Errorf("at its expiry: %v, want ErrNotFound", err)
 	}
 	parts := strings.Split(tok, ".")
@@ -46,23 +46,23 @@ func TestPreviewTokens(t *testing.T) {
 		"Extra":       tok + ".x",
 		"Empty":       "",
 	} {
-		if _, _, err := public.New(b.eng, b.store).VerifyPreview(ctx, bad, start); !errors.Is(err, engine.ErrNotFound) {
+		if _, _, err := public.New(b.Eng, b.Store).VerifyPreview(ctx, bad, start); !errors.Is(err, engine.ErrNotFound) {
 			t.Errorf("%s: %v, want ErrNotFound", name, err)
 		}
 	}
 
 	// The key outlives the process: a new store on the same file verifies.
-	st, err := store.Open(ctx, b.path)
+	st, err := store.Open(ctx, b.Path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	if _, _, err := public.New(engine.New(st, b.clock, nil), st).VerifyPreview(ctx, tok, start); err != nil {
+	if _, _, err := public.New(engine.New(st, b.Clock, nil), st).VerifyPreview(ctx, tok, start); err != nil {
 		t.Errorf("after reopening: %v", err)
 	}
 	// Another database has another key.
 	other := newBundle(t)
-	if _, _, err := public.New(other.eng, other.store).VerifyPreview(ctx, tok, start); !errors.Is(err, engine.ErrNotFound) {
+	if _, _, err := public.New(other.Eng, other.Store).VerifyPreview(ctx, tok, start); !errors.Is(err, engine.ErrNotFound) {
 		t.Errorf("another database accepted the token: %v", err)
 	}
 }
@@ -78,13 +78,13 @@ func TestPreviewKeyMadeOnce(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			st, err := store.Open(ctx, b.path)
+			st, err := store.Open(ctx, b.Path)
 			if err != nil {
 				t.Error(err)
 				return
 			}
 			defer st.Close()
-			tokens[i], err = public.New(engine.New(st, b.clock, nil), st).PreviewToken(ctx, b.article.ID, start.Add(time.Hour))
+			tokens[i], err = public.New(engine.New(st, b.Clock, nil), st).PreviewToken(ctx, b.Article.ID, start.Add(time.Hour))
 			if err != nil {
 				t.Error(err)
 			}
@@ -104,14 +104,14 @@ func TestPreviewLink(t *testing.T) {
 	t.Parallel()
 	b := newBundle(t)
 	ctx := context.Background()
-	tok, err := public.New(b.eng, b.store).PreviewLink(ctx, b.contributor, b.site.ID, b.article.ID)
+	tok, err := public.New(b.Eng, b.Store).PreviewLink(ctx, b.Contributor, b.Site.ID, b.Article.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, exp, err := public.New(b.eng, b.store).VerifyPreview(ctx, tok, start); err != nil || !exp.Equal(start.Add(public.PreviewLifetime)) {
+	if _, exp, err := public.New(b.Eng, b.Store).VerifyPreview(ctx, tok, start); err != nil || !exp.Equal(start.Add(public.PreviewLifetime)) {
 		t.Errorf("expires %v (%v), want a day later", exp, err)
 	}
-	if _, err := public.New(b.eng, b.store).PreviewLink(ctx, b.editor, b.site.ID, "ent_NOTHING"); !errors.Is(err, engine.ErrNotFound) {
+	if _, err := public.New(b.Eng, b.Store).PreviewLink(ctx, b.Editor, b.Site.ID, "ent_NOTHING"); !errors.Is(err, engine.ErrNotFound) {
 		t.Errorf("unknown node: %v", err)
 	}
 }

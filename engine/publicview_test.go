@@ -24,7 +24,7 @@ func TestPublicViewAt(t *testing.T) {
 	b := newBundle(t)
 	ten, noon := nine.Add(time.Hour), nine.Add(3*time.Hour)
 	asset := func(slug string) content.Node {
-		n, err := b.eng.CreateAsset(ctx, b.editor, b.site.ID, content.Body{Title: slug, Slug: slug,
+		n, err := b.Eng.CreateAsset(ctx, b.Editor, b.Site.ID, content.Body{Title: slug, Slug: slug,
 			Status: content.StatusPublished, Mime: "image/png", Data: []byte("\x89PNG\r\n\x1a\n0000")})
 		if err != nil {
 			t.Fatal(err)
@@ -32,19 +32,19 @@ func TestPublicViewAt(t *testing.T) {
 		return n
 	}
 	only, shared := asset("only.png"), asset("shared.png")
-	embargoed := b.createNode(t, b.site.ID, release.KindContentEntry, content.Body{Title: "Launch", Slug: "launch",
+	embargoed := b.CreateNode(t, b.Site.ID, release.KindContentEntry, content.Body{Title: "Launch", Slug: "launch",
 		Status: content.StatusPublished, Text: "Soon.", Refs: []string{only.ID, shared.ID},
 		Availability: &content.Availability{From: &ten}})
-	about := b.createNode(t, b.site.ID, release.KindPage, content.Body{Title: "About", Slug: "about",
+	about := b.CreateNode(t, b.Site.ID, release.KindPage, content.Body{Title: "About", Slug: "about",
 		Status: content.StatusPublished, Text: "Us.", Refs: []string{shared.ID}})
-	expiring := b.createNode(t, b.site.ID, release.KindPage, content.Body{Title: "Sale", Slug: "sale",
+	expiring := b.CreateNode(t, b.Site.ID, release.KindPage, content.Body{Title: "Sale", Slug: "sale",
 		Status: content.StatusPublished, Text: "Now.", Availability: &content.Availability{Until: &noon}})
-	draft := b.createNode(t, b.site.ID, release.KindPage, content.Body{Title: "Draft", Slug: "draft",
+	draft := b.CreateNode(t, b.Site.ID, release.KindPage, content.Body{Title: "Draft", Slug: "draft",
 		Status: content.StatusDraft, Text: "Not yet."})
-	if _, err := b.eng.Publish(ctx, b.editor, b.site.ID); err != nil {
+	if _, err := b.Eng.Publish(ctx, b.Editor, b.Site.ID); err != nil {
 		t.Fatal(err)
 	}
-	site, err := b.eng.Site(ctx, b.site.ID)
+	site, err := b.Eng.Site(ctx, b.Site.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,8 +65,8 @@ func TestPublicViewAt(t *testing.T) {
 		{"AtTheExpiry", noon, []string{about.ID, shared.ID, embargoed.ID, only.ID},
 			[]string{expiring.ID, draft.ID}, time.Time{}, false},
 	} {
-		b.clock.Set(c.now)
-		v, err := public.New(b.eng, b.store).ViewAt(ctx, site, b.eng.Now())
+		b.Clock.Set(c.now)
+		v, err := public.New(b.Eng, b.Store).ViewAt(ctx, site, b.Eng.Now())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -89,7 +89,7 @@ func TestPublicViewAt(t *testing.T) {
 	}
 	// Views within one gate interval share its number; the engine's
 	// prepared snapshot answers the same as the one call.
-	p, err := public.New(b.eng, b.store).Snapshot(ctx, site)
+	p, err := public.New(b.Eng, b.Store).Snapshot(ctx, site)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,48 +114,48 @@ func TestSiteLang(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	b := newBundle(t)
-	if b.site.Lang != "tr" {
-		t.Fatalf("a new site speaks %q, want the default tr", b.site.Lang)
+	if b.Site.Lang != "tr" {
+		t.Fatalf("a new site speaks %q, want the default tr", b.Site.Lang)
 	}
-	before := b.dump(t)
+	before := b.Dump(t)
 	for _, lang := range []string{"", "de", "EN", "english", "tr-TR"} {
-		_, err := settings.New(b.eng, b.store).SetSiteLang(ctx, b.admin, b.site.ID, lang, b.site.Rev)
+		_, err := settings.New(b.Eng, b.Store).SetSiteLang(ctx, b.Admin, b.Site.ID, lang, b.Site.Rev)
 		wantRefusal(t, err, "bad_language", "lang")
 	}
-	_, err := settings.New(b.eng, b.store).SetSiteLang(ctx, b.editor, b.site.ID, "en", b.site.Rev)
+	_, err := settings.New(b.Eng, b.Store).SetSiteLang(ctx, b.Editor, b.Site.ID, "en", b.Site.Rev)
 	wantRefusal(t, err, engine.CodeForbidden, "")
-	_, err = settings.New(b.eng, b.store).SetSiteLang(ctx, b.admin, b.site.ID, "en", b.site.Rev+1)
+	_, err = settings.New(b.Eng, b.Store).SetSiteLang(ctx, b.Admin, b.Site.ID, "en", b.Site.Rev+1)
 	wantRefusal(t, err, engine.CodeStale, "")
-	if after := b.dump(t); after != before {
+	if after := b.Dump(t); after != before {
 		t.Fatalf("refused language changes changed the database")
 	}
-	site, err := settings.New(b.eng, b.store).SetSiteLang(ctx, b.admin, b.site.ID, "en", b.site.Rev)
+	site, err := settings.New(b.Eng, b.Store).SetSiteLang(ctx, b.Admin, b.Site.ID, "en", b.Site.Rev)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := b.eng.Site(ctx, b.site.ID)
+	got, err := b.Eng.Site(ctx, b.Site.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.Lang != "en" || got.Rev != b.site.Rev+1 || got != site {
+	if got.Lang != "en" || got.Rev != b.Site.Rev+1 || got != site {
 		t.Fatalf("site after the change: %+v (returned %+v)", got, site)
 	}
-	if n := b.count(t, `SELECT count(*) FROM audit WHERE action = 'site.lang' AND site_id = ?
-		AND json_extract(details, '$.from') = 'tr' AND json_extract(details, '$.to') = 'en'`, b.site.ID); n != 1 {
+	if n := b.Count(t, `SELECT count(*) FROM audit WHERE action = 'site.lang' AND site_id = ?
+		AND json_extract(details, '$.from') = 'tr' AND json_extract(details, '$.to') = 'en'`, b.Site.ID); n != 1 {
 		t.Fatalf("audit rows = %d", n)
 	}
-	n := b.createNode(t, b.site.ID, release.KindPage, content.Body{Title: "Hello", Slug: "hello", Status: content.StatusDraft})
+	n := b.CreateNode(t, b.Site.ID, release.KindPage, content.Body{Title: "Hello", Slug: "hello", Status: content.StatusDraft})
 	if n.Body.Lang != "en" {
 		t.Fatalf("a new page on an English site is in %q", n.Body.Lang)
 	}
-	if old := b.node(t, b.article.ID); old.Body.Lang != "tr" {
+	if old := b.Node(t, b.Article.ID); old.Body.Lang != "tr" {
 		t.Fatalf("the article written before keeps its language: %q", old.Body.Lang)
 	}
-	s2, err := b.eng.CreateSiteIn(ctx, "Second", "UTC", "en")
+	s2, err := b.Eng.CreateSiteIn(ctx, "Second", "UTC", "en")
 	if err != nil || s2.Lang != "en" {
 		t.Fatalf("CreateSiteIn en: %+v %v", s2, err)
 	}
-	if _, err := b.eng.CreateSiteIn(ctx, "Third", "UTC", "xx"); err == nil {
+	if _, err := b.Eng.CreateSiteIn(ctx, "Third", "UTC", "xx"); err == nil {
 		t.Fatal("a site in a language Studio does not speak was created")
 	}
 }

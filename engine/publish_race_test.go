@@ -30,29 +30,29 @@ func (c *cancelBetweenReads) HeldNodes(ctx context.Context, siteID, nodeID strin
 func TestPublishStraddlingACancelPublishesNothingStale(t *testing.T) {
 	b := newBundle(t)
 	ctx := context.Background()
-	r := b.schedule(t, b.editor, b.article, "2026-11-02", "09:00") // promotes the draft
-	racer := &cancelBetweenReads{Store: b.store}
-	eng := engine.New(racer, b.clock, nil)
+	r := b.Schedule(t, b.Editor, b.Article, "2026-11-02", "09:00") // promotes the draft
+	racer := &cancelBetweenReads{Store: b.Store}
+	eng := engine.New(racer, b.Clock, nil)
 	racer.cancel = func() {
-		if err := b.eng.Cancel(ctx, b.editor, b.site.ID, r.ID, b.release(t, r.ID).Rev); err != nil {
+		if err := b.Eng.Cancel(ctx, b.Editor, b.Site.ID, r.ID, b.Release(t, r.ID).Rev); err != nil {
 			t.Fatal(err)
 		}
 	}
-	_, err := eng.Publish(ctx, b.editor, b.site.ID)
+	_, err := eng.Publish(ctx, b.Editor, b.Site.ID)
 	if e, ok := engine.AsError(err); !ok || e.Code != engine.CodeStale {
 		t.Fatalf("publish = %v, want a stale refusal", err)
 	}
 	if racer.cancel != nil {
 		t.Fatal("the cancel did not run between the reads")
 	}
-	if _, live := b.live(t)[b.article.ID]; live {
+	if _, live := b.Live(t)[b.Article.ID]; live {
 		t.Fatal("the canceled release's promoted version went live")
 	}
-	if got := b.release(t, r.ID); got.State != release.StateCanceled {
+	if got := b.Release(t, r.ID); got.State != release.StateCanceled {
 		t.Fatalf("release %s", got.State)
 	}
 	// Read again, the publish has nothing to put live: the article is a
 	// draft again.
-	_, err = b.eng.Publish(ctx, b.editor, b.site.ID)
+	_, err = b.Eng.Publish(ctx, b.Editor, b.Site.ID)
 	wantRefusal(t, err, release.CodeNothingToPublish, "")
 }

@@ -21,16 +21,16 @@ var missedAt = nine.Add(150 * time.Minute)
 // the article, and the draft scheduling had promoted is back as version 3.
 func (b *testBundle) missed(t *testing.T) engine.ReleaseRow {
 	t.Helper()
-	r := b.schedule(t, b.editor, b.article, "2026-11-02", "09:00")
-	b.clock.Set(missedAt)
-	if rep := b.tick(t); rep.Ran != 1 || rep.Published != 0 {
+	r := b.Schedule(t, b.Editor, b.Article, "2026-11-02", "09:00")
+	b.Clock.Set(missedAt)
+	if rep := b.Tick(t); rep.Ran != 1 || rep.Published != 0 {
 		t.Fatalf("tick at 11:30: %+v, want the release missed", rep)
 	}
-	got := b.release(t, r.ID)
+	got := b.Release(t, r.ID)
 	if got.State != release.StateMissed {
 		t.Fatalf("release is %s, want missed", got.State)
 	}
-	if d := b.node(t, b.article.ID); d.Rev != 3 || d.Body.Status != content.StatusDraft || d.Held != nil {
+	if d := b.Node(t, b.Article.ID); d.Rev != 3 || d.Body.Status != content.StatusDraft || d.Held != nil {
 		t.Fatalf("article after the miss: rev %d %s held %+v, want the draft put back as version 3", d.Rev, d.Body.Status, d.Held)
 	}
 	return got
@@ -40,13 +40,13 @@ func (b *testBundle) missed(t *testing.T) engine.ReleaseRow {
 // one row changed.
 func (b *testBundle) refusePublishNow(t *testing.T, u engine.User, id string, rev int64, code string) *engine.Error {
 	t.Helper()
-	before := b.dump(t)
-	got, err := b.eng.PublishNow(context.Background(), u, b.site.ID, id, rev)
+	before := b.Dump(t)
+	got, err := b.Eng.PublishNow(context.Background(), u, b.Site.ID, id, rev)
 	e := wantRefusal(t, err, code, "")
 	if got.ID != "" {
 		t.Errorf("a refused Publish now returned release %s", got.ID)
 	}
-	if after := b.dump(t); after != before {
+	if after := b.Dump(t); after != before {
 		t.Fatalf("a refused Publish now changed the database:\nbefore:\n%s\nafter:\n%s", before, after)
 	}
 	return e
@@ -62,10 +62,10 @@ func TestPublishNow(t *testing.T) {
 		b := newBundle(t)
 		r := b.missed(t)
 		target := *r.Items[0].Target
-		b.clock.Advance(7 * time.Second)
-		now := b.clock.Now()
+		b.Clock.Advance(7 * time.Second)
+		now := b.Clock.Now()
 
-		got, err := b.eng.PublishNow(ctx, b.admin, b.site.ID, r.ID, r.Rev)
+		got, err := b.Eng.PublishNow(ctx, b.Admin, b.Site.ID, r.ID, r.Rev)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -74,11 +74,11 @@ func TestPublishNow(t *testing.T) {
 		}
 		runID := ids.RunID(r.ID, now)
 		a := got.Approval
-		if a == nil || a.Kind != "person" || a.By.ID != b.admin.ID || !a.At.Equal(now) {
+		if a == nil || a.Kind != "person" || a.By.ID != b.Admin.ID || !a.At.Equal(now) {
 			t.Fatalf("approval %+v, want the administrator's at now", a)
 		}
 		o := got.Outcome
-		if o == nil || o.Kind != "published" || o.RunID != runID || !o.At.Equal(now) || o.By == nil || o.By.ID != b.admin.ID ||
+		if o == nil || o.Kind != "published" || o.RunID != runID || !o.At.Equal(now) || o.By == nil || o.By.ID != b.Admin.ID ||
 			o.LatenessSeconds == nil || *o.LatenessSeconds != int64(now.Sub(nine)/time.Second) || o.SnapshotID == "" {
 			t.Fatalf("outcome %+v, want published now by the administrator, late from 09:00", o)
 		}
@@ -86,60 +86,60 @@ func TestPublishNow(t *testing.T) {
 		sameInstant(t, "execute_at", *got.ExecuteAt, nine)
 
 		// A run of its own: trigger manual, its occurrence the real time.
-		if s := b.text(t, `SELECT trigger || ' ' || occurrence_at || ' ' || state || ' ' || lateness_s || ' ' || COALESCE(lease_token, '-')
+		if s := b.Text(t, `SELECT trigger || ' ' || occurrence_at || ' ' || state || ' ' || lateness_s || ' ' || COALESCE(lease_token, '-')
 			FROM schedule_runs WHERE id = ?`, runID); s != "manual "+localtime.FormatInstant(now)+" succeeded 9007 -" {
 			t.Fatalf("run row %q", s)
 		}
-		if n := b.count(t, `SELECT count(*) FROM schedule_runs WHERE subject_id = ? AND state = 'missed'`, r.ID); n != 1 {
+		if n := b.Count(t, `SELECT count(*) FROM schedule_runs WHERE subject_id = ? AND state = 'missed'`, r.ID); n != 1 {
 			t.Fatalf("%d missed runs, want the tick's one kept", n)
 		}
 		// The snapshot records the real time and the person.
-		if s := b.text(t, `SELECT created_at || ' ' || reason || ' ' || json_extract(actor, '$.id') || ' ' ||
+		if s := b.Text(t, `SELECT created_at || ' ' || reason || ' ' || json_extract(actor, '$.id') || ' ' ||
 			json_extract(metadata, '$."studio.trigger"') || ' ' || json_extract(metadata, '$."studio.run"')
-			FROM snapshots WHERE id = ?`, o.SnapshotID); s != localtime.FormatInstant(now)+" scheduled "+b.admin.ID+" manual "+runID {
+			FROM snapshots WHERE id = ?`, o.SnapshotID); s != localtime.FormatInstant(now)+" scheduled "+b.Admin.ID+" manual "+runID {
 			t.Fatalf("snapshot %q", s)
 		}
-		live := b.live(t)[b.article.ID]
+		live := b.Live(t)[b.Article.ID]
 		if live.Rev != target.Rev || live.Hash != target.Hash || live.Body.Status != content.StatusPublished {
 			t.Fatalf("live article %+v, want the pinned version %+v", live.Ref, target)
 		}
 		// The draft the miss put back is promoted again, as version 4: the
 		// working copy is what is live, and the next publish keeps it up.
-		d := b.node(t, b.article.ID)
+		d := b.Node(t, b.Article.ID)
 		if d.Rev != 4 || d.Hash != target.Hash || d.Body.Status != content.StatusPublished || d.Held != nil {
 			t.Fatalf("article after Publish now: rev %d %s %s held %+v", d.Rev, d.Hash, d.Body.Status, d.Held)
 		}
-		if n := b.count(t, `SELECT count(*) FROM node_versions WHERE node_id = ? AND rev = 4 AND hash = ?`, b.article.ID, target.Hash); n != 1 {
+		if n := b.Count(t, `SELECT count(*) FROM node_versions WHERE node_id = ? AND rev = 4 AND hash = ?`, b.Article.ID, target.Hash); n != 1 {
 			t.Fatal("version 4 not recorded")
 		}
-		if n := b.count(t, `SELECT count(*) FROM release_items WHERE release_id = ? AND held = 1`, r.ID); n != 0 {
+		if n := b.Count(t, `SELECT count(*) FROM release_items WHERE release_id = ? AND held = 1`, r.ID); n != 0 {
 			t.Fatalf("%d items still held", n)
 		}
 		// Audited as the person's act, with the approval it replaced.
-		if s := b.text(t, `SELECT json_extract(actor, '$.id') || ' ' || run_id || ' ' || json_extract(details, '$.trigger') || ' ' ||
+		if s := b.Text(t, `SELECT json_extract(actor, '$.id') || ' ' || run_id || ' ' || json_extract(details, '$.trigger') || ' ' ||
 			json_extract(details, '$.approval') || ' ' || json_extract(details, '$.replacedApproval.by.id') || ' ' ||
 			json_extract(details, '$.scheduledFor') FROM audit WHERE action = 'release.publish_now' AND release_id = ?`, r.ID); s !=
-			b.admin.ID+" "+runID+" manual replaced "+b.editor.ID+" "+localtime.FormatInstant(nine) {
+			b.Admin.ID+" "+runID+" manual replaced "+b.Editor.ID+" "+localtime.FormatInstant(nine) {
 			t.Fatalf("audit %q", s)
 		}
 		// Nothing left for the scheduler.
-		if rep := b.tick(t); rep.Ran != 0 {
+		if rep := b.Tick(t); rep.Ran != 0 {
 			t.Fatalf("tick after Publish now: %+v", rep)
 		}
-		b.refusePublishNow(t, b.admin, r.ID, got.Rev, engine.CodeBadState)
+		b.refusePublishNow(t, b.Admin, r.ID, got.Rev, engine.CodeBadState)
 	})
 
 	// §10.6 "Approve and publish now": an expired request nobody approved.
 	t.Run("ExpiredUnapproved", func(t *testing.T) {
 		setup := func(t *testing.T) (*testBundle, engine.ReleaseRow) {
 			b := newBundle(t)
-			r := b.schedule(t, b.contributor, b.article, "2026-11-02", "09:00")
+			r := b.Schedule(t, b.Contributor, b.Article, "2026-11-02", "09:00")
 			if r.State != release.StateAwaitingApproval {
 				t.Fatalf("contributor's release is %s", r.State)
 			}
-			b.clock.Set(nine.Add(time.Minute))
-			b.tick(t)
-			got := b.release(t, r.ID)
+			b.Clock.Set(nine.Add(time.Minute))
+			b.Tick(t)
+			got := b.Release(t, r.ID)
 			if got.State != release.StateExpired || got.Approval != nil {
 				t.Fatalf("release is %s with approval %+v, want expired unapproved", got.State, got.Approval)
 			}
@@ -148,34 +148,34 @@ func TestPublishNow(t *testing.T) {
 
 		t.Run("ContributorIsForbidden", func(t *testing.T) {
 			b, r := setup(t)
-			b.refusePublishNow(t, b.contributor, r.ID, r.Rev, engine.CodeForbidden)
+			b.refusePublishNow(t, b.Contributor, r.ID, r.Rev, engine.CodeForbidden)
 		})
 		t.Run("AuthorIsForbidden", func(t *testing.T) {
 			b, r := setup(t)
-			b.refusePublishNow(t, b.author, r.ID, r.Rev, engine.CodeForbidden)
+			b.refusePublishNow(t, b.Author, r.ID, r.Rev, engine.CodeForbidden)
 		})
 		t.Run("EditorApprovesByPublishing", func(t *testing.T) {
 			b, r := setup(t)
-			got, err := b.eng.PublishNow(ctx, b.editor, b.site.ID, r.ID, r.Rev)
+			got, err := b.Eng.PublishNow(ctx, b.Editor, b.Site.ID, r.ID, r.Rev)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got.State != release.StatePublished || got.Approval == nil || got.Approval.By.ID != b.editor.ID ||
+			if got.State != release.StatePublished || got.Approval == nil || got.Approval.By.ID != b.Editor.ID ||
 				got.Approval.Kind != "person" {
 				t.Fatalf("release %s approval %+v, want published with the editor's approval", got.State, got.Approval)
 			}
 			if got.Outcome.LatenessSeconds == nil || *got.Outcome.LatenessSeconds != 60 {
 				t.Fatalf("outcome %+v, want 60 s late", got.Outcome)
 			}
-			if s := b.text(t, `SELECT json_extract(details, '$.approval') || ' ' || json_extract(details, '$.from')
+			if s := b.Text(t, `SELECT json_extract(details, '$.approval') || ' ' || json_extract(details, '$.from')
 				FROM audit WHERE action = 'release.publish_now' AND release_id = ?`, r.ID); s != "given expired" {
 				t.Fatalf("audit %q, want the approval given by publishing", s)
 			}
-			if _, ok := b.live(t)[b.article.ID]; !ok {
+			if _, ok := b.Live(t)[b.Article.ID]; !ok {
 				t.Fatal("article not live")
 			}
 			// The request stays as it ended: expired, not approved after the fact.
-			if n := b.count(t, `SELECT count(*) FROM approvals WHERE release_id = ? AND status = 'expired'`, r.ID); n != 1 {
+			if n := b.Count(t, `SELECT count(*) FROM approvals WHERE release_id = ? AND status = 'expired'`, r.ID); n != 1 {
 				t.Fatalf("%d expired requests", n)
 			}
 		})
@@ -189,52 +189,52 @@ func TestPublishNow(t *testing.T) {
 	t.Run("ConflictPublishesNothing", func(t *testing.T) {
 		b := newBundle(t)
 		r := b.missed(t)
-		site, err := b.eng.Site(ctx, b.site.ID)
+		site, err := b.Eng.Site(ctx, b.Site.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
-		refs := []release.Ref{b.node(t, b.article.ID).Ref()}
-		for _, l := range b.live(t) {
+		refs := []release.Ref{b.Node(t, b.Article.ID).Ref()}
+		for _, l := range b.Live(t) {
 			refs = append(refs, l.Ref)
 		}
 		snap := engine.Snapshot{ID: ids.New("snp"), SiteID: site.ID, ParentID: site.PublishedSnapshotID, Reason: "rollback",
-			Actor: b.editor.Actor(), Refs: refs, CreatedAt: b.clock.Now()}
-		if err := b.store.PublishSnapshot(ctx, site, "sha256-test-rollback", snap, engine.AuditEntry{Action: "test", At: b.clock.Now()}); err != nil {
+			Actor: b.Editor.Actor(), Refs: refs, CreatedAt: b.Clock.Now()}
+		if err := b.Store.PublishSnapshot(ctx, site, "sha256-test-rollback", snap, engine.AuditEntry{Action: "test", At: b.Clock.Now()}); err != nil {
 			t.Fatal(err)
 		}
-		liveBefore := b.live(t)[b.article.ID]
-		snapshots := b.count(t, `SELECT count(*) FROM snapshots`)
+		liveBefore := b.Live(t)[b.Article.ID]
+		snapshots := b.Count(t, `SELECT count(*) FROM snapshots`)
 
-		got, err := b.eng.PublishNow(ctx, b.editor, b.site.ID, r.ID, r.Rev)
+		got, err := b.Eng.PublishNow(ctx, b.Editor, b.Site.ID, r.ID, r.Rev)
 		wantRefusal(t, err, engine.CodeConflict, "")
 		if got.State != release.StateConflict || got.Outcome == nil || len(got.Outcome.Conflicts) != 1 ||
-			got.Outcome.Conflicts[0].NodeID != b.article.ID || got.Outcome.By == nil || got.Outcome.By.ID != b.editor.ID {
+			got.Outcome.Conflicts[0].NodeID != b.Article.ID || got.Outcome.By == nil || got.Outcome.By.ID != b.Editor.ID {
 			t.Fatalf("release %s outcome %+v, want a conflict on the article", got.State, got.Outcome)
 		}
-		if n := b.count(t, `SELECT count(*) FROM snapshots`); n != snapshots {
+		if n := b.Count(t, `SELECT count(*) FROM snapshots`); n != snapshots {
 			t.Fatalf("%d snapshots, want %d: nothing published", n, snapshots)
 		}
-		if l := b.live(t)[b.article.ID]; l.Ref != liveBefore.Ref {
+		if l := b.Live(t)[b.Article.ID]; l.Ref != liveBefore.Ref {
 			t.Fatalf("live article moved from %+v to %+v", liveBefore.Ref, l.Ref)
 		}
-		if d := b.node(t, b.article.ID); d.Rev != 3 || d.Held != nil {
+		if d := b.Node(t, b.Article.ID); d.Rev != 3 || d.Held != nil {
 			t.Fatalf("article rev %d held %+v, want the draft as it was, free", d.Rev, d.Held)
 		}
-		if s := b.text(t, `SELECT trigger || ' ' || state FROM schedule_runs WHERE id = ?`, got.Outcome.RunID); s != "manual failed" {
+		if s := b.Text(t, `SELECT trigger || ' ' || state FROM schedule_runs WHERE id = ?`, got.Outcome.RunID); s != "manual failed" {
 			t.Fatalf("run %q", s)
 		}
-		if n := b.count(t, `SELECT count(*) FROM audit WHERE action = 'release.conflict' AND json_extract(actor, '$.id') = ?`, b.editor.ID); n != 1 {
+		if n := b.Count(t, `SELECT count(*) FROM audit WHERE action = 'release.conflict' AND json_extract(actor, '$.id') = ?`, b.Editor.ID); n != 1 {
 			t.Fatalf("%d conflict audit rows by the editor", n)
 		}
 		// A conflict is resolved by re-pinning, not by trying again.
-		b.refusePublishNow(t, b.editor, r.ID, got.Rev, engine.CodeBadState)
+		b.refusePublishNow(t, b.Editor, r.ID, got.Rev, engine.CodeBadState)
 	})
 
 	t.Run("StaleRevChangesNothing", func(t *testing.T) {
 		b := newBundle(t)
 		r := b.missed(t)
-		b.refusePublishNow(t, b.editor, r.ID, r.Rev-1, engine.CodeStale)
-		b.refusePublishNow(t, b.editor, r.ID, r.Rev+1, engine.CodeStale)
+		b.refusePublishNow(t, b.Editor, r.ID, r.Rev-1, engine.CodeStale)
+		b.refusePublishNow(t, b.Editor, r.ID, r.Rev+1, engine.CodeStale)
 	})
 
 	t.Run("NotEligible", func(t *testing.T) {
@@ -244,42 +244,42 @@ func TestPublishNow(t *testing.T) {
 			code string
 		}{
 			{"Draft", func(t *testing.T, b *testBundle) engine.ReleaseRow {
-				r := b.schedule(t, b.editor, b.article, "2026-11-02", "09:00")
-				if err := b.eng.Unschedule(ctx, b.editor, b.site.ID, r.ID, r.Rev); err != nil {
+				r := b.Schedule(t, b.Editor, b.Article, "2026-11-02", "09:00")
+				if err := b.Eng.Unschedule(ctx, b.Editor, b.Site.ID, r.ID, r.Rev); err != nil {
 					t.Fatal(err)
 				}
-				return b.release(t, r.ID)
+				return b.Release(t, r.ID)
 			}, engine.CodeBadState},
 			{"AwaitingApproval", func(t *testing.T, b *testBundle) engine.ReleaseRow {
-				r := b.schedule(t, b.contributor, b.article, "2026-11-02", "09:00")
-				return b.release(t, r.ID)
+				r := b.Schedule(t, b.Contributor, b.Article, "2026-11-02", "09:00")
+				return b.Release(t, r.ID)
 			}, engine.CodeBadState},
 			{"Canceled", func(t *testing.T, b *testBundle) engine.ReleaseRow {
-				r := b.schedule(t, b.editor, b.article, "2026-11-02", "09:00")
-				if err := b.eng.Cancel(ctx, b.editor, b.site.ID, r.ID, r.Rev); err != nil {
+				r := b.Schedule(t, b.Editor, b.Article, "2026-11-02", "09:00")
+				if err := b.Eng.Cancel(ctx, b.Editor, b.Site.ID, r.ID, r.Rev); err != nil {
 					t.Fatal(err)
 				}
-				return b.release(t, r.ID)
+				return b.Release(t, r.ID)
 			}, engine.CodeBadState},
 			{"Published", func(t *testing.T, b *testBundle) engine.ReleaseRow {
-				r := b.schedule(t, b.editor, b.article, "2026-11-02", "09:00")
-				b.clock.Set(nine)
-				b.tick(t)
-				return b.release(t, r.ID)
+				r := b.Schedule(t, b.Editor, b.Article, "2026-11-02", "09:00")
+				b.Clock.Set(nine)
+				b.Tick(t)
+				return b.Release(t, r.ID)
 			}, engine.CodeBadState},
 			{"Running", func(t *testing.T, b *testBundle) engine.ReleaseRow {
-				r := b.schedule(t, b.editor, b.article, "2026-11-02", "09:00")
-				if _, err := b.store.DB().Exec(`UPDATE releases SET state = 'running', lease_token = 'lease_x',
+				r := b.Schedule(t, b.Editor, b.Article, "2026-11-02", "09:00")
+				if _, err := b.Store.DB().Exec(`UPDATE releases SET state = 'running', lease_token = 'lease_x',
 					lease_until = '2026-11-02T06:10:00.000Z' WHERE id = ?`, r.ID); err != nil {
 					t.Fatal(err)
 				}
-				return b.release(t, r.ID)
+				return b.Release(t, r.ID)
 			}, engine.CodeRunning},
 		} {
 			t.Run(tc.name, func(t *testing.T) {
 				b := newBundle(t)
 				r := tc.make(t, b)
-				b.refusePublishNow(t, b.editor, r.ID, r.Rev, tc.code)
+				b.refusePublishNow(t, b.Editor, r.ID, r.Rev, tc.code)
 			})
 		}
 	})
@@ -290,13 +290,13 @@ func TestPublishNow(t *testing.T) {
 	t.Run("PinnedNodeEditedSince", func(t *testing.T) {
 		b := newBundle(t)
 		r := b.missed(t)
-		d := b.node(t, b.article.ID)
+		d := b.Node(t, b.Article.ID)
 		body := d.Body
 		body.Text = "Results, corrected."
-		if _, err := b.eng.SaveNode(ctx, b.editor, b.site.ID, d.ID, d.Rev, body); err != nil {
+		if _, err := b.Eng.SaveNode(ctx, b.Editor, b.Site.ID, d.ID, d.Rev, body); err != nil {
 			t.Fatal(err)
 		}
-		e := b.refusePublishNow(t, b.editor, r.ID, r.Rev, engine.CodePinnedChanged)
+		e := b.refusePublishNow(t, b.Editor, r.ID, r.Rev, engine.CodePinnedChanged)
 		if e.Args["Title"] != "Election night" {
 			t.Fatalf("refusal args %+v, want the article's title", e.Args)
 		}
@@ -306,8 +306,8 @@ func TestPublishNow(t *testing.T) {
 	t.Run("PinnedNodeHeldByAnotherRelease", func(t *testing.T) {
 		b := newBundle(t)
 		r := b.missed(t)
-		again := b.schedule(t, b.editor, b.node(t, b.article.ID).Node, "2026-11-02", "13:00")
-		e := b.refusePublishNow(t, b.editor, r.ID, r.Rev, engine.CodeScheduledLocked)
+		again := b.Schedule(t, b.Editor, b.Node(t, b.Article.ID).Node, "2026-11-02", "13:00")
+		e := b.refusePublishNow(t, b.Editor, r.ID, r.Rev, engine.CodeScheduledLocked)
 		if e.Args["Release"] != again.ID {
 			t.Fatalf("refusal args %+v, want the other release %s", e.Args, again.ID)
 		}
@@ -317,58 +317,58 @@ func TestPublishNow(t *testing.T) {
 	t.Run("SitePaused", func(t *testing.T) {
 		b := newBundle(t)
 		r := b.missed(t)
-		b.pause(t, b.admin, "Checking the feed")
-		b.refusePublishNow(t, b.editor, r.ID, r.Rev, engine.CodeSitePaused)
+		b.pause(t, b.Admin, "Checking the feed")
+		b.refusePublishNow(t, b.Editor, r.ID, r.Rev, engine.CodeSitePaused)
 	})
 
 	// One release at a time per site (§6.5).
 	t.Run("AnotherReleaseRunning", func(t *testing.T) {
 		b := newBundle(t)
 		r := b.missed(t)
-		page := b.createNode(t, b.site.ID, release.KindPage, content.Body{Title: "Contact", Slug: "contact", Status: content.StatusDraft})
-		other := b.schedule(t, b.editor, page, "2026-11-02", "13:00")
-		if _, err := b.store.DB().Exec(`UPDATE releases SET state = 'running', lease_token = 'lease_x',
+		page := b.CreateNode(t, b.Site.ID, release.KindPage, content.Body{Title: "Contact", Slug: "contact", Status: content.StatusDraft})
+		other := b.Schedule(t, b.Editor, page, "2026-11-02", "13:00")
+		if _, err := b.Store.DB().Exec(`UPDATE releases SET state = 'running', lease_token = 'lease_x',
 			lease_until = '2026-11-02T08:40:00.000Z' WHERE id = ?`, other.ID); err != nil {
 			t.Fatal(err)
 		}
-		b.refusePublishNow(t, b.editor, r.ID, r.Rev, engine.CodeSiteBusy)
+		b.refusePublishNow(t, b.Editor, r.ID, r.Rev, engine.CodeSiteBusy)
 	})
 
 	// §13: a scheduled release may be published early, by the same kind of
 	// explicit act; it never runs again at its time.
 	t.Run("ScheduledEarly", func(t *testing.T) {
 		b := newBundle(t)
-		s := b.schedule(t, b.contributor, b.article, "2026-11-02", "09:00")
-		req := b.count(t, `SELECT count(*) FROM approvals WHERE release_id = ?`, s.ID)
+		s := b.Schedule(t, b.Contributor, b.Article, "2026-11-02", "09:00")
+		req := b.Count(t, `SELECT count(*) FROM approvals WHERE release_id = ?`, s.ID)
 		if req != 1 {
 			t.Fatalf("%d requests", req)
 		}
-		list, err := b.eng.Approvals(ctx, b.editor, b.site.ID)
+		list, err := b.Eng.Approvals(ctx, b.Editor, b.Site.ID)
 		if err != nil || len(list) != 1 {
 			t.Fatalf("approvals %v %v", list, err)
 		}
-		if _, err := b.eng.Approve(ctx, b.editor, b.site.ID, list[0].Request.ID); err != nil {
+		if _, err := b.Eng.Approve(ctx, b.Editor, b.Site.ID, list[0].Request.ID); err != nil {
 			t.Fatal(err)
 		}
-		r := b.release(t, s.ID)
-		b.refusePublishNow(t, b.contributor, r.ID, r.Rev, engine.CodeForbidden)
-		b.clock.Advance(10 * time.Minute) // 08:10
-		got, err := b.eng.PublishNow(ctx, b.owner, b.site.ID, r.ID, r.Rev)
+		r := b.Release(t, s.ID)
+		b.refusePublishNow(t, b.Contributor, r.ID, r.Rev, engine.CodeForbidden)
+		b.Clock.Advance(10 * time.Minute) // 08:10
+		got, err := b.Eng.PublishNow(ctx, b.Owner, b.Site.ID, r.ID, r.Rev)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got.State != release.StatePublished || got.Approval.By.ID != b.owner.ID ||
-			got.Outcome.LatenessSeconds == nil || *got.Outcome.LatenessSeconds != 0 || !got.Outcome.At.Equal(b.clock.Now()) {
+		if got.State != release.StatePublished || got.Approval.By.ID != b.Owner.ID ||
+			got.Outcome.LatenessSeconds == nil || *got.Outcome.LatenessSeconds != 0 || !got.Outcome.At.Equal(b.Clock.Now()) {
 			t.Fatalf("release %s approval %+v outcome %+v, want published at 08:10 by the owner", got.State, got.Approval, got.Outcome)
 		}
-		if d := b.node(t, b.article.ID); d.Rev != 2 || d.Held != nil {
+		if d := b.Node(t, b.Article.ID); d.Rev != 2 || d.Held != nil {
 			t.Fatalf("article rev %d held %+v: nothing to promote again", d.Rev, d.Held)
 		}
-		b.clock.Set(nine)
-		if rep := b.tick(t); rep.Ran != 0 {
+		b.Clock.Set(nine)
+		if rep := b.Tick(t); rep.Ran != 0 {
 			t.Fatalf("tick at its time: %+v", rep)
 		}
-		if n := b.count(t, `SELECT count(*) FROM snapshots WHERE json_extract(metadata, '$."studio.release"') = ?`, r.ID); n != 1 {
+		if n := b.Count(t, `SELECT count(*) FROM snapshots WHERE json_extract(metadata, '$."studio.release"') = ?`, r.ID); n != 1 {
 			t.Fatalf("%d snapshots of the release", n)
 		}
 	})
@@ -396,19 +396,19 @@ func TestPublishNowConcurrentlyPublishesOnce(t *testing.T) {
 		if ok > 1 {
 			t.Fatalf("%d calls succeeded", ok)
 		}
-		if r := b.release(t, id); r.State != release.StatePublished {
+		if r := b.Release(t, id); r.State != release.StatePublished {
 			t.Fatalf("release is %s", r.State)
 		}
-		if n := b.count(t, `SELECT count(*) FROM snapshots WHERE json_extract(metadata, '$."studio.release"') = ?`, id); n != 1 {
+		if n := b.Count(t, `SELECT count(*) FROM snapshots WHERE json_extract(metadata, '$."studio.release"') = ?`, id); n != 1 {
 			t.Fatalf("%d snapshots of the release, want 1", n)
 		}
-		if n := b.count(t, `SELECT count(*) FROM audit WHERE release_id = ? AND action IN ('release.publish', 'release.publish_now')`, id); n != 1 {
+		if n := b.Count(t, `SELECT count(*) FROM audit WHERE release_id = ? AND action IN ('release.publish', 'release.publish_now')`, id); n != 1 {
 			t.Fatalf("%d publish audit rows, want 1", n)
 		}
-		if n := b.count(t, `SELECT count(*) FROM schedule_runs WHERE subject_id = ? AND state = 'succeeded'`, id); n != 1 {
+		if n := b.Count(t, `SELECT count(*) FROM schedule_runs WHERE subject_id = ? AND state = 'succeeded'`, id); n != 1 {
 			t.Fatalf("%d succeeded runs, want 1", n)
 		}
-		if n := b.count(t, `SELECT count(*) FROM node_versions WHERE node_id = ?`, b.article.ID); n > 4 {
+		if n := b.Count(t, `SELECT count(*) FROM node_versions WHERE node_id = ?`, b.Article.ID); n > 4 {
 			t.Fatalf("%d versions of the article: promoted again more than once", n)
 		}
 	}
@@ -420,8 +420,8 @@ func TestPublishNowConcurrentlyPublishesOnce(t *testing.T) {
 		errs := make([]error, callers)
 		var wg sync.WaitGroup
 		for i := range callers {
-			u := []engine.User{b.editor, b.admin, b.owner}[i%3]
-			wg.Go(func() { _, errs[i] = b.eng.PublishNow(ctx, u, b.site.ID, r.ID, r.Rev) })
+			u := []engine.User{b.Editor, b.Admin, b.Owner}[i%3]
+			wg.Go(func() { _, errs[i] = b.Eng.PublishNow(ctx, u, b.Site.ID, r.ID, r.Rev) })
 		}
 		wg.Wait()
 		check(t, b, r.ID, errs)
@@ -438,13 +438,13 @@ func TestPublishNowConcurrentlyPublishesOnce(t *testing.T) {
 
 	t.Run("PersonAndTickAtItsTime", func(t *testing.T) {
 		b := newBundle(t)
-		s := b.schedule(t, b.editor, b.article, "2026-11-02", "09:00")
-		r := b.release(t, s.ID)
-		b.clock.Set(nine)
+		s := b.Schedule(t, b.Editor, b.Article, "2026-11-02", "09:00")
+		r := b.Release(t, s.ID)
+		b.Clock.Set(nine)
 		var errs [2]error
 		var wg sync.WaitGroup
-		wg.Go(func() { _, errs[0] = b.eng.PublishNow(ctx, b.admin, b.site.ID, r.ID, r.Rev) })
-		wg.Go(func() { _, errs[1] = b.sched.RunDue(ctx, "node") })
+		wg.Go(func() { _, errs[0] = b.Eng.PublishNow(ctx, b.Admin, b.Site.ID, r.ID, r.Rev) })
+		wg.Go(func() { _, errs[1] = b.Sched.RunDue(ctx, "node") })
 		wg.Wait()
 		check(t, b, r.ID, errs[:1])
 		if errs[1] != nil {

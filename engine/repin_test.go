@@ -36,10 +36,10 @@ func (b *testBundle) conflict(t *testing.T, liveBefore bool, by engine.User, edi
 	ctx := context.Background()
 	save := func(mod func(*content.Body)) content.Node {
 		t.Helper()
-		d := b.node(t, b.article.ID)
+		d := b.Node(t, b.Article.ID)
 		body := d.Body
 		mod(&body)
-		n, err := b.eng.SaveNode(ctx, b.editor, b.site.ID, d.ID, d.Rev, body)
+		n, err := b.Eng.SaveNode(ctx, b.Editor, b.Site.ID, d.ID, d.Rev, body)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -47,14 +47,14 @@ func (b *testBundle) conflict(t *testing.T, liveBefore bool, by engine.User, edi
 	}
 	if liveBefore {
 		save(func(body *content.Body) { body.Status, body.PublishedAt = content.StatusPublished, &start })
-		if _, err := b.eng.Publish(ctx, b.editor, b.site.ID); err != nil {
+		if _, err := b.Eng.Publish(ctx, b.Editor, b.Site.ID); err != nil {
 			t.Fatal(err)
 		}
 		save(func(body *content.Body) { body.Text = "Results.\nFirst count." })
 	}
-	first := b.schedule(t, b.editor, b.node(t, b.article.ID).Node, "2026-11-02", "09:00")
-	b.clock.Set(nine)
-	if rep := b.tick(t); rep.Published != 1 {
+	first := b.Schedule(t, b.Editor, b.Node(t, b.Article.ID).Node, "2026-11-02", "09:00")
+	b.Clock.Set(nine)
+	if rep := b.Tick(t); rep.Published != 1 {
 		t.Fatalf("09:00 tick %+v, want first published", rep)
 	}
 	n := save(func(body *content.Body) {
@@ -63,38 +63,38 @@ func (b *testBundle) conflict(t *testing.T, liveBefore bool, by engine.User, edi
 			edit(body)
 		}
 	})
-	second := b.schedule(t, by, n, "2026-11-02", "12:00")
-	if by.ID != b.editor.ID { // a Contributor's waits: the editor approves it
-		q := b.text(t, `SELECT id FROM approvals WHERE release_id = ? AND status = 'waiting'`, second.ID)
-		if _, err := b.eng.Approve(ctx, b.editor, b.site.ID, q); err != nil {
+	second := b.Schedule(t, by, n, "2026-11-02", "12:00")
+	if by.ID != b.Editor.ID { // a Contributor's waits: the editor approves it
+		q := b.Text(t, `SELECT id FROM approvals WHERE release_id = ? AND status = 'waiting'`, second.ID)
+		if _, err := b.Eng.Approve(ctx, b.Editor, b.Site.ID, q); err != nil {
 			t.Fatal(err)
 		}
 	}
-	plan, err := b.eng.PlanUndo(ctx, b.editor, b.site.ID, first.ID)
+	plan, err := b.Eng.PlanUndo(ctx, b.Editor, b.Site.ID, first.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := b.eng.Undo(ctx, b.editor, b.site.ID, first.ID, plan.Site.Rev); err != nil {
+	if _, err := b.Eng.Undo(ctx, b.Editor, b.Site.ID, first.ID, plan.Site.Rev); err != nil {
 		t.Fatal(err)
 	}
-	b.clock.Set(noon)
-	if rep := b.tick(t); rep.Failed != 1 {
+	b.Clock.Set(noon)
+	if rep := b.Tick(t); rep.Failed != 1 {
 		t.Fatalf("12:00 tick %+v, want second held", rep)
 	}
-	got := b.release(t, second.ID)
+	got := b.Release(t, second.ID)
 	if got.State != release.StateConflict || got.Outcome == nil || len(got.Outcome.Conflicts) != 1 {
 		t.Fatalf("second is %s %+v, want a conflict on the article", got.State, got.Outcome)
 	}
-	return conflicted{first: b.release(t, first.ID), second: got, target: *got.Items[0].Target, base: *got.Items[0].Base}
+	return conflicted{first: b.Release(t, first.ID), second: got, target: *got.Items[0].Target, base: *got.Items[0].Base}
 }
 
 // refuseChange runs change and checks it is refused with code and field and
 // changed not one row.
 func (b *testBundle) refuseChange(t *testing.T, code, field string, change func() error) *engine.Error {
 	t.Helper()
-	before := b.dump(t)
+	before := b.Dump(t)
 	e := wantRefusal(t, change(), code, field)
-	if after := b.dump(t); after != before {
+	if after := b.Dump(t); after != before {
 		t.Fatalf("a refused change (%s) changed the database:\nbefore:\n%s\nafter:\n%s", code, before, after)
 	}
 	return e
@@ -113,8 +113,8 @@ func TestConflictView(t *testing.T) {
 
 	t.Run("RollbackToAnOlderVersion", func(t *testing.T) {
 		b := newBundle(t)
-		c := b.conflict(t, true, b.editor, nil)
-		v, err := b.eng.ConflictView(ctx, b.contributor, b.site.ID, c.second.ID) // anyone who reads schedules
+		c := b.conflict(t, true, b.Editor, nil)
+		v, err := b.Eng.ConflictView(ctx, b.Contributor, b.Site.ID, c.second.ID) // anyone who reads schedules
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -122,7 +122,7 @@ func TestConflictView(t *testing.T) {
 			t.Fatalf("%d conflict rows, want the article", len(v.Nodes))
 		}
 		n := v.Nodes[0]
-		if n.Item.NodeID != b.article.ID || n.Title != "Election night" || n.Live == nil || n.Live.Rev != 2 || n.Working != c.target {
+		if n.Item.NodeID != b.Article.ID || n.Title != "Election night" || n.Live == nil || n.Live.Rev != 2 || n.Working != c.target {
 			t.Fatalf("row %+v", n)
 		}
 		if got := bodyText(n.BaseToLive.Base) + " | " + bodyText(n.BaseToLive.Target) + " | " + bodyText(n.BaseToTarget.Target); got !=
@@ -148,8 +148,8 @@ func TestConflictView(t *testing.T) {
 
 	t.Run("TakenOffTheSite", func(t *testing.T) {
 		b := newBundle(t)
-		c := b.conflict(t, false, b.editor, nil)
-		v, err := b.eng.ConflictView(ctx, b.editor, b.site.ID, c.second.ID)
+		c := b.conflict(t, false, b.Editor, nil)
+		v, err := b.Eng.ConflictView(ctx, b.Editor, b.Site.ID, c.second.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -164,8 +164,8 @@ func TestConflictView(t *testing.T) {
 
 	t.Run("OnlyForConflicts", func(t *testing.T) {
 		b := newBundle(t)
-		r := b.schedule(t, b.editor, b.article, "2026-11-02", "09:00")
-		_, err := b.eng.ConflictView(ctx, b.editor, b.site.ID, r.ID)
+		r := b.Schedule(t, b.Editor, b.Article, "2026-11-02", "09:00")
+		_, err := b.Eng.ConflictView(ctx, b.Editor, b.Site.ID, r.ID)
 		wantRefusal(t, err, engine.CodeBadState, "")
 	})
 }
@@ -176,57 +176,57 @@ func TestRebase(t *testing.T) {
 
 	t.Run("EditorReapprovesAndItPublishes", func(t *testing.T) {
 		b := newBundle(t)
-		c := b.conflict(t, true, b.editor, nil)
+		c := b.conflict(t, true, b.Editor, nil)
 		r := c.second
 		rebase := func(u engine.User, rev int64, date, clock string) func() error {
-			return func() error { _, err := b.eng.Rebase(ctx, u, b.site.ID, r.ID, rev, date, clock); return err }
+			return func() error { _, err := b.Eng.Rebase(ctx, u, b.Site.ID, r.ID, rev, date, clock); return err }
 		}
-		b.clock.Set(noon.Add(10 * time.Second))
-		b.refuseChange(t, engine.CodeForbidden, "", rebase(b.contributor, r.Rev, "2026-11-02", "13:00"))
-		b.refuseChange(t, engine.CodeStale, "", rebase(b.editor, r.Rev-1, "2026-11-02", "13:00"))
+		b.Clock.Set(noon.Add(10 * time.Second))
+		b.refuseChange(t, engine.CodeForbidden, "", rebase(b.Contributor, r.Rev, "2026-11-02", "13:00"))
+		b.refuseChange(t, engine.CodeStale, "", rebase(b.Editor, r.Rev-1, "2026-11-02", "13:00"))
 		// The release's own time has passed: a new one is needed.
-		b.refuseChange(t, release.CodeTimeInPast, "time", rebase(b.editor, r.Rev, "", ""))
-		b.refuseChange(t, release.CodeTimeInPast, "time", rebase(b.editor, r.Rev, "2026-11-02", "11:59"))
-		b.refuseChange(t, release.CodeTooSoon, "time", rebase(b.editor, r.Rev, "2026-11-02", "12:01"))
+		b.refuseChange(t, release.CodeTimeInPast, "time", rebase(b.Editor, r.Rev, "", ""))
+		b.refuseChange(t, release.CodeTimeInPast, "time", rebase(b.Editor, r.Rev, "2026-11-02", "11:59"))
+		b.refuseChange(t, release.CodeTooSoon, "time", rebase(b.Editor, r.Rev, "2026-11-02", "12:01"))
 		b.refuseChange(t, engine.CodeBadState, "", func() error {
-			_, err := b.eng.Rebase(ctx, b.editor, b.site.ID, c.first.ID, c.first.Rev, "2026-11-02", "13:00")
+			_, err := b.Eng.Rebase(ctx, b.Editor, b.Site.ID, c.first.ID, c.first.Rev, "2026-11-02", "13:00")
 			return err
 		})
 
-		got, err := b.eng.Rebase(ctx, b.editor, b.site.ID, r.ID, r.Rev, "2026-11-02", "13:00")
+		got, err := b.Eng.Rebase(ctx, b.Editor, b.Site.ID, r.ID, r.Rev, "2026-11-02", "13:00")
 		if err != nil {
 			t.Fatal(err)
 		}
 		it := got.Items[0]
-		if got.State != release.StateScheduled || got.Hash == r.Hash || got.Hash != release.Hash(b.site.ID, got.Items) {
+		if got.State != release.StateScheduled || got.Hash == r.Hash || got.Hash != release.Hash(b.Site.ID, got.Items) {
 			t.Fatalf("release %s hash %s (was %s), want scheduled with a new hash", got.State, got.Hash, r.Hash)
 		}
 		if *it.Target != c.target || it.Base == nil || it.Base.Rev != 2 {
 			t.Fatalf("item %+v, want the same target on the live version 2", it)
 		}
-		if a := got.Approval; a == nil || a.By.ID != b.editor.ID || !a.At.Equal(b.clock.Now()) || a.ExecuteAt == nil || !a.ExecuteAt.Equal(one) {
+		if a := got.Approval; a == nil || a.By.ID != b.Editor.ID || !a.At.Equal(b.Clock.Now()) || a.ExecuteAt == nil || !a.ExecuteAt.Equal(one) {
 			t.Fatalf("approval %+v, want the editor's, now, for 13:00", got.Approval)
 		}
 		sameInstant(t, "execute at", *got.ExecuteAt, one)
 		if got.Outcome != nil || got.When.LocalTime != "2026-11-02T13:00" {
 			t.Fatalf("outcome %+v local %q", got.Outcome, got.When.LocalTime)
 		}
-		if d := b.node(t, b.article.ID); d.Held == nil || d.Held.ReleaseID != r.ID {
+		if d := b.Node(t, b.Article.ID); d.Held == nil || d.Held.ReleaseID != r.ID {
 			t.Fatalf("article held %+v, want held by the release again", d.Held)
 		}
-		if s := b.text(t, `SELECT json_extract(details, '$.oldHash') || ' ' || json_extract(details, '$.hash') || ' ' ||
+		if s := b.Text(t, `SELECT json_extract(details, '$.oldHash') || ' ' || json_extract(details, '$.hash') || ' ' ||
 			json_extract(details, '$.approval') FROM audit WHERE action = 'release.rebase' AND release_id = ?`, r.ID); s != r.Hash+" "+got.Hash+" given" {
 			t.Fatalf("audit %q", s)
 		}
-		if n := b.count(t, `SELECT count(*) FROM approvals WHERE release_id = ? AND status = 'waiting'`, r.ID); n != 0 {
+		if n := b.Count(t, `SELECT count(*) FROM approvals WHERE release_id = ? AND status = 'waiting'`, r.ID); n != 0 {
 			t.Fatalf("%d waiting requests, want none", n)
 		}
 
-		b.clock.Set(one)
-		if rep := b.tick(t); rep.Published != 1 {
+		b.Clock.Set(one)
+		if rep := b.Tick(t); rep.Published != 1 {
 			t.Fatalf("13:00 tick %+v", rep)
 		}
-		if l := b.live(t)[b.article.ID]; l.Rev != c.target.Rev || l.Body.Text != "Results.\nFirst count.\nFinal count." {
+		if l := b.Live(t)[b.Article.ID]; l.Rev != c.target.Rev || l.Body.Text != "Results.\nFirst count.\nFinal count." {
 			t.Fatalf("live article %d %q, want the target", l.Rev, l.Body.Text)
 		}
 	})
@@ -237,26 +237,26 @@ func TestRebase(t *testing.T) {
 	// the working copy shows.
 	t.Run("TheTargetComesBackOverThePutBackDraft", func(t *testing.T) {
 		b := newBundle(t)
-		c := b.conflict(t, true, b.editor, func(body *content.Body) { body.Status = content.StatusDraft })
-		d := b.node(t, b.article.ID)
+		c := b.conflict(t, true, b.Editor, func(body *content.Body) { body.Status = content.StatusDraft })
+		d := b.Node(t, b.Article.ID)
 		if d.Body.Status != content.StatusDraft || d.Rev != c.target.Rev+1 {
 			t.Fatalf("setup: article rev %d %s, want the draft put back", d.Rev, d.Body.Status)
 		}
-		got, err := b.eng.Rebase(ctx, b.editor, b.site.ID, c.second.ID, c.second.Rev, "2026-11-02", "13:00")
+		got, err := b.Eng.Rebase(ctx, b.Editor, b.Site.ID, c.second.ID, c.second.Rev, "2026-11-02", "13:00")
 		if err != nil {
 			t.Fatal(err)
 		}
 		it := got.Items[0]
-		after := b.node(t, b.article.ID)
+		after := b.Node(t, b.Article.ID)
 		if it.Target.Hash != c.target.Hash || it.Target.Rev != d.Rev+1 || after.Version() != *it.Target || it.RestoreRev != d.Rev {
 			t.Fatalf("item %+v, article %+v: want the target's body again as version %d", it, after.Version(), d.Rev+1)
 		}
-		b.clock.Set(one)
-		b.tick(t)
-		if l := b.live(t)[b.article.ID]; l.Hash != c.target.Hash || l.Body.Status != content.StatusPublished {
+		b.Clock.Set(one)
+		b.Tick(t)
+		if l := b.Live(t)[b.Article.ID]; l.Hash != c.target.Hash || l.Body.Status != content.StatusPublished {
 			t.Fatalf("live %+v %s", l.Ref, l.Body.Status)
 		}
-		if n := b.node(t, b.article.ID); n.Version() != *it.Target {
+		if n := b.Node(t, b.Article.ID); n.Version() != *it.Target {
 			t.Fatalf("working copy %+v after the publish, want the live target", n.Version())
 		}
 	})
@@ -272,42 +272,42 @@ func TestRebase(t *testing.T) {
 			// After the conflict let go of the article, a newer version was
 			// saved and published: the target does not contain it.
 			{"LiveNewer", func(t *testing.T, b *testBundle, c conflicted) {
-				d := b.node(t, b.article.ID)
+				d := b.Node(t, b.Article.ID)
 				body := d.Body
 				body.Text += "\nRecount."
-				if _, err := b.eng.SaveNode(ctx, b.editor, b.site.ID, d.ID, d.Rev, body); err != nil {
+				if _, err := b.Eng.SaveNode(ctx, b.Editor, b.Site.ID, d.ID, d.Rev, body); err != nil {
 					t.Fatal(err)
 				}
-				if _, err := b.eng.Publish(ctx, b.editor, b.site.ID); err != nil {
+				if _, err := b.Eng.Publish(ctx, b.Editor, b.Site.ID); err != nil {
 					t.Fatal(err)
 				}
 			}, engine.RebaseLiveNewer},
 			// Edited, not published: the edit would be hidden behind the
 			// older target.
 			{"Edited", func(t *testing.T, b *testBundle, c conflicted) {
-				d := b.node(t, b.article.ID)
+				d := b.Node(t, b.Article.ID)
 				body := d.Body
 				body.Summary = "Edited after the conflict."
-				if _, err := b.eng.SaveNode(ctx, b.editor, b.site.ID, d.ID, d.Rev, body); err != nil {
+				if _, err := b.Eng.SaveNode(ctx, b.Editor, b.Site.ID, d.ID, d.Rev, body); err != nil {
 					t.Fatal(err)
 				}
 			}, engine.RebaseEdited},
 		} {
 			t.Run(tc.name, func(t *testing.T) {
 				b := newBundle(t)
-				c := b.conflict(t, tc.setup != nil, b.editor, nil)
+				c := b.conflict(t, tc.setup != nil, b.Editor, nil)
 				if tc.setup != nil {
 					tc.setup(t, b, c)
 				}
-				v, err := b.eng.ConflictView(ctx, b.editor, b.site.ID, c.second.ID)
+				v, err := b.Eng.ConflictView(ctx, b.Editor, b.Site.ID, c.second.ID)
 				if err != nil {
 					t.Fatal(err)
 				}
-				if v.Rebase.Possible || v.Rebase.Reason != tc.reason || v.Rebase.NodeID != b.article.ID {
+				if v.Rebase.Possible || v.Rebase.Reason != tc.reason || v.Rebase.NodeID != b.Article.ID {
 					t.Fatalf("rebase %+v, want not possible: %s", v.Rebase, tc.reason)
 				}
 				e := b.refuseChange(t, engine.CodeRebaseNotPossible, "", func() error {
-					_, err := b.eng.Rebase(ctx, b.editor, b.site.ID, c.second.ID, c.second.Rev, "2026-11-02", "13:00")
+					_, err := b.Eng.Rebase(ctx, b.Editor, b.Site.ID, c.second.ID, c.second.Rev, "2026-11-02", "13:00")
 					return err
 				})
 				if e.Args["Title"] != "Election night" {
@@ -324,86 +324,86 @@ func TestRepin(t *testing.T) {
 
 	t.Run("EditorReapprovesAndTheWorkingCopyPublishes", func(t *testing.T) {
 		b := newBundle(t)
-		c := b.conflict(t, false, b.editor, nil)
+		c := b.conflict(t, false, b.Editor, nil)
 		r := c.second
 		b.refuseChange(t, engine.CodeForbidden, "", func() error {
-			_, err := b.eng.Repin(ctx, b.author, b.site.ID, r.ID, r.Rev, "2026-11-02", "13:00")
+			_, err := b.Eng.Repin(ctx, b.Author, b.Site.ID, r.ID, r.Rev, "2026-11-02", "13:00")
 			return err
 		})
 		b.refuseChange(t, engine.CodeStale, "", func() error {
-			_, err := b.eng.Repin(ctx, b.editor, b.site.ID, r.ID, r.Rev+1, "2026-11-02", "13:00")
+			_, err := b.Eng.Repin(ctx, b.Editor, b.Site.ID, r.ID, r.Rev+1, "2026-11-02", "13:00")
 			return err
 		})
 		b.refuseChange(t, "bad_time", "time", func() error {
-			_, err := b.eng.Repin(ctx, b.editor, b.site.ID, r.ID, r.Rev, "2026-11-02", "25:00")
+			_, err := b.Eng.Repin(ctx, b.Editor, b.Site.ID, r.ID, r.Rev, "2026-11-02", "25:00")
 			return err
 		})
 		// After the conflict the article is free: someone edits it. Re-pin
 		// takes that working copy, live changes and all.
-		d := b.node(t, b.article.ID)
+		d := b.Node(t, b.Article.ID)
 		body := d.Body
 		body.Text += "\nTurnout: 84%."
-		edited, err := b.eng.SaveNode(ctx, b.editor, b.site.ID, d.ID, d.Rev, body)
+		edited, err := b.Eng.SaveNode(ctx, b.Editor, b.Site.ID, d.ID, d.Rev, body)
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := b.eng.Repin(ctx, b.editor, b.site.ID, r.ID, r.Rev, "2026-11-02", "13:00")
+		got, err := b.Eng.Repin(ctx, b.Editor, b.Site.ID, r.ID, r.Rev, "2026-11-02", "13:00")
 		if err != nil {
 			t.Fatal(err)
 		}
 		it := got.Items[0]
-		if got.State != release.StateScheduled || got.Hash == r.Hash || got.Hash != release.Hash(b.site.ID, got.Items) {
+		if got.State != release.StateScheduled || got.Hash == r.Hash || got.Hash != release.Hash(b.Site.ID, got.Items) {
 			t.Fatalf("release %s hash %s, want scheduled with a new hash", got.State, got.Hash)
 		}
 		if *it.Target != edited.Version() || it.Base != nil {
 			t.Fatalf("item %+v, want the edited working copy %+v, not live", it, edited.Version())
 		}
-		if got.Approval == nil || got.Approval.By.ID != b.editor.ID || got.Approval.ApprovalID != "" {
+		if got.Approval == nil || got.Approval.By.ID != b.Editor.ID || got.Approval.ApprovalID != "" {
 			t.Fatalf("approval %+v, want the editor's own", got.Approval)
 		}
-		if s := b.text(t, `SELECT json_extract(details, '$.oldHash') || ' ' || json_extract(details, '$.hash')
+		if s := b.Text(t, `SELECT json_extract(details, '$.oldHash') || ' ' || json_extract(details, '$.hash')
 			FROM audit WHERE action = 'release.repin' AND release_id = ?`, r.ID); s != r.Hash+" "+got.Hash {
 			t.Fatalf("audit %q", s)
 		}
-		b.clock.Set(one)
-		if rep := b.tick(t); rep.Published != 1 {
+		b.Clock.Set(one)
+		if rep := b.Tick(t); rep.Published != 1 {
 			t.Fatalf("13:00 tick %+v", rep)
 		}
-		if l := b.live(t)[b.article.ID]; l.Rev != edited.Rev || !strings.HasSuffix(l.Body.Text, "Turnout: 84%.") {
+		if l := b.Live(t)[b.Article.ID]; l.Rev != edited.Rev || !strings.HasSuffix(l.Body.Text, "Turnout: 84%.") {
 			t.Fatalf("live article %d %q, want the re-pinned working copy", l.Rev, l.Body.Text)
 		}
 	})
 
 	t.Run("ContributorSendsItForApproval", func(t *testing.T) {
 		b := newBundle(t)
-		c := b.conflict(t, false, b.contributor, nil)
+		c := b.conflict(t, false, b.Contributor, nil)
 		r := c.second
-		if r.Approval == nil || r.Approval.By.ID != b.editor.ID {
+		if r.Approval == nil || r.Approval.By.ID != b.Editor.ID {
 			t.Fatalf("setup: approval %+v", r.Approval)
 		}
-		b.clock.Set(noon.Add(5 * time.Minute))
-		got, err := b.eng.Repin(ctx, b.contributor, b.site.ID, r.ID, r.Rev, "2026-11-02", "13:00")
+		b.Clock.Set(noon.Add(5 * time.Minute))
+		got, err := b.Eng.Repin(ctx, b.Contributor, b.Site.ID, r.ID, r.Rev, "2026-11-02", "13:00")
 		if err != nil {
 			t.Fatal(err)
 		}
 		if got.State != release.StateAwaitingApproval || got.Approval != nil || got.Hash == r.Hash {
 			t.Fatalf("release %s approval %+v, want waiting, the approval void, a new hash", got.State, got.Approval)
 		}
-		if n := b.count(t, `SELECT count(*) FROM approvals WHERE release_id = ? AND status = 'waiting'`, r.ID); n != 1 {
+		if n := b.Count(t, `SELECT count(*) FROM approvals WHERE release_id = ? AND status = 'waiting'`, r.ID); n != 1 {
 			t.Fatalf("%d waiting requests, want exactly one", n)
 		}
-		q := b.text(t, `SELECT id FROM approvals WHERE release_id = ? AND status = 'waiting'`, r.ID)
-		if s := b.text(t, `SELECT state_hash || ' ' || json_extract(requested_by, '$.id') FROM approvals WHERE id = ?`, q); s != got.Hash+" "+b.contributor.ID {
+		q := b.Text(t, `SELECT id FROM approvals WHERE release_id = ? AND status = 'waiting'`, r.ID)
+		if s := b.Text(t, `SELECT state_hash || ' ' || json_extract(requested_by, '$.id') FROM approvals WHERE id = ?`, q); s != got.Hash+" "+b.Contributor.ID {
 			t.Fatalf("request %q, want bound to the new hash, asked by the contributor", s)
 		}
-		if d := b.node(t, b.article.ID); d.Held == nil || d.Held.ReleaseID != r.ID {
+		if d := b.Node(t, b.Article.ID); d.Held == nil || d.Held.ReleaseID != r.ID {
 			t.Fatalf("article held %+v, want held while it waits", d.Held)
 		}
-		if _, err := b.eng.Approve(ctx, b.editor, b.site.ID, q); err != nil {
+		if _, err := b.Eng.Approve(ctx, b.Editor, b.Site.ID, q); err != nil {
 			t.Fatal(err)
 		}
-		b.clock.Set(one)
-		if rep := b.tick(t); rep.Published != 1 {
+		b.Clock.Set(one)
+		if rep := b.Tick(t); rep.Published != 1 {
 			t.Fatalf("13:00 tick %+v", rep)
 		}
 	})
@@ -413,50 +413,50 @@ func TestRepin(t *testing.T) {
 	// exactly as scheduling does, and a later cancel would put it back.
 	t.Run("PromotesADraftLikeScheduling", func(t *testing.T) {
 		b := newBundle(t)
-		c := b.conflict(t, false, b.editor, func(body *content.Body) { body.Status = content.StatusDraft })
+		c := b.conflict(t, false, b.Editor, func(body *content.Body) { body.Status = content.StatusDraft })
 		if c.second.Items[0].RestoreRev == 0 {
 			t.Fatalf("setup: item %+v, want a promoted draft", c.second.Items[0])
 		}
-		d := b.node(t, b.article.ID)
+		d := b.Node(t, b.Article.ID)
 		if d.Body.Status != content.StatusDraft || d.Rev != c.target.Rev+1 {
 			t.Fatalf("setup: article rev %d %s, want the draft put back", d.Rev, d.Body.Status)
 		}
-		got, err := b.eng.Repin(ctx, b.editor, b.site.ID, c.second.ID, c.second.Rev, "2026-11-02", "13:00")
+		got, err := b.Eng.Repin(ctx, b.Editor, b.Site.ID, c.second.ID, c.second.Rev, "2026-11-02", "13:00")
 		if err != nil {
 			t.Fatal(err)
 		}
 		it := got.Items[0]
-		after := b.node(t, b.article.ID)
+		after := b.Node(t, b.Article.ID)
 		if it.Target.Rev != d.Rev+1 || it.RestoreRev != d.Rev || after.Version() != *it.Target ||
 			after.Body.Status != content.StatusPublished || after.Body.PublishedAt == nil {
 			t.Fatalf("item %+v, article rev %d %s: want the draft promoted as the next version", it, after.Rev, after.Body.Status)
 		}
-		b.clock.Set(one)
-		b.tick(t)
-		if l, ok := b.live(t)[b.article.ID]; !ok || l.Body.Status != content.StatusPublished || l.Rev != it.Target.Rev {
+		b.Clock.Set(one)
+		b.Tick(t)
+		if l, ok := b.Live(t)[b.Article.ID]; !ok || l.Body.Status != content.StatusPublished || l.Rev != it.Target.Rev {
 			t.Fatalf("live article %+v", l.Ref)
 		}
 	})
 
 	t.Run("NothingToPublish", func(t *testing.T) {
 		b := newBundle(t)
-		c := b.conflict(t, true, b.editor, nil)
+		c := b.conflict(t, true, b.Editor, nil)
 		// After the conflict, someone publishes the working copy itself.
-		if _, err := b.eng.Publish(ctx, b.editor, b.site.ID); err != nil {
+		if _, err := b.Eng.Publish(ctx, b.Editor, b.Site.ID); err != nil {
 			t.Fatal(err)
 		}
 		e := b.refuseChange(t, release.CodeNothingToPublish, "", func() error {
-			_, err := b.eng.Repin(ctx, b.editor, b.site.ID, c.second.ID, c.second.Rev, "2026-11-02", "13:00")
+			_, err := b.Eng.Repin(ctx, b.Editor, b.Site.ID, c.second.ID, c.second.Rev, "2026-11-02", "13:00")
 			return err
 		})
 		if e.Args["Title"] != "Election night" {
 			t.Fatalf("args %v", e.Args)
 		}
 		// The third way out: cancel.
-		if err := b.eng.Cancel(ctx, b.editor, b.site.ID, c.second.ID, c.second.Rev); err != nil {
+		if err := b.Eng.Cancel(ctx, b.Editor, b.Site.ID, c.second.ID, c.second.Rev); err != nil {
 			t.Fatal(err)
 		}
-		if got := b.release(t, c.second.ID); got.State != release.StateCanceled {
+		if got := b.Release(t, c.second.ID); got.State != release.StateCanceled {
 			t.Fatalf("release %s, want canceled", got.State)
 		}
 	})
@@ -464,12 +464,12 @@ func TestRepin(t *testing.T) {
 	// Deleted after the conflict let go of it: only Cancel is left.
 	t.Run("NodeDeleted", func(t *testing.T) {
 		b := newBundle(t)
-		c := b.conflict(t, false, b.editor, nil)
-		d := b.node(t, b.article.ID)
-		if err := b.eng.DeleteNode(ctx, b.editor, b.site.ID, d.ID, d.Rev); err != nil {
+		c := b.conflict(t, false, b.Editor, nil)
+		d := b.Node(t, b.Article.ID)
+		if err := b.Eng.DeleteNode(ctx, b.Editor, b.Site.ID, d.ID, d.Rev); err != nil {
 			t.Fatal(err)
 		}
-		v, err := b.eng.ConflictView(ctx, b.editor, b.site.ID, c.second.ID)
+		v, err := b.Eng.ConflictView(ctx, b.Editor, b.Site.ID, c.second.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -478,11 +478,11 @@ func TestRepin(t *testing.T) {
 		}
 		for name, change := range map[string]func() error{
 			"Repin": func() error {
-				_, err := b.eng.Repin(ctx, b.editor, b.site.ID, c.second.ID, c.second.Rev, "2026-11-02", "13:00")
+				_, err := b.Eng.Repin(ctx, b.Editor, b.Site.ID, c.second.ID, c.second.Rev, "2026-11-02", "13:00")
 				return err
 			},
 			"Rebase": func() error {
-				_, err := b.eng.Rebase(ctx, b.editor, b.site.ID, c.second.ID, c.second.Rev, "2026-11-02", "13:00")
+				_, err := b.Eng.Rebase(ctx, b.Editor, b.Site.ID, c.second.ID, c.second.Rev, "2026-11-02", "13:00")
 				return err
 			},
 		} {
@@ -490,17 +490,17 @@ func TestRepin(t *testing.T) {
 				t.Fatalf("%s: args %v", name, e.Args)
 			}
 		}
-		if err := b.eng.Cancel(ctx, b.editor, b.site.ID, c.second.ID, c.second.Rev); err != nil {
+		if err := b.Eng.Cancel(ctx, b.Editor, b.Site.ID, c.second.ID, c.second.Rev); err != nil {
 			t.Fatal(err)
 		}
 	})
 
 	t.Run("HeldByAnotherRelease", func(t *testing.T) {
 		b := newBundle(t)
-		c := b.conflict(t, false, b.editor, nil)
-		other := b.schedule(t, b.editor, b.node(t, b.article.ID).Node, "2026-11-02", "18:00")
+		c := b.conflict(t, false, b.Editor, nil)
+		other := b.Schedule(t, b.Editor, b.Node(t, b.Article.ID).Node, "2026-11-02", "18:00")
 		e := b.refuseChange(t, engine.CodeScheduledLocked, "", func() error {
-			_, err := b.eng.Repin(ctx, b.editor, b.site.ID, c.second.ID, c.second.Rev, "2026-11-02", "13:00")
+			_, err := b.Eng.Repin(ctx, b.Editor, b.Site.ID, c.second.ID, c.second.Rev, "2026-11-02", "13:00")
 			return err
 		})
 		if e.Args["Release"] != other.ID {
@@ -518,31 +518,31 @@ func TestEditAndRepin(t *testing.T) {
 
 	t.Run("EditorReapprovesInTheSameAct", func(t *testing.T) {
 		b := newBundle(t)
-		r := b.schedule(t, b.editor, b.article, "2026-11-02", "09:00")
-		d := b.node(t, b.article.ID)
-		rel := b.release(t, r.ID)
+		r := b.Schedule(t, b.Editor, b.Article, "2026-11-02", "09:00")
+		d := b.Node(t, b.Article.ID)
+		rel := b.Release(t, r.ID)
 		editRepin := func(u engine.User, rev, relRev int64, in content.Edit) func() error {
 			return func() error {
-				_, err := b.eng.EditAndRepin(ctx, u, b.site.ID, b.article.ID, rev, relRev, in)
+				_, err := b.Eng.EditAndRepin(ctx, u, b.Site.ID, b.Article.ID, rev, relRev, in)
 				return err
 			}
 		}
-		b.refuseChange(t, engine.CodeStale, "", editRepin(b.editor, d.Rev-1, rel.Rev, edit(d, "New.")))
-		b.refuseChange(t, engine.CodeStale, "", editRepin(b.editor, d.Rev, rel.Rev+1, edit(d, "New.")))
-		b.refuseChange(t, engine.CodeForbidden, "", editRepin(b.contributor, d.Rev, rel.Rev, edit(d, "New.")))
-		b.refuseChange(t, engine.CodeUnchanged, "", editRepin(b.editor, d.Rev, rel.Rev, edit(d, d.Body.Text)))
+		b.refuseChange(t, engine.CodeStale, "", editRepin(b.Editor, d.Rev-1, rel.Rev, edit(d, "New.")))
+		b.refuseChange(t, engine.CodeStale, "", editRepin(b.Editor, d.Rev, rel.Rev+1, edit(d, "New.")))
+		b.refuseChange(t, engine.CodeForbidden, "", editRepin(b.Contributor, d.Rev, rel.Rev, edit(d, "New.")))
+		b.refuseChange(t, engine.CodeUnchanged, "", editRepin(b.Editor, d.Rev, rel.Rev, edit(d, d.Body.Text)))
 		noTitle := edit(d, "New.")
 		noTitle.Title = " "
-		b.refuseChange(t, "title_required", "title", editRepin(b.editor, d.Rev, rel.Rev, noTitle))
+		b.refuseChange(t, "title_required", "title", editRepin(b.Editor, d.Rev, rel.Rev, noTitle))
 
-		b.clock.Set(start.Add(10 * time.Minute))
+		b.Clock.Set(start.Add(10 * time.Minute))
 		in := edit(d, "Results.\nTurnout: 84%.")
 		in.Status = content.StatusDraft // the pinned version is the published one, whatever the field says
-		got, err := b.eng.EditAndRepin(ctx, b.editor, b.site.ID, b.article.ID, d.Rev, rel.Rev, in)
+		got, err := b.Eng.EditAndRepin(ctx, b.Editor, b.Site.ID, b.Article.ID, d.Rev, rel.Rev, in)
 		if err != nil {
 			t.Fatal(err)
 		}
-		after := b.node(t, b.article.ID)
+		after := b.Node(t, b.Article.ID)
 		it := got.Items[0]
 		// The edit is saved as the draft it edits, then promoted (see
 		// TestEditAndRepinSurvivesTheDraftPutBack).
@@ -554,76 +554,76 @@ func TestEditAndRepin(t *testing.T) {
 			t.Fatalf("item %+v, want pinned to the edit, the edited draft to put back", it)
 		}
 		if got.State != release.StateScheduled || got.Hash == rel.Hash || got.Approval == nil ||
-			got.Approval.By.ID != b.editor.ID || !got.Approval.At.Equal(b.clock.Now()) {
+			got.Approval.By.ID != b.Editor.ID || !got.Approval.At.Equal(b.Clock.Now()) {
 			t.Fatalf("release %s approval %+v, want scheduled with the editor's new approval", got.State, got.Approval)
 		}
 		if after.Held == nil || after.Held.ReleaseID != r.ID {
 			t.Fatalf("article held %+v", after.Held)
 		}
-		if s := b.text(t, `SELECT json_extract(details, '$.oldHash') || ' ' || json_extract(details, '$.hash')
+		if s := b.Text(t, `SELECT json_extract(details, '$.oldHash') || ' ' || json_extract(details, '$.hash')
 			FROM audit WHERE action = 'release.edit' AND release_id = ?`, r.ID); s != rel.Hash+" "+got.Hash {
 			t.Fatalf("audit %q", s)
 		}
 		// An ordinary edit is still locked.
 		b.refuseChange(t, engine.CodeScheduledLocked, "", func() error {
-			_, err := b.eng.EditNode(ctx, b.editor, b.site.ID, b.article.ID, after.Rev, edit(after, "Sneaky."))
+			_, err := b.Eng.EditNode(ctx, b.Editor, b.Site.ID, b.Article.ID, after.Rev, edit(after, "Sneaky."))
 			return err
 		})
 		// Under a minute before its time, it runs as approved.
-		b.clock.Set(nine.Add(-30 * time.Second))
-		b.refuseChange(t, engine.CodeReleaseDue, "", editRepin(b.editor, after.Rev, got.Rev, edit(after, "Late.")))
+		b.Clock.Set(nine.Add(-30 * time.Second))
+		b.refuseChange(t, engine.CodeReleaseDue, "", editRepin(b.Editor, after.Rev, got.Rev, edit(after, "Late.")))
 
-		b.clock.Set(nine)
-		if rep := b.tick(t); rep.Published != 1 {
+		b.Clock.Set(nine)
+		if rep := b.Tick(t); rep.Published != 1 {
 			t.Fatalf("09:00 tick %+v", rep)
 		}
-		if l := b.live(t)[b.article.ID]; l.Body.Text != "Results.\nTurnout: 84%." {
+		if l := b.Live(t)[b.Article.ID]; l.Body.Text != "Results.\nTurnout: 84%." {
 			t.Fatalf("live %q, want the edit", l.Body.Text)
 		}
 	})
 
 	t.Run("ContributorVoidsTheApproval", func(t *testing.T) {
 		b := newBundle(t)
-		r := b.schedule(t, b.contributor, b.article, "2026-11-02", "09:00")
-		q1 := b.text(t, `SELECT id FROM approvals WHERE release_id = ?`, r.ID)
-		if _, err := b.eng.Approve(ctx, b.editor, b.site.ID, q1); err != nil {
+		r := b.Schedule(t, b.Contributor, b.Article, "2026-11-02", "09:00")
+		q1 := b.Text(t, `SELECT id FROM approvals WHERE release_id = ?`, r.ID)
+		if _, err := b.Eng.Approve(ctx, b.Editor, b.Site.ID, q1); err != nil {
 			t.Fatal(err)
 		}
-		d := b.node(t, b.article.ID)
-		rel := b.release(t, r.ID)
-		got, err := b.eng.EditAndRepin(ctx, b.contributor, b.site.ID, b.article.ID, d.Rev, rel.Rev, edit(d, "Results.\nCorrected."))
+		d := b.Node(t, b.Article.ID)
+		rel := b.Release(t, r.ID)
+		got, err := b.Eng.EditAndRepin(ctx, b.Contributor, b.Site.ID, b.Article.ID, d.Rev, rel.Rev, edit(d, "Results.\nCorrected."))
 		if err != nil {
 			t.Fatal(err)
 		}
 		if got.State != release.StateAwaitingApproval || got.Approval != nil || got.Hash == rel.Hash {
 			t.Fatalf("release %s approval %+v, want waiting with the approval void", got.State, got.Approval)
 		}
-		if s := b.text(t, `SELECT group_concat(status, ' ') FROM (SELECT status FROM approvals WHERE release_id = ? ORDER BY created_at, status)`, r.ID); s != "approved waiting" {
+		if s := b.Text(t, `SELECT group_concat(status, ' ') FROM (SELECT status FROM approvals WHERE release_id = ? ORDER BY created_at, status)`, r.ID); s != "approved waiting" {
 			t.Fatalf("requests %q, want the old one approved and exactly one new one waiting", s)
 		}
-		if s := b.text(t, `SELECT state_hash FROM approvals WHERE release_id = ? AND status = 'waiting'`, r.ID); s != got.Hash {
+		if s := b.Text(t, `SELECT state_hash FROM approvals WHERE release_id = ? AND status = 'waiting'`, r.ID); s != got.Hash {
 			t.Fatalf("request bound to %s, want %s", s, got.Hash)
 		}
 		// Waiting, edited again: the waiting request is replaced, not added to.
-		d = b.node(t, b.article.ID)
-		got2, err := b.eng.EditAndRepin(ctx, b.contributor, b.site.ID, b.article.ID, d.Rev, got.Rev, edit(d, "Results.\nCorrected twice."))
+		d = b.Node(t, b.Article.ID)
+		got2, err := b.Eng.EditAndRepin(ctx, b.Contributor, b.Site.ID, b.Article.ID, d.Rev, got.Rev, edit(d, "Results.\nCorrected twice."))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if n := b.count(t, `SELECT count(*) FROM approvals WHERE release_id = ? AND status = 'waiting'`, r.ID); n != 1 || got2.State != release.StateAwaitingApproval {
+		if n := b.Count(t, `SELECT count(*) FROM approvals WHERE release_id = ? AND status = 'waiting'`, r.ID); n != 1 || got2.State != release.StateAwaitingApproval {
 			t.Fatalf("%d waiting requests, state %s", n, got2.State)
 		}
-		if n := b.count(t, `SELECT count(*) FROM approvals WHERE release_id = ? AND status = 'withdrawn'`, r.ID); n != 1 {
+		if n := b.Count(t, `SELECT count(*) FROM approvals WHERE release_id = ? AND status = 'withdrawn'`, r.ID); n != 1 {
 			t.Fatalf("%d withdrawn requests, want the replaced one", n)
 		}
 		// The editor approves the edit; the tick publishes it.
-		q := b.text(t, `SELECT id FROM approvals WHERE release_id = ? AND status = 'waiting'`, r.ID)
-		if _, err := b.eng.Approve(ctx, b.editor, b.site.ID, q); err != nil {
+		q := b.Text(t, `SELECT id FROM approvals WHERE release_id = ? AND status = 'waiting'`, r.ID)
+		if _, err := b.Eng.Approve(ctx, b.Editor, b.Site.ID, q); err != nil {
 			t.Fatal(err)
 		}
-		b.clock.Set(nine)
-		b.tick(t)
-		if l := b.live(t)[b.article.ID]; l.Body.Text != "Results.\nCorrected twice." {
+		b.Clock.Set(nine)
+		b.Tick(t)
+		if l := b.Live(t)[b.Article.ID]; l.Body.Text != "Results.\nCorrected twice." {
 			t.Fatalf("live %q", l.Body.Text)
 		}
 	})
@@ -631,7 +631,7 @@ func TestEditAndRepin(t *testing.T) {
 	t.Run("NotHeld", func(t *testing.T) {
 		b := newBundle(t)
 		b.refuseChange(t, engine.CodeStale, "", func() error {
-			_, err := b.eng.EditAndRepin(ctx, b.editor, b.site.ID, b.article.ID, b.article.Rev, 1, content.Edit{Title: "x", Slug: "x"})
+			_, err := b.Eng.EditAndRepin(ctx, b.Editor, b.Site.ID, b.Article.ID, b.Article.Rev, 1, content.Edit{Title: "x", Slug: "x"})
 			return err
 		})
 	})

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"studio/engine"
+	"studio/engine/internal/enginetest"
 	"studio/engine/release"
 )
 
@@ -42,46 +43,46 @@ func (f *flakyStore) ApplyRelease(ctx context.Context, a engine.Apply) (bool, er
 func TestTransientErrorRetriesWithBackOff(t *testing.T) {
 	b := newBundle(t)
 	ctx := context.Background()
-	flaky := &flakyStore{Store: b.store}
+	flaky := &flakyStore{Store: b.Store}
 	flaky.fails.Store(3)
-	eng := engine.New(flaky, b.clock, nil)
-	r := b.schedule(t, b.editor, b.article, "2026-11-02", "09:00")
+	eng := engine.New(flaky, b.Clock, nil)
+	r := b.Schedule(t, b.Editor, b.Article, "2026-11-02", "09:00")
 
-	b.clock.Set(nine)
+	b.Clock.Set(nine)
 	wantNext := []time.Duration{30 * time.Second, time.Minute, 2 * time.Minute}
 	at := nine
 	for i, d := range wantNext {
-		rep, err := schedulerOf(eng, b.store).RunDue(ctx, "test")
+		rep, err := enginetest.SchedulerOf(eng, b.Store).RunDue(ctx, "test")
 		if !errors.Is(err, errTimeout) {
 			t.Fatalf("try %d: err = %v, want the store's timeout", i+1, err)
 		}
-		got := b.release(t, r.ID)
+		got := b.Release(t, r.ID)
 		if got.State != release.StateRunning || got.LeaseUntil == nil || !got.LeaseUntil.Equal(at.Add(d)) {
 			t.Fatalf("try %d: state %s lease %v, want running until %v", i+1, got.State, got.LeaseUntil, at.Add(d))
 		}
 		if wake := at.Add(min(d, time.Minute)); !rep.NextWakeAt.Equal(wake) { // the ticker sleeps a minute at most
 			t.Fatalf("try %d: next wake %v, want %v", i+1, rep.NextWakeAt, wake)
 		}
-		if n := b.count(t, `SELECT attempt FROM schedule_runs WHERE subject_id = ? AND error LIKE '%timeout%'`, r.ID); n != i+1 {
+		if n := b.Count(t, `SELECT attempt FROM schedule_runs WHERE subject_id = ? AND error LIKE '%timeout%'`, r.ID); n != i+1 {
 			t.Fatalf("try %d: run attempt %d", i+1, n)
 		}
 		// Nothing happens before the back-off ends.
-		b.clock.Set(at.Add(d - time.Second))
-		if rep, err := schedulerOf(eng, b.store).RunDue(ctx, "test"); err != nil || rep.Ran != 0 {
+		b.Clock.Set(at.Add(d - time.Second))
+		if rep, err := enginetest.SchedulerOf(eng, b.Store).RunDue(ctx, "test"); err != nil || rep.Ran != 0 {
 			t.Fatalf("try %d: a tick inside the back-off ran %d (err %v)", i+1, rep.Ran, err)
 		}
 		at = at.Add(d)
-		b.clock.Set(at)
+		b.Clock.Set(at)
 	}
-	rep, err := schedulerOf(eng, b.store).RunDue(ctx, "test")
+	rep, err := enginetest.SchedulerOf(eng, b.Store).RunDue(ctx, "test")
 	if err != nil || rep.Published != 1 {
 		t.Fatalf("fourth try: %+v, %v", rep, err)
 	}
-	got := b.release(t, r.ID)
+	got := b.Release(t, r.ID)
 	if got.State != release.StatePublished || got.Outcome == nil || *got.Outcome.LatenessSeconds != int64(at.Sub(nine)/time.Second) {
 		t.Fatalf("after the retries: %s %+v", got.State, got.Outcome)
 	}
-	if n := b.count(t, `SELECT count(*) FROM snapshots WHERE reason = 'scheduled'`); n != 1 {
+	if n := b.Count(t, `SELECT count(*) FROM snapshots WHERE reason = 'scheduled'`); n != 1 {
 		t.Fatalf("%d scheduled snapshots, want exactly 1", n)
 	}
 }
@@ -91,28 +92,28 @@ func TestTransientErrorRetriesWithBackOff(t *testing.T) {
 func TestTransientErrorsEndMissedAfterTheHour(t *testing.T) {
 	b := newBundle(t)
 	ctx := context.Background()
-	flaky := &flakyStore{Store: b.store}
+	flaky := &flakyStore{Store: b.Store}
 	flaky.fails.Store(1000)
-	eng := engine.New(flaky, b.clock, nil)
-	r := b.schedule(t, b.editor, b.article, "2026-11-02", "09:00")
-	live := b.site.PublishedSnapshotID
+	eng := engine.New(flaky, b.Clock, nil)
+	r := b.Schedule(t, b.Editor, b.Article, "2026-11-02", "09:00")
+	live := b.Site.PublishedSnapshotID
 
-	b.clock.Set(nine)
-	for b.clock.Now().Before(nine.Add(2*time.Hour)) && b.release(t, r.ID).State == release.StateRunning ||
-		b.clock.Now().Equal(nine) {
-		rep, _ := schedulerOf(eng, b.store).RunDue(ctx, "test")
-		b.clock.Set(rep.NextWakeAt)
+	b.Clock.Set(nine)
+	for b.Clock.Now().Before(nine.Add(2*time.Hour)) && b.Release(t, r.ID).State == release.StateRunning ||
+		b.Clock.Now().Equal(nine) {
+		rep, _ := enginetest.SchedulerOf(eng, b.Store).RunDue(ctx, "test")
+		b.Clock.Set(rep.NextWakeAt)
 	}
-	got := b.release(t, r.ID)
+	got := b.Release(t, r.ID)
 	if got.State != release.StateMissed {
-		t.Fatalf("state %s at %v, want missed", got.State, b.clock.Now())
+		t.Fatalf("state %s at %v, want missed", got.State, b.Clock.Now())
 	}
 	// Tries at 09:00, 09:00:30, 09:01:30, 09:03:30, 09:08:30, then every ten
 	// minutes to 09:58:30; the next would be after 10:00.
-	if n := b.count(t, `SELECT attempt FROM schedule_runs WHERE subject_id = ? AND state = 'missed'`, r.ID); n != 10 {
+	if n := b.Count(t, `SELECT attempt FROM schedule_runs WHERE subject_id = ? AND state = 'missed'`, r.ID); n != 10 {
 		t.Fatalf("%d tries inside the hour, want 10", n)
 	}
-	site, err := b.eng.Site(ctx, b.site.ID)
+	site, err := b.Eng.Site(ctx, b.Site.ID)
 	if err != nil || site.PublishedSnapshotID != live {
 		t.Fatalf("the live snapshot moved to %q (err %v)", site.PublishedSnapshotID, err)
 	}
@@ -124,19 +125,19 @@ func TestTransientErrorsEndMissedAfterTheHour(t *testing.T) {
 func TestTransientErrorReadingTheApproverRetries(t *testing.T) {
 	b := newBundle(t)
 	ctx := context.Background()
-	flaky := &flakyStore{Store: b.store}
+	flaky := &flakyStore{Store: b.Store}
 	flaky.userFails.Store(1)
-	eng := engine.New(flaky, b.clock, nil)
-	r := b.schedule(t, b.editor, b.article, "2026-11-02", "09:00")
-	b.clock.Set(nine)
-	if _, err := schedulerOf(eng, b.store).RunDue(ctx, "test"); !errors.Is(err, errTimeout) {
+	eng := engine.New(flaky, b.Clock, nil)
+	r := b.Schedule(t, b.Editor, b.Article, "2026-11-02", "09:00")
+	b.Clock.Set(nine)
+	if _, err := enginetest.SchedulerOf(eng, b.Store).RunDue(ctx, "test"); !errors.Is(err, errTimeout) {
 		t.Fatalf("err = %v, want the timeout", err)
 	}
-	if got := b.release(t, r.ID); got.State != release.StateRunning {
+	if got := b.Release(t, r.ID); got.State != release.StateRunning {
 		t.Fatalf("after the failed read: %s %+v, want running (retrying)", got.State, got.Outcome)
 	}
-	b.clock.Set(nine.Add(30 * time.Second))
-	if rep, err := schedulerOf(eng, b.store).RunDue(ctx, "test"); err != nil || rep.Published != 1 {
+	b.Clock.Set(nine.Add(30 * time.Second))
+	if rep, err := enginetest.SchedulerOf(eng, b.Store).RunDue(ctx, "test"); err != nil || rep.Published != 1 {
 		t.Fatalf("the retry: %+v, %v", rep, err)
 	}
 }
@@ -147,31 +148,31 @@ func TestTransientErrorReadingTheApproverRetries(t *testing.T) {
 func TestFailedPublishNowGoesBack(t *testing.T) {
 	b := newBundle(t)
 	ctx := context.Background()
-	flaky := &flakyStore{Store: b.store}
+	flaky := &flakyStore{Store: b.Store}
 	flaky.fails.Store(1)
-	eng := engine.New(flaky, b.clock, nil)
-	r := b.schedule(t, b.editor, b.article, "2026-11-02", "09:00")
-	before := b.release(t, r.ID)
-	if _, err := eng.PublishNow(ctx, b.editor, b.site.ID, r.ID, before.Rev); !errors.Is(err, errTimeout) {
+	eng := engine.New(flaky, b.Clock, nil)
+	r := b.Schedule(t, b.Editor, b.Article, "2026-11-02", "09:00")
+	before := b.Release(t, r.ID)
+	if _, err := eng.PublishNow(ctx, b.Editor, b.Site.ID, r.ID, before.Rev); !errors.Is(err, errTimeout) {
 		t.Fatalf("publish now: %v, want the timeout", err)
 	}
-	got := b.release(t, r.ID)
-	if got.State != release.StateScheduled || got.LeaseToken != "" || got.Approval == nil || got.Approval.By.ID != b.editor.ID {
+	got := b.Release(t, r.ID)
+	if got.State != release.StateScheduled || got.LeaseToken != "" || got.Approval == nil || got.Approval.By.ID != b.Editor.ID {
 		t.Fatalf("after the failed run: %s lease %q approval %+v, want scheduled, no lease, the approval back", got.State, got.LeaseToken, got.Approval)
 	}
-	if n := b.count(t, `SELECT count(*) FROM schedule_runs WHERE subject_id = ? AND state = 'failed' AND trigger = 'manual'`, r.ID); n != 1 {
+	if n := b.Count(t, `SELECT count(*) FROM schedule_runs WHERE subject_id = ? AND state = 'failed' AND trigger = 'manual'`, r.ID); n != 1 {
 		t.Fatalf("%d failed manual runs recorded, want 1", n)
 	}
-	if n := b.count(t, `SELECT count(*) FROM release_items WHERE release_id = ? AND held = 1`, r.ID); n != 1 {
+	if n := b.Count(t, `SELECT count(*) FROM release_items WHERE release_id = ? AND held = 1`, r.ID); n != 1 {
 		t.Fatal("the scheduled release no longer holds its node")
 	}
 	// Ten minutes on (the old lease's end) nothing runs early.
-	b.clock.Set(start.Add(11 * time.Minute))
-	if rep := b.tick(t); rep.Ran != 0 {
+	b.Clock.Set(start.Add(11 * time.Minute))
+	if rep := b.Tick(t); rep.Ran != 0 {
 		t.Fatalf("a tick before 09:00 ran %+v", rep)
 	}
-	b.clock.Set(nine)
-	if rep := b.tick(t); rep.Published != 1 {
+	b.Clock.Set(nine)
+	if rep := b.Tick(t); rep.Published != 1 {
 		t.Fatalf("tick at 09:00: %+v", rep)
 	}
 }
@@ -182,25 +183,25 @@ func TestFailedPublishNowGoesBack(t *testing.T) {
 func TestInterruptedEarlyPublishNowRunsAtItsTime(t *testing.T) {
 	b := newBundle(t)
 	ctx := context.Background()
-	r := b.schedule(t, b.editor, b.article, "2026-11-02", "09:00")
-	row := b.release(t, r.ID)
-	now := b.clock.Now()
-	approval := &release.Approval{Kind: "person", By: b.editor.Actor(), At: now, ExecuteAt: &now}
-	ok, err := b.store.ClaimRelease(ctx, engine.Claim{RunID: "run_dead", SiteID: b.site.ID, ReleaseID: r.ID, Rev: row.Rev,
+	r := b.Schedule(t, b.Editor, b.Article, "2026-11-02", "09:00")
+	row := b.Release(t, r.ID)
+	now := b.Clock.Now()
+	approval := &release.Approval{Kind: "person", By: b.Editor.Actor(), At: now, ExecuteAt: &now}
+	ok, err := b.Store.ClaimRelease(ctx, engine.Claim{RunID: "run_dead", SiteID: b.Site.ID, ReleaseID: r.ID, Rev: row.Rev,
 		State: row.State, Token: "lease_dead", LeaseUntil: now.Add(10 * time.Minute), Trigger: engine.TriggerManual,
 		Now: now, Manual: true, Approval: approval})
 	if err != nil || !ok {
 		t.Fatalf("claim: %v %v", ok, err)
 	}
-	b.clock.Set(now.Add(10*time.Minute + time.Second))
-	if rep := b.tick(t); rep.Published != 0 {
+	b.Clock.Set(now.Add(10*time.Minute + time.Second))
+	if rep := b.Tick(t); rep.Published != 0 {
 		t.Fatalf("the dead run was carried out early: %+v", rep)
 	}
-	if got := b.release(t, r.ID); got.State != release.StateScheduled || got.LeaseToken != "" {
+	if got := b.Release(t, r.ID); got.State != release.StateScheduled || got.LeaseToken != "" {
 		t.Fatalf("after the lease: %s lease %q, want scheduled", got.State, got.LeaseToken)
 	}
-	b.clock.Set(nine)
-	if rep := b.tick(t); rep.Published != 1 {
+	b.Clock.Set(nine)
+	if rep := b.Tick(t); rep.Published != 1 {
 		t.Fatalf("tick at 09:00: %+v", rep)
 	}
 }

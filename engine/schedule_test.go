@@ -21,33 +21,33 @@ import (
 func refuseSchedule(t *testing.T, b *testBundle, u engine.User, in engine.ScheduleInput, code, field string) *engine.Error {
 	t.Helper()
 	ctx := context.Background()
-	before := b.dump(t)
-	nodeBefore, err := b.eng.Node(ctx, in.SiteID, in.NodeID)
+	before := b.Dump(t)
+	nodeBefore, err := b.Eng.Node(ctx, in.SiteID, in.NodeID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	relsBefore, err := b.eng.Releases(ctx, in.SiteID, start.AddDate(-1, 0, 0), start.AddDate(3, 0, 0))
+	relsBefore, err := b.Eng.Releases(ctx, in.SiteID, start.AddDate(-1, 0, 0), start.AddDate(3, 0, 0))
 	if err != nil {
 		t.Fatal(err)
 	}
 
-	r, err := b.eng.ScheduleNode(ctx, u, in)
+	r, err := b.Eng.ScheduleNode(ctx, u, in)
 	e := wantRefusal(t, err, code, field)
 	if r.ID != "" {
 		t.Fatalf("refused schedule still returned release %s", r.ID)
 	}
 
-	if after := b.dump(t); after != before {
+	if after := b.Dump(t); after != before {
 		t.Fatalf("refused schedule changed the database:\nbefore:\n%s\nafter:\n%s", before, after)
 	}
-	nodeAfter, err := b.eng.Node(ctx, in.SiteID, in.NodeID)
+	nodeAfter, err := b.Eng.Node(ctx, in.SiteID, in.NodeID)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if nodeAfter.Rev != nodeBefore.Rev || nodeAfter.Hash != nodeBefore.Hash {
 		t.Fatalf("node moved from %d to %d", nodeBefore.Rev, nodeAfter.Rev)
 	}
-	relsAfter, err := b.eng.Releases(ctx, in.SiteID, start.AddDate(-1, 0, 0), start.AddDate(3, 0, 0))
+	relsAfter, err := b.Eng.Releases(ctx, in.SiteID, start.AddDate(-1, 0, 0), start.AddDate(3, 0, 0))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +63,7 @@ func TestScheduleNodeRefusesBadInput(t *testing.T) {
 	setup := func(t *testing.T) (*testBundle, engine.ScheduleInput) {
 		t.Helper()
 		b := newBundle(t)
-		return b, engine.ScheduleInput{SiteID: b.site.ID, NodeID: b.article.ID, ExpectedRev: b.article.Rev,
+		return b, engine.ScheduleInput{SiteID: b.Site.ID, NodeID: b.Article.ID, ExpectedRev: b.Article.Rev,
 			Date: "2026-11-02", Time: "09:00"}
 	}
 
@@ -80,15 +80,15 @@ func TestScheduleNodeRefusesBadInput(t *testing.T) {
 				// eng.CreateSite validates the zone, so a bad one can only
 				// come from the database (an old row, a hand edit).
 				site := engine.Site{ID: "site_badzone", Name: "Bad zone", TimeZone: tc.zone, Rev: 1, Hash: "sha256-test"}
-				if err := b.store.CreateSite(context.Background(), site, b.clock.Now()); err != nil {
+				if err := b.Store.CreateSite(context.Background(), site, b.Clock.Now()); err != nil {
 					t.Fatal(err)
 				}
-				n := b.createNode(t, site.ID, release.KindPage,
+				n := b.CreateNode(t, site.ID, release.KindPage,
 					content.Body{Title: "About", Slug: "about", Status: content.StatusDraft})
 				in.SiteID, in.NodeID, in.ExpectedRev = site.ID, n.ID, n.Rev
 				// The schedule form has no zone field: the refusal is shown
 				// at the time the person picked.
-				refuseSchedule(t, b, b.editor, in, "bad_zone", "")
+				refuseSchedule(t, b, b.Editor, in, "bad_zone", "")
 			})
 		}
 	})
@@ -106,7 +106,7 @@ func TestScheduleNodeRefusesBadInput(t *testing.T) {
 			t.Run(tc.name, func(t *testing.T) {
 				b, in := setup(t)
 				in.Date = tc.date
-				refuseSchedule(t, b, b.editor, in, "bad_date", "date")
+				refuseSchedule(t, b, b.Editor, in, "bad_date", "date")
 			})
 		}
 	})
@@ -126,7 +126,7 @@ func TestScheduleNodeRefusesBadInput(t *testing.T) {
 			t.Run(tc.name, func(t *testing.T) {
 				b, in := setup(t)
 				in.Time = tc.clock
-				refuseSchedule(t, b, b.editor, in, "bad_time", "time")
+				refuseSchedule(t, b, b.Editor, in, "bad_time", "time")
 			})
 		}
 	})
@@ -134,7 +134,7 @@ func TestScheduleNodeRefusesBadInput(t *testing.T) {
 	t.Run("BadDateWinsOverBadTime", func(t *testing.T) {
 		b, in := setup(t)
 		in.Date, in.Time = "2026-13-01", "25:00"
-		refuseSchedule(t, b, b.editor, in, "bad_date", "date")
+		refuseSchedule(t, b, b.Editor, in, "bad_date", "date")
 	})
 
 	t.Run("TimeInPast", func(t *testing.T) {
@@ -146,7 +146,7 @@ func TestScheduleNodeRefusesBadInput(t *testing.T) {
 			t.Run(tc.name, func(t *testing.T) {
 				b, in := setup(t)
 				in.Date, in.Time = tc.date, tc.clock
-				refuseSchedule(t, b, b.editor, in, release.CodeTimeInPast, "time")
+				refuseSchedule(t, b, b.Editor, in, release.CodeTimeInPast, "time")
 			})
 		}
 	})
@@ -155,19 +155,19 @@ func TestScheduleNodeRefusesBadInput(t *testing.T) {
 		t.Run("Now", func(t *testing.T) {
 			b, in := setup(t)
 			in.Time = "08:00" // exactly now
-			refuseSchedule(t, b, b.editor, in, release.CodeTooSoon, "time")
+			refuseSchedule(t, b, b.Editor, in, release.CodeTooSoon, "time")
 		})
 		t.Run("ThirtySecondsAhead", func(t *testing.T) {
 			b, in := setup(t)
-			b.clock.Advance(30 * time.Second)
+			b.Clock.Advance(30 * time.Second)
 			in.Time = "08:01"
-			refuseSchedule(t, b, b.editor, in, release.CodeTooSoon, "time")
+			refuseSchedule(t, b, b.Editor, in, release.CodeTooSoon, "time")
 		})
 		t.Run("PastMinuteWithSecondsOnTheClock", func(t *testing.T) {
 			b, in := setup(t)
-			b.clock.Advance(30 * time.Second)
+			b.Clock.Advance(30 * time.Second)
 			in.Time = "08:00" // 30 s ago
-			refuseSchedule(t, b, b.editor, in, release.CodeTimeInPast, "time")
+			refuseSchedule(t, b, b.Editor, in, release.CodeTimeInPast, "time")
 		})
 	})
 
@@ -179,7 +179,7 @@ func TestScheduleNodeRefusesBadInput(t *testing.T) {
 			t.Run(tc.name, func(t *testing.T) {
 				b, in := setup(t)
 				in.Date, in.Time = tc.date, tc.clock
-				refuseSchedule(t, b, b.editor, in, release.CodeTooFar, "time")
+				refuseSchedule(t, b, b.Editor, in, release.CodeTooFar, "time")
 			})
 		}
 	})
@@ -193,7 +193,7 @@ func TestScheduleNodeRefusesBadInput(t *testing.T) {
 			t.Run(tc.name, func(t *testing.T) {
 				b, in := setup(t)
 				in.Date, in.Time = tc.date, tc.clock
-				if _, err := b.eng.ScheduleNode(context.Background(), b.editor, in); err != nil {
+				if _, err := b.Eng.ScheduleNode(context.Background(), b.Editor, in); err != nil {
 					t.Fatal(err)
 				}
 			})
@@ -208,17 +208,17 @@ func TestScheduleNodeRefusesBadInput(t *testing.T) {
 			t.Run(tc.name, func(t *testing.T) {
 				b, in := setup(t)
 				in.ExpectedRev += tc.delta
-				refuseSchedule(t, b, b.editor, in, engine.CodeStale, "")
+				refuseSchedule(t, b, b.Editor, in, engine.CodeStale, "")
 			})
 		}
 		t.Run("AfterAnotherSave", func(t *testing.T) {
 			b, in := setup(t)
-			body := b.article.Body
+			body := b.Article.Body
 			body.Text = "Edited elsewhere."
-			if _, err := b.eng.SaveNode(context.Background(), b.author, b.site.ID, b.article.ID, b.article.Rev, body); err != nil {
+			if _, err := b.Eng.SaveNode(context.Background(), b.Author, b.Site.ID, b.Article.ID, b.Article.Rev, body); err != nil {
 				t.Fatal(err)
 			}
-			refuseSchedule(t, b, b.editor, in, engine.CodeStale, "")
+			refuseSchedule(t, b, b.Editor, in, engine.CodeStale, "")
 		})
 	})
 
@@ -229,25 +229,25 @@ func TestScheduleNodeRefusesBadInput(t *testing.T) {
 			name   string
 			holder func(b *testBundle) engine.User
 		}{
-			{"HeldByScheduledRelease", func(b *testBundle) engine.User { return b.editor }},
-			{"HeldByAwaitingRelease", func(b *testBundle) engine.User { return b.contributor }},
+			{"HeldByScheduledRelease", func(b *testBundle) engine.User { return b.Editor }},
+			{"HeldByAwaitingRelease", func(b *testBundle) engine.User { return b.Contributor }},
 		} {
 			t.Run(tc.name, func(t *testing.T) {
 				b, in := setup(t)
 				ctx := context.Background()
-				first := b.schedule(t, tc.holder(b), b.article, "2026-11-02", "09:00")
-				in.ExpectedRev = b.node(t, b.article.ID).Rev
+				first := b.Schedule(t, tc.holder(b), b.Article, "2026-11-02", "09:00")
+				in.ExpectedRev = b.Node(t, b.Article.ID).Rev
 				in.Time = "10:00"
-				second, err := b.eng.ScheduleNode(ctx, b.editor, in)
+				second, err := b.Eng.ScheduleNode(ctx, b.Editor, in)
 				if err != nil {
 					t.Fatalf("a second release of a held node: %v", err)
 				}
 				for _, pair := range [][2]string{{first.ID, second.ID}, {second.ID, first.ID}} {
-					ov, err := b.eng.Overlaps(ctx, b.site.ID, pair[0])
+					ov, err := b.Eng.Overlaps(ctx, b.Site.ID, pair[0])
 					if err != nil {
 						t.Fatal(err)
 					}
-					if len(ov) != 1 || ov[0].ReleaseID != pair[1] || !slices.Equal(ov[0].NodeIDs, []string{b.article.ID}) {
+					if len(ov) != 1 || ov[0].ReleaseID != pair[1] || !slices.Equal(ov[0].NodeIDs, []string{b.Article.ID}) {
 						t.Fatalf("overlaps of %s = %+v, want %s on the article", pair[0], ov, pair[1])
 					}
 				}
@@ -257,28 +257,28 @@ func TestScheduleNodeRefusesBadInput(t *testing.T) {
 
 	t.Run("UnknownNode", func(t *testing.T) {
 		b, in := setup(t)
-		before := b.dump(t)
+		before := b.Dump(t)
 		in.NodeID = "ent_doesnotexist0000"
-		if _, err := b.eng.ScheduleNode(context.Background(), b.editor, in); !errors.Is(err, engine.ErrNotFound) {
+		if _, err := b.Eng.ScheduleNode(context.Background(), b.Editor, in); !errors.Is(err, engine.ErrNotFound) {
 			t.Fatalf("err = %v, want not found", err)
 		}
-		if after := b.dump(t); after != before {
+		if after := b.Dump(t); after != before {
 			t.Fatalf("changed:\n%s\n%s", before, after)
 		}
 	})
 
 	t.Run("NodeOfAnotherSite", func(t *testing.T) {
 		b, in := setup(t)
-		other, err := b.eng.CreateSite(context.Background(), "Other", "UTC")
+		other, err := b.Eng.CreateSite(context.Background(), "Other", "UTC")
 		if err != nil {
 			t.Fatal(err)
 		}
-		before := b.dump(t)
+		before := b.Dump(t)
 		in.SiteID = other.ID // the article belongs to b.site
-		if _, err := b.eng.ScheduleNode(context.Background(), b.editor, in); !errors.Is(err, engine.ErrNotFound) {
+		if _, err := b.Eng.ScheduleNode(context.Background(), b.Editor, in); !errors.Is(err, engine.ErrNotFound) {
 			t.Fatalf("err = %v, want not found", err)
 		}
-		if after := b.dump(t); after != before {
+		if after := b.Dump(t); after != before {
 			t.Fatalf("changed:\n%s\n%s", before, after)
 		}
 	})
@@ -302,11 +302,11 @@ func TestScheduleNodeApprovalByRole(t *testing.T) {
 		user func(b *testBundle) engine.User
 		want release.State
 	}{
-		{policy.Owner, func(b *testBundle) engine.User { return b.owner }, release.StateScheduled},
-		{policy.Admin, func(b *testBundle) engine.User { return b.admin }, release.StateScheduled},
-		{policy.Editor, func(b *testBundle) engine.User { return b.editor }, release.StateScheduled},
-		{policy.Author, func(b *testBundle) engine.User { return b.author }, release.StateScheduled},
-		{policy.Contributor, func(b *testBundle) engine.User { return b.contributor }, release.StateAwaitingApproval},
+		{policy.Owner, func(b *testBundle) engine.User { return b.Owner }, release.StateScheduled},
+		{policy.Admin, func(b *testBundle) engine.User { return b.Admin }, release.StateScheduled},
+		{policy.Editor, func(b *testBundle) engine.User { return b.Editor }, release.StateScheduled},
+		{policy.Author, func(b *testBundle) engine.User { return b.Author }, release.StateScheduled},
+		{policy.Contributor, func(b *testBundle) engine.User { return b.Contributor }, release.StateAwaitingApproval},
 	} {
 		name := string(tc.role)
 		t.Run(strings.ToUpper(name[:1])+name[1:], func(t *testing.T) {
@@ -314,7 +314,7 @@ func TestScheduleNodeApprovalByRole(t *testing.T) {
 			if u.Role != tc.role {
 				t.Fatalf("bundle user has role %s", u.Role)
 			}
-			n, err := b.eng.CreateNode(context.Background(), u, b.site.ID, release.KindPage,
+			n, err := b.Eng.CreateNode(context.Background(), u, b.Site.ID, release.KindPage,
 				content.Body{Title: "Page of " + u.Name, Slug: "page-" + name, Status: content.StatusDraft})
 			if err != nil {
 				t.Fatal(err)
@@ -322,10 +322,10 @@ func TestScheduleNodeApprovalByRole(t *testing.T) {
 			if n.Author.ID != u.ID {
 				t.Fatalf("author = %+v, want %s", n.Author, u.ID)
 			}
-			r := b.schedule(t, u, n, "2026-11-03", "09:00")
+			r := b.Schedule(t, u, n, "2026-11-03", "09:00")
 			at := time.Date(2026, 11, 3, 6, 0, 0, 0, time.UTC)
 
-			for _, got := range []release.Release{r, b.release(t, r.ID).Release} {
+			for _, got := range []release.Release{r, b.Release(t, r.ID).Release} {
 				if got.State != tc.want {
 					t.Fatalf("state = %s, want %s", got.State, tc.want)
 				}
@@ -347,11 +347,11 @@ func TestScheduleNodeApprovalByRole(t *testing.T) {
 				}
 			}
 			// Either way the node is held (§6.2).
-			d := b.node(t, n.ID)
+			d := b.Node(t, n.ID)
 			if d.Held == nil || d.Held.ReleaseID != r.ID || d.Held.State != tc.want {
 				t.Fatalf("held = %+v", d.Held)
 			}
-			if c := b.count(t, `SELECT count(*) FROM audit WHERE action = 'release.schedule' AND release_id = ?
+			if c := b.Count(t, `SELECT count(*) FROM audit WHERE action = 'release.schedule' AND release_id = ?
 				AND json_extract(details, '$.state') = ? AND json_extract(actor, '$.id') = ?`, r.ID, string(tc.want), u.ID); c != 1 {
 				t.Fatalf("schedule audits = %d", c)
 			}
@@ -381,19 +381,19 @@ func TestScheduleNodeCreatesThePinnedRelease(t *testing.T) {
 			t.Fatalf("item = %+v target %+v base %+v\nwant %+v target %+v base %+v",
 				it, it.Target, it.Base, want, want.Target, want.Base)
 		}
-		if h := release.Hash(b.site.ID, []release.Item{want}); r.Hash != h {
+		if h := release.Hash(b.Site.ID, []release.Item{want}); r.Hash != h {
 			t.Fatalf("hash = %s, want %s", r.Hash, h)
 		}
-		stored := b.release(t, r.ID)
+		stored := b.Release(t, r.ID)
 		if stored.Hash != r.Hash || release.Hash(stored.SiteID, stored.Items) != stored.Hash {
 			t.Fatalf("stored hash %s, recomputed %s, returned %s", stored.Hash, release.Hash(stored.SiteID, stored.Items), r.Hash)
 		}
 		// The pinned target is a saved version with exactly that hash.
-		if c := b.count(t, `SELECT count(*) FROM node_versions WHERE node_id = ? AND rev = ? AND hash = ?`,
+		if c := b.Count(t, `SELECT count(*) FROM node_versions WHERE node_id = ? AND rev = ? AND hash = ?`,
 			want.NodeID, want.Target.Rev, want.Target.Hash); c != 1 {
 			t.Fatalf("pinned version %d:%s not saved", want.Target.Rev, want.Target.Hash)
 		}
-		if c := b.count(t, `SELECT count(*) FROM release_items WHERE release_id = ? AND node_id = ? AND held = 1`, r.ID, want.NodeID); c != 1 {
+		if c := b.Count(t, `SELECT count(*) FROM release_items WHERE release_id = ? AND node_id = ? AND held = 1`, r.ID, want.NodeID); c != 1 {
 			t.Fatalf("held items = %d", c)
 		}
 		return stored
@@ -401,16 +401,16 @@ func TestScheduleNodeCreatesThePinnedRelease(t *testing.T) {
 
 	t.Run("DraftGetsAPublishedVersion", func(t *testing.T) {
 		b := setup(t)
-		r := b.schedule(t, b.editor, b.article, "2026-11-02", "09:00")
+		r := b.Schedule(t, b.Editor, b.Article, "2026-11-02", "09:00")
 
-		wantBody := b.article.Body
+		wantBody := b.Article.Body
 		wantBody.Status = content.StatusPublished
 		wantBody.PublishedAt = &nine
-		want := release.Item{Op: release.OpSet, NodeID: b.article.ID, NodeKind: release.KindContentEntry,
+		want := release.Item{Op: release.OpSet, NodeID: b.Article.ID, NodeKind: release.KindContentEntry,
 			Target: &release.Version{Rev: 2, Hash: content.Hash(wantBody)}}
 		stored := checkBinding(t, b, r, want)
 
-		n := b.node(t, b.article.ID)
+		n := b.Node(t, b.Article.ID)
 		if n.Rev != 2 || n.Hash != want.Target.Hash || n.Body.Status != content.StatusPublished || n.Body.PublishedAt == nil {
 			t.Fatalf("node after schedule: rev %d hash %s body %+v", n.Rev, n.Hash, n.Body)
 		}
@@ -422,10 +422,10 @@ func TestScheduleNodeCreatesThePinnedRelease(t *testing.T) {
 			}
 			sameInstant(t, "when.at", w.At, nine)
 		}
-		if got := b.text(t, `SELECT execute_at || ' ' || local_time || ' ' || time_zone FROM releases WHERE id = ?`, r.ID); got != "2026-11-02T06:00:00.000Z 2026-11-02T09:00 Europe/Istanbul" {
+		if got := b.Text(t, `SELECT execute_at || ' ' || local_time || ' ' || time_zone FROM releases WHERE id = ?`, r.ID); got != "2026-11-02T06:00:00.000Z 2026-11-02T09:00 Europe/Istanbul" {
 			t.Fatalf("stored time = %q", got)
 		}
-		if r.Title != "Election night" || r.SchemaVersion != 1 || r.Rev != 1 || r.SiteID != b.site.ID {
+		if r.Title != "Election night" || r.SchemaVersion != 1 || r.Rev != 1 || r.SiteID != b.Site.ID {
 			t.Fatalf("release = %+v", r)
 		}
 	})
@@ -433,22 +433,22 @@ func TestScheduleNodeCreatesThePinnedRelease(t *testing.T) {
 	t.Run("LiveNodeIsBasedOnItsLiveVersion", func(t *testing.T) {
 		b := setup(t)
 		p0 := time.Date(2026, 10, 1, 7, 0, 0, 0, time.UTC)
-		n := b.createNode(t, b.site.ID, release.KindPage,
+		n := b.CreateNode(t, b.Site.ID, release.KindPage,
 			content.Body{Title: "About", Slug: "about", Status: content.StatusPublished, PublishedAt: &p0, Text: "v1"})
-		if _, err := b.eng.Publish(ctx, b.editor, b.site.ID); err != nil {
+		if _, err := b.Eng.Publish(ctx, b.Editor, b.Site.ID); err != nil {
 			t.Fatal(err)
 		}
 		body := n.Body
 		body.Text = "v2"
-		v2, err := b.eng.SaveNode(ctx, b.editor, b.site.ID, n.ID, n.Rev, body)
+		v2, err := b.Eng.SaveNode(ctx, b.Editor, b.Site.ID, n.ID, n.Rev, body)
 		if err != nil {
 			t.Fatal(err)
 		}
-		r := b.schedule(t, b.editor, v2, "2026-11-02", "09:00")
+		r := b.Schedule(t, b.Editor, v2, "2026-11-02", "09:00")
 		// Already published with a date: v2 itself is pinned, no new version.
 		checkBinding(t, b, r, release.Item{Op: release.OpSet, NodeID: n.ID, NodeKind: release.KindPage,
 			Target: &release.Version{Rev: 2, Hash: v2.Hash}, Base: &release.Version{Rev: 1, Hash: n.Hash}})
-		if d := b.node(t, n.ID); d.Rev != 2 || !d.Body.PublishedAt.Equal(p0) {
+		if d := b.Node(t, n.ID); d.Rev != 2 || !d.Body.PublishedAt.Equal(p0) {
 			t.Fatalf("node after schedule: rev %d publishedAt %v", d.Rev, d.Body.PublishedAt)
 		}
 	})
@@ -456,26 +456,26 @@ func TestScheduleNodeCreatesThePinnedRelease(t *testing.T) {
 	t.Run("LiveNodeSavedAsDraft", func(t *testing.T) {
 		b := setup(t)
 		// Live, then unpublished: the live version (v2) is a draft.
-		v1 := b.createNode(t, b.site.ID, release.KindPage,
+		v1 := b.CreateNode(t, b.Site.ID, release.KindPage,
 			content.Body{Title: "About", Slug: "about", Status: content.StatusPublished, Text: "v1"})
-		if _, err := b.eng.Publish(ctx, b.editor, b.site.ID); err != nil {
+		if _, err := b.Eng.Publish(ctx, b.Editor, b.Site.ID); err != nil {
 			t.Fatal(err)
 		}
 		body := v1.Body
 		body.Status = content.StatusDraft
-		v2, err := b.eng.SaveNode(ctx, b.editor, b.site.ID, v1.ID, v1.Rev, body)
+		v2, err := b.Eng.SaveNode(ctx, b.Editor, b.Site.ID, v1.ID, v1.Rev, body)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := b.eng.Publish(ctx, b.editor, b.site.ID); err != nil {
+		if _, err := b.Eng.Publish(ctx, b.Editor, b.Site.ID); err != nil {
 			t.Fatal(err)
 		}
 		body.Text = "v3"
-		v3, err := b.eng.SaveNode(ctx, b.editor, b.site.ID, v1.ID, v2.Rev, body)
+		v3, err := b.Eng.SaveNode(ctx, b.Editor, b.Site.ID, v1.ID, v2.Rev, body)
 		if err != nil {
 			t.Fatal(err)
 		}
-		r := b.schedule(t, b.editor, v3, "2026-11-02", "09:00")
+		r := b.Schedule(t, b.Editor, v3, "2026-11-02", "09:00")
 		wantBody := v3.Body
 		wantBody.Status, wantBody.PublishedAt = content.StatusPublished, &nine
 		checkBinding(t, b, r, release.Item{Op: release.OpSet, NodeID: v1.ID, NodeKind: release.KindPage,
@@ -484,9 +484,9 @@ func TestScheduleNodeCreatesThePinnedRelease(t *testing.T) {
 
 	t.Run("PublishedWithoutDateGetsTheReleaseTime", func(t *testing.T) {
 		b := setup(t)
-		n := b.createNode(t, b.site.ID, release.KindPage,
+		n := b.CreateNode(t, b.Site.ID, release.KindPage,
 			content.Body{Title: "About", Slug: "about", Status: content.StatusPublished})
-		r := b.schedule(t, b.editor, n, "2026-11-02", "09:00")
+		r := b.Schedule(t, b.Editor, n, "2026-11-02", "09:00")
 		wantBody := n.Body
 		wantBody.PublishedAt = &nine
 		checkBinding(t, b, r, release.Item{Op: release.OpSet, NodeID: n.ID, NodeKind: release.KindPage,
@@ -496,9 +496,9 @@ func TestScheduleNodeCreatesThePinnedRelease(t *testing.T) {
 	t.Run("DraftWithADateKeepsIt", func(t *testing.T) {
 		b := setup(t)
 		p0 := time.Date(2026, 10, 1, 7, 0, 0, 0, time.UTC)
-		n := b.createNode(t, b.site.ID, release.KindPage,
+		n := b.CreateNode(t, b.Site.ID, release.KindPage,
 			content.Body{Title: "About", Slug: "about", Status: content.StatusReview, PublishedAt: &p0})
-		r := b.schedule(t, b.editor, n, "2026-11-02", "09:00")
+		r := b.Schedule(t, b.Editor, n, "2026-11-02", "09:00")
 		wantBody := n.Body
 		wantBody.Status = content.StatusPublished
 		checkBinding(t, b, r, release.Item{Op: release.OpSet, NodeID: n.ID, NodeKind: release.KindPage,
@@ -508,12 +508,12 @@ func TestScheduleNodeCreatesThePinnedRelease(t *testing.T) {
 	t.Run("UnchangedLiveNodeIsNothingToPublish", func(t *testing.T) {
 		b := setup(t)
 		p0 := time.Date(2026, 10, 1, 7, 0, 0, 0, time.UTC)
-		n := b.createNode(t, b.site.ID, release.KindPage,
+		n := b.CreateNode(t, b.Site.ID, release.KindPage,
 			content.Body{Title: "About", Slug: "about", Status: content.StatusPublished, PublishedAt: &p0})
-		if _, err := b.eng.Publish(ctx, b.editor, b.site.ID); err != nil {
+		if _, err := b.Eng.Publish(ctx, b.Editor, b.Site.ID); err != nil {
 			t.Fatal(err)
 		}
-		refuseSchedule(t, b, b.editor, engine.ScheduleInput{SiteID: b.site.ID, NodeID: n.ID, ExpectedRev: n.Rev,
+		refuseSchedule(t, b, b.Editor, engine.ScheduleInput{SiteID: b.Site.ID, NodeID: n.ID, ExpectedRev: n.Rev,
 			Date: "2026-11-02", Time: "09:00"}, release.CodeNothingToPublish, "")
 	})
 
@@ -529,15 +529,15 @@ func TestScheduleNodeCreatesThePinnedRelease(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			b := setup(t)
-			berlin, err := b.eng.CreateSite(ctx, "Berliner Blatt", "Europe/Berlin")
+			berlin, err := b.Eng.CreateSite(ctx, "Berliner Blatt", "Europe/Berlin")
 			if err != nil {
 				t.Fatal(err)
 			}
-			n := b.createNode(t, berlin.ID, release.KindContentEntry,
+			n := b.CreateNode(t, berlin.ID, release.KindContentEntry,
 				content.Body{Title: "Zeitumstellung", Slug: "zeitumstellung", Status: content.StatusDraft})
-			b.clock.Set(time.Date(2027, 3, 25, 12, 0, 0, 0, time.UTC))
+			b.Clock.Set(time.Date(2027, 3, 25, 12, 0, 0, 0, time.UTC))
 
-			r := b.schedule(t, b.editor, n, tc.date, tc.clock)
+			r := b.Schedule(t, b.Editor, n, tc.date, tc.clock)
 			sameInstant(t, "when.at", r.When.At, tc.want)
 			loc, _ := time.LoadLocation("Europe/Berlin")
 			if got := r.When.At.In(loc).Format("15:04 -0700"); got != tc.wantLocal {
@@ -546,7 +546,7 @@ func TestScheduleNodeCreatesThePinnedRelease(t *testing.T) {
 			if r.When.LocalTime != tc.date+"T"+tc.clock || r.When.TimeZone != "Europe/Berlin" {
 				t.Fatalf("when = %+v", r.When)
 			}
-			stored, err := b.eng.Release(ctx, berlin.ID, r.ID)
+			stored, err := b.Eng.Release(ctx, berlin.ID, r.ID)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -554,15 +554,15 @@ func TestScheduleNodeCreatesThePinnedRelease(t *testing.T) {
 
 			// It runs at that instant: not a millisecond before, and the
 			// never-early recompute leaves it where it is.
-			b.clock.Set(tc.want.Add(-time.Millisecond))
-			if rep := b.tick(t); rep.Ran != 0 {
+			b.Clock.Set(tc.want.Add(-time.Millisecond))
+			if rep := b.Tick(t); rep.Ran != 0 {
 				t.Fatalf("tick before T: %+v", rep)
 			}
-			b.clock.Set(tc.want)
-			if rep := b.tick(t); rep.Published != 1 {
+			b.Clock.Set(tc.want)
+			if rep := b.Tick(t); rep.Published != 1 {
 				t.Fatalf("tick at T: %+v", rep)
 			}
-			if c := b.count(t, `SELECT count(*) FROM audit WHERE action = 'release.reschedule'`); c != 0 {
+			if c := b.Count(t, `SELECT count(*) FROM audit WHERE action = 'release.reschedule'`); c != 0 {
 				t.Fatalf("a D2 time was rescheduled %d times", c)
 			}
 		})
@@ -585,35 +585,35 @@ func TestHeldNodes(t *testing.T) {
 	setup := func(t *testing.T) (*testBundle, engine.ReleaseRow) {
 		t.Helper()
 		b := newBundle(t)
-		r := b.schedule(t, b.editor, b.article, "2026-11-02", "09:00")
-		return b, b.release(t, r.ID)
+		r := b.Schedule(t, b.Editor, b.Article, "2026-11-02", "09:00")
+		return b, b.Release(t, r.ID)
 	}
 
 	edit := func(b *testBundle, u engine.User, rev int64) (content.Node, error) {
-		body := b.article.Body
+		body := b.Article.Body
 		body.Text = "Corrected results."
-		return b.eng.SaveNode(ctx, u, b.site.ID, b.article.ID, rev, body)
+		return b.Eng.SaveNode(ctx, u, b.Site.ID, b.Article.ID, rev, body)
 	}
 
 	t.Run("SaveIsLocked", func(t *testing.T) {
 		b, r := setup(t)
-		before := b.dump(t)
-		for _, u := range []engine.User{b.editor, b.owner, b.contributor} {
-			_, err := edit(b, u, b.node(t, b.article.ID).Rev)
+		before := b.Dump(t)
+		for _, u := range []engine.User{b.Editor, b.Owner, b.Contributor} {
+			_, err := edit(b, u, b.Node(t, b.Article.ID).Rev)
 			e := wantRefusal(t, err, engine.CodeScheduledLocked, "")
 			if e.Args["Release"] != r.ID {
 				t.Fatalf("args = %v", e.Args)
 			}
 		}
-		if after := b.dump(t); after != before {
+		if after := b.Dump(t); after != before {
 			t.Fatalf("locked save changed:\n%s\n%s", before, after)
 		}
 	})
 
 	t.Run("SaveIsLockedWhileAwaitingApproval", func(t *testing.T) {
 		b := newBundle(t)
-		r := b.schedule(t, b.contributor, b.article, "2026-11-02", "09:00")
-		_, err := edit(b, b.editor, b.node(t, b.article.ID).Rev)
+		r := b.Schedule(t, b.Contributor, b.Article, "2026-11-02", "09:00")
+		_, err := edit(b, b.Editor, b.Node(t, b.Article.ID).Rev)
 		if e := wantRefusal(t, err, engine.CodeScheduledLocked, ""); e.Args["Release"] != r.ID {
 			t.Fatalf("args = %v", e.Args)
 		}
@@ -621,24 +621,24 @@ func TestHeldNodes(t *testing.T) {
 
 	t.Run("UnscheduleMakesADraftAndUnlocks", func(t *testing.T) {
 		b, r := setup(t)
-		if err := b.eng.Unschedule(ctx, b.editor, b.site.ID, r.ID, r.Rev); err != nil {
+		if err := b.Eng.Unschedule(ctx, b.Editor, b.Site.ID, r.ID, r.Rev); err != nil {
 			t.Fatal(err)
 		}
-		got := b.release(t, r.ID)
+		got := b.Release(t, r.ID)
 		if got.State != release.StateDraft || got.Approval != nil || got.Rev != r.Rev+1 || got.Outcome != nil {
 			t.Fatalf("unscheduled: state %s approval %+v rev %d outcome %+v", got.State, got.Approval, got.Rev, got.Outcome)
 		}
-		d := b.node(t, b.article.ID)
+		d := b.Node(t, b.Article.ID)
 		if d.Held != nil {
 			t.Fatalf("still held by %+v", d.Held)
 		}
-		if c := b.count(t, `SELECT count(*) FROM release_items WHERE held = 1`); c != 0 {
+		if c := b.Count(t, `SELECT count(*) FROM release_items WHERE held = 1`); c != 0 {
 			t.Fatalf("held items = %d", c)
 		}
-		if c := b.count(t, `SELECT count(*) FROM audit WHERE action = 'release.unschedule' AND release_id = ?`, r.ID); c != 1 {
+		if c := b.Count(t, `SELECT count(*) FROM audit WHERE action = 'release.unschedule' AND release_id = ?`, r.ID); c != 1 {
 			t.Fatalf("unschedule audits = %d", c)
 		}
-		n, err := edit(b, b.editor, d.Rev)
+		n, err := edit(b, b.Editor, d.Rev)
 		if err != nil {
 			t.Fatalf("edit after unschedule: %v", err)
 		}
@@ -646,79 +646,79 @@ func TestHeldNodes(t *testing.T) {
 			t.Fatalf("rev = %d", n.Rev)
 		}
 		// A draft never runs, and the node can be scheduled again.
-		b.clock.Set(nine)
-		if rep := b.tick(t); rep.Ran != 0 {
+		b.Clock.Set(nine)
+		if rep := b.Tick(t); rep.Ran != 0 {
 			t.Fatalf("draft ran: %+v", rep)
 		}
-		if _, ok := b.live(t)[b.article.ID]; ok {
+		if _, ok := b.Live(t)[b.Article.ID]; ok {
 			t.Fatal("unscheduled article went live")
 		}
-		b.schedule(t, b.editor, n, "2026-11-02", "10:00")
+		b.Schedule(t, b.Editor, n, "2026-11-02", "10:00")
 	})
 
 	t.Run("ContributorUnschedulesOwnRequest", func(t *testing.T) {
 		b := newBundle(t)
-		r := b.schedule(t, b.contributor, b.article, "2026-11-02", "09:00")
-		if err := b.eng.Unschedule(ctx, b.contributor, b.site.ID, r.ID, r.Rev); err != nil {
+		r := b.Schedule(t, b.Contributor, b.Article, "2026-11-02", "09:00")
+		if err := b.Eng.Unschedule(ctx, b.Contributor, b.Site.ID, r.ID, r.Rev); err != nil {
 			t.Fatal(err)
 		}
-		if got := b.release(t, r.ID); got.State != release.StateDraft {
+		if got := b.Release(t, r.ID); got.State != release.StateDraft {
 			t.Fatalf("state = %s", got.State)
 		}
-		if d := b.node(t, b.article.ID); d.Held != nil {
+		if d := b.Node(t, b.Article.ID); d.Held != nil {
 			t.Fatalf("held = %+v", d.Held)
 		}
 	})
 
 	t.Run("CancelRecordsWhoAndWhen", func(t *testing.T) {
 		b, r := setup(t)
-		b.clock.Advance(90 * time.Second)
-		if err := b.eng.Cancel(ctx, b.admin, b.site.ID, r.ID, r.Rev); err != nil {
+		b.Clock.Advance(90 * time.Second)
+		if err := b.Eng.Cancel(ctx, b.Admin, b.Site.ID, r.ID, r.Rev); err != nil {
 			t.Fatal(err)
 		}
-		got := b.release(t, r.ID)
+		got := b.Release(t, r.ID)
 		o := got.Outcome
-		if got.State != release.StateCanceled || o == nil || o.Kind != "canceled" || o.By == nil || o.By.ID != b.admin.ID || o.By.Kind != "person" {
+		if got.State != release.StateCanceled || o == nil || o.Kind != "canceled" || o.By == nil || o.By.ID != b.Admin.ID || o.By.Kind != "person" {
 			t.Fatalf("canceled: state %s outcome %+v", got.State, o)
 		}
 		sameInstant(t, "outcome.at", o.At, start.Add(90*time.Second))
-		if d := b.node(t, b.article.ID); d.Held != nil {
+		if d := b.Node(t, b.Article.ID); d.Held != nil {
 			t.Fatalf("held = %+v", d.Held)
 		}
-		if c := b.count(t, `SELECT count(*) FROM audit WHERE action = 'release.cancel' AND release_id = ?`, r.ID); c != 1 {
+		if c := b.Count(t, `SELECT count(*) FROM audit WHERE action = 'release.cancel' AND release_id = ?`, r.ID); c != 1 {
 			t.Fatalf("cancel audits = %d", c)
 		}
-		b.clock.Set(nine)
-		if rep := b.tick(t); rep.Ran != 0 {
+		b.Clock.Set(nine)
+		if rep := b.Tick(t); rep.Ran != 0 {
 			t.Fatalf("canceled release ran: %+v", rep)
 		}
 	})
 
 	t.Run("CancelPublishedIsBadState", func(t *testing.T) {
 		b, r := setup(t)
-		b.clock.Set(nine)
-		if rep := b.tick(t); rep.Published != 1 {
+		b.Clock.Set(nine)
+		if rep := b.Tick(t); rep.Published != 1 {
 			t.Fatalf("tick: %+v", rep)
 		}
-		r = b.release(t, r.ID)
-		before := b.dump(t)
-		wantRefusal(t, b.eng.Cancel(ctx, b.editor, b.site.ID, r.ID, r.Rev), engine.CodeBadState, "")
-		wantRefusal(t, b.eng.Unschedule(ctx, b.editor, b.site.ID, r.ID, r.Rev), engine.CodeBadState, "")
-		if after := b.dump(t); after != before {
+		r = b.Release(t, r.ID)
+		before := b.Dump(t)
+		wantRefusal(t, b.Eng.Cancel(ctx, b.Editor, b.Site.ID, r.ID, r.Rev), engine.CodeBadState, "")
+		wantRefusal(t, b.Eng.Unschedule(ctx, b.Editor, b.Site.ID, r.ID, r.Rev), engine.CodeBadState, "")
+		if after := b.Dump(t); after != before {
 			t.Fatalf("changed:\n%s\n%s", before, after)
 		}
 	})
 
 	t.Run("CanceledIsFinal", func(t *testing.T) {
 		b, r := setup(t)
-		if err := b.eng.Cancel(ctx, b.editor, b.site.ID, r.ID, r.Rev); err != nil {
+		if err := b.Eng.Cancel(ctx, b.Editor, b.Site.ID, r.ID, r.Rev); err != nil {
 			t.Fatal(err)
 		}
-		r = b.release(t, r.ID)
-		before := b.dump(t)
-		wantRefusal(t, b.eng.Cancel(ctx, b.editor, b.site.ID, r.ID, r.Rev), engine.CodeBadState, "")
-		wantRefusal(t, b.eng.Unschedule(ctx, b.editor, b.site.ID, r.ID, r.Rev), engine.CodeBadState, "")
-		if after := b.dump(t); after != before {
+		r = b.Release(t, r.ID)
+		before := b.Dump(t)
+		wantRefusal(t, b.Eng.Cancel(ctx, b.Editor, b.Site.ID, r.ID, r.Rev), engine.CodeBadState, "")
+		wantRefusal(t, b.Eng.Unschedule(ctx, b.Editor, b.Site.ID, r.ID, r.Rev), engine.CodeBadState, "")
+		if after := b.Dump(t); after != before {
 			t.Fatalf("changed:\n%s\n%s", before, after)
 		}
 	})
@@ -726,49 +726,49 @@ func TestHeldNodes(t *testing.T) {
 	t.Run("CancelRunningIsRefused", func(t *testing.T) {
 		b, r := setup(t)
 		// As if a tick had claimed it a moment ago.
-		if _, err := b.store.DB().Exec(`UPDATE releases SET state = 'running', lease_token = 'lease_x',
+		if _, err := b.Store.DB().Exec(`UPDATE releases SET state = 'running', lease_token = 'lease_x',
 			lease_until = '2026-11-02T06:10:00.000Z' WHERE id = ?`, r.ID); err != nil {
 			t.Fatal(err)
 		}
-		before := b.dump(t)
-		wantRefusal(t, b.eng.Cancel(ctx, b.editor, b.site.ID, r.ID, r.Rev), engine.CodeRunning, "")
-		wantRefusal(t, b.eng.Unschedule(ctx, b.editor, b.site.ID, r.ID, r.Rev), engine.CodeBadState, "")
-		if after := b.dump(t); after != before {
+		before := b.Dump(t)
+		wantRefusal(t, b.Eng.Cancel(ctx, b.Editor, b.Site.ID, r.ID, r.Rev), engine.CodeRunning, "")
+		wantRefusal(t, b.Eng.Unschedule(ctx, b.Editor, b.Site.ID, r.ID, r.Rev), engine.CodeBadState, "")
+		if after := b.Dump(t); after != before {
 			t.Fatalf("changed:\n%s\n%s", before, after)
 		}
 	})
 
 	t.Run("StaleRev", func(t *testing.T) {
 		b, r := setup(t)
-		before := b.dump(t)
+		before := b.Dump(t)
 		for _, rev := range []int64{r.Rev - 1, r.Rev + 1} {
-			wantRefusal(t, b.eng.Unschedule(ctx, b.editor, b.site.ID, r.ID, rev), engine.CodeStale, "")
-			wantRefusal(t, b.eng.Cancel(ctx, b.editor, b.site.ID, r.ID, rev), engine.CodeStale, "")
+			wantRefusal(t, b.Eng.Unschedule(ctx, b.Editor, b.Site.ID, r.ID, rev), engine.CodeStale, "")
+			wantRefusal(t, b.Eng.Cancel(ctx, b.Editor, b.Site.ID, r.ID, rev), engine.CodeStale, "")
 		}
-		if after := b.dump(t); after != before {
+		if after := b.Dump(t); after != before {
 			t.Fatalf("changed:\n%s\n%s", before, after)
 		}
 		// The rev the person saw before someone else's change is stale too.
-		if err := b.eng.Unschedule(ctx, b.admin, b.site.ID, r.ID, r.Rev); err != nil {
+		if err := b.Eng.Unschedule(ctx, b.Admin, b.Site.ID, r.ID, r.Rev); err != nil {
 			t.Fatal(err)
 		}
-		wantRefusal(t, b.eng.Cancel(ctx, b.editor, b.site.ID, r.ID, r.Rev), engine.CodeStale, "")
-		if got := b.release(t, r.ID); got.State != release.StateDraft {
+		wantRefusal(t, b.Eng.Cancel(ctx, b.Editor, b.Site.ID, r.ID, r.Rev), engine.CodeStale, "")
+		if got := b.Release(t, r.ID); got.State != release.StateDraft {
 			t.Fatalf("state = %s", got.State)
 		}
 	})
 
 	t.Run("OnlyApproversChangeOthersReleases", func(t *testing.T) {
 		b, r := setup(t)
-		before := b.dump(t)
-		for _, u := range []engine.User{b.contributor, b.author} {
-			wantRefusal(t, b.eng.Cancel(ctx, u, b.site.ID, r.ID, r.Rev), engine.CodeForbidden, "")
-			wantRefusal(t, b.eng.Unschedule(ctx, u, b.site.ID, r.ID, r.Rev), engine.CodeForbidden, "")
+		before := b.Dump(t)
+		for _, u := range []engine.User{b.Contributor, b.Author} {
+			wantRefusal(t, b.Eng.Cancel(ctx, u, b.Site.ID, r.ID, r.Rev), engine.CodeForbidden, "")
+			wantRefusal(t, b.Eng.Unschedule(ctx, u, b.Site.ID, r.ID, r.Rev), engine.CodeForbidden, "")
 		}
-		if after := b.dump(t); after != before {
+		if after := b.Dump(t); after != before {
 			t.Fatalf("changed:\n%s\n%s", before, after)
 		}
-		if err := b.eng.Cancel(ctx, b.owner, b.site.ID, r.ID, r.Rev); err != nil {
+		if err := b.Eng.Cancel(ctx, b.Owner, b.Site.ID, r.ID, r.Rev); err != nil {
 			t.Fatalf("owner cancels an editor's release: %v", err)
 		}
 	})
@@ -781,10 +781,10 @@ func TestHeldNodes(t *testing.T) {
 		off  func(b *testBundle, r engine.ReleaseRow) error
 	}{
 		{"CanceledDraftStaysOffTheSite", func(b *testBundle, r engine.ReleaseRow) error {
-			return b.eng.Cancel(ctx, b.editor, b.site.ID, r.ID, r.Rev)
+			return b.Eng.Cancel(ctx, b.Editor, b.Site.ID, r.ID, r.Rev)
 		}},
 		{"UnscheduledDraftStaysOffTheSite", func(b *testBundle, r engine.ReleaseRow) error {
-			return b.eng.Unschedule(ctx, b.editor, b.site.ID, r.ID, r.Rev)
+			return b.Eng.Unschedule(ctx, b.Editor, b.Site.ID, r.ID, r.Rev)
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -792,17 +792,17 @@ func TestHeldNodes(t *testing.T) {
 			if err := tc.off(b, r); err != nil {
 				t.Fatal(err)
 			}
-			b.createNode(t, b.site.ID, release.KindPage,
+			b.CreateNode(t, b.Site.ID, release.KindPage,
 				content.Body{Title: "Contact", Slug: "contact", Status: content.StatusPublished})
-			if _, err := b.eng.Publish(ctx, b.editor, b.site.ID); err != nil {
+			if _, err := b.Eng.Publish(ctx, b.Editor, b.Site.ID); err != nil {
 				t.Fatal(err)
 			}
-			if n, ok := b.live(t)[b.article.ID]; ok && n.Body.Status == content.StatusPublished {
+			if n, ok := b.Live(t)[b.Article.ID]; ok && n.Body.Status == content.StatusPublished {
 				t.Fatalf("the called-off draft is public at %s, before its time %s: live rev %d %+v",
-					b.clock.Now().Format(time.RFC3339), nine.Format(time.RFC3339), n.Rev, n.Body)
+					b.Clock.Now().Format(time.RFC3339), nine.Format(time.RFC3339), n.Rev, n.Body)
 			}
 			// The working copy is the draft again, as a new version.
-			n, err := b.eng.Node(ctx, b.site.ID, b.article.ID)
+			n, err := b.Eng.Node(ctx, b.Site.ID, b.Article.ID)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -814,15 +814,15 @@ func TestHeldNodes(t *testing.T) {
 
 	t.Run("ExpiredRequestStaysOffTheSite", func(t *testing.T) {
 		b := newBundle(t)
-		r := b.schedule(t, b.contributor, b.article, "2026-11-02", "09:00")
-		b.clock.Set(nine)
-		if _, err := b.sched.RunDue(ctx, "manual"); err != nil {
+		r := b.Schedule(t, b.Contributor, b.Article, "2026-11-02", "09:00")
+		b.Clock.Set(nine)
+		if _, err := b.Sched.RunDue(ctx, "manual"); err != nil {
 			t.Fatal(err)
 		}
-		if got := b.release(t, r.ID); got.State != release.StateExpired {
+		if got := b.Release(t, r.ID); got.State != release.StateExpired {
 			t.Fatalf("state = %s", got.State)
 		}
-		n, err := b.eng.Node(ctx, b.site.ID, b.article.ID)
+		n, err := b.Eng.Node(ctx, b.Site.ID, b.Article.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -833,25 +833,25 @@ func TestHeldNodes(t *testing.T) {
 
 	t.Run("AnEditAfterwardsIsKept", func(t *testing.T) {
 		b, r := setup(t)
-		if err := b.eng.Unschedule(ctx, b.editor, b.site.ID, r.ID, r.Rev); err != nil {
+		if err := b.Eng.Unschedule(ctx, b.Editor, b.Site.ID, r.ID, r.Rev); err != nil {
 			t.Fatal(err)
 		}
-		n, err := b.eng.Node(ctx, b.site.ID, b.article.ID)
+		n, err := b.Eng.Node(ctx, b.Site.ID, b.Article.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
 		body := n.Body
 		body.Status, body.Text = content.StatusPublished, "edited after unscheduling"
-		saved, err := b.eng.SaveNode(ctx, b.editor, b.site.ID, n.ID, n.Rev, body)
+		saved, err := b.Eng.SaveNode(ctx, b.Editor, b.Site.ID, n.ID, n.Rev, body)
 		if err != nil {
 			t.Fatal(err)
 		}
 		// Canceling the (now draft) release must not touch the newer edit.
-		r2 := b.release(t, r.ID)
-		if err := b.eng.Cancel(ctx, b.editor, b.site.ID, r2.ID, r2.Rev); err != nil {
+		r2 := b.Release(t, r.ID)
+		if err := b.Eng.Cancel(ctx, b.Editor, b.Site.ID, r2.ID, r2.Rev); err != nil {
 			t.Fatal(err)
 		}
-		after, err := b.eng.Node(ctx, b.site.ID, b.article.ID)
+		after, err := b.Eng.Node(ctx, b.Site.ID, b.Article.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -862,7 +862,7 @@ func TestHeldNodes(t *testing.T) {
 
 	t.Run("UnknownRelease", func(t *testing.T) {
 		b, _ := setup(t)
-		if err := b.eng.Cancel(ctx, b.editor, b.site.ID, "rel_doesnotexist00000", 1); !errors.Is(err, engine.ErrNotFound) {
+		if err := b.Eng.Cancel(ctx, b.Editor, b.Site.ID, "rel_doesnotexist00000", 1); !errors.Is(err, engine.ErrNotFound) {
 			t.Fatalf("err = %v", err)
 		}
 	})
@@ -879,48 +879,48 @@ func TestPublishKeepsHeldNodesAtTheirLiveVersion(t *testing.T) {
 
 	b := setup(t)
 	p0 := time.Date(2026, 10, 1, 7, 0, 0, 0, time.UTC)
-	v1 := b.createNode(t, b.site.ID, release.KindContentEntry,
+	v1 := b.CreateNode(t, b.Site.ID, release.KindContentEntry,
 		content.Body{Title: "Budget", Slug: "budget", Status: content.StatusPublished, PublishedAt: &p0, Text: "v1"})
-	if _, err := b.eng.Publish(ctx, b.editor, b.site.ID); err != nil {
+	if _, err := b.Eng.Publish(ctx, b.Editor, b.Site.ID); err != nil {
 		t.Fatal(err)
 	}
 	body := v1.Body
 	body.Text, body.Status = "v2: embargoed figures", content.StatusDraft
-	v2, err := b.eng.SaveNode(ctx, b.editor, b.site.ID, v1.ID, v1.Rev, body)
+	v2, err := b.Eng.SaveNode(ctx, b.Editor, b.Site.ID, v1.ID, v1.Rev, body)
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := b.schedule(t, b.editor, v2, "2026-11-02", "09:00")
+	r := b.Schedule(t, b.Editor, v2, "2026-11-02", "09:00")
 	target := r.Items[0].Target
 	if target.Rev != 3 || r.Items[0].Base == nil || r.Items[0].Base.Rev != 1 {
 		t.Fatalf("pinned %+v base %+v", target, r.Items[0].Base)
 	}
 
 	t.Run("OnlyTheHeldNodeChangedIsNothingToPublish", func(t *testing.T) {
-		before := b.dump(t)
-		_, err := b.eng.Publish(ctx, b.editor, b.site.ID)
+		before := b.Dump(t)
+		_, err := b.Eng.Publish(ctx, b.Editor, b.Site.ID)
 		wantRefusal(t, err, release.CodeNothingToPublish, "")
-		if after := b.dump(t); after != before {
+		if after := b.Dump(t); after != before {
 			t.Fatalf("changed:\n%s\n%s", before, after)
 		}
 	})
 
 	var page content.Node
 	t.Run("OrdinaryPublishHoldsTheNodeBack", func(t *testing.T) {
-		page = b.createNode(t, b.site.ID, release.KindPage,
+		page = b.CreateNode(t, b.Site.ID, release.KindPage,
 			content.Body{Title: "Contact", Slug: "contact", Status: content.StatusPublished, Text: "Write to us."})
-		refs, changed, err := b.eng.PendingRefs(ctx, b.site.ID)
+		refs, changed, err := b.Eng.PendingRefs(ctx, b.Site.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if changed != 1 {
 			t.Fatalf("pending changes = %d (refs %+v)", changed, refs)
 		}
-		snap, err := b.eng.Publish(ctx, b.editor, b.site.ID)
+		snap, err := b.Eng.Publish(ctx, b.Editor, b.Site.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
-		live := b.live(t)
+		live := b.Live(t)
 		if a, ok := live[v1.ID]; !ok || a.Rev != 1 || a.Hash != v1.Hash || a.Body.Text != "v1" {
 			t.Fatalf("held article live as %+v (ok %v), want v1", a, ok)
 		}
@@ -932,17 +932,17 @@ func TestPublishKeepsHeldNodesAtTheirLiveVersion(t *testing.T) {
 				t.Fatalf("snapshot pins held article at %d", ref.Rev)
 			}
 		}
-		if d := b.node(t, v1.ID); d.Held == nil || d.Held.ReleaseID != r.ID || d.Rev != 3 {
+		if d := b.Node(t, v1.ID); d.Held == nil || d.Held.ReleaseID != r.ID || d.Rev != 3 {
 			t.Fatalf("article after publish: rev %d held %+v", d.Rev, d.Held)
 		}
 	})
 
 	t.Run("TheReleaseStillAppliesOnTopOfIt", func(t *testing.T) {
-		b.clock.Set(nine)
-		if rep := b.tick(t); rep.Published != 1 {
+		b.Clock.Set(nine)
+		if rep := b.Tick(t); rep.Published != 1 {
 			t.Fatalf("tick: %+v", rep)
 		}
-		live := b.live(t)
+		live := b.Live(t)
 		if a := live[v1.ID]; a.Rev != 3 || a.Hash != target.Hash || a.Body.Status != content.StatusPublished {
 			t.Fatalf("article after release: %+v", a)
 		}
@@ -971,12 +971,12 @@ func TestScheduleNodeConcurrentlyPinsOnce(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			b := setup(t)
-			n := b.createNode(t, b.site.ID, release.KindContentEntry, tc.body)
+			n := b.CreateNode(t, b.Site.ID, release.KindContentEntry, tc.body)
 			const callers = 8
 			errs := make(chan error, callers)
 			for i := range callers {
 				go func() {
-					_, err := b.eng.ScheduleNode(context.Background(), b.editor, engine.ScheduleInput{SiteID: b.site.ID,
+					_, err := b.Eng.ScheduleNode(context.Background(), b.Editor, engine.ScheduleInput{SiteID: b.Site.ID,
 						NodeID: n.ID, ExpectedRev: n.Rev, Date: "2026-11-02", Time: fmt.Sprintf("09:%02d", i)})
 					errs <- err
 				}()
@@ -1001,10 +1001,10 @@ func TestScheduleNodeConcurrentlyPinsOnce(t *testing.T) {
 			if ok != want {
 				t.Fatalf("%d schedules succeeded, want %d", ok, want)
 			}
-			if c := b.count(t, `SELECT count(*) FROM releases`); c != want {
+			if c := b.Count(t, `SELECT count(*) FROM releases`); c != want {
 				t.Fatalf("releases = %d, want %d", c, want)
 			}
-			if c := b.count(t, `SELECT count(*) FROM node_versions WHERE node_id = ?`, n.ID); c > 2 {
+			if c := b.Count(t, `SELECT count(*) FROM node_versions WHERE node_id = ?`, n.ID); c > 2 {
 				t.Fatalf("versions = %d", c)
 			}
 		})
@@ -1016,9 +1016,9 @@ func TestEditNodeKeepsWhatTheEditorDoesNotShow(t *testing.T) {
 	ctx := context.Background()
 	b := newBundle(t)
 	p0 := time.Date(2026, 10, 1, 7, 0, 0, 0, time.UTC)
-	n := b.createNode(t, b.site.ID, release.KindContentEntry, content.Body{Title: "Budget", Slug: "budget", Lang: "tr",
+	n := b.CreateNode(t, b.Site.ID, release.KindContentEntry, content.Body{Title: "Budget", Slug: "budget", Lang: "tr",
 		Status: content.StatusPublished, PublishedAt: &p0, Refs: []string{"ast_cover"}})
-	got, err := b.eng.EditNode(ctx, b.editor, b.site.ID, n.ID, n.Rev,
+	got, err := b.Eng.EditNode(ctx, b.Editor, b.Site.ID, n.ID, n.Rev,
 		content.Edit{Title: "Budget 2027", Slug: "budget-2027", Summary: "New", Text: "Body", Status: content.StatusReview})
 	if err != nil {
 		t.Fatal(err)
@@ -1040,15 +1040,15 @@ func TestScheduleNodeAddsDependencyClosure(t *testing.T) {
 
 	t.Run("NewImageIsPublishedWithTheArticle", func(t *testing.T) {
 		b := newBundle(t)
-		img, err := b.eng.CreateAsset(ctx, b.editor, b.site.ID, content.Body{Title: "Harbour photo", Slug: "harbour.png",
+		img, err := b.Eng.CreateAsset(ctx, b.Editor, b.Site.ID, content.Body{Title: "Harbour photo", Slug: "harbour.png",
 			Status: content.StatusDraft, Mime: "image/png", Data: []byte("\x89PNG\r\n\x1a\nharbour"), Alt: "Cranes at dawn"})
 		if err != nil {
 			t.Fatal(err)
 		}
-		art := b.drSetRefs(t, b.article.ID, img.ID)
+		art := b.drSetRefs(t, b.Article.ID, img.ID)
 
 		// The form shows it before confirming.
-		added, err := b.eng.ScheduleClosure(ctx, b.site.ID, art.ID)
+		added, err := b.Eng.ScheduleClosure(ctx, b.Site.ID, art.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -1057,37 +1057,37 @@ func TestScheduleNodeAddsDependencyClosure(t *testing.T) {
 			t.Fatalf("closure before scheduling %+v", added)
 		}
 
-		r := b.schedule(t, b.editor, art, "2026-11-02", "09:00")
-		if got, want := drItemIDs(b.release(t, r.ID)), drSorted(art.ID, img.ID); !slices.Equal(got, want) {
+		r := b.Schedule(t, b.Editor, art, "2026-11-02", "09:00")
+		if got, want := drItemIDs(b.Release(t, r.ID)), drSorted(art.ID, img.ID); !slices.Equal(got, want) {
 			t.Fatalf("items %v, want %v", got, want)
 		}
 		if want := []release.ClosureAdded{{NodeID: img.ID, Because: art.ID}}; !slices.Equal(r.ClosureAdded, want) ||
-			!slices.Equal(b.release(t, r.ID).ClosureAdded, want) {
-			t.Fatalf("closureAdded %+v / stored %+v, want %+v", r.ClosureAdded, b.release(t, r.ID).ClosureAdded, want)
+			!slices.Equal(b.Release(t, r.ID).ClosureAdded, want) {
+			t.Fatalf("closureAdded %+v / stored %+v, want %+v", r.ClosureAdded, b.Release(t, r.ID).ClosureAdded, want)
 		}
-		imgItem := drItem(t, b.release(t, r.ID), img.ID)
+		imgItem := drItem(t, b.Release(t, r.ID), img.ID)
 		if imgItem.Base != nil || imgItem.Target == nil || imgItem.Target.Rev != img.Rev+1 || imgItem.RestoreRev != img.Rev {
 			t.Fatalf("image item %+v: want the draft image promoted (rev %d → %d)", imgItem, img.Rev, img.Rev+1)
 		}
-		if d := b.node(t, img.ID); d.Held == nil || d.Held.ReleaseID != r.ID {
+		if d := b.Node(t, img.ID); d.Held == nil || d.Held.ReleaseID != r.ID {
 			t.Fatalf("image not held by the release: %+v", d.Held)
 		}
 
 		// A minute before: nothing is live.
-		b.clock.Set(nine.Add(-time.Minute))
-		b.tick(t)
-		if live := b.live(t); len(live) != 0 {
+		b.Clock.Set(nine.Add(-time.Minute))
+		b.Tick(t)
+		if live := b.Live(t); len(live) != 0 {
 			t.Fatalf("live before the time: %v", live)
 		}
-		b.clock.Set(nine)
-		if rep := b.tick(t); rep.Published != 1 || rep.Failed != 0 {
+		b.Clock.Set(nine)
+		if rep := b.Tick(t); rep.Published != 1 || rep.Failed != 0 {
 			t.Fatalf("tick at the time %+v", rep)
 		}
-		got := b.release(t, r.ID)
+		got := b.Release(t, r.ID)
 		if got.State != release.StatePublished {
 			t.Fatalf("release %s (%+v), want published", got.State, got.Outcome)
 		}
-		live := b.live(t)
+		live := b.Live(t)
 		if _, ok := live[art.ID]; !ok {
 			t.Fatal("article not live")
 		}
@@ -1099,16 +1099,16 @@ func TestScheduleNodeAddsDependencyClosure(t *testing.T) {
 	t.Run("MissingReferenceIsRefusedNow", func(t *testing.T) {
 		b := newBundle(t)
 		gone := b.drPage(t, "Gone", content.StatusDraft)
-		art := b.drSetRefs(t, b.article.ID, gone.ID)
-		if err := b.eng.DeleteNode(ctx, b.editor, b.site.ID, gone.ID, gone.Rev); err != nil {
+		art := b.drSetRefs(t, b.Article.ID, gone.ID)
+		if err := b.Eng.DeleteNode(ctx, b.Editor, b.Site.ID, gone.ID, gone.Rev); err != nil {
 			t.Fatal(err)
 		}
-		in := engine.ScheduleInput{SiteID: b.site.ID, NodeID: art.ID, ExpectedRev: art.Rev, Date: "2026-11-02", Time: "09:00"}
-		e := refuseSchedule(t, b, b.editor, in, engine.CodeDependencyMissing, "")
+		in := engine.ScheduleInput{SiteID: b.Site.ID, NodeID: art.ID, ExpectedRev: art.Rev, Date: "2026-11-02", Time: "09:00"}
+		e := refuseSchedule(t, b, b.Editor, in, engine.CodeDependencyMissing, "")
 		if e.Args["Node"] != gone.ID || e.Args["Title"] != art.Body.Title {
 			t.Fatalf("refusal args %v", e.Args)
 		}
-		if _, err := b.eng.ScheduleClosure(ctx, b.site.ID, art.ID); err == nil {
+		if _, err := b.Eng.ScheduleClosure(ctx, b.Site.ID, art.ID); err == nil {
 			t.Fatal("the form's closure shows no refusal")
 		}
 	})
@@ -1116,19 +1116,19 @@ func TestScheduleNodeAddsDependencyClosure(t *testing.T) {
 	t.Run("ClosureHeldByAnotherReleaseOverlaps", func(t *testing.T) {
 		b := newBundle(t)
 		dep := b.drPage(t, "Dep", content.StatusDraft)
-		held := b.schedule(t, b.editor, dep, "2026-11-03", "09:00")
-		art := b.drSetRefs(t, b.article.ID, dep.ID)
+		held := b.Schedule(t, b.Editor, dep, "2026-11-03", "09:00")
+		art := b.drSetRefs(t, b.Article.ID, dep.ID)
 		// The other release promoted it, so it joins this one as it is: an
 		// overlap both releases show (D15), not a lock.
-		in := engine.ScheduleInput{SiteID: b.site.ID, NodeID: art.ID, ExpectedRev: art.Rev, Date: "2026-11-02", Time: "09:00"}
-		r, err := b.eng.ScheduleNode(ctx, b.editor, in)
+		in := engine.ScheduleInput{SiteID: b.Site.ID, NodeID: art.ID, ExpectedRev: art.Rev, Date: "2026-11-02", Time: "09:00"}
+		r, err := b.Eng.ScheduleNode(ctx, b.Editor, in)
 		if err != nil {
 			t.Fatalf("an article using a held dependency: %v", err)
 		}
 		if !slices.ContainsFunc(r.ClosureAdded, func(c release.ClosureAdded) bool { return c.NodeID == dep.ID }) {
 			t.Fatalf("closureAdded = %v, want %s", r.ClosureAdded, dep.ID)
 		}
-		ov, err := b.eng.Overlaps(ctx, b.site.ID, held.ID)
+		ov, err := b.Eng.Overlaps(ctx, b.Site.ID, held.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -1141,8 +1141,8 @@ func TestScheduleNodeAddsDependencyClosure(t *testing.T) {
 		b := newBundle(t)
 		dep := b.drPage(t, "Sources", content.StatusPublished)
 		b.drPublish(t)
-		art := b.drSetRefs(t, b.article.ID, dep.ID)
-		r := b.schedule(t, b.editor, art, "2026-11-02", "09:00")
+		art := b.drSetRefs(t, b.Article.ID, dep.ID)
+		r := b.Schedule(t, b.Editor, art, "2026-11-02", "09:00")
 		if len(r.Items) != 1 || len(r.ClosureAdded) != 0 {
 			t.Fatalf("items %+v", r.Items)
 		}

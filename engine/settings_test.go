@@ -20,13 +20,13 @@ import (
 // refused settings change can be shown to have changed nothing at all.
 func (b *testBundle) settingsDump(tb testing.TB) string {
 	tb.Helper()
-	return b.dump(tb) + "\n" + b.text(tb, `SELECT 'settings ' || COALESCE(group_concat(site_id || '@' || rev || ':' || paused || ':' ||
+	return b.Dump(tb) + "\n" + b.Text(tb, `SELECT 'settings ' || COALESCE(group_concat(site_id || '@' || rev || ':' || paused || ':' ||
 		daily_write_cap || ':' || COALESCE(paused_reason, '-'), ' ' ORDER BY site_id), '') FROM schedule_settings`)
 }
 
 func (b *testBundle) settings(tb testing.TB) engine.ScheduleSettings {
 	tb.Helper()
-	s, err := b.eng.ScheduleSettings(context.Background(), b.site.ID)
+	s, err := b.Eng.ScheduleSettings(context.Background(), b.Site.ID)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -35,7 +35,7 @@ func (b *testBundle) settings(tb testing.TB) engine.ScheduleSettings {
 
 func (b *testBundle) pause(tb testing.TB, u engine.User, reason string) engine.ScheduleSettings {
 	tb.Helper()
-	s, err := settings.New(b.eng, b.store).SetKillSwitch(context.Background(), u, b.site.ID, true, reason, b.settings(tb).Rev)
+	s, err := settings.New(b.Eng, b.Store).SetKillSwitch(context.Background(), u, b.Site.ID, true, reason, b.settings(tb).Rev)
 	if err != nil {
 		tb.Fatalf("pause: %v", err)
 	}
@@ -44,7 +44,7 @@ func (b *testBundle) pause(tb testing.TB, u engine.User, reason string) engine.S
 
 func (b *testBundle) resume(tb testing.TB, u engine.User, reason string) engine.ScheduleSettings {
 	tb.Helper()
-	s, err := settings.New(b.eng, b.store).SetKillSwitch(context.Background(), u, b.site.ID, false, reason, b.settings(tb).Rev)
+	s, err := settings.New(b.Eng, b.Store).SetKillSwitch(context.Background(), u, b.Site.ID, false, reason, b.settings(tb).Rev)
 	if err != nil {
 		tb.Fatalf("resume: %v", err)
 	}
@@ -60,22 +60,22 @@ func TestKillSwitchHoldsDueReleases(t *testing.T) {
 	setup := func(t *testing.T) (*testBundle, release.Release) {
 		t.Helper()
 		b := newBundle(t)
-		r := b.schedule(t, b.editor, b.article, "2026-11-02", "09:00") // 06:00Z
-		b.pause(t, b.admin, "Checking the election feed")
+		r := b.Schedule(t, b.Editor, b.Article, "2026-11-02", "09:00") // 06:00Z
+		b.pause(t, b.Admin, "Checking the election feed")
 		return b, r
 	}
 	// waits asserts the release is still scheduled, unclaimed, with no run
 	// and nothing live.
 	waits := func(t *testing.T, b *testBundle, r release.Release) {
 		t.Helper()
-		got := b.release(t, r.ID)
+		got := b.Release(t, r.ID)
 		if got.State != release.StateScheduled || got.LeaseToken != "" || got.Outcome != nil {
 			t.Fatalf("paused release: state %s lease %q outcome %+v, want scheduled and unclaimed", got.State, got.LeaseToken, got.Outcome)
 		}
-		if n := b.count(t, `SELECT count(*) FROM schedule_runs WHERE subject_id = ?`, r.ID); n != 0 {
+		if n := b.Count(t, `SELECT count(*) FROM schedule_runs WHERE subject_id = ?`, r.ID); n != 0 {
 			t.Fatalf("%d runs of a paused release", n)
 		}
-		if _, ok := b.live(t)[b.article.ID]; ok {
+		if _, ok := b.Live(t)[b.Article.ID]; ok {
 			t.Fatal("the article went live while paused")
 		}
 	}
@@ -83,8 +83,8 @@ func TestKillSwitchHoldsDueReleases(t *testing.T) {
 	t.Run("NotClaimedWhilePaused", func(t *testing.T) {
 		b, r := setup(t)
 		for _, at := range []time.Time{nine, nine.Add(time.Second), nine.Add(30 * time.Minute), nine.Add(time.Hour)} {
-			b.clock.Set(at)
-			if rep := b.tick(t); rep.Ran != 0 || rep.More {
+			b.Clock.Set(at)
+			if rep := b.Tick(t); rep.Ran != 0 || rep.More {
 				t.Fatalf("tick at %s while paused: %+v", at.Format(time.RFC3339), rep)
 			}
 			waits(t, b, r)
@@ -93,86 +93,86 @@ func TestKillSwitchHoldsDueReleases(t *testing.T) {
 
 	t.Run("ResumeWithinTheHourRunsLate", func(t *testing.T) {
 		b, r := setup(t)
-		b.clock.Set(nine)
-		b.tick(t)
+		b.Clock.Set(nine)
+		b.Tick(t)
 		waits(t, b, r)
-		b.clock.Set(nine.Add(40 * time.Minute))
-		b.tick(t)
+		b.Clock.Set(nine.Add(40 * time.Minute))
+		b.Tick(t)
 		waits(t, b, r)
-		b.resume(t, b.owner, "Feed checked")
-		rep := b.tick(t)
+		b.resume(t, b.Owner, "Feed checked")
+		rep := b.Tick(t)
 		if rep.Published != 1 || rep.Late != 1 {
 			t.Fatalf("tick after resuming: %+v, want one late publish", rep)
 		}
-		got := b.release(t, r.ID)
+		got := b.Release(t, r.ID)
 		if got.State != release.StatePublished || got.Outcome == nil || got.Outcome.LatenessSeconds == nil ||
 			*got.Outcome.LatenessSeconds != 40*60 {
 			t.Fatalf("release after resuming: %s %+v, want published 2400 s late", got.State, got.Outcome)
 		}
-		if _, ok := b.live(t)[b.article.ID]; !ok {
+		if _, ok := b.Live(t)[b.Article.ID]; !ok {
 			t.Fatal("the article is not live after resuming")
 		}
 	})
 
 	t.Run("ResumeAtExactlyOneHourStillRuns", func(t *testing.T) {
 		b, r := setup(t)
-		b.clock.Set(nine.Add(time.Hour))
-		b.tick(t)
+		b.Clock.Set(nine.Add(time.Hour))
+		b.Tick(t)
 		waits(t, b, r)
-		b.resume(t, b.admin, "Back")
-		if rep := b.tick(t); rep.Published != 1 {
+		b.resume(t, b.Admin, "Back")
+		if rep := b.Tick(t); rep.Published != 1 {
 			t.Fatalf("tick at exactly one hour late, resumed: %+v", rep)
 		}
 	})
 
 	t.Run("StillPausedAfterTheHourIsMissed", func(t *testing.T) {
 		b, r := setup(t)
-		b.clock.Set(nine.Add(30 * time.Minute))
-		b.tick(t)
+		b.Clock.Set(nine.Add(30 * time.Minute))
+		b.Tick(t)
 		waits(t, b, r)
-		b.clock.Set(nine.Add(time.Hour + time.Millisecond))
-		rep := b.tick(t)
+		b.Clock.Set(nine.Add(time.Hour + time.Millisecond))
+		rep := b.Tick(t)
 		if rep.Ran != 1 || rep.Failed != 1 || rep.Published != 0 {
 			t.Fatalf("tick an hour and a millisecond late: %+v, want one missed", rep)
 		}
-		got := b.release(t, r.ID)
+		got := b.Release(t, r.ID)
 		if got.State != release.StateMissed || got.Outcome == nil || got.Outcome.Kind != "missed" {
 			t.Fatalf("release: %s %+v, want missed", got.State, got.Outcome)
 		}
 		runID := ids.RunID(r.ID, nine)
-		if n := b.count(t, `SELECT count(*) FROM schedule_runs WHERE id = ? AND state = 'missed'`, runID); n != 1 {
+		if n := b.Count(t, `SELECT count(*) FROM schedule_runs WHERE id = ? AND state = 'missed'`, runID); n != 1 {
 			t.Fatalf("missed run rows = %d", n)
 		}
-		if _, ok := b.live(t)[b.article.ID]; ok {
+		if _, ok := b.Live(t)[b.Article.ID]; ok {
 			t.Fatal("a missed release went live")
 		}
 		// Resuming now changes nothing: missed stays missed.
-		b.resume(t, b.admin, "Too late")
-		if rep := b.tick(t); rep.Ran != 0 {
+		b.resume(t, b.Admin, "Too late")
+		if rep := b.Tick(t); rep.Ran != 0 {
 			t.Fatalf("tick after resuming: %+v", rep)
 		}
-		if got := b.release(t, r.ID).State; got != release.StateMissed {
+		if got := b.Release(t, r.ID).State; got != release.StateMissed {
 			t.Fatalf("state after resuming = %s", got)
 		}
 	})
 
 	t.Run("MissedEvenWhenNoTickRanMeanwhile", func(t *testing.T) {
 		b, r := setup(t)
-		b.clock.Set(nine.Add(3 * time.Hour)) // the process was down
-		b.tick(t)
-		if got := b.release(t, r.ID).State; got != release.StateMissed {
+		b.Clock.Set(nine.Add(3 * time.Hour)) // the process was down
+		b.Tick(t)
+		if got := b.Release(t, r.ID).State; got != release.StateMissed {
 			t.Fatalf("state = %s, want missed", got)
 		}
 	})
 
 	t.Run("WaitingIsNotOverdueForTheBackstop", func(t *testing.T) {
 		b, r := setup(t)
-		b.clock.Set(nine.Add(-time.Minute))
-		b.tick(t) // a healthy heartbeat
-		b.clock.Set(nine.Add(5 * time.Minute))
+		b.Clock.Set(nine.Add(-time.Minute))
+		b.Tick(t) // a healthy heartbeat
+		b.Clock.Set(nine.Add(5 * time.Minute))
 		// The release waits on purpose: the heartbeat is on time, so the
 		// backstop must not count it as overdue work.
-		if ran, err := scheduler.New(b.eng, b.store, nil).Backstop(context.Background()); err != nil || ran {
+		if ran, err := scheduler.New(b.Eng, b.Store, nil).Backstop(context.Background()); err != nil || ran {
 			t.Fatalf("backstop while paused: ran %v, err %v; want no tick", ran, err)
 		}
 		waits(t, b, r)
@@ -180,18 +180,18 @@ func TestKillSwitchHoldsDueReleases(t *testing.T) {
 
 	t.Run("OtherSitesRun", func(t *testing.T) {
 		b, _ := setup(t)
-		other, err := b.eng.CreateSite(context.Background(), "Other Gazette", "Europe/Istanbul")
+		other, err := b.Eng.CreateSite(context.Background(), "Other Gazette", "Europe/Istanbul")
 		if err != nil {
 			t.Fatal(err)
 		}
-		n := b.createNode(t, other.ID, release.KindContentEntry,
+		n := b.CreateNode(t, other.ID, release.KindContentEntry,
 			content.Body{Title: "Elsewhere", Slug: "elsewhere", Status: content.StatusDraft, Text: "Other news."})
-		r2 := b.schedule(t, b.editor, n, "2026-11-02", "09:00")
-		b.clock.Set(nine)
-		if rep := b.tick(t); rep.Published != 1 {
+		r2 := b.Schedule(t, b.Editor, n, "2026-11-02", "09:00")
+		b.Clock.Set(nine)
+		if rep := b.Tick(t); rep.Published != 1 {
 			t.Fatalf("tick: %+v, want the other site's release published", rep)
 		}
-		got, err := b.eng.Release(context.Background(), other.ID, r2.ID)
+		got, err := b.Eng.Release(context.Background(), other.ID, r2.ID)
 		if err != nil || got.State != release.StatePublished {
 			t.Fatalf("other site's release: %s (%v)", got.State, err)
 		}
@@ -199,21 +199,21 @@ func TestKillSwitchHoldsDueReleases(t *testing.T) {
 
 	t.Run("PauseAfterTheTicksReadStopsTheClaim", func(t *testing.T) {
 		b := newBundle(t)
-		r := b.schedule(t, b.editor, b.article, "2026-11-02", "09:00")
-		b.clock.Set(nine)
-		rows, err := b.store.DueReleases(context.Background(), nine, 10)
+		r := b.Schedule(t, b.Editor, b.Article, "2026-11-02", "09:00")
+		b.Clock.Set(nine)
+		rows, err := b.Store.DueReleases(context.Background(), nine, 10)
 		if err != nil || len(rows) != 1 || rows[0].SitePaused {
 			t.Fatalf("due rows before pausing: %+v (%v)", rows, err)
 		}
-		b.pause(t, b.admin, "Stop")
+		b.pause(t, b.Admin, "Stop")
 		row := rows[0]
-		ok, err := b.store.ClaimRelease(context.Background(), engine.Claim{RunID: ids.RunID(r.ID, nine), SiteID: b.site.ID,
+		ok, err := b.Store.ClaimRelease(context.Background(), engine.Claim{RunID: ids.RunID(r.ID, nine), SiteID: b.Site.ID,
 			ReleaseID: r.ID, Rev: row.Rev, State: row.State, ExecuteAt: nine, Token: "lease_test",
 			LeaseUntil: nine.Add(10 * time.Minute), Trigger: "manual", Now: nine})
 		if err != nil || ok {
 			t.Fatalf("claim after the pause committed: ok %v, err %v; want refused", ok, err)
 		}
-		if got := b.release(t, r.ID).State; got != release.StateScheduled {
+		if got := b.Release(t, r.ID).State; got != release.StateScheduled {
 			t.Fatalf("state = %s, want scheduled", got)
 		}
 	})
@@ -226,17 +226,17 @@ func TestKillSwitch(t *testing.T) {
 	t.Run("OnlyAdministratorsAndOwners", func(t *testing.T) {
 		b := newBundle(t)
 		before := b.settingsDump(t)
-		for _, u := range []engine.User{b.editor, b.author, b.contributor} {
-			_, err := settings.New(b.eng, b.store).SetKillSwitch(ctx, u, b.site.ID, true, "Because", 0)
+		for _, u := range []engine.User{b.Editor, b.Author, b.Contributor} {
+			_, err := settings.New(b.Eng, b.Store).SetKillSwitch(ctx, u, b.Site.ID, true, "Because", 0)
 			wantRefusal(t, err, engine.CodeForbidden, "")
 		}
 		if after := b.settingsDump(t); after != before {
 			t.Fatalf("refused pauses changed the database:\n%s\n%s", before, after)
 		}
-		b.pause(t, b.admin, "Admin pauses")
-		_, err := settings.New(b.eng, b.store).SetKillSwitch(ctx, b.editor, b.site.ID, false, "Editor resumes", b.settings(t).Rev)
+		b.pause(t, b.Admin, "Admin pauses")
+		_, err := settings.New(b.Eng, b.Store).SetKillSwitch(ctx, b.Editor, b.Site.ID, false, "Editor resumes", b.settings(t).Rev)
 		wantRefusal(t, err, engine.CodeForbidden, "")
-		b.resume(t, b.owner, "Owner resumes")
+		b.resume(t, b.Owner, "Owner resumes")
 	})
 
 	t.Run("ReasonRequired", func(t *testing.T) {
@@ -251,7 +251,7 @@ func TestKillSwitch(t *testing.T) {
 			{"TooLong", strings.Repeat("ş", 501), settings.CodeReasonInvalid},
 		} {
 			t.Run(tc.name, func(t *testing.T) {
-				_, err := settings.New(b.eng, b.store).SetKillSwitch(ctx, b.admin, b.site.ID, true, tc.reason, 0)
+				_, err := settings.New(b.Eng, b.Store).SetKillSwitch(ctx, b.Admin, b.Site.ID, true, tc.reason, 0)
 				wantRefusal(t, err, tc.code, "reason")
 			})
 		}
@@ -259,7 +259,7 @@ func TestKillSwitch(t *testing.T) {
 			t.Fatalf("refused pauses changed the database:\n%s\n%s", before, after)
 		}
 		// 500 characters of two bytes each are one line of 500 characters.
-		s := b.pause(t, b.admin, "  "+strings.Repeat("ş", 500)+"  ")
+		s := b.pause(t, b.Admin, "  "+strings.Repeat("ş", 500)+"  ")
 		if s.PausedReason != strings.Repeat("ş", 500) {
 			t.Fatalf("reason = %q…, want trimmed", s.PausedReason[:10])
 		}
@@ -267,13 +267,13 @@ func TestKillSwitch(t *testing.T) {
 
 	t.Run("StaleRevisionChangesNothing", func(t *testing.T) {
 		b := newBundle(t)
-		b.pause(t, b.admin, "First")
-		b.resume(t, b.admin, "Second") // rev 2
+		b.pause(t, b.Admin, "First")
+		b.resume(t, b.Admin, "Second") // rev 2
 		before := b.settingsDump(t)
 		for _, rev := range []int64{0, 1, 3} {
-			_, err := settings.New(b.eng, b.store).SetKillSwitch(ctx, b.admin, b.site.ID, true, "From an old page", rev)
+			_, err := settings.New(b.Eng, b.Store).SetKillSwitch(ctx, b.Admin, b.Site.ID, true, "From an old page", rev)
 			wantRefusal(t, err, engine.CodeStale, "")
-			_, err = settings.New(b.eng, b.store).SetDailyWriteCap(ctx, b.admin, b.site.ID, 10, rev)
+			_, err = settings.New(b.Eng, b.Store).SetDailyWriteCap(ctx, b.Admin, b.Site.ID, 10, rev)
 			wantRefusal(t, err, engine.CodeStale, "")
 		}
 		if after := b.settingsDump(t); after != before {
@@ -286,7 +286,7 @@ func TestKillSwitch(t *testing.T) {
 		errs := make(chan error, 4)
 		for i := range 4 {
 			go func() {
-				_, err := settings.New(b.eng, b.store).SetKillSwitch(ctx, b.admin, b.site.ID, true, fmt.Sprintf("Pause %d", i), 0)
+				_, err := settings.New(b.Eng, b.Store).SetKillSwitch(ctx, b.Admin, b.Site.ID, true, fmt.Sprintf("Pause %d", i), 0)
 				errs <- err
 			}()
 		}
@@ -301,7 +301,7 @@ func TestKillSwitch(t *testing.T) {
 		if won != 1 {
 			t.Fatalf("%d of 4 concurrent pauses went through, want exactly 1", won)
 		}
-		if n := b.count(t, `SELECT count(*) FROM audit WHERE action = 'site.schedules_pause'`); n != 1 {
+		if n := b.Count(t, `SELECT count(*) FROM audit WHERE action = 'site.schedules_pause'`); n != 1 {
 			t.Fatalf("%d pause audit rows, want 1", n)
 		}
 		if s := b.settings(t); !s.Paused || s.Rev != 1 {
@@ -311,20 +311,20 @@ func TestKillSwitch(t *testing.T) {
 
 	t.Run("NoDoubleFlip", func(t *testing.T) {
 		b := newBundle(t)
-		_, err := settings.New(b.eng, b.store).SetKillSwitch(ctx, b.admin, b.site.ID, false, "Not paused", 0)
+		_, err := settings.New(b.Eng, b.Store).SetKillSwitch(ctx, b.Admin, b.Site.ID, false, "Not paused", 0)
 		wantRefusal(t, err, settings.CodeNotPaused, "")
-		s := b.pause(t, b.admin, "Once")
-		_, err = settings.New(b.eng, b.store).SetKillSwitch(ctx, b.admin, b.site.ID, true, "Twice", s.Rev)
+		s := b.pause(t, b.Admin, "Once")
+		_, err = settings.New(b.Eng, b.Store).SetKillSwitch(ctx, b.Admin, b.Site.ID, true, "Twice", s.Rev)
 		wantRefusal(t, err, settings.CodeAlreadyPaused, "")
 	})
 
 	t.Run("UnknownSite", func(t *testing.T) {
 		b := newBundle(t)
-		_, err := settings.New(b.eng, b.store).SetKillSwitch(ctx, b.admin, "site_nope", true, "Why not", 0)
+		_, err := settings.New(b.Eng, b.Store).SetKillSwitch(ctx, b.Admin, "site_nope", true, "Why not", 0)
 		if err != engine.ErrNotFound {
 			t.Fatalf("err = %v, want ErrNotFound", err)
 		}
-		if n := b.count(t, `SELECT count(*) FROM schedule_settings`); n != 0 {
+		if n := b.Count(t, `SELECT count(*) FROM schedule_settings`); n != 0 {
 			t.Fatalf("%d settings rows for an unknown site", n)
 		}
 	})
@@ -334,32 +334,32 @@ func TestKillSwitch(t *testing.T) {
 		if s := b.settings(t); s.Paused || s.Rev != 0 || s.DailyWriteCap != 200 || s.PausedBy != nil {
 			t.Fatalf("defaults = %+v", s)
 		}
-		b.clock.Set(start.Add(10 * time.Minute))
-		s := b.pause(t, b.admin, "Checking the election feed")
+		b.Clock.Set(start.Add(10 * time.Minute))
+		s := b.pause(t, b.Admin, "Checking the election feed")
 		got := b.settings(t)
-		if !got.Paused || got.Rev != 1 || got.PausedBy == nil || got.PausedBy.ID != b.admin.ID || got.PausedBy.Name != "Ali" ||
+		if !got.Paused || got.Rev != 1 || got.PausedBy == nil || got.PausedBy.ID != b.Admin.ID || got.PausedBy.Name != "Ali" ||
 			got.PausedAt == nil || !got.PausedAt.Equal(start.Add(10*time.Minute)) || got.PausedReason != "Checking the election feed" ||
-			got.UpdatedBy == nil || got.UpdatedBy.ID != b.admin.ID || got.DailyWriteCap != 200 {
+			got.UpdatedBy == nil || got.UpdatedBy.ID != b.Admin.ID || got.DailyWriteCap != 200 {
 			t.Fatalf("after pausing: %+v", got)
 		}
 		if got.Rev != s.Rev || got.PausedReason != s.PausedReason {
 			t.Fatalf("SetKillSwitch returned %+v, the store holds %+v", s, got)
 		}
-		b.clock.Set(start.Add(25 * time.Minute))
-		b.resume(t, b.owner, "Feed checked")
+		b.Clock.Set(start.Add(25 * time.Minute))
+		b.resume(t, b.Owner, "Feed checked")
 		got = b.settings(t)
 		if got.Paused || got.Rev != 2 || got.PausedBy != nil || got.PausedAt != nil || got.PausedReason != "" ||
-			got.UpdatedBy == nil || got.UpdatedBy.ID != b.owner.ID {
+			got.UpdatedBy == nil || got.UpdatedBy.ID != b.Owner.ID {
 			t.Fatalf("after resuming: %+v", got)
 		}
-		rows := b.text(t, `SELECT group_concat(action || ' ' || json_extract(actor, '$.id') || ' ' || site_id || ' ' ||
+		rows := b.Text(t, `SELECT group_concat(action || ' ' || json_extract(actor, '$.id') || ' ' || site_id || ' ' ||
 			json_extract(details, '$.reason') || ' ' || at, ' | ') FROM (SELECT * FROM audit WHERE action LIKE 'site.schedules_%' ORDER BY id)`)
-		want := "site.schedules_pause " + b.admin.ID + " " + b.site.ID + " Checking the election feed 2026-11-02T05:10:00.000Z | " +
-			"site.schedules_resume " + b.owner.ID + " " + b.site.ID + " Feed checked 2026-11-02T05:25:00.000Z"
+		want := "site.schedules_pause " + b.Admin.ID + " " + b.Site.ID + " Checking the election feed 2026-11-02T05:10:00.000Z | " +
+			"site.schedules_resume " + b.Owner.ID + " " + b.Site.ID + " Feed checked 2026-11-02T05:25:00.000Z"
 		if rows != want {
 			t.Fatalf("audit:\n got %s\nwant %s", rows, want)
 		}
-		if d := b.text(t, `SELECT json_extract(details, '$.pausedFor') FROM audit WHERE action = 'site.schedules_resume'`); d != "900" {
+		if d := b.Text(t, `SELECT json_extract(details, '$.pausedFor') FROM audit WHERE action = 'site.schedules_resume'`); d != "900" {
 			t.Fatalf("resume audit pausedFor = %s, want 900", d)
 		}
 	})
@@ -368,9 +368,9 @@ func TestKillSwitch(t *testing.T) {
 		// The switch lives outside the graph: publishing and flipping the
 		// site pointer leave it alone.
 		b := newBundle(t)
-		b.pause(t, b.admin, "Hold everything")
-		b.createNode(t, b.site.ID, release.KindPage, content.Body{Title: "About", Slug: "about", Status: content.StatusPublished})
-		if _, err := b.eng.Publish(ctx, b.editor, b.site.ID); err != nil {
+		b.pause(t, b.Admin, "Hold everything")
+		b.CreateNode(t, b.Site.ID, release.KindPage, content.Body{Title: "About", Slug: "about", Status: content.StatusPublished})
+		if _, err := b.Eng.Publish(ctx, b.Editor, b.Site.ID); err != nil {
 			t.Fatal(err)
 		}
 		if !b.settings(t).Paused {
@@ -385,19 +385,19 @@ func TestDailyWriteCap(t *testing.T) {
 
 	t.Run("Set", func(t *testing.T) {
 		b := newBundle(t)
-		s, err := settings.New(b.eng, b.store).SetDailyWriteCap(ctx, b.admin, b.site.ID, 50, 0)
+		s, err := settings.New(b.Eng, b.Store).SetDailyWriteCap(ctx, b.Admin, b.Site.ID, 50, 0)
 		if err != nil || s.DailyWriteCap != 50 || s.Rev != 1 {
 			t.Fatalf("set 50: %+v, %v", s, err)
 		}
 		if got := b.settings(t); got.DailyWriteCap != 50 || got.Rev != 1 || got.Paused {
 			t.Fatalf("stored: %+v", got)
 		}
-		if d := b.text(t, `SELECT json_extract(details, '$.from') || '→' || json_extract(details, '$.to') FROM audit WHERE action = 'site.daily_write_cap'`); d != "200→50" {
+		if d := b.Text(t, `SELECT json_extract(details, '$.from') || '→' || json_extract(details, '$.to') FROM audit WHERE action = 'site.daily_write_cap'`); d != "200→50" {
 			t.Fatalf("audit details %s", d)
 		}
 		// Pausing keeps the cap, and the cap keeps the pause.
-		b.pause(t, b.admin, "Pause")
-		s, err = settings.New(b.eng, b.store).SetDailyWriteCap(ctx, b.owner, b.site.ID, 0, b.settings(t).Rev)
+		b.pause(t, b.Admin, "Pause")
+		s, err = settings.New(b.Eng, b.Store).SetDailyWriteCap(ctx, b.Owner, b.Site.ID, 0, b.settings(t).Rev)
 		if err != nil || s.DailyWriteCap != 0 || !s.Paused {
 			t.Fatalf("set 0 while paused: %+v, %v", s, err)
 		}
@@ -405,11 +405,11 @@ func TestDailyWriteCap(t *testing.T) {
 			t.Fatalf("stored: %+v", got)
 		}
 		// The same cap again writes nothing.
-		audits := b.count(t, `SELECT count(*) FROM audit`)
-		if _, err := settings.New(b.eng, b.store).SetDailyWriteCap(ctx, b.owner, b.site.ID, 0, b.settings(t).Rev); err != nil {
+		audits := b.Count(t, `SELECT count(*) FROM audit`)
+		if _, err := settings.New(b.Eng, b.Store).SetDailyWriteCap(ctx, b.Owner, b.Site.ID, 0, b.settings(t).Rev); err != nil {
 			t.Fatal(err)
 		}
-		if n := b.count(t, `SELECT count(*) FROM audit`); n != audits {
+		if n := b.Count(t, `SELECT count(*) FROM audit`); n != audits {
 			t.Fatalf("an unchanged cap wrote %d audit rows", n-audits)
 		}
 	})
@@ -418,15 +418,15 @@ func TestDailyWriteCap(t *testing.T) {
 		b := newBundle(t)
 		before := b.settingsDump(t)
 		for _, c := range []int{-1, engine.MaxDailyWriteCap + 1, 1 << 40} {
-			_, err := settings.New(b.eng, b.store).SetDailyWriteCap(ctx, b.admin, b.site.ID, c, 0)
+			_, err := settings.New(b.Eng, b.Store).SetDailyWriteCap(ctx, b.Admin, b.Site.ID, c, 0)
 			wantRefusal(t, err, settings.CodeDailyWriteCapInvalid, "dailyWriteCap")
 		}
-		_, err := settings.New(b.eng, b.store).SetDailyWriteCap(ctx, b.editor, b.site.ID, 10, 0)
+		_, err := settings.New(b.Eng, b.Store).SetDailyWriteCap(ctx, b.Editor, b.Site.ID, 10, 0)
 		wantRefusal(t, err, engine.CodeForbidden, "")
 		if after := b.settingsDump(t); after != before {
 			t.Fatalf("refused caps changed the database:\n%s\n%s", before, after)
 		}
-		if _, err := settings.New(b.eng, b.store).SetDailyWriteCap(ctx, b.admin, b.site.ID, engine.MaxDailyWriteCap, 0); err != nil {
+		if _, err := settings.New(b.Eng, b.Store).SetDailyWriteCap(ctx, b.Admin, b.Site.ID, engine.MaxDailyWriteCap, 0); err != nil {
 			t.Fatalf("the largest cap: %v", err)
 		}
 	})
@@ -445,38 +445,38 @@ func TestDailyWriteCap(t *testing.T) {
 
 	t.Run("UseCountsTodaysAutomationWrites", func(t *testing.T) {
 		b := newBundle(t)
-		if n, err := settings.New(b.eng, b.store).DailyWriteUse(ctx, b.site.ID); err != nil || n != 0 {
+		if n, err := settings.New(b.Eng, b.Store).DailyWriteUse(ctx, b.Site.ID); err != nil || n != 0 {
 			t.Fatalf("use with no automations: %d, %v", n, err)
 		}
-		other, err := b.eng.CreateSite(ctx, "Other", "UTC")
+		other, err := b.Eng.CreateSite(ctx, "Other", "UTC")
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, row := range []struct {
 			at, site, automation string
 		}{
-			{"2026-11-01T23:59:59.999Z", b.site.ID, "aut_1"}, // yesterday (UTC)
-			{"2026-11-02T00:00:00.000Z", b.site.ID, "aut_1"}, // today
-			{"2026-11-02T04:59:00.000Z", b.site.ID, "aut_2"}, // today
-			{"2026-11-02T04:59:00.000Z", b.site.ID, ""},      // a person's act
+			{"2026-11-01T23:59:59.999Z", b.Site.ID, "aut_1"}, // yesterday (UTC)
+			{"2026-11-02T00:00:00.000Z", b.Site.ID, "aut_1"}, // today
+			{"2026-11-02T04:59:00.000Z", b.Site.ID, "aut_2"}, // today
+			{"2026-11-02T04:59:00.000Z", b.Site.ID, ""},      // a person's act
 			{"2026-11-02T04:59:00.000Z", other.ID, "aut_3"},  // another site
 		} {
-			if _, err := b.store.DB().Exec(`INSERT INTO audit (at, site_id, action, actor, automation_id)
+			if _, err := b.Store.DB().Exec(`INSERT INTO audit (at, site_id, action, actor, automation_id)
 				VALUES (?, ?, 'node.save', '{}', NULLIF(?, ''))`, row.at, row.site, row.automation); err != nil {
 				t.Fatal(err)
 			}
 		}
-		if n, err := settings.New(b.eng, b.store).DailyWriteUse(ctx, b.site.ID); err != nil || n != 2 {
+		if n, err := settings.New(b.Eng, b.Store).DailyWriteUse(ctx, b.Site.ID); err != nil || n != 2 {
 			t.Fatalf("use = %d, %v; want 2", n, err)
 		}
 		// The UTC day, not the site's: 02:59 in Istanbul on 3 November is
 		// still 2 November in UTC.
-		b.clock.Set(time.Date(2026, 11, 2, 23, 59, 0, 0, time.UTC))
-		if n, _ := settings.New(b.eng, b.store).DailyWriteUse(ctx, b.site.ID); n != 2 {
+		b.Clock.Set(time.Date(2026, 11, 2, 23, 59, 0, 0, time.UTC))
+		if n, _ := settings.New(b.Eng, b.Store).DailyWriteUse(ctx, b.Site.ID); n != 2 {
 			t.Fatalf("use at 23:59Z = %d, want 2", n)
 		}
-		b.clock.Set(time.Date(2026, 11, 3, 0, 0, 0, 0, time.UTC))
-		if n, _ := settings.New(b.eng, b.store).DailyWriteUse(ctx, b.site.ID); n != 0 {
+		b.Clock.Set(time.Date(2026, 11, 3, 0, 0, 0, 0, time.UTC))
+		if n, _ := settings.New(b.Eng, b.Store).DailyWriteUse(ctx, b.Site.ID); n != 0 {
 			t.Fatalf("use after midnight UTC = %d, want 0", n)
 		}
 	})
@@ -488,28 +488,28 @@ func TestSetSiteTimeZone(t *testing.T) {
 
 	t.Run("RelabelsButKeepsScheduledInstants", func(t *testing.T) {
 		b := newBundle(t)
-		r := b.schedule(t, b.editor, b.article, "2026-11-02", "09:00") // 06:00Z, Istanbul
-		before := b.site
-		site, err := settings.New(b.eng, b.store).SetSiteTimeZone(ctx, b.admin, b.site.ID, "Europe/Berlin", before.Rev)
+		r := b.Schedule(t, b.Editor, b.Article, "2026-11-02", "09:00") // 06:00Z, Istanbul
+		before := b.Site
+		site, err := settings.New(b.Eng, b.Store).SetSiteTimeZone(ctx, b.Admin, b.Site.ID, "Europe/Berlin", before.Rev)
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := b.eng.Site(ctx, b.site.ID)
+		got, err := b.Eng.Site(ctx, b.Site.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if got.TimeZone != "Europe/Berlin" || got.Rev != before.Rev+1 || got.Hash == before.Hash || got != site {
 			t.Fatalf("site after the change: %+v (returned %+v), before %+v", got, site, before)
 		}
-		if n := b.count(t, `SELECT count(*) FROM audit WHERE action = 'site.time_zone' AND site_id = ?
+		if n := b.Count(t, `SELECT count(*) FROM audit WHERE action = 'site.time_zone' AND site_id = ?
 			AND json_extract(details, '$.from') = 'Europe/Istanbul' AND json_extract(details, '$.to') = 'Europe/Berlin'
-			AND json_extract(actor, '$.id') = ?`, b.site.ID, b.admin.ID); n != 1 {
+			AND json_extract(actor, '$.id') = ?`, b.Site.ID, b.Admin.ID); n != 1 {
 			t.Fatalf("audit rows = %d", n)
 		}
 
 		// The release keeps its instant and its own zone: 09:00 Istanbul is
 		// still 06:00Z, shown now as 07:00 Berlin.
-		rel := b.release(t, r.ID)
+		rel := b.Release(t, r.ID)
 		if !rel.ExecuteAt.Equal(nine) || rel.When.TimeZone != "Europe/Istanbul" || rel.When.LocalTime != "2026-11-02T09:00" {
 			t.Fatalf("release after the zone change: at %s when %+v", rel.ExecuteAt, rel.When)
 		}
@@ -517,22 +517,22 @@ func TestSetSiteTimeZone(t *testing.T) {
 		if hm := rel.ExecuteAt.In(berlin).Format("15:04"); hm != "07:00" {
 			t.Fatalf("in the new zone it shows %s, want 07:00", hm)
 		}
-		b.clock.Set(nine.Add(-time.Millisecond))
-		if rep := b.tick(t); rep.Ran != 0 {
+		b.Clock.Set(nine.Add(-time.Millisecond))
+		if rep := b.Tick(t); rep.Ran != 0 {
 			t.Fatalf("early tick: %+v", rep)
 		}
-		b.clock.Set(nine)
-		if rep := b.tick(t); rep.Published != 1 {
+		b.Clock.Set(nine)
+		if rep := b.Tick(t); rep.Published != 1 {
 			t.Fatalf("tick at the original instant: %+v", rep)
 		}
 		// The pointer flip was guarded on the new hash and went through.
-		if got, _ := b.eng.Site(ctx, b.site.ID); got.Rev != site.Rev+1 || got.PublishedSnapshotID == "" {
+		if got, _ := b.Eng.Site(ctx, b.Site.ID); got.Rev != site.Rev+1 || got.PublishedSnapshotID == "" {
 			t.Fatalf("site after the publish: %+v", got)
 		}
 		// New schedules use the new zone.
-		n := b.createNode(t, b.site.ID, release.KindContentEntry,
+		n := b.CreateNode(t, b.Site.ID, release.KindContentEntry,
 			content.Body{Title: "Later", Slug: "later", Status: content.StatusDraft, Text: "More."})
-		r2 := b.schedule(t, b.editor, n, "2026-11-02", "09:00")
+		r2 := b.Schedule(t, b.Editor, n, "2026-11-02", "09:00")
 		if want := time.Date(2026, 11, 2, 8, 0, 0, 0, time.UTC); !r2.When.At.Equal(want) || r2.When.TimeZone != "Europe/Berlin" {
 			t.Fatalf("a new schedule at 09:00: %+v, want 08:00Z in Berlin", r2.When)
 		}
@@ -542,12 +542,12 @@ func TestSetSiteTimeZone(t *testing.T) {
 		b := newBundle(t)
 		before := b.settingsDump(t)
 		for _, zone := range []string{"", "Mars/Olympus", "Local", "UTC+3", "Europe/../Istanbul", "europe/istanbul"} {
-			_, err := settings.New(b.eng, b.store).SetSiteTimeZone(ctx, b.admin, b.site.ID, zone, b.site.Rev)
+			_, err := settings.New(b.Eng, b.Store).SetSiteTimeZone(ctx, b.Admin, b.Site.ID, zone, b.Site.Rev)
 			wantRefusal(t, err, engine.CodeUnknownZone, "timeZone")
 		}
-		_, err := settings.New(b.eng, b.store).SetSiteTimeZone(ctx, b.editor, b.site.ID, "Europe/Berlin", b.site.Rev)
+		_, err := settings.New(b.Eng, b.Store).SetSiteTimeZone(ctx, b.Editor, b.Site.ID, "Europe/Berlin", b.Site.Rev)
 		wantRefusal(t, err, engine.CodeForbidden, "")
-		_, err = settings.New(b.eng, b.store).SetSiteTimeZone(ctx, b.admin, b.site.ID, "Europe/Berlin", b.site.Rev+1)
+		_, err = settings.New(b.Eng, b.Store).SetSiteTimeZone(ctx, b.Admin, b.Site.ID, "Europe/Berlin", b.Site.Rev+1)
 		wantRefusal(t, err, engine.CodeStale, "")
 		if after := b.settingsDump(t); after != before {
 			t.Fatalf("refused zone changes changed the database:\n%s\n%s", before, after)
@@ -557,19 +557,19 @@ func TestSetSiteTimeZone(t *testing.T) {
 	t.Run("StaleAfterAPublish", func(t *testing.T) {
 		// A publish moves the site's rev: a zone form from before it is stale.
 		b := newBundle(t)
-		b.createNode(t, b.site.ID, release.KindPage, content.Body{Title: "About", Slug: "about", Status: content.StatusPublished})
-		if _, err := b.eng.Publish(ctx, b.editor, b.site.ID); err != nil {
+		b.CreateNode(t, b.Site.ID, release.KindPage, content.Body{Title: "About", Slug: "about", Status: content.StatusPublished})
+		if _, err := b.Eng.Publish(ctx, b.Editor, b.Site.ID); err != nil {
 			t.Fatal(err)
 		}
-		_, err := settings.New(b.eng, b.store).SetSiteTimeZone(ctx, b.owner, b.site.ID, "Europe/Berlin", b.site.Rev)
+		_, err := settings.New(b.Eng, b.Store).SetSiteTimeZone(ctx, b.Owner, b.Site.ID, "Europe/Berlin", b.Site.Rev)
 		wantRefusal(t, err, engine.CodeStale, "")
 	})
 
 	t.Run("SameZoneWritesNothing", func(t *testing.T) {
 		b := newBundle(t)
 		before := b.settingsDump(t)
-		site, err := settings.New(b.eng, b.store).SetSiteTimeZone(ctx, b.owner, b.site.ID, " Europe/Istanbul ", b.site.Rev)
-		if err != nil || site.Rev != b.site.Rev {
+		site, err := settings.New(b.Eng, b.Store).SetSiteTimeZone(ctx, b.Owner, b.Site.ID, " Europe/Istanbul ", b.Site.Rev)
+		if err != nil || site.Rev != b.Site.Rev {
 			t.Fatalf("same zone: %+v, %v", site, err)
 		}
 		if after := b.settingsDump(t); after != before {
@@ -615,35 +615,35 @@ func TestSchedulerHealth(t *testing.T) {
 
 	t.Run("FromTheHeartbeat", func(t *testing.T) {
 		b := newBundle(t)
-		h, err := b.sched.SchedulerHealth(context.Background())
+		h, err := b.Sched.SchedulerHealth(context.Background())
 		if err != nil || h.State != scheduler.HealthStopped || h.Beat != nil {
 			t.Fatalf("before any tick: %+v, %v", h, err)
 		}
-		b.tick(t)
-		h, err = b.sched.SchedulerHealth(context.Background())
+		b.Tick(t)
+		h, err = b.Sched.SchedulerHealth(context.Background())
 		if err != nil || h.State != scheduler.HealthRunning || h.Beat == nil || !h.Beat.At.Equal(start) ||
 			!h.Beat.NextWakeAt.Equal(start.Add(5*time.Minute)) || h.Beat.Trigger != "manual" {
 			t.Fatalf("after a tick: %+v, %v", h, err)
 		}
-		b.clock.Advance(8 * time.Minute)
+		b.Clock.Advance(8 * time.Minute)
 		// §8.7's 24-hour tier: three minutes past the promise with nothing
 		// due within a day is not stalled yet; with a release due tomorrow
 		// morning it is.
-		if h, _ := b.sched.SchedulerHealth(context.Background()); h.State != scheduler.HealthRunning {
+		if h, _ := b.Sched.SchedulerHealth(context.Background()); h.State != scheduler.HealthRunning {
 			t.Fatalf("8 minutes after the beat, nothing due: %s, want running", h.State)
 		}
-		if stalled, err := b.sched.Stalled(context.Background()); err != nil || stalled {
+		if stalled, err := b.Sched.Stalled(context.Background()); err != nil || stalled {
 			t.Fatalf("8 minutes after the beat, nothing due: stalled %v, %v", stalled, err)
 		}
-		b.schedule(t, b.editor, b.article, "2026-11-02", "09:00")
-		if h, _ := b.sched.SchedulerHealth(context.Background()); h.State != scheduler.HealthLate {
+		b.Schedule(t, b.Editor, b.Article, "2026-11-02", "09:00")
+		if h, _ := b.Sched.SchedulerHealth(context.Background()); h.State != scheduler.HealthLate {
 			t.Fatalf("8 minutes after the beat, a release due within a day: %s, want late", h.State)
 		}
-		if stalled, err := b.sched.Stalled(context.Background()); err != nil || !stalled {
+		if stalled, err := b.Sched.Stalled(context.Background()); err != nil || !stalled {
 			t.Fatalf("8 minutes after the beat, a release due within a day: stalled %v, %v", stalled, err)
 		}
-		b.clock.Advance(8 * time.Minute)
-		if h, _ := b.sched.SchedulerHealth(context.Background()); h.State != scheduler.HealthStopped {
+		b.Clock.Advance(8 * time.Minute)
+		if h, _ := b.Sched.SchedulerHealth(context.Background()); h.State != scheduler.HealthStopped {
 			t.Fatalf("16 minutes after the beat: %s, want stopped", h.State)
 		}
 	})

@@ -29,7 +29,7 @@ func (b *testBundle) signInUser(tb testing.TB, email string) engine.User {
 		tb.Fatal(err)
 	}
 	u := engine.User{ID: ids.New("user"), Email: email, Name: "Sign In", Role: policy.Editor, Lang: "en"}
-	if err := b.store.CreateUser(context.Background(), u, string(h), b.clock.Now()); err != nil {
+	if err := b.Store.CreateUser(context.Background(), u, string(h), b.Clock.Now()); err != nil {
 		tb.Fatal(err)
 	}
 	return u
@@ -39,7 +39,7 @@ func (b *testBundle) signInUser(tb testing.TB, email string) engine.User {
 // success) and, for too_many_attempts, how long to wait.
 func (b *testBundle) signInCode(tb testing.TB, email, password, client string) (string, time.Duration) {
 	tb.Helper()
-	_, err := b.eng.SignIn(context.Background(), engine.SignInTry{Email: email, Password: password, Client: client})
+	_, err := b.Eng.SignIn(context.Background(), engine.SignInTry{Email: email, Password: password, Client: client})
 	if err == nil {
 		return "", 0
 	}
@@ -58,7 +58,7 @@ func TestSignInThrottle(t *testing.T) {
 	t.Run("FiftyWrongThenTheRightOne", func(t *testing.T) {
 		t.Parallel()
 		b := newBundle(t)
-		checks := engine.CountPasswordChecks(b.eng)
+		checks := engine.CountPasswordChecks(b.Eng)
 		b.signInUser(t, "signer@example.com")
 		codes := map[string]int{}
 		for i := range 50 {
@@ -82,7 +82,7 @@ func TestSignInThrottle(t *testing.T) {
 		if code, _ := b.signInCode(t, "signer@example.com", signInPassword, "198.51.100.1"); code != engine.CodeTooManyAttempts {
 			t.Fatalf("right password from another address while locked: %q", code)
 		}
-		b.clock.Advance(59 * time.Second)
+		b.Clock.Advance(59 * time.Second)
 		if code, wait := b.signInCode(t, "signer@example.com", signInPassword, addr); code != engine.CodeTooManyAttempts || wait != time.Second {
 			t.Fatalf("a second before the lock ends: %q, wait %v", code, wait)
 		}
@@ -90,14 +90,14 @@ func TestSignInThrottle(t *testing.T) {
 			t.Errorf("%d hashes checked, want still 6", n)
 		}
 		// The delay grows: the next wrong password locks for two minutes.
-		b.clock.Advance(time.Second)
+		b.Clock.Advance(time.Second)
 		if code, _ := b.signInCode(t, "signer@example.com", "another guess", addr); code != engine.CodeBadCredentials {
 			t.Fatalf("wrong password after the lock: %q", code)
 		}
 		if code, wait := b.signInCode(t, "signer@example.com", signInPassword, addr); code != engine.CodeTooManyAttempts || wait != 2*time.Minute {
 			t.Fatalf("after the 7th failure: %q, wait %v; want 2m0s", code, wait)
 		}
-		b.clock.Advance(2 * time.Minute)
+		b.Clock.Advance(2 * time.Minute)
 		if code, _ := b.signInCode(t, "signer@example.com", signInPassword, addr); code != "" {
 			t.Fatalf("right password after the lock: %q", code)
 		}
@@ -119,7 +119,7 @@ func TestSignInThrottle(t *testing.T) {
 		for failed := 0; failed < 13; {
 			switch code, wait := b.signInCode(t, "signer@example.com", "wrong", ""); code {
 			case engine.CodeTooManyAttempts:
-				b.clock.Advance(wait) // the lock passes
+				b.Clock.Advance(wait) // the lock passes
 			case engine.CodeBadCredentials:
 				failed++
 			default:
@@ -138,7 +138,7 @@ func TestSignInThrottle(t *testing.T) {
 	t.Run("UnknownEmailsAreThrottledAlike", func(t *testing.T) {
 		t.Parallel()
 		b := newBundle(t)
-		checks := engine.CountPasswordChecks(b.eng)
+		checks := engine.CountPasswordChecks(b.Eng)
 		for range 10 {
 			b.signInCode(t, "nobody@example.com", "guess", addr)
 		}
@@ -170,7 +170,7 @@ func TestSignInThrottle(t *testing.T) {
 		if code, _ := b.signInCode(t, "signer@example.com", signInPassword, "198.51.100.1"); code != "" {
 			t.Fatalf("right password from another address: %q", code)
 		}
-		b.clock.Advance(time.Minute)
+		b.Clock.Advance(time.Minute)
 		if code, _ := b.signInCode(t, "signer@example.com", signInPassword, addr); code != "" {
 			t.Fatalf("right password once the address lock passed: %q", code)
 		}
@@ -199,12 +199,12 @@ func TestSignInThrottle(t *testing.T) {
 	t.Run("ABurstCountsAsMuchAsASequence", func(t *testing.T) {
 		t.Parallel()
 		b := newBundle(t)
-		checks := engine.CountPasswordChecks(b.eng)
+		checks := engine.CountPasswordChecks(b.Eng)
 		b.signInUser(t, "signer@example.com")
 		var wg sync.WaitGroup
 		for i := range 40 {
 			wg.Go(func() {
-				b.eng.SignIn(context.Background(), engine.SignInTry{Email: "signer@example.com",
+				b.Eng.SignIn(context.Background(), engine.SignInTry{Email: "signer@example.com",
 					Password: fmt.Sprintf("guess %d", i), Client: fmt.Sprintf("198.51.100.%d", i)})
 			})
 		}
@@ -226,10 +226,10 @@ func TestSignInThrottle(t *testing.T) {
 		}
 		b.signInCode(t, "signer@example.com", "hunter2-secret", addr) // refused by the lock: no row
 		b.signInCode(t, "signer@example.com", signInPassword, addr)   // refused by the lock: no row
-		if n := b.count(t, `SELECT count(*) FROM audit WHERE action = 'auth.sign_in_failed'`); n != 7 {
+		if n := b.Count(t, `SELECT count(*) FROM audit WHERE action = 'auth.sign_in_failed'`); n != 7 {
 			t.Fatalf("%d audit rows, want 7 (one per password checked)", n)
 		}
-		if n := b.count(t, `SELECT count(*) FROM audit WHERE details LIKE '%secret%' OR actor LIKE '%secret%' OR details LIKE '%right password%'`); n != 0 {
+		if n := b.Count(t, `SELECT count(*) FROM audit WHERE details LIKE '%secret%' OR actor LIKE '%secret%' OR details LIKE '%right password%'`); n != 0 {
 			t.Errorf("%d audit rows hold a password", n)
 		}
 		type row struct {
@@ -255,7 +255,7 @@ func TestSignInThrottle(t *testing.T) {
 		if r := rows[6]; r.LockedSeconds != 60 {
 			t.Errorf("the locking failure's row %+v, want lockedSeconds 60", r)
 		}
-		if got := b.text(t, `SELECT json_extract(actor, '$.kind') FROM audit WHERE action = 'auth.sign_in_failed' LIMIT 1`); got != "anonymous" {
+		if got := b.Text(t, `SELECT json_extract(actor, '$.kind') FROM audit WHERE action = 'auth.sign_in_failed' LIMIT 1`); got != "anonymous" {
 			t.Errorf("actor kind %q", got)
 		}
 	})
@@ -263,14 +263,14 @@ func TestSignInThrottle(t *testing.T) {
 	t.Run("MemoryIsBounded", func(t *testing.T) {
 		t.Parallel()
 		b := newBundle(t)
-		engine.BoundThrottle(b.eng, 100)
+		engine.BoundThrottle(b.Eng, 100)
 		for i := range 250 {
 			b.signInCode(t, fmt.Sprintf("u%d@example.com", i), "x", fmt.Sprintf("10.0.%d.%d", i>>8, i&255))
 			if i%50 == 49 {
-				b.clock.Advance(time.Second)
+				b.Clock.Advance(time.Second)
 			}
 		}
-		if acc, addrs := engine.ThrottleKeys(b.eng); acc > 100 || addrs > 100 || acc < 50 {
+		if acc, addrs := engine.ThrottleKeys(b.Eng); acc > 100 || addrs > 100 || acc < 50 {
 			t.Errorf("the throttle remembers %d accounts and %d addresses, want at most 100 each", acc, addrs)
 		}
 		// The quietest keys went first: the latest account is still counted.
@@ -285,7 +285,7 @@ func TestSignInThrottle(t *testing.T) {
 
 func (b *testBundle) texts(tb testing.TB, query string, args ...any) []string {
 	tb.Helper()
-	rows, err := b.store.DB().Query(query, args...)
+	rows, err := b.Store.DB().Query(query, args...)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -365,12 +365,12 @@ func TestAddUserRefusesTrivialPasswords(t *testing.T) {
 	b := newBundle(t)
 	ctx := context.Background()
 	for _, pw := range []string{"short", "aaaaaaaaaaaa", "qwertyuiop", "password123"} {
-		_, err := b.eng.AddUser(ctx, "new@example.com", "New", policy.Editor, pw, "en")
+		_, err := b.Eng.AddUser(ctx, "new@example.com", "New", policy.Editor, pw, "en")
 		if e, ok := engine.AsError(err); !ok || e.Field != "password" {
 			t.Errorf("AddUser with %q: %v", pw, err)
 		}
 	}
-	if _, _, err := b.store.UserByEmail(ctx, "new@example.com"); !errors.Is(err, engine.ErrNotFound) {
+	if _, _, err := b.Store.UserByEmail(ctx, "new@example.com"); !errors.Is(err, engine.ErrNotFound) {
 		t.Errorf("a refused account was created: %v", err)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"studio/engine"
 	"studio/engine/content"
 	"studio/engine/ids"
+	"studio/engine/internal/enginetest"
 	"studio/engine/release"
 )
 
@@ -42,7 +43,7 @@ func checkRow(t *testing.T, b *testBundle, id string, w rowAfter) engine.Release
 	if !release.CanTransition(w.from, w.to) {
 		t.Fatalf("engine/release refuses %s → %s, a §5.2 row", w.from, w.to)
 	}
-	got := b.release(t, id)
+	got := b.Release(t, id)
 	if got.State != w.to {
 		t.Fatalf("state %s, want %s (outcome %+v)", got.State, w.to, got.Outcome)
 	}
@@ -85,29 +86,29 @@ func TestReleaseTransitionTable(t *testing.T) {
 	t.Run("NewToScheduledByAnApprover", func(t *testing.T) {
 		t.Parallel()
 		b := newBundle(t)
-		r := b.schedule(t, b.editor, b.article, "2026-11-02", "09:00")
-		got := b.release(t, r.ID)
+		r := b.Schedule(t, b.Editor, b.Article, "2026-11-02", "09:00")
+		got := b.Release(t, r.ID)
 		a := got.Approval
-		if a == nil || a.Kind != "person" || a.By.ID != b.editor.ID || a.ExecuteAt == nil || !a.ExecuteAt.Equal(nine) || a.ApprovalID != "" {
+		if a == nil || a.Kind != "person" || a.By.ID != b.Editor.ID || a.ExecuteAt == nil || !a.ExecuteAt.Equal(nine) || a.ApprovalID != "" {
 			t.Fatalf("approval %+v, want the editor's own, for 09:00, with no request", a)
 		}
-		if n := b.count(t, `SELECT count(*) FROM approvals WHERE release_id = ?`, r.ID); n != 0 {
+		if n := b.Count(t, `SELECT count(*) FROM approvals WHERE release_id = ?`, r.ID); n != 0 {
 			t.Fatalf("%d requests filed for an approver's own schedule", n)
 		}
-		if d := b.node(t, b.article.ID); d.Held == nil || d.Held.At == nil || !d.Held.At.Equal(nine) {
+		if d := b.Node(t, b.Article.ID); d.Held == nil || d.Held.At == nil || !d.Held.At.Equal(nine) {
 			t.Fatalf("hold %+v, want one naming 09:00", d.Held)
 		}
-		a0 := b.lastAudit(t, r.ID, "release.schedule", b.editor.ID)
+		a0 := b.lastAudit(t, r.ID, "release.schedule", b.Editor.ID)
 		if a0.Details["state"] != string(release.StateScheduled) || a0.Details["hash"] != r.Hash {
 			t.Fatalf("audit details %v", a0.Details)
 		}
 		checkRow(t, b, r.ID, rowAfter{from: release.StateDraft, to: release.StateScheduled, held: true,
-			action: "release.schedule", actor: b.editor.ID})
+			action: "release.schedule", actor: b.Editor.ID})
 		// Released (canceled), the node is free again.
-		if err := b.eng.Cancel(ctx, b.editor, b.site.ID, r.ID, got.Rev); err != nil {
+		if err := b.Eng.Cancel(ctx, b.Editor, b.Site.ID, r.ID, got.Rev); err != nil {
 			t.Fatal(err)
 		}
-		b.wantEditable(t, b.site.ID, b.article.ID)
+		b.wantEditable(t, b.Site.ID, b.Article.ID)
 	})
 
 	// (new) → awaiting_approval: a Contributor files one request bound to
@@ -117,20 +118,20 @@ func TestReleaseTransitionTable(t *testing.T) {
 		t.Run("NewToAwaitingApprovalBy"+who, func(t *testing.T) {
 			t.Parallel()
 			b := newBundle(t)
-			u := b.contributor
+			u := b.Contributor
 			if who != "Contributor" {
-				u = b.author
+				u = b.Author
 			}
-			r := b.schedule(t, u, b.article, "2026-11-02", "09:00")
-			got := b.release(t, r.ID)
+			r := b.Schedule(t, u, b.Article, "2026-11-02", "09:00")
+			got := b.Release(t, r.ID)
 			if got.Approval != nil {
 				t.Fatalf("approval %+v before anyone approved", got.Approval)
 			}
-			if n := b.count(t, `SELECT count(*) FROM approvals WHERE release_id = ?`, r.ID); n != 1 {
+			if n := b.Count(t, `SELECT count(*) FROM approvals WHERE release_id = ?`, r.ID); n != 1 {
 				t.Fatalf("%d requests, want one", n)
 			}
 			q := b.waitingRequest(t, r.ID)
-			if !strings.HasPrefix(q.StateHash, release.HashPrefix) || q.StateHash != got.Hash || q.StateHash != release.Hash(b.site.ID, got.Items) {
+			if !strings.HasPrefix(q.StateHash, release.HashPrefix) || q.StateHash != got.Hash || q.StateHash != release.Hash(b.Site.ID, got.Items) {
 				t.Fatalf("request bound to %q, want the release's rl1: %q", q.StateHash, got.Hash)
 			}
 			if q.ArgsHash != argsHashOf(r.ID, nine) || q.ExecuteAt == nil || !q.ExecuteAt.Equal(nine) {
@@ -153,18 +154,18 @@ func TestReleaseTransitionTable(t *testing.T) {
 	t.Run("AwaitingApprovalToScheduledOnApproval", func(t *testing.T) {
 		t.Parallel()
 		b := newBundle(t)
-		r := b.schedule(t, b.contributor, b.article, "2026-11-02", "09:00")
+		r := b.Schedule(t, b.Contributor, b.Article, "2026-11-02", "09:00")
 		q := b.waitingRequest(t, r.ID)
-		if _, err := b.eng.Approve(ctx, b.editor, b.site.ID, q.ID); err != nil {
+		if _, err := b.Eng.Approve(ctx, b.Editor, b.Site.ID, q.ID); err != nil {
 			t.Fatal(err)
 		}
 		got := checkRow(t, b, r.ID, rowAfter{from: release.StateAwaitingApproval, to: release.StateScheduled, held: true,
-			action: "approval.approve", actor: b.editor.ID})
+			action: "approval.approve", actor: b.Editor.ID})
 		a := got.Approval
-		if a == nil || a.Kind != "person" || a.By.ID != b.editor.ID || a.ApprovalID != q.ID || a.ExecuteAt == nil || !a.ExecuteAt.Equal(nine) {
+		if a == nil || a.Kind != "person" || a.By.ID != b.Editor.ID || a.ApprovalID != q.ID || a.ExecuteAt == nil || !a.ExecuteAt.Equal(nine) {
 			t.Fatalf("approval %+v", a)
 		}
-		if s := b.text(t, `SELECT status FROM approvals WHERE id = ?`, q.ID); s != engine.RequestApproved {
+		if s := b.Text(t, `SELECT status FROM approvals WHERE id = ?`, q.ID); s != engine.RequestApproved {
 			t.Fatalf("request %s, want approved (consumed)", s)
 		}
 	})
@@ -178,19 +179,19 @@ func TestReleaseTransitionTable(t *testing.T) {
 		status        string
 	}{
 		{"Denied", func(t *testing.T, b *testBundle, r release.Release, q engine.ApprovalRequest) error {
-			return b.eng.Deny(ctx, b.editor, b.site.ID, q.ID, "Not before the count ends.")
-		}, func(*testBundle) string { return "approval.deny" }, func(b *testBundle) string { return b.editor.ID }, engine.RequestDenied},
+			return b.Eng.Deny(ctx, b.Editor, b.Site.ID, q.ID, "Not before the count ends.")
+		}, func(*testBundle) string { return "approval.deny" }, func(b *testBundle) string { return b.Editor.ID }, engine.RequestDenied},
 		{"UnscheduledByTheRequester", func(t *testing.T, b *testBundle, r release.Release, q engine.ApprovalRequest) error {
-			return b.eng.Unschedule(ctx, b.contributor, b.site.ID, r.ID, r.Rev)
-		}, func(*testBundle) string { return "release.unschedule" }, func(b *testBundle) string { return b.contributor.ID }, engine.RequestWithdrawn},
+			return b.Eng.Unschedule(ctx, b.Contributor, b.Site.ID, r.ID, r.Rev)
+		}, func(*testBundle) string { return "release.unschedule" }, func(b *testBundle) string { return b.Contributor.ID }, engine.RequestWithdrawn},
 		{"UnscheduledByAnApprover", func(t *testing.T, b *testBundle, r release.Release, q engine.ApprovalRequest) error {
-			return b.eng.Unschedule(ctx, b.admin, b.site.ID, r.ID, r.Rev)
-		}, func(*testBundle) string { return "release.unschedule" }, func(b *testBundle) string { return b.admin.ID }, engine.RequestWithdrawn},
+			return b.Eng.Unschedule(ctx, b.Admin, b.Site.ID, r.ID, r.Rev)
+		}, func(*testBundle) string { return "release.unschedule" }, func(b *testBundle) string { return b.Admin.ID }, engine.RequestWithdrawn},
 		{"CarryOutMismatch", func(t *testing.T, b *testBundle, r release.Release, q engine.ApprovalRequest) error {
 			// The time moved under the request without a use case (as an
 			// older process would have): the binding no longer matches.
 			b.setExecuteAt(t, r.ID, nine.Add(time.Hour))
-			_, err := b.eng.Approve(ctx, b.editor, b.site.ID, q.ID)
+			_, err := b.Eng.Approve(ctx, b.Editor, b.Site.ID, q.ID)
 			if e, ok := engine.AsError(err); ok && e.Code == engine.CodeStateChanged {
 				return nil
 			}
@@ -200,15 +201,15 @@ func TestReleaseTransitionTable(t *testing.T) {
 		t.Run("AwaitingApprovalToDraft/"+tc.name, func(t *testing.T) {
 			t.Parallel()
 			b := newBundle(t)
-			r := b.schedule(t, b.contributor, b.article, "2026-11-02", "09:00")
+			r := b.Schedule(t, b.Contributor, b.Article, "2026-11-02", "09:00")
 			q := b.waitingRequest(t, r.ID)
 			if err := tc.act(t, b, r, q); err != nil {
 				t.Fatal(err)
 			}
-			if s := b.text(t, `SELECT status FROM approvals WHERE id = ?`, q.ID); s != tc.status {
+			if s := b.Text(t, `SELECT status FROM approvals WHERE id = ?`, q.ID); s != tc.status {
 				t.Fatalf("request %s, want %s", s, tc.status)
 			}
-			if d := b.node(t, b.article.ID); d.Body.Status != content.StatusDraft {
+			if d := b.Node(t, b.Article.ID); d.Body.Status != content.StatusDraft {
 				t.Fatalf("article %s, want the draft put back", d.Body.Status)
 			}
 			got := checkRow(t, b, r.ID, rowAfter{from: release.StateAwaitingApproval, to: release.StateDraft,
@@ -216,8 +217,8 @@ func TestReleaseTransitionTable(t *testing.T) {
 			if got.Approval != nil || got.Outcome != nil {
 				t.Fatalf("draft with approval %+v outcome %+v", got.Approval, got.Outcome)
 			}
-			b.clock.Set(nine)
-			if rep := b.tick(t); rep.Ran != 0 {
+			b.Clock.Set(nine)
+			if rep := b.Tick(t); rep.Ran != 0 {
 				t.Fatalf("a draft ran: %+v", rep)
 			}
 		})
@@ -228,26 +229,26 @@ func TestReleaseTransitionTable(t *testing.T) {
 	t.Run("ScheduledToScheduledByAnApproversMove", func(t *testing.T) {
 		t.Parallel()
 		b := newBundle(t)
-		r := b.schedule(t, b.editor, b.article, "2026-11-02", "09:00")
-		before := b.release(t, r.ID)
-		if _, err := b.eng.Move(ctx, b.admin, b.site.ID, r.ID, before.Rev, "2026-11-02", "10:30"); err != nil {
+		r := b.Schedule(t, b.Editor, b.Article, "2026-11-02", "09:00")
+		before := b.Release(t, r.ID)
+		if _, err := b.Eng.Move(ctx, b.Admin, b.Site.ID, r.ID, before.Rev, "2026-11-02", "10:30"); err != nil {
 			t.Fatal(err)
 		}
 		got := checkRow(t, b, r.ID, rowAfter{from: release.StateScheduled, to: release.StateScheduled, held: true,
-			action: "release.reschedule", actor: b.admin.ID})
+			action: "release.reschedule", actor: b.Admin.ID})
 		a := got.Approval
-		if a == nil || a.By.ID != b.editor.ID || !a.At.Equal(before.Approval.At) || a.ExecuteAt == nil || !a.ExecuteAt.Equal(ten30) {
+		if a == nil || a.By.ID != b.Editor.ID || !a.At.Equal(before.Approval.At) || a.ExecuteAt == nil || !a.ExecuteAt.Equal(ten30) {
 			t.Fatalf("approval %+v, want the editor's kept with executeAt 10:30", a)
 		}
 		sameInstant(t, "execute_at", *got.ExecuteAt, ten30)
 		if got.Hash != r.Hash {
 			t.Fatalf("hash %s → %s: the time is not in the binding", r.Hash, got.Hash)
 		}
-		au := b.lastAudit(t, r.ID, "release.reschedule", b.admin.ID)
+		au := b.lastAudit(t, r.ID, "release.reschedule", b.Admin.ID)
 		if au.Details["from"] != "2026-11-02T06:00:00.000Z" || au.Details["to"] != "2026-11-02T07:30:00.000Z" {
 			t.Fatalf("audit %v, want old and new times", au.Details)
 		}
-		if n := b.count(t, `SELECT count(*) FROM approvals WHERE release_id = ?`, r.ID); n != 0 {
+		if n := b.Count(t, `SELECT count(*) FROM approvals WHERE release_id = ?`, r.ID); n != 0 {
 			t.Fatalf("%d requests filed by an approver's move", n)
 		}
 	})
@@ -257,37 +258,37 @@ func TestReleaseTransitionTable(t *testing.T) {
 	t.Run("ScheduledToAwaitingApprovalByANonApproversMove", func(t *testing.T) {
 		t.Parallel()
 		b := newBundle(t)
-		r := b.schedule(t, b.contributor, b.article, "2026-11-02", "09:00")
+		r := b.Schedule(t, b.Contributor, b.Article, "2026-11-02", "09:00")
 		q := b.waitingRequest(t, r.ID)
-		approved, err := b.eng.Approve(ctx, b.editor, b.site.ID, q.ID)
+		approved, err := b.Eng.Approve(ctx, b.Editor, b.Site.ID, q.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := b.eng.Move(ctx, b.contributor, b.site.ID, r.ID, approved.Rev, "2026-11-02", "10:30"); err != nil {
+		if _, err := b.Eng.Move(ctx, b.Contributor, b.Site.ID, r.ID, approved.Rev, "2026-11-02", "10:30"); err != nil {
 			t.Fatal(err)
 		}
 		got := checkRow(t, b, r.ID, rowAfter{from: release.StateScheduled, to: release.StateAwaitingApproval, held: true,
-			action: "release.reschedule", actor: b.contributor.ID})
+			action: "release.reschedule", actor: b.Contributor.ID})
 		if got.Approval != nil {
 			t.Fatalf("approval %+v survived a contributor's move", got.Approval)
 		}
 		nq := b.waitingRequest(t, r.ID)
-		if nq.ID == q.ID || nq.StateHash != got.Hash || nq.ArgsHash != argsHashOf(r.ID, ten30) || nq.RequestedBy.ID != b.contributor.ID {
+		if nq.ID == q.ID || nq.StateHash != got.Hash || nq.ArgsHash != argsHashOf(r.ID, ten30) || nq.RequestedBy.ID != b.Contributor.ID {
 			t.Fatalf("new request %+v", nq)
 		}
-		if s := b.text(t, `SELECT status FROM approvals WHERE id = ?`, q.ID); s != engine.RequestApproved {
+		if s := b.Text(t, `SELECT status FROM approvals WHERE id = ?`, q.ID); s != engine.RequestApproved {
 			t.Fatalf("the consumed request is %s", s)
 		}
-		if au := b.lastAudit(t, r.ID, "release.reschedule", b.contributor.ID); au.Details["approval"] != "requested" {
+		if au := b.lastAudit(t, r.ID, "release.reschedule", b.Contributor.ID); au.Details["approval"] != "requested" {
 			t.Fatalf("audit %v", au.Details)
 		}
 		// At 10:30 nobody has approved the new time: it expires, unpublished.
-		b.clock.Set(ten30)
-		b.tick(t)
-		if got := b.release(t, r.ID); got.State != release.StateExpired {
+		b.Clock.Set(ten30)
+		b.Tick(t)
+		if got := b.Release(t, r.ID); got.State != release.StateExpired {
 			t.Fatalf("unapproved move ran to %s", got.State)
 		}
-		if _, ok := b.live(t)[b.article.ID]; ok {
+		if _, ok := b.Live(t)[b.Article.ID]; ok {
 			t.Fatal("published at a time nobody approved")
 		}
 	})
@@ -296,12 +297,12 @@ func TestReleaseTransitionTable(t *testing.T) {
 	t.Run("ScheduledToDraftByUnschedule", func(t *testing.T) {
 		t.Parallel()
 		b := newBundle(t)
-		r := b.schedule(t, b.editor, b.article, "2026-11-02", "09:00")
-		if err := b.eng.Unschedule(ctx, b.editor, b.site.ID, r.ID, r.Rev); err != nil {
+		r := b.Schedule(t, b.Editor, b.Article, "2026-11-02", "09:00")
+		if err := b.Eng.Unschedule(ctx, b.Editor, b.Site.ID, r.ID, r.Rev); err != nil {
 			t.Fatal(err)
 		}
 		got := checkRow(t, b, r.ID, rowAfter{from: release.StateScheduled, to: release.StateDraft,
-			action: "release.unschedule", actor: b.editor.ID})
+			action: "release.unschedule", actor: b.Editor.ID})
 		if got.Approval != nil {
 			t.Fatalf("draft kept approval %+v", got.Approval)
 		}
@@ -312,12 +313,12 @@ func TestReleaseTransitionTable(t *testing.T) {
 	t.Run("ScheduledToRunningToPublished", func(t *testing.T) {
 		t.Parallel()
 		b := newBundle(t)
-		r := b.schedule(t, b.editor, b.article, "2026-11-02", "09:00")
+		r := b.Schedule(t, b.Editor, b.Article, "2026-11-02", "09:00")
 		hs, ticker := b.hooked()
 		sawRunning := false
 		hs.beforeApply = func(a engine.Apply) error {
 			sawRunning = true
-			got := b.release(t, r.ID)
+			got := b.Release(t, r.ID)
 			if !release.CanTransition(release.StateScheduled, release.StateRunning) {
 				t.Fatal("engine/release refuses scheduled → running")
 			}
@@ -328,35 +329,35 @@ func TestReleaseTransitionTable(t *testing.T) {
 			if h := b.heldItems(t, r.ID); h != 1 {
 				t.Fatalf("running with %d items held", h)
 			}
-			b.wantLocked(t, b.site.ID, b.article.ID, r.ID)
-			if s := b.text(t, `SELECT state || ' ' || lease_token FROM schedule_runs WHERE id = ?`, a.RunID); s != "running "+a.Token {
+			b.wantLocked(t, b.Site.ID, b.Article.ID, r.ID)
+			if s := b.Text(t, `SELECT state || ' ' || lease_token FROM schedule_runs WHERE id = ?`, a.RunID); s != "running "+a.Token {
 				t.Fatalf("run row %q", s)
 			}
 			// A running release is past people's changes: its outcome is seconds away.
-			before := b.dump(t)
-			wantRefusal(t, b.eng.Cancel(ctx, b.editor, b.site.ID, r.ID, got.Rev), engine.CodeRunning, "")
-			wantRefusal(t, b.eng.Unschedule(ctx, b.editor, b.site.ID, r.ID, got.Rev), engine.CodeBadState, "")
-			_, err := b.eng.Move(ctx, b.editor, b.site.ID, r.ID, got.Rev, "2026-11-02", "10:00")
+			before := b.Dump(t)
+			wantRefusal(t, b.Eng.Cancel(ctx, b.Editor, b.Site.ID, r.ID, got.Rev), engine.CodeRunning, "")
+			wantRefusal(t, b.Eng.Unschedule(ctx, b.Editor, b.Site.ID, r.ID, got.Rev), engine.CodeBadState, "")
+			_, err := b.Eng.Move(ctx, b.Editor, b.Site.ID, r.ID, got.Rev, "2026-11-02", "10:00")
 			wantRefusal(t, err, engine.CodeBadState, "")
-			_, err = b.eng.PublishNow(ctx, b.editor, b.site.ID, r.ID, got.Rev)
+			_, err = b.Eng.PublishNow(ctx, b.Editor, b.Site.ID, r.ID, got.Rev)
 			wantRefusal(t, err, engine.CodeRunning, "")
-			if after := b.dump(t); after != before {
+			if after := b.Dump(t); after != before {
 				t.Fatalf("refused changes of a running release changed:\n%s\n%s", before, after)
 			}
 			return nil
 		}
-		b.clock.Set(nine)
-		rep, err := schedulerOf(ticker, b.store).RunDue(ctx, "manual")
+		b.Clock.Set(nine)
+		rep, err := enginetest.SchedulerOf(ticker, b.Store).RunDue(ctx, "manual")
 		if err != nil || rep.Published != 1 || !sawRunning {
 			t.Fatalf("tick: %+v %v (saw running %v)", rep, err, sawRunning)
 		}
 		target := *r.Items[0].Target
-		if l := b.live(t)[b.article.ID]; l.Rev != target.Rev || l.Hash != target.Hash {
+		if l := b.Live(t)[b.Article.ID]; l.Rev != target.Rev || l.Hash != target.Hash {
 			t.Fatalf("live article %+v, want the pinned %+v", l.Ref, target)
 		}
 		got := checkRow(t, b, r.ID, rowAfter{from: release.StateRunning, to: release.StatePublished,
 			action: "release.publish", actor: engine.Scheduler.ID})
-		snapID, _ := b.liveOf(t, b.site.ID)
+		snapID, _ := b.liveOf(t, b.Site.ID)
 		if o := got.Outcome; o.RunID != ids.RunID(r.ID, nine) || o.SnapshotID != snapID || got.LeaseToken != "" {
 			t.Fatalf("outcome %+v lease %q", o, got.LeaseToken)
 		}
@@ -367,33 +368,33 @@ func TestReleaseTransitionTable(t *testing.T) {
 	t.Run("RunningToConflictAfterARollback", func(t *testing.T) {
 		t.Parallel()
 		b := newBundle(t)
-		first := b.schedule(t, b.editor, b.article, "2026-11-02", "09:00")
-		b.clock.Set(nine)
-		b.tick(t)
-		d := b.node(t, b.article.ID)
+		first := b.Schedule(t, b.Editor, b.Article, "2026-11-02", "09:00")
+		b.Clock.Set(nine)
+		b.Tick(t)
+		d := b.Node(t, b.Article.ID)
 		body := d.Body
 		body.Text = "Final results."
-		edited, err := b.eng.SaveNode(ctx, b.editor, b.site.ID, d.ID, d.Rev, body)
+		edited, err := b.Eng.SaveNode(ctx, b.Editor, b.Site.ID, d.ID, d.Rev, body)
 		if err != nil {
 			t.Fatal(err)
 		}
-		r := b.schedule(t, b.editor, edited, "2026-11-02", "10:30")
-		site, _ := b.eng.Site(ctx, b.site.ID)
-		if _, err := b.eng.Undo(ctx, b.editor, b.site.ID, first.ID, site.Rev); err != nil {
+		r := b.Schedule(t, b.Editor, edited, "2026-11-02", "10:30")
+		site, _ := b.Eng.Site(ctx, b.Site.ID)
+		if _, err := b.Eng.Undo(ctx, b.Editor, b.Site.ID, first.ID, site.Rev); err != nil {
 			t.Fatal(err)
 		}
-		liveBefore, _ := b.liveOf(t, b.site.ID)
-		b.clock.Set(ten30)
-		if rep := b.tick(t); rep.Failed != 1 {
+		liveBefore, _ := b.liveOf(t, b.Site.ID)
+		b.Clock.Set(ten30)
+		if rep := b.Tick(t); rep.Failed != 1 {
 			t.Fatalf("tick %+v", rep)
 		}
-		if liveAfter, _ := b.liveOf(t, b.site.ID); liveAfter != liveBefore {
+		if liveAfter, _ := b.liveOf(t, b.Site.ID); liveAfter != liveBefore {
 			t.Fatalf("a conflict moved the live snapshot %s → %s", liveBefore, liveAfter)
 		}
 		got := checkRow(t, b, r.ID, rowAfter{from: release.StateRunning, to: release.StateConflict,
 			action: "release.conflict", actor: engine.Scheduler.ID})
 		c := got.Outcome.Conflicts
-		if len(c) != 1 || c[0].NodeID != b.article.ID || !sameVersion(c[0].Expected, r.Items[0].Base) || c[0].Found != nil {
+		if len(c) != 1 || c[0].NodeID != b.Article.ID || !sameVersion(c[0].Expected, r.Items[0].Base) || c[0].Found != nil {
 			t.Fatalf("conflicts %+v, want the article expected at its base and found not live", c)
 		}
 	})
@@ -402,15 +403,15 @@ func TestReleaseTransitionTable(t *testing.T) {
 	t.Run("ScheduledToMissed", func(t *testing.T) {
 		t.Parallel()
 		b := newBundle(t)
-		r := b.schedule(t, b.editor, b.article, "2026-11-02", "09:00")
-		b.clock.Set(nine.Add(time.Hour + time.Minute))
-		if rep := b.tick(t); rep.Failed != 1 || rep.Published != 0 {
+		r := b.Schedule(t, b.Editor, b.Article, "2026-11-02", "09:00")
+		b.Clock.Set(nine.Add(time.Hour + time.Minute))
+		if rep := b.Tick(t); rep.Failed != 1 || rep.Published != 0 {
 			t.Fatalf("tick %+v", rep)
 		}
-		if _, ok := b.live(t)[b.article.ID]; ok {
+		if _, ok := b.Live(t)[b.Article.ID]; ok {
 			t.Fatal("a missed release was published")
 		}
-		if d := b.node(t, b.article.ID); d.Body.Status != content.StatusDraft {
+		if d := b.Node(t, b.Article.ID); d.Body.Status != content.StatusDraft {
 			t.Fatalf("article %s, want the draft put back", d.Body.Status)
 		}
 		got := checkRow(t, b, r.ID, rowAfter{from: release.StateScheduled, to: release.StateMissed,
@@ -418,16 +419,16 @@ func TestReleaseTransitionTable(t *testing.T) {
 		if o := got.Outcome; o.LatenessSeconds == nil || *o.LatenessSeconds != 3660 {
 			t.Fatalf("outcome %+v, want 3660 s late", o)
 		}
-		if s := b.text(t, `SELECT state || ' ' || lateness_s FROM schedule_runs WHERE id = ?`, ids.RunID(r.ID, nine)); s != "missed 3660" {
+		if s := b.Text(t, `SELECT state || ' ' || lateness_s FROM schedule_runs WHERE id = ?`, ids.RunID(r.ID, nine)); s != "missed 3660" {
 			t.Fatalf("run row %q", s)
 		}
 	})
 	t.Run("ScheduledExactlyAnHourLateStillRuns", func(t *testing.T) {
 		t.Parallel()
 		b := newBundle(t)
-		r := b.schedule(t, b.editor, b.article, "2026-11-02", "09:00")
-		b.clock.Set(nine.Add(time.Hour))
-		if rep := b.tick(t); rep.Published != 1 || rep.Late != 1 {
+		r := b.Schedule(t, b.Editor, b.Article, "2026-11-02", "09:00")
+		b.Clock.Set(nine.Add(time.Hour))
+		if rep := b.Tick(t); rep.Published != 1 || rep.Late != 1 {
 			t.Fatalf("tick %+v", rep)
 		}
 		checkRow(t, b, r.ID, rowAfter{from: release.StateRunning, to: release.StatePublished,
@@ -440,23 +441,23 @@ func TestReleaseTransitionTable(t *testing.T) {
 	t.Run("RunningToMissedAfterAFailedBatch", func(t *testing.T) {
 		t.Parallel()
 		b := newBundle(t)
-		r := b.schedule(t, b.editor, b.article, "2026-11-02", "09:00")
+		r := b.Schedule(t, b.Editor, b.Article, "2026-11-02", "09:00")
 		hs, ticker := b.hooked()
 		hs.beforeApply = func(engine.Apply) error { return errors.New("disk I/O error") }
-		b.clock.Set(nine)
-		if _, err := schedulerOf(ticker, b.store).RunDue(ctx, "manual"); err == nil {
+		b.Clock.Set(nine)
+		if _, err := enginetest.SchedulerOf(ticker, b.Store).RunDue(ctx, "manual"); err == nil {
 			t.Fatal("the failed batch was not reported")
 		}
-		if got := b.release(t, r.ID); got.State != release.StateRunning || b.heldItems(t, r.ID) != 1 {
+		if got := b.Release(t, r.ID); got.State != release.StateRunning || b.heldItems(t, r.ID) != 1 {
 			t.Fatalf("after the failed batch: %s with %d held", got.State, b.heldItems(t, r.ID))
 		}
-		b.clock.Set(nine.Add(61 * time.Minute))
-		if rep := b.tick(t); rep.Failed != 1 || rep.Published != 0 {
+		b.Clock.Set(nine.Add(61 * time.Minute))
+		if rep := b.Tick(t); rep.Failed != 1 || rep.Published != 0 {
 			t.Fatalf("tick %+v", rep)
 		}
 		checkRow(t, b, r.ID, rowAfter{from: release.StateRunning, to: release.StateMissed,
 			action: "release.missed", actor: engine.Scheduler.ID})
-		if _, ok := b.live(t)[b.article.ID]; ok {
+		if _, ok := b.Live(t)[b.Article.ID]; ok {
 			t.Fatal("published more than an hour late")
 		}
 	})
@@ -465,16 +466,16 @@ func TestReleaseTransitionTable(t *testing.T) {
 	t.Run("AwaitingApprovalToExpired", func(t *testing.T) {
 		t.Parallel()
 		b := newBundle(t)
-		r := b.schedule(t, b.contributor, b.article, "2026-11-02", "09:00")
+		r := b.Schedule(t, b.Contributor, b.Article, "2026-11-02", "09:00")
 		q := b.waitingRequest(t, r.ID)
-		b.clock.Set(nine)
-		b.tick(t)
+		b.Clock.Set(nine)
+		b.Tick(t)
 		got := checkRow(t, b, r.ID, rowAfter{from: release.StateAwaitingApproval, to: release.StateExpired,
 			action: "release.expired", actor: engine.Scheduler.ID})
 		if got.Outcome.Reason != "unapproved" {
 			t.Fatalf("outcome %+v", got.Outcome)
 		}
-		if s := b.text(t, `SELECT status FROM approvals WHERE id = ?`, q.ID); s != engine.RequestExpired {
+		if s := b.Text(t, `SELECT status FROM approvals WHERE id = ?`, q.ID); s != engine.RequestExpired {
 			t.Fatalf("request %s", s)
 		}
 	})
@@ -483,13 +484,13 @@ func TestReleaseTransitionTable(t *testing.T) {
 	t.Run("ScheduledToExpiredApprovalLost", func(t *testing.T) {
 		t.Parallel()
 		b := newBundle(t)
-		r := b.schedule(t, b.editor, b.article, "2026-11-02", "09:00")
-		b.setRole(t, b.editor, "author")
-		b.clock.Set(nine)
-		if rep := b.tick(t); rep.Failed != 1 {
+		r := b.Schedule(t, b.Editor, b.Article, "2026-11-02", "09:00")
+		b.setRole(t, b.Editor, "author")
+		b.Clock.Set(nine)
+		if rep := b.Tick(t); rep.Failed != 1 {
 			t.Fatalf("tick %+v", rep)
 		}
-		if _, ok := b.live(t)[b.article.ID]; ok {
+		if _, ok := b.Live(t)[b.Article.ID]; ok {
 			t.Fatal("published on a lost approval")
 		}
 		got := checkRow(t, b, r.ID, rowAfter{from: release.StateScheduled, to: release.StateExpired,
@@ -505,12 +506,12 @@ func TestReleaseTransitionTable(t *testing.T) {
 		t.Parallel()
 		b := newBundle(t)
 		r, dep := b.dependencyGone(t)
-		liveBefore, _ := b.liveOf(t, b.site.ID)
-		b.clock.Set(nine)
-		if rep := b.tick(t); rep.Failed != 1 {
+		liveBefore, _ := b.liveOf(t, b.Site.ID)
+		b.Clock.Set(nine)
+		if rep := b.Tick(t); rep.Failed != 1 {
 			t.Fatalf("tick %+v", rep)
 		}
-		if snap, _ := b.liveOf(t, b.site.ID); snap != liveBefore {
+		if snap, _ := b.liveOf(t, b.Site.ID); snap != liveBefore {
 			t.Fatalf("a failed release moved the live snapshot %s → %s", liveBefore, snap)
 		}
 		got := checkRow(t, b, r.ID, rowAfter{from: release.StateRunning, to: release.StateFailed,
@@ -522,17 +523,17 @@ func TestReleaseTransitionTable(t *testing.T) {
 	t.Run("DependencyLiveRuns", func(t *testing.T) {
 		t.Parallel()
 		b := newBundle(t)
-		sources := b.createNode(t, b.site.ID, release.KindPage, content.Body{Title: "Sources", Slug: "sources", Status: content.StatusPublished})
-		b.publishSite(t, b.site.ID)
-		body := b.article.Body
+		sources := b.CreateNode(t, b.Site.ID, release.KindPage, content.Body{Title: "Sources", Slug: "sources", Status: content.StatusPublished})
+		b.publishSite(t, b.Site.ID)
+		body := b.Article.Body
 		body.Refs = []string{sources.ID}
-		art, err := b.eng.SaveNode(ctx, b.editor, b.site.ID, b.article.ID, b.article.Rev, body)
+		art, err := b.Eng.SaveNode(ctx, b.Editor, b.Site.ID, b.Article.ID, b.Article.Rev, body)
 		if err != nil {
 			t.Fatal(err)
 		}
-		b.schedule(t, b.editor, art, "2026-11-02", "09:00")
-		b.clock.Set(nine)
-		if rep := b.tick(t); rep.Published != 1 {
+		b.Schedule(t, b.Editor, art, "2026-11-02", "09:00")
+		b.Clock.Set(nine)
+		if rep := b.Tick(t); rep.Published != 1 {
 			t.Fatalf("tick %+v: a live dependency must not fail the run", rep)
 		}
 	})
@@ -542,36 +543,36 @@ func TestReleaseTransitionTable(t *testing.T) {
 		t.Run("ToCanceledFrom/"+string(from), func(t *testing.T) {
 			t.Parallel()
 			b := newBundle(t)
-			u := b.editor
+			u := b.Editor
 			if from == release.StateAwaitingApproval {
-				u = b.contributor
+				u = b.Contributor
 			}
-			r := b.schedule(t, u, b.article, "2026-11-02", "09:00")
+			r := b.Schedule(t, u, b.Article, "2026-11-02", "09:00")
 			if from == release.StateDraft {
-				if err := b.eng.Unschedule(ctx, b.editor, b.site.ID, r.ID, r.Rev); err != nil {
+				if err := b.Eng.Unschedule(ctx, b.Editor, b.Site.ID, r.ID, r.Rev); err != nil {
 					t.Fatal(err)
 				}
 			}
-			cur := b.release(t, r.ID)
+			cur := b.Release(t, r.ID)
 			if cur.State != from {
 				t.Fatalf("setup reached %s, want %s", cur.State, from)
 			}
-			b.clock.Advance(time.Minute)
-			if err := b.eng.Cancel(ctx, b.admin, b.site.ID, r.ID, cur.Rev); err != nil {
+			b.Clock.Advance(time.Minute)
+			if err := b.Eng.Cancel(ctx, b.Admin, b.Site.ID, r.ID, cur.Rev); err != nil {
 				t.Fatal(err)
 			}
 			got := checkRow(t, b, r.ID, rowAfter{from: from, to: release.StateCanceled,
-				action: "release.cancel", actor: b.admin.ID})
-			if o := got.Outcome; o.By == nil || o.By.ID != b.admin.ID || !o.At.Equal(start.Add(time.Minute)) {
+				action: "release.cancel", actor: b.Admin.ID})
+			if o := got.Outcome; o.By == nil || o.By.ID != b.Admin.ID || !o.At.Equal(start.Add(time.Minute)) {
 				t.Fatalf("outcome %+v", o)
 			}
 			if from == release.StateAwaitingApproval {
-				if n := b.count(t, `SELECT count(*) FROM approvals WHERE release_id = ? AND status = 'waiting'`, r.ID); n != 0 {
+				if n := b.Count(t, `SELECT count(*) FROM approvals WHERE release_id = ? AND status = 'waiting'`, r.ID); n != 0 {
 					t.Fatalf("%d requests still waiting for a canceled release", n)
 				}
 			}
-			b.clock.Set(nine)
-			if rep := b.tick(t); rep.Ran != 0 {
+			b.Clock.Set(nine)
+			if rep := b.Tick(t); rep.Ran != 0 {
 				t.Fatalf("a canceled release ran: %+v", rep)
 			}
 		})
@@ -602,40 +603,40 @@ func TestReleaseTransitionsRefused(t *testing.T) {
 		want  []refusal
 	}{
 		{release.StatePublished, func(t *testing.T, b *testBundle) string {
-			r := b.schedule(t, b.editor, b.article, "2026-11-02", "09:00")
-			b.clock.Set(nine)
-			b.tick(t)
+			r := b.Schedule(t, b.Editor, b.Article, "2026-11-02", "09:00")
+			b.Clock.Set(nine)
+			b.Tick(t)
 			return r.ID
 		}, []refusal{{"cancel", engine.CodeBadState}, {"unschedule", engine.CodeBadState}, {"move", engine.CodeBadState}, {"publishNow", engine.CodeBadState}}},
 		{release.StateCanceled, func(t *testing.T, b *testBundle) string {
-			r := b.schedule(t, b.editor, b.article, "2026-11-02", "09:00")
-			if err := b.eng.Cancel(ctx, b.editor, b.site.ID, r.ID, r.Rev); err != nil {
+			r := b.Schedule(t, b.Editor, b.Article, "2026-11-02", "09:00")
+			if err := b.Eng.Cancel(ctx, b.Editor, b.Site.ID, r.ID, r.Rev); err != nil {
 				t.Fatal(err)
 			}
 			return r.ID
 		}, []refusal{{"cancel", engine.CodeBadState}, {"unschedule", engine.CodeBadState}, {"move", engine.CodeBadState}, {"publishNow", engine.CodeBadState}}},
 		{release.StateMissed, func(t *testing.T, b *testBundle) string {
-			r := b.schedule(t, b.editor, b.article, "2026-11-02", "09:00")
-			b.clock.Set(nine.Add(2 * time.Hour))
-			b.tick(t)
+			r := b.Schedule(t, b.Editor, b.Article, "2026-11-02", "09:00")
+			b.Clock.Set(nine.Add(2 * time.Hour))
+			b.Tick(t)
 			return r.ID
 		}, []refusal{{"cancel", engine.CodeBadState}, {"unschedule", engine.CodeBadState}, {"move", engine.CodeBadState}}},
 		{release.StateExpired, func(t *testing.T, b *testBundle) string {
-			r := b.schedule(t, b.contributor, b.article, "2026-11-02", "09:00")
-			b.clock.Set(nine)
-			b.tick(t)
+			r := b.Schedule(t, b.Contributor, b.Article, "2026-11-02", "09:00")
+			b.Clock.Set(nine)
+			b.Tick(t)
 			return r.ID
 		}, []refusal{{"cancel", engine.CodeBadState}, {"unschedule", engine.CodeBadState}, {"move", engine.CodeBadState},
 			{"approve", engine.CodeNotWaiting}, {"deny", engine.CodeNotWaiting}}},
 		{release.StateFailed, func(t *testing.T, b *testBundle) string {
 			r, _ := b.dependencyGone(t)
-			b.clock.Set(nine)
-			b.tick(t)
+			b.Clock.Set(nine)
+			b.Tick(t)
 			return r.ID
 		}, []refusal{{"cancel", engine.CodeBadState}, {"unschedule", engine.CodeBadState}, {"move", engine.CodeBadState}, {"publishNow", engine.CodeBadState}}},
 		{release.StateDraft, func(t *testing.T, b *testBundle) string {
-			r := b.schedule(t, b.editor, b.article, "2026-11-02", "09:00")
-			if err := b.eng.Unschedule(ctx, b.editor, b.site.ID, r.ID, r.Rev); err != nil {
+			r := b.Schedule(t, b.Editor, b.Article, "2026-11-02", "09:00")
+			if err := b.Eng.Unschedule(ctx, b.Editor, b.Site.ID, r.ID, r.Rev); err != nil {
 				t.Fatal(err)
 			}
 			return r.ID
@@ -645,35 +646,35 @@ func TestReleaseTransitionsRefused(t *testing.T) {
 			t.Parallel()
 			b := newBundle(t)
 			id := tc.reach(t, b)
-			r := b.release(t, id)
+			r := b.Release(t, id)
 			if r.State != tc.state {
 				t.Fatalf("setup reached %s, want %s", r.State, tc.state)
 			}
-			before := b.dump(t)
+			before := b.Dump(t)
 			for _, w := range tc.want {
 				var err error
 				switch w.op {
 				case "cancel":
-					err = b.eng.Cancel(ctx, b.editor, b.site.ID, id, r.Rev)
+					err = b.Eng.Cancel(ctx, b.Editor, b.Site.ID, id, r.Rev)
 				case "unschedule":
-					err = b.eng.Unschedule(ctx, b.editor, b.site.ID, id, r.Rev)
+					err = b.Eng.Unschedule(ctx, b.Editor, b.Site.ID, id, r.Rev)
 				case "move":
-					_, err = b.eng.Move(ctx, b.editor, b.site.ID, id, r.Rev, "2026-11-03", "09:00")
+					_, err = b.Eng.Move(ctx, b.Editor, b.Site.ID, id, r.Rev, "2026-11-03", "09:00")
 				case "publishNow":
-					_, err = b.eng.PublishNow(ctx, b.editor, b.site.ID, id, r.Rev)
+					_, err = b.Eng.PublishNow(ctx, b.Editor, b.Site.ID, id, r.Rev)
 				case "approve", "deny":
-					qid := b.text(t, `SELECT id FROM approvals WHERE release_id = ?`, id)
+					qid := b.Text(t, `SELECT id FROM approvals WHERE release_id = ?`, id)
 					if w.op == "approve" {
-						_, err = b.eng.Approve(ctx, b.editor, b.site.ID, qid)
+						_, err = b.Eng.Approve(ctx, b.Editor, b.Site.ID, qid)
 					} else {
-						err = b.eng.Deny(ctx, b.editor, b.site.ID, qid, "too late")
+						err = b.Eng.Deny(ctx, b.Editor, b.Site.ID, qid, "too late")
 					}
 				}
 				if e, ok := engine.AsError(err); !ok || e.Code != w.code {
 					t.Errorf("%s of a %s release: err %v, want %s", w.op, tc.state, err, w.code)
 				}
 			}
-			if after := b.dump(t); after != before {
+			if after := b.Dump(t); after != before {
 				t.Fatalf("refused transitions of a %s release changed the database:\nbefore:\n%s\nafter:\n%s", tc.state, before, after)
 			}
 			// The model agrees: none of these moves is a §5.2 row.
@@ -706,9 +707,9 @@ func TestRunEndsAreMovesOfTheModel(t *testing.T) {
 	ctx := context.Background()
 	b := newBundle(t)
 	failing, _ := b.dependencyGone(t)
-	demoted := b.addUser(t, "Deniz", "editor")
-	page := b.createNode(t, b.site.ID, release.KindPage, content.Body{Title: "Results", Slug: "results", Status: content.StatusDraft})
-	expiring := b.schedule(t, demoted, page, "2026-11-02", "09:00")
+	demoted := b.AddUser(t, "Deniz", "editor")
+	page := b.CreateNode(t, b.Site.ID, release.KindPage, content.Body{Title: "Results", Slug: "results", Status: content.StatusDraft})
+	expiring := b.Schedule(t, demoted, page, "2026-11-02", "09:00")
 	b.setRole(t, demoted, "author")
 
 	hs, ticker := b.hooked()
@@ -718,10 +719,10 @@ func TestRunEndsAreMovesOfTheModel(t *testing.T) {
 	}
 	var moves []move
 	hs.onFinish = func(f engine.Finish) {
-		moves = append(moves, move{f.ReleaseID, b.release(t, f.ReleaseID).State, f.State})
+		moves = append(moves, move{f.ReleaseID, b.Release(t, f.ReleaseID).State, f.State})
 	}
-	b.clock.Set(nine)
-	if _, err := schedulerOf(ticker, b.store).RunDue(ctx, "manual"); err != nil {
+	b.Clock.Set(nine)
+	if _, err := enginetest.SchedulerOf(ticker, b.Store).RunDue(ctx, "manual"); err != nil {
 		t.Fatal(err)
 	}
 	want := map[string]release.State{failing.ID: release.StateFailed, expiring.ID: release.StateExpired}

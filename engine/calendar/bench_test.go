@@ -15,11 +15,11 @@ import (
 func calendarFixture(tb testing.TB, releases int) *testBundle {
 	tb.Helper()
 	b := newBundle(tb)
-	if err := calendarfixture.Seed(context.Background(), b.store.DB(), b.eng, automations.New(b.store, b.eng), b.site, b.editor, b.clock.Now(), releases); err != nil {
+	if err := calendarfixture.Seed(context.Background(), b.Store.DB(), b.Eng, automations.New(b.Store, b.Eng), b.Site, b.Editor, b.Clock.Now(), releases); err != nil {
 		tb.Fatal(err)
 	}
 	var n int
-	if err := b.store.DB().QueryRow(`SELECT count(*) FROM releases`).Scan(&n); err != nil || n != releases {
+	if err := b.Store.DB().QueryRow(`SELECT count(*) FROM releases`).Scan(&n); err != nil || n != releases {
 		tb.Fatalf("releases = %d, %v", n, err)
 	}
 	return b
@@ -29,7 +29,7 @@ func calendarFixture(tb testing.TB, releases int) *testBundle {
 // grid of November: six weeks from Monday 26 October.
 func benchRanges(tb testing.TB, b *testBundle) (from, to, gridFrom, gridTo time.Time) {
 	tb.Helper()
-	loc, err := localtime.LoadZone(b.site.TimeZone)
+	loc, err := localtime.LoadZone(b.Site.TimeZone)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -46,10 +46,10 @@ func BenchmarkCalendarPage(b *testing.B) {
 	tb := calendarFixture(b, 10000)
 	from, to, _, _ := benchRanges(b, tb)
 	ctx := context.Background()
-	q := calendar.CalendarQuery{SiteID: tb.site.ID, From: from, To: to}
+	q := calendar.CalendarQuery{SiteID: tb.Site.ID, From: from, To: to}
 	b.ReportAllocs()
 	for b.Loop() {
-		page, err := tb.cal.Calendar(ctx, tb.editor, q)
+		page, err := tb.Cal.Calendar(ctx, tb.Editor, q)
 		if err != nil || len(page.Items) != calendar.CalendarMaxItems || page.NextCursor == "" {
 			b.Fatal(len(page.Items), err)
 		}
@@ -62,11 +62,11 @@ func BenchmarkCalendarPageReleases(b *testing.B) {
 	tb := calendarFixture(b, 10000)
 	from, to, _, _ := benchRanges(b, tb)
 	ctx := context.Background()
-	q := calendar.CalendarQuery{SiteID: tb.site.ID, From: from, To: to,
+	q := calendar.CalendarQuery{SiteID: tb.Site.ID, From: from, To: to,
 		Kinds: []string{calendar.ItemPublish, calendar.ItemRelease, calendar.ItemExpiry}}
 	b.ReportAllocs()
 	for b.Loop() {
-		page, err := tb.cal.Calendar(ctx, tb.editor, q)
+		page, err := tb.Cal.Calendar(ctx, tb.Editor, q)
 		if err != nil || len(page.Items) != calendar.CalendarMaxItems {
 			b.Fatal(len(page.Items), err)
 		}
@@ -79,10 +79,10 @@ func BenchmarkCalendarDays(b *testing.B) {
 	tb := calendarFixture(b, 10000)
 	_, _, from, to := benchRanges(b, tb)
 	ctx := context.Background()
-	q := calendar.CalendarQuery{SiteID: tb.site.ID, From: from, To: to}
+	q := calendar.CalendarQuery{SiteID: tb.Site.ID, From: from, To: to}
 	b.ReportAllocs()
 	for b.Loop() {
-		days, err := tb.cal.CalendarDays(ctx, tb.editor, q, nil)
+		days, err := tb.Cal.CalendarDays(ctx, tb.Editor, q, nil)
 		if err != nil || len(days) != 42 {
 			b.Fatal(len(days), err)
 		}
@@ -94,12 +94,12 @@ func BenchmarkCalendarDays(b *testing.B) {
 func BenchmarkCalendarDaysMonth(b *testing.B) {
 	tb := calendarFixture(b, 10000)
 	from, _, _, _ := benchRanges(b, tb)
-	to := midnightIn(b, tb.site.TimeZone, 2026, 12, 1)
+	to := midnightIn(b, tb.Site.TimeZone, 2026, 12, 1)
 	ctx := context.Background()
-	q := calendar.CalendarQuery{SiteID: tb.site.ID, From: from, To: to}
+	q := calendar.CalendarQuery{SiteID: tb.Site.ID, From: from, To: to}
 	b.ReportAllocs()
 	for b.Loop() {
-		days, err := tb.cal.CalendarDays(ctx, tb.editor, q, nil)
+		days, err := tb.Cal.CalendarDays(ctx, tb.Editor, q, nil)
 		if err != nil || len(days) != 30 {
 			b.Fatal(len(days), err)
 		}

@@ -52,7 +52,7 @@ func calendarAll(tb testing.TB, b *testBundle, u engine.User, q calendar.Calenda
 		if pages > 1000 {
 			tb.Fatal("the cursor does not end")
 		}
-		page, err := b.cal.Calendar(context.Background(), u, q)
+		page, err := b.Cal.Calendar(context.Background(), u, q)
 		if err != nil {
 			tb.Fatal(err)
 		}
@@ -95,7 +95,7 @@ func occID(automationID string, at time.Time) string {
 
 func (b *testBundle) automation(tb testing.TB, name, job, rule, start string) automations.Automation {
 	tb.Helper()
-	a, err := automations.New(b.store, b.eng).CreateAutomation(context.Background(), b.editor, b.site.ID, name, job, rule, start)
+	a, err := automations.New(b.Store, b.Eng).CreateAutomation(context.Background(), b.Editor, b.Site.ID, name, job, rule, start)
 	if err != nil {
 		tb.Fatalf("create automation %q: %v", name, err)
 	}
@@ -119,41 +119,41 @@ func wantSorted(tb testing.TB, items []calendar.CalendarItem) {
 func TestCalendarSources(t *testing.T) {
 	b := newBundle(t)
 	ctx := context.Background()
-	zone := b.site.TimeZone
+	zone := b.Site.TimeZone
 
-	publish := b.schedule(t, b.editor, b.article, "2026-11-02", "09:00")
-	p1 := b.createNode(t, b.site.ID, release.KindPage, content.Body{Title: "One", Slug: "one", Status: content.StatusDraft})
-	p2 := b.createNode(t, b.site.ID, release.KindPage, content.Body{Title: "Two", Slug: "two", Status: content.StatusDraft})
-	draft, err := b.eng.NewRelease(ctx, b.editor, b.site.ID, "Launch", []string{p1.ID, p2.ID})
+	publish := b.Schedule(t, b.Editor, b.Article, "2026-11-02", "09:00")
+	p1 := b.CreateNode(t, b.Site.ID, release.KindPage, content.Body{Title: "One", Slug: "one", Status: content.StatusDraft})
+	p2 := b.CreateNode(t, b.Site.ID, release.KindPage, content.Body{Title: "Two", Slug: "two", Status: content.StatusDraft})
+	draft, err := b.Eng.NewRelease(ctx, b.Editor, b.Site.ID, "Launch", []string{p1.ID, p2.ID})
 	if err != nil {
 		t.Fatal(err)
 	}
-	several, err := b.eng.ScheduleRelease(ctx, b.editor, b.site.ID, draft.ID, draft.Rev, "2026-11-03", "10:00")
+	several, err := b.Eng.ScheduleRelease(ctx, b.Editor, b.Site.ID, draft.ID, draft.Rev, "2026-11-03", "10:00")
 	if err != nil {
 		t.Fatal(err)
 	}
-	about := b.createNode(t, b.site.ID, release.KindPage, content.Body{Title: "About", Slug: "about", Status: content.StatusPublished})
-	if _, err := b.eng.Publish(ctx, b.editor, b.site.ID); err != nil {
+	about := b.CreateNode(t, b.Site.ID, release.KindPage, content.Body{Title: "About", Slug: "about", Status: content.StatusPublished})
+	if _, err := b.Eng.Publish(ctx, b.Editor, b.Site.ID); err != nil {
 		t.Fatal(err)
 	}
-	takeDown, err := b.eng.CreateDraft(ctx, b.editor, engine.DraftInput{SiteID: b.site.ID, RemoveIDs: []string{about.ID}})
+	takeDown, err := b.Eng.CreateDraft(ctx, b.Editor, engine.DraftInput{SiteID: b.Site.ID, RemoveIDs: []string{about.ID}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	expiry, err := b.eng.ScheduleRelease(ctx, b.editor, b.site.ID, takeDown.ID, takeDown.Rev, "2026-11-04", "11:00")
+	expiry, err := b.Eng.ScheduleRelease(ctx, b.Editor, b.Site.ID, takeDown.ID, takeDown.Rev, "2026-11-04", "11:00")
 	if err != nil {
 		t.Fatal(err)
 	}
 	from, until, past := wallIn(t, zone, "2026-11-05T12:00"), wallIn(t, zone, "2026-11-20T12:00"), wallIn(t, zone, "2026-11-01T09:00")
-	gated := b.createNode(t, b.site.ID, release.KindContentEntry, content.Body{Title: "Campaign", Slug: "campaign",
+	gated := b.CreateNode(t, b.Site.ID, release.KindContentEntry, content.Body{Title: "Campaign", Slug: "campaign",
 		Status: content.StatusPublished, Availability: &content.Availability{From: &from, Until: &until}})
-	wasGated := b.createNode(t, b.site.ID, release.KindPage, content.Body{Title: "Old news", Slug: "old-news",
+	wasGated := b.CreateNode(t, b.Site.ID, release.KindPage, content.Body{Title: "Old news", Slug: "old-news",
 		Status: content.StatusPublished, Availability: &content.Availability{From: &past}})
 	sweep := b.automation(t, "Broken-link sweep", "builtin:broken-links", "FREQ=WEEKLY;BYDAY=MO;BYHOUR=7;BYMINUTE=0", "2026-11-02T07:00")
 	task := b.automation(t, "Triage", "agent-task", "", "2026-11-06T09:07")
 
-	q := calendar.CalendarQuery{SiteID: b.site.ID, From: midnightIn(t, zone, 2026, 11, 1), To: midnightIn(t, zone, 2026, 12, 1)}
-	page, err := b.cal.Calendar(ctx, b.editor, q)
+	q := calendar.CalendarQuery{SiteID: b.Site.ID, From: midnightIn(t, zone, 2026, 11, 1), To: midnightIn(t, zone, 2026, 12, 1)}
+	page, err := b.Cal.Calendar(ctx, b.Editor, q)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,7 +165,7 @@ func TestCalendarSources(t *testing.T) {
 
 	got := itemByID(t, items, publish.ID)
 	want := calendar.CalendarItem{ID: publish.ID, Kind: calendar.ItemPublish, At: nine, Title: "Election night", Target: publish.ID,
-		Origin: "person", By: b.editor.Actor(), Approval: calendar.ApprovalApproved, State: "scheduled",
+		Origin: "person", By: b.Editor.Actor(), Approval: calendar.ApprovalApproved, State: "scheduled",
 		Collection: "contentEntry", Rev: publish.Rev}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("publish:\n got %+v\nwant %+v", got, want)
@@ -178,7 +178,7 @@ func TestCalendarSources(t *testing.T) {
 	}
 	embargo := itemByID(t, items, "gate:"+gated.ID+":from")
 	want = calendar.CalendarItem{ID: "gate:" + gated.ID + ":from", Kind: calendar.ItemEmbargo, At: from, Title: "Campaign",
-		Target: gated.ID, Origin: "person", By: b.contributor.Actor(), Approval: calendar.ApprovalNone, State: "scheduled",
+		Target: gated.ID, Origin: "person", By: b.Contributor.Actor(), Approval: calendar.ApprovalNone, State: "scheduled",
 		Collection: "contentEntry"}
 	if !reflect.DeepEqual(embargo, want) {
 		t.Errorf("embargo:\n got %+v\nwant %+v", embargo, want)
@@ -208,7 +208,7 @@ func TestCalendarSources(t *testing.T) {
 	}
 	occ := itemByID(t, items, occID(sweep.ID, mondays[0]))
 	want = calendar.CalendarItem{ID: occID(sweep.ID, mondays[0]), Kind: calendar.ItemAutomation, At: mondays[0],
-		Title: "Broken-link sweep", Target: sweep.ID, Origin: "person", By: b.editor.Actor(), Approval: calendar.ApprovalNone,
+		Title: "Broken-link sweep", Target: sweep.ID, Origin: "person", By: b.Editor.Actor(), Approval: calendar.ApprovalNone,
 		State: "scheduled", Recurring: true}
 	if !reflect.DeepEqual(occ, want) {
 		t.Errorf("occurrence:\n got %+v\nwant %+v", occ, want)
@@ -219,9 +219,9 @@ func TestCalendarSources(t *testing.T) {
 	}
 
 	t.Run("PastAndPaused", func(t *testing.T) {
-		b.clock.Set(wallIn(t, zone, "2026-11-10T08:00"))
-		b.execSQL(t, `UPDATE automations SET state = 'paused' WHERE id = ?`, sweep.ID) // no pause use case yet
-		page, err := b.cal.Calendar(ctx, b.editor, q)
+		b.Clock.Set(wallIn(t, zone, "2026-11-10T08:00"))
+		b.Exec(t, `UPDATE automations SET state = 'paused' WHERE id = ?`, sweep.ID) // no pause use case yet
+		page, err := b.Cal.Calendar(ctx, b.Editor, q)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -237,7 +237,7 @@ func TestCalendarSources(t *testing.T) {
 		}{{calendar.FacetDone, false}, {calendar.FacetNotRun, true}, {calendar.FacetAttention, false}} {
 			fq := q
 			fq.States = []string{c.facet}
-			fp, err := b.cal.Calendar(ctx, b.editor, fq)
+			fp, err := b.Cal.Calendar(ctx, b.Editor, fq)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -282,42 +282,42 @@ func TestStateFacet(t *testing.T) {
 func TestCalendarFacets(t *testing.T) {
 	b := newBundle(t)
 	ctx := context.Background()
-	zone := b.site.TimeZone
+	zone := b.Site.TimeZone
 	page := func(title string) content.Node {
-		return b.createNode(t, b.site.ID, release.KindPage, content.Body{Title: title,
+		return b.CreateNode(t, b.Site.ID, release.KindPage, content.Body{Title: title,
 			Slug: strings.ToLower(strings.ReplaceAll(title, " ", "-")), Status: content.StatusDraft})
 	}
 	// Before the clock moves: one to publish, one request to expire.
-	published := b.schedule(t, b.editor, page("Published"), "2026-11-02", "08:15")
-	expired := b.schedule(t, b.contributor, page("Expired"), "2026-11-02", "08:30")
-	b.clock.Set(wallIn(t, zone, "2026-11-02T08:45"))
-	if rep := b.tick(t); rep.Published != 1 {
+	published := b.Schedule(t, b.Editor, page("Published"), "2026-11-02", "08:15")
+	expired := b.Schedule(t, b.Contributor, page("Expired"), "2026-11-02", "08:30")
+	b.Clock.Set(wallIn(t, zone, "2026-11-02T08:45"))
+	if rep := b.Tick(t); rep.Published != 1 {
 		t.Fatalf("tick: %+v", rep)
 	}
-	if got := b.release(t, expired.ID).State; got != release.StateExpired {
+	if got := b.Release(t, expired.ID).State; got != release.StateExpired {
 		t.Fatalf("the unapproved request is %s", got)
 	}
-	scheduled := b.schedule(t, b.editor, b.article, "2026-11-03", "09:00")
-	waiting := b.schedule(t, b.contributor, page("Waiting"), "2026-11-03", "10:00")
-	approved := b.schedule(t, b.contributor, page("Approved"), "2026-11-03", "11:00")
-	views, err := b.eng.Approvals(ctx, b.editor, b.site.ID)
+	scheduled := b.Schedule(t, b.Editor, b.Article, "2026-11-03", "09:00")
+	waiting := b.Schedule(t, b.Contributor, page("Waiting"), "2026-11-03", "10:00")
+	approved := b.Schedule(t, b.Contributor, page("Approved"), "2026-11-03", "11:00")
+	views, err := b.Eng.Approvals(ctx, b.Editor, b.Site.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, v := range views {
 		if v.Release.ID == approved.ID {
-			if _, err := b.eng.Approve(ctx, b.editor, b.site.ID, v.Request.ID); err != nil {
+			if _, err := b.Eng.Approve(ctx, b.Editor, b.Site.ID, v.Request.ID); err != nil {
 				t.Fatal(err)
 			}
 		}
 	}
-	canceled := b.schedule(t, b.editor, page("Canceled"), "2026-11-04", "09:00")
-	if err := b.eng.Cancel(ctx, b.editor, b.site.ID, canceled.ID, canceled.Rev); err != nil {
+	canceled := b.Schedule(t, b.Editor, page("Canceled"), "2026-11-04", "09:00")
+	if err := b.Eng.Cancel(ctx, b.Editor, b.Site.ID, canceled.ID, canceled.Rev); err != nil {
 		t.Fatal(err)
 	}
 	daily := b.automation(t, "Stale content review", "builtin:stale-content", "FREQ=DAILY;BYHOUR=6;BYMINUTE=30", "2026-11-01T06:30")
 
-	base := calendar.CalendarQuery{SiteID: b.site.ID, From: midnightIn(t, zone, 2026, 11, 2), To: midnightIn(t, zone, 2026, 11, 5)}
+	base := calendar.CalendarQuery{SiteID: b.Site.ID, From: midnightIn(t, zone, 2026, 11, 2), To: midnightIn(t, zone, 2026, 11, 5)}
 	occ := func(day int) string { return occID(daily.ID, wallIn(t, zone, fmt.Sprintf("2026-11-%02dT06:30", day))) }
 	for _, c := range []struct {
 		name   string
@@ -325,30 +325,30 @@ func TestCalendarFacets(t *testing.T) {
 		as     engine.User
 		want   []string
 	}{
-		{"Default", func(*calendar.CalendarQuery) {}, b.editor,
+		{"Default", func(*calendar.CalendarQuery) {}, b.Editor,
 			[]string{published.ID, occ(3), scheduled.ID, waiting.ID, approved.ID, occ(4)}},
-		{"Canceled", func(q *calendar.CalendarQuery) { q.States = []string{calendar.FacetCanceled} }, b.editor,
+		{"Canceled", func(q *calendar.CalendarQuery) { q.States = []string{calendar.FacetCanceled} }, b.Editor,
 			[]string{expired.ID, canceled.ID}},
-		{"ApprovalExpired", func(q *calendar.CalendarQuery) { q.Approvals = []string{calendar.ApprovalExpired} }, b.editor,
+		{"ApprovalExpired", func(q *calendar.CalendarQuery) { q.Approvals = []string{calendar.ApprovalExpired} }, b.Editor,
 			[]string{expired.ID}},
-		{"Waiting", func(q *calendar.CalendarQuery) { q.States = []string{calendar.FacetWaiting} }, b.editor,
+		{"Waiting", func(q *calendar.CalendarQuery) { q.States = []string{calendar.FacetWaiting} }, b.Editor,
 			[]string{waiting.ID}},
-		{"Pending", func(q *calendar.CalendarQuery) { q.Approvals = []string{calendar.ApprovalPending} }, b.editor,
+		{"Pending", func(q *calendar.CalendarQuery) { q.Approvals = []string{calendar.ApprovalPending} }, b.Editor,
 			[]string{waiting.ID}},
-		{"DoneAndScheduled", func(q *calendar.CalendarQuery) { q.States = []string{calendar.FacetDone, calendar.FacetScheduled} }, b.editor,
+		{"DoneAndScheduled", func(q *calendar.CalendarQuery) { q.States = []string{calendar.FacetDone, calendar.FacetScheduled} }, b.Editor,
 			[]string{published.ID, occ(3), scheduled.ID, approved.ID, occ(4)}},
-		{"Approved", func(q *calendar.CalendarQuery) { q.Approvals = []string{calendar.ApprovalApproved} }, b.editor,
+		{"Approved", func(q *calendar.CalendarQuery) { q.Approvals = []string{calendar.ApprovalApproved} }, b.Editor,
 			[]string{published.ID, scheduled.ID, approved.ID}},
-		{"Automations", func(q *calendar.CalendarQuery) { q.Kinds = []string{calendar.ItemAutomation} }, b.editor,
+		{"Automations", func(q *calendar.CalendarQuery) { q.Kinds = []string{calendar.ItemAutomation} }, b.Editor,
 			[]string{occ(3), occ(4)}},
-		{"Entries", func(q *calendar.CalendarQuery) { q.Collections = []string{"contentEntry"} }, b.editor,
+		{"Entries", func(q *calendar.CalendarQuery) { q.Collections = []string{"contentEntry"} }, b.Editor,
 			[]string{scheduled.ID}},
-		{"Agents", func(q *calendar.CalendarQuery) { q.Origins = []string{"agent"} }, b.editor, nil},
-		{"MineEditor", func(q *calendar.CalendarQuery) { q.Mine = true }, b.editor,
+		{"Agents", func(q *calendar.CalendarQuery) { q.Origins = []string{"agent"} }, b.Editor, nil},
+		{"MineEditor", func(q *calendar.CalendarQuery) { q.Mine = true }, b.Editor,
 			[]string{published.ID, occ(3), scheduled.ID, approved.ID, occ(4)}},
-		{"MineContributor", func(q *calendar.CalendarQuery) { q.Mine = true }, b.contributor,
+		{"MineContributor", func(q *calendar.CalendarQuery) { q.Mine = true }, b.Contributor,
 			[]string{waiting.ID, approved.ID}},
-		{"Nothing", func(q *calendar.CalendarQuery) { q.States = []string{"no-such-state"} }, b.editor, nil},
+		{"Nothing", func(q *calendar.CalendarQuery) { q.States = []string{"no-such-state"} }, b.Editor, nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			q := base
@@ -358,7 +358,7 @@ func TestCalendarFacets(t *testing.T) {
 				t.Errorf("got  %v\nwant %v", got, c.want)
 			}
 			// The Month grid counts exactly what the pages list.
-			days, err := b.cal.CalendarDays(ctx, c.as, q, nil)
+			days, err := b.Cal.CalendarDays(ctx, c.as, q, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -371,7 +371,7 @@ func TestCalendarFacets(t *testing.T) {
 			}
 		})
 	}
-	items := calendarAll(t, b, b.editor, base)
+	items := calendarAll(t, b, b.Editor, base)
 	if w := itemByID(t, items, waiting.ID); w.Approval != calendar.ApprovalPending || w.State != "awaiting_approval" || w.RequestID == "" {
 		t.Errorf("waiting: %+v", w)
 	}
@@ -388,29 +388,29 @@ func TestCalendarFacets(t *testing.T) {
 func TestCalendarOverlapsAndRequests(t *testing.T) {
 	b := newBundle(t)
 	ctx := context.Background()
-	zone := b.site.TimeZone
-	if _, err := b.eng.NewRelease(ctx, b.editor, b.site.ID, "Later", []string{b.article.ID}); err != nil {
+	zone := b.Site.TimeZone
+	if _, err := b.Eng.NewRelease(ctx, b.Editor, b.Site.ID, "Later", []string{b.Article.ID}); err != nil {
 		t.Fatal(err)
 	}
-	shared := b.schedule(t, b.editor, b.article, "2026-11-03", "09:00")
-	alone := b.createNode(t, b.site.ID, release.KindPage, content.Body{Title: "Alone", Slug: "alone", Status: content.StatusDraft})
-	single := b.schedule(t, b.editor, alone, "2026-11-03", "10:00")
-	asked := b.createNode(t, b.site.ID, release.KindPage, content.Body{Title: "Asked", Slug: "asked", Status: content.StatusDraft})
-	request := b.schedule(t, b.contributor, asked, "2026-11-03", "11:00")
-	views, err := b.eng.Approvals(ctx, b.editor, b.site.ID)
+	shared := b.Schedule(t, b.Editor, b.Article, "2026-11-03", "09:00")
+	alone := b.CreateNode(t, b.Site.ID, release.KindPage, content.Body{Title: "Alone", Slug: "alone", Status: content.StatusDraft})
+	single := b.Schedule(t, b.Editor, alone, "2026-11-03", "10:00")
+	asked := b.CreateNode(t, b.Site.ID, release.KindPage, content.Body{Title: "Asked", Slug: "asked", Status: content.StatusDraft})
+	request := b.Schedule(t, b.Contributor, asked, "2026-11-03", "11:00")
+	views, err := b.Eng.Approvals(ctx, b.Editor, b.Site.ID)
 	if err != nil || len(views) != 1 {
 		t.Fatal(views, err)
 	}
 
-	q := calendar.CalendarQuery{SiteID: b.site.ID, From: midnightIn(t, zone, 2026, 11, 3), To: midnightIn(t, zone, 2026, 11, 4)}
-	items := calendarAll(t, b, b.editor, q)
+	q := calendar.CalendarQuery{SiteID: b.Site.ID, From: midnightIn(t, zone, 2026, 11, 3), To: midnightIn(t, zone, 2026, 11, 4)}
+	items := calendarAll(t, b, b.Editor, q)
 	if !itemByID(t, items, shared.ID).Overlaps || itemByID(t, items, single.ID).Overlaps {
 		t.Errorf("overlaps: shared %v, single %v", itemByID(t, items, shared.ID).Overlaps, itemByID(t, items, single.ID).Overlaps)
 	}
 	if got := itemByID(t, items, request.ID).RequestID; got != views[0].Request.ID {
 		t.Errorf("request id %q, want %q", got, views[0].Request.ID)
 	}
-	days, err := b.cal.CalendarDays(ctx, b.editor, q, nil)
+	days, err := b.Cal.CalendarDays(ctx, b.Editor, q, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -428,24 +428,24 @@ func TestCalendarOverlapsAndRequests(t *testing.T) {
 func TestCalendarRange(t *testing.T) {
 	b := newBundle(t)
 	ctx := context.Background()
-	berlin, err := b.eng.CreateSite(ctx, "Berliner Blatt", "Europe/Berlin")
+	berlin, err := b.Eng.CreateSite(ctx, "Berliner Blatt", "Europe/Berlin")
 	if err != nil {
 		t.Fatal(err)
 	}
-	ist := b.site.TimeZone
+	ist := b.Site.TimeZone
 	from := midnightIn(t, ist, 2026, 11, 1)
 	call := func(site string, from, to time.Time, cursor string) error {
 		q := calendar.CalendarQuery{SiteID: site, From: from, To: to, Cursor: cursor}
-		_, err := b.cal.Calendar(ctx, b.editor, q)
-		if _, errDays := b.cal.CalendarDays(ctx, b.editor, q, nil); cursor == "" && (err == nil) != (errDays == nil) {
+		_, err := b.Cal.Calendar(ctx, b.Editor, q)
+		if _, errDays := b.Cal.CalendarDays(ctx, b.Editor, q, nil); cursor == "" && (err == nil) != (errDays == nil) {
 			t.Errorf("Calendar says %v, CalendarDays %v", err, errDays)
 		}
 		return err
 	}
-	if err := call(b.site.ID, from, from.AddDate(0, 0, 62), ""); err != nil {
+	if err := call(b.Site.ID, from, from.AddDate(0, 0, 62), ""); err != nil {
 		t.Errorf("62 days: %v", err)
 	}
-	e := wantRefusal(t, call(b.site.ID, from, from.AddDate(0, 0, 62).Add(time.Minute), ""), calendar.CodeRangeTooLong, "to")
+	e := wantRefusal(t, call(b.Site.ID, from, from.AddDate(0, 0, 62).Add(time.Minute), ""), calendar.CodeRangeTooLong, "to")
 	if e.Args["MaxDays"] != calendar.CalendarMaxDays {
 		t.Errorf("args %v", e.Args)
 	}
@@ -463,13 +463,13 @@ func TestCalendarRange(t *testing.T) {
 		t.Errorf("62 days across fall back: %v", err)
 	}
 	wantRefusal(t, call(berlin.ID, autumn, winter.Add(time.Minute), ""), calendar.CodeRangeTooLong, "to")
-	wantRefusal(t, call(b.site.ID, from, from, ""), calendar.CodeBadRange, "to")
-	wantRefusal(t, call(b.site.ID, from, from.Add(-time.Hour), ""), calendar.CodeBadRange, "to")
-	wantRefusal(t, call(b.site.ID, time.Time{}, from, ""), calendar.CodeBadRange, "from")
+	wantRefusal(t, call(b.Site.ID, from, from, ""), calendar.CodeBadRange, "to")
+	wantRefusal(t, call(b.Site.ID, from, from.Add(-time.Hour), ""), calendar.CodeBadRange, "to")
+	wantRefusal(t, call(b.Site.ID, time.Time{}, from, ""), calendar.CodeBadRange, "from")
 	for _, c := range []string{"!!!", "eA", "MjAyNi0xMS0wMlQwNjowMDowMC4wMDBafA", "bm90IGEgdGltZXxyZWxfeA"} {
-		wantRefusal(t, call(b.site.ID, from, from.AddDate(0, 0, 7), c), calendar.CodeBadCursor, "cursor")
+		wantRefusal(t, call(b.Site.ID, from, from.AddDate(0, 0, 7), c), calendar.CodeBadCursor, "cursor")
 	}
-	if _, err := b.cal.Calendar(ctx, engine.User{ID: "user_x"}, calendar.CalendarQuery{SiteID: b.site.ID, From: from,
+	if _, err := b.Cal.Calendar(ctx, engine.User{ID: "user_x"}, calendar.CalendarQuery{SiteID: b.Site.ID, From: from,
 		To: from.AddDate(0, 0, 1)}); err == nil {
 		t.Error("a user without a role read the calendar")
 	} else {
@@ -482,23 +482,23 @@ func TestCalendarRange(t *testing.T) {
 // where it matters.
 func pagingFixture(t *testing.T) (*testBundle, calendar.CalendarQuery) {
 	b := newBundle(t)
-	zone := b.site.TimeZone
+	zone := b.Site.TimeZone
 	hourly := "FREQ=DAILY;BYHOUR=0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23;BYMINUTE=0"
 	b.automation(t, "Feed check A", "builtin:feed-check", hourly, "2026-11-01T00:00")
 	b.automation(t, "Feed check B", "builtin:feed-check", hourly, "2026-11-01T00:00")
 	b.automation(t, "Digest", "builtin:weekly-digest", "FREQ=WEEKLY;BYDAY=TU;BYHOUR=9;BYMINUTE=0", "2026-11-03T09:00")
 	for i := range 12 {
 		day := 2 + i%5
-		n := b.createNode(t, b.site.ID, release.KindPage, content.Body{Title: fmt.Sprintf("Page %d", i),
+		n := b.CreateNode(t, b.Site.ID, release.KindPage, content.Body{Title: fmt.Sprintf("Page %d", i),
 			Slug: fmt.Sprintf("page-%d", i), Status: content.StatusDraft})
-		b.schedule(t, b.editor, n, fmt.Sprintf("2026-11-%02d", day), fmt.Sprintf("%02d:00", 9+i%3))
+		b.Schedule(t, b.Editor, n, fmt.Sprintf("2026-11-%02d", day), fmt.Sprintf("%02d:00", 9+i%3))
 	}
 	for i := range 4 {
 		at := wallIn(t, zone, fmt.Sprintf("2026-11-%02dT10:00", 3+i))
-		b.createNode(t, b.site.ID, release.KindContentEntry, content.Body{Title: fmt.Sprintf("Gated %d", i),
+		b.CreateNode(t, b.Site.ID, release.KindContentEntry, content.Body{Title: fmt.Sprintf("Gated %d", i),
 			Slug: fmt.Sprintf("gated-%d", i), Status: content.StatusPublished, Availability: &content.Availability{From: &at}})
 	}
-	return b, calendar.CalendarQuery{SiteID: b.site.ID, From: midnightIn(t, zone, 2026, 11, 2), To: midnightIn(t, zone, 2026, 11, 9)}
+	return b, calendar.CalendarQuery{SiteID: b.Site.ID, From: midnightIn(t, zone, 2026, 11, 2), To: midnightIn(t, zone, 2026, 11, 9)}
 }
 
 // TestCalendarCursor: pages of any size list every item exactly once, in
@@ -512,7 +512,7 @@ func TestCalendarCursor(t *testing.T) {
 	for _, kinds := range [][]string{nil, {calendar.ItemPublish, calendar.ItemEmbargo}} {
 		q := q
 		q.Kinds = kinds
-		full := calendarAll(t, b, b.editor, q)
+		full := calendarAll(t, b, b.Editor, q)
 		wantSorted(t, full)
 		if kinds == nil {
 			all = full
@@ -522,7 +522,7 @@ func TestCalendarCursor(t *testing.T) {
 		}
 		for _, limit := range []int{1, 7, 48, 199, 200, 1000} {
 			q.Limit = limit
-			got := calendarAll(t, b, b.editor, q)
+			got := calendarAll(t, b, b.Editor, q)
 			if !slices.Equal(itemIDs(got), itemIDs(full)) {
 				t.Fatalf("kinds %v, pages of %d: %d items, want %d", kinds, limit, len(got), len(full))
 			}
@@ -531,7 +531,7 @@ func TestCalendarCursor(t *testing.T) {
 	if len(all) <= calendar.CalendarMaxItems {
 		t.Fatalf("only %d items: the default page cap is not exercised", len(all))
 	}
-	page, err := b.cal.Calendar(context.Background(), b.editor, q)
+	page, err := b.Cal.Calendar(context.Background(), b.Editor, q)
 	if err != nil || len(page.Items) != calendar.CalendarMaxItems || page.NextCursor == "" {
 		t.Fatalf("first page: %d items, cursor %q, %v", len(page.Items), page.NextCursor, err)
 	}
@@ -543,12 +543,12 @@ func TestCalendarCursor(t *testing.T) {
 func TestCalendarDaysCountsEveryItem(t *testing.T) {
 	b, q := pagingFixture(t)
 	ctx := context.Background()
-	asked := b.createNode(t, b.site.ID, release.KindPage, content.Body{Title: "Asked", Slug: "asked", Status: content.StatusDraft})
-	b.schedule(t, b.contributor, asked, "2026-11-04", "10:00")
-	q.From = midnightIn(t, b.site.TimeZone, 2026, 10, 26) // the grid of November starts on Monday 26 October
-	q.To = midnightIn(t, b.site.TimeZone, 2026, 12, 7)
-	all := calendarAll(t, b, b.editor, q)
-	days, err := b.cal.CalendarDays(ctx, b.editor, q, nil)
+	asked := b.CreateNode(t, b.Site.ID, release.KindPage, content.Body{Title: "Asked", Slug: "asked", Status: content.StatusDraft})
+	b.Schedule(t, b.Contributor, asked, "2026-11-04", "10:00")
+	q.From = midnightIn(t, b.Site.TimeZone, 2026, 10, 26) // the grid of November starts on Monday 26 October
+	q.To = midnightIn(t, b.Site.TimeZone, 2026, 12, 7)
+	all := calendarAll(t, b, b.Editor, q)
+	days, err := b.Cal.CalendarDays(ctx, b.Editor, q, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -594,22 +594,22 @@ func TestCalendarDST(t *testing.T) {
 	b := newBundle(t)
 	ctx := context.Background()
 	const zone = "Europe/Berlin"
-	site, err := b.eng.CreateSite(ctx, "Berliner Blatt", zone)
+	site, err := b.Eng.CreateSite(ctx, "Berliner Blatt", zone)
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := automations.New(b.store, b.eng).CreateAutomation(ctx, b.editor, site.ID, "Nightly", "builtin:cleanup", "FREQ=DAILY;BYHOUR=2;BYMINUTE=30",
+	a, err := automations.New(b.Store, b.Eng).CreateAutomation(ctx, b.Editor, site.ID, "Nightly", "builtin:cleanup", "FREQ=DAILY;BYHOUR=2;BYMINUTE=30",
 		"2027-03-20T02:30")
 	if err != nil {
 		t.Fatal(err)
 	}
 	page := func(slug string) content.Node {
-		return b.createNode(t, site.ID, release.KindPage, content.Body{Title: slug, Slug: slug, Status: content.StatusDraft})
+		return b.CreateNode(t, site.ID, release.KindPage, content.Body{Title: slug, Slug: slug, Status: content.StatusDraft})
 	}
 
 	t.Run("SpringForward", func(t *testing.T) {
 		q := calendar.CalendarQuery{SiteID: site.ID, From: midnightIn(t, zone, 2027, 3, 27), To: midnightIn(t, zone, 2027, 3, 30)}
-		items := calendarAll(t, b, b.editor, q)
+		items := calendarAll(t, b, b.Editor, q)
 		// 02:30 on 28 March does not exist: it runs at 03:30 CEST (D2).
 		want := []string{occID(a.ID, time.Date(2027, 3, 27, 1, 30, 0, 0, time.UTC)),
 			occID(a.ID, time.Date(2027, 3, 28, 1, 30, 0, 0, time.UTC)),
@@ -617,7 +617,7 @@ func TestCalendarDST(t *testing.T) {
 		if !slices.Equal(itemIDs(items), want) {
 			t.Fatalf("got  %v\nwant %v", itemIDs(items), want)
 		}
-		days, err := b.cal.CalendarDays(ctx, b.editor, q, nil)
+		days, err := b.Cal.CalendarDays(ctx, b.Editor, q, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -632,11 +632,11 @@ func TestCalendarDST(t *testing.T) {
 	})
 
 	t.Run("FallBack", func(t *testing.T) {
-		late := b.schedule(t, b.editor, page("late"), "2027-10-31", "23:30")   // 22:30Z, still 31 October
-		early := b.schedule(t, b.editor, page("early"), "2027-11-01", "00:30") // 23:30Z on 31 October in UTC
-		twice := b.schedule(t, b.editor, page("twice"), "2027-10-31", "02:30") // happens twice: the first, 00:30Z
+		late := b.Schedule(t, b.Editor, page("late"), "2027-10-31", "23:30")   // 22:30Z, still 31 October
+		early := b.Schedule(t, b.Editor, page("early"), "2027-11-01", "00:30") // 23:30Z on 31 October in UTC
+		twice := b.Schedule(t, b.Editor, page("twice"), "2027-10-31", "02:30") // happens twice: the first, 00:30Z
 		q := calendar.CalendarQuery{SiteID: site.ID, From: midnightIn(t, zone, 2027, 10, 30), To: midnightIn(t, zone, 2027, 11, 2)}
-		days, err := b.cal.CalendarDays(ctx, b.editor, q, nil)
+		days, err := b.Cal.CalendarDays(ctx, b.Editor, q, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -670,21 +670,21 @@ func TestCalendarDST(t *testing.T) {
 func TestCalendarMonthInTheSiteZone(t *testing.T) {
 	b := newBundle(t)
 	ctx := context.Background()
-	ny, err := b.eng.CreateSite(ctx, "Gazette NY", "America/New_York")
+	ny, err := b.Eng.CreateSite(ctx, "Gazette NY", "America/New_York")
 	if err != nil {
 		t.Fatal(err)
 	}
-	nyPage := b.createNode(t, ny.ID, release.KindPage, content.Body{Title: "Late", Slug: "late", Status: content.StatusDraft})
-	nyLate := b.schedule(t, b.editor, nyPage, "2026-11-30", "23:30")
-	nyRow, err := b.eng.Release(ctx, ny.ID, nyLate.ID)
+	nyPage := b.CreateNode(t, ny.ID, release.KindPage, content.Body{Title: "Late", Slug: "late", Status: content.StatusDraft})
+	nyLate := b.Schedule(t, b.Editor, nyPage, "2026-11-30", "23:30")
+	nyRow, err := b.Eng.Release(ctx, ny.ID, nyLate.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := nyRow.When.At.UTC(); got.Day() != 1 || got.Month() != time.December {
 		t.Fatalf("New York 23:30 is %s", got)
 	}
-	istEarly := b.schedule(t, b.editor, b.article, "2026-12-01", "00:30")
-	if got := b.release(t, istEarly.ID).When.At.UTC(); got.Day() != 30 || got.Month() != time.November {
+	istEarly := b.Schedule(t, b.Editor, b.Article, "2026-12-01", "00:30")
+	if got := b.Release(t, istEarly.ID).When.At.UTC(); got.Day() != 30 || got.Month() != time.November {
 		t.Fatalf("Istanbul 00:30 is %s", got)
 	}
 	for _, c := range []struct {
@@ -693,18 +693,18 @@ func TestCalendarMonthInTheSiteZone(t *testing.T) {
 		inNovember, lastDay bool
 	}{
 		{ny, nyLate.ID, true, true},
-		{b.site, istEarly.ID, false, false},
+		{b.Site, istEarly.ID, false, false},
 	} {
 		zone := c.site.TimeZone
 		november := calendar.CalendarQuery{SiteID: c.site.ID, From: midnightIn(t, zone, 2026, 11, 1), To: midnightIn(t, zone, 2026, 12, 1)}
 		december := november
 		december.From, december.To = november.To, midnightIn(t, zone, 2027, 1, 1)
-		inNov := slices.Contains(itemIDs(calendarAll(t, b, b.editor, november)), c.id)
-		inDec := slices.Contains(itemIDs(calendarAll(t, b, b.editor, december)), c.id)
+		inNov := slices.Contains(itemIDs(calendarAll(t, b, b.Editor, november)), c.id)
+		inDec := slices.Contains(itemIDs(calendarAll(t, b, b.Editor, december)), c.id)
 		if inNov != c.inNovember || inDec == c.inNovember {
 			t.Errorf("%s: in November %v, in December %v", zone, inNov, inDec)
 		}
-		days, err := b.cal.CalendarDays(ctx, b.editor, november, nil)
+		days, err := b.Cal.CalendarDays(ctx, b.Editor, november, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -712,7 +712,7 @@ func TestCalendarMonthInTheSiteZone(t *testing.T) {
 		if len(days) != 30 || last.Date != "2026-11-30" || (last.Total == 1) != c.lastDay {
 			t.Errorf("%s: %d days, last %s with %d items", zone, len(days), last.Date, last.Total)
 		}
-		decDays, err := b.cal.CalendarDays(ctx, b.editor, december, nil)
+		decDays, err := b.Cal.CalendarDays(ctx, b.Editor, december, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -728,57 +728,57 @@ func TestCalendarMonthInTheSiteZone(t *testing.T) {
 func TestCreateAutomation(t *testing.T) {
 	b := newBundle(t)
 	ctx := context.Background()
-	before := b.count(t, `SELECT count(*) FROM automations`)
+	before := b.Count(t, `SELECT count(*) FROM automations`)
 	for _, c := range []struct {
 		name                    string
 		u                       engine.User
 		title, job, rule, start string
 		code, field, reason     string
 	}{
-		{"Contributor", b.contributor, "Sweep", "builtin:broken-links", "FREQ=DAILY", "2026-11-03T07:00", engine.CodeForbidden, "", ""},
-		{"Author", b.author, "Sweep", "builtin:broken-links", "FREQ=DAILY", "2026-11-03T07:00", engine.CodeForbidden, "", ""},
-		{"NoName", b.editor, "  ", "builtin:broken-links", "FREQ=DAILY", "2026-11-03T07:00", "bad_name", "name", ""},
-		{"TwoLines", b.editor, "Sweep\nnow", "builtin:broken-links", "FREQ=DAILY", "2026-11-03T07:00", "bad_name", "name", ""},
-		{"LongName", b.editor, strings.Repeat("x", 121), "builtin:broken-links", "FREQ=DAILY", "2026-11-03T07:00", "bad_name", "name", ""},
-		{"Bidi", b.editor, "Sweep\u202e", "builtin:broken-links", "FREQ=DAILY", "2026-11-03T07:00", "bad_name", "name", ""},
-		{"UnknownBuiltin", b.editor, "Sweep", "builtin:nope", "FREQ=DAILY", "2026-11-03T07:00", "unknown_builtin", "job", ""},
-		{"UnknownJob", b.editor, "Sweep", "cron", "FREQ=DAILY", "2026-11-03T07:00", "unknown_job_kind", "job", ""},
-		{"Hourly", b.editor, "Sweep", "builtin:broken-links", "FREQ=HOURLY", "2026-11-03T07:00", automations.CodeBadRule, "rule", "unsupported_freq"},
-		{"TooFrequent", b.editor, "Sweep", "builtin:broken-links", "FREQ=DAILY;BYHOUR=7;BYMINUTE=0,30", "2026-11-03T07:00", automations.CodeBadRule, "rule", "too_frequent"},
-		{"Never", b.editor, "Sweep", "builtin:broken-links", "FREQ=DAILY;UNTIL=20261101T000000Z", "2026-11-03T07:00", automations.CodeBadRule, "rule", "never_occurs"},
-		{"BadStart", b.editor, "Sweep", "builtin:broken-links", "FREQ=DAILY", "2026-11-31T07:00", "bad_wall", "start", ""},
+		{"Contributor", b.Contributor, "Sweep", "builtin:broken-links", "FREQ=DAILY", "2026-11-03T07:00", engine.CodeForbidden, "", ""},
+		{"Author", b.Author, "Sweep", "builtin:broken-links", "FREQ=DAILY", "2026-11-03T07:00", engine.CodeForbidden, "", ""},
+		{"NoName", b.Editor, "  ", "builtin:broken-links", "FREQ=DAILY", "2026-11-03T07:00", "bad_name", "name", ""},
+		{"TwoLines", b.Editor, "Sweep\nnow", "builtin:broken-links", "FREQ=DAILY", "2026-11-03T07:00", "bad_name", "name", ""},
+		{"LongName", b.Editor, strings.Repeat("x", 121), "builtin:broken-links", "FREQ=DAILY", "2026-11-03T07:00", "bad_name", "name", ""},
+		{"Bidi", b.Editor, "Sweep\u202e", "builtin:broken-links", "FREQ=DAILY", "2026-11-03T07:00", "bad_name", "name", ""},
+		{"UnknownBuiltin", b.Editor, "Sweep", "builtin:nope", "FREQ=DAILY", "2026-11-03T07:00", "unknown_builtin", "job", ""},
+		{"UnknownJob", b.Editor, "Sweep", "cron", "FREQ=DAILY", "2026-11-03T07:00", "unknown_job_kind", "job", ""},
+		{"Hourly", b.Editor, "Sweep", "builtin:broken-links", "FREQ=HOURLY", "2026-11-03T07:00", automations.CodeBadRule, "rule", "unsupported_freq"},
+		{"TooFrequent", b.Editor, "Sweep", "builtin:broken-links", "FREQ=DAILY;BYHOUR=7;BYMINUTE=0,30", "2026-11-03T07:00", automations.CodeBadRule, "rule", "too_frequent"},
+		{"Never", b.Editor, "Sweep", "builtin:broken-links", "FREQ=DAILY;UNTIL=20261101T000000Z", "2026-11-03T07:00", automations.CodeBadRule, "rule", "never_occurs"},
+		{"BadStart", b.Editor, "Sweep", "builtin:broken-links", "FREQ=DAILY", "2026-11-31T07:00", "bad_wall", "start", ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := automations.New(b.store, b.eng).CreateAutomation(ctx, c.u, b.site.ID, c.title, c.job, c.rule, c.start)
+			_, err := automations.New(b.Store, b.Eng).CreateAutomation(ctx, c.u, b.Site.ID, c.title, c.job, c.rule, c.start)
 			e := wantRefusal(t, err, c.code, c.field)
 			if c.reason != "" && e.Args["Reason"] != c.reason {
 				t.Errorf("reason %v, want %s", e.Args["Reason"], c.reason)
 			}
 		})
 	}
-	if n := b.count(t, `SELECT count(*) FROM automations`); n != before {
+	if n := b.Count(t, `SELECT count(*) FROM automations`); n != before {
 		t.Fatalf("refusals wrote %d automations", n-before)
 	}
-	a, err := automations.New(b.store, b.eng).CreateAutomation(ctx, b.editor, b.site.ID, " Broken-link sweep ", "builtin:broken-links",
+	a, err := automations.New(b.Store, b.Eng).CreateAutomation(ctx, b.Editor, b.Site.ID, " Broken-link sweep ", "builtin:broken-links",
 		"byminute=0;freq=weekly;byday=mo;byhour=7", "2026-11-09T07:00")
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := automations.Automation{ID: a.ID, SiteID: b.site.ID, Name: "Broken-link sweep", Job: "builtin:broken-links",
+	want := automations.Automation{ID: a.ID, SiteID: b.Site.ID, Name: "Broken-link sweep", Job: "builtin:broken-links",
 		Rule: "FREQ=WEEKLY;BYDAY=MO;BYHOUR=7;BYMINUTE=0", StartLocal: "2026-11-09T07:00", TimeZone: "Europe/Istanbul",
-		State: automations.AutomationActive, CreatedBy: b.editor.Actor(), Origin: "person", Rev: 1, CreatedAt: start, UpdatedAt: start}
+		State: automations.AutomationActive, CreatedBy: b.Editor.Actor(), Origin: "person", Rev: 1, CreatedAt: start, UpdatedAt: start}
 	if !reflect.DeepEqual(a, want) || !strings.HasPrefix(a.ID, "aut_") {
 		t.Errorf("created:\n got %+v\nwant %+v", a, want)
 	}
-	list, err := automations.New(b.store, b.eng).Automations(ctx, b.site.ID)
+	list, err := automations.New(b.Store, b.Eng).Automations(ctx, b.Site.ID)
 	if err != nil || len(list) != 1 || !reflect.DeepEqual(list[0], want) {
 		t.Errorf("listed %+v, %v", list, err)
 	}
-	if n := b.count(t, `SELECT count(*) FROM audit WHERE action = 'automation.create' AND automation_id IS NULL
+	if n := b.Count(t, `SELECT count(*) FROM audit WHERE action = 'automation.create' AND automation_id IS NULL
 		AND json_extract(details, '$.automation') = ?`, a.ID); n != 1 {
 		t.Errorf("%d audit rows", n)
 	}
-	task, err := automations.New(b.store, b.eng).CreateAutomation(ctx, b.owner, b.site.ID, "Comment triage", "agent-task", "", "2026-11-05T09:07")
+	task, err := automations.New(b.Store, b.Eng).CreateAutomation(ctx, b.Owner, b.Site.ID, "Comment triage", "agent-task", "", "2026-11-05T09:07")
 	if err != nil || task.Origin != "agent" || task.Rule != "" {
 		t.Errorf("agent task %+v, %v", task, err)
 	}
@@ -793,14 +793,14 @@ func TestCalendarStatements(t *testing.T) {
 	b := calendarFixture(t, 2000)
 	_, _, gridFrom, gridTo := benchRanges(t, b)
 	ctx := context.Background()
-	q := calendar.CalendarQuery{SiteID: b.site.ID, From: gridFrom, To: gridTo}
+	q := calendar.CalendarQuery{SiteID: b.Site.ID, From: gridFrom, To: gridTo}
 	measure := func(name string, budget int64, fn func() error) {
 		t.Helper()
-		before := b.store.Statements()
+		before := b.Store.Statements()
 		if err := fn(); err != nil {
 			t.Fatal(err)
 		}
-		got := b.store.Statements() - before
+		got := b.Store.Statements() - before
 		t.Logf("%s: %d statements (budget %d)", name, got, budget)
 		if got > budget {
 			t.Errorf("%s took %d statements, budget %d", name, got, budget)
@@ -808,7 +808,7 @@ func TestCalendarStatements(t *testing.T) {
 	}
 	// Site, releases (one window), gates, automations.
 	measure("Calendar", 4, func() error {
-		page, err := b.cal.Calendar(ctx, b.editor, q)
+		page, err := b.Cal.Calendar(ctx, b.Editor, q)
 		if err == nil && len(page.Items) != calendar.CalendarMaxItems {
 			t.Errorf("%d items", len(page.Items))
 		}
@@ -816,7 +816,7 @@ func TestCalendarStatements(t *testing.T) {
 	})
 	// Site, releases (brief), gates, automations, the chips' releases.
 	measure("CalendarDays", 5, func() error {
-		days, err := b.cal.CalendarDays(ctx, b.editor, q, nil)
+		days, err := b.Cal.CalendarDays(ctx, b.Editor, q, nil)
 		total := 0
 		for _, d := range days {
 			total += d.Total
@@ -833,20 +833,20 @@ func TestCalendarStatements(t *testing.T) {
 func TestUnscheduledReleaseLeavesTheCalendar(t *testing.T) {
 	b := newBundle(t)
 	ctx := context.Background()
-	r := b.schedule(t, b.editor, b.article, "2026-11-02", "09:00")
-	q := calendar.CalendarQuery{SiteID: b.site.ID, From: start, To: start.Add(24 * time.Hour)}
-	page, err := b.cal.Calendar(ctx, b.editor, q)
+	r := b.Schedule(t, b.Editor, b.Article, "2026-11-02", "09:00")
+	q := calendar.CalendarQuery{SiteID: b.Site.ID, From: start, To: start.Add(24 * time.Hour)}
+	page, err := b.Cal.Calendar(ctx, b.Editor, q)
 	if err != nil || len(page.Items) != 1 {
 		t.Fatalf("before: %d items, %v", len(page.Items), err)
 	}
-	if err := b.eng.Unschedule(ctx, b.editor, b.site.ID, r.ID, b.release(t, r.ID).Rev); err != nil {
+	if err := b.Eng.Unschedule(ctx, b.Editor, b.Site.ID, r.ID, b.Release(t, r.ID).Rev); err != nil {
 		t.Fatal(err)
 	}
-	if page, err = b.cal.Calendar(ctx, b.editor, q); err != nil || len(page.Items) != 0 {
+	if page, err = b.Cal.Calendar(ctx, b.Editor, q); err != nil || len(page.Items) != 0 {
 		t.Fatalf("after Unschedule: %+v, %v", page.Items, err)
 	}
 	loc, _ := time.LoadLocation("Europe/Istanbul")
-	days, err := b.cal.CalendarDays(ctx, b.editor, q, loc)
+	days, err := b.Cal.CalendarDays(ctx, b.Editor, q, loc)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,8 +13,8 @@ func TestBackstop(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	b := newBundle(t)
-	sched := scheduler.New(b.eng, b.store, nil)
-	r := b.schedule(t, b.editor, b.article, "2026-11-02", "09:00")
+	sched := scheduler.New(b.Eng, b.Store, nil)
+	r := b.Schedule(t, b.Editor, b.Article, "2026-11-02", "09:00")
 
 	// No tick yet: stalled, and the backstop ticks (nothing is due).
 	if ran, err := sched.Backstop(ctx); err != nil || !ran {
@@ -22,33 +22,33 @@ func TestBackstop(t *testing.T) {
 	}
 
 	// A healthy scheduler: the backstop only reads.
-	b.clock.Set(nine.Add(-2 * time.Minute))
-	if _, err := b.sched.RunDue(ctx, "node"); err != nil {
+	b.Clock.Set(nine.Add(-2 * time.Minute))
+	if _, err := b.Sched.RunDue(ctx, "node"); err != nil {
 		t.Fatal(err)
 	}
-	b.clock.Set(nine.Add(-time.Minute))
+	b.Clock.Set(nine.Add(-time.Minute))
 	if ran, err := sched.Backstop(ctx); err != nil || ran {
 		t.Fatalf("healthy: ran %v err %v", ran, err)
 	}
 
 	// The ticker dies after 08:58. At 09:02 its promised beat (09:03) is
 	// not yet overdue, but the 09:00 release is: the backstop ticks.
-	b.clock.Set(nine.Add(2 * time.Minute))
+	b.Clock.Set(nine.Add(2 * time.Minute))
 	ran, err := sched.Backstop(ctx)
 	if err != nil || !ran {
 		t.Fatalf("stalled: ran %v err %v", ran, err)
 	}
-	if got := b.release(t, r.ID); got.State != release.StatePublished {
+	if got := b.Release(t, r.ID); got.State != release.StatePublished {
 		t.Fatalf("after the backstop tick: %s", got.State)
 	}
 	var trigger string
-	if err := b.store.DB().QueryRow(`SELECT trigger FROM schedule_runs WHERE subject_id = ?`, r.ID).Scan(&trigger); err != nil || trigger != "request" {
+	if err := b.Store.DB().QueryRow(`SELECT trigger FROM schedule_runs WHERE subject_id = ?`, r.ID).Scan(&trigger); err != nil || trigger != "request" {
 		t.Fatalf("run trigger = %q (%v), want request", trigger, err)
 	}
 
 	// Within the minute it does not even look again.
-	before := b.store.Statements()
-	if ran, err := sched.Backstop(ctx); err != nil || ran || b.store.Statements() != before {
-		t.Fatalf("memoised: ran %v err %v, %d statements", ran, err, b.store.Statements()-before)
+	before := b.Store.Statements()
+	if ran, err := sched.Backstop(ctx); err != nil || ran || b.Store.Statements() != before {
+		t.Fatalf("memoised: ran %v err %v, %d statements", ran, err, b.Store.Statements()-before)
 	}
 }

@@ -63,9 +63,9 @@ func startTicker(t *testing.T, b *testBundle) *tickerHarness {
 
 func startTickerCtx(t *testing.T, b *testBundle, ctx context.Context) *tickerHarness {
 	t.Helper()
-	clk := &signalClock{Clock: b.clock, sleeps: make(chan time.Duration, 1000), entered: make(chan struct{}, 1)}
-	h := &tickerHarness{clock: clk, eng: engine.New(b.store, clk, nil), ticks: make(chan tickResult, 1000), sleeps: clk.sleeps}
-	h.ticker = scheduler.New(h.eng, b.store, nil)
+	clk := &signalClock{Clock: b.Clock, sleeps: make(chan time.Duration, 1000), entered: make(chan struct{}, 1)}
+	h := &tickerHarness{clock: clk, eng: engine.New(b.Store, clk, nil), ticks: make(chan tickResult, 1000), sleeps: clk.sleeps}
+	h.ticker = scheduler.New(h.eng, b.Store, nil)
 	h.ticker.AfterTick = func(rep scheduler.TickReport, err error) {
 		h.count.Add(1)
 		h.ticks <- tickResult{rep, err}
@@ -126,41 +126,41 @@ func TestTicker(t *testing.T) {
 
 	t.Run("CatchesUpOnStart", func(t *testing.T) {
 		b := setup(t)
-		page := b.createNode(t, b.site.ID, release.KindPage,
+		page := b.CreateNode(t, b.Site.ID, release.KindPage,
 			content.Body{Title: "Polls closed", Slug: "polls-closed", Status: content.StatusDraft})
-		missed := b.schedule(t, b.editor, b.article, "2026-11-02", "09:00") // 06:00Z
-		due := b.schedule(t, b.editor, page, "2026-11-02", "10:30")         // 07:30Z
+		missed := b.Schedule(t, b.Editor, b.Article, "2026-11-02", "09:00") // 06:00Z
+		due := b.Schedule(t, b.Editor, page, "2026-11-02", "10:30")         // 07:30Z
 		// The process was down from before 09:00 until 10:45.
-		b.clock.Set(time.Date(2026, 11, 2, 7, 45, 0, 0, time.UTC))
+		b.Clock.Set(time.Date(2026, 11, 2, 7, 45, 0, 0, time.UTC))
 
 		h := startTicker(t, b)
 		rep := h.tick(t)
 		if rep.Published != 1 || rep.Late != 1 || rep.Failed != 1 || rep.Ran != 2 {
 			t.Fatalf("first tick: %+v", rep)
 		}
-		if got := b.release(t, due.ID); got.State != release.StatePublished || *got.Outcome.LatenessSeconds != 15*60 {
+		if got := b.Release(t, due.ID); got.State != release.StatePublished || *got.Outcome.LatenessSeconds != 15*60 {
 			t.Fatalf("due release: %s %+v", got.State, got.Outcome)
 		}
-		if got := b.release(t, missed.ID); got.State != release.StateMissed {
+		if got := b.Release(t, missed.ID); got.State != release.StateMissed {
 			t.Fatalf("release 1 h 45 late: %s %+v", got.State, got.Outcome)
 		}
-		live := b.live(t)
+		live := b.Live(t)
 		if _, ok := live[page.ID]; !ok {
 			t.Fatal("caught-up release not live")
 		}
-		if _, ok := live[b.article.ID]; ok {
+		if _, ok := live[b.Article.ID]; ok {
 			t.Fatal("missed release published")
 		}
-		hb, err := b.eng.Heartbeat(ctx)
-		if err != nil || hb.Trigger != "node" || hb.Ran != 2 || !hb.At.Equal(b.clock.Now()) {
+		hb, err := b.Eng.Heartbeat(ctx)
+		if err != nil || hb.Trigger != "node" || hb.Ran != 2 || !hb.At.Equal(b.Clock.Now()) {
 			t.Fatalf("heartbeat %+v, %v", hb, err)
 		}
 	})
 
 	t.Run("SleepsUntilTheNextDueInstant", func(t *testing.T) {
 		b := setup(t)
-		r := b.schedule(t, b.editor, b.article, "2026-11-02", "09:00")
-		b.clock.Set(nine.Add(-30 * time.Second))
+		r := b.Schedule(t, b.Editor, b.Article, "2026-11-02", "09:00")
+		b.Clock.Set(nine.Add(-30 * time.Second))
 
 		h := startTicker(t, b)
 		rep := h.tick(t)
@@ -172,17 +172,17 @@ func TestTicker(t *testing.T) {
 			t.Fatalf("sleeps %s, want 30s", d)
 		}
 
-		b.clock.Advance(29 * time.Second)
+		b.Clock.Advance(29 * time.Second)
 		h.noTick(t)
-		if _, ok := b.live(t)[b.article.ID]; ok {
+		if _, ok := b.Live(t)[b.Article.ID]; ok {
 			t.Fatal("published before T")
 		}
 
-		b.clock.Advance(time.Second)
+		b.Clock.Advance(time.Second)
 		if rep := h.tick(t); rep.Published != 1 {
 			t.Fatalf("tick at T: %+v", rep)
 		}
-		if got := b.release(t, r.ID); got.State != release.StatePublished || *got.Outcome.LatenessSeconds != 0 {
+		if got := b.Release(t, r.ID); got.State != release.StatePublished || *got.Outcome.LatenessSeconds != 0 {
 			t.Fatalf("release: %s %+v", got.State, got.Outcome)
 		}
 		// Nothing left: it looks again a minute later at the latest.
@@ -201,9 +201,9 @@ func TestTicker(t *testing.T) {
 		if d := h.sleep(t); d != time.Minute {
 			t.Fatalf("idle sleep %s", d)
 		}
-		b.clock.Advance(59 * time.Second)
+		b.Clock.Advance(59 * time.Second)
 		h.noTick(t)
-		b.clock.Advance(time.Second)
+		b.Clock.Advance(time.Second)
 		h.tick(t)
 	})
 
@@ -212,10 +212,10 @@ func TestTicker(t *testing.T) {
 		h := startTicker(t, b)
 		h.tick(t)
 		h.sleep(t)
-		frozen := b.clock.Now()
+		frozen := b.Clock.Now()
 
-		r, err := h.eng.ScheduleNode(ctx, b.editor, engine.ScheduleInput{SiteID: b.site.ID, NodeID: b.article.ID,
-			ExpectedRev: b.article.Rev, Date: "2026-11-02", Time: "09:00"})
+		r, err := h.eng.ScheduleNode(ctx, b.Editor, engine.ScheduleInput{SiteID: b.Site.ID, NodeID: b.Article.ID,
+			ExpectedRev: b.Article.Rev, Date: "2026-11-02", Time: "09:00"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -225,7 +225,7 @@ func TestTicker(t *testing.T) {
 		h.sleep(t)
 
 		// Canceling pokes too.
-		if err := h.eng.Cancel(ctx, b.editor, b.site.ID, r.ID, r.Rev); err != nil {
+		if err := h.eng.Cancel(ctx, b.Editor, b.Site.ID, r.ID, r.Rev); err != nil {
 			t.Fatal(err)
 		}
 		h.tick(t)
@@ -235,7 +235,7 @@ func TestTicker(t *testing.T) {
 		h.eng.Poke()
 		h.tick(t)
 
-		if !b.clock.Now().Equal(frozen) {
+		if !b.Clock.Now().Equal(frozen) {
 			t.Fatal("the clock moved")
 		}
 		if h.count.Load() != 4 {
@@ -263,16 +263,16 @@ func TestTicker(t *testing.T) {
 		// Nothing wakes a stopped ticker: not a poke, not a due release,
 		// not the clock passing its timer.
 		h.eng.Poke()
-		if _, err := h.eng.ScheduleNode(ctx, b.editor, engine.ScheduleInput{SiteID: b.site.ID, NodeID: b.article.ID,
-			ExpectedRev: b.article.Rev, Date: "2026-11-02", Time: "09:00"}); err != nil {
+		if _, err := h.eng.ScheduleNode(ctx, b.Editor, engine.ScheduleInput{SiteID: b.Site.ID, NodeID: b.Article.ID,
+			ExpectedRev: b.Article.Rev, Date: "2026-11-02", Time: "09:00"}); err != nil {
 			t.Fatal(err)
 		}
-		b.clock.Set(nine)
+		b.Clock.Set(nine)
 		h.noTick(t)
 		if n := h.count.Load(); n != 1 {
 			t.Fatalf("ticks after Stop: %d in all", n)
 		}
-		if _, ok := b.live(t)[b.article.ID]; ok {
+		if _, ok := b.Live(t)[b.Article.ID]; ok {
 			t.Fatal("a stopped ticker published")
 		}
 		h.ticker.Stop() // a second Stop returns too
@@ -285,7 +285,7 @@ func TestTicker(t *testing.T) {
 		h := startTickerCtx(t, b, parent)
 		h.tick(t)
 		h.sleep(t)
-		hb, err := b.eng.Heartbeat(ctx)
+		hb, err := b.Eng.Heartbeat(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -325,7 +325,7 @@ func TestTicker(t *testing.T) {
 		if n := h.count.Load(); n != 1 {
 			t.Fatalf("ticks = %d, want 1", n)
 		}
-		if got, err := b.eng.Heartbeat(ctx); err != nil || got != hb {
+		if got, err := b.Eng.Heartbeat(ctx); err != nil || got != hb {
 			t.Fatalf("heartbeat %+v (%v), want %+v", got, err, hb)
 		}
 	})
@@ -334,7 +334,7 @@ func TestTicker(t *testing.T) {
 		b := setup(t)
 		done := make(chan struct{})
 		go func() {
-			scheduler.New(b.eng, b.store, nil).Stop()
+			scheduler.New(b.Eng, b.Store, nil).Stop()
 			close(done)
 		}()
 		select {

@@ -1,0 +1,262 @@
+// Package enginetest is the engine tests' shared fixture: one Studio
+// database file with the use-case families on a fake clock, a site in
+// Istanbul, one person of every role and one draft article. Each engine
+// test package embeds Bundle in its own testBundle, so it can add the
+// helpers only it needs.
+package enginetest
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"studio/engine/calendar"
+	"studio/engine/scheduler"
+	"sync"
+	"testing"
+	"time"
+
+	"studio/engine"
+	"studio/engine/content"
+	"studio/engine/fakeclock"
+	"studio/engine/ids"
+	"studio/engine/policy"
+	"studio/engine/release"
+	"studio/store"
+)
+
+// Start is Monday 2 November 2026, 08:00 in Istanbul (05:00Z).
+var Start = time.Date(2026, 11, 2, 5, 0, 0, 0, time.UTC)
+
+// Nine is 2 November 2026, 09:00 in Istanbul: the time most tests schedule.
+var Nine = time.Date(2026, 11, 2, 6, 0, 0, 0, time.UTC)
+
+// Bundle is one Studio database file with an engine on a fake clock, a
+// site in Istanbul, one person of every role and one draft article.
+type Bundle struct {
+	Path  string
+	Store *store.Store
+	Clock *fakeclock.Clock
+	Eng   *engine.Engine
+	Sched *scheduler.Scheduler
+	Cal   *calendar.Calendar
+	Site  engine.Site
+
+	Owner, Admin, Editor, Author, Contributor engine.User
+
+	Article content.Node
+}
+
+// New builds a Bundle on a fresh SQLite file in tb's temp dir.
+// Users are inserted through the store with a dummy password hash: bcrypt
+// under -race would cost most of the suite's time and is not under test here.
+func New(tb testing.TB) *Bundle {
+	tb.Helper()
+	ctx := context.Background()
+	b := &Bundle{Path: filepath.Join(tb.TempDir(), "studio.db"), Clock: fakeclock.New(Start)}
+	var err error
+	if b.Store, err = store.Open(ctx, b.Path); err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { b.Store.Close() })
+	b.Eng = engine.New(&s6Store{Store: b.Store, tb: tb}, b.Clock, nil)
+	b.Sched = scheduler.New(b.Eng, b.Store, nil)
+	b.Cal = calendar.New(b.Store, b.Clock, nil)
+	if b.Site, err = b.Eng.CreateSite(ctx, "Demo Gazette", "Europe/Istanbul"); err != nil {
+		tb.Fatal(err)
+	}
+	b.Owner = b.AddUser(tb, "Oya", policy.Owner)
+	b.Admin = b.AddUser(tb, "Ali", policy.Admin)
+	b.Editor = b.AddUser(tb, "Elif", policy.Editor)
+	b.Author = b.AddUser(tb, "Aras", policy.Author)
+	b.Contributor = b.AddUser(tb, "Can", policy.Contributor)
+	b.Article = b.CreateNode(tb, b.Site.ID, release.KindContentEntry,
+		content.Body{Title: "Election night", Slug: "election-night", Status: content.StatusDraft, Text: "Results."})
+	return b
+}
+
+func (b *Bundle) AddUser(tb testing.TB, name string, role policy.Role) engine.User {
+	tb.Helper()
+	u := engine.User{ID: ids.New("user"), Email: strings.ToLower(name) + "@example.com", Name: name, Role: role, Lang: "en"}
+	if err := b.Store.CreateUser(context.Background(), u, "not-a-bcrypt-hash", b.Clock.Now()); err != nil {
+		tb.Fatal(err)
+	}
+	return u
+}
+
+// CreateNode creates a node written by the contributor: so that the
+// lower roles' own-level scopes (§10.1) reach the nodes tests give them,
+// while editors and above act on any node.
+func (b *Bundle) CreateNode(tb testing.TB, siteID string, kind release.NodeKind, body content.Body) content.Node {
+	tb.Helper()
+	n, err := b.Eng.CreateNode(context.Background(), b.Contributor, siteID, kind, body)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return n
+}
+
+// Schedule schedules node (last seen at rev) for date and clock in the
+// site's zone and fails the test if that is refused.
+func (b *Bundle) Schedule(tb testing.TB, u engine.User, n content.Node, date, clock string) release.Release {
+	tb.Helper()
+	r, err := b.Eng.ScheduleNode(context.Background(), u, engine.ScheduleInput{SiteID: n.SiteID, NodeID: n.ID,
+		ExpectedRev: n.Rev, Date: date, Time: clock})
+	if err != nil {
+		tb.Fatalf("schedule %s at %s %s: %v", n.ID, date, clock, err)
+	}
+	return r
+}
+
+func (b *Bundle) Node(tb testing.TB, id string) engine.NodeDetail {
+	tb.Helper()
+	d, err := b.Eng.Node(context.Background(), b.Site.ID, id)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return d
+}
+
+func (b *Bundle) Release(tb testing.TB, id string) engine.ReleaseRow {
+	tb.Helper()
+	r, err := b.Eng.Release(context.Background(), b.Site.ID, id)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return r
+}
+
+// Live returns the site's Live snapshot by node id.
+func (b *Bundle) Live(tb testing.TB) map[string]engine.LiveNode {
+	tb.Helper()
+	site, err := b.Eng.Site(context.Background(), b.Site.ID)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	nodes, err := b.Eng.LiveNodes(context.Background(), site)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	out := map[string]engine.LiveNode{}
+	for _, n := range nodes {
+		out[n.ID] = n
+	}
+	return out
+}
+
+func (b *Bundle) Tick(tb testing.TB) scheduler.TickReport {
+	tb.Helper()
+	rep, err := b.Sched.RunDue(context.Background(), "manual")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return rep
+}
+
+func (b *Bundle) Count(tb testing.TB, query string, args ...any) int {
+	tb.Helper()
+	var n int
+	if err := b.Store.DB().QueryRow(query, args...).Scan(&n); err != nil {
+		tb.Fatal(err)
+	}
+	return n
+}
+
+func (b *Bundle) Text(tb testing.TB, query string, args ...any) string {
+	tb.Helper()
+	var s string
+	if err := b.Store.DB().QueryRow(query, args...).Scan(&s); err != nil {
+		tb.Fatal(err)
+	}
+	return s
+}
+
+// Exec runs a statement on the bundle's database, for a test that sets up
+// a row no use case writes.
+func (b *Bundle) Exec(tb testing.TB, query string, args ...any) {
+	tb.Helper()
+	if _, err := b.Store.DB().Exec(query, args...); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+// Dump describes every row a use case could write (nodes and their
+// versions, sites, snapshots, releases, items and holds, runs, audit), so
+// "changed nothing" is a string comparison.
+func (b *Bundle) Dump(tb testing.TB) string {
+	tb.Helper()
+	queries := []string{
+		`SELECT 'nodes ' || COALESCE(group_concat(id || '@' || rev || ':' || hash, ' ' ORDER BY id), '') FROM nodes`,
+		`SELECT 'versions ' || COALESCE(group_concat(node_id || '@' || rev || ':' || hash, ' ' ORDER BY node_id, rev), '') FROM node_versions`,
+		`SELECT 'sites ' || COALESCE(group_concat(id || '@' || rev || ':' || hash || ':' || time_zone || ':' || COALESCE(published_snapshot_id, '-'), ' ' ORDER BY id), '') FROM sites`,
+		`SELECT 'snapshots ' || count(*) FROM snapshots`,
+		`SELECT 'releases ' || COALESCE(group_concat(id || '@' || rev || ':' || state || ':' || COALESCE(execute_at, '-') || ':' ||
+			COALESCE(approval, '-') || ':' || COALESCE(outcome, '-') || ':' || COALESCE(lease_token, '-'), ' ' ORDER BY id), '') FROM releases`,
+		`SELECT 'items ' || COALESCE(group_concat(release_id || '/' || node_id || ':' || held, ' ' ORDER BY release_id, node_id), '') FROM release_items`,
+		`SELECT 'runs ' || count(*) FROM schedule_runs`,
+		`SELECT 'audit ' || count(*) FROM audit`,
+		`SELECT 'approvals ' || COALESCE(group_concat(id || ':' || status, ' ' ORDER BY id), '') FROM approvals`,
+	}
+	lines := make([]string, len(queries))
+	for i, q := range queries {
+		lines[i] = b.Text(tb, q)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// WantRefusal fails unless err is an *engine.Error with code and field.
+func WantRefusal(tb testing.TB, err error, code, field string) *engine.Error {
+	tb.Helper()
+	e, ok := engine.AsError(err)
+	if !ok {
+		tb.Fatalf("err = %v (%T), want *engine.Error %s", err, err, code)
+	}
+	if e.Code != code || e.Field != field {
+		tb.Fatalf("refusal = {Code: %q, Field: %q}, want {Code: %q, Field: %q}", e.Code, e.Field, code, field)
+	}
+	return e
+}
+
+// SameInstant fails unless got and want are the same instant.
+func SameInstant(tb testing.TB, what string, got, want time.Time) {
+	tb.Helper()
+	if !got.Equal(want) {
+		tb.Fatalf("%s = %s, want %s", what, got.UTC().Format(time.RFC3339Nano), want.UTC().Format(time.RFC3339Nano))
+	}
+}
+
+// schedulers holds one scheduler per engine, as a process has one.
+var schedulers sync.Map
+
+// SchedulerOf is eng's scheduler over st, made on first use.
+func SchedulerOf(eng *engine.Engine, st scheduler.Store) *scheduler.Scheduler {
+	s, _ := schedulers.LoadOrStore(eng, scheduler.New(eng, st, nil))
+	return s.(*scheduler.Scheduler)
+}
+
+// s6Store is the real store that checks S6 on every release change the
+// engine writes: an item change carries a new approval or clears the old
+// one, never both and never neither. Every engine test that drives a use
+// case changing items (edit a draft, send it, re-pin, re-base, edit and
+// re-pin, approve) runs through it, so the check is a property over the
+// use cases, not over one.
+type s6Store struct {
+	*store.Store
+	tb testing.TB
+}
+
+func (s *s6Store) check(c engine.Change) {
+	if c.Items != nil && (c.Approval != nil) == c.ClearApproval {
+		s.tb.Errorf("S6: item change of %s (%s → %s, %s) with approval %v, clear %v", c.ID, c.From, c.To, c.Audit.Action,
+			c.Approval != nil, c.ClearApproval)
+	}
+}
+
+func (s *s6Store) ChangeRelease(ctx context.Context, c engine.Change) error {
+	s.check(c)
+	return s.Store.ChangeRelease(ctx, c)
+}
+
+func (s *s6Store) DecideApproval(ctx context.Context, d engine.Decision) error {
+	s.check(d.Release)
+	return s.Store.DecideApproval(ctx, d)
+}
