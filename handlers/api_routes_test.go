@@ -13,6 +13,7 @@ import (
 	"studio/engine"
 	"studio/engine/content"
 	"studio/engine/policy"
+	"studio/engine/services"
 	"studio/handlers"
 	"studio/handlers/api"
 )
@@ -20,7 +21,7 @@ import (
 // apiRouteTable is the API route table, for its methods, patterns and
 // scopes only.
 func apiRouteTable() []handlers.Route {
-	return handlers.APIRoutes(api.New(nil, nil, nil, nil, nil, nil))
+	return handlers.APIRoutes(api.New(&services.Services{}, nil, nil))
 }
 
 // tokenFor mints a personal access token for u.

@@ -12,10 +12,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"studio/engine/calendar"
-	"studio/engine/public"
 	"studio/engine/scheduler"
-	"studio/engine/settings"
+	"studio/engine/services"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -96,9 +94,10 @@ func newApp(t *testing.T) *testApp {
 	var h http.Handler
 	srv := httptest.NewServer(checkReleases(t, a.releasesChecked,
 		http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { h.ServeHTTP(w, r) })))
-	a.sched = scheduler.New(a.eng, st, log)
+	svc := services.Of(a.eng, st, a.clock, log)
+	a.sched = svc.Scheduler
 	sched := a.sched
-	h = handlers.New(a.eng, calendar.New(st, a.clock, log), sched, public.New(a.eng, st), settings.New(a.eng, st), sessions, log, handlers.WithPublicURL(srv.URL), handlers.WithCDNMaxAge(testCDNMaxAge))
+	h = handlers.New(svc, sessions, log, handlers.WithPublicURL(srv.URL), handlers.WithCDNMaxAge(testCDNMaxAge))
 	t.Cleanup(func() {
 		srv.Close()
 		sched.Stop() // a request's backstop may still run
@@ -128,7 +127,7 @@ func newApp(t *testing.T) *testApp {
 // routeTable is the Studio route table, for its methods, patterns and
 // scopes only.
 func routeTable() []handlers.Route {
-	return handlers.StudioRoutes(studio.New(nil, nil, nil, nil, nil, nil, nil))
+	return handlers.StudioRoutes(studio.New(&services.Services{}, nil, nil))
 }
 
 // cheapHash is password hashed at bcrypt's lowest cost. engine.AddUser uses

@@ -17,10 +17,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"studio/engine/calendar"
-	"studio/engine/public"
-	"studio/engine/scheduler"
-	"studio/engine/settings"
 	"testing"
 	"time"
 
@@ -28,6 +24,7 @@ import (
 	"github.com/alexedwards/scs/v2"
 
 	"studio/engine/policy"
+	"studio/engine/services"
 	"studio/handlers"
 	"studio/handlers/studio"
 )
@@ -45,9 +42,9 @@ func (a *testApp) serve(t *testing.T, tlsToo bool, opts ...handlers.Option) stri
 	sessions.Cookie.SameSite = http.SameSiteLaxMode
 	sessions.Cookie.Path = "/"
 	log := slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelWarn}))
-	sched := scheduler.New(a.eng, a.store, log)
-	t.Cleanup(sched.Stop) // after the server closes: a request's backstop may still run
-	h := handlers.New(a.eng, calendar.New(a.store, a.clock, log), sched, public.New(a.eng, a.store), settings.New(a.eng, a.store), sessions, log, opts...)
+	svc := services.Of(a.eng, a.store, a.clock, log)
+	t.Cleanup(svc.Scheduler.Stop) // after the server closes: a request's backstop may still run
+	h := handlers.New(svc, sessions, log, opts...)
 	var srv *httptest.Server
 	if tlsToo {
 		srv = httptest.NewTLSServer(h)

@@ -11,10 +11,8 @@ import (
 	"net/http"
 	"net/netip"
 	"strings"
-	"studio/engine/calendar"
-	"studio/engine/public"
 	"studio/engine/scheduler"
-	"studio/engine/settings"
+	"studio/engine/services"
 	"time"
 
 	"github.com/alexedwards/scs/v2"
@@ -290,12 +288,12 @@ func WithPublicURL(base string) Option { return func(o *options) { o.site.Public
 func WithCDNMaxAge(d time.Duration) Option { return func(o *options) { o.site.CDNMaxAge = d } }
 
 // New builds the one handler of the process.
-func New(eng *engine.Engine, cal *calendar.Calendar, sched *scheduler.Scheduler, pub *public.Public, set *settings.Settings, sessions *scs.SessionManager, log *slog.Logger, opts ...Option) http.Handler {
+func New(svc *services.Services, sessions *scs.SessionManager, log *slog.Logger, opts ...Option) http.Handler {
 	var o options
 	for _, opt := range opts {
 		opt(&o)
 	}
-	s := studio.New(eng, cal, sched, pub, set, sessions, log)
+	s := studio.New(svc, sessions, log)
 	if o.csrfKey != nil {
 		s.SetCSRFKey(o.csrfKey)
 	}
@@ -324,7 +322,7 @@ func New(eng *engine.Engine, cal *calendar.Calendar, sched *scheduler.Scheduler,
 	for key := range bodies {
 		panic("handlers: StudioBodies names no route: " + key)
 	}
-	a := api.New(eng, cal, sched, set, s.Session, log)
+	a := api.New(svc, s.Session, log)
 	for _, origin := range o.origins {
 		if err := errors.Join(s.TrustOrigin(origin), a.TrustOrigin(origin)); err != nil {
 			panic("handlers: trusted origin: " + err.Error())
@@ -333,12 +331,12 @@ func New(eng *engine.Engine, cal *calendar.Calendar, sched *scheduler.Scheduler,
 	r.Group(func(r chi.Router) {
 		// The session is loaded so a signed-in browser can call the API as
 		// its person; a script's request carries no cookie and costs nothing.
-		r.Use(sessions.LoadAndSave, backstop(sched))
+		r.Use(sessions.LoadAndSave, backstop(svc.Scheduler))
 		for _, rt := range APIRoutes(a) {
 			r.Method(rt.Method, rt.Pattern, a.Guard(mustScope(rt), rt.Handler))
 		}
 	})
-	for _, rt := range PublicRoutes(sched, site.New(eng, pub, log, o.site), healthCaller(eng, sessions, s)) {
+	for _, rt := range PublicRoutes(svc.Scheduler, site.New(svc.Engine, svc.Public, log, o.site), healthCaller(svc.Engine, sessions, s)) {
 		if rt.Method != http.MethodGet || rt.Scope != Anyone {
 			panic("handlers: public routes are read-only and open: " + rt.Pattern)
 		}

@@ -7,10 +7,9 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"studio/engine/calendar"
 	"studio/engine/public"
 	"studio/engine/scheduler"
-	"studio/engine/settings"
+	"studio/engine/services"
 	"testing"
 	"time"
 
@@ -84,7 +83,7 @@ func TestCDNMaxAgeCountsReleases(t *testing.T) {
 	want("Due, not yet run", "1")
 
 	// The ceiling: 60 s by default.
-	srv := httptest.NewServer(handlers.New(a.eng, calendar.New(a.store, a.clock, nil), scheduler.New(a.eng, a.store, nil), public.New(a.eng, a.store), settings.New(a.eng, a.store), scs.New(), slog.New(slog.DiscardHandler)))
+	srv := httptest.NewServer(handlers.New(services.Of(a.eng, a.store, a.clock, nil), scs.New(), slog.New(slog.DiscardHandler)))
 	t.Cleanup(srv.Close)
 	a.clock.Set(start.Add(3 * time.Hour)) // past both, the ticker idle: due, so 1 s
 	dc := a.client(t, "")

@@ -15,8 +15,6 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"studio/engine/calendar"
-	"studio/engine/scheduler"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -28,7 +26,7 @@ import (
 	"studio/engine/fakeclock"
 	"studio/engine/public"
 	"studio/engine/release"
-	"studio/engine/settings"
+	"studio/engine/services"
 	"studio/handlers"
 	"studio/locales"
 	"studio/web/static"
@@ -467,7 +465,7 @@ func TestPublicSiteOneClockPerRequest(t *testing.T) {
 	g.clock.Set(gatedNow)
 	clock := &countingClock{Clock: g.clock}
 	eng := engine.New(g.store, clock, nil)
-	srv := httptest.NewServer(handlers.New(eng, calendar.New(g.store, clock, nil), scheduler.New(eng, g.store, nil), public.New(eng, g.store), settings.New(eng, g.store), scs.New(), slog.New(slog.DiscardHandler)))
+	srv := httptest.NewServer(handlers.New(services.Of(eng, g.store, clock, nil), scs.New(), slog.New(slog.DiscardHandler)))
 	t.Cleanup(srv.Close)
 	c := g.client(t, "")
 	c.app = &testApp{URL: srv.URL}

@@ -12,10 +12,8 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"studio/engine/calendar"
-	"studio/engine/public"
 	"studio/engine/scheduler"
-	"studio/engine/settings"
+	"studio/engine/services"
 	"time"
 
 	"github.com/alexedwards/scs/sqlite3store"
@@ -71,9 +69,8 @@ func newApp(st *store.Store, clock engine.Clock, log *slog.Logger, secureCookies
 	} else {
 		log.Error("studio: reading the signing key; sign-in forms last until a restart", "err", err)
 	}
-	cal := calendar.New(st, clock, log)
-	sched := scheduler.New(eng, st, log)
-	return &app{store: st, engine: eng, ticker: sched, handler: handlers.New(eng, cal, sched, public.New(eng, st), settings.New(eng, st), sessions, log, opts...)}
+	svc := services.Of(eng, st, clock, log)
+	return &app{store: st, engine: eng, ticker: svc.Scheduler, handler: handlers.New(svc, sessions, log, opts...)}
 }
 
 // The server's timeouts. A request's headers get 10 s and all of it, its

@@ -27,6 +27,7 @@ import (
 	"strings"
 	"studio/engine/calendar"
 	"studio/engine/scheduler"
+	"studio/engine/services"
 	"studio/engine/settings"
 	"time"
 
@@ -74,8 +75,8 @@ type Handler struct {
 
 // New returns the API handlers. session may be nil: then only tokens
 // authenticate.
-func New(eng *engine.Engine, cal *calendar.Calendar, sched *scheduler.Scheduler, set *settings.Settings, session Session, log *slog.Logger) *Handler {
-	return &Handler{eng: eng, cal: cal, sched: sched, set: set, session: session, log: log, crossOrigin: http.NewCrossOriginProtection()}
+func New(svc *services.Services, session Session, log *slog.Logger) *Handler {
+	return &Handler{eng: svc.Engine, cal: svc.Calendar, sched: svc.Scheduler, set: svc.Settings, session: session, log: log, crossOrigin: http.NewCrossOriginProtection()}
 }
 
 type userKey struct{}

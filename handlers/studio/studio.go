@@ -20,6 +20,7 @@ import (
 	"studio/engine/calendar"
 	"studio/engine/public"
 	"studio/engine/scheduler"
+	"studio/engine/services"
 	"studio/engine/settings"
 	"time"
 
@@ -48,10 +49,10 @@ type Handler struct {
 }
 
 // New returns the Studio handlers.
-func New(eng *engine.Engine, cal *calendar.Calendar, sched *scheduler.Scheduler, pub *public.Public, set *settings.Settings, sessions *scs.SessionManager, log *slog.Logger) *Handler {
+func New(svc *services.Services, sessions *scs.SessionManager, log *slog.Logger) *Handler {
 	key := make([]byte, 32)
 	rand.Read(key)
-	return &Handler{eng: eng, cal: cal, sched: sched, pub: pub, set: set, sessions: sessions, log: log, csrfKey: key, crossOrigin: http.NewCrossOriginProtection()}
+	return &Handler{eng: svc.Engine, cal: svc.Calendar, sched: svc.Scheduler, pub: svc.Public, set: svc.Settings, sessions: sessions, log: log, csrfKey: key, crossOrigin: http.NewCrossOriginProtection()}
 }
 
 // Session keys.

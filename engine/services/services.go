@@ -1,0 +1,54 @@
+// Package services wires every use-case family on one store and clock:
+// what cmd/studio builds once and each surface (Studio, the JSON API, the
+// CLI) reads. Its Store is the union of the families' narrow interfaces,
+// so package store satisfies it and no family sees more than it declares.
+package services
+
+import (
+	"log/slog"
+
+	"studio/engine"
+	"studio/engine/automations"
+	"studio/engine/calendar"
+	"studio/engine/public"
+	"studio/engine/scheduler"
+	"studio/engine/settings"
+)
+
+// Store is what all the families need together.
+type Store interface {
+	engine.Store
+	calendar.Store
+	scheduler.Store
+	public.Store
+	settings.Store
+	automations.Store
+}
+
+// Services are the use-case families of one process.
+type Services struct {
+	Engine      *engine.Engine
+	Calendar    *calendar.Calendar
+	Scheduler   *scheduler.Scheduler
+	Public      *public.Public
+	Settings    *settings.Settings
+	Automations *automations.Automations
+}
+
+// New wires the families on st at clock's time. log may be nil.
+func New(st Store, clock engine.Clock, log *slog.Logger) *Services {
+	return Of(engine.New(st, clock, log), st, clock, log)
+}
+
+// Of wires the families around an engine already made (a test's engine
+// on a wrapped store, say).
+func Of(eng *engine.Engine, st Store, clock engine.Clock, log *slog.Logger) *Services {
+	return &Services{
+		Engine:      eng,
+		Calendar:    calendar.New(st, clock, log),
+		Scheduler:   scheduler.New(eng, st, log),
+		Public:      public.New(eng, st),
+		Settings:    settings.New(eng, st),
+		Automations: automations.New(st, eng),
+	}
+}
