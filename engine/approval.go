@@ -327,3 +327,18 @@ func (e *Engine) decidable(ctx context.Context, u User, siteID, id string) (Appr
 	}
 	return q, r, nil
 }
+
+// carryOutOnApproval runs an "on-approval" release its approver has just
+// approved (Approve): at once, through the manual run, as the approver. A
+// run that cannot start now leaves it to the ticker a minute later; a run
+// that ends without publishing has its outcome on the release.
+func (e *Engine) carryOutOnApproval(ctx context.Context, u User, r ReleaseRow) (ReleaseRow, error) {
+	if _, err := e.PublishNow(ctx, u, r.SiteID, r.ID, r.Rev); err != nil {
+		if _, ok := AsError(err); !ok {
+			return ReleaseRow{}, err
+		}
+		e.log.Info("schedules: an approved on-approval release did not publish at once", "release", r.ID, "err", err)
+		e.Poke()
+	}
+	return e.store.Release(ctx, r.SiteID, r.ID)
+}
