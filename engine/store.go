@@ -280,7 +280,6 @@ type ReleaseRow struct {
 // transaction; guarded writes return ErrConflict when their guard failed.
 type Store interface {
 	TokenStore
-	CalendarStore
 	// RenewLease moves a claimed run's lease on; ErrConflict when the lease
 	// is no longer ours or has ended.
 	RenewLease(ctx context.Context, l Lease) error

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"studio/engine"
+	"studio/engine/calendar"
 	"studio/engine/release"
 )
 
@@ -42,7 +42,7 @@ const calendarFull = `,
 
 // calendarReleasesSQL is the statement of a query; the optional conditions
 // are spliced in, every value is a parameter.
-func calendarReleasesSQL(q engine.CalendarReleaseQuery) (string, []any, error) {
+func calendarReleasesSQL(q calendar.CalendarReleaseQuery) (string, []any, error) {
 	cols := calendarBrief
 	if !q.Brief {
 		cols += calendarFull
@@ -86,7 +86,7 @@ func calendarReleasesSQL(q engine.CalendarReleaseQuery) (string, []any, error) {
 
 // CalendarReleases lists a site's releases timed in [q.From, q.To), in
 // (time, id) order, as the calendar shows them: one statement.
-func (s *Store) CalendarReleases(ctx context.Context, q engine.CalendarReleaseQuery) ([]engine.CalendarRelease, error) {
+func (s *Store) CalendarReleases(ctx context.Context, q calendar.CalendarReleaseQuery) ([]calendar.CalendarRelease, error) {
 	query, args, err := calendarReleasesSQL(q)
 	if err != nil {
 		return nil, err
@@ -96,10 +96,10 @@ func (s *Store) CalendarReleases(ctx context.Context, q engine.CalendarReleaseQu
 		return nil, fmt.Errorf("store: calendar releases: %w", err)
 	}
 	defer rows.Close()
-	out := make([]engine.CalendarRelease, 0, max(q.Limit, len(q.IDs), 64))
+	out := make([]calendar.CalendarRelease, 0, max(q.Limit, len(q.IDs), 64))
 	creators := map[string]release.Actor{} // a site has few creators: each is decoded once
 	for rows.Next() {
-		var r engine.CalendarRelease
+		var r calendar.CalendarRelease
 		var state, at, summary string
 		var by, approvalKind, approvedBy, request sql.NullString
 		var overlaps int
@@ -156,15 +156,15 @@ const calendarGates = `SELECT n.id, n.kind, COALESCE(json_extract(n.body, '$.tit
 // falls in [from, to): one statement. The index works in whole seconds, so
 // the statement reads the seconds around the range and the exact bounds are
 // applied to the parsed instants.
-func (s *Store) CalendarGates(ctx context.Context, siteID string, from, to time.Time) ([]engine.CalendarGate, error) {
+func (s *Store) CalendarGates(ctx context.Context, siteID string, from, to time.Time) ([]calendar.CalendarGate, error) {
 	rows, err := s.read.QueryContext(ctx, calendarGates, siteID, from.Unix(), to.Unix())
 	if err != nil {
 		return nil, fmt.Errorf("store: calendar gates: %w", err)
 	}
 	defer rows.Close()
-	var out []engine.CalendarGate
+	var out []calendar.CalendarGate
 	for rows.Next() {
-		var g engine.CalendarGate
+		var g calendar.CalendarGate
 		var kind, at string
 		var name sql.NullString
 		if err := rows.Scan(&g.NodeID, &kind, &g.Title, &g.Edge, &at, &g.By.ID, &name); err != nil {

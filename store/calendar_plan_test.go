@@ -4,10 +4,9 @@ import (
 	"context"
 	"path/filepath"
 	"strings"
+	"studio/engine/calendar"
 	"testing"
 	"time"
-
-	"studio/engine"
 )
 
 // queryPlan is SQLite's plan of query, one line per step.
@@ -40,7 +39,7 @@ func TestCalendarQueryPlans(t *testing.T) {
 	}
 	defer s.Close()
 	from := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
-	rq := engine.CalendarReleaseQuery{SiteID: "site_x", From: from, To: from.AddDate(0, 0, 31)}
+	rq := calendar.CalendarReleaseQuery{SiteID: "site_x", From: from, To: from.AddDate(0, 0, 31)}
 	type statement struct {
 		name, query string
 		args        []any
@@ -49,15 +48,15 @@ func TestCalendarQueryPlans(t *testing.T) {
 	var cases []statement
 	for _, c := range []struct {
 		name string
-		q    engine.CalendarReleaseQuery
+		q    calendar.CalendarReleaseQuery
 		want []string
 	}{
 		{"releases", rq, []string{"releases_site_at", "approvals_one_waiting", "release_items_node"}},
-		{"releases brief", engine.CalendarReleaseQuery{SiteID: rq.SiteID, From: rq.From, To: rq.To, Brief: true},
+		{"releases brief", calendar.CalendarReleaseQuery{SiteID: rq.SiteID, From: rq.From, To: rq.To, Brief: true},
 			[]string{"releases_site_at"}},
-		{"releases after", engine.CalendarReleaseQuery{SiteID: rq.SiteID, From: rq.From, To: rq.To, AfterAt: from,
+		{"releases after", calendar.CalendarReleaseQuery{SiteID: rq.SiteID, From: rq.From, To: rq.To, AfterAt: from,
 			AfterID: "rel_x", Limit: 250}, []string{"releases_site_at (site_id=? AND (execute_at,id)>(?,?)"}},
-		{"releases by id", engine.CalendarReleaseQuery{SiteID: rq.SiteID, From: rq.From, To: rq.To, IDs: []string{"rel_x"}},
+		{"releases by id", calendar.CalendarReleaseQuery{SiteID: rq.SiteID, From: rq.From, To: rq.To, IDs: []string{"rel_x"}},
 			[]string{"SEARCH r USING INDEX sqlite_autoindex_releases_1 (id=?)"}},
 	} {
 		query, args, err := calendarReleasesSQL(c.q)

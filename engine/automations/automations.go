@@ -108,7 +108,7 @@ func automationRecurrence(startLocal, zone, rule string) (recurrence.Recurrence,
 	if _, err := localtime.ParseWall(startLocal); err != nil {
 		return recurrence.Recurrence{}, refuse(codeOf(err), "start")
 	}
-	loc, err := engine.ZoneNamed(zone)
+	loc, err := localtime.Zone(zone)
 	if err != nil {
 		return recurrence.Recurrence{}, refuse("bad_zone", "timeZone")
 	}

@@ -257,7 +257,7 @@ func (e *Calendar) calendarSet(ctx context.Context, u engine.User, q CalendarQue
 // ID) order: for a page, after p until n pass (no later release can be
 // among the page's n items); for the grid (p nil), all of them, brief.
 func (e *Calendar) calendarReleases(ctx context.Context, f calendarFilter, from, to time.Time, p *position, n int) ([]CalendarItem, error) {
-	rq := engine.CalendarReleaseQuery{SiteID: f.q.SiteID, From: from, To: to, Brief: p == nil, Actors: f.readsActors()}
+	rq := CalendarReleaseQuery{SiteID: f.q.SiteID, From: from, To: to, Brief: p == nil, Actors: f.readsActors()}
 	for _, st := range release.States {
 		if len(f.q.States) > 0 && slices.Contains(f.q.States, StateFacet(string(st))) {
 			rq.States = append(rq.States, st)
@@ -317,7 +317,7 @@ func (e *Calendar) calendarReleases(ctx context.Context, f calendarFilter, from,
 // behind them until automations run: never "done" without one), and
 // future ones of a paused or broken automation are "paused".
 func (e *Calendar) automationOccurrences(a automations.Automation, f calendarFilter, now, from, to time.Time) (occurrences, bool) {
-	loc, err := engine.ZoneNamed(a.TimeZone)
+	loc, err := localtime.Zone(a.TimeZone)
 	if err != nil {
 		e.log.Warn("calendar: automation zone", "automation", a.ID, "zone", a.TimeZone)
 		return occurrences{}, false
@@ -351,7 +351,7 @@ func (e *Calendar) automationOccurrences(a automations.Automation, f calendarFil
 }
 
 // calendarReleaseItem is the calendar's view of a release.
-func calendarReleaseItem(r engine.CalendarRelease) CalendarItem {
+func calendarReleaseItem(r CalendarRelease) CalendarItem {
 	it := CalendarItem{ID: r.ID, Kind: ItemRelease, At: r.At.UTC(), Title: r.Title, Target: r.ID, Origin: "person",
 		By: r.By, State: string(r.State), Rev: r.Rev, Approval: ApprovalNone, Overlaps: r.Overlaps,
 		RequestID: r.RequestID}
@@ -379,7 +379,7 @@ func calendarReleaseItem(r engine.CalendarRelease) CalendarItem {
 
 // gateItem is the calendar's view of a gate: an embargo at from, an expiry
 // at until, "scheduled" until it passes and "done" after.
-func gateItem(g engine.CalendarGate, now time.Time) CalendarItem {
+func gateItem(g CalendarGate, now time.Time) CalendarItem {
 	it := CalendarItem{ID: "gate:" + g.NodeID + ":" + g.Edge, Kind: ItemEmbargo, At: g.At.UTC().Truncate(time.Millisecond),
 		Title: g.Title, Target: g.NodeID, Origin: "person", By: g.By, Approval: ApprovalNone,
 		State: string(release.StateScheduled), Collection: string(g.NodeKind)}
@@ -529,7 +529,7 @@ func (e *Calendar) completeChips(ctx context.Context, s *calendarSet, days []Cal
 	if len(ids) == 0 {
 		return nil
 	}
-	rows, err := e.store.CalendarReleases(ctx, engine.CalendarReleaseQuery{SiteID: s.siteID, From: s.from, To: s.to, IDs: ids})
+	rows, err := e.store.CalendarReleases(ctx, CalendarReleaseQuery{SiteID: s.siteID, From: s.from, To: s.to, IDs: ids})
 	if err != nil {
 		return err
 	}

@@ -211,7 +211,7 @@ type Store interface {
 	Site(ctx context.Context, id string) (engine.Site, error)
 	ScheduleSettings(ctx context.Context, siteID string) (engine.ScheduleSettings, error)
 	Automations(ctx context.Context, siteID string) ([]automations.Automation, error)
-	engine.CalendarStore
+	Reads
 }
 
 // Calendar answers calendar reads against a store at the clock's time.
@@ -244,7 +244,7 @@ func (e *Calendar) Calendar(ctx context.Context, u engine.User, q CalendarQuery)
 	if err != nil {
 		return CalendarPage{}, err
 	}
-	loc := engine.SiteLocation(site)
+	loc := siteLocation(site)
 	if err := checkCalendarRange(q.From, q.To, loc); err != nil {
 		return CalendarPage{}, err
 	}
@@ -294,7 +294,7 @@ func (e *Calendar) CalendarDays(ctx context.Context, u engine.User, q CalendarQu
 		return nil, err
 	}
 	if loc == nil {
-		loc = engine.SiteLocation(site)
+		loc = siteLocation(site)
 	}
 	if err := checkCalendarRange(q.From, q.To, loc); err != nil {
 		return nil, err
@@ -411,4 +411,12 @@ func compareItems(a, b CalendarItem) int {
 		return 1
 	}
 	return 0
+}
+
+// siteLocation is the site's zone; UTC for a name that does not load.
+func siteLocation(site engine.Site) *time.Location {
+	if loc, err := localtime.Zone(site.TimeZone); err == nil {
+		return loc
+	}
+	return time.UTC
 }

@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	// Embedded tzdata, so a binary still works on a host without zoneinfo.
@@ -163,6 +164,23 @@ func LoadZone(name string) (*time.Location, error) {
 	if err != nil {
 		return nil, &ParseError{Code: CodeBadZone, Input: name, Reason: "unknown zone"}
 	}
+	return loc, nil
+}
+
+// zones caches loaded zones by name: time.LoadLocation reads and parses
+// tzdata on every call, and a calendar reads one zone per automation.
+var zones sync.Map
+
+// Zone is LoadZone, once per process for each name.
+func Zone(name string) (*time.Location, error) {
+	if loc, ok := zones.Load(name); ok {
+		return loc.(*time.Location), nil
+	}
+	loc, err := LoadZone(name)
+	if err != nil {
+		return nil, err
+	}
+	zones.Store(name, loc)
 	return loc, nil
 }
 

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"studio/engine"
+	"studio/engine/calendar"
 	"studio/engine/content"
 	"studio/engine/policy"
 	"studio/engine/release"
@@ -92,7 +93,7 @@ func (e *Settings) PauseEffects(ctx context.Context, u engine.User, siteID strin
 	if err != nil {
 		return out, err
 	}
-	slices.SortFunc(gates, func(a, b engine.CalendarGate) int {
+	slices.SortFunc(gates, func(a, b calendar.CalendarGate) int {
 		if c := a.At.Compare(b.At); c != 0 {
 			return c
 		}
@@ -118,7 +119,7 @@ func (e *Settings) PauseEffects(ctx context.Context, u engine.User, siteID strin
 	if !set.Paused {
 		return out, nil
 	}
-	rows, err := e.store.CalendarReleases(ctx, engine.CalendarReleaseQuery{SiteID: siteID,
+	rows, err := e.store.CalendarReleases(ctx, calendar.CalendarReleaseQuery{SiteID: siteID,
 		From: now.Add(-heldLookBack), To: now.Add(time.Millisecond), States: []release.State{release.StateScheduled}})
 	if err != nil {
 		return out, err

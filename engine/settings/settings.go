@@ -16,6 +16,7 @@ import (
 
 	"studio/engine"
 	"studio/engine/automation"
+	"studio/engine/calendar"
 	"studio/engine/localtime"
 	"studio/engine/policy"
 )
@@ -24,7 +25,7 @@ import (
 type Store interface {
 	Site(ctx context.Context, id string) (engine.Site, error)
 	LiveNodes(ctx context.Context, snapshotID, nodeID string) ([]engine.LiveNode, error)
-	engine.CalendarStore
+	calendar.Reads
 	// SaveScheduleSettings writes next when the settings are still at
 	// expectedRev (0: no row yet), with its audit row; ErrConflict otherwise.
 	SaveScheduleSettings(ctx context.Context, next engine.ScheduleSettings, expectedRev int64, audit engine.AuditEntry) error

@@ -1,16 +1,15 @@
-package engine
+package calendar
 
 import (
 	"context"
-	"sync"
 	"time"
 
-	"studio/engine/localtime"
 	"studio/engine/release"
 )
 
-// CalendarStore is what the calendar needs from storage.
-type CalendarStore interface {
+// Reads is what the calendar reads of releases and gates: its own two
+// queries (the settings' pause preview reads them too).
+type Reads interface {
 	// CalendarReleases lists a site's releases as the query selects them,
 	// in (time, id) order.
 	CalendarReleases(ctx context.Context, q CalendarReleaseQuery) ([]CalendarRelease, error)
@@ -78,29 +77,4 @@ type CalendarGate struct {
 	Edge     string // "from" | "until"
 	At       time.Time
 	By       release.Actor // who saved the working copy
-}
-
-// zones caches loaded zones by name: time.LoadLocation reads and parses
-// tzdata on every call, and a calendar reads one zone per automation.
-var zones sync.Map
-
-// ZoneNamed loads an IANA zone once per process.
-func ZoneNamed(name string) (*time.Location, error) {
-	if loc, ok := zones.Load(name); ok {
-		return loc.(*time.Location), nil
-	}
-	loc, err := localtime.LoadZone(name)
-	if err != nil {
-		return nil, err
-	}
-	zones.Store(name, loc)
-	return loc, nil
-}
-
-// SiteLocation is the site's zone; UTC for a name that does not load.
-func SiteLocation(site Site) *time.Location {
-	if loc, err := ZoneNamed(site.TimeZone); err == nil {
-		return loc
-	}
-	return time.UTC
 }
