@@ -863,7 +863,7 @@ func TestHealth(t *testing.T) {
 	}
 	s := health("AfterTick")["scheduler"].(map[string]any)
 	if s["healthy"] != true || s["heartbeatAt"] != "2026-11-02T05:00:00Z" || s["trigger"] != "manual" ||
-		s["nextWakeAt"] != "2026-11-02T05:05:00Z" { // an idle scheduler promises its next beat in five minutes
+		s["nextWakeAt"] != "2026-11-02T05:05:00Z" || s["lagSeconds"] != float64(0) { // an idle scheduler promises its next beat in five minutes
 		t.Errorf("scheduler after a tick = %v", s)
 	}
 

@@ -402,7 +402,7 @@ func securityHeaders(next http.Handler) http.Handler {
 // healthy; a signed-in caller with schedules:read (a session or a bearer
 // token) also gets the details: the heartbeat, the next wake-up (it tells
 // when the next release is due, so nobody else learns it) and the releases
-// the scheduler has not taken.
+// the scheduler has not taken, and how late the last tick found its work.
 func health(sched *scheduler.Scheduler, who func(*http.Request) (engine.User, bool)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
@@ -426,6 +426,7 @@ func health(sched *scheduler.Scheduler, who func(*http.Request) (engine.User, bo
 				sched["heartbeatAt"] = hb.At.Format(time.RFC3339)
 				sched["nextWakeAt"] = hb.NextWakeAt.Format(time.RFC3339)
 				sched["trigger"] = hb.Trigger
+				sched["lagSeconds"] = hb.LagSeconds // how late the oldest due item was at that tick (§8.7)
 			}
 			out["scheduler"] = sched
 		}
