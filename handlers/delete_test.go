@@ -52,3 +52,4 @@ func TestDeleteFromTheEditor(t *testing.T) {
 		t.Fatalf("the deleted node reads as %v", err)
 	}
 }
+

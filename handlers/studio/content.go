@@ -125,7 +125,9 @@ func (h *Handler) renderEditor(w http.ResponseWriter, r *http.Request, status in
 		// comes back with a refusal of the main form.
 		st := stateOf(r.Context())
 		if n, err := h.eng.Node(r.Context(), st.site.ID, f.ID); err == nil {
-			f.CanSchedule = h.eng.NodeAbilities(*st.user, n).Schedule
+			may := h.eng.NodeAbilities(*st.user, n)
+			f.CanSchedule, f.CanDelete = may.Schedule, may.Delete
+			f.ReadOnly = n.Held == nil && !may.Edit
 			if f.Gates == nil {
 				if f.Gates, err = h.gatesCard(r.Context(), n); err != nil {
 					h.fail(w, r, err)

@@ -81,6 +81,11 @@ type NodeForm struct {
 	// CanSchedule: the person may schedule this node now (the engine's
 	// node abilities).
 	CanSchedule bool
+	// ReadOnly: a saved node the person may not change (another's, under
+	// own-level scopes): the editor shows it with no Save. CanDelete: they
+	// may delete it. Both are the engine's node abilities.
+	ReadOnly  bool
+	CanDelete bool
 	ID          string // empty for a new node
 	Kind        string
 	Rev         int64
