@@ -51,7 +51,8 @@ type Engine interface {
 
 // Scheduler is the in-process scheduler loop: it runs a tick, sleeps until
 // the next due instant or a minute at most, and is woken early by pokes.
-// The database holds every fact; the scheduler only decides when to look.
+// The database holds every fact; the scheduler decides when to look, and
+// runs what it finds due (and a person's Publish now) under a lease.
 type Scheduler struct {
 	e     Engine
 	store Store
