@@ -47,7 +47,7 @@ var abilityActs = []abilityAct{
 		return b.Eng.Cancel(context.Background(), u, b.Site.ID, r.ID, r.Rev)
 	}},
 	{"PublishNow", func(a engine.ReleaseAbilities) bool { return a.PublishNow }, func(b *testBundle, u engine.User, r engine.ReleaseRow, _ string) error {
-		_, err := b.Eng.PublishNow(context.Background(), u, b.Site.ID, r.ID, r.Rev)
+		_, err := b.Sched.PublishNow(context.Background(), u, b.Site.ID, r.ID, r.Rev)
 		return err
 	}},
 	{"Approve", func(a engine.ReleaseAbilities) bool { return a.Approve }, func(b *testBundle, u engine.User, r engine.ReleaseRow, _ string) error {
@@ -169,7 +169,7 @@ func (b *testBundle) releaseIn(t *testing.T, maker, author engine.User, state ab
 	if state == stScheduled {
 		return r, true
 	}
-	if _, err := b.Eng.PublishNow(ctx, b.Owner, b.Site.ID, r.ID, r.Rev); err != nil {
+	if _, err := b.Sched.PublishNow(ctx, b.Owner, b.Site.ID, r.ID, r.Rev); err != nil {
 		t.Fatal(err)
 	}
 	r = b.Release(t, r.ID)

@@ -99,3 +99,9 @@ func (e *Engine) releaseAddresses(ctx context.Context, siteID string, items []re
 	refusal.Args["Title"], refusal.Args["Node"] = c.Title, c.NodeID
 	return refusal
 }
+
+// ReleaseAddresses is releaseAddresses for a release's run (engine/scheduler),
+// which checks the addresses again when it publishes.
+func (e *Engine) ReleaseAddresses(ctx context.Context, siteID string, items []release.Item) error {
+	return e.releaseAddresses(ctx, siteID, items, nil)
+}

@@ -329,11 +329,13 @@ func (e *Engine) decidable(ctx context.Context, u User, siteID, id string) (Appr
 }
 
 // carryOutOnApproval runs an "on-approval" release its approver has just
-// approved (Approve): at once, through the manual run, as the approver. A
-// run that cannot start now leaves it to the ticker a minute later; a run
-// that ends without publishing has its outcome on the release.
+// approved (Approve): at once, through the manual run (the scheduler's
+// PublishNow, SetManualRunner), as the approver. A run that cannot start now,
+// or an engine with no manual run registered, leaves it to the ticker a
+// minute later; a run that ends without publishing has its outcome on the
+// release.
 func (e *Engine) carryOutOnApproval(ctx context.Context, u User, r ReleaseRow) (ReleaseRow, error) {
-	if _, err := e.PublishNow(ctx, u, r.SiteID, r.ID, r.Rev); err != nil {
+	if _, err := e.publishNow(ctx, u, r.SiteID, r.ID, r.Rev); err != nil {
 		if _, ok := AsError(err); !ok {
 			return ReleaseRow{}, err
 		}

@@ -192,3 +192,41 @@ func TestApprovals(t *testing.T) {
 		}
 	})
 }
+
+// TestOnApprovalWithoutAManualRunIsTheTickers: an engine no scheduler was
+// made for has no manual run (SetManualRunner), so an approver's
+// "on-approval" release is not published in the act; it is left scheduled
+// at its fallback minute, where the tick publishes it. With the bundle's
+// engine, whose scheduler registered its PublishNow, the same act publishes
+// at once.
+func TestOnApprovalWithoutAManualRunIsTheTickers(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	b := newBundle(t)
+	bare := engine.New(b.Store, b.Clock, nil)
+	d, err := bare.CreateDraft(ctx, b.Editor, engine.DraftInput{SiteID: b.Site.ID, Title: "Now", NodeIDs: []string{b.Article.ID}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := bare.ScheduleReleaseWhen(ctx, b.Editor, b.Site.ID, d.ID, d.Rev, &engine.WhenInput{OnApproval: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.State != release.StateScheduled || r.ExecuteAt == nil || !r.ExecuteAt.After(b.Clock.Now()) {
+		t.Fatalf("without a manual run: %s at %v, want scheduled at the fallback minute", r.State, r.ExecuteAt)
+	}
+	b.Clock.Set(*r.ExecuteAt)
+	if rep := b.Tick(t); rep.Published != 1 {
+		t.Fatalf("the tick at the fallback minute: %+v", rep)
+	}
+
+	page := b.CreateNode(t, b.Site.ID, release.KindPage, content.Body{Title: "About", Slug: "about", Status: content.StatusDraft})
+	d, err = b.Eng.CreateDraft(ctx, b.Editor, engine.DraftInput{SiteID: b.Site.ID, Title: "Now too", NodeIDs: []string{page.ID}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, err = b.Eng.ScheduleReleaseWhen(ctx, b.Editor, b.Site.ID, d.ID, d.Rev, &engine.WhenInput{OnApproval: true}); err != nil ||
+		r.State != release.StatePublished {
+		t.Fatalf("with the scheduler's manual run: %s, %v; want published at once", r.State, err)
+	}
+}

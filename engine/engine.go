@@ -1,16 +1,19 @@
 // Package engine holds the use cases every surface calls (Studio pages, the
 // JSON API, the CLI and the scheduler): releases, content, approvals, gates,
-// settings and identity, and what one release run does (RunRelease, shared
-// by the scheduler's tick and Publish now). Business rules live here so the
-// surfaces can never disagree; storage is reached through the Store
-// interface that this package declares and package store implements.
+// settings and identity, and the rules they share (who may do what, live
+// addresses, the refusals). Business rules live here so the surfaces can
+// never disagree; storage is reached through the Store interface that this
+// package declares and package store implements.
 //
 // Other use-case families have their own packages with their own narrow
 // store interfaces, wired beside the engine in cmd/studio: engine/calendar
-// (the calendar read model), engine/scheduler (when due work runs, the
+// (the calendar read model), engine/scheduler (when due work runs and what
+// one release run does: the tick's run and Publish now, the leases, the
 // health report and the notices), engine/public (the public view and
 // preview links), engine/settings (kill switch, write cap, zone, language)
-// and engine/automations. They import the root; the root imports none.
+// and engine/automations. They import the root; the root imports none: an
+// approved "on-approval" release runs through the scheduler's manual run,
+// which it registers (SetManualRunner).
 package engine
 
 import (
@@ -50,9 +53,10 @@ type Engine struct {
 	throttle      *throttle.Throttle
 	checkPassword func(hash, password []byte) error
 
-	mu        sync.Mutex
-	dbProblem string    // the database problem last logged (checkDatabase)
-	dbLogged  time.Time // and when
+	mu sync.Mutex
+	// manualRunner is a person's manual run, Publish now: the scheduler's,
+	// registered by scheduler.New (SetManualRunner); nil until then.
+	manualRunner ManualRunner
 }
 
 // New wires an engine. log may be nil.
@@ -109,6 +113,62 @@ const (
 	CodeRunning         = "release_running"
 	CodeBadState        = "bad_state"
 )
+
+// Refusal codes of Publish now (engine/scheduler's PublishNow; the gates
+// and a draft's "Send and publish now" return some too), besides stale,
+// bad_state, release_running, scheduled_locked and forbidden.
+const (
+	// CodePinnedChanged: a pinned node was edited after the release let go
+	// of it, so its pinned version is no longer the working copy.
+	CodePinnedChanged = "pinned_changed"
+	// CodeSiteBusy: another release of the site is being published.
+	CodeSiteBusy = "site_busy"
+	// CodeSitePaused: the site's kill switch is on (§11.6).
+	CodeSitePaused = "site_paused"
+	// CodeConflict: the run found a live version changed since pinning
+	// (§6.4); the release is held as a conflict and nothing was published.
+	CodeConflict = "conflict"
+	// CodeDependencyMissing: the run found a dependency that is not live
+	// and not in the release; the release failed, nothing was published.
+	CodeDependencyMissing = "dependency_missing"
+	// CodeNotPublishedNow: the run ended without publishing for another
+	// reason (the approval's binding no longer matches, the site is gone).
+	CodeNotPublishedNow = "publish_now_failed"
+)
+
+// Scheduler is the actor of every effect the ticker has (§6.3), and of
+// the engine's own system acts (a request withdrawn when its release moved).
+var Scheduler = release.Actor{Kind: "system", ID: "sys_scheduler", Name: "Scheduler"}
+
+// ManualRunner is a person's manual run of a release, Publish now
+// ((*scheduler.Scheduler).PublishNow). The root cannot import the
+// scheduler, so scheduler.New registers its own (SetManualRunner).
+type ManualRunner interface {
+	PublishNow(ctx context.Context, u User, siteID, id string, rev int64) (ReleaseRow, error)
+}
+
+// SetManualRunner registers the manual run the engine's approvals and gates
+// use to carry out an approved "on-approval" release at once; scheduler.New
+// calls it. Without one, such a release is left to the ticker a minute later
+// (its fallback time).
+func (e *Engine) SetManualRunner(m ManualRunner) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.manualRunner = m
+}
+
+// publishNow is a person's manual run through the registered ManualRunner;
+// without one it is refused as site_busy, which its callers take as "leave
+// it to the ticker".
+func (e *Engine) publishNow(ctx context.Context, u User, siteID, id string, rev int64) (ReleaseRow, error) {
+	e.mu.Lock()
+	m := e.manualRunner
+	e.mu.Unlock()
+	if m == nil {
+		return ReleaseRow{}, refuse(CodeSiteBusy, "")
+	}
+	return m.PublishNow(ctx, u, siteID, id, rev)
+}
 
 // ChangedElsewhere reports whether the refusal means the state moved under
 // the caller (HTTP 409 on every surface): a stale rev, a lock, a run in

@@ -664,7 +664,7 @@ func (e *Engine) carryOut(ctx context.Context, u User, p GatePlan, action string
 // that ends without publishing (a conflict: the live version changed
 // between the reads) returns its refusal.
 func (e *Engine) runGateRelease(ctx context.Context, u User, siteID, nodeID, releaseID string, rev int64) (GateResult, error) {
-	_, err := e.PublishNow(ctx, u, siteID, releaseID, rev)
+	_, err := e.publishNow(ctx, u, siteID, releaseID, rev)
 	if err != nil {
 		re, ok := AsError(err)
 		if !ok {

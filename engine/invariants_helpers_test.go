@@ -11,6 +11,7 @@ import (
 	"studio/engine/ids"
 	"studio/engine/localtime"
 	"studio/engine/release"
+	"studio/engine/scheduler"
 	"studio/store"
 )
 
@@ -28,10 +29,10 @@ type hookStore struct {
 	// beforeApply runs once, right before ApplyRelease (the tick's guarded
 	// batch, after its reads); a non-nil error is returned instead of
 	// writing anything, as a store error would be.
-	beforeApply func(engine.Apply) error
+	beforeApply func(scheduler.Apply) error
 	// onFinish runs before every FinishRelease (a claimed run ending
 	// without publishing).
-	onFinish func(engine.Finish)
+	onFinish func(scheduler.Finish)
 }
 
 var _ engine.Store = (*hookStore)(nil)
@@ -44,7 +45,7 @@ func (h *hookStore) PublishSnapshot(ctx context.Context, site engine.Site, newHa
 	return h.Store.PublishSnapshot(ctx, site, newHash, snap, a)
 }
 
-func (h *hookStore) ApplyRelease(ctx context.Context, a engine.Apply) (bool, error) {
+func (h *hookStore) ApplyRelease(ctx context.Context, a scheduler.Apply) (bool, error) {
 	if f := h.beforeApply; f != nil {
 		h.beforeApply = nil
 		if err := f(a); err != nil {
@@ -54,7 +55,7 @@ func (h *hookStore) ApplyRelease(ctx context.Context, a engine.Apply) (bool, err
 	return h.Store.ApplyRelease(ctx, a)
 }
 
-func (h *hookStore) FinishRelease(ctx context.Context, f engine.Finish) error {
+func (h *hookStore) FinishRelease(ctx context.Context, f scheduler.Finish) error {
 	if h.onFinish != nil {
 		h.onFinish(f)
 	}

@@ -785,7 +785,7 @@ func TestInvariantS14SchedulerActsAreAudited(t *testing.T) {
 		b := newBundle(t)
 		r := b.Schedule(t, b.Editor, b.Article, "2026-11-02", "09:00")
 		early := nine.Add(-30 * time.Minute) // as a host with other tzdata stored it
-		b.setExecuteAt(t, r.ID, early)
+		b.SetExecuteAt(t, r.ID, early)
 		b.Clock.Set(early)
 		if rep := b.Tick(t); rep.Ran != 0 {
 			t.Fatalf("ran early: %+v", rep)

@@ -111,7 +111,7 @@ func TestGatePublishedNowIsRecordedNow(t *testing.T) {
 		// scheduled for (its lateness is counted from it).
 		b := newBundle(t)
 		r := b.Schedule(t, b.Editor, b.Article, "2026-11-02", "09:00")
-		got, err := b.Eng.PublishNow(ctx, b.Editor, b.Site.ID, r.ID, r.Rev)
+		got, err := b.Sched.PublishNow(ctx, b.Editor, b.Site.ID, r.ID, r.Rev)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -606,3 +606,26 @@ func (e *Engine) EditAndRepin(ctx context.Context, u User, siteID, nodeID string
 	return e.repinned(ctx, u, r, items, map[string]int64{nodeID: d.Rev}, versions, at, local, "release.edit",
 		map[string]any{"node": nodeID, "rev": n.Rev})
 }
+
+// asLeft reports whether node n is as release item it left it: at the pinned
+// target, or at the draft put back right after it (store: restoreDrafts).
+func (e *Engine) asLeft(ctx context.Context, it release.Item, n content.Node) (bool, error) {
+	t := it.Target
+	if n.Rev == t.Rev && n.Hash == t.Hash {
+		return true, nil
+	}
+	if it.RestoreRev == 0 || n.Rev != t.Rev+1 {
+		return false, nil
+	}
+	draft, err := e.store.NodeVersion(ctx, n.ID, it.RestoreRev)
+	if err != nil {
+		return false, err
+	}
+	return content.Hash(draft) == n.Hash, nil
+}
+
+// AsLeft is asLeft for the scheduler's manual run, which names why its
+// claim was refused (pinned_changed).
+func (e *Engine) AsLeft(ctx context.Context, it release.Item, n content.Node) (bool, error) {
+	return e.asLeft(ctx, it, n)
+}

@@ -207,7 +207,7 @@ func TestKillSwitchHoldsDueReleases(t *testing.T) {
 		}
 		b.pause(t, b.Admin, "Stop")
 		row := rows[0]
-		ok, err := b.Store.ClaimRelease(context.Background(), engine.Claim{RunID: ids.RunID(r.ID, nine), SiteID: b.Site.ID,
+		ok, err := b.Store.ClaimRelease(context.Background(), scheduler.Claim{RunID: ids.RunID(r.ID, nine), SiteID: b.Site.ID,
 			ReleaseID: r.ID, Rev: row.Rev, State: row.State, ExecuteAt: nine, Token: "lease_test",
 			LeaseUntil: nine.Add(10 * time.Minute), Trigger: "manual", Now: nine})
 		if err != nil || ok {
@@ -582,7 +582,7 @@ func TestSchedulerHealth(t *testing.T) {
 	t.Parallel()
 
 	t.Run("Boundaries", func(t *testing.T) {
-		hb := engine.Heartbeat{At: start, NextWakeAt: start.Add(5 * time.Minute)}
+		hb := scheduler.Heartbeat{At: start, NextWakeAt: start.Add(5 * time.Minute)}
 		for _, tc := range []struct {
 			name    string
 			found   bool

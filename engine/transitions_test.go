@@ -15,6 +15,7 @@ import (
 	"studio/engine/ids"
 	"studio/engine/internal/enginetest"
 	"studio/engine/release"
+	"studio/engine/scheduler"
 )
 
 // The RFC §5.2 table, row by row, for the rows Studio has today: people's
@@ -190,7 +191,7 @@ func TestReleaseTransitionTable(t *testing.T) {
 		{"CarryOutMismatch", func(t *testing.T, b *testBundle, r release.Release, q engine.ApprovalRequest) error {
 			// The time moved under the request without a use case (as an
 			// older process would have): the binding no longer matches.
-			b.setExecuteAt(t, r.ID, nine.Add(time.Hour))
+			b.SetExecuteAt(t, r.ID, nine.Add(time.Hour))
 			_, err := b.Eng.Approve(ctx, b.Editor, b.Site.ID, q.ID)
 			if e, ok := engine.AsError(err); ok && e.Code == engine.CodeStateChanged {
 				return nil
@@ -316,7 +317,7 @@ func TestReleaseTransitionTable(t *testing.T) {
 		r := b.Schedule(t, b.Editor, b.Article, "2026-11-02", "09:00")
 		hs, ticker := b.hooked()
 		sawRunning := false
-		hs.beforeApply = func(a engine.Apply) error {
+		hs.beforeApply = func(a scheduler.Apply) error {
 			sawRunning = true
 			got := b.Release(t, r.ID)
 			if !release.CanTransition(release.StateScheduled, release.StateRunning) {
@@ -339,7 +340,7 @@ func TestReleaseTransitionTable(t *testing.T) {
 			wantRefusal(t, b.Eng.Unschedule(ctx, b.Editor, b.Site.ID, r.ID, got.Rev), engine.CodeBadState, "")
 			_, err := b.Eng.Move(ctx, b.Editor, b.Site.ID, r.ID, got.Rev, "2026-11-02", "10:00")
 			wantRefusal(t, err, engine.CodeBadState, "")
-			_, err = b.Eng.PublishNow(ctx, b.Editor, b.Site.ID, r.ID, got.Rev)
+			_, err = b.Sched.PublishNow(ctx, b.Editor, b.Site.ID, r.ID, got.Rev)
 			wantRefusal(t, err, engine.CodeRunning, "")
 			if after := b.Dump(t); after != before {
 				t.Fatalf("refused changes of a running release changed:\n%s\n%s", before, after)
@@ -347,7 +348,7 @@ func TestReleaseTransitionTable(t *testing.T) {
 			return nil
 		}
 		b.Clock.Set(nine)
-		rep, err := enginetest.SchedulerOf(ticker, b.Store).RunDue(ctx, "manual")
+		rep, err := enginetest.SchedulerOf(ticker, hs).RunDue(ctx, "manual")
 		if err != nil || rep.Published != 1 || !sawRunning {
 			t.Fatalf("tick: %+v %v (saw running %v)", rep, err, sawRunning)
 		}
@@ -443,9 +444,9 @@ func TestReleaseTransitionTable(t *testing.T) {
 		b := newBundle(t)
 		r := b.Schedule(t, b.Editor, b.Article, "2026-11-02", "09:00")
 		hs, ticker := b.hooked()
-		hs.beforeApply = func(engine.Apply) error { return errors.New("disk I/O error") }
+		hs.beforeApply = func(scheduler.Apply) error { return errors.New("disk I/O error") }
 		b.Clock.Set(nine)
-		if _, err := enginetest.SchedulerOf(ticker, b.Store).RunDue(ctx, "manual"); err == nil {
+		if _, err := enginetest.SchedulerOf(ticker, hs).RunDue(ctx, "manual"); err == nil {
 			t.Fatal("the failed batch was not reported")
 		}
 		if got := b.Release(t, r.ID); got.State != release.StateRunning || b.heldItems(t, r.ID) != 1 {
@@ -661,7 +662,7 @@ func TestReleaseTransitionsRefused(t *testing.T) {
 				case "move":
 					_, err = b.Eng.Move(ctx, b.Editor, b.Site.ID, id, r.Rev, "2026-11-03", "09:00")
 				case "publishNow":
-					_, err = b.Eng.PublishNow(ctx, b.Editor, b.Site.ID, id, r.Rev)
+					_, err = b.Sched.PublishNow(ctx, b.Editor, b.Site.ID, id, r.Rev)
 				case "approve", "deny":
 					qid := b.Text(t, `SELECT id FROM approvals WHERE release_id = ?`, id)
 					if w.op == "approve" {
@@ -718,11 +719,11 @@ func TestRunEndsAreMovesOfTheModel(t *testing.T) {
 		from, to release.State
 	}
 	var moves []move
-	hs.onFinish = func(f engine.Finish) {
+	hs.onFinish = func(f scheduler.Finish) {
 		moves = append(moves, move{f.ReleaseID, b.Release(t, f.ReleaseID).State, f.State})
 	}
 	b.Clock.Set(nine)
-	if _, err := enginetest.SchedulerOf(ticker, b.Store).RunDue(ctx, "manual"); err != nil {
+	if _, err := enginetest.SchedulerOf(ticker, hs).RunDue(ctx, "manual"); err != nil {
 		t.Fatal(err)
 	}
 	want := map[string]release.State{failing.ID: release.StateFailed, expiring.ID: release.StateExpired}

@@ -116,7 +116,7 @@ func TestAPIRequestsRunTheBackstop(t *testing.T) {
 		t.Fatalf("GET /api/sites = %d", status)
 	}
 	a.sched.Stop() // waits for the backstop the request started
-	hb, err := a.eng.Heartbeat(ctx)
+	hb, err := a.sched.Heartbeat(ctx)
 	if err != nil || hb.Trigger != "request" {
 		t.Fatalf("heartbeat after an API request: %+v, %v; want a request's tick", hb, err)
 	}

@@ -6,9 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"studio/engine"
 	"studio/engine/ids"
 	"studio/engine/policy"
+	"studio/engine/scheduler"
 )
 
 // deadClaim claims release id at 09:00 as a ticker that dies right after
@@ -23,7 +23,7 @@ func deadClaim(t *testing.T, a *testApp, id string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ok, err := a.store.ClaimRelease(ctx, engine.Claim{RunID: ids.RunID(id, nine), SiteID: a.site.ID, ReleaseID: id,
+	ok, err := a.store.ClaimRelease(ctx, scheduler.Claim{RunID: ids.RunID(id, nine), SiteID: a.site.ID, ReleaseID: id,
 		Rev: r.Rev, State: r.State, ExecuteAt: nine, Token: "lease_dead", LeaseUntil: nine.Add(45 * time.Second),
 		Trigger: "node", Now: nine})
 	if err != nil || !ok {

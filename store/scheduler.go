@@ -73,9 +73,9 @@ func (w withExtra) Scan(dest ...any) error { return w.row.Scan(append(dest, w.ex
 // c.Rev whatever the release's time, with the person's approval; its
 // occurrence is now. Its nodes were let go when the release became missed
 // or expired, so the claim checks in the same statement that each is still
-// as the release left it (see engine.Claim) and holds them again: no edit
+// as the release left it (see scheduler.Claim) and holds them again: no edit
 // can slip in between this check and the publish.
-func (s *Store) ClaimRelease(ctx context.Context, c engine.Claim) (bool, error) {
+func (s *Store) ClaimRelease(ctx context.Context, c scheduler.Claim) (bool, error) {
 	var claimed bool
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		now, at := instant(c.Now), instant(c.ExecuteAt)
@@ -125,7 +125,7 @@ func (s *Store) ClaimRelease(ctx context.Context, c engine.Claim) (bool, error) 
 // item's node must be at its pinned target, or at the draft the release put
 // back when it let go: the version right after the target with the body
 // of restore_rev. Anything else means a person edited it since.
-func claimManual(ctx context.Context, tx *sql.Tx, c engine.Claim) (bool, error) {
+func claimManual(ctx context.Context, tx *sql.Tx, c scheduler.Claim) (bool, error) {
 	approval, err := jsonText(optional(c.Approval))
 	if err != nil {
 		return false, err
@@ -159,7 +159,7 @@ func claimManual(ctx context.Context, tx *sql.Tx, c engine.Claim) (bool, error) 
 // the lease lapsed or another ticker took the run over, and the run must
 // stop before its effect. The release's lease is the one claims read; the
 // run row's keeps the end the claim gave it.
-func (s *Store) RenewLease(ctx context.Context, l engine.Lease) error {
+func (s *Store) RenewLease(ctx context.Context, l scheduler.Lease) error {
 	return s.tx(ctx, func(tx *sql.Tx) error {
 		ok, err := one(tx.ExecContext(ctx, `UPDATE releases SET lease_until = ?
 			WHERE id = ? AND state = 'running' AND lease_token = ? AND lease_until > ?`,
@@ -210,7 +210,7 @@ func (s *Store) StuckReleases(ctx context.Context, siteID string, dueBefore, lea
 }
 
 // FinishRelease ends a claimed run without publishing, guarded on the lease.
-func (s *Store) FinishRelease(ctx context.Context, f engine.Finish) error {
+func (s *Store) FinishRelease(ctx context.Context, f scheduler.Finish) error {
 	outcome, err := jsonText(f.Outcome)
 	if err != nil {
 		return err
@@ -244,7 +244,7 @@ func (s *Store) FinishRelease(ctx context.Context, f engine.Finish) error {
 // ApplyRelease is §6.3's guarded batch in one transaction: the site pointer
 // flips only if the site is as read and our lease is live; everything after
 // it must then change exactly its row, or the whole batch is undone.
-func (s *Store) ApplyRelease(ctx context.Context, a engine.Apply) (bool, error) {
+func (s *Store) ApplyRelease(ctx context.Context, a scheduler.Apply) (bool, error) {
 	outcome, err := jsonText(a.Outcome)
 	if err != nil {
 		return false, err
@@ -344,8 +344,8 @@ func repromote(ctx context.Context, tx *sql.Tx, releaseID string, by release.Act
 
 // WriteHeartbeat upserts the scheduler's one heartbeat row. It is also the
 // scheduler's write probe: a database that is gone or read-only fails it.
-func (s *Store) WriteHeartbeat(ctx context.Context, h engine.Heartbeat) error {
-	if err := s.Liveness(ctx); errors.Is(err, engine.ErrDatabaseGone) {
+func (s *Store) WriteHeartbeat(ctx context.Context, h scheduler.Heartbeat) error {
+	if err := s.Liveness(ctx); errors.Is(err, scheduler.ErrDatabaseGone) {
 		return err
 	}
 	_, err := s.write.ExecContext(ctx, `INSERT INTO scheduler_heartbeat (id, at, trigger, next_wake_at, ran, more, lag_s)
@@ -359,8 +359,8 @@ func (s *Store) WriteHeartbeat(ctx context.Context, h engine.Heartbeat) error {
 }
 
 // Heartbeat reads the heartbeat row; ErrNotFound before the first tick.
-func (s *Store) Heartbeat(ctx context.Context) (engine.Heartbeat, error) {
-	var h engine.Heartbeat
+func (s *Store) Heartbeat(ctx context.Context) (scheduler.Heartbeat, error) {
+	var h scheduler.Heartbeat
 	var at, next string
 	err := s.read.QueryRowContext(ctx, `SELECT at, trigger, next_wake_at, ran, more, COALESCE(lag_s, 0)
 		FROM scheduler_heartbeat WHERE id = 1`).Scan(&at, &h.Trigger, &next, &h.Ran, &h.More, &h.LagSeconds)
@@ -376,7 +376,7 @@ func (s *Store) Heartbeat(ctx context.Context) (engine.Heartbeat, error) {
 
 // RetryLater shortens the lease of a claimed run after a failed try, so the
 // next tick takes it over after the back-off (§8.8), and records the error.
-func (s *Store) RetryLater(ctx context.Context, r engine.Retry) error {
+func (s *Store) RetryLater(ctx context.Context, r scheduler.Retry) error {
 	return s.tx(ctx, func(tx *sql.Tx) error {
 		var attempt int
 		err := tx.QueryRowContext(ctx, `SELECT attempt FROM schedule_runs WHERE id = ? AND lease_token = ?`, r.RunID, r.Token).Scan(&attempt)

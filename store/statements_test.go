@@ -61,7 +61,7 @@ func TestStatementsPerTickPath(t *testing.T) {
 			b.tick(t)
 			rel := b.release(t, r.ID)
 			before := b.store.Statements()
-			got, err := b.eng.PublishNow(context.Background(), b.editor, b.site.ID, r.ID, rel.Rev)
+			got, err := b.sched.PublishNow(context.Background(), b.editor, b.site.ID, r.ID, rel.Rev)
 			if err != nil || got.State != release.StatePublished {
 				t.Fatalf("PublishNow: %s, %v", got.State, err)
 			}

@@ -21,6 +21,7 @@ import (
 
 	"studio/engine"
 	"studio/engine/localtime"
+	"studio/engine/scheduler"
 )
 
 //go:embed migrations/*.sql
@@ -148,7 +149,7 @@ func (s *Store) migrate(ctx context.Context) error {
 // file that is no longer at its path (what is written there is lost), and
 // notes a read-only database for Liveness.
 func (s *Store) tx(ctx context.Context, fn func(*sql.Tx) error) error {
-	if err := s.Liveness(ctx); errors.Is(err, engine.ErrDatabaseGone) {
+	if err := s.Liveness(ctx); errors.Is(err, scheduler.ErrDatabaseGone) {
 		return err
 	}
 	tx, err := s.write.BeginTx(ctx, nil)
@@ -174,7 +175,7 @@ type liveness struct {
 	path    string
 	opened  os.FileInfo // the file at path when it was opened
 	checked time.Time   // when the file was last looked at (the process's clock)
-	problem error       // nil, or wrapping engine.ErrDatabaseGone or ErrDatabaseReadOnly
+	problem error       // nil, or wrapping scheduler.ErrDatabaseGone or ErrDatabaseReadOnly
 }
 
 // Liveness is nil while the database file at the path is the file this
@@ -188,12 +189,12 @@ func (s *Store) Liveness(ctx context.Context) error {
 	l := &s.live
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.opened == nil || errors.Is(l.problem, engine.ErrDatabaseGone) || time.Since(l.checked) < liveCheckEvery {
+	if l.opened == nil || errors.Is(l.problem, scheduler.ErrDatabaseGone) || time.Since(l.checked) < liveCheckEvery {
 		return l.problem
 	}
 	l.checked = time.Now()
 	if fi, err := os.Stat(l.path); err != nil || !os.SameFile(fi, l.opened) {
-		l.problem = fmt.Errorf("store: %s: %w", l.path, engine.ErrDatabaseGone)
+		l.problem = fmt.Errorf("store: %s: %w", l.path, scheduler.ErrDatabaseGone)
 		return l.problem
 	}
 	if l.problem != nil {
@@ -208,7 +209,7 @@ func (s *Store) Liveness(ctx context.Context) error {
 func (s *Store) probe(ctx context.Context) error {
 	_, err := s.write.ExecContext(ctx, `DELETE FROM schema_migrations WHERE version < 0`)
 	if isReadOnly(err) {
-		return fmt.Errorf("store: %w: %v", engine.ErrDatabaseReadOnly, err)
+		return fmt.Errorf("store: %w: %v", scheduler.ErrDatabaseReadOnly, err)
 	}
 	return nil // another failure (a busy lock, a cancelled request) says nothing about the file
 }
@@ -222,8 +223,8 @@ func (s *Store) noteWrite(err error) error {
 		l.mu.Lock()
 		switch {
 		case ro && l.problem == nil:
-			l.problem = fmt.Errorf("store: %w: %v", engine.ErrDatabaseReadOnly, err)
-		case !ro && errors.Is(l.problem, engine.ErrDatabaseReadOnly):
+			l.problem = fmt.Errorf("store: %w: %v", scheduler.ErrDatabaseReadOnly, err)
+		case !ro && errors.Is(l.problem, scheduler.ErrDatabaseReadOnly):
 			l.problem = nil
 		}
 		l.mu.Unlock()

@@ -36,9 +36,9 @@ func schedulerCmd(ctx context.Context, sub string, args []string, stdout io.Writ
 		return err
 	}
 	defer st.Close()
-	eng := engine.New(withTestHooks(st), systemClock{}, nil)
+	sched := scheduler.New(engine.New(st, systemClock{}, nil), withTestHooks(st), nil)
 	if sub == "run-due" {
-		rep, err := scheduler.New(eng, st, nil).RunDue(ctx, "manual")
+		rep, err := sched.RunDue(ctx, "manual")
 		if err != nil {
 			return err
 		}
@@ -46,7 +46,7 @@ func schedulerCmd(ctx context.Context, sub string, args []string, stdout io.Writ
 			rep.Published, rep.Late, rep.Failed, rep.NextWakeAt.Format(time.RFC3339))
 		return nil
 	}
-	hb, err := eng.Heartbeat(ctx)
+	hb, err := sched.Heartbeat(ctx)
 	if errors.Is(err, engine.ErrNotFound) {
 		fmt.Fprintln(stdout, "the scheduler has not run yet")
 		return nil

@@ -41,7 +41,7 @@ func TestStalledBannerInTheBrowser(t *testing.T) {
 	must(t, err)
 	if promise := seven.Add(5 * time.Minute); !rep.At.Equal(seven) {
 		t.Fatalf("tick at %v", rep.At)
-	} else if hb, err := a.engine.Heartbeat(ctx); err != nil || !hb.NextWakeAt.Equal(promise) {
+	} else if hb, err := a.ticker.Heartbeat(ctx); err != nil || !hb.NextWakeAt.Equal(promise) {
 		t.Fatalf("heartbeat %+v %v, want the promise %v", hb, err, promise)
 	}
 	// The backstop looks within the grace and leaves it alone.

@@ -11,9 +11,9 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"studio/engine"
 	"studio/engine/fakeclock"
 	"studio/engine/ids"
+	"studio/engine/scheduler"
 	"studio/store"
 )
 
@@ -42,7 +42,7 @@ func TestStuckReleasesInTheBrowser(t *testing.T) {
 	rows, err := st.DueReleases(ctx, nine, 10)
 	must(t, err)
 	dead := rows[0]
-	ok, err := st.ClaimRelease(ctx, engine.Claim{RunID: ids.RunID(dead.ID, nine), SiteID: f.site.ID, ReleaseID: dead.ID,
+	ok, err := st.ClaimRelease(ctx, scheduler.Claim{RunID: ids.RunID(dead.ID, nine), SiteID: f.site.ID, ReleaseID: dead.ID,
 		Rev: dead.Rev, State: dead.State, ExecuteAt: nine, Token: "lease_dead", LeaseUntil: nine.Add(45 * time.Second),
 		Trigger: "node", Now: nine})
 	if err != nil || !ok {

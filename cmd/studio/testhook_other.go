@@ -2,7 +2,7 @@
 
 package main
 
-import "studio/engine"
+import "studio/engine/scheduler"
 
 // withTestHooks returns st: the process tests' hooks need Unix signals.
-func withTestHooks(st engine.Store) engine.Store { return st }
+func withTestHooks(st scheduler.Store) scheduler.Store { return st }

@@ -9,7 +9,7 @@ import (
 	"sync"
 	"syscall"
 
-	"studio/engine"
+	"studio/engine/scheduler"
 )
 
 // stopAfterClaimEnv names the process tests' hook (lease_process_test.go):
@@ -20,7 +20,7 @@ import (
 const stopAfterClaimEnv = "STUDIO_TEST_STOP_AFTER_CLAIM"
 
 // withTestHooks returns st, wrapped when a test hook is asked for.
-func withTestHooks(st engine.Store) engine.Store {
+func withTestHooks(st scheduler.Store) scheduler.Store {
 	if os.Getenv(stopAfterClaimEnv) == "" {
 		return st
 	}
@@ -28,11 +28,11 @@ func withTestHooks(st engine.Store) engine.Store {
 }
 
 type stopAfterClaim struct {
-	engine.Store
+	scheduler.Store
 	once sync.Once
 }
 
-func (s *stopAfterClaim) ClaimRelease(ctx context.Context, c engine.Claim) (bool, error) {
+func (s *stopAfterClaim) ClaimRelease(ctx context.Context, c scheduler.Claim) (bool, error) {
 	ok, err := s.Store.ClaimRelease(ctx, c)
 	if ok && err == nil {
 		s.once.Do(func() {

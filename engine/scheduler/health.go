@@ -37,7 +37,7 @@ const (
 type Status struct {
 	Now time.Time
 	// Database is nil while the database keeps what it is told; otherwise
-	// it wraps engine.ErrDatabaseGone or engine.ErrDatabaseReadOnly.
+	// it wraps ErrDatabaseGone or ErrDatabaseReadOnly.
 	Database  error
 	Scheduler Health
 	// DueNotClaimed are scheduled releases more than a minute past their
@@ -72,10 +72,10 @@ func (s Status) DatabaseProblem() string {
 	switch {
 	case s.Database == nil:
 		return ""
-	case errors.Is(s.Database, engine.ErrDatabaseGone):
-		return engine.ErrDatabaseGone.Error()
-	case errors.Is(s.Database, engine.ErrDatabaseReadOnly):
-		return engine.ErrDatabaseReadOnly.Error()
+	case errors.Is(s.Database, ErrDatabaseGone):
+		return ErrDatabaseGone.Error()
+	case errors.Is(s.Database, ErrDatabaseReadOnly):
+		return ErrDatabaseReadOnly.Error()
 	}
 	return "database unavailable"
 }
@@ -85,7 +85,7 @@ func (s Status) DatabaseProblem() string {
 // error; an error means the health itself could not be read.
 func (t *Scheduler) Status(ctx context.Context, siteID string) (Status, error) {
 	now := t.e.Now()
-	st := Status{Now: now, Database: t.e.CheckDatabase(ctx, now)}
+	st := Status{Now: now, Database: t.checkDatabase(ctx, now)}
 	var err error
 	if st.Scheduler, err = t.schedulerHealth(ctx, now); err != nil {
 		if st.Database != nil {
@@ -135,7 +135,7 @@ const (
 // two minutes past the heartbeat's promised next wake while something is
 // due within 24 hours (dueSoon), or more than ten minutes past it at all. A
 // scheduler that never beat is stalled.
-func Stalled(hb engine.Heartbeat, found bool, now time.Time, dueSoon bool) bool {
+func Stalled(hb Heartbeat, found bool, now time.Time, dueSoon bool) bool {
 	switch {
 	case !found:
 		return true
@@ -148,7 +148,7 @@ func Stalled(hb engine.Heartbeat, found bool, now time.Time, dueSoon bool) bool 
 // stalled applies Stalled to the heartbeat at now, asking the store whether
 // something is due within a day only when the answer depends on it (the
 // beat is two to ten minutes overdue).
-func (t *Scheduler) stalled(ctx context.Context, hb engine.Heartbeat, found bool, now time.Time) (bool, error) {
+func (t *Scheduler) stalled(ctx context.Context, hb Heartbeat, found bool, now time.Time) (bool, error) {
 	if !found || !now.After(hb.NextWakeAt.Add(stalledAfter)) || now.After(hb.NextWakeAt.Add(stalledAfterIdle)) {
 		return Stalled(hb, found, now, false), nil
 	}
@@ -181,14 +181,14 @@ const stoppedAfter = 10 * time.Minute
 
 // Health is the scheduler's state from its heartbeat.
 type Health struct {
-	State string            // HealthRunning, HealthLate or HealthStopped
-	Beat  *engine.Heartbeat // nil before the first beat
+	State string     // HealthRunning, HealthLate or HealthStopped
+	Beat  *Heartbeat // nil before the first beat
 }
 
 // HealthOf reads the scheduler's state from its heartbeat at now; dueSoon
 // says something is due within 24 hours. Running and Stalled agree: a
 // scheduler is running exactly when it is not stalled (§8.7).
-func HealthOf(hb engine.Heartbeat, found bool, now time.Time, dueSoon bool) string {
+func HealthOf(hb Heartbeat, found bool, now time.Time, dueSoon bool) string {
 	switch {
 	case !Stalled(hb, found, now, dueSoon):
 		return HealthRunning

@@ -11,42 +11,48 @@ import (
 	"studio/engine/scheduler"
 )
 
-// blockedEngine is an engine whose ticks wait until released.
+// blockedEngine is an engine on a fake clock; a tick over it runs no
+// release (neverBeat has none), so the rest of scheduler.Engine is never
+// asked.
 type blockedEngine struct {
-	clock   *fakeclock.Clock
+	scheduler.Engine
+	clock *fakeclock.Clock
+}
+
+func (e *blockedEngine) Now() time.Time                      { return e.clock.Now() }
+func (e *blockedEngine) WakeAt(t time.Time) <-chan time.Time { return e.clock.WakeAt(t) }
+func (e *blockedEngine) Pokes() <-chan struct{}              { return nil }
+
+// neverBeat is a store whose scheduler never beat: stalled. Its ticks wait
+// until released; it runs no release, so the rest of scheduler.Store is
+// never asked.
+type neverBeat struct {
+	scheduler.Store
 	release chan struct{}
 	entered chan struct{}
 	ticks   atomic.Int64
 }
 
-// CheckDatabase is where a tick blocks: it is the first thing it asks.
-func (e *blockedEngine) CheckDatabase(context.Context, time.Time) error {
-	e.ticks.Add(1)
-	e.entered <- struct{}{}
-	<-e.release
+// Liveness is where a tick blocks: it is the first thing it asks (the
+// database check).
+func (s *neverBeat) Liveness(context.Context) error {
+	s.ticks.Add(1)
+	s.entered <- struct{}{}
+	<-s.release
 	return nil
 }
-func (e *blockedEngine) RunRelease(context.Context, engine.ReleaseRow, time.Time, string, *engine.RunTally) (time.Time, error) {
-	return time.Time{}, nil
-}
-func (e *blockedEngine) Now() time.Time                      { return e.clock.Now() }
-func (e *blockedEngine) WakeAt(t time.Time) <-chan time.Time { return e.clock.WakeAt(t) }
-func (e *blockedEngine) Pokes() <-chan struct{}              { return nil }
 
-// neverBeat is a store whose scheduler never beat: stalled.
-type neverBeat struct{}
-
-func (neverBeat) Heartbeat(context.Context) (engine.Heartbeat, error) {
-	return engine.Heartbeat{}, engine.ErrNotFound
+func (*neverBeat) Heartbeat(context.Context) (scheduler.Heartbeat, error) {
+	return scheduler.Heartbeat{}, engine.ErrNotFound
 }
-func (neverBeat) DueReleases(context.Context, time.Time, int) ([]engine.ReleaseRow, error) {
+func (*neverBeat) DueReleases(context.Context, time.Time, int) ([]engine.ReleaseRow, error) {
 	return nil, nil
 }
-func (neverBeat) WriteHeartbeat(context.Context, engine.Heartbeat) error { return nil }
-func (neverBeat) StuckReleases(context.Context, string, time.Time, time.Time, int) ([]scheduler.StuckRelease, error) {
+func (*neverBeat) WriteHeartbeat(context.Context, scheduler.Heartbeat) error { return nil }
+func (*neverBeat) StuckReleases(context.Context, string, time.Time, time.Time, int) ([]scheduler.StuckRelease, error) {
 	return nil, nil
 }
-func (neverBeat) Releases(context.Context, string, time.Time, time.Time) ([]engine.ReleaseRow, error) {
+func (*neverBeat) Releases(context.Context, string, time.Time, time.Time) ([]engine.ReleaseRow, error) {
 	return nil, nil
 }
 
@@ -55,11 +61,11 @@ func (neverBeat) Releases(context.Context, string, time.Time, time.Time) ([]engi
 // flood of requests meanwhile starts no second one.
 func TestNudgeNeverWaitsAndRunsOne(t *testing.T) {
 	t.Parallel()
-	e := &blockedEngine{clock: fakeclock.New(time.Date(2026, 11, 2, 6, 0, 0, 0, time.UTC)),
-		release: make(chan struct{}), entered: make(chan struct{}, 10)}
-	s := scheduler.New(e, neverBeat{}, nil)
+	e := &blockedEngine{clock: fakeclock.New(time.Date(2026, 11, 2, 6, 0, 0, 0, time.UTC))}
+	st := &neverBeat{release: make(chan struct{}), entered: make(chan struct{}, 10)}
+	s := scheduler.New(e, st, nil)
 	s.Nudge() // returns although the tick blocks
-	<-e.entered
+	<-st.entered
 	for range 100 {
 		s.Nudge()
 	}
@@ -68,16 +74,16 @@ func TestNudgeNeverWaitsAndRunsOne(t *testing.T) {
 	for range 100 {
 		s.Nudge()
 	}
-	close(e.release)
+	close(st.release)
 	s.Stop() // waits for the background backstop
-	if n := e.ticks.Load(); n != 1 {
+	if n := st.ticks.Load(); n != 1 {
 		t.Fatalf("%d backstop ticks for a flood of requests, want 1", n)
 	}
 	// Once it is done, the next request past the minute runs one again.
 	s.Nudge()
-	<-e.entered
+	<-st.entered
 	s.Stop()
-	if n := e.ticks.Load(); n != 2 {
+	if n := st.ticks.Load(); n != 2 {
 		t.Fatalf("%d backstop ticks, want 2", n)
 	}
 }

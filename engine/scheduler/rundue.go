@@ -19,7 +19,7 @@ const (
 
 // TickReport says what one tick did (§8.1).
 type TickReport struct {
-	engine.RunTally
+	RunTally
 	More       bool      // the tick stopped at its limit with work left
 	At         time.Time // the tick's now
 	NextWakeAt time.Time
@@ -38,7 +38,7 @@ type TickReport struct {
 func (e *Scheduler) RunDue(ctx context.Context, trigger string) (TickReport, error) {
 	now := e.e.Now()
 	rep := TickReport{At: now, NextWakeAt: now.Add(maxSleep)}
-	if err := e.e.CheckDatabase(ctx, now); err != nil {
+	if err := e.checkDatabase(ctx, now); err != nil {
 		return rep, err // nothing the tick did would be kept; look again in a minute
 	}
 	rows, err := e.store.DueReleases(ctx, rep.NextWakeAt, maxReleasesPerTick+1)
@@ -77,7 +77,7 @@ func (e *Scheduler) RunDue(ctx context.Context, trigger string) (TickReport, err
 			rep.More = true
 			break
 		}
-		again, err := e.e.RunRelease(ctx, r, now, trigger, &rep.RunTally)
+		again, err := e.runRelease(ctx, r, now, trigger, &rep.RunTally)
 		if err != nil {
 			e.log.Error("schedules: release run failed", "release", r.ID, "err", err)
 			firstErr = cmp.Or(firstErr, err)
@@ -139,6 +139,6 @@ func (e *Scheduler) beat(ctx context.Context, now time.Time, trigger string, nex
 	if !nextDue.IsZero() && nextDue.Before(promise) {
 		promise = nextDue
 	}
-	return e.store.WriteHeartbeat(ctx, engine.Heartbeat{At: now, Trigger: trigger, NextWakeAt: promise, Ran: rep.Ran, More: rep.More,
+	return e.store.WriteHeartbeat(ctx, Heartbeat{At: now, Trigger: trigger, NextWakeAt: promise, Ran: rep.Ran, More: rep.More,
 		LagSeconds: rep.LagSeconds})
 }

@@ -1,13 +1,17 @@
-// Package scheduler decides when the engine runs due work: the in-process
-// ticker loop and the request backstop (RFC §8.4–§8.7). What one tick does
-// (RunDue: claim each due release, run it, write the heartbeat) is the
-// scheduler's; each release in it is the engine's. The automations tick will
-// live here next. Whether the scheduler runs is here too: the health report
-// (Status, /health and the Scheduler card), §8.7's stalled rule, and the
-// notices derived from schedule state (§14, Notifications).
+// Package scheduler decides when due work runs and does the run: the
+// in-process ticker loop and the request backstop (RFC §8.4–§8.7), what one
+// tick does (RunDue: claim each due release, run it, write the heartbeat),
+// and what one release run does (claim, run, publish or fail, §6.3, with its
+// lease), which a person's manual run, Publish now (PublishNow), shares. The
+// automations tick will live here next. Whether the scheduler runs is here
+// too: the database check, the health report (Status, /health and the
+// Scheduler card), §8.7's stalled rule, and the notices derived from
+// schedule state (§14, Notifications).
 //
-// What one release run does (claim, run, publish, §6.3) stays the engine's:
-// RunRelease, which Publish now shares.
+// The rules a run checks that are the engine's (who may approve a release,
+// the live addresses, a pinned node as its release left it) are asked of the
+// engine; the engine's approvals run an "on-approval" release through
+// PublishNow, which New registers with it (engine.SetManualRunner).
 package scheduler
 
 import (
@@ -18,6 +22,8 @@ import (
 	"time"
 
 	"studio/engine"
+	"studio/engine/content"
+	"studio/engine/release"
 )
 
 const (
@@ -25,37 +31,28 @@ const (
 	retryAfterError = 5 * time.Second
 )
 
-// Engine is what the scheduler needs from the engine: what one release run
-// does, the database check, the clock, and the pokes that wake the loop
-// early.
+// Engine is what the scheduler needs from the engine: the clock, the pokes
+// that wake the loop early, and the rules of a run that stay the engine's.
+// *engine.Engine is one.
 type Engine interface {
-	RunRelease(ctx context.Context, r engine.ReleaseRow, now time.Time, trigger string, tally *engine.RunTally) (again time.Time, err error)
-	CheckDatabase(ctx context.Context, now time.Time) error
 	Now() time.Time
 	WakeAt(t time.Time) <-chan time.Time
 	Pokes() <-chan struct{}
-}
-
-// Store is what the scheduler reads and writes: what is due, and the
-// heartbeat.
-type Store interface {
-	// DueReleases lists releases that need the scheduler before before, in
-	// each site's time order, at most limit.
-	DueReleases(ctx context.Context, before time.Time, limit int) ([]engine.ReleaseRow, error)
-	Heartbeat(ctx context.Context) (engine.Heartbeat, error)
-	WriteHeartbeat(ctx context.Context, h engine.Heartbeat) error
-	// StuckReleases lists, for a site or for all (siteID ""), scheduled
-	// releases due at or before dueBefore on sites that are not paused and
-	// running ones whose lease ended at or before leaseBefore.
-	StuckReleases(ctx context.Context, siteID string, dueBefore, leaseBefore time.Time, limit int) ([]StuckRelease, error)
-	// Releases lists a site's releases with execute_at in [from, to), and
-	// every non-terminal one without a time, ordered by time then id.
-	Releases(ctx context.Context, siteID string, from, to time.Time) ([]engine.ReleaseRow, error)
+	Poke()
+	// AbilitiesOfRelease says, with Approves, whether a person may approve
+	// a release: the right a manual run needs, and the run's approval gate.
+	AbilitiesOfRelease(ctx context.Context, u engine.User, r engine.ReleaseRow) (engine.ReleaseAbilities, error)
+	// ReleaseAddresses refuses a release whose node would take over
+	// another's live address.
+	ReleaseAddresses(ctx context.Context, siteID string, items []release.Item) error
+	// AsLeft reports whether a node is as its release item left it.
+	AsLeft(ctx context.Context, it release.Item, n content.Node) (bool, error)
 }
 
 // Scheduler is the in-process scheduler loop: it runs a tick, sleeps until
 // the next due instant or a minute at most, and is woken early by pokes.
-// The database holds every fact; the scheduler only decides when to look.
+// The database holds every fact; the scheduler decides when to look, and
+// runs what it finds due (and a person's Publish now) under a lease.
 type Scheduler struct {
 	e     Engine
 	store Store
@@ -70,16 +67,24 @@ type Scheduler struct {
 	mu           sync.Mutex
 	lastBeat     time.Time   // when this process last wrote the heartbeat
 	lastBackstop time.Time   // when this process last checked the heartbeat for the backstop
+	dbProblem    string      // the database problem last logged (checkDatabase)
+	dbLogged     time.Time   // and when
 	nudging      atomic.Bool // a request's backstop runs in the background
 	background   sync.WaitGroup
 }
 
-// New returns a stopped scheduler over e and store. log may be nil.
+// New returns a stopped scheduler over e and store. log may be nil. It
+// registers its manual run with e when e takes one (engine.SetManualRunner),
+// so the engine's approvals run an "on-approval" release at once.
 func New(e Engine, store Store, log *slog.Logger) *Scheduler {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Scheduler{e: e, store: store, log: log}
+	s := &Scheduler{e: e, store: store, log: log}
+	if m, ok := e.(interface{ SetManualRunner(engine.ManualRunner) }); ok {
+		m.SetManualRunner(s)
+	}
+	return s
 }
 
 // Start runs the loop in a goroutine. The first tick runs at once, which

@@ -151,7 +151,7 @@ func TestTicker(t *testing.T) {
 		if _, ok := live[b.Article.ID]; ok {
 			t.Fatal("missed release published")
 		}
-		hb, err := b.Eng.Heartbeat(ctx)
+		hb, err := b.Sched.Heartbeat(ctx)
 		if err != nil || hb.Trigger != "node" || hb.Ran != 2 || !hb.At.Equal(b.Clock.Now()) {
 			t.Fatalf("heartbeat %+v, %v", hb, err)
 		}
@@ -285,7 +285,7 @@ func TestTicker(t *testing.T) {
 		h := startTickerCtx(t, b, parent)
 		h.tick(t)
 		h.sleep(t)
-		hb, err := b.Eng.Heartbeat(ctx)
+		hb, err := b.Sched.Heartbeat(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -325,7 +325,7 @@ func TestTicker(t *testing.T) {
 		if n := h.count.Load(); n != 1 {
 			t.Fatalf("ticks = %d, want 1", n)
 		}
-		if got, err := b.Eng.Heartbeat(ctx); err != nil || got != hb {
+		if got, err := b.Sched.Heartbeat(ctx); err != nil || got != hb {
 			t.Fatalf("heartbeat %+v (%v), want %+v", got, err, hb)
 		}
 	})

@@ -87,7 +87,7 @@ func (h *Handler) Cancel(w http.ResponseWriter, r *http.Request) { h.change(w, r
 // caller (§8.6, §13); body {"rev": n}.
 func (h *Handler) PublishNow(w http.ResponseWriter, r *http.Request) {
 	h.change(w, r, func(ctx context.Context, u engine.User, site, id string, rev int64) error {
-		_, err := h.eng.PublishNow(ctx, u, site, id, rev)
+		_, err := h.sched.PublishNow(ctx, u, site, id, rev)
 		return err
 	})
 }

@@ -334,7 +334,7 @@ func (h *Handler) PublishNow(w http.ResponseWriter, r *http.Request) {
 			PublishNowErrors: templates.FieldErrors{"confirm": locales.T(ctx, "error.confirm_required")}})
 		return
 	}
-	_, err := h.eng.PublishNow(ctx, *st.user, st.site.ID, id, formRev(r))
+	_, err := h.sched.PublishNow(ctx, *st.user, st.site.ID, id, formRev(r))
 	if msg, _, status, ok := refusal(ctx, err); ok {
 		// The page shows the release as it is now: after a run that
 		// published nothing, its outcome says why, beside this sentence.

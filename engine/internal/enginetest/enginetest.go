@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"studio/engine/calendar"
+	"studio/engine/localtime"
 	"studio/engine/scheduler"
 	"sync"
 	"testing"
@@ -58,8 +59,12 @@ func New(tb testing.TB) *Bundle {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { b.Store.Close() })
-	b.Eng = engine.New(&s6Store{Store: b.Store, tb: tb}, b.Clock, nil)
-	b.Sched = scheduler.New(b.Eng, b.Store, nil)
+	// The engine and its scheduler (the runs' writes, Publish now) share
+	// the S6-checking store; scheduler.New registers its manual run with
+	// the engine, as in every process.
+	s6 := &s6Store{Store: b.Store, tb: tb}
+	b.Eng = engine.New(s6, b.Clock, nil)
+	b.Sched = scheduler.New(b.Eng, s6, nil)
 	b.Cal = calendar.New(b.Store, b.Clock, nil)
 	if b.Site, err = b.Eng.CreateSite(ctx, "Demo Gazette", "Europe/Istanbul"); err != nil {
 		tb.Fatal(err)
@@ -179,6 +184,13 @@ func (b *Bundle) Exec(tb testing.TB, query string, args ...any) {
 	}
 }
 
+// SetExecuteAt writes a release's stored instant directly, as a host with
+// different tzdata would have computed it (§9.1).
+func (b *Bundle) SetExecuteAt(tb testing.TB, id string, at time.Time) {
+	tb.Helper()
+	b.Exec(tb, `UPDATE releases SET execute_at = ? WHERE id = ?`, localtime.FormatInstant(at), id)
+}
+
 // Dump describes every row a use case could write (nodes and their
 // versions, sites, snapshots, releases, items and holds, runs, audit), so
 // "changed nothing" is a string comparison.
@@ -229,12 +241,15 @@ var schedulers sync.Map
 
 // SchedulerOf is eng's scheduler over st, made on first use.
 func SchedulerOf(eng *engine.Engine, st scheduler.Store) *scheduler.Scheduler {
+	if s, ok := schedulers.Load(eng); ok {
+		return s.(*scheduler.Scheduler)
+	}
 	s, _ := schedulers.LoadOrStore(eng, scheduler.New(eng, st, nil))
 	return s.(*scheduler.Scheduler)
 }
 
 // s6Store is the real store that checks S6 on every release change the
-// engine writes: an item change carries a new approval or clears the old
+// engine and its scheduler write: an item change carries a new approval or clears the old
 // one, never both and never neither. Every engine test that drives a use
 // case changing items (edit a draft, send it, re-pin, re-base, edit and
 // re-pin, approve) runs through it, so the check is a property over the

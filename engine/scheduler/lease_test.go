@@ -1,4 +1,4 @@
-package engine_test
+package scheduler_test
 
 import (
 	"context"
@@ -8,8 +8,8 @@ import (
 
 	"studio/engine"
 	"studio/engine/content"
-	"studio/engine/internal/enginetest"
 	"studio/engine/release"
+	"studio/engine/scheduler"
 )
 
 // hookedStore is the bundle's store for an engine standing in for another
@@ -17,12 +17,12 @@ import (
 // (the process freezes there) and, if it returns an error, the claim call
 // fails with it (the process dies there, its claim left in the database).
 type hookedStore struct {
-	engine.Store
+	scheduler.Store
 	afterClaim func() error
 	fired      bool
 }
 
-func (s *hookedStore) ClaimRelease(ctx context.Context, c engine.Claim) (bool, error) {
+func (s *hookedStore) ClaimRelease(ctx context.Context, c scheduler.Claim) (bool, error) {
 	ok, err := s.Store.ClaimRelease(ctx, c)
 	if ok && err == nil && !s.fired {
 		s.fired = true
@@ -35,15 +35,15 @@ func (s *hookedStore) ClaimRelease(ctx context.Context, c engine.Claim) (bool, e
 
 var errDied = errors.New("the ticker process died")
 
-// leaseBundle is a bundle with two more articles and an engine whose first
-// claim dies or freezes as afterClaim says.
-func leaseBundle(t *testing.T, afterClaim func() error) (*testBundle, *engine.Engine, [3]content.Node) {
+// leaseBundle is a bundle with two more articles and a scheduler (another
+// ticker process) whose first claim dies or freezes as afterClaim says.
+func leaseBundle(t *testing.T, afterClaim func() error) (*testBundle, *scheduler.Scheduler, [3]content.Node) {
 	t.Helper()
 	b := newBundle(t)
 	nodes := [3]content.Node{b.Article,
 		b.CreateNode(t, b.Site.ID, release.KindContentEntry, content.Body{Title: "Second", Slug: "second", Status: content.StatusDraft}),
 		b.CreateNode(t, b.Site.ID, release.KindContentEntry, content.Body{Title: "Third", Slug: "third", Status: content.StatusDraft})}
-	dead := engine.New(&hookedStore{Store: b.Store, afterClaim: afterClaim}, b.Clock, nil)
+	dead := scheduler.New(engine.New(b.Store, b.Clock, nil), &hookedStore{Store: b.Store, afterClaim: afterClaim}, nil)
 	return b, dead, nodes
 }
 
@@ -89,7 +89,7 @@ func TestDeadTickerHoldsItsSiteOneLeaseAtMost(t *testing.T) {
 	}
 
 	b.Clock.Set(nine)
-	if _, err := enginetest.SchedulerOf(dead, b.Store).RunDue(ctx, "node"); !errors.Is(err, errDied) {
+	if _, err := dead.RunDue(ctx, "node"); !errors.Is(err, errDied) {
 		t.Fatalf("the dying tick: %v", err)
 	}
 	if got := b.Release(t, first); got.State != release.StateRunning || got.LeaseUntil == nil || got.LeaseUntil.After(nine.Add(90*time.Second)) {
@@ -147,7 +147,7 @@ func TestFrozenTickerStopsBeforeItsEffect(t *testing.T) {
 	r[1] = b.Schedule(t, b.Editor, n[1], "2026-11-02", "09:01")
 
 	b.Clock.Set(nine)
-	if _, err := enginetest.SchedulerOf(frozen, b.Store).RunDue(ctx, "node"); err != nil {
+	if _, err := frozen.RunDue(ctx, "node"); err != nil {
 		t.Fatalf("the frozen tick, once it went on: %v", err)
 	}
 	if tookOver != nil {
@@ -174,7 +174,7 @@ func TestStatusNamesReleasesNobodyTook(t *testing.T) {
 	r1 := b.Schedule(t, b.Editor, n[0], "2026-11-02", "09:00")
 	r2 := b.Schedule(t, b.Editor, n[1], "2026-11-02", "09:01")
 	b.Clock.Set(nine)
-	if _, err := enginetest.SchedulerOf(dead, b.Store).RunDue(ctx, "node"); !errors.Is(err, errDied) {
+	if _, err := dead.RunDue(ctx, "node"); !errors.Is(err, errDied) {
 		t.Fatalf("the dying tick: %v", err)
 	}
 	st, err := b.Sched.Status(ctx, b.Site.ID)

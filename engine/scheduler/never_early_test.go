@@ -1,10 +1,9 @@
-package engine_test
+package scheduler_test
 
 import (
 	"context"
 	"encoding/json"
 	"math/rand"
-	"studio/engine/internal/enginetest"
 	"studio/engine/scheduler"
 	"testing"
 	"time"
@@ -15,15 +14,6 @@ import (
 	"studio/engine/localtime"
 	"studio/engine/release"
 )
-
-// setExecuteAt writes a release's stored instant directly, as a host with
-// different tzdata would have computed it (§9.1).
-func (b *testBundle) setExecuteAt(t testing.TB, id string, at time.Time) {
-	t.Helper()
-	if _, err := b.Store.DB().Exec(`UPDATE releases SET execute_at = ? WHERE id = ?`, localtime.FormatInstant(at), id); err != nil {
-		t.Fatal(err)
-	}
-}
 
 func TestNeverEarly(t *testing.T) {
 	t.Parallel()
@@ -61,7 +51,7 @@ func TestNeverEarly(t *testing.T) {
 	t.Run("EarlierInstantIsMovedBackToTheWallTime", func(t *testing.T) {
 		b, r := setup(t)
 		early := nine.Add(-time.Hour)
-		b.setExecuteAt(t, r.ID, early)
+		b.SetExecuteAt(t, r.ID, early)
 		b.Clock.Set(early)
 
 		rep := b.Tick(t)
@@ -111,7 +101,7 @@ func TestNeverEarly(t *testing.T) {
 	t.Run("EarlierInstantAndAlreadyDue", func(t *testing.T) {
 		b, r := setup(t)
 		early := nine.Add(-time.Hour)
-		b.setExecuteAt(t, r.ID, early)
+		b.SetExecuteAt(t, r.ID, early)
 		b.Clock.Set(nine.Add(30 * time.Second))
 		if rep := b.Tick(t); rep.Published != 1 {
 			t.Fatalf("tick: %+v", rep)
@@ -127,7 +117,7 @@ func TestNeverEarly(t *testing.T) {
 	t.Run("EarlierByMoreThanTheLateLimitIsNotMissed", func(t *testing.T) {
 		b, r := setup(t)
 		early := nine.Add(-3 * time.Hour)
-		b.setExecuteAt(t, r.ID, early)
+		b.SetExecuteAt(t, r.ID, early)
 		b.Clock.Set(nine.Add(-30 * time.Minute)) // 2.5 h after the stored instant
 		if rep := b.Tick(t); rep.Ran != 0 {
 			t.Fatalf("tick: %+v", rep)
@@ -145,7 +135,7 @@ func TestNeverEarly(t *testing.T) {
 		b := newBundle(t)
 		r := b.Schedule(t, b.Contributor, b.Article, "2026-11-02", "09:00")
 		early := nine.Add(-time.Hour)
-		b.setExecuteAt(t, r.ID, early)
+		b.SetExecuteAt(t, r.ID, early)
 		b.Clock.Set(early)
 		b.Tick(t)
 		if got := b.Release(t, r.ID); got.State != release.StateAwaitingApproval {
@@ -156,7 +146,7 @@ func TestNeverEarly(t *testing.T) {
 	t.Run("LaterInstantIsKept", func(t *testing.T) {
 		b, r := setup(t)
 		later := nine.Add(time.Hour)
-		b.setExecuteAt(t, r.ID, later)
+		b.SetExecuteAt(t, r.ID, later)
 		b.Clock.Set(nine)
 		if rep := b.Tick(t); rep.Ran != 0 {
 			t.Fatalf("tick at the wall time: %+v", rep)
@@ -197,7 +187,7 @@ func TestNeverEarlyProperty(t *testing.T) {
 	// so the instants need not increase.
 	tickAt := func(now time.Time) scheduler.TickReport {
 		t.Helper()
-		rep, err := enginetest.SchedulerOf(engine.New(b.Store, fakeclock.New(now), nil), b.Store).RunDue(ctx, "manual")
+		rep, err := scheduler.New(engine.New(b.Store, fakeclock.New(now), nil), b.Store, nil).RunDue(ctx, "manual")
 		if err != nil {
 			t.Fatalf("tick at %s: %v", now, err)
 		}
@@ -208,7 +198,7 @@ func TestNeverEarlyProperty(t *testing.T) {
 		var stored time.Time
 		if rng.Intn(2) == 0 {
 			stored = nine.Add(-time.Millisecond - upTo2h())
-			b.setExecuteAt(t, r.ID, stored)
+			b.SetExecuteAt(t, r.ID, stored)
 		} else {
 			stored = *b.Release(t, r.ID).ExecuteAt
 		}

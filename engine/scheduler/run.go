@@ -1,4 +1,4 @@
-package engine
+package scheduler
 
 import (
 	"context"
@@ -6,10 +6,16 @@ import (
 	"fmt"
 	"time"
 
+	"studio/engine"
 	"studio/engine/ids"
 	"studio/engine/localtime"
 	"studio/engine/release"
 )
+
+// What one release run does (claim, run, publish or fail, §6.3): the tick's
+// run of a due release (runRelease) and a person's manual run (PublishNow)
+// share runClaimed. Effects are the store's guarded writes; the rules that
+// stay the engine's (who may approve, live addresses) are asked of it.
 
 // A lease is short and renewed every 15 seconds while its run
 // works (keepLease), so a crashed or frozen ticker's claim is taken over by
@@ -17,9 +23,6 @@ import (
 // site up no longer (ClaimRelease): a release due in the same minute as a
 // dead run is still published within a minute of its time.
 const leaseFor = 45 * time.Second
-
-// Scheduler is the actor of every effect the ticker has (§6.3).
-var Scheduler = release.Actor{Kind: "system", ID: "sys_scheduler", Name: "Scheduler"}
 
 // RunTally counts what release runs reached (§8.1); a tick adds up its
 // runs' in its report.
@@ -30,11 +33,11 @@ type RunTally struct {
 	Failed    int // conflict, failed, missed or expired
 }
 
-// RunRelease takes one due release as far as it can at now, the way the
+// runRelease takes one due release as far as it can at now, the way the
 // tick does (claim, run, publish or fail, §6.3), adding what it reached to
 // rep. again is when the scheduler should look at it once more (zero when
-// it is done with it). The scheduler decides when; this decides what.
-func (e *Engine) RunRelease(ctx context.Context, r ReleaseRow, now time.Time, trigger string, rep *RunTally) (again time.Time, err error) {
+// it is done with it). RunDue decides when; this decides what.
+func (e *Scheduler) runRelease(ctx context.Context, r engine.ReleaseRow, now time.Time, trigger string, rep *RunTally) (again time.Time, err error) {
 	if r.ExecuteAt == nil {
 		return time.Time{}, nil
 	}
@@ -44,10 +47,10 @@ func (e *Engine) RunRelease(ctx context.Context, r ReleaseRow, now time.Time, tr
 	// tzdata; a later instant moves the release, an earlier one is ignored.
 	// A waiting request is not expired early either.
 	if r.State != release.StateRunning && r.When != nil && r.When.LocalTime != "" {
-		if later, moved := e.recompute(r); moved {
-			audit := AuditEntry{Action: "release.reschedule", Actor: Scheduler, SiteID: r.SiteID, ReleaseID: r.ID, At: now,
+		if later, moved := recompute(r); moved {
+			audit := engine.AuditEntry{Action: "release.reschedule", Actor: engine.Scheduler, SiteID: r.SiteID, ReleaseID: r.ID, At: now,
 				Details: map[string]any{"from": localtime.FormatInstant(at), "to": localtime.FormatInstant(later), "adjusted": "tzdata"}}
-			if err := e.store.Reschedule(ctx, r.ID, r.Rev, later, audit); err != nil && !errors.Is(err, ErrConflict) {
+			if err := e.store.Reschedule(ctx, r.ID, r.Rev, later, audit); err != nil && !errors.Is(err, engine.ErrConflict) {
 				return time.Time{}, err
 			}
 			if later.After(now) {
@@ -64,15 +67,15 @@ func (e *Engine) RunRelease(ctx context.Context, r ReleaseRow, now time.Time, tr
 	// Without a claim, a guarded state change is the whole effect: a request
 	// nobody approved by its time expires (D5); an occurrence more than an
 	// hour late is missed and recorded as a run (§8.6).
-	end := func(to release.State, o *release.Outcome, run *RunRecord) (time.Time, error) {
-		audit := AuditEntry{Action: "release." + string(to), Actor: Scheduler, SiteID: r.SiteID, ReleaseID: r.ID, At: now,
+	end := func(to release.State, o *release.Outcome, run *engine.RunRecord) (time.Time, error) {
+		audit := engine.AuditEntry{Action: "release." + string(to), Actor: engine.Scheduler, SiteID: r.SiteID, ReleaseID: r.ID, At: now,
 			Details: onBehalfOf(r, map[string]any{"outcome": o})}
 		if run != nil {
 			audit.RunID = run.ID
 		}
-		err := e.store.ChangeRelease(ctx, Change{ID: r.ID, Rev: r.Rev, From: []release.State{r.State}, To: to, Outcome: o, Run: run,
+		err := e.store.ChangeRelease(ctx, engine.Change{ID: r.ID, Rev: r.Rev, From: []release.State{r.State}, To: to, Outcome: o, Run: run,
 			Audit: audit}.Settled())
-		if errors.Is(err, ErrConflict) {
+		if errors.Is(err, engine.ErrConflict) {
 			return time.Time{}, nil // someone else changed it first
 		}
 		if err == nil {
@@ -86,16 +89,16 @@ func (e *Engine) RunRelease(ctx context.Context, r ReleaseRow, now time.Time, tr
 	}
 	if release.IsMissed(at, now) {
 		return end(release.StateMissed, &release.Outcome{Kind: "missed", At: now, LatenessSeconds: &lateness},
-			&RunRecord{ID: runID, SiteID: r.SiteID, SubjectID: r.ID, OccurrenceAt: at, State: "missed", Trigger: trigger, Lateness: lateness})
+			&engine.RunRecord{ID: runID, SiteID: r.SiteID, SubjectID: r.ID, OccurrenceAt: at, State: "missed", Trigger: trigger, Lateness: lateness})
 	}
 	// A running release whose time has not come is a person's early
 	// Publish now that died with its process: it goes back to scheduled
 	// and runs at its time, never early (S2).
 	if r.State == release.StateRunning && at.After(now) {
-		err := e.store.ChangeRelease(ctx, Change{ID: r.ID, Rev: r.Rev, From: []release.State{release.StateRunning},
+		err := e.store.ChangeRelease(ctx, engine.Change{ID: r.ID, Rev: r.Rev, From: []release.State{release.StateRunning},
 			To: release.StateScheduled, Approval: r.Approval,
-			Audit: AuditEntry{Action: "release.reclaimed", Actor: Scheduler, SiteID: r.SiteID, ReleaseID: r.ID, At: now}}.Settled())
-		if err != nil && !errors.Is(err, ErrConflict) {
+			Audit: engine.AuditEntry{Action: "release.reclaimed", Actor: engine.Scheduler, SiteID: r.SiteID, ReleaseID: r.ID, At: now}}.Settled())
+		if err != nil && !errors.Is(err, engine.ErrConflict) {
 			return time.Time{}, err
 		}
 		return at, nil
@@ -120,7 +123,7 @@ func (e *Engine) RunRelease(ctx context.Context, r ReleaseRow, now time.Time, tr
 	}
 	lease := Lease{ReleaseID: r.ID, RunID: runID, Token: claim.Token, Now: now, Until: claim.LeaseUntil}
 	stop := e.keepLease(ctx, lease)
-	state, _, err := e.runClaimed(ctx, r, claimedRun{id: runID, token: claim.Token, now: now, lateness: lateness, by: Scheduler,
+	state, _, err := e.runClaimed(ctx, r, claimedRun{id: runID, token: claim.Token, now: now, lateness: lateness, by: engine.Scheduler,
 		lease: lease})
 	stop()
 	if errors.Is(err, errLeaseLost) { // another ticker has it now; nothing was written
@@ -150,7 +153,7 @@ func (e *Engine) RunRelease(ctx context.Context, r ReleaseRow, now time.Time, tr
 // lease's end to the back-off: 30 s, 1, 2, 5, then 10 minutes (§8.8). The
 // retries end when the run is more than an hour late: the next tick finds
 // it missed. If even this write fails, the lease lapses on its own.
-func (e *Engine) retryLater(ctx context.Context, r ReleaseRow, c Claim, cause error) (time.Time, error) {
+func (e *Scheduler) retryLater(ctx context.Context, r engine.ReleaseRow, c Claim, cause error) (time.Time, error) {
 	var at time.Time
 	err := e.store.RetryLater(ctx, Retry{ReleaseID: r.ID, RunID: c.RunID, Token: c.Token, Error: cause.Error(), Now: c.Now,
 		Delay: func(attempt int) time.Duration {
@@ -189,16 +192,16 @@ type claimedRun struct {
 // and tries once more. It returns the state the release reached and its
 // outcome, or "" when the site kept moving and the claim stays for the next
 // tick. A state with an error is a terminal state whose write failed.
-func (e *Engine) runClaimed(ctx context.Context, r ReleaseRow, c claimedRun) (release.State, *release.Outcome, error) {
+func (e *Scheduler) runClaimed(ctx context.Context, r engine.ReleaseRow, c claimedRun) (release.State, *release.Outcome, error) {
 	now, runID := c.now, c.id
-	auditOf := func(action string, details map[string]any) AuditEntry {
+	auditOf := func(action string, details map[string]any) engine.AuditEntry {
 		if c.manual {
 			details["trigger"] = TriggerManual
 			for k, v := range c.details {
 				details[k] = v
 			}
 		}
-		return AuditEntry{Action: action, Actor: c.by, SiteID: r.SiteID, ReleaseID: r.ID, RunID: runID, At: now, Details: details}
+		return engine.AuditEntry{Action: action, Actor: c.by, SiteID: r.SiteID, ReleaseID: r.ID, RunID: runID, At: now, Details: details}
 	}
 	finish := func(state release.State, runState string, o release.Outcome) (release.State, *release.Outcome, error) {
 		if err := e.holdLease(ctx, c.lease); err != nil {
@@ -221,7 +224,7 @@ func (e *Engine) runClaimed(ctx context.Context, r ReleaseRow, c claimedRun) (re
 	// as approved.
 	if len(r.GoneNodes) > 0 {
 		return finish(release.StateCanceled, "skipped", release.Outcome{Kind: "canceled", At: now, RunID: runID,
-			By: &Scheduler, Reason: "node_gone", Message: r.GoneNodes[0]})
+			By: &engine.Scheduler, Reason: "node_gone", Message: r.GoneNodes[0]})
 	}
 	reason, ok, err := e.approvalHolds(ctx, r)
 	if err != nil {
@@ -235,8 +238,8 @@ func (e *Engine) runClaimed(ctx context.Context, r ReleaseRow, c claimedRun) (re
 	// try once more; a second miss leaves the claim to the next tick (§6.3).
 	for attempt := 0; attempt < 2; attempt++ {
 		site, err := e.store.Site(ctx, r.SiteID)
-		if errors.Is(err, ErrNotFound) {
-			return finish(release.StateCanceled, "skipped", release.Outcome{Kind: "canceled", At: now, RunID: runID, By: &Scheduler, Reason: "site_gone"})
+		if errors.Is(err, engine.ErrNotFound) {
+			return finish(release.StateCanceled, "skipped", release.Outcome{Kind: "canceled", At: now, RunID: runID, By: &engine.Scheduler, Reason: "site_gone"})
 		}
 		if err != nil {
 			return "", nil, err
@@ -256,14 +259,14 @@ func (e *Engine) runClaimed(ctx context.Context, r ReleaseRow, c claimedRun) (re
 		// A node may not take over another's live address (a second
 		// /posts/welcome would replace the first on the site, its feed and
 		// its sitemap): the run fails, and says which address.
-		if err := e.releaseAddresses(ctx, site.ID, r.Items, nil); err != nil {
-			if ae, ok := AsError(err); ok && ae.Code == CodeSlugTaken {
+		if err := e.e.ReleaseAddresses(ctx, site.ID, r.Items); err != nil {
+			if ae, ok := engine.AsError(err); ok && ae.Code == engine.CodeSlugTaken {
 				return finish(release.StateFailed, "failed", release.Outcome{Kind: "failed", At: now, RunID: runID,
-					Code: CodeSlugTaken, Message: fmt.Sprint(ae.Args["Path"])})
+					Code: engine.CodeSlugTaken, Message: fmt.Sprint(ae.Args["Path"])})
 			}
 			return "", nil, err
 		}
-		snap := Snapshot{ID: ids.New("snp"), SiteID: site.ID, ParentID: site.PublishedSnapshotID, Reason: "scheduled",
+		snap := engine.Snapshot{ID: ids.New("snp"), SiteID: site.ID, ParentID: site.PublishedSnapshotID, Reason: "scheduled",
 			Label: r.Title, Actor: c.by, Refs: composed, CreatedAt: now,
 			Metadata: map[string]string{"studio.release": r.ID, "studio.releaseHash": r.Hash,
 				"studio.run": runID, "studio.base": site.PublishedSnapshotID, "studio.approvedBy": r.Approval.By.ID}}
@@ -287,11 +290,11 @@ func (e *Engine) runClaimed(ctx context.Context, r ReleaseRow, c claimedRun) (re
 		if err := e.holdLease(ctx, c.lease); err != nil {
 			return "", nil, err
 		}
-		apply := Apply{Site: site, NewHash: siteHash(next), Snapshot: snap,
+		apply := Apply{Site: site, NewHash: engine.SiteHash(next), Snapshot: snap,
 			ReleaseID: r.ID, RunID: runID, Token: c.token, Outcome: o, Lateness: c.lateness, Now: now,
 			Audit: audit, Repromote: c.manual}
 		if r.When != nil && r.When.Kind == "on-approval" {
-			// An "on-approval" release (a live node's gate change, gates.go)
+			// An "on-approval" release (a live node's gate change, the gates' use cases)
 			// has no time of its own: the minute ahead it was given is only
 			// the ticker's fallback. It is recorded at the instant it went
 			// live, so the calendar shows it where it happened.
@@ -310,7 +313,7 @@ func (e *Engine) runClaimed(ctx context.Context, r ReleaseRow, c claimedRun) (re
 
 // onBehalfOf adds to a scheduler's audit row the people it acts for
 // (S14): the approver and the requester.
-func onBehalfOf(r ReleaseRow, details map[string]any) map[string]any {
+func onBehalfOf(r engine.ReleaseRow, details map[string]any) map[string]any {
 	if r.Approval != nil {
 		details["onBehalfOf"] = r.Approval.By
 	}
@@ -319,7 +322,7 @@ func onBehalfOf(r ReleaseRow, details map[string]any) map[string]any {
 }
 
 // recompute resolves the release's wall-clock time again (§9.1).
-func (e *Engine) recompute(r ReleaseRow) (time.Time, bool) {
+func recompute(r engine.ReleaseRow) (time.Time, bool) {
 	loc, err := localtime.LoadZone(r.When.TimeZone)
 	if err != nil {
 		return time.Time{}, false
@@ -335,7 +338,7 @@ func (e *Engine) recompute(r ReleaseRow) (time.Time, bool) {
 // approvalHolds re-checks the approval at run time (§10.6): a person's
 // approval stands while they could still approve the release. An error
 // reading them is not a lost right: the run retries (§8.8).
-func (e *Engine) approvalHolds(ctx context.Context, r ReleaseRow) (reason string, ok bool, err error) {
+func (e *Scheduler) approvalHolds(ctx context.Context, r engine.ReleaseRow) (reason string, ok bool, err error) {
 	if r.Approval == nil || r.Approval.Kind != "person" {
 		return "unapproved", false, nil
 	}
@@ -343,7 +346,7 @@ func (e *Engine) approvalHolds(ctx context.Context, r ReleaseRow) (reason string
 		return "approval_lost", false, nil
 	}
 	u, err := e.store.UserByID(ctx, r.Approval.By.ID)
-	if errors.Is(err, ErrNotFound) {
+	if errors.Is(err, engine.ErrNotFound) {
 		return "approval_lost", false, nil // they left
 	}
 	if err != nil {
@@ -351,15 +354,28 @@ func (e *Engine) approvalHolds(ctx context.Context, r ReleaseRow) (reason string
 	}
 	// Still someone who could approve it now: releases:publish, or :own
 	// with own-only items (§10.6).
-	own, err := e.ownsRelease(ctx, u, r.SiteID, r.Items)
+	can, err := e.e.AbilitiesOfRelease(ctx, u, r)
 	if err != nil {
 		return "", false, err
 	}
-	if !u.mayApproveRelease(own) {
+	if !can.Approves {
 		return "approval_lost", false, nil
 	}
 	return "", true, nil
 }
 
+// liveRefs is the site's live snapshot's refs; none before its first
+// publish.
+func (e *Scheduler) liveRefs(ctx context.Context, site engine.Site) ([]release.Ref, error) {
+	if site.PublishedSnapshotID == "" {
+		return nil, nil
+	}
+	snap, err := e.store.Snapshot(ctx, site.PublishedSnapshotID)
+	if err != nil {
+		return nil, err
+	}
+	return snap.Refs, nil
+}
+
 // Heartbeat returns the scheduler's last heartbeat.
-func (e *Engine) Heartbeat(ctx context.Context) (Heartbeat, error) { return e.store.Heartbeat(ctx) }
+func (e *Scheduler) Heartbeat(ctx context.Context) (Heartbeat, error) { return e.store.Heartbeat(ctx) }

@@ -1,4 +1,4 @@
-package engine_test
+package scheduler_test
 
 import (
 	"context"
@@ -57,7 +57,7 @@ func TestHeartbeatLagAndTickLog(t *testing.T) {
 	if _, err := sched.RunDue(ctx, "node"); err != nil { // idle: nothing due
 		t.Fatal(err)
 	}
-	hb, err := eng.Heartbeat(ctx)
+	hb, err := sched.Heartbeat(ctx)
 	if err != nil || hb.LagSeconds != 0 {
 		t.Fatalf("idle heartbeat: %+v, %v; want lag 0", hb, err)
 	}
@@ -71,7 +71,7 @@ func TestHeartbeatLagAndTickLog(t *testing.T) {
 	if err != nil || rep.Ran != 2 || rep.LagSeconds != 200 {
 		t.Fatalf("late tick: %+v, %v; want 2 ran, lag 200", rep, err)
 	}
-	if hb, err = eng.Heartbeat(ctx); err != nil || hb.LagSeconds != 200 {
+	if hb, err = sched.Heartbeat(ctx); err != nil || hb.LagSeconds != 200 {
 		t.Fatalf("heartbeat after a late tick: %+v, %v; want lag 200", hb, err)
 	}
 	if got := b.Release(t, r.ID).State; got != "published" {

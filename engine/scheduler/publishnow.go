@@ -1,11 +1,11 @@
-package engine
+package scheduler
 
 import (
 	"context"
 	"errors"
 	"time"
 
-	"studio/engine/content"
+	"studio/engine"
 	"studio/engine/ids"
 	"studio/engine/localtime"
 	"studio/engine/policy"
@@ -17,27 +17,6 @@ import (
 // same word; a Publish now run is told apart by its occurrence (the moment
 // the person asked, not the release's time) and by its audit row.
 const TriggerManual = "manual"
-
-// Refusal codes of Publish now, besides stale, bad_state, release_running,
-// scheduled_locked and forbidden.
-const (
-	// CodePinnedChanged: a pinned node was edited after the release let go
-	// of it, so its pinned version is no longer the working copy.
-	CodePinnedChanged = "pinned_changed"
-	// CodeSiteBusy: another release of the site is being published.
-	CodeSiteBusy = "site_busy"
-	// CodeSitePaused: the site's kill switch is on (§11.6).
-	CodeSitePaused = "site_paused"
-	// CodeConflict: the run found a live version changed since pinning
-	// (§6.4); the release is held as a conflict and nothing was published.
-	CodeConflict = "conflict"
-	// CodeDependencyMissing: the run found a dependency that is not live
-	// and not in the release; the release failed, nothing was published.
-	CodeDependencyMissing = "dependency_missing"
-	// CodeNotPublishedNow: the run ended without publishing for another
-	// reason (the approval's binding no longer matches, the site is gone).
-	CodeNotPublishedNow = "publish_now_failed"
-)
 
 // PublishNow is a person's manual run of a release (RFC §8.6 "Publish now",
 // §10.6 "Approve and publish now", §13 publish-now), as they last saw it at
@@ -81,23 +60,23 @@ const (
 //
 // A run that ends without publishing returns the release with a refusal
 // naming why (conflict, dependency_missing, publish_now_failed).
-func (e *Engine) PublishNow(ctx context.Context, u User, siteID, id string, rev int64) (ReleaseRow, error) {
-	if err := require(u, policy.ReleasesPublish); err != nil {
-		return ReleaseRow{}, err
+func (e *Scheduler) PublishNow(ctx context.Context, u engine.User, siteID, id string, rev int64) (engine.ReleaseRow, error) {
+	if err := engine.Require(u, policy.ReleasesPublish); err != nil {
+		return engine.ReleaseRow{}, err
 	}
 	r, err := e.store.Release(ctx, siteID, id)
 	if err != nil {
-		return ReleaseRow{}, err
+		return engine.ReleaseRow{}, err
 	}
-	if f, err := e.releaseRule(ctx, u, r); err != nil {
-		return ReleaseRow{}, err
-	} else if !u.mayApproveRelease(f.Own) {
-		return ReleaseRow{}, refuse(CodeForbidden, "")
+	if can, err := e.e.AbilitiesOfRelease(ctx, u, r); err != nil {
+		return engine.ReleaseRow{}, err
+	} else if !can.Approves {
+		return engine.ReleaseRow{}, engine.Refuse(engine.CodeForbidden, "")
 	}
 	if err := publishableNow(r, rev); err != nil {
-		return ReleaseRow{}, err
+		return engine.ReleaseRow{}, err
 	}
-	now := e.Now()
+	now := e.e.Now()
 	by := u.Actor()
 	approval := &release.Approval{Kind: "person", By: by, At: now, ExecuteAt: &now}
 	runID := ids.RunID(r.ID, now)
@@ -105,10 +84,10 @@ func (e *Engine) PublishNow(ctx context.Context, u User, siteID, id string, rev 
 		LeaseUntil: now.Add(leaseFor), Trigger: TriggerManual, Now: now, Manual: true, Approval: approval}
 	ok, err := e.store.ClaimRelease(ctx, claim)
 	if err != nil {
-		return ReleaseRow{}, err
+		return engine.ReleaseRow{}, err
 	}
 	if !ok {
-		return ReleaseRow{}, e.whyNotClaimed(ctx, r)
+		return engine.ReleaseRow{}, e.whyNotClaimed(ctx, r)
 	}
 
 	details := map[string]any{"from": r.State, "approval": "given"}
@@ -136,43 +115,43 @@ func (e *Engine) PublishNow(ctx context.Context, u User, siteID, id string, rev 
 		// it out as its own, early or without re-promoting drafts: the
 		// release goes back to where it was, and the person may try again.
 		if lerr := e.letGoOfManualRun(ctx, before, r.Rev, runID, now, by, err); lerr != nil {
-			return ReleaseRow{}, errors.Join(err, lerr)
+			return engine.ReleaseRow{}, errors.Join(err, lerr)
 		}
 		if err != nil {
-			return ReleaseRow{}, err
+			return engine.ReleaseRow{}, err
 		}
 	} else if err != nil {
-		return ReleaseRow{}, err
+		return engine.ReleaseRow{}, err
 	}
-	e.Poke() // the site's next release no longer waits for this one
+	e.e.Poke() // the site's next release no longer waits for this one
 	after, err := e.store.Release(ctx, siteID, r.ID)
 	if err != nil {
-		return ReleaseRow{}, err
+		return engine.ReleaseRow{}, err
 	}
 	switch {
 	case state == release.StatePublished:
 		return after, nil
 	case state == "": // the site kept moving under the run
-		return after, refuse(CodeStale, "")
+		return after, engine.Refuse(engine.CodeStale, "")
 	case o != nil && o.Kind == "conflict":
-		return after, refuse(CodeConflict, "") // the outcome names the nodes
-	case o != nil && o.Code == CodeDependencyMissing:
-		return after, refuse(CodeDependencyMissing, "")
+		return after, engine.Refuse(engine.CodeConflict, "") // the outcome names the nodes
+	case o != nil && o.Code == engine.CodeDependencyMissing:
+		return after, engine.Refuse(engine.CodeDependencyMissing, "")
 	}
-	return after, refuse(CodeNotPublishedNow, "")
+	return after, engine.Refuse(engine.CodeNotPublishedNow, "")
 }
 
 // publishableNow refuses what Publish now never starts, before anything is
 // read besides the release: a rev the person did not see, a release being
 // published, or one in a state that has no manual run.
-func publishableNow(r ReleaseRow, rev int64) error {
+func publishableNow(r engine.ReleaseRow, rev int64) error {
 	switch {
 	case r.Rev != rev:
-		return refuse(CodeStale, "")
+		return engine.Refuse(engine.CodeStale, "")
 	case r.State == release.StateRunning:
-		return refuse(CodeRunning, "")
+		return engine.Refuse(engine.CodeRunning, "")
 	case !release.CanPublishNow(r.State):
-		return refuse(CodeBadState, "")
+		return engine.Refuse(engine.CodeBadState, "")
 	}
 	return nil
 }
@@ -180,7 +159,7 @@ func publishableNow(r ReleaseRow, rev int64) error {
 // whyNotClaimed names the reason a manual run's claim changed nothing, from
 // fresh reads, in the order the claim checks them. The claim's guard is the
 // rule; this only picks the sentence.
-func (e *Engine) whyNotClaimed(ctx context.Context, seen ReleaseRow) error {
+func (e *Scheduler) whyNotClaimed(ctx context.Context, seen engine.ReleaseRow) error {
 	r, err := e.store.Release(ctx, seen.SiteID, seen.ID)
 	if err != nil {
 		return err
@@ -193,7 +172,7 @@ func (e *Engine) whyNotClaimed(ctx context.Context, seen ReleaseRow) error {
 		return err
 	}
 	if set.Paused {
-		return refuse(CodeSitePaused, "")
+		return engine.Refuse(engine.CodeSitePaused, "")
 	}
 	held, err := e.store.HeldNodes(ctx, r.SiteID, "")
 	if err != nil {
@@ -201,7 +180,7 @@ func (e *Engine) whyNotClaimed(ctx context.Context, seen ReleaseRow) error {
 	}
 	for _, it := range r.Items {
 		if h, ok := held[it.NodeID]; ok && h.ReleaseID != r.ID {
-			return LockedBy(&h)
+			return engine.LockedBy(&h)
 		}
 	}
 	for _, it := range r.Items {
@@ -209,57 +188,40 @@ func (e *Engine) whyNotClaimed(ctx context.Context, seen ReleaseRow) error {
 			continue
 		}
 		n, err := e.store.Node(ctx, r.SiteID, it.NodeID)
-		if errors.Is(err, ErrNotFound) {
+		if errors.Is(err, engine.ErrNotFound) {
 			continue
 		}
 		if err != nil {
 			return err
 		}
-		asLeft, err := e.asLeft(ctx, it, n)
+		asLeft, err := e.e.AsLeft(ctx, it, n)
 		if err != nil {
 			return err
 		}
 		if !asLeft {
-			return &Error{Code: CodePinnedChanged, Args: map[string]any{"Title": n.Body.Title}}
+			return &engine.Error{Code: engine.CodePinnedChanged, Args: map[string]any{"Title": n.Body.Title}}
 		}
 	}
-	return refuse(CodeSiteBusy, "")
-}
-
-// asLeft reports whether node n is as release item it left it: at the pinned
-// target, or at the draft put back right after it (store: restoreDrafts).
-func (e *Engine) asLeft(ctx context.Context, it release.Item, n content.Node) (bool, error) {
-	t := it.Target
-	if n.Rev == t.Rev && n.Hash == t.Hash {
-		return true, nil
-	}
-	if it.RestoreRev == 0 || n.Rev != t.Rev+1 {
-		return false, nil
-	}
-	draft, err := e.store.NodeVersion(ctx, n.ID, it.RestoreRev)
-	if err != nil {
-		return false, err
-	}
-	return content.Hash(draft) == n.Hash, nil
+	return engine.Refuse(engine.CodeSiteBusy, "")
 }
 
 // letGoOfManualRun puts a release a person's run claimed back in the state
 // it was claimed from (with its approval), records the run as failed and
 // audits why. Guarded on the claimed rev: if anything else changed the
 // release meanwhile, that change stands.
-func (e *Engine) letGoOfManualRun(ctx context.Context, before ReleaseRow, claimedRev int64, runID string,
+func (e *Scheduler) letGoOfManualRun(ctx context.Context, before engine.ReleaseRow, claimedRev int64, runID string,
 	now time.Time, by release.Actor, cause error) error {
 	reason := "site_moved"
 	if cause != nil {
 		reason = cause.Error()
 	}
-	err := e.changeRelease(ctx, Change{ID: before.ID, Rev: claimedRev, From: []release.State{release.StateRunning},
+	err := e.store.ChangeRelease(ctx, engine.Change{ID: before.ID, Rev: claimedRev, From: []release.State{release.StateRunning},
 		To: before.State, Approval: before.Approval,
-		Run: &RunRecord{ID: runID, SiteID: before.SiteID, SubjectID: before.ID, OccurrenceAt: now, State: "failed",
+		Run: &engine.RunRecord{ID: runID, SiteID: before.SiteID, SubjectID: before.ID, OccurrenceAt: now, State: "failed",
 			Trigger: TriggerManual},
-		Audit: AuditEntry{Action: "release.publish_now_failed", Actor: by, SiteID: before.SiteID, ReleaseID: before.ID,
-			RunID: runID, At: now, Details: map[string]any{"reason": reason, "backTo": before.State}}})
-	if errors.Is(err, ErrConflict) {
+		Audit: engine.AuditEntry{Action: "release.publish_now_failed", Actor: by, SiteID: before.SiteID, ReleaseID: before.ID,
+			RunID: runID, At: now, Details: map[string]any{"reason": reason, "backTo": before.State}}}.Settled())
+	if errors.Is(err, engine.ErrConflict) {
 		return nil
 	}
 	return err

@@ -1,4 +1,4 @@
-package engine_test
+package scheduler_test
 
 import (
 	"context"
@@ -41,7 +41,7 @@ func (b *testBundle) missed(t *testing.T) engine.ReleaseRow {
 func (b *testBundle) refusePublishNow(t *testing.T, u engine.User, id string, rev int64, code string) *engine.Error {
 	t.Helper()
 	before := b.Dump(t)
-	got, err := b.Eng.PublishNow(context.Background(), u, b.Site.ID, id, rev)
+	got, err := b.Sched.PublishNow(context.Background(), u, b.Site.ID, id, rev)
 	e := wantRefusal(t, err, code, "")
 	if got.ID != "" {
 		t.Errorf("a refused Publish now returned release %s", got.ID)
@@ -65,7 +65,7 @@ func TestPublishNow(t *testing.T) {
 		b.Clock.Advance(7 * time.Second)
 		now := b.Clock.Now()
 
-		got, err := b.Eng.PublishNow(ctx, b.Admin, b.Site.ID, r.ID, r.Rev)
+		got, err := b.Sched.PublishNow(ctx, b.Admin, b.Site.ID, r.ID, r.Rev)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -156,7 +156,7 @@ func TestPublishNow(t *testing.T) {
 		})
 		t.Run("EditorApprovesByPublishing", func(t *testing.T) {
 			b, r := setup(t)
-			got, err := b.Eng.PublishNow(ctx, b.Editor, b.Site.ID, r.ID, r.Rev)
+			got, err := b.Sched.PublishNow(ctx, b.Editor, b.Site.ID, r.ID, r.Rev)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -205,7 +205,7 @@ func TestPublishNow(t *testing.T) {
 		liveBefore := b.Live(t)[b.Article.ID]
 		snapshots := b.Count(t, `SELECT count(*) FROM snapshots`)
 
-		got, err := b.Eng.PublishNow(ctx, b.Editor, b.Site.ID, r.ID, r.Rev)
+		got, err := b.Sched.PublishNow(ctx, b.Editor, b.Site.ID, r.ID, r.Rev)
 		wantRefusal(t, err, engine.CodeConflict, "")
 		if got.State != release.StateConflict || got.Outcome == nil || len(got.Outcome.Conflicts) != 1 ||
 			got.Outcome.Conflicts[0].NodeID != b.Article.ID || got.Outcome.By == nil || got.Outcome.By.ID != b.Editor.ID {
@@ -353,7 +353,7 @@ func TestPublishNow(t *testing.T) {
 		r := b.Release(t, s.ID)
 		b.refusePublishNow(t, b.Contributor, r.ID, r.Rev, engine.CodeForbidden)
 		b.Clock.Advance(10 * time.Minute) // 08:10
-		got, err := b.Eng.PublishNow(ctx, b.Owner, b.Site.ID, r.ID, r.Rev)
+		got, err := b.Sched.PublishNow(ctx, b.Owner, b.Site.ID, r.ID, r.Rev)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -421,7 +421,7 @@ func TestPublishNowConcurrentlyPublishesOnce(t *testing.T) {
 		var wg sync.WaitGroup
 		for i := range callers {
 			u := []engine.User{b.Editor, b.Admin, b.Owner}[i%3]
-			wg.Go(func() { _, errs[i] = b.Eng.PublishNow(ctx, u, b.Site.ID, r.ID, r.Rev) })
+			wg.Go(func() { _, errs[i] = b.Sched.PublishNow(ctx, u, b.Site.ID, r.ID, r.Rev) })
 		}
 		wg.Wait()
 		check(t, b, r.ID, errs)
@@ -443,7 +443,7 @@ func TestPublishNowConcurrentlyPublishesOnce(t *testing.T) {
 		b.Clock.Set(nine)
 		var errs [2]error
 		var wg sync.WaitGroup
-		wg.Go(func() { _, errs[0] = b.Eng.PublishNow(ctx, b.Admin, b.Site.ID, r.ID, r.Rev) })
+		wg.Go(func() { _, errs[0] = b.Sched.PublishNow(ctx, b.Admin, b.Site.ID, r.ID, r.Rev) })
 		wg.Go(func() { _, errs[1] = b.Sched.RunDue(ctx, "node") })
 		wg.Wait()
 		check(t, b, r.ID, errs[:1])

@@ -1,9 +1,11 @@
-package engine
+package scheduler
 
 import (
 	"context"
 	"errors"
 	"time"
+
+	"studio/engine"
 )
 
 // Problems of the database that make every write a loss. The store returns
@@ -29,15 +31,10 @@ type Lease struct {
 	Until     time.Time
 }
 
-// CheckDatabase asks the store whether the database still keeps what it is
+// checkDatabase asks the store whether the database still keeps what it is
 // told and says so loudly in the log: when a problem starts or changes, and
 // again every minute while it holds (each tick, however often /health asks).
-func (e *Engine) CheckDatabase(ctx context.Context, now time.Time) error {
-	return e.checkDatabase(ctx, now)
-}
-
-// checkDatabase is CheckDatabase.
-func (e *Engine) checkDatabase(ctx context.Context, now time.Time) error {
+func (e *Scheduler) checkDatabase(ctx context.Context, now time.Time) error {
 	err := e.store.Liveness(ctx)
 	e.mu.Lock()
 	loud := err != nil && (e.dbProblem != err.Error() || now.Sub(e.dbLogged) >= time.Minute)
@@ -59,7 +56,7 @@ func (e *Engine) checkDatabase(ctx context.Context, now time.Time) error {
 // it within one lease. It returns the function that stops the renewals. The
 // renewals are paced on the process's own timer (only a live process
 // renews); each counts the lease from the engine's clock.
-func (e *Engine) keepLease(ctx context.Context, l Lease) (stop func()) {
+func (e *Scheduler) keepLease(ctx context.Context, l Lease) (stop func()) {
 	done := make(chan struct{})
 	go func() {
 		t := time.NewTimer(leaseFor / 3)
@@ -83,15 +80,15 @@ func (e *Engine) keepLease(ctx context.Context, l Lease) (stop func()) {
 
 // errLeaseLost says a run's lease lapsed or was taken over: the run stopped
 // before its effect.
-var errLeaseLost = errors.New("engine: the run's lease was lost")
+var errLeaseLost = errors.New("scheduler: the run's lease was lost")
 
 // holdLease is the step right before a run's effect: when a third of the
 // lease has passed since the claim (the run was slow, or its process was
 // frozen), the lease is renewed first, and a lease that lapsed or was taken
 // over stops the run with errLeaseLost. A run that took less writes
 // nothing more: its effect is guarded on the token anyway.
-func (e *Engine) holdLease(ctx context.Context, l Lease) error {
-	if l.Token == "" || e.Now().Before(l.Now.Add(leaseFor/3)) {
+func (e *Scheduler) holdLease(ctx context.Context, l Lease) error {
+	if l.Token == "" || e.e.Now().Before(l.Now.Add(leaseFor/3)) {
 		return nil
 	}
 	return e.renewLease(ctx, l)
@@ -99,11 +96,11 @@ func (e *Engine) holdLease(ctx context.Context, l Lease) error {
 
 // renewLease renews l from now; errLeaseLost when the lease is no longer
 // ours or has ended.
-func (e *Engine) renewLease(ctx context.Context, l Lease) error {
-	l.Now = e.Now()
+func (e *Scheduler) renewLease(ctx context.Context, l Lease) error {
+	l.Now = e.e.Now()
 	l.Until = l.Now.Add(leaseFor)
 	err := e.store.RenewLease(ctx, l)
-	if errors.Is(err, ErrConflict) {
+	if errors.Is(err, engine.ErrConflict) {
 		e.log.Warn("schedules: a run lost its lease (it lapsed or another ticker took the release over); it stops before publishing",
 			"release", l.ReleaseID, "run", l.RunID)
 		return errLeaseLost

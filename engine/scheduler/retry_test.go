@@ -1,4 +1,4 @@
-package engine_test
+package scheduler_test
 
 import (
 	"context"
@@ -8,14 +8,14 @@ import (
 	"time"
 
 	"studio/engine"
-	"studio/engine/internal/enginetest"
 	"studio/engine/release"
+	"studio/engine/scheduler"
 )
 
 // flakyStore fails the publishing write of the next fails runs, as a
 // database that times out would (§8.8 "transient").
 type flakyStore struct {
-	engine.Store
+	scheduler.Store
 	fails     atomic.Int32 // ApplyRelease
 	userFails atomic.Int32 // UserByID
 }
@@ -29,7 +29,7 @@ func (f *flakyStore) UserByID(ctx context.Context, id string) (engine.User, erro
 
 var errTimeout = errors.New("database is locked (timeout)")
 
-func (f *flakyStore) ApplyRelease(ctx context.Context, a engine.Apply) (bool, error) {
+func (f *flakyStore) ApplyRelease(ctx context.Context, a scheduler.Apply) (bool, error) {
 	if f.fails.Add(-1) >= 0 {
 		return false, errTimeout
 	}
@@ -45,14 +45,14 @@ func TestTransientErrorRetriesWithBackOff(t *testing.T) {
 	ctx := context.Background()
 	flaky := &flakyStore{Store: b.Store}
 	flaky.fails.Store(3)
-	eng := engine.New(flaky, b.Clock, nil)
+	sched := scheduler.New(engine.New(b.Store, b.Clock, nil), flaky, nil)
 	r := b.Schedule(t, b.Editor, b.Article, "2026-11-02", "09:00")
 
 	b.Clock.Set(nine)
 	wantNext := []time.Duration{30 * time.Second, time.Minute, 2 * time.Minute}
 	at := nine
 	for i, d := range wantNext {
-		rep, err := enginetest.SchedulerOf(eng, b.Store).RunDue(ctx, "test")
+		rep, err := sched.RunDue(ctx, "test")
 		if !errors.Is(err, errTimeout) {
 			t.Fatalf("try %d: err = %v, want the store's timeout", i+1, err)
 		}
@@ -68,13 +68,13 @@ func TestTransientErrorRetriesWithBackOff(t *testing.T) {
 		}
 		// Nothing happens before the back-off ends.
 		b.Clock.Set(at.Add(d - time.Second))
-		if rep, err := enginetest.SchedulerOf(eng, b.Store).RunDue(ctx, "test"); err != nil || rep.Ran != 0 {
+		if rep, err := sched.RunDue(ctx, "test"); err != nil || rep.Ran != 0 {
 			t.Fatalf("try %d: a tick inside the back-off ran %d (err %v)", i+1, rep.Ran, err)
 		}
 		at = at.Add(d)
 		b.Clock.Set(at)
 	}
-	rep, err := enginetest.SchedulerOf(eng, b.Store).RunDue(ctx, "test")
+	rep, err := sched.RunDue(ctx, "test")
 	if err != nil || rep.Published != 1 {
 		t.Fatalf("fourth try: %+v, %v", rep, err)
 	}
@@ -94,14 +94,14 @@ func TestTransientErrorsEndMissedAfterTheHour(t *testing.T) {
 	ctx := context.Background()
 	flaky := &flakyStore{Store: b.Store}
 	flaky.fails.Store(1000)
-	eng := engine.New(flaky, b.Clock, nil)
+	sched := scheduler.New(engine.New(b.Store, b.Clock, nil), flaky, nil)
 	r := b.Schedule(t, b.Editor, b.Article, "2026-11-02", "09:00")
 	live := b.Site.PublishedSnapshotID
 
 	b.Clock.Set(nine)
 	for b.Clock.Now().Before(nine.Add(2*time.Hour)) && b.Release(t, r.ID).State == release.StateRunning ||
 		b.Clock.Now().Equal(nine) {
-		rep, _ := enginetest.SchedulerOf(eng, b.Store).RunDue(ctx, "test")
+		rep, _ := sched.RunDue(ctx, "test")
 		b.Clock.Set(rep.NextWakeAt)
 	}
 	got := b.Release(t, r.ID)
@@ -127,17 +127,17 @@ func TestTransientErrorReadingTheApproverRetries(t *testing.T) {
 	ctx := context.Background()
 	flaky := &flakyStore{Store: b.Store}
 	flaky.userFails.Store(1)
-	eng := engine.New(flaky, b.Clock, nil)
+	sched := scheduler.New(engine.New(b.Store, b.Clock, nil), flaky, nil)
 	r := b.Schedule(t, b.Editor, b.Article, "2026-11-02", "09:00")
 	b.Clock.Set(nine)
-	if _, err := enginetest.SchedulerOf(eng, b.Store).RunDue(ctx, "test"); !errors.Is(err, errTimeout) {
+	if _, err := sched.RunDue(ctx, "test"); !errors.Is(err, errTimeout) {
 		t.Fatalf("err = %v, want the timeout", err)
 	}
 	if got := b.Release(t, r.ID); got.State != release.StateRunning {
 		t.Fatalf("after the failed read: %s %+v, want running (retrying)", got.State, got.Outcome)
 	}
 	b.Clock.Set(nine.Add(30 * time.Second))
-	if rep, err := enginetest.SchedulerOf(eng, b.Store).RunDue(ctx, "test"); err != nil || rep.Published != 1 {
+	if rep, err := sched.RunDue(ctx, "test"); err != nil || rep.Published != 1 {
 		t.Fatalf("the retry: %+v, %v", rep, err)
 	}
 }
@@ -150,10 +150,10 @@ func TestFailedPublishNowGoesBack(t *testing.T) {
 	ctx := context.Background()
 	flaky := &flakyStore{Store: b.Store}
 	flaky.fails.Store(1)
-	eng := engine.New(flaky, b.Clock, nil)
+	sched := scheduler.New(engine.New(b.Store, b.Clock, nil), flaky, nil)
 	r := b.Schedule(t, b.Editor, b.Article, "2026-11-02", "09:00")
 	before := b.Release(t, r.ID)
-	if _, err := eng.PublishNow(ctx, b.Editor, b.Site.ID, r.ID, before.Rev); !errors.Is(err, errTimeout) {
+	if _, err := sched.PublishNow(ctx, b.Editor, b.Site.ID, r.ID, before.Rev); !errors.Is(err, errTimeout) {
 		t.Fatalf("publish now: %v, want the timeout", err)
 	}
 	got := b.Release(t, r.ID)
@@ -187,8 +187,8 @@ func TestInterruptedEarlyPublishNowRunsAtItsTime(t *testing.T) {
 	row := b.Release(t, r.ID)
 	now := b.Clock.Now()
 	approval := &release.Approval{Kind: "person", By: b.Editor.Actor(), At: now, ExecuteAt: &now}
-	ok, err := b.Store.ClaimRelease(ctx, engine.Claim{RunID: "run_dead", SiteID: b.Site.ID, ReleaseID: r.ID, Rev: row.Rev,
-		State: row.State, Token: "lease_dead", LeaseUntil: now.Add(10 * time.Minute), Trigger: engine.TriggerManual,
+	ok, err := b.Store.ClaimRelease(ctx, scheduler.Claim{RunID: "run_dead", SiteID: b.Site.ID, ReleaseID: r.ID, Rev: row.Rev,
+		State: row.State, Token: "lease_dead", LeaseUntil: now.Add(10 * time.Minute), Trigger: scheduler.TriggerManual,
 		Now: now, Manual: true, Approval: approval})
 	if err != nil || !ok {
 		t.Fatalf("claim: %v %v", ok, err)
