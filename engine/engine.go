@@ -1,5 +1,5 @@
 // Package engine holds the use cases every surface calls (Studio pages, the
-// JSON API, the CLI and the scheduler): releases, content, approvals, gates,
+// JSON API, the CLI and the scheduler): releases, content, approvals,
 // settings and identity, and what one release run does (RunRelease, shared
 // by the scheduler's tick and Publish now). Business rules live here so the
 // surfaces can never disagree; storage is reached through the Store
@@ -9,8 +9,9 @@
 // store interfaces, wired beside the engine in cmd/studio: engine/calendar
 // (the calendar read model), engine/scheduler (when due work runs, the
 // health report and the notices), engine/public (the public view and
-// preview links), engine/settings (kill switch, write cap, zone, language)
-// and engine/automations. They import the root; the root imports none.
+// preview links), engine/settings (kill switch, write cap, zone, language),
+// engine/gates (setting and lifting embargoes and expiries) and
+// engine/automations. They import the root; the root imports none.
 package engine
 
 import (
@@ -139,6 +140,9 @@ func AsError(err error) (*Error, bool) {
 	ok := errors.As(err, &e)
 	return e, ok
 }
+
+// CodeOf is codeOf for the use-case packages beside the root (engine/gates).
+func CodeOf(err error) string { return codeOf(err) }
 
 // codeOf returns the stable code of a refusal from a pure engine package.
 func codeOf(err error) string {

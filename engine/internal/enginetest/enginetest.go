@@ -18,9 +18,11 @@ import (
 	"studio/engine"
 	"studio/engine/content"
 	"studio/engine/fakeclock"
+	"studio/engine/gates"
 	"studio/engine/ids"
 	"studio/engine/policy"
 	"studio/engine/release"
+	"studio/engine/services"
 	"studio/store"
 )
 
@@ -39,6 +41,7 @@ type Bundle struct {
 	Eng   *engine.Engine
 	Sched *scheduler.Scheduler
 	Cal   *calendar.Calendar
+	Gates *gates.Gates
 	Site  engine.Site
 
 	Owner, Admin, Editor, Author, Contributor engine.User
@@ -58,9 +61,11 @@ func New(tb testing.TB) *Bundle {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { b.Store.Close() })
-	b.Eng = engine.New(&s6Store{Store: b.Store, tb: tb}, b.Clock, nil)
+	s6 := &s6Store{Store: b.Store, tb: tb}
+	b.Eng = engine.New(s6, b.Clock, nil)
 	b.Sched = scheduler.New(b.Eng, b.Store, nil)
 	b.Cal = calendar.New(b.Store, b.Clock, nil)
+	b.Gates = services.Of(b.Eng, s6, b.Clock, nil).Gates // wired as cmd/studio wires it
 	if b.Site, err = b.Eng.CreateSite(ctx, "Demo Gazette", "Europe/Istanbul"); err != nil {
 		tb.Fatal(err)
 	}
@@ -105,6 +110,23 @@ func (b *Bundle) Schedule(tb testing.TB, u engine.User, n content.Node, date, cl
 		tb.Fatalf("schedule %s at %s %s: %v", n.ID, date, clock, err)
 	}
 	return r
+}
+
+// PublishArticle makes the test article live, published, through an
+// ordinary publish, and returns it as it is then.
+func (b *Bundle) PublishArticle(tb testing.TB) engine.NodeDetail {
+	tb.Helper()
+	ctx := context.Background()
+	d := b.Node(tb, b.Article.ID)
+	body := d.Body
+	body.Status = content.StatusPublished
+	if _, err := b.Eng.SaveNode(ctx, b.Editor, b.Site.ID, d.ID, d.Rev, body); err != nil {
+		tb.Fatal(err)
+	}
+	if _, err := b.Eng.Publish(ctx, b.Editor, b.Site.ID); err != nil {
+		tb.Fatal(err)
+	}
+	return b.Node(tb, b.Article.ID)
 }
 
 func (b *Bundle) Node(tb testing.TB, id string) engine.NodeDetail {
