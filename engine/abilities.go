@@ -318,8 +318,8 @@ func NodeAbilitiesOf(u User, d NodeDetail) NodeAbilities {
 	return NodeAbilities{
 		Edit:        write && free,
 		Schedule:    timed && free && u.may(policy.SchedulesWrite, own),
-		Gate:        timed && free && u.mayGate(d),
-		LiftEmbargo: timed && free && u.mayLift(d),
+		Gate:        timed && free && u.MayGate(d),
+		LiftEmbargo: timed && free && u.MayLift(d),
 		Delete:      write && free,
 		Approves:    u.mayApproveRelease(own),
 	}
@@ -376,17 +376,18 @@ func (e *Engine) HeldEdit(ctx context.Context, u User, d NodeDetail) (may, appro
 	return u.mayChangeRelease(f), u.mayApproveRelease(f.Own), nil
 }
 
-// mayGate: u may set the gates of d: schedules:write and content:write,
-// each at a level d reaches (set_embargo, schedule_unpublish, §12).
-func (u User) mayGate(d NodeDetail) bool {
+// MayGate: u may set the gates of d: schedules:write and content:write,
+// each at a level d reaches (set_embargo, schedule_unpublish, §12). The
+// node rule reads it, and engine/gates checks it.
+func (u User) MayGate(d NodeDetail) bool {
 	own := nodeOwn(u, d)
 	return u.may(policy.SchedulesWrite, own) && u.may(policy.ContentWrite, own)
 }
 
-// mayLift: u may lift d's embargo (D8): mayGate and releases:publish at a
-// level d reaches.
-func (u User) mayLift(d NodeDetail) bool {
-	return u.mayGate(d) && u.may(policy.ReleasesPublish, nodeOwn(u, d))
+// MayLift: u may lift d's embargo (D8): MayGate and releases:publish at a
+// level d reaches. The node rule reads it, and engine/gates checks it.
+func (u User) MayLift(d NodeDetail) bool {
+	return u.MayGate(d) && u.may(policy.ReleasesPublish, nodeOwn(u, d))
 }
 
 // mayWriteNode is the content rule the node use cases check: content:write,

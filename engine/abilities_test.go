@@ -9,6 +9,7 @@ import (
 
 	"studio/engine"
 	"studio/engine/content"
+	"studio/engine/gates"
 	"studio/engine/policy"
 	"studio/engine/release"
 )
@@ -219,8 +220,8 @@ func TestNodeAbilitiesAreTheUseCasesRule(t *testing.T) {
 					}},
 					{"Gate", func(a engine.NodeAbilities) bool { return a.Gate }, func(d engine.NodeDetail) error {
 						until := b.Clock.Now().Add(96 * time.Hour)
-						_, err := b.Eng.PlanGates(ctx, u, engine.GateInput{SiteID: b.Site.ID, NodeID: d.ID, ExpectedRev: d.Rev,
-							Until: engine.GateTime{Change: true, At: &until}, Apply: engine.GateApplyWithNextPublish})
+						_, err := b.Gates.PlanGates(ctx, u, gates.GateInput{SiteID: b.Site.ID, NodeID: d.ID, ExpectedRev: d.Rev,
+							Until: gates.GateTime{Change: true, At: &until}, Apply: gates.GateApplyWithNextPublish})
 						return err
 					}},
 					{"Delete", func(a engine.NodeAbilities) bool { return a.Delete }, func(d engine.NodeDetail) error {

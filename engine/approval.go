@@ -68,6 +68,12 @@ func newRequest(r release.Release, at *time.Time, now time.Time) *ApprovalReques
 		ArgsHash: argsHash(r.ID, at), ExecuteAt: at, RequestedBy: r.CreatedBy, Status: RequestWaiting, CreatedAt: now}
 }
 
+// NewRequest is newRequest for engine/gates: the request for approval of
+// its one-item release.
+func NewRequest(r release.Release, at *time.Time, now time.Time) *ApprovalRequest {
+	return newRequest(r, at, now)
+}
+
 // Decision is an approver's answer to a request, applied by the store in one
 // transaction with the release's change: the request must still be waiting
 // and the release still at its rev.
@@ -248,7 +254,7 @@ func (e *Engine) Approve(ctx context.Context, u User, siteID, id string) (Releas
 		Approval: approval,
 		Audit: AuditEntry{Action: "approval.approve", Actor: by, SiteID: siteID, ReleaseID: r.ID, At: now,
 			Details: map[string]any{"approval": q.ID, "hash": r.Hash, "requestedBy": q.RequestedBy}}}
-	// An "on-approval" release (a live node's gate change, engine/gates.go)
+	// An "on-approval" release (a live node's gate change, engine/gates)
 	// has no time: approving it publishes it now. It is given a time a
 	// minute ahead, the ticker's fallback, and run at once below.
 	onApproval := r.ExecuteAt == nil

@@ -72,6 +72,17 @@ func (e *Engine) insertRelease(ctx context.Context, u User, nr NewRelease) error
 	return err
 }
 
+// InsertRelease is insertRelease for engine/gates, which creates its
+// one-item releases itself: a pinned node that moved or is held since
+// answers scheduled_locked or stale (pinConflict).
+func (e *Engine) InsertRelease(ctx context.Context, u User, nr NewRelease) error {
+	err := e.insertRelease(ctx, u, nr)
+	if errors.Is(err, ErrConflict) {
+		return e.pinConflict(ctx, nr.Release.SiteID, nr.Release.ID, nr.Release.Items)
+	}
+	return err
+}
+
 // checkRequestTime refuses a request for approval at at that u files more
 // than RequestHorizon ahead of now, when u may not approve releases
 // (someone who may gives their own approval and files no request). Every

@@ -1,5 +1,5 @@
 // Package engine holds the use cases every surface calls (Studio pages, the
-// JSON API, the CLI and the scheduler): releases, content, approvals, gates,
+// JSON API, the CLI and the scheduler): releases, content, approvals,
 // settings and identity, and the rules they share (who may do what, live
 // addresses, the refusals). Business rules live here so the surfaces can
 // never disagree; storage is reached through the Store interface that this
@@ -10,8 +10,9 @@
 // (the calendar read model), engine/scheduler (when due work runs and what
 // one release run does: the tick's run and Publish now, the leases, the
 // health report and the notices), engine/public (the public view and
-// preview links), engine/settings (kill switch, write cap, zone, language)
-// and engine/automations. They import the root; the root imports none: an
+// preview links), engine/settings (kill switch, write cap, zone, language),
+// engine/gates (setting and lifting embargoes and expiries) and
+// engine/automations. They import the root; the root imports none: an
 // approved "on-approval" release runs through the scheduler's manual run,
 // which it registers (SetManualRunner).
 package engine
@@ -199,6 +200,9 @@ func AsError(err error) (*Error, bool) {
 	ok := errors.As(err, &e)
 	return e, ok
 }
+
+// CodeOf is codeOf for the use-case packages beside the root (engine/gates).
+func CodeOf(err error) string { return codeOf(err) }
 
 // codeOf returns the stable code of a refusal from a pure engine package.
 func codeOf(err error) string {

@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"studio/engine"
 	"studio/engine/content"
+	"studio/engine/gates"
 	"studio/engine/release"
 )
 
@@ -21,7 +21,7 @@ func TestWaitingForApprovalSoonestFirst(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	b := newBundle(t)
-	live := b.publishArticle(t)
+	live := b.PublishArticle(t)
 	page := func(title, slug string) content.Node {
 		return b.CreateNode(t, b.Site.ID, release.KindPage, content.Body{Title: title, Slug: slug, Status: content.StatusDraft, Text: "."})
 	}
@@ -34,7 +34,7 @@ func TestWaitingForApprovalSoonestFirst(t *testing.T) {
 	b.Clock.Set(start.Add(2 * time.Minute))
 	morning := b.Schedule(t, b.Contributor, page("Morning", "morning"), "2026-11-02", "09:00")
 	b.Clock.Set(start.Add(3 * time.Minute))
-	gate := b.setGates(t, b.Contributor, live.ID, engine.KeepGate(), engine.GateAt(fridayEve), engine.GateApplyNow).Release
+	gate := b.setGates(t, b.Contributor, live.ID, gates.KeepGate(), gates.GateAt(fridayEve), gates.GateApplyNow).Release
 	want := []string{gate.ID, morning.ID, noon.ID, tomorrow.ID}
 
 	list, err := b.Eng.Approvals(ctx, b.Editor, b.Site.ID)
@@ -75,10 +75,10 @@ func TestGatePublishedNowIsRecordedNow(t *testing.T) {
 
 	t.Run("SaveAndPublish", func(t *testing.T) {
 		b := newBundle(t)
-		b.publishArticle(t)
+		b.PublishArticle(t)
 		b.Clock.Set(start.Add(17*time.Minute + 23*time.Second))
-		res := b.setGates(t, b.Editor, b.Article.ID, engine.KeepGate(), engine.GateAt(fridayEve), engine.GateApplyNow)
-		if res.Status != engine.GatePublished || res.Release == nil || res.Release.ExecuteAt == nil {
+		res := b.setGates(t, b.Editor, b.Article.ID, gates.KeepGate(), gates.GateAt(fridayEve), gates.GateApplyNow)
+		if res.Status != gates.GatePublished || res.Release == nil || res.Release.ExecuteAt == nil {
 			t.Fatalf("status %s release %+v, want published", res.Status, res.Release)
 		}
 		now := b.Clock.Now()
@@ -92,8 +92,8 @@ func TestGatePublishedNowIsRecordedNow(t *testing.T) {
 
 	t.Run("ApprovedByAnEditor", func(t *testing.T) {
 		b := newBundle(t)
-		b.publishArticle(t)
-		res := b.setGates(t, b.Contributor, b.Article.ID, engine.KeepGate(), engine.GateAt(fridayEve), engine.GateApplyNow)
+		b.PublishArticle(t)
+		res := b.setGates(t, b.Contributor, b.Article.ID, gates.KeepGate(), gates.GateAt(fridayEve), gates.GateApplyNow)
 		q := b.Text(t, `SELECT id FROM approvals WHERE release_id = ? AND status = 'waiting'`, res.Release.ID)
 		b.Clock.Set(start.Add(time.Hour + 5*time.Second))
 		got, err := b.Eng.Approve(ctx, b.Editor, b.Site.ID, q)

@@ -83,15 +83,27 @@ func (e *Engine) Nodes(ctx context.Context, siteID string) ([]NodeDetail, error)
 
 // Node returns one node of a site with what is live and what is held.
 func (e *Engine) Node(ctx context.Context, siteID, id string) (NodeDetail, error) {
+	d, _, err := e.NodeWithLive(ctx, siteID, id)
+	return d, err
+}
+
+// NodeWithLive is Node with the live version's body, nil when the node is
+// not live: what engine/gates compares the working copy's gates with.
+func (e *Engine) NodeWithLive(ctx context.Context, siteID, id string) (NodeDetail, *content.Body, error) {
 	n, err := e.store.Node(ctx, siteID, id)
 	if err != nil {
-		return NodeDetail{}, err
+		return NodeDetail{}, nil, err
 	}
 	live, held, err := e.liveAndHeld(ctx, siteID, id)
 	if err != nil {
-		return NodeDetail{}, err
+		return NodeDetail{}, nil, err
 	}
-	return detail(n, live, held), nil
+	d := detail(n, live, held)
+	if l, ok := live[id]; ok {
+		b := l.Body
+		return d, &b, nil
+	}
+	return d, nil, nil
 }
 
 // ShownStatus is the status a list shows for the node: a node that is not

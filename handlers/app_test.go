@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"studio/engine/gates"
 	"studio/engine/scheduler"
 	"studio/engine/services"
 	"sync"
@@ -56,6 +57,7 @@ type testApp struct {
 	clock *fakeclock.Clock
 	eng   *engine.Engine
 	sched *scheduler.Scheduler // the handlers' backstop (no loop runs)
+	gates *gates.Gates
 
 	site        engine.Site
 	editor      engine.User
@@ -95,7 +97,7 @@ func newApp(t *testing.T) *testApp {
 	srv := httptest.NewServer(checkReleases(t, a.releasesChecked,
 		http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { h.ServeHTTP(w, r) })))
 	svc := services.Of(a.eng, st, a.clock, log)
-	a.sched = svc.Scheduler
+	a.sched, a.gates = svc.Scheduler, svc.Gates
 	sched := a.sched
 	h = handlers.New(svc, sessions, log, handlers.WithPublicURL(srv.URL), handlers.WithCDNMaxAge(testCDNMaxAge))
 	t.Cleanup(func() {

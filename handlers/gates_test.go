@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"studio/engine"
 	"studio/engine/content"
+	"studio/engine/gates"
 )
 
 // Gate instants of these tests: tomorrow 09:00 and Friday 18:00 in Istanbul.
@@ -34,8 +34,8 @@ func (a *testApp) nodeRev(t *testing.T, id string) int64 {
 // form (the route table's tests post it).
 func (a *testApp) embargoLive(t *testing.T) (string, url.Values) {
 	t.Helper()
-	if _, err := a.eng.SetGates(context.Background(), a.editor, engine.GateInput{SiteID: a.site.ID, NodeID: a.live.ID,
-		ExpectedRev: a.nodeRev(t, a.live.ID), From: engine.GateAt(gateFrom)}); err != nil {
+	if _, err := a.gates.SetGates(context.Background(), a.editor, gates.GateInput{SiteID: a.site.ID, NodeID: a.live.ID,
+		ExpectedRev: a.nodeRev(t, a.live.ID), From: gates.GateAt(gateFrom)}); err != nil {
 		t.Fatal(err)
 	}
 	return "/studio/content/" + a.live.ID + "/gates/lift",

@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"studio/engine"
 	"studio/engine/content"
+	"studio/engine/gates"
 	"studio/engine/policy"
 	"studio/engine/release"
 )
@@ -51,8 +51,8 @@ func TestWaitingListsSoonestFirst(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.eng.SetGates(ctx, a.contributor, engine.GateInput{SiteID: a.site.ID, NodeID: a.live.ID, ExpectedRev: d.Rev,
-		From: engine.KeepGate(), Until: engine.GateAt(time.Date(2026, 11, 6, 15, 0, 0, 0, time.UTC)), Apply: engine.GateApplyNow}); err != nil {
+	if _, err := a.gates.SetGates(ctx, a.contributor, gates.GateInput{SiteID: a.site.ID, NodeID: a.live.ID, ExpectedRev: d.Rev,
+		From: gates.KeepGate(), Until: gates.GateAt(time.Date(2026, 11, 6, 15, 0, 0, 0, time.UTC)), Apply: gates.GateApplyNow}); err != nil {
 		t.Fatal(err)
 	}
 	var gate string

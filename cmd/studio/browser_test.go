@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"studio/engine/gates"
 	"studio/engine/scheduler"
 	"testing"
 	"time"
@@ -31,6 +32,7 @@ type browserApp struct {
 	clock *fakeclock.Clock
 	ticks chan scheduler.TickReport
 	eng   *engine.Engine // for a test to set up what other people did without a browser
+	gates *gates.Gates
 	store *store.Store
 	sched *scheduler.Scheduler
 }
@@ -51,7 +53,7 @@ func startBrowserApp(t *testing.T, now time.Time, setup ...func(demoFixture)) *b
 	if seeded, err := seedDemo(ctx, a.engine, st); err != nil || !seeded {
 		t.Fatalf("seed: %v %v", seeded, err)
 	}
-	ba := &browserApp{clock: clock, ticks: make(chan scheduler.TickReport, 64), eng: a.engine, store: st, sched: a.ticker}
+	ba := &browserApp{clock: clock, ticks: make(chan scheduler.TickReport, 64), eng: a.engine, gates: a.gates, store: st, sched: a.ticker}
 	if len(setup) > 0 {
 		f := ba.demo(t)
 		for _, s := range setup {
@@ -78,6 +80,7 @@ type demoFixture struct {
 	t     *testing.T
 	ctx   context.Context
 	eng   *engine.Engine
+	gates *gates.Gates
 	store *store.Store
 	sched *scheduler.Scheduler // the app's, to tick without waiting for the loop
 	clock *fakeclock.Clock
@@ -92,7 +95,7 @@ func (a *browserApp) demo(t *testing.T) demoFixture {
 	ctx := context.Background()
 	sites, err := a.eng.Sites(ctx)
 	must(t, err)
-	f := demoFixture{t: t, ctx: ctx, eng: a.eng, store: a.store, sched: a.sched, clock: a.clock, site: sites[0],
+	f := demoFixture{t: t, ctx: ctx, eng: a.eng, gates: a.gates, store: a.store, sched: a.sched, clock: a.clock, site: sites[0],
 		users: map[string]engine.User{}, nodes: map[string]string{}}
 	for _, u := range demoUsers {
 		found, err := a.eng.SignIn(ctx, engine.SignInTry{Email: u.email, Password: demoPassword})

@@ -2,12 +2,11 @@ package main
 
 import (
 	"net/http"
+	"studio/engine/gates"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
-
-	"studio/engine"
 )
 
 // TestLiftEarlierInTheBrowser is issue 11's "Lift embargo can only remove
@@ -22,8 +21,8 @@ func TestLiftEarlierInTheBrowser(t *testing.T) {
 		article = f.node("Welcome to the Gazette")
 		d, err := f.eng.Node(f.ctx, f.site.ID, article)
 		must(t, err)
-		_, err = f.eng.SetGates(f.ctx, f.user("editor@demo.test"), engine.GateInput{SiteID: f.site.ID, NodeID: article,
-			ExpectedRev: d.Rev, From: engine.GateAt(time.Date(2026, 11, 3, 6, 0, 0, 0, time.UTC))})
+		_, err = f.gates.SetGates(f.ctx, f.user("editor@demo.test"), gates.GateInput{SiteID: f.site.ID, NodeID: article,
+			ExpectedRev: d.Rev, From: gates.GateAt(time.Date(2026, 11, 3, 6, 0, 0, 0, time.UTC))})
 		must(t, err)
 	})
 	ctx := newBrowser(t)

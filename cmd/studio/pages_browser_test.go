@@ -3,13 +3,12 @@ package main
 import (
 	"slices"
 	"strings"
+	"studio/engine/gates"
 	"testing"
 	"time"
 
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
-
-	"studio/engine"
 )
 
 // TestReleasePagesInTheBrowser walks issue 10's newcomer bullets on the
@@ -30,8 +29,8 @@ func TestReleasePagesInTheBrowser(t *testing.T) {
 		f.schedule(contributor, f.page("Evening briefing"), "2026-11-02", "18:00")
 		d, err := f.eng.Node(f.ctx, f.site.ID, f.node("Welcome to the Gazette"))
 		must(t, err)
-		_, err = f.eng.SetGates(f.ctx, contributor, engine.GateInput{SiteID: f.site.ID, NodeID: d.ID, ExpectedRev: d.Rev,
-			From: engine.KeepGate(), Until: engine.GateWall("2026-11-20", "18:00"), Apply: engine.GateApplyNow})
+		_, err = f.gates.SetGates(f.ctx, contributor, gates.GateInput{SiteID: f.site.ID, NodeID: d.ID, ExpectedRev: d.Rev,
+			From: gates.KeepGate(), Until: gates.GateWall("2026-11-20", "18:00"), Apply: gates.GateApplyNow})
 		must(t, err)
 		f.schedule(f.user("editor@demo.test"), f.page("Books of the week"), "2026-11-03", "09:00")
 	})

@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"studio/engine/gates"
 	"studio/engine/scheduler"
 	"studio/engine/services"
 	"time"
@@ -32,6 +33,7 @@ type app struct {
 	store   *store.Store
 	engine  *engine.Engine
 	ticker  *scheduler.Scheduler
+	gates   *gates.Gates // for the browser tests' setups
 	handler http.Handler
 }
 
@@ -70,7 +72,7 @@ func newApp(st *store.Store, clock engine.Clock, log *slog.Logger, secureCookies
 		log.Error("studio: reading the signing key; sign-in forms last until a restart", "err", err)
 	}
 	svc := services.Of(eng, st, clock, log)
-	return &app{store: st, engine: eng, ticker: svc.Scheduler, handler: handlers.New(svc, sessions, log, opts...)}
+	return &app{store: st, engine: eng, ticker: svc.Scheduler, gates: svc.Gates, handler: handlers.New(svc, sessions, log, opts...)}
 }
 
 // The server's timeouts. A request's headers get 10 s and all of it, its

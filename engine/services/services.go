@@ -10,6 +10,7 @@ import (
 	"studio/engine"
 	"studio/engine/automations"
 	"studio/engine/calendar"
+	"studio/engine/gates"
 	"studio/engine/public"
 	"studio/engine/scheduler"
 	"studio/engine/settings"
@@ -23,6 +24,7 @@ type Store interface {
 	public.Store
 	settings.Store
 	automations.Store
+	gates.Store
 }
 
 // Services are the use-case families of one process.
@@ -33,6 +35,7 @@ type Services struct {
 	Public      *public.Public
 	Settings    *settings.Settings
 	Automations *automations.Automations
+	Gates       *gates.Gates
 }
 
 // New wires the families on st at clock's time. log may be nil.
@@ -43,12 +46,16 @@ func New(st Store, clock engine.Clock, log *slog.Logger) *Services {
 // Of wires the families around an engine already made (a test's engine
 // on a wrapped store, say).
 func Of(eng *engine.Engine, st Store, clock engine.Clock, log *slog.Logger) *Services {
+	sched := scheduler.New(eng, st, log)
 	return &Services{
 		Engine:      eng,
 		Calendar:    calendar.New(st, clock, log),
-		Scheduler:   scheduler.New(eng, st, log),
+		Scheduler:   sched,
 		Public:      public.New(eng, st),
 		Settings:    settings.New(eng, st),
 		Automations: automations.New(st, eng),
+		// Gates publish their one-item releases through the scheduler's
+		// Publish now.
+		Gates: gates.New(eng, sched, st),
 	}
 }

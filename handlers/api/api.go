@@ -26,6 +26,7 @@ import (
 	"net/http"
 	"strings"
 	"studio/engine/calendar"
+	"studio/engine/gates"
 	"studio/engine/scheduler"
 	"studio/engine/services"
 	"studio/engine/settings"
@@ -65,6 +66,7 @@ type Handler struct {
 	cal     *calendar.Calendar
 	sched   *scheduler.Scheduler
 	set     *settings.Settings
+	gates   *gates.Gates
 	session Session
 	log     *slog.Logger
 	// crossOrigin refuses a state-changing request a browser says another
@@ -76,7 +78,7 @@ type Handler struct {
 // New returns the API handlers. session may be nil: then only tokens
 // authenticate.
 func New(svc *services.Services, session Session, log *slog.Logger) *Handler {
-	return &Handler{eng: svc.Engine, cal: svc.Calendar, sched: svc.Scheduler, set: svc.Settings, session: session, log: log, crossOrigin: http.NewCrossOriginProtection()}
+	return &Handler{eng: svc.Engine, cal: svc.Calendar, sched: svc.Scheduler, set: svc.Settings, gates: svc.Gates, session: session, log: log, crossOrigin: http.NewCrossOriginProtection()}
 }
 
 type userKey struct{}

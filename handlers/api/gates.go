@@ -5,11 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"studio/engine/gates"
 	"time"
 
 	"github.com/go-chi/chi/v5"
-
-	"studio/engine"
 )
 
 // gatesBody is POST …/gates (§13): a page's or an entry's gates as the
@@ -71,12 +70,12 @@ func (h *Handler) SetGates(w http.ResponseWriter, r *http.Request) {
 		h.badRequest(w, ctx, CodeNothingToChange, "")
 		return
 	}
-	in := engine.GateInput{SiteID: chi.URLParam(r, "siteId"), NodeID: body.NodeID, ExpectedRev: body.ExpectedRev,
+	in := gates.GateInput{SiteID: chi.URLParam(r, "siteId"), NodeID: body.NodeID, ExpectedRev: body.ExpectedRev,
 		Apply: body.Apply, IncludeEdits: body.IncludeEdits}
 	for _, g := range []struct {
 		name string
 		raw  json.RawMessage
-		dst  *engine.GateTime
+		dst  *gates.GateTime
 	}{{"from", body.From, &in.From}, {"until", body.Until, &in.Until}} {
 		t, ok := gateTime(g.raw)
 		if !ok {
@@ -85,7 +84,7 @@ func (h *Handler) SetGates(w http.ResponseWriter, r *http.Request) {
 		}
 		*g.dst = t
 	}
-	res, err := h.eng.SetGates(ctx, userOf(ctx), in)
+	res, err := h.gates.SetGates(ctx, userOf(ctx), in)
 	if err != nil {
 		h.fail(w, ctx, err)
 		return
@@ -118,7 +117,7 @@ func (h *Handler) LiftEmbargo(w http.ResponseWriter, r *http.Request) {
 		h.badRequest(w, ctx, CodeBadInstant, "from")
 		return
 	}
-	res, err := h.eng.LiftEmbargo(ctx, userOf(ctx), engine.LiftInput{SiteID: chi.URLParam(r, "siteId"),
+	res, err := h.gates.LiftEmbargo(ctx, userOf(ctx), gates.LiftInput{SiteID: chi.URLParam(r, "siteId"),
 		NodeID: chi.URLParam(r, "nodeId"), ExpectedRev: body.ExpectedRev, Reason: body.Reason, From: from, IncludeEdits: body.IncludeEdits})
 	if err != nil {
 		h.fail(w, ctx, err)
@@ -134,26 +133,26 @@ func (h *Handler) LiftEmbargo(w http.ResponseWriter, r *http.Request) {
 
 // gateTime reads one gate of the body: absent keeps it, null clears it, an
 // RFC 3339 string sets it; anything else is not an instant.
-func gateTime(raw json.RawMessage) (engine.GateTime, bool) {
+func gateTime(raw json.RawMessage) (gates.GateTime, bool) {
 	raw = bytes.TrimSpace(raw)
 	switch {
 	case len(raw) == 0:
-		return engine.KeepGate(), true
+		return gates.KeepGate(), true
 	case bytes.Equal(raw, []byte("null")):
-		return engine.ClearGate(), true
+		return gates.ClearGate(), true
 	}
 	var s string
 	if err := json.Unmarshal(raw, &s); err != nil {
-		return engine.GateTime{}, false
+		return gates.GateTime{}, false
 	}
 	t, err := time.Parse(time.RFC3339, s)
 	if err != nil {
-		return engine.GateTime{}, false
+		return gates.GateTime{}, false
 	}
-	return engine.GateAt(t), true
+	return gates.GateAt(t), true
 }
 
-func (h *Handler) answerGate(ctx context.Context, res engine.GateResult) (gateAnswer, error) {
+func (h *Handler) answerGate(ctx context.Context, res gates.GateResult) (gateAnswer, error) {
 	a := gateAnswer{Node: h.nodeOf(ctx, res.Node), Status: res.Status}
 	if res.Release != nil {
 		rel, err := h.releaseOut(ctx, *res.Release)

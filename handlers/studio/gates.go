@@ -10,6 +10,7 @@ import (
 	"studio/engine"
 	"studio/engine/content"
 	"studio/engine/gate"
+	"studio/engine/gates"
 	"studio/engine/release"
 	"studio/locales"
 	"studio/web/templates"
@@ -24,11 +25,11 @@ import (
 
 // gateDone is the flash of each outcome of a gate change.
 var gateDone = map[string]string{
-	engine.GateSaved:            "gates.saved",
-	engine.GateUnchanged:        "gates.unchanged",
-	engine.GatePublished:        "gates.published",
-	engine.GateAwaitingApproval: "gates.approval_pending",
-	engine.GateScheduled:        "gates.scheduled",
+	gates.GateSaved:            "gates.saved",
+	gates.GateUnchanged:        "gates.unchanged",
+	gates.GatePublished:        "gates.published",
+	gates.GateAwaitingApproval: "gates.approval_pending",
+	gates.GateScheduled:        "gates.scheduled",
 }
 
 // gatesCard builds the Schedule card of a saved page or entry, as it is now.
@@ -37,7 +38,7 @@ func (h *Handler) gatesCard(ctx context.Context, n engine.NodeDetail) (*template
 		return nil, nil
 	}
 	st := stateOf(ctx)
-	v, err := h.eng.NodeGates(ctx, *st.user, st.site.ID, n.ID)
+	v, err := h.gates.NodeGates(ctx, *st.user, st.site.ID, n.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -98,13 +99,13 @@ func wallFields(t *time.Time, loc *time.Location) (date, clock string) {
 
 // formGate reads one gate of the card's form: both fields left out keeps
 // the gate (a Clear form sends neither), both empty clears it.
-func formGate(r *http.Request, name string) engine.GateTime {
+func formGate(r *http.Request, name string) gates.GateTime {
 	_, hasDate := r.PostForm[name+"_date"]
 	_, hasTime := r.PostForm[name+"_time"]
 	if !hasDate && !hasTime {
-		return engine.KeepGate()
+		return gates.KeepGate()
 	}
-	return engine.GateWall(r.PostFormValue(name+"_date"), r.PostFormValue(name+"_time"))
+	return gates.GateWall(r.PostFormValue(name+"_date"), r.PostFormValue(name+"_time"))
 }
 
 // SaveGates saves the card's gates: POST /studio/content/{id}/gates with
@@ -114,16 +115,16 @@ func (h *Handler) SaveGates(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	st := stateOf(ctx)
 	id := chi.URLParam(r, "id")
-	in := engine.GateInput{SiteID: st.site.ID, NodeID: id, ExpectedRev: formRev(r), Apply: engine.GateApplyNow,
+	in := gates.GateInput{SiteID: st.site.ID, NodeID: id, ExpectedRev: formRev(r), Apply: gates.GateApplyNow,
 		IncludeEdits: r.PostFormValue("include_edits") == "yes"}
 	in.From, in.Until = formGate(r, "from"), formGate(r, "until")
 	switch r.PostFormValue("clear") {
 	case "from":
-		in.From = engine.ClearGate()
+		in.From = gates.ClearGate()
 	case "until":
-		in.Until = engine.ClearGate()
+		in.Until = gates.ClearGate()
 	}
-	res, err := h.eng.SetGates(ctx, *st.user, in)
+	res, err := h.gates.SetGates(ctx, *st.user, in)
 	if msg, fields, status, ok := refusal(ctx, err); ok {
 		h.gatesRefused(w, r, status, id, msg, fields, func(g *templates.GatesCard) error {
 			g.Rev = in.ExpectedRev // as the person saw it: a stale change is not saved over by a retry
@@ -131,16 +132,16 @@ func (h *Handler) SaveGates(w http.ResponseWriter, r *http.Request) {
 				name       string
 				date, time *string
 			}{{"from", &g.FromDate, &g.FromTime}, {"until", &g.UntilDate, &g.UntilTime}} {
-				if gt := map[string]engine.GateTime{"from": in.From, "until": in.Until}[f.name]; gt.Change {
+				if gt := map[string]gates.GateTime{"from": in.From, "until": in.Until}[f.name]; gt.Change {
 					*f.date, *f.time = gt.Date, gt.Time
 				}
 			}
 			e, _ := engine.AsError(err)
-			if e.Code != engine.CodeOtherEdits {
+			if e.Code != gates.CodeOtherEdits {
 				return nil
 			}
 			in.IncludeEdits = true
-			plan, perr := h.eng.PlanGates(ctx, *st.user, in)
+			plan, perr := h.gates.PlanGates(ctx, *st.user, in)
 			if perr != nil {
 				return nil // it moved meanwhile: the sentence stands without the offer
 			}
@@ -172,7 +173,7 @@ func (h *Handler) LiftEmbargo(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	st := stateOf(ctx)
 	id := chi.URLParam(r, "id")
-	in := engine.LiftInput{SiteID: st.site.ID, NodeID: id, ExpectedRev: formRev(r), Reason: r.PostFormValue("reason"),
+	in := gates.LiftInput{SiteID: st.site.ID, NodeID: id, ExpectedRev: formRev(r), Reason: r.PostFormValue("reason"),
 		IncludeEdits: r.PostFormValue("include_edits") == "yes"}
 	earlier := r.PostFormValue("lift") == "earlier"
 	liftDate, liftTime := r.PostFormValue("lift_date"), r.PostFormValue("lift_time")
@@ -181,10 +182,10 @@ func (h *Handler) LiftEmbargo(w http.ResponseWriter, r *http.Request) {
 	case earlier && liftDate == "" && liftTime == "":
 		err = &engine.Error{Code: "bad_date", Field: "from"} // "earlier" without a time is not "now"
 	case earlier:
-		in.From = engine.GateWall(liftDate, liftTime)
+		in.From = gates.GateWall(liftDate, liftTime)
 		fallthrough
 	default:
-		_, err = h.eng.LiftEmbargo(ctx, *st.user, in)
+		_, err = h.gates.LiftEmbargo(ctx, *st.user, in)
 	}
 	if msg, fields, status, ok := refusal(ctx, err); ok {
 		h.gatesRefused(w, r, status, id, "", nil, func(g *templates.GatesCard) error {
@@ -198,9 +199,9 @@ func (h *Handler) LiftEmbargo(w http.ResponseWriter, r *http.Request) {
 				if !g.CanLift {
 					g.Error = fields[e.Field]
 				}
-			case e.Code == engine.CodeOtherEdits:
+			case e.Code == gates.CodeOtherEdits:
 				g.Error = msg
-				plan, perr := h.eng.PlanLift(ctx, *st.user, in)
+				plan, perr := h.gates.PlanLift(ctx, *st.user, in)
 				if perr != nil {
 					return nil
 				}

@@ -18,6 +18,7 @@ import (
 	"net/url"
 	"strconv"
 	"studio/engine/calendar"
+	"studio/engine/gates"
 	"studio/engine/public"
 	"studio/engine/scheduler"
 	"studio/engine/services"
@@ -42,6 +43,7 @@ type Handler struct {
 	sched       *scheduler.Scheduler
 	pub         *public.Public
 	set         *settings.Settings
+	gates       *gates.Gates
 	sessions    *scs.SessionManager
 	log         *slog.Logger
 	csrfKey     []byte
@@ -52,7 +54,7 @@ type Handler struct {
 func New(svc *services.Services, sessions *scs.SessionManager, log *slog.Logger) *Handler {
 	key := make([]byte, 32)
 	rand.Read(key)
-	return &Handler{eng: svc.Engine, cal: svc.Calendar, sched: svc.Scheduler, pub: svc.Public, set: svc.Settings, sessions: sessions, log: log, csrfKey: key, crossOrigin: http.NewCrossOriginProtection()}
+	return &Handler{eng: svc.Engine, cal: svc.Calendar, sched: svc.Scheduler, pub: svc.Public, set: svc.Settings, gates: svc.Gates, sessions: sessions, log: log, csrfKey: key, crossOrigin: http.NewCrossOriginProtection()}
 }
 
 // Session keys.

@@ -19,6 +19,7 @@ import (
 	"studio/engine"
 	"studio/engine/content"
 	"studio/engine/fakeclock"
+	"studio/engine/gates"
 	"studio/engine/ids"
 	"studio/engine/policy"
 	"studio/engine/release"
@@ -40,6 +41,7 @@ type Bundle struct {
 	Eng   *engine.Engine
 	Sched *scheduler.Scheduler
 	Cal   *calendar.Calendar
+	Gates *gates.Gates
 	Site  engine.Site
 
 	Owner, Admin, Editor, Author, Contributor engine.User
@@ -66,6 +68,7 @@ func New(tb testing.TB) *Bundle {
 	b.Eng = engine.New(s6, b.Clock, nil)
 	b.Sched = scheduler.New(b.Eng, s6, nil)
 	b.Cal = calendar.New(b.Store, b.Clock, nil)
+	b.Gates = gates.New(b.Eng, b.Sched, s6)
 	if b.Site, err = b.Eng.CreateSite(ctx, "Demo Gazette", "Europe/Istanbul"); err != nil {
 		tb.Fatal(err)
 	}
@@ -110,6 +113,23 @@ func (b *Bundle) Schedule(tb testing.TB, u engine.User, n content.Node, date, cl
 		tb.Fatalf("schedule %s at %s %s: %v", n.ID, date, clock, err)
 	}
 	return r
+}
+
+// PublishArticle makes the test article live, published, through an
+// ordinary publish, and returns it as it is then.
+func (b *Bundle) PublishArticle(tb testing.TB) engine.NodeDetail {
+	tb.Helper()
+	ctx := context.Background()
+	d := b.Node(tb, b.Article.ID)
+	body := d.Body
+	body.Status = content.StatusPublished
+	if _, err := b.Eng.SaveNode(ctx, b.Editor, b.Site.ID, d.ID, d.Rev, body); err != nil {
+		tb.Fatal(err)
+	}
+	if _, err := b.Eng.Publish(ctx, b.Editor, b.Site.ID); err != nil {
+		tb.Fatal(err)
+	}
+	return b.Node(tb, b.Article.ID)
 }
 
 func (b *Bundle) Node(tb testing.TB, id string) engine.NodeDetail {

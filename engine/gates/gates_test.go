@@ -1,4 +1,4 @@
-package engine_test
+package gates_test
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"studio/engine"
 	"studio/engine/content"
 	"studio/engine/gate"
+	"studio/engine/gates"
 	"studio/engine/release"
 )
 
@@ -21,35 +22,18 @@ var (
 )
 
 // setGates changes a node's gates as u, on the rev the node has now.
-func (b *testBundle) setGates(t *testing.T, u engine.User, id string, from, until engine.GateTime, apply string) engine.GateResult {
+func (b *testBundle) setGates(t *testing.T, u engine.User, id string, from, until gates.GateTime, apply string) gates.GateResult {
 	t.Helper()
-	res, err := b.Eng.SetGates(context.Background(), u, b.gateInput(t, id, from, until, apply))
+	res, err := b.Gates.SetGates(context.Background(), u, b.gateInput(t, id, from, until, apply))
 	if err != nil {
 		t.Fatalf("set gates of %s: %v", id, err)
 	}
 	return res
 }
 
-func (b *testBundle) gateInput(t *testing.T, id string, from, until engine.GateTime, apply string) engine.GateInput {
+func (b *testBundle) gateInput(t *testing.T, id string, from, until gates.GateTime, apply string) gates.GateInput {
 	t.Helper()
-	return engine.GateInput{SiteID: b.Site.ID, NodeID: id, ExpectedRev: b.Node(t, id).Rev, From: from, Until: until, Apply: apply}
-}
-
-// publishArticle makes the test article live, published, through an
-// ordinary publish, and returns it as it is then.
-func (b *testBundle) publishArticle(t *testing.T) engine.NodeDetail {
-	t.Helper()
-	ctx := context.Background()
-	d := b.Node(t, b.Article.ID)
-	body := d.Body
-	body.Status = content.StatusPublished
-	if _, err := b.Eng.SaveNode(ctx, b.Editor, b.Site.ID, d.ID, d.Rev, body); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := b.Eng.Publish(ctx, b.Editor, b.Site.ID); err != nil {
-		t.Fatal(err)
-	}
-	return b.Node(t, b.Article.ID)
+	return gates.GateInput{SiteID: b.Site.ID, NodeID: id, ExpectedRev: b.Node(t, id).Rev, From: from, Until: until, Apply: apply}
 }
 
 // liveGates is the article's live from and until.
@@ -88,35 +72,35 @@ func TestGateValidation(t *testing.T) {
 	b := newBundle(t)
 	id := b.Article.ID
 	rev := b.Node(t, id).Rev
-	in := func(from, until engine.GateTime) engine.GateInput {
-		return engine.GateInput{SiteID: b.Site.ID, NodeID: id, ExpectedRev: rev, From: from, Until: until}
+	in := func(from, until gates.GateTime) gates.GateInput {
+		return gates.GateInput{SiteID: b.Site.ID, NodeID: id, ExpectedRev: rev, From: from, Until: until}
 	}
-	set := func(gi engine.GateInput) func() error {
-		return func() error { _, err := b.Eng.SetGates(ctx, b.Editor, gi); return err }
+	set := func(gi gates.GateInput) func() error {
+		return func() error { _, err := b.Gates.SetGates(ctx, b.Editor, gi); return err }
 	}
 	for _, c := range []struct {
 		name, code, field string
-		in                engine.GateInput
+		in                gates.GateInput
 	}{
-		{"BadDate", "bad_date", "from", in(engine.GateWall("2026-13-01", "09:00"), engine.KeepGate())},
-		{"DateWithoutTime", "bad_time", "until", in(engine.KeepGate(), engine.GateWall("2026-11-03", ""))},
-		{"TimeWithoutDate", "bad_date", "from", in(engine.GateWall("", "09:00"), engine.KeepGate())},
-		{"FromInThePast", engine.CodeGateInPast, "from", in(engine.GateWall("2026-11-02", "07:59"), engine.KeepGate())},
-		{"FromAtNow", engine.CodeGateInPast, "from", in(engine.GateAt(start), engine.KeepGate())},
-		{"UntilInThePast", engine.CodeGateInPast, "until", in(engine.KeepGate(), engine.GateAt(start.Add(-time.Hour)))},
-		{"UntilBeforeFrom", engine.CodeGateOrder, "until", in(engine.GateAt(fridayEve), engine.GateAt(tomorrowNine))},
-		{"UntilAtFrom", engine.CodeGateOrder, "until", in(engine.GateWall("2026-11-03", "09:00"), engine.GateAt(tomorrowNine))},
-		{"BadApply", engine.CodeBadApply, "apply", engine.GateInput{SiteID: b.Site.ID, NodeID: id, ExpectedRev: rev,
-			From: engine.GateAt(tomorrowNine), Apply: "later"}},
-		{"Stale", engine.CodeStale, "", engine.GateInput{SiteID: b.Site.ID, NodeID: id, ExpectedRev: rev - 1,
-			From: engine.GateAt(tomorrowNine)}},
+		{"BadDate", "bad_date", "from", in(gates.GateWall("2026-13-01", "09:00"), gates.KeepGate())},
+		{"DateWithoutTime", "bad_time", "until", in(gates.KeepGate(), gates.GateWall("2026-11-03", ""))},
+		{"TimeWithoutDate", "bad_date", "from", in(gates.GateWall("", "09:00"), gates.KeepGate())},
+		{"FromInThePast", gates.CodeGateInPast, "from", in(gates.GateWall("2026-11-02", "07:59"), gates.KeepGate())},
+		{"FromAtNow", gates.CodeGateInPast, "from", in(gates.GateAt(start), gates.KeepGate())},
+		{"UntilInThePast", gates.CodeGateInPast, "until", in(gates.KeepGate(), gates.GateAt(start.Add(-time.Hour)))},
+		{"UntilBeforeFrom", gates.CodeGateOrder, "until", in(gates.GateAt(fridayEve), gates.GateAt(tomorrowNine))},
+		{"UntilAtFrom", gates.CodeGateOrder, "until", in(gates.GateWall("2026-11-03", "09:00"), gates.GateAt(tomorrowNine))},
+		{"BadApply", gates.CodeBadApply, "apply", gates.GateInput{SiteID: b.Site.ID, NodeID: id, ExpectedRev: rev,
+			From: gates.GateAt(tomorrowNine), Apply: "later"}},
+		{"Stale", engine.CodeStale, "", gates.GateInput{SiteID: b.Site.ID, NodeID: id, ExpectedRev: rev - 1,
+			From: gates.GateAt(tomorrowNine)}},
 	} {
 		t.Run(c.name, func(t *testing.T) { b.refuseChange(t, c.code, c.field, set(c.in)) })
 	}
 	t.Run("NotFound", func(t *testing.T) {
 		before := b.Dump(t)
-		_, err := b.Eng.SetGates(ctx, b.Editor, engine.GateInput{SiteID: b.Site.ID, NodeID: "ent_nothing", ExpectedRev: 1,
-			From: engine.GateAt(tomorrowNine)})
+		_, err := b.Gates.SetGates(ctx, b.Editor, gates.GateInput{SiteID: b.Site.ID, NodeID: "ent_nothing", ExpectedRev: 1,
+			From: gates.GateAt(tomorrowNine)})
 		if err != engine.ErrNotFound {
 			t.Fatalf("err = %v, want not found", err)
 		}
@@ -128,7 +112,7 @@ func TestGateValidation(t *testing.T) {
 		b := newBundle(t)
 		r := b.Schedule(t, b.Editor, b.Article, "2026-11-02", "09:00")
 		e := b.refuseChange(t, engine.CodeScheduledLocked, "", func() error {
-			_, err := b.Eng.SetGates(ctx, b.Editor, b.gateInput(t, b.Article.ID, engine.GateAt(tomorrowNine), engine.KeepGate(), ""))
+			_, err := b.Gates.SetGates(ctx, b.Editor, b.gateInput(t, b.Article.ID, gates.GateAt(tomorrowNine), gates.KeepGate(), ""))
 			return err
 		})
 		if e.Args["Release"] != r.ID {
@@ -141,7 +125,7 @@ func TestGateValidation(t *testing.T) {
 		d := b.Node(t, id)
 		body := d.Body
 		body.Availability = &content.Availability{From: &fridayEve, Until: &tomorrowNine}
-		b.refuseChange(t, engine.CodeGateOrder, "until", func() error {
+		b.refuseChange(t, gates.CodeGateOrder, "until", func() error {
 			_, err := b.Eng.SaveNode(ctx, b.Editor, b.Site.ID, id, d.Rev, body)
 			return err
 		})
@@ -157,9 +141,9 @@ func TestGateOnANodeThatIsNotLive(t *testing.T) {
 	ctx := context.Background()
 	b := newBundle(t)
 	before := b.Node(t, b.Article.ID)
-	res := b.setGates(t, b.Contributor, b.Article.ID, engine.GateWall("2026-11-03", "09:00"),
-		engine.GateWall("2026-11-06", "18:00"), engine.GateApplyNow)
-	if res.Status != engine.GateSaved || res.Release != nil {
+	res := b.setGates(t, b.Contributor, b.Article.ID, gates.GateWall("2026-11-03", "09:00"),
+		gates.GateWall("2026-11-06", "18:00"), gates.GateApplyNow)
+	if res.Status != gates.GateSaved || res.Release != nil {
 		t.Fatalf("status %s release %v, want saved without a release", res.Status, res.Release)
 	}
 	d := b.Node(t, b.Article.ID)
@@ -174,13 +158,13 @@ func TestGateOnANodeThatIsNotLive(t *testing.T) {
 	}
 	// The same gates again change nothing.
 	again := b.Dump(t)
-	if res := b.setGates(t, b.Editor, b.Article.ID, engine.GateWall("2026-11-03", "09:00"), engine.KeepGate(), ""); res.Status != engine.GateUnchanged {
+	if res := b.setGates(t, b.Editor, b.Article.ID, gates.GateWall("2026-11-03", "09:00"), gates.KeepGate(), ""); res.Status != gates.GateUnchanged {
 		t.Fatalf("status %s, want unchanged", res.Status)
 	}
 	if b.Dump(t) != again {
 		t.Fatal("an unchanged gate wrote something")
 	}
-	view, err := b.Eng.NodeGates(ctx, b.Editor, b.Site.ID, b.Article.ID)
+	view, err := b.Gates.NodeGates(ctx, b.Editor, b.Site.ID, b.Article.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -189,7 +173,7 @@ func TestGateOnANodeThatIsNotLive(t *testing.T) {
 	}
 
 	// An early ordinary publish carries the embargo into the snapshot.
-	live := b.publishArticle(t)
+	live := b.PublishArticle(t)
 	l := b.Live(t)[b.Article.ID]
 	lf, lu := l.Body.Gates()
 	wantInstant(t, "live from", lf, tomorrowNine)
@@ -210,10 +194,10 @@ func TestGateOnANodeThatIsNotLive(t *testing.T) {
 func TestGateOnALiveNodeByAnEditor(t *testing.T) {
 	t.Parallel()
 	b := newBundle(t)
-	live := b.publishArticle(t)
+	live := b.PublishArticle(t)
 	b.Clock.Set(start.Add(5 * time.Minute))
-	res := b.setGates(t, b.Editor, b.Article.ID, engine.GateAt(tomorrowNine), engine.GateWall("2026-11-06", "18:00"), "")
-	if res.Status != engine.GatePublished || res.Release == nil {
+	res := b.setGates(t, b.Editor, b.Article.ID, gates.GateAt(tomorrowNine), gates.GateWall("2026-11-06", "18:00"), "")
+	if res.Status != gates.GatePublished || res.Release == nil {
 		t.Fatalf("status %s, want published", res.Status)
 	}
 	r := res.Release
@@ -256,8 +240,8 @@ func TestGateOnALiveNodeByAnEditor(t *testing.T) {
 	})
 
 	t.Run("MovingTheEmbargoLaterHidesLonger", func(t *testing.T) {
-		res := b.setGates(t, b.Editor, b.Article.ID, engine.GateWall("2026-11-03", "12:00"), engine.KeepGate(), "")
-		if res.Status != engine.GatePublished {
+		res := b.setGates(t, b.Editor, b.Article.ID, gates.GateWall("2026-11-03", "12:00"), gates.KeepGate(), "")
+		if res.Status != gates.GatePublished {
 			t.Fatalf("status %s", res.Status)
 		}
 		from, _ := b.liveGates(t, b.Article.ID)
@@ -266,10 +250,10 @@ func TestGateOnALiveNodeByAnEditor(t *testing.T) {
 
 	t.Run("KillSwitch", func(t *testing.T) {
 		b := newBundle(t)
-		b.publishArticle(t)
+		b.PublishArticle(t)
 		b.pause(t, b.Owner, "Checking the feed")
 		b.refuseChange(t, engine.CodeSitePaused, "", func() error {
-			_, err := b.Eng.SetGates(context.Background(), b.Editor, b.gateInput(t, b.Article.ID, engine.KeepGate(), engine.GateAt(fridayEve), ""))
+			_, err := b.Gates.SetGates(context.Background(), b.Editor, b.gateInput(t, b.Article.ID, gates.KeepGate(), gates.GateAt(fridayEve), ""))
 			return err
 		})
 	})
@@ -282,10 +266,10 @@ func TestGateOnALiveNodeByAContributor(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	b := newBundle(t)
-	live := b.publishArticle(t)
-	res := b.setGates(t, b.Contributor, b.Article.ID, engine.KeepGate(), engine.GateAt(fridayEve), engine.GateApplyNow)
+	live := b.PublishArticle(t)
+	res := b.setGates(t, b.Contributor, b.Article.ID, gates.KeepGate(), gates.GateAt(fridayEve), gates.GateApplyNow)
 	r := res.Release
-	if res.Status != engine.GateAwaitingApproval || r == nil || r.State != release.StateAwaitingApproval || r.ExecuteAt != nil ||
+	if res.Status != gates.GateAwaitingApproval || r == nil || r.State != release.StateAwaitingApproval || r.ExecuteAt != nil ||
 		r.When == nil || r.When.Kind != "on-approval" || r.Approval != nil {
 		t.Fatalf("status %s release %+v, want an unapproved on-approval release", res.Status, r)
 	}
@@ -321,8 +305,8 @@ func TestGateOnALiveNodeByAContributor(t *testing.T) {
 
 	t.Run("DeniedPutsTheWorkingCopyBack", func(t *testing.T) {
 		b := newBundle(t)
-		live := b.publishArticle(t)
-		res := b.setGates(t, b.Contributor, b.Article.ID, engine.KeepGate(), engine.GateAt(fridayEve), "")
+		live := b.PublishArticle(t)
+		res := b.setGates(t, b.Contributor, b.Article.ID, gates.KeepGate(), gates.GateAt(fridayEve), "")
 		q := b.Text(t, `SELECT id FROM approvals WHERE release_id = ? AND status = 'waiting'`, res.Release.ID)
 		if err := b.Eng.Deny(ctx, b.Editor, b.Site.ID, q, "Not this week."); err != nil {
 			t.Fatal(err)
@@ -335,12 +319,12 @@ func TestGateOnALiveNodeByAContributor(t *testing.T) {
 
 	t.Run("WithNextPublishOnlySaves", func(t *testing.T) {
 		b := newBundle(t)
-		live := b.publishArticle(t)
-		res := b.setGates(t, b.Contributor, b.Article.ID, engine.KeepGate(), engine.GateAt(fridayEve), engine.GateApplyWithNextPublish)
-		if res.Status != engine.GateSaved || res.Release != nil || res.Node.Held != nil || res.Node.Rev != live.Rev+1 {
+		live := b.PublishArticle(t)
+		res := b.setGates(t, b.Contributor, b.Article.ID, gates.KeepGate(), gates.GateAt(fridayEve), gates.GateApplyWithNextPublish)
+		if res.Status != gates.GateSaved || res.Release != nil || res.Node.Held != nil || res.Node.Rev != live.Rev+1 {
 			t.Fatalf("result %+v, want the working copy saved", res)
 		}
-		view, err := b.Eng.NodeGates(ctx, b.Editor, b.Site.ID, b.Article.ID)
+		view, err := b.Gates.NodeGates(ctx, b.Editor, b.Site.ID, b.Article.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -357,18 +341,18 @@ func TestGateWithOtherEdits(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	b := newBundle(t)
-	b.publishArticle(t)
+	b.PublishArticle(t)
 	d := b.Node(t, b.Article.ID)
 	if _, err := b.Eng.EditNode(ctx, b.Editor, b.Site.ID, d.ID, d.Rev, content.Edit{Title: d.Body.Title, Slug: d.Body.Slug,
 		Text: "Results.\nTurnout: 84%.", Status: content.StatusPublished}); err != nil {
 		t.Fatal(err)
 	}
-	in := b.gateInput(t, b.Article.ID, engine.GateAt(tomorrowNine), engine.KeepGate(), "")
-	e := b.refuseChange(t, engine.CodeOtherEdits, "", func() error { _, err := b.Eng.SetGates(ctx, b.Editor, in); return err })
+	in := b.gateInput(t, b.Article.ID, gates.GateAt(tomorrowNine), gates.KeepGate(), "")
+	e := b.refuseChange(t, gates.CodeOtherEdits, "", func() error { _, err := b.Gates.SetGates(ctx, b.Editor, in); return err })
 	if e.Args["Title"] != "Election night" {
 		t.Fatalf("refusal args %v", e.Args)
 	}
-	plan, err := b.Eng.PlanGates(ctx, b.Editor, in)
+	plan, err := b.Gates.PlanGates(ctx, b.Editor, in)
 	if err == nil || !plan.OtherEdits {
 		t.Fatalf("plan %+v err %v, want other edits", plan, err)
 	}
@@ -380,12 +364,12 @@ func TestGateWithOtherEdits(t *testing.T) {
 		t.Fatalf("diff target gates %v, want the new from", diff.Target.Availability)
 	}
 	in.IncludeEdits = true
-	res, err := b.Eng.SetGates(ctx, b.Editor, in)
+	res, err := b.Gates.SetGates(ctx, b.Editor, in)
 	if err != nil {
 		t.Fatal(err)
 	}
 	l := b.Live(t)[b.Article.ID]
-	if res.Status != engine.GatePublished || l.Body.Text != "Results.\nTurnout: 84%." {
+	if res.Status != gates.GatePublished || l.Body.Text != "Results.\nTurnout: 84%." {
 		t.Fatalf("status %s live text %q, want the edits published with the gate", res.Status, l.Body.Text)
 	}
 	if d := auditDetails(t, b, "schedule.gates.set", res.Release.ID); d["includeEdits"] != true {
@@ -399,19 +383,19 @@ func TestLiftEmbargo(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	b := newBundle(t)
-	b.publishArticle(t)
-	b.setGates(t, b.Editor, b.Article.ID, engine.GateAt(tomorrowNine), engine.KeepGate(), "")
+	b.PublishArticle(t)
+	b.setGates(t, b.Editor, b.Article.ID, gates.GateAt(tomorrowNine), gates.KeepGate(), "")
 	id := b.Article.ID
 	rev := b.Node(t, id).Rev
 
 	for _, c := range []struct {
 		name string
-		from engine.GateTime
-	}{{"Cleared", engine.ClearGate()}, {"Earlier", engine.GateWall("2026-11-02", "18:00")}} {
+		from gates.GateTime
+	}{{"Cleared", gates.ClearGate()}, {"Earlier", gates.GateWall("2026-11-02", "18:00")}} {
 		t.Run("SetGatesRefuses"+c.name, func(t *testing.T) {
-			for _, apply := range []string{engine.GateApplyNow, engine.GateApplyWithNextPublish} {
-				e := b.refuseChange(t, engine.CodeLiftRequired, "from", func() error {
-					_, err := b.Eng.SetGates(ctx, b.Editor, engine.GateInput{SiteID: b.Site.ID, NodeID: id, ExpectedRev: rev, From: c.from, Apply: apply})
+			for _, apply := range []string{gates.GateApplyNow, gates.GateApplyWithNextPublish} {
+				e := b.refuseChange(t, gates.CodeLiftRequired, "from", func() error {
+					_, err := b.Gates.SetGates(ctx, b.Editor, gates.GateInput{SiteID: b.Site.ID, NodeID: id, ExpectedRev: rev, From: c.from, Apply: apply})
 					return err
 				})
 				if w, _ := e.Args["When"].(time.Time); !w.Equal(tomorrowNine) {
@@ -422,7 +406,7 @@ func TestLiftEmbargo(t *testing.T) {
 	}
 	lift := func(u engine.User, reason string, rev int64) func() error {
 		return func() error {
-			_, err := b.Eng.LiftEmbargo(ctx, u, engine.LiftInput{SiteID: b.Site.ID, NodeID: id, ExpectedRev: rev, Reason: reason})
+			_, err := b.Gates.LiftEmbargo(ctx, u, gates.LiftInput{SiteID: b.Site.ID, NodeID: id, ExpectedRev: rev, Reason: reason})
 			return err
 		}
 	}
@@ -433,11 +417,11 @@ func TestLiftEmbargo(t *testing.T) {
 	b.refuseChange(t, engine.CodeStale, "", lift(b.Editor, "The results are in.", rev-1))
 
 	b.Clock.Set(start.Add(time.Hour))
-	res, err := b.Eng.LiftEmbargo(ctx, b.Editor, engine.LiftInput{SiteID: b.Site.ID, NodeID: id, ExpectedRev: rev, Reason: " The results are in. "})
+	res, err := b.Gates.LiftEmbargo(ctx, b.Editor, gates.LiftInput{SiteID: b.Site.ID, NodeID: id, ExpectedRev: rev, Reason: " The results are in. "})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Status != engine.GatePublished || res.Release.State != release.StatePublished {
+	if res.Status != gates.GatePublished || res.Release.State != release.StatePublished {
 		t.Fatalf("status %s, want published", res.Status)
 	}
 	if from, _ := b.liveGates(t, id); from != nil {
@@ -450,137 +434,40 @@ func TestLiftEmbargo(t *testing.T) {
 	if by := b.Text(t, `SELECT json_extract(actor, '$.id') FROM audit WHERE action = 'schedule.embargo.lift'`); by != b.Editor.ID {
 		t.Fatalf("lift audited as %s", by)
 	}
-	b.refuseChange(t, engine.CodeNotEmbargoed, "", lift(b.Editor, "Again.", b.Node(t, id).Rev))
+	b.refuseChange(t, gates.CodeNotEmbargoed, "", lift(b.Editor, "Again.", b.Node(t, id).Rev))
 
 	t.Run("NotLiveIsNotALift", func(t *testing.T) {
 		b := newBundle(t)
-		b.setGates(t, b.Editor, b.Article.ID, engine.GateAt(tomorrowNine), engine.KeepGate(), "")
-		b.refuseChange(t, engine.CodeNotEmbargoed, "", func() error {
-			_, err := b.Eng.LiftEmbargo(ctx, b.Editor, engine.LiftInput{SiteID: b.Site.ID, NodeID: b.Article.ID,
+		b.setGates(t, b.Editor, b.Article.ID, gates.GateAt(tomorrowNine), gates.KeepGate(), "")
+		b.refuseChange(t, gates.CodeNotEmbargoed, "", func() error {
+			_, err := b.Gates.LiftEmbargo(ctx, b.Editor, gates.LiftInput{SiteID: b.Site.ID, NodeID: b.Article.ID,
 				ExpectedRev: b.Node(t, b.Article.ID).Rev, Reason: "Early."})
 			return err
 		})
 		// Its from is only edited: anyone who writes content clears it.
-		if res := b.setGates(t, b.Contributor, b.Article.ID, engine.ClearGate(), engine.KeepGate(), ""); res.Status != engine.GateSaved {
+		if res := b.setGates(t, b.Contributor, b.Article.ID, gates.ClearGate(), gates.KeepGate(), ""); res.Status != gates.GateSaved {
 			t.Fatalf("status %s", res.Status)
 		}
 	})
 
 	t.Run("OtherEdits", func(t *testing.T) {
 		b := newBundle(t)
-		b.publishArticle(t)
-		b.setGates(t, b.Editor, b.Article.ID, engine.GateAt(tomorrowNine), engine.KeepGate(), "")
+		b.PublishArticle(t)
+		b.setGates(t, b.Editor, b.Article.ID, gates.GateAt(tomorrowNine), gates.KeepGate(), "")
 		d := b.Node(t, b.Article.ID)
 		if _, err := b.Eng.EditNode(ctx, b.Editor, b.Site.ID, d.ID, d.Rev, content.Edit{Title: "Election night: results",
 			Slug: d.Body.Slug, Text: d.Body.Text, Status: content.StatusPublished}); err != nil {
 			t.Fatal(err)
 		}
-		in := engine.LiftInput{SiteID: b.Site.ID, NodeID: b.Article.ID, ExpectedRev: d.Rev + 1, Reason: "Early."}
-		b.refuseChange(t, engine.CodeOtherEdits, "", func() error { _, err := b.Eng.LiftEmbargo(ctx, b.Editor, in); return err })
+		in := gates.LiftInput{SiteID: b.Site.ID, NodeID: b.Article.ID, ExpectedRev: d.Rev + 1, Reason: "Early."}
+		b.refuseChange(t, gates.CodeOtherEdits, "", func() error { _, err := b.Gates.LiftEmbargo(ctx, b.Editor, in); return err })
 		in.IncludeEdits = true
-		if _, err := b.Eng.LiftEmbargo(ctx, b.Editor, in); err != nil {
+		if _, err := b.Gates.LiftEmbargo(ctx, b.Editor, in); err != nil {
 			t.Fatal(err)
 		}
 		if l := b.Live(t)[b.Article.ID]; l.Body.Title != "Election night: results" || l.Body.Availability != nil {
 			t.Fatalf("live %+v, want the edit and no gates", l.Body)
 		}
-	})
-}
-
-// TestPublishedAtIsFrom: an entry first published with an embargo takes
-// its from as its date (§7.5), on every path that promotes a working copy
-// for publishing; a date it already has is never moved.
-func TestPublishedAtIsFrom(t *testing.T) {
-	t.Parallel()
-	ctx := context.Background()
-	embargoed := func(t *testing.T) *testBundle {
-		b := newBundle(t)
-		b.setGates(t, b.Editor, b.Article.ID, engine.GateAt(tomorrowNine), engine.KeepGate(), "")
-		return b
-	}
-	targetDate := func(t *testing.T, b *testBundle, r engine.ReleaseRow) *time.Time {
-		t.Helper()
-		body, err := b.Store.NodeVersion(ctx, b.Article.ID, r.Items[0].Target.Rev)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return body.PublishedAt
-	}
-
-	t.Run("ScheduleNode", func(t *testing.T) {
-		b := embargoed(t)
-		r := b.Schedule(t, b.Editor, b.Node(t, b.Article.ID).Node, "2026-11-02", "10:00")
-		wantInstant(t, "publishedAt", targetDate(t, b, b.Release(t, r.ID)), tomorrowNine)
-		b.Clock.Set(start.Add(2 * time.Hour))
-		b.Tick(t)
-		wantInstant(t, "live publishedAt", b.Live(t)[b.Article.ID].Body.PublishedAt, tomorrowNine)
-	})
-	t.Run("ScheduleNodeWithoutEmbargo", func(t *testing.T) {
-		b := newBundle(t)
-		r := b.Schedule(t, b.Editor, b.Article, "2026-11-02", "10:00")
-		wantInstant(t, "publishedAt", targetDate(t, b, b.Release(t, r.ID)), start.Add(2*time.Hour))
-	})
-	t.Run("ScheduleRelease", func(t *testing.T) {
-		b := embargoed(t)
-		draft, err := b.Eng.CreateDraft(ctx, b.Editor, engine.DraftInput{SiteID: b.Site.ID, NodeIDs: []string{b.Article.ID}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		r, err := b.Eng.ScheduleRelease(ctx, b.Editor, b.Site.ID, draft.ID, draft.Rev, "2026-11-02", "10:00")
-		if err != nil {
-			t.Fatal(err)
-		}
-		wantInstant(t, "publishedAt", targetDate(t, b, r), tomorrowNine)
-	})
-	t.Run("Repin", func(t *testing.T) {
-		b := newBundle(t)
-		c := b.conflict(t, false, b.Editor, nil)
-		// After the conflict the article is off the site again: its working
-		// copy gets an embargo and loses its date before it is re-pinned.
-		d := b.Node(t, b.Article.ID)
-		body := d.Body
-		body.PublishedAt, body.Status = nil, content.StatusDraft
-		body.Availability = &content.Availability{From: &tomorrowNine}
-		if _, err := b.Eng.SaveNode(ctx, b.Editor, b.Site.ID, d.ID, d.Rev, body); err != nil {
-			t.Fatal(err)
-		}
-		if d.Live != nil {
-			t.Fatal("the article is still live after the undo")
-		}
-		r, err := b.Eng.Repin(ctx, b.Editor, b.Site.ID, c.second.ID, c.second.Rev, "2026-11-02", "13:00")
-		if err != nil {
-			t.Fatal(err)
-		}
-		wantInstant(t, "publishedAt", targetDate(t, b, r), tomorrowNine)
-	})
-	t.Run("EditAndRepin", func(t *testing.T) {
-		b := embargoed(t)
-		r := b.Schedule(t, b.Editor, b.Node(t, b.Article.ID).Node, "2026-11-02", "10:00")
-		d := b.Node(t, b.Article.ID)
-		got, err := b.Eng.EditAndRepin(ctx, b.Editor, b.Site.ID, d.ID, d.Rev, b.Release(t, r.ID).Rev, content.Edit{
-			Title: d.Body.Title, Slug: d.Body.Slug, Text: "Results.\nFirst count.", Status: content.StatusPublished})
-		if err != nil {
-			t.Fatal(err)
-		}
-		wantInstant(t, "publishedAt", targetDate(t, b, got), tomorrowNine)
-	})
-	t.Run("OrdinaryPublish", func(t *testing.T) {
-		b := embargoed(t)
-		b.publishArticle(t)
-		wantInstant(t, "live publishedAt", b.Live(t)[b.Article.ID].Body.PublishedAt, tomorrowNine)
-		wantInstant(t, "working publishedAt", b.Node(t, b.Article.ID).Body.PublishedAt, tomorrowNine)
-	})
-	t.Run("ADateIsNeverMoved", func(t *testing.T) {
-		b := newBundle(t)
-		d := b.Node(t, b.Article.ID)
-		body := d.Body
-		body.PublishedAt = &start
-		if _, err := b.Eng.SaveNode(ctx, b.Editor, b.Site.ID, d.ID, d.Rev, body); err != nil {
-			t.Fatal(err)
-		}
-		b.setGates(t, b.Editor, b.Article.ID, engine.GateAt(tomorrowNine), engine.KeepGate(), "")
-		b.publishArticle(t)
-		wantInstant(t, "live publishedAt", b.Live(t)[b.Article.ID].Body.PublishedAt, start)
 	})
 }
 
@@ -592,11 +479,11 @@ func TestPublishedAtIsFrom(t *testing.T) {
 func TestLiftEmbargoEarlier(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	setup := func(t *testing.T) (*testBundle, engine.LiftInput) {
+	setup := func(t *testing.T) (*testBundle, gates.LiftInput) {
 		b := newBundle(t)
-		b.publishArticle(t)
-		b.setGates(t, b.Editor, b.Article.ID, engine.GateAt(tomorrowNine), engine.KeepGate(), "")
-		return b, engine.LiftInput{SiteID: b.Site.ID, NodeID: b.Article.ID, ExpectedRev: b.Node(t, b.Article.ID).Rev,
+		b.PublishArticle(t)
+		b.setGates(t, b.Editor, b.Article.ID, gates.GateAt(tomorrowNine), gates.KeepGate(), "")
+		return b, gates.LiftInput{SiteID: b.Site.ID, NodeID: b.Article.ID, ExpectedRev: b.Node(t, b.Article.ID).Rev,
 			Reason: "The announcement was moved up."}
 	}
 	visible := func(b *testBundle, at time.Time) bool {
@@ -608,12 +495,12 @@ func TestLiftEmbargoEarlier(t *testing.T) {
 	t.Run("VisibleAtTheNewTimeNeverEarlier", func(t *testing.T) {
 		b, in := setup(t)
 		earlier := time.Date(2026, 11, 2, 15, 0, 0, 0, time.UTC) // 18:00 in Istanbul, today
-		in.From = engine.GateWall("2026-11-02", "18:00")
-		res, err := b.Eng.LiftEmbargo(ctx, b.Editor, in)
+		in.From = gates.GateWall("2026-11-02", "18:00")
+		res, err := b.Gates.LiftEmbargo(ctx, b.Editor, in)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if res.Status != engine.GatePublished {
+		if res.Status != gates.GatePublished {
 			t.Fatalf("status %s, want published", res.Status)
 		}
 		if from, _ := b.liveGates(t, b.Article.ID); from == nil || !from.Equal(earlier) {
@@ -634,8 +521,8 @@ func TestLiftEmbargoEarlier(t *testing.T) {
 		}
 		// As an instant too (the API's).
 		b2, in2 := setup(t)
-		in2.From = engine.GateAt(earlier)
-		if _, err := b2.Eng.LiftEmbargo(ctx, b2.Editor, in2); err != nil {
+		in2.From = gates.GateAt(earlier)
+		if _, err := b2.Gates.LiftEmbargo(ctx, b2.Editor, in2); err != nil {
 			t.Fatal(err)
 		}
 		if from, _ := b2.liveGates(t, b2.Article.ID); from == nil || !from.Equal(earlier) {
@@ -647,19 +534,19 @@ func TestLiftEmbargoEarlier(t *testing.T) {
 		b, in := setup(t)
 		for _, c := range []struct {
 			name, code string
-			from       engine.GateTime
+			from       gates.GateTime
 		}{
-			{"Same", engine.CodeLiftNotEarlier, engine.GateAt(tomorrowNine)},
-			{"SameAsShown", engine.CodeLiftNotEarlier, engine.GateWall("2026-11-03", "09:00")},
-			{"Later", engine.CodeLiftNotEarlier, engine.GateWall("2026-11-04", "09:00")},
-			{"Passed", engine.CodeGateInPast, engine.GateWall("2026-11-02", "07:00")},
-			{"Now", engine.CodeGateInPast, engine.GateAt(start)},
-			{"BadTime", "bad_time", engine.GateWall("2026-11-02", "25:00")},
+			{"Same", gates.CodeLiftNotEarlier, gates.GateAt(tomorrowNine)},
+			{"SameAsShown", gates.CodeLiftNotEarlier, gates.GateWall("2026-11-03", "09:00")},
+			{"Later", gates.CodeLiftNotEarlier, gates.GateWall("2026-11-04", "09:00")},
+			{"Passed", gates.CodeGateInPast, gates.GateWall("2026-11-02", "07:00")},
+			{"Now", gates.CodeGateInPast, gates.GateAt(start)},
+			{"BadTime", "bad_time", gates.GateWall("2026-11-02", "25:00")},
 		} {
 			t.Run(c.name, func(t *testing.T) {
 				in := in
 				in.From = c.from
-				b.refuseChange(t, c.code, "from", func() error { _, err := b.Eng.LiftEmbargo(ctx, b.Editor, in); return err })
+				b.refuseChange(t, c.code, "from", func() error { _, err := b.Gates.LiftEmbargo(ctx, b.Editor, in); return err })
 			})
 		}
 		if !b.Node(t, b.Article.ID).Body.Availability.From.Equal(tomorrowNine) || visible(b, tomorrowNine.Add(-time.Millisecond)) {

@@ -1,4 +1,15 @@
-package engine
+// Package gates holds the gate use cases people call (RFC §7.5, §7.6,
+// §10.8 D8, §12 set_embargo, schedule_unpublish, lift_embargo; §13 POST
+// …/gates and …/gates/:id/lift): setting and lifting a page's or an entry's
+// embargo (availability.from) and expiry (availability.until), on its
+// working copy or, on a live node, as a one-item release published at once
+// or sent for approval.
+//
+// It is not engine/gate: gate is the pure rule of what the public site may
+// show at an instant (no I/O, no clock), which this package reads to say
+// where a node's gates stand; gates is the use cases that change them, with
+// their checks, their writes and their audit rows.
+package gates
 
 import (
 	"context"
@@ -7,6 +18,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"studio/engine"
 	"studio/engine/content"
 	"studio/engine/gate"
 	"studio/engine/ids"
@@ -14,6 +26,43 @@ import (
 	"studio/engine/policy"
 	"studio/engine/release"
 )
+
+// Store is what the gate use cases read and write themselves.
+type Store interface {
+	Site(ctx context.Context, id string) (engine.Site, error)
+	// SaveNode writes a new version when the node is at expectedRev and
+	// not held by a release.
+	SaveNode(ctx context.Context, n content.Node, expectedRev int64, by release.Actor, now time.Time) error
+	ScheduleSettings(ctx context.Context, siteID string) (engine.ScheduleSettings, error)
+	Release(ctx context.Context, siteID, id string) (engine.ReleaseRow, error)
+}
+
+// Engine is what the gate use cases need from the engine: the clock, the
+// pokes that wake the scheduler, a node as it is now (with its live body),
+// and a new release inserted under the open-release caps.
+type Engine interface {
+	Now() time.Time
+	Poke()
+	Node(ctx context.Context, siteID, id string) (engine.NodeDetail, error)
+	NodeWithLive(ctx context.Context, siteID, id string) (engine.NodeDetail, *content.Body, error)
+	InsertRelease(ctx context.Context, u engine.User, nr engine.NewRelease) error
+}
+
+// Runner publishes a release now through Publish now's manual run: how an
+// approved one-item gate release goes live at once.
+type Runner interface {
+	PublishNow(ctx context.Context, u engine.User, siteID, id string, rev int64) (engine.ReleaseRow, error)
+}
+
+// Gates is the gate use cases.
+type Gates struct {
+	e     Engine
+	run   Runner
+	store Store
+}
+
+// New wires the gate use cases.
+func New(e Engine, run Runner, store Store) *Gates { return &Gates{e: e, run: run, store: store} }
 
 // Writing gates (RFC §7.5, §7.6, §10.8 D8, §12 set_embargo,
 // schedule_unpublish, lift_embargo; §13 POST …/gates and …/gates/:id/lift).
@@ -34,10 +83,11 @@ import (
 //     approves it in the same act and it runs at once through the manual
 //     run of Publish now, audited, with them as approver; anyone else's
 //     waits for approval with one request bound to rl1: and "on-approval",
-//     and approving it runs it at once (Approve's carry-out). In Studio both
-//     hiding (an embargo: reduce) and expiring (publish: removes content, a
-//     person decides, §12) take this one path, since a person is acting
-//     either way; the reduce class only matters to agents' modes.
+//     and approving it runs it at once (engine.Approve's carry-out). In
+//     Studio both hiding (an embargo: reduce) and expiring (publish:
+//     removes content, a person decides, §12) take this one path, since a
+//     person is acting either way; the reduce class only matters to agents'
+//     modes.
 //   - A node with other unpublished edits cannot carry a gate-only change:
 //     other_edits, and the caller offers to include the edits (IncludeEdits,
 //     after showing the whole diff; PlanGates gives it) or to wait.
@@ -56,8 +106,8 @@ import (
 // release's time); the approver's carry-out gives it the same minute and
 // runs it. That minute is only the fallback's: when the release publishes,
 // by the manual run or the ticker, its time becomes the instant it went
-// live (runClaimed), so the Agenda shows a "Save and publish" before the
-// Now line, where it happened, not a minute after it.
+// live (the engine's runClaimed), so the Agenda shows a "Save and publish"
+// before the Now line, where it happened, not a minute after it.
 
 // When a gate change reaches the live site (§13 POST …/gates "apply").
 const (
@@ -172,8 +222,8 @@ type LiftInput struct {
 // GateResult is what a gate change did: the node as it is now and, on a
 // live node, the one-item release that carries the change.
 type GateResult struct {
-	Node    NodeDetail
-	Release *ReleaseRow
+	Node    engine.NodeDetail
+	Release *engine.ReleaseRow
 	Status  string // GateSaved, GateUnchanged, GatePublished, GateAwaitingApproval, GateScheduled
 }
 
@@ -183,7 +233,7 @@ type GateResult struct {
 // publish. The editor shows Base → Target as the whole diff before the
 // person includes other edits.
 type GatePlan struct {
-	Node       NodeDetail
+	Node       engine.NodeDetail
 	Live       *content.Body
 	Target     content.Body
 	Apply      string
@@ -192,8 +242,8 @@ type GatePlan struct {
 
 // Diff is the plan as a release item's diff: the live version against what
 // would go live.
-func (p GatePlan) Diff() ItemDiff {
-	d := ItemDiff{Item: release.Item{Op: release.OpSet, NodeID: p.Node.ID, NodeKind: p.Node.Kind}}
+func (p GatePlan) Diff() engine.ItemDiff {
+	d := engine.ItemDiff{Item: release.Item{Op: release.OpSet, NodeID: p.Node.ID, NodeKind: p.Node.Kind}}
 	if p.Live != nil {
 		b := *p.Live
 		d.Base = &b
@@ -210,7 +260,7 @@ func (p GatePlan) Publishes() bool { return p.Live != nil && p.Apply == GateAppl
 // GateView is where a page's or an entry's gates stand, for the editor's
 // Schedule card and the API: the working copy's and the live version's.
 type GateView struct {
-	Node NodeDetail
+	Node engine.NodeDetail
 	// From and Until are the working copy's gates; State is where they
 	// stand now (gate.State, the status aside).
 	From, Until *time.Time
@@ -230,39 +280,30 @@ type GateView struct {
 }
 
 // NodeGates reads a node's gates (§7.3 "Studio reads gates as content").
-func (e *Engine) NodeGates(ctx context.Context, u User, siteID, id string) (GateView, error) {
-	if err := require(u, policy.ContentRead); err != nil {
+func (e *Gates) NodeGates(ctx context.Context, u engine.User, siteID, id string) (GateView, error) {
+	if err := engine.Require(u, policy.ContentRead); err != nil {
 		return GateView{}, err
 	}
 	g, err := e.gateNode(ctx, siteID, id)
 	if err != nil {
 		return GateView{}, err
 	}
-	return g.view(e.Now()), nil
+	return g.view(e.e.Now()), nil
 }
 
 // gateNode is a node's working copy with its live body, as the gate rules
 // read it.
 type gateNode struct {
-	NodeDetail
+	engine.NodeDetail
 	live *content.Body
 }
 
-func (e *Engine) gateNode(ctx context.Context, siteID, id string) (gateNode, error) {
-	n, err := e.store.Node(ctx, siteID, id)
+func (e *Gates) gateNode(ctx context.Context, siteID, id string) (gateNode, error) {
+	d, live, err := e.e.NodeWithLive(ctx, siteID, id)
 	if err != nil {
 		return gateNode{}, err
 	}
-	live, held, err := e.liveAndHeld(ctx, siteID, id)
-	if err != nil {
-		return gateNode{}, err
-	}
-	g := gateNode{NodeDetail: detail(n, live, held)}
-	if l, ok := live[id]; ok {
-		b := l.Body
-		g.live = &b
-	}
-	return g, nil
+	return gateNode{NodeDetail: d, live: live}, nil
 }
 
 func (g gateNode) view(now time.Time) GateView {
@@ -315,11 +356,11 @@ func sameInstantPtr(a, b *time.Time) bool {
 
 // requireGates is set_embargo's and schedule_unpublish's scopes (§12):
 // schedules:write (own) and content:write.
-func requireGates(u User) error {
-	if err := require(u, policy.SchedulesWrite); err != nil {
+func requireGates(u engine.User) error {
+	if err := engine.Require(u, policy.SchedulesWrite); err != nil {
 		return err
 	}
-	return require(u, policy.ContentWrite)
+	return engine.Require(u, policy.ContentWrite)
 }
 
 // PlanGates works a gate change out and checks it without writing
@@ -328,7 +369,7 @@ func requireGates(u User) error {
 // gate_in_past on a new time that is not after now, gate_order on until),
 // lift_required (on from), and, for a live node with apply "now" and
 // without IncludeEdits, other_edits.
-func (e *Engine) PlanGates(ctx context.Context, u User, in GateInput) (GatePlan, error) {
+func (e *Gates) PlanGates(ctx context.Context, u engine.User, in GateInput) (GatePlan, error) {
 	if err := requireGates(u); err != nil {
 		return GatePlan{}, err
 	}
@@ -337,7 +378,7 @@ func (e *Engine) PlanGates(ctx context.Context, u User, in GateInput) (GatePlan,
 		apply = GateApplyNow
 	}
 	if apply != GateApplyNow && apply != GateApplyWithNextPublish {
-		return GatePlan{}, refuse(CodeBadApply, "apply")
+		return GatePlan{}, engine.Refuse(CodeBadApply, "apply")
 	}
 	site, err := e.store.Site(ctx, in.SiteID)
 	if err != nil {
@@ -347,13 +388,13 @@ func (e *Engine) PlanGates(ctx context.Context, u User, in GateInput) (GatePlan,
 	if err != nil {
 		return GatePlan{}, err
 	}
-	if !u.mayGate(g.NodeDetail) {
-		return GatePlan{}, refuse(CodeForbidden, "") // someone else's node, at the own level
+	if !u.MayGate(g.NodeDetail) {
+		return GatePlan{}, engine.Refuse(engine.CodeForbidden, "") // someone else's node, at the own level
 	}
 	if err := gateable(g, in.ExpectedRev); err != nil {
 		return GatePlan{}, err
 	}
-	now := e.Now()
+	now := e.e.Now()
 	curFrom, curUntil := g.Body.Gates()
 	from, err := resolveGate(site, "from", curFrom, in.From, now)
 	if err != nil {
@@ -372,14 +413,14 @@ func (e *Engine) PlanGates(ctx context.Context, u User, in GateInput) (GatePlan,
 	// D8: what the live site shows is held back until the embargo's from;
 	// ending that earlier is a person's lift, on every path.
 	if inForce := liveEmbargo(g.live, now); inForce != nil && (from == nil || from.Before(*inForce)) {
-		return GatePlan{}, &Error{Code: CodeLiftRequired, Field: "from", Args: map[string]any{"When": *inForce}}
+		return GatePlan{}, &engine.Error{Code: CodeLiftRequired, Field: "from", Args: map[string]any{"When": *inForce}}
 	}
 	p := GatePlan{Node: g.NodeDetail, Live: g.live, Target: target, Apply: apply}
 	if g.live != nil {
 		p.OtherEdits = otherEdits(g.Body, *g.live)
 	}
 	if p.Publishes() && p.OtherEdits && !in.IncludeEdits {
-		return p, &Error{Code: CodeOtherEdits, Args: map[string]any{"Title": g.Body.Title}}
+		return p, &engine.Error{Code: CodeOtherEdits, Args: map[string]any{"Title": g.Body.Title}}
 	}
 	return p, nil
 }
@@ -389,11 +430,11 @@ func (e *Engine) PlanGates(ctx context.Context, u User, in GateInput) (GatePlan,
 func gateable(g gateNode, expectedRev int64) error {
 	switch {
 	case g.Kind != release.KindPage && g.Kind != release.KindContentEntry:
-		return refuse(release.CodeBadNodeKind, "")
+		return engine.Refuse(release.CodeBadNodeKind, "")
 	case g.Held != nil:
-		return LockedBy(g.Held)
+		return engine.LockedBy(g.Held)
 	case g.Rev != expectedRev:
-		return refuse(CodeStale, "")
+		return engine.Refuse(engine.CodeStale, "")
 	}
 	return nil
 }
@@ -401,7 +442,7 @@ func gateable(g gateNode, expectedRev int64) error {
 // resolveGate is one gate's new value. A value that equals the current one
 // (to the minute, for fields that show minutes) keeps it, even if it has
 // passed; a new one must come after now.
-func resolveGate(site Site, field string, cur *time.Time, in GateTime, now time.Time) (*time.Time, error) {
+func resolveGate(site engine.Site, field string, cur *time.Time, in GateTime, now time.Time) (*time.Time, error) {
 	if !in.Change {
 		return cur, nil
 	}
@@ -412,14 +453,14 @@ func resolveGate(site Site, field string, cur *time.Time, in GateTime, now time.
 	case in.Date != "" || in.Time != "":
 		loc, err := localtime.LoadZone(site.TimeZone)
 		if err != nil {
-			return nil, refuse("bad_zone", "")
+			return nil, engine.Refuse("bad_zone", "")
 		}
 		if cur != nil && cur.In(loc).Format("2006-01-02") == in.Date && cur.In(loc).Format("15:04") == in.Time {
 			return cur, nil // the fields as they were shown
 		}
 		wall, err := localtime.ParseDateAndTime(in.Date, in.Time)
 		if err != nil {
-			return nil, refuse(codeOf(err), field)
+			return nil, engine.Refuse(engine.CodeOf(err), field)
 		}
 		at, _ = localtime.Resolve(wall, loc)
 		at = at.UTC()
@@ -430,7 +471,7 @@ func resolveGate(site Site, field string, cur *time.Time, in GateTime, now time.
 		return cur, nil
 	}
 	if !at.After(now) {
-		return nil, refuse(CodeGateInPast, field)
+		return nil, engine.Refuse(CodeGateInPast, field)
 	}
 	return &at, nil
 }
@@ -440,7 +481,7 @@ func validateBody(b content.Body) error {
 	if err := content.Validate(b); err != nil {
 		var fe *content.FieldError
 		if errors.As(err, &fe) {
-			return &Error{Code: strings.TrimPrefix(fe.Key, "error."), Field: fe.Field}
+			return &engine.Error{Code: strings.TrimPrefix(fe.Key, "error."), Field: fe.Field}
 		}
 		return err
 	}
@@ -456,7 +497,7 @@ func validateBody(b content.Body) error {
 // GateScheduled when the run must wait a moment; refused with site_paused
 // while the kill switch is on, before anything is written), otherwise
 // sent for approval (GateAwaitingApproval). Audited schedule.gates.set.
-func (e *Engine) SetGates(ctx context.Context, u User, in GateInput) (GateResult, error) {
+func (e *Gates) SetGates(ctx context.Context, u engine.User, in GateInput) (GateResult, error) {
 	p, err := e.PlanGates(ctx, u, in)
 	if err != nil {
 		return GateResult{}, err
@@ -486,23 +527,23 @@ func (e *Engine) SetGates(ctx context.Context, u User, in GateInput) (GateResult
 // not_embargoed (no embargo in force on the live site), the from field's
 // (bad_date, bad_time, gate_in_past, lift_not_earlier), other_edits
 // (without IncludeEdits), site_paused.
-func (e *Engine) LiftEmbargo(ctx context.Context, u User, in LiftInput) (GateResult, error) {
-	if err := require(u, policy.ReleasesPublish); err != nil {
+func (e *Gates) LiftEmbargo(ctx context.Context, u engine.User, in LiftInput) (GateResult, error) {
+	if err := engine.Require(u, policy.ReleasesPublish); err != nil {
 		return GateResult{}, err
 	}
 	if err := requireGates(u); err != nil {
 		return GateResult{}, err
 	}
 	reason := strings.TrimSpace(in.Reason)
-	if reason == "" || utf8.RuneCountInString(reason) > MaxReasonLength {
-		return GateResult{}, refuse(CodeReason, "reason")
+	if reason == "" || utf8.RuneCountInString(reason) > engine.MaxReasonLength {
+		return GateResult{}, engine.Refuse(engine.CodeReason, "reason")
 	}
 	p, embargo, err := e.planLift(ctx, u, in)
 	if err != nil {
 		return GateResult{}, err
 	}
 	if p.OtherEdits && !in.IncludeEdits {
-		return GateResult{}, &Error{Code: CodeOtherEdits, Args: map[string]any{"Title": p.Node.Body.Title}}
+		return GateResult{}, &engine.Error{Code: CodeOtherEdits, Args: map[string]any{"Title": p.Node.Body.Title}}
 	}
 	details := map[string]any{"node": p.Node.ID, "reason": reason, "from": localtime.FormatInstant(*embargo)}
 	if to, _ := p.Target.Gates(); to != nil {
@@ -517,8 +558,8 @@ func (e *Engine) LiftEmbargo(ctx context.Context, u User, in LiftInput) (GateRes
 // PlanLift is LiftEmbargo's plan, for the editor to show the whole diff when
 // the node has other edits; it checks what LiftEmbargo checks but the
 // reason and the other edits.
-func (e *Engine) PlanLift(ctx context.Context, u User, in LiftInput) (GatePlan, error) {
-	if err := require(u, policy.ReleasesPublish); err != nil {
+func (e *Gates) PlanLift(ctx context.Context, u engine.User, in LiftInput) (GatePlan, error) {
+	if err := engine.Require(u, policy.ReleasesPublish); err != nil {
 		return GatePlan{}, err
 	}
 	p, _, err := e.planLift(ctx, u, in)
@@ -527,21 +568,21 @@ func (e *Engine) PlanLift(ctx context.Context, u User, in LiftInput) (GatePlan, 
 
 // planLift works a lift out: the node, the embargo in force and the
 // working copy with its from removed or moved earlier.
-func (e *Engine) planLift(ctx context.Context, u User, in LiftInput) (GatePlan, *time.Time, error) {
+func (e *Gates) planLift(ctx context.Context, u engine.User, in LiftInput) (GatePlan, *time.Time, error) {
 	g, err := e.gateNode(ctx, in.SiteID, in.NodeID)
 	if err != nil {
 		return GatePlan{}, nil, err
 	}
-	if !u.mayLift(g.NodeDetail) {
-		return GatePlan{}, nil, refuse(CodeForbidden, "")
+	if !u.MayLift(g.NodeDetail) {
+		return GatePlan{}, nil, engine.Refuse(engine.CodeForbidden, "")
 	}
 	if err := gateable(g, in.ExpectedRev); err != nil {
 		return GatePlan{}, nil, err
 	}
-	now := e.Now()
+	now := e.e.Now()
 	embargo := liveEmbargo(g.live, now)
 	if embargo == nil {
-		return GatePlan{}, nil, refuse(CodeNotEmbargoed, "")
+		return GatePlan{}, nil, engine.Refuse(CodeNotEmbargoed, "")
 	}
 	var from *time.Time // lifted now
 	if in.From.Change && (in.From.At != nil || in.From.Date != "" || in.From.Time != "") {
@@ -555,7 +596,7 @@ func (e *Engine) planLift(ctx context.Context, u User, in LiftInput) (GatePlan, 
 			return GatePlan{}, nil, err
 		}
 		if !from.Before(*embargo) {
-			return GatePlan{}, nil, &Error{Code: CodeLiftNotEarlier, Field: "from", Args: map[string]any{"When": *embargo}}
+			return GatePlan{}, nil, &engine.Error{Code: CodeLiftNotEarlier, Field: "from", Args: map[string]any{"When": *embargo}}
 		}
 	}
 	target := g.Body
@@ -568,8 +609,8 @@ func (e *Engine) planLift(ctx context.Context, u User, in LiftInput) (GatePlan, 
 
 // carryOut writes a checked plan: the working copy alone, or a one-item
 // release that publishes it.
-func (e *Engine) carryOut(ctx context.Context, u User, p GatePlan, action string, details map[string]any) (GateResult, error) {
-	now := e.Now()
+func (e *Gates) carryOut(ctx context.Context, u engine.User, p GatePlan, action string, details map[string]any) (GateResult, error) {
+	now := e.e.Now()
 	n := p.Node.Node
 	changed := content.Hash(p.Target) != n.Hash
 	if !p.Publishes() || content.Hash(p.Target) == p.Node.Live.Hash {
@@ -580,12 +621,12 @@ func (e *Engine) carryOut(ctx context.Context, u User, p GatePlan, action string
 		}
 		n.Body, n.Rev, n.Hash, n.UpdatedAt = p.Target, n.Rev+1, content.Hash(p.Target), now
 		if err := e.store.SaveNode(ctx, n, p.Node.Rev, u.Actor(), now); err != nil {
-			if errors.Is(err, ErrConflict) {
-				return GateResult{}, refuse(CodeStale, "")
+			if errors.Is(err, engine.ErrConflict) {
+				return GateResult{}, engine.Refuse(engine.CodeStale, "")
 			}
 			return GateResult{}, err
 		}
-		d, err := e.Node(ctx, n.SiteID, n.ID)
+		d, err := e.e.Node(ctx, n.SiteID, n.ID)
 		if err != nil {
 			return GateResult{}, err
 		}
@@ -596,14 +637,14 @@ func (e *Engine) carryOut(ctx context.Context, u User, p GatePlan, action string
 	if err != nil {
 		return GateResult{}, err
 	}
-	approves := u.may(policy.ReleasesPublish, nodeOwn(u, p.Node))
+	approves := engine.NodeAbilitiesOf(u, p.Node).Approves // releases:publish at the level the node reaches
 	if approves {
 		set, err := e.store.ScheduleSettings(ctx, site.ID)
 		if err != nil {
 			return GateResult{}, err
 		}
 		if set.Paused {
-			return GateResult{}, refuse(CodeSitePaused, "") // nothing written: the run could not start
+			return GateResult{}, engine.Refuse(engine.CodeSitePaused, "") // nothing written: the run could not start
 		}
 	}
 
@@ -623,7 +664,7 @@ func (e *Engine) carryOut(ctx context.Context, u User, p GatePlan, action string
 	item.Target = &release.Version{Rev: target.Rev, Hash: target.Hash}
 	items := []release.Item{item}
 	if err := release.ValidateItems(items); err != nil {
-		return GateResult{}, refuse(codeOf(err), "")
+		return GateResult{}, engine.Refuse(engine.CodeOf(err), "")
 	}
 	r := release.Release{
 		SchemaVersion: 1, ID: ids.New("rel"), SiteID: site.ID, Title: n.Body.Title, Items: items,
@@ -640,15 +681,12 @@ func (e *Engine) carryOut(ctx context.Context, u User, p GatePlan, action string
 		r.Approval = &release.Approval{Kind: "person", By: u.Actor(), At: now, ExecuteAt: &at}
 	}
 	details["hash"], details["state"] = r.Hash, r.State
-	nr := NewRelease{Release: r, ExecuteAt: executeAt, PinnedRevs: map[string]int64{n.ID: n.Rev}, NewVersions: newVersions,
-		Audit: AuditEntry{Action: action, Actor: u.Actor(), SiteID: site.ID, ReleaseID: r.ID, At: now, Details: details}}
+	nr := engine.NewRelease{Release: r, ExecuteAt: executeAt, PinnedRevs: map[string]int64{n.ID: n.Rev}, NewVersions: newVersions,
+		Audit: engine.AuditEntry{Action: action, Actor: u.Actor(), SiteID: site.ID, ReleaseID: r.ID, At: now, Details: details}}
 	if !approves {
-		nr.Request = newRequest(r, nil, now) // bound to rl1: and "on-approval" (§10.4)
+		nr.Request = engine.NewRequest(r, nil, now) // bound to rl1: and "on-approval" (§10.4)
 	}
-	if err := e.insertRelease(ctx, u, nr); err != nil {
-		if errors.Is(err, ErrConflict) {
-			return GateResult{}, e.pinConflict(ctx, site.ID, r.ID, items)
-		}
+	if err := e.e.InsertRelease(ctx, u, nr); err != nil {
 		return GateResult{}, err
 	}
 	if !approves {
@@ -663,16 +701,16 @@ func (e *Engine) carryOut(ctx context.Context, u User, p GatePlan, action string
 // leaves it scheduled a minute ahead, where the ticker publishes it; a run
 // that ends without publishing (a conflict: the live version changed
 // between the reads) returns its refusal.
-func (e *Engine) runGateRelease(ctx context.Context, u User, siteID, nodeID, releaseID string, rev int64) (GateResult, error) {
-	_, err := e.publishNow(ctx, u, siteID, releaseID, rev)
+func (e *Gates) runGateRelease(ctx context.Context, u engine.User, siteID, nodeID, releaseID string, rev int64) (GateResult, error) {
+	_, err := e.run.PublishNow(ctx, u, siteID, releaseID, rev)
 	if err != nil {
-		re, ok := AsError(err)
+		re, ok := engine.AsError(err)
 		if !ok {
 			return GateResult{}, err
 		}
 		switch re.Code {
-		case CodeSiteBusy, CodeStale, CodeRunning, CodeBadState:
-			e.Poke()
+		case engine.CodeSiteBusy, engine.CodeStale, engine.CodeRunning, engine.CodeBadState:
+			e.e.Poke()
 		default:
 			return GateResult{}, err
 		}
@@ -684,14 +722,22 @@ func (e *Engine) runGateRelease(ctx context.Context, u User, siteID, nodeID, rel
 	return res, err
 }
 
-func (e *Engine) gateResult(ctx context.Context, siteID, nodeID, releaseID, status string) (GateResult, error) {
+// gateResult is the node and its release as they are now, with status.
+func (e *Gates) gateResult(ctx context.Context, siteID, nodeID, releaseID, status string) (GateResult, error) {
 	r, err := e.store.Release(ctx, siteID, releaseID)
 	if err != nil {
 		return GateResult{}, err
 	}
-	d, err := e.Node(ctx, siteID, nodeID)
+	d, err := e.e.Node(ctx, siteID, nodeID)
 	if err != nil {
 		return GateResult{}, err
 	}
 	return GateResult{Node: d, Release: &r, Status: status}, nil
+}
+
+func instantOrEmpty(t *time.Time) string {
+	if t == nil {
+		return ""
+	}
+	return localtime.FormatInstant(*t)
 }
