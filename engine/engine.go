@@ -1,7 +1,8 @@
 // Package engine holds the use cases every surface calls (Studio pages, the
-// JSON API, the CLI and the scheduler): releases, content, approvals, gates,
-// settings and identity, and what one release run does (RunRelease, shared
-// by the scheduler's tick and Publish now). Business rules live here so the
+// JSON API, the CLI and the scheduler): releases, content, approvals, gates
+// and settings, and what one release run does (RunRelease, shared by the
+// scheduler's tick and Publish now), with the people they act for (User,
+// its scopes and Require; Token). Business rules live here so the
 // surfaces can never disagree; storage is reached through the Store
 // interface that this package declares and package store implements.
 //
@@ -9,19 +10,18 @@
 // store interfaces, wired beside the engine in cmd/studio: engine/calendar
 // (the calendar read model), engine/scheduler (when due work runs, the
 // health report and the notices), engine/public (the public view and
-// preview links), engine/settings (kill switch, write cap, zone, language)
-// and engine/automations. They import the root; the root imports none.
+// preview links), engine/settings (kill switch, write cap, zone, language),
+// engine/automations and engine/identity (accounts, sign-in and its
+// throttle, passwords, access tokens). They import the root; the root
+// imports none.
 package engine
 
 import (
 	"context"
 	"errors"
-	"studio/engine/throttle"
 	"sync"
 
 	"log/slog"
-
-	"golang.org/x/crypto/bcrypt"
 
 	"studio/engine/localtime"
 	"studio/engine/release"
@@ -45,11 +45,6 @@ type Engine struct {
 	log   *slog.Logger
 	pokes chan struct{}
 
-	// throttle slows password guessing (engine/throttle); checkPassword
-	// is bcrypt's comparison, a field so a test can count the hashes spent.
-	throttle      *throttle.Throttle
-	checkPassword func(hash, password []byte) error
-
 	mu        sync.Mutex
 	dbProblem string    // the database problem last logged (checkDatabase)
 	dbLogged  time.Time // and when
@@ -60,8 +55,7 @@ func New(store Store, clock Clock, log *slog.Logger) *Engine {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Engine{store: store, clock: clock, log: log, pokes: make(chan struct{}, 1),
-		throttle: throttle.New(), checkPassword: bcrypt.CompareHashAndPassword}
+	return &Engine{store: store, clock: clock, log: log, pokes: make(chan struct{}, 1)}
 }
 
 // Now is the engine clock's current time, truncated to milliseconds because
@@ -105,7 +99,6 @@ const (
 	CodeForbidden       = "forbidden"
 	CodeStale           = "stale"
 	CodeScheduledLocked = "scheduled_locked"
-	CodeBadCredentials  = "bad_credentials"
 	CodeRunning         = "release_running"
 	CodeBadState        = "bad_state"
 )

@@ -26,6 +26,7 @@ import (
 	"studio/engine"
 	"studio/engine/content"
 	"studio/engine/fakeclock"
+	"studio/engine/identity"
 	"studio/engine/ids"
 	"studio/engine/policy"
 	"studio/engine/release"
@@ -56,6 +57,9 @@ type testApp struct {
 	clock *fakeclock.Clock
 	eng   *engine.Engine
 	sched *scheduler.Scheduler // the handlers' backstop (no loop runs)
+	// identity is the handlers' people use cases: its sign-in throttle is
+	// the one the sign-in form counts on.
+	identity *identity.Identity
 
 	site        engine.Site
 	editor      engine.User
@@ -95,7 +99,7 @@ func newApp(t *testing.T) *testApp {
 	srv := httptest.NewServer(checkReleases(t, a.releasesChecked,
 		http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { h.ServeHTTP(w, r) })))
 	svc := services.Of(a.eng, st, a.clock, log)
-	a.sched = svc.Scheduler
+	a.sched, a.identity = svc.Scheduler, svc.Identity
 	sched := a.sched
 	h = handlers.New(svc, sessions, log, handlers.WithPublicURL(srv.URL), handlers.WithCDNMaxAge(testCDNMaxAge))
 	t.Cleanup(func() {
@@ -130,7 +134,7 @@ func routeTable() []handlers.Route {
 	return handlers.StudioRoutes(studio.New(&services.Services{}, nil, nil))
 }
 
-// cheapHash is password hashed at bcrypt's lowest cost. engine.AddUser uses
+// cheapHash is password hashed at bcrypt's lowest cost. identity.AddUser uses
 // the default cost, about a second per hash under -race; SignIn reads the
 // cost from the stored hash, so accounts made with this one sign in alike.
 var cheapHash = sync.OnceValue(func() string {
@@ -171,7 +175,7 @@ func (a *testApp) otherDraft(t *testing.T) content.Node {
 
 func (a *testApp) setLang(t *testing.T, u engine.User, lang string) {
 	t.Helper()
-	if err := a.eng.SetLanguage(context.Background(), u, lang); err != nil {
+	if err := a.identity.SetLanguage(context.Background(), u, lang); err != nil {
 		t.Fatal(err)
 	}
 }

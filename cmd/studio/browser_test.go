@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"studio/engine/identity"
 	"studio/engine/scheduler"
 	"testing"
 	"time"
@@ -27,12 +28,13 @@ import (
 // browserApp is Studio with the demo site on a fake clock, served over real
 // HTTP, with its ticker running. Production wires the system clock instead.
 type browserApp struct {
-	url   string
-	clock *fakeclock.Clock
-	ticks chan scheduler.TickReport
-	eng   *engine.Engine // for a test to set up what other people did without a browser
-	store *store.Store
-	sched *scheduler.Scheduler
+	url      string
+	clock    *fakeclock.Clock
+	ticks    chan scheduler.TickReport
+	eng      *engine.Engine // for a test to set up what other people did without a browser
+	store    *store.Store
+	sched    *scheduler.Scheduler
+	identity *identity.Identity // the app's, whose sign-in throttle the server counts on
 }
 
 // startBrowserApp starts Studio on the demo site at now. Each setup runs
@@ -51,7 +53,7 @@ func startBrowserApp(t *testing.T, now time.Time, setup ...func(demoFixture)) *b
 	if seeded, err := seedDemo(ctx, a.engine, st); err != nil || !seeded {
 		t.Fatalf("seed: %v %v", seeded, err)
 	}
-	ba := &browserApp{clock: clock, ticks: make(chan scheduler.TickReport, 64), eng: a.engine, store: st, sched: a.ticker}
+	ba := &browserApp{clock: clock, ticks: make(chan scheduler.TickReport, 64), eng: a.engine, store: st, sched: a.ticker, identity: a.identity}
 	if len(setup) > 0 {
 		f := ba.demo(t)
 		for _, s := range setup {
@@ -95,7 +97,7 @@ func (a *browserApp) demo(t *testing.T) demoFixture {
 	f := demoFixture{t: t, ctx: ctx, eng: a.eng, store: a.store, sched: a.sched, clock: a.clock, site: sites[0],
 		users: map[string]engine.User{}, nodes: map[string]string{}}
 	for _, u := range demoUsers {
-		found, err := a.eng.SignIn(ctx, engine.SignInTry{Email: u.email, Password: demoPassword})
+		found, err := a.identity.SignIn(ctx, identity.SignInTry{Email: u.email, Password: demoPassword})
 		must(t, err)
 		f.users[u.email] = found
 	}

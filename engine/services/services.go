@@ -10,6 +10,7 @@ import (
 	"studio/engine"
 	"studio/engine/automations"
 	"studio/engine/calendar"
+	"studio/engine/identity"
 	"studio/engine/public"
 	"studio/engine/scheduler"
 	"studio/engine/settings"
@@ -23,6 +24,7 @@ type Store interface {
 	public.Store
 	settings.Store
 	automations.Store
+	identity.Store
 }
 
 // Services are the use-case families of one process.
@@ -33,6 +35,7 @@ type Services struct {
 	Public      *public.Public
 	Settings    *settings.Settings
 	Automations *automations.Automations
+	Identity    *identity.Identity
 }
 
 // New wires the families on st at clock's time. log may be nil.
@@ -50,5 +53,6 @@ func Of(eng *engine.Engine, st Store, clock engine.Clock, log *slog.Logger) *Ser
 		Public:      public.New(eng, st),
 		Settings:    settings.New(eng, st),
 		Automations: automations.New(st, eng),
+		Identity:    identity.New(eng, st, log),
 	}
 }

@@ -28,6 +28,7 @@ import (
 	"github.com/alexedwards/scs/v2"
 
 	"studio/engine"
+	"studio/engine/identity"
 	"studio/engine/localtime"
 	"studio/engine/policy"
 	refusals "studio/handlers/refusal"
@@ -42,6 +43,7 @@ type Handler struct {
 	sched       *scheduler.Scheduler
 	pub         *public.Public
 	set         *settings.Settings
+	identity    *identity.Identity
 	sessions    *scs.SessionManager
 	log         *slog.Logger
 	csrfKey     []byte
@@ -52,7 +54,7 @@ type Handler struct {
 func New(svc *services.Services, sessions *scs.SessionManager, log *slog.Logger) *Handler {
 	key := make([]byte, 32)
 	rand.Read(key)
-	return &Handler{eng: svc.Engine, cal: svc.Calendar, sched: svc.Scheduler, pub: svc.Public, set: svc.Settings, sessions: sessions, log: log, csrfKey: key, crossOrigin: http.NewCrossOriginProtection()}
+	return &Handler{eng: svc.Engine, cal: svc.Calendar, sched: svc.Scheduler, pub: svc.Public, set: svc.Settings, identity: svc.Identity, sessions: sessions, log: log, csrfKey: key, crossOrigin: http.NewCrossOriginProtection()}
 }
 
 // Session keys.
@@ -125,7 +127,7 @@ func (h *Handler) Prepare(body Body) func(http.Handler) http.Handler {
 			}
 			lang := h.sessions.GetString(ctx, keyLang)
 			if id := h.sessions.GetString(ctx, keyUser); id != "" {
-				u, err := h.eng.User(ctx, id)
+				u, err := h.identity.User(ctx, id)
 				switch {
 				case err == nil:
 					st.user, lang = &u, u.Lang

@@ -18,6 +18,7 @@ import (
 	"studio/engine"
 	"studio/engine/content"
 	"studio/engine/fakeclock"
+	"studio/engine/identity"
 	"studio/engine/ids"
 	"studio/engine/policy"
 	"studio/engine/release"
@@ -39,7 +40,9 @@ type Bundle struct {
 	Eng   *engine.Engine
 	Sched *scheduler.Scheduler
 	Cal   *calendar.Calendar
-	Site  engine.Site
+	// Identity is the people use cases (sign-in, tokens) on the engine.
+	Identity *identity.Identity
+	Site     engine.Site
 
 	Owner, Admin, Editor, Author, Contributor engine.User
 
@@ -61,6 +64,7 @@ func New(tb testing.TB) *Bundle {
 	b.Eng = engine.New(&s6Store{Store: b.Store, tb: tb}, b.Clock, nil)
 	b.Sched = scheduler.New(b.Eng, b.Store, nil)
 	b.Cal = calendar.New(b.Store, b.Clock, nil)
+	b.Identity = identity.New(b.Eng, b.Store, nil)
 	if b.Site, err = b.Eng.CreateSite(ctx, "Demo Gazette", "Europe/Istanbul"); err != nil {
 		tb.Fatal(err)
 	}
