@@ -294,23 +294,23 @@ func TestTokenScopesNarrowedOnEveryCall(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	b := newBundle(t)
-	if _, _, err := b.Eng.CreateToken(ctx, b.Author, "too much", []policy.Scope{policy.SchedulesWrite}); err == nil {
+	if _, _, err := b.Identity.CreateToken(ctx, b.Author, "too much", []policy.Scope{policy.SchedulesWrite}); err == nil {
 		t.Fatal("an Author's token got schedules:write (any)")
 	}
-	if _, _, err := b.Eng.CreateToken(ctx, b.Editor, "none", []policy.Scope{}); err == nil {
+	if _, _, err := b.Identity.CreateToken(ctx, b.Editor, "none", []policy.Scope{}); err == nil {
 		t.Fatal("a token without scopes was made")
 	}
-	if _, _, err := b.Eng.CreateToken(ctx, b.Editor, "person only", []policy.Scope{policy.AutomationsManage}); err == nil {
+	if _, _, err := b.Identity.CreateToken(ctx, b.Editor, "person only", []policy.Scope{policy.AutomationsManage}); err == nil {
 		t.Fatal("a token got a person-only scope")
 	}
-	secret, tok, err := b.Eng.CreateToken(ctx, b.Editor, "read and schedule", []policy.Scope{policy.SchedulesRead, policy.SchedulesWrite, policy.ContentRead})
+	secret, tok, err := b.Identity.CreateToken(ctx, b.Editor, "read and schedule", []policy.Scope{policy.SchedulesRead, policy.SchedulesWrite, policy.ContentRead})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(tok.Scopes) != 3 {
 		t.Fatalf("scopes %v", tok.Scopes)
 	}
-	u, err := b.Eng.TokenUser(ctx, secret)
+	u, err := b.Identity.TokenUser(ctx, secret)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -327,7 +327,7 @@ func TestTokenScopesNarrowedOnEveryCall(t *testing.T) {
 	if _, err := b.Store.DB().ExecContext(ctx, `UPDATE users SET role = 'contributor' WHERE id = ?`, b.Editor.ID); err != nil {
 		t.Fatal(err)
 	}
-	u, err = b.Eng.TokenUser(ctx, secret)
+	u, err = b.Identity.TokenUser(ctx, secret)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,9 +1,10 @@
 // Package engine holds the use cases every surface calls (Studio pages, the
-// JSON API, the CLI and the scheduler): releases, content, approvals,
-// settings and identity, and the rules they share (who may do what, live
-// addresses, the refusals). Business rules live here so the surfaces can
-// never disagree; storage is reached through the Store interface that this
-// package declares and package store implements.
+// JSON API, the CLI and the scheduler): releases, content and approvals,
+// with the people they act for (User, its scopes; Token) and the rules
+// they share (who may do what, live addresses, the refusals). Business
+// rules live here so the surfaces can never disagree; storage is reached
+// through the Store interface that this package declares and package store
+// implements.
 //
 // Other use-case families have their own packages with their own narrow
 // store interfaces, wired beside the engine in cmd/studio: engine/calendar
@@ -11,21 +12,19 @@
 // one release run does: the tick's run and Publish now, the leases, the
 // health report and the notices), engine/public (the public view and
 // preview links), engine/settings (kill switch, write cap, zone, language),
-// engine/gates (setting and lifting embargoes and expiries) and
-// engine/automations. They import the root; the root imports none: an
-// approved "on-approval" release runs through the scheduler's manual run,
-// which it registers (SetManualRunner).
+// engine/gates (setting and lifting embargoes and expiries),
+// engine/identity (accounts, sign-in and its throttle, passwords, access
+// tokens) and engine/automations. They import the root; the root imports
+// none: an approved "on-approval" release runs through the scheduler's
+// manual run, which it registers (SetManualRunner).
 package engine
 
 import (
 	"context"
 	"errors"
-	"studio/engine/throttle"
 	"sync"
 
 	"log/slog"
-
-	"golang.org/x/crypto/bcrypt"
 
 	"studio/engine/localtime"
 	"studio/engine/release"
@@ -49,11 +48,6 @@ type Engine struct {
 	log   *slog.Logger
 	pokes chan struct{}
 
-	// throttle slows password guessing (engine/throttle); checkPassword
-	// is bcrypt's comparison, a field so a test can count the hashes spent.
-	throttle      *throttle.Throttle
-	checkPassword func(hash, password []byte) error
-
 	mu sync.Mutex
 	// manualRunner is a person's manual run, Publish now: the scheduler's,
 	// registered by scheduler.New (SetManualRunner); nil until then.
@@ -65,8 +59,7 @@ func New(store Store, clock Clock, log *slog.Logger) *Engine {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Engine{store: store, clock: clock, log: log, pokes: make(chan struct{}, 1),
-		throttle: throttle.New(), checkPassword: bcrypt.CompareHashAndPassword}
+	return &Engine{store: store, clock: clock, log: log, pokes: make(chan struct{}, 1)}
 }
 
 // Now is the engine clock's current time, truncated to milliseconds because
@@ -110,7 +103,6 @@ const (
 	CodeForbidden       = "forbidden"
 	CodeStale           = "stale"
 	CodeScheduledLocked = "scheduled_locked"
-	CodeBadCredentials  = "bad_credentials"
 	CodeRunning         = "release_running"
 	CodeBadState        = "bad_state"
 )

@@ -25,6 +25,41 @@ type User struct {
 // Actor returns the user as the actor of an audited act.
 func (u User) Actor() release.Actor { return release.Actor{Kind: "person", ID: u.ID, Name: u.Name} }
 
+// require refuses u unless they hold scope at some level; a use case on
+// nodes then checks the own level on the nodes it touches.
+func require(u User, scope policy.Scope) error {
+	if !u.Passes(scope) {
+		return refuse(CodeForbidden, "")
+	}
+	return nil
+}
+
+// Require refuses (CodeForbidden) a person whose role lacks scope: the
+// check every use case starts with, for the engine's sub-packages.
+func Require(u User, scope policy.Scope) error { return require(u, scope) }
+
+// Languages Studio speaks; the first is the default.
+var Languages = []string{"en", "tr"}
+
+// ValidLanguage reports whether Studio speaks lang.
+func ValidLanguage(lang string) bool { return lang == "en" || lang == "tr" }
+
+// Token is a person's personal access token for the JSON API. It acts as
+// that person with the scopes chosen when it was made, narrowed to the
+// person's current role in every call. The store reads and writes it; the
+// token use cases are engine/identity's.
+type Token struct {
+	ID     string
+	UserID string
+	Name   string
+	// Scopes are the scopes chosen at creation, within the person's role;
+	// nil for a token made before tokens had scopes: it holds the role's.
+	Scopes    []policy.Scope
+	CreatedAt time.Time
+	LastUsed  *time.Time
+	Revoked   *time.Time
+}
+
 // Site is one website: its zone and the pointer to its live snapshot. Rev and
 // Hash guard every pointer flip (compare-and-swap).
 type Site struct {
@@ -196,15 +231,6 @@ type ReleaseRow struct {
 // Store is what the engine needs from storage. Every write is one
 // transaction; guarded writes return ErrConflict when their guard failed.
 type Store interface {
-	TokenStore
-	CreateUser(ctx context.Context, u User, passwordHash string, now time.Time) error
-	UserByEmail(ctx context.Context, email string) (User, string, error)
-	UserByID(ctx context.Context, id string) (User, error)
-	SetUserLang(ctx context.Context, id, lang string) error
-	// AppendAudit writes one audit row that goes with no other change (a
-	// failed sign-in).
-	AppendAudit(ctx context.Context, a AuditEntry) error
-
 	CreateSite(ctx context.Context, s Site, now time.Time) error
 	Site(ctx context.Context, id string) (Site, error)
 	Sites(ctx context.Context) ([]Site, error)

@@ -27,7 +27,7 @@ func apiRouteTable() []handlers.Route {
 // tokenFor mints a personal access token for u.
 func (a *testApp) tokenFor(t *testing.T, u engine.User) string {
 	t.Helper()
-	secret, _, err := a.eng.CreateToken(context.Background(), u, "script", nil)
+	secret, _, err := a.identity.CreateToken(context.Background(), u, "script", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -587,7 +587,7 @@ func TestAPISession(t *testing.T) {
 func TestAPIRevokedToken(t *testing.T) {
 	t.Parallel()
 	a := newApp(t)
-	secret, tok, err := a.eng.CreateToken(context.Background(), a.editor, "deploy script", nil)
+	secret, tok, err := a.identity.CreateToken(context.Background(), a.editor, "deploy script", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -639,7 +639,7 @@ func TestTokensPage(t *testing.T) {
 	if status, out := apiCall(t, a, "GET", "/api/sites", secret, ""); status != 200 {
 		t.Fatalf("the new token does not work: %d %v", status, out)
 	}
-	list, err := a.eng.Tokens(context.Background(), a.editor)
+	list, err := a.identity.Tokens(context.Background(), a.editor)
 	if err != nil || len(list) != 1 {
 		t.Fatalf("tokens %v, %v", list, err)
 	}

@@ -50,11 +50,11 @@ func TestAPI(t *testing.T) {
 	t.Parallel()
 	a := newApp(t)
 	ctx := context.Background()
-	editorToken, _, err := a.eng.CreateToken(ctx, a.editor, "script", nil)
+	editorToken, _, err := a.identity.CreateToken(ctx, a.editor, "script", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	contributorToken, _, err := a.eng.CreateToken(ctx, a.contributor, "script", nil)
+	contributorToken, _, err := a.identity.CreateToken(ctx, a.contributor, "script", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,11 +136,11 @@ func TestAPIPublishNowAndNotifications(t *testing.T) {
 	t.Parallel()
 	a := newApp(t)
 	ctx := context.Background()
-	token, _, err := a.eng.CreateToken(ctx, a.editor, "script", nil)
+	token, _, err := a.identity.CreateToken(ctx, a.editor, "script", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	contributorToken, _, err := a.eng.CreateToken(ctx, a.contributor, "script", nil)
+	contributorToken, _, err := a.identity.CreateToken(ctx, a.contributor, "script", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

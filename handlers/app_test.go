@@ -27,6 +27,7 @@ import (
 	"studio/engine"
 	"studio/engine/content"
 	"studio/engine/fakeclock"
+	"studio/engine/identity"
 	"studio/engine/ids"
 	"studio/engine/policy"
 	"studio/engine/release"
@@ -58,6 +59,9 @@ type testApp struct {
 	eng   *engine.Engine
 	sched *scheduler.Scheduler // the handlers' backstop (no loop runs)
 	gates *gates.Gates
+	// identity is the handlers' people use cases: its sign-in throttle is
+	// the one the sign-in form counts on.
+	identity *identity.Identity
 
 	site        engine.Site
 	editor      engine.User
@@ -97,7 +101,7 @@ func newApp(t *testing.T) *testApp {
 	srv := httptest.NewServer(checkReleases(t, a.releasesChecked,
 		http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { h.ServeHTTP(w, r) })))
 	svc := services.Of(a.eng, st, a.clock, log)
-	a.sched, a.gates = svc.Scheduler, svc.Gates
+	a.sched, a.gates, a.identity = svc.Scheduler, svc.Gates, svc.Identity
 	sched := a.sched
 	h = handlers.New(svc, sessions, log, handlers.WithPublicURL(srv.URL), handlers.WithCDNMaxAge(testCDNMaxAge))
 	t.Cleanup(func() {
@@ -132,7 +136,7 @@ func routeTable() []handlers.Route {
 	return handlers.StudioRoutes(studio.New(&services.Services{}, nil, nil))
 }
 
-// cheapHash is password hashed at bcrypt's lowest cost. engine.AddUser uses
+// cheapHash is password hashed at bcrypt's lowest cost. identity.AddUser uses
 // the default cost, about a second per hash under -race; SignIn reads the
 // cost from the stored hash, so accounts made with this one sign in alike.
 var cheapHash = sync.OnceValue(func() string {
@@ -173,7 +177,7 @@ func (a *testApp) otherDraft(t *testing.T) content.Node {
 
 func (a *testApp) setLang(t *testing.T, u engine.User, lang string) {
 	t.Helper()
-	if err := a.eng.SetLanguage(context.Background(), u, lang); err != nil {
+	if err := a.identity.SetLanguage(context.Background(), u, lang); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -74,7 +74,7 @@ func TestContentAddressesStudio(t *testing.T) {
 func TestContentAddressesAPI(t *testing.T) {
 	t.Parallel()
 	a := newApp(t)
-	token, _, err := a.eng.CreateToken(context.Background(), a.editor, "script", nil)
+	token, _, err := a.identity.CreateToken(context.Background(), a.editor, "script", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +127,7 @@ func TestApprovalAddressChange(t *testing.T) {
 	if res.Status != http.StatusOK || !strings.Contains(res.Body, "Address changes from /posts/welcome to /posts/hello") {
 		t.Errorf("approval page: %d\n%s", res.Status, excerpt(res.Body))
 	}
-	token, _, err := a.eng.CreateToken(ctx, a.editor, "script", nil)
+	token, _, err := a.identity.CreateToken(ctx, a.editor, "script", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

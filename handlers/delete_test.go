@@ -52,4 +52,3 @@ func TestDeleteFromTheEditor(t *testing.T) {
 		t.Fatalf("the deleted node reads as %v", err)
 	}
 }
-

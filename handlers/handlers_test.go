@@ -248,7 +248,7 @@ func TestCSRF(t *testing.T) {
 			case "/studio/tokens": // the new secret is the answer itself, never kept for a redirect
 				want = http.StatusOK
 			case "/studio/tokens/{id}/revoke": // one of the person's own tokens
-				_, tok, err := a.eng.CreateToken(context.Background(), who, "script", nil)
+				_, tok, err := a.identity.CreateToken(context.Background(), who, "script", nil)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -803,7 +803,7 @@ func TestLanguageSwitch(t *testing.T) {
 			Header:         map[string]string{"Referer": "https://evil.example/studio/content"},
 			ExpectedStatus: http.StatusSeeOther, ExpectedHeaders: map[string]string{"Location": "/studio"}},
 	})
-	if u, err := a.eng.User(context.Background(), a.editor.ID); err != nil || u.Lang != "tr" {
+	if u, err := a.identity.User(context.Background(), a.editor.ID); err != nil || u.Lang != "tr" {
 		t.Errorf("account language %q (%v), want tr", u.Lang, err)
 	}
 	c.check(t, scenario{Name: "SignOut", Method: "POST", URL: "/studio/logout",
@@ -831,7 +831,7 @@ func TestHealth(t *testing.T) {
 	c := a.client(t, "")
 	// The details are for signed-in callers (health_test.go); a token signs
 	// in without a Studio request, whose backstop would tick.
-	secret, _, err := a.eng.CreateToken(context.Background(), a.contributor, "monitor", nil)
+	secret, _, err := a.identity.CreateToken(context.Background(), a.contributor, "monitor", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

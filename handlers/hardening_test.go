@@ -43,6 +43,8 @@ func (a *testApp) serve(t *testing.T, tlsToo bool, opts ...handlers.Option) stri
 	sessions.Cookie.Path = "/"
 	log := slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelWarn}))
 	svc := services.Of(a.eng, a.store, a.clock, log)
+	// One sign-in throttle for both servers, as when it was the engine's.
+	svc.Identity = a.identity
 	t.Cleanup(svc.Scheduler.Stop) // after the server closes: a request's backstop may still run
 	h := handlers.New(svc, sessions, log, opts...)
 	var srv *httptest.Server

@@ -57,7 +57,7 @@ func TestHealthDetailsAreForSignedInCallers(t *testing.T) {
 		}
 	}
 
-	secret, _, err := a.eng.CreateToken(ctx, a.contributor, "monitor", nil)
+	secret, _, err := a.identity.CreateToken(ctx, a.contributor, "monitor", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +106,7 @@ func TestAPIRequestsRunTheBackstop(t *testing.T) {
 	a := newApp(t)
 	ctx := context.Background()
 	r := a.scheduleAt(t, a.editor, a.draft, "2026-11-02", "09:00")
-	secret, _, err := a.eng.CreateToken(ctx, a.editor, "script", nil)
+	secret, _, err := a.identity.CreateToken(ctx, a.editor, "script", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

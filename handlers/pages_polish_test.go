@@ -78,7 +78,7 @@ func TestWaitingListsSoonestFirst(t *testing.T) {
 		t.Errorf("Schedules aside order = %v, want %v", got, want)
 	}
 
-	token, _, err := a.eng.CreateToken(ctx, a.editor, "script", nil)
+	token, _, err := a.identity.CreateToken(ctx, a.editor, "script", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/go-chi/chi/v5/middleware"
 
 	"studio/engine"
+	"studio/engine/identity"
 	"studio/engine/policy"
 	"studio/handlers/api"
 	"studio/handlers/site"
@@ -336,7 +337,7 @@ func New(svc *services.Services, sessions *scs.SessionManager, log *slog.Logger,
 			r.Method(rt.Method, rt.Pattern, a.Guard(mustScope(rt), rt.Handler))
 		}
 	})
-	for _, rt := range PublicRoutes(svc.Scheduler, site.New(svc.Engine, svc.Public, log, o.site), healthCaller(svc.Engine, sessions, s)) {
+	for _, rt := range PublicRoutes(svc.Scheduler, site.New(svc.Engine, svc.Public, log, o.site), healthCaller(svc.Identity, sessions, s)) {
 		if rt.Method != http.MethodGet || rt.Scope != Anyone {
 			panic("handlers: public routes are read-only and open: " + rt.Pattern)
 		}
@@ -438,11 +439,11 @@ func health(sched *scheduler.Scheduler, who func(*http.Request) (engine.User, bo
 // healthCaller finds who calls /health, which runs without the session
 // middleware: the person of a bearer token, or of the Studio session the
 // request's cookie names (read, never written).
-func healthCaller(eng *engine.Engine, sessions *scs.SessionManager, s *studio.Handler) func(*http.Request) (engine.User, bool) {
+func healthCaller(people *identity.Identity, sessions *scs.SessionManager, s *studio.Handler) func(*http.Request) (engine.User, bool) {
 	return func(r *http.Request) (engine.User, bool) {
 		ctx := r.Context()
 		if secret, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); ok {
-			u, err := eng.TokenUser(ctx, strings.TrimSpace(secret))
+			u, err := people.TokenUser(ctx, strings.TrimSpace(secret))
 			return u, err == nil
 		}
 		c, err := r.Cookie(sessions.Cookie.Name)
@@ -456,7 +457,7 @@ func healthCaller(eng *engine.Engine, sessions *scs.SessionManager, s *studio.Ha
 		if id == "" {
 			return engine.User{}, false
 		}
-		u, err := eng.User(ctx, id)
+		u, err := people.User(ctx, id)
 		return u, err == nil
 	}
 }

@@ -15,7 +15,7 @@ func TestSignInLanguage(t *testing.T) {
 	a := newApp(t)
 	userLang := func(id string) string {
 		t.Helper()
-		u, err := a.eng.User(context.Background(), id)
+		u, err := a.identity.User(context.Background(), id)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -3,6 +3,7 @@ package store_test
 import (
 	"context"
 	"path/filepath"
+	"studio/engine/identity"
 	"studio/engine/scheduler"
 	"sync"
 	"testing"
@@ -48,10 +49,11 @@ func setup(t *testing.T) *bundle {
 	if b.site, err = b.eng.CreateSite(ctx, "Demo Gazette", "Europe/Istanbul"); err != nil {
 		t.Fatal(err)
 	}
-	if b.editor, err = b.eng.AddUser(ctx, "editor@example.com", "Elif", policy.Editor, "correct horse", "tr"); err != nil {
+	people := identity.New(b.eng, b.store, nil)
+	if b.editor, err = people.AddUser(ctx, "editor@example.com", "Elif", policy.Editor, "correct horse", "tr"); err != nil {
 		t.Fatal(err)
 	}
-	if b.contributor, err = b.eng.AddUser(ctx, "contrib@example.com", "Can", policy.Contributor, "correct horse", "en"); err != nil {
+	if b.contributor, err = people.AddUser(ctx, "contrib@example.com", "Can", policy.Contributor, "correct horse", "en"); err != nil {
 		t.Fatal(err)
 	}
 	// The contributor writes it: their own-level scopes reach it (§10.1).

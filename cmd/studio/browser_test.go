@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"studio/engine/gates"
+	"studio/engine/identity"
 	"studio/engine/scheduler"
 	"testing"
 	"time"
@@ -28,13 +29,14 @@ import (
 // browserApp is Studio with the demo site on a fake clock, served over real
 // HTTP, with its ticker running. Production wires the system clock instead.
 type browserApp struct {
-	url   string
-	clock *fakeclock.Clock
-	ticks chan scheduler.TickReport
-	eng   *engine.Engine // for a test to set up what other people did without a browser
-	gates *gates.Gates
-	store *store.Store
-	sched *scheduler.Scheduler
+	url      string
+	clock    *fakeclock.Clock
+	ticks    chan scheduler.TickReport
+	eng      *engine.Engine // for a test to set up what other people did without a browser
+	gates    *gates.Gates
+	store    *store.Store
+	sched    *scheduler.Scheduler
+	identity *identity.Identity // the app's, whose sign-in throttle the server counts on
 }
 
 // startBrowserApp starts Studio on the demo site at now. Each setup runs
@@ -53,7 +55,7 @@ func startBrowserApp(t *testing.T, now time.Time, setup ...func(demoFixture)) *b
 	if seeded, err := seedDemo(ctx, a.engine, st); err != nil || !seeded {
 		t.Fatalf("seed: %v %v", seeded, err)
 	}
-	ba := &browserApp{clock: clock, ticks: make(chan scheduler.TickReport, 64), eng: a.engine, gates: a.gates, store: st, sched: a.ticker}
+	ba := &browserApp{clock: clock, ticks: make(chan scheduler.TickReport, 64), eng: a.engine, gates: a.gates, store: st, sched: a.ticker, identity: a.identity}
 	if len(setup) > 0 {
 		f := ba.demo(t)
 		for _, s := range setup {
@@ -98,7 +100,7 @@ func (a *browserApp) demo(t *testing.T) demoFixture {
 	f := demoFixture{t: t, ctx: ctx, eng: a.eng, gates: a.gates, store: a.store, sched: a.sched, clock: a.clock, site: sites[0],
 		users: map[string]engine.User{}, nodes: map[string]string{}}
 	for _, u := range demoUsers {
-		found, err := a.eng.SignIn(ctx, engine.SignInTry{Email: u.email, Password: demoPassword})
+		found, err := a.identity.SignIn(ctx, identity.SignInTry{Email: u.email, Password: demoPassword})
 		must(t, err)
 		f.users[u.email] = found
 	}

@@ -23,7 +23,7 @@ func TestConflictResolvedByRepinningInTheBrowser(t *testing.T) {
 	demo := app.demo(t)
 	ctx, eng, site := demo.ctx, app.eng, demo.site
 	owner, editor := demo.user("owner@demo.test"), demo.user("editor@demo.test")
-	must(t, eng.SetLanguage(ctx, editor, "en"))
+	must(t, app.identity.SetLanguage(ctx, editor, "en"))
 	welcome := demo.node("Welcome to the Gazette")
 	edit := func(text string) content.Node {
 		t.Helper()
@@ -81,12 +81,12 @@ func TestConflictResolvedByRepinningInTheBrowser(t *testing.T) {
 		t.Error("Re-base is enabled although the article was edited since")
 	}
 	shots(t, b, "conflict-en")
-	must(t, eng.SetLanguage(ctx, editor, "tr"))
+	must(t, app.identity.SetLanguage(ctx, editor, "tr"))
 	must(t, chromedp.Do(b, chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS(`[data-testid="three-way"]`))))
 	wantContains(t, "Turkish conflict view", text(t, b, "main"), "Çakışma", "Sabitlenmiş taban · sürüm 2",
 		"Şu an yayında · sürüm 1", "Yeniden sabitle", "Tabanı güncelle")
 	shots(t, b, "conflict-tr")
-	must(t, eng.SetLanguage(ctx, editor, "en"))
+	must(t, app.identity.SetLanguage(ctx, editor, "en"))
 
 	must(t, chromedp.Do(b,
 		chromedp.Reload(),

@@ -14,6 +14,7 @@ import (
 	"studio/engine"
 	"studio/engine/automations"
 	"studio/engine/content"
+	"studio/engine/identity"
 	"studio/engine/localtime"
 	"studio/engine/policy"
 	"studio/engine/release"
@@ -64,10 +65,17 @@ func demoCmd(ctx context.Context, args []string, stdout io.Writer) error {
 	return nil
 }
 
+// demoStore is what the demo seed writes besides the engine's store: the
+// accounts and the automations.
+type demoStore interface {
+	identity.Store
+	automations.Store
+}
+
 // seedDemo creates "Demo Gazette" with people and content, on a database
 // without sites only. Most content goes live at once; two articles stay
 // drafts for the newcomer to schedule.
-func seedDemo(ctx context.Context, eng *engine.Engine, st automations.Store) (bool, error) {
+func seedDemo(ctx context.Context, eng *engine.Engine, st demoStore) (bool, error) {
 	sites, err := eng.Sites(ctx)
 	if err != nil || len(sites) > 0 {
 		return false, err
@@ -76,9 +84,10 @@ func seedDemo(ctx context.Context, eng *engine.Engine, st automations.Store) (bo
 	if err != nil {
 		return false, err
 	}
+	people := identity.New(eng, st, nil)
 	var users []engine.User // in the order of demoUsers: owner, editor, contributor
 	for _, u := range demoUsers {
-		created, err := eng.AddUser(ctx, u.email, u.name, u.role, demoPassword, u.lang)
+		created, err := people.AddUser(ctx, u.email, u.name, u.role, demoPassword, u.lang)
 		if err != nil {
 			return false, err
 		}

@@ -10,6 +10,7 @@ import (
 	"studio/engine/calendar"
 	"studio/engine/content"
 	"studio/engine/fakeclock"
+	"studio/engine/identity"
 	"studio/engine/localtime"
 	"studio/engine/release"
 	"studio/engine/scheduler"
@@ -42,8 +43,9 @@ func TestDemoSchedules(t *testing.T) {
 	must(t, err)
 	site := sites[0]
 	var users []engine.User
+	people := identity.New(eng, st, nil)
 	for _, u := range demoUsers {
-		found, err := eng.SignIn(ctx, engine.SignInTry{Email: u.email, Password: demoPassword})
+		found, err := people.SignIn(ctx, identity.SignInTry{Email: u.email, Password: demoPassword})
 		must(t, err)
 		users = append(users, found)
 	}

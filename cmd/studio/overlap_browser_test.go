@@ -51,7 +51,7 @@ func TestOverlapShownInTheBrowser(t *testing.T) {
 		{"en", "Also in “Evening edition” · Monday 2 November 10:00", "Also in “Welcome to the Gazette” · Monday 2 November 09:00", "Overlap",
 			"also in another pending release", "also in another release"},
 	} {
-		must(t, eng.SetLanguage(ctx, editor, lang.code))
+		must(t, app.identity.SetLanguage(ctx, editor, lang.code))
 		must(t, chromedp.Do(b,
 			chromedp.Navigate(app.url+"/studio/releases/"+first.ID),
 			chromedp.WaitVisible(chromedp.CSS(`[data-testid="overlap-`+second.ID+`"]`)),

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"studio/engine"
+	"studio/engine/identity"
 	"studio/store"
 )
 
@@ -186,8 +187,8 @@ func TestUserAdd(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	eng := engine.New(st, systemClock{}, nil)
-	if _, err := eng.SignIn(ctx, engine.SignInTry{Email: "ayse@example.com", Password: "a long enough secret"}); err != nil {
+	people := identity.New(engine.New(st, systemClock{}, nil), st, nil)
+	if _, err := people.SignIn(ctx, identity.SignInTry{Email: "ayse@example.com", Password: "a long enough secret"}); err != nil {
 		t.Fatalf("sign in as the new user: %v", err)
 	}
 	for _, email := range []string{"b@example.com", "c@example.com", "d@example.com"} {

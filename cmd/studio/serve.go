@@ -13,6 +13,7 @@ import (
 	"net"
 	"net/http"
 	"studio/engine/gates"
+	"studio/engine/identity"
 	"studio/engine/scheduler"
 	"studio/engine/services"
 	"time"
@@ -30,11 +31,12 @@ import (
 // app is Studio wired together: store → engine, calendar, scheduler →
 // handlers.
 type app struct {
-	store   *store.Store
-	engine  *engine.Engine
-	ticker  *scheduler.Scheduler
-	gates   *gates.Gates // for the browser tests' setups
-	handler http.Handler
+	store    *store.Store
+	engine   *engine.Engine
+	ticker   *scheduler.Scheduler
+	gates    *gates.Gates       // for the browser tests' setups
+	identity *identity.Identity // the handlers' own: one sign-in throttle per process
+	handler  http.Handler
 }
 
 // newApp wires the parts. Tests call it with a fake clock.
@@ -72,7 +74,7 @@ func newApp(st *store.Store, clock engine.Clock, log *slog.Logger, secureCookies
 		log.Error("studio: reading the signing key; sign-in forms last until a restart", "err", err)
 	}
 	svc := services.Of(eng, st, clock, log)
-	return &app{store: st, engine: eng, ticker: svc.Scheduler, gates: svc.Gates, handler: handlers.New(svc, sessions, log, opts...)}
+	return &app{store: st, engine: eng, ticker: svc.Scheduler, gates: svc.Gates, identity: svc.Identity, handler: handlers.New(svc, sessions, log, opts...)}
 }
 
 // The server's timeouts. A request's headers get 10 s and all of it, its

@@ -10,6 +10,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"studio/engine"
+	"studio/engine/identity"
 )
 
 // TestSignInThrottleInTheBrowser: after six wrong passwords the sign-in
@@ -21,8 +22,8 @@ func TestSignInThrottleInTheBrowser(t *testing.T) {
 	app := startBrowserApp(t, time.Date(2026, 11, 2, 5, 0, 0, 0, time.UTC))
 	ctx := newBrowser(t)
 	for range 6 {
-		_, err := app.eng.SignIn(context.Background(), engine.SignInTry{Email: "editor@demo.test", Password: "a wrong guess", Client: "198.51.100.9"})
-		if e, ok := engine.AsError(err); !ok || e.Code != engine.CodeBadCredentials {
+		_, err := app.identity.SignIn(context.Background(), identity.SignInTry{Email: "editor@demo.test", Password: "a wrong guess", Client: "198.51.100.9"})
+		if e, ok := engine.AsError(err); !ok || e.Code != identity.CodeBadCredentials {
 			t.Fatalf("wrong password: %v", err)
 		}
 	}
@@ -56,7 +57,7 @@ func TestSignInThrottleInTheBrowser(t *testing.T) {
 	app.clock.Advance(time.Minute)
 	signIn("en")
 	must(t, chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS(`html[lang="en"] #new-release`))))
-	u, err := app.eng.SignIn(context.Background(), engine.SignInTry{Email: "editor@demo.test", Password: demoPassword})
+	u, err := app.identity.SignIn(context.Background(), identity.SignInTry{Email: "editor@demo.test", Password: demoPassword})
 	must(t, err)
 	if u.Lang != "en" {
 		t.Errorf("the account's language is %q, want en as chosen on the sign-in page", u.Lang)

@@ -32,7 +32,7 @@ func TestStalledBannerInTheBrowser(t *testing.T) {
 	if seeded, err := seedDemo(ctx, a.engine, st); err != nil || !seeded {
 		t.Fatalf("seed: %v %v", seeded, err)
 	}
-	f := (&browserApp{clock: clock, eng: a.engine}).demo(t)
+	f := (&browserApp{clock: clock, eng: a.engine, identity: a.identity}).demo(t)
 	f.schedule(f.user("editor@demo.test"), f.node("Election night live"), "2026-11-02", "18:00")
 	if due, err := st.DueReleases(ctx, seven.Add(10*time.Minute), 1); err != nil || len(due) != 0 {
 		t.Fatalf("the demo has work due before 07:10: %v %v", due, err)
@@ -70,7 +70,7 @@ func TestStalledBannerInTheBrowser(t *testing.T) {
 		"Son çalışma: 2 Kasım Pazartesi 07:00 İstanbul", "zamanında yayımlanmaz", "zamanlayıcı durumu")
 	shots(t, b, "schedules-stalled-tr")
 
-	must(t, a.engine.SetLanguage(ctx, f.user("owner@demo.test"), "en"))
+	must(t, a.identity.SetLanguage(ctx, f.user("owner@demo.test"), "en"))
 	must(t, chromedp.Do(b, chromedp.Navigate(srv.URL+"/studio/schedules"), chromedp.WaitVisible(chromedp.CSS(`html[lang="en"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="stalled-banner"]`))))
 	wantContains(t, "banner (en)", text(t, b, `[data-testid="stalled-banner"]`), "Scheduled work is not running",

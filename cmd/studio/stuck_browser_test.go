@@ -34,7 +34,7 @@ func TestStuckReleasesInTheBrowser(t *testing.T) {
 	if seeded, err := seedDemo(ctx, a.engine, st); err != nil || !seeded {
 		t.Fatalf("seed: %v %v", seeded, err)
 	}
-	f := (&browserApp{clock: clock, eng: a.engine}).demo(t)
+	f := (&browserApp{clock: clock, eng: a.engine, identity: a.identity}).demo(t)
 	editor := f.user("editor@demo.test")
 	f.schedule(editor, f.node("Election night live"), "2026-11-02", "09:00")
 	f.schedule(editor, f.node("Seçim gecesi canlı yayın"), "2026-11-02", "09:00")
@@ -72,7 +72,7 @@ func TestStuckReleasesInTheBrowser(t *testing.T) {
 	wantContains(t, "notifications (tr)", text(t, b, "main"), "yayımlanırken takıldı", "için yayım zamanı geçti")
 	shots(t, b, "notifications-stuck-tr")
 
-	must(t, a.engine.SetLanguage(ctx, f.user("owner@demo.test"), "en"))
+	must(t, a.identity.SetLanguage(ctx, f.user("owner@demo.test"), "en"))
 	must(t, chromedp.Do(b, chromedp.Navigate(srv.URL+"/studio/settings"), chromedp.WaitVisible(chromedp.CSS(`html[lang="en"]`))))
 	wantContains(t, "card (en)", text(t, b, "main"), "Late", "2 releases are past their time", "due at", "stuck since")
 	shots(t, b, "scheduler-card-stuck-en")
@@ -88,7 +88,7 @@ func TestStuckReleasesInTheBrowser(t *testing.T) {
 	must(t, chromedp.Do(b, chromedp.Navigate(srv.URL+"/studio/releases/"+dead.ID), chromedp.WaitVisible(chromedp.CSS("main"))))
 	wantContains(t, "release (en)", text(t, b, "main"), "1 min 10 s late", "Scheduler published it")
 	shots(t, b, "release-late-en")
-	must(t, a.engine.SetLanguage(ctx, f.user("owner@demo.test"), "tr"))
+	must(t, a.identity.SetLanguage(ctx, f.user("owner@demo.test"), "tr"))
 	must(t, chromedp.Do(b, chromedp.Navigate(srv.URL+"/studio/releases/"+dead.ID), chromedp.WaitVisible(chromedp.CSS(`html[lang="tr"]`))))
 	wantContains(t, "release (tr)", text(t, b, "main"), "1 dk 10 sn gecikmeyle", "Zamanlayıcı yayımladı")
 	shots(t, b, "release-late-tr")

@@ -11,6 +11,7 @@ import (
 
 	"studio/engine"
 	"studio/engine/policy"
+	"studio/engine/services"
 	"studio/handlers/refusal"
 	"studio/locales"
 )
@@ -40,7 +41,7 @@ func tokenCreateCmd(ctx context.Context, args []string, stdout io.Writer) error 
 			scopes = append(scopes, policy.Scope(s))
 		}
 	}
-	secret, _, err := engine.New(st, systemClock{}, nil).CreateToken(ctx, u, *name, scopes)
+	secret, _, err := services.New(st, systemClock{}, nil).Identity.CreateToken(ctx, u, *name, scopes)
 	if e, ok := engine.AsError(err); ok {
 		return errors.New(refusal.Sentence(locales.For(u.Lang), time.UTC, e))
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"studio/engine"
+	"studio/engine/identity"
 	"studio/store"
 )
 
@@ -30,7 +31,7 @@ func TestTokenCreate(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	u, err := engine.New(st, systemClock{}, nil).TokenUser(ctx, secret)
+	u, err := identity.New(engine.New(st, systemClock{}, nil), st, nil).TokenUser(ctx, secret)
 	if err != nil || u.Email != "editor@demo.test" {
 		t.Fatalf("token acts as %+v (%v)", u, err)
 	}

@@ -15,6 +15,7 @@ import (
 
 	"studio/engine"
 	"studio/engine/policy"
+	"studio/engine/services"
 	"studio/handlers/refusal"
 	"studio/locales"
 )
@@ -39,7 +40,7 @@ func userAddCmd(ctx context.Context, args []string, stdin io.Reader, stdout io.W
 	if err != nil {
 		return err
 	}
-	u, err := engine.New(st, systemClock{}, nil).AddUser(ctx, *email, *name, r, password, *lang)
+	u, err := services.New(st, systemClock{}, nil).Identity.AddUser(ctx, *email, *name, r, password, *lang)
 	if e, ok := engine.AsError(err); ok {
 		return errors.New(refusal.Sentence(locales.For(*lang), time.UTC, e))
 	}

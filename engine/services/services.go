@@ -11,6 +11,7 @@ import (
 	"studio/engine/automations"
 	"studio/engine/calendar"
 	"studio/engine/gates"
+	"studio/engine/identity"
 	"studio/engine/public"
 	"studio/engine/scheduler"
 	"studio/engine/settings"
@@ -25,6 +26,7 @@ type Store interface {
 	settings.Store
 	automations.Store
 	gates.Store
+	identity.Store
 }
 
 // Services are the use-case families of one process.
@@ -36,6 +38,7 @@ type Services struct {
 	Settings    *settings.Settings
 	Automations *automations.Automations
 	Gates       *gates.Gates
+	Identity    *identity.Identity
 }
 
 // New wires the families on st at clock's time. log may be nil.
@@ -56,6 +59,7 @@ func Of(eng *engine.Engine, st Store, clock engine.Clock, log *slog.Logger) *Ser
 		Automations: automations.New(st, eng),
 		// Gates publish their one-item releases through the scheduler's
 		// Publish now.
-		Gates: gates.New(eng, sched, st),
+		Gates:    gates.New(eng, sched, st),
+		Identity: identity.New(eng, st, log),
 	}
 }

@@ -1,7 +1,8 @@
 // Package throttle slows password guessing: per-account and per-address
 // failure counts in this process's memory, locking a key for a time that
-// doubles past its free failures (issue 10 item 4). It is pure: the engine's
-// SignIn passes the time and decides what a lock means for a person.
+// doubles past its free failures (issue 10 item 4). It is pure:
+// engine/identity's SignIn passes the time and decides what a lock means for
+// a person.
 package throttle
 
 import (

@@ -35,6 +35,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"studio/engine"
+	"studio/engine/identity"
 	"studio/engine/localtime"
 	"studio/engine/policy"
 	"studio/handlers/refusal"
@@ -62,13 +63,14 @@ type Session func(ctx context.Context) (userID, csrf string)
 
 // Handler holds what the API needs.
 type Handler struct {
-	eng     *engine.Engine
-	cal     *calendar.Calendar
-	sched   *scheduler.Scheduler
-	set     *settings.Settings
-	gates   *gates.Gates
-	session Session
-	log     *slog.Logger
+	eng      *engine.Engine
+	cal      *calendar.Calendar
+	sched    *scheduler.Scheduler
+	set      *settings.Settings
+	gates    *gates.Gates
+	identity *identity.Identity
+	session  Session
+	log      *slog.Logger
 	// crossOrigin refuses a state-changing request a browser says another
 	// site sent; it passes safe methods and requests that are not a
 	// browser's.
@@ -78,7 +80,7 @@ type Handler struct {
 // New returns the API handlers. session may be nil: then only tokens
 // authenticate.
 func New(svc *services.Services, session Session, log *slog.Logger) *Handler {
-	return &Handler{eng: svc.Engine, cal: svc.Calendar, sched: svc.Scheduler, set: svc.Settings, gates: svc.Gates, session: session, log: log, crossOrigin: http.NewCrossOriginProtection()}
+	return &Handler{eng: svc.Engine, cal: svc.Calendar, sched: svc.Scheduler, set: svc.Settings, gates: svc.Gates, identity: svc.Identity, session: session, log: log, crossOrigin: http.NewCrossOriginProtection()}
 }
 
 type userKey struct{}
@@ -148,7 +150,7 @@ func (h *Handler) Guard(scope policy.Scope, next http.HandlerFunc) http.HandlerF
 func (h *Handler) caller(ctx context.Context, r *http.Request) (u engine.User, bySession bool, err error) {
 	auth := r.Header.Get("Authorization")
 	if secret, ok := strings.CutPrefix(auth, "Bearer "); ok {
-		u, err := h.eng.TokenUser(ctx, strings.TrimSpace(secret))
+		u, err := h.identity.TokenUser(ctx, strings.TrimSpace(secret))
 		return u, false, err
 	}
 	if auth != "" || h.session == nil { // another scheme is not ignored in favour of a cookie
@@ -158,7 +160,7 @@ func (h *Handler) caller(ctx context.Context, r *http.Request) (u engine.User, b
 	if id == "" {
 		return engine.User{}, false, engine.ErrNotFound
 	}
-	u, err = h.eng.User(ctx, id)
+	u, err = h.identity.User(ctx, id)
 	return u, true, err
 }
 

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"studio/engine"
+	"studio/engine/identity"
 	"studio/locales"
 	"studio/web/templates"
 )
@@ -31,15 +32,15 @@ func (h *Handler) Login(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	form := templates.LoginForm{Email: r.PostFormValue("email"), Next: safeNext(r.PostFormValue("next"))}
 	// The session holds a language only when the language switch set it.
-	u, err := h.eng.SignIn(ctx, engine.SignInTry{Email: form.Email, Password: r.PostFormValue("password"),
+	u, err := h.identity.SignIn(ctx, identity.SignInTry{Email: form.Email, Password: r.PostFormValue("password"),
 		Client: clientIP(r), Lang: h.sessions.GetString(ctx, keyLang)})
 	if e, ok := engine.AsError(err); ok {
 		switch e.Code {
-		case engine.CodeBadCredentials:
+		case identity.CodeBadCredentials:
 			form.Error = locales.T(ctx, "error.bad_credentials")
 			h.render(w, r, http.StatusUnauthorized, templates.Login(h.page(r, "login.title", ""), form))
 			return
-		case engine.CodeTooManyAttempts:
+		case identity.CodeTooManyAttempts:
 			wait, _ := e.Args["RetryAfter"].(time.Duration)
 			w.Header().Set("Retry-After", strconv.FormatInt(int64(roundUp(wait, time.Second)/time.Second), 10))
 			if wait >= time.Minute {
@@ -114,7 +115,7 @@ func (h *Handler) SetLanguage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if u := stateOf(ctx).user; u != nil {
-		if err := h.eng.SetLanguage(ctx, *u, lang); err != nil {
+		if err := h.identity.SetLanguage(ctx, *u, lang); err != nil {
 			h.fail(w, r, err)
 			return
 		}

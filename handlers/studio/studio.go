@@ -29,6 +29,7 @@ import (
 	"github.com/alexedwards/scs/v2"
 
 	"studio/engine"
+	"studio/engine/identity"
 	"studio/engine/localtime"
 	"studio/engine/policy"
 	refusals "studio/handlers/refusal"
@@ -44,6 +45,7 @@ type Handler struct {
 	pub         *public.Public
 	set         *settings.Settings
 	gates       *gates.Gates
+	identity    *identity.Identity
 	sessions    *scs.SessionManager
 	log         *slog.Logger
 	csrfKey     []byte
@@ -54,7 +56,7 @@ type Handler struct {
 func New(svc *services.Services, sessions *scs.SessionManager, log *slog.Logger) *Handler {
 	key := make([]byte, 32)
 	rand.Read(key)
-	return &Handler{eng: svc.Engine, cal: svc.Calendar, sched: svc.Scheduler, pub: svc.Public, set: svc.Settings, gates: svc.Gates, sessions: sessions, log: log, csrfKey: key, crossOrigin: http.NewCrossOriginProtection()}
+	return &Handler{eng: svc.Engine, cal: svc.Calendar, sched: svc.Scheduler, pub: svc.Public, set: svc.Settings, gates: svc.Gates, identity: svc.Identity, sessions: sessions, log: log, csrfKey: key, crossOrigin: http.NewCrossOriginProtection()}
 }
 
 // Session keys.
@@ -127,7 +129,7 @@ func (h *Handler) Prepare(body Body) func(http.Handler) http.Handler {
 			}
 			lang := h.sessions.GetString(ctx, keyLang)
 			if id := h.sessions.GetString(ctx, keyUser); id != "" {
-				u, err := h.eng.User(ctx, id)
+				u, err := h.identity.User(ctx, id)
 				switch {
 				case err == nil:
 					st.user, lang = &u, u.Lang

@@ -8,7 +8,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
-	"studio/engine"
+	"studio/engine/identity"
 	"studio/engine/policy"
 	"studio/web/templates"
 )
@@ -28,14 +28,14 @@ func (h *Handler) Tokens(w http.ResponseWriter, r *http.Request) {
 func (h *Handler) renderTokens(w http.ResponseWriter, r *http.Request, status int, v templates.TokensPage) {
 	ctx := r.Context()
 	st := stateOf(ctx)
-	list, err := h.eng.Tokens(ctx, *st.user)
+	list, err := h.identity.Tokens(ctx, *st.user)
 	if err != nil {
 		h.fail(w, r, err)
 		return
 	}
 	loc := siteLoc(st.site)
 	if v.Scopes == nil {
-		for _, s := range engine.TokenScopes(*st.user) {
+		for _, s := range identity.TokenScopes(*st.user) {
 			v.Scopes = append(v.Scopes, templates.ScopeChoice{Name: string(s), Key: scopeKey(s), Checked: true})
 		}
 	}
@@ -71,10 +71,10 @@ func (h *Handler) CreateToken(w http.ResponseWriter, r *http.Request) {
 			scopes = append(scopes, policy.Scope(s))
 		}
 	}
-	secret, t, err := h.eng.CreateToken(ctx, *st.user, name, scopes)
+	secret, t, err := h.identity.CreateToken(ctx, *st.user, name, scopes)
 	if msg, fields, status, ok := refusal(ctx, err); ok {
 		v := templates.TokensPage{Name: name, Errors: fields, Error: msg, Scopes: []templates.ScopeChoice{}}
-		for _, s := range engine.TokenScopes(*st.user) {
+		for _, s := range identity.TokenScopes(*st.user) {
 			v.Scopes = append(v.Scopes, templates.ScopeChoice{Name: string(s), Key: scopeKey(s), Checked: scopes == nil || slices.Contains(scopes, s)})
 		}
 		h.renderTokens(w, r, status, v)
@@ -91,7 +91,7 @@ func (h *Handler) CreateToken(w http.ResponseWriter, r *http.Request) {
 // authenticates nothing. Someone else's token is not found.
 func (h *Handler) RevokeToken(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	if err := h.eng.RevokeToken(ctx, *stateOf(ctx).user, chi.URLParam(r, "id")); err != nil {
+	if err := h.identity.RevokeToken(ctx, *stateOf(ctx).user, chi.URLParam(r, "id")); err != nil {
 		h.fail(w, r, err)
 		return
 	}

@@ -20,6 +20,7 @@ import (
 	"studio/engine/content"
 	"studio/engine/fakeclock"
 	"studio/engine/gates"
+	"studio/engine/identity"
 	"studio/engine/ids"
 	"studio/engine/policy"
 	"studio/engine/release"
@@ -42,7 +43,9 @@ type Bundle struct {
 	Sched *scheduler.Scheduler
 	Cal   *calendar.Calendar
 	Gates *gates.Gates
-	Site  engine.Site
+	// Identity is the people use cases (sign-in, tokens) on the engine.
+	Identity *identity.Identity
+	Site     engine.Site
 
 	Owner, Admin, Editor, Author, Contributor engine.User
 
@@ -69,6 +72,7 @@ func New(tb testing.TB) *Bundle {
 	b.Sched = scheduler.New(b.Eng, s6, nil)
 	b.Cal = calendar.New(b.Store, b.Clock, nil)
 	b.Gates = gates.New(b.Eng, b.Sched, s6)
+	b.Identity = identity.New(b.Eng, b.Store, nil)
 	if b.Site, err = b.Eng.CreateSite(ctx, "Demo Gazette", "Europe/Istanbul"); err != nil {
 		tb.Fatal(err)
 	}

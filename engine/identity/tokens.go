@@ -1,4 +1,4 @@
-package engine
+package identity
 
 import (
 	"context"
@@ -10,38 +10,10 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"studio/engine"
 	"studio/engine/ids"
 	"studio/engine/policy"
 )
-
-// Token is a person's personal access token for the JSON API. It acts as
-// that person with the scopes chosen when it was made, narrowed to the
-// person's current role in every call.
-type Token struct {
-	ID     string
-	UserID string
-	Name   string
-	// Scopes are the scopes chosen at creation, within the person's role;
-	// nil for a token made before tokens had scopes: it holds the role's.
-	Scopes    []policy.Scope
-	CreatedAt time.Time
-	LastUsed  *time.Time
-	Revoked   *time.Time
-}
-
-// TokenStore is what tokens need from storage.
-type TokenStore interface {
-	CreateToken(ctx context.Context, t Token, hash string) error
-	// TokenUser returns the live token with this hash and its person.
-	TokenUser(ctx context.Context, hash string) (Token, User, error)
-	TouchToken(ctx context.Context, id string, at time.Time) error
-	// Tokens lists a person's unrevoked tokens, newest first.
-	Tokens(ctx context.Context, userID string) ([]Token, error)
-	// RevokeToken revokes the person's token id at at, with its audit row,
-	// in one transaction. A token already revoked stays as it was (nil);
-	// one that does not exist or is someone else's is ErrNotFound.
-	RevokeToken(ctx context.Context, userID, id string, at time.Time, audit AuditEntry) error
-}
 
 // tokenPrefix marks Studio secrets, so a leaked one is recognisable.
 const tokenPrefix = "studio_pat_"
@@ -58,7 +30,7 @@ const CodeBadScopes = "bad_scopes"
 // TokenScopes lists the scopes u may give a token, in the order of
 // policy.Scopes: every key scope u holds, each at the level u holds it
 // (an Author offers schedules:write:own, not schedules:write).
-func TokenScopes(u User) []policy.Scope {
+func TokenScopes(u engine.User) []policy.Scope {
 	var out []policy.Scope
 	for _, s := range policy.KeyScopes() {
 		if slices.Contains(policy.Narrow([]policy.Scope{s}, u.Role), s) {
@@ -72,10 +44,10 @@ func TokenScopes(u User) []policy.Scope {
 // it, TokenScopes); the secret is returned once and only its hash is
 // stored. A scope above u's role, or a person-only one, is refused
 // (bad_scopes on "scopes"), never silently narrowed.
-func (e *Engine) CreateToken(ctx context.Context, u User, name string, scopes []policy.Scope) (string, Token, error) {
+func (e *Identity) CreateToken(ctx context.Context, u engine.User, name string, scopes []policy.Scope) (string, engine.Token, error) {
 	name = strings.TrimSpace(name)
 	if name == "" || utf8.RuneCountInString(name) > 120 || strings.ContainsAny(name, "\r\n") {
-		return "", Token{}, refuse("bad_token_name", "name")
+		return "", engine.Token{}, engine.Refuse("bad_token_name", "name")
 	}
 	allowed := TokenScopes(u)
 	if scopes == nil {
@@ -84,39 +56,39 @@ func (e *Engine) CreateToken(ctx context.Context, u User, name string, scopes []
 	var chosen []policy.Scope
 	for _, s := range scopes {
 		if !slices.Contains(allowed, s) {
-			return "", Token{}, refuse(CodeBadScopes, "scopes")
+			return "", engine.Token{}, engine.Refuse(CodeBadScopes, "scopes")
 		}
 		if !slices.Contains(chosen, s) {
 			chosen = append(chosen, s)
 		}
 	}
 	if len(chosen) == 0 {
-		return "", Token{}, refuse(CodeBadScopes, "scopes")
+		return "", engine.Token{}, engine.Refuse(CodeBadScopes, "scopes")
 	}
 	secret := tokenPrefix + ids.New("t")[2:] + ids.New("t")[2:] // 32 random characters
-	t := Token{ID: ids.New("tok"), UserID: u.ID, Name: name, Scopes: chosen, CreatedAt: e.Now()}
+	t := engine.Token{ID: ids.New("tok"), UserID: u.ID, Name: name, Scopes: chosen, CreatedAt: e.e.Now()}
 	if err := e.store.CreateToken(ctx, t, tokenHash(secret)); err != nil {
-		return "", Token{}, err
+		return "", engine.Token{}, err
 	}
 	return secret, t, nil
 }
 
 // TokenUser is the person a secret acts for, with the token's scopes
 // (User.Scopes, narrowed to the person's role as it is now on every check);
-// ErrNotFound for an unknown or revoked token. Use is recorded at most once
-// a minute.
-func (e *Engine) TokenUser(ctx context.Context, secret string) (User, error) {
+// engine.ErrNotFound for an unknown or revoked token. Use is recorded at
+// most once a minute.
+func (e *Identity) TokenUser(ctx context.Context, secret string) (engine.User, error) {
 	if !strings.HasPrefix(secret, tokenPrefix) {
-		return User{}, ErrNotFound
+		return engine.User{}, engine.ErrNotFound
 	}
 	t, u, err := e.store.TokenUser(ctx, tokenHash(secret))
 	if err != nil {
-		return User{}, err
+		return engine.User{}, err
 	}
-	now := e.Now()
+	now := e.e.Now()
 	if t.LastUsed == nil || now.Sub(*t.LastUsed) > time.Minute {
-		if err := e.store.TouchToken(ctx, t.ID, now); err != nil && !errors.Is(err, ErrNotFound) {
-			return User{}, err
+		if err := e.store.TouchToken(ctx, t.ID, now); err != nil && !errors.Is(err, engine.ErrNotFound) {
+			return engine.User{}, err
 		}
 	}
 	if t.Scopes != nil {
@@ -131,16 +103,16 @@ func (e *Engine) TokenUser(ctx context.Context, secret string) (User, error) {
 // Tokens lists u's own tokens that still work, newest first: what each is
 // called, when it was made and last used. Secrets are never kept, so never
 // listed.
-func (e *Engine) Tokens(ctx context.Context, u User) ([]Token, error) {
+func (e *Identity) Tokens(ctx context.Context, u engine.User) ([]engine.Token, error) {
 	return e.store.Tokens(ctx, u.ID)
 }
 
 // RevokeToken ends one of u's tokens: from this moment it authenticates
 // nothing (TokenUser reads it on every request; nothing caches it). Revoking
-// a token twice is no error; someone else's token is ErrNotFound, so its
-// existence is not revealed.
-func (e *Engine) RevokeToken(ctx context.Context, u User, id string) error {
-	now := e.Now()
-	return e.store.RevokeToken(ctx, u.ID, id, now, AuditEntry{Action: "token.revoke", Actor: u.Actor(), At: now,
+// a token twice is no error; someone else's token is engine.ErrNotFound, so
+// its existence is not revealed.
+func (e *Identity) RevokeToken(ctx context.Context, u engine.User, id string) error {
+	now := e.e.Now()
+	return e.store.RevokeToken(ctx, u.ID, id, now, engine.AuditEntry{Action: "token.revoke", Actor: u.Actor(), At: now,
 		Details: map[string]any{"token": id}})
 }

@@ -1,67 +1,67 @@
-package engine
+package identity
 
 import (
 	"context"
 	"errors"
 	"net/mail"
 	"strings"
-	"studio/engine/throttle"
 	"time"
 	"unicode/utf8"
 
 	"golang.org/x/crypto/bcrypt"
 
+	"studio/engine"
 	"studio/engine/ids"
 	"studio/engine/policy"
 	"studio/engine/release"
+	"studio/engine/throttle"
 )
 
-// Languages Studio speaks; the first is the default.
-var Languages = []string{"en", "tr"}
-
-// ValidLanguage reports whether Studio speaks lang.
-func ValidLanguage(lang string) bool { return lang == "en" || lang == "tr" }
-
 // AddUser creates an account. The password is stored as a bcrypt hash.
-func (e *Engine) AddUser(ctx context.Context, email, name string, role policy.Role, password, lang string) (User, error) {
+func (e *Identity) AddUser(ctx context.Context, email, name string, role policy.Role, password, lang string) (engine.User, error) {
 	addr, err := mail.ParseAddress(strings.TrimSpace(email))
 	if err != nil || addr.Address != strings.TrimSpace(email) {
-		return User{}, refuse("bad_email", "email")
+		return engine.User{}, engine.Refuse("bad_email", "email")
 	}
 	name = strings.TrimSpace(name)
 	if name == "" || len(name) > 120 {
-		return User{}, refuse("bad_name", "name")
+		return engine.User{}, engine.Refuse("bad_name", "name")
 	}
 	if _, ok := policy.ParseRole(string(role)); !ok {
-		return User{}, refuse("bad_role", "role")
+		return engine.User{}, engine.Refuse("bad_role", "role")
 	}
 	if err := CheckPassword(password); err != nil {
-		return User{}, err
+		return engine.User{}, err
 	}
-	if !ValidLanguage(lang) {
-		lang = Languages[0]
+	if !engine.ValidLanguage(lang) {
+		lang = engine.Languages[0]
 	}
 	if _, _, err := e.store.UserByEmail(ctx, addr.Address); err == nil {
-		return User{}, refuse("email_taken", "email")
-	} else if !errors.Is(err, ErrNotFound) {
-		return User{}, err
+		return engine.User{}, engine.Refuse("email_taken", "email")
+	} else if !errors.Is(err, engine.ErrNotFound) {
+		return engine.User{}, err
 	}
 	hash, err := bcrypt.GenerateFromPassword([]byte(password), bcrypt.DefaultCost)
 	if err != nil {
-		return User{}, err
+		return engine.User{}, err
 	}
-	u := User{ID: ids.New("user"), Email: addr.Address, Name: name, Role: role, Lang: lang}
-	return u, e.store.CreateUser(ctx, u, string(hash), e.Now())
+	u := engine.User{ID: ids.New("user"), Email: addr.Address, Name: name, Role: role, Lang: lang}
+	return u, e.store.CreateUser(ctx, u, string(hash), e.e.Now())
 }
 
 // dummyHash makes a sign-in with an unknown email cost as much as one with a
 // wrong password, so timing does not reveal which accounts exist.
 var dummyHash, _ = bcrypt.GenerateFromPassword([]byte("studio-timing-equaliser"), bcrypt.DefaultCost)
 
-// CodeTooManyAttempts refuses a sign-in while its account or its client
-// address is locked by the throttle (engine/throttle); Args "RetryAfter"
-// (a time.Duration) says how long. Surfaces answer 429 with Retry-After.
-const CodeTooManyAttempts = "too_many_attempts"
+// Refusal codes of a sign-in.
+const (
+	// CodeBadCredentials: a wrong password or an unknown email.
+	CodeBadCredentials = "bad_credentials"
+	// CodeTooManyAttempts refuses a sign-in while its account or its client
+	// address is locked by the throttle (engine/throttle); Args "RetryAfter"
+	// (a time.Duration) says how long. Surfaces answer 429 with Retry-After.
+	CodeTooManyAttempts = "too_many_attempts"
+)
 
 // SignInTry is one sign-in: the email and password as typed, and the client
 // address the request came from ("" when there is none), which the surface
@@ -86,28 +86,28 @@ const auditEmailChars = 100
 // the address group, the account's id when it exists, and the lock the
 // failure started, if any; never the password). The right password forgets
 // the account's failures.
-func (e *Engine) SignIn(ctx context.Context, try SignInTry) (User, error) {
+func (e *Identity) SignIn(ctx context.Context, try SignInTry) (engine.User, error) {
 	typed := strings.TrimSpace(try.Email)
 	addr := throttle.AddressGroup(try.Client)
-	now := e.Now()
+	now := e.e.Now()
 	tk, wait := e.throttle.Admit(throttle.AccountKey(typed), addr, now)
 	if wait > 0 {
-		return User{}, &Error{Code: CodeTooManyAttempts, Args: map[string]any{"RetryAfter": wait}}
+		return engine.User{}, &engine.Error{Code: CodeTooManyAttempts, Args: map[string]any{"RetryAfter": wait}}
 	}
 	u, hash, err := e.store.UserByEmail(ctx, typed)
 	known := err == nil
-	if err != nil && !errors.Is(err, ErrNotFound) {
+	if err != nil && !errors.Is(err, engine.ErrNotFound) {
 		e.throttle.Abandon(tk)
-		return User{}, err
+		return engine.User{}, err
 	}
 	if !known {
 		hash = string(dummyHash)
 	}
 	if e.checkPassword([]byte(hash), []byte(try.Password)) == nil && known {
 		e.throttle.Succeeded(tk)
-		if ValidLanguage(try.Lang) && try.Lang != u.Lang {
+		if engine.ValidLanguage(try.Lang) && try.Lang != u.Lang {
 			if err := e.store.SetUserLang(ctx, u.ID, try.Lang); err != nil {
-				return User{}, err
+				return engine.User{}, err
 			}
 			u.Lang = try.Lang
 		}
@@ -122,11 +122,11 @@ func (e *Engine) SignIn(ctx context.Context, try SignInTry) (User, error) {
 		e.log.Warn("studio: sign-in locked after failed tries", "client", addr, "seconds", details["lockedSeconds"])
 	}
 	// The refusal stands even if its audit row cannot be written.
-	if err := e.store.AppendAudit(ctx, AuditEntry{Action: "auth.sign_in_failed", Actor: anonymousActor(addr),
+	if err := e.store.AppendAudit(ctx, engine.AuditEntry{Action: "auth.sign_in_failed", Actor: anonymousActor(addr),
 		At: now, Details: details}); err != nil {
 		e.log.Error("studio: audit of a failed sign-in", "err", err)
 	}
-	return User{}, refuse(CodeBadCredentials, "")
+	return engine.User{}, engine.Refuse(CodeBadCredentials, "")
 }
 
 // anonymousActor is the actor of an act by someone not signed in, known
@@ -145,25 +145,14 @@ func truncateRunes(s string, n int) string {
 }
 
 // User returns the account with id.
-func (e *Engine) User(ctx context.Context, id string) (User, error) { return e.store.UserByID(ctx, id) }
+func (e *Identity) User(ctx context.Context, id string) (engine.User, error) {
+	return e.store.UserByID(ctx, id)
+}
 
 // SetLanguage remembers the person's language.
-func (e *Engine) SetLanguage(ctx context.Context, u User, lang string) error {
-	if !ValidLanguage(lang) {
-		return refuse("bad_language", "lang")
+func (e *Identity) SetLanguage(ctx context.Context, u engine.User, lang string) error {
+	if !engine.ValidLanguage(lang) {
+		return engine.Refuse("bad_language", "lang")
 	}
 	return e.store.SetUserLang(ctx, u.ID, lang)
 }
-
-// require refuses u unless they hold scope at some level; a use case on
-// nodes then checks the own level on the nodes it touches.
-func require(u User, scope policy.Scope) error {
-	if !u.Passes(scope) {
-		return refuse(CodeForbidden, "")
-	}
-	return nil
-}
-
-// Require refuses (CodeForbidden) a person whose role lacks scope: the
-// check every use case starts with, for the engine's sub-packages.
-func Require(u User, scope policy.Scope) error { return require(u, scope) }

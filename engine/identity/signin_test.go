@@ -1,4 +1,4 @@
-package engine_test
+package identity_test
 
 import (
 	"context"
@@ -14,6 +14,7 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"studio/engine"
+	"studio/engine/identity"
 	"studio/engine/ids"
 	"studio/engine/policy"
 )
@@ -39,7 +40,7 @@ func (b *testBundle) signInUser(tb testing.TB, email string) engine.User {
 // success) and, for too_many_attempts, how long to wait.
 func (b *testBundle) signInCode(tb testing.TB, email, password, client string) (string, time.Duration) {
 	tb.Helper()
-	_, err := b.Eng.SignIn(context.Background(), engine.SignInTry{Email: email, Password: password, Client: client})
+	_, err := b.Identity.SignIn(context.Background(), identity.SignInTry{Email: email, Password: password, Client: client})
 	if err == nil {
 		return "", 0
 	}
@@ -58,7 +59,7 @@ func TestSignInThrottle(t *testing.T) {
 	t.Run("FiftyWrongThenTheRightOne", func(t *testing.T) {
 		t.Parallel()
 		b := newBundle(t)
-		checks := engine.CountPasswordChecks(b.Eng)
+		checks := identity.CountPasswordChecks(b.Identity)
 		b.signInUser(t, "signer@example.com")
 		codes := map[string]int{}
 		for i := range 50 {
@@ -67,7 +68,7 @@ func TestSignInThrottle(t *testing.T) {
 		}
 		// Five free failures, a sixth that locks the account, and 44 tries
 		// refused without a hash.
-		if codes[engine.CodeBadCredentials] != 6 || codes[engine.CodeTooManyAttempts] != 44 {
+		if codes[identity.CodeBadCredentials] != 6 || codes[identity.CodeTooManyAttempts] != 44 {
 			t.Fatalf("codes %v, want 6 bad_credentials and 44 too_many_attempts", codes)
 		}
 		if n := checks.Load(); n != 6 {
@@ -76,14 +77,14 @@ func TestSignInThrottle(t *testing.T) {
 		// The right password is refused while the lock lasts, from any
 		// address, and costs no hash either.
 		code, wait := b.signInCode(t, "signer@example.com", signInPassword, addr)
-		if code != engine.CodeTooManyAttempts || wait != time.Minute {
+		if code != identity.CodeTooManyAttempts || wait != time.Minute {
 			t.Fatalf("right password while locked: %q, wait %v; want too_many_attempts for 1m0s", code, wait)
 		}
-		if code, _ := b.signInCode(t, "signer@example.com", signInPassword, "198.51.100.1"); code != engine.CodeTooManyAttempts {
+		if code, _ := b.signInCode(t, "signer@example.com", signInPassword, "198.51.100.1"); code != identity.CodeTooManyAttempts {
 			t.Fatalf("right password from another address while locked: %q", code)
 		}
 		b.Clock.Advance(59 * time.Second)
-		if code, wait := b.signInCode(t, "signer@example.com", signInPassword, addr); code != engine.CodeTooManyAttempts || wait != time.Second {
+		if code, wait := b.signInCode(t, "signer@example.com", signInPassword, addr); code != identity.CodeTooManyAttempts || wait != time.Second {
 			t.Fatalf("a second before the lock ends: %q, wait %v", code, wait)
 		}
 		if n := checks.Load(); n != 6 {
@@ -91,10 +92,10 @@ func TestSignInThrottle(t *testing.T) {
 		}
 		// The delay grows: the next wrong password locks for two minutes.
 		b.Clock.Advance(time.Second)
-		if code, _ := b.signInCode(t, "signer@example.com", "another guess", addr); code != engine.CodeBadCredentials {
+		if code, _ := b.signInCode(t, "signer@example.com", "another guess", addr); code != identity.CodeBadCredentials {
 			t.Fatalf("wrong password after the lock: %q", code)
 		}
-		if code, wait := b.signInCode(t, "signer@example.com", signInPassword, addr); code != engine.CodeTooManyAttempts || wait != 2*time.Minute {
+		if code, wait := b.signInCode(t, "signer@example.com", signInPassword, addr); code != identity.CodeTooManyAttempts || wait != 2*time.Minute {
 			t.Fatalf("after the 7th failure: %q, wait %v; want 2m0s", code, wait)
 		}
 		b.Clock.Advance(2 * time.Minute)
@@ -103,7 +104,7 @@ func TestSignInThrottle(t *testing.T) {
 		}
 		// A success forgets the failures: five wrong ones are free again.
 		for i := range 5 {
-			if code, _ := b.signInCode(t, "signer@example.com", "wrong", addr); code != engine.CodeBadCredentials {
+			if code, _ := b.signInCode(t, "signer@example.com", "wrong", addr); code != identity.CodeBadCredentials {
 				t.Fatalf("wrong password %d after a success: %q", i+1, code)
 			}
 		}
@@ -118,9 +119,9 @@ func TestSignInThrottle(t *testing.T) {
 		b.signInUser(t, "signer@example.com")
 		for failed := 0; failed < 13; {
 			switch code, wait := b.signInCode(t, "signer@example.com", "wrong", ""); code {
-			case engine.CodeTooManyAttempts:
+			case identity.CodeTooManyAttempts:
 				b.Clock.Advance(wait) // the lock passes
-			case engine.CodeBadCredentials:
+			case identity.CodeBadCredentials:
 				failed++
 			default:
 				t.Fatalf("wrong password: %q", code)
@@ -138,11 +139,11 @@ func TestSignInThrottle(t *testing.T) {
 	t.Run("UnknownEmailsAreThrottledAlike", func(t *testing.T) {
 		t.Parallel()
 		b := newBundle(t)
-		checks := engine.CountPasswordChecks(b.Eng)
+		checks := identity.CountPasswordChecks(b.Identity)
 		for range 10 {
 			b.signInCode(t, "nobody@example.com", "guess", addr)
 		}
-		if code, _ := b.signInCode(t, "nobody@example.com", "guess", addr); code != engine.CodeTooManyAttempts {
+		if code, _ := b.signInCode(t, "nobody@example.com", "guess", addr); code != identity.CodeTooManyAttempts {
 			t.Fatalf("an unknown email is not locked: %q", code)
 		}
 		if n := checks.Load(); n != 6 {
@@ -158,12 +159,12 @@ func TestSignInThrottle(t *testing.T) {
 		// free, the 21st locks the address.
 		for i := range 21 {
 			b.signInUser(t, fmt.Sprintf("user%d@example.com", i)) // known accounts: an unknown one costs a full-cost hash
-			if code, _ := b.signInCode(t, fmt.Sprintf("user%d@example.com", i), "guess", addr); code != engine.CodeBadCredentials {
+			if code, _ := b.signInCode(t, fmt.Sprintf("user%d@example.com", i), "guess", addr); code != identity.CodeBadCredentials {
 				t.Fatalf("try %d: %q", i+1, code)
 			}
 		}
 		code, wait := b.signInCode(t, "signer@example.com", signInPassword, addr)
-		if code != engine.CodeTooManyAttempts || wait != time.Minute {
+		if code != identity.CodeTooManyAttempts || wait != time.Minute {
 			t.Fatalf("right password from the locked address: %q, wait %v", code, wait)
 		}
 		// The account itself is not locked: another address signs in.
@@ -184,11 +185,11 @@ func TestSignInThrottle(t *testing.T) {
 			// Each try from another address of one /64.
 			client := fmt.Sprintf("2001:db8:1:2:%x::%x", i, i+1)
 			b.signInUser(t, fmt.Sprintf("user%d@example.com", i))
-			if code, _ := b.signInCode(t, fmt.Sprintf("user%d@example.com", i), "guess", client); code != engine.CodeBadCredentials {
+			if code, _ := b.signInCode(t, fmt.Sprintf("user%d@example.com", i), "guess", client); code != identity.CodeBadCredentials {
 				t.Fatalf("try %d: %q", i+1, code)
 			}
 		}
-		if code, _ := b.signInCode(t, "signer@example.com", signInPassword, "2001:db8:1:2:ffff::1"); code != engine.CodeTooManyAttempts {
+		if code, _ := b.signInCode(t, "signer@example.com", signInPassword, "2001:db8:1:2:ffff::1"); code != identity.CodeTooManyAttempts {
 			t.Fatalf("the same /64: %q, want too_many_attempts", code)
 		}
 		if code, _ := b.signInCode(t, "signer@example.com", signInPassword, "2001:db8:1:3::1"); code != "" {
@@ -199,12 +200,12 @@ func TestSignInThrottle(t *testing.T) {
 	t.Run("ABurstCountsAsMuchAsASequence", func(t *testing.T) {
 		t.Parallel()
 		b := newBundle(t)
-		checks := engine.CountPasswordChecks(b.Eng)
+		checks := identity.CountPasswordChecks(b.Identity)
 		b.signInUser(t, "signer@example.com")
 		var wg sync.WaitGroup
 		for i := range 40 {
 			wg.Go(func() {
-				b.Eng.SignIn(context.Background(), engine.SignInTry{Email: "signer@example.com",
+				b.Identity.SignIn(context.Background(), identity.SignInTry{Email: "signer@example.com",
 					Password: fmt.Sprintf("guess %d", i), Client: fmt.Sprintf("198.51.100.%d", i)})
 			})
 		}
@@ -263,21 +264,21 @@ func TestSignInThrottle(t *testing.T) {
 	t.Run("MemoryIsBounded", func(t *testing.T) {
 		t.Parallel()
 		b := newBundle(t)
-		engine.BoundThrottle(b.Eng, 100)
+		identity.BoundThrottle(b.Identity, 100)
 		for i := range 250 {
 			b.signInCode(t, fmt.Sprintf("u%d@example.com", i), "x", fmt.Sprintf("10.0.%d.%d", i>>8, i&255))
 			if i%50 == 49 {
 				b.Clock.Advance(time.Second)
 			}
 		}
-		if acc, addrs := engine.ThrottleKeys(b.Eng); acc > 100 || addrs > 100 || acc < 50 {
+		if acc, addrs := identity.ThrottleKeys(b.Identity); acc > 100 || addrs > 100 || acc < 50 {
 			t.Errorf("the throttle remembers %d accounts and %d addresses, want at most 100 each", acc, addrs)
 		}
 		// The quietest keys went first: the latest account is still counted.
 		for range 5 {
 			b.signInCode(t, "u249@example.com", "x", "")
 		}
-		if code, _ := b.signInCode(t, "u249@example.com", "x", ""); code != engine.CodeTooManyAttempts {
+		if code, _ := b.signInCode(t, "u249@example.com", "x", ""); code != identity.CodeTooManyAttempts {
 			t.Errorf("the latest account was forgotten: %q", code)
 		}
 	})
@@ -326,25 +327,25 @@ func TestCheckPassword(t *testing.T) {
 		{"demo-password", ""},
 		{"correct horse battery", ""},
 		{"Ayşe'nin kedisi", ""},
-		{"short", engine.CodePasswordTooShort},
-		{"123456789", engine.CodePasswordTooShort},
-		{"şifreşifr", engine.CodePasswordTooShort}, // 9 characters, 11 bytes: counted as characters
-		{"şifreşifre", engine.CodePasswordCommon},  // 10 characters, and on the list
-		{"çğıöşüÇĞİÖ", ""},                         // 10 characters of 2 bytes each
-		{strings.Repeat("çğ", 18), ""},             // 72 bytes
-		{strings.Repeat("çğ", 18) + "a", engine.CodePasswordTooLong},
-		{strings.Repeat("a", 73), engine.CodePasswordTooLong},
-		{"aaaaaaaaaa", engine.CodePasswordRepeated},
-		{"ğğğğğğğğğğğğ", engine.CodePasswordRepeated},
-		{"          ", engine.CodePasswordRepeated},
-		{"password123", engine.CodePasswordCommon},
-		{"PassWord123", engine.CodePasswordCommon},
-		{"QWERTYUIOP", engine.CodePasswordCommon},
-		{"1234567890", engine.CodePasswordCommon},
-		{"Galatasaray1905", engine.CodePasswordCommon},
-		{"correct horse battery staple", engine.CodePasswordCommon},
+		{"short", identity.CodePasswordTooShort},
+		{"123456789", identity.CodePasswordTooShort},
+		{"şifreşifr", identity.CodePasswordTooShort}, // 9 characters, 11 bytes: counted as characters
+		{"şifreşifre", identity.CodePasswordCommon},  // 10 characters, and on the list
+		{"çğıöşüÇĞİÖ", ""},                           // 10 characters of 2 bytes each
+		{strings.Repeat("çğ", 18), ""},               // 72 bytes
+		{strings.Repeat("çğ", 18) + "a", identity.CodePasswordTooLong},
+		{strings.Repeat("a", 73), identity.CodePasswordTooLong},
+		{"aaaaaaaaaa", identity.CodePasswordRepeated},
+		{"ğğğğğğğğğğğğ", identity.CodePasswordRepeated},
+		{"          ", identity.CodePasswordRepeated},
+		{"password123", identity.CodePasswordCommon},
+		{"PassWord123", identity.CodePasswordCommon},
+		{"QWERTYUIOP", identity.CodePasswordCommon},
+		{"1234567890", identity.CodePasswordCommon},
+		{"Galatasaray1905", identity.CodePasswordCommon},
+		{"correct horse battery staple", identity.CodePasswordCommon},
 	} {
-		err := engine.CheckPassword(tc.password)
+		err := identity.CheckPassword(tc.password)
 		got := ""
 		if e, ok := engine.AsError(err); ok {
 			got = e.Code
@@ -365,7 +366,7 @@ func TestAddUserRefusesTrivialPasswords(t *testing.T) {
 	b := newBundle(t)
 	ctx := context.Background()
 	for _, pw := range []string{"short", "aaaaaaaaaaaa", "qwertyuiop", "password123"} {
-		_, err := b.Eng.AddUser(ctx, "new@example.com", "New", policy.Editor, pw, "en")
+		_, err := b.Identity.AddUser(ctx, "new@example.com", "New", policy.Editor, pw, "en")
 		if e, ok := engine.AsError(err); !ok || e.Field != "password" {
 			t.Errorf("AddUser with %q: %v", pw, err)
 		}

@@ -1,10 +1,12 @@
-package engine
+package identity
 
 import (
 	_ "embed"
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"studio/engine"
 )
 
 // Refusal codes of a password being set (on the "password" field).
@@ -48,13 +50,13 @@ var commonPasswords = sync.OnceValue(func() map[string]bool {
 func CheckPassword(password string) error {
 	switch {
 	case utf8.RuneCountInString(password) < MinPasswordChars:
-		return &Error{Code: CodePasswordTooShort, Field: "password", Args: map[string]any{"Chars": MinPasswordChars}}
+		return &engine.Error{Code: CodePasswordTooShort, Field: "password", Args: map[string]any{"Chars": MinPasswordChars}}
 	case len(password) > MaxPasswordBytes:
-		return &Error{Code: CodePasswordTooLong, Field: "password", Args: map[string]any{"Bytes": MaxPasswordBytes}}
+		return &engine.Error{Code: CodePasswordTooLong, Field: "password", Args: map[string]any{"Bytes": MaxPasswordBytes}}
 	case oneCharacter(password):
-		return refuse(CodePasswordRepeated, "password")
+		return engine.Refuse(CodePasswordRepeated, "password")
 	case commonPasswords()[strings.ToLower(password)]:
-		return refuse(CodePasswordCommon, "password")
+		return engine.Refuse(CodePasswordCommon, "password")
 	}
 	return nil
 }

@@ -1,4 +1,4 @@
-package engine_test
+package identity_test
 
 import (
 	"context"
@@ -13,22 +13,22 @@ func TestTokens(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	b := newBundle(t)
-	first, deploy, err := b.Eng.CreateToken(ctx, b.Editor, "deploy script", nil)
+	first, deploy, err := b.Identity.CreateToken(ctx, b.Editor, "deploy script", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	b.Clock.Advance(time.Minute)
-	_, backup, err := b.Eng.CreateToken(ctx, b.Editor, "backup", nil)
+	_, backup, err := b.Identity.CreateToken(ctx, b.Editor, "backup", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	authors, _, err := b.Eng.CreateToken(ctx, b.Author, "author's", nil)
+	authors, _, err := b.Identity.CreateToken(ctx, b.Author, "author's", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 
 	t.Run("ListsOnlyTheirOwnNewestFirst", func(t *testing.T) {
-		list, err := b.Eng.Tokens(ctx, b.Editor)
+		list, err := b.Identity.Tokens(ctx, b.Editor)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -41,10 +41,10 @@ func TestTokens(t *testing.T) {
 	})
 
 	t.Run("LastUsed", func(t *testing.T) {
-		if _, err := b.Eng.TokenUser(ctx, first); err != nil {
+		if _, err := b.Identity.TokenUser(ctx, first); err != nil {
 			t.Fatal(err)
 		}
-		list, _ := b.Eng.Tokens(ctx, b.Editor)
+		list, _ := b.Identity.Tokens(ctx, b.Editor)
 		if used := list[1].LastUsed; used == nil || !used.Equal(b.Eng.Now()) {
 			t.Errorf("LastUsed = %v, want %v", used, b.Eng.Now())
 		}
@@ -53,30 +53,30 @@ func TestTokens(t *testing.T) {
 	t.Run("SomeoneElsesIsNotFound", func(t *testing.T) {
 		before := b.Count(t, `SELECT count(*) FROM tokens WHERE revoked_at IS NULL`)
 		for _, id := range []string{deploy.ID, "tok_doesnotexist"} {
-			if err := b.Eng.RevokeToken(ctx, b.Author, id); !errors.Is(err, engine.ErrNotFound) {
+			if err := b.Identity.RevokeToken(ctx, b.Author, id); !errors.Is(err, engine.ErrNotFound) {
 				t.Errorf("author revokes %s: %v, want ErrNotFound", id, err)
 			}
 		}
 		if after := b.Count(t, `SELECT count(*) FROM tokens WHERE revoked_at IS NULL`); after != before {
 			t.Errorf("%d live tokens, was %d", after, before)
 		}
-		if _, err := b.Eng.TokenUser(ctx, first); err != nil {
+		if _, err := b.Identity.TokenUser(ctx, first); err != nil {
 			t.Errorf("the editor's token stopped working: %v", err)
 		}
 	})
 
 	t.Run("RevokedStopsAtOnce", func(t *testing.T) {
-		if err := b.Eng.RevokeToken(ctx, b.Editor, deploy.ID); err != nil {
+		if err := b.Identity.RevokeToken(ctx, b.Editor, deploy.ID); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := b.Eng.TokenUser(ctx, first); !errors.Is(err, engine.ErrNotFound) {
+		if _, err := b.Identity.TokenUser(ctx, first); !errors.Is(err, engine.ErrNotFound) {
 			t.Fatalf("a revoked token authenticates: %v", err)
 		}
-		list, _ := b.Eng.Tokens(ctx, b.Editor)
+		list, _ := b.Identity.Tokens(ctx, b.Editor)
 		if len(list) != 1 || list[0].ID != backup.ID {
 			t.Errorf("tokens after revoking = %+v", list)
 		}
-		if _, err := b.Eng.TokenUser(ctx, authors); err != nil {
+		if _, err := b.Identity.TokenUser(ctx, authors); err != nil {
 			t.Errorf("another person's token stopped working: %v", err)
 		}
 		if n := b.Count(t, `SELECT count(*) FROM audit WHERE action = 'token.revoke' AND details LIKE ?`, "%"+deploy.ID+"%"); n != 1 {
@@ -85,7 +85,7 @@ func TestTokens(t *testing.T) {
 	})
 
 	t.Run("TwiceIsNoError", func(t *testing.T) {
-		if err := b.Eng.RevokeToken(ctx, b.Editor, deploy.ID); err != nil {
+		if err := b.Identity.RevokeToken(ctx, b.Editor, deploy.ID); err != nil {
 			t.Fatal(err)
 		}
 		if n := b.Count(t, `SELECT count(*) FROM audit WHERE action = 'token.revoke'`); n != 1 {

@@ -1,4 +1,4 @@
-package engine
+package identity
 
 import (
 	"errors"
@@ -7,7 +7,7 @@ import (
 
 // CountPasswordChecks makes e count the password hashes it compares (each
 // a bcrypt hash's worth of CPU), for tests of the sign-in throttle.
-func CountPasswordChecks(e *Engine) *atomic.Int64 {
+func CountPasswordChecks(e *Identity) *atomic.Int64 {
 	var n atomic.Int64
 	check := e.checkPassword
 	e.checkPassword = func(hash, password []byte) error {
@@ -19,14 +19,14 @@ func CountPasswordChecks(e *Engine) *atomic.Int64 {
 
 // ThrottleKeys is how many keys the sign-in throttle remembers, per
 // account and per address.
-func ThrottleKeys(e *Engine) (accounts, addrs int) {
+func ThrottleKeys(e *Identity) (accounts, addrs int) {
 	return e.throttle.Keys()
 }
 
 // BoundThrottle makes e's sign-in throttle remember at most n keys of each
 // kind, and its password checks fail without hashing, so a test can fill
 // it quickly.
-func BoundThrottle(e *Engine, n int) {
+func BoundThrottle(e *Identity, n int) {
 	e.throttle.Bound(n)
 	e.checkPassword = func(hash, password []byte) error { return errMismatch }
 }

@@ -1,0 +1,67 @@
+// Package identity holds the people use cases: creating accounts, signing
+// in under the sign-in throttle (engine/throttle), the password rules, a
+// person's language, and personal access tokens (mint, list, revoke, and
+// the person a token acts for). The engine root keeps engine.User and
+// engine.Token themselves, with the scope rules every use case checks
+// (User.Level, User.Passes, engine.Require); this package reaches storage
+// through its own narrow Store.
+package identity
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"golang.org/x/crypto/bcrypt"
+
+	"studio/engine"
+	"studio/engine/throttle"
+)
+
+// Store is what the identity use cases read and write.
+type Store interface {
+	CreateUser(ctx context.Context, u engine.User, passwordHash string, now time.Time) error
+	UserByEmail(ctx context.Context, email string) (engine.User, string, error)
+	UserByID(ctx context.Context, id string) (engine.User, error)
+	SetUserLang(ctx context.Context, id, lang string) error
+	// AppendAudit writes one audit row that goes with no other change (a
+	// failed sign-in).
+	AppendAudit(ctx context.Context, a engine.AuditEntry) error
+
+	CreateToken(ctx context.Context, t engine.Token, hash string) error
+	// TokenUser returns the live token with this hash and its person.
+	TokenUser(ctx context.Context, hash string) (engine.Token, engine.User, error)
+	TouchToken(ctx context.Context, id string, at time.Time) error
+	// Tokens lists a person's unrevoked tokens, newest first.
+	Tokens(ctx context.Context, userID string) ([]engine.Token, error)
+	// RevokeToken revokes the person's token id at at, with its audit row,
+	// in one transaction. A token already revoked stays as it was (nil);
+	// one that does not exist or is someone else's is ErrNotFound.
+	RevokeToken(ctx context.Context, userID, id string, at time.Time, audit engine.AuditEntry) error
+}
+
+// Engine is what the identity use cases need from the engine: its clock.
+type Engine interface {
+	Now() time.Time
+}
+
+// Identity is the people use cases of one process: it holds the sign-in
+// throttle, so a process has one.
+type Identity struct {
+	e     Engine
+	store Store
+	log   *slog.Logger
+
+	// throttle slows password guessing (engine/throttle); checkPassword
+	// is bcrypt's comparison, a field so a test can count the hashes spent.
+	throttle      *throttle.Throttle
+	checkPassword func(hash, password []byte) error
+}
+
+// New wires the identity use cases. log may be nil.
+func New(e Engine, store Store, log *slog.Logger) *Identity {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Identity{e: e, store: store, log: log, throttle: throttle.New(), checkPassword: bcrypt.CompareHashAndPassword}
+}
