@@ -140,8 +140,8 @@ type ManualRunner interface {
 	PublishNow(ctx context.Context, u User, siteID, id string, rev int64) (ReleaseRow, error)
 }
 
-// SetManualRunner registers the manual run the engine's approvals and gates
-// use to carry out an approved "on-approval" release at once; scheduler.New
+// SetManualRunner registers the manual run the engine's approvals use to
+// carry out an approved "on-approval" release at once; scheduler.New
 // calls it. Without one, such a release is left to the ticker a minute later
 // (its fallback time).
 func (e *Engine) SetManualRunner(m ManualRunner) {

@@ -3,8 +3,6 @@ package engine
 import (
 	"context"
 	"time"
-
-	"studio/engine/localtime"
 )
 
 // CodeBadAt refuses an instant that no date and time in the site's zone
@@ -19,17 +17,5 @@ const CodeBadAt = "bad_at"
 // read as the first (D2). Anything else is refused rather than moved to a
 // time the caller did not ask for.
 func (e *Engine) MoveAt(ctx context.Context, u User, siteID, id string, rev int64, at time.Time) (ReleaseRow, error) {
-	site, err := e.store.Site(ctx, siteID)
-	if err != nil {
-		return ReleaseRow{}, err
-	}
-	loc, err := localtime.LoadZone(site.TimeZone)
-	if err != nil {
-		return ReleaseRow{}, refuse("bad_zone", "")
-	}
-	wall := localtime.WallOf(at, loc)
-	if back, _ := localtime.Resolve(wall, loc); !back.Equal(at) {
-		return ReleaseRow{}, refuse(CodeBadAt, "at")
-	}
-	return e.Move(ctx, u, siteID, id, rev, wall.Date(), wall.Clock())
+	return e.Reschedule(ctx, u, siteID, id, rev, WhenInput{At: &at})
 }

@@ -296,12 +296,21 @@ func (e *Engine) setState(ctx context.Context, r ReleaseRow, to release.State, o
 	return err
 }
 
-// Move gives a scheduled or waiting release a new time in the site's zone
-// (D4). A person who may approve it keeps the approval: the content hash is
-// unchanged and moving is their decision (audited with both times). Anyone
-// else's move needs approval again: a new request bound to the new time,
-// and the old one is withdrawn.
+// Move gives a scheduled or waiting release a new date and time in the
+// site's zone (D4, Studio's form): Reschedule with that time.
 func (e *Engine) Move(ctx context.Context, u User, siteID, id string, rev int64, date, clock string) (ReleaseRow, error) {
+	return e.Reschedule(ctx, u, siteID, id, rev, WhenInput{Date: date, Clock: clock})
+}
+
+// Reschedule gives a scheduled or waiting release a new time, in any of
+// the forms a release can be scheduled with (§12 reschedule: an instant, a
+// wall-clock time in a zone, or a date and time in the site's zone); "on
+// approval" is not a time to move to (CodeMoveNeedsTime). A person who may
+// approve it keeps the approval: the content hash is unchanged and moving
+// is their decision (audited with both times). Anyone else's move needs
+// approval again: a new request bound to the new time, and the old one is
+// withdrawn.
+func (e *Engine) Reschedule(ctx context.Context, u User, siteID, id string, rev int64, in WhenInput) (ReleaseRow, error) {
 	r, err := e.changeable(ctx, u, siteID, id, rev)
 	if err != nil {
 		return ReleaseRow{}, err
@@ -313,16 +322,20 @@ func (e *Engine) Move(ctx context.Context, u User, siteID, id string, rev int64,
 	if err != nil {
 		return ReleaseRow{}, err
 	}
-	at, wall, err := e.resolveInput(site, date, clock)
+	if in.OnApproval {
+		return ReleaseRow{}, refuse(CodeMoveNeedsTime, "when")
+	}
+	w, err := e.resolveWhen(site, in)
 	if err != nil {
 		return ReleaseRow{}, err
 	}
+	at, wall := w.at, w.wall
 	now := e.Now()
 	if err := checkRequestTime(u, at, now); err != nil {
 		return ReleaseRow{}, err
 	}
 	by := u.Actor()
-	c := Change{ID: r.ID, Rev: r.Rev, From: []release.State{r.State}, ExecuteAt: &at, LocalTime: wall.String(),
+	c := Change{ID: r.ID, Rev: r.Rev, From: []release.State{r.State}, ExecuteAt: &at, LocalTime: wall.String(), TimeZone: w.zone,
 		Audit: AuditEntry{Action: "release.reschedule", Actor: by, SiteID: siteID, ReleaseID: r.ID, At: now,
 			Details: map[string]any{"from": instantOrEmpty(r.ExecuteAt), "to": localtime.FormatInstant(at), "localTime": wall.String()}}}
 	own, err := e.ownsRelease(ctx, u, siteID, r.Items)

@@ -32,6 +32,13 @@ type WhenInput struct {
 	Clock      string // HH:MM
 }
 
+// CodeBadWhen refuses a time that is none of §12's forms; CodeMoveNeedsTime
+// refuses "on approval" as the new time of a move.
+const (
+	CodeBadWhen       = "bad_when"
+	CodeMoveNeedsTime = "move_needs_time"
+)
+
 // resolvedWhen is a WhenInput checked against the site and the clock:
 // the instant, its wall-clock time and the zone it was entered in, or on
 // approval (then at and wall are zero).

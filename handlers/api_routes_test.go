@@ -122,8 +122,13 @@ func TestAPIReschedule(t *testing.T) {
 		for _, c := range []struct{ Name, Body, Code, Field string }{
 			{"NotJSON", `not json`, "bad_request", ""},
 			{"NoRev", `{"date": "2026-11-02", "time": "10:30"}`, "bad_request", "rev"},
-			{"NoTime", `{"rev": 1}`, "bad_request", "at"},
-			{"BothForms", `{"rev": 1, "date": "2026-11-02", "time": "10:30", "at": "2026-11-02T07:30:00Z"}`, "bad_request", "at"},
+			{"NoTime", `{"rev": 1}`, "bad_when", "when"},
+			{"BothForms", `{"rev": 1, "date": "2026-11-02", "time": "10:30", "at": "2026-11-02T07:30:00Z"}`, "bad_when", "when"},
+			{"WhenAndDate", `{"rev": 1, "when": {"at": "2026-11-02T07:30:00Z"}, "date": "2026-11-02", "time": "10:30"}`, "bad_when", "when"},
+			{"WhenNotAForm", `{"rev": 1, "when": {"at": "2026-11-02T07:30:00Z", "timeZone": "UTC"}}`, "bad_when", "when"},
+			{"OnApproval", `{"rev": 1, "when": "on-approval"}`, "move_needs_time", "when"},
+			{"UnknownZone", `{"rev": 1, "when": {"localTime": "2026-11-02T10:30", "timeZone": "Mars/Olympus"}}`, "unknown_zone", "timeZone"},
+			{"WhenPast", `{"rev": 1, "when": {"localTime": "2026-11-01T09:00"}}`, "time_in_past", "localTime"},
 			{"UnknownField", `{"rev": 1, "date": "2026-11-02", "time": "10:30", "zone": "UTC"}`, "bad_request", "zone"},
 			{"WrongType", `{"rev": "1", "date": "2026-11-02", "time": "10:30"}`, "bad_request", "rev"},
 			{"BadDate", `{"rev": 1, "date": "2026-13-01", "time": "10:30"}`, "bad_date", "date"},
@@ -197,6 +202,25 @@ func TestAPIReschedule(t *testing.T) {
 		}
 		if got := a.release(t, rel.ID); got.Rev != 3 {
 			t.Errorf("rev %d after refused moves, want 3", got.Rev)
+		}
+	})
+
+	// §12's when: a wall-clock time in another zone is kept in that zone,
+	// and an instant is kept with the site's wall-clock time.
+	t.Run("WhenLocalTimeInAZone", func(t *testing.T) {
+		status, out := apiCall(t, a, "POST", u, editor, `{"rev": 3, "when": {"localTime": "2026-11-02T12:00", "timeZone": "Europe/Berlin"}}`)
+		when, _ := out["when"].(map[string]any)
+		if status != 200 || when["localTime"] != "2026-11-02T12:00" || when["timeZone"] != "Europe/Berlin" ||
+			when["at"] != "2026-11-02T11:00:00Z" || out["state"] != "scheduled" || out["rev"] != 4.0 {
+			t.Fatalf("%d %v", status, out)
+		}
+	})
+	t.Run("WhenAt", func(t *testing.T) {
+		status, out := apiCall(t, a, "POST", u, editor, `{"rev": 4, "when": {"at": "2026-11-02T10:00:00Z"}}`)
+		when, _ := out["when"].(map[string]any)
+		if status != 200 || when["localTime"] != "2026-11-02T13:00" || when["timeZone"] != "Europe/Istanbul" ||
+			when["at"] != "2026-11-02T10:00:00Z" || out["rev"] != 5.0 {
+			t.Fatalf("%d %v", status, out)
 		}
 	})
 }

@@ -313,7 +313,7 @@ func (h *Handler) resolve(w http.ResponseWriter, r *http.Request, body whenBody,
 }
 
 // CodeBadWhen refuses a when that is none of §12's three forms.
-const CodeBadWhen = "bad_when"
+const CodeBadWhen = engine.CodeBadWhen
 
 // parseWhen reads a release time as §12's schedule_release takes it:
 // {"at": RFC 3339 instant}, {"localTime": "YYYY-MM-DDTHH:MM", "timeZone"?:

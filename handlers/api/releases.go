@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"time"
 
@@ -110,46 +111,60 @@ func (h *Handler) change(w http.ResponseWriter, r *http.Request, fn func(context
 	h.answerRelease(w, r, id)
 }
 
-// rescheduleBody is a new time for a release: a date and a time in the
-// site's zone, or an instant; and the rev the caller last saw.
+// rescheduleBody is a new time for a release and the rev the caller last
+// saw: when as §12's reschedule takes it, or (for scripts written against
+// the older form) a date and a time in the site's zone, or an instant.
 type rescheduleBody struct {
-	Rev  int64  `json:"rev"`
-	Date string `json:"date"`
-	Time string `json:"time"`
-	At   string `json:"at"`
+	Rev  int64           `json:"rev"`
+	When json.RawMessage `json:"when"`
+	Date string          `json:"date"`
+	Time string          `json:"time"`
+	At   string          `json:"at"`
 }
 
-// Reschedule moves a scheduled or waiting release to a new time (D4, §13
-// reschedule); body {"rev", "date", "time"} or {"rev", "at"}. Whoever may
-// approve it keeps its approval; anyone else's move asks again.
+// Reschedule moves a scheduled or waiting release to a new time (D4, §12
+// reschedule); body {"rev", "when"} with when {"at": instant} |
+// {"localTime": "YYYY-MM-DDTHH:MM", "timeZone"?}, or {"rev", "date",
+// "time"}, or {"rev", "at"}: one form. Whoever may approve it keeps its
+// approval; anyone else's move asks again.
 func (h *Handler) Reschedule(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	var body rescheduleBody
 	if !h.decode(w, r, &body) {
 		return
 	}
-	byWall := body.Date != "" || body.Time != ""
+	forms := 0
+	for _, given := range []bool{len(body.When) > 0, body.Date != "" || body.Time != "", body.At != ""} {
+		if given {
+			forms++
+		}
+	}
 	switch {
 	case body.Rev < 1:
 		h.badRequest(w, ctx, CodeBadRequest, "rev")
 		return
-	case byWall == (body.At != ""): // one of the two forms, not both, not neither
-		h.badRequest(w, ctx, CodeBadRequest, "at")
+	case forms != 1: // one form of the time, not two, not none
+		h.badRequest(w, ctx, CodeBadWhen, "when")
 		return
 	}
-	site, id, u := chi.URLParam(r, "siteId"), chi.URLParam(r, "releaseId"), userOf(ctx)
-	var row engine.ReleaseRow
-	var err error
-	if byWall {
-		row, err = h.eng.Move(ctx, u, site, id, body.Rev, body.Date, body.Time)
-	} else {
-		at, perr := time.Parse(time.RFC3339, body.At)
-		if perr != nil {
+	var when *engine.WhenInput
+	switch {
+	case len(body.When) > 0:
+		var ok bool
+		if when, ok = h.parseWhen(w, r, body.When); !ok {
+			return
+		}
+	case body.At != "":
+		at, err := time.Parse(time.RFC3339, body.At)
+		if err != nil {
 			h.badRequest(w, ctx, CodeBadInstant, "at")
 			return
 		}
-		row, err = h.eng.MoveAt(ctx, u, site, id, body.Rev, at)
+		when = &engine.WhenInput{At: &at}
+	default:
+		when = &engine.WhenInput{Date: body.Date, Clock: body.Time}
 	}
+	row, err := h.eng.Reschedule(ctx, userOf(ctx), chi.URLParam(r, "siteId"), chi.URLParam(r, "releaseId"), body.Rev, *when)
 	if err != nil {
 		h.fail(w, ctx, err)
 		return
