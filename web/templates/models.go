@@ -86,14 +86,14 @@ type NodeForm struct {
 	// may delete it. Both are the engine's node abilities.
 	ReadOnly  bool
 	CanDelete bool
-	ID          string // empty for a new node
-	Kind        string
-	Rev         int64
-	Title       string
-	Slug        string
-	Summary     string
-	Body        string
-	Status      string
+	ID        string // empty for a new node
+	Kind      string
+	Rev       int64
+	Title     string
+	Slug      string
+	Summary   string
+	Body      string
+	Status    string
 	// Lang is the language it is written in, one of Langs.
 	Lang    string
 	Langs   []string
