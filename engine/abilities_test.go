@@ -23,6 +23,8 @@ const (
 	stScheduled abilityState = "scheduled"
 	stCanceled  abilityState = "canceled"
 	stPublished abilityState = "published"
+	stExpired   abilityState = "expired" // nobody approved it by its time
+	stMissed    abilityState = "missed"  // the ticker came more than an hour late
 )
 
 // abilityAct is one act of ReleaseAbilities and the use case that does it.
@@ -85,7 +87,7 @@ func TestReleaseAbilitiesAreTheUseCasesRule(t *testing.T) {
 	roles := []policy.Role{policy.Owner, policy.Admin, policy.Editor, policy.Author, policy.Contributor}
 	for _, role := range roles {
 		for _, mine := range []bool{true, false} {
-			for _, state := range []abilityState{stDraft, stAwaiting, stScheduled, stCanceled, stPublished} {
+			for _, state := range []abilityState{stDraft, stAwaiting, stScheduled, stCanceled, stPublished, stExpired, stMissed} {
 				name := fmt.Sprintf("%s/mine=%v/%s", role, mine, state)
 				t.Run(name, func(t *testing.T) {
 					t.Parallel()
@@ -117,6 +119,33 @@ func TestReleaseAbilitiesAreTheUseCasesRule(t *testing.T) {
 					}
 				})
 			}
+		}
+	}
+}
+
+// TestConflictedReleaseAbilitiesAreTheUseCasesRule is the same property
+// for a release that met a conflict at its time (§6.4): an editor's release
+// of the contributor's article, whose live version an Undo changed.
+func TestConflictedReleaseAbilitiesAreTheUseCasesRule(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	for _, role := range []policy.Role{policy.Owner, policy.Admin, policy.Editor, policy.Author, policy.Contributor} {
+		for _, act := range abilityActs {
+			t.Run(fmt.Sprintf("%s/%s", role, act.name), func(t *testing.T) {
+				t.Parallel()
+				b := newBundle(t)
+				u := b.AddUser(t, "Tester", role)
+				r := b.conflict(t, true, b.Editor, nil).second
+				got, err := b.Eng.AbilitiesOfRelease(ctx, u, r)
+				if err != nil {
+					t.Fatal(err)
+				}
+				day := b.Clock.Now().Add(72 * time.Hour).In(istanbul(t)).Format("2006-01-02")
+				err = act.do(b, u, r, day)
+				if act.flag(got) != (err == nil) {
+					t.Errorf("%s: ability %v, use case answered %v", act.name, act.flag(got), err)
+				}
+			})
 		}
 	}
 }
@@ -161,6 +190,24 @@ func (b *testBundle) releaseIn(t *testing.T, maker, author engine.User, state ab
 	if state == stAwaiting {
 		return r, r.State == release.StateAwaitingApproval
 	}
+	// A release whose time passes: the clock moves on, and the releases of
+	// the acts before, already judged, run or fail with it.
+	runLate := func(late time.Duration, want release.State) (engine.ReleaseRow, bool) {
+		b.Clock.Set(*r.ExecuteAt)
+		b.Clock.Advance(late)
+		b.Tick(t)
+		r := b.Release(t, r.ID)
+		if r.State != want {
+			t.Fatalf("state %s, want %s", r.State, want)
+		}
+		return r, true
+	}
+	if state == stExpired {
+		if r.State != release.StateAwaitingApproval {
+			return r, false
+		}
+		return runLate(time.Minute, release.StateExpired)
+	}
 	if r.State == release.StateAwaitingApproval {
 		q := b.waitingRequest(t, r.ID)
 		if r, err = b.Eng.Approve(ctx, b.Owner, b.Site.ID, q.ID); err != nil {
@@ -169,6 +216,9 @@ func (b *testBundle) releaseIn(t *testing.T, maker, author engine.User, state ab
 	}
 	if state == stScheduled {
 		return r, true
+	}
+	if state == stMissed {
+		return runLate(release.LateLimit+time.Minute, release.StateMissed)
 	}
 	if _, err := b.Sched.PublishNow(ctx, b.Owner, b.Site.ID, r.ID, r.Rev); err != nil {
 		t.Fatal(err)
