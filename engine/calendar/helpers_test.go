@@ -2,7 +2,6 @@ package calendar_test
 
 import (
 	"testing"
-	"time"
 
 	"studio/engine"
 	"studio/engine/internal/enginetest"
@@ -23,9 +22,4 @@ func newBundle(tb testing.TB) *testBundle { return &testBundle{enginetest.New(tb
 func wantRefusal(tb testing.TB, err error, code, field string) *engine.Error {
 	tb.Helper()
 	return enginetest.WantRefusal(tb, err, code, field)
-}
-
-func sameInstant(tb testing.TB, what string, got, want time.Time) {
-	tb.Helper()
-	enginetest.SameInstant(tb, what, got, want)
 }
