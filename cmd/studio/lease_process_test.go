@@ -132,12 +132,15 @@ func claimAndStop(t *testing.T, bin, data string) (*exec.Cmd, string) {
 	}
 	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
 	claimed := make(chan string, 1)
+	var said strings.Builder // the rest of its stderr, to say why it claimed nothing
 	go func() {
 		sc := bufio.NewScanner(stderr)
 		for sc.Scan() {
 			if id, ok := strings.CutPrefix(sc.Text(), "claimed "); ok {
 				claimed <- id
+				continue
 			}
+			said.WriteString(sc.Text() + "\n")
 		}
 		close(claimed)
 	}()
@@ -148,7 +151,7 @@ func claimAndStop(t *testing.T, bin, data string) (*exec.Cmd, string) {
 		t.Fatal("run-due claimed nothing")
 	}
 	if id == "" {
-		t.Fatal("run-due ended without claiming")
+		t.Fatalf("run-due ended without claiming (%v):\n%s", cmd.Wait(), said.String())
 	}
 	// The process stops itself right after saying so: wait until it has.
 	for i := 0; ; i++ {
