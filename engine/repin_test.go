@@ -88,18 +88,6 @@ func (b *testBundle) conflict(t *testing.T, liveBefore bool, by engine.User, edi
 	return conflicted{first: b.Release(t, first.ID), second: got, target: *got.Items[0].Target, base: *got.Items[0].Base}
 }
 
-// refuseChange runs change and checks it is refused with code and field and
-// changed not one row.
-func (b *testBundle) refuseChange(t *testing.T, code, field string, change func() error) *engine.Error {
-	t.Helper()
-	before := b.Dump(t)
-	e := wantRefusal(t, change(), code, field)
-	if after := b.Dump(t); after != before {
-		t.Fatalf("a refused change (%s) changed the database:\nbefore:\n%s\nafter:\n%s", code, before, after)
-	}
-	return e
-}
-
 func bodyText(b *content.Body) string {
 	if b == nil {
 		return "<absent>"
@@ -182,13 +170,13 @@ func TestRebase(t *testing.T) {
 			return func() error { _, err := b.Eng.Rebase(ctx, u, b.Site.ID, r.ID, rev, date, clock); return err }
 		}
 		b.Clock.Set(noon.Add(10 * time.Second))
-		b.refuseChange(t, engine.CodeForbidden, "", rebase(b.Contributor, r.Rev, "2026-11-02", "13:00"))
-		b.refuseChange(t, engine.CodeStale, "", rebase(b.Editor, r.Rev-1, "2026-11-02", "13:00"))
+		b.RefuseChange(t, engine.CodeForbidden, "", rebase(b.Contributor, r.Rev, "2026-11-02", "13:00"))
+		b.RefuseChange(t, engine.CodeStale, "", rebase(b.Editor, r.Rev-1, "2026-11-02", "13:00"))
 		// The release's own time has passed: a new one is needed.
-		b.refuseChange(t, release.CodeTimeInPast, "time", rebase(b.Editor, r.Rev, "", ""))
-		b.refuseChange(t, release.CodeTimeInPast, "time", rebase(b.Editor, r.Rev, "2026-11-02", "11:59"))
-		b.refuseChange(t, release.CodeTooSoon, "time", rebase(b.Editor, r.Rev, "2026-11-02", "12:01"))
-		b.refuseChange(t, engine.CodeBadState, "", func() error {
+		b.RefuseChange(t, release.CodeTimeInPast, "time", rebase(b.Editor, r.Rev, "", ""))
+		b.RefuseChange(t, release.CodeTimeInPast, "time", rebase(b.Editor, r.Rev, "2026-11-02", "11:59"))
+		b.RefuseChange(t, release.CodeTooSoon, "time", rebase(b.Editor, r.Rev, "2026-11-02", "12:01"))
+		b.RefuseChange(t, engine.CodeBadState, "", func() error {
 			_, err := b.Eng.Rebase(ctx, b.Editor, b.Site.ID, c.first.ID, c.first.Rev, "2026-11-02", "13:00")
 			return err
 		})
@@ -306,7 +294,7 @@ func TestRebase(t *testing.T) {
 				if v.Rebase.Possible || v.Rebase.Reason != tc.reason || v.Rebase.NodeID != b.Article.ID {
 					t.Fatalf("rebase %+v, want not possible: %s", v.Rebase, tc.reason)
 				}
-				e := b.refuseChange(t, engine.CodeRebaseNotPossible, "", func() error {
+				e := b.RefuseChange(t, engine.CodeRebaseNotPossible, "", func() error {
 					_, err := b.Eng.Rebase(ctx, b.Editor, b.Site.ID, c.second.ID, c.second.Rev, "2026-11-02", "13:00")
 					return err
 				})
@@ -326,15 +314,15 @@ func TestRepin(t *testing.T) {
 		b := newBundle(t)
 		c := b.conflict(t, false, b.Editor, nil)
 		r := c.second
-		b.refuseChange(t, engine.CodeForbidden, "", func() error {
+		b.RefuseChange(t, engine.CodeForbidden, "", func() error {
 			_, err := b.Eng.Repin(ctx, b.Author, b.Site.ID, r.ID, r.Rev, "2026-11-02", "13:00")
 			return err
 		})
-		b.refuseChange(t, engine.CodeStale, "", func() error {
+		b.RefuseChange(t, engine.CodeStale, "", func() error {
 			_, err := b.Eng.Repin(ctx, b.Editor, b.Site.ID, r.ID, r.Rev+1, "2026-11-02", "13:00")
 			return err
 		})
-		b.refuseChange(t, "bad_time", "time", func() error {
+		b.RefuseChange(t, "bad_time", "time", func() error {
 			_, err := b.Eng.Repin(ctx, b.Editor, b.Site.ID, r.ID, r.Rev, "2026-11-02", "25:00")
 			return err
 		})
@@ -445,7 +433,7 @@ func TestRepin(t *testing.T) {
 		if _, err := b.Eng.Publish(ctx, b.Editor, b.Site.ID); err != nil {
 			t.Fatal(err)
 		}
-		e := b.refuseChange(t, release.CodeNothingToPublish, "", func() error {
+		e := b.RefuseChange(t, release.CodeNothingToPublish, "", func() error {
 			_, err := b.Eng.Repin(ctx, b.Editor, b.Site.ID, c.second.ID, c.second.Rev, "2026-11-02", "13:00")
 			return err
 		})
@@ -486,7 +474,7 @@ func TestRepin(t *testing.T) {
 				return err
 			},
 		} {
-			if e := b.refuseChange(t, engine.CodeNodeGone, "", change); e.Args["Title"] != "Election night" {
+			if e := b.RefuseChange(t, engine.CodeNodeGone, "", change); e.Args["Title"] != "Election night" {
 				t.Fatalf("%s: args %v", name, e.Args)
 			}
 		}
@@ -499,7 +487,7 @@ func TestRepin(t *testing.T) {
 		b := newBundle(t)
 		c := b.conflict(t, false, b.Editor, nil)
 		other := b.Schedule(t, b.Editor, b.Node(t, b.Article.ID).Node, "2026-11-02", "18:00")
-		e := b.refuseChange(t, engine.CodeScheduledLocked, "", func() error {
+		e := b.RefuseChange(t, engine.CodeScheduledLocked, "", func() error {
 			_, err := b.Eng.Repin(ctx, b.Editor, b.Site.ID, c.second.ID, c.second.Rev, "2026-11-02", "13:00")
 			return err
 		})
@@ -527,13 +515,13 @@ func TestEditAndRepin(t *testing.T) {
 				return err
 			}
 		}
-		b.refuseChange(t, engine.CodeStale, "", editRepin(b.Editor, d.Rev-1, rel.Rev, edit(d, "New.")))
-		b.refuseChange(t, engine.CodeStale, "", editRepin(b.Editor, d.Rev, rel.Rev+1, edit(d, "New.")))
-		b.refuseChange(t, engine.CodeForbidden, "", editRepin(b.Contributor, d.Rev, rel.Rev, edit(d, "New.")))
-		b.refuseChange(t, engine.CodeUnchanged, "", editRepin(b.Editor, d.Rev, rel.Rev, edit(d, d.Body.Text)))
+		b.RefuseChange(t, engine.CodeStale, "", editRepin(b.Editor, d.Rev-1, rel.Rev, edit(d, "New.")))
+		b.RefuseChange(t, engine.CodeStale, "", editRepin(b.Editor, d.Rev, rel.Rev+1, edit(d, "New.")))
+		b.RefuseChange(t, engine.CodeForbidden, "", editRepin(b.Contributor, d.Rev, rel.Rev, edit(d, "New.")))
+		b.RefuseChange(t, engine.CodeUnchanged, "", editRepin(b.Editor, d.Rev, rel.Rev, edit(d, d.Body.Text)))
 		noTitle := edit(d, "New.")
 		noTitle.Title = " "
-		b.refuseChange(t, "title_required", "title", editRepin(b.Editor, d.Rev, rel.Rev, noTitle))
+		b.RefuseChange(t, "title_required", "title", editRepin(b.Editor, d.Rev, rel.Rev, noTitle))
 
 		b.Clock.Set(start.Add(10 * time.Minute))
 		in := edit(d, "Results.\nTurnout: 84%.")
@@ -565,13 +553,13 @@ func TestEditAndRepin(t *testing.T) {
 			t.Fatalf("audit %q", s)
 		}
 		// An ordinary edit is still locked.
-		b.refuseChange(t, engine.CodeScheduledLocked, "", func() error {
+		b.RefuseChange(t, engine.CodeScheduledLocked, "", func() error {
 			_, err := b.Eng.EditNode(ctx, b.Editor, b.Site.ID, b.Article.ID, after.Rev, edit(after, "Sneaky."))
 			return err
 		})
 		// Under a minute before its time, it runs as approved.
 		b.Clock.Set(nine.Add(-30 * time.Second))
-		b.refuseChange(t, engine.CodeReleaseDue, "", editRepin(b.Editor, after.Rev, got.Rev, edit(after, "Late.")))
+		b.RefuseChange(t, engine.CodeReleaseDue, "", editRepin(b.Editor, after.Rev, got.Rev, edit(after, "Late.")))
 
 		b.Clock.Set(nine)
 		if rep := b.Tick(t); rep.Published != 1 {
@@ -630,7 +618,7 @@ func TestEditAndRepin(t *testing.T) {
 
 	t.Run("NotHeld", func(t *testing.T) {
 		b := newBundle(t)
-		b.refuseChange(t, engine.CodeStale, "", func() error {
+		b.RefuseChange(t, engine.CodeStale, "", func() error {
 			_, err := b.Eng.EditAndRepin(ctx, b.Editor, b.Site.ID, b.Article.ID, b.Article.Rev, 1, content.Edit{Title: "x", Slug: "x"})
 			return err
 		})

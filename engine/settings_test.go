@@ -33,15 +33,6 @@ func (b *testBundle) settings(tb testing.TB) engine.ScheduleSettings {
 	return s
 }
 
-func (b *testBundle) pause(tb testing.TB, u engine.User, reason string) engine.ScheduleSettings {
-	tb.Helper()
-	s, err := settings.New(b.Eng, b.Store).SetKillSwitch(context.Background(), u, b.Site.ID, true, reason, b.settings(tb).Rev)
-	if err != nil {
-		tb.Fatalf("pause: %v", err)
-	}
-	return s
-}
-
 func (b *testBundle) resume(tb testing.TB, u engine.User, reason string) engine.ScheduleSettings {
 	tb.Helper()
 	s, err := settings.New(b.Eng, b.Store).SetKillSwitch(context.Background(), u, b.Site.ID, false, reason, b.settings(tb).Rev)
@@ -61,7 +52,7 @@ func TestKillSwitchHoldsDueReleases(t *testing.T) {
 		t.Helper()
 		b := newBundle(t)
 		r := b.Schedule(t, b.Editor, b.Article, "2026-11-02", "09:00") // 06:00Z
-		b.pause(t, b.Admin, "Checking the election feed")
+		b.Pause(t, b.Admin, "Checking the election feed")
 		return b, r
 	}
 	// waits asserts the release is still scheduled, unclaimed, with no run
@@ -205,7 +196,7 @@ func TestKillSwitchHoldsDueReleases(t *testing.T) {
 		if err != nil || len(rows) != 1 || rows[0].SitePaused {
 			t.Fatalf("due rows before pausing: %+v (%v)", rows, err)
 		}
-		b.pause(t, b.Admin, "Stop")
+		b.Pause(t, b.Admin, "Stop")
 		row := rows[0]
 		ok, err := b.Store.ClaimRelease(context.Background(), scheduler.Claim{RunID: ids.RunID(r.ID, nine), SiteID: b.Site.ID,
 			ReleaseID: r.ID, Rev: row.Rev, State: row.State, ExecuteAt: nine, Token: "lease_test",
@@ -233,7 +224,7 @@ func TestKillSwitch(t *testing.T) {
 		if after := b.settingsDump(t); after != before {
 			t.Fatalf("refused pauses changed the database:\n%s\n%s", before, after)
 		}
-		b.pause(t, b.Admin, "Admin pauses")
+		b.Pause(t, b.Admin, "Admin pauses")
 		_, err := settings.New(b.Eng, b.Store).SetKillSwitch(ctx, b.Editor, b.Site.ID, false, "Editor resumes", b.settings(t).Rev)
 		wantRefusal(t, err, engine.CodeForbidden, "")
 		b.resume(t, b.Owner, "Owner resumes")
@@ -259,7 +250,7 @@ func TestKillSwitch(t *testing.T) {
 			t.Fatalf("refused pauses changed the database:\n%s\n%s", before, after)
 		}
 		// 500 characters of two bytes each are one line of 500 characters.
-		s := b.pause(t, b.Admin, "  "+strings.Repeat("ş", 500)+"  ")
+		s := b.Pause(t, b.Admin, "  "+strings.Repeat("ş", 500)+"  ")
 		if s.PausedReason != strings.Repeat("ş", 500) {
 			t.Fatalf("reason = %q…, want trimmed", s.PausedReason[:10])
 		}
@@ -267,7 +258,7 @@ func TestKillSwitch(t *testing.T) {
 
 	t.Run("StaleRevisionChangesNothing", func(t *testing.T) {
 		b := newBundle(t)
-		b.pause(t, b.Admin, "First")
+		b.Pause(t, b.Admin, "First")
 		b.resume(t, b.Admin, "Second") // rev 2
 		before := b.settingsDump(t)
 		for _, rev := range []int64{0, 1, 3} {
@@ -313,7 +304,7 @@ func TestKillSwitch(t *testing.T) {
 		b := newBundle(t)
 		_, err := settings.New(b.Eng, b.Store).SetKillSwitch(ctx, b.Admin, b.Site.ID, false, "Not paused", 0)
 		wantRefusal(t, err, settings.CodeNotPaused, "")
-		s := b.pause(t, b.Admin, "Once")
+		s := b.Pause(t, b.Admin, "Once")
 		_, err = settings.New(b.Eng, b.Store).SetKillSwitch(ctx, b.Admin, b.Site.ID, true, "Twice", s.Rev)
 		wantRefusal(t, err, settings.CodeAlreadyPaused, "")
 	})
@@ -335,7 +326,7 @@ func TestKillSwitch(t *testing.T) {
 			t.Fatalf("defaults = %+v", s)
 		}
 		b.Clock.Set(start.Add(10 * time.Minute))
-		s := b.pause(t, b.Admin, "Checking the election feed")
+		s := b.Pause(t, b.Admin, "Checking the election feed")
 		got := b.settings(t)
 		if !got.Paused || got.Rev != 1 || got.PausedBy == nil || got.PausedBy.ID != b.Admin.ID || got.PausedBy.Name != "Ali" ||
 			got.PausedAt == nil || !got.PausedAt.Equal(start.Add(10*time.Minute)) || got.PausedReason != "Checking the election feed" ||
@@ -368,7 +359,7 @@ func TestKillSwitch(t *testing.T) {
 		// The switch lives outside the graph: publishing and flipping the
 		// site pointer leave it alone.
 		b := newBundle(t)
-		b.pause(t, b.Admin, "Hold everything")
+		b.Pause(t, b.Admin, "Hold everything")
 		b.CreateNode(t, b.Site.ID, release.KindPage, content.Body{Title: "About", Slug: "about", Status: content.StatusPublished})
 		if _, err := b.Eng.Publish(ctx, b.Editor, b.Site.ID); err != nil {
 			t.Fatal(err)
@@ -396,7 +387,7 @@ func TestDailyWriteCap(t *testing.T) {
 			t.Fatalf("audit details %s", d)
 		}
 		// Pausing keeps the cap, and the cap keeps the pause.
-		b.pause(t, b.Admin, "Pause")
+		b.Pause(t, b.Admin, "Pause")
 		s, err = settings.New(b.Eng, b.Store).SetDailyWriteCap(ctx, b.Owner, b.Site.ID, 0, b.settings(t).Rev)
 		if err != nil || s.DailyWriteCap != 0 || !s.Paused {
 			t.Fatalf("set 0 while paused: %+v, %v", s, err)

@@ -95,7 +95,7 @@ func TestGateValidation(t *testing.T) {
 		{"Stale", engine.CodeStale, "", gates.GateInput{SiteID: b.Site.ID, NodeID: id, ExpectedRev: rev - 1,
 			From: gates.GateAt(tomorrowNine)}},
 	} {
-		t.Run(c.name, func(t *testing.T) { b.refuseChange(t, c.code, c.field, set(c.in)) })
+		t.Run(c.name, func(t *testing.T) { b.RefuseChange(t, c.code, c.field, set(c.in)) })
 	}
 	t.Run("NotFound", func(t *testing.T) {
 		before := b.Dump(t)
@@ -111,7 +111,7 @@ func TestGateValidation(t *testing.T) {
 	t.Run("Locked", func(t *testing.T) {
 		b := newBundle(t)
 		r := b.Schedule(t, b.Editor, b.Article, "2026-11-02", "09:00")
-		e := b.refuseChange(t, engine.CodeScheduledLocked, "", func() error {
+		e := b.RefuseChange(t, engine.CodeScheduledLocked, "", func() error {
 			_, err := b.Gates.SetGates(ctx, b.Editor, b.gateInput(t, b.Article.ID, gates.GateAt(tomorrowNine), gates.KeepGate(), ""))
 			return err
 		})
@@ -125,7 +125,7 @@ func TestGateValidation(t *testing.T) {
 		d := b.Node(t, id)
 		body := d.Body
 		body.Availability = &content.Availability{From: &fridayEve, Until: &tomorrowNine}
-		b.refuseChange(t, gates.CodeGateOrder, "until", func() error {
+		b.RefuseChange(t, gates.CodeGateOrder, "until", func() error {
 			_, err := b.Eng.SaveNode(ctx, b.Editor, b.Site.ID, id, d.Rev, body)
 			return err
 		})
@@ -251,8 +251,8 @@ func TestGateOnALiveNodeByAnEditor(t *testing.T) {
 	t.Run("KillSwitch", func(t *testing.T) {
 		b := newBundle(t)
 		b.PublishArticle(t)
-		b.pause(t, b.Owner, "Checking the feed")
-		b.refuseChange(t, engine.CodeSitePaused, "", func() error {
+		b.Pause(t, b.Owner, "Checking the feed")
+		b.RefuseChange(t, engine.CodeSitePaused, "", func() error {
 			_, err := b.Gates.SetGates(context.Background(), b.Editor, b.gateInput(t, b.Article.ID, gates.KeepGate(), gates.GateAt(fridayEve), ""))
 			return err
 		})
@@ -348,7 +348,7 @@ func TestGateWithOtherEdits(t *testing.T) {
 		t.Fatal(err)
 	}
 	in := b.gateInput(t, b.Article.ID, gates.GateAt(tomorrowNine), gates.KeepGate(), "")
-	e := b.refuseChange(t, gates.CodeOtherEdits, "", func() error { _, err := b.Gates.SetGates(ctx, b.Editor, in); return err })
+	e := b.RefuseChange(t, gates.CodeOtherEdits, "", func() error { _, err := b.Gates.SetGates(ctx, b.Editor, in); return err })
 	if e.Args["Title"] != "Election night" {
 		t.Fatalf("refusal args %v", e.Args)
 	}
@@ -394,7 +394,7 @@ func TestLiftEmbargo(t *testing.T) {
 	}{{"Cleared", gates.ClearGate()}, {"Earlier", gates.GateWall("2026-11-02", "18:00")}} {
 		t.Run("SetGatesRefuses"+c.name, func(t *testing.T) {
 			for _, apply := range []string{gates.GateApplyNow, gates.GateApplyWithNextPublish} {
-				e := b.refuseChange(t, gates.CodeLiftRequired, "from", func() error {
+				e := b.RefuseChange(t, gates.CodeLiftRequired, "from", func() error {
 					_, err := b.Gates.SetGates(ctx, b.Editor, gates.GateInput{SiteID: b.Site.ID, NodeID: id, ExpectedRev: rev, From: c.from, Apply: apply})
 					return err
 				})
@@ -410,11 +410,11 @@ func TestLiftEmbargo(t *testing.T) {
 			return err
 		}
 	}
-	b.refuseChange(t, engine.CodeForbidden, "", lift(b.Author, "The results are in.", rev))
-	b.refuseChange(t, engine.CodeForbidden, "", lift(b.Contributor, "The results are in.", rev))
-	b.refuseChange(t, engine.CodeReason, "reason", lift(b.Editor, "  ", rev))
-	b.refuseChange(t, engine.CodeReason, "reason", lift(b.Editor, strings.Repeat("x", 501), rev))
-	b.refuseChange(t, engine.CodeStale, "", lift(b.Editor, "The results are in.", rev-1))
+	b.RefuseChange(t, engine.CodeForbidden, "", lift(b.Author, "The results are in.", rev))
+	b.RefuseChange(t, engine.CodeForbidden, "", lift(b.Contributor, "The results are in.", rev))
+	b.RefuseChange(t, engine.CodeReason, "reason", lift(b.Editor, "  ", rev))
+	b.RefuseChange(t, engine.CodeReason, "reason", lift(b.Editor, strings.Repeat("x", 501), rev))
+	b.RefuseChange(t, engine.CodeStale, "", lift(b.Editor, "The results are in.", rev-1))
 
 	b.Clock.Set(start.Add(time.Hour))
 	res, err := b.Gates.LiftEmbargo(ctx, b.Editor, gates.LiftInput{SiteID: b.Site.ID, NodeID: id, ExpectedRev: rev, Reason: " The results are in. "})
@@ -434,12 +434,12 @@ func TestLiftEmbargo(t *testing.T) {
 	if by := b.Text(t, `SELECT json_extract(actor, '$.id') FROM audit WHERE action = 'schedule.embargo.lift'`); by != b.Editor.ID {
 		t.Fatalf("lift audited as %s", by)
 	}
-	b.refuseChange(t, gates.CodeNotEmbargoed, "", lift(b.Editor, "Again.", b.Node(t, id).Rev))
+	b.RefuseChange(t, gates.CodeNotEmbargoed, "", lift(b.Editor, "Again.", b.Node(t, id).Rev))
 
 	t.Run("NotLiveIsNotALift", func(t *testing.T) {
 		b := newBundle(t)
 		b.setGates(t, b.Editor, b.Article.ID, gates.GateAt(tomorrowNine), gates.KeepGate(), "")
-		b.refuseChange(t, gates.CodeNotEmbargoed, "", func() error {
+		b.RefuseChange(t, gates.CodeNotEmbargoed, "", func() error {
 			_, err := b.Gates.LiftEmbargo(ctx, b.Editor, gates.LiftInput{SiteID: b.Site.ID, NodeID: b.Article.ID,
 				ExpectedRev: b.Node(t, b.Article.ID).Rev, Reason: "Early."})
 			return err
@@ -460,7 +460,7 @@ func TestLiftEmbargo(t *testing.T) {
 			t.Fatal(err)
 		}
 		in := gates.LiftInput{SiteID: b.Site.ID, NodeID: b.Article.ID, ExpectedRev: d.Rev + 1, Reason: "Early."}
-		b.refuseChange(t, gates.CodeOtherEdits, "", func() error { _, err := b.Gates.LiftEmbargo(ctx, b.Editor, in); return err })
+		b.RefuseChange(t, gates.CodeOtherEdits, "", func() error { _, err := b.Gates.LiftEmbargo(ctx, b.Editor, in); return err })
 		in.IncludeEdits = true
 		if _, err := b.Gates.LiftEmbargo(ctx, b.Editor, in); err != nil {
 			t.Fatal(err)
@@ -546,7 +546,7 @@ func TestLiftEmbargoEarlier(t *testing.T) {
 			t.Run(c.name, func(t *testing.T) {
 				in := in
 				in.From = c.from
-				b.refuseChange(t, c.code, "from", func() error { _, err := b.Gates.LiftEmbargo(ctx, b.Editor, in); return err })
+				b.RefuseChange(t, c.code, "from", func() error { _, err := b.Gates.LiftEmbargo(ctx, b.Editor, in); return err })
 			})
 		}
 		if !b.Node(t, b.Article.ID).Body.Availability.From.Equal(tomorrowNine) || visible(b, tomorrowNine.Add(-time.Millisecond)) {

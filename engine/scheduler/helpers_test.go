@@ -1,13 +1,11 @@
 package scheduler_test
 
 import (
-	"context"
 	"testing"
 	"time"
 
 	"studio/engine"
 	"studio/engine/internal/enginetest"
-	"studio/engine/settings"
 )
 
 // The fixture is shared by the engine's test packages (engine/internal/enginetest).
@@ -30,19 +28,4 @@ func wantRefusal(tb testing.TB, err error, code, field string) *engine.Error {
 func sameInstant(tb testing.TB, what string, got, want time.Time) {
 	tb.Helper()
 	enginetest.SameInstant(tb, what, got, want)
-}
-
-// pause turns the site's kill switch on, as u.
-func (b *testBundle) pause(tb testing.TB, u engine.User, reason string) engine.ScheduleSettings {
-	tb.Helper()
-	ctx := context.Background()
-	cur, err := b.Eng.ScheduleSettings(ctx, b.Site.ID)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	s, err := settings.New(b.Eng, b.Store).SetKillSwitch(ctx, u, b.Site.ID, true, reason, cur.Rev)
-	if err != nil {
-		tb.Fatalf("pause: %v", err)
-	}
-	return s
 }

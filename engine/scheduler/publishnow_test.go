@@ -317,7 +317,7 @@ func TestPublishNow(t *testing.T) {
 	t.Run("SitePaused", func(t *testing.T) {
 		b := newBundle(t)
 		r := b.missed(t)
-		b.pause(t, b.Admin, "Checking the feed")
+		b.Pause(t, b.Admin, "Checking the feed")
 		b.refusePublishNow(t, b.Editor, r.ID, r.Rev, engine.CodeSitePaused)
 	})
 

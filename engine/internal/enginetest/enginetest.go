@@ -12,6 +12,7 @@ import (
 	"studio/engine/calendar"
 	"studio/engine/localtime"
 	"studio/engine/scheduler"
+	"studio/engine/settings"
 	"sync"
 	"testing"
 	"time"
@@ -298,4 +299,31 @@ func (s *s6Store) ChangeRelease(ctx context.Context, c engine.Change) error {
 func (s *s6Store) DecideApproval(ctx context.Context, d engine.Decision) error {
 	s.check(d.Release)
 	return s.Store.DecideApproval(ctx, d)
+}
+
+// RefuseChange fails unless change is refused with code and field and
+// writes not one row.
+func (b *Bundle) RefuseChange(tb testing.TB, code, field string, change func() error) *engine.Error {
+	tb.Helper()
+	before := b.Dump(tb)
+	e := WantRefusal(tb, change(), code, field)
+	if after := b.Dump(tb); after != before {
+		tb.Fatalf("a refused change (%s) changed the database:\nbefore:\n%s\nafter:\n%s", code, before, after)
+	}
+	return e
+}
+
+// Pause turns the site's kill switch on as u.
+func (b *Bundle) Pause(tb testing.TB, u engine.User, reason string) engine.ScheduleSettings {
+	tb.Helper()
+	ctx := context.Background()
+	cur, err := b.Eng.ScheduleSettings(ctx, b.Site.ID)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	s, err := settings.New(b.Eng, b.Store).SetKillSwitch(ctx, u, b.Site.ID, true, reason, cur.Rev)
+	if err != nil {
+		tb.Fatalf("pause: %v", err)
+	}
+	return s
 }
