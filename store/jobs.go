@@ -373,7 +373,7 @@ func (s *Store) TopNotFound(ctx context.Context, siteID, from, to string, limit 
 	return out, rows.Err()
 }
 
-// ReleaseOutcomes counts the releases of a site that ended in [from, to):
+// ReleaseOutcomes counts the releases of a site that ended in (from, to]:
 // one statement. Late is published a minute or more after its time, as
 // the scheduler's tally counts it.
 func (s *Store) ReleaseOutcomes(ctx context.Context, siteID string, from, to time.Time) (jobs.ReleaseOutcomes, error) {
@@ -385,7 +385,7 @@ func (s *Store) ReleaseOutcomes(ctx context.Context, siteID string, from, to tim
 		COALESCE(sum(r.state = 'missed'), 0), COALESCE(sum(r.state = 'conflict'), 0),
 		COALESCE(sum(r.state IN ('failed', 'expired')), 0)
 		FROM releases r WHERE r.site_id = ? AND r.state IN ('published', 'missed', 'conflict', 'failed', 'expired')
-		AND r.updated_at >= ? AND r.updated_at < ?`, siteID, instant(from), instant(to)).
+		AND r.updated_at > ? AND r.updated_at <= ?`, siteID, instant(from), instant(to)).
 		Scan(&o.Published, &o.Late, &o.Missed, &o.Conflicts, &o.Failed)
 	if err != nil {
 		return o, fmt.Errorf("store: release outcomes: %w", err)

@@ -28,7 +28,7 @@ const (
 	CodeFeedGatedNode       = "feed-gated-node"
 	CodeFeedAssetNotLive    = "feed-asset-not-live"
 	CodeStaleDraft          = "stale-draft"
-	CodeUnusedAsset         = "unused_asset"
+	CodeUnusedAsset         = "unused-asset"
 	CodeDigestPublished     = "digest-published"
 	CodeDigestAttention     = "digest-attention"
 	CodeDigestOpenFindings  = "digest-open-findings"

@@ -349,7 +349,7 @@ func TestCleanup(t *testing.T) {
 	same(t, "cleanup", b.summary(b.findings(t, run, false).New), []string{
 		"stale-draft old-draft updatedAt " + enginetest.Start.Format(time.RFC3339),
 		"stale-draft election-night updatedAt " + enginetest.Start.Format(time.RFC3339),
-		"unused_asset unused.png refs /media/unused.png",
+		"unused-asset unused.png refs /media/unused.png",
 	})
 	if st.Counts[jobs.CountStaleDrafts] != 2 || st.Counts[jobs.CountUnusedAssets] != 1 {
 		t.Errorf("counts %v", st.Counts)

@@ -53,7 +53,8 @@ type Store interface {
 	// from..to (inclusive, YYYY-MM-DD), most hits first, at most limit.
 	TopNotFound(ctx context.Context, siteID, from, to string, limit int) ([]NotFoundPath, error)
 
-	// ReleaseOutcomes counts the site's releases that ended in [from, to).
+	// ReleaseOutcomes counts the site's releases that ended in (from, to]:
+	// after from, up to and including to (a run at to sees what ended then).
 	ReleaseOutcomes(ctx context.Context, siteID string, from, to time.Time) (ReleaseOutcomes, error)
 	// StaleEntries counts the site's live entries of the snapshot whose
 	// live version was saved before before.
