@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"studio/engine/public"
 )
 
 // renderAtKey carries a Render's renderAt.
@@ -57,6 +59,29 @@ func (h *Handler) Render(ctx context.Context, siteID, path string, at time.Time)
 	return w.status, w.body.Bytes(), nil
 }
 
+// sites reads the sites for a request. Renders at one instant share one
+// read: feed-check renders a page of entries at its step's instant, and
+// they are one look at the site, as requests arriving together share one
+// read (siteReader); a Render at another instant reads afresh.
+func (h *Handler) sites(ctx context.Context) ([]public.LiveSite, error) {
+	ra, ok := ctx.Value(renderAtKey{}).(renderAt)
+	if !ok {
+		return h.reader.sites(ctx)
+	}
+	rs := &h.renders
+	rs.Lock()
+	defer rs.Unlock()
+	if rs.sites != nil && rs.at.Equal(ra.at) {
+		return rs.sites, nil
+	}
+	sites, err := h.reader.sites(ctx)
+	if err != nil {
+		return nil, err
+	}
+	rs.at, rs.sites = ra.at, sites
+	return sites, nil
+}
+
 // bufferWriter keeps a response in memory.
 type bufferWriter struct {
 	header http.Header
@@ -77,3 +102,24 @@ func (h *Handler) countNotFound(r *http.Request, q *request) {
 		h.log.Warn("site: counting a 404 failed", "err", err)
 	}
 }
+
+// NotFound answers a path no public route matches (the router's NotFound):
+// the site's one 404 page, counted like every other public 404 unless the
+// path is Studio's, the API's or another of the process's own.
+func (h *Handler) NotFound(w http.ResponseWriter, r *http.Request) {
+	q, err := h.begin(r)
+	if err != nil || q == nil {
+		h.fail(w, r, err)
+		return
+	}
+	first, _, _ := strings.Cut(strings.TrimPrefix(r.URL.Path, "/"), "/")
+	if !ownPrefixes[first] {
+		h.countNotFound(r, q)
+	}
+	h.notFound(w, r, q)
+}
+
+// ownPrefixes are first path segments the process serves itself, never the
+// public site: their 404s are not the site's.
+var ownPrefixes = map[string]bool{"studio": true, "api": true, "mcp": true, "preview": true, "static": true,
+	"health": true, "metrics": true}

@@ -64,6 +64,13 @@ type Handler struct {
 
 	mu    sync.Mutex
 	cache map[string]*snapshot // by site, snapshot, name, zone and language: snapshots never change
+
+	// renders is the sites read for the Renders at one instant (see sites).
+	renders struct {
+		sync.Mutex
+		at    time.Time
+		sites []public.LiveSite
+	}
 }
 
 // Options are the public site's settings.
@@ -156,7 +163,7 @@ func (h *Handler) beginAt(r *http.Request, now time.Time) (*request, error) {
 // snapshot returns the site as read for this request (with the next due
 // release) and its live snapshot, prepared once.
 func (h *Handler) snapshot(ctx context.Context) (public.LiveSite, *snapshot, error) {
-	sites, err := h.reader.sites(ctx)
+	sites, err := h.sites(ctx)
 	if err != nil || len(sites) == 0 {
 		return public.LiveSite{}, nil, err
 	}
