@@ -4,8 +4,10 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"studio/engine"
 	"studio/engine/automation"
@@ -109,11 +111,13 @@ func seen(stored *Finding, found Finding, runID string, at time.Time) Finding {
 	return f
 }
 
-// Excluded reports whether target matches one of the patterns: a pattern
-// is a path in which '*' matches any run of characters ("/legacy/*").
+// Excluded reports whether target, as written or as the path it names
+// (InternalPath), matches one of the patterns: a pattern is a path in
+// which '*' matches any run of characters ("/legacy/*").
 func Excluded(patterns []string, target string) bool {
-	for _, p := range patterns {
-		if p = strings.TrimSpace(p); p != "" && glob(p, target) {
+	p, internal := InternalPath(target)
+	for _, pat := range patterns {
+		if pat = strings.TrimSpace(pat); pat != "" && (glob(pat, target) || internal && glob(pat, p)) {
 			return true
 		}
 	}
@@ -188,4 +192,35 @@ func (j *Jobs) Dismiss(ctx context.Context, u engine.User, automationID, key str
 		return engine.ErrNotFound
 	}
 	return j.store.DismissFinding(ctx, automationID, key, fs[0].Detail, u.ID, j.now())
+}
+
+// Bounds and refusals of the exclude patterns (Config.Exclude), one code
+// per rule.
+const (
+	MaxExcludePatterns = 50
+	CodeExcludeInvalid = "exclude_invalid"
+	CodeExcludeTooMany = "exclude_too_many"
+)
+
+// CleanExclude checks and tidies the exclude patterns a person typed, for
+// the automation editor to store in the job's config: each a path (starting
+// with "/", one line, at most MaxPathBytes bytes) in which '*' matches any
+// characters; blank lines and repeats are dropped. The error is an
+// *engine.Error on the field "exclude".
+func CleanExclude(patterns []string) ([]string, error) {
+	var out []string
+	for _, p := range patterns {
+		p = strings.TrimSpace(p)
+		if p == "" || slices.Contains(out, p) {
+			continue
+		}
+		if !strings.HasPrefix(p, "/") || len(p) > MaxPathBytes || strings.ContainsAny(p, "\r\n\t") || !utf8.ValidString(p) {
+			return nil, engine.Refuse(CodeExcludeInvalid, "exclude")
+		}
+		out = append(out, p)
+	}
+	if len(out) > MaxExcludePatterns {
+		return nil, engine.Refuse(CodeExcludeTooMany, "exclude")
+	}
+	return out, nil
 }

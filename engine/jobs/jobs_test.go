@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"slices"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 
@@ -356,5 +357,32 @@ func TestCleanup(t *testing.T) {
 	}
 	if n := b.Count(t, `SELECT count(*) FROM nodes WHERE deleted_at IS NOT NULL`); n != 0 {
 		t.Errorf("cleanup deleted %d nodes", n)
+	}
+}
+
+func TestExclude(t *testing.T) {
+	pats := []string{"/legacy/*", "*.pdf", "/exact"}
+	for target, want := range map[string]bool{
+		"/legacy/old": true, "/legacy/a/b?x=1": true, "/legacyx": false, "/files/a.pdf": true,
+		"/exact": true, "/exact?utm=1": true, "/exact/more": false, "/legacy//x": true, "//legacy/x": false, "/other": false,
+	} {
+		if got := jobs.Excluded(pats, target); got != want {
+			t.Errorf("Excluded(%q) = %v", target, got)
+		}
+	}
+	if got, err := jobs.CleanExclude([]string{" /a/* ", "", "/a/*", "/b"}); err != nil || !slices.Equal(got, []string{"/a/*", "/b"}) {
+		t.Errorf("CleanExclude: %q, %v", got, err)
+	}
+	for _, bad := range [][]string{{"legacy/*"}, {"/a\nb"}, {"/" + strings.Repeat("a", 300)}} {
+		if _, err := jobs.CleanExclude(bad); err == nil || !strings.Contains(err.Error(), jobs.CodeExcludeInvalid) {
+			t.Errorf("CleanExclude(%q): %v", bad, err)
+		}
+	}
+	many := make([]string, 51)
+	for i := range many {
+		many[i] = fmt.Sprintf("/p%d", i)
+	}
+	if _, err := jobs.CleanExclude(many); err == nil || !strings.Contains(err.Error(), jobs.CodeExcludeTooMany) {
+		t.Errorf("51 patterns: %v", err)
 	}
 }
