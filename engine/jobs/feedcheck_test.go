@@ -14,14 +14,19 @@ import (
 	"studio/locales"
 )
 
-// leaky is the real public site with a bug put in: the embargoed entry's
-// page answers and the sitemap lists it, dated in the future.
+// leaky is the real public site with bugs put in: the embargoed entry's
+// page answers, the sitemap lists it, dated in the future, and an
+// article shows an image that is not live.
 type leaky struct{ real jobs.Renderer }
 
 func (l leaky) Render(ctx context.Context, siteID, path string, at time.Time) (int, []byte, error) {
 	switch path {
 	case "/posts/embargoed":
 		return l.real.Render(ctx, siteID, "/posts/live-b", at)
+	case "/posts/live-a":
+		status, body, err := l.real.Render(ctx, siteID, path, at)
+		body = bytes.Replace(body, []byte("</article>"), []byte(`<img src="/media/missing.png" alt=""></article>`), 1)
+		return status, body, err
 	case "/sitemap.xml":
 		status, body, err := l.real.Render(ctx, siteID, path, at)
 		body = bytes.Replace(body, []byte("</urlset>"),
@@ -76,12 +81,14 @@ func TestFeedCheck(t *testing.T) {
 		}
 		var gated []string
 		for _, s := range b.summary(rf.New) {
-			if strings.HasPrefix(s, jobs.CodeFeedGatedNode) || strings.Contains(s, "2030") || strings.Contains(s, "sitemap.xml /posts/embargoed") {
+			if strings.HasPrefix(s, jobs.CodeFeedGatedNode) || strings.HasPrefix(s, jobs.CodeFeedAssetNotLive) ||
+				strings.Contains(s, "sitemap.xml /posts/embargoed") {
 				gated = append(gated, s)
 			}
 		}
 		same(t, "leaks", gated, []string{
 			"feed-future-date  sitemap.xml /posts/embargoed",
+			"feed-asset-not-live live-a page /media/missing.png",
 			"feed-gated-node embargoed page /posts/embargoed",
 			"feed-gated-node embargoed sitemap.xml /posts/embargoed",
 		})

@@ -360,6 +360,31 @@ func TestCleanup(t *testing.T) {
 	}
 }
 
+// TestBrokenMenuTargets: Studio has no menu editor yet, so the menu is
+// written through the store as a future editor would: its references and
+// its links are checked like an article's, under the menu's own code.
+func TestBrokenMenuTargets(t *testing.T) {
+	b := setup(t)
+	b.fixture(t)
+	body := content.Body{Title: "Main", Slug: "main", Status: content.StatusPublished,
+		Text: "[About](/about) [Contact](/contact)", Refs: []string{b.ids["about"], b.ids["old-draft"]}}
+	menu := content.Node{ID: "mnu_main", SiteID: b.Site.ID, Kind: release.KindMenu, Body: body, Hash: content.Hash(body)}
+	if err := b.Store.SaveNode(context.Background(), menu, 0, b.Owner.Actor(), b.Clock.Now()); err != nil {
+		t.Fatal(err)
+	}
+	b.ids["main"] = menu.ID
+	b.publish(t)
+	run := b.run(automation.BuiltinBrokenLinks, "run_1", jobs.Config{})
+	b.steps(t, run)
+	var menus []string
+	for _, s := range b.summary(b.findings(t, run, false).New) {
+		if strings.HasPrefix(s, jobs.CodeBrokenMenuTarget) {
+			menus = append(menus, s)
+		}
+	}
+	same(t, "menu", menus, []string{"broken-menu-target main body /contact", "broken-menu-target main refs " + b.ids["old-draft"]})
+}
+
 func TestExclude(t *testing.T) {
 	pats := []string{"/legacy/*", "*.pdf", "/exact"}
 	for target, want := range map[string]bool{
