@@ -175,6 +175,12 @@ const findingColumns = `id, automation_id, key, site_id, job, code, node_id, nod
 	first_run, first_at, last_run, last_at, gone_run, gone_at, dismissed_detail, dismissed_at, dismissed_by`
 
 func scanFindings(rows *sql.Rows) ([]jobs.Finding, error) {
+	return scanFindingsWith(rows, func(dest []any) []any { return dest })
+}
+
+// scanFindingsWith scans findings; extra may put more destinations before
+// the finding's own.
+func scanFindingsWith(rows *sql.Rows, extra func([]any) []any) ([]jobs.Finding, error) {
 	defer rows.Close()
 	var out []jobs.Finding
 	for rows.Next() {
@@ -182,9 +188,9 @@ func scanFindings(rows *sql.Rows) ([]jobs.Finding, error) {
 		var id int64
 		var job, kind, firstAt, lastAt string
 		var goneRun, goneAt, dDetail, dAt, dBy sql.NullString
-		if err := rows.Scan(&id, &f.AutomationID, &f.Key, &f.SiteID, &job, &f.Code, &f.NodeID, &kind, &f.Field,
+		if err := rows.Scan(extra([]any{&id, &f.AutomationID, &f.Key, &f.SiteID, &job, &f.Code, &f.NodeID, &kind, &f.Field,
 			&f.Target, &f.Detail, &f.Hits, &f.FirstRun, &firstAt, &f.LastRun, &lastAt, &goneRun, &goneAt,
-			&dDetail, &dAt, &dBy); err != nil {
+			&dDetail, &dAt, &dBy})...); err != nil {
 			return nil, fmt.Errorf("store: findings: %w", err)
 		}
 		f.Job, f.NodeKind = automation.Builtin(job), release.NodeKind(kind)
@@ -228,7 +234,8 @@ func (s *Store) Findings(ctx context.Context, automationID string, keys []string
 }
 
 // SaveFindings writes a step's findings in one transaction: one upsert of
-// all of them, one insert of the run's rows, and with w.Gone one update.
+// all of them, one insert of the run's rows, and with w.Gone one insert of
+// the run's gone rows and one update.
 func (s *Store) SaveFindings(ctx context.Context, w jobs.FindingsWrite) error {
 	return s.tx(ctx, func(tx *sql.Tx) error {
 		if len(w.Findings) > 0 {
@@ -263,13 +270,20 @@ func (s *Store) SaveFindings(ctx context.Context, w jobs.FindingsWrite) error {
 			if _, err := tx.ExecContext(ctx, q.String(), args...); err != nil {
 				return fmt.Errorf("store: save findings: %w", err)
 			}
-			if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO job_finding_runs (run_id, finding_id)
-				SELECT ?, id FROM job_findings WHERE automation_id = ? AND key IN (SELECT value FROM json_each(?))`,
+			// new or still there, as the finding's first run (just written) says
+			if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO job_finding_runs (run_id, finding_id, seen)
+				SELECT ?1, id, iif(first_run = ?1, 'new', 'still') FROM job_findings
+				WHERE automation_id = ?2 AND key IN (SELECT value FROM json_each(?3))`,
 				w.RunID, w.AutomationID, keysJSON(keys)); err != nil {
 				return fmt.Errorf("store: finding runs: %w", err)
 			}
 		}
 		if w.Gone {
+			if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO job_finding_runs (run_id, finding_id, seen)
+				SELECT ?, id, 'gone' FROM job_findings WHERE automation_id = ? AND gone_run IS NULL AND last_run != ?`,
+				w.RunID, w.AutomationID, w.RunID); err != nil {
+				return fmt.Errorf("store: finding runs gone: %w", err)
+			}
 			if _, err := tx.ExecContext(ctx, `UPDATE job_findings SET gone_run = ?, gone_at = ?
 				WHERE automation_id = ? AND gone_run IS NULL AND last_run != ?`,
 				w.RunID, instant(w.At), w.AutomationID, w.RunID); err != nil {
@@ -280,24 +294,37 @@ func (s *Store) SaveFindings(ctx context.Context, w jobs.FindingsWrite) error {
 	})
 }
 
-// RunFindings lists what a run saw and what it found gone: two statements.
-func (s *Store) RunFindings(ctx context.Context, automationID, runID string) (seen, gone []jobs.Finding, err error) {
-	rows, err := s.read.QueryContext(ctx, `SELECT `+findingColumns+` FROM job_findings
-		WHERE automation_id = ? AND id IN (SELECT finding_id FROM job_finding_runs WHERE run_id = ?) ORDER BY id`,
-		automationID, runID)
+// RunFindings lists what a run saw and found gone, as it saw them: one
+// statement.
+func (s *Store) RunFindings(ctx context.Context, automationID, runID string) ([]jobs.RunFinding, error) {
+	rows, err := s.read.QueryContext(ctx, `SELECT r.seen, `+prefixed("f.", findingColumns)+`
+		FROM job_finding_runs r JOIN job_findings f ON f.id = r.finding_id
+		WHERE r.run_id = ? AND f.automation_id = ? ORDER BY f.id`, runID, automationID)
 	if err != nil {
-		return nil, nil, fmt.Errorf("store: run findings: %w", err)
+		return nil, fmt.Errorf("store: run findings: %w", err)
 	}
-	if seen, err = scanFindings(rows); err != nil {
-		return nil, nil, err
-	}
-	rows, err = s.read.QueryContext(ctx, `SELECT `+findingColumns+` FROM job_findings
-		WHERE automation_id = ? AND gone_run = ? ORDER BY id`, automationID, runID)
+	var seen []string
+	fs, err := scanFindingsWith(rows, func(dest []any) []any {
+		seen = append(seen, "")
+		return append([]any{&seen[len(seen)-1]}, dest...)
+	})
 	if err != nil {
-		return nil, nil, fmt.Errorf("store: run findings gone: %w", err)
+		return nil, err
 	}
-	gone, err = scanFindings(rows)
-	return seen, gone, err
+	out := make([]jobs.RunFinding, len(fs))
+	for i, f := range fs {
+		out[i] = jobs.RunFinding{Finding: f, Seen: seen[i]}
+	}
+	return out, nil
+}
+
+// prefixed puts prefix before every column of a column list.
+func prefixed(prefix, columns string) string {
+	parts := strings.Split(columns, ",")
+	for i, p := range parts {
+		parts[i] = prefix + strings.TrimSpace(p)
+	}
+	return strings.Join(parts, ", ")
 }
 
 // DismissFinding records "Not a problem": one statement.

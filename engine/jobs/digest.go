@@ -118,12 +118,16 @@ func (j *Jobs) weeklyDigest(ctx context.Context, run Run, c *cursor) (bool, erro
 // (ErrNotFound-free: a run with no sections gives a zero Digest with its
 // RunID), for the automation-digest notification and the run's page.
 func (j *Jobs) Digest(ctx context.Context, automationID, runID string) (Digest, error) {
-	seenRows, _, err := j.store.RunFindings(ctx, automationID, runID)
+	rows, err := j.store.RunFindings(ctx, automationID, runID)
 	if err != nil {
 		return Digest{}, err
 	}
 	d := Digest{RunID: runID, Open: map[automation.Builtin]int{}}
-	for _, f := range seenRows {
+	for _, r := range rows {
+		if r.Seen == SeenGone {
+			continue // a section of an earlier digest this one no longer has
+		}
+		f := r.Finding
 		if d.To.IsZero() || f.LastAt.After(d.To) {
 			d.To = f.LastAt
 		}

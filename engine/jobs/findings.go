@@ -157,23 +157,23 @@ type RunFindings struct {
 // page shows what is new and what was fixed since the last run). With
 // withHidden, dismissed findings are listed too.
 func (j *Jobs) RunFindings(ctx context.Context, automationID, runID string, withHidden bool) (RunFindings, error) {
-	seenRows, gone, err := j.store.RunFindings(ctx, automationID, runID)
+	rows, err := j.store.RunFindings(ctx, automationID, runID)
 	if err != nil {
 		return RunFindings{}, err
 	}
 	var out RunFindings
-	for _, f := range seenRows {
-		if f.Hidden() && !withHidden {
+	for _, r := range rows {
+		switch {
+		case r.Seen == SeenGone:
+			out.Fixed = append(out.Fixed, r.Finding)
+		case r.Hidden() && !withHidden:
 			out.Hidden++
-			continue
-		}
-		if f.FirstRun == runID {
-			out.New = append(out.New, f)
-		} else {
-			out.Still = append(out.Still, f)
+		case r.Seen == SeenNew:
+			out.New = append(out.New, r.Finding)
+		default:
+			out.Still = append(out.Still, r.Finding)
 		}
 	}
-	out.Fixed = gone
 	return out, nil
 }
 

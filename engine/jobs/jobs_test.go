@@ -411,3 +411,38 @@ func TestExclude(t *testing.T) {
 		t.Errorf("51 patterns: %v", err)
 	}
 }
+
+// TestRunHistoryStays: a run's page keeps what it showed after a finding
+// went and came back in later runs.
+func TestRunHistoryStays(t *testing.T) {
+	b := setup(t)
+	b.fixture(t)
+	ctx := context.Background()
+	about := b.Node(t, b.ids["about"])
+	edit := func(text string) {
+		t.Helper()
+		d := b.Node(t, about.ID)
+		body := d.Body
+		body.Text = text
+		if _, err := b.Eng.SaveNode(ctx, b.Owner, b.Site.ID, d.ID, d.Rev, body); err != nil {
+			t.Fatal(err)
+		}
+		b.publish(t)
+	}
+	runs := []jobs.Run{}
+	for i, text := range []string{"", "Fixed.", "Moved: [us](/about-us)."} {
+		if text != "" {
+			edit(text)
+		}
+		run := b.run(automation.BuiltinBrokenLinks, fmt.Sprintf("run_%d", i+1), jobs.Config{})
+		b.steps(t, run)
+		runs = append(runs, run)
+	}
+	has := func(fs []jobs.Finding) bool {
+		return slices.ContainsFunc(fs, func(f jobs.Finding) bool { return f.Target == "/about-us" })
+	}
+	r1, r2, r3 := b.findings(t, runs[0], false), b.findings(t, runs[1], false), b.findings(t, runs[2], false)
+	if !has(r1.New) || !has(r2.Fixed) || !has(r3.New) || has(r2.New) || has(r2.Still) {
+		t.Errorf("run 1 new %v, run 2 fixed %v, run 3 new %v", has(r1.New), has(r2.Fixed), has(r3.New))
+	}
+}

@@ -60,8 +60,9 @@ func TestStatementsPerStep(t *testing.T) {
 			n, _ := measure(t, fresh(), automation.BuiltinBrokenLinks, "run_b", 2)
 			return n
 		}},
-		// top 404s, findings read, upsert, run rows, gone
-		{"BrokenLinksLastStep", 5, func(t *testing.T) int64 {
+		// top 404s, findings read, upsert, run rows, the run's gone rows,
+		// gone
+		{"BrokenLinksLastStep", 6, func(t *testing.T) int64 {
 			_, last := measure(t, fresh(), automation.BuiltinBrokenLinks, "run_c", 0)
 			return last
 		}},
@@ -88,8 +89,8 @@ func TestStatementsPerStep(t *testing.T) {
 			return n
 		}},
 		// outcomes, site, stale count, open findings, top 404s, findings
-		// read, upsert, run rows, gone
-		{"WeeklyDigest", 9, func(t *testing.T) int64 { // reference: 13 per tick
+		// read, upsert, run rows, the run's gone rows, gone
+		{"WeeklyDigest", 10, func(t *testing.T) int64 { // reference: 13 per tick
 			n, _ := measure(t, fresh(), automation.BuiltinWeeklyDigest, "run_g", 1)
 			return n
 		}},
@@ -98,8 +99,8 @@ func TestStatementsPerStep(t *testing.T) {
 			n, _ := measure(t, fresh(), automation.BuiltinCleanup, "run_h", 1)
 			return n
 		}},
-		// site, unused assets, and the last step's gone
-		{"CleanupAssetsStep", 3, func(t *testing.T) int64 {
+		// site, unused assets, and the last step's gone rows and gone
+		{"CleanupAssetsStep", 4, func(t *testing.T) int64 {
 			_, last := measure(t, fresh(), automation.BuiltinCleanup, "run_i", 0)
 			return last
 		}},

@@ -36,9 +36,9 @@ type Store interface {
 	// saw them, in one transaction; with gone set, it then marks every
 	// finding of the automation the run did not see as gone at at.
 	SaveFindings(ctx context.Context, w FindingsWrite) error
-	// RunFindings lists the findings runID saw and those it found gone, in
-	// the order they were recorded.
-	RunFindings(ctx context.Context, automationID, runID string) (seen, gone []Finding, err error)
+	// RunFindings lists the findings runID saw (new or still there) and
+	// those it found gone, in the order they were first recorded.
+	RunFindings(ctx context.Context, automationID, runID string) ([]RunFinding, error)
 	// DismissFinding records "Not a problem" on a finding: detail is what
 	// it said then. ErrNotFound when the automation has no such finding.
 	DismissFinding(ctx context.Context, automationID, key, detail, by string, at time.Time) error
@@ -76,6 +76,20 @@ type LiveNode struct {
 	engine.LiveNode
 	SavedAt time.Time
 }
+
+// RunFinding is a finding as one run saw it: SeenNew, SeenStill or
+// SeenGone.
+type RunFinding struct {
+	Finding
+	Seen string
+}
+
+// How a run saw a finding.
+const (
+	SeenNew   = "new"
+	SeenStill = "still"
+	SeenGone  = "gone"
+)
 
 // NotFoundPath is a path the public site answered 404 to, with how often.
 type NotFoundPath struct {

@@ -36,11 +36,13 @@ CREATE TABLE job_findings (
 CREATE INDEX job_findings_open ON job_findings (site_id, job) WHERE gone_run IS NULL;
 CREATE INDEX job_findings_gone ON job_findings (automation_id, gone_run);
 
--- Which findings each run saw (at most 200 a run, §11.1): a run's page
--- lists them exactly, for any run, not only the latest. The runner's
--- retention deletes a run's rows with the run.
+-- Which findings each run saw (at most 200 a run, §11.1), as new or still
+-- there, and which it found gone: a run's page lists them exactly, for any
+-- run, not only the latest, even after a finding went and came back. The
+-- runner's retention deletes a run's rows with the run.
 CREATE TABLE job_finding_runs (
   run_id TEXT NOT NULL,
   finding_id INTEGER NOT NULL REFERENCES job_findings (id) ON DELETE CASCADE,
+  seen TEXT NOT NULL,               -- new | still | gone
   PRIMARY KEY (run_id, finding_id)
 );
