@@ -157,25 +157,18 @@ func (j *Jobs) Digest(ctx context.Context, automationID, runID string) (Digest, 
 	return d, nil
 }
 
-// Sentence is one line of a rendered digest: a locales key and its
-// arguments (name/value pairs, as locales.Printer.T takes them).
-type Sentence struct {
-	Key  string
-	Args []any
-}
-
 // Sentences are the digest's lines, for the notification and the run's
 // page to render in the reader's language with locales.For(lang).T.
 func (d Digest) Sentences() []Sentence {
 	r := d.Releases
 	out := []Sentence{
-		{"digest.published", []any{"Count", r.Published, "Late", r.Late}},
-		{"digest.attention", []any{"Count", r.Missed + r.Conflicts + r.Failed, "Missed", r.Missed, "Conflicts", r.Conflicts, "Failed", r.Failed}},
-		{"digest.stale", []any{"Count", d.Stale}},
-		{"digest.open_findings", []any{"Count", d.OpenFindings()}},
+		{Key: "digest.published", Args: []any{"Count", r.Published, "Late", r.Late}},
+		{Key: "digest.attention", Args: []any{"Count", r.Missed + r.Conflicts + r.Failed, "Missed", r.Missed, "Conflicts", r.Conflicts, "Failed", r.Failed}},
+		{Key: "digest.stale", Args: []any{"Count", d.Stale}},
+		{Key: "digest.open_findings", Args: []any{"Count", d.OpenFindings()}},
 	}
 	for _, p := range d.NotFound {
-		out = append(out, Sentence{"digest.not_found", []any{"Path", p.Path, "Count", p.Hits}})
+		out = append(out, Sentence{Key: "digest.not_found", Args: []any{"Path", p.Path, "Count", p.Hits}})
 	}
 	return out
 }

@@ -135,15 +135,43 @@ func TestWeeklyDigest(t *testing.T) {
 	}
 }
 
-// TestFindingSentences: every finding code has a sentence in both
-// languages.
+// TestFindingSentences: every sentence a finding may say exists in both
+// languages and fills in every argument, for the findings the fixture's
+// jobs record and every variant.
 func TestFindingSentences(t *testing.T) {
+	b := setup(t)
+	b.fixture(t)
+	when := b.Clock.Now()
+	var all []jobs.Finding
+	for _, job := range []automation.Builtin{automation.BuiltinBrokenLinks, automation.BuiltinFeedCheck, automation.BuiltinCleanup} {
+		run := b.run(job, "run_"+string(job), jobs.Config{})
+		b.steps(t, run)
+		all = append(all, b.findings(t, run, true).New...)
+	}
+	keys := map[string]bool{}
+	for _, k := range jobs.FindingKeys {
+		keys[k] = true
+	}
+	for _, f := range all {
+		if s := f.Sentence(); !keys[s.Key] {
+			t.Errorf("%s says %s, not in FindingKeys", f.Code, s.Key)
+		}
+	}
+	for _, k := range jobs.FindingKeys {
+		all = append(all, jobs.Finding{Code: strings.TrimPrefix(k, "finding."), Target: "/x", Hits: 2})
+	}
 	for _, lang := range []string{"en", "tr"} {
-		for _, c := range jobs.Codes {
-			key := "finding." + c
-			if s := locales.For(lang).T(key, "Target", "/x", "Detail", "missing"); s == key {
-				t.Errorf("%s: no sentence for %s", lang, key)
+		p := locales.For(lang)
+		for _, f := range all {
+			s := f.Sentence()
+			args := append(s.Args, "When", p.DateTime(when))
+			if got := p.T(s.Key, args...); got == s.Key || strings.Contains(got, "<no value>") {
+				t.Errorf("%s: %s renders %q", lang, s.Key, got)
 			}
 		}
+	}
+	gated := jobs.Finding{Code: jobs.CodeLinkToGated, Target: "/posts/soon", Detail: "embargoed 2026-11-04T06:00:00Z"}
+	if s := gated.Sentence(); s.Key != "finding.link-to-gated-content-embargoed" || s.When == nil || s.When.Hour() != 6 {
+		t.Errorf("gated: %+v", s)
 	}
 }
