@@ -31,6 +31,9 @@ type testBundle struct {
 	ids  map[string]string // fixture node ids by slug
 }
 
+// The public site's handler is the Renderer cmd/studio wires.
+var _ jobs.Renderer = (*site.Handler)(nil)
+
 // lazyRenderer lets the handler and the jobs refer to each other.
 type lazyRenderer struct{ h **site.Handler }
 
