@@ -10,7 +10,10 @@ import (
 // gated — by its own gates, or by its referrers' when every live referrer is
 // embargoed (§7.2), so an embargoed article's image is not served early.
 func (h *Handler) Media(w http.ResponseWriter, r *http.Request) {
-	slug := chi.URLParam(r, "slug")
+	h.media(w, r, chi.URLParam(r, "slug"))
+}
+
+func (h *Handler) media(w http.ResponseWriter, r *http.Request, slug string) {
 	h.serve(w, r, "/media/"+slug, func(q *request) (*page, bool, error) {
 		a, ok := q.view.media[slug]
 		if !ok {

@@ -59,9 +59,18 @@ type Handler struct {
 	maxAge int
 
 	reader siteReader
+	// notFounds counts the public 404s per path and day (nil: not counted).
+	notFounds NotFoundCounter
 
 	mu    sync.Mutex
 	cache map[string]*snapshot // by site, snapshot, name, zone and language: snapshots never change
+
+	// renders is the sites read for the Renders at one instant (see sites).
+	renders struct {
+		sync.Mutex
+		at    time.Time
+		sites []public.LiveSite
+	}
 }
 
 // Options are the public site's settings.
@@ -74,6 +83,15 @@ type Options struct {
 	// person's "Publish site" or Publish now is not, and Studio purges no
 	// CDN. Zero is DefaultCDNMaxAge.
 	CDNMaxAge time.Duration
+	// NotFounds counts the public site's 404s for broken-links' "top 404
+	// paths" (engine/jobs.Jobs); nil counts nothing.
+	NotFounds NotFoundCounter
+}
+
+// NotFoundCounter counts one 404 of a public path: the path only, nothing
+// about the visitor (no address, no cookie).
+type NotFoundCounter interface {
+	CountNotFound(ctx context.Context, siteID, path string, at time.Time) error
 }
 
 // Defaults of Options: the address `studio serve` listens on by default, and
@@ -95,7 +113,7 @@ func New(eng *engine.Engine, pub *public.Public, log *slog.Logger, opt Options) 
 		opt.CDNMaxAge = DefaultCDNMaxAge
 	}
 	h := &Handler{eng: eng, pub: pub, log: log, origin: strings.TrimSuffix(opt.PublicURL, "/"),
-		maxAge: max(1, int(opt.CDNMaxAge/time.Second)), cache: map[string]*snapshot{}}
+		maxAge: max(1, int(opt.CDNMaxAge/time.Second)), cache: map[string]*snapshot{}, notFounds: opt.NotFounds}
 	h.reader.load = func(ctx context.Context) ([]public.LiveSite, error) { return pub.LiveSites(ctx) }
 	return h
 }
@@ -124,6 +142,13 @@ type request struct {
 
 // begin takes the request's one instant and finds its view.
 func (h *Handler) begin(r *http.Request) (*request, error) {
+	if ra, ok := r.Context().Value(renderAtKey{}).(renderAt); ok { // a Render: its instant, its site only
+		q, err := h.beginAt(r, ra.at)
+		if err == nil && q != nil && q.snap.site.ID != ra.siteID {
+			return nil, fmt.Errorf("site: %s is not the public site", ra.siteID)
+		}
+		return q, err
+	}
 	return h.beginAt(r, h.eng.Now())
 }
 
@@ -138,7 +163,7 @@ func (h *Handler) beginAt(r *http.Request, now time.Time) (*request, error) {
 // snapshot returns the site as read for this request (with the next due
 // release) and its live snapshot, prepared once.
 func (h *Handler) snapshot(ctx context.Context) (public.LiveSite, *snapshot, error) {
-	sites, err := h.reader.sites(ctx)
+	sites, err := h.sites(ctx)
 	if err != nil || len(sites) == 0 {
 		return public.LiveSite{}, nil, err
 	}
@@ -293,6 +318,7 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, path string, bui
 		return
 	}
 	if !ok {
+		h.countNotFound(r, q)
 		h.notFound(w, r, q)
 		return
 	}

@@ -1,0 +1,117 @@
+package jobs_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"studio/engine/automation"
+	"studio/engine/jobs"
+)
+
+// TestStatementsPerStep holds each job's step to a statement budget, as
+// store/statements_test.go holds the release paths (the reference
+// package's numbers, counted there per tick with the claim and finish, in
+// comments): a step is short enough to run in a tick without holding the
+// write lock for long, and a change that adds a query per node shows here.
+// The site has 450 articles, so a page step reads a full MaxNodesPerStep.
+func TestStatementsPerStep(t *testing.T) {
+	b := setup(t)
+	b.bigSite(t, 450)
+	ctx := context.Background()
+	for range 3 {
+		b.jobs.CountNotFound(ctx, b.Site.ID, "/old", b.Clock.Now())
+	}
+	// measure runs job's steps from the start and returns the statements
+	// of step number n (1-based) and of the last step.
+	measure := func(t *testing.T, j *jobs.Jobs, job automation.Builtin, id string, n int) (nth, last int64) {
+		t.Helper()
+		run := b.run(job, id, jobs.Config{})
+		cur := ""
+		for i := 1; ; i++ {
+			before := b.Store.Statements()
+			st, err := j.Step(ctx, run, cur)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := b.Store.Statements() - before
+			if i == n {
+				nth = got
+			}
+			if st.Done {
+				return nth, got
+			}
+			cur = st.Cursor
+		}
+	}
+	fresh := func() *jobs.Jobs { return jobs.New(b.Eng, b.Store, lazyRenderer{&b.site}) }
+	cases := []struct {
+		name   string
+		budget int64
+		run    func(t *testing.T) int64
+	}{
+		// site, live index, page, findings read, upsert, run rows
+		{"BrokenLinksFirstStep", 6, func(t *testing.T) int64 { // reference: 9–10 per tick
+			n, _ := measure(t, fresh(), automation.BuiltinBrokenLinks, "run_a", 1)
+			return n
+		}},
+		// the live index is kept per snapshot: one statement less
+		{"BrokenLinksStep", 5, func(t *testing.T) int64 {
+			n, _ := measure(t, fresh(), automation.BuiltinBrokenLinks, "run_b", 2)
+			return n
+		}},
+		// top 404s, findings read, upsert, run rows, the run's gone rows,
+		// gone
+		{"BrokenLinksLastStep", 6, func(t *testing.T) int64 {
+			_, last := measure(t, fresh(), automation.BuiltinBrokenLinks, "run_c", 0)
+			return last
+		}},
+		// site, page, findings read, upsert, run rows
+		{"StaleContentStep", 5, func(t *testing.T) int64 { // reference: 8–9 per tick
+			b.Clock.Advance(400 * 24 * time.Hour) // from here on the articles are stale and the fixture's draft old
+			n, _ := measure(t, fresh(), automation.BuiltinStaleContent, "run_d", 1)
+			return n
+		}},
+		// site, live index, and the four documents: renders at one instant
+		// share one read of the public site's pointer (handlers/site), and
+		// the public site reads a snapshot it has not seen once
+		{"FeedCheckFeedsStep", 4, func(t *testing.T) int64 { // reference: 9 per tick
+			b.Clock.Advance(time.Minute)
+			n, _ := measure(t, fresh(), automation.BuiltinFeedCheck, "run_e", 1)
+			return n
+		}},
+		// site, page, the public site's pointer (the 200 renders of the
+		// step share it; here the run's first step read it at this
+		// instant already: 5), and the findings (read, upsert, run rows)
+		{"FeedCheckEntriesStep", 6, func(t *testing.T) int64 {
+			b.Clock.Advance(time.Minute)
+			n, _ := measure(t, fresh(), automation.BuiltinFeedCheck, "run_f", 2)
+			return n
+		}},
+		// outcomes, site, stale count, open findings, top 404s, findings
+		// read, upsert, run rows, the run's gone rows, gone
+		{"WeeklyDigest", 10, func(t *testing.T) int64 { // reference: 13 per tick
+			n, _ := measure(t, fresh(), automation.BuiltinWeeklyDigest, "run_g", 1)
+			return n
+		}},
+		// drafts page, findings read, upsert, run rows
+		{"CleanupDraftsStep", 4, func(t *testing.T) int64 { // reference: 8 per tick
+			n, _ := measure(t, fresh(), automation.BuiltinCleanup, "run_h", 1)
+			return n
+		}},
+		// site, unused assets, and the last step's gone rows and gone
+		{"CleanupAssetsStep", 4, func(t *testing.T) int64 {
+			_, last := measure(t, fresh(), automation.BuiltinCleanup, "run_i", 0)
+			return last
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := c.run(t)
+			t.Logf("%s: %d statements (budget %d)", c.name, got, c.budget)
+			if got > c.budget {
+				t.Errorf("%s took %d statements, budget %d", c.name, got, c.budget)
+			}
+		})
+	}
+}
