@@ -5,18 +5,24 @@ import (
 	"testing"
 )
 
-// The router's own answers (a path no route has, a method no route takes)
-// are never cacheable, like the site's 404 (§7.2).
-func TestRouterAnswersAreNotStored(t *testing.T) {
+// A path no route matches is the public site's 404 page, counted for
+// broken-links' top 404 paths (path only, query dropped); Studio's and the
+// API's unknown paths are their own 404s and are not counted.
+func TestUnmatchedPathsAreTheSitesCounted404(t *testing.T) {
 	t.Parallel()
 	a := newApp(t)
-	c := a.client(t, "")
-	for _, sc := range []scenario{
-		{Name: "ExtraSegments", URL: "/posts/welcome/extra/segments", ExpectedStatus: http.StatusNotFound,
-			ExpectedHeaders: map[string]string{"Cache-Control": "no-store"}},
-		{Name: "WrongMethod", Method: http.MethodPost, URL: "/rss.xml", ExpectedStatus: http.StatusMethodNotAllowed,
-			ExpectedHeaders: map[string]string{"Cache-Control": "no-store"}},
-	} {
-		t.Run(sc.Name, func(t *testing.T) { c.check(t, sc) })
+	c := a.client(t, "en")
+	c.check(t, scenario{Name: "Deep", URL: "/blog/2019/old-post?utm=x", ExpectedStatus: http.StatusNotFound,
+		ExpectedHeaders: map[string]string{"Cache-Control": "no-store"}, ExpectedContent: []string{"<html"}})
+	c.check(t, scenario{Name: "Again", URL: "/blog/2019/old-post", ExpectedStatus: http.StatusNotFound})
+	c.check(t, scenario{Name: "API", URL: "/api/nothing/here", ExpectedStatus: http.StatusNotFound})
+	c.check(t, scenario{Name: "Studio", URL: "/studio/nothing/here", ExpectedStatus: http.StatusNotFound})
+	var path string
+	var hits, rows int
+	if err := a.store.DB().QueryRow(`SELECT path, hits, (SELECT count(*) FROM site_not_found) FROM site_not_found`).Scan(&path, &hits, &rows); err != nil {
+		t.Fatal(err)
+	}
+	if path != "/blog/2019/old-post" || hits != 2 || rows != 1 {
+		t.Errorf("counted %q × %d in %d rows, want /blog/2019/old-post × 2 in 1", path, hits, rows)
 	}
 }

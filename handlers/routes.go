@@ -337,7 +337,15 @@ func New(svc *services.Services, sessions *scs.SessionManager, log *slog.Logger,
 			r.Method(rt.Method, rt.Pattern, a.Guard(mustScope(rt), rt.Handler))
 		}
 	})
-	for _, rt := range PublicRoutes(svc.Scheduler, site.New(svc.Engine, svc.Public, log, o.site), healthCaller(svc.Identity, sessions, s)) {
+	if svc.Jobs != nil {
+		// feed-check renders the public site as visitors get it, through a
+		// handler of its own that counts no 404s; the visitors' counts them
+		// for broken-links.
+		svc.Jobs.SetRenderer(site.New(svc.Engine, svc.Public, log, o.site))
+		o.site.NotFounds = svc.Jobs
+	}
+	publicSite := site.New(svc.Engine, svc.Public, log, o.site)
+	for _, rt := range PublicRoutes(svc.Scheduler, publicSite, healthCaller(svc.Identity, sessions, s)) {
 		if rt.Method != http.MethodGet || rt.Scope != Anyone {
 			panic("handlers: public routes are read-only and open: " + rt.Pattern)
 		}
@@ -345,14 +353,19 @@ func New(svc *services.Services, sessions *scs.SessionManager, log *slog.Logger,
 	}
 	// What no route answers is never stored either (§7.2: a 404 is no-store).
 	// An address under /studio/ is Studio's own page, in the person's
-	// language; any other is the plain answer.
+	// language; under /api/ the plain answer; any other is the public
+	// site's 404 page, counted for broken-links' top 404 paths.
 	studioNotFound := sessions.LoadAndSave(s.Prepare(studio.Body{})(http.HandlerFunc(s.NotFound)))
 	r.NotFound(noStore(func(w http.ResponseWriter, r *http.Request) {
 		if strings.HasPrefix(r.URL.Path, "/studio/") {
 			studioNotFound.ServeHTTP(w, r)
 			return
 		}
-		http.NotFound(w, r)
+		if strings.HasPrefix(r.URL.Path, "/api/") {
+			http.NotFound(w, r)
+			return
+		}
+		publicSite.NotFound(w, r)
 	}))
 	r.MethodNotAllowed(noStore(func(w http.ResponseWriter, _ *http.Request) {
 		http.Error(w, http.StatusText(http.StatusMethodNotAllowed), http.StatusMethodNotAllowed)

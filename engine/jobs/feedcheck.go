@@ -35,7 +35,7 @@ var feedDocuments = []string{"/rss.xml", "/sitemap.xml", "/", "/posts"}
 // self-check: no gated or unpublished node appears anywhere.
 func (j *Jobs) feedCheck(ctx context.Context, run Run, c *cursor) (bool, error) {
 	c.Counts[CountSteps]++
-	if j.render == nil {
+	if j.renderer() == nil {
 		return false, fmt.Errorf("jobs: feed-check has no renderer")
 	}
 	site, err := j.store.Site(ctx, run.SiteID)
@@ -94,7 +94,7 @@ func (fc *feedChecker) add(f Finding) {
 // render asks the renderer for a path; a transport error fails the step
 // (the run is retried), a status is the document's answer.
 func (j *Jobs) renderPath(ctx context.Context, run Run, p string) (int, []byte, error) {
-	status, body, err := j.render.Render(ctx, run.SiteID, p, run.Now)
+	status, body, err := j.renderer().Render(ctx, run.SiteID, p, run.Now)
 	if err != nil {
 		return 0, nil, fmt.Errorf("jobs: render %s: %w", p, err)
 	}

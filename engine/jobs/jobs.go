@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"studio/engine/automation"
@@ -18,7 +19,7 @@ type Clock interface{ Now() time.Time }
 // public site through the Renderer.
 type Jobs struct {
 	store  Store
-	render Renderer
+	render atomic.Pointer[Renderer] // set once at wiring (SetRenderer)
 	clock  Clock
 
 	mu      sync.Mutex
@@ -27,9 +28,25 @@ type Jobs struct {
 
 // New wires the job bodies. clock is the root engine (*engine.Engine);
 // render answers public paths as handlers/site would (nil: feed-check
-// fails its runs).
+// fails its runs until SetRenderer gives it one).
 func New(clock Clock, st Store, render Renderer) *Jobs {
-	return &Jobs{store: st, render: render, clock: clock, indexes: map[string]*liveIndex{}}
+	j := &Jobs{store: st, clock: clock, indexes: map[string]*liveIndex{}}
+	if render != nil {
+		j.SetRenderer(render)
+	}
+	return j
+}
+
+// SetRenderer gives feed-check the public site to render: the handlers
+// make it (handlers.New), after the use cases are wired.
+func (j *Jobs) SetRenderer(r Renderer) { j.render.Store(&r) }
+
+// renderer is the public site feed-check renders, or nil.
+func (j *Jobs) renderer() Renderer {
+	if r := j.render.Load(); r != nil {
+		return *r
+	}
+	return nil
 }
 
 var _ Stepper = (*Jobs)(nil)

@@ -12,6 +12,7 @@ import (
 	"studio/engine/calendar"
 	"studio/engine/gates"
 	"studio/engine/identity"
+	"studio/engine/jobs"
 	"studio/engine/public"
 	"studio/engine/scheduler"
 	"studio/engine/settings"
@@ -27,6 +28,7 @@ type Store interface {
 	automations.Store
 	gates.Store
 	identity.Store
+	jobs.Store
 }
 
 // Services are the use-case families of one process.
@@ -39,6 +41,9 @@ type Services struct {
 	Automations *automations.Automations
 	Gates       *gates.Gates
 	Identity    *identity.Identity
+	// Jobs are the built-in automation jobs' bodies; handlers.New gives
+	// them the public site to render (feed-check).
+	Jobs *jobs.Jobs
 }
 
 // New wires the families on st at clock's time. log may be nil.
@@ -61,5 +66,6 @@ func Of(eng *engine.Engine, st Store, clock engine.Clock, log *slog.Logger) *Ser
 		// Publish now.
 		Gates:    gates.New(eng, sched, st),
 		Identity: identity.New(eng, st, log),
+		Jobs:     jobs.New(eng, st, nil),
 	}
 }
