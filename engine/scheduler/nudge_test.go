@@ -48,6 +48,9 @@ func (*neverBeat) Heartbeat(context.Context) (scheduler.Heartbeat, error) {
 func (*neverBeat) DueReleases(context.Context, time.Time, int) ([]engine.ReleaseRow, error) {
 	return nil, nil
 }
+func (*neverBeat) DueWork(context.Context, time.Time, int) ([]engine.ReleaseRow, *time.Time, error) {
+	return nil, nil, nil
+}
 func (*neverBeat) WriteHeartbeat(context.Context, scheduler.Heartbeat) error { return nil }
 func (*neverBeat) StuckReleases(context.Context, string, time.Time, time.Time, int) ([]scheduler.StuckRelease, error) {
 	return nil, nil

@@ -23,6 +23,7 @@ import (
 
 	"studio/engine"
 	"studio/engine/content"
+	"studio/engine/jobs"
 	"studio/engine/release"
 )
 
@@ -70,6 +71,10 @@ type Scheduler struct {
 	dbProblem    string      // the database problem last logged (checkDatabase)
 	dbLogged     time.Time   // and when
 	nudging      atomic.Bool // a request's backstop runs in the background
+	// jobs are the built-in jobs' bodies (SetJobs); automationsOff stops
+	// automations for the deployment (SetAutomationsOff).
+	jobs           jobs.Stepper
+	automationsOff bool
 	background   sync.WaitGroup
 }
 

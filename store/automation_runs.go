@@ -1,0 +1,248 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"time"
+
+	"studio/engine"
+	"studio/engine/release"
+	"studio/engine/scheduler"
+)
+
+// The automations tick's reads and guarded writes (engine/scheduler's
+// AutomationStore).
+
+// automationsDue is the earliest due_at the ticker must act on: a paused
+// site's automations count only with an open run (to be killed at its step
+// boundary). It reads automations_due in order.
+const automationsDue = `(SELECT min(a.due_at) FROM automations a WHERE a.due_at IS NOT NULL
+	AND (a.open_run_id IS NOT NULL OR NOT EXISTS (SELECT 1 FROM schedule_settings p WHERE p.site_id = a.site_id AND p.paused = 1)))`
+
+// DueWork is DueReleases with the automations' earliest due_at, in one
+// statement: the one-row automations part is LEFT JOINed to the releases,
+// so an idle tick still costs one statement with any number of automations
+// configured.
+func (s *Store) DueWork(ctx context.Context, until time.Time, limit int) ([]engine.ReleaseRow, *time.Time, error) {
+	t, lateUntil := instant(until), instant(until.Add(-release.LateLimit))
+	late := fmt.Sprintf("+%d seconds", int64(release.LateLimit/time.Second))
+	rows, err := s.read.QueryContext(ctx, `SELECT r.*, a.due FROM (SELECT `+automationsDue+` AS due) a LEFT JOIN (
+		SELECT `+releaseColumns+`, COALESCE(p.paused, 0) AS paused_flag, CASE
+		    WHEN COALESCE(p.paused, 0) = 0 OR state = 'awaiting_approval'
+		      THEN execute_at
+		    ELSE max(COALESCE(lease_until, ''), strftime('%Y-%m-%dT%H:%M:%fZ', execute_at, ?))
+		  END AS due_order
+		FROM releases LEFT JOIN (SELECT site_id AS paused_site, paused FROM schedule_settings) p ON p.paused_site = releases.site_id
+		WHERE ((state IN ('scheduled', 'awaiting_approval') AND execute_at <= ?) OR (state = 'running' AND lease_until <= ?))
+		  AND (COALESCE(p.paused, 0) = 0 OR state = 'awaiting_approval' OR execute_at <= ?)
+		ORDER BY due_order, id
+		LIMIT ?) r ON 1
+		ORDER BY r.due_order, r.id`, late, t, t, lateUntil, limit)
+	if err != nil {
+		return nil, nil, fmt.Errorf("store: due work: %w", err)
+	}
+	defer rows.Close()
+	cols, err := rows.Columns()
+	if err != nil {
+		return nil, nil, fmt.Errorf("store: due work: %w", err)
+	}
+	var out []engine.ReleaseRow
+	var autoDue *time.Time
+	for rows.Next() {
+		// The first scan sees whether the row carries a release (the
+		// automations' row alone has NULLs there); Scan may be called again.
+		probe := make([]any, len(cols))
+		for i := range probe {
+			probe[i] = new(any)
+		}
+		if err := rows.Scan(probe...); err != nil {
+			return nil, nil, fmt.Errorf("store: due work: %w", err)
+		}
+		var due sql.NullString
+		if v := *(probe[len(probe)-1].(*any)); v != nil {
+			due = sql.NullString{String: fmt.Sprint(v), Valid: true}
+			if b, ok := v.([]byte); ok {
+				due.String = string(b)
+			}
+		}
+		if autoDue, err = parseInstant(due); err != nil {
+			return nil, nil, err
+		}
+		if *(probe[0].(*any)) == nil {
+			continue
+		}
+		var paused bool
+		var order sql.NullString
+		var again sql.NullString
+		r, err := scanRelease(withExtra{rows, []any{&paused, &order, &again}})
+		if err != nil {
+			return nil, nil, err
+		}
+		r.SitePaused = paused
+		out = append(out, r)
+	}
+	return out, autoDue, rows.Err()
+}
+
+// DueAutomations lists the automations due at or before now, in due order.
+func (s *Store) DueAutomations(ctx context.Context, now time.Time, limit int) ([]scheduler.DueAutomation, error) {
+	rows, err := s.read.QueryContext(ctx, `SELECT `+automationColumns+`, COALESCE(p.paused, 0) FROM automations a
+		LEFT JOIN schedule_settings p ON p.site_id = a.site_id
+		WHERE a.due_at IS NOT NULL AND a.due_at <= ? AND (a.open_run_id IS NOT NULL OR COALESCE(p.paused, 0) = 0)
+		ORDER BY a.due_at, a.id LIMIT ?`, instant(now), limit)
+	if err != nil {
+		return nil, fmt.Errorf("store: due automations: %w", err)
+	}
+	defer rows.Close()
+	var out []scheduler.DueAutomation
+	creators := map[string]release.Actor{}
+	for rows.Next() {
+		var d scheduler.DueAutomation
+		var paused bool
+		a, err := scanAutomation(withExtra{rows, []any{&paused}}, creators)
+		if err != nil {
+			return nil, err
+		}
+		d.Automation, d.SitePaused = a, paused
+		out = append(out, d)
+	}
+	return out, rows.Err()
+}
+
+// ClaimOccurrence claims one occurrence of an automation (§8.5): the
+// automation moves on from the occurrence it had handled only if it is
+// still as read; the skipped run of the coalesced ones and the run go in
+// with it.
+func (s *Store) ClaimOccurrence(ctx context.Context, c scheduler.OccurrenceClaim) (bool, error) {
+	claimed := false
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		ok, err := one(tx.ExecContext(ctx, `UPDATE automations SET handled_at = ?, next_run_at = ?, open_run_id = ?, due_at = ?
+			WHERE id = ? AND handled_at = ? AND open_run_id IS NULL AND state = 'active'
+			  AND NOT EXISTS (SELECT 1 FROM schedule_settings WHERE site_id = ? AND paused = 1)`,
+			instant(c.Run.OccurrenceAt), optionalInstant(c.NextRunAt), c.Run.ID, optionalInstant(c.Run.LeaseUntil),
+			c.AutomationID, instant(c.HandledAt), c.SiteID))
+		if err != nil {
+			return fmt.Errorf("store: claim occurrence: %w", err)
+		}
+		if !ok {
+			return nil
+		}
+		if c.Skipped != nil {
+			if err := insertRun(ctx, tx, *c.Skipped); err != nil {
+				return err
+			}
+		}
+		if err := insertRun(ctx, tx, c.Run); err != nil {
+			return err
+		}
+		claimed = true
+		return nil
+	})
+	if err != nil {
+		return false, err
+	}
+	return claimed, nil
+}
+
+// PlanAutomation writes an automation's next run and when to look, or its
+// end, when it is still at the rev read; a change meanwhile wins.
+func (s *Store) PlanAutomation(ctx context.Context, p scheduler.AutomationPlan) error {
+	now := instant(p.Now)
+	var err error
+	if p.Ended {
+		_, err = s.write.ExecContext(ctx, `UPDATE automations SET state = 'ended', ended_at = ?, next_run_at = NULL, due_at = NULL,
+			rev = rev + 1, updated_at = ? WHERE id = ? AND rev = ? AND state = 'active' AND open_run_id IS NULL`, now, now, p.AutomationID, p.Rev)
+	} else {
+		_, err = s.write.ExecContext(ctx, `UPDATE automations SET next_run_at = ?, due_at = ? WHERE id = ? AND rev = ? AND open_run_id IS NULL`,
+			optionalInstant(p.NextRunAt), optionalInstant(p.DueAt), p.AutomationID, p.Rev)
+	}
+	if err != nil {
+		return fmt.Errorf("store: plan automation: %w", err)
+	}
+	return nil
+}
+
+// TakeStep passes an open run's lease to a new step when no live lease
+// holds it.
+func (s *Store) TakeStep(ctx context.Context, c scheduler.StepClaim) (bool, error) {
+	taken := false
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		now, until := instant(c.Now), instant(c.Until)
+		ok, err := one(tx.ExecContext(ctx, `UPDATE schedule_runs SET lease_token = ?, lease_until = ?,
+			attempt = attempt + (lease_token IS NOT NULL), rev = rev + 1, updated_at = ?
+			WHERE id = ? AND state = 'running' AND COALESCE(lease_token, '') = ? AND (lease_until IS NULL OR lease_until <= ?)`,
+			c.Token, until, now, c.RunID, c.OldToken, now))
+		if err != nil {
+			return fmt.Errorf("store: take step: %w", err)
+		}
+		if !ok {
+			return nil
+		}
+		// Were this process to die in the step, the run is due again when
+		// its lease ends.
+		if _, err := tx.ExecContext(ctx, `UPDATE automations SET due_at = ? WHERE id = ? AND open_run_id = ?`, until, c.AutomationID, c.RunID); err != nil {
+			return fmt.Errorf("store: take step: %w", err)
+		}
+		taken = true
+		return nil
+	})
+	return taken, err
+}
+
+// SaveStep records a step's cursor and counts and lets its lease go.
+func (s *Store) SaveStep(ctx context.Context, st scheduler.StepSave) error {
+	counts, err := countsText(st.Counts)
+	if err != nil {
+		return err
+	}
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		now := instant(st.Now)
+		ok, err := one(tx.ExecContext(ctx, `UPDATE schedule_runs SET cursor = NULLIF(?, ''), counts = ?, lease_token = NULL, lease_until = NULL,
+			rev = rev + 1, updated_at = ? WHERE id = ? AND state = 'running' AND lease_token = ?`, st.Cursor, counts, now, st.RunID, st.Token))
+		if err != nil {
+			return fmt.Errorf("store: save step: %w", err)
+		}
+		if !ok {
+			return engine.ErrConflict
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE automations SET due_at = ? WHERE id = ? AND open_run_id = ?`, now, st.AutomationID, st.RunID); err != nil {
+			return fmt.Errorf("store: save step: %w", err)
+		}
+		return nil
+	})
+}
+
+// EndRun ends an automation's run under its lease and writes the
+// automation's state after it, with the audit row.
+func (s *Store) EndRun(ctx context.Context, e scheduler.RunEnd) error {
+	counts, err := countsText(e.Counts)
+	if err != nil {
+		return err
+	}
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		now := instant(e.Now)
+		ok, err := one(tx.ExecContext(ctx, `UPDATE schedule_runs SET state = ?, outcome = NULLIF(?, ''), counts = COALESCE(?, counts),
+			error = NULLIF(?, ''), error_message = NULLIF(?, ''), ended_at = COALESCE(ended_at, ?), lease_token = NULL, lease_until = NULL,
+			rev = rev + 1, updated_at = ? WHERE id = ? AND COALESCE(lease_token, '') = ?`,
+			string(e.State), string(e.Outcome), counts, e.ErrorCode, e.ErrorMessage, now, now, e.RunID, e.Token))
+		if err != nil {
+			return fmt.Errorf("store: end run: %w", err)
+		}
+		if !ok {
+			return engine.ErrConflict
+		}
+		var ended any
+		if e.Ended {
+			ended = now
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE automations SET open_run_id = NULL, state = ?, paused_reason = NULLIF(?, ''),
+			consecutive_failures = ?, due_at = ?, ended_at = COALESCE(?, ended_at), rev = rev + 1, updated_at = ?
+			WHERE id = ? AND open_run_id = ?`,
+			string(e.Automation.State), string(e.Automation.PausedReason), e.Automation.ConsecutiveFailures, optionalInstant(e.DueAt),
+			ended, now, e.AutomationID, e.RunID); err != nil {
+			return fmt.Errorf("store: end run: %w", err)
+		}
+		return audit(ctx, tx, e.Audit)
+	})
+}
