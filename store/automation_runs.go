@@ -171,8 +171,8 @@ func (s *Store) TakeStep(ctx context.Context, c scheduler.StepClaim) (bool, erro
 		now, until := instant(c.Now), instant(c.Until)
 		ok, err := one(tx.ExecContext(ctx, `UPDATE schedule_runs SET lease_token = ?, lease_until = ?,
 			attempt = attempt + (lease_token IS NOT NULL), rev = rev + 1, updated_at = ?
-			WHERE id = ? AND state = 'running' AND COALESCE(lease_token, '') = ? AND (lease_until IS NULL OR lease_until <= ?)`,
-			c.Token, until, now, c.RunID, c.OldToken, now))
+			WHERE id = ? AND rev = ? AND state = 'running' AND COALESCE(lease_token, '') = ? AND (lease_until IS NULL OR lease_until <= ?)`,
+			c.Token, until, now, c.RunID, c.Rev, c.OldToken, now))
 		if err != nil {
 			return fmt.Errorf("store: take step: %w", err)
 		}
@@ -224,7 +224,7 @@ func (s *Store) EndRun(ctx context.Context, e scheduler.RunEnd) error {
 		now := instant(e.Now)
 		ok, err := one(tx.ExecContext(ctx, `UPDATE schedule_runs SET state = ?, outcome = NULLIF(?, ''), counts = COALESCE(?, counts),
 			error = NULLIF(?, ''), error_message = NULLIF(?, ''), ended_at = COALESCE(ended_at, ?), lease_token = NULL, lease_until = NULL,
-			rev = rev + 1, updated_at = ? WHERE id = ? AND COALESCE(lease_token, '') = ?`,
+			rev = rev + 1, updated_at = ? WHERE id = ? AND state = 'running' AND lease_token = ?`,
 			string(e.State), string(e.Outcome), counts, e.ErrorCode, e.ErrorMessage, now, now, e.RunID, e.Token))
 		if err != nil {
 			return fmt.Errorf("store: end run: %w", err)

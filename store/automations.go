@@ -113,9 +113,9 @@ func optionalInstant(t *time.Time) any {
 	return instant(*t)
 }
 
-// lastRuns reads the newest run of each automation listed (one statement
+// LastRuns reads the newest run of each automation listed (one statement
 // on schedule_runs' unique (subject_id, occurrence_at) index).
-func (s *Store) lastRuns(ctx context.Context, as []automations.Automation) error {
+func (s *Store) LastRuns(ctx context.Context, as []automations.Automation) error {
 	if len(as) == 0 {
 		return nil
 	}
@@ -145,8 +145,8 @@ func (s *Store) lastRuns(ctx context.Context, as []automations.Automation) error
 	return rows.Err()
 }
 
-// Automations lists a site's automations, oldest first, with their newest
-// runs: two statements (automations_site, then the runs' index).
+// Automations lists a site's automations, oldest first: one statement on
+// automations_site.
 func (s *Store) Automations(ctx context.Context, siteID string) ([]automations.Automation, error) {
 	rows, err := s.read.QueryContext(ctx, `SELECT `+automationColumns+` FROM automations a WHERE a.site_id = ? ORDER BY a.created_at, a.id`, siteID)
 	if err != nil {
@@ -165,8 +165,7 @@ func (s *Store) Automations(ctx context.Context, siteID string) ([]automations.A
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	rows.Close()
-	return out, s.lastRuns(ctx, out)
+	return out, nil
 }
 
 // Automation reads one automation of a site with its newest run.
@@ -177,7 +176,7 @@ func (s *Store) Automation(ctx context.Context, siteID, id string) (automations.
 		return a, err
 	}
 	one := []automations.Automation{a}
-	err = s.lastRuns(ctx, one)
+	err = s.LastRuns(ctx, one)
 	return one[0], err
 }
 

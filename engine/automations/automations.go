@@ -150,9 +150,11 @@ type Store interface {
 	Site(ctx context.Context, id string) (engine.Site, error)
 	// CreateAutomation inserts a and its audit row in one transaction.
 	CreateAutomation(ctx context.Context, a Automation, audit engine.AuditEntry) error
-	// Automations lists a site's automations, oldest first, each with its
-	// newest run (LastRun).
+	// Automations lists a site's automations, oldest first (one statement:
+	// the calendar reads it too).
 	Automations(ctx context.Context, siteID string) ([]Automation, error)
+	// LastRuns fills in each automation's newest run (LastRun).
+	LastRuns(ctx context.Context, as []Automation) error
 	// Automation reads one, with its newest run; engine.ErrNotFound.
 	Automation(ctx context.Context, siteID, id string) (Automation, error)
 	// UpdateAutomation writes a over the automation at rev (a.Rev is the

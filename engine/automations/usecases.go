@@ -167,6 +167,9 @@ func (e *Automations) Create(ctx context.Context, u engine.User, siteID string, 
 	if !oneLineName(name, automation.MaxNameLength) {
 		return Automation{}, refuse(automation.CodeBadName, "name")
 	}
+	if !slices.Contains(automation.Builtins, in.Builtin) {
+		return Automation{}, refuse(automation.CodeUnknownBuiltin, "job")
+	}
 	cfg, err := checkConfig(in.Builtin, jobs.Config{StaleAfterDays: in.StaleAfterDays, Exclude: in.Exclude})
 	if err != nil {
 		return Automation{}, err
@@ -258,7 +261,11 @@ func (e *Automations) List(ctx context.Context, u engine.User, siteID string) ([
 	if err := mayRead(u); err != nil {
 		return nil, err
 	}
-	return e.store.Automations(ctx, siteID)
+	list, err := e.store.Automations(ctx, siteID)
+	if err != nil {
+		return nil, err
+	}
+	return list, e.store.LastRuns(ctx, list)
 }
 
 // Automations lists a site's automations, oldest first, for surfaces that

@@ -79,7 +79,10 @@ type AutomationPlan struct {
 // that ended with a token still set was a step that died: the attempt
 // counts up.
 type StepClaim struct {
-	RunID        string
+	RunID string
+	// Rev is the run's rev as read: a step another ticker took and saved
+	// since moved it, so the cursor read is stale and the claim fails.
+	Rev          int64
 	AutomationID string
 	OldToken     string
 	Token        string
@@ -99,9 +102,7 @@ type StepSave struct {
 	Now          time.Time
 }
 
-// RunEnd ends an automation's run, guarded on the token (a token "" ends
-// a run that holds no lease: the kill switch's kill at a step boundary),
-// and writes the automation's state after it (§5.3 accounting) with its
+// RunEnd ends an automation's running run, guarded on the token, and writes the automation's state after it (§5.3 accounting) with its
 // audit row.
 type RunEnd struct {
 	RunID        string
@@ -271,9 +272,8 @@ func (t *Scheduler) runAutomation(ctx context.Context, stepper jobs.Stepper, d D
 // person's run now of a paused automation goes on).
 func (t *Scheduler) stepRun(ctx context.Context, stepper jobs.Stepper, d DueAutomation, r automations.Run, claimed string, now time.Time, tally *AutomationTally) (time.Time, error) {
 	a := d.Automation
-	if !r.Open() { // ended elsewhere; the automation lets go of it
-		return time.Time{}, t.store.EndRun(ctx, RunEnd{RunID: r.ID, AutomationID: a.ID, Token: r.LeaseToken, State: automation.RunState(r.State),
-			Automation: a.AutomationState(), DueAt: activeDue(a), Now: now})
+	if !r.Open() { // another ticker ended it after this one read the automation
+		return time.Time{}, nil
 	}
 	token := claimed
 	if token == "" {
@@ -281,7 +281,7 @@ func (t *Scheduler) stepRun(ctx context.Context, stepper jobs.Stepper, d DueAuto
 			return *r.LeaseUntil, nil // a live step elsewhere
 		}
 		token = ids.New("lease")
-		ok, err := t.store.TakeStep(ctx, StepClaim{RunID: r.ID, AutomationID: a.ID, OldToken: r.LeaseToken, Token: token,
+		ok, err := t.store.TakeStep(ctx, StepClaim{RunID: r.ID, Rev: r.Rev, AutomationID: a.ID, OldToken: r.LeaseToken, Token: token,
 			Until: now.Add(leaseFor), Now: now})
 		if err != nil || !ok {
 			return time.Time{}, err

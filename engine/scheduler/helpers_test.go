@@ -46,3 +46,5 @@ func (b *testBundle) pause(tb testing.TB, u engine.User, reason string) engine.S
 	}
 	return s
 }
+
+func settingsOf(b *testBundle) *settings.Settings { return settings.New(b.Eng, b.Store) }

@@ -28,10 +28,10 @@ type Lease struct {
 	// AutomationID, when set, makes this the lease of an automation run's
 	// step (the run row holds it) rather than of a release's run.
 	AutomationID string
-	RunID     string
-	Token     string
-	Now       time.Time
-	Until     time.Time
+	RunID        string
+	Token        string
+	Now          time.Time
+	Until        time.Time
 }
 
 // checkDatabase asks the store whether the database still keeps what it is

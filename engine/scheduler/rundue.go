@@ -22,9 +22,9 @@ type TickReport struct {
 	RunTally
 	// Automations is what the automations part of the tick did.
 	Automations AutomationTally
-	More       bool      // the tick stopped at its limit with work left
-	At         time.Time // the tick's now
-	NextWakeAt time.Time
+	More        bool      // the tick stopped at its limit with work left
+	At          time.Time // the tick's now
+	NextWakeAt  time.Time
 	// LagSeconds is how late the oldest item due at the tick's start was
 	// (§8.7): 0 when nothing was due.
 	LagSeconds int64

@@ -75,7 +75,7 @@ type Scheduler struct {
 	// automations for the deployment (SetAutomationsOff).
 	jobs           jobs.Stepper
 	automationsOff bool
-	background   sync.WaitGroup
+	background     sync.WaitGroup
 }
 
 // New returns a stopped scheduler over e and store. log may be nil. It
