@@ -344,6 +344,9 @@ func (e *Automations) Update(ctx context.Context, u engine.User, siteID, id stri
 		}
 		if p.Rule != nil {
 			rule = *p.Rule
+			if p.Preset == nil {
+				preset = "" // a rule written out: custom, or the preset it says
+			}
 		}
 		if p.Start != nil {
 			start = *p.Start
