@@ -132,9 +132,6 @@ const (
 	// CodeRunOpen: the automation has a run in progress (Run now waits
 	// for it to end).
 	CodeRunOpen = "run_open"
-	// CodeAgentTaskLater: agent tasks are created with their key (§11.2),
-	// which this pass does not mint.
-	CodeAgentTaskLater = "agent_task_not_supported"
 	// CodeBadCursor: a runs cursor that is not one this package gave.
 	CodeBadCursor = "bad_cursor"
 )

@@ -128,8 +128,10 @@ type AutomationStore interface {
 	// in due order, at most limit; a paused site's only when they have an
 	// open run (to be killed).
 	DueAutomations(ctx context.Context, now time.Time, limit int) ([]DueAutomation, error)
-	// Run reads one run (automations.Store's).
+	// Run, Runs and Automations are automations.Store's reads.
 	Run(ctx context.Context, siteID, id string) (automations.Run, error)
+	Runs(ctx context.Context, f automations.RunFilter) ([]automations.Run, error)
+	Automations(ctx context.Context, siteID string) ([]automations.Automation, error)
 	ClaimOccurrence(ctx context.Context, c OccurrenceClaim) (bool, error)
 	PlanAutomation(ctx context.Context, p AutomationPlan) error
 	TakeStep(ctx context.Context, c StepClaim) (bool, error)

@@ -236,6 +236,28 @@ func TestAutomationThreeFailuresAutoPause(t *testing.T) {
 	if len(runs) != 3 || runs[0].ErrorCode != "job_failed" {
 		t.Fatalf("runs %+v", runs)
 	}
+	// The owner's bell: the pause once, each failed run once (§14); not
+	// another person's.
+	notes, err := b.Sched.Notifications(context.Background(), b.Owner, b.Site.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kinds := map[string]int{}
+	for _, n := range notes {
+		kinds[n.Kind]++
+		if n.Kind == scheduler.NoticeAutomationPaused && (n.PausedReason != "failures" || n.AutomationID != a.ID) {
+			t.Errorf("paused notice %+v", n)
+		}
+	}
+	if kinds[scheduler.NoticeAutomationPaused] != 1 || kinds[scheduler.NoticeAutomationFailed] != 3 {
+		t.Fatalf("owner's notices %v", kinds)
+	}
+	notes, _ = b.Sched.Notifications(context.Background(), b.Editor, b.Site.ID)
+	for _, n := range notes {
+		if n.AutomationID != "" {
+			t.Fatalf("another person got %+v", n)
+		}
+	}
 	b.Clock.Advance(48 * time.Hour)
 	if rep := b.Tick(t); rep.Automations.Claimed != 0 {
 		t.Fatalf("an auto-paused automation ran: %+v", rep.Automations)
