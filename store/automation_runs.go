@@ -24,10 +24,11 @@ const automationsDue = `(SELECT min(a.due_at) FROM automations a WHERE a.due_at 
 // statement: the one-row automations part is LEFT JOINed to the releases,
 // so an idle tick still costs one statement with any number of automations
 // configured.
-func (s *Store) DueWork(ctx context.Context, until time.Time, limit int) ([]engine.ReleaseRow, *time.Time, error) {
+func (s *Store) DueWork(ctx context.Context, until time.Time, limit int) (scheduler.DueWork, error) {
 	t, lateUntil := instant(until), instant(until.Add(-release.LateLimit))
 	late := fmt.Sprintf("+%d seconds", int64(release.LateLimit/time.Second))
-	rows, err := s.read.QueryContext(ctx, `SELECT r.*, a.due FROM (SELECT `+automationsDue+` AS due) a LEFT JOIN (
+	rows, err := s.read.QueryContext(ctx, `SELECT r.*, a.due, a.sys FROM (SELECT `+automationsDue+` AS due,
+		(SELECT min(next_at) FROM system_jobs) AS sys) a LEFT JOIN (
 		SELECT `+releaseColumns+`, COALESCE(p.paused, 0) AS paused_flag, CASE
 		    WHEN COALESCE(p.paused, 0) = 0 OR state = 'awaiting_approval'
 		      THEN execute_at
@@ -39,16 +40,15 @@ func (s *Store) DueWork(ctx context.Context, until time.Time, limit int) ([]engi
 		ORDER BY due_order, id
 		LIMIT ?) r ON 1
 		ORDER BY r.due_order, r.id`, late, t, t, lateUntil, limit)
+	var w scheduler.DueWork
 	if err != nil {
-		return nil, nil, fmt.Errorf("store: due work: %w", err)
+		return w, fmt.Errorf("store: due work: %w", err)
 	}
 	defer rows.Close()
 	cols, err := rows.Columns()
 	if err != nil {
-		return nil, nil, fmt.Errorf("store: due work: %w", err)
+		return w, fmt.Errorf("store: due work: %w", err)
 	}
-	var out []engine.ReleaseRow
-	var autoDue *time.Time
 	for rows.Next() {
 		// The first scan sees whether the row carries a release (the
 		// automations' row alone has NULLs there); Scan may be called again.
@@ -57,32 +57,41 @@ func (s *Store) DueWork(ctx context.Context, until time.Time, limit int) ([]engi
 			probe[i] = new(any)
 		}
 		if err := rows.Scan(probe...); err != nil {
-			return nil, nil, fmt.Errorf("store: due work: %w", err)
+			return w, fmt.Errorf("store: due work: %w", err)
 		}
-		var due sql.NullString
-		if v := *(probe[len(probe)-1].(*any)); v != nil {
-			due = sql.NullString{String: fmt.Sprint(v), Valid: true}
-			if b, ok := v.([]byte); ok {
-				due.String = string(b)
-			}
+		if w.AutomationsAt, err = probedInstant(probe[len(probe)-2]); err != nil {
+			return w, err
 		}
-		if autoDue, err = parseInstant(due); err != nil {
-			return nil, nil, err
+		if w.SystemAt, err = probedInstant(probe[len(probe)-1]); err != nil {
+			return w, err
 		}
 		if *(probe[0].(*any)) == nil {
 			continue
 		}
 		var paused bool
-		var order sql.NullString
-		var again sql.NullString
-		r, err := scanRelease(withExtra{rows, []any{&paused, &order, &again}})
+		var order, due, sys sql.NullString
+		r, err := scanRelease(withExtra{rows, []any{&paused, &order, &due, &sys}})
 		if err != nil {
-			return nil, nil, err
+			return w, err
 		}
 		r.SitePaused = paused
-		out = append(out, r)
+		w.Releases = append(w.Releases, r)
 	}
-	return out, autoDue, rows.Err()
+	return w, rows.Err()
+}
+
+// probedInstant is an instant column scanned into an *any.
+func probedInstant(p any) (*time.Time, error) {
+	switch v := (*(p.(*any))).(type) {
+	case nil:
+		return nil, nil
+	case string:
+		return parseInstant(sql.NullString{String: v, Valid: true})
+	case []byte:
+		return parseInstant(sql.NullString{String: string(v), Valid: true})
+	default:
+		return nil, fmt.Errorf("store: due work: an instant of type %T", v)
+	}
 }
 
 // DueAutomations lists the automations due at or before now, in due order.
@@ -245,4 +254,87 @@ func (s *Store) EndRun(ctx context.Context, e scheduler.RunEnd) error {
 		}
 		return audit(ctx, tx, e.Audit)
 	})
+}
+
+// SystemJob reads a system job's row.
+func (s *Store) SystemJob(ctx context.Context, name string) (scheduler.SystemJob, error) {
+	j := scheduler.SystemJob{Name: name}
+	var next, mark sql.NullString
+	err := s.read.QueryRowContext(ctx, `SELECT next_at, watermark, done FROM system_jobs WHERE name = ?`, name).Scan(&next, &mark, &j.Done)
+	if err != nil {
+		return j, notFound(err)
+	}
+	at, err := parseInstant(next)
+	if err != nil {
+		return j, err
+	}
+	if at != nil {
+		j.NextAt = *at
+	}
+	j.Watermark, err = parseInstant(mark)
+	return j, err
+}
+
+// WriteSystemJob writes a job's next time and watermark if its next time
+// is still read.
+func (s *Store) WriteSystemJob(ctx context.Context, j scheduler.SystemJob, read, now time.Time) (bool, error) {
+	ok, err := one(s.write.ExecContext(ctx, `UPDATE system_jobs SET next_at = ?, watermark = ?, done = ?, updated_at = ?
+		WHERE name = ? AND next_at = ?`, instant(j.NextAt), optionalInstant(j.Watermark), j.Done, instant(now), j.Name, instant(read)))
+	if err != nil {
+		return false, fmt.Errorf("store: system job: %w", err)
+	}
+	return ok, nil
+}
+
+// ScheduleSystemJob sets a job's first time when it has none.
+func (s *Store) ScheduleSystemJob(ctx context.Context, name string, at time.Time) error {
+	if _, err := s.write.ExecContext(ctx, `UPDATE system_jobs SET next_at = ?, updated_at = ? WHERE name = ? AND next_at IS NULL`,
+		instant(at), instant(at), name); err != nil {
+		return fmt.Errorf("store: schedule system job: %w", err)
+	}
+	return nil
+}
+
+// Retain deletes one batch of old runs and old terminal releases (with
+// their items and approvals; audit rows stay) in one transaction.
+func (s *Store) Retain(ctx context.Context, p scheduler.RetentionPass) (runs, releases int, err error) {
+	err = s.tx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `DELETE FROM schedule_runs WHERE id IN (SELECT id FROM schedule_runs
+			WHERE created_at < ? AND state IN ('succeeded', 'failed', 'missed', 'skipped', 'budget-exceeded', 'killed')
+			ORDER BY created_at LIMIT ?)`, instant(p.RunsBefore), p.Limit)
+		if err != nil {
+			return fmt.Errorf("store: retain runs: %w", err)
+		}
+		n, _ := res.RowsAffected()
+		runs = int(n)
+		if _, err := tx.ExecContext(ctx, `CREATE TEMP TABLE IF NOT EXISTS retained (id TEXT PRIMARY KEY)`); err != nil {
+			return fmt.Errorf("store: retain: %w", err)
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM temp.retained`); err != nil {
+			return fmt.Errorf("store: retain: %w", err)
+		}
+		res, err = tx.ExecContext(ctx, `INSERT INTO temp.retained SELECT id FROM releases
+			WHERE updated_at < ? AND state IN ('published', 'conflict', 'missed', 'expired', 'failed', 'canceled')
+			ORDER BY updated_at LIMIT ?`, instant(p.ReleasesBefore), p.Limit)
+		if err != nil {
+			return fmt.Errorf("store: retain releases: %w", err)
+		}
+		n, _ = res.RowsAffected()
+		releases = int(n)
+		if releases == 0 {
+			return nil
+		}
+		for _, q := range []string{
+			`DELETE FROM approvals WHERE release_id IN (SELECT id FROM temp.retained)`,
+			`DELETE FROM release_items WHERE release_id IN (SELECT id FROM temp.retained)`,
+			`DELETE FROM releases WHERE id IN (SELECT id FROM temp.retained)`,
+			`DELETE FROM temp.retained`,
+		} {
+			if _, err := tx.ExecContext(ctx, q); err != nil {
+				return fmt.Errorf("store: retain releases: %w", err)
+			}
+		}
+		return nil
+	})
+	return runs, releases, err
 }

@@ -38,6 +38,9 @@ func schedulerCmd(ctx context.Context, sub string, args []string, stdout io.Writ
 	defer st.Close()
 	sched := scheduler.New(engine.New(st, systemClock{}, nil), withTestHooks(st), nil)
 	if sub == "run-due" {
+		if err := sched.ScheduleSystemJobs(ctx); err != nil { // a system cron ticks instead of the loop
+			return err
+		}
 		rep, err := sched.RunDue(ctx, "manual")
 		if err != nil {
 			return err

@@ -22,9 +22,11 @@ type TickReport struct {
 	RunTally
 	// Automations is what the automations part of the tick did.
 	Automations AutomationTally
-	More        bool      // the tick stopped at its limit with work left
-	At          time.Time // the tick's now
-	NextWakeAt  time.Time
+	// Retention is what the retention system job deleted.
+	Retention  RetentionTally
+	More       bool      // the tick stopped at its limit with work left
+	At         time.Time // the tick's now
+	NextWakeAt time.Time
 	// LagSeconds is how late the oldest item due at the tick's start was
 	// (§8.7): 0 when nothing was due.
 	LagSeconds int64
@@ -43,10 +45,11 @@ func (e *Scheduler) RunDue(ctx context.Context, trigger string) (TickReport, err
 	if err := e.checkDatabase(ctx, now); err != nil {
 		return rep, err // nothing the tick did would be kept; look again in a minute
 	}
-	rows, autoDue, err := e.store.DueWork(ctx, rep.NextWakeAt, maxReleasesPerTick+1)
+	work, err := e.store.DueWork(ctx, rep.NextWakeAt, maxReleasesPerTick+1)
 	if err != nil {
 		return TickReport{}, err
 	}
+	rows, autoDue := work.Releases, work.AutomationsAt
 	var nextDue time.Time
 	var firstErr error
 	later := func(at time.Time) {
@@ -101,6 +104,20 @@ func (e *Scheduler) RunDue(ctx context.Context, trigger string) (TickReport, err
 			}
 			later(again)
 			rep.More = rep.More || more
+		}
+	}
+	// Then the system jobs (§8.6), whatever the kill switch and the
+	// automations flag say: they keep the database's size in bounds.
+	if at := work.SystemAt; at != nil {
+		if at.After(now) {
+			later(*at)
+		} else {
+			again, err := e.runRetention(ctx, now, &rep.Retention)
+			if err != nil {
+				e.log.Error("schedules: retention failed", "err", err)
+				firstErr = cmp.Or(firstErr, err)
+			}
+			later(again)
 		}
 	}
 	if err := e.beat(ctx, now, trigger, nextDue, rep); err != nil {

@@ -99,6 +99,9 @@ func (t *Scheduler) Start(ctx context.Context) {
 	t.done.Add(1)
 	go func() {
 		defer t.done.Done()
+		if err := t.ScheduleSystemJobs(ctx); err != nil {
+			t.log.Error("schedules: the system jobs could not be scheduled", "err", err)
+		}
 		for {
 			rep, err := t.RunDue(ctx, "node")
 			if ctx.Err() != nil {
