@@ -409,3 +409,60 @@ func TestIdleTickWithAutomationsIsOneStatement(t *testing.T) {
 		t.Fatalf("idle tick with 50 automations: %d statements", n)
 	}
 }
+
+// TestStatementsPerAutomationPath holds the automation paths of a tick to
+// a statement budget, as the release paths are (store's
+// TestStatementsPerTickPath): a change that adds a query shows here.
+func TestStatementsPerAutomationPath(t *testing.T) {
+	measure := func(b *testBundle) int64 {
+		before := b.Store.Statements()
+		b.Tick(t)
+		return b.Store.Statements() - before
+	}
+	cases := []struct {
+		name   string
+		budget int64
+		run    func(t *testing.T) int64
+	}{
+		// due work, due automations, the claim (guard, run), the step's
+		// end (run, automation, audit), the heartbeat: 8 measured.
+		{"OneStepRun", 8, func(t *testing.T) int64 {
+			b := newBundle(t)
+			b.Sched.SetJobs(&fakeJobs{Steps: 1})
+			a := b.newAutomation(t, "Sweep", "daily", "", "2026-11-02T09:00")
+			b.Tick(t)
+			b.Clock.Set(*a.NextRunAt)
+			return measure(b)
+		}},
+		// After a week down: the same, with the skipped run.
+		{"CoalescedRun", 9, func(t *testing.T) int64 {
+			b := newBundle(t)
+			b.Sched.SetJobs(&fakeJobs{Steps: 1})
+			b.newAutomation(t, "Sweep", "daily", "", "2026-11-02T09:00")
+			b.Tick(t)
+			b.Clock.Advance(7 * 24 * time.Hour)
+			return measure(b)
+		}},
+		// A middle step of a sweep: due work, due automations, the run,
+		// the step's claim (run, automation), its save (run, automation),
+		// the heartbeat: 8 measured.
+		{"MiddleStep", 8, func(t *testing.T) int64 {
+			b := newBundle(t)
+			b.Sched.SetJobs(&fakeJobs{Steps: 3})
+			a := b.newAutomation(t, "Sweep", "daily", "", "2026-11-02T09:00")
+			b.Clock.Set(*a.NextRunAt)
+			b.Tick(t)
+			b.Clock.Advance(time.Second)
+			return measure(b)
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := c.run(t)
+			t.Logf("%s: %d statements (budget %d)", c.name, got, c.budget)
+			if got > c.budget {
+				t.Errorf("%s took %d statements, budget %d", c.name, got, c.budget)
+			}
+		})
+	}
+}
