@@ -37,6 +37,9 @@ func schedulerCmd(ctx context.Context, sub string, args []string, stdout io.Writ
 	}
 	defer st.Close()
 	sched := scheduler.New(engine.New(st, systemClock{}, nil), withTestHooks(st), nil)
+	if j := testJobs(); j != nil {
+		sched.SetJobs(j)
+	}
 	if sub == "run-due" {
 		if err := sched.ScheduleSystemJobs(ctx); err != nil { // a system cron ticks instead of the loop
 			return err

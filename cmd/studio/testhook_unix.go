@@ -6,9 +6,12 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strconv"
 	"sync"
 	"syscall"
+	"time"
 
+	"studio/engine/jobs"
 	"studio/engine/scheduler"
 )
 
@@ -41,4 +44,58 @@ func (s *stopAfterClaim) ClaimRelease(ctx context.Context, c scheduler.Claim) (b
 		})
 	}
 	return ok, err
+}
+
+// The automations' process test (automation_process_test.go) runs real
+// processes with a fake job: when testJobsEnv names a file, every step of a
+// run appends "start <run> <cursor>" to it, and "done <run> <cursor>" once
+// it has done its work; a run has three steps. With testStopInStepEnv set to
+// a cursor, the process stops itself with SIGSTOP inside that step, before
+// its work is done, as a process killed mid-step would leave it. Nothing
+// sets them outside tests.
+const (
+	testJobsEnv       = "STUDIO_TEST_JOBS"
+	testStopInStepEnv = "STUDIO_TEST_STOP_IN_STEP"
+)
+
+// testJobs is the fake job when a test asks for one, else nil.
+func testJobs() jobs.Stepper {
+	path := os.Getenv(testJobsEnv)
+	if path == "" {
+		return nil
+	}
+	return &fileJobs{path: path, stopAt: os.Getenv(testStopInStepEnv)}
+}
+
+type fileJobs struct {
+	path   string
+	stopAt string
+}
+
+func (f *fileJobs) note(line string) error {
+	file, err := os.OpenFile(f.path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+	if err != nil {
+		return err
+	}
+	defer file.Close()
+	_, err = fmt.Fprintln(file, line)
+	return err
+}
+
+func (f *fileJobs) Step(_ context.Context, run jobs.Run, cursor string) (jobs.Step, error) {
+	if err := f.note("start " + run.ID + " " + cursor); err != nil {
+		return jobs.Step{}, err
+	}
+	if f.stopAt != "" && cursor == f.stopAt {
+		fmt.Fprintln(os.Stderr, "stopped in step", run.ID, cursor)
+		syscall.Kill(os.Getpid(), syscall.SIGSTOP)
+		// The stop reaches the process a moment later, on any thread: this
+		// step must not get on with its work meanwhile. The test kills it.
+		time.Sleep(time.Hour)
+	}
+	n, _ := strconv.Atoi(cursor)
+	if err := f.note("done " + run.ID + " " + cursor); err != nil {
+		return jobs.Step{}, err
+	}
+	return jobs.Step{Cursor: strconv.Itoa(n + 1), Done: n+1 >= 3, Counts: map[string]int{"checked": n + 1}}, nil
 }
