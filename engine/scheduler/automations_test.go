@@ -466,3 +466,43 @@ func TestStatementsPerAutomationPath(t *testing.T) {
 		})
 	}
 }
+
+// TestAutomationOnceEndsAndDSTGapIsRecorded: a once automation runs once
+// and ends; a daily 02:30 in Berlin runs at 03:30 on the spring change and
+// its run says dst-gap.
+func TestAutomationOnceEndsAndDSTGapIsRecorded(t *testing.T) {
+	b := newBundle(t)
+	b.Sched.SetJobs(&fakeJobs{})
+	ctx := context.Background()
+	au := automations.New(b.Store, b.Eng)
+	once, err := au.Create(ctx, b.Owner, b.Site.ID, automations.Input{Name: "Once", Builtin: automation.BuiltinCleanup,
+		Preset: "once", Start: "2026-11-02T10:15"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Clock.Set(*once.NextRunAt)
+	if rep := b.Tick(t); rep.Automations.Ended != 1 {
+		t.Fatalf("once: %+v", rep.Automations)
+	}
+	got := b.automation(t, once.ID)
+	if got.State != automations.AutomationEnded || got.EndedAt == nil || got.NextRunAt != nil || got.DueAt != nil {
+		t.Fatalf("once after its run: %s ended %v next %v due %v", got.State, got.EndedAt, got.NextRunAt, got.DueAt)
+	}
+
+	b.Clock.Set(time.Date(2027, 3, 27, 12, 0, 0, 0, time.UTC))
+	berlin, err := au.Create(ctx, b.Owner, b.Site.ID, automations.Input{Name: "Night", Builtin: automation.BuiltinStaleContent,
+		Rule: "FREQ=DAILY;BYHOUR=2;BYMINUTE=30", Start: "2027-03-01T02:30", TimeZone: "Europe/Berlin"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gap := time.Date(2027, 3, 28, 1, 30, 0, 0, time.UTC) // 03:30 CEST: 02:30 does not exist that night
+	if !berlin.NextRunAt.Equal(gap) {
+		t.Fatalf("next run %v, want %v", berlin.NextRunAt, gap)
+	}
+	b.Clock.Set(gap)
+	b.Tick(t)
+	runs := b.runsOf(t, berlin.ID)
+	if len(runs) != 1 || runs[0].Adjusted != "dst-gap" || !runs[0].OccurrenceAt.Equal(gap) {
+		t.Fatalf("runs %+v", runs)
+	}
+}
