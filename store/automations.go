@@ -348,6 +348,9 @@ func (s *Store) Runs(ctx context.Context, f automations.RunFilter) ([]automation
 	if f.State != "" {
 		where, args = append(where, "r.state = ?"), append(args, f.State)
 	}
+	if f.Outcome != "" {
+		where, args = append(where, "r.outcome = ?"), append(args, f.Outcome)
+	}
 	if f.Before != nil {
 		at := instant(f.Before.OccurrenceAt)
 		where, args = append(where, "(r.occurrence_at < ? OR (r.occurrence_at = ? AND r.id < ?))"), append(args, at, at, f.Before.ID)

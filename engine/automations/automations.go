@@ -213,6 +213,41 @@ func AbilitiesOf(u engine.User) Abilities {
 	return Abilities{Read: u.Passes(policy.SchedulesRead), Manage: u.Passes(policy.AutomationsManage)}
 }
 
+// AutomationAbilities are what a person may do with one automation now:
+// each flag is true exactly when the use case of the same name would
+// accept the act (rev aside).
+type AutomationAbilities struct {
+	Edit, Delete, Duplicate bool
+	Pause, Resume, RunNow   bool
+}
+
+// AbilitiesFor is what u may do with a now.
+func AbilitiesFor(u engine.User, a Automation) AutomationAbilities {
+	if !AbilitiesOf(u).Manage {
+		return AutomationAbilities{}
+	}
+	st := a.AutomationState()
+	_, builtin := a.Builtin()
+	return AutomationAbilities{
+		Edit: builtin, Delete: true, Duplicate: builtin,
+		Pause:  automation.CanChange(st, automation.StatePaused, automation.ReasonPerson, automation.ActorPerson),
+		Resume: automation.CanChange(st, automation.StateActive, "", automation.ActorPerson),
+		RunNow: builtin && a.State != AutomationEnded && a.State != AutomationBroken && a.OpenRunID == "",
+	}
+}
+
+// InputOf is the Input that makes a copy of a (Studio's Duplicate, and the
+// editor's form filled in from it).
+func InputOf(a Automation) Input {
+	b, _ := a.Builtin()
+	in := Input{Name: a.Name, Builtin: b, Preset: a.Preset, Start: a.StartLocal, TimeZone: a.TimeZone,
+		StaleAfterDays: a.Config.StaleAfterDays, Exclude: append([]string(nil), a.Config.Exclude...)}
+	if a.Preset == "custom" {
+		in.Rule = a.Rule
+	}
+	return in
+}
+
 func mayRead(u engine.User) error {
 	if !AbilitiesOf(u).Read {
 		return refuse(engine.CodeForbidden, "")

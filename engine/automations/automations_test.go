@@ -295,3 +295,85 @@ func TestPreviewRuleNotesTheClockChange(t *testing.T) {
 	_, err = b.auto.PreviewRule(context.Background(), b.Author, b.Site.ID, "", "FREQ=DAILY;COUNT=2;UNTIL=20271231T000000Z", "2027-03-01T02:30", "")
 	enginetest.WantRefusal(t, err, automations.CodeBadRule, "rule")
 }
+
+// TestAbilitiesAreTheUseCasesAnswers: each flag of AbilitiesFor equals
+// whether its use case accepts the act, for every state a person meets and
+// for a person who may manage and one who may not.
+func TestAbilitiesAreTheUseCasesAnswers(t *testing.T) {
+	ctx := context.Background()
+	scenarios := map[string]func(b *testBundle, a automations.Automation){
+		"Active": func(*testBundle, automations.Automation) {},
+		"Paused": func(b *testBundle, a automations.Automation) {
+			if _, err := b.auto.Pause(ctx, b.Editor, b.Site.ID, a.ID, a.Rev); err != nil {
+				t.Fatal(err)
+			}
+		},
+		"AutoPaused": func(b *testBundle, a automations.Automation) {
+			b.Exec(t, `UPDATE automations SET state = 'auto-paused', paused_reason = 'failures', consecutive_failures = 3 WHERE id = ?`, a.ID)
+		},
+		"KillSwitchPaused": func(b *testBundle, a automations.Automation) {
+			b.Exec(t, `UPDATE automations SET state = 'paused', paused_reason = 'kill-switch' WHERE id = ?`, a.ID)
+		},
+		"Running": func(b *testBundle, a automations.Automation) {
+			if _, err := b.auto.RunNow(ctx, b.Editor, b.Site.ID, a.ID); err != nil {
+				t.Fatal(err)
+			}
+		},
+		"Ended": func(b *testBundle, a automations.Automation) {
+			b.Exec(t, `UPDATE automations SET state = 'ended', ended_at = created_at, due_at = NULL, next_run_at = NULL WHERE id = ?`, a.ID)
+		},
+	}
+	acts := map[string]struct {
+		flag func(automations.AutomationAbilities) bool
+		do   func(b *testBundle, u engine.User, a automations.Automation) error
+	}{
+		"Pause": {func(x automations.AutomationAbilities) bool { return x.Pause }, func(b *testBundle, u engine.User, a automations.Automation) error {
+			_, err := b.auto.Pause(ctx, u, b.Site.ID, a.ID, a.Rev)
+			return err
+		}},
+		"Resume": {func(x automations.AutomationAbilities) bool { return x.Resume }, func(b *testBundle, u engine.User, a automations.Automation) error {
+			_, err := b.auto.Resume(ctx, u, b.Site.ID, a.ID, a.Rev)
+			return err
+		}},
+		"RunNow": {func(x automations.AutomationAbilities) bool { return x.RunNow }, func(b *testBundle, u engine.User, a automations.Automation) error {
+			_, err := b.auto.RunNow(ctx, u, b.Site.ID, a.ID)
+			return err
+		}},
+		"Delete": {func(x automations.AutomationAbilities) bool { return x.Delete }, func(b *testBundle, u engine.User, a automations.Automation) error {
+			return b.auto.Delete(ctx, u, b.Site.ID, a.ID, a.Rev)
+		}},
+		"Edit": {func(x automations.AutomationAbilities) bool { return x.Edit }, func(b *testBundle, u engine.User, a automations.Automation) error {
+			name := "Renamed"
+			_, err := b.auto.Update(ctx, u, b.Site.ID, a.ID, automations.Patch{Rev: a.Rev, Name: &name})
+			return err
+		}},
+		"Duplicate": {func(x automations.AutomationAbilities) bool { return x.Duplicate }, func(b *testBundle, u engine.User, a automations.Automation) error {
+			_, err := b.auto.Create(ctx, u, b.Site.ID, automations.InputOf(a))
+			return err
+		}},
+	}
+	for sname, scenario := range scenarios {
+		for aname, act := range acts {
+			for _, who := range []string{"Editor", "Author"} {
+				t.Run(sname+"/"+aname+"/"+who, func(t *testing.T) {
+					b := setup(t)
+					a := b.create(t, weekly())
+					scenario(b, a)
+					cur, err := b.auto.Get(ctx, b.Editor, b.Site.ID, a.ID)
+					if err != nil {
+						t.Fatal(err)
+					}
+					u := b.Editor
+					if who == "Author" {
+						u = b.Author
+					}
+					may := act.flag(automations.AbilitiesFor(u, cur))
+					err = act.do(b, u, cur)
+					if may != (err == nil) {
+						t.Fatalf("ability %v, use case said %v", may, err)
+					}
+				})
+			}
+		}
+	}
+}

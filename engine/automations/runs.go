@@ -68,6 +68,7 @@ type RunFilter struct {
 	AutomationID string
 	ReleaseID    string
 	State        string
+	Outcome      string
 	// Before continues a listing: runs strictly older (by occurrence, then
 	// id) than this position.
 	Before *RunPosition
@@ -98,22 +99,28 @@ type RunsQuery struct {
 	AutomationID string
 	ReleaseID    string
 	State        string
+	Outcome      string
 	Cursor       string
 	Limit        int
 }
 
 // Runs lists a site's runs, releases' and automations' alike, newest
-// occurrence first (schedules:read). A state that is not a run state, a
-// limit out of 0..200 or a cursor this package did not give is refused.
+// occurrence first (schedules:read). A state or outcome that is not one of
+// §4.4's, a limit out of 0..200 or a cursor this package did not give is refused.
 func (e *Automations) Runs(ctx context.Context, u engine.User, siteID string, q RunsQuery) (RunPage, error) {
 	if err := mayRead(u); err != nil {
 		return RunPage{}, err
 	}
 	f := RunFilter{SiteID: siteID, AutomationID: strings.TrimSpace(q.AutomationID), ReleaseID: strings.TrimSpace(q.ReleaseID),
-		State: strings.TrimSpace(q.State), Limit: q.Limit}
+		State: strings.TrimSpace(q.State), Outcome: strings.TrimSpace(q.Outcome), Limit: q.Limit}
 	if f.State != "" {
 		if _, err := automation.ParseRunState(f.State); err != nil {
 			return RunPage{}, refuse(automation.CodeUnknownRunState, "state")
+		}
+	}
+	if f.Outcome != "" {
+		if _, err := automation.ParseOutcome(f.Outcome); err != nil {
+			return RunPage{}, refuse(automation.CodeUnknownOutcome, "outcome")
 		}
 	}
 	switch {
