@@ -17,19 +17,15 @@ import (
 // automationsDue is the earliest due_at the ticker must act on: a paused
 // site's automations count only with an open run (to be killed at its step
 // boundary). It reads automations_due in order.
-const automationsDue = `(SELECT min(a.due_at) FROM automations a WHERE a.due_at IS NOT NULL
-	AND (a.open_run_id IS NOT NULL OR NOT EXISTS (SELECT 1 FROM schedule_settings p WHERE p.site_id = a.site_id AND p.paused = 1)))`
+const automationsDue = `(SELECT min(au.due_at) FROM automations au WHERE au.due_at IS NOT NULL
+	AND (au.open_run_id IS NOT NULL OR NOT EXISTS (SELECT 1 FROM schedule_settings p WHERE p.site_id = au.site_id AND p.paused = 1)))`
 
-// DueWork is DueReleases with the automations' earliest due_at, in one
-// statement: the one-row automations part is LEFT JOINed to the releases,
-// so an idle tick still costs one statement with any number of automations
-// configured.
-func (s *Store) DueWork(ctx context.Context, until time.Time, limit int) (scheduler.DueWork, error) {
-	t, lateUntil := instant(until), instant(until.Add(-release.LateLimit))
-	late := fmt.Sprintf("+%d seconds", int64(release.LateLimit/time.Second))
-	rows, err := s.read.QueryContext(ctx, `SELECT r.*, a.due, a.sys FROM (SELECT `+automationsDue+` AS due,
-		(SELECT min(next_at) FROM system_jobs) AS sys) a LEFT JOIN (
-		SELECT `+releaseColumns+`, COALESCE(p.paused, 0) AS paused_flag, CASE
+// dueWorkSQL is DueWork's one statement: its arguments are the late limit
+// as a modifier, the minute's end (twice), the late limit's start and the
+// limit.
+const dueWorkSQL = `SELECT r.*, w.due, w.sys FROM (SELECT ` + automationsDue + ` AS due,
+		(SELECT min(next_at) FROM system_jobs) AS sys) w LEFT JOIN (
+		SELECT ` + releaseColumns + `, COALESCE(p.paused, 0) AS paused_flag, CASE
 		    WHEN COALESCE(p.paused, 0) = 0 OR state = 'awaiting_approval'
 		      THEN execute_at
 		    ELSE max(COALESCE(lease_until, ''), strftime('%Y-%m-%dT%H:%M:%fZ', execute_at, ?))
@@ -39,7 +35,16 @@ func (s *Store) DueWork(ctx context.Context, until time.Time, limit int) (schedu
 		  AND (COALESCE(p.paused, 0) = 0 OR state = 'awaiting_approval' OR execute_at <= ?)
 		ORDER BY due_order, id
 		LIMIT ?) r ON 1
-		ORDER BY r.due_order, r.id`, late, t, t, lateUntil, limit)
+		ORDER BY r.due_order, r.id`
+
+// DueWork is DueReleases with the automations' earliest due_at, in one
+// statement: the one-row automations part is LEFT JOINed to the releases,
+// so an idle tick still costs one statement with any number of automations
+// configured.
+func (s *Store) DueWork(ctx context.Context, until time.Time, limit int) (scheduler.DueWork, error) {
+	t, lateUntil := instant(until), instant(until.Add(-release.LateLimit))
+	late := fmt.Sprintf("+%d seconds", int64(release.LateLimit/time.Second))
+	rows, err := s.read.QueryContext(ctx, dueWorkSQL, late, t, t, lateUntil, limit)
 	var w scheduler.DueWork
 	if err != nil {
 		return w, fmt.Errorf("store: due work: %w", err)
