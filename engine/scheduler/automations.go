@@ -214,7 +214,15 @@ func (t *Scheduler) runAutomation(ctx context.Context, stepper jobs.Stepper, d D
 	}
 	_, builtin := a.Builtin()
 	if a.State != automations.AutomationActive || !builtin || d.SitePaused {
-		return time.Time{}, t.store.PlanAutomation(ctx, AutomationPlan{AutomationID: a.ID, Rev: a.Rev, NextRunAt: a.NextRunAt, Now: now})
+		// Not the runner's to run (an agent task opens windows, §11.2): it
+		// keeps its next run for the calendar and is not looked at again.
+		next := a.NextRunAt
+		if rc, err := a.Recurrence(); err == nil {
+			if o, ok := rc.Next(now); ok {
+				next = &o.At
+			}
+		}
+		return time.Time{}, t.store.PlanAutomation(ctx, AutomationPlan{AutomationID: a.ID, Rev: a.Rev, NextRunAt: next, Now: now})
 	}
 	rc, err := a.Recurrence()
 	if err != nil { // a stored rule today's parser refuses: look no more until a person fixes it

@@ -13,6 +13,7 @@ import (
 	"studio/engine/automation"
 	"studio/engine/automations"
 	"studio/engine/jobs"
+	"studio/engine/localtime"
 	"studio/engine/scheduler"
 	"studio/store"
 )
@@ -504,5 +505,36 @@ func TestAutomationOnceEndsAndDSTGapIsRecorded(t *testing.T) {
 	runs := b.runsOf(t, berlin.ID)
 	if len(runs) != 1 || runs[0].Adjusted != "dst-gap" || !runs[0].OccurrenceAt.Equal(gap) {
 		t.Fatalf("runs %+v", runs)
+	}
+}
+
+// TestMigratedAutomationsGetTheirNextRun: rows from before the runner
+// (migration 0014 makes them due at once, handled then) get their next run
+// on the first tick, and run nothing from before; an agent task keeps its
+// next run and is not looked at again.
+func TestMigratedAutomationsGetTheirNextRun(t *testing.T) {
+	b := newBundle(t)
+	b.Sched.SetJobs(&fakeJobs{})
+	ctx := context.Background()
+	a := b.newAutomation(t, "Sweep", "daily", "", "2026-11-02T09:00")
+	task, err := automations.New(b.Store, b.Eng).CreateAutomation(ctx, b.Owner, b.Site.ID, "Triage", automations.JobAgentTask,
+		"FREQ=DAILY;BYHOUR=10;BYMINUTE=7", "2026-11-02T10:07")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Clock.Advance(3 * 24 * time.Hour)
+	now := localtime.FormatInstant(b.Clock.Now())
+	b.Exec(t, `UPDATE automations SET next_run_at = NULL, due_at = ?, handled_at = ?`, now, now)
+	if rep := b.Tick(t); rep.Automations.Claimed != 0 {
+		t.Fatalf("a migrated automation ran its past: %+v", rep.Automations)
+	}
+	for _, id := range []string{a.ID, task.ID} {
+		got := b.automation(t, id)
+		if got.NextRunAt == nil || !got.NextRunAt.After(b.Clock.Now()) {
+			t.Fatalf("%s: next %v", id, got.NextRunAt)
+		}
+		if (got.DueAt != nil) != (id == a.ID) {
+			t.Fatalf("%s: due %v", id, got.DueAt)
+		}
 	}
 }
