@@ -145,6 +145,8 @@ const (
 // Store is what automations need from storage. Package store implements it.
 type Store interface {
 	Site(ctx context.Context, id string) (engine.Site, error)
+	// ScheduleSettings are the site's (its kill switch).
+	ScheduleSettings(ctx context.Context, siteID string) (engine.ScheduleSettings, error)
 	// CreateAutomation inserts a and its audit row in one transaction.
 	CreateAutomation(ctx context.Context, a Automation, audit engine.AuditEntry) error
 	// Automations lists a site's automations, oldest first (one statement:
@@ -221,8 +223,9 @@ type AutomationAbilities struct {
 	Pause, Resume, RunNow   bool
 }
 
-// AbilitiesFor is what u may do with a now.
-func AbilitiesFor(u engine.User, a Automation) AutomationAbilities {
+// AbilitiesFor is what u may do with a now, on a site whose kill switch is
+// sitePaused or not (engine.ScheduleSettings.Paused).
+func AbilitiesFor(u engine.User, a Automation, sitePaused bool) AutomationAbilities {
 	if !AbilitiesOf(u).Manage {
 		return AutomationAbilities{}
 	}
@@ -232,7 +235,7 @@ func AbilitiesFor(u engine.User, a Automation) AutomationAbilities {
 		Edit: builtin, Delete: true, Duplicate: builtin,
 		Pause:  automation.CanChange(st, automation.StatePaused, automation.ReasonPerson, automation.ActorPerson),
 		Resume: automation.CanChange(st, automation.StateActive, "", automation.ActorPerson),
-		RunNow: builtin && a.State != AutomationEnded && a.State != AutomationBroken && a.OpenRunID == "",
+		RunNow: builtin && a.State != AutomationEnded && a.State != AutomationBroken && a.OpenRunID == "" && !sitePaused,
 	}
 }
 

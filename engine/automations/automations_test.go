@@ -12,6 +12,7 @@ import (
 	"studio/engine/internal/enginetest"
 	"studio/engine/policy"
 	"studio/engine/recurrence"
+	"studio/engine/settings"
 )
 
 type testBundle struct {
@@ -319,6 +320,15 @@ func TestAbilitiesAreTheUseCasesAnswers(t *testing.T) {
 				t.Fatal(err)
 			}
 		},
+		"SitePaused": func(b *testBundle, a automations.Automation) {
+			cur, err := b.Eng.ScheduleSettings(ctx, b.Site.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := settings.New(b.Eng, b.Store).SetKillSwitch(ctx, b.Admin, b.Site.ID, true, "incident", cur.Rev); err != nil {
+				t.Fatal(err)
+			}
+		},
 		"Ended": func(b *testBundle, a automations.Automation) {
 			b.Exec(t, `UPDATE automations SET state = 'ended', ended_at = created_at, due_at = NULL, next_run_at = NULL WHERE id = ?`, a.ID)
 		},
@@ -367,7 +377,11 @@ func TestAbilitiesAreTheUseCasesAnswers(t *testing.T) {
 					if who == "Author" {
 						u = b.Author
 					}
-					may := act.flag(automations.AbilitiesFor(u, cur))
+					set, err := b.Eng.ScheduleSettings(ctx, b.Site.ID)
+					if err != nil {
+						t.Fatal(err)
+					}
+					may := act.flag(automations.AbilitiesFor(u, cur, set.Paused))
 					err = act.do(b, u, cur)
 					if may != (err == nil) {
 						t.Fatalf("ability %v, use case said %v", may, err)

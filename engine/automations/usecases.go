@@ -468,7 +468,8 @@ func (e *Automations) move(ctx context.Context, u engine.User, siteID, id string
 // or "Check again" (§13 run-now; people only). Its occurrence is now and
 // its trigger manual; the ticker takes its steps at once. An automation
 // with a run in progress is refused (run_open); an ended or broken one
-// too (bad_state). The run is returned as it starts.
+// too (bad_state), and any while the site's kill switch is on
+// (site_paused). The run is returned as it starts.
 func (e *Automations) RunNow(ctx context.Context, u engine.User, siteID, id string) (Run, error) {
 	if err := mayManage(u); err != nil {
 		return Run{}, err
@@ -482,6 +483,13 @@ func (e *Automations) RunNow(ctx context.Context, u engine.User, siteID, id stri
 	}
 	if a.OpenRunID != "" {
 		return Run{}, refuse(CodeRunOpen, "")
+	}
+	// The site's kill switch holds every run (§11.6): a run started now
+	// would be killed at its first step.
+	if set, err := e.store.ScheduleSettings(ctx, siteID); err != nil {
+		return Run{}, err
+	} else if set.Paused {
+		return Run{}, refuse(engine.CodeSitePaused, "")
 	}
 	now := e.now()
 	r := Run{ID: ids.RunID(a.ID, now), SiteID: siteID, SubjectKind: SubjectAutomation, SubjectID: a.ID,
