@@ -85,3 +85,27 @@ func BenchmarkAutomationsTick200Across21Sites(b *testing.B) {
 	b.ReportMetric(float64(ticks)/float64(b.N), "ticks/op")
 	b.ReportMetric(float64(total.Milliseconds())/float64(b.N), "ms-to-last-start")
 }
+
+// BenchmarkRunDueIdleWith50Automations is the commonest tick with
+// automations configured: 50 of them, none due (one statement,
+// TestIdleTickWithAutomationsIsOneStatement).
+func BenchmarkRunDueIdleWith50Automations(b *testing.B) {
+	tb := newBundle(b)
+	ctx := context.Background()
+	au := automations.New(tb.Store, tb.Eng)
+	for i := range 50 {
+		if _, err := au.Create(ctx, tb.Owner, tb.Site.ID, automations.Input{Name: fmt.Sprintf("Sweep %d", i),
+			Builtin: automation.BuiltinBrokenLinks, Preset: "daily", Start: "2026-11-02T20:00"}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	tb.Sched.SetJobs(&clockedJobs{})
+	tb.Tick(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		rep, err := tb.Sched.RunDue(ctx, "bench")
+		if err != nil || rep.Automations.Claimed != 0 {
+			b.Fatal(rep, err)
+		}
+	}
+}
