@@ -41,6 +41,10 @@ func (s *stopAfterClaim) ClaimRelease(ctx context.Context, c scheduler.Claim) (b
 		s.once.Do(func() {
 			fmt.Fprintln(os.Stderr, "claimed", c.ReleaseID)
 			syscall.Kill(os.Getpid(), syscall.SIGSTOP)
+			// The stop reaches the process a moment later, on any of its
+			// threads: without this wait the run could get on with its
+			// effect first (seen here). A continued process goes on.
+			time.Sleep(200 * time.Millisecond)
 		})
 	}
 	return ok, err
