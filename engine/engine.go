@@ -10,12 +10,15 @@
 // store interfaces, wired beside the engine in cmd/studio: engine/calendar
 // (the calendar read model), engine/scheduler (when due work runs and what
 // one release run does: the tick's run and Publish now, the leases, the
-// health report and the notices), engine/public (the public view and
-// preview links), engine/settings (kill switch, write cap, zone, language),
-// engine/gates (setting and lifting embargoes and expiries),
+// automations' occurrences stepped through their jobs, the retention system
+// job, the health report and the notices), engine/public (the public view
+// and preview links), engine/settings (kill switch, write cap, zone,
+// language), engine/gates (setting and lifting embargoes and expiries),
 // engine/identity (accounts, sign-in and its throttle, passwords, access
-// tokens) and engine/automations. They import the root; the root imports
-// none: an approved "on-approval" release runs through the scheduler's
+// tokens) and engine/automations (automations made from presets or rules,
+// changed, paused, resumed, run now and deleted, rule previews, and the runs
+// of automations and releases that History lists). They import the root;
+// the root imports none: an approved "on-approval" release runs through the scheduler's
 // manual run, which it registers (SetManualRunner).
 package engine
 

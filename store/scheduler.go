@@ -160,6 +160,22 @@ func claimManual(ctx context.Context, tx *sql.Tx, c scheduler.Claim) (bool, erro
 // stop before its effect. The release's lease is the one claims read; the
 // run row's keeps the end the claim gave it.
 func (s *Store) RenewLease(ctx context.Context, l scheduler.Lease) error {
+	if l.AutomationID != "" { // an automation run's step: the run row holds the lease
+		return s.tx(ctx, func(tx *sql.Tx) error {
+			ok, err := one(tx.ExecContext(ctx, `UPDATE schedule_runs SET lease_until = ?
+				WHERE id = ? AND state = 'running' AND lease_token = ? AND lease_until > ?`,
+				instant(l.Until), l.RunID, l.Token, instant(l.Now)))
+			if err != nil {
+				return fmt.Errorf("store: renew lease: %w", err)
+			}
+			if !ok {
+				return engine.ErrConflict
+			}
+			_, err = tx.ExecContext(ctx, `UPDATE automations SET due_at = ? WHERE id = ? AND open_run_id = ?`,
+				instant(l.Until), l.AutomationID, l.RunID)
+			return err
+		})
+	}
 	return s.tx(ctx, func(tx *sql.Tx) error {
 		ok, err := one(tx.ExecContext(ctx, `UPDATE releases SET lease_until = ?
 			WHERE id = ? AND state = 'running' AND lease_token = ? AND lease_until > ?`,

@@ -7,7 +7,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"studio/engine/jobs"
+	"studio/engine/public"
 	"studio/engine/scheduler"
+	"studio/handlers/site"
 	"time"
 
 	"studio/engine"
@@ -36,8 +39,18 @@ func schedulerCmd(ctx context.Context, sub string, args []string, stdout io.Writ
 		return err
 	}
 	defer st.Close()
-	sched := scheduler.New(engine.New(st, systemClock{}, nil), withTestHooks(st), nil)
+	eng := engine.New(st, systemClock{}, nil)
+	sched := scheduler.New(eng, withTestHooks(st), nil)
+	// The built-in jobs, with the public site feed-check renders.
+	var steps jobs.Stepper = jobs.New(eng, st, site.New(eng, public.New(eng, st), nil, site.Options{}))
+	if j := testJobs(); j != nil {
+		steps = j
+	}
+	sched.SetJobs(steps)
 	if sub == "run-due" {
+		if err := sched.ScheduleSystemJobs(ctx); err != nil { // a system cron ticks instead of the loop
+			return err
+		}
 		rep, err := sched.RunDue(ctx, "manual")
 		if err != nil {
 			return err

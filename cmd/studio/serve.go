@@ -12,6 +12,8 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
+	"strings"
 	"studio/engine/gates"
 	"studio/engine/identity"
 	"studio/engine/scheduler"
@@ -100,11 +102,20 @@ func serveCmd(ctx context.Context, args []string, stdout io.Writer, log *slog.Lo
 	proxies := fs.String("trusted-proxy", "", "comma-separated addresses or CIDRs of proxies whose X-Forwarded-Proto is believed")
 	publicURL := fs.String("public-url", "", "the public site's base URL for absolute links, e.g. https://news.example (default: http:// and the listening address)")
 	cdnMaxAge := fs.Duration("cdn-max-age", site.DefaultCDNMaxAge, "longest a CDN may keep a public page (manual publishes cannot be foreseen)")
+	autoDefault := os.Getenv("STUDIO_AUTOMATIONS")
+	if autoDefault == "" {
+		autoDefault = "on"
+	}
+	autos := fs.String("automations", autoDefault, "on or off: off stops every automation of this deployment while releases and gates go on (env STUDIO_AUTOMATIONS)")
 	st, folder, err := openData(ctx, fs, args, demo)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
+	automationsOff, err := parseOnOff(*autos)
+	if err != nil {
+		return fmt.Errorf("--automations: %w", err)
+	}
 	trusted, err := handlers.ParseTrustedProxies(*proxies)
 	if err != nil {
 		return fmt.Errorf("--trusted-proxy: %w", err)
@@ -142,6 +153,10 @@ func serveCmd(ctx context.Context, args []string, stdout io.Writer, log *slog.Lo
 	}
 
 	srv := newServer(a.handler)
+	if automationsOff {
+		a.ticker.SetAutomationsOff(true)
+		log.Warn("automations are off for this deployment (--automations=off): releases and gates still run")
+	}
 	a.ticker.Start(ctx)
 	defer a.ticker.Stop()
 
@@ -178,4 +193,15 @@ func publicBase(flagValue string, listen net.Addr) (string, error) {
 		host = "localhost"
 	}
 	return "http://" + net.JoinHostPort(host, port), nil
+}
+
+// parseOnOff reads --automations: on or off.
+func parseOnOff(v string) (off bool, err error) {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "on", "":
+		return false, nil
+	case "off":
+		return true, nil
+	}
+	return false, fmt.Errorf("%q is neither on nor off", v)
 }

@@ -6,9 +6,12 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/signal"
+	"strconv"
 	"sync"
 	"syscall"
 
+	"studio/engine/jobs"
 	"studio/engine/scheduler"
 )
 
@@ -37,8 +40,71 @@ func (s *stopAfterClaim) ClaimRelease(ctx context.Context, c scheduler.Claim) (b
 	if ok && err == nil {
 		s.once.Do(func() {
 			fmt.Fprintln(os.Stderr, "claimed", c.ReleaseID)
-			syscall.Kill(os.Getpid(), syscall.SIGSTOP)
+			stopHere()
 		})
 	}
 	return ok, err
+}
+
+// The automations' process test (automation_process_test.go) runs real
+// processes with a fake job: when testJobsEnv names a file, every step of a
+// run appends "start <run> <cursor>" to it, and "done <run> <cursor>" once
+// it has done its work; a run has three steps. With testStopInStepEnv set to
+// a cursor, the process stops itself with SIGSTOP inside that step, before
+// its work is done, as a process killed mid-step would leave it. Nothing
+// sets them outside tests.
+const (
+	testJobsEnv       = "STUDIO_TEST_JOBS"
+	testStopInStepEnv = "STUDIO_TEST_STOP_IN_STEP"
+)
+
+// testJobs is the fake job when a test asks for one, else nil.
+func testJobs() jobs.Stepper {
+	path := os.Getenv(testJobsEnv)
+	if path == "" {
+		return nil
+	}
+	return &fileJobs{path: path, stopAt: os.Getenv(testStopInStepEnv)}
+}
+
+type fileJobs struct {
+	path   string
+	stopAt string
+}
+
+func (f *fileJobs) note(line string) error {
+	file, err := os.OpenFile(f.path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+	if err != nil {
+		return err
+	}
+	defer file.Close()
+	_, err = fmt.Fprintln(file, line)
+	return err
+}
+
+func (f *fileJobs) Step(_ context.Context, run jobs.Run, cursor string) (jobs.Step, error) {
+	if err := f.note("start " + run.ID + " " + cursor); err != nil {
+		return jobs.Step{}, err
+	}
+	if f.stopAt != "" && cursor == f.stopAt {
+		fmt.Fprintln(os.Stderr, "stopped in step", run.ID, cursor)
+		stopHere() // the test kills it there
+	}
+	n, _ := strconv.Atoi(cursor)
+	if err := f.note("done " + run.ID + " " + cursor); err != nil {
+		return jobs.Step{}, err
+	}
+	return jobs.Step{Cursor: strconv.Itoa(n + 1), Done: n+1 >= 3, Counts: map[string]int{"checked": n + 1}}, nil
+}
+
+// stopHere stops the process with SIGSTOP and returns only once a test
+// continues it (SIGCONT). The stop reaches the process a moment after the
+// kill, on any of its threads; without waiting for the continue, the run
+// could get on with its effect first.
+func stopHere() {
+	cont := make(chan os.Signal, 1)
+	signal.Notify(cont, syscall.SIGCONT)
+	defer signal.Stop(cont)
+	syscall.Kill(os.Getpid(), syscall.SIGSTOP)
+	<-cont
 }

@@ -1,13 +1,22 @@
-// Package automations holds the automation use cases (RFC §11): creating
-// a site's recurring jobs and listing them. engine/automation is their pure
-// model (states, jobs, limits); this package reaches storage through its
-// own narrow Store. The runner (the automations tick) comes next.
+// Package automations holds the automation use cases (RFC §11, §13): a
+// site's recurring built-in jobs created from a preset or a custom D3 rule,
+// read, changed with a rev compare-and-swap, paused, resumed, run now and
+// deleted; the preview of a rule's next runs; and the runs of automations
+// and releases as History lists them. engine/automation is their pure
+// model (states, jobs, limits, coalescing) and engine/recurrence their
+// schedules; this package reaches storage through its own narrow Store.
+// The runner that carries the occurrences out is engine/scheduler's tick
+// (RunDue), which steps each claimed run through a jobs.Stepper.
+//
+// Every change is a person's (automations:manage, people only) and writes
+// an audit row in the same transaction; reading needs schedules:read
+// (Abilities says which a person holds). Bad input is refused with one
+// engine.Error code per rule and changes nothing.
 package automations
 
 import (
 	"context"
 	"errors"
-	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -15,16 +24,14 @@ import (
 
 	"studio/engine"
 	"studio/engine/automation"
-	"studio/engine/ids"
+	"studio/engine/jobs"
 	"studio/engine/localtime"
 	"studio/engine/policy"
 	"studio/engine/recurrence"
 	"studio/engine/release"
 )
 
-// Automation is a site's recurring job as Studio keeps it for now (RFC
-// §4.3, §11): enough to put its occurrences on the calendar. Keys, budgets,
-// run windows and runs come with the runner.
+// Automation is a site's recurring job (RFC §4.3) as Studio keeps it.
 type Automation struct {
 	ID     string
 	SiteID string
@@ -32,26 +39,54 @@ type Automation struct {
 	// Job is "builtin:<name>" (a §11.1 built-in job, automation.Builtins)
 	// or "agent-task".
 	Job string
+	// Config is a built-in job's own fields (staleAfterDays, exclude).
+	Config jobs.Config
 	// Rule is the RRULE value of the D3 subset, without "RRULE:"
 	// (engine/recurrence); empty for a one-off at StartLocal.
 	Rule string
+	// Preset is the picker's choice the rule came from (§4.3 preset):
+	// once, hourly, daily, weekdays, weekly, monthly or custom.
+	Preset string
 	// StartLocal is the wall-clock start, YYYY-MM-DDTHH:MM, in TimeZone.
 	StartLocal string
 	TimeZone   string
-	State      string // AutomationActive | AutomationPaused | AutomationBroken
-	CreatedBy  release.Actor
-	Origin     string // person | agent: who does the work of a run
-	Rev        int64
-	CreatedAt  time.Time
-	UpdatedAt  time.Time
+	State      string // an automation.State
+	// PausedReason is §4.3's pausedReason: set when paused, auto-paused
+	// or broken.
+	PausedReason        string
+	ConsecutiveFailures int
+	// Owner is the person who owns the automation (§4.3): its creator.
+	Owner     automation.Owner
+	CreatedBy release.Actor
+	Origin    string // person | agent: who does the work of a run
+	// NextRunAt is the next occurrence (§4.3 nextRunAt); nil when the rule
+	// has no more.
+	NextRunAt *time.Time
+	// EndedAt is when COUNT or UNTIL ran out (state ended).
+	EndedAt *time.Time
+	// HandledAt is the runner's memory: the last occurrence run or recorded
+	// as skipped, or the instant the automation was created or resumed.
+	// Occurrences at or before it never run.
+	HandledAt time.Time
+	// DueAt is when the runner must look at the automation next: its next
+	// occurrence, or the next step of its open run; nil when never.
+	DueAt *time.Time
+	// OpenRunID is the run in progress, if any.
+	OpenRunID string
+	// LastRun is the automation's newest run, when listed (List, Get).
+	LastRun   *Run
+	Rev       int64
+	CreatedAt time.Time
+	UpdatedAt time.Time
 }
 
-// Automation states kept so far (§5.3's auto-paused and ended come with the
-// runner).
+// Automation states (§5.3).
 const (
-	AutomationActive = string(automation.StateActive)
-	AutomationPaused = string(automation.StatePaused)
-	AutomationBroken = string(automation.StateBroken)
+	AutomationActive     = string(automation.StateActive)
+	AutomationPaused     = string(automation.StatePaused)
+	AutomationAutoPaused = string(automation.StateAutoPaused)
+	AutomationBroken     = string(automation.StateBroken)
+	AutomationEnded      = string(automation.StateEnded)
 )
 
 // JobAgentTask is the job of a scheduled agent task (§11.2); built-in jobs
@@ -61,21 +96,91 @@ const (
 	JobBuiltinPrefix = string(automation.JobBuiltin) + ":"
 )
 
-// CodeBadRule refuses a rule engine/recurrence does not accept, or one with
-// no occurrence from its start; Args["Reason"] is recurrence's own code.
-const CodeBadRule = "bad_rule"
+// Builtin is the automation's built-in job, and whether it has one.
+func (a Automation) Builtin() (automation.Builtin, bool) {
+	b, ok := strings.CutPrefix(a.Job, JobBuiltinPrefix)
+	return automation.Builtin(b), ok
+}
 
-// Store is what automations need from storage.
+// AutomationState is the part runs and pauses change, as the pure model
+// takes it.
+func (a Automation) AutomationState() automation.AutomationState {
+	return automation.AutomationState{State: automation.State(a.State), PausedReason: automation.PausedReason(a.PausedReason),
+		ConsecutiveFailures: a.ConsecutiveFailures}
+}
+
+func (a *Automation) setState(s automation.AutomationState) {
+	a.State, a.PausedReason, a.ConsecutiveFailures = string(s.State), string(s.PausedReason), s.ConsecutiveFailures
+}
+
+// Refusal codes of the automation use cases, besides engine's (not_found,
+// forbidden, stale, bad_state) and engine/automation's (bad_name,
+// unknown_builtin, stale_after_days_out_of_range, transition_refused ...).
+const (
+	// CodeBadRule refuses a rule engine/recurrence does not accept, or one
+	// with no occurrence from its start; Args["Reason"] is recurrence's own
+	// code (too_frequent, too_many_per_day, count_and_until ...).
+	CodeBadRule = "bad_rule"
+	// CodeBadZone: the time zone is not an IANA zone Studio knows.
+	CodeBadZone = "bad_zone"
+	// CodeUnknownPreset: the preset is not one of §9.3's.
+	CodeUnknownPreset = "unknown_preset"
+	// CodeBadExclude: an exclude pattern is not a path ("/…", one line, at
+	// most MaxExcludeLength characters), or there are more than
+	// MaxExcludes.
+	CodeBadExclude = "bad_exclude"
+	// CodeRunOpen: the automation has a run in progress (Run now waits
+	// for it to end).
+	CodeRunOpen = "run_open"
+	// CodeBadCursor: a runs cursor that is not one this package gave.
+	CodeBadCursor = "bad_cursor"
+)
+
+// Limits of a built-in job's exclude list.
+const (
+	MaxExcludes      = 50
+	MaxExcludeLength = 200
+)
+
+// Store is what automations need from storage. Package store implements it.
 type Store interface {
 	Site(ctx context.Context, id string) (engine.Site, error)
+	// ScheduleSettings are the site's (its kill switch).
+	ScheduleSettings(ctx context.Context, siteID string) (engine.ScheduleSettings, error)
 	// CreateAutomation inserts a and its audit row in one transaction.
 	CreateAutomation(ctx context.Context, a Automation, audit engine.AuditEntry) error
-	// Automations lists a site's automations, oldest first.
+	// Automations lists a site's automations, oldest first (one statement:
+	// the calendar reads it too).
 	Automations(ctx context.Context, siteID string) ([]Automation, error)
+	// LastRuns fills in each automation's newest run (LastRun).
+	LastRuns(ctx context.Context, as []Automation) error
+	// Automation reads one, with its newest run; engine.ErrNotFound.
+	Automation(ctx context.Context, siteID, id string) (Automation, error)
+	// UpdateAutomation writes a over the automation at rev (a.Rev is the
+	// new rev), with its audit row; engine.ErrConflict when its rev moved.
+	// When killRun is set and the automation has an open run, the run is
+	// killed in the same transaction (a pause stops it; §11.6).
+	UpdateAutomation(ctx context.Context, a Automation, rev int64, killRun bool, audit engine.AuditEntry) error
+	// DeleteAutomation removes the automation at rev, kills its open run
+	// (§11.8) and keeps its runs for History; engine.ErrConflict when its
+	// rev moved.
+	DeleteAutomation(ctx context.Context, siteID, id string, rev int64, now time.Time, audit engine.AuditEntry) error
+	// StartRun inserts r (a person's run now) as the automation's open run
+	// and makes the automation due at r's occurrence, guarded on the
+	// automation's rev and on no run being open; engine.ErrConflict
+	// otherwise.
+	StartRun(ctx context.Context, r Run, rev int64, audit engine.AuditEntry) error
+	// Runs lists runs by f, newest occurrence first.
+	Runs(ctx context.Context, f RunFilter) ([]Run, error)
+	// Run reads one run of a site; engine.ErrNotFound.
+	Run(ctx context.Context, siteID, id string) (Run, error)
 }
 
 // Clock is the engine's clock as automations read it (engine.Engine's Now).
 type Clock interface{ Now() time.Time }
+
+// Poker wakes the ticker early (engine.Engine's Poke): a run now, a resume.
+type Poker interface{ Poke() }
 
 // Automations is the automation use cases.
 type Automations struct {
@@ -83,10 +188,92 @@ type Automations struct {
 	clock Clock
 }
 
-// New wires the automation use cases.
+// New wires the automation use cases. When clock also pokes the ticker
+// (engine.Engine does), Run now and Resume wake it at once.
 func New(store Store, clock Clock) *Automations { return &Automations{store: store, clock: clock} }
 
+func (e *Automations) now() time.Time { return e.clock.Now().UTC().Truncate(time.Millisecond) }
+
+func (e *Automations) poke() {
+	if p, ok := e.clock.(Poker); ok {
+		p.Poke()
+	}
+}
+
+// Abilities are what a person may do with a site's automations: the
+// buttons Studio shows and the refusals the use cases give come from here.
+type Abilities struct {
+	// Read: see automations, their runs and previews (schedules:read).
+	Read bool
+	// Manage: create, edit, pause, resume, run now and delete
+	// (automations:manage, people only: no token carries it).
+	Manage bool
+}
+
+// AbilitiesOf is what u may do with automations.
+func AbilitiesOf(u engine.User) Abilities {
+	return Abilities{Read: u.Passes(policy.SchedulesRead), Manage: u.Passes(policy.AutomationsManage)}
+}
+
+// AutomationAbilities are what a person may do with one automation now:
+// each flag is true exactly when the use case of the same name would
+// accept the act (rev aside).
+type AutomationAbilities struct {
+	Edit, Delete, Duplicate bool
+	Pause, Resume, RunNow   bool
+}
+
+// AbilitiesFor is what u may do with a now, on a site whose kill switch is
+// sitePaused or not (engine.ScheduleSettings.Paused).
+func AbilitiesFor(u engine.User, a Automation, sitePaused bool) AutomationAbilities {
+	if !AbilitiesOf(u).Manage {
+		return AutomationAbilities{}
+	}
+	st := a.AutomationState()
+	_, builtin := a.Builtin()
+	return AutomationAbilities{
+		Edit: builtin, Delete: true, Duplicate: builtin,
+		Pause:  automation.CanChange(st, automation.StatePaused, automation.ReasonPerson, automation.ActorPerson),
+		Resume: automation.CanChange(st, automation.StateActive, "", automation.ActorPerson),
+		RunNow: builtin && a.State != AutomationEnded && a.State != AutomationBroken && a.OpenRunID == "" && !sitePaused,
+	}
+}
+
+// InputOf is the Input that makes a copy of a (Studio's Duplicate, and the
+// editor's form filled in from it).
+func InputOf(a Automation) Input {
+	b, _ := a.Builtin()
+	in := Input{Name: a.Name, Builtin: b, Preset: a.Preset, Start: a.StartLocal, TimeZone: a.TimeZone,
+		StaleAfterDays: a.Config.StaleAfterDays, Exclude: append([]string(nil), a.Config.Exclude...)}
+	if a.Preset == "custom" {
+		in.Rule = a.Rule
+	}
+	return in
+}
+
+func mayRead(u engine.User) error {
+	if !AbilitiesOf(u).Read {
+		return refuse(engine.CodeForbidden, "")
+	}
+	return nil
+}
+
+func mayManage(u engine.User) error {
+	if !AbilitiesOf(u).Manage {
+		return refuse(engine.CodeForbidden, "")
+	}
+	return nil
+}
+
 func refuse(code, field string) *engine.Error { return &engine.Error{Code: code, Field: field} }
+
+// fromModel turns engine/automation's refusal into the engine's.
+func fromModel(err error) error {
+	if me, ok := errors.AsType[*automation.Error](err); ok {
+		return refuse(me.Code, me.Field)
+	}
+	return err
+}
 
 // codeOf is the code of localtime's refusal of a wall-clock time.
 func codeOf(err error) string {
@@ -110,7 +297,7 @@ func automationRecurrence(startLocal, zone, rule string) (recurrence.Recurrence,
 	}
 	loc, err := localtime.Zone(zone)
 	if err != nil {
-		return recurrence.Recurrence{}, refuse("bad_zone", "timeZone")
+		return recurrence.Recurrence{}, refuse(CodeBadZone, "timeZone")
 	}
 	rc, err := AutomationRecurrenceIn(startLocal, loc, rule)
 	if err != nil {
@@ -126,63 +313,6 @@ func badRule(err error) *engine.Error {
 		e.Args = map[string]any{"Reason": re.Code}
 	}
 	return e
-}
-
-// CreateAutomation creates an active automation of siteID (§11; people
-// only, D7: policy.AutomationsManage). name is one line of 1..120
-// characters; job is "builtin:<name>" of a §11.1 job or "agent-task"; rule
-// is an RRULE value of the D3 subset ("" for once) and startLocal its
-// wall-clock start in the site's zone, which the automation keeps. The rule
-// is stored in its canonical form. Audited as automation.create.
-func (e *Automations) CreateAutomation(ctx context.Context, u engine.User, siteID, name, job, rule, startLocal string) (Automation, error) {
-	if err := engine.Require(u, policy.AutomationsManage); err != nil {
-		return Automation{}, err
-	}
-	site, err := e.store.Site(ctx, siteID)
-	if err != nil {
-		return Automation{}, err
-	}
-	name = strings.TrimSpace(name)
-	if !oneLineName(name, automation.MaxNameLength) {
-		return Automation{}, refuse("bad_name", "name")
-	}
-	origin := "person"
-	switch b, builtin := strings.CutPrefix(job, JobBuiltinPrefix); {
-	case builtin && slices.Contains(automation.Builtins, automation.Builtin(b)):
-	case builtin:
-		return Automation{}, refuse("unknown_builtin", "job")
-	case job == JobAgentTask:
-		origin = "agent" // a run's work is the agent's (§11.2)
-	default:
-		return Automation{}, refuse("unknown_job_kind", "job")
-	}
-	rule = strings.TrimSpace(rule)
-	rc, err := automationRecurrence(strings.TrimSpace(startLocal), site.TimeZone, rule)
-	if err != nil {
-		return Automation{}, err
-	}
-	if rc.Rule != nil {
-		rule = rc.Rule.String()
-	}
-	now := e.clock.Now().UTC().Truncate(time.Millisecond)
-	a := Automation{ID: ids.New("aut"), SiteID: siteID, Name: name, Job: job, Rule: rule,
-		StartLocal: rc.Start.String(), TimeZone: site.TimeZone, State: AutomationActive, CreatedBy: u.Actor(),
-		Origin: origin, Rev: 1, CreatedAt: now, UpdatedAt: now}
-	// The audit row names the automation in its details only: audit rows
-	// carrying automation_id are the automation's own writes, which the
-	// daily write cap counts (§11.5).
-	audit := engine.AuditEntry{Action: "automation.create", Actor: u.Actor(), SiteID: siteID, At: now,
-		Details: map[string]any{"automation": a.ID, "name": name, "job": job, "rule": rule, "start": a.StartLocal,
-			"timeZone": a.TimeZone}}
-	if err := e.store.CreateAutomation(ctx, a, audit); err != nil {
-		return Automation{}, err
-	}
-	return a, nil
-}
-
-// Automations lists a site's automations, oldest first.
-func (e *Automations) Automations(ctx context.Context, siteID string) ([]Automation, error) {
-	return e.store.Automations(ctx, siteID)
 }
 
 // oneLineName is a name of one line: not blank, at most limit characters,
@@ -215,4 +345,11 @@ func AutomationRecurrenceIn(startLocal string, loc *time.Location, rule string) 
 		r = &parsed
 	}
 	return recurrence.New(start, loc, r)
+}
+
+// Schedule is what the runner needs to know of an automation at now: the
+// occurrence to run (with the older missed ones to record as one skipped
+// run), and the next one. lastHandled is the automation's HandledAt.
+func Schedule(rc recurrence.Recurrence, lastHandled, now time.Time) automation.Due {
+	return automation.DueOccurrences(rc, lastHandled, now)
 }

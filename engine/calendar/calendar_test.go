@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"studio/engine"
+	"studio/engine/automation"
 	"studio/engine/automations"
 	"studio/engine/content"
 	"studio/engine/localtime"
@@ -766,7 +767,10 @@ func TestCreateAutomation(t *testing.T) {
 	}
 	want := automations.Automation{ID: a.ID, SiteID: b.Site.ID, Name: "Broken-link sweep", Job: "builtin:broken-links",
 		Rule: "FREQ=WEEKLY;BYDAY=MO;BYHOUR=7;BYMINUTE=0", StartLocal: "2026-11-09T07:00", TimeZone: "Europe/Istanbul",
-		State: automations.AutomationActive, CreatedBy: b.Editor.Actor(), Origin: "person", Rev: 1, CreatedAt: start, UpdatedAt: start}
+		State: automations.AutomationActive, CreatedBy: b.Editor.Actor(), Origin: "person", Rev: 1, CreatedAt: start, UpdatedAt: start,
+		Preset: "weekly", Owner: automation.Owner{ID: b.Editor.ID, Name: b.Editor.Name}, HandledAt: start}
+	next := time.Date(2026, 11, 9, 4, 0, 0, 0, time.UTC) // Monday 07:00 in Istanbul
+	want.NextRunAt, want.DueAt = &next, &next
 	if !reflect.DeepEqual(a, want) || !strings.HasPrefix(a.ID, "aut_") {
 		t.Errorf("created:\n got %+v\nwant %+v", a, want)
 	}

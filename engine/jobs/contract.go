@@ -1,6 +1,6 @@
 // Package jobs holds the bodies of the five built-in automation jobs
 // (RFC §11.1): broken-links, stale-content, feed-check, weekly-digest and
-// cleanup. The automations runner (engine/automations) claims a run and
+// cleanup. The automations runner (engine/scheduler) claims a run and
 // calls Step once per tick until the job says it is done; each step reads
 // at most MaxNodesPerStep nodes and writes its findings in one short
 // transaction, so a sweep of a large site spans several ticks and never

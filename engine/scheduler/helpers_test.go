@@ -6,6 +6,7 @@ import (
 
 	"studio/engine"
 	"studio/engine/internal/enginetest"
+	"studio/engine/settings"
 )
 
 // The fixture is shared by the engine's test packages (engine/internal/enginetest).
@@ -29,3 +30,5 @@ func sameInstant(tb testing.TB, what string, got, want time.Time) {
 	tb.Helper()
 	enginetest.SameInstant(tb, what, got, want)
 }
+
+func settingsOf(b *testBundle) *settings.Settings { return settings.New(b.Eng, b.Store) }

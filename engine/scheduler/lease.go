@@ -25,10 +25,13 @@ var (
 // lease has not ended at Now.
 type Lease struct {
 	ReleaseID string
-	RunID     string
-	Token     string
-	Now       time.Time
-	Until     time.Time
+	// AutomationID, when set, makes this the lease of an automation run's
+	// step (the run row holds it) rather than of a release's run.
+	AutomationID string
+	RunID        string
+	Token        string
+	Now          time.Time
+	Until        time.Time
 }
 
 // checkDatabase asks the store whether the database still keeps what it is
@@ -102,7 +105,7 @@ func (e *Scheduler) renewLease(ctx context.Context, l Lease) error {
 	err := e.store.RenewLease(ctx, l)
 	if errors.Is(err, engine.ErrConflict) {
 		e.log.Warn("schedules: a run lost its lease (it lapsed or another ticker took the release over); it stops before publishing",
-			"release", l.ReleaseID, "run", l.RunID)
+			"release", l.ReleaseID, "automation", l.AutomationID, "run", l.RunID)
 		return errLeaseLost
 	}
 	return err

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"studio/engine"
+	"studio/engine/automations"
 	"studio/engine/localtime"
 	"studio/engine/policy"
 	"studio/engine/release"
@@ -27,7 +28,16 @@ const (
 	// its lease and nobody took it over (Status).
 	NoticeDueNotClaimed = "scheduler-due-not-claimed"
 	NoticePastLease     = "scheduler-past-lease"
+	// NoticeAutomationPaused: an automation the person owns was
+	// auto-paused (three failures, a budget) or broke; its reason is
+	// PausedReason. NoticeAutomationFailed: one of its runs failed in the
+	// last week; the run is RunID, its error code ErrorCode.
+	NoticeAutomationPaused = "automation-paused"
+	NoticeAutomationFailed = "automation-failed"
 )
+
+// automationFailuresListed bounds the failed runs the notices read.
+const automationFailuresListed = 50
 
 // How far notices look (§14): approvals due within an hour, releases due
 // within 15 minutes, publications of the last day; problems for a week.
@@ -48,6 +58,12 @@ type Notification struct {
 	Title     string
 	At        time.Time // the release's time, or the last tick for a stalled scheduler
 	Outcome   *release.Outcome
+	// AutomationID, RunID, PausedReason and ErrorCode are set on the
+	// automation notices (Title is then the automation's name).
+	AutomationID string
+	RunID        string
+	PausedReason string
+	ErrorCode    string
 }
 
 // Notifications are the notices for u on a site, newest concern first.
@@ -131,6 +147,52 @@ func (t *Scheduler) Notifications(ctx context.Context, u engine.User, siteID str
 			}
 			out = append(out, n)
 		}
+	}
+	autos, err := t.automationNotices(ctx, u, siteID, now)
+	if err != nil {
+		return nil, err
+	}
+	return append(out, autos...), nil
+}
+
+// automationNotices are §14's automation-paused and automation-failed for
+// the automations u owns: two statements (the site's automations, its
+// newest failed runs).
+func (t *Scheduler) automationNotices(ctx context.Context, u engine.User, siteID string, now time.Time) ([]Notification, error) {
+	list, err := t.store.Automations(ctx, siteID)
+	if err != nil {
+		return nil, err
+	}
+	owned := map[string]automations.Automation{}
+	var out []Notification
+	for _, a := range list {
+		if a.Owner.ID != u.ID {
+			continue
+		}
+		owned[a.ID] = a
+		if a.State == automations.AutomationAutoPaused || a.State == automations.AutomationBroken {
+			out = append(out, Notification{Kind: NoticeAutomationPaused, ID: fmt.Sprintf("%s:%s:%d", NoticeAutomationPaused, a.ID, a.Rev),
+				AutomationID: a.ID, Title: a.Name, At: a.UpdatedAt, PausedReason: a.PausedReason})
+		}
+	}
+	if len(owned) == 0 {
+		return out, nil
+	}
+	failed, err := t.store.Runs(ctx, automations.RunFilter{SiteID: siteID, State: "failed", Limit: automationFailuresListed})
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range failed {
+		a, ok := owned[r.SubjectID]
+		if !ok || r.SubjectKind != automations.SubjectAutomation || now.Sub(r.OccurrenceAt) > problemsFor {
+			continue
+		}
+		at := r.OccurrenceAt
+		if r.EndedAt != nil {
+			at = *r.EndedAt
+		}
+		out = append(out, Notification{Kind: NoticeAutomationFailed, ID: NoticeAutomationFailed + ":" + r.ID, AutomationID: a.ID,
+			RunID: r.ID, Title: a.Name, At: at, ErrorCode: r.ErrorCode})
 	}
 	return out, nil
 }

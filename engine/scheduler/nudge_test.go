@@ -48,7 +48,11 @@ func (*neverBeat) Heartbeat(context.Context) (scheduler.Heartbeat, error) {
 func (*neverBeat) DueReleases(context.Context, time.Time, int) ([]engine.ReleaseRow, error) {
 	return nil, nil
 }
-func (*neverBeat) WriteHeartbeat(context.Context, scheduler.Heartbeat) error { return nil }
+func (*neverBeat) DueWork(context.Context, time.Time, int) (scheduler.DueWork, error) {
+	return scheduler.DueWork{}, nil
+}
+func (*neverBeat) ScheduleSystemJob(context.Context, string, time.Time) error { return nil }
+func (*neverBeat) WriteHeartbeat(context.Context, scheduler.Heartbeat) error  { return nil }
 func (*neverBeat) StuckReleases(context.Context, string, time.Time, time.Time, int) ([]scheduler.StuckRelease, error) {
 	return nil, nil
 }

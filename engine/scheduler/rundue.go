@@ -20,6 +20,10 @@ const (
 // TickReport says what one tick did (§8.1).
 type TickReport struct {
 	RunTally
+	// Automations is what the automations part of the tick did.
+	Automations AutomationTally
+	// Retention is what the retention system job deleted.
+	Retention  RetentionTally
 	More       bool      // the tick stopped at its limit with work left
 	At         time.Time // the tick's now
 	NextWakeAt time.Time
@@ -41,10 +45,11 @@ func (e *Scheduler) RunDue(ctx context.Context, trigger string) (TickReport, err
 	if err := e.checkDatabase(ctx, now); err != nil {
 		return rep, err // nothing the tick did would be kept; look again in a minute
 	}
-	rows, err := e.store.DueReleases(ctx, rep.NextWakeAt, maxReleasesPerTick+1)
+	work, err := e.store.DueWork(ctx, rep.NextWakeAt, maxReleasesPerTick+1)
 	if err != nil {
 		return TickReport{}, err
 	}
+	rows, autoDue := work.Releases, work.AutomationsAt
 	var nextDue time.Time
 	var firstErr error
 	later := func(at time.Time) {
@@ -87,6 +92,34 @@ func (e *Scheduler) RunDue(ctx context.Context, trigger string) (TickReport, err
 			held[r.SiteID] = true
 		}
 	}
+	// Then the automations (§11.1), unless they are off for the deployment
+	// or this process has no job bodies.
+	if stepper := e.automationsRunner(); stepper != nil && autoDue != nil {
+		if autoDue.After(now) {
+			later(*autoDue)
+		} else {
+			again, more, err := e.runAutomations(ctx, stepper, now, trigger, &rep.Automations)
+			if err != nil {
+				firstErr = cmp.Or(firstErr, err)
+			}
+			later(again)
+			rep.More = rep.More || more
+		}
+	}
+	// Then the system jobs (§8.6), whatever the kill switch and the
+	// automations flag say: they keep the database's size in bounds.
+	if at := work.SystemAt; at != nil {
+		if at.After(now) {
+			later(*at)
+		} else {
+			again, err := e.runRetention(ctx, now, &rep.Retention)
+			if err != nil {
+				e.log.Error("schedules: retention failed", "err", err)
+				firstErr = cmp.Or(firstErr, err)
+			}
+			later(again)
+		}
+	}
 	if err := e.beat(ctx, now, trigger, nextDue, rep); err != nil {
 		e.log.Error("schedules: the heartbeat could not be written", "err", err)
 		firstErr = cmp.Or(firstErr, err)
@@ -94,7 +127,7 @@ func (e *Scheduler) RunDue(ctx context.Context, trigger string) (TickReport, err
 	// One structured line per tick (§8.7); the duration is the engine
 	// clock's, so a fake clock reads 0.
 	e.log.Info("schedules tick", "trigger", trigger, "ran", rep.Ran, "published", rep.Published, "late", rep.Late,
-		"failed", rep.Failed, "more", rep.More, "lag_s", rep.LagSeconds,
+		"failed", rep.Failed, "automation_steps", rep.Automations.Steps, "more", rep.More, "lag_s", rep.LagSeconds,
 		"next_wake", rep.NextWakeAt.UTC().Format(time.RFC3339), "duration", e.e.Now().Sub(now))
 	return rep, firstErr
 }
@@ -127,7 +160,7 @@ func dueAt(r engine.ReleaseRow) time.Time {
 // work, whichever comes first, so "stalled" can be read from the row alone.
 func (e *Scheduler) beat(ctx context.Context, now time.Time, trigger string, nextDue time.Time, rep TickReport) error {
 	e.mu.Lock()
-	due := rep.Ran > 0 || e.lastBeat.IsZero() || now.Sub(e.lastBeat) >= heartbeatEvery
+	due := rep.Ran > 0 || rep.Automations.Steps > 0 || rep.Automations.Claimed > 0 || e.lastBeat.IsZero() || now.Sub(e.lastBeat) >= heartbeatEvery
 	if due {
 		e.lastBeat = now
 	}

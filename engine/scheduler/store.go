@@ -19,6 +19,10 @@ type Store interface {
 	// SitePaused), at most limit. One statement: the tick reads nothing else
 	// when idle.
 	DueReleases(ctx context.Context, before time.Time, limit int) ([]engine.ReleaseRow, error)
+	// DueWork is DueReleases and, in the same one statement, when the
+	// automations and the system jobs need the tick next: the idle tick
+	// reads nothing else.
+	DueWork(ctx context.Context, before time.Time, limit int) (DueWork, error)
 	Heartbeat(ctx context.Context) (Heartbeat, error)
 	WriteHeartbeat(ctx context.Context, h Heartbeat) error
 	// StuckReleases lists, for a site or for all (siteID ""), scheduled
@@ -61,6 +65,20 @@ type Store interface {
 	Node(ctx context.Context, siteID, id string) (content.Node, error)
 	HeldNodes(ctx context.Context, siteID, nodeID string) (map[string]engine.Held, error)
 	ScheduleSettings(ctx context.Context, siteID string) (engine.ScheduleSettings, error)
+
+	AutomationStore
+	RetentionStore
+}
+
+// DueWork is what one statement tells the tick (Store.DueWork).
+type DueWork struct {
+	Releases []engine.ReleaseRow
+	// AutomationsAt is the earliest due_at of the automations (a paused
+	// site's count only with an open run); nil when none is ever due.
+	AutomationsAt *time.Time
+	// SystemAt is the earliest next_at of the system jobs; nil when none
+	// is scheduled.
+	SystemAt *time.Time
 }
 
 // Claim is the ticker's claim on one due release (§8.5).

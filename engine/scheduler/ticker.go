@@ -23,6 +23,7 @@ import (
 
 	"studio/engine"
 	"studio/engine/content"
+	"studio/engine/jobs"
 	"studio/engine/release"
 )
 
@@ -70,7 +71,11 @@ type Scheduler struct {
 	dbProblem    string      // the database problem last logged (checkDatabase)
 	dbLogged     time.Time   // and when
 	nudging      atomic.Bool // a request's backstop runs in the background
-	background   sync.WaitGroup
+	// jobs are the built-in jobs' bodies (SetJobs); automationsOff stops
+	// automations for the deployment (SetAutomationsOff).
+	jobs           jobs.Stepper
+	automationsOff bool
+	background     sync.WaitGroup
 }
 
 // New returns a stopped scheduler over e and store. log may be nil. It
@@ -94,6 +99,9 @@ func (t *Scheduler) Start(ctx context.Context) {
 	t.done.Add(1)
 	go func() {
 		defer t.done.Done()
+		if err := t.ScheduleSystemJobs(ctx); err != nil {
+			t.log.Error("schedules: the system jobs could not be scheduled", "err", err)
+		}
 		for {
 			rep, err := t.RunDue(ctx, "node")
 			if ctx.Err() != nil {

@@ -55,6 +55,8 @@ func New(st Store, clock engine.Clock, log *slog.Logger) *Services {
 // on a wrapped store, say).
 func Of(eng *engine.Engine, st Store, clock engine.Clock, log *slog.Logger) *Services {
 	sched := scheduler.New(eng, st, log)
+	steps := jobs.New(eng, st, nil) // handlers.New gives it the public site to render
+	sched.SetJobs(steps)
 	return &Services{
 		Engine:      eng,
 		Calendar:    calendar.New(st, clock, log),
@@ -66,6 +68,6 @@ func Of(eng *engine.Engine, st Store, clock engine.Clock, log *slog.Logger) *Ser
 		// Publish now.
 		Gates:    gates.New(eng, sched, st),
 		Identity: identity.New(eng, st, log),
-		Jobs:     jobs.New(eng, st, nil),
+		Jobs:     steps,
 	}
 }

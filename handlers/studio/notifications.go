@@ -60,6 +60,10 @@ func (h *Handler) Notifications(w http.ResponseWriter, r *http.Request) {
 			if o != nil && o.Code == engine.CodeSlugTaken {
 				row.Sentence = p.T("notice.failed_slug_taken", "Title", n.Title, "Time", when, "Path", o.Message)
 			}
+		case scheduler.NoticeAutomationPaused, scheduler.NoticeAutomationFailed:
+			// Automations have no page of their own yet: the calendar shows
+			// their occurrences.
+			row.Link = "/studio/schedules"
 		case scheduler.NoticeStalled:
 			row.Link, row.ActionKey = "", ""
 			if engine.AbilitiesOfPerson(*st.user).Settings {

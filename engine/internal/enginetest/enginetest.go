@@ -230,6 +230,8 @@ func (b *Bundle) Dump(tb testing.TB) string {
 			COALESCE(approval, '-') || ':' || COALESCE(outcome, '-') || ':' || COALESCE(lease_token, '-'), ' ' ORDER BY id), '') FROM releases`,
 		`SELECT 'items ' || COALESCE(group_concat(release_id || '/' || node_id || ':' || held, ' ' ORDER BY release_id, node_id), '') FROM release_items`,
 		`SELECT 'runs ' || count(*) FROM schedule_runs`,
+		`SELECT 'automations ' || COALESCE(group_concat(id || '@' || rev || ':' || state || ':' || name || ':' || COALESCE(rule, '-') || ':' ||
+			start_local || ':' || time_zone || ':' || COALESCE(config, '-') || ':' || COALESCE(open_run_id, '-'), ' ' ORDER BY id), '') FROM automations`,
 		`SELECT 'audit ' || count(*) FROM audit`,
 		`SELECT 'approvals ' || COALESCE(group_concat(id || ':' || status, ' ' ORDER BY id), '') FROM approvals`,
 	}
