@@ -194,6 +194,21 @@ func APIRoutes(a *api.Handler) []Route {
 		{"POST", "/api/sites/{siteId}/gates/{nodeId}/lift", policy.ReleasesPublish, a.LiftEmbargo},
 		{"GET", "/api/sites/{siteId}/notifications", policy.SchedulesRead, a.Notifications},
 
+		// Automations (§11, §13): reading with schedules:read; every change
+		// is automations:manage, which only people hold (no token carries
+		// it). Runs of releases and automations alike (§12 list_runs).
+		{"GET", "/api/sites/{siteId}/automations", policy.SchedulesRead, a.Automations},
+		{"POST", "/api/sites/{siteId}/automations", policy.AutomationsManage, a.CreateAutomation},
+		{"POST", "/api/sites/{siteId}/automations/preview-rule", policy.SchedulesRead, a.PreviewRule},
+		{"GET", "/api/sites/{siteId}/automations/{automationId}", policy.SchedulesRead, a.Automation},
+		{"PATCH", "/api/sites/{siteId}/automations/{automationId}", policy.AutomationsManage, a.PatchAutomation},
+		{"DELETE", "/api/sites/{siteId}/automations/{automationId}", policy.AutomationsManage, a.DeleteAutomation},
+		{"POST", "/api/sites/{siteId}/automations/{automationId}/pause", policy.AutomationsManage, a.PauseAutomation},
+		{"POST", "/api/sites/{siteId}/automations/{automationId}/resume", policy.AutomationsManage, a.ResumeAutomation},
+		{"POST", "/api/sites/{siteId}/automations/{automationId}/run-now", policy.AutomationsManage, a.RunAutomationNow},
+		{"GET", "/api/sites/{siteId}/runs", policy.SchedulesRead, a.Runs},
+		{"GET", "/api/sites/{siteId}/runs/{runId}", policy.SchedulesRead, a.Run},
+
 		// Approvals (§10.4): anyone who reads schedules sees the requests;
 		// deciding is for those who may publish, never the requester.
 		{"GET", "/api/sites/{siteId}/approvals", policy.SchedulesRead, a.Approvals},

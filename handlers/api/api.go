@@ -25,6 +25,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
+	"studio/engine/automations"
 	"studio/engine/calendar"
 	"studio/engine/gates"
 	"studio/engine/scheduler"
@@ -69,6 +70,7 @@ type Handler struct {
 	set      *settings.Settings
 	gates    *gates.Gates
 	identity *identity.Identity
+	aut      *automations.Automations
 	session  Session
 	log      *slog.Logger
 	// crossOrigin refuses a state-changing request a browser says another
@@ -80,7 +82,7 @@ type Handler struct {
 // New returns the API handlers. session may be nil: then only tokens
 // authenticate.
 func New(svc *services.Services, session Session, log *slog.Logger) *Handler {
-	return &Handler{eng: svc.Engine, cal: svc.Calendar, sched: svc.Scheduler, set: svc.Settings, gates: svc.Gates, identity: svc.Identity, session: session, log: log, crossOrigin: http.NewCrossOriginProtection()}
+	return &Handler{eng: svc.Engine, cal: svc.Calendar, sched: svc.Scheduler, set: svc.Settings, gates: svc.Gates, identity: svc.Identity, aut: svc.Automations, session: session, log: log, crossOrigin: http.NewCrossOriginProtection()}
 }
 
 type userKey struct{}
