@@ -64,7 +64,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer, 
 		return demoCmd(ctx, args, stdout)
 	case "schedules":
 		if len(args) == 0 {
-			return errors.New("usage: studio schedules run-due|status [--data DIR] | resolve --local T --zone Z | preview --rule R --start T --zone Z")
+			return errors.New("usage: studio schedules run-due|status|list [--json] [--data DIR] | resolve --local T --zone Z | preview --rule R --start T --zone Z")
 		}
 		return schedulesCmd(ctx, args[0], args[1:], stdout)
 	}

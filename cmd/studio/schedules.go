@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"studio/engine/automations"
 	"studio/engine/jobs"
 	"studio/engine/public"
 	"studio/engine/scheduler"
@@ -19,17 +20,19 @@ import (
 	"studio/locales"
 )
 
-// schedulesCmd is `studio schedules run-due|status|resolve|preview`.
+// schedulesCmd is `studio schedules run-due|status|list|resolve|preview`.
 func schedulesCmd(ctx context.Context, sub string, args []string, stdout io.Writer) error {
 	switch sub {
 	case "run-due", "status":
 		return schedulerCmd(ctx, sub, args, stdout)
+	case "list":
+		return schedulesListCmd(ctx, args, stdout)
 	case "resolve":
 		return resolveCmd(args, stdout)
 	case "preview":
 		return previewCmd(args, stdout)
 	}
-	return fmt.Errorf("unknown schedules command %q (run-due, status, resolve, preview)", sub)
+	return fmt.Errorf("unknown schedules command %q (run-due, status, list, resolve, preview)", sub)
 }
 
 // schedulerCmd runs one tick (for a system cron) or reports the heartbeat.
@@ -62,12 +65,45 @@ func schedulerCmd(ctx context.Context, sub string, args []string, stdout io.Writ
 	hb, err := sched.Heartbeat(ctx)
 	if errors.Is(err, engine.ErrNotFound) {
 		fmt.Fprintln(stdout, "the scheduler has not run yet")
-		return nil
+		return automationsStatus(ctx, eng, st, stdout)
 	}
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "last tick %s (%s), next %s\n", hb.At.Format(time.RFC3339), hb.Trigger, hb.NextWakeAt.Format(time.RFC3339))
+	return automationsStatus(ctx, eng, st, stdout)
+}
+
+// automationsStatus is the automations' line of `schedules status`: how
+// many run, how many are paused, stopped or ended, and the next run.
+func automationsStatus(ctx context.Context, eng *engine.Engine, st automations.Store, stdout io.Writer) error {
+	sites, err := eng.Sites(ctx)
+	if err != nil {
+		return err
+	}
+	active, other := 0, 0
+	var next *time.Time
+	for _, s := range sites {
+		list, err := automations.New(st, eng).Automations(ctx, s.ID)
+		if err != nil {
+			return err
+		}
+		for _, a := range list {
+			if a.State != automations.AutomationActive {
+				other++
+				continue
+			}
+			active++
+			if a.NextRunAt != nil && (next == nil || a.NextRunAt.Before(*next)) {
+				next = a.NextRunAt
+			}
+		}
+	}
+	fmt.Fprintf(stdout, "automations: %d active, %d paused, stopped or ended", active, other)
+	if next != nil {
+		fmt.Fprintf(stdout, "; next run %s", next.UTC().Format(time.RFC3339))
+	}
+	fmt.Fprintln(stdout)
 	return nil
 }
 
