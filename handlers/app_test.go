@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"studio/engine/automations"
 	"studio/engine/gates"
 	"studio/engine/scheduler"
 	"studio/engine/services"
@@ -62,6 +63,8 @@ type testApp struct {
 	// identity is the handlers' people use cases: its sign-in throttle is
 	// the one the sign-in form counts on.
 	identity *identity.Identity
+	// aut is the handlers' automation use cases.
+	aut *automations.Automations
 
 	site        engine.Site
 	editor      engine.User
@@ -101,7 +104,7 @@ func newApp(t *testing.T) *testApp {
 	srv := httptest.NewServer(checkReleases(t, a.releasesChecked,
 		http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { h.ServeHTTP(w, r) })))
 	svc := services.Of(a.eng, st, a.clock, log)
-	a.sched, a.gates, a.identity = svc.Scheduler, svc.Gates, svc.Identity
+	a.sched, a.gates, a.identity, a.aut = svc.Scheduler, svc.Gates, svc.Identity, svc.Automations
 	sched := a.sched
 	h = handlers.New(svc, sessions, log, handlers.WithPublicURL(srv.URL), handlers.WithCDNMaxAge(testCDNMaxAge))
 	t.Cleanup(func() {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"studio/engine"
+	"studio/engine/automation"
 	"studio/engine/automations"
 	"studio/engine/localtime"
 	"studio/engine/policy"
@@ -34,6 +35,10 @@ const (
 	// last week; the run is RunID, its error code ErrorCode.
 	NoticeAutomationPaused = "automation-paused"
 	NoticeAutomationFailed = "automation-failed"
+	// NoticeAutomationDigest: the newest weekly digest of an automation the
+	// person owns, from the last week; the run is RunID (engine/jobs'
+	// Digest rebuilds its numbers).
+	NoticeAutomationDigest = "automation-digest"
 )
 
 // automationFailuresListed bounds the failed runs the notices read.
@@ -155,21 +160,25 @@ func (t *Scheduler) Notifications(ctx context.Context, u engine.User, siteID str
 	return append(out, autos...), nil
 }
 
-// automationNotices are §14's automation-paused and automation-failed for
-// the automations u owns: two statements (the site's automations, its
-// newest failed runs).
+// automationNotices are §14's automation-paused, automation-failed and
+// automation-digest for the automations u owns: the site's automations,
+// its newest failed runs, and its newest digests when u owns a digest.
 func (t *Scheduler) automationNotices(ctx context.Context, u engine.User, siteID string, now time.Time) ([]Notification, error) {
 	list, err := t.store.Automations(ctx, siteID)
 	if err != nil {
 		return nil, err
 	}
 	owned := map[string]automations.Automation{}
+	digests := false
 	var out []Notification
 	for _, a := range list {
 		if a.Owner.ID != u.ID {
 			continue
 		}
 		owned[a.ID] = a
+		if b, _ := a.Builtin(); b == automation.BuiltinWeeklyDigest {
+			digests = true
+		}
 		if a.State == automations.AutomationAutoPaused || a.State == automations.AutomationBroken {
 			out = append(out, Notification{Kind: NoticeAutomationPaused, ID: fmt.Sprintf("%s:%s:%d", NoticeAutomationPaused, a.ID, a.Rev),
 				AutomationID: a.ID, Title: a.Name, At: a.UpdatedAt, PausedReason: a.PausedReason})
@@ -193,6 +202,24 @@ func (t *Scheduler) automationNotices(ctx context.Context, u engine.User, siteID
 		}
 		out = append(out, Notification{Kind: NoticeAutomationFailed, ID: NoticeAutomationFailed + ":" + r.ID, AutomationID: a.ID,
 			RunID: r.ID, Title: a.Name, At: at, ErrorCode: r.ErrorCode})
+	}
+	if !digests {
+		return out, nil
+	}
+	done, err := t.store.Runs(ctx, automations.RunFilter{SiteID: siteID, State: string(automation.RunSucceeded), Limit: automationFailuresListed})
+	if err != nil {
+		return nil, err
+	}
+	shown := map[string]bool{}
+	for _, r := range done { // newest first: one digest per automation
+		a, ok := owned[r.SubjectID]
+		if b, _ := a.Builtin(); !ok || b != automation.BuiltinWeeklyDigest || shown[a.ID] || r.EndedAt == nil ||
+			now.Sub(*r.EndedAt) > problemsFor {
+			continue
+		}
+		shown[a.ID] = true
+		out = append(out, Notification{Kind: NoticeAutomationDigest, ID: NoticeAutomationDigest + ":" + r.ID, AutomationID: a.ID,
+			RunID: r.ID, Title: a.Name, At: *r.EndedAt})
 	}
 	return out, nil
 }

@@ -9,6 +9,7 @@ import (
 	"studio/engine/automations"
 	"studio/engine/content"
 	"studio/engine/internal/enginetest"
+	"studio/engine/scheduler"
 	"studio/engine/services"
 )
 
@@ -60,5 +61,57 @@ func TestAutomationRunsThroughTheWiredJobs(t *testing.T) {
 	}
 	if len(f.New) != 1 || f.New[0].NodeID != b.Article.ID || f.New[0].Target != "/posts/election-2025" {
 		t.Fatalf("findings %+v, want the article's link to /posts/election-2025", f.New)
+	}
+}
+
+// A weekly digest that ran is a notification for its owner, whose numbers
+// the job rebuilds from the run (§14 automation-digest).
+func TestWeeklyDigestIsTheOwnersNotification(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	b := enginetest.New(t)
+	svc := services.Of(b.Eng, b.Store, b.Clock, nil)
+	b.Schedule(t, b.Editor, b.Article, "2026-11-02", "09:00")
+	b.Clock.Set(enginetest.Nine)
+	if rep := b.Tick(t); rep.Published != 1 {
+		t.Fatalf("publish: %+v", rep)
+	}
+	a, err := svc.Automations.Create(ctx, b.Owner, b.Site.ID, automations.Input{Name: "Monday digest",
+		Builtin: automation.BuiltinWeeklyDigest, Preset: "weekly", Start: "2026-11-03T07:10"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Clock.Set(*a.NextRunAt)
+	for range 3 {
+		if _, err := svc.Scheduler.RunDue(ctx, "manual"); err != nil {
+			t.Fatal(err)
+		}
+		b.Clock.Advance(time.Minute)
+	}
+	var digest *scheduler.Notification
+	list, err := svc.Scheduler.Notifications(ctx, b.Owner, b.Site.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, n := range list {
+		if n.Kind == scheduler.NoticeAutomationDigest {
+			digest = &list[i]
+		}
+	}
+	if digest == nil || digest.AutomationID != a.ID || digest.Title != "Monday digest" {
+		t.Fatalf("notifications %+v, want the digest", list)
+	}
+	d, err := svc.Jobs.Digest(ctx, a.ID, digest.RunID)
+	if err != nil || d.Releases.Published != 1 {
+		t.Fatalf("digest %+v (%v), want the week's one published release", d, err)
+	}
+	others, err := svc.Scheduler.Notifications(ctx, b.Editor, b.Site.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range others {
+		if n.Kind == scheduler.NoticeAutomationDigest {
+			t.Errorf("the editor, who does not own the digest, got it: %+v", n)
+		}
 	}
 }

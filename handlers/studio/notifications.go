@@ -60,6 +60,17 @@ func (h *Handler) Notifications(w http.ResponseWriter, r *http.Request) {
 			if o != nil && o.Code == engine.CodeSlugTaken {
 				row.Sentence = p.T("notice.failed_slug_taken", "Title", n.Title, "Time", when, "Path", o.Message)
 			}
+		case scheduler.NoticeAutomationDigest:
+			// The digest's numbers, rebuilt from its run, after the sentence.
+			d, err := h.jobs.Digest(ctx, n.AutomationID, n.RunID)
+			if err != nil {
+				h.fail(w, r, err)
+				return
+			}
+			for _, s := range d.Sentences() {
+				row.Details = append(row.Details, p.T(s.Key, s.Args...))
+			}
+			row.Link = "/studio/schedules"
 		case scheduler.NoticeAutomationPaused, scheduler.NoticeAutomationFailed:
 			// Automations have no page of their own yet: the calendar shows
 			// their occurrences.

@@ -19,6 +19,7 @@ import (
 	"strconv"
 	"studio/engine/calendar"
 	"studio/engine/gates"
+	"studio/engine/jobs"
 	"studio/engine/public"
 	"studio/engine/scheduler"
 	"studio/engine/services"
@@ -46,6 +47,7 @@ type Handler struct {
 	set         *settings.Settings
 	gates       *gates.Gates
 	identity    *identity.Identity
+	jobs        *jobs.Jobs
 	sessions    *scs.SessionManager
 	log         *slog.Logger
 	csrfKey     []byte
@@ -56,7 +58,7 @@ type Handler struct {
 func New(svc *services.Services, sessions *scs.SessionManager, log *slog.Logger) *Handler {
 	key := make([]byte, 32)
 	rand.Read(key)
-	return &Handler{eng: svc.Engine, cal: svc.Calendar, sched: svc.Scheduler, pub: svc.Public, set: svc.Settings, gates: svc.Gates, identity: svc.Identity, sessions: sessions, log: log, csrfKey: key, crossOrigin: http.NewCrossOriginProtection()}
+	return &Handler{eng: svc.Engine, cal: svc.Calendar, sched: svc.Scheduler, pub: svc.Public, set: svc.Settings, gates: svc.Gates, identity: svc.Identity, jobs: svc.Jobs, sessions: sessions, log: log, csrfKey: key, crossOrigin: http.NewCrossOriginProtection()}
 }
 
 // Session keys.
