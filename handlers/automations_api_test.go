@@ -148,15 +148,15 @@ func TestAPIAutomations(t *testing.T) {
 	})
 
 	t.Run("Delete", func(t *testing.T) {
-		status, out := call("GET", "/automations/"+id, "")
+		_, out := call("GET", "/automations/"+id, "")
 		rev := out["rev"].(float64)
 		if status, out := call("DELETE", "/automations/"+id+"?rev=1", ""); status != http.StatusConflict {
 			t.Fatalf("stale delete: %d %v", status, out)
 		}
-		if status, out = call("DELETE", "/automations/"+id+"?rev="+fmt.Sprint(int64(rev)), ""); status != 200 || out["deleted"] != true {
+		if status, out := call("DELETE", "/automations/"+id+"?rev="+fmt.Sprint(int64(rev)), ""); status != 200 || out["deleted"] != true {
 			t.Fatalf("delete: %d %v", status, out)
 		}
-		status, out = call("GET", "/automations/"+id, "")
+		status, out := call("GET", "/automations/"+id, "")
 		wantError(t, "deleted", status, out, http.StatusNotFound, "not_found", "")
 	})
 }
