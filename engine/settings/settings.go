@@ -187,29 +187,8 @@ func (e *Settings) SetSiteTimeZone(ctx context.Context, u engine.User, siteID, z
 	if _, err := localtime.LoadZone(zone); err != nil {
 		return engine.Site{}, engine.Refuse(engine.CodeUnknownZone, "timeZone")
 	}
-	site, err := e.store.Site(ctx, siteID)
-	if err != nil {
-		return engine.Site{}, err
-	}
-	if site.Rev != expectedRev {
-		return engine.Site{}, engine.Refuse(engine.CodeStale, "")
-	}
-	if site.TimeZone == zone {
-		return site, nil
-	}
-	now := e.e.Now()
-	next := site
-	next.TimeZone, next.Rev = zone, site.Rev+1
-	next.Hash = engine.SiteHash(next)
-	audit := engine.AuditEntry{Action: "site.time_zone", Actor: u.Actor(), SiteID: siteID, At: now,
-		Details: map[string]any{"from": site.TimeZone, "to": zone}}
-	if err := e.store.SetSiteTimeZone(ctx, site, zone, next.Hash, now, audit); err != nil {
-		if errors.Is(err, engine.ErrConflict) {
-			return engine.Site{}, engine.Refuse(engine.CodeStale, "")
-		}
-		return engine.Site{}, err
-	}
-	return next, nil
+	return e.changeSite(ctx, u, siteID, expectedRev, "site.time_zone",
+		func(s *engine.Site) *string { return &s.TimeZone }, zone, e.store.SetSiteTimeZone)
 }
 
 // SetSiteLang changes the site's language — its public site's words and
@@ -226,6 +205,17 @@ func (e *Settings) SetSiteLang(ctx context.Context, u engine.User, siteID, lang 
 	if !engine.ValidLanguage(lang) {
 		return engine.Site{}, engine.Refuse("bad_language", "lang")
 	}
+	return e.changeSite(ctx, u, siteID, expectedRev, "site.lang",
+		func(s *engine.Site) *string { return &s.Lang }, lang, e.store.SetSiteLang)
+}
+
+// changeSite sets one field of the site row to value as the person last
+// saw the site at expectedRev: a compare-and-swap on the row (a stale rev
+// is refused), audited with the old and the new value, and nothing written
+// when the field already has it.
+func (e *Settings) changeSite(ctx context.Context, u engine.User, siteID string, expectedRev int64, action string,
+	field func(*engine.Site) *string, value string,
+	write func(ctx context.Context, site engine.Site, value, newHash string, now time.Time, a engine.AuditEntry) error) (engine.Site, error) {
 	site, err := e.store.Site(ctx, siteID)
 	if err != nil {
 		return engine.Site{}, err
@@ -233,16 +223,18 @@ func (e *Settings) SetSiteLang(ctx context.Context, u engine.User, siteID, lang 
 	if site.Rev != expectedRev {
 		return engine.Site{}, engine.Refuse(engine.CodeStale, "")
 	}
-	if site.Lang == lang {
+	from := *field(&site)
+	if from == value {
 		return site, nil
 	}
 	now := e.e.Now()
 	next := site
-	next.Lang, next.Rev = lang, site.Rev+1
+	*field(&next) = value
+	next.Rev = site.Rev + 1
 	next.Hash = engine.SiteHash(next)
-	audit := engine.AuditEntry{Action: "site.lang", Actor: u.Actor(), SiteID: siteID, At: now,
-		Details: map[string]any{"from": site.Lang, "to": lang}}
-	if err := e.store.SetSiteLang(ctx, site, lang, next.Hash, now, audit); err != nil {
+	audit := engine.AuditEntry{Action: action, Actor: u.Actor(), SiteID: siteID, At: now,
+		Details: map[string]any{"from": from, "to": value}}
+	if err := write(ctx, site, value, next.Hash, now, audit); err != nil {
 		if errors.Is(err, engine.ErrConflict) {
 			return engine.Site{}, engine.Refuse(engine.CodeStale, "")
 		}
