@@ -28,28 +28,30 @@ func TestSignInThrottleInTheBrowser(t *testing.T) {
 			t.Fatalf("wrong password: %v", err)
 		}
 	}
+	// Each form's answer is a new page: wait for it (submitAndWait), so no
+	// check runs on a page that is navigating away.
 	signIn := func(lang string) {
 		t.Helper()
-		must(t, chromedp.Do(ctx,
-			chromedp.WaitVisible(chromedp.CSS(`html[lang="`+lang+`"] #email`)),
+		must(t, chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS(`html[lang="`+lang+`"] #email`))))
+		submitAndWait(t, ctx,
 			chromedp.SetValue(chromedp.CSS("#email"), "editor@demo.test"),
 			chromedp.SetValue(chromedp.CSS("#password"), demoPassword),
 			chromedp.Click(chromedp.CSS("form.stack button[type=submit]")),
-		))
+		)
 	}
 
 	t.Log("Turkish, chosen on the sign-in page")
 	must(t, chromedp.Do(ctx,
 		chromedp.Navigate(app.url+"/studio/login"),
 		chromedp.WaitVisible(chromedp.CSS(`html[lang="en"] #email`)),
-		chromedp.Click(chromedp.CSS(`form.lang button[value="tr"]`)),
 	))
+	submitAndWait(t, ctx, chromedp.Click(chromedp.CSS(`form.lang button[value="tr"]`)))
 	signIn("tr")
 	waitText(t, ctx, `[data-testid="alert"]`, "Çok fazla deneme yapıldı. 1\u00a0dk sonra yeniden deneyin.")
 	shotsAsIs(t, ctx, "signin-throttled-tr")
 
 	t.Log("English, chosen on the sign-in page")
-	must(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`form.lang button[value="en"]`))))
+	submitAndWait(t, ctx, chromedp.Click(chromedp.CSS(`form.lang button[value="en"]`)))
 	signIn("en")
 	waitText(t, ctx, `[data-testid="alert"]`, "Too many attempts. Try again in 1\u00a0min.")
 	shotsAsIs(t, ctx, "signin-throttled-en")
