@@ -228,6 +228,9 @@ func waitText(t *testing.T, ctx context.Context, sel, want string) string {
 	var got string
 	for end := time.Now().Add(10 * time.Second); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
 		s, err := chromedp.Run(ctx, chromedp.Evaluate[*string](`document.querySelector(`+"`"+sel+"`"+`)?.innerText ?? null`))
+		if err != nil && strings.Contains(err.Error(), "(-32000)") {
+			continue // the page navigated while it was asked (a form's answer loading): ask the new one, as waitJS does
+		}
 		must(t, err)
 		if s != nil {
 			if got = *s; strings.Contains(got, want) {
