@@ -298,7 +298,6 @@ func shot(t *testing.T, ctx context.Context, name string) {
 // article, see it on the Agenda, let the ticker publish it, see it on the
 // public site; in English and Turkish, with the viewer in another zone.
 func TestScheduleInTheBrowser(t *testing.T) {
-	t.Parallel()
 	// Monday 2 November 2026, 08:00 in Istanbul.
 	app := startBrowserApp(t, time.Date(2026, 11, 2, 5, 0, 0, 0, time.UTC))
 	ctx := newBrowser(t)

@@ -24,7 +24,6 @@ import (
 // that the release is published at most once, never half, and that a later
 // tick finishes whatever a killed one left: never twice, nothing lost.
 func TestKilledTickersPublishOnce(t *testing.T) {
-	t.Parallel()
 	bin := buildBinary(t)
 	ctx := context.Background()
 	data, st := seededData(t, bin)

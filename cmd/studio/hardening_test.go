@@ -32,7 +32,6 @@ import (
 // sessions stored in plain before are moved at start, so their people stay
 // signed in (issue 10, item 8).
 func TestSessionTokensAreStoredHashed(t *testing.T) {
-	t.Parallel()
 	ctx := context.Background()
 	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "studio.db"))
 	must(t, err)
@@ -136,7 +135,6 @@ func TestSessionTokensAreStoredHashed(t *testing.T) {
 // held for ever). Each case waits for the server to close the connection,
 // at most 30 s: a server without the timeout never does.
 func TestServerClosesSlowConnections(t *testing.T) {
-	t.Parallel()
 	saved := serverTimeouts
 	serverTimeouts.readHeader, serverTimeouts.read, serverTimeouts.write, serverTimeouts.idle = time.Second, 2*time.Second, 2*time.Second, 2*time.Second
 	t.Cleanup(func() { serverTimeouts = saved })

@@ -14,7 +14,6 @@ import (
 // on): the Agenda says "Not run", never "Done" (the Month grid is shot); in
 // English and Turkish.
 func TestNotRunInTheBrowser(t *testing.T) {
-	t.Parallel()
 	// Monday 2 November 2026, 08:00 in Istanbul; then Tuesday 08:00.
 	app := startBrowserApp(t, time.Date(2026, 11, 2, 5, 0, 0, 0, time.UTC), func(f demoFixture) {
 		_, err := automations.New(f.store, f.eng).CreateAutomation(f.ctx, f.user("owner@demo.test"), f.site.ID, "Eskimiş içerik taraması",

@@ -111,7 +111,6 @@ func get(t *testing.T, url string) (int, string) {
 // does: it seeds the demo once, serves the site and its health, says how to
 // sign in, stops cleanly on SIGTERM, and does not seed again on restart.
 func TestRealProcess(t *testing.T) {
-	t.Parallel()
 	bin := buildBinary(t)
 	data := filepath.Join(t.TempDir(), "data")
 
@@ -150,7 +149,6 @@ func TestRealProcess(t *testing.T) {
 }
 
 func TestUserAdd(t *testing.T) {
-	t.Parallel()
 	ctx := context.Background()
 	data := t.TempDir()
 	var out strings.Builder

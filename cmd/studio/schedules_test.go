@@ -10,7 +10,6 @@ import (
 )
 
 func TestResolveCommand(t *testing.T) {
-	t.Parallel()
 	ctx := context.Background()
 	for _, c := range []struct {
 		local, zone          string
@@ -46,7 +45,6 @@ func TestResolveCommand(t *testing.T) {
 }
 
 func TestPreviewCommand(t *testing.T) {
-	t.Parallel()
 	ctx := context.Background()
 	preview := func(t *testing.T, args ...string) (out struct {
 		Rule, Sentence string
