@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"studio/engine"
 	"studio/engine/automation"
 	"studio/engine/automations"
 	"studio/engine/policy"
@@ -33,4 +34,15 @@ func TestWeeklyDigestNotice(t *testing.T) {
 	c := a.signedIn(t, owner)
 	c.check(t, scenario{Name: "Digest", URL: "/studio/notifications", ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{`data-testid="notice-automation-digest"`, "“Pazartesi özeti” haftalık özeti hazır", `<ul class="details">`}})
+}
+
+// brokenLinkCheck is a weekly broken-link check that who creates.
+func (a *testApp) brokenLinkCheck(t *testing.T, who engine.User) automations.Automation {
+	t.Helper()
+	au, err := a.aut.Create(context.Background(), who, a.site.ID, automations.Input{Name: "Link check",
+		Builtin: automation.BuiltinBrokenLinks, Preset: "weekly", Start: "2026-11-02T07:10"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return au
 }

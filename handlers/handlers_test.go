@@ -266,6 +266,8 @@ func TestCSRF(t *testing.T) {
 			case "/studio/content/{id}/media": // a media file, saved without a new file (content_address_test.go)
 				u, form = "/studio/content/"+a.mediaFile(t).ID+"/media", url.Values{"rev": {"1"}, "title": {"Cover"},
 					"slug": {"cover.png"}, "alt": {"A cover"}, "status": {"draft"}}
+			case "/studio/schedules/automations/{id}/run-now": // an automation to run
+				u = "/studio/schedules/automations/" + a.brokenLinkCheck(t, who).ID + "/run-now"
 			case "/studio/content/media": // a new media file needs its file: a multipart upload (content_address_test.go)
 				want = http.StatusUnprocessableEntity
 			}

@@ -90,6 +90,10 @@ func StudioRoutes(s *studio.Handler) []Route {
 		{"POST", "/studio/releases/{id}/rebase", policy.SchedulesWrite, s.Rebase},
 		{"GET", "/studio/releases/{id}/undo", policy.SitePublish, s.UndoForm},
 		{"POST", "/studio/releases/{id}/undo", policy.SitePublish, s.Undo},
+		// Automations (§11): Run now from the Automations list, a calendar
+		// occurrence's menu or a run's "Check again"; people who manage
+		// automations (automations:manage, as in the API).
+		{"POST", "/studio/schedules/automations/{id}/run-now", policy.AutomationsManage, s.RunAutomationNow},
 		{"GET", "/studio/notifications", policy.SchedulesRead, s.Notifications},
 		{"GET", "/studio/approvals", policy.SchedulesRead, s.Approvals},
 		{"GET", "/studio/approvals/{id}", policy.SchedulesRead, s.ApprovalPage},

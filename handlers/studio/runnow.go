@@ -1,0 +1,32 @@
+package studio
+
+import (
+	"net/http"
+
+	"github.com/go-chi/chi/v5"
+
+	"studio/web/templates"
+)
+
+// RunAutomationNow starts an occurrence of an automation now, as a person's
+// manual run (RFC §11, §13 run-now): from the Automations list, the
+// calendar's occurrence menu or a run's "Check again". The answer is the new
+// run's page, where its state and findings appear as it goes.
+func (h *Handler) RunAutomationNow(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	st := stateOf(ctx)
+	run, err := h.aut.RunNow(ctx, *st.user, st.site.ID, chi.URLParam(r, "id"))
+	if msg, _, status, ok := refusal(ctx, err); ok {
+		h.render(w, r, status, templates.Problem(h.page(r, "error.title", "schedules"), msg))
+		return
+	}
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	h.flash(r, "automations.run_started")
+	http.Redirect(w, r, RunURL(run.ID), http.StatusSeeOther)
+}
+
+// RunURL is the Studio page of one run (of an automation or a release).
+func RunURL(runID string) string { return "/studio/schedules/runs/" + runID }
