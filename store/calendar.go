@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"studio/engine/automations"
 	"studio/engine/calendar"
 	"studio/engine/release"
 )
@@ -213,4 +214,32 @@ func storedInstant(s string) (time.Time, error) {
 		return mustInstant(s) // 31 April and the like: let the strict parser refuse it
 	}
 	return t, nil
+}
+
+// calendarRuns reads a range's automation runs on schedule_runs_site_at,
+// and the skipped runs recorded in the range for occurrences before it on
+// schedule_runs_skipped (0018).
+const calendarRuns = `SELECT ` + runColumns + ` FROM schedule_runs r
+	WHERE r.site_id = ?1 AND r.occurrence_at >= ?2 AND r.occurrence_at < ?3 AND r.subject_kind = 'automation'
+	UNION ALL
+	SELECT ` + runColumns + ` FROM schedule_runs r
+	WHERE r.site_id = ?1 AND r.state = 'skipped' AND r.ended_at >= ?2 AND r.occurrence_at < ?2 AND r.subject_kind = 'automation'`
+
+// CalendarRuns lists the automation runs behind a range's past
+// occurrences: one statement.
+func (s *Store) CalendarRuns(ctx context.Context, siteID string, from, to time.Time) ([]automations.Run, error) {
+	rows, err := s.read.QueryContext(ctx, calendarRuns, siteID, instant(from), instant(to))
+	if err != nil {
+		return nil, fmt.Errorf("store: calendar runs: %w", err)
+	}
+	defer rows.Close()
+	var out []automations.Run
+	for rows.Next() {
+		r, err := scanRun(rows)
+		if err != nil {
+			return nil, fmt.Errorf("store: calendar runs: %w", err)
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
 }

@@ -31,7 +31,8 @@ func queryPlan(t *testing.T, s *Store, query string, args ...any) string {
 
 // The calendar's statements read by index: a site's releases by time on
 // releases_site_at (not its state-first releases_site), gates on the
-// expression indexes, and never a scan of a whole table.
+// expression indexes, automation runs on schedule_runs_site_at and the
+// skipped runs on schedule_runs_skipped, and never a scan of a whole table.
 func TestCalendarQueryPlans(t *testing.T) {
 	s, err := Open(context.Background(), filepath.Join(t.TempDir(), "studio.db"))
 	if err != nil {
@@ -66,6 +67,8 @@ func TestCalendarQueryPlans(t *testing.T) {
 		cases = append(cases, statement{c.name, query, args, c.want})
 	}
 	cases = append(cases, statement{"gates", calendarGates, []any{"site_x", 1, 2}, []string{"nodes_gate_from", "nodes_gate_until"}})
+	cases = append(cases, statement{"runs", calendarRuns, []any{"site_x", instant(rq.From), instant(rq.To)},
+		[]string{"schedule_runs_site_at (site_id=? AND occurrence_at>? AND occurrence_at<?)", "schedule_runs_skipped (site_id=? AND ended_at>?)"}})
 	for _, c := range cases {
 		plan := queryPlan(t, s, c.query, c.args...)
 		t.Logf("%s:\n%s", c.name, plan)

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 	"studio/engine"
+	"studio/engine/automation"
 	"studio/engine/automations"
 	"time"
 
@@ -19,9 +20,10 @@ import (
 // filter them with the same calendarFilter, so a day's count is exactly the
 // number of items Calendar lists for that day.
 
-// calendarSet is what one read of a range found: the releases and gates
-// that pass the query's facets, each in (At, ID) order, and the
-// automations whose occurrences may.
+// calendarSet is what one read of a range found: the releases, and the
+// gates and past occurrences with a run, that pass the query's facets,
+// each in (At, ID) order, and the automations whose other occurrences
+// (from their rules) may.
 type calendarSet struct {
 	siteID   string
 	from, to time.Time
@@ -30,8 +32,10 @@ type calendarSet struct {
 	// them all; a page reads only those it can show (calendarPage).
 	withReleases bool
 	releases     []CalendarItem
-	gates        []CalendarItem
-	autos        []occurrences
+	// listed are the gates and the occurrences with a run behind them
+	// (read, not computed from a rule).
+	listed []CalendarItem
+	autos  []occurrences
 	// pending is the grid's read of releases, which runs beside the rest
 	// (wait collects it).
 	pending chan releasesRead
@@ -54,17 +58,20 @@ func (s *calendarSet) wait() error {
 	return r.err
 }
 
-// occurrences are one automation's occurrences in the range. Every
-// occurrence of an automation has the same facets but its state, which
-// depends only on whether it has passed, so the filter is applied once to
-// a past and a future template, and lo/hi bound the instants worth
-// expanding.
+// occurrences are one automation's occurrences in the range that come
+// from its rule: the future ones, and the past ones with no run behind
+// them (ran holds the instants, in Unix milliseconds, of those that have
+// one: they are listed items). Every one of them has the same facets but
+// its state, which depends only on whether it has passed, so the filter
+// is applied once to a past and a future template, and lo/hi bound the
+// instants worth expanding.
 type occurrences struct {
 	id           string
 	rc           recurrence.Recurrence
 	now          time.Time
 	lo, hi       time.Time
 	past, future CalendarItem
+	ran          map[int64]bool
 }
 
 // item is the occurrence at at.
@@ -84,7 +91,13 @@ func (o *occurrences) between(lo, hi time.Time) []recurrence.Occurrence {
 	if !lo.Before(hi) {
 		return nil
 	}
-	return o.rc.Between(lo, hi)
+	out := o.rc.Between(lo, hi)
+	if len(o.ran) == 0 || lo.After(o.now) {
+		return out
+	}
+	return slices.DeleteFunc(out, func(oc recurrence.Occurrence) bool {
+		return !oc.At.After(o.now) && o.ran[oc.At.UnixMilli()]
+	})
 }
 
 // calendarFilter is a query's facets, as every source applies them.
@@ -234,23 +247,129 @@ func (e *Calendar) calendarSet(ctx context.Context, u engine.User, q CalendarQue
 		for _, g := range gates {
 			it := gateItem(g, now)
 			if !it.At.Before(from) && it.At.Before(to) && f.match(&it, "") {
-				s.gates = append(s.gates, it)
+				s.listed = append(s.listed, it)
 			}
 		}
-		slices.SortFunc(s.gates, compareItems)
 	}
-	if f.wantsKind(ItemAutomation) && f.wantsState(FacetScheduled, FacetNotRun) {
+	// Occurrences to come are scheduled (or paused); past ones have their
+	// run's state (done, attention, running, not run) or are not run.
+	if f.wantsKind(ItemAutomation) && f.wantsState(FacetScheduled, FacetNotRun, FacetDone, FacetAttention, FacetRunning) {
 		autos, err := e.store.Automations(ctx, q.SiteID)
 		if err != nil {
 			return nil, err
 		}
+		runs, err := e.calendarRuns(ctx, q.SiteID, autos, f, now, from, to)
+		if err != nil {
+			return nil, err
+		}
 		for _, a := range autos {
-			if o, ok := e.automationOccurrences(a, f, now, from, to); ok {
+			rc, ok := e.automationRecurrence(a)
+			if !ok {
+				continue
+			}
+			ran, items := runItems(a, rc, runs[a.ID], f, now, from, to)
+			s.listed = append(s.listed, items...)
+			if o, ok := automationOccurrences(a, rc, f, now, from, to); ok {
+				o.ran = ran
 				s.autos = append(s.autos, o)
 			}
 		}
 	}
+	slices.SortFunc(s.listed, compareItems)
 	return s, nil
+}
+
+// calendarRuns reads the automation runs behind the range's past
+// occurrences, by automation, in one statement; none when the range has
+// no past or no automation existed in it, or when the state facets leave
+// out every occurrence a run can be behind.
+func (e *Calendar) calendarRuns(ctx context.Context, siteID string, autos []automations.Automation, f calendarFilter, now, from, to time.Time) (map[string][]automations.Run, error) {
+	hi := earlier(to, now.Add(time.Millisecond)) // runs stand at or before now
+	if !from.Before(hi) || !f.wantsState(FacetNotRun, FacetDone, FacetAttention, FacetRunning) ||
+		!slices.ContainsFunc(autos, func(a automations.Automation) bool { return a.CreatedAt.Before(hi) }) {
+		return nil, nil
+	}
+	runs, err := e.store.CalendarRuns(ctx, siteID, from, hi)
+	if err != nil {
+		return nil, err
+	}
+	by := make(map[string][]automations.Run)
+	for _, r := range runs {
+		by[r.SubjectID] = append(by[r.SubjectID], r)
+	}
+	return by, nil
+}
+
+// automationRecurrence is an automation's recurrence in its zone; false
+// (logged) when its zone or rule no longer parses.
+func (e *Calendar) automationRecurrence(a automations.Automation) (recurrence.Recurrence, bool) {
+	loc, err := localtime.Zone(a.TimeZone)
+	if err != nil {
+		e.log.Warn("calendar: automation zone", "automation", a.ID, "zone", a.TimeZone)
+		return recurrence.Recurrence{}, false
+	}
+	rc, err := automations.AutomationRecurrenceIn(a.StartLocal, loc, a.Rule)
+	if err != nil {
+		e.log.Warn("calendar: automation rule", "automation", a.ID, "err", err)
+		return recurrence.Recurrence{}, false
+	}
+	return rc, true
+}
+
+// occurrenceBase is what every occurrence of a shows but its time and state.
+func occurrenceBase(a automations.Automation) CalendarItem {
+	return CalendarItem{Kind: ItemAutomation, Title: a.Name, Target: a.ID, Origin: a.Origin, By: a.CreatedBy,
+		Approval: ApprovalNone}
+}
+
+// runItems are the past occurrences of a in [from, to) that have a run
+// behind them, as the facets pass them, and ran the instants (Unix
+// milliseconds) of every occurrence a run stands for, so that the rule's
+// expansion leaves them out. An occurrence shows its run's state and
+// outcome and links to it; a manual run ("Run now") stands at its own
+// time. A skipped run stands for the coalesced occurrences from its own to
+// when it was recorded (§8.6: only the latest one ran, with its own run),
+// so each of them is skipped and links to it. No run is ever shown in the
+// future.
+func runItems(a automations.Automation, rc recurrence.Recurrence, runs []automations.Run, f calendarFilter, now, from, to time.Time) (map[int64]bool, []CalendarItem) {
+	if len(runs) == 0 {
+		return nil, nil
+	}
+	base := occurrenceBase(a)
+	ran := make(map[int64]bool, len(runs))
+	var out []CalendarItem
+	add := func(at time.Time, r automations.Run) {
+		ran[at.UnixMilli()] = true
+		if at.Before(from) || !at.Before(to) || at.After(now) {
+			return
+		}
+		it := base
+		it.At, it.ID = at.UTC(), "occ:"+a.ID+":"+localtime.FormatInstant(at)
+		it.State, it.Outcome, it.RunID, it.Manual = r.State, r.Outcome, r.ID, r.Trigger == automations.TriggerManual
+		if f.match(&it, "") {
+			out = append(out, it)
+		}
+	}
+	// Every run stands at its own occurrence first; then a skipped run
+	// stands for the coalesced ones that have no run of their own.
+	for _, r := range runs {
+		add(r.OccurrenceAt, r)
+	}
+	for _, r := range runs {
+		if r.State != string(automation.RunSkipped) || r.EndedAt == nil {
+			continue
+		}
+		lo, hi := later(r.OccurrenceAt.Add(time.Millisecond), from), earlier(r.EndedAt.Add(time.Millisecond), earlier(to, now.Add(time.Millisecond)))
+		if !lo.Before(hi) {
+			continue
+		}
+		for _, oc := range rc.Between(lo, hi) {
+			if !ran[oc.At.UnixMilli()] {
+				add(oc.At, r)
+			}
+		}
+	}
+	return ran, out
 }
 
 // calendarReleases reads the releases of [from, to) that pass f, in (At,
@@ -311,24 +430,14 @@ func (e *Calendar) calendarReleases(ctx context.Context, f calendarFilter, from,
 	return out, nil
 }
 
-// automationOccurrences prepares an automation's occurrences in [from, to);
-// false when none can pass the filter. An automation has no occurrences
-// before it was created; past ones are "not_run" (no run is recorded
-// behind them until automations run: never "done" without one), and
+// automationOccurrences prepares an automation's occurrences in [from, to)
+// from its rule; false when none can pass the filter. An automation has no
+// occurrences before it was created; past ones without a run (the caller
+// sets ran) are "not_run" — never "done" without a run (§11.7): one a
+// paused automation did not run is not run, since nothing ran it —, and
 // future ones of a paused or broken automation are "paused".
-func (e *Calendar) automationOccurrences(a automations.Automation, f calendarFilter, now, from, to time.Time) (occurrences, bool) {
-	loc, err := localtime.Zone(a.TimeZone)
-	if err != nil {
-		e.log.Warn("calendar: automation zone", "automation", a.ID, "zone", a.TimeZone)
-		return occurrences{}, false
-	}
-	rc, err := automations.AutomationRecurrenceIn(a.StartLocal, loc, a.Rule)
-	if err != nil {
-		e.log.Warn("calendar: automation rule", "automation", a.ID, "err", err)
-		return occurrences{}, false
-	}
-	base := CalendarItem{Kind: ItemAutomation, Title: a.Name, Target: a.ID, Origin: a.Origin, By: a.CreatedBy,
-		Approval: ApprovalNone}
+func automationOccurrences(a automations.Automation, rc recurrence.Recurrence, f calendarFilter, now, from, to time.Time) (occurrences, bool) {
+	base := occurrenceBase(a)
 	o := occurrences{id: a.ID, rc: rc, now: now, past: base, future: base}
 	o.past.State = ItemNotRun
 	o.future.State = string(release.StateScheduled)
@@ -435,9 +544,9 @@ func (s *calendarSet) gatesAndOccurrences(p position, n int) []CalendarItem {
 	for lo, w := s.from, 24*time.Hour; lo.Before(s.to) && len(out) < n; lo, w = lo.Add(w), 2*w {
 		hi := earlier(lo.Add(w), s.to)
 		first := len(out)
-		for ; gi < len(s.gates) && s.gates[gi].At.Before(hi); gi++ {
-			if p.before(&s.gates[gi]) {
-				out = append(out, s.gates[gi])
+		for ; gi < len(s.listed) && s.listed[gi].At.Before(hi); gi++ {
+			if p.before(&s.listed[gi]) {
+				out = append(out, s.listed[gi])
 			}
 		}
 		for i := range s.autos {
@@ -498,7 +607,7 @@ func (s *calendarSet) days(days []CalendarDay) ([]CalendarDay, error) {
 			}
 		}
 	}
-	add(s.gates)
+	add(s.listed)
 	if err := s.wait(); err != nil {
 		return nil, err
 	}

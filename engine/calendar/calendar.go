@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"strings"
 	"studio/engine"
+	"studio/engine/automation"
 	"studio/engine/automations"
 	"time"
 
@@ -55,8 +56,8 @@ const (
 
 // Item states that are not release states: a gate that has passed is
 // done; an occurrence that has passed with no run behind it is not run
-// (§11.7: "ran" is a run's state, so an occurrence is never shown as done
-// without one; runs are recorded once automations run); a future
+// (§11.7: an occurrence is never shown as done without a run; one with a
+// run has the run's state, automation.RunState, and its RunID); a future
 // occurrence of a paused (or broken) automation is paused. Gates and
 // occurrences to come are release.StateScheduled's "scheduled".
 const (
@@ -70,17 +71,18 @@ const (
 const (
 	FacetScheduled = "scheduled" // scheduled, a draft with a time, a paused automation's occurrence
 	FacetWaiting   = "waiting"   // awaiting approval
-	FacetRunning   = "running"
-	FacetAttention = "attention" // conflict, failed, missed; a release held by the kill switch
-	FacetNotRun    = "not_run"   // an occurrence that has passed with no run behind it
-	FacetDone      = "done"      // published; a gate that has passed; an occurrence that ran
+	FacetRunning   = "running"   // a release publishing; an occurrence's run in progress
+	FacetAttention = "attention" // conflict, failed, missed; a release held by the kill switch; a run failed, missed, killed or over budget
+	FacetNotRun    = "not_run"   // an occurrence that has passed with no run behind it, or whose run was skipped
+	FacetDone      = "done"      // published; a gate that has passed; an occurrence whose run succeeded
 	FacetCanceled  = "canceled"  // canceled, expired, denied: hidden unless asked for
 )
 
 // StateFacets lists the state facets in the order the filters show them.
 var StateFacets = []string{FacetScheduled, FacetWaiting, FacetRunning, FacetAttention, FacetNotRun, FacetDone, FacetCanceled}
 
-// StateFacet is the state facet of an item state: a release state, "done",
+// StateFacet is the state facet of an item state: a release state, a run
+// state (an occurrence that has passed with a run behind it), "done",
 // "ran", "not_run", "paused" or "denied". An unknown state has none ("").
 func StateFacet(state string) string {
 	switch state {
@@ -94,8 +96,14 @@ func StateFacet(state string) string {
 		return FacetAttention
 	case ItemNotRun:
 		return FacetNotRun
-	case string(release.StatePublished), ItemDone, "ran":
+	case string(release.StatePublished), ItemDone, "ran", string(automation.RunSucceeded):
 		return FacetDone
+	case string(automation.RunKilled), string(automation.RunBudgetExceeded):
+		return FacetAttention
+	case string(automation.RunDue), string(automation.RunReady):
+		return FacetRunning
+	case string(automation.RunSkipped):
+		return FacetNotRun // recorded, but it did not run (a coalesced occurrence, §8.6)
 	case string(release.StateCanceled), string(release.StateExpired), ApprovalDenied:
 		return FacetCanceled
 	}
@@ -127,7 +135,7 @@ type CalendarItem struct {
 	Origin     string        `json:"origin"` // person | agent
 	By         release.Actor `json:"by"`
 	Approval   string        `json:"approval"`
-	State      string        `json:"state"` // the release's state; "scheduled" for a gate or an occurrence to come, "done" for a gate once passed, "not_run" for an occurrence once passed with no run, "paused"
+	State      string        `json:"state"` // the release's state; "scheduled" for a gate or an occurrence to come, "done" for a gate once passed, its run's state (succeeded, failed, skipped, missed, running…) for an occurrence once passed, "not_run" for one with no run, "paused"
 	Overlaps   bool          `json:"overlaps,omitempty"`
 	Recurring  bool          `json:"recurring,omitempty"`  // a future occurrence of a rule (a ghost chip)
 	Collection string        `json:"collection,omitempty"` // the node kind of a one-item release or a gate
@@ -142,6 +150,14 @@ type CalendarItem struct {
 	// and is missed after its late limit. Its state stays "scheduled"; its
 	// state facet is "attention" (see ItemFacet).
 	Held bool `json:"held,omitempty"`
+	// RunID is the run behind a past occurrence (for a skipped one, the
+	// skipped run that stands for it and the other coalesced ones), and
+	// Outcome that run's outcome (automation.Outcome, "" while it runs or
+	// when it did not run). Manual: the run was a person's "Run now", at
+	// its own time rather than the rule's.
+	RunID   string `json:"runId,omitempty"`
+	Outcome string `json:"outcome,omitempty"`
+	Manual  bool   `json:"manual,omitempty"`
 }
 
 // ItemFacet is the state facet of an item: StateFacet of its state, except

@@ -4,11 +4,12 @@ import (
 	"context"
 	"time"
 
+	"studio/engine/automations"
 	"studio/engine/release"
 )
 
-// Reads is what the calendar reads of releases and gates: its own two
-// queries (the settings' pause preview reads them too).
+// Reads is what the calendar reads of releases, gates and runs: its own
+// three queries (the settings' pause preview reads the first two too).
 type Reads interface {
 	// CalendarReleases lists a site's releases as the query selects them,
 	// in (time, id) order.
@@ -17,6 +18,12 @@ type Reads interface {
 	// copies, not deleted) whose instant falls in [from, to), one row per
 	// gate, in any order.
 	CalendarGates(ctx context.Context, siteID string, from, to time.Time) ([]CalendarGate, error)
+	// CalendarRuns lists a site's automation runs whose occurrence falls
+	// in [from, to), and the skipped runs whose occurrence is before from
+	// but that were recorded at or after from (a skipped run stands for the
+	// coalesced occurrences from its own to when it was recorded, §8.6), in
+	// one statement, in any order.
+	CalendarRuns(ctx context.Context, siteID string, from, to time.Time) ([]automations.Run, error)
 }
 
 // CalendarReleaseQuery selects a site's releases timed in [From, To).
