@@ -345,7 +345,11 @@ func runItems(a automations.Automation, rc recurrence.Recurrence, runs []automat
 		}
 		it := base
 		it.At, it.ID = at.UTC(), "occ:"+a.ID+":"+localtime.FormatInstant(at)
-		it.State, it.Outcome, it.RunID, it.Manual = r.State, r.Outcome, r.ID, r.Trigger == automations.TriggerManual
+		it.State, it.Outcome, it.RunID = r.State, r.Outcome, r.ID
+		// A run at a time the rule does not have is a person's Run now
+		// (the ticker's own runs are at the rule's occurrences, whatever
+		// woke it, a "manual" run-due included).
+		it.Manual = r.Trigger == automations.TriggerManual && len(rc.Between(at, at.Add(time.Millisecond))) == 0
 		if f.match(&it, "") {
 			out = append(out, it)
 		}

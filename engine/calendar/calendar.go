@@ -154,7 +154,7 @@ type CalendarItem struct {
 	// skipped run that stands for it and the other coalesced ones), and
 	// Outcome that run's outcome (automation.Outcome, "" while it runs or
 	// when it did not run). Manual: the run was a person's "Run now", at
-	// its own time rather than the rule's.
+	// its own time, not one of the rule's.
 	RunID   string `json:"runId,omitempty"`
 	Outcome string `json:"outcome,omitempty"`
 	Manual  bool   `json:"manual,omitempty"`
