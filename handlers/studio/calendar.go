@@ -4,12 +4,14 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"studio/engine/calendar"
 	"time"
 
 	"studio/engine"
+	"studio/engine/automations"
 	"studio/engine/localtime"
 	"studio/engine/release"
 	"studio/engine/scheduler"
@@ -321,6 +323,10 @@ func (h *Handler) agendaView(r *http.Request, cs calendarState, z calendarZone, 
 	if err != nil {
 		return templates.AgendaView{}, err
 	}
+	menus, err := h.occurrenceMenus(r, page.Items)
+	if err != nil {
+		return templates.AgendaView{}, err
+	}
 	a := templates.AgendaView{CSRF: st.csrf, ReturnURL: cs.URL(), ViewerZone: z.viewer}
 	for _, it := range page.Items {
 		at := it.At.In(z.loc)
@@ -331,7 +337,11 @@ func (h *Handler) agendaView(r *http.Request, cs calendarState, z calendarZone, 
 				Today: day.Equal(today), Past: day.Before(today), Continued: len(a.Days) == 0 && key == after})
 		}
 		d := &a.Days[len(a.Days)-1]
-		d.Items = append(d.Items, h.agendaItem(r, p, z, it, waiting, abilities[it.ID]))
+		row := h.agendaItem(r, p, z, it, waiting, abilities[it.ID])
+		if it.Kind == calendar.ItemAutomation {
+			row.Occurrence = menus[it.Target]
+		}
+		d.Items = append(d.Items, row)
 	}
 	for i := range a.Days {
 		foldDay(&a.Days[i], now, z.loc)
@@ -407,6 +417,8 @@ func (h *Handler) agendaItem(r *http.Request, p *locales.Printer, z calendarZone
 		row.ReleaseID, row.Href = it.ID, "/studio/releases/"+url.PathEscape(it.ID)
 	case strings.HasPrefix(it.ID, "gate:"):
 		row.Href = "/studio/content/" + url.PathEscape(it.Target)
+	case it.Kind == calendar.ItemAutomation && it.RunID != "": // a past occurrence: what its run did
+		row.Href = RunURL(it.RunID)
 	}
 	if it.Collection != "" {
 		row.Collection = p.T("kind." + it.Collection)
@@ -437,6 +449,13 @@ func (h *Handler) agendaItem(r *http.Request, p *locales.Printer, z calendarZone
 		row.Look = "alert"
 	}
 	row.StateLabel = stateWord(p, row.State)
+	if it.Kind == calendar.ItemAutomation {
+		row.StateLabel = occurrenceStateWord(p, row.State)
+		row.Outcome, row.Manual = it.Outcome, it.Manual
+		if it.Outcome != "" {
+			row.OutcomeLabel = p.T("calendar.outcome." + it.Outcome)
+		}
+	}
 	row.Auto = it.Approval == calendar.ApprovalAuto
 	row.Approved = it.Approval == calendar.ApprovalApproved && row.Agent
 
@@ -471,6 +490,55 @@ func stateWord(p *locales.Printer, state string) string {
 		}
 	}
 	return state
+}
+
+// occurrenceStateWord is the badge's word for an automation occurrence:
+// its run's state (Succeeded, Skipped, Running…), or not run, scheduled,
+// paused.
+func occurrenceStateWord(p *locales.Printer, state string) string {
+	if key := "calendar.run_state." + state; p.T(key) != key {
+		return p.T(key)
+	}
+	return stateWord(p, state)
+}
+
+// occurrenceMenus are the ⋯ menus of the automations whose occurrences
+// are among items, by automation id: Run now and Edit as the engine's
+// abilities allow them (the use case decides again), History always. One
+// read of the automations, and of the site's kill switch for a person who
+// may manage them; none without occurrences.
+func (h *Handler) occurrenceMenus(r *http.Request, items []calendar.CalendarItem) (map[string]*templates.OccurrenceMenu, error) {
+	if !slices.ContainsFunc(items, func(it calendar.CalendarItem) bool { return it.Kind == calendar.ItemAutomation }) {
+		return nil, nil
+	}
+	ctx := r.Context()
+	st := stateOf(ctx)
+	autos, err := h.aut.List(ctx, *st.user, st.site.ID)
+	if err != nil {
+		return nil, err
+	}
+	paused := false
+	if automations.AbilitiesOf(*st.user).Manage {
+		set, err := h.eng.ScheduleSettings(ctx, st.site.ID)
+		if err != nil {
+			return nil, err
+		}
+		paused = set.Paused
+	}
+	out := make(map[string]*templates.OccurrenceMenu, len(autos))
+	for _, a := range autos {
+		can := automations.AbilitiesFor(*st.user, a, paused)
+		page := "/studio/schedules/automations/" + url.PathEscape(a.ID)
+		m := &templates.OccurrenceMenu{HistoryURL: "/studio/schedules/history?" + url.Values{"automation": {a.ID}}.Encode()}
+		if can.RunNow {
+			m.RunNowURL = page + "/run-now"
+		}
+		if can.Edit {
+			m.EditURL = page
+		}
+		out[a.ID] = m
+	}
+	return out, nil
 }
 
 // markSameMinute warns where two or more releases share a minute (§6.5):

@@ -165,6 +165,8 @@ func (h *Handler) monthChip(r *http.Request, p *locales.Printer, it calendar.Cal
 	switch {
 	case gate:
 		c.Href = "/studio/content/" + url.PathEscape(it.Target)
+	case it.Kind == calendar.ItemAutomation && it.RunID != "": // a past occurrence: what its run did
+		c.Href = RunURL(it.RunID)
 	case it.Kind == calendar.ItemAutomation:
 		c.Href = "/studio/schedules?" + url.Values{"date": {at.Format("2006-01-02")}}.Encode()
 	default:
@@ -172,7 +174,10 @@ func (h *Handler) monthChip(r *http.Request, p *locales.Printer, it calendar.Cal
 	}
 	// The words of the sentence, and the look that goes with them.
 	stateWord := p.T("month.state." + it.State)
-	if stateWord == "month.state."+it.State {
+	if it.Kind == calendar.ItemAutomation && it.RunID != "" {
+		stateWord = p.T("month.run_state." + it.State)
+	}
+	if strings.HasPrefix(stateWord, "month.") {
 		stateWord = it.State
 	}
 	future := it.At.After(now)
@@ -183,6 +188,26 @@ func (h *Handler) monthChip(r *http.Request, p *locales.Printer, it calendar.Cal
 		if it.State == "paused" {
 			c.Icons = append(c.Icons, "paused")
 			stateWord += ", " + p.T("month.state.paused")
+		}
+	case it.Kind == calendar.ItemAutomation && it.RunID != "": // the run's state (§15.3)
+		switch calendar.StateFacet(it.State) {
+		case calendar.FacetDone:
+			c.Look, c.Tone = "faded", "ok"
+			c.Icons = append(c.Icons, "done")
+		case calendar.FacetAttention:
+			c.Tone = "danger"
+			if it.State == string(release.StateMissed) {
+				c.Icons = append(c.Icons, "missed")
+			} else {
+				c.Icons = append(c.Icons, "warning")
+			}
+		case calendar.FacetRunning:
+			c.Tone, c.Running, c.RunningLabel = "info", true, occurrenceStateWord(p, it.State)
+		default: // skipped: it did not run, by design (§8.6)
+			c.Tone = "muted"
+		}
+		if it.Outcome != "" {
+			stateWord += ", " + p.T("month.outcome."+it.Outcome)
 		}
 	case it.Approval == calendar.ApprovalDenied:
 		c.Look, c.Tone, stateWord = "struck", "muted", p.T("month.state.denied")
@@ -245,6 +270,8 @@ func (h *Handler) monthChip(r *http.Request, p *locales.Printer, it calendar.Cal
 	c.Sentence = strings.Join(append(parts, stateWord), ", ")
 	c.Badge = p.T("state." + it.State)
 	switch {
+	case it.Kind == calendar.ItemAutomation && it.RunID != "":
+		c.Badge = occurrenceStateWord(p, it.State)
 	case it.Held:
 		c.Badge = c.Held
 	case it.Approval == calendar.ApprovalDenied:
@@ -369,7 +396,7 @@ func (h *Handler) MonthDayPanel(w http.ResponseWriter, r *http.Request) {
 	to, _ := localtime.Resolve(wall.AddDays(1), loc)
 	q := cs.Query(st.site.ID, from, to)
 	p := locales.From(ctx)
-	panel := templates.MonthDayPanel{Date: wall.Date(), Heading: p.DayHeading(day, h.eng.Now().In(loc)),
+	panel := templates.MonthDayPanel{CSRF: st.csrf, Date: wall.Date(), Heading: p.DayHeading(day, h.eng.Now().In(loc)),
 		DayURL: cs.With("agenda", day).URL()}
 	for {
 		page, err := h.cal.Calendar(ctx, *st.user, q)
@@ -382,9 +409,18 @@ func (h *Handler) MonthDayPanel(w http.ResponseWriter, r *http.Request) {
 			h.fail(w, r, err)
 			return
 		}
+		menus, err := h.occurrenceMenus(r, page.Items)
+		if err != nil {
+			h.fail(w, r, err)
+			return
+		}
 		for _, it := range page.Items {
 			if !it.At.Before(from) && it.At.Before(to) {
-				panel.Chips = append(panel.Chips, h.monthChip(r, p, it, loc, can[it.ID]))
+				c := h.monthChip(r, p, it, loc, can[it.ID])
+				if it.Kind == calendar.ItemAutomation {
+					c.Menu = menus[it.Target]
+				}
+				panel.Chips = append(panel.Chips, c)
 			}
 		}
 		if page.NextCursor == "" || page.NextCursor == q.Cursor {

@@ -159,6 +159,22 @@ type AgendaItem struct {
 	// deny inline.
 	Decide *DecideView
 	Menu   *ItemMenu
+	// Outcome is a past occurrence's run outcome, apart from its state
+	// ("ran" is not "did something", §11.7), with its word; Manual says
+	// it was a person's Run now.
+	Outcome, OutcomeLabel string
+	Manual                bool
+	// Occurrence is an automation occurrence's ⋯ menu.
+	Occurrence *OccurrenceMenu
+}
+
+// OccurrenceMenu is the ⋯ menu of an automation's occurrence: Run now
+// (a form; RunNowURL is empty when the engine would refuse it), Edit
+// (empty when the person may not) and History.
+type OccurrenceMenu struct {
+	RunNowURL  string
+	EditURL    string
+	HistoryURL string
 }
 
 // DecideView is an inline Approve / Deny of one request.

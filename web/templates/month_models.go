@@ -116,10 +116,15 @@ type MonthChip struct {
 	Date      string
 	Clock     string
 	When      string
+	// Menu is an automation occurrence's ⋯ menu, in the day's panel (the
+	// grid's chips stay links: a menu inside a cell would break the grid's
+	// one tab stop).
+	Menu *OccurrenceMenu
 }
 
 // MonthDayPanel is a day's agenda under the grid on a phone.
 type MonthDayPanel struct {
+	CSRF    string // for the occurrences' Run now
 	Date    string
 	Heading string
 	Chips   []MonthChip

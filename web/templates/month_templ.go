@@ -1325,56 +1325,66 @@ func MonthPanel(d MonthDayPanel) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 113, "</span></li>")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 113, "</span> ")
+				if templ_7745c5c3_Err != nil {
+					return templ_7745c5c3_Err
+				}
+				if c.Menu != nil {
+					templ_7745c5c3_Err = occurrenceMenu(d.CSRF, *c.Menu, c.Title, c.ID).Render(ctx, templ_7745c5c3_Buffer)
+					if templ_7745c5c3_Err != nil {
+						return templ_7745c5c3_Err
+					}
+				}
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 114, "</li>")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 114, "</ul>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 115, "</ul>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 115, "<p class=\"actions\"><a href=\"")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 116, "<p class=\"actions\"><a href=\"")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var75 string
 		templ_7745c5c3_Var75, templ_7745c5c3_Err = templruntime.NewAttributeExpression(templ.SafeURL(d.DayURL)).ResolveURL(ctx)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `month.templ`, Line: 198, Col: 36}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `month.templ`, Line: 201, Col: 36}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var75)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 116, "\">")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 117, "\">")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var76 string
 		templ_7745c5c3_Var76, templ_7745c5c3_Err = templ.JoinStringErrs(locales.T(ctx, "month.day_open"))
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `month.templ`, Line: 198, Col: 73}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `month.templ`, Line: 201, Col: 73}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var76))
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 117, "</a> <button type=\"button\" class=\"link\" data-panel-close>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 118, "</a> <button type=\"button\" class=\"link\" data-panel-close>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var77 string
 		templ_7745c5c3_Var77, templ_7745c5c3_Err = templ.JoinStringErrs(locales.T(ctx, "month.day_close"))
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `month.templ`, Line: 199, Col: 90}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `month.templ`, Line: 202, Col: 90}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var77))
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 118, "</button></p></section>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 119, "</button></p></section>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -1405,121 +1415,121 @@ func MonthMovedFragment(out MonthMoved, state string) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 119, "<div class=\"toast\" data-month-toast data-testid=\"month-toast\"><p>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 120, "<div class=\"toast\" data-month-toast data-testid=\"month-toast\"><p>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var79 string
 		templ_7745c5c3_Var79, templ_7745c5c3_Err = templ.JoinStringErrs(out.Message)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `month.templ`, Line: 209, Col: 18}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `month.templ`, Line: 212, Col: 18}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var79))
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 120, "</p>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 121, "</p>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		if out.Undo != nil {
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 121, "<form method=\"post\" action=\"")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 122, "<form method=\"post\" action=\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var80 string
 			templ_7745c5c3_Var80, templ_7745c5c3_Err = templruntime.NewAttributeExpression(templ.SafeURL(out.Undo.Action)).ResolveURL(ctx)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `month.templ`, Line: 211, Col: 62}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `month.templ`, Line: 214, Col: 62}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var80)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 122, "\" data-month-undo><input type=\"hidden\" name=\"csrf_token\" value=\"")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 123, "\" data-month-undo><input type=\"hidden\" name=\"csrf_token\" value=\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var81 string
 			templ_7745c5c3_Var81, templ_7745c5c3_Err = templruntime.NewAttributeExpression(out.Grid.CSRF).Resolve(ctx)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `month.templ`, Line: 212, Col: 64}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `month.templ`, Line: 215, Col: 64}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var81)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 123, "\"> <input type=\"hidden\" name=\"rev\" value=\"")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 124, "\"> <input type=\"hidden\" name=\"rev\" value=\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var82 string
 			templ_7745c5c3_Var82, templ_7745c5c3_Err = templruntime.NewAttributeExpression(strconv.FormatInt(out.Undo.Rev, 10)).Resolve(ctx)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `month.templ`, Line: 213, Col: 79}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `month.templ`, Line: 216, Col: 79}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var82)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 124, "\"> <input type=\"hidden\" name=\"date\" value=\"")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 125, "\"> <input type=\"hidden\" name=\"date\" value=\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var83 string
 			templ_7745c5c3_Var83, templ_7745c5c3_Err = templruntime.NewAttributeExpression(out.Undo.Date).Resolve(ctx)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `month.templ`, Line: 214, Col: 58}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `month.templ`, Line: 217, Col: 58}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var83)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 125, "\"> <input type=\"hidden\" name=\"time\" value=\"")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 126, "\"> <input type=\"hidden\" name=\"time\" value=\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var84 string
 			templ_7745c5c3_Var84, templ_7745c5c3_Err = templruntime.NewAttributeExpression(out.Undo.Clock).Resolve(ctx)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `month.templ`, Line: 215, Col: 59}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `month.templ`, Line: 218, Col: 59}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var84)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 126, "\"> <input type=\"hidden\" name=\"undo\" value=\"1\"> <input type=\"hidden\" name=\"state\" value=\"")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 127, "\"> <input type=\"hidden\" name=\"undo\" value=\"1\"> <input type=\"hidden\" name=\"state\" value=\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var85 string
 			templ_7745c5c3_Var85, templ_7745c5c3_Err = templruntime.NewAttributeExpression(state).Resolve(ctx)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `month.templ`, Line: 217, Col: 51}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `month.templ`, Line: 220, Col: 51}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var85)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 127, "\"> <button type=\"submit\" data-testid=\"month-undo\">")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 128, "\"> <button type=\"submit\" data-testid=\"month-undo\">")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var86 string
 			templ_7745c5c3_Var86, templ_7745c5c3_Err = templ.JoinStringErrs(locales.T(ctx, "action.undo"))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `month.templ`, Line: 218, Col: 82}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `month.templ`, Line: 221, Col: 82}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var86))
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 128, "</button></form>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 129, "</button></form>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 129, "</div>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 130, "</div>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -1545,7 +1555,7 @@ func MonthMoveProblem(p MonthProblem) templ.Component {
 		}
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 130, "<div class=\"alert\" role=\"alert\" data-month-problem data-testid=\"month-problem\">")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 131, "<div class=\"alert\" role=\"alert\" data-month-problem data-testid=\"month-problem\">")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -1553,24 +1563,9 @@ func MonthMoveProblem(p MonthProblem) templ.Component {
 			var templ_7745c5c3_Var88 string
 			templ_7745c5c3_Var88, templ_7745c5c3_Err = templ.JoinStringErrs(p.Message)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `month.templ`, Line: 228, Col: 14}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `month.templ`, Line: 231, Col: 14}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var88))
-			if templ_7745c5c3_Err != nil {
-				return templ_7745c5c3_Err
-			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 131, " ")
-			if templ_7745c5c3_Err != nil {
-				return templ_7745c5c3_Err
-			}
-		}
-		for _, msg := range p.Fields {
-			var templ_7745c5c3_Var89 string
-			templ_7745c5c3_Var89, templ_7745c5c3_Err = templ.JoinStringErrs(msg)
-			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `month.templ`, Line: 231, Col: 8}
-			}
-			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var89))
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -1579,61 +1574,76 @@ func MonthMoveProblem(p MonthProblem) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		}
+		for _, msg := range p.Fields {
+			var templ_7745c5c3_Var89 string
+			templ_7745c5c3_Var89, templ_7745c5c3_Err = templ.JoinStringErrs(msg)
+			if templ_7745c5c3_Err != nil {
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `month.templ`, Line: 234, Col: 8}
+			}
+			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var89))
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 133, " ")
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+		}
 		if p.LatestURL != "" {
 			var templ_7745c5c3_Var90 string
 			templ_7745c5c3_Var90, templ_7745c5c3_Err = templ.JoinStringErrs(" · ")
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `month.templ`, Line: 234, Col: 11}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `month.templ`, Line: 237, Col: 11}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var90))
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 133, " <a href=\"")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 134, " <a href=\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var91 string
 			templ_7745c5c3_Var91, templ_7745c5c3_Err = templruntime.NewAttributeExpression(templ.SafeURL(p.LatestPage)).ResolveURL(ctx)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `month.templ`, Line: 235, Col: 40}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `month.templ`, Line: 238, Col: 40}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var91)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 134, "\" data-month-latest=\"")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 135, "\" data-month-latest=\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var92 string
 			templ_7745c5c3_Var92, templ_7745c5c3_Err = templruntime.NewAttributeExpression(p.LatestURL).Resolve(ctx)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `month.templ`, Line: 235, Col: 74}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `month.templ`, Line: 238, Col: 74}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var92)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 135, "\">")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 136, "\">")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var93 string
 			templ_7745c5c3_Var93, templ_7745c5c3_Err = templ.JoinStringErrs(locales.T(ctx, "month.load_latest"))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `month.templ`, Line: 235, Col: 114}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `month.templ`, Line: 238, Col: 114}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var93))
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 136, "</a>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 137, "</a>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 137, "</div>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 138, "</div>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -1660,7 +1670,7 @@ func monthIcons() templ.Component {
 		}
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 138, "<svg class=\"month-icons\" aria-hidden=\"true\" width=\"0\" height=\"0\" focusable=\"false\"><symbol id=\"mi-publish\" viewBox=\"0 0 16 16\"><rect x=\"2.5\" y=\"3.5\" width=\"11\" height=\"10\" rx=\"1.5\"></rect><path d=\"M2.5 6.5h11M5.5 2v3M10.5 2v3M6 10l1.5 1.5 3-3\"></path></symbol> <symbol id=\"mi-expiry\" viewBox=\"0 0 16 16\"><rect x=\"2.5\" y=\"3.5\" width=\"11\" height=\"10\" rx=\"1.5\"></rect><path d=\"M2.5 6.5h11M5.5 2v3M10.5 2v3M6.5 8.5l3 3M9.5 8.5l-3 3\"></path></symbol> <symbol id=\"mi-embargo\" viewBox=\"0 0 16 16\"><rect x=\"2.5\" y=\"3.5\" width=\"11\" height=\"10\" rx=\"1.5\"></rect><path d=\"M2.5 6.5h11M5.5 2v3M10.5 2v3M5.5 10h5M8.5 8l2 2-2 2\"></path></symbol> <symbol id=\"mi-release\" viewBox=\"0 0 16 16\"><path d=\"M2.5 5 8 2.5 13.5 5v6L8 13.5 2.5 11zM2.5 5 8 7.5 13.5 5M8 7.5v6\"></path></symbol> <symbol id=\"mi-automation\" viewBox=\"0 0 16 16\"><circle cx=\"8\" cy=\"8\" r=\"2.2\"></circle><path d=\"M8 1.8v2M8 12.2v2M1.8 8h2M12.2 8h2M3.6 3.6 5 5M11 11l1.4 1.4M3.6 12.4 5 11M11 5l1.4-1.4\"></path></symbol> <symbol id=\"mi-agent\" viewBox=\"0 0 16 16\"><rect x=\"3\" y=\"5.5\" width=\"10\" height=\"8\" rx=\"2\"></rect><path d=\"M8 5.5V3\"></path><circle cx=\"8\" cy=\"2.4\" r=\".7\"></circle><circle cx=\"6\" cy=\"9.5\" r=\".6\" fill=\"currentColor\"></circle><circle cx=\"10\" cy=\"9.5\" r=\".6\" fill=\"currentColor\"></circle></symbol> <symbol id=\"mi-recurring\" viewBox=\"0 0 16 16\"><path d=\"M13 8a5 5 0 1 1-1.5-3.6M13 2.5V5h-2.5\"></path></symbol> <symbol id=\"mi-pending\" viewBox=\"0 0 16 16\"><path d=\"M5 2.5h6M5 13.5h6M5.5 2.5C5.5 6 8 6.5 8 8s-2.5 2-2.5 5.5M10.5 2.5C10.5 6 8 6.5 8 8s2.5 2 2.5 5.5\"></path></symbol> <symbol id=\"mi-auto\" viewBox=\"0 0 16 16\"><path d=\"M9 1.5 3.5 9H8l-1 5.5L12.5 7H8z\" fill=\"currentColor\" stroke=\"none\"></path></symbol> <symbol id=\"mi-done\" viewBox=\"0 0 16 16\"><path d=\"M3.5 8.5l3 3 6-7\"></path></symbol> <symbol id=\"mi-overlap\" viewBox=\"0 0 16 16\"><rect x=\"2\" y=\"2\" width=\"8\" height=\"8\" rx=\"1.5\"></rect><rect x=\"6\" y=\"6\" width=\"8\" height=\"8\" rx=\"1.5\"></rect></symbol> <symbol id=\"mi-warning\" viewBox=\"0 0 16 16\"><circle cx=\"8\" cy=\"8\" r=\"6\"></circle><path d=\"M8 4.8v3.7\"></path><circle cx=\"8\" cy=\"11\" r=\".8\" fill=\"currentColor\" stroke=\"none\"></circle></symbol> <symbol id=\"mi-missed\" viewBox=\"0 0 16 16\"><path d=\"M2.8 5.5A5.8 5.8 0 1 1 2.2 8M2.2 3v2.8H5M8 5v3l2 1.5\"></path></symbol> <symbol id=\"mi-paused\" viewBox=\"0 0 16 16\"><path d=\"M6 4v8M10 4v8\"></path></symbol></svg>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 139, "<svg class=\"month-icons\" aria-hidden=\"true\" width=\"0\" height=\"0\" focusable=\"false\"><symbol id=\"mi-publish\" viewBox=\"0 0 16 16\"><rect x=\"2.5\" y=\"3.5\" width=\"11\" height=\"10\" rx=\"1.5\"></rect><path d=\"M2.5 6.5h11M5.5 2v3M10.5 2v3M6 10l1.5 1.5 3-3\"></path></symbol> <symbol id=\"mi-expiry\" viewBox=\"0 0 16 16\"><rect x=\"2.5\" y=\"3.5\" width=\"11\" height=\"10\" rx=\"1.5\"></rect><path d=\"M2.5 6.5h11M5.5 2v3M10.5 2v3M6.5 8.5l3 3M9.5 8.5l-3 3\"></path></symbol> <symbol id=\"mi-embargo\" viewBox=\"0 0 16 16\"><rect x=\"2.5\" y=\"3.5\" width=\"11\" height=\"10\" rx=\"1.5\"></rect><path d=\"M2.5 6.5h11M5.5 2v3M10.5 2v3M5.5 10h5M8.5 8l2 2-2 2\"></path></symbol> <symbol id=\"mi-release\" viewBox=\"0 0 16 16\"><path d=\"M2.5 5 8 2.5 13.5 5v6L8 13.5 2.5 11zM2.5 5 8 7.5 13.5 5M8 7.5v6\"></path></symbol> <symbol id=\"mi-automation\" viewBox=\"0 0 16 16\"><circle cx=\"8\" cy=\"8\" r=\"2.2\"></circle><path d=\"M8 1.8v2M8 12.2v2M1.8 8h2M12.2 8h2M3.6 3.6 5 5M11 11l1.4 1.4M3.6 12.4 5 11M11 5l1.4-1.4\"></path></symbol> <symbol id=\"mi-agent\" viewBox=\"0 0 16 16\"><rect x=\"3\" y=\"5.5\" width=\"10\" height=\"8\" rx=\"2\"></rect><path d=\"M8 5.5V3\"></path><circle cx=\"8\" cy=\"2.4\" r=\".7\"></circle><circle cx=\"6\" cy=\"9.5\" r=\".6\" fill=\"currentColor\"></circle><circle cx=\"10\" cy=\"9.5\" r=\".6\" fill=\"currentColor\"></circle></symbol> <symbol id=\"mi-recurring\" viewBox=\"0 0 16 16\"><path d=\"M13 8a5 5 0 1 1-1.5-3.6M13 2.5V5h-2.5\"></path></symbol> <symbol id=\"mi-pending\" viewBox=\"0 0 16 16\"><path d=\"M5 2.5h6M5 13.5h6M5.5 2.5C5.5 6 8 6.5 8 8s-2.5 2-2.5 5.5M10.5 2.5C10.5 6 8 6.5 8 8s2.5 2 2.5 5.5\"></path></symbol> <symbol id=\"mi-auto\" viewBox=\"0 0 16 16\"><path d=\"M9 1.5 3.5 9H8l-1 5.5L12.5 7H8z\" fill=\"currentColor\" stroke=\"none\"></path></symbol> <symbol id=\"mi-done\" viewBox=\"0 0 16 16\"><path d=\"M3.5 8.5l3 3 6-7\"></path></symbol> <symbol id=\"mi-overlap\" viewBox=\"0 0 16 16\"><rect x=\"2\" y=\"2\" width=\"8\" height=\"8\" rx=\"1.5\"></rect><rect x=\"6\" y=\"6\" width=\"8\" height=\"8\" rx=\"1.5\"></rect></symbol> <symbol id=\"mi-warning\" viewBox=\"0 0 16 16\"><circle cx=\"8\" cy=\"8\" r=\"6\"></circle><path d=\"M8 4.8v3.7\"></path><circle cx=\"8\" cy=\"11\" r=\".8\" fill=\"currentColor\" stroke=\"none\"></circle></symbol> <symbol id=\"mi-missed\" viewBox=\"0 0 16 16\"><path d=\"M2.8 5.5A5.8 5.8 0 1 1 2.2 8M2.2 3v2.8H5M8 5v3l2 1.5\"></path></symbol> <symbol id=\"mi-paused\" viewBox=\"0 0 16 16\"><path d=\"M6 4v8M10 4v8\"></path></symbol></svg>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

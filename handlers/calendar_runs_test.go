@@ -1,0 +1,155 @@
+package handlers_test
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"studio/engine"
+	"studio/engine/automation"
+	"studio/engine/automations"
+	"studio/engine/ids"
+	"studio/engine/policy"
+)
+
+// settleRuns ticks until the automations have nothing more to do at the
+// clock's time: a run takes a step a tick.
+func (a *testApp) settleRuns(t *testing.T) {
+	t.Helper()
+	for range 50 {
+		rep, err := a.sched.RunDue(context.Background(), "manual")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.Automations.Claimed == 0 && rep.Automations.Steps == 0 {
+			return
+		}
+	}
+	t.Fatal("the automations never settle")
+}
+
+// agendaRow is the Agenda row with this test id in body, "" when absent.
+func agendaRow(body, testID string) string {
+	i := strings.Index(body, `data-testid="`+testID+`"`)
+	if i < 0 {
+		return ""
+	}
+	r := body[i:]
+	return r[:strings.Index(r, "</div></li>")] // the row ends with its actions
+}
+
+// TestCalendarPastOccurrenceFromItsRun: the ticker ran Monday's 09:07
+// occurrence of a daily check; on Tuesday the Agenda and the Month show it
+// from its run — "Succeeded" / "Başarılı" and its outcome apart, linking to
+// the run's page — and its ⋯ menu offers Run now (a form posting to
+// run-now) to whom the engine allows it: the owner and the editor, not an
+// author, who still has History. The menu's Run now starts a run.
+func TestCalendarPastOccurrenceFromItsRun(t *testing.T) {
+	t.Parallel()
+	a := newApp(t)
+	ctx := context.Background()
+	owner := a.addUser(t, "owner@example.com", "Oya Owner", policy.Owner, "en")
+	author := a.addUser(t, "author@example.com", "Aras Author", policy.Author, "en")
+	auto, err := a.aut.Create(ctx, owner, a.site.ID, automations.Input{Name: "Link check", Builtin: automation.BuiltinBrokenLinks,
+		Rule: "FREQ=DAILY;BYHOUR=9;BYMINUTE=7", Start: "2026-11-02T09:07"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	occ := time.Date(2026, 11, 2, 6, 7, 0, 0, time.UTC) // Monday 09:07 in Istanbul
+	a.clock.Set(occ.Add(time.Minute))
+	a.settleRuns(t)
+	runID := ids.RunID(auto.ID, occ)
+	run, err := a.store.Run(ctx, a.site.ID, runID)
+	if err != nil || run.State != string(automation.RunSucceeded) {
+		t.Fatalf("Monday's run: %+v %v", run, err)
+	}
+	a.clock.Set(time.Date(2026, 11, 3, 5, 0, 0, 0, time.UTC)) // Tuesday 08:00
+	testID := "item-occ:" + auto.ID + ":2026-11-02T06:07:00.000Z"
+	runNow := `action="/studio/schedules/automations/` + auto.ID + `/run-now"`
+	runLink := `href="/studio/schedules/runs/` + runID + `"`
+
+	for _, c := range []struct {
+		name, lang, state string
+		who               engine.User
+		runNow            bool
+	}{
+		{"Owner", "en", `data-state="succeeded">Succeeded<`, owner, true},
+		{"Editor", "en", `data-state="succeeded">Succeeded<`, a.editor, true},
+		{"Author", "en", `data-state="succeeded">Succeeded<`, author, false},
+		{"OwnerTurkish", "tr", `data-state="succeeded">Başarılı<`, owner, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			a.setLang(t, c.who, c.lang)
+			cl := a.signedIn(t, c.who)
+			res := cl.check(t, scenario{Name: "agenda", URL: "/studio/schedules?date=2026-11-02", ExpectedStatus: http.StatusOK})
+			row := agendaRow(res.Body, testID)
+			if row == "" {
+				t.Fatalf("no row %s", testID)
+			}
+			outcome := map[string]string{"en": "Nothing to do", "tr": "Yapacak iş yoktu"}[c.lang]
+			if run.Outcome == string(automation.OutcomeDidWork) {
+				outcome = map[string]string{"en": "Did work", "tr": "İş yaptı"}[c.lang]
+			}
+			for _, want := range []string{c.state, runLink, `data-outcome="` + run.Outcome + `">` + outcome + `<`,
+				`href="/studio/schedules/history?automation=` + auto.ID + `"`} {
+				if !strings.Contains(row, want) {
+					t.Errorf("the row lacks %s:\n%s", want, row)
+				}
+			}
+			if strings.Contains(row, "not_run") {
+				t.Errorf("a run occurrence shown as not run:\n%s", row)
+			}
+			if got := strings.Contains(row, runNow); got != c.runNow {
+				t.Errorf("Run now shown: %v, want %v:\n%s", got, c.runNow, row)
+			}
+			// The Month: the chip links to the run and says its state; the
+			// day's panel has the badge and the same menu.
+			word := map[string]string{"en": "succeeded", "tr": "başarılı"}[c.lang]
+			cl.check(t, scenario{Name: "month", URL: "/studio/schedules?view=month&date=2026-11", ExpectedStatus: http.StatusOK,
+				ExpectedContent: []string{runLink, "Link check", ", " + word}})
+			day := cl.check(t, scenario{Name: "month day", URL: "/studio/schedules/month/day?date=2026-11-02", Header: monthHX,
+				ExpectedStatus: http.StatusOK, ExpectedContent: []string{runLink, c.state}})
+			if got := strings.Contains(day.Body, runNow); got != c.runNow {
+				t.Errorf("the day panel's Run now shown: %v, want %v", got, c.runNow)
+			}
+		})
+	}
+
+	t.Run("RunNowFromTheMenu", func(t *testing.T) {
+		a.setLang(t, owner, "en")
+		cl := a.signedIn(t, owner)
+		res := cl.check(t, scenario{Name: "agenda", URL: "/studio/schedules?date=2026-11-03", ExpectedStatus: http.StatusOK})
+		i := strings.Index(res.Body, runNow)
+		if i < 0 {
+			t.Fatal("no Run now on Tuesday's occurrences")
+		}
+		form := res.Body[i:]
+		form = form[:strings.Index(form, "</form>")]
+		if !strings.Contains(form, `name="csrf_token" value="`+cl.token()+`"`) {
+			t.Fatalf("the Run now form lacks the session's token: %s", form)
+		}
+		before := len(a.runsOf(t, auto.ID))
+		cl.check(t, scenario{Name: "run now", Method: http.MethodPost, URL: "/studio/schedules/automations/" + auto.ID + "/run-now",
+			Form: url.Values{"csrf_token": {cl.token()}}, ExpectedStatus: http.StatusSeeOther})
+		runs := a.runsOf(t, auto.ID)
+		if len(runs) != before+1 || runs[0].Trigger != automations.TriggerManual {
+			t.Fatalf("runs after Run now: %d (before %d)", len(runs), before)
+		}
+		// It is on the Agenda at its own time, running, linking to itself.
+		cl.check(t, scenario{Name: "agenda after", URL: "/studio/schedules?date=2026-11-03", ExpectedStatus: http.StatusOK,
+			ExpectedContent: []string{`href="/studio/schedules/runs/` + runs[0].ID + `"`, `data-state="running"`, "Started with Run now"}})
+	})
+}
+
+// runsOf lists an automation's runs, newest first.
+func (a *testApp) runsOf(t *testing.T, id string) []automations.Run {
+	t.Helper()
+	runs, err := a.store.Runs(context.Background(), automations.RunFilter{SiteID: a.site.ID, AutomationID: id, Limit: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return runs
+}
