@@ -436,7 +436,7 @@ func (e *Calendar) calendarReleases(ctx context.Context, f calendarFilter, from,
 
 // automationOccurrences prepares an automation's occurrences in [from, to)
 // from its rule; false when none can pass the filter. An automation has no
-// occurrences before it was created; past ones without a run (the caller
+// occurrences until it was created; past ones without a run (the caller
 // sets ran) are "not_run" — never "done" without a run (§11.7): one a
 // paused automation did not run is not run, since nothing ran it —, and
 // future ones of a paused or broken automation are "paused".
@@ -451,7 +451,10 @@ func automationOccurrences(a automations.Automation, rc recurrence.Recurrence, f
 	o.future.Recurring = a.Rule != ""
 	pastOK, futureOK := f.match(&o.past, ""), f.match(&o.future, "")
 	afterNow := now.Add(time.Nanosecond) // the first instant of the future: At > now
-	o.lo, o.hi = later(from, a.CreatedAt), to
+	// The runner runs the occurrences after the automation was created
+	// (its first HandledAt): one at the very instant it was created is not
+	// its own either.
+	o.lo, o.hi = later(from, a.CreatedAt.Add(time.Nanosecond)), to
 	switch {
 	case !pastOK && !futureOK:
 		return occurrences{}, false
