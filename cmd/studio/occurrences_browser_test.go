@@ -113,5 +113,13 @@ func TestCalendarOccurrenceRunNow(t *testing.T) {
 	must(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`[data-testid="done-today"] summary`)))) // Friday's runs are done
 	wantContains(t, "the manual run", waitText(t, ctx, "main", "“Şimdi çalıştır” ile başlatıldı"), "Başarılı")
 	shot(t, ctx, "calendar-occurrences-today-tr")
+
+	t.Log("the Month: a past occurrence's chip links to its run")
+	must(t, chromedp.Do(ctx, chromedp.Navigate(app.url+"/studio/schedules?view=month&date=2026-11"),
+		chromedp.WaitVisible(chromedp.CSS(`[role="grid"]`))))
+	if n := countOf(t, ctx, `a.chip[href^="/studio/schedules/runs/"]`); n < 4 {
+		t.Errorf("%d chips link to their runs, want at least 4", n)
+	}
+	shots(t, ctx, "calendar-occurrences-month-tr")
 	shots(t, ctx, "calendar-occurrences-tr")
 }
