@@ -153,3 +153,45 @@ func (a *testApp) runsOf(t *testing.T, id string) []automations.Run {
 	}
 	return runs
 }
+
+// TestCalendarPastRunsFold: on a past day, the occurrences whose runs went
+// as planned fold into "+ 2 automation runs", as the runs to come of
+// recurring automations do; one that did not run stays in view.
+func TestCalendarPastRunsFold(t *testing.T) {
+	t.Parallel()
+	a := newApp(t)
+	ctx := context.Background()
+	var ids []string
+	for _, name := range []string{"Link check", "Stale review", "Paused check"} {
+		au, err := a.aut.Create(ctx, a.editor, a.site.ID, automations.Input{Name: name, Builtin: automation.BuiltinBrokenLinks,
+			Rule: "FREQ=DAILY;BYHOUR=9;BYMINUTE=7", Start: "2026-11-02T09:07"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, au.ID)
+		if name == "Paused check" {
+			if _, err := a.aut.Pause(ctx, a.editor, a.site.ID, au.ID, au.Rev); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	a.clock.Set(time.Date(2026, 11, 2, 6, 8, 0, 0, time.UTC))
+	a.settleRuns(t)
+	a.clock.Set(time.Date(2026, 11, 3, 5, 0, 0, 0, time.UTC))
+	res := a.signedIn(t, a.editor).check(t, scenario{Name: "agenda", URL: "/studio/schedules?date=2026-11-02", ExpectedStatus: http.StatusOK})
+	day := res.Body[strings.Index(res.Body, `data-date="2026-11-02"`):]
+	day = day[:strings.Index(day, "</section>")]
+	fold := strings.Index(day, `data-testid="automation-runs"`)
+	if fold < 0 || !strings.Contains(day[fold:], "+ 2 automation runs") {
+		t.Fatalf("Monday has no fold of its two runs:\n%s", day)
+	}
+	for i, id := range ids {
+		at := strings.Index(day, `data-testid="item-occ:`+id+`:`)
+		if at < 0 {
+			t.Fatalf("no row of %s", id)
+		}
+		if folded := at > fold; folded != (i < 2) {
+			t.Errorf("automation %d folded: %v", i, folded)
+		}
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"studio/engine"
+	"studio/engine/automation"
 	"studio/engine/automations"
 	"studio/engine/localtime"
 	"studio/engine/release"
@@ -365,13 +366,13 @@ func (h *Handler) agendaView(r *http.Request, cs calendarState, z calendarZone, 
 	return a, nil
 }
 
-// foldDay folds a day's recurring automation runs, and on today its
-// finished items, and places the "Now" rule between today's past and
-// future.
+// foldDay folds a day's recurring automation runs (to come, or on a past
+// day those that went as planned), and on today its finished items, and
+// places the "Now" rule between today's past and future.
 func foldDay(d *templates.AgendaDay, now time.Time, loc *time.Location) {
 	var runs, rest []templates.AgendaItem
 	for _, it := range d.Items {
-		if it.Recurring {
+		if it.Recurring || (d.Past && it.Quiet) {
 			runs = append(runs, it)
 		} else {
 			rest = append(rest, it)
@@ -452,6 +453,7 @@ func (h *Handler) agendaItem(r *http.Request, p *locales.Printer, z calendarZone
 	if it.Kind == calendar.ItemAutomation {
 		row.StateLabel = occurrenceStateWord(p, row.State)
 		row.Outcome, row.Manual = it.Outcome, it.Manual
+		row.Quiet = it.RunID != "" && (it.State == string(automation.RunSucceeded) || it.State == string(automation.RunSkipped))
 		if it.Outcome != "" {
 			row.OutcomeLabel = p.T("calendar.outcome." + it.Outcome)
 		}

@@ -164,6 +164,11 @@ type AgendaItem struct {
 	// it was a person's Run now.
 	Outcome, OutcomeLabel string
 	Manual                bool
+	// Quiet: an occurrence whose run went as planned (succeeded, or
+	// skipped by coalescing): on a past day, these fold with the day's
+	// automation runs, and the rest (failed, missed, not run…) stay in
+	// view.
+	Quiet bool
 	// Occurrence is an automation occurrence's ⋯ menu.
 	Occurrence *OccurrenceMenu
 }
