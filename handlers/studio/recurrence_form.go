@@ -9,30 +9,11 @@ import (
 
 	"studio/engine/localtime"
 	"studio/engine/recurrence"
+	"studio/web/templates"
 )
 
-// RecurrenceForm is the automation editor's recurrence fields as the form
-// posts them (§15.4): a preset, or Custom with its own parts. The engine
-// validates what they say; RuleOf only writes it down.
-type RecurrenceForm struct {
-	// Date and Time are the start on the site's clock: 2026-11-09, 07:10.
-	Date, Time string
-	// Preset is once, hourly, daily, weekdays, weekly, monthly or custom.
-	Preset string
-	// Freq is the custom rule's unit: daily, weekly or monthly.
-	Freq string
-	// Interval is "every N" days, weeks or months ("" is 1).
-	Interval string
-	// Days are the weekday chips ticked (MO … SU), for weekly.
-	Days []string
-	// Monthly is how a monthly rule picks its day: "day" (MonthDay, the
-	// 12th), "nth" (the Nth Weekday of the month: Nth 1..5 or -1 for the
-	// last) or "last" (the last day).
-	Monthly, MonthDay, Nth, NthDay string
-	// Ends is never, until (on UntilDate, the site's date) or count
-	// (after Count occurrences).
-	Ends, UntilDate, Count string
-}
+// RecurrenceForm is the recurrence editor's fields (templates.RecurrenceForm).
+type RecurrenceForm = templates.RecurrenceForm
 
 // weekdayCodes are RFC 5545's day names, Monday first as the chips are.
 var weekdayCodes = []string{"MO", "TU", "WE", "TH", "FR", "SA", "SU"}
@@ -44,9 +25,6 @@ func recurrenceFormOf(v url.Values) RecurrenceForm {
 		Interval: get("interval"), Days: v["byday"], Monthly: get("monthly"), MonthDay: get("monthday"),
 		Nth: get("nth"), NthDay: get("nthday"), Ends: get("ends"), UntilDate: get("until"), Count: get("count")}
 }
-
-// Start is the form's start as the engine takes it: YYYY-MM-DDTHH:MM.
-func (f RecurrenceForm) Start() string { return f.Date + "T" + f.Time }
 
 // RuleOf is the preset and the D3 rule (engine/recurrence's subset) the
 // form says, in zone loc (an end date is the end of that day there). A
