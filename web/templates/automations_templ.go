@@ -64,7 +64,7 @@ func AutomationsList(p Page, v AutomationsPage, msg string) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			if v.CanCreate && len(v.Rows) > 0 {
+			if v.CanCreate {
 				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 3, "<a class=\"button primary\" href=\"/studio/schedules/automations/new\" data-testid=\"new-automation\">")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
