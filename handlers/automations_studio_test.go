@@ -106,7 +106,7 @@ func TestAutomationsList(t *testing.T) {
 	c.check(t, scenario{Name: "Turkish", URL: "/studio/schedules/automations", ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{"Her hafta pazartesi 07:10", "9 Kasım 2026 07:10", "2 Kasım 2026 08:00",
 			`data-testid="last-run-state">Başarılı<`, `data-testid="last-run-outcome">` + outcomeWord("tr", got.Outcome) + `<`,
-			"Kırık bağlantılar", "Yeni otomasyon…", "Şimdi çalıştır", "Çoğalt", "Sil…", ">Açık<"}})
+			"Kırık bağlantılar", "Yeni otomasyon…", "Şimdi çalıştır", "Çoğalt", "Sil…", "Açık</button>", ">Durum<"}})
 }
 
 func outcomeWord(lang, outcome string) string {
@@ -311,7 +311,8 @@ func TestAutomationAbilitiesAuthor(t *testing.T) {
 	c := a.author(t)
 	base := "/studio/schedules/automations/" + au.ID
 	c.check(t, scenario{Name: "List", URL: "/studio/schedules/automations", ExpectedStatus: http.StatusOK,
-		ExpectedContent: []string{"Link check", "Every week on Monday at 07:10", "/studio/schedules/history?automation=" + au.ID},
+		ExpectedContent: []string{"Link check", "Every week on Monday at 07:10", "/studio/schedules/history?automation=" + au.ID,
+			`data-testid="automation-state">On<`},
 		NotExpectedContent: []string{"New automation…", "automation-switch", "/run-now", "/pause", "menu-edit", "menu-delete",
 			"?from="}})
 	c.check(t, scenario{Name: "ReadOnlyEditor", URL: base, ExpectedStatus: http.StatusOK,

@@ -124,6 +124,21 @@ func TestAutomationEditorInTurkish(t *testing.T) {
 	switchLanguage(t, ctx, "en")
 	wantContains(t, "English row", text(t, ctx, row), "Every week on Monday and Thursday at 07:10", "Broken links")
 	shots(t, ctx, "automations-en")
+
+	t.Log("the On switch pauses and resumes in place (htmx swaps the row)")
+	eval(`document.documentElement.dataset.samePage = "yes"; ""`)
+	must(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(row+` [data-testid="automation-switch"]`))))
+	wantContains(t, "paused row", waitText(t, ctx, row+` [data-testid="automation-state"]`, "Paused"), "Paused")
+	must(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(row+` [data-testid="automation-switch"]`))))
+	waitJS(t, ctx, `document.querySelector('`+row+` [data-testid="automation-switch"]')?.getAttribute("aria-checked") === "true"`)
+	if eval(`document.documentElement.dataset.samePage ?? ""`) != "yes" {
+		t.Error("the switch reloaded the page")
+	}
+	a, err := aut.Get(context.Background(), owner, f.site.ID, id)
+	must(t, err)
+	if a.State != automations.AutomationActive || a.Rev < 3 {
+		t.Errorf("after pause and resume: %s at rev %d", a.State, a.Rev)
+	}
 	must(t, chromedp.Do(ctx, chromedp.Navigate(app.url+"/studio/schedules/automations/new?job=broken-links"),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="automation-form"]`))))
 	wantContains(t, "English editor", text(t, ctx, "main"), "New automation", "Next runs", "Every week on Monday at 07:10")
