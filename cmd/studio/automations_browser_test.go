@@ -125,6 +125,15 @@ func TestAutomationEditorInTurkish(t *testing.T) {
 	wantContains(t, "English row", text(t, ctx, row), "Every week on Monday and Thursday at 07:10", "Broken links")
 	shots(t, ctx, "automations-en")
 
+	t.Log("Delete… asks first, in a dialog")
+	must(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(row+` [data-testid="automation-menu"]`)),
+		chromedp.Click(chromedp.CSS(row+` [data-testid="menu-delete"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`#delete-`+id+` [data-testid="delete-submit"]`))))
+	wantContains(t, "delete dialog", text(t, ctx, `#delete-`+id), "Delete “Pazartesi ve perşembe bağlantıları”?", "History")
+	shot(t, ctx, "automation-delete-en")
+	must(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#delete-`+id+` [data-close-dialog]`)),
+		chromedp.WaitNotVisible(chromedp.CSS(`#delete-`+id))))
+
 	t.Log("the On switch pauses and resumes in place (htmx swaps the row)")
 	eval(`document.documentElement.dataset.samePage = "yes"; ""`)
 	must(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(row+` [data-testid="automation-switch"]`))))
