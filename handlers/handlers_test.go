@@ -268,6 +268,19 @@ func TestCSRF(t *testing.T) {
 					"slug": {"cover.png"}, "alt": {"A cover"}, "status": {"draft"}}
 			case "/studio/schedules/automations/{id}/run-now": // an automation to run
 				u = "/studio/schedules/automations/" + a.brokenLinkCheck(t, who).ID + "/run-now"
+			case "/studio/schedules/automations": // the editor's new automation (automations_studio_test.go)
+				form = editorForm("", "MO", "TH")
+			case "/studio/schedules/automations/{id}", "/studio/schedules/automations/{id}/pause",
+				"/studio/schedules/automations/{id}/delete": // an automation to save, pause or delete at its rev
+				u = strings.ReplaceAll(rt.Pattern, "{id}", a.brokenLinkCheck(t, who).ID)
+				form = editorForm("", "TU")
+				form.Set("rev", "1")
+			case "/studio/schedules/automations/{id}/resume": // a paused automation to resume
+				au := a.brokenLinkCheck(t, who)
+				if _, err := a.aut.Pause(context.Background(), who, a.site.ID, au.ID, au.Rev); err != nil {
+					t.Fatal(err)
+				}
+				u, form = strings.ReplaceAll(rt.Pattern, "{id}", au.ID), url.Values{"rev": {fmt.Sprint(au.Rev + 1)}}
 			case "/studio/content/media": // a new media file needs its file: a multipart upload (content_address_test.go)
 				want = http.StatusUnprocessableEntity
 			}
@@ -396,6 +409,9 @@ func TestRouteTable(t *testing.T) {
 			}
 			if rt.Pattern == "/studio/content/{id}/file" { // a media file's image
 				u = "/studio/content/" + a.mediaFile(t).ID + "/file"
+			}
+			if rt.Pattern == "/studio/schedules/automations/{id}" { // an automation, read-only for a contributor
+				u = "/studio/schedules/automations/" + a.brokenLinkCheck(t, a.editor).ID
 			}
 			c.check(t, scenario{Name: rt.Method + " " + rt.Pattern, URL: u, ExpectedStatus: want,
 				NotExpectedContent: []string{"Your role does not allow this."}})

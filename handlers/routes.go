@@ -94,6 +94,20 @@ func StudioRoutes(s *studio.Handler) []Route {
 		// occurrence's menu or a run's "Check again"; people who manage
 		// automations (automations:manage, as in the API).
 		{"POST", "/studio/schedules/automations/{id}/run-now", policy.AutomationsManage, s.RunAutomationNow},
+		// The Automations tab and the automation editor (§15.1, §15.4):
+		// everyone who reads schedules sees them (and an automation
+		// read-only); creating, saving, the On switch and deleting are
+		// automations:manage. The preview is the editor's next five runs.
+		{"GET", "/studio/schedules/automations", policy.SchedulesRead, s.Automations},
+		{"GET", "/studio/schedules/automations/new", policy.AutomationsManage, s.NewAutomation},
+		{"GET", "/studio/schedules/automations/preview", policy.SchedulesRead, s.AutomationPreviewFragment},
+		{"POST", "/studio/schedules/automations", policy.AutomationsManage, s.CreateAutomation},
+		{"GET", "/studio/schedules/automations/{id}", policy.SchedulesRead, s.EditAutomation},
+		{"POST", "/studio/schedules/automations/{id}", policy.AutomationsManage, s.SaveAutomation},
+		{"POST", "/studio/schedules/automations/{id}/pause", policy.AutomationsManage, s.PauseAutomation},
+		{"POST", "/studio/schedules/automations/{id}/resume", policy.AutomationsManage, s.ResumeAutomation},
+		{"GET", "/studio/schedules/automations/{id}/delete", policy.AutomationsManage, s.DeleteAutomationForm},
+		{"POST", "/studio/schedules/automations/{id}/delete", policy.AutomationsManage, s.DeleteAutomation},
 		{"GET", "/studio/notifications", policy.SchedulesRead, s.Notifications},
 		{"GET", "/studio/approvals", policy.SchedulesRead, s.Approvals},
 		{"GET", "/studio/approvals/{id}", policy.SchedulesRead, s.ApprovalPage},
