@@ -268,6 +268,8 @@ func TestCSRF(t *testing.T) {
 					"slug": {"cover.png"}, "alt": {"A cover"}, "status": {"draft"}}
 			case "/studio/schedules/automations/{id}/run-now": // an automation to run
 				u = "/studio/schedules/automations/" + a.brokenLinkCheck(t, who).ID + "/run-now"
+			case "/studio/schedules/runs/{id}/dismiss": // a finding of a run (history_test.go)
+				u, form = a.dismissForm(t)
 			case "/studio/content/media": // a new media file needs its file: a multipart upload (content_address_test.go)
 				want = http.StatusUnprocessableEntity
 			}
@@ -396,6 +398,9 @@ func TestRouteTable(t *testing.T) {
 			}
 			if rt.Pattern == "/studio/content/{id}/file" { // a media file's image
 				u = "/studio/content/" + a.mediaFile(t).ID + "/file"
+			}
+			if rt.Pattern == "/studio/schedules/runs/{id}" { // a run's page (history_test.go)
+				u = "/studio/schedules/runs/" + a.finishedRun(t).ID
 			}
 			c.check(t, scenario{Name: rt.Method + " " + rt.Pattern, URL: u, ExpectedStatus: want,
 				NotExpectedContent: []string{"Your role does not allow this."}})
