@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -13,7 +14,16 @@ import (
 	"studio/engine/content"
 	"studio/engine/release"
 	"studio/engine/scheduler"
+	"studio/handlers/studio"
 )
+
+// rowCount is how many runs History lists on the page.
+func rowCount(t *testing.T, ctx context.Context) int {
+	t.Helper()
+	n, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll("tr.run-row").length`))
+	must(t, err)
+	return n
+}
 
 // TestRunFindingsInTurkish: the demo owner, who reads Turkish, finds a
 // broken-link check's run in History, opens it, reads its findings and
@@ -35,6 +45,23 @@ func TestRunFindingsInTurkish(t *testing.T) {
 			Builtin: automation.BuiltinBrokenLinks, Preset: "weekly", Start: "2026-11-09T07:00"})
 		must(t, err)
 		autID = a.ID
+		// Earlier checks, enough for History's second page, run by the
+		// ticker's own RunDue before its loop starts.
+		stale, err := automations.New(f.store, f.eng).Create(f.ctx, owner, f.site.ID, automations.Input{Name: "Eskimiş içerik taraması",
+			Builtin: automation.BuiltinStaleContent, Preset: "daily", Start: "2026-11-03T06:30"})
+		must(t, err)
+		for range studio.HistoryPageSize {
+			r, err := automations.New(f.store, f.eng).RunNow(f.ctx, owner, f.site.ID, stale.ID)
+			must(t, err)
+			for open := true; open; {
+				f.clock.Advance(time.Second)
+				_, err := f.sched.RunDue(f.ctx, "manual")
+				must(t, err)
+				got, err := automations.New(f.store, f.eng).Run(f.ctx, owner, f.site.ID, r.ID)
+				must(t, err)
+				open = got.Open()
+			}
+		}
 	})
 	f := app.demo(t)
 	aut := automations.New(app.store, app.eng)
@@ -76,12 +103,29 @@ func TestRunFindingsInTurkish(t *testing.T) {
 		"Zamanında", "2 kırık bağlantı", "Ayrıntılar")
 	shots(t, ctx, "history-tr")
 
-	t.Log("a filter swaps the list and keeps the URL")
-	_, err = chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => { const s = document.querySelector('[data-testid="filter-outcome"]');
-		s.value = "nothing-to-do"; s.dispatchEvent(new Event("change", {bubbles: true})); return true })()`))
+	t.Log("Load more appends the older runs in place")
+	_, err = chromedp.Run(ctx, chromedp.Evaluate[bool](`window.__stay = true`))
 	must(t, err)
+	if n := rowCount(t, ctx); n != studio.HistoryPageSize {
+		t.Errorf("History's first page: %d rows, want %d", n, studio.HistoryPageSize)
+	}
+	must(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`[data-testid="load-more"]`))))
+	waitJS(t, ctx, `document.querySelectorAll("tr.run-row").length === `+strconv.Itoa(studio.HistoryPageSize+1)+
+		` && !document.querySelector('[data-testid="load-more"]') && window.__stay === true`)
+	wantContains(t, "the oldest run", text(t, ctx, `#runs-body tr:last-child`), "Eskimiş içerik taraması", "Yapacak iş yoktu")
+
+	t.Log("a filter swaps the list and keeps the URL")
+	choose := func(filter, value string) {
+		t.Helper()
+		_, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => { const s = document.querySelector('[data-testid="filter-`+filter+`"]');
+			s.value = "`+value+`"; s.dispatchEvent(new Event("change", {bubbles: true})); return true })()`))
+		must(t, err)
+	}
+	choose("automation", autID)
+	waitJS(t, ctx, `document.querySelectorAll("tr.run-row").length === 1 && location.search.includes("automation=`+autID+`") && window.__stay === true`)
+	choose("state", "failed")
 	waitText(t, ctx, "#runs", "Bu filtrelere uyan çalıştırma yok.")
-	waitJS(t, ctx, `location.search.includes("outcome=nothing-to-do")`)
+	waitJS(t, ctx, `location.search.includes("state=failed") && location.search.includes("automation=`+autID+`")`)
 	must(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`[data-testid="clear-filters"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="run-`+run.ID+`"]`))))
 
