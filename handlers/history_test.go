@@ -353,3 +353,37 @@ func (a *testApp) dismissForm(t *testing.T) (string, url.Values) {
 	t.Fatal("the run found nothing")
 	return "", nil
 }
+
+// The automation notices open what they are about: a failed run its page
+// (with its error sentence), an automation paused after failures its
+// History.
+func TestAutomationNoticesOpenTheRun(t *testing.T) {
+	t.Parallel()
+	a := newApp(t)
+	a.brokenArticle(t)
+	au := a.brokenLinkCheck(t, a.editor)
+	run := a.runNow(t, a.editor, au)
+	// As the runner records a job's failure and a third in a row.
+	if _, err := a.store.DB().Exec(`UPDATE schedule_runs SET state = 'failed', outcome = NULL, error = 'job_failed' WHERE id = ?`, run.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.store.DB().Exec(`UPDATE automations SET state = 'auto-paused', paused_reason = 'failures', consecutive_failures = 3 WHERE id = ?`, au.ID); err != nil {
+		t.Fatal(err)
+	}
+	c := a.signedIn(t, a.editor)
+	res := c.check(t, scenario{Name: "Notices", URL: "/studio/notifications", ExpectedStatus: http.StatusOK,
+		ExpectedContent: []string{`data-testid="notice-automation-failed"`, `data-testid="notice-automation-paused"`}})
+	failed := regexp.MustCompile(`data-testid="notice-automation-failed"[^>]*>.*?<a href="([^"]+)"`).FindStringSubmatch(res.Body)
+	paused := regexp.MustCompile(`data-testid="notice-automation-paused"[^>]*>.*?<a href="([^"]+)"`).FindStringSubmatch(res.Body)
+	if failed == nil || failed[1] != studio.RunURL(run.ID) {
+		t.Errorf("the failed run's notice links to %q, want %q", failed, studio.RunURL(run.ID))
+	}
+	if paused == nil || html.UnescapeString(paused[1]) != studio.HistoryURL(au.ID) {
+		t.Errorf("the paused automation's notice links to %q, want %q", paused, studio.HistoryURL(au.ID))
+	}
+	c.check(t, scenario{Name: "FailedRun", URL: studio.RunURL(run.ID), ExpectedStatus: http.StatusOK,
+		ExpectedContent: []string{`data-state="failed"`, "Failed", "No outcome yet",
+			"The job stopped with an error before it could finish."}})
+	c.check(t, scenario{Name: "ItsHistory", URL: studio.HistoryURL(au.ID), ExpectedStatus: http.StatusOK,
+		ExpectedContent: []string{`data-testid="run-` + run.ID + `"`, `data-state="failed"`}})
+}
