@@ -387,3 +387,39 @@ func TestAutomationNoticesOpenTheRun(t *testing.T) {
 	c.check(t, scenario{Name: "ItsHistory", URL: studio.HistoryURL(au.ID), ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{`data-testid="run-` + run.ID + `"`, `data-state="failed"`}})
 }
+
+// A release's run is in History too, named by its title and linking to the
+// release; a run a clock change moved says so; a release's run has no
+// findings to dismiss.
+func TestHistoryReleaseRunsAndClockChange(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	a := newApp(t)
+	rel := a.scheduleAt(t, a.editor, a.draft, "2026-11-02", "09:00")
+	a.clock.Set(rel.When.At.Add(3 * time.Second))
+	if _, err := a.sched.RunDue(ctx, "manual"); err != nil {
+		t.Fatal(err)
+	}
+	page, err := a.aut.Runs(ctx, a.editor, a.site.ID, automations.RunsQuery{ReleaseID: rel.ID})
+	if err != nil || len(page.Runs) != 1 {
+		t.Fatalf("release runs: %v %v", page.Runs, err)
+	}
+	relRun := page.Runs[0]
+	c := a.signedIn(t, a.editor)
+	c.check(t, scenario{Name: "History", URL: "/studio/schedules/history", ExpectedStatus: http.StatusOK,
+		ExpectedContent: []string{`data-testid="run-` + relRun.ID + `"`, "Release", `href="/studio/releases/` + rel.ID + `"`,
+			html.EscapeString(rel.Title), "Today · 09:00", "Succeeded"}})
+	c.check(t, scenario{Name: "RunPage", URL: studio.RunURL(relRun.ID), ExpectedStatus: http.StatusOK,
+		ExpectedContent:    []string{"<dt>Release</dt>", `href="/studio/releases/` + rel.ID + `"`, "Succeeded"},
+		NotExpectedContent: []string{`data-testid="findings"`, "Check again", "History of this automation"}})
+	c.check(t, scenario{Name: "NoDismiss", Method: "POST", URL: studio.RunURL(relRun.ID) + "/dismiss",
+		Form: url.Values{"csrf_token": {c.token()}, "key": {"x"}}, ExpectedStatus: http.StatusNotFound})
+
+	run := a.runNow(t, a.editor, a.brokenLinkCheck(t, a.editor))
+	if _, err := a.store.DB().Exec(`UPDATE schedule_runs SET adjusted = 'dst-gap' WHERE id = ?`, run.ID); err != nil {
+		t.Fatal(err)
+	}
+	c.check(t, scenario{Name: "ClockChange", URL: studio.RunURL(run.ID), ExpectedStatus: http.StatusOK,
+		ExpectedContent: []string{`data-testid="clock-change"`, "Clock change",
+			"this time did not exist on the site&#39;s clock that day"}})
+}
