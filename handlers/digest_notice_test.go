@@ -31,9 +31,19 @@ func TestWeeklyDigestNotice(t *testing.T) {
 		}
 		a.clock.Advance(time.Minute)
 	}
+	page, err := a.aut.Runs(ctx, owner, a.site.ID, automations.RunsQuery{AutomationID: au.ID})
+	if err != nil || len(page.Runs) != 1 {
+		t.Fatalf("digest runs: %v %v", page.Runs, err)
+	}
+	run := page.Runs[0].ID
 	c := a.signedIn(t, owner)
+	// The notice opens the digest's run, whose page shows the same lines.
 	c.check(t, scenario{Name: "Digest", URL: "/studio/notifications", ExpectedStatus: http.StatusOK,
-		ExpectedContent: []string{`data-testid="notice-automation-digest"`, "“Pazartesi özeti” haftalık özeti hazır", `<ul class="details">`}})
+		ExpectedContent: []string{`data-testid="notice-automation-digest"`, "“Pazartesi özeti” haftalık özeti hazır", `<ul class="details">`,
+			`href="/studio/schedules/runs/` + run + `"`}})
+	c.check(t, scenario{Name: "DigestRun", URL: "/studio/schedules/runs/" + run, ExpectedStatus: http.StatusOK,
+		ExpectedContent:    []string{`data-testid="run-digest"`, "Bu hafta sitede", "0 yayın paketi yayımlandı", "Başarılı"},
+		NotExpectedContent: []string{`data-testid="findings"`, "digest."}})
 }
 
 // brokenLinkCheck is a weekly broken-link check that who creates.

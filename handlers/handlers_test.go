@@ -281,6 +281,8 @@ func TestCSRF(t *testing.T) {
 					t.Fatal(err)
 				}
 				u, form = strings.ReplaceAll(rt.Pattern, "{id}", au.ID), url.Values{"rev": {fmt.Sprint(au.Rev + 1)}}
+			case "/studio/schedules/runs/{id}/dismiss": // a finding of a run (history_test.go)
+				u, form = a.dismissForm(t)
 			case "/studio/content/media": // a new media file needs its file: a multipart upload (content_address_test.go)
 				want = http.StatusUnprocessableEntity
 			}
@@ -412,6 +414,9 @@ func TestRouteTable(t *testing.T) {
 			}
 			if rt.Pattern == "/studio/schedules/automations/{id}" { // an automation, read-only for a contributor
 				u = "/studio/schedules/automations/" + a.brokenLinkCheck(t, a.editor).ID
+			}
+			if rt.Pattern == "/studio/schedules/runs/{id}" { // a run's page (history_test.go)
+				u = "/studio/schedules/runs/" + a.finishedRun(t).ID
 			}
 			c.check(t, scenario{Name: rt.Method + " " + rt.Pattern, URL: u, ExpectedStatus: want,
 				NotExpectedContent: []string{"Your role does not allow this."}})

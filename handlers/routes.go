@@ -108,6 +108,14 @@ func StudioRoutes(s *studio.Handler) []Route {
 		{"POST", "/studio/schedules/automations/{id}/resume", policy.AutomationsManage, s.ResumeAutomation},
 		{"GET", "/studio/schedules/automations/{id}/delete", policy.AutomationsManage, s.DeleteAutomationForm},
 		{"POST", "/studio/schedules/automations/{id}/delete", policy.AutomationsManage, s.DeleteAutomation},
+		// History (§15.1, §11.7): every run of the site's automations and
+		// releases, filtered in the URL; one run's page with its findings;
+		// and "Not a problem" on a finding, a change to the automation's
+		// findings that only people who manage automations make (jobs.Dismiss
+		// refuses anyone else).
+		{"GET", "/studio/schedules/history", policy.SchedulesRead, s.History},
+		{"GET", "/studio/schedules/runs/{id}", policy.SchedulesRead, s.Run},
+		{"POST", "/studio/schedules/runs/{id}/dismiss", policy.AutomationsManage, s.DismissFinding},
 		{"GET", "/studio/notifications", policy.SchedulesRead, s.Notifications},
 		{"GET", "/studio/approvals", policy.SchedulesRead, s.Approvals},
 		{"GET", "/studio/approvals/{id}", policy.SchedulesRead, s.ApprovalPage},

@@ -129,6 +129,15 @@ func TestEveryKeyTheCodeUsesExists(t *testing.T) {
 			"release_repin", "release_rebase", "release_edit", "release_canceled", "release_publish_now_failed",
 			"release_reclaimed", "release_create", "release_add_items", "release_remove_item", "release_rename",
 			"release_repin_draft"}},
+		// A run's state, outcome, trigger and counts (History, a run's page).
+		{"runs.state.", []string{"due", "ready", "running", "succeeded", "failed", "missed", "skipped", "budget-exceeded", "killed"}},
+		{"runs.outcome.", []string{"did-work", "nothing-to-do", "proposed", "waiting-approval"}},
+		{"runs.trigger.", []string{"schedule", "request", "manual"}},
+		{"runs.kind_", []string{"automation", "release"}},
+		{"runs.error.", []string{"failed", "job_failed", "killed"}},
+		{"runs.count.", []string{"broken-links", "not-found-path", "stale-entries", "feed-problems", "stale-drafts",
+			"unused-assets", "published", "needs-attention", "open-findings", "coalesced", "nodes-scanned", "links-checked",
+			"documents-checked", "entries-scanned", "excluded"}},
 		// Why a conflict cannot be re-based (engine.RebaseCheck.Reason).
 		{"conflict.rebase_", []string{"not_live", "live_newer", "already_live", "removal", "edited", "gone"}},
 	} {

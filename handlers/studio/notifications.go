@@ -70,11 +70,14 @@ func (h *Handler) Notifications(w http.ResponseWriter, r *http.Request) {
 			for _, s := range d.Sentences() {
 				row.Details = append(row.Details, p.T(s.Key, s.Args...))
 			}
-			row.Link = "/studio/schedules"
+			row.Link = RunURL(n.RunID)
 		case scheduler.NoticeAutomationPaused, scheduler.NoticeAutomationFailed:
-			// Automations have no page of their own yet: the calendar shows
-			// their occurrences.
-			row.Link = "/studio/schedules"
+			// The run that failed; a pause names no run: the automation's
+			// History shows the three that failed.
+			row.Link = HistoryURL(n.AutomationID)
+			if n.RunID != "" {
+				row.Link = RunURL(n.RunID)
+			}
 		case scheduler.NoticeStalled:
 			row.Link, row.ActionKey = "", ""
 			if engine.AbilitiesOfPerson(*st.user).Settings {
