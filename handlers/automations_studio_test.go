@@ -111,8 +111,8 @@ func TestAutomationsList(t *testing.T) {
 
 func outcomeWord(lang, outcome string) string {
 	return map[string]map[string]string{
-		"en": {"did-work": "did work", "nothing-to-do": "nothing to do"},
-		"tr": {"did-work": "iş yaptı", "nothing-to-do": "yapacak iş yoktu"},
+		"en": {"did-work": "Did work", "nothing-to-do": "Nothing to do"},
+		"tr": {"did-work": "İş yaptı", "nothing-to-do": "Yapacak iş yoktu"},
 	}[lang][outcome]
 }
 

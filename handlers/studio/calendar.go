@@ -455,7 +455,7 @@ func (h *Handler) agendaItem(r *http.Request, p *locales.Printer, z calendarZone
 		row.Outcome, row.Manual = it.Outcome, it.Manual
 		row.Quiet = it.RunID != "" && (it.State == string(automation.RunSucceeded) || it.State == string(automation.RunSkipped))
 		if it.Outcome != "" {
-			row.OutcomeLabel = p.T("calendar.outcome." + it.Outcome)
+			row.OutcomeLabel = p.T("runs.outcome." + it.Outcome)
 		}
 	}
 	row.Auto = it.Approval == calendar.ApprovalAuto
@@ -498,7 +498,7 @@ func stateWord(p *locales.Printer, state string) string {
 // its run's state (Succeeded, Skipped, Running…), or not run, scheduled,
 // paused.
 func occurrenceStateWord(p *locales.Printer, state string) string {
-	if key := "calendar.run_state." + state; p.T(key) != key {
+	if key := "runs.state." + state; p.T(key) != key {
 		return p.T(key)
 	}
 	return stateWord(p, state)
