@@ -9,6 +9,8 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"studio/engine/automations"
+	"studio/engine/content"
+	"studio/engine/release"
 )
 
 // TestAutomationEditorInTurkish is issue 12's walk through the Automations
@@ -16,11 +18,21 @@ import (
 // broken-link check with the recurrence editor (Özel, every week, the
 // Pazartesi and Perşembe chips, 07:10), watches the next five runs follow
 // the choices, saves it, finds it in the list with its Turkish sentence
-// and runs it now from the ⋯ menu. The tab (list and empty state) and the
-// editor are shot in Turkish and English.
+// and runs it now from the ⋯ menu; once the run ends, Geçmiş lists it and
+// its page reads the broken link it found. The tab (list and empty state)
+// and the editor are shot in Turkish and English.
 func TestAutomationEditorInTurkish(t *testing.T) {
 	// Monday 2 November 2026, 08:00 in Istanbul.
-	app := startBrowserApp(t, time.Date(2026, 11, 2, 5, 0, 0, 0, time.UTC))
+	app := startBrowserApp(t, time.Date(2026, 11, 2, 5, 0, 0, 0, time.UTC), func(f demoFixture) {
+		// A live article whose link leads nowhere: what the check finds.
+		owner := f.user("owner@demo.test")
+		_, err := f.eng.CreateNode(f.ctx, owner, f.site.ID, release.KindContentEntry, content.Body{Title: "Metro hattı",
+			Slug: "metro-hatti", Lang: "tr", Status: content.StatusPublished,
+			Text: "Yeni [durak listesi](/duraklar-2027) yakında."})
+		must(t, err)
+		_, err = f.eng.Publish(f.ctx, owner, f.site.ID)
+		must(t, err)
+	})
 	ctx := newBrowser(t)
 	eval := func(js string) string {
 		t.Helper()
@@ -108,6 +120,18 @@ func TestAutomationEditorInTurkish(t *testing.T) {
 		t.Fatalf("Run now landed on %s, want the run's page", loc)
 	}
 	runID := strings.TrimPrefix(loc, "/studio/schedules/runs/")
+
+	t.Log("the run ends; Geçmiş lists it, and its page reads the finding")
+	app.finishRun(t, owner, runID)
+	submitAndWait(t, ctx, chromedp.Click(chromedp.CSS(`[data-testid="tab-history"]`)))
+	runRow := `[data-testid="run-` + runID + `"]`
+	must(t, chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS(runRow))))
+	wantContains(t, "History row", text(t, ctx, runRow), "Pazartesi ve perşembe bağlantıları", "Şimdi çalıştır",
+		"Başarılı", "İş yaptı", "1 kırık bağlantı")
+	submitAndWait(t, ctx, chromedp.Click(chromedp.CSS(runRow+` [data-testid="run-open"]`)))
+	must(t, chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS(`[data-testid="findings"]`))))
+	wantContains(t, "findings", text(t, ctx, `[data-testid="findings-new"]`),
+		"/duraklar-2027 adresine bağlantı veriyor; bu adres canlı sitede yok.", "Yer: Metro hattı", "Düzenleyicide aç")
 	must(t, chromedp.Do(ctx, chromedp.Navigate(app.url+"/studio/schedules/automations"),
 		chromedp.WaitVisible(chromedp.CSS(row))))
 	if href := eval(`document.querySelector('` + row + ` [data-testid="last-run"]')?.getAttribute("href") ?? ""`); href != loc {

@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"studio/engine/automations"
 	"studio/engine/gates"
 	"studio/engine/identity"
 	"studio/engine/scheduler"
@@ -182,6 +183,26 @@ func (a *browserApp) waitTick(t *testing.T, failure string, done func(scheduler.
 		case <-deadline:
 			t.Fatal("the ticker " + failure)
 		}
+	}
+}
+
+// finishRun waits until the ticker has taken an automation's run to its
+// end: Run now pokes the ticker, which claims the run, and each next step
+// comes a second later on the ticker's (fake) clock, so move it on.
+func (a *browserApp) finishRun(t *testing.T, who engine.User, runID string) {
+	t.Helper()
+	aut := automations.New(a.store, a.eng)
+	for i := 0; ; i++ {
+		a.waitTick(t, "ran no tick", func(scheduler.TickReport) bool { return true })
+		r, err := aut.Run(context.Background(), who, a.demo(t).site.ID, runID)
+		must(t, err)
+		if !r.Open() {
+			return
+		}
+		if i == 20 {
+			t.Fatal("the run never ended")
+		}
+		a.clock.Advance(time.Second)
 	}
 }
 

@@ -13,7 +13,6 @@ import (
 	"studio/engine/automations"
 	"studio/engine/content"
 	"studio/engine/release"
-	"studio/engine/scheduler"
 	"studio/handlers/studio"
 )
 
@@ -67,24 +66,7 @@ func TestRunFindingsInTurkish(t *testing.T) {
 	aut := automations.New(app.store, app.eng)
 	run, err := aut.RunNow(context.Background(), f.user("owner@demo.test"), f.site.ID, autID)
 	must(t, err)
-	finish := func(runID string) {
-		t.Helper()
-		// Run now pokes the ticker, which claims the run; each next step
-		// comes a second later on the ticker's clock (the fake one: move it on).
-		for i := 0; ; i++ {
-			app.waitTick(t, "ran no tick", func(scheduler.TickReport) bool { return true })
-			r, err := aut.Run(context.Background(), f.user("owner@demo.test"), f.site.ID, runID)
-			must(t, err)
-			if !r.Open() {
-				return
-			}
-			if i == 20 {
-				t.Fatal("the run never ended")
-			}
-			app.clock.Advance(time.Second)
-		}
-	}
-	finish(run.ID)
+	app.finishRun(t, f.user("owner@demo.test"), run.ID)
 	ctx := newBrowser(t)
 
 	t.Log("the owner opens History")
@@ -168,7 +150,7 @@ func TestRunFindingsInTurkish(t *testing.T) {
 	}
 	_, err = chromedp.Run(ctx, chromedp.Evaluate[bool](`window.__stay = true`))
 	must(t, err)
-	finish(again)
+	app.finishRun(t, f.user("owner@demo.test"), again)
 	waitText(t, ctx, `[data-testid="run-live"] [data-testid="run-state"]`, "Succeeded")
 	waitJS(t, ctx, `window.__stay === true && !document.querySelector("[data-open]")`)
 	wantContains(t, "ended", text(t, ctx, `[data-testid="run-live"]`), "Did work", "Still there", "Show 1 hidden finding")
