@@ -20,10 +20,33 @@ type User struct {
 	// scopes (narrowed to Role on use, see Level); nil for a person signed
 	// in, who holds their role's.
 	Scopes []policy.Scope
+	// Agent is set when an agent calls through its key (§11.2, §12): the
+	// call is the key's, on behalf of its owner (ID, Role and Scopes above,
+	// narrowed to the owner's current role); nil for a person.
+	Agent *AgentCall
 }
 
-// Actor returns the user as the actor of an audited act.
-func (u User) Actor() release.Actor { return release.Actor{Kind: "person", ID: u.ID, Name: u.Name} }
+// AgentCall is the agent side of a call through an agent key.
+type AgentCall struct {
+	KeyID   string
+	KeyName string
+	// Mode is the call's effective mode: the key's, capped by its owner's
+	// role and, for an automation's key, by the automation's modeCap.
+	Mode policy.Mode
+	// AutomationID is set for an automation's own key (one key, one
+	// automation); RunID while that automation's run is open.
+	AutomationID string
+	RunID        string
+}
+
+// Actor returns the user as the actor of an audited act: the person, or
+// the agent key acting for them.
+func (u User) Actor() release.Actor {
+	if u.Agent != nil {
+		return release.Actor{Kind: "agent", ID: u.Agent.KeyID, Name: u.Agent.KeyName}
+	}
+	return release.Actor{Kind: "person", ID: u.ID, Name: u.Name}
+}
 
 // require refuses u unless they hold scope at some level; a use case on
 // nodes then checks the own level on the nodes it touches.
