@@ -9,15 +9,18 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// TestNotRunInTheBrowser: a day later, the demo's daily review at 06:30
-// has passed with no run behind it (automations run from the next issue
-// on): the Agenda says "Not run", never "Done" (the Month grid is shot); in
-// English and Turkish.
+// TestNotRunInTheBrowser: a day later, a paused daily review's 06:30 has
+// passed with no run behind it: the Agenda says "Not run", never "Done"
+// (the Month grid is shot); in English and Turkish.
 func TestNotRunInTheBrowser(t *testing.T) {
 	// Monday 2 November 2026, 08:00 in Istanbul; then Tuesday 08:00.
 	app := startBrowserApp(t, time.Date(2026, 11, 2, 5, 0, 0, 0, time.UTC), func(f demoFixture) {
-		_, err := automations.New(f.store, f.eng).CreateAutomation(f.ctx, f.user("owner@demo.test"), f.site.ID, "Eskimiş içerik taraması",
+		owner := f.user("owner@demo.test")
+		a, err := automations.New(f.store, f.eng).CreateAutomation(f.ctx, owner, f.site.ID, "Eskimiş içerik taraması",
 			"builtin:stale-content", "FREQ=DAILY;BYHOUR=6;BYMINUTE=30", "2026-11-03T06:30")
+		must(t, err)
+		// Paused, so the ticker runs nothing at 06:30.
+		_, err = automations.New(f.store, f.eng).Pause(f.ctx, owner, f.site.ID, a.ID, a.Rev)
 		must(t, err)
 	})
 	app.clock.Set(time.Date(2026, 11, 3, 5, 0, 0, 0, time.UTC))
