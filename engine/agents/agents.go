@@ -429,8 +429,8 @@ func (a *Agents) Keys(ctx context.Context, u engine.User, siteID string) ([]Key,
 // it. When it is an automation's key, the automation becomes broken
 // (key-revoked) in the same transaction and its open run is killed;
 // releases a person approved still run (§11.6 item 4). Someone else's key
-// is not_found, so its existence is not revealed; revoking twice is no
-// error. Audited as agent.key.revoke (and automation.broken).
+// is engine.ErrNotFound, as if there were none, so its existence is not
+// revealed; revoking twice is no error. Audited as agent.key.revoke (and automation.broken).
 func (a *Agents) Revoke(ctx context.Context, u engine.User, siteID, keyID string) error {
 	if err := person(u); err != nil {
 		return err
@@ -445,14 +445,11 @@ func (a *Agents) Revoke(ctx context.Context, u engine.User, siteID, keyID string
 
 func (a *Agents) revoke(ctx context.Context, u engine.User, siteID, keyID string) error {
 	k, err := a.store.AgentKey(ctx, siteID, keyID)
-	if errors.Is(err, engine.ErrNotFound) {
-		return refuse(engine.CodeNotFound, "")
-	}
 	if err != nil {
 		return err
 	}
 	if k.OwnerID != u.ID && !seesAll(u) {
-		return refuse(engine.CodeNotFound, "")
+		return engine.ErrNotFound // as if there were none
 	}
 	if k.Revoked() {
 		return nil
