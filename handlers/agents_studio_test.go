@@ -188,3 +188,38 @@ func TestAgentsPageTurkish(t *testing.T) {
 		ExpectedContent: []string{"Yeni yapay zekâ ajanı anahtarınız: “Haftalık planlayıcı”", "Şimdi kopyalayın",
 			`data-testid="agent-key-mode">Yalnızca plan</td>`}})
 }
+
+// TestAgentsPageAutomationKey: an automation's own key is listed with its
+// automation, its revoke dialog says the automation stops, and revoking it
+// leaves the automation broken (key-revoked). An Administrator sees and
+// revokes the site's keys.
+func TestAgentsPageAutomationKey(t *testing.T) {
+	t.Parallel()
+	a := newApp(t)
+	ctx := context.Background()
+	au, err := a.aut.CreateAutomation(ctx, a.editor, a.site.ID, "Weekly drafts", "agent-task", "FREQ=WEEKLY;BYDAY=MO", "2026-11-09T09:00")
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, _, err := a.agents.MintForAutomation(ctx, a.editor, a.site.ID, au.ID, policy.ModeEdits, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := a.signedIn(t, a.editor)
+	c.check(t, scenario{Name: "Listed", URL: "/studio/agents?revoke=" + k.ID, ExpectedStatus: http.StatusOK,
+		ExpectedContent: []string{`<a href="/studio/schedules/automations/` + au.ID + `">Weekly drafts</a>`,
+			"This is an automation&#39;s own key: the automation stops"}})
+	admin := a.admin(t)
+	ac := a.signedIn(t, admin)
+	ac.check(t, scenario{Name: "AdminSeesAll", URL: "/studio/agents", ExpectedStatus: http.StatusOK,
+		ExpectedContent: []string{"Agent keys of this site", "<td>Elif Editor</td>", "<td>Weekly drafts</td>"}})
+	ac.check(t, scenario{Name: "AdminRevokes", Method: "POST", URL: "/studio/agents/" + k.ID + "/revoke",
+		Form: url.Values{"csrf_token": {ac.token()}}, ExpectedStatus: http.StatusSeeOther})
+	got, err := a.aut.Get(ctx, a.editor, a.site.ID, au.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.State != "broken" || got.PausedReason != "key-revoked" {
+		t.Fatalf("automation = %s (%s), want broken (key-revoked)", got.State, got.PausedReason)
+	}
+}
