@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"studio/engine/agents"
 	"studio/engine/automations"
 	"studio/engine/gates"
 	"studio/engine/scheduler"
@@ -65,6 +66,8 @@ type testApp struct {
 	identity *identity.Identity
 	// aut is the handlers' automation use cases.
 	aut *automations.Automations
+	// agents is the handlers' agent-key use cases.
+	agents *agents.Agents
 
 	site        engine.Site
 	editor      engine.User
@@ -104,7 +107,7 @@ func newApp(t *testing.T) *testApp {
 	srv := httptest.NewServer(checkReleases(t, a.releasesChecked,
 		http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { h.ServeHTTP(w, r) })))
 	svc := services.Of(a.eng, st, a.clock, log)
-	a.sched, a.gates, a.identity, a.aut = svc.Scheduler, svc.Gates, svc.Identity, svc.Automations
+	a.sched, a.gates, a.identity, a.aut, a.agents = svc.Scheduler, svc.Gates, svc.Identity, svc.Automations, svc.Agents
 	sched := a.sched
 	h = handlers.New(svc, sessions, log, handlers.WithPublicURL(srv.URL), handlers.WithCDNMaxAge(testCDNMaxAge))
 	t.Cleanup(func() {

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"studio/engine/agents"
 	"sync"
 	"testing"
 	"time"
@@ -161,6 +162,7 @@ func postForms(a *testApp) map[string]url.Values {
 		"/studio/settings/daily-write-cap": {"rev": {"0"}, "dailyWriteCap": {"150"}},
 		"/studio/approvals/{id}/deny":      {"reason": {"Not before the polls close."}},
 		"/studio/tokens":                   {"name": {"deploy script"}},
+		"/studio/agents":                   {"name": {"weekly planner"}, "mode": {"edits"}},
 
 		// The test's release is scheduled at 10:00: publishing it early is a
 		// manual run too (§13), so no missed release is needed here.
@@ -245,8 +247,14 @@ func TestCSRF(t *testing.T) {
 			}
 			want := http.StatusSeeOther
 			switch rt.Pattern {
-			case "/studio/tokens": // the new secret is the answer itself, never kept for a redirect
+			case "/studio/tokens", "/studio/agents": // the new secret is the answer itself, never kept for a redirect
 				want = http.StatusOK
+			case "/studio/agents/{id}/revoke": // one of the person's own agent keys
+				k, _, err := a.agents.Mint(context.Background(), who, a.site.ID, agents.KeyInput{Name: "planner", Mode: policy.ModePlan})
+				if err != nil {
+					t.Fatal(err)
+				}
+				u = "/studio/agents/" + k.ID + "/revoke"
 			case "/studio/tokens/{id}/revoke": // one of the person's own tokens
 				_, tok, err := a.identity.CreateToken(context.Background(), who, "script", nil)
 				if err != nil {

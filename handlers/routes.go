@@ -165,6 +165,12 @@ func StudioRoutes(s *studio.Handler) []Route {
 		{"GET", "/studio/tokens", policy.SchedulesRead, s.Tokens},
 		{"POST", "/studio/tokens", policy.SchedulesRead, s.CreateToken},
 		{"POST", "/studio/tokens/{id}/revoke", policy.SchedulesRead, s.RevokeToken},
+		// A person's agent keys (RFC §10.1, §11.2): every role may mint keys
+		// within its role, so the page needs only schedules:read; the use
+		// case checks the mode and scopes against the role.
+		{"GET", "/studio/agents", policy.SchedulesRead, s.Agents},
+		{"POST", "/studio/agents", policy.SchedulesRead, s.CreateAgentKey},
+		{"POST", "/studio/agents/{id}/revoke", policy.SchedulesRead, s.RevokeAgentKey},
 	}
 }
 

@@ -188,27 +188,36 @@ func (s *Store) UpdateAutomation(ctx context.Context, a automations.Automation, 
 		return err
 	}
 	return s.tx(ctx, func(tx *sql.Tx) error {
-		now := instant(a.UpdatedAt)
-		if killRun {
-			if err := killOpenRun(ctx, tx, a.ID, now); err != nil {
-				return err
-			}
-		}
-		ok, err := one(tx.ExecContext(ctx, `UPDATE automations SET name = ?, rule = NULLIF(?, ''), start_local = ?, time_zone = ?,
-			state = ?, preset = ?, config = ?, paused_reason = NULLIF(?, ''), consecutive_failures = ?, next_run_at = ?,
-			ended_at = ?, handled_at = ?, due_at = ?, open_run_id = NULLIF(?, ''), rev = ?, updated_at = ?
-			WHERE id = ? AND site_id = ? AND rev = ?`,
-			a.Name, a.Rule, a.StartLocal, a.TimeZone, a.State, a.Preset, config, a.PausedReason, a.ConsecutiveFailures,
-			optionalInstant(a.NextRunAt), optionalInstant(a.EndedAt), instant(a.HandledAt), optionalInstant(a.DueAt),
-			a.OpenRunID, a.Rev, now, a.ID, a.SiteID, rev))
-		if err != nil {
-			return fmt.Errorf("store: update automation: %w", err)
-		}
-		if !ok {
-			return engine.ErrConflict
+		if err := updateAutomation(ctx, tx, a, config, rev, killRun); err != nil {
+			return err
 		}
 		return audit(ctx, tx, entry)
 	})
+}
+
+// updateAutomation writes a over the automation at rev inside tx (its open
+// run killed first when killRun); engine.ErrConflict when its rev moved.
+func updateAutomation(ctx context.Context, tx *sql.Tx, a automations.Automation, config any, rev int64, killRun bool) error {
+	now := instant(a.UpdatedAt)
+	if killRun {
+		if err := killOpenRun(ctx, tx, a.ID, now); err != nil {
+			return err
+		}
+	}
+	ok, err := one(tx.ExecContext(ctx, `UPDATE automations SET name = ?, rule = NULLIF(?, ''), start_local = ?, time_zone = ?,
+		state = ?, preset = ?, config = ?, paused_reason = NULLIF(?, ''), consecutive_failures = ?, next_run_at = ?,
+		ended_at = ?, handled_at = ?, due_at = ?, open_run_id = NULLIF(?, ''), rev = ?, updated_at = ?
+		WHERE id = ? AND site_id = ? AND rev = ?`,
+		a.Name, a.Rule, a.StartLocal, a.TimeZone, a.State, a.Preset, config, a.PausedReason, a.ConsecutiveFailures,
+		optionalInstant(a.NextRunAt), optionalInstant(a.EndedAt), instant(a.HandledAt), optionalInstant(a.DueAt),
+		a.OpenRunID, a.Rev, now, a.ID, a.SiteID, rev))
+	if err != nil {
+		return fmt.Errorf("store: update automation: %w", err)
+	}
+	if !ok {
+		return engine.ErrConflict
+	}
+	return nil
 }
 
 // killOpenRun kills the automation's open run, if any.

@@ -79,6 +79,7 @@ func TestAccessibilityInTheBrowser(t *testing.T) {
 		"/studio/content/" + f.node("Election night live") + "/schedule",
 		"/studio/settings",
 		"/studio/tokens",
+		"/studio/agents",
 		"/",
 		"/posts",
 		"/posts/welcome",

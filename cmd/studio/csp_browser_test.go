@@ -146,7 +146,7 @@ func TestPagesKeepToTheCSPInTheBrowser(t *testing.T) {
 	pages := []string{"/studio/schedules", "/studio/schedules?view=month&date=2026-11", "/studio/content",
 		"/studio/content/" + f.node("Election night live"), "/studio/content/new?kind=page",
 		"/studio/content/" + f.node("Election night live") + "/schedule", "/studio/releases/" + release,
-		"/studio/approvals", "/studio/notifications", "/studio/settings", "/studio/tokens", "/studio/no-such-page"}
+		"/studio/approvals", "/studio/notifications", "/studio/settings", "/studio/tokens", "/studio/agents", "/studio/no-such-page"}
 	for _, lang := range []string{"tr", "en"} {
 		t.Log("signed in, in " + lang)
 		visit(t, "/studio/schedules")

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 
 	"studio/engine"
+	"studio/engine/agents"
 	"studio/engine/automations"
 	"studio/engine/calendar"
 	"studio/engine/gates"
@@ -29,6 +30,7 @@ type Store interface {
 	gates.Store
 	identity.Store
 	jobs.Store
+	agents.Store
 }
 
 // Services are the use-case families of one process.
@@ -44,6 +46,9 @@ type Services struct {
 	// Jobs are the built-in automation jobs' bodies; handlers.New gives
 	// them the public site to render (feed-check).
 	Jobs *jobs.Jobs
+	// Agents are the agent keys: minted by people, authenticating the
+	// agents' calls (/mcp).
+	Agents *agents.Agents
 }
 
 // New wires the families on st at clock's time. log may be nil.
@@ -69,5 +74,6 @@ func Of(eng *engine.Engine, st Store, clock engine.Clock, log *slog.Logger) *Ser
 		Gates:    gates.New(eng, sched, st),
 		Identity: identity.New(eng, st, log),
 		Jobs:     steps,
+		Agents:   agents.New(st, eng),
 	}
 }

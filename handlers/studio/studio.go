@@ -31,6 +31,7 @@ import (
 	"github.com/alexedwards/scs/v2"
 
 	"studio/engine"
+	"studio/engine/agents"
 	"studio/engine/identity"
 	"studio/engine/localtime"
 	"studio/engine/policy"
@@ -48,6 +49,7 @@ type Handler struct {
 	set         *settings.Settings
 	gates       *gates.Gates
 	identity    *identity.Identity
+	agents      *agents.Agents
 	jobs        *jobs.Jobs
 	aut         *automations.Automations
 	sessions    *scs.SessionManager
@@ -60,7 +62,7 @@ type Handler struct {
 func New(svc *services.Services, sessions *scs.SessionManager, log *slog.Logger) *Handler {
 	key := make([]byte, 32)
 	rand.Read(key)
-	return &Handler{eng: svc.Engine, cal: svc.Calendar, sched: svc.Scheduler, pub: svc.Public, set: svc.Settings, gates: svc.Gates, identity: svc.Identity, jobs: svc.Jobs, aut: svc.Automations, sessions: sessions, log: log, csrfKey: key, crossOrigin: http.NewCrossOriginProtection()}
+	return &Handler{eng: svc.Engine, cal: svc.Calendar, sched: svc.Scheduler, pub: svc.Public, set: svc.Settings, gates: svc.Gates, identity: svc.Identity, agents: svc.Agents, jobs: svc.Jobs, aut: svc.Automations, sessions: sessions, log: log, csrfKey: key, crossOrigin: http.NewCrossOriginProtection()}
 }
 
 // Session keys.

@@ -234,6 +234,8 @@ func (b *Bundle) Dump(tb testing.TB) string {
 			start_local || ':' || time_zone || ':' || COALESCE(config, '-') || ':' || COALESCE(open_run_id, '-'), ' ' ORDER BY id), '') FROM automations`,
 		`SELECT 'audit ' || count(*) FROM audit`,
 		`SELECT 'approvals ' || COALESCE(group_concat(id || ':' || status, ' ' ORDER BY id), '') FROM approvals`,
+		`SELECT 'agent_keys ' || COALESCE(group_concat(id || ':' || mode || ':' || scopes || ':' || COALESCE(revoked_at, '-') || ':' ||
+			COALESCE(automation_id, '-'), ' ' ORDER BY id), '') FROM agent_keys`,
 	}
 	lines := make([]string, len(queries))
 	for i, q := range queries {

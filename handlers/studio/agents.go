@@ -1,0 +1,145 @@
+package studio
+
+import (
+	"net/http"
+	"slices"
+	"strings"
+
+	"github.com/go-chi/chi/v5"
+
+	"studio/engine/agents"
+	"studio/engine/policy"
+	"studio/web/templates"
+)
+
+// agentScopeKey is the message key of what a scope allows an agent.
+func agentScopeKey(s policy.Scope) string {
+	return "agents.scope_" + strings.ReplaceAll(string(s), ":", "_")
+}
+
+// defaultKeyMode is the mode the new-key form starts with: edits (the
+// RFC's default cap, §11.3), within the person's role.
+func defaultKeyMode(role policy.Role) policy.Mode { return agents.CapMode(policy.ModeEdits, role) }
+
+// keyForm is the new-key form for role, with mode chosen and scopes
+// ticked (nil: the mode's defaults).
+func keyForm(role policy.Role, mode policy.Mode, scopes []policy.Scope) ([]templates.ModeChoice, []templates.ScopeChoice) {
+	if scopes == nil {
+		scopes = agents.DefaultScopes(mode, role)
+	}
+	var modes []templates.ModeChoice
+	for _, m := range agents.Modes() {
+		if agents.CapMode(m, role) != m {
+			continue // above the role's cap: not offered
+		}
+		var defaults []string
+		for _, s := range agents.DefaultScopes(m, role) {
+			defaults = append(defaults, string(s))
+		}
+		modes = append(modes, templates.ModeChoice{Name: string(m), Checked: m == mode, Defaults: strings.Join(defaults, " ")})
+	}
+	var choices []templates.ScopeChoice
+	for _, s := range agents.OfferedScopes(role) {
+		choices = append(choices, templates.ScopeChoice{Name: string(s), Key: agentScopeKey(s), Checked: slices.Contains(scopes, s)})
+	}
+	return modes, choices
+}
+
+// Agents shows the person's agent keys (an Owner's or Administrator's:
+// the site's) and the form for a new one. ?revoke=ID is the revoke
+// confirmation for browsers without JavaScript.
+func (h *Handler) Agents(w http.ResponseWriter, r *http.Request) {
+	u := stateOf(r.Context()).user
+	v := templates.AgentsPage{Confirm: r.URL.Query().Get("revoke")}
+	v.Modes, v.Scopes = keyForm(u.Role, defaultKeyMode(u.Role), nil)
+	h.renderAgents(w, r, http.StatusOK, v)
+}
+
+func (h *Handler) renderAgents(w http.ResponseWriter, r *http.Request, status int, v templates.AgentsPage) {
+	ctx := r.Context()
+	st := stateOf(ctx)
+	keys, err := h.agents.Keys(ctx, *st.user, st.site.ID)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	names := map[string]string{}
+	if slices.ContainsFunc(keys, func(k agents.Key) bool { return k.AutomationID != "" }) {
+		list, err := h.aut.List(ctx, *st.user, st.site.ID)
+		if err != nil {
+			h.fail(w, r, err)
+			return
+		}
+		for _, a := range list {
+			names[a.ID] = a.Name
+		}
+	}
+	loc := siteLoc(st.site)
+	v.SeesAll = st.user.Role == policy.Owner || st.user.Role == policy.Admin
+	for _, k := range keys {
+		row := templates.AgentKeyRow{ID: k.ID, Name: k.Name, Mode: string(k.Mode), Owner: k.OwnerName, Created: k.CreatedAt.In(loc),
+			AutomationID: k.AutomationID, AutomationName: names[k.AutomationID]}
+		for _, s := range k.Scopes {
+			row.Scopes = append(row.Scopes, agentScopeKey(s))
+		}
+		if k.LastUsedAt != nil {
+			t := k.LastUsedAt.In(loc)
+			row.LastUsed = &t
+		}
+		if k.RevokedAt != nil {
+			t := k.RevokedAt.In(loc)
+			row.Revoked = &t
+		}
+		v.Rows = append(v.Rows, row)
+	}
+	// A new key's secret is in this answer only: no cache keeps it.
+	w.Header().Set("Cache-Control", "no-store")
+	h.render(w, r, status, templates.Agents(h.page(r, "agents.title", "agents"), v))
+}
+
+// CreateAgentKey mints a key for the person and shows its secret once.
+// The page is the answer to the POST itself, never a redirect or a flash:
+// the secret is not stored anywhere, so it cannot wait for the next page.
+func (h *Handler) CreateAgentKey(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	st := stateOf(ctx)
+	name := r.PostFormValue("name")
+	mode := policy.Mode(r.PostFormValue("mode"))
+	scopes := []policy.Scope{}
+	for _, s := range r.PostForm["scope"] {
+		scopes = append(scopes, policy.Scope(s))
+	}
+	k, secret, err := h.agents.Mint(ctx, *st.user, st.site.ID, agents.KeyInput{Name: name, Mode: mode, Scopes: scopes})
+	if msg, fields, status, ok := refusal(ctx, err); ok {
+		v := templates.AgentsPage{Name: name, Errors: fields, Error: msg}
+		formMode := mode
+		if agents.CapMode(mode, st.user.Role) != mode || !slices.Contains(agents.Modes(), mode) {
+			formMode = defaultKeyMode(st.user.Role)
+		}
+		v.Modes, v.Scopes = keyForm(st.user.Role, formMode, scopes)
+		h.renderAgents(w, r, status, v)
+		return
+	}
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	v := templates.AgentsPage{Secret: secret, SecretName: k.Name}
+	v.Modes, v.Scopes = keyForm(st.user.Role, defaultKeyMode(st.user.Role), nil)
+	h.renderAgents(w, r, http.StatusOK, v)
+}
+
+// RevokeAgentKey revokes a key (the person's own, or any for an Owner or
+// Administrator); from now on it authenticates nothing, and an
+// automation's key leaves its automation broken. Someone else's key is
+// not found.
+func (h *Handler) RevokeAgentKey(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	st := stateOf(ctx)
+	if err := h.agents.Revoke(ctx, *st.user, st.site.ID, chi.URLParam(r, "id")); err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	h.flash(r, "agents.revoked")
+	http.Redirect(w, r, "/studio/agents", http.StatusSeeOther)
+}
