@@ -313,6 +313,10 @@ var tools = []ToolSpec{
 	},
 
 	{Name: "get_mode", Section: "§11.4", InRuns: true, OutsideRun: true, Variants: []Variant{readVariant}},
+	// The content tools an agent proposes from (issue 13): a site's pages
+	// and entries, each with its working copy, live version and rev.
+	{Name: "list_content", Section: "issue 13", Scopes: []ScopeNeed{{ContentRead, false}}, InRuns: true, Variants: []Variant{readVariant}},
+	{Name: "get_content", Section: "issue 13", Scopes: []ScopeNeed{{ContentRead, false}}, InRuns: true, Variants: []Variant{readVariant}},
 	{Name: "list_comments", Section: "§11.4", Scopes: []ScopeNeed{{CommentsRead, false}}, InRuns: true, Taints: true, Variants: []Variant{readVariant}},
 	{Name: "get_comment_thread", Section: "§11.4", Scopes: []ScopeNeed{{CommentsRead, false}}, InRuns: true, Taints: true, Variants: []Variant{readVariant}},
 	{Name: "broken_links", Section: "§11.4", Scopes: []ScopeNeed{{AnalyticsRead, false}}, InRuns: true, Taints: true, Variants: []Variant{readVariant}},
