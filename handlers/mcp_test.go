@@ -79,6 +79,9 @@ func newMCP(t *testing.T) *mcpFixture {
 	f.keys["sk_author"] = agentOf(author, "key_author", policy.ModeEdits, policy.SchedulesRead, policy.ContentRead,
 		policy.ReleasesPublish, policy.SiteSettings)
 	f.keys["sk_noscope"] = agentOf(a.editor, "key_noscope", policy.ModeEdits, policy.SchedulesRead)
+	idle := agentOf(a.editor, "key_idle", policy.ModeManual, read...)
+	idle.Agent.AutomationID = auto.ID // an automation's key, no run open
+	f.keys["sk_idle"] = idle
 	task := agentOf(a.editor, "key_task", policy.ModeManual, read...)
 	task.Agent.AutomationID, task.Agent.RunID = auto.ID, f.run.ID
 	f.keys["sk_task"] = task
@@ -153,7 +156,7 @@ func toolError(t *testing.T, what string, out map[string]any, res *sdk.CallToolR
 	return msg
 }
 
-var readTools = []string{"list_schedule", "list_releases", "get_release", "list_automations", "list_runs", "get_run",
+var readTools = []string{"list_schedule", "get_schedule", "list_releases", "get_release", "list_automations", "list_runs", "get_run",
 	"get_mode", "list_content", "get_content"}
 
 // TestMCPToolsList: initialize answers §12's instructions, and tools/list
@@ -193,7 +196,7 @@ func TestMCPToolsList(t *testing.T) {
 		t.Fatalf("tools %v, want %v", names, want)
 	}
 	for name, req := range map[string][]string{
-		"list_schedule": {"from", "siteId", "to"}, "list_releases": {"siteId"}, "get_release": {"releaseId", "siteId"},
+		"list_schedule": {"from", "siteId", "to"}, "get_schedule": {"id", "siteId"}, "list_releases": {"siteId"}, "get_release": {"releaseId", "siteId"},
 		"list_automations": {"siteId"}, "list_runs": {"siteId"}, "get_run": {"runId", "siteId"}, "get_mode": nil,
 		"list_content": {"siteId"}, "get_content": {"nodeId", "siteId"},
 	} {
@@ -229,6 +232,27 @@ func TestMCPReadTools(t *testing.T) {
 	}
 	if !hasOcc {
 		t.Fatalf("list_schedule lacks the automation's occurrences: %v", ids)
+	}
+
+	for _, id := range []string{f.rel.ID, "gate:" + f.live.ID + ":from"} {
+		out, res = callTool(t, s, "get_schedule", map[string]any{"siteId": site, "id": id})
+		if res.IsError || out["id"] != id {
+			t.Fatalf("get_schedule %s: %v", id, out)
+		}
+	}
+	for id := range ids {
+		if strings.HasPrefix(id, "occ:") {
+			out, res = callTool(t, s, "get_schedule", map[string]any{"siteId": site, "id": id})
+			if res.IsError || out["id"] != id || out["kind"] != "automation" {
+				t.Fatalf("get_schedule %s: %v", id, out)
+			}
+			break
+		}
+	}
+	out, _ = callTool(t, s, "list_schedule", map[string]any{"siteId": site, "origin": "agent",
+		"from": "2026-11-01T00:00:00Z", "to": "2026-12-01T00:00:00Z"})
+	if items := out["items"].([]any); len(items) != 0 {
+		t.Fatalf("agent-proposed items in a fixture of people's: %v", items)
 	}
 
 	out, res = callTool(t, s, "list_releases", map[string]any{"siteId": site})
@@ -309,6 +333,12 @@ func TestMCPBadInput(t *testing.T) {
 		{"list_schedule", map[string]any{"siteId": site, "from": "tomorrow", "to": "2026-12-01T00:00:00Z"}, mcp.CodeBadRequest},
 		{"list_schedule", map[string]any{"siteId": site, "from": "2026-11-01T00:00:00Z", "to": "2027-11-01T00:00:00Z"}, "range_too_long"},
 		{"list_schedule", map[string]any{"siteId": "site_nope", "from": "2026-11-01T00:00:00Z", "to": "2026-11-02T00:00:00Z"}, engine.CodeNotFound},
+		{"list_schedule", map[string]any{"siteId": site, "from": "2026-11-01T00:00:00Z", "to": "2026-11-02T00:00:00Z", "states": []string{"sleeping"}}, mcp.CodeBadRequest},
+		{"list_schedule", map[string]any{"siteId": site, "from": "2026-11-01T00:00:00Z", "to": "2026-11-02T00:00:00Z", "origin": "robot"}, mcp.CodeBadRequest},
+		{"get_schedule", map[string]any{"siteId": site, "id": "occ:aut_nope:yesterday"}, engine.CodeNotFound},
+		{"get_schedule", map[string]any{"siteId": site, "id": "gate:" + f.page.ID + ":from"}, engine.CodeNotFound},
+		{"get_schedule", map[string]any{"siteId": site, "id": "rel_nope"}, engine.CodeNotFound},
+		{"get_schedule", map[string]any{"siteId": site}, mcp.CodeBadRequest},
 		{"list_releases", map[string]any{}, mcp.CodeBadRequest},
 		{"list_releases", map[string]any{"siteId": site, "sitId": "x"}, mcp.CodeBadRequest},
 		{"get_release", map[string]any{"siteId": site, "releaseId": "rel_nope"}, engine.CodeNotFound},
@@ -436,7 +466,8 @@ func TestMCPOriginAndHost(t *testing.T) {
 	}
 }
 
-// TestMCPSitesAndRoles: an automation's key reads its own site only; a key
+// TestMCPSitesAndRoles: an automation's key reads its own site only, and
+// outside a run only get_mode (outside_run); a key
 // whose owner is an Author reads what an Author may (its extra scopes
 // narrowed away); a key without content:read gets forbidden on content; a
 // Turkish owner reads refusals in Turkish.
@@ -451,6 +482,14 @@ func TestMCPSitesAndRoles(t *testing.T) {
 	for _, tl := range []string{"list_releases", "list_automations", "list_content"} {
 		out, res = callTool(t, task, tl, map[string]any{"siteId": f.otherID})
 		toolError(t, tl+" on site B", out, res, engine.CodeNotFound)
+	}
+	idle := f.connect(t, "sk_idle")
+	for _, tl := range []string{"list_releases", "list_automations", "list_content"} {
+		out, res = callTool(t, idle, tl, map[string]any{"siteId": f.site.ID})
+		toolError(t, tl+" outside a run", out, res, engine.CodeOutsideRun)
+	}
+	if out, res = callTool(t, idle, "get_mode", nil); res.IsError || out["run"] != nil {
+		t.Fatalf("get_mode outside a run: %v", out)
 	}
 	editor := f.connect(t, "sk_editor")
 	if out, res = callTool(t, editor, "list_content", map[string]any{"siteId": f.otherID}); res.IsError {

@@ -227,6 +227,8 @@ type Store interface {
 	Site(ctx context.Context, id string) (engine.Site, error)
 	ScheduleSettings(ctx context.Context, siteID string) (engine.ScheduleSettings, error)
 	Automations(ctx context.Context, siteID string) ([]automations.Automation, error)
+	// Release is one release of the site, for an item's time (Item).
+	Release(ctx context.Context, siteID, id string) (engine.ReleaseRow, error)
 	Reads
 }
 

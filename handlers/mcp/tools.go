@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"studio/engine"
@@ -33,8 +34,14 @@ func (s SiteInput) site() string { return s.SiteID }
 
 // tool adds a tool whose input is In: the gate (engine.AgentMayCall), the
 // site (refused as the API refuses it: not_found), the body, the audit row.
-func tool[In sited](h *Handler, name, desc string, body func(c call, in In) (any, error)) {
-	sdk.AddTool(h.server, &sdk.Tool{Name: name, Description: desc},
+// schema, when given, is In's schema with what a Go type cannot say (the
+// values a field accepts).
+func tool[In sited](h *Handler, name, desc string, body func(c call, in In) (any, error), schema ...*jsonschema.Schema) {
+	t := &sdk.Tool{Name: name, Description: desc}
+	if len(schema) > 0 {
+		t.InputSchema = schema[0]
+	}
+	sdk.AddTool(h.server, t,
 		func(ctx context.Context, req *sdk.CallToolRequest, in In) (*sdk.CallToolResult, any, error) {
 			u, ok := agentOf(req)
 			if !ok { // ServeHTTP lets no request without an agent through
@@ -76,7 +83,35 @@ type ListScheduleInput struct {
 	SiteInput
 	From   time.Time `json:"from" jsonschema:"the first instant, RFC 3339"`
 	To     time.Time `json:"to" jsonschema:"the instant after the last, RFC 3339; at most 62 days after from"`
+	States []string  `json:"states,omitempty" jsonschema:"grouped states: scheduled, waiting, running, attention, not_run, done, canceled (canceled, denied and expired items only when asked for)"`
+	Origin string    `json:"origin,omitempty" jsonschema:"person or agent"`
 	Cursor string    `json:"cursor,omitempty" jsonschema:"the nextCursor of the page before"`
+}
+
+// listScheduleSchema is ListScheduleInput's schema with the values states
+// and origin accept, so that the SDK refuses any other (bad_request).
+func listScheduleSchema() *jsonschema.Schema {
+	s, err := jsonschema.For[ListScheduleInput](nil)
+	if err != nil {
+		panic("mcp: list_schedule schema: " + err.Error())
+	}
+	s.Properties["states"].Items.Enum = enum(calendar.StateFacets)
+	s.Properties["origin"].Enum = enum([]string{"person", "agent"})
+	return s
+}
+
+func enum(values []string) []any {
+	out := make([]any, len(values))
+	for i, v := range values {
+		out[i] = v
+	}
+	return out
+}
+
+// GetScheduleInput is get_schedule's input (§12).
+type GetScheduleInput struct {
+	SiteInput
+	ID string `json:"id" jsonschema:"a calendar item's id: rel_…, gate:<nodeId>:from|until or occ:<automationId>:<at>"`
 }
 
 // GetReleaseInput is get_release's input (§12).
@@ -114,7 +149,15 @@ func (NoInput) site() string { return "" }
 func (h *Handler) addTools() {
 	tool(h, "list_schedule", "A site's calendar in [from, to): releases, gates and automation occurrences, in time order (at most 200 a page).",
 		func(c call, in ListScheduleInput) (any, error) {
-			return h.cal.Calendar(c.ctx, c.u, calendar.CalendarQuery{SiteID: c.site.ID, From: in.From, To: in.To, Cursor: in.Cursor})
+			q := calendar.CalendarQuery{SiteID: c.site.ID, From: in.From, To: in.To, States: in.States, Cursor: in.Cursor}
+			if in.Origin != "" {
+				q.Origins = []string{in.Origin}
+			}
+			return h.cal.Calendar(c.ctx, c.u, q)
+		}, listScheduleSchema())
+	tool(h, "get_schedule", "One calendar item by its id, as list_schedule lists it.",
+		func(c call, in GetScheduleInput) (any, error) {
+			return h.cal.Item(c.ctx, c.u, c.site.ID, in.ID)
 		})
 	tool(h, "list_releases", "A site's releases timed from now for 400 days and the undated ones still open, as the API lists them.",
 		func(c call, _ SiteInput) (any, error) {
