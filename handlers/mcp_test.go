@@ -264,6 +264,22 @@ func TestMCPReadTools(t *testing.T) {
 	if res.IsError || len(states) != 2 || states[f.rel.ID] != "scheduled" {
 		t.Fatalf("list_releases: %v", out)
 	}
+	// Page by page, and by state.
+	out, _ = callTool(t, s, "list_releases", map[string]any{"siteId": site, "limit": 1})
+	first, _ := out["releases"].([]any)
+	cursor, _ := out["nextCursor"].(string)
+	if len(first) != 1 || cursor == "" {
+		t.Fatalf("list_releases, limit 1: %v", out)
+	}
+	out, _ = callTool(t, s, "list_releases", map[string]any{"siteId": site, "limit": 1, "cursor": cursor})
+	second, _ := out["releases"].([]any)
+	if len(second) != 1 || out["nextCursor"] != nil || second[0].(map[string]any)["id"] == first[0].(map[string]any)["id"] {
+		t.Fatalf("list_releases, page 2: %v", out)
+	}
+	out, _ = callTool(t, s, "list_releases", map[string]any{"siteId": site, "state": "scheduled"})
+	if rels := out["releases"].([]any); len(rels) != 1 || rels[0].(map[string]any)["id"] != f.rel.ID {
+		t.Fatalf("list_releases, scheduled: %v", out)
+	}
 	out, res = callTool(t, s, "get_release", map[string]any{"siteId": site, "releaseId": f.rel.ID})
 	items, _ := out["items"].([]any)
 	if res.IsError || out["id"] != f.rel.ID || len(items) != 1 || items[0].(map[string]any)["title"] != "Election night live" {
@@ -340,6 +356,10 @@ func TestMCPBadInput(t *testing.T) {
 		{"get_schedule", map[string]any{"siteId": site, "id": "rel_nope"}, engine.CodeNotFound},
 		{"get_schedule", map[string]any{"siteId": site}, mcp.CodeBadRequest},
 		{"list_releases", map[string]any{}, mcp.CodeBadRequest},
+		{"list_releases", map[string]any{"siteId": site, "state": "asleep"}, mcp.CodeBadRequest},
+		{"list_releases", map[string]any{"siteId": site, "limit": 51}, mcp.CodeBadRequest},
+		{"list_releases", map[string]any{"siteId": site, "limit": 0.5}, mcp.CodeBadRequest},
+		{"list_releases", map[string]any{"siteId": site, "cursor": "rel_nope"}, engine.CodeBadCursor},
 		{"list_releases", map[string]any{"siteId": site, "sitId": "x"}, mcp.CodeBadRequest},
 		{"get_release", map[string]any{"siteId": site, "releaseId": "rel_nope"}, engine.CodeNotFound},
 		{"get_release", map[string]any{"siteId": site, "releaseId": 7}, mcp.CodeBadRequest},

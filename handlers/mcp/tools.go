@@ -114,6 +114,29 @@ type GetScheduleInput struct {
 	ID string `json:"id" jsonschema:"a calendar item's id: rel_…, gate:<nodeId>:from|until or occ:<automationId>:<at>"`
 }
 
+// ListReleasesInput is list_releases' input (§12).
+type ListReleasesInput struct {
+	SiteInput
+	State  string `json:"state,omitempty" jsonschema:"only releases in this state"`
+	Cursor string `json:"cursor,omitempty" jsonschema:"the nextCursor of the page before"`
+	Limit  int    `json:"limit,omitempty" jsonschema:"at most this many releases, 1 to 50 (default 50)"`
+}
+
+func listReleasesSchema() *jsonschema.Schema {
+	s, err := jsonschema.For[ListReleasesInput](nil)
+	if err != nil {
+		panic("mcp: list_releases schema: " + err.Error())
+	}
+	states := make([]string, len(release.States))
+	for i, st := range release.States {
+		states[i] = string(st)
+	}
+	s.Properties["state"].Enum = enum(states)
+	lo, hi := 1.0, float64(engine.ReleaseListMax)
+	s.Properties["limit"].Minimum, s.Properties["limit"].Maximum = &lo, &hi
+	return s
+}
+
 // GetReleaseInput is get_release's input (§12).
 type GetReleaseInput struct {
 	SiteInput
@@ -159,16 +182,20 @@ func (h *Handler) addTools() {
 		func(c call, in GetScheduleInput) (any, error) {
 			return h.cal.Item(c.ctx, c.u, c.site.ID, in.ID)
 		})
-	tool(h, "list_releases", "A site's releases timed from now for 400 days and the undated ones still open, as the API lists them.",
-		func(c call, _ SiteInput) (any, error) {
-			now := h.eng.Now()
-			rows, err := h.eng.Releases(c.ctx, c.site.ID, now, now.AddDate(0, 0, 400))
+	tool(h, "list_releases", "A site's releases timed from now for 400 days and the open ones without a time, in time order, at most 50 a page.",
+		func(c call, in ListReleasesInput) (any, error) {
+			page, err := h.eng.ReleaseList(c.ctx, c.u, engine.ReleaseListQuery{SiteID: c.site.ID, State: release.State(in.State),
+				Cursor: in.Cursor, Limit: in.Limit})
 			if err != nil {
 				return nil, err
 			}
-			out, err := api.ReleasesJSON(c.ctx, h.eng, c.u, c.site.ID, rows)
-			return map[string]any{"releases": out}, err
-		})
+			out, err := api.ReleasesJSON(c.ctx, h.eng, c.u, c.site.ID, page.Releases)
+			body := map[string]any{"releases": out}
+			if page.NextCursor != "" {
+				body["nextCursor"] = page.NextCursor
+			}
+			return body, err
+		}, listReleasesSchema())
 	tool(h, "get_release", "One release as a ReleaseView: its items with titles and paths, closureAdded, overlaps, lockedNodes and the waiting request.",
 		func(c call, in GetReleaseInput) (any, error) {
 			v, err := h.eng.ReleaseView(c.ctx, c.u, c.site.ID, in.ReleaseID)
