@@ -249,6 +249,20 @@ func TestMCPReadTools(t *testing.T) {
 			break
 		}
 	}
+	for _, typ := range []string{"release", "gate", "automation"} {
+		out, _ = callTool(t, s, "list_schedule", map[string]any{"siteId": site, "types": []string{typ},
+			"from": "2026-11-01T00:00:00Z", "to": "2026-12-01T00:00:00Z"})
+		items := out["items"].([]any)
+		prefix := map[string]string{"release": "rel_", "gate": "gate:", "automation": "occ:"}[typ]
+		for _, it := range items {
+			if id := it.(map[string]any)["id"].(string); !strings.HasPrefix(id, prefix) {
+				t.Fatalf("types [%s] lists %s", typ, id)
+			}
+		}
+		if len(items) == 0 {
+			t.Fatalf("types [%s] lists nothing", typ)
+		}
+	}
 	out, _ = callTool(t, s, "list_schedule", map[string]any{"siteId": site, "origin": "agent",
 		"from": "2026-11-01T00:00:00Z", "to": "2026-12-01T00:00:00Z"})
 	if items := out["items"].([]any); len(items) != 0 {
@@ -351,6 +365,7 @@ func TestMCPBadInput(t *testing.T) {
 		{"list_schedule", map[string]any{"siteId": "site_nope", "from": "2026-11-01T00:00:00Z", "to": "2026-11-02T00:00:00Z"}, engine.CodeNotFound},
 		{"list_schedule", map[string]any{"siteId": site, "from": "2026-11-01T00:00:00Z", "to": "2026-11-02T00:00:00Z", "states": []string{"sleeping"}}, mcp.CodeBadRequest},
 		{"list_schedule", map[string]any{"siteId": site, "from": "2026-11-01T00:00:00Z", "to": "2026-11-02T00:00:00Z", "origin": "robot"}, mcp.CodeBadRequest},
+		{"list_schedule", map[string]any{"siteId": site, "from": "2026-11-01T00:00:00Z", "to": "2026-11-02T00:00:00Z", "types": []string{"embargo"}}, mcp.CodeBadRequest},
 		{"get_schedule", map[string]any{"siteId": site, "id": "occ:aut_nope:yesterday"}, engine.CodeNotFound},
 		{"get_schedule", map[string]any{"siteId": site, "id": "gate:" + f.page.ID + ":from"}, engine.CodeNotFound},
 		{"get_schedule", map[string]any{"siteId": site, "id": "rel_nope"}, engine.CodeNotFound},

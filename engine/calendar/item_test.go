@@ -50,3 +50,28 @@ func TestItemIsTheListedItem(t *testing.T) {
 		t.Errorf("another site: %v", err)
 	}
 }
+
+// TestCalendarTypes: each of §12's types lists exactly the items of that
+// type, and the three together list everything.
+func TestCalendarTypes(t *testing.T) {
+	t.Parallel()
+	b := newBundle(t)
+	b.Schedule(t, b.Editor, b.Article, "2026-11-03", "09:00")
+	b.builtin(t, "Link check", "FREQ=DAILY;BYHOUR=9;BYMINUTE=7", "2026-11-02T09:07")
+	from := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+	q := calendar.CalendarQuery{SiteID: b.Site.ID, From: from, To: from.AddDate(0, 0, 14)}
+	all := b.allItems(t, q)
+	n := 0
+	for _, typ := range calendar.ItemTypes {
+		q.Types = []string{typ}
+		for _, it := range b.allItems(t, q) {
+			if calendar.ItemType(it) != typ {
+				t.Fatalf("types [%s] lists %s", typ, it.ID)
+			}
+			n++
+		}
+	}
+	if n != len(all) {
+		t.Fatalf("%d items by type, %d in all", n, len(all))
+	}
+}

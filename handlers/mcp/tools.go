@@ -83,6 +83,7 @@ type ListScheduleInput struct {
 	SiteInput
 	From   time.Time `json:"from" jsonschema:"the first instant, RFC 3339"`
 	To     time.Time `json:"to" jsonschema:"the instant after the last, RFC 3339; at most 62 days after from"`
+	Types  []string  `json:"types,omitempty" jsonschema:"release, gate or automation: only these items"`
 	States []string  `json:"states,omitempty" jsonschema:"grouped states: scheduled, waiting, running, attention, not_run, done, canceled (canceled, denied and expired items only when asked for)"`
 	Origin string    `json:"origin,omitempty" jsonschema:"person or agent"`
 	Cursor string    `json:"cursor,omitempty" jsonschema:"the nextCursor of the page before"`
@@ -95,6 +96,7 @@ func listScheduleSchema() *jsonschema.Schema {
 	if err != nil {
 		panic("mcp: list_schedule schema: " + err.Error())
 	}
+	s.Properties["types"].Items.Enum = enum(calendar.ItemTypes)
 	s.Properties["states"].Items.Enum = enum(calendar.StateFacets)
 	s.Properties["origin"].Enum = enum([]string{"person", "agent"})
 	return s
@@ -172,7 +174,8 @@ func (NoInput) site() string { return "" }
 func (h *Handler) addTools() {
 	tool(h, "list_schedule", "A site's calendar in [from, to): releases, gates and automation occurrences, in time order (at most 200 a page).",
 		func(c call, in ListScheduleInput) (any, error) {
-			q := calendar.CalendarQuery{SiteID: c.site.ID, From: in.From, To: in.To, States: in.States, Cursor: in.Cursor}
+			q := calendar.CalendarQuery{SiteID: c.site.ID, From: in.From, To: in.To, Types: in.Types, States: in.States,
+				Cursor: in.Cursor}
 			if in.Origin != "" {
 				q.Origins = []string{in.Origin}
 			}
