@@ -30,9 +30,10 @@ type Variant struct {
 // ToolSpec is one MCP tool (§12, and the tools §11.4's rules name).
 type ToolSpec struct {
 	Name string
-	// Section is where the RFC defines the row: "§12", or "§11.4" for the
-	// tools from earlier RFCs that the taint rules name (their scopes are
-	// Studio's reading, see tools below).
+	// Section is where the row comes from: "§12", "§11.4" for the tools
+	// from earlier RFCs that the taint rules name (their scopes are
+	// Studio's reading, see tools below), or "issue 13" for the content
+	// tools an agent proposes from (list_content, get_content).
 	Section string
 	// Scopes are all needed, unless the caller is the automation's key and
 	// AutomationKey is set.

@@ -52,6 +52,10 @@ const Instructions = "Schedules: to publish later, propose or schedule a release
 // and the JSON-RPC around it.
 const MaxBody = 1 << 20
 
+// SessionTimeout closes an MCP session no request has used for this long
+// (a scheduled agent reconnects on its next run).
+const SessionTimeout = time.Hour
+
 // CodeUnauthenticated answers a request without a valid agent key.
 const CodeUnauthenticated = "unauthenticated"
 
@@ -83,7 +87,7 @@ func New(svc *services.Services, keys Keys, log *slog.Logger) *Handler {
 	// DNS-rebinding protection stays on (DisableLocalhostProtection false):
 	// a request reaching a loopback listener with another Host is refused.
 	stream := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return h.server },
-		&sdk.StreamableHTTPOptions{Logger: log, MaxRequestBodyBytes: MaxBody})
+		&sdk.StreamableHTTPOptions{Logger: log, MaxRequestBodyBytes: MaxBody, SessionTimeout: SessionTimeout})
 	verify := auth.RequireBearerToken(func(ctx context.Context, _ string, _ *http.Request) (*auth.TokenInfo, error) {
 		u, ok := ctx.Value(userKey{}).(engine.User)
 		if !ok {

@@ -12,6 +12,7 @@ import (
 	"studio/engine/calendar"
 	"studio/engine/release"
 	"studio/handlers/api"
+	"studio/locales"
 )
 
 // call is what a tool's body gets: the agent, its context (in the owner's
@@ -45,7 +46,7 @@ func tool[In sited](h *Handler, name, desc string, body func(c call, in In) (any
 		func(ctx context.Context, req *sdk.CallToolRequest, in In) (*sdk.CallToolResult, any, error) {
 			u, ok := agentOf(req)
 			if !ok { // ServeHTTP lets no request without an agent through
-				return errorResult(CodeUnauthenticated, "", nil), nil, nil
+				return errorResult(CodeUnauthenticated, locales.T(locales.With(ctx, "en"), "mcp.unauthenticated"), nil), nil, nil
 			}
 			c := call{ctx: ctxOf(ctx, u), u: u}
 			out, err := func() (any, error) {
