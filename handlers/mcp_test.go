@@ -323,6 +323,41 @@ func TestMCPReadTools(t *testing.T) {
 		t.Fatalf("get_run: %v", out)
 	}
 
+	// A run's trail: its audit rows (here the run's own tool calls, the
+	// task's key being inside it), the snapshots they name, its approvals.
+	task0 := f.connect(t, "sk_task")
+	callTool(t, task0, "get_mode", nil)
+	want := f.runAuditIDs(t, f.run.ID)
+	out, res = callTool(t, task0, "get_run", map[string]any{"siteId": site, "runId": f.run.ID})
+	if res.IsError || out["id"] != f.run.ID || fmt.Sprint(out["auditRowIds"]) != fmt.Sprint(want) || len(want) == 0 ||
+		out["approvals"] == nil || out["snapshots"] == nil {
+		t.Fatalf("get_run's trail: %v, audit rows %v", out, want)
+	}
+	var pubRun string
+	for _, r := range out0(t, s, "list_runs", map[string]any{"siteId": site}) {
+		if sub := r.(map[string]any)["subject"].(map[string]any); sub["kind"] == "release" && r.(map[string]any)["state"] == "succeeded" {
+			pubRun = r.(map[string]any)["id"].(string)
+		}
+	}
+	if pubRun == "" {
+		t.Fatal("no run of the embargo's published release")
+	}
+	{
+		out, _ = callTool(t, s, "get_run", map[string]any{"siteId": site, "runId": pubRun})
+		var snaps string
+		if err := f.store.DB().QueryRow(`SELECT coalesce(group_concat(DISTINCT json_extract(details, '$.snapshot')), '')
+			FROM audit WHERE run_id = ?`, pubRun).Scan(&snaps); err != nil {
+			t.Fatal(err)
+		}
+		got := []string{}
+		for _, s := range out["snapshots"].([]any) {
+			got = append(got, s.(string))
+		}
+		if strings.Join(got, ",") != snaps || fmt.Sprint(out["auditRowIds"]) != fmt.Sprint(f.runAuditIDs(t, pubRun)) {
+			t.Fatalf("a publish run's trail: %v, snapshots %q", out, snaps)
+		}
+	}
+
 	out, res = callTool(t, s, "get_mode", nil)
 	if res.IsError || out["mode"] != "edits" || out["keyId"] != "key_editor" || out["run"] != nil {
 		t.Fatalf("get_mode: %v", out)
@@ -660,4 +695,39 @@ func TestMCPRouteTable(t *testing.T) {
 	if after := f.fingerprint(t); after != before {
 		t.Fatalf("changed:\n%s\n%s", before, after)
 	}
+}
+
+// out0 is the list under the one key of a tool's answer.
+func out0(t *testing.T, s *sdk.ClientSession, tool string, args map[string]any) []any {
+	t.Helper()
+	out, res := callTool(t, s, tool, args)
+	if res.IsError {
+		t.Fatalf("%s: %v", tool, out)
+	}
+	for _, v := range out {
+		if l, ok := v.([]any); ok {
+			return l
+		}
+	}
+	return nil
+}
+
+// runAuditIDs are the ids of a run's audit rows, oldest first, as JSON
+// numbers print.
+func (f *mcpFixture) runAuditIDs(t *testing.T, runID string) []any {
+	t.Helper()
+	rows, err := f.store.DB().Query(`SELECT id FROM audit WHERE run_id = ? ORDER BY id`, runID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	out := []any{}
+	for rows.Next() {
+		var id float64
+		if err := rows.Scan(&id); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, id)
+	}
+	return out
 }

@@ -36,3 +36,17 @@ func NodeJSON(ctx context.Context, eng *engine.Engine, u engine.User, d engine.N
 	h := &Handler{eng: eng}
 	return h.nodeOf(context.WithValue(ctx, userKey{}, u), d)
 }
+
+// runDetailJSON is §12 get_run's answer: the ScheduleRun and its trail.
+type runDetailJSON struct {
+	runJSON
+	AuditRowIDs []int64  `json:"auditRowIds"`
+	Snapshots   []string `json:"snapshots"`
+	Approvals   []string `json:"approvals"`
+}
+
+// RunDetailJSON is a run with its audit rows, snapshots and approvals
+// (§12 get_run).
+func RunDetailJSON(d automations.RunDetail) any {
+	return runDetailJSON{runJSON: runOf(d.Run), AuditRowIDs: d.AuditRowIDs, Snapshots: d.Snapshots, Approvals: d.Approvals}
+}

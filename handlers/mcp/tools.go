@@ -241,13 +241,13 @@ func (h *Handler) addTools() {
 			}
 			return body, nil
 		})
-	tool(h, "get_run", "One run (a ScheduleRun).",
+	tool(h, "get_run", "One run (a ScheduleRun) with the ids of its audit rows, the snapshots it published and the approval requests it filed.",
 		func(c call, in GetRunInput) (any, error) {
-			r, err := h.aut.Run(c.ctx, c.u, c.site.ID, in.RunID)
+			d, err := h.aut.RunDetail(c.ctx, c.u, c.site.ID, in.RunID)
 			if err != nil {
 				return nil, err
 			}
-			return api.RunJSON(r), nil
+			return api.RunDetailJSON(d), nil
 		})
 	tool(h, "get_mode", "This call's mode and scopes; inside a run, the run.",
 		func(c call, _ NoInput) (any, error) {
