@@ -255,6 +255,9 @@ type ReleaseRow struct {
 // transaction; guarded writes return ErrConflict when their guard failed.
 type Store interface {
 	CreateSite(ctx context.Context, s Site, now time.Time) error
+	// AppendAudit writes one audit row that goes with no other change (an
+	// agent's tool call, reads too).
+	AppendAudit(ctx context.Context, a AuditEntry) error
 	Site(ctx context.Context, id string) (Site, error)
 	Sites(ctx context.Context) ([]Site, error)
 

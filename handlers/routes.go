@@ -23,6 +23,7 @@ import (
 	"studio/engine/identity"
 	"studio/engine/policy"
 	"studio/handlers/api"
+	"studio/handlers/mcp"
 	"studio/handlers/site"
 	"studio/handlers/studio"
 	"studio/web/static"
@@ -32,6 +33,10 @@ import (
 const (
 	// Anyone may call the route, signed in or not.
 	Anyone policy.Scope = "anyone"
+	// AgentKey: the route takes an agent key (Authorization: Bearer), never
+	// a cookie or a person's token; each tool then passes its own row of
+	// §12's table (engine.AgentMayCall).
+	AgentKey policy.Scope = "agent-key"
 )
 
 // Route is one row of the route table.
@@ -262,6 +267,19 @@ func APIRoutes(a *api.Handler) []Route {
 	}
 }
 
+// MCPRoutes is the table of the MCP surface (RFC §12): one endpoint,
+// Streamable HTTP, for agents with an agent key. No session is loaded, no
+// cookie read; a request a browser says another origin sent is refused,
+// and a body is at most mcp.MaxBody bytes. POST carries JSON-RPC, GET opens
+// the session's event stream, DELETE ends the session.
+func MCPRoutes(m *mcp.Handler) []Route {
+	return []Route{
+		{"POST", "/mcp", AgentKey, m.ServeHTTP},
+		{"GET", "/mcp", AgentKey, m.ServeHTTP},
+		{"DELETE", "/mcp", AgentKey, m.ServeHTTP},
+	}
+}
+
 // PublicRoutes is the table of routes without a session: health, assets and
 // the public site. None of them changes anything. who finds a signed-in
 // caller for /health's details (nil: nobody is).
@@ -301,7 +319,12 @@ type options struct {
 	extraStudio func(*studio.Handler) []Route
 	extraBodies map[string]studio.Body
 	site        site.Options
+	agentKeys   mcp.Keys
 }
+
+// WithAgentKeys mounts /mcp (MCPRoutes), its agent keys authenticated by
+// keys; without it, /mcp is not served.
+func WithAgentKeys(keys mcp.Keys) Option { return func(o *options) { o.agentKeys = keys } }
 
 // WithCSRFKey sets the key that signs the CSRF tokens of people not signed
 // in (studio.Handler.SetCSRFKey); without it, a random one per process.
@@ -384,6 +407,20 @@ func New(svc *services.Services, sessions *scs.SessionManager, log *slog.Logger,
 			r.Method(rt.Method, rt.Pattern, a.Guard(mustScope(rt), rt.Handler))
 		}
 	})
+	if o.agentKeys != nil {
+		m := mcp.New(svc, o.agentKeys, log)
+		for _, origin := range o.origins {
+			if err := m.TrustOrigin(origin); err != nil {
+				panic("handlers: trusted origin: " + err.Error())
+			}
+		}
+		for _, rt := range MCPRoutes(m) {
+			if rt.Scope != AgentKey {
+				panic("handlers: an MCP route takes an agent key: " + rt.Pattern)
+			}
+			r.Method(rt.Method, rt.Pattern, noStore(rt.Handler))
+		}
+	}
 	if svc.Jobs != nil {
 		// feed-check renders the public site as visitors get it, through a
 		// handler of its own that counts no 404s; the visitors' counts them

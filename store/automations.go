@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -385,4 +386,32 @@ func (s *Store) Runs(ctx context.Context, f automations.RunFilter) ([]automation
 // Run reads one run of a site.
 func (s *Store) Run(ctx context.Context, siteID, id string) (automations.Run, error) {
 	return scanRun(s.read.QueryRowContext(ctx, `SELECT `+runColumns+` FROM schedule_runs r WHERE r.site_id = ? AND r.id = ?`, siteID, id))
+}
+
+// RunTrail lists the ids of a run's audit rows, oldest first, and the
+// snapshots those rows name (a publish's "snapshot"). Run ids are unique
+// across sites, and a row without a site (an agent's get_mode) is the
+// run's too: rows are found by the run's id alone, the run being the
+// site's (the use case read it first).
+func (s *Store) RunTrail(ctx context.Context, _, runID string) ([]int64, []string, error) {
+	rows, err := s.read.QueryContext(ctx, `SELECT id, coalesce(json_extract(details, '$.snapshot'), '')
+		FROM audit WHERE run_id = ? ORDER BY id`, runID)
+	if err != nil {
+		return nil, nil, fmt.Errorf("store: run trail: %w", err)
+	}
+	defer rows.Close()
+	var ids []int64
+	var snaps []string
+	for rows.Next() {
+		var id int64
+		var snap string
+		if err := rows.Scan(&id, &snap); err != nil {
+			return nil, nil, err
+		}
+		ids = append(ids, id)
+		if snap != "" && !slices.Contains(snaps, snap) {
+			snaps = append(snaps, snap)
+		}
+	}
+	return ids, snaps, rows.Err()
 }

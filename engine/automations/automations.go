@@ -145,6 +145,9 @@ const (
 // Store is what automations need from storage. Package store implements it.
 type Store interface {
 	Site(ctx context.Context, id string) (engine.Site, error)
+	// RunTrail lists what a run left: the ids of its audit rows, oldest
+	// first, and the snapshots those rows name, in one statement.
+	RunTrail(ctx context.Context, siteID, runID string) (auditIDs []int64, snapshots []string, err error)
 	// ScheduleSettings are the site's (its kill switch).
 	ScheduleSettings(ctx context.Context, siteID string) (engine.ScheduleSettings, error)
 	// CreateAutomation inserts a and its audit row in one transaction.

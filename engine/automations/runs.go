@@ -178,3 +178,38 @@ func decodeCursor(s string) (RunPosition, bool) {
 	}
 	return RunPosition{OccurrenceAt: t, ID: id}, true
 }
+
+// RunDetail is a run with what it left (§12 get_run: ScheduleRun +
+// {auditRowIds, snapshots, approvals}).
+type RunDetail struct {
+	Run
+	// AuditRowIDs are the ids of the audit rows with the run's id, oldest
+	// first: a release run's publish, an agent run's tool calls.
+	AuditRowIDs []int64
+	// Snapshots are the snapshots the run published.
+	Snapshots []string
+	// Approvals are the approval requests the run filed. Requests do not
+	// record their run yet (the write tools that file them come next), so
+	// the list is empty.
+	Approvals []string
+}
+
+// RunDetail is one run of a site with its trail (schedules:read).
+func (e *Automations) RunDetail(ctx context.Context, u engine.User, siteID, id string) (RunDetail, error) {
+	r, err := e.Run(ctx, u, siteID, id)
+	if err != nil {
+		return RunDetail{}, err
+	}
+	audits, snaps, err := e.store.RunTrail(ctx, siteID, id)
+	if err != nil {
+		return RunDetail{}, err
+	}
+	d := RunDetail{Run: r, AuditRowIDs: audits, Snapshots: snaps, Approvals: []string{}}
+	if d.AuditRowIDs == nil {
+		d.AuditRowIDs = []int64{}
+	}
+	if d.Snapshots == nil {
+		d.Snapshots = []string{}
+	}
+	return d, nil
+}

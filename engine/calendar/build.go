@@ -157,6 +157,11 @@ func (f calendarFilter) wantsKind(kinds ...string) bool {
 	return false
 }
 
+// wantsType reports whether an item of type can pass.
+func (f calendarFilter) wantsType(t string) bool {
+	return len(f.q.Types) == 0 || slices.Contains(f.q.Types, t)
+}
+
 // wantsState reports whether an item in one of the state facets can pass.
 func (f calendarFilter) wantsState(facets ...string) bool {
 	if len(f.q.States) == 0 {
@@ -184,6 +189,9 @@ func (f calendarFilter) match(it *CalendarItem, approvedBy string) bool {
 		return false // a draft is not on the calendar, even with a time kept from before (§6.2 "Unschedule")
 	}
 	if len(q.Kinds) > 0 && !slices.Contains(q.Kinds, it.Kind) {
+		return false
+	}
+	if !f.wantsType(ItemType(*it)) {
 		return false
 	}
 	facet := ItemFacet(*it)
@@ -224,7 +232,7 @@ func (e *Calendar) calendarSet(ctx context.Context, u engine.User, q CalendarQue
 	now := e.Now()
 	f := calendarFilter{q: q, userID: u.ID, pause: e.newPauseProbe(ctx, q.SiteID, now)}
 	s := &calendarSet{from: from, to: to, siteID: q.SiteID, filter: f}
-	s.withReleases = f.wantsKind(ItemPublish, ItemExpiry, ItemRelease)
+	s.withReleases = f.wantsKind(ItemPublish, ItemExpiry, ItemRelease) && f.wantsType(TypeRelease)
 	if s.withReleases && !page {
 		// The grid reads every release of the range, the costliest read:
 		// it runs on its own connection while the gates and automations
@@ -239,7 +247,7 @@ func (e *Calendar) calendarSet(ctx context.Context, u engine.User, q CalendarQue
 	// Gates are scheduled or done, occurrences scheduled or not run (or
 	// paused): a state facet without those ("Needs attention") reads
 	// neither.
-	if f.wantsKind(ItemEmbargo, ItemExpiry) && f.wantsState(FacetScheduled, FacetDone) {
+	if f.wantsKind(ItemEmbargo, ItemExpiry) && f.wantsType(TypeGate) && f.wantsState(FacetScheduled, FacetDone) {
 		gates, err := e.store.CalendarGates(ctx, q.SiteID, from, to)
 		if err != nil {
 			return nil, err
@@ -253,7 +261,7 @@ func (e *Calendar) calendarSet(ctx context.Context, u engine.User, q CalendarQue
 	}
 	// Occurrences to come are scheduled (or paused); past ones have their
 	// run's state (done, attention, running, not run) or are not run.
-	if f.wantsKind(ItemAutomation) && f.wantsState(FacetScheduled, FacetNotRun, FacetDone, FacetAttention, FacetRunning) {
+	if f.wantsKind(ItemAutomation) && f.wantsType(TypeAutomation) && f.wantsState(FacetScheduled, FacetNotRun, FacetDone, FacetAttention, FacetRunning) {
 		autos, err := e.store.Automations(ctx, q.SiteID)
 		if err != nil {
 			return nil, err

@@ -31,6 +31,30 @@ const (
 // ItemKinds lists the kinds in the order the filters show them.
 var ItemKinds = itemKinds[:]
 
+// The types of §12 list_schedule: what an item stands for, whatever its
+// kind (an expiry is a release's or a gate's).
+const (
+	TypeRelease    = "release"
+	TypeGate       = "gate"
+	TypeAutomation = "automation"
+)
+
+// ItemTypes are the types, in §12's order.
+var ItemTypes = []string{TypeRelease, TypeGate, TypeAutomation}
+
+// ItemType is the type of it: an occurrence by its kind (the filter
+// matches an automation's occurrences before they have ids), a gate by its
+// id.
+func ItemType(it CalendarItem) string {
+	switch {
+	case it.Kind == ItemAutomation:
+		return TypeAutomation
+	case strings.HasPrefix(it.ID, "gate:"):
+		return TypeGate
+	}
+	return TypeRelease
+}
+
 var itemKinds = [...]string{ItemPublish, ItemExpiry, ItemEmbargo, ItemRelease, ItemAutomation}
 
 // Approval facets of a calendar item (§12).
@@ -191,8 +215,11 @@ type CalendarQuery struct {
 	Approvals   []string
 	Collections []string
 	Mine        bool // only items the person created or approved
-	Cursor      string
-	Limit       int
+	// Types are §12 list_schedule's types (ItemTypes): releases, gates,
+	// automation occurrences; empty, all three.
+	Types  []string
+	Cursor string
+	Limit  int
 }
 
 // CalendarPage is one page of items in time order (ties by id).
@@ -227,6 +254,8 @@ type Store interface {
 	Site(ctx context.Context, id string) (engine.Site, error)
 	ScheduleSettings(ctx context.Context, siteID string) (engine.ScheduleSettings, error)
 	Automations(ctx context.Context, siteID string) ([]automations.Automation, error)
+	// Release is one release of the site, for an item's time (Item).
+	Release(ctx context.Context, siteID, id string) (engine.ReleaseRow, error)
 	Reads
 }
 

@@ -30,9 +30,10 @@ type Variant struct {
 // ToolSpec is one MCP tool (§12, and the tools §11.4's rules name).
 type ToolSpec struct {
 	Name string
-	// Section is where the RFC defines the row: "§12", or "§11.4" for the
-	// tools from earlier RFCs that the taint rules name (their scopes are
-	// Studio's reading, see tools below).
+	// Section is where the row comes from: "§12", "§11.4" for the tools
+	// from earlier RFCs that the taint rules name (their scopes are
+	// Studio's reading, see tools below), or "issue 13" for the content
+	// tools an agent proposes from (list_content, get_content).
 	Section string
 	// Scopes are all needed, unless the caller is the automation's key and
 	// AutomationKey is set.
@@ -313,6 +314,10 @@ var tools = []ToolSpec{
 	},
 
 	{Name: "get_mode", Section: "§11.4", InRuns: true, OutsideRun: true, Variants: []Variant{readVariant}},
+	// The content tools an agent proposes from (issue 13): a site's pages
+	// and entries, each with its working copy, live version and rev.
+	{Name: "list_content", Section: "issue 13", Scopes: []ScopeNeed{{ContentRead, false}}, InRuns: true, Variants: []Variant{readVariant}},
+	{Name: "get_content", Section: "issue 13", Scopes: []ScopeNeed{{ContentRead, false}}, InRuns: true, Variants: []Variant{readVariant}},
 	{Name: "list_comments", Section: "§11.4", Scopes: []ScopeNeed{{CommentsRead, false}}, InRuns: true, Taints: true, Variants: []Variant{readVariant}},
 	{Name: "get_comment_thread", Section: "§11.4", Scopes: []ScopeNeed{{CommentsRead, false}}, InRuns: true, Taints: true, Variants: []Variant{readVariant}},
 	{Name: "broken_links", Section: "§11.4", Scopes: []ScopeNeed{{AnalyticsRead, false}}, InRuns: true, Taints: true, Variants: []Variant{readVariant}},

@@ -77,6 +77,10 @@ var rfc11_4 = []toolRow{
 	{"top_content", "read", []string{"✓", "✓", "✓", "✓", "✓"}, "✓"},
 	{"fetch_asset_url", "read", []string{"✓", "✓", "✓", "✓", "✓"}, "✓"},
 	{"label_comments", "advisory", []string{"✗", "✓", "✓", "✓", "✓"}, "✓"},
+	// The content tools issue 13 adds so that an agent has something to
+	// propose: read-class, with content:read.
+	{"list_content", "read", []string{"✓", "✓", "✓", "✓", "✓"}, "✓"},
+	{"get_content", "read", []string{"✓", "✓", "✓", "✓", "✓"}, "✓"},
 }
 
 var modes = []policy.Mode{"plan", "manual", "edits", "auto", "bypass"}
@@ -419,7 +423,7 @@ func TestToolSectionAndNames(t *testing.T) {
 	t.Parallel()
 	seen := map[string]bool{}
 	for _, spec := range policy.Tools() {
-		if spec.Section != "§12" && spec.Section != "§11.4" {
+		if spec.Section != "§12" && spec.Section != "§11.4" && spec.Section != "issue 13" {
 			t.Errorf("%s: section %q", spec.Name, spec.Section)
 		}
 		if seen[spec.Name] || strings.ToLower(spec.Name) != spec.Name || strings.ContainsAny(spec.Name, " -") {

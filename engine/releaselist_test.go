@@ -1,0 +1,71 @@
+package engine_test
+
+import (
+	"context"
+	"testing"
+
+	"studio/engine"
+	"studio/engine/content"
+	"studio/engine/release"
+)
+
+// TestReleaseList: pages of the API's default list, in its order, by
+// state; refusals of a bad state, limit or cursor.
+func TestReleaseList(t *testing.T) {
+	t.Parallel()
+	b := newBundle(t)
+	ctx := context.Background()
+	b.Schedule(t, b.Editor, b.Article, "2026-11-03", "09:00")
+	other := b.CreateNode(t, b.Site.ID, release.KindContentEntry,
+		content.Body{Title: "Budget night", Slug: "budget-night", Status: content.StatusDraft, Text: "Numbers."})
+	b.Schedule(t, b.Editor, other, "2026-11-04", "09:00")
+	third := b.CreateNode(t, b.Site.ID, release.KindContentEntry,
+		content.Body{Title: "Weather", Slug: "weather", Status: content.StatusDraft, Text: "Rain."})
+	r := b.Schedule(t, b.Editor, third, "2026-11-05", "09:00")
+	if err := b.Eng.Cancel(ctx, b.Editor, b.Site.ID, r.ID, b.Release(t, r.ID).Rev); err != nil {
+		t.Fatal(err)
+	}
+	now := b.Eng.Now()
+	all, err := b.Eng.Releases(ctx, b.Site.ID, now, now.AddDate(0, 0, 400))
+	if err != nil || len(all) == 0 {
+		t.Fatalf("%d releases, %v", len(all), err)
+	}
+	var ids []string
+	q := engine.ReleaseListQuery{SiteID: b.Site.ID, Limit: 1}
+	for range len(all) + 1 {
+		page, err := b.Eng.ReleaseList(ctx, b.Editor, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range page.Releases {
+			ids = append(ids, r.ID)
+		}
+		if q.Cursor = page.NextCursor; q.Cursor == "" {
+			break
+		}
+	}
+	if len(ids) != len(all) {
+		t.Fatalf("paged %v, listed %d", ids, len(all))
+	}
+	for i, r := range all {
+		if ids[i] != r.ID {
+			t.Fatalf("order %v", ids)
+		}
+	}
+	page, err := b.Eng.ReleaseList(ctx, b.Editor, engine.ReleaseListQuery{SiteID: b.Site.ID, State: release.StateScheduled})
+	if err != nil || len(page.Releases) != 2 || page.Releases[0].State != release.StateScheduled || page.Releases[1].State != release.StateScheduled {
+		t.Fatalf("scheduled: %+v %v", page, err)
+	}
+	for _, c := range []struct {
+		q           engine.ReleaseListQuery
+		code, field string
+	}{
+		{engine.ReleaseListQuery{SiteID: b.Site.ID, State: "asleep"}, engine.CodeUnknownReleaseState, "state"},
+		{engine.ReleaseListQuery{SiteID: b.Site.ID, Limit: 51}, engine.CodeBadReleaseLimit, "limit"},
+		{engine.ReleaseListQuery{SiteID: b.Site.ID, Limit: -1}, engine.CodeBadReleaseLimit, "limit"},
+		{engine.ReleaseListQuery{SiteID: b.Site.ID, Cursor: "rel_nope"}, engine.CodeBadCursor, "cursor"},
+	} {
+		_, err := b.Eng.ReleaseList(ctx, b.Editor, c.q)
+		wantRefusal(t, err, c.code, c.field)
+	}
+}

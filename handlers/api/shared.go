@@ -1,0 +1,52 @@
+package api
+
+import (
+	"context"
+
+	"studio/engine"
+	"studio/engine/automations"
+)
+
+// The JSON shapes below are the API's, shared with the MCP surface
+// (handlers/mcp) so that a tool answers exactly what the matching API
+// route answers (RFC §12's shapes are §13's).
+
+// ReleasesJSON is a list of releases as GET …/releases answers it: the
+// §4.2 release with u's abilities on each.
+func ReleasesJSON(ctx context.Context, eng *engine.Engine, u engine.User, siteID string, rows []engine.ReleaseRow) (any, error) {
+	h := &Handler{eng: eng}
+	return h.releasesOut(context.WithValue(ctx, userKey{}, u), siteID, rows)
+}
+
+// ReleaseViewJSON is §12's ReleaseView as GET …/releases/{id} answers it.
+func ReleaseViewJSON(v engine.ReleaseView) any { return releaseViewOf(v) }
+
+// AutomationJSON is an automation as GET …/automations answers it (§4.3;
+// never a key's secret), with what u may do with it.
+func AutomationJSON(u engine.User, a automations.Automation, sitePaused bool) any {
+	return automationOf(u, a, sitePaused)
+}
+
+// RunJSON is a ScheduleRun as GET …/runs answers it (§4.4).
+func RunJSON(r automations.Run) any { return runOf(r) }
+
+// NodeJSON is a page or an entry as GET …/entries/{id} answers it: the
+// working copy, the live version, the rev and the hold.
+func NodeJSON(ctx context.Context, eng *engine.Engine, u engine.User, d engine.NodeDetail) any {
+	h := &Handler{eng: eng}
+	return h.nodeOf(context.WithValue(ctx, userKey{}, u), d)
+}
+
+// runDetailJSON is §12 get_run's answer: the ScheduleRun and its trail.
+type runDetailJSON struct {
+	runJSON
+	AuditRowIDs []int64  `json:"auditRowIds"`
+	Snapshots   []string `json:"snapshots"`
+	Approvals   []string `json:"approvals"`
+}
+
+// RunDetailJSON is a run with its audit rows, snapshots and approvals
+// (§12 get_run).
+func RunDetailJSON(d automations.RunDetail) any {
+	return runDetailJSON{runJSON: runOf(d.Run), AuditRowIDs: d.AuditRowIDs, Snapshots: d.Snapshots, Approvals: d.Approvals}
+}
