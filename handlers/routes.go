@@ -322,8 +322,8 @@ type options struct {
 	agentKeys   mcp.Keys
 }
 
-// WithAgentKeys mounts /mcp (MCPRoutes), its agent keys authenticated by
-// keys; without it, /mcp is not served.
+// WithAgentKeys authenticates /mcp's agent keys (MCPRoutes) with keys
+// instead of the services' own agent keys (svc.Agents).
 func WithAgentKeys(keys mcp.Keys) Option { return func(o *options) { o.agentKeys = keys } }
 
 // WithCSRFKey sets the key that signs the CSRF tokens of people not signed
@@ -407,8 +407,12 @@ func New(svc *services.Services, sessions *scs.SessionManager, log *slog.Logger,
 			r.Method(rt.Method, rt.Pattern, a.Guard(mustScope(rt), rt.Handler))
 		}
 	})
-	if o.agentKeys != nil {
-		m := mcp.New(svc, o.agentKeys, log)
+	keys := o.agentKeys
+	if keys == nil && svc.Agents != nil {
+		keys = svc.Agents
+	}
+	if keys != nil {
+		m := mcp.New(svc, keys, log)
 		for _, origin := range o.origins {
 			if err := m.TrustOrigin(origin); err != nil {
 				panic("handlers: trusted origin: " + err.Error())

@@ -39,7 +39,8 @@ import (
 // Keys authenticates an agent key's secret: the key's owner as an
 // engine.User with User.Agent set (the key, its effective mode, its
 // automation and open run) and the owner's scopes narrowed to the key's.
-// An unknown, revoked or disabled key is engine.ErrNotFound.
+// An unknown, revoked or disabled key is engine.ErrNotFound or a refusal
+// (engine.Error); both answer 401 alike.
 type Keys interface {
 	Authenticate(ctx context.Context, secret string) (engine.User, error)
 }
@@ -148,6 +149,9 @@ func (h *Handler) caller(r *http.Request) (engine.User, error) {
 		return engine.User{}, engine.ErrNotFound
 	}
 	u, err := h.keys.Authenticate(r.Context(), strings.TrimSpace(secret))
+	if _, refused := engine.AsError(err); refused {
+		return engine.User{}, engine.ErrNotFound // the key's refusal says no more than "not a key"
+	}
 	if err != nil {
 		return engine.User{}, err
 	}
