@@ -207,6 +207,12 @@ func (s *Store) UpdateAutomation(ctx context.Context, a automations.Automation, 
 	if err != nil {
 		return err
 	}
+	var task any
+	if a.Task != nil {
+		if task, err = jsonText(a.Task); err != nil {
+			return err
+		}
+	}
 	return s.tx(ctx, func(tx *sql.Tx) error {
 		now := instant(a.UpdatedAt)
 		if killRun {
@@ -216,11 +222,11 @@ func (s *Store) UpdateAutomation(ctx context.Context, a automations.Automation, 
 		}
 		ok, err := one(tx.ExecContext(ctx, `UPDATE automations SET name = ?, rule = NULLIF(?, ''), start_local = ?, time_zone = ?,
 			state = ?, preset = ?, config = ?, paused_reason = NULLIF(?, ''), consecutive_failures = ?, next_run_at = ?,
-			ended_at = ?, handled_at = ?, due_at = ?, open_run_id = NULLIF(?, ''), rev = ?, updated_at = ?
+			ended_at = ?, handled_at = ?, due_at = ?, open_run_id = NULLIF(?, ''), rev = ?, updated_at = ?, task = COALESCE(?, task)
 			WHERE id = ? AND site_id = ? AND rev = ?`,
 			a.Name, a.Rule, a.StartLocal, a.TimeZone, a.State, a.Preset, config, a.PausedReason, a.ConsecutiveFailures,
 			optionalInstant(a.NextRunAt), optionalInstant(a.EndedAt), instant(a.HandledAt), optionalInstant(a.DueAt),
-			a.OpenRunID, a.Rev, now, a.ID, a.SiteID, rev))
+			a.OpenRunID, a.Rev, now, task, a.ID, a.SiteID, rev))
 		if err != nil {
 			return fmt.Errorf("store: update automation: %w", err)
 		}

@@ -560,3 +560,57 @@ func (e *Automations) openWindowNow(ctx context.Context, u engine.User, a Automa
 		OccurrenceAt: now, State: string(automation.RunDue), Trigger: TriggerManual, Attempt: 1, EndsAt: &closes,
 		CreatedAt: now, UpdatedAt: now}, nil
 }
+
+// TaskPatch changes an agent task's fields: nil fields stay. The key is
+// not minted again: a higher modeCap than the key's mode changes nothing
+// (the run's mode is the lower of the two), a lower one applies at the next
+// begin_run.
+type TaskPatch struct {
+	Instructions       *string
+	ModeCap            *policy.Mode
+	ReadsUntrustedText *bool
+	WindowMinutes      *int
+	Budget             *automation.Budget
+}
+
+// patchTask applies p to t and checks the result as Create does; the key's
+// scopes are checked against readsUntrustedText again.
+func patchTask(u engine.User, t Task, p TaskPatch) (Task, error) {
+	in := TaskInput{Instructions: t.Instructions, ModeCap: t.ModeCap, WindowMinutes: t.WindowMinutes, Budget: &t.Budget,
+		Scopes: t.Scopes}
+	untrusted := t.ReadsUntrustedText
+	in.ReadsUntrustedText = &untrusted
+	if p.Instructions != nil {
+		in.Instructions = *p.Instructions
+	}
+	if p.ModeCap != nil {
+		in.ModeCap = *p.ModeCap
+		if in.ModeCap == "" {
+			in.ModeCap = "unset" // "" would take the default: refused as unknown
+		}
+	}
+	if p.ReadsUntrustedText != nil {
+		in.ReadsUntrustedText = p.ReadsUntrustedText
+	}
+	if p.WindowMinutes != nil {
+		in.WindowMinutes = *p.WindowMinutes
+		if in.WindowMinutes == 0 {
+			in.WindowMinutes = -1
+		}
+	}
+	if p.Budget != nil {
+		in.Budget = p.Budget
+	}
+	out, err := checkTask(u, in)
+	if err != nil {
+		return Task{}, err
+	}
+	out.KeyID, out.ManualWindow = t.KeyID, t.ManualWindow
+	return out, nil
+}
+
+// taskDetails are a task's fields as an audit row names them.
+func taskDetails(t Task) map[string]any {
+	return map[string]any{"modeCap": string(t.ModeCap), "windowMinutes": t.WindowMinutes, "readsUntrustedText": t.ReadsUntrustedText,
+		"budget": t.Budget, "instructions": t.Instructions}
+}

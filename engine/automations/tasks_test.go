@@ -423,3 +423,44 @@ func sameInstant(tb testing.TB, what string, got, want time.Time) {
 	tb.Helper()
 	enginetest.SameInstant(tb, what, got, want)
 }
+
+// TestTaskUpdate: an agent task's fields change with the rev; turning on
+// readsUntrustedText with a write scope is refused and changes nothing; a
+// built-in job takes no task fields.
+func TestTaskUpdate(t *testing.T) {
+	b, m := setupTasks(t)
+	ctx := context.Background()
+	in := taskInput()
+	in.Task.Scopes = []policy.Scope{policy.SchedulesRead, policy.ContentWrite}
+	a, _ := b.task(t, in)
+	window, cap := 60, policy.ModePlan
+	got, err := b.auto.Update(ctx, b.Editor, b.Site.ID, a.ID, automations.Patch{Rev: a.Rev,
+		Task: &automations.TaskPatch{WindowMinutes: &window, ModeCap: &cap}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ = b.auto.Get(ctx, b.Editor, b.Site.ID, got.ID)
+	if got.Task.WindowMinutes != 60 || got.Task.ModeCap != policy.ModePlan || got.Task.KeyID != a.NewKey.ID || len(m.mint) != 1 {
+		t.Fatalf("after update: %+v (minted %d)", got.Task, len(m.mint))
+	}
+	builtin := b.create(t, weekly())
+	before := b.Dump(t)
+	for _, c := range []struct {
+		p           automations.TaskPatch
+		code, field string
+	}{
+		{automations.TaskPatch{ReadsUntrustedText: yes()}, automation.CodeUntrustedScope, "content:write"},
+		{automations.TaskPatch{WindowMinutes: new(0)}, automation.CodeWindowMinutes, "job.windowMinutes"},
+		{automations.TaskPatch{ModeCap: new(policy.ModeBypass)}, automation.CodeModeCapBypass, "job.modeCap"},
+		{automations.TaskPatch{Instructions: new("")}, automation.CodeBadInstructions, "job.instructions"},
+	} {
+		_, err := b.auto.Update(ctx, b.Editor, b.Site.ID, a.ID, automations.Patch{Rev: got.Rev, Task: &c.p})
+		wantRefusal(t, err, c.code, c.field)
+	}
+	_, err = b.auto.Update(ctx, b.Editor, b.Site.ID, builtin.ID, automations.Patch{Rev: builtin.Rev,
+		Task: &automations.TaskPatch{WindowMinutes: &window}})
+	wantRefusal(t, err, automations.CodeNotAgentTask, "job")
+	if b.Dump(t) != before {
+		t.Fatal("a refused update changed the database")
+	}
+}

@@ -294,6 +294,8 @@ type Patch struct {
 	// Job fields.
 	StaleAfterDays *int
 	Exclude        *[]string
+	// Task changes an agent task's fields (refused on a built-in job).
+	Task *TaskPatch
 }
 
 // Update changes an automation's name, schedule or job fields (people only,
@@ -339,6 +341,16 @@ func (e *Automations) Update(ctx context.Context, u engine.User, siteID, id stri
 		}
 		a.Config, changed["config"] = cfg, cfg
 	}
+	if p.Task != nil {
+		if a.Task == nil {
+			return Automation{}, refuse(CodeNotAgentTask, "job")
+		}
+		t, err := patchTask(u, *a.Task, *p.Task)
+		if err != nil {
+			return Automation{}, err
+		}
+		a.Task, changed["task"] = &t, taskDetails(t)
+	}
 	now := e.now()
 	if p.Preset != nil || p.Rule != nil || p.Start != nil || p.TimeZone != nil {
 		preset, rule, start, zone := a.Preset, a.Rule, a.StartLocal, a.TimeZone
@@ -366,7 +378,11 @@ func (e *Automations) Update(ctx context.Context, u engine.User, siteID, id stri
 		}
 		a.Preset, a.Rule, a.StartLocal, a.TimeZone = s.preset, s.rule, s.start, s.zone
 		changed["preset"], changed["rule"], changed["start"], changed["timeZone"] = s.preset, s.rule, s.start, s.zone
-		plan(&a, s.rc, now)
+		if a.Task != nil {
+			planTask(&a, s.rc, a.Task.WindowMinutes, now)
+		} else {
+			plan(&a, s.rc, now)
+		}
 	}
 	if len(changed) == 0 {
 		return a, nil

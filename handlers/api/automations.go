@@ -283,6 +283,12 @@ type automationPatchBody struct {
 	Job  *struct {
 		StaleAfterDays *int      `json:"staleAfterDays"`
 		Exclude        *[]string `json:"exclude"`
+		// Agent tasks.
+		Instructions       *string            `json:"instructions"`
+		ModeCap            *string            `json:"modeCap"`
+		ReadsUntrustedText *bool              `json:"readsUntrustedText"`
+		WindowMinutes      *int               `json:"windowMinutes"`
+		Budget             *automation.Budget `json:"budget"`
 	} `json:"job"`
 	Recurrence *struct {
 		Start    *string `json:"start"`
@@ -307,6 +313,14 @@ func (h *Handler) PatchAutomation(w http.ResponseWriter, r *http.Request) {
 	p := automations.Patch{Rev: body.Rev, Name: body.Name}
 	if j := body.Job; j != nil {
 		p.StaleAfterDays, p.Exclude = j.StaleAfterDays, j.Exclude
+		if j.Instructions != nil || j.ModeCap != nil || j.ReadsUntrustedText != nil || j.WindowMinutes != nil || j.Budget != nil {
+			p.Task = &automations.TaskPatch{Instructions: j.Instructions, ReadsUntrustedText: j.ReadsUntrustedText,
+				WindowMinutes: j.WindowMinutes, Budget: j.Budget}
+			if j.ModeCap != nil {
+				m := policy.Mode(*j.ModeCap)
+				p.Task.ModeCap = &m
+			}
+		}
 	}
 	if rc := body.Recurrence; rc != nil {
 		p.Start, p.TimeZone, p.Rule, p.Preset = rc.Start, rc.TimeZone, rc.Rule, rc.Preset
