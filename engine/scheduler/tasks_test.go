@@ -2,7 +2,9 @@ package scheduler_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"sync"
 	"testing"
 	"time"
 
@@ -11,6 +13,7 @@ import (
 	"studio/engine/automations"
 	"studio/engine/policy"
 	"studio/engine/scheduler"
+	"studio/store"
 )
 
 // keyMinter mints keys in memory for the agent tasks of these tests.
@@ -186,5 +189,73 @@ func TestAgentWindowsWithNoBeginAreMissed(t *testing.T) {
 	}
 	if rep := b.Tick(t); rep.Automations != (scheduler.AutomationTally{}) {
 		t.Fatalf("second tick: %+v", rep.Automations)
+	}
+}
+
+// TestAgentBeginRunFourProcessesOneRun: four processes (connection pools
+// of one file) race begin_run for one occurrence: one run; then their four
+// tickers close it at endsAt once (one not_ended failure).
+func TestAgentBeginRunFourProcessesOneRun(t *testing.T) {
+	b := newBundle(t)
+	b.Sched.SetJobs(&fakeJobs{})
+	au, a, key := b.newTask(t)
+	uses := []*automations.Automations{au}
+	scheds := []*scheduler.Scheduler{b.Sched}
+	for range 3 {
+		s, err := store.Open(context.Background(), b.Path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		eng := engine.New(s, b.Clock, nil)
+		uses = append(uses, automations.New(s, eng))
+		sc := scheduler.New(eng, s, nil)
+		sc.SetJobs(&fakeJobs{})
+		scheds = append(scheds, sc)
+	}
+	b.Clock.Set(day(0, 3))
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	won, lost := 0, 0
+	for _, u := range uses {
+		wg.Go(func() {
+			_, err := u.BeginRun(context.Background(), key, a.ID)
+			mu.Lock()
+			defer mu.Unlock()
+			if err == nil {
+				won++
+				return
+			}
+			if e, ok := errors.AsType[*engine.Error](err); ok && e.Code == automations.CodeRunExists {
+				lost++
+				return
+			}
+			t.Error(err)
+		})
+	}
+	wg.Wait()
+	if won != 1 || lost != 3 {
+		t.Fatalf("won %d lost %d, want 1 and 3", won, lost)
+	}
+	b.Clock.Set(day(0, 18))
+	failed := 0
+	for _, s := range scheds {
+		wg.Go(func() {
+			rep, err := s.RunDue(context.Background(), "node")
+			if err != nil {
+				t.Error(err)
+			}
+			mu.Lock()
+			failed += rep.Automations.Failed
+			mu.Unlock()
+		})
+	}
+	wg.Wait()
+	runs := b.runsOf(t, a.ID)
+	if len(runs) != 1 || runs[0].State != string(automation.RunFailed) || failed > 1 {
+		t.Fatalf("runs %+v, failed counted %d", runs, failed)
+	}
+	if got := b.automation(t, a.ID); got.ConsecutiveFailures != 1 || got.OpenRunID != "" {
+		t.Fatalf("automation: failures %d open %q", got.ConsecutiveFailures, got.OpenRunID)
 	}
 }
