@@ -56,19 +56,25 @@ func (t *Scheduler) runTask(ctx context.Context, d DueAutomation, now time.Time,
 		if !r.Open() {
 			return time.Time{}, nil
 		}
+		state, code := automation.RunState(""), ""
 		switch {
 		case d.SitePaused:
-			tally.Ended++
-			return time.Time{}, t.endTaskRun(ctx, a, r, automation.RunKilled, "kill_switch", now)
+			state, code = automation.RunKilled, "kill_switch"
 		case a.State != automations.AutomationActive:
-			tally.Ended++
-			return time.Time{}, t.endTaskRun(ctx, a, r, automation.RunKilled, "", now)
+			state = automation.RunKilled
 		case r.EndsAt == nil || !now.Before(*r.EndsAt):
-			tally.Ended++
-			tally.Failed++
-			return time.Time{}, t.endTaskRun(ctx, a, r, automation.RunFailed, CodeNotEnded, now)
+			state, code = automation.RunFailed, CodeNotEnded
+		default:
+			return *r.EndsAt, nil
 		}
-		return *r.EndsAt, nil
+		ended, err := t.endTaskRun(ctx, a, r, state, code, now)
+		if ended {
+			tally.Ended++
+			if state == automation.RunFailed {
+				tally.Failed++
+			}
+		}
+		return time.Time{}, err
 	}
 	rc, err := a.Recurrence()
 	if err != nil || a.Task == nil {
@@ -133,7 +139,8 @@ func missedRun(a automations.Automation, occ time.Time, adjusted, trigger string
 
 // endTaskRun ends an agent run the agent left open (not_ended), or kills
 // it, and accounts for it: the third failure in a row auto-pauses.
-func (t *Scheduler) endTaskRun(ctx context.Context, a automations.Automation, r automations.Run, state automation.RunState, code string, now time.Time) error {
+// It reports whether this ticker ended it.
+func (t *Scheduler) endTaskRun(ctx context.Context, a automations.Automation, r automations.Run, state automation.RunState, code string, now time.Time) (bool, error) {
 	next, paused := automation.AccountRunResult(a.AutomationState(), automation.RunResult{State: state})
 	details := map[string]any{"automation": a.ID, "state": string(state)}
 	if code != "" {
@@ -159,7 +166,7 @@ func (t *Scheduler) endTaskRun(ctx context.Context, a automations.Automation, r 
 		DueAt: due, Now: now, Audit: engine.AuditEntry{Action: "automation.run_" + string(state), Actor: engine.Scheduler,
 			SiteID: a.SiteID, RunID: r.ID, At: now, Details: details}})
 	if errors.Is(err, engine.ErrConflict) {
-		return nil // the agent ended it, or a person paused it, meanwhile
+		return false, nil // the agent ended it, another ticker did, or a person paused it, meanwhile
 	}
-	return err
+	return err == nil, err
 }

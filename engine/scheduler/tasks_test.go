@@ -252,7 +252,7 @@ func TestAgentBeginRunFourProcessesOneRun(t *testing.T) {
 	}
 	wg.Wait()
 	runs := b.runsOf(t, a.ID)
-	if len(runs) != 1 || runs[0].State != string(automation.RunFailed) || failed > 1 {
+	if len(runs) != 1 || runs[0].State != string(automation.RunFailed) || failed != 1 {
 		t.Fatalf("runs %+v, failed counted %d", runs, failed)
 	}
 	if got := b.automation(t, a.ID); got.ConsecutiveFailures != 1 || got.OpenRunID != "" {
