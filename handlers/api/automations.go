@@ -96,9 +96,15 @@ type runJSON struct {
 	Adjusted        string         `json:"adjusted,omitempty"`
 	Counts          map[string]int `json:"counts,omitempty"`
 	Error           map[string]any `json:"error,omitempty"`
-	CreatedAt       string         `json:"createdAt"`
-	UpdatedAt       string         `json:"updatedAt"`
-	Rev             int64          `json:"rev"`
+	// Agent runs (§4.4): when it ends, what it spent, its taint and
+	// end_run's summary (plain text).
+	EndsAt    string            `json:"endsAt,omitempty"`
+	Usage     *automation.Usage `json:"usage,omitempty"`
+	Taint     *automation.Taint `json:"taint,omitempty"`
+	Summary   string            `json:"summary,omitempty"`
+	CreatedAt string            `json:"createdAt"`
+	UpdatedAt string            `json:"updatedAt"`
+	Rev       int64             `json:"rev"`
 }
 
 func stamp(t time.Time) string { return t.UTC().Format(time.RFC3339) }
@@ -119,6 +125,10 @@ func runOf(r automations.Run) runJSON {
 		out.Subject = map[string]any{"kind": "release", "releaseId": r.SubjectID}
 	} else {
 		out.Subject = map[string]any{"kind": "automation", "automationId": r.SubjectID, "job": r.Job}
+	}
+	if r.Job == automations.JobAgentTask && r.StartedAt != nil {
+		usage := r.Ledger.Usage
+		out.EndsAt, out.Usage, out.Taint, out.Summary = stampPtr(r.EndsAt), &usage, r.Ledger.Taint, r.Summary
 	}
 	if r.ErrorCode != "" {
 		out.Error = map[string]any{"code": r.ErrorCode}
