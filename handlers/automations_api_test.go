@@ -45,7 +45,8 @@ func TestAPIAutomations(t *testing.T) {
 		for _, tc := range []struct{ Name, Body, Code, Field string }{
 			{"NoName", `{"name": "", "job": {"kind": "builtin", "builtin": "broken-links"}, "recurrence": {"preset": "daily", "start": "2026-11-09T07:10"}}`, "bad_name", "name"},
 			{"TwoLines", `{"name": "a\nb", "job": {"kind": "builtin", "builtin": "broken-links"}, "recurrence": {"preset": "daily", "start": "2026-11-09T07:10"}}`, "bad_name", "name"},
-			{"AgentTask", `{"name": "x", "job": {"kind": "agent-task"}, "recurrence": {"preset": "daily", "start": "2026-11-09T07:10"}}`, "unknown_job_kind", "job.kind"},
+			{"AgentTaskWithoutInstructions", `{"name": "x", "job": {"kind": "agent-task"}, "recurrence": {"preset": "daily", "start": "2026-11-09T07:10"}}`, "bad_instructions", "job.instructions"},
+			{"UnknownKind", `{"name": "x", "job": {"kind": "script"}, "recurrence": {"preset": "daily", "start": "2026-11-09T07:10"}}`, "unknown_job_kind", "job.kind"},
 			{"UnknownBuiltin", `{"name": "x", "job": {"kind": "builtin", "builtin": "spam"}, "recurrence": {"preset": "daily", "start": "2026-11-09T07:10"}}`, "unknown_builtin", ""},
 			{"StaleTooSoon", `{"name": "x", "job": {"kind": "builtin", "builtin": "stale-content", "staleAfterDays": 10}, "recurrence": {"preset": "daily", "start": "2026-11-09T07:10"}}`, "stale_after_days_out_of_range", ""},
 			{"BadZone", `{"name": "x", "job": {"kind": "builtin", "builtin": "broken-links"}, "recurrence": {"preset": "daily", "start": "2026-11-09T07:10", "timeZone": "Mars/Olympus"}}`, "bad_zone", ""},

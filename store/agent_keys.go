@@ -123,7 +123,7 @@ func (s *Store) RevokeAgentKey(ctx context.Context, siteID, id string, at time.T
 		if err != nil {
 			return err
 		}
-		if err := updateAutomation(ctx, tx, brk.Automation, config, brk.FromRev, brk.KillRun); err != nil {
+		if err := updateAutomation(ctx, tx, brk.Automation, config, nil, brk.FromRev, brk.KillRun); err != nil {
 			return err
 		}
 		return audit(ctx, tx, brk.Audit)

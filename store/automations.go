@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"studio/engine"
+	"studio/engine/automation"
 	"studio/engine/automations"
 	"studio/engine/jobs"
 	"studio/engine/release"
@@ -19,16 +20,29 @@ import (
 // them, with its newest run's id (LastRun is read by the caller when asked).
 const automationColumns = `a.id, a.site_id, a.name, a.job, COALESCE(a.rule, ''), a.start_local, a.time_zone, a.state,
 	a.created_by, a.origin, a.rev, a.created_at, a.updated_at, a.preset, a.config, COALESCE(a.paused_reason, ''),
-	a.consecutive_failures, a.owner, a.next_run_at, a.ended_at, a.handled_at, a.due_at, COALESCE(a.open_run_id, '')`
+	a.consecutive_failures, a.owner, a.next_run_at, a.ended_at, a.handled_at, a.due_at, COALESCE(a.open_run_id, ''),
+	a.task, a.manual_window`
 
 func scanAutomation(row interface{ Scan(...any) error }, creators map[string]release.Actor) (automations.Automation, error) {
 	var a automations.Automation
 	var createdBy, created, updated string
-	var config, owner, next, ended, handled, due sql.NullString
+	var config, owner, next, ended, handled, due, task, window sql.NullString
 	if err := row.Scan(&a.ID, &a.SiteID, &a.Name, &a.Job, &a.Rule, &a.StartLocal, &a.TimeZone, &a.State,
 		&createdBy, &a.Origin, &a.Rev, &created, &updated, &a.Preset, &config, &a.PausedReason, &a.ConsecutiveFailures,
-		&owner, &next, &ended, &handled, &due, &a.OpenRunID); err != nil {
+		&owner, &next, &ended, &handled, &due, &a.OpenRunID, &task, &window); err != nil {
 		return a, notFound(err)
+	}
+	if task.Valid {
+		a.Task = &automations.Task{}
+		if err := fromJSON(task, a.Task); err != nil {
+			return a, err
+		}
+		if window.Valid {
+			a.Task.ManualWindow = &automation.RunWindow{}
+			if err := fromJSON(window, a.Task.ManualWindow); err != nil {
+				return a, err
+			}
+		}
 	}
 	actor, ok := creators[createdBy]
 	if !ok {
@@ -92,14 +106,20 @@ func (s *Store) CreateAutomation(ctx context.Context, a automations.Automation, 
 	if err != nil {
 		return err
 	}
+	var task any
+	if a.Task != nil {
+		if task, err = jsonText(a.Task); err != nil {
+			return err
+		}
+	}
 	return s.tx(ctx, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO automations (id, site_id, name, job, rule, start_local, time_zone, state,
 			created_by, origin, rev, created_at, updated_at, preset, config, paused_reason, consecutive_failures, owner,
-			next_run_at, ended_at, handled_at, due_at, open_run_id)
-			VALUES (?, ?, ?, ?, NULLIF(?, ''), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULLIF(?, ''), ?, ?, ?, ?, ?, ?, NULLIF(?, ''))`,
+			next_run_at, ended_at, handled_at, due_at, open_run_id, task)
+			VALUES (?, ?, ?, ?, NULLIF(?, ''), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULLIF(?, ''), ?, ?, ?, ?, ?, ?, NULLIF(?, ''), ?)`,
 			a.ID, a.SiteID, a.Name, a.Job, a.Rule, a.StartLocal, a.TimeZone, a.State, createdBy, a.Origin, a.Rev,
 			instant(a.CreatedAt), instant(a.UpdatedAt), a.Preset, config, a.PausedReason, a.ConsecutiveFailures, owner,
-			optionalInstant(a.NextRunAt), optionalInstant(a.EndedAt), instant(a.HandledAt), optionalInstant(a.DueAt), a.OpenRunID)
+			optionalInstant(a.NextRunAt), optionalInstant(a.EndedAt), instant(a.HandledAt), optionalInstant(a.DueAt), a.OpenRunID, task)
 		if err != nil {
 			return fmt.Errorf("store: insert automation: %w", err)
 		}
@@ -188,8 +208,14 @@ func (s *Store) UpdateAutomation(ctx context.Context, a automations.Automation, 
 	if err != nil {
 		return err
 	}
+	var task any
+	if a.Task != nil {
+		if task, err = jsonText(a.Task); err != nil {
+			return err
+		}
+	}
 	return s.tx(ctx, func(tx *sql.Tx) error {
-		if err := updateAutomation(ctx, tx, a, config, rev, killRun); err != nil {
+		if err := updateAutomation(ctx, tx, a, config, task, rev, killRun); err != nil {
 			return err
 		}
 		return audit(ctx, tx, entry)
@@ -197,8 +223,9 @@ func (s *Store) UpdateAutomation(ctx context.Context, a automations.Automation, 
 }
 
 // updateAutomation writes a over the automation at rev inside tx (its open
-// run killed first when killRun); engine.ErrConflict when its rev moved.
-func updateAutomation(ctx context.Context, tx *sql.Tx, a automations.Automation, config any, rev int64, killRun bool) error {
+// run killed first when killRun; its agent task kept when task is nil);
+// engine.ErrConflict when its rev moved.
+func updateAutomation(ctx context.Context, tx *sql.Tx, a automations.Automation, config, task any, rev int64, killRun bool) error {
 	now := instant(a.UpdatedAt)
 	if killRun {
 		if err := killOpenRun(ctx, tx, a.ID, now); err != nil {
@@ -207,11 +234,11 @@ func updateAutomation(ctx context.Context, tx *sql.Tx, a automations.Automation,
 	}
 	ok, err := one(tx.ExecContext(ctx, `UPDATE automations SET name = ?, rule = NULLIF(?, ''), start_local = ?, time_zone = ?,
 		state = ?, preset = ?, config = ?, paused_reason = NULLIF(?, ''), consecutive_failures = ?, next_run_at = ?,
-		ended_at = ?, handled_at = ?, due_at = ?, open_run_id = NULLIF(?, ''), rev = ?, updated_at = ?
+		ended_at = ?, handled_at = ?, due_at = ?, open_run_id = NULLIF(?, ''), rev = ?, updated_at = ?, task = COALESCE(?, task)
 		WHERE id = ? AND site_id = ? AND rev = ?`,
 		a.Name, a.Rule, a.StartLocal, a.TimeZone, a.State, a.Preset, config, a.PausedReason, a.ConsecutiveFailures,
 		optionalInstant(a.NextRunAt), optionalInstant(a.EndedAt), instant(a.HandledAt), optionalInstant(a.DueAt),
-		a.OpenRunID, a.Rev, now, a.ID, a.SiteID, rev))
+		a.OpenRunID, a.Rev, now, task, a.ID, a.SiteID, rev))
 	if err != nil {
 		return fmt.Errorf("store: update automation: %w", err)
 	}
@@ -278,12 +305,13 @@ func insertRun(ctx context.Context, tx *sql.Tx, r automations.Run) error {
 	}
 	res, err := tx.ExecContext(ctx, `INSERT INTO schedule_runs (id, site_id, subject_kind, subject_id, occurrence_at, state, outcome,
 		trigger, attempt, lease_token, lease_until, started_at, ended_at, lateness_s, adjusted, error, error_message, job, counts, cursor,
-		rev, created_at, updated_at)
+		rev, created_at, updated_at, ends_at, mode, key_id)
 		VALUES (?, ?, ?, ?, ?, ?, NULLIF(?, ''), NULLIF(?, ''), ?, NULLIF(?, ''), ?, ?, ?, ?, NULLIF(?, ''), NULLIF(?, ''), NULLIF(?, ''),
-		  NULLIF(?, ''), ?, NULLIF(?, ''), ?, ?, ?) ON CONFLICT DO NOTHING`,
+		  NULLIF(?, ''), ?, NULLIF(?, ''), ?, ?, ?, ?, NULLIF(?, ''), NULLIF(?, '')) ON CONFLICT DO NOTHING`,
 		r.ID, r.SiteID, r.SubjectKind, r.SubjectID, instant(r.OccurrenceAt), r.State, r.Outcome, r.Trigger, r.Attempt,
 		r.LeaseToken, optionalInstant(r.LeaseUntil), optionalInstant(r.StartedAt), optionalInstant(r.EndedAt), r.LatenessSeconds,
-		r.Adjusted, r.ErrorCode, r.ErrorMessage, r.Job, counts, r.Cursor, r.Rev, instant(r.CreatedAt), instant(r.UpdatedAt))
+		r.Adjusted, r.ErrorCode, r.ErrorMessage, r.Job, counts, r.Cursor, r.Rev, instant(r.CreatedAt), instant(r.UpdatedAt),
+		optionalInstant(r.EndsAt), r.Mode, r.KeyID)
 	if err != nil {
 		return fmt.Errorf("store: insert run: %w", err)
 	}
@@ -303,19 +331,25 @@ func countsText(c map[string]int) (any, error) {
 const runColumns = `r.id, r.site_id, r.subject_kind, r.subject_id, COALESCE(r.job, ''), r.occurrence_at, r.state, COALESCE(r.outcome, ''),
 	COALESCE(r.trigger, ''), r.attempt, r.started_at, r.ended_at, r.lateness_s, COALESCE(r.adjusted, ''), r.counts,
 	COALESCE(r.error, ''), COALESCE(r.error_message, ''), COALESCE(r.cursor, ''), COALESCE(r.lease_token, ''), r.lease_until,
-	r.rev, r.created_at, r.updated_at`
+	r.rev, r.created_at, r.updated_at, r.ends_at, r.ledger, COALESCE(r.mode, ''), COALESCE(r.key_id, ''), COALESCE(r.summary, '')`
 
 func scanRun(row interface{ Scan(...any) error }) (automations.Run, error) {
 	var r automations.Run
 	var occ, created, updated string
-	var started, ended, counts, until sql.NullString
+	var started, ended, counts, until, endsAt, ledger sql.NullString
 	var lateness sql.NullInt64
 	if err := row.Scan(&r.ID, &r.SiteID, &r.SubjectKind, &r.SubjectID, &r.Job, &occ, &r.State, &r.Outcome, &r.Trigger,
 		&r.Attempt, &started, &ended, &lateness, &r.Adjusted, &counts, &r.ErrorCode, &r.ErrorMessage, &r.Cursor, &r.LeaseToken,
-		&until, &r.Rev, &created, &updated); err != nil {
+		&until, &r.Rev, &created, &updated, &endsAt, &ledger, &r.Mode, &r.KeyID, &r.Summary); err != nil {
 		return r, notFound(err)
 	}
 	var err error
+	if r.EndsAt, err = parseInstant(endsAt); err != nil {
+		return r, err
+	}
+	if err := fromJSON(ledger, &r.Ledger); err != nil {
+		return r, err
+	}
 	if r.OccurrenceAt, err = mustInstant(occ); err != nil {
 		return r, err
 	}

@@ -80,6 +80,14 @@ func (s *Store) SaveScheduleSettings(ctx context.Context, next engine.ScheduleSe
 		if !ok {
 			return engine.ErrConflict
 		}
+		if next.Paused {
+			// The switch kills open runs at the next tick (§11.6): an agent
+			// run waits for no step, so its automation is made due now.
+			if _, err := tx.ExecContext(ctx, `UPDATE automations SET due_at = ? WHERE site_id = ? AND open_run_id IS NOT NULL`,
+				instant(next.UpdatedAt), next.SiteID); err != nil {
+				return fmt.Errorf("store: save schedule settings: %w", err)
+			}
+		}
 		return audit(ctx, tx, a)
 	})
 }

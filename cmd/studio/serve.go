@@ -14,6 +14,7 @@ import (
 	"net/http"
 	"os"
 	"strings"
+	"studio/engine/automations"
 	"studio/engine/gates"
 	"studio/engine/identity"
 	"studio/engine/scheduler"
@@ -38,7 +39,10 @@ type app struct {
 	ticker   *scheduler.Scheduler
 	gates    *gates.Gates       // for the browser tests' setups
 	identity *identity.Identity // the handlers' own: one sign-in throttle per process
-	handler  http.Handler
+	// automations are the handlers' own use cases: --automations=off stops
+	// their begin_run as it stops the ticker's runs.
+	automations *automations.Automations
+	handler     http.Handler
 }
 
 // newApp wires the parts. Tests call it with a fake clock.
@@ -76,7 +80,8 @@ func newApp(st *store.Store, clock engine.Clock, log *slog.Logger, secureCookies
 		log.Error("studio: reading the signing key; sign-in forms last until a restart", "err", err)
 	}
 	svc := services.Of(eng, st, clock, log)
-	return &app{store: st, engine: eng, ticker: svc.Scheduler, gates: svc.Gates, identity: svc.Identity, handler: handlers.New(svc, sessions, log, opts...)}
+	return &app{store: st, engine: eng, ticker: svc.Scheduler, gates: svc.Gates, identity: svc.Identity, automations: svc.Automations,
+		handler: handlers.New(svc, sessions, log, opts...)}
 }
 
 // The server's timeouts. A request's headers get 10 s and all of it, its
@@ -155,6 +160,7 @@ func serveCmd(ctx context.Context, args []string, stdout io.Writer, log *slog.Lo
 	srv := newServer(a.handler)
 	if automationsOff {
 		a.ticker.SetAutomationsOff(true)
+		a.automations.SetAutomationsOff(true)
 		log.Warn("automations are off for this deployment (--automations=off): releases and gates still run")
 	}
 	a.ticker.Start(ctx)

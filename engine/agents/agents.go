@@ -374,7 +374,24 @@ func (a *Agents) MintForAutomation(ctx context.Context, u engine.User, siteID, a
 	if au.Job != automations.JobAgentTask {
 		return Key{}, "", refuse(CodeNotAgentTask, "")
 	}
-	name := au.Name
+	return a.mintForAutomation(ctx, u, siteID, automationID, au.Name, mode, scopes)
+}
+
+// MintForNewAutomation is MintForAutomation for an agent task being
+// created: the automations use case mints its key before it stores the
+// automation (a stored task without a key could never run), so there is
+// no row to look up yet and the caller vouches for the job.
+func (a *Agents) MintForNewAutomation(ctx context.Context, u engine.User, siteID, automationID, name string, mode policy.Mode, scopes []policy.Scope) (Key, string, error) {
+	if err := person(u); err != nil {
+		return Key{}, "", err
+	}
+	if err := engine.Require(u, policy.AutomationsManage); err != nil {
+		return Key{}, "", err
+	}
+	return a.mintForAutomation(ctx, u, siteID, automationID, name, mode, scopes)
+}
+
+func (a *Agents) mintForAutomation(ctx context.Context, u engine.User, siteID, automationID, name string, mode policy.Mode, scopes []policy.Scope) (Key, string, error) {
 	if utf8.RuneCountInString(name) > MaxNameLength {
 		name = string([]rune(name)[:MaxNameLength])
 	}

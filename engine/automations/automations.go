@@ -18,6 +18,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"sync/atomic"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -73,6 +74,11 @@ type Automation struct {
 	DueAt *time.Time
 	// OpenRunID is the run in progress, if any.
 	OpenRunID string
+	// Task is an agent task's job fields (nil for a built-in job).
+	Task *Task
+	// NewKey is the automation's own key as Create minted it, its secret
+	// shown once: set on Create's answer only, never stored or read back.
+	NewKey *AgentKey
 	// LastRun is the automation's newest run, when listed (List, Get).
 	LastRun   *Run
 	Rev       int64
@@ -177,6 +183,29 @@ type Store interface {
 	Runs(ctx context.Context, f RunFilter) ([]Run, error)
 	// Run reads one run of a site; engine.ErrNotFound.
 	Run(ctx context.Context, siteID, id string) (Run, error)
+
+	// Agent tasks' runs.
+	//
+	// TaskAutomation reads an automation by id alone (an agent key's
+	// automation); engine.ErrNotFound.
+	TaskAutomation(ctx context.Context, id string) (Automation, error)
+	// RunByID reads a run by id alone; engine.ErrNotFound.
+	RunByID(ctx context.Context, id string) (Run, error)
+	// BeginRun inserts r as the automation's open run, due at r.EndsAt,
+	// guarded on the automation being active with no run open and on no
+	// run of the occurrence existing; engine.ErrConflict otherwise.
+	BeginRun(ctx context.Context, r Run, audit engine.AuditEntry) error
+	// SaveLedger writes a run's ledger at rev; engine.ErrConflict when
+	// the run moved or ended.
+	SaveLedger(ctx context.Context, runID string, rev int64, l automation.RunLedger, now time.Time) error
+	// EndTaskRun ends an open agent run at its rev and writes the
+	// automation's state after it, with the audit row;
+	// engine.ErrConflict when the run moved or ended.
+	EndTaskRun(ctx context.Context, e TaskRunEnd) error
+	// OpenWindow records the window a person's Run now opened on the
+	// automation at rev; engine.ErrConflict when it moved or has a run
+	// open.
+	OpenWindow(ctx context.Context, automationID string, rev int64, w automation.RunWindow, audit engine.AuditEntry) error
 }
 
 // Clock is the engine's clock as automations read it (engine.Engine's Now).
@@ -187,8 +216,10 @@ type Poker interface{ Poke() }
 
 // Automations is the automation use cases.
 type Automations struct {
-	store Store
-	clock Clock
+	store  Store
+	clock  Clock
+	minter KeyMinter
+	off    atomic.Bool
 }
 
 // New wires the automation use cases. When clock also pokes the ticker
@@ -238,7 +269,8 @@ func AbilitiesFor(u engine.User, a Automation, sitePaused bool) AutomationAbilit
 		Edit: builtin, Delete: true, Duplicate: builtin,
 		Pause:  automation.CanChange(st, automation.StatePaused, automation.ReasonPerson, automation.ActorPerson),
 		Resume: automation.CanChange(st, automation.StateActive, "", automation.ActorPerson),
-		RunNow: builtin && a.State != AutomationEnded && a.State != AutomationBroken && a.OpenRunID == "" && !sitePaused,
+		RunNow: a.State != AutomationEnded && a.State != AutomationBroken && a.OpenRunID == "" && !sitePaused &&
+			(builtin || a.Task != nil),
 	}
 }
 

@@ -42,7 +42,15 @@ type Run struct {
 	ErrorMessage string
 	// Cursor is where the next step of a running built-in starts
 	// (internal: jobs.Step's cursor).
-	Cursor     string
+	Cursor string
+	// Agent runs (§4.4): when the run ends, its ledger (usage, taint,
+	// anomaly counters), its effective mode, the key that began it and
+	// end_run's summary.
+	EndsAt     *time.Time
+	Ledger     automation.RunLedger
+	Mode       string
+	KeyID      string
+	Summary    string
 	LeaseToken string
 	LeaseUntil *time.Time
 	Rev        int64

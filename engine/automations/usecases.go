@@ -33,6 +33,9 @@ type Input struct {
 	StaleAfterDays int
 	// Exclude lists path patterns broken-links does not report.
 	Exclude []string
+	// Task, when set, makes the automation an agent task (§4.3 job.kind
+	// agent-task; Builtin stays empty): Create mints its own key.
+	Task *TaskInput
 }
 
 // schedule is a checked recurrence with its preset and canonical rule.
@@ -158,6 +161,9 @@ func plan(a *Automation, rc recurrence.Recurrence, now time.Time) {
 func (e *Automations) Create(ctx context.Context, u engine.User, siteID string, in Input) (Automation, error) {
 	if err := mayManage(u); err != nil {
 		return Automation{}, err
+	}
+	if in.Task != nil {
+		return e.createTask(ctx, u, siteID, in)
 	}
 	site, err := e.store.Site(ctx, siteID)
 	if err != nil {
@@ -288,6 +294,8 @@ type Patch struct {
 	// Job fields.
 	StaleAfterDays *int
 	Exclude        *[]string
+	// Task changes an agent task's fields (refused on a built-in job).
+	Task *TaskPatch
 }
 
 // Update changes an automation's name, schedule or job fields (people only,
@@ -333,6 +341,16 @@ func (e *Automations) Update(ctx context.Context, u engine.User, siteID, id stri
 		}
 		a.Config, changed["config"] = cfg, cfg
 	}
+	if p.Task != nil {
+		if a.Task == nil {
+			return Automation{}, refuse(CodeNotAgentTask, "job")
+		}
+		t, err := patchTask(u, *a.Task, *p.Task)
+		if err != nil {
+			return Automation{}, err
+		}
+		a.Task, changed["task"] = &t, taskDetails(t)
+	}
 	now := e.now()
 	if p.Preset != nil || p.Rule != nil || p.Start != nil || p.TimeZone != nil {
 		preset, rule, start, zone := a.Preset, a.Rule, a.StartLocal, a.TimeZone
@@ -360,7 +378,11 @@ func (e *Automations) Update(ctx context.Context, u engine.User, siteID, id stri
 		}
 		a.Preset, a.Rule, a.StartLocal, a.TimeZone = s.preset, s.rule, s.start, s.zone
 		changed["preset"], changed["rule"], changed["start"], changed["timeZone"] = s.preset, s.rule, s.start, s.zone
-		plan(&a, s.rc, now)
+		if a.Task != nil {
+			planTask(&a, s.rc, a.Task.WindowMinutes, now)
+		} else {
+			plan(&a, s.rc, now)
+		}
 	}
 	if len(changed) == 0 {
 		return a, nil
@@ -465,7 +487,8 @@ func (e *Automations) move(ctx context.Context, u engine.User, siteID, id string
 }
 
 // RunNow starts a run of a built-in automation now, a person's "Run now"
-// or "Check again" (§13 run-now; people only). Its occurrence is now and
+// or "Check again" (§13 run-now; people only); on an agent task it opens a
+// window now instead (see openWindowNow). Its occurrence is now and
 // its trigger manual; the ticker takes its steps at once. An automation
 // with a run in progress is refused (run_open); an ended or broken one
 // too (bad_state), and any while the site's kill switch is on
@@ -478,7 +501,8 @@ func (e *Automations) RunNow(ctx context.Context, u engine.User, siteID, id stri
 	if err != nil {
 		return Run{}, err
 	}
-	if _, ok := a.Builtin(); !ok || a.State == AutomationEnded || a.State == AutomationBroken {
+	_, builtin := a.Builtin()
+	if (!builtin && a.Task == nil) || a.State == AutomationEnded || a.State == AutomationBroken {
 		return Run{}, refuse(engine.CodeBadState, "")
 	}
 	if a.OpenRunID != "" {
@@ -492,6 +516,9 @@ func (e *Automations) RunNow(ctx context.Context, u engine.User, siteID, id stri
 		return Run{}, refuse(engine.CodeSitePaused, "")
 	}
 	now := e.now()
+	if !builtin {
+		return e.openWindowNow(ctx, u, a, now)
+	}
 	r := Run{ID: ids.RunID(a.ID, now), SiteID: siteID, SubjectKind: SubjectAutomation, SubjectID: a.ID,
 		Job: string(automation.JobBuiltin), OccurrenceAt: now, State: string(automation.RunRunning), Trigger: TriggerManual,
 		Attempt: 1, StartedAt: &now, Rev: 1, CreatedAt: now, UpdatedAt: now}

@@ -139,6 +139,12 @@ type AutomationStore interface {
 	SaveStep(ctx context.Context, s StepSave) error
 	// EndRun: ErrConflict when the lease is no longer ours.
 	EndRun(ctx context.Context, e RunEnd) error
+	// EndTaskRun is automations.Store's: ErrConflict when the run moved.
+	EndTaskRun(ctx context.Context, e automations.TaskRunEnd) error
+	// RecordWindows records an agent task's closed windows and plans its
+	// next look; it returns how many rows it inserted (0 when another
+	// ticker did, or the automation moved).
+	RecordWindows(ctx context.Context, w TaskWindows) (int, error)
 }
 
 // SetJobs gives the scheduler the bodies of the built-in jobs; without
@@ -205,6 +211,9 @@ func (t *Scheduler) runAutomations(ctx context.Context, stepper jobs.Stepper, no
 // run when nothing is due.
 func (t *Scheduler) runAutomation(ctx context.Context, stepper jobs.Stepper, d DueAutomation, now time.Time, trigger string, tally *AutomationTally) (time.Time, error) {
 	a := d.Automation
+	if a.IsTask() && a.Task != nil {
+		return t.runTask(ctx, d, now, tally)
+	}
 	if a.OpenRunID != "" {
 		r, err := t.store.Run(ctx, a.SiteID, a.OpenRunID)
 		if err != nil {

@@ -5,6 +5,7 @@
 package services
 
 import (
+	"context"
 	"log/slog"
 
 	"studio/engine"
@@ -14,6 +15,7 @@ import (
 	"studio/engine/gates"
 	"studio/engine/identity"
 	"studio/engine/jobs"
+	"studio/engine/policy"
 	"studio/engine/public"
 	"studio/engine/scheduler"
 	"studio/engine/settings"
@@ -62,18 +64,30 @@ func Of(eng *engine.Engine, st Store, clock engine.Clock, log *slog.Logger) *Ser
 	sched := scheduler.New(eng, st, log)
 	steps := jobs.New(eng, st, nil) // handlers.New gives it the public site to render
 	sched.SetJobs(steps)
+	keys := agents.New(st, eng)
+	aut := automations.New(st, eng)
+	aut.SetKeyMinter(automationKeys{keys}) // an agent task mints its own key
 	return &Services{
 		Engine:      eng,
 		Calendar:    calendar.New(st, clock, log),
 		Scheduler:   sched,
 		Public:      public.New(eng, st),
 		Settings:    settings.New(eng, st),
-		Automations: automations.New(st, eng),
+		Automations: aut,
 		// Gates publish their one-item releases through the scheduler's
 		// Publish now.
 		Gates:    gates.New(eng, sched, st),
 		Identity: identity.New(eng, st, log),
 		Jobs:     steps,
-		Agents:   agents.New(st, eng),
+		Agents:   keys,
 	}
+}
+
+// automationKeys mints an agent task's own key as the automations use
+// cases ask for it (engine/automations.KeyMinter).
+type automationKeys struct{ keys *agents.Agents }
+
+func (k automationKeys) MintForAutomation(ctx context.Context, u engine.User, siteID, automationID, name string, mode policy.Mode, scopes []policy.Scope) (string, string, error) {
+	key, secret, err := k.keys.MintForNewAutomation(ctx, u, siteID, automationID, name, mode, scopes)
+	return key.ID, secret, err
 }

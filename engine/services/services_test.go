@@ -2,13 +2,16 @@ package services_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
+	"studio/engine/agents"
 	"studio/engine/automation"
 	"studio/engine/automations"
 	"studio/engine/content"
 	"studio/engine/internal/enginetest"
+	"studio/engine/policy"
 	"studio/engine/scheduler"
 	"studio/engine/services"
 )
@@ -113,5 +116,54 @@ func TestWeeklyDigestIsTheOwnersNotification(t *testing.T) {
 		if n.Kind == scheduler.NoticeAutomationDigest {
 			t.Errorf("the editor, who does not own the digest, got it: %+v", n)
 		}
+	}
+}
+
+// The families as wired for an agent task: creating it mints its own key
+// with the agent keys' use case; that key's secret authenticates as the
+// automation's key, and inside the window Run now opens it begins the
+// run, in the automation's mode cap. Revoking the key breaks the task.
+func TestAgentTaskKeyIsTheAutomationsOwn(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	b := enginetest.New(t)
+	svc := services.Of(b.Eng, b.Store, b.Clock, nil)
+	no := false
+	a, err := svc.Automations.Create(ctx, b.Editor, b.Site.ID, automations.Input{Name: "Morning planner", Preset: "daily",
+		Start: "2026-11-03T09:00", Task: &automations.TaskInput{Instructions: "Plan the day's releases.",
+			ModeCap: policy.ModeManual, ReadsUntrustedText: &no, WindowMinutes: 30}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.NewKey == nil || !strings.HasPrefix(a.NewKey.Secret, agents.SecretPrefix) || a.Task.KeyID != a.NewKey.ID {
+		t.Fatalf("created agent task's key %+v (task %+v), want a minted key", a.NewKey, a.Task)
+	}
+	keys, err := svc.Agents.Keys(ctx, b.Editor, b.Site.ID)
+	if err != nil || len(keys) != 1 || keys[0].ID != a.NewKey.ID || keys[0].AutomationID != a.ID || keys[0].Name != "Morning planner" {
+		t.Fatalf("the Editor's keys %+v, %v: want the task's own", keys, err)
+	}
+	agent, err := svc.Agents.Authenticate(ctx, a.NewKey.Secret)
+	if err != nil || agent.Agent == nil || agent.Agent.AutomationID != a.ID || agent.ID != b.Editor.ID {
+		t.Fatalf("authenticated as %+v, %v: want the Editor's agent for %s", agent, err, a.ID)
+	}
+	if _, err := svc.Automations.RunNow(ctx, b.Editor, b.Site.ID, a.ID); err != nil {
+		t.Fatal(err)
+	}
+	env, err := svc.Automations.BeginRun(ctx, agent, a.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if env.Mode != policy.ModeManual || env.RunID == "" {
+		t.Fatalf("envelope %+v, want a manual-mode run", env)
+	}
+	if err := svc.Agents.Revoke(ctx, b.Editor, b.Site.ID, a.NewKey.ID); err != nil {
+		t.Fatal(err)
+	}
+	got, err := svc.Automations.Get(ctx, b.Editor, b.Site.ID, a.ID)
+	if err != nil || got.State != automations.AutomationBroken || got.PausedReason != string(automation.ReasonKeyRevoked) {
+		t.Fatalf("after revoking its key: %+v, %v; want broken, key-revoked", got, err)
+	}
+	if _, err := svc.Agents.Authenticate(ctx, a.NewKey.Secret); err == nil {
+		t.Error("a revoked key still authenticates")
 	}
 }

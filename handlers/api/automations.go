@@ -11,6 +11,7 @@ import (
 	"studio/engine"
 	"studio/engine/automation"
 	"studio/engine/automations"
+	"studio/engine/policy"
 	"studio/locales"
 )
 
@@ -40,6 +41,21 @@ type jobJSON struct {
 	Builtin        string   `json:"builtin,omitempty"`
 	StaleAfterDays int      `json:"staleAfterDays,omitempty"`
 	Exclude        []string `json:"exclude,omitempty"`
+	// Agent tasks (§4.3): the key's id, never its secret.
+	KeyID              string             `json:"keyId,omitempty"`
+	Instructions       string             `json:"instructions,omitempty"`
+	ModeCap            string             `json:"modeCap,omitempty"`
+	ReadsUntrustedText *bool              `json:"readsUntrustedText,omitempty"`
+	WindowMinutes      int                `json:"windowMinutes,omitempty"`
+	Budget             *automation.Budget `json:"budget,omitempty"`
+	Scopes             []string           `json:"scopes,omitempty"`
+}
+
+// agentKeyJSON is the key minted with an agent task: in the create answer
+// only (§13), its secret shown once.
+type agentKeyJSON struct {
+	ID     string `json:"id"`
+	Secret string `json:"secret"`
 }
 
 type recurrenceJSON struct {
@@ -80,9 +96,15 @@ type runJSON struct {
 	Adjusted        string         `json:"adjusted,omitempty"`
 	Counts          map[string]int `json:"counts,omitempty"`
 	Error           map[string]any `json:"error,omitempty"`
-	CreatedAt       string         `json:"createdAt"`
-	UpdatedAt       string         `json:"updatedAt"`
-	Rev             int64          `json:"rev"`
+	// Agent runs (§4.4): when it ends, what it spent, its taint and
+	// end_run's summary (plain text).
+	EndsAt    string            `json:"endsAt,omitempty"`
+	Usage     *automation.Usage `json:"usage,omitempty"`
+	Taint     *automation.Taint `json:"taint,omitempty"`
+	Summary   string            `json:"summary,omitempty"`
+	CreatedAt string            `json:"createdAt"`
+	UpdatedAt string            `json:"updatedAt"`
+	Rev       int64             `json:"rev"`
 }
 
 func stamp(t time.Time) string { return t.UTC().Format(time.RFC3339) }
@@ -104,6 +126,10 @@ func runOf(r automations.Run) runJSON {
 	} else {
 		out.Subject = map[string]any{"kind": "automation", "automationId": r.SubjectID, "job": r.Job}
 	}
+	if r.Job == automations.JobAgentTask && r.StartedAt != nil {
+		usage := r.Ledger.Usage
+		out.EndsAt, out.Usage, out.Taint, out.Summary = stampPtr(r.EndsAt), &usage, r.Ledger.Taint, r.Summary
+	}
 	if r.ErrorCode != "" {
 		out.Error = map[string]any{"code": r.ErrorCode}
 		if r.ErrorMessage != "" {
@@ -122,6 +148,13 @@ func automationOf(u engine.User, a automations.Automation, sitePaused bool) auto
 	if b, ok := a.Builtin(); ok {
 		out.Job = jobJSON{Kind: string(automation.JobBuiltin), Builtin: string(b), StaleAfterDays: a.Config.StaleAfterDays,
 			Exclude: a.Config.Exclude}
+	} else if t := a.Task; t != nil {
+		untrusted, budget := t.ReadsUntrustedText, t.Budget
+		out.Job = jobJSON{Kind: a.Job, KeyID: t.KeyID, Instructions: t.Instructions, ModeCap: string(t.ModeCap),
+			ReadsUntrustedText: &untrusted, WindowMinutes: t.WindowMinutes, Budget: &budget}
+		for _, sc := range t.Scopes {
+			out.Job.Scopes = append(out.Job.Scopes, string(sc))
+		}
 	} else {
 		out.Job = jobJSON{Kind: a.Job}
 	}
@@ -149,7 +182,16 @@ func (h *Handler) answerAutomation(w http.ResponseWriter, ctx context.Context, s
 		h.fail(w, ctx, err)
 		return
 	}
-	writeJSON(w, status, automationOf(userOf(ctx), a, paused))
+	out := automationOf(userOf(ctx), a, paused)
+	if a.NewKey == nil {
+		writeJSON(w, status, out)
+		return
+	}
+	// Create's answer of an agent task carries its key's secret, once.
+	writeJSON(w, status, struct {
+		automationJSON
+		Key agentKeyJSON `json:"key"`
+	}{out, agentKeyJSON{ID: a.NewKey.ID, Secret: a.NewKey.Secret}})
 }
 
 // Automations lists a site's automations with their next and last runs
@@ -194,6 +236,13 @@ type automationBody struct {
 		Builtin        string   `json:"builtin"`
 		StaleAfterDays int      `json:"staleAfterDays"`
 		Exclude        []string `json:"exclude"`
+		// Agent tasks.
+		Instructions       string             `json:"instructions"`
+		ModeCap            string             `json:"modeCap"`
+		ReadsUntrustedText *bool              `json:"readsUntrustedText"`
+		WindowMinutes      int                `json:"windowMinutes"`
+		Budget             *automation.Budget `json:"budget"`
+		Scopes             []string           `json:"scopes"`
 	} `json:"job"`
 	Recurrence struct {
 		Start    string `json:"start"`
@@ -211,14 +260,24 @@ func (h *Handler) CreateAutomation(w http.ResponseWriter, r *http.Request) {
 	if !h.decode(w, r, &body) {
 		return
 	}
-	if body.Job.Kind != string(automation.JobBuiltin) {
+	in := automations.Input{Name: body.Name,
+		Builtin: automation.Builtin(body.Job.Builtin), Preset: body.Recurrence.Preset, Rule: body.Recurrence.Rule,
+		Start: body.Recurrence.Start, TimeZone: body.Recurrence.TimeZone, StaleAfterDays: body.Job.StaleAfterDays,
+		Exclude: body.Job.Exclude}
+	switch body.Job.Kind {
+	case string(automation.JobBuiltin):
+	case string(automation.JobAgentTask):
+		j := body.Job
+		in.Task = &automations.TaskInput{Instructions: j.Instructions, ModeCap: policy.Mode(j.ModeCap),
+			ReadsUntrustedText: j.ReadsUntrustedText, WindowMinutes: j.WindowMinutes, Budget: j.Budget}
+		for _, sc := range j.Scopes {
+			in.Task.Scopes = append(in.Task.Scopes, policy.Scope(sc))
+		}
+	default:
 		h.badRequest(w, ctx, automation.CodeUnknownJobKind, "job.kind")
 		return
 	}
-	a, err := h.aut.Create(ctx, userOf(ctx), chi.URLParam(r, "siteId"), automations.Input{Name: body.Name,
-		Builtin: automation.Builtin(body.Job.Builtin), Preset: body.Recurrence.Preset, Rule: body.Recurrence.Rule,
-		Start: body.Recurrence.Start, TimeZone: body.Recurrence.TimeZone, StaleAfterDays: body.Job.StaleAfterDays,
-		Exclude: body.Job.Exclude})
+	a, err := h.aut.Create(ctx, userOf(ctx), chi.URLParam(r, "siteId"), in)
 	if err != nil {
 		h.fail(w, ctx, err)
 		return
@@ -234,6 +293,12 @@ type automationPatchBody struct {
 	Job  *struct {
 		StaleAfterDays *int      `json:"staleAfterDays"`
 		Exclude        *[]string `json:"exclude"`
+		// Agent tasks.
+		Instructions       *string            `json:"instructions"`
+		ModeCap            *string            `json:"modeCap"`
+		ReadsUntrustedText *bool              `json:"readsUntrustedText"`
+		WindowMinutes      *int               `json:"windowMinutes"`
+		Budget             *automation.Budget `json:"budget"`
 	} `json:"job"`
 	Recurrence *struct {
 		Start    *string `json:"start"`
@@ -258,6 +323,14 @@ func (h *Handler) PatchAutomation(w http.ResponseWriter, r *http.Request) {
 	p := automations.Patch{Rev: body.Rev, Name: body.Name}
 	if j := body.Job; j != nil {
 		p.StaleAfterDays, p.Exclude = j.StaleAfterDays, j.Exclude
+		if j.Instructions != nil || j.ModeCap != nil || j.ReadsUntrustedText != nil || j.WindowMinutes != nil || j.Budget != nil {
+			p.Task = &automations.TaskPatch{Instructions: j.Instructions, ReadsUntrustedText: j.ReadsUntrustedText,
+				WindowMinutes: j.WindowMinutes, Budget: j.Budget}
+			if j.ModeCap != nil {
+				m := policy.Mode(*j.ModeCap)
+				p.Task.ModeCap = &m
+			}
+		}
 	}
 	if rc := body.Recurrence; rc != nil {
 		p.Start, p.TimeZone, p.Rule, p.Preset = rc.Start, rc.TimeZone, rc.Rule, rc.Preset
