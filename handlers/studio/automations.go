@@ -60,6 +60,19 @@ func (h *Handler) renderAutomations(w http.ResponseWriter, r *http.Request, stat
 	h.render(w, r, status, templates.AutomationsList(p, v, msg))
 }
 
+// automationOf is the automation the URL names, and whether the site's
+// kill switch is on (what may be run now depends on it).
+func (h *Handler) automationOf(r *http.Request) (automations.Automation, bool, error) {
+	ctx := r.Context()
+	st := stateOf(ctx)
+	a, err := h.aut.Get(ctx, *st.user, st.site.ID, chi.URLParam(r, "id"))
+	if err != nil {
+		return a, false, err
+	}
+	paused, err := h.sitePaused(ctx, st.site.ID)
+	return a, paused, err
+}
+
 // sitePaused is whether the site's kill switch is on: Run now depends on it.
 func (h *Handler) sitePaused(ctx context.Context, siteID string) (bool, error) {
 	s, err := h.eng.ScheduleSettings(ctx, siteID)
@@ -161,13 +174,7 @@ func (h *Handler) DeleteAutomationForm(w http.ResponseWriter, r *http.Request) {
 
 func (h *Handler) renderDelete(w http.ResponseWriter, r *http.Request, status int, msg string) {
 	ctx := r.Context()
-	st := stateOf(ctx)
-	a, err := h.aut.Get(ctx, *st.user, st.site.ID, chi.URLParam(r, "id"))
-	if err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	paused, err := h.sitePaused(ctx, st.site.ID)
+	a, paused, err := h.automationOf(r)
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -261,12 +268,7 @@ func (h *Handler) NewAutomation(w http.ResponseWriter, r *http.Request) {
 func (h *Handler) EditAutomation(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	st := stateOf(ctx)
-	a, err := h.aut.Get(ctx, *st.user, st.site.ID, chi.URLParam(r, "id"))
-	if err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	paused, err := h.sitePaused(ctx, st.site.ID)
+	a, paused, err := h.automationOf(r)
 	if err != nil {
 		h.fail(w, r, err)
 		return

@@ -370,14 +370,5 @@ func (h *Handler) DismissFinding(w http.ResponseWriter, r *http.Request) {
 	if err == nil {
 		err = h.jobs.Dismiss(ctx, *st.user, run.SubjectID, r.PostFormValue("key"))
 	}
-	if msg, _, status, ok := refusal(ctx, err); ok {
-		h.render(w, r, status, templates.Problem(h.page(r, "error.title", "schedules"), msg))
-		return
-	}
-	if err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	h.flash(r, "runs.dismissed")
-	http.Redirect(w, r, RunURL(run.ID), http.StatusSeeOther)
+	h.answerRun(w, r, err, "runs.dismissed", run.ID)
 }

@@ -16,7 +16,13 @@ func (h *Handler) RunAutomationNow(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	st := stateOf(ctx)
 	run, err := h.aut.RunNow(ctx, *st.user, st.site.ID, chi.URLParam(r, "id"))
-	if msg, _, status, ok := refusal(ctx, err); ok {
+	h.answerRun(w, r, err, "automations.run_started", run.ID)
+}
+
+// answerRun ends a POST about a run: a refusal's sentence on a problem
+// page, or the run's page with the flash.
+func (h *Handler) answerRun(w http.ResponseWriter, r *http.Request, err error, flash, runID string) {
+	if msg, _, status, ok := refusal(r.Context(), err); ok {
 		h.render(w, r, status, templates.Problem(h.page(r, "error.title", "schedules"), msg))
 		return
 	}
@@ -24,8 +30,8 @@ func (h *Handler) RunAutomationNow(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	h.flash(r, "automations.run_started")
-	http.Redirect(w, r, RunURL(run.ID), http.StatusSeeOther)
+	h.flash(r, flash)
+	http.Redirect(w, r, RunURL(runID), http.StatusSeeOther)
 }
 
 // RunURL is the Studio page of one run (of an automation or a release).
