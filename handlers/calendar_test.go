@@ -393,6 +393,7 @@ func TestCalendarTurkish(t *testing.T) {
 	press := a.pendingRequest(t)
 	a.scheduleAt(t, a.editor, a.draft, "2026-11-03", "09:00")
 	a.setLang(t, a.editor, "tr")
+	a.tick(t) // the scheduler's health reads "Çalışıyor" after a tick, not after the page's own backstop
 	c := a.signedIn(t, a.editor)
 	runScenarios(t, c, []scenario{
 		{Name: "Agenda", URL: "/studio/schedules", ExpectedStatus: http.StatusOK, ExpectedContent: []string{
