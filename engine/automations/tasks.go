@@ -307,13 +307,15 @@ func (e *Automations) BeginRun(ctx context.Context, u engine.User, automationID 
 	} else if set.Paused {
 		return Envelope{}, refuse(engine.CodeSitePaused, "")
 	}
+	// An open run first: beginning it used up a person's window, so a
+	// racing begin_run that reads after it finds no window but the run.
+	if a.OpenRunID != "" {
+		return Envelope{}, refuse(CodeRunExists, "")
+	}
 	now := e.now()
 	win, trigger, ok := openWindow(a, now)
 	if !ok {
 		return Envelope{}, refuse(CodeOutsideRun, "")
-	}
-	if a.OpenRunID != "" {
-		return Envelope{}, refuse(CodeRunExists, "")
 	}
 	mode := policy.RunMode(u.Agent.Mode, a.Task.ModeCap)
 	endsAt := automation.RunEndsAt(now, win.ClosesAt, a.Task.Budget.MaxMinutes)
