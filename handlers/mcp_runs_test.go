@@ -164,14 +164,17 @@ func TestMCPRunLifecycle(t *testing.T) {
 	}
 	out, res = callTool(t, s, "get_release", map[string]any{"siteId": site, "releaseId": "rel_nope"})
 	toolError(t, "a refused read in the run", out, res, engine.CodeNotFound)
+	out, res = callTool(t, s, "list_releases", map[string]any{"siteId": site, "limit": 0})
+	toolError(t, "bad input in the run", out, res, "bad_request")
 	l := f.storedRun(t, runID).Ledger
-	// get_mode, three reads and the refused one; begin_run opened the run.
-	if l.Usage.ToolCalls != 5 || l.ConsecutiveRefusals != 1 || l.Tainted() {
-		t.Fatalf("ledger %+v, want 5 tool calls, 1 refusal in a row", l)
+	// get_mode, three reads, the refused one and the bad one; begin_run
+	// opened the run.
+	if l.Usage.ToolCalls != 6 || l.ConsecutiveRefusals != 2 || l.Tainted() {
+		t.Fatalf("ledger %+v, want 6 tool calls, 2 refusals in a row", l)
 	}
 	out, _ = callTool(t, s, "get_mode", nil)
-	if left := out["run"].(map[string]any)["budgetLeft"].(map[string]any); left["toolCalls"] != float64(automation.DefaultBudget.MaxToolCalls-5) {
-		t.Fatalf("budgetLeft after 5 calls: %v", left)
+	if left := out["run"].(map[string]any)["budgetLeft"].(map[string]any); left["toolCalls"] != float64(automation.DefaultBudget.MaxToolCalls-6) {
+		t.Fatalf("budgetLeft after 6 calls: %v", left)
 	}
 
 	summary := "<b>Nothing</b> to plan today.\nTwo releases already scheduled."
@@ -213,7 +216,7 @@ func TestMCPRunLifecycle(t *testing.T) {
 			inRun = append(inRun, tool)
 		}
 	}
-	want := []string{"begin_run", "get_mode", "list_releases", "list_automations", "list_content", "get_release", "get_mode", "end_run"}
+	want := []string{"begin_run", "get_mode", "list_releases", "list_automations", "list_content", "get_release", "list_releases", "get_mode", "end_run"}
 	if len(inRun) != len(want) {
 		t.Fatalf("rows in the run %v, want %v", inRun, want)
 	}

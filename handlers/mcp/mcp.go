@@ -235,7 +235,12 @@ func (h *Handler) badInput(next sdk.MethodHandler) sdk.MethodHandler {
 			}
 		}
 		lctx := ctxOf(ctx, u)
-		h.audit(ctx, u, call.Params.Name, siteArg(call.Params.Arguments), CodeBadRequest)
+		// Inside a run the bad call is the run's: counted as a refusal and
+		// audited with its run_id (whatever the gate says, the answer stays
+		// bad_request).
+		started, _ := h.aut.StartCall(ctx, u, automations.CallRequest{Tool: call.Params.Name})
+		started.End(ctx, automations.CallResult{Refused: true})
+		h.audit(ctx, started.User, call.Params.Name, siteArg(call.Params.Arguments), CodeBadRequest)
 		return errorResult(CodeBadRequest, locales.T(lctx, "mcp.bad_input"), map[string]any{"reason": reason}), nil
 	}
 }
