@@ -67,12 +67,13 @@ func (f *runFixture) automation(t *testing.T, id string) automations.Automation 
 }
 
 // taskPrint is an automation's stored row, its runs and its audit rows
-// other than tool calls.
+// other than tool calls (not its runs' revs: a refused call inside a run
+// is counted in its ledger).
 func (f *runFixture) taskPrint(t *testing.T, id string) string {
 	t.Helper()
 	var p string
 	if err := f.app.store.DB().QueryRow(`SELECT (SELECT json_array(state, coalesce(paused_reason, ''), rev, coalesce(open_run_id, ''))
-		FROM automations WHERE id = ?1) || (SELECT count(*) || '/' || coalesce(group_concat(state || rev), '') FROM schedule_runs
+		FROM automations WHERE id = ?1) || (SELECT count(*) || '/' || coalesce(group_concat(state), '') FROM schedule_runs
 		WHERE subject_id = ?1) || (SELECT count(*) FROM audit WHERE action != 'mcp.tool')`, id).Scan(&p); err != nil {
 		t.Fatal(err)
 	}
@@ -339,6 +340,14 @@ func TestMCPPauseAutomationByKey(t *testing.T) {
 		t.Fatalf("begin_run: %v", out)
 	}
 	runID := out["runId"].(string)
+	before = f.taskPrint(t, f.task.ID)
+	out, res = callTool(t, s, "pause_automation", map[string]any{"automationId": f.task.ID, "reason": "stop\u0007now"})
+	if msg := toolError(t, "a reason with a control", out, res, automations.CodeBadPauseReason); msg != "Keep the reason for pausing to plain text of at most 500 characters." {
+		t.Fatalf("bad reason's sentence %q", msg)
+	}
+	if f.taskPrint(t, f.task.ID) != before {
+		t.Fatal("a refused pause changed the automation")
+	}
 	out, res = callTool(t, s, "pause_automation", map[string]any{"automationId": f.task.ID, "reason": "The calendar looks wrong; stopping."})
 	paused, _ := out["automation"].(map[string]any)
 	if res.IsError || paused == nil || paused["id"] != f.task.ID || paused["state"] != "paused" {
