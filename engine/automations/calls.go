@@ -47,7 +47,8 @@ type CallResult struct {
 	Write, ApprovalRequest bool
 }
 
-// RunStatus is an open run as get_mode answers it (§12).
+// RunStatus is an open run as get_mode answers it (§12), as the call
+// found it: BudgetLeft does not count the call itself yet.
 type RunStatus struct {
 	RunID      string
 	EndsAt     time.Time

@@ -3,10 +3,12 @@
 // agents calling through an agent key (Authorization: Bearer <secret>).
 //
 // Like the API and Studio, it parses, calls one engine use case and
-// answers: every tool first passes engine.AgentMayCall (§12's class × mode
-// table and the key's scopes), then calls the use case the matching API
-// route calls, answers the API's JSON shape, and writes an audit row
-// (engine.AuditToolCall), refused calls too. A refusal is an MCP tool error
+// answers: every tool first passes automations.StartCall (an automation
+// key's open run, its mode and taint, its budget, then engine.AgentMayCall:
+// §12's class × mode table and the key's scopes), then calls the use case
+// the matching API route calls, answers the API's JSON shape, lets
+// Call.End count the call in its run, and writes an audit row
+// (engine.AuditToolCall, with the run's id), refused calls too. A refusal is an MCP tool error
 // (IsError) whose structured content is the API's error body, {"error":
 // {"code", "message", "details"?}}, the message in the key owner's language.
 //
