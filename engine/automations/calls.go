@@ -24,6 +24,9 @@ import (
 // (MCP) owns the body — parsing, the site, the answer's shape, the audit
 // row — and the engine owns only what runs before and after it.
 
+// toolPause is pause_automation, which no budget stops.
+const toolPause = "pause_automation"
+
 // CallRequest is one tool call as StartCall decides it.
 type CallRequest struct {
 	Tool string
@@ -110,9 +113,10 @@ func (e *Automations) StartCall(ctx context.Context, u engine.User, req CallRequ
 			tainted = r.Ledger.Tainted()
 			c.Run = &RunStatus{RunID: r.ID, EndsAt: *r.EndsAt,
 				BudgetLeft: automation.BudgetLeft(r.Ledger.Usage, a.Task.Budget, e.now(), *r.EndsAt), Tainted: tainted}
-			// The budget must have room for this call before it runs.
+			// The budget must have room for this call before it runs; a
+			// pause stops work, which never waits on a budget (§11.6).
 			probe := automation.Call{Tool: req.Tool, Class: string(req.Class), Write: req.MayWrite, ApprovalRequest: req.MayRequestApproval}
-			if berr := automation.CheckBudget(r.Ledger.Usage, a.Task.Budget, probe); berr != nil {
+			if berr := automation.CheckBudget(r.Ledger.Usage, a.Task.Budget, probe); berr != nil && req.Tool != toolPause {
 				c.ended = true
 				return c, e.endBySystem(ctx, a, r, automation.RunBudgetExceeded, false, r.Ledger, fromModel(berr), e.now())
 			}
@@ -204,7 +208,7 @@ func (e *Automations) PauseByAgent(ctx context.Context, u engine.User, automatio
 	}
 	own := u.Agent.AutomationID == a.ID && a.Task != nil && a.Task.KeyID == u.Agent.KeyID
 	if !own {
-		spec, _ := policy.Tool("pause_automation")
+		spec, _ := policy.Tool(toolPause)
 		switch spec.Authorize(engine.HeldScopes(u), false) {
 		case policy.LevelNone:
 			return Automation{}, refuse(engine.CodeForbidden, "")

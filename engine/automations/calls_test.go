@@ -137,6 +137,10 @@ func TestStartCallBudget(t *testing.T) {
 	budget.MaxToolCalls, budget.MaxWrites = 2, 0
 	in.Task.Budget = &budget
 	a, key, runID := b.beginTask(t, in)
+	// A pause is never stopped by the budget.
+	if _, err := b.auto.StartCall(ctx, key, automations.CallRequest{Tool: "pause_automation", AutomationKey: true, MayWrite: true}); err != nil {
+		t.Fatalf("pause_automation with no writes left: %v", err)
+	}
 	_, err := b.auto.StartCall(ctx, key, automations.CallRequest{Tool: "list_releases", MayWrite: true})
 	enginetest.WantRefusal(t, err, automation.CodeBudgetWrites, "maxWrites")
 	if st := b.Text(t, `SELECT state FROM schedule_runs WHERE id = ?`, runID); st != string(automation.RunBudgetExceeded) {
