@@ -49,6 +49,8 @@ type mcpFixture struct {
 	rel     release.Release
 	auto    automations.Automation
 	run     automations.Run
+	task    automations.Automation // an agent task with its run open
+	taskRun string
 	otherID string // a second site
 	keys    testKeys
 }
@@ -79,12 +81,30 @@ func newMCP(t *testing.T) *mcpFixture {
 	f.keys["sk_author"] = agentOf(author, "key_author", policy.ModeEdits, policy.SchedulesRead, policy.ContentRead,
 		policy.ReleasesPublish, policy.SiteSettings)
 	f.keys["sk_noscope"] = agentOf(a.editor, "key_noscope", policy.ModeEdits, policy.SchedulesRead)
+	// An agent task whose window a person opened and whose run its key
+	// began: sk_task is that key (the engine finds its open run on every
+	// call), sk_idle a key of the same automation that began no run.
+	no := false
+	f.task, err = a.aut.Create(context.Background(), a.editor, a.site.ID, automations.Input{Name: "Morning planner",
+		Preset: "daily", Start: "2026-11-03T09:00", Task: &automations.TaskInput{Instructions: "Plan the day.",
+			ModeCap: policy.ModeManual, ReadsUntrustedText: &no, WindowMinutes: 30}})
+	if err != nil {
+		t.Fatal(err)
+	}
 	idle := agentOf(a.editor, "key_idle", policy.ModeManual, read...)
-	idle.Agent.AutomationID = auto.ID // an automation's key, no run open
+	idle.Agent.AutomationID = f.task.ID
 	f.keys["sk_idle"] = idle
-	task := agentOf(a.editor, "key_task", policy.ModeManual, read...)
-	task.Agent.AutomationID, task.Agent.RunID = auto.ID, f.run.ID
+	task := agentOf(a.editor, f.task.Task.KeyID, policy.ModeManual, read...)
+	task.Agent.AutomationID = f.task.ID
 	f.keys["sk_task"] = task
+	if _, err := a.aut.RunNow(context.Background(), a.editor, a.site.ID, f.task.ID); err != nil {
+		t.Fatal(err)
+	}
+	env, err := a.aut.BeginRun(context.Background(), task, f.task.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.taskRun = env.RunID
 	turkish := agentOf(a.editor, "key_tr", policy.ModeEdits, read...)
 	turkish.Lang = "tr"
 	f.keys["sk_tr"] = turkish
@@ -159,6 +179,9 @@ func toolError(t *testing.T, what string, out map[string]any, res *sdk.CallToolR
 var readTools = []string{"list_schedule", "get_schedule", "list_releases", "get_release", "list_automations", "list_runs", "get_run",
 	"get_mode", "list_content", "get_content"}
 
+// runTools are an automation key's run tools (§12).
+var runTools = []string{"begin_run", "end_run", "pause_automation"}
+
 // TestMCPToolsList: initialize answers §12's instructions, and tools/list
 // is exactly this pass's read tools, each with an object schema from its
 // Go type naming its required fields.
@@ -190,7 +213,7 @@ func TestMCPToolsList(t *testing.T) {
 		required[tl.Name] = sch.Required
 	}
 	slices.Sort(names)
-	want := slices.Clone(readTools)
+	want := append(slices.Clone(readTools), runTools...)
 	slices.Sort(want)
 	if !slices.Equal(names, want) {
 		t.Fatalf("tools %v, want %v", names, want)
@@ -198,6 +221,7 @@ func TestMCPToolsList(t *testing.T) {
 	for name, req := range map[string][]string{
 		"list_schedule": {"from", "siteId", "to"}, "get_schedule": {"id", "siteId"}, "list_releases": {"siteId"}, "get_release": {"releaseId", "siteId"},
 		"list_automations": {"siteId"}, "list_runs": {"siteId"}, "get_run": {"runId", "siteId"}, "get_mode": nil,
+		"begin_run": {"automationId"}, "end_run": {"outcome", "runId", "summary"}, "pause_automation": {"automationId"},
 		"list_content": {"siteId"}, "get_content": {"nodeId", "siteId"},
 	} {
 		if !slices.Equal(required[name], req) {
@@ -265,8 +289,15 @@ func TestMCPReadTools(t *testing.T) {
 	}
 	out, _ = callTool(t, s, "list_schedule", map[string]any{"siteId": site, "origin": "agent",
 		"from": "2026-11-01T00:00:00Z", "to": "2026-12-01T00:00:00Z"})
-	if items := out["items"].([]any); len(items) != 0 {
-		t.Fatalf("agent-proposed items in a fixture of people's: %v", items)
+	// The agent task's occurrences are the fixture's only agent items.
+	if items := out["items"].([]any); len(items) == 0 {
+		t.Fatal("origin agent lists nothing")
+	} else {
+		for _, it := range items {
+			if it.(map[string]any)["target"] != f.task.ID {
+				t.Fatalf("origin agent lists %v", it)
+			}
+		}
 	}
 
 	out, res = callTool(t, s, "list_releases", map[string]any{"siteId": site})
@@ -305,7 +336,11 @@ func TestMCPReadTools(t *testing.T) {
 
 	out, res = callTool(t, s, "list_automations", map[string]any{"siteId": site})
 	auts, _ := out["automations"].([]any)
-	if res.IsError || len(auts) != 1 || auts[0].(map[string]any)["id"] != f.auto.ID {
+	autIDs := map[any]bool{}
+	for _, au := range auts {
+		autIDs[au.(map[string]any)["id"]] = true
+	}
+	if res.IsError || len(auts) != 2 || !autIDs[f.auto.ID] || !autIDs[f.task.ID] {
 		t.Fatalf("list_automations: %v", out)
 	}
 	raw, _ := json.Marshal(out)
@@ -327,9 +362,9 @@ func TestMCPReadTools(t *testing.T) {
 	// task's key being inside it), the snapshots they name, its approvals.
 	task0 := f.connect(t, "sk_task")
 	callTool(t, task0, "get_mode", nil)
-	want := f.runAuditIDs(t, f.run.ID)
-	out, res = callTool(t, task0, "get_run", map[string]any{"siteId": site, "runId": f.run.ID})
-	if res.IsError || out["id"] != f.run.ID || fmt.Sprint(out["auditRowIds"]) != fmt.Sprint(want) || len(want) == 0 ||
+	want := f.runAuditIDs(t, f.taskRun)
+	out, res = callTool(t, task0, "get_run", map[string]any{"siteId": site, "runId": f.taskRun})
+	if res.IsError || out["id"] != f.taskRun || fmt.Sprint(out["auditRowIds"]) != fmt.Sprint(want) || len(want) == 0 ||
 		out["approvals"] == nil || out["snapshots"] == nil {
 		t.Fatalf("get_run's trail: %v, audit rows %v", out, want)
 	}
@@ -367,7 +402,7 @@ func TestMCPReadTools(t *testing.T) {
 	}
 	task := f.connect(t, "sk_task")
 	out, _ = callTool(t, task, "get_mode", nil)
-	if run, _ := out["run"].(map[string]any); run == nil || run["runId"] != f.run.ID || out["automationId"] != f.auto.ID {
+	if run, _ := out["run"].(map[string]any); run == nil || run["runId"] != f.taskRun || out["automationId"] != f.task.ID {
 		t.Fatalf("get_mode in a run: %v", out)
 	}
 
@@ -650,7 +685,7 @@ func TestMCPAuditRows(t *testing.T) {
 	if r := got[1]; r.details["tool"] != "get_release" || r.details["refused"] != engine.CodeNotFound {
 		t.Fatalf("refused row: %+v", r)
 	}
-	if r := got[2]; r.actor.ID != "key_task" || r.run != f.run.ID || r.details["automation_id"] != f.auto.ID || r.details["tool"] != "get_mode" {
+	if r := got[2]; r.actor.ID != f.task.Task.KeyID || r.run != f.taskRun || r.details["automation_id"] != f.task.ID || r.details["tool"] != "get_mode" {
 		t.Fatalf("run row: %+v", r)
 	}
 }

@@ -233,6 +233,7 @@ func planTask(a *Automation, rc recurrence.Recurrence, windowMinutes int, now ti
 type Envelope struct {
 	RunID        string
 	AutomationID string
+	SiteID       string
 	Instructions string
 	// Mode is the run's effective mode: policy.RunMode(key's mode, modeCap).
 	Mode policy.Mode
@@ -306,13 +307,15 @@ func (e *Automations) BeginRun(ctx context.Context, u engine.User, automationID 
 	} else if set.Paused {
 		return Envelope{}, refuse(engine.CodeSitePaused, "")
 	}
+	// An open run first: beginning it used up a person's window, so a
+	// racing begin_run that reads after it finds no window but the run.
+	if a.OpenRunID != "" {
+		return Envelope{}, refuse(CodeRunExists, "")
+	}
 	now := e.now()
 	win, trigger, ok := openWindow(a, now)
 	if !ok {
 		return Envelope{}, refuse(CodeOutsideRun, "")
-	}
-	if a.OpenRunID != "" {
-		return Envelope{}, refuse(CodeRunExists, "")
 	}
 	mode := policy.RunMode(u.Agent.Mode, a.Task.ModeCap)
 	endsAt := automation.RunEndsAt(now, win.ClosesAt, a.Task.Budget.MaxMinutes)
@@ -330,7 +333,7 @@ func (e *Automations) BeginRun(ctx context.Context, u engine.User, automationID 
 		return Envelope{}, err
 	}
 	e.poke()
-	return Envelope{RunID: r.ID, AutomationID: a.ID, Instructions: a.Task.Instructions, Mode: mode, Tools: runTools(mode),
+	return Envelope{RunID: r.ID, AutomationID: a.ID, SiteID: a.SiteID, Instructions: a.Task.Instructions, Mode: mode, Tools: runTools(mode),
 		Budget: a.Task.Budget, Window: win, EndsAt: endsAt, Rules: slices.Clone(RunRules)}, nil
 }
 
@@ -357,24 +360,8 @@ func (e *Automations) OpenRun(ctx context.Context, u engine.User) (Run, bool, er
 	if u.Agent == nil || u.Agent.AutomationID == "" {
 		return Run{}, false, nil
 	}
-	a, err := e.store.TaskAutomation(ctx, u.Agent.AutomationID)
-	if errors.Is(err, engine.ErrNotFound) {
-		return Run{}, false, nil
-	}
-	if err != nil || a.OpenRunID == "" {
-		return Run{}, false, err
-	}
-	r, err := e.store.Run(ctx, a.SiteID, a.OpenRunID)
-	if errors.Is(err, engine.ErrNotFound) {
-		return Run{}, false, nil
-	}
-	if err != nil {
-		return Run{}, false, err
-	}
-	if !r.Open() || r.KeyID != u.Agent.KeyID || r.EndsAt == nil || automation.CheckRunOpen(e.now(), *r.EndsAt) != nil {
-		return Run{}, false, nil
-	}
-	return r, true, nil
+	_, r, ok, err := e.openRun(ctx, u)
+	return r, ok, err
 }
 
 // EndRun closes the caller's open run as succeeded with its outcome and
@@ -484,6 +471,18 @@ func taskDue(a Automation, st automation.AutomationState, now time.Time) *time.T
 // automation, and the error says so. The MCP surface calls it for every
 // call made inside a run, refused or not.
 func (e *Automations) RecordCall(ctx context.Context, runID string, call automation.Call) error {
+	// Calls of one run may come at once: a ledger saved by another call
+	// meanwhile is read again (a few times) rather than refused.
+	for range 8 {
+		err := e.recordCall(ctx, runID, call)
+		if ee, ok := engine.AsError(err); !ok || ee.Code != engine.CodeStale {
+			return err
+		}
+	}
+	return refuse(engine.CodeStale, "")
+}
+
+func (e *Automations) recordCall(ctx context.Context, runID string, call automation.Call) error {
 	r, err := e.store.RunByID(ctx, runID)
 	if err != nil {
 		return err

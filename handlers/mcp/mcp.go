@@ -3,10 +3,12 @@
 // agents calling through an agent key (Authorization: Bearer <secret>).
 //
 // Like the API and Studio, it parses, calls one engine use case and
-// answers: every tool first passes engine.AgentMayCall (§12's class × mode
-// table and the key's scopes), then calls the use case the matching API
-// route calls, answers the API's JSON shape, and writes an audit row
-// (engine.AuditToolCall), refused calls too. A refusal is an MCP tool error
+// answers: every tool first passes automations.StartCall (an automation
+// key's open run, its mode and taint, its budget, then engine.AgentMayCall:
+// §12's class × mode table and the key's scopes), then calls the use case
+// the matching API route calls, answers the API's JSON shape, lets
+// Call.End count the call in its run, and writes an audit row
+// (engine.AuditToolCall, with the run's id), refused calls too. A refusal is an MCP tool error
 // (IsError) whose structured content is the API's error body, {"error":
 // {"code", "message", "details"?}}, the message in the key owner's language.
 //
@@ -235,7 +237,12 @@ func (h *Handler) badInput(next sdk.MethodHandler) sdk.MethodHandler {
 			}
 		}
 		lctx := ctxOf(ctx, u)
-		h.audit(ctx, u, call.Params.Name, siteArg(call.Params.Arguments), CodeBadRequest)
+		// Inside a run the bad call is the run's: counted as a refusal and
+		// audited with its run_id (whatever the gate says, the answer stays
+		// bad_request).
+		started, _ := h.aut.StartCall(ctx, u, automations.CallRequest{Tool: call.Params.Name})
+		started.End(ctx, automations.CallResult{Refused: true})
+		h.audit(ctx, started.User, call.Params.Name, siteArg(call.Params.Arguments), CodeBadRequest)
 		return errorResult(CodeBadRequest, locales.T(lctx, "mcp.bad_input"), map[string]any{"reason": reason}), nil
 	}
 }

@@ -8,6 +8,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"studio/engine"
+	"studio/engine/automation"
 	"studio/engine/automations"
 	"studio/engine/calendar"
 	"studio/engine/release"
@@ -15,16 +16,24 @@ import (
 	"studio/locales"
 )
 
-// call is what a tool's body gets: the agent, its context (in the owner's
-// language) and the site its siteId names ("" ID for a tool without one).
+// call is what a tool's body gets: the agent (inside a run, with the run's
+// id and mode), its context (in the owner's language), the site its siteId
+// names ("" ID for a tool without one; a body may set it, for the audit
+// row) and the run the call is made in (nil outside one).
 type call struct {
 	ctx  context.Context
 	u    engine.User
 	site engine.Site
+	run  *automations.RunStatus
 }
 
 // sited is a tool input that names a site.
 type sited interface{ site() string }
+
+// keyed is a tool input that may name the caller's own automation
+// (begin_run, end_run, pause_automation): the gate lets the automation's key
+// through whatever its scopes.
+type keyed interface{ ownAutomation(u engine.User) bool }
 
 // SiteInput is the siteId every site tool takes.
 type SiteInput struct {
@@ -33,11 +42,12 @@ type SiteInput struct {
 
 func (s SiteInput) site() string { return s.SiteID }
 
-// tool adds a tool whose input is In: the gate (engine.AgentMayCall), the
-// site (refused as the API refuses it: not_found), the body, the audit row.
-// schema, when given, is In's schema with what a Go type cannot say (the
-// values a field accepts).
-func tool[In sited](h *Handler, name, desc string, body func(c call, in In) (any, error), schema ...*jsonschema.Schema) {
+// tool adds a tool whose input is In: the run rules and the gate
+// (automations.StartCall), the site (refused as the API refuses it:
+// not_found), the body, the run's count (Call.End), the audit row. schema,
+// when given, is In's schema with what a Go type cannot say (the values a
+// field accepts).
+func tool[In sited](h *Handler, name, desc string, body func(c *call, in In) (any, error), schema ...*jsonschema.Schema) {
 	t := &sdk.Tool{Name: name, Description: desc}
 	if len(schema) > 0 {
 		t.InputSchema = schema[0]
@@ -48,29 +58,36 @@ func tool[In sited](h *Handler, name, desc string, body func(c call, in In) (any
 			if !ok { // ServeHTTP lets no request without an agent through
 				return errorResult(CodeUnauthenticated, locales.T(locales.With(ctx, "en"), "mcp.unauthenticated"), nil), nil, nil
 			}
-			c := call{ctx: ctxOf(ctx, u), u: u}
-			out, err := func() (any, error) {
-				// Read tools: class "" (their one variant); no run of this
-				// pass is tainted yet (the run ledger comes with begin_run).
-				if _, _, err := engine.AgentMayCall(u, name, "", false, false); err != nil {
-					return nil, err
-				}
-				if id := in.site(); id != "" {
-					site, err := h.aut.AgentSite(ctx, u, id)
-					if err != nil {
-						return nil, err
+			c := &call{ctx: ctxOf(ctx, u), u: u}
+			cr := automations.CallRequest{Tool: name}
+			if k, ok := any(in).(keyed); ok {
+				cr.AutomationKey = k.ownAutomation(u)
+			}
+			started, err := h.aut.StartCall(ctx, u, cr)
+			c.u, c.run = started.User, started.Run
+			var out any
+			if err == nil {
+				out, err = func() (any, error) {
+					if id := in.site(); id != "" {
+						site, err := h.aut.AgentSite(ctx, c.u, id)
+						if err != nil {
+							return nil, err
+						}
+						c.site = site
 					}
-					c.site = site
+					return body(c, in)
+				}()
+				if eerr := started.End(ctx, automations.CallResult{Refused: err != nil}); eerr != nil {
+					err = eerr
 				}
-				return body(c, in)
-			}()
+			}
 			code := ""
 			var res *sdk.CallToolResult
 			if err != nil {
 				res, code = h.refused(c.ctx, c.site, err)
 				out = nil
 			}
-			if aerr := h.eng.AuditToolCall(ctx, u, engine.ToolCall{Tool: name, SiteID: c.site.ID, Code: code}); aerr != nil {
+			if aerr := h.eng.AuditToolCall(ctx, c.u, engine.ToolCall{Tool: name, SiteID: c.site.ID, Code: code}); aerr != nil {
 				// An unaudited call would escape §11.5's count: it fails.
 				res, _ = h.refused(c.ctx, c.site, aerr)
 				out = nil
@@ -167,6 +184,75 @@ type GetContentInput struct {
 	NodeID string `json:"nodeId"`
 }
 
+// BeginRunInput is begin_run's input (§12).
+type BeginRunInput struct {
+	AutomationID string `json:"automationId" jsonschema:"the automation this key belongs to"`
+}
+
+func (BeginRunInput) site() string                        { return "" }
+func (in BeginRunInput) ownAutomation(u engine.User) bool { return ownAutomation(u, in.AutomationID) }
+
+// EndRunInput is end_run's input (§12).
+type EndRunInput struct {
+	RunID   string `json:"runId" jsonschema:"the runId begin_run answered"`
+	Summary string `json:"summary" jsonschema:"what the run did, plain text of at most 2,000 characters"`
+	Outcome string `json:"outcome" jsonschema:"how the run ended"`
+}
+
+func (EndRunInput) site() string { return "" }
+
+// ownAutomation: end_run names the key's run, which EndRun checks.
+func (EndRunInput) ownAutomation(u engine.User) bool {
+	return u.Agent != nil && u.Agent.AutomationID != ""
+}
+
+func endRunSchema() *jsonschema.Schema {
+	s, err := jsonschema.For[EndRunInput](nil)
+	if err != nil {
+		panic("mcp: end_run schema: " + err.Error())
+	}
+	outcomes := make([]string, len(automation.Outcomes))
+	for i, o := range automation.Outcomes {
+		outcomes[i] = string(o)
+	}
+	s.Properties["outcome"].Enum = enum(outcomes)
+	hi := automations.MaxSummaryLength
+	s.Properties["summary"].MaxLength = &hi
+	return s
+}
+
+// PauseAutomationInput is pause_automation's input (§12).
+type PauseAutomationInput struct {
+	AutomationID string `json:"automationId" jsonschema:"the automation to pause: this key's own, or one of its owner's"`
+	Reason       string `json:"reason,omitempty" jsonschema:"why, plain text of at most 500 characters"`
+}
+
+func (PauseAutomationInput) site() string { return "" }
+func (in PauseAutomationInput) ownAutomation(u engine.User) bool {
+	return ownAutomation(u, in.AutomationID)
+}
+
+func ownAutomation(u engine.User, id string) bool {
+	return u.Agent != nil && u.Agent.AutomationID != "" && u.Agent.AutomationID == id
+}
+
+func pauseSchema() *jsonschema.Schema {
+	s, err := jsonschema.For[PauseAutomationInput](nil)
+	if err != nil {
+		panic("mcp: pause_automation schema: " + err.Error())
+	}
+	hi := automations.MaxPauseReasonLength
+	s.Properties["reason"].MaxLength = &hi
+	return s
+}
+
+// envelopeJSON is begin_run's RunEnvelope (§11.2, §12).
+func envelopeJSON(e automations.Envelope) map[string]any {
+	return map[string]any{"runId": e.RunID, "automationId": e.AutomationID, "instructions": e.Instructions,
+		"mode": string(e.Mode), "tools": e.Tools, "budget": e.Budget, "window": e.Window, "endsAt": e.EndsAt,
+		"tainted": e.Tainted, "rules": e.Rules}
+}
+
 // NoInput is the input of a tool without arguments (get_mode).
 type NoInput struct{}
 
@@ -174,7 +260,7 @@ func (NoInput) site() string { return "" }
 
 func (h *Handler) addTools() {
 	tool(h, "list_schedule", "A site's calendar in [from, to): releases, gates and automation occurrences, in time order (at most 200 a page).",
-		func(c call, in ListScheduleInput) (any, error) {
+		func(c *call, in ListScheduleInput) (any, error) {
 			q := calendar.CalendarQuery{SiteID: c.site.ID, From: in.From, To: in.To, Types: in.Types, States: in.States,
 				Cursor: in.Cursor}
 			if in.Origin != "" {
@@ -183,11 +269,11 @@ func (h *Handler) addTools() {
 			return h.cal.Calendar(c.ctx, c.u, q)
 		}, listScheduleSchema())
 	tool(h, "get_schedule", "One calendar item by its id, as list_schedule lists it.",
-		func(c call, in GetScheduleInput) (any, error) {
+		func(c *call, in GetScheduleInput) (any, error) {
 			return h.cal.Item(c.ctx, c.u, c.site.ID, in.ID)
 		})
 	tool(h, "list_releases", "A site's releases timed from now for 400 days and the open ones without a time, in time order, at most 50 a page.",
-		func(c call, in ListReleasesInput) (any, error) {
+		func(c *call, in ListReleasesInput) (any, error) {
 			page, err := h.eng.ReleaseList(c.ctx, c.u, engine.ReleaseListQuery{SiteID: c.site.ID, State: release.State(in.State),
 				Cursor: in.Cursor, Limit: in.Limit})
 			if err != nil {
@@ -201,7 +287,7 @@ func (h *Handler) addTools() {
 			return body, err
 		}, listReleasesSchema())
 	tool(h, "get_release", "One release as a ReleaseView: its items with titles and paths, closureAdded, overlaps, lockedNodes and the waiting request.",
-		func(c call, in GetReleaseInput) (any, error) {
+		func(c *call, in GetReleaseInput) (any, error) {
 			v, err := h.eng.ReleaseView(c.ctx, c.u, c.site.ID, in.ReleaseID)
 			if err != nil {
 				return nil, err
@@ -209,7 +295,7 @@ func (h *Handler) addTools() {
 			return api.ReleaseViewJSON(v), nil
 		})
 	tool(h, "list_automations", "A site's automations with their next and last runs (never a key's secret).",
-		func(c call, _ SiteInput) (any, error) {
+		func(c *call, _ SiteInput) (any, error) {
 			list, err := h.aut.List(c.ctx, c.u, c.site.ID)
 			if err != nil {
 				return nil, err
@@ -225,7 +311,7 @@ func (h *Handler) addTools() {
 			return map[string]any{"automations": out}, nil
 		})
 	tool(h, "list_runs", "A site's runs, releases' and automations' alike, newest first.",
-		func(c call, in ListRunsInput) (any, error) {
+		func(c *call, in ListRunsInput) (any, error) {
 			page, err := h.aut.Runs(c.ctx, c.u, c.site.ID, automations.RunsQuery{AutomationID: in.AutomationID,
 				ReleaseID: in.ReleaseID, State: in.State, Cursor: in.Cursor})
 			if err != nil {
@@ -242,7 +328,7 @@ func (h *Handler) addTools() {
 			return body, nil
 		})
 	tool(h, "get_run", "One run (a ScheduleRun) with the ids of its audit rows, the snapshots it published and the approval requests it filed.",
-		func(c call, in GetRunInput) (any, error) {
+		func(c *call, in GetRunInput) (any, error) {
 			d, err := h.aut.RunDetail(c.ctx, c.u, c.site.ID, in.RunID)
 			if err != nil {
 				return nil, err
@@ -250,7 +336,7 @@ func (h *Handler) addTools() {
 			return api.RunDetailJSON(d), nil
 		})
 	tool(h, "get_mode", "This call's mode and scopes; inside a run, the run.",
-		func(c call, _ NoInput) (any, error) {
+		func(c *call, _ NoInput) (any, error) {
 			scopes := make([]string, 0, len(c.u.Scopes))
 			for _, s := range engine.HeldScopes(c.u) {
 				scopes = append(scopes, string(s))
@@ -259,14 +345,45 @@ func (h *Handler) addTools() {
 			if c.u.Agent.AutomationID != "" {
 				out["automationId"] = c.u.Agent.AutomationID
 			}
-			if c.u.Agent.RunID != "" {
-				// endsAt, budgetLeft and tainted come with begin_run.
-				out["run"] = map[string]any{"runId": c.u.Agent.RunID}
+			if r := c.run; r != nil {
+				out["run"] = map[string]any{"runId": r.RunID, "endsAt": r.EndsAt, "budgetLeft": r.BudgetLeft, "tainted": r.Tainted}
 			}
 			return out, nil
 		})
+	tool(h, "begin_run", "Begin this automation's run inside its window: the run's envelope (instructions, mode, tools, budget, endsAt, rules). Once per occurrence.",
+		func(c *call, in BeginRunInput) (any, error) {
+			env, err := h.aut.BeginRun(c.ctx, c.u, in.AutomationID)
+			if err != nil {
+				return nil, err
+			}
+			c.u.Agent.RunID = env.RunID // the call's audit row is the run's
+			c.site.ID = env.SiteID
+			return envelopeJSON(env), nil
+		})
+	tool(h, "end_run", "End this key's open run with a summary (plain text) and an outcome.",
+		func(c *call, in EndRunInput) (any, error) {
+			r, err := h.aut.EndRun(c.ctx, c.u, in.RunID, in.Summary, automation.Outcome(in.Outcome))
+			if err != nil {
+				return nil, err
+			}
+			c.site.ID = r.SiteID
+			return map[string]any{"run": api.RunJSON(r)}, nil
+		}, endRunSchema())
+	tool(h, "pause_automation", "Pause an automation (this key's own in every mode, or one of its owner's with schedules:write). Its run in progress stops; a person resumes it.",
+		func(c *call, in PauseAutomationInput) (any, error) {
+			a, err := h.aut.PauseByAgent(c.ctx, c.u, in.AutomationID, in.Reason)
+			if err != nil {
+				return nil, err
+			}
+			c.site.ID = a.SiteID
+			settings, err := h.eng.ScheduleSettings(c.ctx, a.SiteID)
+			if err != nil {
+				return nil, err
+			}
+			return map[string]any{"automation": api.AutomationJSON(c.u, a, settings.Paused)}, nil
+		}, pauseSchema())
 	tool(h, "list_content", "A site's pages and entries: each working copy with its rev, the live version and the release holding it.",
-		func(c call, _ SiteInput) (any, error) {
+		func(c *call, _ SiteInput) (any, error) {
 			list, err := h.eng.Nodes(c.ctx, c.site.ID)
 			if err != nil {
 				return nil, err
@@ -280,7 +397,7 @@ func (h *Handler) addTools() {
 			return map[string]any{"content": out}, nil
 		})
 	tool(h, "get_content", "One page or entry: its working copy with its rev, the live version and the release holding it.",
-		func(c call, in GetContentInput) (any, error) {
+		func(c *call, in GetContentInput) (any, error) {
 			d, err := h.eng.Node(c.ctx, c.site.ID, in.NodeID)
 			if err == nil && d.Kind != release.KindContentEntry && d.Kind != release.KindPage {
 				err = engine.ErrNotFound

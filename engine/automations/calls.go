@@ -1,0 +1,231 @@
+package automations
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"studio/engine"
+	"studio/engine/automation"
+	"studio/engine/policy"
+)
+
+// The per-call run rules of an agent key (§11.2, §11.4, §11.5), in one
+// place: every MCP tool call passes StartCall before its use case and
+// Call.End after it. StartCall finds the key's open run, gives the call the
+// run's id and mode and the run's taint, asks engine.AgentMayCall, and
+// refuses a call the run's budget has no room for; End counts the call in
+// the run's ledger (RecordCall). For a key of no automation both are the
+// gate alone.
+//
+// Two steps rather than one function around the use case: the surface
+// (MCP) owns the body — parsing, the site, the answer's shape, the audit
+// row — and the engine owns only what runs before and after it.
+
+// toolPause is pause_automation, which no budget stops.
+const toolPause = "pause_automation"
+
+// CallRequest is one tool call as StartCall decides it.
+type CallRequest struct {
+	Tool string
+	// Class is the variant the call takes (§10.3); "" for a read tool's
+	// one variant.
+	Class policy.Class
+	// AutomationKey: the call names the key's own automation (begin_run,
+	// pause_automation of its automation, end_run).
+	AutomationKey bool
+	// MayWrite and MayRequestApproval: the call may write a snapshot or
+	// file an approval request; the run's budget must have room for one
+	// before the call starts (§11.5).
+	MayWrite, MayRequestApproval bool
+}
+
+// CallResult is what a call did, for the run's ledger.
+type CallResult struct {
+	// Refused: the call answered a refusal (any error).
+	Refused bool
+	// Write: the call wrote a snapshot; ApprovalRequest: it filed one.
+	Write, ApprovalRequest bool
+}
+
+// RunStatus is an open run as get_mode answers it (§12), as the call
+// found it: BudgetLeft does not count the call itself yet.
+type RunStatus struct {
+	RunID      string
+	EndsAt     time.Time
+	BudgetLeft automation.Left
+	Tainted    bool
+}
+
+// Call is a started tool call. StartCall returns one even with its
+// refusal, so that the surface audits the refused call as the run's.
+type Call struct {
+	// User is the caller for the use case and the audit row: inside a run,
+	// User.Agent.RunID is the run's and User.Agent.Mode the run's mode.
+	User    engine.User
+	Verdict policy.Verdict
+	Level   policy.Level
+	// Run is the open run the call is made in (nil outside one).
+	Run *RunStatus
+
+	e     *Automations
+	runID string
+	req   CallRequest
+	ended bool
+}
+
+// StartCall starts one tool call of u (an agent key): for an automation's
+// key it finds the open run (outside one, every tool but begin_run,
+// get_mode and pause_automation is refused outside_run), works in the
+// envelope's mode inside it (policy.RunMode of the key's mode and the
+// modeCap; outside it the key's mode capped by the modeCap), and passes the
+// run's taint to the gate. A refusal inside a run is counted there at
+// once (End does nothing more); a call the budget has no room for ends the
+// run budget-exceeded and pauses the automation.
+func (e *Automations) StartCall(ctx context.Context, u engine.User, req CallRequest) (*Call, error) {
+	c := &Call{User: u, e: e, req: req}
+	if u.Agent == nil {
+		_, _, err := engine.AgentMayCall(u, req.Tool, req.Class, false, req.AutomationKey)
+		c.ended = true
+		return c, err
+	}
+	agent := *u.Agent
+	c.User.Agent = &agent
+	tainted := false
+	var run Run
+	if agent.AutomationID != "" {
+		a, r, open, err := e.openRun(ctx, u)
+		if err != nil {
+			c.ended = true
+			return c, err
+		}
+		if a.Task != nil {
+			agent.Mode = policy.RunMode(agent.Mode, a.Task.ModeCap)
+		}
+		if open {
+			run = r
+			agent.RunID, c.runID = r.ID, r.ID
+			if r.Mode != "" {
+				agent.Mode = policy.Mode(r.Mode)
+			}
+			tainted = r.Ledger.Tainted()
+			c.Run = &RunStatus{RunID: r.ID, EndsAt: *r.EndsAt,
+				BudgetLeft: automation.BudgetLeft(r.Ledger.Usage, a.Task.Budget, e.now(), *r.EndsAt), Tainted: tainted}
+			// The budget must have room for this call before it runs; a
+			// pause stops work, which never waits on a budget (§11.6).
+			probe := automation.Call{Tool: req.Tool, Class: string(req.Class), Write: req.MayWrite, ApprovalRequest: req.MayRequestApproval}
+			if berr := automation.CheckBudget(r.Ledger.Usage, a.Task.Budget, probe); berr != nil && req.Tool != toolPause {
+				c.ended = true
+				return c, e.endBySystem(ctx, a, r, automation.RunBudgetExceeded, false, r.Ledger, fromModel(berr), e.now())
+			}
+		}
+	}
+	v, l, err := engine.AgentMayCall(c.User, req.Tool, req.Class, tainted, req.AutomationKey)
+	c.Verdict, c.Level = v, l
+	if err != nil {
+		if run.ID != "" {
+			if rerr := c.End(ctx, CallResult{Refused: true}); rerr != nil {
+				return c, rerr
+			}
+		}
+		c.ended = true
+		return c, err
+	}
+	return c, nil
+}
+
+// End counts the call in its run's ledger (RecordCall): its tool call, its
+// write and approval request, the run's taint when the tool taints. It
+// returns an error only when the answer must change: a refused call that
+// tripped the run's limits (the run ended, the automation paused) answers
+// why, and a failure to count answers that. A call that went through keeps
+// its answer even when counting it ended the run (what it did stays done;
+// the next call is outside_run). Once the run has closed — end_run,
+// pause_automation, its end time — there is nothing to count.
+func (c *Call) End(ctx context.Context, res CallResult) error {
+	if c == nil || c.ended || c.runID == "" {
+		return nil
+	}
+	c.ended = true
+	err := c.e.RecordCall(ctx, c.runID, automation.Call{Tool: c.req.Tool, Class: string(c.req.Class), Refused: res.Refused,
+		Write: res.Write, ApprovalRequest: res.ApprovalRequest})
+	if ee, ok := engine.AsError(err); ok {
+		if ee.Code == CodeOutsideRun || !res.Refused {
+			return nil
+		}
+	}
+	return err
+}
+
+// openRun is u's automation and its open run at now, if any.
+func (e *Automations) openRun(ctx context.Context, u engine.User) (Automation, Run, bool, error) {
+	a, err := e.store.TaskAutomation(ctx, u.Agent.AutomationID)
+	if errors.Is(err, engine.ErrNotFound) {
+		return Automation{}, Run{}, false, nil
+	}
+	if err != nil || a.OpenRunID == "" {
+		return a, Run{}, false, err
+	}
+	r, err := e.store.Run(ctx, a.SiteID, a.OpenRunID)
+	if errors.Is(err, engine.ErrNotFound) {
+		return a, Run{}, false, nil
+	}
+	if err != nil {
+		return a, Run{}, false, err
+	}
+	if a.Task == nil || !r.Open() || r.KeyID != u.Agent.KeyID || r.EndsAt == nil || automation.CheckRunOpen(e.now(), *r.EndsAt) != nil {
+		return a, Run{}, false, nil
+	}
+	return a, r, true, nil
+}
+
+// MaxPauseReasonLength is pause_automation's reason limit (§12).
+const MaxPauseReasonLength = 500
+
+// CodeBadPauseReason: pause_automation's reason is not plain text of at
+// most MaxPauseReasonLength characters.
+const CodeBadPauseReason = "bad_pause_reason"
+
+// PauseByAgent pauses an automation for an agent (§11.6 item 1,
+// pause_automation): the automation's own key in every mode, inside its run
+// or not, or a key holding schedules:write on its owner's own automations.
+// Stopping never waits: no rev is asked for, and a run in progress is
+// killed. Resuming is a person's act (Resume). Audited as automation.pause
+// with the agent's reason.
+func (e *Automations) PauseByAgent(ctx context.Context, u engine.User, automationID, reason string) (Automation, error) {
+	if u.Agent == nil {
+		return Automation{}, refuse(engine.CodeNotAnAgent, "")
+	}
+	reason = strings.TrimSpace(reason)
+	if utf8.RuneCountInString(reason) > MaxPauseReasonLength || !plainSummary(reason) {
+		return Automation{}, refuse(CodeBadPauseReason, "reason")
+	}
+	a, err := e.store.TaskAutomation(ctx, automationID)
+	if err != nil {
+		return Automation{}, err
+	}
+	own := u.Agent.AutomationID == a.ID && a.Task != nil && a.Task.KeyID == u.Agent.KeyID
+	if !own {
+		spec, _ := policy.Tool(toolPause)
+		switch spec.Authorize(engine.HeldScopes(u), false) {
+		case policy.LevelNone:
+			return Automation{}, refuse(engine.CodeForbidden, "")
+		case policy.LevelOwn:
+			if a.Owner.ID != u.ID {
+				return Automation{}, refuse(engine.CodeForbidden, "")
+			}
+		}
+	}
+	from := a.AutomationState()
+	next, err := automation.Change(from, automation.StatePaused, automation.ReasonAgent, automation.ActorAgent)
+	if err != nil {
+		return Automation{}, fromModel(err)
+	}
+	a.setState(next)
+	killRun := a.OpenRunID != ""
+	a.DueAt, a.OpenRunID = nil, ""
+	return e.write(ctx, u, a, killRun, "automation.pause", map[string]any{"from": string(from.State),
+		"to": string(automation.StatePaused), "reason": string(automation.ReasonAgent), "agentReason": reason}, e.now())
+}

@@ -1,0 +1,201 @@
+package automations_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"studio/engine"
+	"studio/engine/automation"
+	"studio/engine/automations"
+	"studio/engine/internal/enginetest"
+	"studio/engine/policy"
+)
+
+// beginTask creates the task, opens its window with a person's Run now and
+// begins its run as its key.
+func (b *testBundle) beginTask(t *testing.T, in automations.Input) (automations.Automation, engine.User, string) {
+	t.Helper()
+	ctx := context.Background()
+	a, key := b.task(t, in)
+	if _, err := b.auto.RunNow(ctx, b.Editor, b.Site.ID, a.ID); err != nil {
+		t.Fatal(err)
+	}
+	env, err := b.auto.BeginRun(ctx, key, a.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a, key, env.RunID
+}
+
+// TestStartCallOutsideAndInsideRun: outside a run an automation's key
+// reaches only begin_run, get_mode and its own pause, in its mode capped by
+// the modeCap; inside, the call carries the run's id and mode, and End
+// counts it.
+func TestStartCallOutsideAndInsideRun(t *testing.T) {
+	b, _ := setupTasks(t)
+	ctx := context.Background()
+	a, key := b.task(t, taskInput())
+	for _, tool := range []string{"list_releases", "get_content", "end_run"} {
+		c, err := b.auto.StartCall(ctx, key, automations.CallRequest{Tool: tool})
+		enginetest.WantRefusal(t, err, automations.CodeOutsideRun, "")
+		if c.Run != nil || c.User.Agent.RunID != "" || c.End(ctx, automations.CallResult{Refused: true}) != nil {
+			t.Fatalf("%s outside a run: %+v", tool, c)
+		}
+	}
+	c, err := b.auto.StartCall(ctx, key, automations.CallRequest{Tool: "get_mode"})
+	if err != nil || c.Run != nil || c.User.Agent.Mode != policy.ModeManual {
+		t.Fatalf("get_mode outside a run: %+v, %v; want the modeCap's manual", c, err)
+	}
+	for _, tool := range []string{"begin_run", "pause_automation"} {
+		if _, err := b.auto.StartCall(ctx, key, automations.CallRequest{Tool: tool, AutomationKey: true}); err != nil {
+			t.Fatalf("%s of its own automation outside a run: %v", tool, err)
+		}
+	}
+	if _, err := b.auto.RunNow(ctx, b.Editor, b.Site.ID, a.ID); err != nil {
+		t.Fatal(err)
+	}
+	env, err := b.auto.BeginRun(ctx, key, a.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err = b.auto.StartCall(ctx, key, automations.CallRequest{Tool: "list_releases"})
+	if err != nil || c.User.Agent.RunID != env.RunID || c.User.Agent.Mode != env.Mode || c.Run == nil ||
+		c.Run.BudgetLeft.ToolCalls != automation.DefaultBudget.MaxToolCalls || !c.Run.EndsAt.Equal(env.EndsAt) {
+		t.Fatalf("a call in the run: %+v, %v", c, err)
+	}
+	if key.Agent.RunID != "" {
+		t.Fatal("StartCall changed its caller's agent")
+	}
+	if err := c.End(ctx, automations.CallResult{}); err != nil {
+		t.Fatal(err)
+	}
+	if n := b.Count(t, `SELECT json_extract(ledger, '$.Usage.toolCalls') FROM schedule_runs WHERE id = ?`, env.RunID); n != 1 {
+		t.Fatalf("%d tool calls counted, want 1", n)
+	}
+	// A key of no automation: the gate alone, no run.
+	plain := b.Editor
+	plain.Agent = &engine.AgentCall{KeyID: "key_desk", Mode: policy.ModeEdits}
+	if c, err := b.auto.StartCall(ctx, plain, automations.CallRequest{Tool: "list_releases"}); err != nil || c.Run != nil {
+		t.Fatalf("a person's key: %+v, %v", c, err)
+	}
+}
+
+// TestStartCallAnomalyAndTaint: ten refusals in a row kill the run and pause
+// the automation; a tainting read taints the run, and the next call is
+// gated as tainted (a proposal is refused).
+func TestStartCallAnomalyAndTaint(t *testing.T) {
+	b, _ := setupTasks(t)
+	ctx := context.Background()
+	a, key, runID := b.beginTask(t, taskInput())
+	for i := range automation.MaxConsecutiveRefusals {
+		c, err := b.auto.StartCall(ctx, key, automations.CallRequest{Tool: "get_release"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = c.End(ctx, automations.CallResult{Refused: true})
+		if i < automation.MaxConsecutiveRefusals-1 && err != nil {
+			t.Fatalf("refusal %d: %v", i+1, err)
+		}
+		if i == automation.MaxConsecutiveRefusals-1 {
+			enginetest.WantRefusal(t, err, automation.CodeAnomalyRefusals, "")
+		}
+	}
+	if st := b.Text(t, `SELECT state FROM schedule_runs WHERE id = ?`, runID); st != string(automation.RunKilled) {
+		t.Fatalf("run %s after ten refusals, want killed", st)
+	}
+	if got, _ := b.auto.Get(ctx, b.Editor, b.Site.ID, a.ID); got.State != automations.AutomationAutoPaused {
+		t.Fatalf("automation %s after the anomaly, want auto-paused", got.State)
+	}
+
+	in := taskInput()
+	in.Name = "Comment triage"
+	in.Task.ReadsUntrustedText = yes()
+	in.Task.Scopes = []policy.Scope{policy.SchedulesRead, policy.CommentsRead}
+	_, key2, _ := b.beginTask(t, in)
+	c, err := b.auto.StartCall(ctx, key2, automations.CallRequest{Tool: "list_comments"})
+	if err != nil || c.Run.Tainted {
+		t.Fatalf("the first read of comments: %+v, %v", c, err)
+	}
+	if err := c.End(ctx, automations.CallResult{}); err != nil {
+		t.Fatal(err)
+	}
+	c, err = b.auto.StartCall(ctx, key2, automations.CallRequest{Tool: "propose_release", Class: policy.ClassAdvisory})
+	enginetest.WantRefusal(t, err, engine.CodeTainted, "")
+	if c.Run == nil || !c.Run.Tainted {
+		t.Fatalf("the run after reading comments: %+v", c.Run)
+	}
+}
+
+// TestStartCallBudget: the call the budget has no room for is refused
+// before it runs, ends the run budget-exceeded and pauses the automation.
+func TestStartCallBudget(t *testing.T) {
+	b, _ := setupTasks(t)
+	ctx := context.Background()
+	in := taskInput()
+	budget := automation.DefaultBudget
+	budget.MaxToolCalls, budget.MaxWrites = 2, 0
+	in.Task.Budget = &budget
+	a, key, runID := b.beginTask(t, in)
+	// A pause is never stopped by the budget.
+	if _, err := b.auto.StartCall(ctx, key, automations.CallRequest{Tool: "pause_automation", AutomationKey: true, MayWrite: true}); err != nil {
+		t.Fatalf("pause_automation with no writes left: %v", err)
+	}
+	_, err := b.auto.StartCall(ctx, key, automations.CallRequest{Tool: "list_releases", MayWrite: true})
+	enginetest.WantRefusal(t, err, automation.CodeBudgetWrites, "maxWrites")
+	if st := b.Text(t, `SELECT state FROM schedule_runs WHERE id = ?`, runID); st != string(automation.RunBudgetExceeded) {
+		t.Fatalf("run %s, want budget-exceeded", st)
+	}
+	if got, _ := b.auto.Get(ctx, b.Editor, b.Site.ID, a.ID); got.State != automations.AutomationAutoPaused ||
+		got.PausedReason != string(automation.ReasonBudget) {
+		t.Fatalf("automation %s %s, want auto-paused budget", got.State, got.PausedReason)
+	}
+}
+
+// TestPauseByAgent: the automation's own key pauses it (its run killed);
+// a key holding schedules:write pauses its owner's automations only; a
+// reason that is not plain text of at most 500 characters changes nothing.
+func TestPauseByAgent(t *testing.T) {
+	b, _ := setupTasks(t)
+	ctx := context.Background()
+	a, key, runID := b.beginTask(t, taskInput())
+	b.RefuseChange(t, automations.CodeBadPauseReason, "reason", func() error {
+		_, err := b.auto.PauseByAgent(ctx, key, a.ID, strings.Repeat("x", automations.MaxPauseReasonLength+1))
+		return err
+	})
+	b.RefuseChange(t, automations.CodeBadPauseReason, "reason", func() error {
+		_, err := b.auto.PauseByAgent(ctx, key, a.ID, "stop\x00now")
+		return err
+	})
+	got, err := b.auto.PauseByAgent(ctx, key, a.ID, "Stopping: the drafts look wrong.")
+	if err != nil || got.State != automations.AutomationPaused || got.PausedReason != string(automation.ReasonAgent) {
+		t.Fatalf("paused by its key: %+v, %v", got, err)
+	}
+	if st := b.Text(t, `SELECT state FROM schedule_runs WHERE id = ?`, runID); st != string(automation.RunKilled) {
+		t.Fatalf("run %s after the pause, want killed", st)
+	}
+
+	in := taskInput()
+	in.Name = "Evening triage"
+	other, _ := b.task(t, in)
+	author := b.AddUser(t, "Ayla Author", policy.Author)
+	authorKey := author
+	authorKey.Agent = &engine.AgentCall{KeyID: "key_author", Mode: policy.ModeEdits}
+	b.RefuseChange(t, engine.CodeForbidden, "", func() error {
+		_, err := b.auto.PauseByAgent(ctx, authorKey, other.ID, "not mine")
+		return err
+	})
+	readOnly := b.Editor
+	readOnly.Scopes = []policy.Scope{policy.SchedulesRead}
+	readOnly.Agent = &engine.AgentCall{KeyID: "key_read", Mode: policy.ModeEdits}
+	b.RefuseChange(t, engine.CodeForbidden, "", func() error {
+		_, err := b.auto.PauseByAgent(ctx, readOnly, other.ID, "")
+		return err
+	})
+	desk := b.Editor
+	desk.Scopes = []policy.Scope{policy.SchedulesRead, policy.SchedulesWrite}
+	desk.Agent = &engine.AgentCall{KeyID: "key_desk", Mode: policy.ModePlan}
+	if got, err := b.auto.PauseByAgent(ctx, desk, other.ID, ""); err != nil || got.PausedReason != string(automation.ReasonAgent) {
+		t.Fatalf("its owner's key with schedules:write: %+v, %v", got, err)
+	}
+}
