@@ -32,8 +32,10 @@ deps-test: ## install what the tests need (Chromium and axe-core for the browser
 		echo "Installing axe-core (test/axe/package-lock.json) for the browser tests…"; \
 		npm ci --no-audit --no-fund --silent; }
 
+# cmd/studio (the browser tests, serial) is the long pole, about 14 min
+# under -race: the timeout leaves it room, within CI's 20 minutes.
 test: deps-test verify ## install test needs, check the tree, run every test with -race (browser tests included)
-	$(GO) test -race -count=1 -timeout 15m ./...
+	$(GO) test -race -count=1 -timeout 18m ./...
 
 bench: ## run the Go benchmarks, the Schedules pages' and the public site's timing under load (no race detector)
 	$(GO) test -run '^$$' -bench . -benchmem ./engine/...
