@@ -55,7 +55,7 @@ func (u User) may(s policy.Scope, own bool) bool {
 // render); any other node of someone else's makes the release not u's own.
 func ownItems(u User, items []release.Item, authors map[string]string) bool {
 	for _, it := range items {
-		if authors[it.NodeID] == u.ID {
+		if u.isSelf(authors[it.NodeID]) {
 			continue
 		}
 		if it.AddedBecause != "" && it.NodeKind == release.KindAsset {
@@ -135,14 +135,18 @@ type ReleaseAbilities struct {
 }
 
 // mayApproveRelease: u may approve a release whose items are own or not
-// (releases:publish, or :own with own-only items, §10.6).
-func (u User) mayApproveRelease(own bool) bool { return u.may(policy.ReleasesPublish, own) }
+// (releases:publish, or :own with own-only items, §10.6). Only a person
+// approves: an agent's release goes out without one only through its auto
+// window (agentApproval), whatever its key's scopes.
+func (u User) mayApproveRelease(own bool) bool {
+	return u.Agent == nil && u.may(policy.ReleasesPublish, own)
+}
 
 // mayChangeRelease is the rule every change of a release checks: u may
 // schedule (schedules:write at the level the items need) and either created
 // the release or may approve it.
 func (u User) mayChangeRelease(f ReleaseFacts) bool {
-	return u.may(policy.SchedulesWrite, f.Own) && (f.CreatedBy == u.ID || u.mayApproveRelease(f.Own))
+	return u.may(policy.SchedulesWrite, f.Own) && (u.isSelf(f.CreatedBy) || u.mayApproveRelease(f.Own))
 }
 
 // mayDecide: u may approve or deny a waiting request for the release:
@@ -306,7 +310,13 @@ type NodeAbilities struct {
 }
 
 // nodeOwn reports whether u created the node.
-func nodeOwn(u User, d NodeDetail) bool { return d.Author.ID != "" && d.Author.ID == u.ID }
+func nodeOwn(u User, d NodeDetail) bool { return u.isSelf(d.Author.ID) }
+
+// isSelf reports whether id is u's: the person's, or the key u calls
+// through (what an agent creates is its owner's own, and the key's).
+func (u User) isSelf(id string) bool {
+	return id != "" && (id == u.ID || (u.Agent != nil && id == u.Agent.KeyID))
+}
 
 // NodeAbilitiesOf is the node rule: what u may do to the node d. A node a
 // release holds is locked (§6.2): nothing but the held-node paths.
@@ -393,5 +403,5 @@ func (u User) MayLift(d NodeDetail) bool {
 // mayWriteNode is the content rule the node use cases check: content:write,
 // or :own on a node u created. A new node is always its creator's own.
 func (u User) mayWriteNode(authorID string) bool {
-	return u.may(policy.ContentWrite, authorID == u.ID)
+	return u.may(policy.ContentWrite, u.isSelf(authorID))
 }

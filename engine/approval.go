@@ -50,6 +50,8 @@ type ApprovalRequest struct {
 	DecidedAt   *time.Time
 	Reason      string
 	CreatedAt   time.Time
+	// RunID is the agent run that filed it (§11.2), "" for a person's.
+	RunID string
 }
 
 // argsHash binds a request to the release and its time: moving the release
@@ -63,15 +65,21 @@ func argsHash(releaseID string, at *time.Time) string {
 	return hex.EncodeToString(sum[:])
 }
 
-func newRequest(r release.Release, at *time.Time, now time.Time) *ApprovalRequest {
-	return &ApprovalRequest{ID: ids.New("apr"), SiteID: r.SiteID, ReleaseID: r.ID, StateHash: r.Hash,
+// newRequest is u's request for approval of r at at: requested by r's
+// creator, in u's run when u is an agent inside one.
+func newRequest(u User, r release.Release, at *time.Time, now time.Time) *ApprovalRequest {
+	q := &ApprovalRequest{ID: ids.New("apr"), SiteID: r.SiteID, ReleaseID: r.ID, StateHash: r.Hash,
 		ArgsHash: argsHash(r.ID, at), ExecuteAt: at, RequestedBy: r.CreatedBy, Status: RequestWaiting, CreatedAt: now}
+	if u.Agent != nil {
+		q.RunID = u.Agent.RunID
+	}
+	return q
 }
 
 // NewRequest is newRequest for engine/gates: the request for approval of
 // its one-item release.
-func NewRequest(r release.Release, at *time.Time, now time.Time) *ApprovalRequest {
-	return newRequest(r, at, now)
+func NewRequest(u User, r release.Release, at *time.Time, now time.Time) *ApprovalRequest {
+	return newRequest(u, r, at, now)
 }
 
 // Decision is an approver's answer to a request, applied by the store in one

@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strings"
 	"time"
 
+	"studio/engine/automation"
 	"studio/engine/content"
 	"studio/engine/ids"
 	"studio/engine/localtime"
@@ -60,7 +62,17 @@ type DraftInput struct {
 	// at | {localTime, timeZone?}, or "on-approval"): checked now, kept on
 	// the draft, and the time ScheduleReleaseWhen takes when given none.
 	When *WhenInput
+	// Note is the proposer's note for the people who decide (§12
+	// propose_release: plain text, at most MaxNoteLength), kept on the
+	// release's audit row.
+	Note string
 }
+
+// MaxNoteLength bounds a proposal's note (§12).
+const MaxNoteLength = 500
+
+// CodeBadNote: a note that is not plain text of at most MaxNoteLength.
+const CodeBadNote = "bad_note"
 
 // NewRelease creates a draft release of nodeIDs' current working copies,
 // with their dependency closure (§6.1). It holds and locks nothing (§5.2).
@@ -88,6 +100,10 @@ func (e *Engine) CreateDraft(ctx context.Context, u User, in DraftInput) (Releas
 	}
 	if len(in.NodeIDs)+len(in.RemoveIDs) == 0 {
 		return ReleaseRow{}, refuse(release.CodeNoItems, "")
+	}
+	note := strings.TrimSpace(in.Note)
+	if note != "" && !automation.PlainText(note, MaxNoteLength) {
+		return ReleaseRow{}, refuse(CodeBadNote, "note")
 	}
 	g, err := e.readGraph(ctx, in.SiteID)
 	if err != nil {
@@ -127,6 +143,9 @@ func (e *Engine) CreateDraft(ctx context.Context, u User, in DraftInput) (Releas
 		CreatedBy: u.Actor(), CreatedAt: now, UpdatedAt: now, Rev: 1}
 	audit := AuditEntry{Action: "release.create", Actor: u.Actor(), SiteID: in.SiteID, ReleaseID: id, At: now,
 		Details: map[string]any{"hash": r.Hash, "items": len(items), "closureAdded": release.Closure(items)}}
+	if note != "" {
+		audit.Details["note"] = note
+	}
 	if when != nil {
 		audit.Details["when"] = when.Kind
 		if executeAt != nil {
@@ -388,14 +407,21 @@ func (e *Engine) ScheduleReleaseWhen(ctx context.Context, u User, siteID, id str
 		return ReleaseRow{}, err
 	}
 	now := e.Now()
-	approves := u.mayApproveRelease(ownItems(u, r.Items, g.authors()))
 	at, wall := w.at, w.wall
+	if w.onApproval {
+		at = now.Add(release.MinLead)
+	}
+	approval, err := u.releaseApproval("schedule_release", r.Items, ownItems(u, r.Items, g.authors()), at, now)
+	if err != nil {
+		return ReleaseRow{}, err
+	}
+	approves := approval != nil
 	executeAt := &at
 	if w.onApproval {
 		// It publishes when approved: a promoted draft is dated as if now
 		// (the earliest it can go live), and an approver's own release
 		// gets the ticker's fallback minute; one waiting has no time.
-		at, executeAt = now.Add(release.MinLead), nil
+		executeAt = nil
 		if approves {
 			executeAt = &at
 			set, err := e.store.ScheduleSettings(ctx, siteID)
@@ -479,11 +505,13 @@ func (e *Engine) ScheduleReleaseWhen(ctx context.Context, u User, siteID, id str
 	}
 	if approves {
 		c.To = release.StateScheduled
-		c.Approval = &release.Approval{Kind: "person", By: by, At: now, ExecuteAt: executeAt}
+		approval.ExecuteAt = executeAt
+		c.Approval = approval
+		c.Audit.Details["approval"] = approval.Kind
 	} else {
 		asked := r.Release
 		asked.Items, asked.Hash, asked.CreatedBy = items, hash, by // the request is this person's
-		c.Request = newRequest(asked, executeAt, now)              // one request, bound to rl1: and the time (§10.4)
+		c.Request = newRequest(u, asked, executeAt, now)           // one request, bound to rl1: and the time (§10.4)
 	}
 	c.Audit.Details["state"] = c.To
 	err = e.changeRelease(ctx, c)
@@ -495,8 +523,8 @@ func (e *Engine) ScheduleReleaseWhen(ctx context.Context, u User, siteID, id str
 	}
 	e.Poke()
 	after, err := e.store.Release(ctx, siteID, r.ID)
-	if err != nil || !w.onApproval || !approves {
-		return after, err
+	if err != nil || !w.onApproval || !approves || u.Agent != nil {
+		return after, err // an agent's auto approval: the ticker runs it (Publish now is a person's)
 	}
 	return e.carryOutOnApproval(ctx, u, after) // approved in the same act: it publishes now
 }

@@ -19,7 +19,8 @@ func (p NodePatch) Empty() bool {
 	return p.Title == nil && p.Slug == nil && p.Summary == nil && p.Text == nil && p.Lang == nil && p.Status == nil
 }
 
-func (p NodePatch) apply(b content.Body) content.Body {
+// Apply is b with the patch's fields set (a new node's body, from none).
+func (p NodePatch) Apply(b content.Body) content.Body {
 	set := func(dst *string, v *string) {
 		if v != nil {
 			*dst = *v
@@ -41,5 +42,5 @@ func (p NodePatch) apply(b content.Body) content.Body {
 // rules hold: a held node is locked (§6.2), a stale rev is refused, and the
 // body is checked before it is saved.
 func (e *Engine) PatchNode(ctx context.Context, u User, siteID, id string, expectedRev int64, p NodePatch) (content.Node, error) {
-	return e.update(ctx, u, siteID, id, expectedRev, p.apply)
+	return e.update(ctx, u, siteID, id, expectedRev, p.Apply)
 }

@@ -486,7 +486,7 @@ func (e *Engine) repinned(ctx context.Context, u User, r ReleaseRow, items []rel
 		c.To = release.StateAwaitingApproval
 		asked := r.Release
 		asked.Items, asked.Hash, asked.CreatedBy = items, hash, by // the request is this person's
-		c.Request = newRequest(asked, &at, now)
+		c.Request = newRequest(u, asked, &at, now)
 		details["approval"] = "requested"
 	}
 	if !release.CanTransition(r.State, c.To) {

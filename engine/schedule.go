@@ -142,7 +142,7 @@ func (e *Engine) ScheduleNode(ctx context.Context, u User, in ScheduleInput) (re
 	}
 	nr := NewRelease{Release: r, ExecuteAt: &at, PinnedRevs: pinned, NewVersions: newVersions, Audit: audit, Overlap: true}
 	if r.State == release.StateAwaitingApproval {
-		nr.Request = newRequest(r, &at, now) // one request, bound to rl1: and the time (§10.4)
+		nr.Request = newRequest(u, r, &at, now) // one request, bound to rl1: and the time (§10.4)
 	}
 	err = e.insertRelease(ctx, u, nr)
 	if errors.Is(err, ErrConflict) {
@@ -243,7 +243,8 @@ func (e *Engine) Unschedule(ctx context.Context, u User, siteID, id string, rev 
 }
 
 // Cancel ends a release without publishing it. A running release cannot be
-// canceled: its outcome is seconds away (§8.5).
+// canceled: its outcome is seconds away (§8.5). An agent cancels only
+// what its mode allows outright (agentMayCancel).
 func (e *Engine) Cancel(ctx context.Context, u User, siteID, id string, rev int64) error {
 	r, err := e.changeable(ctx, u, siteID, id, rev)
 	if err != nil {
@@ -254,6 +255,11 @@ func (e *Engine) Cancel(ctx context.Context, u User, siteID, id string, rev int6
 	}
 	if !release.CanCancel(r.State) {
 		return refuse(CodeBadState, "")
+	}
+	if u.Agent != nil {
+		if err := agentMayCancel(u, r.Items); err != nil {
+			return err
+		}
 	}
 	now := e.Now()
 	by := u.Actor()
@@ -309,7 +315,9 @@ func (e *Engine) Move(ctx context.Context, u User, siteID, id string, rev int64,
 // approve it keeps the approval: the content hash is unchanged and moving
 // is their decision (audited with both times). Anyone else's move needs
 // approval again: a new request bound to the new time, and the old one is
-// withdrawn.
+// withdrawn. An agent's move never keeps an approval (D4): it files a
+// request, or in auto mode carries its key's auto approval when the
+// release passes as schedule_release would (§12).
 func (e *Engine) Reschedule(ctx context.Context, u User, siteID, id string, rev int64, in WhenInput) (ReleaseRow, error) {
 	r, err := e.changeable(ctx, u, siteID, id, rev)
 	if err != nil {
@@ -335,23 +343,37 @@ func (e *Engine) Reschedule(ctx context.Context, u User, siteID, id string, rev 
 		return ReleaseRow{}, err
 	}
 	by := u.Actor()
-	c := Change{ID: r.ID, Rev: r.Rev, From: []release.State{r.State}, ExecuteAt: &at, LocalTime: wall.String(), TimeZone: w.zone,
+	c := Change{ID: r.ID, Rev: r.Rev, From: []release.State{r.State}, ExecuteAt: &at, Moved: true, LocalTime: wall.String(), TimeZone: w.zone,
 		Audit: AuditEntry{Action: "release.reschedule", Actor: by, SiteID: siteID, ReleaseID: r.ID, At: now,
 			Details: map[string]any{"from": instantOrEmpty(r.ExecuteAt), "to": localtime.FormatInstant(at), "localTime": wall.String()}}}
 	own, err := e.ownsRelease(ctx, u, siteID, r.Items)
 	if err != nil {
 		return ReleaseRow{}, err
 	}
-	if r.State == release.StateScheduled && r.Approval != nil && u.mayApproveRelease(own) {
+	var auto *release.Approval
+	if u.Agent != nil {
+		// An agent's move always voids the approval (D4); in auto mode
+		// the move is re-decided as schedule_release would decide it.
+		if auto, err = agentApproval(u, "reschedule", "", r.Items, own, at, now); err != nil {
+			return ReleaseRow{}, err
+		}
+	}
+	switch {
+	case auto != nil:
+		c.To = release.StateScheduled
+		auto.ExecuteAt = &at
+		c.Approval = auto
+		c.Audit.Details["approval"] = auto.Kind
+	case r.State == release.StateScheduled && r.Approval != nil && u.mayApproveRelease(own):
 		c.To = release.StateScheduled
 		kept := *r.Approval
 		kept.ExecuteAt = &at
 		c.Approval = &kept
-	} else {
+	default:
 		c.To = release.StateAwaitingApproval
 		moved := r.Release
 		moved.CreatedBy = by // the request is this person's
-		c.Request = newRequest(moved, &at, now)
+		c.Request = newRequest(u, moved, &at, now)
 		c.Audit.Details["approval"] = "requested"
 	}
 	if err := e.changeRelease(ctx, c); err != nil {

@@ -37,6 +37,9 @@ type AgentCall struct {
 	// automation); RunID while that automation's run is open.
 	AutomationID string
 	RunID        string
+	// Tainted: the open run has read visitor-supplied text (§11.4); the
+	// write use cases ask the gate again with it.
+	Tainted bool
 }
 
 // Actor returns the user as the actor of an audited act: the person, or
@@ -129,8 +132,41 @@ type AuditEntry struct {
 	SiteID    string
 	ReleaseID string
 	RunID     string
-	Details   map[string]any
-	At        time.Time
+	// AutomationID is the automation whose key acted (§11.5 counts a
+	// site's automation writes a day by it).
+	AutomationID string
+	Details      map[string]any
+	At           time.Time
+}
+
+type agentAuditKey struct{}
+
+// agentAudit is the run and the automation an agent's call is made in.
+type agentAudit struct{ runID, automationID string }
+
+// WithAgentCall is ctx for the use cases of u's one tool call: every audit
+// row written under it carries u's run and automation (§11.7, §12: "every
+// row carries release_id, run_id and automation_id where they apply"),
+// whichever use case writes it. A person's ctx is unchanged.
+func WithAgentCall(ctx context.Context, u User) context.Context {
+	if u.Agent == nil {
+		return ctx
+	}
+	return context.WithValue(ctx, agentAuditKey{}, agentAudit{u.Agent.RunID, u.Agent.AutomationID})
+}
+
+// AuditScope fills in a's run and automation from ctx (WithAgentCall)
+// where a names none; the store calls it for every row it writes.
+func AuditScope(ctx context.Context, a AuditEntry) AuditEntry {
+	if v, ok := ctx.Value(agentAuditKey{}).(agentAudit); ok {
+		if a.RunID == "" {
+			a.RunID = v.runID
+		}
+		if a.AutomationID == "" {
+			a.AutomationID = v.automationID
+		}
+	}
+	return a
 }
 
 // Held says which non-terminal release holds a node (RFC §6.2).
@@ -156,9 +192,10 @@ type Change struct {
 	Approval *release.Approval // set with the change (an approver's carry-out)
 	Run      *RunRecord
 	Audit    AuditEntry
-	// A move (D4) sets the new time; a move that needs approval files a new
+	// A move (D4) sets the new time (Moved); a move that needs approval files a new
 	// request, and any waiting one is withdrawn.
 	ExecuteAt *time.Time
+	Moved     bool
 	LocalTime string
 	// TimeZone, with ExecuteAt, is the zone the time was entered in; a
 	// draft scheduled for the first time records it (a move keeps the old
@@ -189,7 +226,7 @@ type Change struct {
 // release change goes to the store settled.
 func (c Change) Settled() Change {
 	e := release.EffectOf(release.ChangeFacts{From: c.From, To: c.To, ItemsChanged: c.Items != nil,
-		NewApproval: c.Approval != nil, NewOutcome: c.Outcome != nil, NewRequest: c.Request != nil})
+		NewApproval: c.Approval != nil, NewOutcome: c.Outcome != nil, NewRequest: c.Request != nil, Moved: c.Moved})
 	c.ClearApproval, c.ClearOutcome, c.CloseRequest = e.ClearApproval, e.ClearOutcome, e.CloseRequest
 	return c
 }

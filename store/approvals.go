@@ -19,8 +19,8 @@ func insertRequest(ctx context.Context, tx *sql.Tx, q *engine.ApprovalRequest) e
 		at = instant(*q.ExecuteAt)
 	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO approvals (id, site_id, release_id, state_hash, args_hash, execute_at,
-		requested_by, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		q.ID, q.SiteID, q.ReleaseID, q.StateHash, q.ArgsHash, at, by, q.Status, instant(q.CreatedAt)); err != nil {
+		requested_by, status, created_at, run_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULLIF(?, ''))`,
+		q.ID, q.SiteID, q.ReleaseID, q.StateHash, q.ArgsHash, at, by, q.Status, instant(q.CreatedAt), q.RunID); err != nil {
 		return fmt.Errorf("store: insert approval request: %w", err)
 	}
 	if _, err := tx.ExecContext(ctx, `UPDATE releases SET request_id = ? WHERE id = ?`, q.ID, q.ReleaseID); err != nil {
@@ -30,14 +30,14 @@ func insertRequest(ctx context.Context, tx *sql.Tx, q *engine.ApprovalRequest) e
 }
 
 const approvalColumns = `id, site_id, release_id, state_hash, args_hash, execute_at, requested_by, status,
-	decided_by, decided_at, COALESCE(reason, ''), created_at`
+	decided_by, decided_at, COALESCE(reason, ''), created_at, COALESCE(run_id, '')`
 
 func scanApproval(row interface{ Scan(...any) error }) (engine.ApprovalRequest, error) {
 	var q engine.ApprovalRequest
 	var at, decidedBy, decidedAt sql.NullString
 	var by, created string
 	err := row.Scan(&q.ID, &q.SiteID, &q.ReleaseID, &q.StateHash, &q.ArgsHash, &at, &by, &q.Status,
-		&decidedBy, &decidedAt, &q.Reason, &created)
+		&decidedBy, &decidedAt, &q.Reason, &created, &q.RunID)
 	if err != nil {
 		return q, notFound(err)
 	}

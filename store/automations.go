@@ -422,16 +422,17 @@ func (s *Store) Run(ctx context.Context, siteID, id string) (automations.Run, er
 	return scanRun(s.read.QueryRowContext(ctx, `SELECT `+runColumns+` FROM schedule_runs r WHERE r.site_id = ? AND r.id = ?`, siteID, id))
 }
 
-// RunTrail lists the ids of a run's audit rows, oldest first, and the
-// snapshots those rows name (a publish's "snapshot"). Run ids are unique
-// across sites, and a row without a site (an agent's get_mode) is the
-// run's too: rows are found by the run's id alone, the run being the
-// site's (the use case read it first).
-func (s *Store) RunTrail(ctx context.Context, _, runID string) ([]int64, []string, error) {
+// RunTrail lists the ids of a run's audit rows, oldest first, the
+// snapshots those rows name (a publish's "snapshot") and the approval
+// requests the run filed. Run ids are unique across sites, and a row
+// without a site (an agent's get_mode) is the run's too: rows are found by
+// the run's id alone, the run being the site's (the use case read it
+// first).
+func (s *Store) RunTrail(ctx context.Context, _, runID string) ([]int64, []string, []string, error) {
 	rows, err := s.read.QueryContext(ctx, `SELECT id, coalesce(json_extract(details, '$.snapshot'), '')
 		FROM audit WHERE run_id = ? ORDER BY id`, runID)
 	if err != nil {
-		return nil, nil, fmt.Errorf("store: run trail: %w", err)
+		return nil, nil, nil, fmt.Errorf("store: run trail: %w", err)
 	}
 	defer rows.Close()
 	var ids []int64
@@ -440,12 +441,23 @@ func (s *Store) RunTrail(ctx context.Context, _, runID string) ([]int64, []strin
 		var id int64
 		var snap string
 		if err := rows.Scan(&id, &snap); err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		ids = append(ids, id)
 		if snap != "" && !slices.Contains(snaps, snap) {
 			snaps = append(snaps, snap)
 		}
 	}
-	return ids, snaps, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, nil, nil, err
+	}
+	approvals, err := s.queryApprovals(ctx, `run_id = ? ORDER BY created_at, id`, runID)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	var aids []string
+	for _, q := range approvals {
+		aids = append(aids, q.ID)
+	}
+	return ids, snaps, aids, nil
 }

@@ -303,6 +303,7 @@ func one(res sql.Result, err error) (bool, error) {
 }
 
 func audit(ctx context.Context, tx *sql.Tx, a engine.AuditEntry) error {
+	a = engine.AuditScope(ctx, a)
 	actor, err := jsonText(a.Actor)
 	if err != nil {
 		return err
@@ -311,9 +312,9 @@ func audit(ctx context.Context, tx *sql.Tx, a engine.AuditEntry) error {
 	if err != nil {
 		return err
 	}
-	_, err = tx.ExecContext(ctx, `INSERT INTO audit (at, site_id, action, actor, release_id, run_id, details)
-		VALUES (?, ?, ?, ?, NULLIF(?, ''), NULLIF(?, ''), ?)`,
-		instant(a.At), a.SiteID, a.Action, actor, a.ReleaseID, a.RunID, details)
+	_, err = tx.ExecContext(ctx, `INSERT INTO audit (at, site_id, action, actor, release_id, run_id, automation_id, details)
+		VALUES (?, ?, ?, ?, NULLIF(?, ''), NULLIF(?, ''), NULLIF(?, ''), ?)`,
+		instant(a.At), a.SiteID, a.Action, actor, a.ReleaseID, a.RunID, a.AutomationID, details)
 	if err != nil {
 		return fmt.Errorf("store: audit: %w", err)
 	}

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"studio/engine/agents"
 	"studio/engine/automations"
 	"studio/engine/jobs"
 	"studio/engine/public"
@@ -50,6 +51,7 @@ func schedulerCmd(ctx context.Context, sub string, args []string, stdout io.Writ
 		steps = j
 	}
 	sched.SetJobs(steps)
+	sched.SetAgentKeys(agents.New(st, eng)) // auto approvals are re-checked against their keys
 	if sub == "run-due" {
 		if err := sched.ScheduleSystemJobs(ctx); err != nil { // a system cron ticks instead of the loop
 			return err

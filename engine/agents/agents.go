@@ -111,12 +111,13 @@ const (
 const touchEvery = time.Minute
 
 // agentScopes are the scopes an agent key may hold: §10.1 KEY_SCOPES for
-// schedules and releases, and the content scopes the content tools need
-// (list_content, get_content, save_draft), in policy.Scopes order.
+// schedules and releases, the content scopes the content tools need
+// (list_content, get_content, save_draft) and analytics:read for
+// broken_links, in policy.Scopes order.
 var agentScopes = []policy.Scope{
 	policy.ContentRead, policy.ContentWrite, policy.ContentWriteOwn,
 	policy.SchedulesRead, policy.SchedulesWrite, policy.SchedulesWriteOwn,
-	policy.ReleasesPublish, policy.ReleasesPublishOwn,
+	policy.ReleasesPublish, policy.ReleasesPublishOwn, policy.AnalyticsRead,
 }
 
 // Scopes lists every scope an agent key may hold.
@@ -532,7 +533,7 @@ func (a *Agents) Authenticate(ctx context.Context, secret string) (engine.User, 
 	if subtle.ConstantTimeCompare([]byte(hash), []byte(hashOf(secret))) != 1 {
 		return engine.User{}, unauthorized
 	}
-	u, err := a.store.UserByID(ctx, k.OwnerID)
+	u, err := a.keyUser(ctx, k)
 	if errors.Is(err, engine.ErrNotFound) {
 		return engine.User{}, unauthorized
 	}
@@ -545,10 +546,36 @@ func (a *Agents) Authenticate(ctx context.Context, secret string) (engine.User, 
 			return engine.User{}, err
 		}
 	}
+	return u, nil
+}
+
+// keyUser is the caller k acts as now: its owner as they are now, their
+// scopes narrowed to k's, k's mode capped by their role (§10.1);
+// engine.ErrNotFound when the owner is gone.
+func (a *Agents) keyUser(ctx context.Context, k Key) (engine.User, error) {
+	u, err := a.store.UserByID(ctx, k.OwnerID)
+	if err != nil {
+		return engine.User{}, err
+	}
 	u.Scopes = policy.Narrow(k.Scopes, u.Role)
 	if u.Scopes == nil {
 		u.Scopes = []policy.Scope{} // narrowed to nothing: never the role's
 	}
 	u.Agent = &engine.AgentCall{KeyID: k.ID, KeyName: k.Name, Mode: CapMode(k.Mode, u.Role), AutomationID: k.AutomationID}
 	return u, nil
+}
+
+// KeyUser is the caller the site's key keyID acts as now, as
+// Authenticate would make it (the scheduler re-checks an auto approval
+// with it at run time, §10.6); engine.ErrNotFound when the key is revoked
+// or its owner gone.
+func (a *Agents) KeyUser(ctx context.Context, siteID, keyID string) (engine.User, error) {
+	k, err := a.store.AgentKey(ctx, siteID, keyID)
+	if err != nil {
+		return engine.User{}, err
+	}
+	if k.Revoked() {
+		return engine.User{}, engine.ErrNotFound
+	}
+	return a.keyUser(ctx, k)
 }

@@ -160,6 +160,10 @@ func oneLine(s string, limit int) bool {
 	return text(s, limit, func(r rune) bool { return false })
 }
 
+// PlainText reports whether s is plain text of 1..limit characters: line
+// breaks and tabs the only controls, no bidi controls (a note, a reason).
+func PlainText(s string, limit int) bool { return plainText(s, limit) }
+
 // plainText is oneLine that also allows line breaks and tabs.
 func plainText(s string, limit int) bool {
 	return text(s, limit, func(r rune) bool { return r == '\n' || r == '\r' || r == '\t' })

@@ -152,8 +152,9 @@ const (
 type Store interface {
 	Site(ctx context.Context, id string) (engine.Site, error)
 	// RunTrail lists what a run left: the ids of its audit rows, oldest
-	// first, and the snapshots those rows name, in one statement.
-	RunTrail(ctx context.Context, siteID, runID string) (auditIDs []int64, snapshots []string, err error)
+	// first, the snapshots they published and the approval requests the
+	// run filed, oldest first.
+	RunTrail(ctx context.Context, siteID, runID string) (auditIDs []int64, snapshots, approvals []string, err error)
 	// ScheduleSettings are the site's (its kill switch).
 	ScheduleSettings(ctx context.Context, siteID string) (engine.ScheduleSettings, error)
 	// CreateAutomation inserts a and its audit row in one transaction.

@@ -103,6 +103,12 @@ func (e *Automations) StartCall(ctx context.Context, u engine.User, req CallRequ
 		}
 		if a.Task != nil {
 			agent.Mode = policy.RunMode(agent.Mode, a.Task.ModeCap)
+			if a.Task.ReadsUntrustedText {
+				// §11.4 rule 3, on every call whatever the key holds: a
+				// reader of untrusted text never writes content or
+				// schedules.
+				c.User.Scopes = policy.StripUntrusted(engine.HeldScopes(c.User))
+			}
 		}
 		if open {
 			run = r
@@ -111,6 +117,7 @@ func (e *Automations) StartCall(ctx context.Context, u engine.User, req CallRequ
 				agent.Mode = policy.Mode(r.Mode)
 			}
 			tainted = r.Ledger.Tainted()
+			agent.Tainted = tainted // the write use cases ask the gate again with it
 			c.Run = &RunStatus{RunID: r.ID, EndsAt: *r.EndsAt,
 				BudgetLeft: automation.BudgetLeft(r.Ledger.Usage, a.Task.Budget, e.now(), *r.EndsAt), Tainted: tainted}
 			// The budget must have room for this call before it runs; a

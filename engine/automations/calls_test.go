@@ -81,6 +81,29 @@ func TestStartCallOutsideAndInsideRun(t *testing.T) {
 	}
 }
 
+// TestStartCallStripsUntrusted: an automation that reads untrusted text
+// loses content:write, schedules:write and releases:publish on every call,
+// even through a key that holds them (§11.4 rule 3).
+func TestStartCallStripsUntrusted(t *testing.T) {
+	b, _ := setupTasks(t)
+	ctx := context.Background()
+	yes := true
+	in := taskInput()
+	in.Task.ReadsUntrustedText = &yes
+	a, key := b.task(t, in)
+	key.Scopes = []policy.Scope{policy.SchedulesRead, policy.SchedulesWrite, policy.ContentWrite, policy.ReleasesPublish}
+	c, err := b.auto.StartCall(ctx, key, automations.CallRequest{Tool: "get_mode"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := engine.HeldScopes(c.User); len(got) != 1 || got[0] != policy.SchedulesRead {
+		t.Fatalf("%s's call holds %v, want schedules:read only", a.Name, got)
+	}
+	if len(key.Scopes) != 4 {
+		t.Fatal("StartCall changed its caller's scopes")
+	}
+}
+
 // TestStartCallAnomalyAndTaint: ten refusals in a row kill the run and pause
 // the automation; a tainting read taints the run, and the next call is
 // gated as tainted (a proposal is refused).
@@ -108,10 +131,11 @@ func TestStartCallAnomalyAndTaint(t *testing.T) {
 		t.Fatalf("automation %s after the anomaly, want auto-paused", got.State)
 	}
 
+	// A writer that reads comments anyway (not declared untrusted, so it
+	// keeps schedules:write): the read taints its run.
 	in := taskInput()
 	in.Name = "Comment triage"
-	in.Task.ReadsUntrustedText = yes()
-	in.Task.Scopes = []policy.Scope{policy.SchedulesRead, policy.CommentsRead}
+	in.Task.Scopes = []policy.Scope{policy.SchedulesRead, policy.SchedulesWrite, policy.CommentsRead}
 	_, key2, _ := b.beginTask(t, in)
 	c, err := b.auto.StartCall(ctx, key2, automations.CallRequest{Tool: "list_comments"})
 	if err != nil || c.Run.Tainted {

@@ -196,9 +196,7 @@ type RunDetail struct {
 	AuditRowIDs []int64
 	// Snapshots are the snapshots the run published.
 	Snapshots []string
-	// Approvals are the approval requests the run filed. Requests do not
-	// record their run yet (the write tools that file them come next), so
-	// the list is empty.
+	// Approvals are the approval requests the run filed.
 	Approvals []string
 }
 
@@ -208,11 +206,14 @@ func (e *Automations) RunDetail(ctx context.Context, u engine.User, siteID, id s
 	if err != nil {
 		return RunDetail{}, err
 	}
-	audits, snaps, err := e.store.RunTrail(ctx, siteID, id)
+	audits, snaps, approvals, err := e.store.RunTrail(ctx, siteID, id)
 	if err != nil {
 		return RunDetail{}, err
 	}
-	d := RunDetail{Run: r, AuditRowIDs: audits, Snapshots: snaps, Approvals: []string{}}
+	d := RunDetail{Run: r, AuditRowIDs: audits, Snapshots: snaps, Approvals: approvals}
+	if d.Approvals == nil {
+		d.Approvals = []string{}
+	}
 	if d.AuditRowIDs == nil {
 		d.AuditRowIDs = []int64{}
 	}

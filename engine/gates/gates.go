@@ -528,8 +528,10 @@ func (e *Gates) SetGates(ctx context.Context, u engine.User, in GateInput) (Gate
 // (bad_date, bad_time, gate_in_past, lift_not_earlier), other_edits
 // (without IncludeEdits), site_paused.
 func (e *Gates) LiftEmbargo(ctx context.Context, u engine.User, in LiftInput) (GateResult, error) {
-	if err := engine.Require(u, policy.ReleasesPublish); err != nil {
-		return GateResult{}, err
+	if u.Agent == nil { // an agent's lift always waits for a person (§12): its request needs no releases:publish
+		if err := engine.Require(u, policy.ReleasesPublish); err != nil {
+			return GateResult{}, err
+		}
 	}
 	if err := requireGates(u); err != nil {
 		return GateResult{}, err
@@ -573,7 +575,7 @@ func (e *Gates) planLift(ctx context.Context, u engine.User, in LiftInput) (Gate
 	if err != nil {
 		return GatePlan{}, nil, err
 	}
-	if !u.MayLift(g.NodeDetail) {
+	if !u.MayLift(g.NodeDetail) && (u.Agent == nil || !u.MayGate(g.NodeDetail)) {
 		return GatePlan{}, nil, engine.Refuse(engine.CodeForbidden, "")
 	}
 	if err := gateable(g, in.ExpectedRev); err != nil {
@@ -607,17 +609,43 @@ func (e *Gates) planLift(ctx context.Context, u engine.User, in LiftInput) (Gate
 		OtherEdits: otherEdits(g.Body, *g.live)}, embargo, nil
 }
 
+// agentAct is the §12 act an agent's gate change is, with its class:
+// lifting an embargo (a person's act); a new or changed expiry
+// (schedule_unpublish: it removes content, or keeps it up longer); an
+// embargo, which can only hide or delay content (reduce) unless the
+// change publishes other edits with it.
+func agentAct(p GatePlan, action string) (string, policy.Class) {
+	if action == "schedule.embargo.lift" {
+		return "lift_embargo", policy.ClassPerson
+	}
+	_, until := p.Target.Gates()
+	_, was := p.Node.Body.Gates()
+	if !sameInstantPtr(until, was) {
+		return "schedule_unpublish", policy.ClassPublish
+	}
+	if p.OtherEdits {
+		return "set_embargo", policy.ClassPublish
+	}
+	return "set_embargo", policy.ClassReduce
+}
+
 // carryOut writes a checked plan: the working copy alone, or a one-item
 // release that publishes it.
 func (e *Gates) carryOut(ctx context.Context, u engine.User, p GatePlan, action string, details map[string]any) (GateResult, error) {
 	now := e.e.Now()
 	n := p.Node.Node
 	changed := content.Hash(p.Target) != n.Hash
+	tool, class := agentAct(p, action)
 	if !p.Publishes() || content.Hash(p.Target) == p.Node.Live.Hash {
 		// Only the working copy changes: not live, saved for the next
 		// publish, or back to exactly what is live.
 		if !changed {
 			return GateResult{Node: p.Node, Status: GateUnchanged}, nil
+		}
+		if u.Agent != nil {
+			if _, err := engine.AgentGateApproval(u, tool, class, false, now); err != nil {
+				return GateResult{}, err
+			}
 		}
 		n.Body, n.Rev, n.Hash, n.UpdatedAt = p.Target, n.Rev+1, content.Hash(p.Target), now
 		if err := e.store.SaveNode(ctx, n, p.Node.Rev, u.Actor(), now); err != nil {
@@ -637,7 +665,16 @@ func (e *Gates) carryOut(ctx context.Context, u engine.User, p GatePlan, action 
 	if err != nil {
 		return GateResult{}, err
 	}
-	approves := engine.NodeAbilitiesOf(u, p.Node).Approves // releases:publish at the level the node reaches
+	var approval *release.Approval
+	switch {
+	case u.Agent != nil: // never a person's approval (§12): a request, or a reduce the mode allows
+		if approval, err = engine.AgentGateApproval(u, tool, class, true, now); err != nil {
+			return GateResult{}, err
+		}
+	case engine.NodeAbilitiesOf(u, p.Node).Approves: // releases:publish at the level the node reaches
+		approval = &release.Approval{Kind: release.ApprovalPerson, By: u.Actor(), At: now}
+	}
+	approves := approval != nil
 	if approves {
 		set, err := e.store.ScheduleSettings(ctx, site.ID)
 		if err != nil {
@@ -675,22 +712,30 @@ func (e *Gates) carryOut(ctx context.Context, u engine.User, p GatePlan, action 
 	var executeAt *time.Time
 	if approves {
 		at := now.Add(release.MinLead) // the ticker's fallback if the run cannot start now
+		if u.Agent != nil {
+			at = now // the ticker runs it (Publish now is a person's act)
+		}
 		executeAt = &at
 		r.When.At = at
 		r.State = release.StateScheduled
-		r.Approval = &release.Approval{Kind: "person", By: u.Actor(), At: now, ExecuteAt: &at}
+		approval.ExecuteAt = &at
+		r.Approval = approval
 	}
 	details["hash"], details["state"] = r.Hash, r.State
 	nr := engine.NewRelease{Release: r, ExecuteAt: executeAt, PinnedRevs: map[string]int64{n.ID: n.Rev}, NewVersions: newVersions,
 		Audit: engine.AuditEntry{Action: action, Actor: u.Actor(), SiteID: site.ID, ReleaseID: r.ID, At: now, Details: details}}
 	if !approves {
-		nr.Request = engine.NewRequest(r, nil, now) // bound to rl1: and "on-approval" (§10.4)
+		nr.Request = engine.NewRequest(u, r, nil, now) // bound to rl1: and "on-approval" (§10.4)
 	}
 	if err := e.e.InsertRelease(ctx, u, nr); err != nil {
 		return GateResult{}, err
 	}
 	if !approves {
 		return e.gateResult(ctx, site.ID, n.ID, r.ID, GateAwaitingApproval)
+	}
+	if u.Agent != nil {
+		e.e.Poke()
+		return e.gateResult(ctx, site.ID, n.ID, r.ID, GateScheduled)
 	}
 	return e.runGateRelease(ctx, u, site.ID, n.ID, r.ID, r.Rev)
 }

@@ -318,6 +318,16 @@ var tools = []ToolSpec{
 	// and entries, each with its working copy, live version and rev.
 	{Name: "list_content", Section: "issue 13", Scopes: []ScopeNeed{{ContentRead, false}}, InRuns: true, Variants: []Variant{readVariant}},
 	{Name: "get_content", Section: "issue 13", Scopes: []ScopeNeed{{ContentRead, false}}, InRuns: true, Variants: []Variant{readVariant}},
+	// save_draft changes a working copy only, never the live site: advisory
+	// (§10.3: "proposals people read before deciding" — nothing it writes
+	// is public until a release, which follows the publish rules, takes
+	// it), so not after taint (§11.4 rule 1: a content write is what
+	// untrusted text must not steer).
+	{
+		Name: "save_draft", Section: "issue 13", Scopes: []ScopeNeed{{ContentWrite, true}}, InRuns: true,
+		Variants: []Variant{{Class: ClassAdvisory, When: "changes a working copy only: never public",
+			Modes: row(Refused, Allowed, Allowed, Allowed, Allowed)}},
+	},
 	{Name: "list_comments", Section: "§11.4", Scopes: []ScopeNeed{{CommentsRead, false}}, InRuns: true, Taints: true, Variants: []Variant{readVariant}},
 	{Name: "get_comment_thread", Section: "§11.4", Scopes: []ScopeNeed{{CommentsRead, false}}, InRuns: true, Taints: true, Variants: []Variant{readVariant}},
 	{Name: "broken_links", Section: "§11.4", Scopes: []ScopeNeed{{AnalyticsRead, false}}, InRuns: true, Taints: true, Variants: []Variant{readVariant}},

@@ -81,6 +81,9 @@ var rfc11_4 = []toolRow{
 	// propose: read-class, with content:read.
 	{"list_content", "read", []string{"✓", "✓", "✓", "✓", "✓"}, "✓"},
 	{"get_content", "read", []string{"✓", "✓", "✓", "✓", "✓"}, "✓"},
+	// save_draft: a working copy only, a proposal people read before a
+	// release publishes it (advisory), never after taint.
+	{"save_draft", "advisory", []string{"✗", "✓", "✓", "✓", "✓"}, "✗"},
 }
 
 var modes = []policy.Mode{"plan", "manual", "edits", "auto", "bypass"}
@@ -221,6 +224,7 @@ func TestToolScopes(t *testing.T) {
 		"top_content":        {scopes: N{{Scope: "analytics:read"}}},
 		"fetch_asset_url":    {scopes: N{{Scope: "asset:read"}}},
 		"label_comments":     {scopes: N{{Scope: "comments:moderate"}}},
+		"save_draft":         {scopes: N{{Scope: "content:write", Own: true}}},
 	} {
 		spec, ok := policy.Tool(name)
 		if !ok {

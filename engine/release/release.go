@@ -116,14 +116,52 @@ type Actor struct {
 	Name string `json:"name,omitempty"`
 }
 
-// Approval records who approved the release (§4.2). Only the person kind
-// exists in the skeleton; auto approvals come with agents.
+// Approval records who approved the release (§4.2): a person (kind
+// "person"), or an agent key's auto window (kind "auto", §10.7: KeyID and
+// WindowEnds set, By the key).
 type Approval struct {
-	Kind       string     `json:"kind"` // "person"
+	Kind       string     `json:"kind"` // ApprovalPerson | ApprovalAuto
 	By         Actor      `json:"by"`
 	At         time.Time  `json:"at"`
 	ExecuteAt  *time.Time `json:"executeAt,omitempty"`
 	ApprovalID string     `json:"approvalId,omitempty"`
+	KeyID      string     `json:"keyId,omitempty"`
+	WindowEnds *time.Time `json:"windowEnds,omitempty"`
+	// Reduce: the auto approval of a change that can only hide content (an
+	// agent's gate-only embargo, §7.6), which the run-time re-check holds
+	// to the key and the window but not to auto mode (edits may reduce).
+	Reduce bool `json:"reduce,omitempty"`
+}
+
+// The kinds of approval.
+const (
+	ApprovalPerson = "person"
+	ApprovalAuto   = "auto"
+)
+
+// MaxLowRiskChanges is the most entries a low-risk release changes
+// (§10.3 checkAutoPublish).
+const MaxLowRiskChanges = 20
+
+// LowRisk reports whether items pass §10.3's low-risk check, the one an
+// auto-mode key's release must pass to go out without a person: articles
+// only (content entries, with the assets riding along with them), nothing
+// removed, at most MaxLowRiskChanges entries, at least one.
+func LowRisk(items []Item) bool {
+	entries := 0
+	for _, it := range items {
+		if it.Op != OpSet {
+			return false
+		}
+		switch it.NodeKind {
+		case KindContentEntry:
+			entries++
+		case KindAsset:
+		default:
+			return false
+		}
+	}
+	return entries > 0 && entries <= MaxLowRiskChanges
 }
 
 // Outcome is how a release ended (§4.2); Kind matches the terminal state.

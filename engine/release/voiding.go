@@ -12,6 +12,7 @@ type ChangeFacts struct {
 	NewApproval  bool // the change carries an approval (a carry-out; an approver's re-pin)
 	NewOutcome   bool
 	NewRequest   bool // the change files a new approval request
+	Moved        bool // the change gives the release a new time (D4)
 }
 
 // RequestEnd is what becomes of a release's waiting request.
@@ -43,8 +44,9 @@ type ChangeEffect struct {
 //     one ("any item change re-pins and voids it"), so no path can publish
 //     new items on an old approval (S6);
 //   - a waiting release that stops waiting without being approved, files a
-//     new request, or changes its items closes its request: expired when its
-//     time came (D5), withdrawn otherwise.
+//     new request, changes its items or moves (its request was bound to the
+//     old time) closes its request: expired when its time came (D5),
+//     withdrawn otherwise.
 func EffectOf(f ChangeFacts) ChangeEffect {
 	var e ChangeEffect
 	if !f.NewApproval {
@@ -53,7 +55,7 @@ func EffectOf(f ChangeFacts) ChangeEffect {
 	if !f.NewOutcome {
 		e.ClearOutcome = f.To == StateDraft || f.To == StateAwaitingApproval || f.To == StateScheduled
 	}
-	if slices.Contains(f.From, StateAwaitingApproval) && (f.To != StateScheduled || f.NewRequest || f.ItemsChanged) {
+	if slices.Contains(f.From, StateAwaitingApproval) && (f.To != StateScheduled || f.NewRequest || f.ItemsChanged || f.Moved) {
 		e.CloseRequest = RequestWithdrawn
 		if f.To == StateExpired {
 			e.CloseRequest = RequestExpired

@@ -26,6 +26,8 @@ func TestEffectOf(t *testing.T) {
 			ChangeEffect{ClearApproval: true, ClearOutcome: true, CloseRequest: RequestWithdrawn}},
 		{"a waiting release moved files a new request", ChangeFacts{From: waiting, To: StateAwaitingApproval, NewRequest: true},
 			ChangeEffect{ClearApproval: true, ClearOutcome: true, CloseRequest: RequestWithdrawn}},
+		{"a waiting release moved with an agent's auto approval", ChangeFacts{From: waiting, To: StateScheduled, NewApproval: true, Moved: true},
+			ChangeEffect{ClearOutcome: true, CloseRequest: RequestWithdrawn}},
 		{"a waiting release re-pinned by an approver", ChangeFacts{From: waiting, To: StateScheduled, ItemsChanged: true, NewApproval: true},
 			ChangeEffect{ClearOutcome: true, CloseRequest: RequestWithdrawn}},
 		{"undecided at its time", ChangeFacts{From: waiting, To: StateExpired, NewOutcome: true},

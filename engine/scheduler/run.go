@@ -339,11 +339,14 @@ func recompute(r engine.ReleaseRow) (time.Time, bool) {
 // approval stands while they could still approve the release. An error
 // reading them is not a lost right: the run retries (§8.8).
 func (e *Scheduler) approvalHolds(ctx context.Context, r engine.ReleaseRow) (reason string, ok bool, err error) {
-	if r.Approval == nil || r.Approval.Kind != "person" {
+	if r.Approval == nil || (r.Approval.Kind != release.ApprovalPerson && r.Approval.Kind != release.ApprovalAuto) {
 		return "unapproved", false, nil
 	}
 	if release.Hash(r.SiteID, r.Items) != r.Hash {
 		return "approval_lost", false, nil
+	}
+	if r.Approval.Kind == release.ApprovalAuto {
+		return e.autoApprovalHolds(ctx, r)
 	}
 	u, err := e.store.UserByID(ctx, r.Approval.By.ID)
 	if errors.Is(err, engine.ErrNotFound) {
@@ -362,6 +365,36 @@ func (e *Scheduler) approvalHolds(ctx context.Context, r engine.ReleaseRow) (rea
 		return "approval_lost", false, nil
 	}
 	return "", true, nil
+}
+
+// SetAgentKeys gives the scheduler the agent keys, with which it re-checks
+// an auto approval at run time; without them an auto-approved release
+// expires (fail closed).
+func (e *Scheduler) SetAgentKeys(k AgentKeys) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.keys = k
+}
+
+// autoApprovalHolds re-checks an agent key's auto approval (§10.6,
+// §11.6: a revoked key's releases expire; a person-approved release of
+// the same key still runs): the key as it acts now, the window, the mode.
+func (e *Scheduler) autoApprovalHolds(ctx context.Context, r engine.ReleaseRow) (string, bool, error) {
+	var u *engine.User
+	e.mu.Lock()
+	keys := e.keys
+	e.mu.Unlock()
+	if keys != nil {
+		got, err := keys.KeyUser(ctx, r.SiteID, r.Approval.KeyID)
+		switch {
+		case err == nil:
+			u = &got
+		case !errors.Is(err, engine.ErrNotFound):
+			return "", false, err
+		}
+	}
+	reason, err := e.e.AutoApprovalHolds(ctx, u, r, e.e.Now())
+	return reason, err == nil && reason == "", err
 }
 
 // liveRefs is the site's live snapshot's refs; none before its first

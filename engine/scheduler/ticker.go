@@ -48,6 +48,16 @@ type Engine interface {
 	ReleaseAddresses(ctx context.Context, siteID string, items []release.Item) error
 	// AsLeft reports whether a node is as its release item left it.
 	AsLeft(ctx context.Context, it release.Item, n content.Node) (bool, error)
+	// AutoApprovalHolds re-checks an agent key's auto approval at run
+	// time: "" when it holds, else why not.
+	AutoApprovalHolds(ctx context.Context, u *engine.User, r engine.ReleaseRow, now time.Time) (string, error)
+}
+
+// AgentKeys finds the caller an agent key acts as now (agents.KeyUser):
+// the run-time re-check of an auto approval asks it. engine.ErrNotFound
+// when the key is revoked or its owner gone.
+type AgentKeys interface {
+	KeyUser(ctx context.Context, siteID, keyID string) (engine.User, error)
 }
 
 // Scheduler is the in-process scheduler loop: it runs a tick, sleeps until
@@ -75,7 +85,10 @@ type Scheduler struct {
 	// automations for the deployment (SetAutomationsOff).
 	jobs           jobs.Stepper
 	automationsOff bool
-	background     sync.WaitGroup
+	// keys re-check auto approvals (SetAgentKeys); without them an auto
+	// approval never holds.
+	keys       AgentKeys
+	background sync.WaitGroup
 }
 
 // New returns a stopped scheduler over e and store. log may be nil. It

@@ -65,6 +65,7 @@ func Of(eng *engine.Engine, st Store, clock engine.Clock, log *slog.Logger) *Ser
 	steps := jobs.New(eng, st, nil) // handlers.New gives it the public site to render
 	sched.SetJobs(steps)
 	keys := agents.New(st, eng)
+	sched.SetAgentKeys(keys) // an auto approval is re-checked against its key at T
 	aut := automations.New(st, eng)
 	aut.SetKeyMinter(automationKeys{keys}) // an agent task mints its own key
 	return &Services{

@@ -45,8 +45,9 @@ func (h *Handler) Notifications(w http.ResponseWriter, r *http.Request) {
 				row.ActionKey = "notice.publish_now"
 			}
 		case scheduler.NoticeExpired:
-			if o != nil && o.Reason == "approval_lost" { // §10.6: Editors approve and publish it now
-				row.Sentence = p.T("notice.expired_approval_lost", "Title", n.Title, "Time", when)
+			if o != nil && (o.Reason == "approval_lost" || o.Reason == engine.ReasonKeyLost || o.Reason == engine.ReasonAutoWindowEnded) {
+				// §10.6: Editors approve and publish it now
+				row.Sentence = p.T("notice.expired_"+o.Reason, "Title", n.Title, "Time", when)
 			}
 			if mayDecide {
 				row.ActionKey = "notice.approve_and_publish_now"

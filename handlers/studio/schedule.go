@@ -231,8 +231,9 @@ func outcomeSentence(ctx context.Context, rel engine.ReleaseRow) string {
 		}
 		return p.T("outcome.published", "When", at, "Late", p.Duration(time.Duration(late)*time.Second))
 	case "expired":
-		if o.Reason == "approval_lost" { // §10.6: the approver can no longer approve it
-			return p.T("outcome.expired_approval_lost", "When", at)
+		switch o.Reason { // §10.6: the approver can no longer approve it
+		case "approval_lost", engine.ReasonKeyLost, engine.ReasonAutoWindowEnded:
+			return p.T("outcome.expired_"+o.Reason, "When", at)
 		}
 		return p.T("outcome.expired", "When", at)
 	case "canceled":
