@@ -182,8 +182,12 @@ var readTools = []string{"list_schedule", "get_schedule", "list_releases", "get_
 // runTools are an automation key's run tools (§12).
 var runTools = []string{"begin_run", "end_run", "pause_automation"}
 
+// writeTools are §12's write tools, save_draft and broken_links.
+var writeTools = []string{"propose_release", "schedule_release", "reschedule", "cancel_schedule", "set_embargo",
+	"lift_embargo", "schedule_unpublish", "save_draft", "broken_links"}
+
 // TestMCPToolsList: initialize answers §12's instructions, and tools/list
-// is exactly this pass's read tools, each with an object schema from its
+// is exactly §12's tools and the content tools, each with an object schema from its
 // Go type naming its required fields.
 func TestMCPToolsList(t *testing.T) {
 	t.Parallel()
@@ -213,7 +217,7 @@ func TestMCPToolsList(t *testing.T) {
 		required[tl.Name] = sch.Required
 	}
 	slices.Sort(names)
-	want := append(slices.Clone(readTools), runTools...)
+	want := append(append(slices.Clone(readTools), runTools...), writeTools...)
 	slices.Sort(want)
 	if !slices.Equal(names, want) {
 		t.Fatalf("tools %v, want %v", names, want)
@@ -223,6 +227,10 @@ func TestMCPToolsList(t *testing.T) {
 		"list_automations": {"siteId"}, "list_runs": {"siteId"}, "get_run": {"runId", "siteId"}, "get_mode": nil,
 		"begin_run": {"automationId"}, "end_run": {"outcome", "runId", "summary"}, "pause_automation": {"automationId"},
 		"list_content": {"siteId"}, "get_content": {"nodeId", "siteId"},
+		"propose_release": {"nodeIds", "siteId"}, "schedule_release": {"siteId", "when"},
+		"reschedule": {"expectedRev", "releaseId", "siteId", "when"}, "cancel_schedule": {"expectedRev", "releaseId", "siteId"},
+		"set_embargo": {"expectedRev", "from", "nodeId", "siteId"}, "lift_embargo": {"expectedRev", "nodeId", "reason", "siteId"},
+		"schedule_unpublish": {"at", "expectedRev", "nodeId", "siteId"}, "save_draft": {"siteId"}, "broken_links": {"siteId"},
 	} {
 		if !slices.Equal(required[name], req) {
 			t.Errorf("%s requires %v, want %v", name, required[name], req)

@@ -219,26 +219,33 @@ func (h *Handler) ScheduleRelease(w http.ResponseWriter, r *http.Request) {
 		h.failDraft(w, ctx, err)
 		return
 	}
-	rel, err := h.releaseOut(ctx, row)
+	out, err := h.scheduleOut(ctx, u, row)
 	if err != nil {
 		h.fail(w, ctx, err)
 		return
 	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// scheduleOut is §12 schedule_release's answer: the release, "scheduled"
+// or "approval-pending" with the waiting request's id.
+func (h *Handler) scheduleOut(ctx context.Context, u engine.User, row engine.ReleaseRow) (scheduleJSON, error) {
+	rel, err := h.releaseOut(ctx, row)
+	if err != nil {
+		return scheduleJSON{}, err
+	}
 	out := scheduleJSON{Release: rel, Status: statusScheduled}
 	if row.State == release.StateAwaitingApproval {
 		out.Status = statusApprovalPending
-		waiting, err := h.eng.Approvals(ctx, u, site)
+		waiting, err := h.eng.WaitingRequestsOf(ctx, u, row.SiteID, []string{row.ID})
 		if err != nil {
-			h.fail(w, ctx, err)
-			return
+			return scheduleJSON{}, err
 		}
-		for _, v := range waiting {
-			if v.Request.ReleaseID == row.ID {
-				out.ApprovalID = v.Request.ID
-			}
+		for _, q := range waiting {
+			out.ApprovalID = q.ID
 		}
 	}
-	writeJSON(w, http.StatusOK, out)
+	return out, nil
 }
 
 // Repin pins a release's items again to what is current (§13 POST
@@ -315,24 +322,32 @@ func (h *Handler) resolve(w http.ResponseWriter, r *http.Request, body whenBody,
 // CodeBadWhen refuses a when that is none of §12's three forms.
 const CodeBadWhen = engine.CodeBadWhen
 
-// parseWhen reads a release time as §12's schedule_release takes it:
-// {"at": RFC 3339 instant}, {"localTime": "YYYY-MM-DDTHH:MM", "timeZone"?:
-// IANA name; the site's when left out} or the string "on-approval". Absent
-// (or null) is nil. It answers 400 itself (bad_when on "when", bad_instant
-// on "at") and returns false when the value will not do; the engine checks
-// the time itself.
+// parseWhen is ParseWhen answering its refusal itself (400 on the field);
+// false when the value will not do. The engine checks the time itself.
 func (h *Handler) parseWhen(w http.ResponseWriter, r *http.Request, raw json.RawMessage) (*engine.WhenInput, bool) {
-	ctx := r.Context()
+	in, err := ParseWhen(raw)
+	if err != nil {
+		h.badRequest(w, r.Context(), err.Code, err.Field)
+		return nil, false
+	}
+	return in, true
+}
+
+// ParseWhen reads §12's when: {"at": instant} | {"localTime":
+// "YYYY-MM-DDTHH:MM", "timeZone"?} | "on-approval"; absent or null is nil.
+// A when that is none of them is refused with the field it fails on
+// (bad_when, bad_instant, unknown_zone, bad_wall), as the API and MCP both
+// answer it.
+func ParseWhen(raw json.RawMessage) (*engine.WhenInput, *engine.Error) {
 	if len(raw) == 0 || string(raw) == "null" {
-		return nil, true
+		return nil, nil
 	}
 	var word string
 	if json.Unmarshal(raw, &word) == nil {
 		if word != "on-approval" {
-			h.badRequest(w, ctx, CodeBadWhen, "when")
-			return nil, false
+			return nil, engine.Refuse(CodeBadWhen, "when")
 		}
-		return &engine.WhenInput{OnApproval: true}, true
+		return &engine.WhenInput{OnApproval: true}, nil
 	}
 	var v struct {
 		At        *string `json:"at"`
@@ -342,28 +357,24 @@ func (h *Handler) parseWhen(w http.ResponseWriter, r *http.Request, raw json.Raw
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&v); err != nil || (v.At == nil) == (v.LocalTime == nil) || v.At != nil && v.TimeZone != nil {
-		h.badRequest(w, ctx, CodeBadWhen, "when")
-		return nil, false
+		return nil, engine.Refuse(CodeBadWhen, "when")
 	}
 	if v.At != nil {
 		at, err := time.Parse(time.RFC3339, *v.At)
 		if err != nil {
-			h.badRequest(w, ctx, CodeBadInstant, "at")
-			return nil, false
+			return nil, engine.Refuse(CodeBadInstant, "at")
 		}
-		return &engine.WhenInput{At: &at}, true
+		return &engine.WhenInput{At: &at}, nil
 	}
 	in := &engine.WhenInput{LocalTime: *v.LocalTime}
 	if v.TimeZone != nil {
 		if *v.TimeZone == "" {
-			h.badRequest(w, ctx, engine.CodeUnknownZone, "timeZone")
-			return nil, false
+			return nil, engine.Refuse(engine.CodeUnknownZone, "timeZone")
 		}
 		in.TimeZone = *v.TimeZone
 	}
 	if in.LocalTime == "" {
-		h.badRequest(w, ctx, localtime.CodeBadWall, "localTime")
-		return nil, false
+		return nil, engine.Refuse(localtime.CodeBadWall, "localTime")
 	}
-	return in, true
+	return in, nil
 }

@@ -37,9 +37,10 @@ type liftBody struct {
 // one-item release that carries the change on a live node, and the status
 // (saved, unchanged, published, approval-pending, scheduled).
 type gateAnswer struct {
-	Node    nodeJSON    `json:"node"`
-	Release *releaseDoc `json:"release,omitempty"`
-	Status  string      `json:"status"`
+	Node       nodeJSON    `json:"node"`
+	Release    *releaseDoc `json:"release,omitempty"`
+	Status     string      `json:"status"`
+	ApprovalID string      `json:"approvalId,omitempty"` // the request, when approval-pending
 }
 
 // SetGates changes a node's gates (§7.6, §13 POST …/gates): body {nodeId,
@@ -155,11 +156,11 @@ func gateTime(raw json.RawMessage) (gates.GateTime, bool) {
 func (h *Handler) answerGate(ctx context.Context, res gates.GateResult) (gateAnswer, error) {
 	a := gateAnswer{Node: h.nodeOf(ctx, res.Node), Status: res.Status}
 	if res.Release != nil {
-		rel, err := h.releaseOut(ctx, *res.Release)
+		s, err := h.scheduleOut(ctx, userOf(ctx), *res.Release)
 		if err != nil {
 			return a, err
 		}
-		a.Release = &rel
+		a.Release, a.ApprovalID = &s.Release, s.ApprovalID
 	}
 	return a, nil
 }

@@ -5,6 +5,7 @@ import (
 
 	"studio/engine"
 	"studio/engine/automations"
+	"studio/engine/gates"
 )
 
 // The JSON shapes below are the API's, shared with the MCP surface
@@ -16,6 +17,33 @@ import (
 func ReleasesJSON(ctx context.Context, eng *engine.Engine, u engine.User, siteID string, rows []engine.ReleaseRow) (any, error) {
 	h := &Handler{eng: eng}
 	return h.releasesOut(context.WithValue(ctx, userKey{}, u), siteID, rows)
+}
+
+// ReleaseJSON is one release as GET …/releases lists it, with u's
+// abilities.
+func ReleaseJSON(ctx context.Context, eng *engine.Engine, u engine.User, row engine.ReleaseRow) (any, error) {
+	h := &Handler{eng: eng}
+	out, err := h.releasesOut(context.WithValue(ctx, userKey{}, u), row.SiteID, []engine.ReleaseRow{row})
+	if err != nil {
+		return nil, err
+	}
+	return out[0], nil
+}
+
+// ScheduleJSON is §12 schedule_release's and reschedule's answer, as POST
+// …/schedule answers it: {release, status: "scheduled" |
+// "approval-pending", approvalId?}.
+func ScheduleJSON(ctx context.Context, eng *engine.Engine, u engine.User, row engine.ReleaseRow) (any, error) {
+	h := &Handler{eng: eng}
+	return h.scheduleOut(context.WithValue(ctx, userKey{}, u), u, row)
+}
+
+// GateJSON is a gate change's answer as POST …/gates answers it (§12
+// set_embargo, lift_embargo, schedule_unpublish): {node, release?, status,
+// approvalId?}.
+func GateJSON(ctx context.Context, eng *engine.Engine, u engine.User, res gates.GateResult) (any, error) {
+	h := &Handler{eng: eng}
+	return h.answerGate(context.WithValue(ctx, userKey{}, u), res)
 }
 
 // ReleaseViewJSON is §12's ReleaseView as GET …/releases/{id} answers it.

@@ -32,6 +32,8 @@ import (
 	"studio/engine"
 	"studio/engine/automations"
 	"studio/engine/calendar"
+	"studio/engine/gates"
+	"studio/engine/jobs"
 	"studio/engine/localtime"
 	"studio/engine/services"
 	"studio/handlers/refusal"
@@ -70,6 +72,8 @@ type Handler struct {
 	eng    *engine.Engine
 	cal    *calendar.Calendar
 	aut    *automations.Automations
+	gates  *gates.Gates
+	jobs   *jobs.Jobs
 	keys   Keys
 	log    *slog.Logger
 	server *sdk.Server
@@ -81,12 +85,13 @@ type Handler struct {
 
 // New builds the MCP server with its tools and its HTTP handler.
 func New(svc *services.Services, keys Keys, log *slog.Logger) *Handler {
-	h := &Handler{eng: svc.Engine, cal: svc.Calendar, aut: svc.Automations, keys: keys, log: log,
+	h := &Handler{eng: svc.Engine, cal: svc.Calendar, aut: svc.Automations, gates: svc.Gates, jobs: svc.Jobs, keys: keys, log: log,
 		crossOrigin: http.NewCrossOriginProtection()}
 	h.server = sdk.NewServer(&sdk.Implementation{Name: "studio", Version: "1"},
 		&sdk.ServerOptions{Instructions: Instructions, Logger: log})
 	h.server.AddReceivingMiddleware(h.badInput)
 	h.addTools()
+	h.addWriteTools()
 	// DNS-rebinding protection stays on (DisableLocalhostProtection false):
 	// a request reaching a loopback listener with another Host is refused.
 	stream := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return h.server },

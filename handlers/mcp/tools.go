@@ -11,6 +11,7 @@ import (
 	"studio/engine/automation"
 	"studio/engine/automations"
 	"studio/engine/calendar"
+	"studio/engine/policy"
 	"studio/engine/release"
 	"studio/handlers/api"
 	"studio/locales"
@@ -25,6 +26,9 @@ type call struct {
 	u    engine.User
 	site engine.Site
 	run  *automations.RunStatus
+	// wrote and requested: the body wrote (a version, a release) and
+	// filed an approval request, for the run's ledger (§11.5).
+	wrote, requested bool
 }
 
 // sited is a tool input that names a site.
@@ -49,6 +53,13 @@ func (s SiteInput) site() string { return s.SiteID }
 // field accepts).
 func tool[In sited](h *Handler, name, desc string, body func(c *call, in In) (any, error), schema ...*jsonschema.Schema) {
 	t := &sdk.Tool{Name: name, Description: desc}
+	// The budget must have room for what the tool may do before it starts
+	// (§11.5): a write for every class but read, a request for the
+	// classes that wait for a person.
+	spec, _ := policy.Tool(name)
+	def, _ := spec.Variant("")
+	writes := def.Class != policy.ClassRead
+	requests := writes && def.Class != policy.ClassAdvisory
 	if len(schema) > 0 {
 		t.InputSchema = schema[0]
 	}
@@ -59,12 +70,13 @@ func tool[In sited](h *Handler, name, desc string, body func(c *call, in In) (an
 				return errorResult(CodeUnauthenticated, locales.T(locales.With(ctx, "en"), "mcp.unauthenticated"), nil), nil, nil
 			}
 			c := &call{ctx: ctxOf(ctx, u), u: u}
-			cr := automations.CallRequest{Tool: name}
+			cr := automations.CallRequest{Tool: name, MayWrite: writes, MayRequestApproval: requests}
 			if k, ok := any(in).(keyed); ok {
 				cr.AutomationKey = k.ownAutomation(u)
 			}
 			started, err := h.aut.StartCall(ctx, u, cr)
 			c.u, c.run = started.User, started.Run
+			c.ctx = engine.WithAgentCall(c.ctx, c.u) // the use case's audit rows are the run's
 			var out any
 			if err == nil {
 				out, err = func() (any, error) {
@@ -77,7 +89,8 @@ func tool[In sited](h *Handler, name, desc string, body func(c *call, in In) (an
 					}
 					return body(c, in)
 				}()
-				if eerr := started.End(ctx, automations.CallResult{Refused: err != nil}); eerr != nil {
+				res := automations.CallResult{Refused: err != nil, Write: err == nil && c.wrote, ApprovalRequest: err == nil && c.requested}
+				if eerr := started.End(ctx, res); eerr != nil {
 					err = eerr
 				}
 			}

@@ -1,0 +1,334 @@
+package handlers_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"studio/engine"
+	"studio/engine/agents"
+	"studio/engine/automations"
+	"studio/engine/content"
+	"studio/engine/policy"
+	"studio/engine/release"
+)
+
+// The write tools over real HTTP with the go-sdk client and keys minted by
+// the agent-key use case (so the scheduler's run-time re-check finds them):
+// what goes out, what waits for a person, what is refused, per mode.
+
+// agentSession mints an Editor's key of mode (its default scopes) and
+// connects with it.
+func (a *testApp) agentSession(t *testing.T, base string, mode policy.Mode, scopes ...policy.Scope) (*sdk.ClientSession, agents.Key) {
+	t.Helper()
+	key, secret, err := a.agents.Mint(context.Background(), a.editor, a.site.ID, agents.KeyInput{Name: "Desk " + string(mode),
+		Mode: mode, Scopes: scopes})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return (&mcpFixture{base: base}).connect(t, secret), key
+}
+
+// okTool calls a tool that must answer without a refusal.
+func okTool(t *testing.T, s *sdk.ClientSession, name string, args map[string]any) map[string]any {
+	t.Helper()
+	out, res := callTool(t, s, name, args)
+	if res.IsError {
+		t.Fatalf("%s: refused: %v", name, out)
+	}
+	return out
+}
+
+func releaseIDOf(t *testing.T, out map[string]any) (string, int64) {
+	t.Helper()
+	r, _ := out["release"].(map[string]any)
+	id, _ := r["id"].(string)
+	rev, _ := r["rev"].(float64)
+	if id == "" {
+		t.Fatalf("no release in %v", out)
+	}
+	return id, int64(rev)
+}
+
+// liveSnapshot is the site's live snapshot pointer.
+func (a *testApp) liveSnapshot(t *testing.T) string {
+	t.Helper()
+	var id string
+	if err := a.store.DB().QueryRow(`SELECT coalesce(published_snapshot_id, '') FROM sites WHERE id = ?`, a.site.ID).Scan(&id); err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+// nodeCount counts the site's nodes.
+func (a *testApp) nodeCount(t *testing.T) int {
+	t.Helper()
+	var n int
+	if err := a.store.DB().QueryRow(`SELECT count(*) FROM nodes WHERE site_id = ?`, a.site.ID).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// tickAt moves the clock to at and runs what is due.
+func (a *testApp) tickAt(t *testing.T, at time.Time) {
+	t.Helper()
+	a.clock.Set(at)
+	if _, err := a.sched.RunDue(context.Background(), "manual"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestMCPWriteToolsManual: in manual mode a proposal is free and every
+// other write waits for a person, at once (runs never wait): the request
+// is bound to the release and its time, a person approves it in one act,
+// and the scheduler publishes it at T. What has no request to file is
+// refused (waits_for_person), changing nothing.
+func TestMCPWriteToolsManual(t *testing.T) {
+	a := newApp(t)
+	base := a.serve(t, false)
+	s, key := a.agentSession(t, base, policy.ModeManual)
+	site := a.site.ID
+	noon := time.Date(2026, 11, 2, 9, 0, 0, 0, time.UTC) // 12:00 in Istanbul
+
+	out := okTool(t, s, "propose_release", map[string]any{"siteId": site, "nodeIds": []string{a.draft.ID},
+		"at": noon.Format(time.RFC3339), "note": "For the noon slot."})
+	id, rev := releaseIDOf(t, out)
+	if r := a.release(t, id); r.State != release.StateDraft || r.CreatedBy.Kind != "agent" || r.CreatedBy.ID != key.ID {
+		t.Fatalf("a proposal is the key's draft: %+v", r.Release)
+	}
+	var note string
+	if err := a.store.DB().QueryRow(`SELECT json_extract(details, '$.note') FROM audit WHERE action = 'release.create' AND release_id = ?`,
+		id).Scan(&note); err != nil || note != "For the noon slot." {
+		t.Fatalf("the note on the audit row: %q %v", note, err)
+	}
+
+	out = okTool(t, s, "schedule_release", map[string]any{"siteId": site, "releaseId": id, "when": map[string]any{"at": noon.Format(time.RFC3339)},
+		"expectedRev": rev})
+	apr, _ := out["approvalId"].(string)
+	if out["status"] != "approval-pending" || apr == "" {
+		t.Fatalf("schedule_release in manual waits: %v", out)
+	}
+	r := a.release(t, id)
+	if r.State != release.StateAwaitingApproval || r.Approval != nil {
+		t.Fatalf("waiting release: %+v", r.Release)
+	}
+	q, err := a.store.ApprovalRequest(context.Background(), site, apr)
+	if err != nil || q.StateHash != r.Hash || q.RequestedBy.ID != key.ID || q.ExecuteAt == nil || !q.ExecuteAt.Equal(noon) {
+		t.Fatalf("the request binds rl1: and the time: %+v %v", q, err)
+	}
+
+	out, res := callTool(t, s, "cancel_schedule", map[string]any{"siteId": site, "releaseId": id, "expectedRev": r.Rev})
+	toolError(t, "cancel in manual", out, res, engine.CodeWaitsForPerson)
+	if after := a.release(t, id); after.State != r.State || after.Rev != r.Rev {
+		t.Fatalf("a refused cancel changed the release: %s rev %d", after.State, after.Rev)
+	}
+
+	// The agent never approves: a person does, once, and T publishes it.
+	if _, err := a.eng.Approve(context.Background(), a.editor, site, apr); err != nil {
+		t.Fatal(err)
+	}
+	a.tickAt(t, noon.Add(-time.Second))
+	if a.release(t, id).State != release.StateScheduled {
+		t.Fatal("published early")
+	}
+	a.tickAt(t, noon)
+	if got := a.release(t, id); got.State != release.StatePublished {
+		t.Fatalf("at T: %s", got.State)
+	}
+}
+
+// TestMCPWriteToolsEdits: in edits mode drafts and reductions are free
+// (save_draft; an embargo on a live node goes out as a gate-only release
+// without a person; canceling a release that only publishes), while
+// publishing, removing content and lifting an embargo wait; an agent's
+// move voids a person's approval (D4).
+func TestMCPWriteToolsEdits(t *testing.T) {
+	a := newApp(t)
+	base := a.serve(t, false)
+	s, key := a.agentSession(t, base, policy.ModeEdits)
+	site := a.site.ID
+	ctx := context.Background()
+
+	out := okTool(t, s, "save_draft", map[string]any{"siteId": site, "title": "Turnout by district", "body": "Figures at noon."})
+	node, _ := out["node"].(map[string]any)
+	nodeID, _ := node["id"].(string)
+	d, err := a.eng.Node(ctx, site, nodeID)
+	if err != nil || d.Live != nil || d.Body.Slug != "turnout-by-district" {
+		t.Fatalf("save_draft creates a draft, never live: %+v %v", d, err)
+	}
+	okTool(t, s, "save_draft", map[string]any{"siteId": site, "nodeId": nodeID, "expectedRev": d.Rev, "summary": "Where people voted."})
+	if d2, _ := a.eng.Node(ctx, site, nodeID); d2.Rev != d.Rev+1 || d2.Body.Summary != "Where people voted." || d2.Body.Title != d.Body.Title {
+		t.Fatalf("save_draft changes only the given fields: %+v", d2.Body)
+	}
+
+	// An embargo on a live article can only hide it: out without a person.
+	from := start.Add(3 * time.Hour)
+	live, _ := a.eng.Node(ctx, site, a.live.ID)
+	out = okTool(t, s, "set_embargo", map[string]any{"siteId": site, "nodeId": a.live.ID, "from": from.Format(time.RFC3339),
+		"expectedRev": live.Rev})
+	gid, _ := releaseIDOf(t, out)
+	g := a.release(t, gid)
+	if out["status"] != "scheduled" || g.Approval == nil || g.Approval.Kind != release.ApprovalAuto || !g.Approval.Reduce || g.Approval.KeyID != key.ID {
+		t.Fatalf("set_embargo in edits: %v / %+v", out, g.Approval)
+	}
+	a.tickAt(t, start)
+	if a.release(t, gid).State != release.StatePublished {
+		t.Fatalf("the gate-only release: %s", a.release(t, gid).State)
+	}
+
+	// Lifting it early is a person's act; an expiry removes content: both wait.
+	live, _ = a.eng.Node(ctx, site, a.live.ID)
+	out = okTool(t, s, "lift_embargo", map[string]any{"siteId": site, "nodeId": a.live.ID, "reason": "The press conference moved.",
+		"expectedRev": live.Rev})
+	if out["status"] != "approval-pending" || out["approvalId"] == nil {
+		t.Fatalf("lift_embargo always waits: %v", out)
+	}
+	page, _ := a.eng.Node(ctx, site, a.page.ID)
+	out = okTool(t, s, "schedule_unpublish", map[string]any{"siteId": site, "nodeId": a.page.ID,
+		"at": start.Add(5 * time.Hour).Format(time.RFC3339), "expectedRev": page.Rev})
+	if out["status"] != "approval-pending" || out["approvalId"] == nil {
+		t.Fatalf("schedule_unpublish always waits: %v", out)
+	}
+
+	// A person's approved release, moved by the agent: approval voided.
+	other := a.otherDraft(t)
+	rel := a.scheduleAt(t, a.editor, other, "2026-11-03", "09:00")
+	out = okTool(t, s, "reschedule", map[string]any{"siteId": site, "releaseId": rel.ID, "expectedRev": a.release(t, rel.ID).Rev,
+		"when": map[string]any{"localTime": "2026-11-03T10:00"}})
+	if r := a.release(t, rel.ID); out["status"] != "approval-pending" || r.Approval != nil || r.State != release.StateAwaitingApproval {
+		t.Fatalf("an agent's move voids the approval: %v / %+v", out, r.Release)
+	}
+	// Canceling a release that only publishes is a reduce: free in edits.
+	okTool(t, s, "cancel_schedule", map[string]any{"siteId": site, "releaseId": rel.ID, "expectedRev": a.release(t, rel.ID).Rev})
+	if r := a.release(t, rel.ID); r.State != release.StateCanceled {
+		t.Fatalf("cancel in edits: %s", r.State)
+	}
+}
+
+// TestMCPAutoApprovals: in auto mode a low-risk release inside the 24-hour
+// window is approved as {kind: auto, keyId, windowEnds} and published at
+// T; one outside the window waits. At T the approval is checked again:
+// once its key is revoked the release expires (key_lost) and nothing is
+// published.
+func TestMCPAutoApprovals(t *testing.T) {
+	a := newApp(t)
+	base := a.serve(t, false)
+	s, key := a.agentSession(t, base, policy.ModeAuto)
+	s2, _ := a.agentSession(t, base, policy.ModeAuto)
+	site := a.site.ID
+
+	schedule := func(s *sdk.ClientSession, nodeID string, at time.Time) (string, map[string]any) {
+		out := okTool(t, s, "schedule_release", map[string]any{"siteId": site, "nodeIds": []string{nodeID},
+			"when": map[string]any{"at": at.Format(time.RFC3339)}})
+		id, _ := releaseIDOf(t, out)
+		return id, out
+	}
+	soon, out := schedule(s, a.draft.ID, start.Add(2*time.Hour))
+	r := a.release(t, soon)
+	if out["status"] != "scheduled" || r.Approval == nil || r.Approval.Kind != release.ApprovalAuto || r.Approval.KeyID != key.ID ||
+		r.Approval.WindowEnds == nil || !r.Approval.WindowEnds.Equal(start.Add(policy.AutoWindow)) {
+		t.Fatalf("a low-risk release in the window: %v / %+v", out, r.Approval)
+	}
+	later, out := schedule(s, a.otherDraft(t).ID, start.Add(30*time.Hour))
+	if out["status"] != "approval-pending" || a.release(t, later).Approval != nil {
+		t.Fatalf("outside the window it waits: %v", out)
+	}
+	// Moved into the window, it is decided again as schedule_release: auto
+	// approved, and its request no longer waits.
+	out = okTool(t, s, "reschedule", map[string]any{"siteId": site, "releaseId": later, "expectedRev": a.release(t, later).Rev,
+		"when": map[string]any{"at": start.Add(3 * time.Hour).Format(time.RFC3339)}})
+	if r := a.release(t, later); out["status"] != "scheduled" || r.Approval == nil || r.Approval.Kind != release.ApprovalAuto {
+		t.Fatalf("a move into the window in auto: %v / %+v", out, r.Approval)
+	}
+	if waiting, _ := a.eng.WaitingRequestsOf(context.Background(), a.editor, site, []string{later}); len(waiting) != 0 {
+		t.Fatalf("the old request still waits: %+v", waiting)
+	}
+	third := a.createNode(t, release.KindContentEntry, content.Body{Title: "Markets at noon", Slug: "markets-noon",
+		Lang: "en", Status: content.StatusDraft, Text: "Prices at midday."})
+	kept, _ := schedule(s2, third.ID, start.Add(time.Hour))
+
+	a.tickAt(t, start.Add(time.Hour))
+	if got := a.release(t, kept); got.State != release.StatePublished {
+		t.Fatalf("an auto-approved release at T: %s", got.State)
+	}
+	if err := a.agents.Revoke(context.Background(), a.editor, site, key.ID); err != nil {
+		t.Fatal(err)
+	}
+	before := a.liveSnapshot(t)
+	a.tickAt(t, start.Add(2*time.Hour))
+	got := a.release(t, soon)
+	if got.State != release.StateExpired || got.Outcome == nil || got.Outcome.Reason != engine.ReasonKeyLost {
+		t.Fatalf("a revoked key's auto approval at T: %s %+v", got.State, got.Outcome)
+	}
+	if a.liveSnapshot(t) != before {
+		t.Fatal("an expired auto release published something")
+	}
+}
+
+// TestMCPTaintAndRunTrail: inside an agent task's run, a write that waits
+// files its request with the run's id (get_run lists it); once the run
+// reads broken_links (visitor-supplied paths) it is tainted: save_draft
+// and propose_release answer tainted, a reduction still goes through, and
+// get_mode says so.
+func TestMCPTaintAndRunTrail(t *testing.T) {
+	a := newApp(t)
+	ctx := context.Background()
+	site := a.site.ID
+	no := false
+	task, err := a.aut.Create(ctx, a.editor, site, automations.Input{Name: "Desk helper", Preset: "daily",
+		Start: "2026-11-03T09:00", Task: &automations.TaskInput{Instructions: "Tidy the drafts.", ModeCap: policy.ModeEdits,
+			ReadsUntrustedText: &no, WindowMinutes: 30, Scopes: []policy.Scope{policy.ContentRead, policy.ContentWrite,
+				policy.SchedulesRead, policy.SchedulesWrite, policy.AnalyticsRead}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.aut.RunNow(ctx, a.editor, site, task.ID); err != nil {
+		t.Fatal(err)
+	}
+	base := a.serve(t, false)
+	s := (&mcpFixture{base: base}).connect(t, task.NewKey.Secret)
+	env := okTool(t, s, "begin_run", map[string]any{"automationId": task.ID})
+	runID, _ := env["runId"].(string)
+
+	out := okTool(t, s, "schedule_release", map[string]any{"siteId": site, "nodeIds": []string{a.draft.ID},
+		"when": map[string]any{"localTime": "2026-11-02T15:00"}})
+	apr, _ := out["approvalId"].(string)
+	if out["status"] != "approval-pending" || apr == "" {
+		t.Fatalf("publishing waits in edits: %v", out)
+	}
+	var createRun string
+	id, _ := releaseIDOf(t, out)
+	if err := a.store.DB().QueryRow(`SELECT coalesce(run_id, '') || '/' || coalesce(automation_id, '') FROM audit
+		WHERE action = 'release.schedule' AND release_id = ?`, id).Scan(&createRun); err != nil || createRun != runID+"/"+task.ID {
+		t.Fatalf("the use case's audit row carries the run and the automation: %q %v", createRun, err)
+	}
+	run := okTool(t, s, "get_run", map[string]any{"siteId": site, "runId": runID})
+	if ids, _ := run["approvals"].([]any); len(ids) != 1 || ids[0] != apr {
+		t.Fatalf("get_run lists the run's request: %v", run["approvals"])
+	}
+
+	okTool(t, s, "broken_links", map[string]any{"siteId": site})
+	mode := okTool(t, s, "get_mode", nil)
+	if r, _ := mode["run"].(map[string]any); r["tainted"] != true {
+		t.Fatalf("broken_links taints the run: %v", mode)
+	}
+	other := a.otherDraft(t)
+	nodes := a.nodeCount(t)
+	out, res := callTool(t, s, "save_draft", map[string]any{"siteId": site, "title": "From a 404 path"})
+	toolError(t, "save_draft after taint", out, res, engine.CodeTainted)
+	out, res = callTool(t, s, "propose_release", map[string]any{"siteId": site, "nodeIds": []string{other.ID}})
+	toolError(t, "propose_release after taint", out, res, engine.CodeTainted)
+	if a.nodeCount(t) != nodes || a.releaseCount(t) != 1 {
+		t.Fatal("a tainted run's refused writes wrote something")
+	}
+	// A reduction is still allowed: an embargo on a draft's working copy.
+	d, _ := a.eng.Node(ctx, site, a.page.ID)
+	out = okTool(t, s, "set_embargo", map[string]any{"siteId": site, "nodeId": a.page.ID,
+		"from": start.Add(6 * time.Hour).Format(time.RFC3339), "expectedRev": d.Rev})
+	if out["status"] == nil {
+		t.Fatalf("set_embargo after taint: %v", out)
+	}
+}
