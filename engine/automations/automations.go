@@ -157,6 +157,9 @@ type Store interface {
 	RunTrail(ctx context.Context, siteID, runID string) (auditIDs []int64, snapshots, approvals []string, err error)
 	// ScheduleSettings are the site's (its kill switch).
 	ScheduleSettings(ctx context.Context, siteID string) (engine.ScheduleSettings, error)
+	// AutomationWrites counts the site's audit rows in [from, to) that
+	// carry an automation: its automations' writes (§11.5).
+	AutomationWrites(ctx context.Context, siteID string, from, to time.Time) (int, error)
 	// CreateAutomation inserts a and its audit row in one transaction.
 	CreateAutomation(ctx context.Context, a Automation, audit engine.AuditEntry) error
 	// Automations lists a site's automations, oldest first (one statement:

@@ -123,9 +123,16 @@ func (e *Automations) StartCall(ctx context.Context, u engine.User, req CallRequ
 			// The budget must have room for this call before it runs; a
 			// pause stops work, which never waits on a budget (§11.6).
 			probe := automation.Call{Tool: req.Tool, Class: string(req.Class), Write: req.MayWrite, ApprovalRequest: req.MayRequestApproval}
-			if berr := automation.CheckBudget(r.Ledger.Usage, a.Task.Budget, probe); berr != nil && req.Tool != toolPause {
+			berr := fromModel(automation.CheckBudget(r.Ledger.Usage, a.Task.Budget, probe))
+			if berr == nil && req.MayWrite {
+				berr = e.checkDailyWriteCap(ctx, a.SiteID)
+			}
+			if berr != nil && req.Tool != toolPause {
 				c.ended = true
-				return c, e.endBySystem(ctx, a, r, automation.RunBudgetExceeded, false, r.Ledger, fromModel(berr), e.now())
+				if _, refused := engine.AsError(berr); !refused {
+					return c, berr // the count could not be read
+				}
+				return c, e.endBySystem(ctx, a, r, automation.RunBudgetExceeded, false, r.Ledger, berr, e.now())
 			}
 		}
 	}
@@ -141,6 +148,22 @@ func (e *Automations) StartCall(ctx context.Context, u engine.User, req CallRequ
 		return c, err
 	}
 	return c, nil
+}
+
+// checkDailyWriteCap refuses a write once the site's automations have
+// made dailyWriteCap writes since midnight UTC (§11.5: audit rows that
+// carry an automation).
+func (e *Automations) checkDailyWriteCap(ctx context.Context, siteID string) error {
+	set, err := e.store.ScheduleSettings(ctx, siteID)
+	if err != nil {
+		return err
+	}
+	from, to := automation.UTCDay(e.now())
+	used, err := e.store.AutomationWrites(ctx, siteID, from, to)
+	if err != nil {
+		return err
+	}
+	return fromModel(automation.CheckDailyWriteCap(used, set.DailyWriteCap))
 }
 
 // End counts the call in its run's ledger (RecordCall): its tool call, its

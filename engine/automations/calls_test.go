@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"studio/engine"
 	"studio/engine/automation"
@@ -173,6 +174,35 @@ func TestStartCallBudget(t *testing.T) {
 	if got, _ := b.auto.Get(ctx, b.Editor, b.Site.ID, a.ID); got.State != automations.AutomationAutoPaused ||
 		got.PausedReason != string(automation.ReasonBudget) {
 		t.Fatalf("automation %s %s, want auto-paused budget", got.State, got.PausedReason)
+	}
+}
+
+// TestStartCallDailyWriteCap: once the site's automations have made
+// dailyWriteCap writes today (audit rows carrying an automation), the next
+// write of any run is refused, ends the run budget-exceeded and pauses its
+// automation; a read still goes through until then.
+func TestStartCallDailyWriteCap(t *testing.T) {
+	b, _ := setupTasks(t)
+	ctx := context.Background()
+	a, key, runID := b.beginTask(t, taskInput())
+	now := b.Clock.Now().UTC().Format(time.RFC3339Nano)
+	b.Exec(t, `INSERT INTO schedule_settings (site_id, paused, daily_write_cap, rev, updated_at, updated_by)
+		VALUES (?, 0, 1, 1, ?, '{}')`, b.Site.ID, now)
+	if _, err := b.auto.StartCall(ctx, key, automations.CallRequest{Tool: "propose_release", MayWrite: true}); err != nil {
+		t.Fatalf("the first write under a cap of 1: %v", err)
+	}
+	b.Exec(t, `INSERT INTO audit (at, site_id, action, actor, automation_id, details) VALUES (?, ?, 'release.create', '{}', ?, '{}')`,
+		now, b.Site.ID, a.ID)
+	if _, err := b.auto.StartCall(ctx, key, automations.CallRequest{Tool: "list_releases"}); err != nil {
+		t.Fatalf("a read at the cap: %v", err)
+	}
+	_, err := b.auto.StartCall(ctx, key, automations.CallRequest{Tool: "propose_release", MayWrite: true})
+	enginetest.WantRefusal(t, err, automation.CodeDailyWriteCap, "dailyWriteCap")
+	if st := b.Text(t, `SELECT state FROM schedule_runs WHERE id = ?`, runID); st != string(automation.RunBudgetExceeded) {
+		t.Fatalf("run %s, want budget-exceeded", st)
+	}
+	if got, _ := b.auto.Get(ctx, b.Editor, b.Site.ID, a.ID); got.State != automations.AutomationAutoPaused {
+		t.Fatalf("automation %s, want auto-paused", got.State)
 	}
 }
 
