@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strings"
 	"studio/engine/agents"
+	"studio/engine/automations"
 	"sync"
 	"testing"
 	"time"
@@ -289,6 +290,16 @@ func TestCSRF(t *testing.T) {
 					t.Fatal(err)
 				}
 				u, form = strings.ReplaceAll(rt.Pattern, "{id}", au.ID), url.Values{"rev": {fmt.Sprint(au.Rev + 1)}}
+			case "/studio/schedules/automations/{id}/take-over": // an Editor's agent task, taken over by an Administrator
+				who = a.admin(t)
+				no := false
+				task, err := a.aut.Create(context.Background(), a.editor, a.site.ID, automations.Input{Name: "Planner", Preset: "daily",
+					Start: "2026-11-03T09:00", Task: &automations.TaskInput{Instructions: "Plan.", ModeCap: policy.ModeManual,
+						ReadsUntrustedText: &no, WindowMinutes: 30}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				u, form, want = strings.ReplaceAll(rt.Pattern, "{id}", task.ID), url.Values{"rev": {fmt.Sprint(task.Rev)}}, http.StatusOK
 			case "/studio/schedules/runs/{id}/dismiss": // a finding of a run (history_test.go)
 				u, form = a.dismissForm(t)
 			case "/studio/content/media": // a new media file needs its file: a multipart upload (content_address_test.go)

@@ -2,6 +2,11 @@ package handlers_test
 
 import (
 	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strings"
 	"testing"
 	"time"
 
@@ -330,5 +335,48 @@ func TestMCPTaintAndRunTrail(t *testing.T) {
 		"from": start.Add(6 * time.Hour).Format(time.RFC3339), "expectedRev": d.Rev})
 	if out["status"] == nil {
 		t.Fatalf("set_embargo after taint: %v", out)
+	}
+}
+
+// TestTakeOverInStudio: an Administrator takes over an Editor's agent task
+// from the automations list; the new key's secret shows once on the
+// answer, opens /mcp as the task's own key, and the Editor's key no longer
+// does.
+func TestTakeOverInStudio(t *testing.T) {
+	a := newApp(t)
+	ctx := context.Background()
+	no := false
+	task, err := a.aut.Create(ctx, a.editor, a.site.ID, automations.Input{Name: "Planner", Preset: "daily",
+		Start: "2026-11-03T09:00", Task: &automations.TaskInput{Instructions: "Plan.", ModeCap: policy.ModeManual,
+			ReadsUntrustedText: &no, WindowMinutes: 30}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := a.serve(t, false)
+	admin := a.admin(t)
+	c := a.signedIn(t, admin)
+	list := c.get("/studio/schedules/automations")
+	if !strings.Contains(list.Body, `data-testid="menu-take-over"`) {
+		t.Fatal("no Take over for an Administrator")
+	}
+	if strings.Contains(a.signedIn(t, a.editor).get("/studio/schedules/automations").Body, `data-testid="menu-take-over"`) {
+		t.Fatal("an Editor is offered Take over")
+	}
+	res := c.post("/studio/schedules/automations/"+task.ID+"/take-over", url.Values{"rev": {fmt.Sprint(task.Rev)}, "csrf_token": {c.token()}})
+	m := regexp.MustCompile(`data-testid="secret"[^>]*value="([^"]+)"|value="([^"]+)"[^>]*data-testid="secret"`).FindStringSubmatch(res.Body)
+	if res.Status != http.StatusOK || m == nil {
+		t.Fatalf("take over: %d, no secret shown", res.Status)
+	}
+	secret := m[1] + m[2]
+	out := okTool(t, (&mcpFixture{base: base}).connect(t, secret), "get_mode", nil)
+	if out["automationId"] != task.ID {
+		t.Fatalf("the new key is the task's: %v", out)
+	}
+	got, _ := a.aut.Get(ctx, admin, a.site.ID, task.ID)
+	if got.Owner.ID != admin.ID {
+		t.Fatalf("owner %s after the take-over", got.Owner.ID)
+	}
+	if _, err := a.agents.Authenticate(ctx, task.NewKey.Secret); err == nil {
+		t.Fatal("the Editor's old key still authenticates")
 	}
 }

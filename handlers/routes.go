@@ -111,6 +111,7 @@ func StudioRoutes(s *studio.Handler) []Route {
 		{"POST", "/studio/schedules/automations/{id}", policy.AutomationsManage, s.SaveAutomation},
 		{"POST", "/studio/schedules/automations/{id}/pause", policy.AutomationsManage, s.PauseAutomation},
 		{"POST", "/studio/schedules/automations/{id}/resume", policy.AutomationsManage, s.ResumeAutomation},
+		{"POST", "/studio/schedules/automations/{id}/take-over", policy.AutomationsManage, s.TakeOverAutomation},
 		{"GET", "/studio/schedules/automations/{id}/delete", policy.AutomationsManage, s.DeleteAutomationForm},
 		{"POST", "/studio/schedules/automations/{id}/delete", policy.AutomationsManage, s.DeleteAutomation},
 		// History (§15.1, §11.7): every run of the site's automations and
@@ -242,6 +243,7 @@ func APIRoutes(a *api.Handler) []Route {
 		{"DELETE", "/api/sites/{siteId}/automations/{automationId}", policy.AutomationsManage, a.DeleteAutomation},
 		{"POST", "/api/sites/{siteId}/automations/{automationId}/pause", policy.AutomationsManage, a.PauseAutomation},
 		{"POST", "/api/sites/{siteId}/automations/{automationId}/resume", policy.AutomationsManage, a.ResumeAutomation},
+		{"POST", "/api/sites/{siteId}/automations/{automationId}/take-over", policy.AutomationsManage, a.TakeOverAutomation},
 		{"POST", "/api/sites/{siteId}/automations/{automationId}/run-now", policy.AutomationsManage, a.RunAutomationNow},
 		{"GET", "/api/sites/{siteId}/runs", policy.SchedulesRead, a.Runs},
 		{"GET", "/api/sites/{siteId}/runs/{runId}", policy.SchedulesRead, a.Run},

@@ -232,13 +232,18 @@ func updateAutomation(ctx context.Context, tx *sql.Tx, a automations.Automation,
 			return err
 		}
 	}
+	owner, err := jsonText(a.Owner)
+	if err != nil {
+		return err
+	}
 	ok, err := one(tx.ExecContext(ctx, `UPDATE automations SET name = ?, rule = NULLIF(?, ''), start_local = ?, time_zone = ?,
 		state = ?, preset = ?, config = ?, paused_reason = NULLIF(?, ''), consecutive_failures = ?, next_run_at = ?,
-		ended_at = ?, handled_at = ?, due_at = ?, open_run_id = NULLIF(?, ''), rev = ?, updated_at = ?, task = COALESCE(?, task)
+		ended_at = ?, handled_at = ?, due_at = ?, open_run_id = NULLIF(?, ''), rev = ?, updated_at = ?, task = COALESCE(?, task),
+		owner = CASE WHEN ? = '' THEN owner ELSE ? END
 		WHERE id = ? AND site_id = ? AND rev = ?`,
 		a.Name, a.Rule, a.StartLocal, a.TimeZone, a.State, a.Preset, config, a.PausedReason, a.ConsecutiveFailures,
 		optionalInstant(a.NextRunAt), optionalInstant(a.EndedAt), instant(a.HandledAt), optionalInstant(a.DueAt),
-		a.OpenRunID, a.Rev, now, task, a.ID, a.SiteID, rev))
+		a.OpenRunID, a.Rev, now, task, a.Owner.ID, owner, a.ID, a.SiteID, rev))
 	if err != nil {
 		return fmt.Errorf("store: update automation: %w", err)
 	}

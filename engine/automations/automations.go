@@ -259,6 +259,9 @@ func AbilitiesOf(u engine.User) Abilities {
 type AutomationAbilities struct {
 	Edit, Delete, Duplicate bool
 	Pause, Resume, RunNow   bool
+	// TakeOver: an Administrator makes an agent task theirs, with a new
+	// key (§11.8).
+	TakeOver bool
 }
 
 // AbilitiesFor is what u may do with a now, on a site whose kill switch is
@@ -275,6 +278,7 @@ func AbilitiesFor(u engine.User, a Automation, sitePaused bool) AutomationAbilit
 		Resume: automation.CanChange(st, automation.StateActive, "", automation.ActorPerson),
 		RunNow: a.State != AutomationEnded && a.State != AutomationBroken && a.OpenRunID == "" && !sitePaused &&
 			(builtin || a.Task != nil),
+		TakeOver: mayTakeOver(u, a) == nil,
 	}
 }
 

@@ -3,6 +3,7 @@ package automations
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -102,6 +103,10 @@ func (e *Automations) StartCall(ctx context.Context, u engine.User, req CallRequ
 			return c, err
 		}
 		if a.Task != nil {
+			if a.State != AutomationBroken && roleChanged(u, *a.Task) {
+				c.ended = true
+				return c, e.breakForRole(ctx, u, a)
+			}
 			agent.Mode = policy.RunMode(agent.Mode, a.Task.ModeCap)
 			if a.Task.ReadsUntrustedText {
 				// §11.4 rule 3, on every call whatever the key holds: a
@@ -148,6 +153,38 @@ func (e *Automations) StartCall(ctx context.Context, u engine.User, req CallRequ
 		return c, err
 	}
 	return c, nil
+}
+
+// CodeRoleChanged: the automation's owner no longer holds the role its
+// mode cap or its key's scopes need (§11.8); it is broken now.
+const CodeRoleChanged = "role_changed"
+
+// roleChanged reports whether the owner's role, as the key u acts now,
+// no longer fits the task (§11.8): the key's mode (the task's modeCap,
+// capped by the role) fell below the cap, or a scope it was minted with
+// narrowed.
+func roleChanged(u engine.User, t Task) bool {
+	held := slices.Sorted(slices.Values(policy.Narrow(t.Scopes, u.Role)))
+	return policy.RunMode(u.Agent.Mode, t.ModeCap) != t.ModeCap || !slices.Equal(held, slices.Sorted(slices.Values(t.Scopes)))
+}
+
+// breakForRole makes the automation broken (role-changed) on its key's
+// first call after the owner's demotion, its open run killed, and answers
+// why. A person fixes it by editing the task or taking it over.
+func (e *Automations) breakForRole(ctx context.Context, u engine.User, a Automation) error {
+	from := a.AutomationState()
+	next, err := automation.Change(from, automation.StateBroken, automation.ReasonRoleChanged, automation.ActorSystem)
+	if err != nil {
+		return fromModel(err)
+	}
+	a.setState(next)
+	killRun := a.OpenRunID != ""
+	a.DueAt, a.OpenRunID = nil, ""
+	if _, err := e.write(ctx, u, a, killRun, "automation.broken", map[string]any{"from": string(from.State),
+		"to": string(automation.StateBroken), "reason": string(automation.ReasonRoleChanged), "role": string(u.Role)}, e.now()); err != nil {
+		return err
+	}
+	return refuse(CodeRoleChanged, "")
 }
 
 // checkDailyWriteCap refuses a write once the site's automations have

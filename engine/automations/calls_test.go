@@ -206,6 +206,34 @@ func TestStartCallDailyWriteCap(t *testing.T) {
 	}
 }
 
+// TestStartCallAfterDemotion: the owner's demotion shows on the key's
+// next call (§11.8): once the role no longer allows the task's modeCap,
+// the automation is broken (role-changed), its run killed, and the call
+// refused; a role that still fits changes nothing.
+func TestStartCallAfterDemotion(t *testing.T) {
+	b, _ := setupTasks(t)
+	ctx := context.Background()
+	in := taskInput()
+	in.Task.ModeCap = policy.ModeAuto
+	a, key, runID := b.beginTask(t, in)
+	key.Agent.Mode = policy.ModeAuto
+	if _, err := b.auto.StartCall(ctx, key, automations.CallRequest{Tool: "list_releases"}); err != nil {
+		t.Fatalf("an Editor's auto task: %v", err)
+	}
+	demoted := key
+	demoted.Role = policy.Author // Authenticate caps the key's mode by the role: edits
+	demoted.Agent = &engine.AgentCall{KeyID: key.Agent.KeyID, Mode: policy.ModeEdits, AutomationID: a.ID}
+	_, err := b.auto.StartCall(ctx, demoted, automations.CallRequest{Tool: "list_releases"})
+	enginetest.WantRefusal(t, err, automations.CodeRoleChanged, "")
+	got, _ := b.auto.Get(ctx, b.Editor, b.Site.ID, a.ID)
+	if got.State != automations.AutomationBroken || got.PausedReason != string(automation.ReasonRoleChanged) {
+		t.Fatalf("automation %s %s after the demotion, want broken role-changed", got.State, got.PausedReason)
+	}
+	if st := b.Text(t, `SELECT state FROM schedule_runs WHERE id = ?`, runID); st != string(automation.RunKilled) {
+		t.Fatalf("run %s, want killed", st)
+	}
+}
+
 // TestPauseByAgent: the automation's own key pauses it (its run killed);
 // a key holding schedules:write pauses its owner's automations only; a
 // reason that is not plain text of at most 500 characters changes nothing.
@@ -251,5 +279,49 @@ func TestPauseByAgent(t *testing.T) {
 	desk.Agent = &engine.AgentCall{KeyID: "key_desk", Mode: policy.ModePlan}
 	if got, err := b.auto.PauseByAgent(ctx, desk, other.ID, ""); err != nil || got.PausedReason != string(automation.ReasonAgent) {
 		t.Fatalf("its owner's key with schedules:write: %+v, %v", got, err)
+	}
+}
+
+// TestTakeOver: an Administrator takes over an agent task broken by its
+// owner's demotion (§11.8): it is theirs, active again with a new key
+// (whose secret is in the answer only) and the owner's run gone; nobody
+// below Administrator may, and a stale rev changes nothing.
+func TestTakeOver(t *testing.T) {
+	b, m := setupTasks(t)
+	ctx := context.Background()
+	in := taskInput()
+	in.Task.ModeCap = policy.ModeAuto
+	a, key, _ := b.beginTask(t, in)
+	demoted := key
+	demoted.Role = policy.Author
+	demoted.Agent = &engine.AgentCall{KeyID: key.Agent.KeyID, Mode: policy.ModeEdits, AutomationID: a.ID}
+	b.auto.StartCall(ctx, demoted, automations.CallRequest{Tool: "list_releases"})
+	broken, _ := b.auto.Get(ctx, b.Admin, b.Site.ID, a.ID)
+	if broken.State != automations.AutomationBroken {
+		t.Fatalf("not broken: %s", broken.State)
+	}
+	if automations.AbilitiesFor(b.Editor, broken, false).TakeOver || !automations.AbilitiesFor(b.Admin, broken, false).TakeOver {
+		t.Fatal("TakeOver's ability: Administrators only")
+	}
+	b.RefuseChange(t, engine.CodeForbidden, "", func() error {
+		_, err := b.auto.TakeOver(ctx, b.Editor, b.Site.ID, a.ID, broken.Rev)
+		return err
+	})
+	b.RefuseChange(t, engine.CodeStale, "rev", func() error {
+		_, err := b.auto.TakeOver(ctx, b.Admin, b.Site.ID, a.ID, broken.Rev-1)
+		return err
+	})
+	mints := len(m.mint)
+	got, err := b.auto.TakeOver(ctx, b.Admin, b.Site.ID, a.ID, broken.Rev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.State != automations.AutomationActive || got.Owner.ID != b.Admin.ID || got.NewKey == nil || got.NewKey.Secret == "" ||
+		got.Task.KeyID != got.NewKey.ID || got.Task.KeyID == a.Task.KeyID || len(m.mint) != mints+1 {
+		t.Fatalf("taken over: %+v (task %+v)", got, got.Task)
+	}
+	again, _ := b.auto.Get(ctx, b.Admin, b.Site.ID, a.ID)
+	if again.Owner.ID != b.Admin.ID || again.Task.KeyID != got.NewKey.ID || again.State != automations.AutomationActive {
+		t.Fatalf("as stored: owner %s key %s state %s", again.Owner.ID, again.Task.KeyID, again.State)
 	}
 }

@@ -337,6 +337,88 @@ func (e *Automations) BeginRun(ctx context.Context, u engine.User, automationID 
 		Budget: a.Task.Budget, Window: win, EndsAt: endsAt, Rules: slices.Clone(RunRules)}, nil
 }
 
+// mayTakeOver is TakeOver's rule: an Owner or Administrator (people who
+// manage every automation of the site) takes over an agent task that has
+// not ended.
+func mayTakeOver(u engine.User, a Automation) error {
+	switch {
+	case u.Agent != nil || (u.Role != policy.Owner && u.Role != policy.Admin) || !AbilitiesOf(u).Manage:
+		return refuse(engine.CodeForbidden, "")
+	case a.Task == nil:
+		return refuse(CodeNotAgentTask, "")
+	case a.State == AutomationEnded:
+		return refuse(engine.CodeBadState, "")
+	}
+	return nil
+}
+
+// TakeOver makes an agent task u's (§11.8: "an Administrator may take it
+// over, which mints a new key"), as u last saw it at rev: u becomes its
+// owner, a new key is minted within u's role (the old one is revoked in
+// the same act, one key, one automation) with the task's modeCap and
+// scopes narrowed to u's role, its open run is killed, and a broken task
+// (its owner removed or demoted, its key revoked) is active again. The
+// new secret is in the answer only (Automation.NewKey). Audited as
+// automation.take_over.
+func (e *Automations) TakeOver(ctx context.Context, u engine.User, siteID, id string, rev int64) (Automation, error) {
+	a, err := e.store.Automation(ctx, siteID, id)
+	if err != nil {
+		return Automation{}, err
+	}
+	if err := mayTakeOver(u, a); err != nil {
+		return Automation{}, err
+	}
+	if a.Rev != rev {
+		return Automation{}, refuse(engine.CodeStale, "rev")
+	}
+	if e.minter == nil {
+		return Automation{}, refuse(CodeKeysUnavailable, "")
+	}
+	task := *a.Task
+	task.ModeCap = policy.RunMode(task.ModeCap, agentCap(u.Role))
+	task.Scopes = policy.Narrow(task.Scopes, u.Role)
+	from := a.AutomationState()
+	if a.State == AutomationBroken {
+		next, err := automation.Change(from, automation.StateActive, "", automation.ActorPerson)
+		if err != nil {
+			return Automation{}, fromModel(err)
+		}
+		a.setState(next)
+		rc, err := a.Recurrence()
+		if err != nil {
+			return Automation{}, err
+		}
+		plan(&a, rc, e.now())
+	}
+	keyID, secret, err := e.minter.MintForAutomation(ctx, u, siteID, a.ID, a.Name, task.ModeCap, task.Scopes)
+	if err != nil {
+		return Automation{}, err
+	}
+	previous := a.Owner
+	task.KeyID = keyID
+	a.Task, a.Owner = &task, automation.Owner{ID: u.ID, Name: u.Name}
+	killRun := a.OpenRunID != ""
+	a.OpenRunID = ""
+	out, err := e.write(ctx, u, a, killRun, "automation.take_over", map[string]any{"from": string(from.State),
+		"to": a.State, "previousOwner": previous.ID, "keyId": keyID, "modeCap": string(task.ModeCap)}, e.now())
+	if err != nil {
+		return Automation{}, err
+	}
+	out.NewKey = &AgentKey{ID: keyID, Secret: secret}
+	e.poke()
+	return out, nil
+}
+
+// agentCap is the highest mode a role's keys act in: auto for roles that
+// hold releases:publish on the whole site, else edits (agents.ModeCap's
+// rule; engine/agents imports this package).
+func agentCap(role policy.Role) policy.Mode {
+	if policy.Holds(role, policy.ReleasesPublish) {
+		return policy.ModeAuto
+	}
+	return policy.ModeEdits
+}
+
 // openWindow is the window begin_run may open at now: the one a person's
 // Run now opened, or the schedule's.
 func openWindow(a Automation, now time.Time) (automation.RunWindow, string, bool) {

@@ -77,6 +77,7 @@ type automationAbilities struct {
 	Pause     bool `json:"pause"`
 	Resume    bool `json:"resume"`
 	RunNow    bool `json:"runNow"`
+	TakeOver  bool `json:"takeOver"`
 }
 
 // runJSON is a ScheduleRun as §4.4 writes it.
@@ -164,7 +165,7 @@ func automationOf(u engine.User, a automations.Automation, sitePaused bool) auto
 	}
 	may := automations.AbilitiesFor(u, a, sitePaused)
 	out.Abilities = automationAbilities{Edit: may.Edit, Delete: may.Delete, Duplicate: may.Duplicate, Pause: may.Pause,
-		Resume: may.Resume, RunNow: may.RunNow}
+		Resume: may.Resume, RunNow: may.RunNow, TakeOver: may.TakeOver}
 	return out
 }
 
@@ -374,6 +375,13 @@ func (h *Handler) PauseAutomation(w http.ResponseWriter, r *http.Request) {
 
 func (h *Handler) ResumeAutomation(w http.ResponseWriter, r *http.Request) {
 	h.switchAutomation(w, r, h.aut.Resume)
+}
+
+// TakeOverAutomation makes an agent task the caller's, an Owner's or an
+// Administrator's (§11.8), with a new key: body {"rev"}; the answer carries
+// the key's secret, once, as Create's does.
+func (h *Handler) TakeOverAutomation(w http.ResponseWriter, r *http.Request) {
+	h.switchAutomation(w, r, h.aut.TakeOver)
 }
 
 func (h *Handler) switchAutomation(w http.ResponseWriter, r *http.Request,

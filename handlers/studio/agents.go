@@ -124,7 +124,13 @@ func (h *Handler) CreateAgentKey(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	v := templates.AgentsPage{Secret: secret, SecretName: k.Name}
+	h.showSecret(w, r, k.Name, secret)
+}
+
+// showSecret is the Agents page with a new key's secret, shown this once.
+func (h *Handler) showSecret(w http.ResponseWriter, r *http.Request, name, secret string) {
+	st := stateOf(r.Context())
+	v := templates.AgentsPage{Secret: secret, SecretName: name}
 	v.Modes, v.Scopes = keyForm(st.user.Role, defaultKeyMode(st.user.Role), nil)
 	h.renderAgents(w, r, http.StatusOK, v)
 }

@@ -103,7 +103,7 @@ func automationRow(ctx context.Context, a automations.Automation, sitePaused boo
 	}
 	may := automations.AbilitiesFor(*st.user, a, sitePaused)
 	row.May = templates.AutomationActions{Edit: may.Edit, Delete: may.Delete, Duplicate: may.Duplicate, Pause: may.Pause,
-		Resume: may.Resume, RunNow: may.RunNow}
+		Resume: may.Resume, RunNow: may.RunNow, TakeOver: may.TakeOver}
 	return row
 }
 
@@ -115,6 +115,27 @@ func (h *Handler) PauseAutomation(w http.ResponseWriter, r *http.Request) {
 // ResumeAutomation is the On switch turned on (Resume with the rev seen).
 func (h *Handler) ResumeAutomation(w http.ResponseWriter, r *http.Request) {
 	h.switchAutomation(w, r, h.aut.Resume, "automations.resumed")
+}
+
+// TakeOverAutomation makes an agent task the Administrator's, with a new
+// key whose secret the answer shows once, on the Agents page (the secret
+// is stored nowhere, so it cannot wait for a redirect).
+func (h *Handler) TakeOverAutomation(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	st := stateOf(ctx)
+	a, err := h.aut.TakeOver(ctx, *st.user, st.site.ID, chi.URLParam(r, "id"), formRev(r))
+	if msg, fields, status, ok := refusal(ctx, err); ok {
+		for _, m := range fields {
+			msg = m
+		}
+		h.renderAutomations(w, r, status, msg)
+		return
+	}
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	h.showSecret(w, r, a.Name, a.NewKey.Secret)
 }
 
 type automationMove func(ctx context.Context, u engine.User, siteID, id string, rev int64) (automations.Automation, error)

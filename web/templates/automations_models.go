@@ -52,7 +52,7 @@ type RunCell struct {
 // AutomationActions are the actions shown for one automation
 // (automations.AbilitiesFor).
 type AutomationActions struct {
-	Edit, Delete, Duplicate, Pause, Resume, RunNow bool
+	Edit, Delete, Duplicate, Pause, Resume, RunNow, TakeOver bool
 }
 
 // AutomationDelete is the confirm step of deleting an automation, as a
