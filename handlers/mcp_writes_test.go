@@ -310,11 +310,20 @@ func TestMCPTaintAndRunTrail(t *testing.T) {
 		WHERE action = 'release.schedule' AND release_id = ?`, id).Scan(&createRun); err != nil || createRun != runID+"/"+task.ID {
 		t.Fatalf("the use case's audit row carries the run and the automation: %q %v", createRun, err)
 	}
+	page := a.signedIn(t, a.editor).get("/studio/releases/" + id)
+	if !strings.Contains(page.Body, `data-testid="release-by-agent"`) || !strings.Contains(page.Body, "/studio/schedules/runs/"+runID) {
+		t.Fatal("the release page does not name the agent and its run")
+	}
 	run := okTool(t, s, "get_run", map[string]any{"siteId": site, "runId": runID})
 	if ids, _ := run["approvals"].([]any); len(ids) != 1 || ids[0] != apr {
 		t.Fatalf("get_run lists the run's request: %v", run["approvals"])
 	}
 
+	runPage := a.signedIn(t, a.editor).get("/studio/schedules/runs/" + runID)
+	if !strings.Contains(runPage.Body, `data-testid="agent-releases"`) || !strings.Contains(runPage.Body, "/studio/releases/"+id) ||
+		!strings.Contains(runPage.Body, "/studio/approvals/"+apr) {
+		t.Fatal("the run's page does not link the release and the request the run left")
+	}
 	okTool(t, s, "broken_links", map[string]any{"siteId": site})
 	mode := okTool(t, s, "get_mode", nil)
 	if r, _ := mode["run"].(map[string]any); r["tainted"] != true {
@@ -335,6 +344,11 @@ func TestMCPTaintAndRunTrail(t *testing.T) {
 		"from": start.Add(6 * time.Hour).Format(time.RFC3339), "expectedRev": d.Rev})
 	if out["status"] == nil {
 		t.Fatalf("set_embargo after taint: %v", out)
+	}
+	okTool(t, s, "end_run", map[string]any{"runId": runID, "summary": "Proposed the <b>results</b> page.", "outcome": "proposed"})
+	body := a.signedIn(t, a.editor).get("/studio/schedules/runs/" + runID).Body
+	if !strings.Contains(body, "Proposed the &lt;b&gt;results&lt;/b&gt; page.") {
+		t.Fatal("the run's page does not show the agent's summary as text")
 	}
 }
 

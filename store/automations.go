@@ -427,42 +427,43 @@ func (s *Store) Run(ctx context.Context, siteID, id string) (automations.Run, er
 	return scanRun(s.read.QueryRowContext(ctx, `SELECT `+runColumns+` FROM schedule_runs r WHERE r.site_id = ? AND r.id = ?`, siteID, id))
 }
 
-// RunTrail lists the ids of a run's audit rows, oldest first, the
-// snapshots those rows name (a publish's "snapshot") and the approval
-// requests the run filed. Run ids are unique across sites, and a row
-// without a site (an agent's get_mode) is the run's too: rows are found by
-// the run's id alone, the run being the site's (the use case read it
-// first).
-func (s *Store) RunTrail(ctx context.Context, _, runID string) ([]int64, []string, []string, error) {
-	rows, err := s.read.QueryContext(ctx, `SELECT id, coalesce(json_extract(details, '$.snapshot'), '')
+// RunTrail is what a run left: its audit rows' ids, oldest first, the
+// snapshots those rows name (a publish's "snapshot"), the releases they
+// name and the approval requests the run filed. Run ids are unique across
+// sites, and a row without a site (an agent's get_mode) is the run's too:
+// rows are found by the run's id alone, the run being the site's (the use
+// case read it first).
+func (s *Store) RunTrail(ctx context.Context, _, runID string) (automations.Trail, error) {
+	var t automations.Trail
+	rows, err := s.read.QueryContext(ctx, `SELECT id, coalesce(json_extract(details, '$.snapshot'), ''), coalesce(release_id, '')
 		FROM audit WHERE run_id = ? ORDER BY id`, runID)
 	if err != nil {
-		return nil, nil, nil, fmt.Errorf("store: run trail: %w", err)
+		return t, fmt.Errorf("store: run trail: %w", err)
 	}
 	defer rows.Close()
-	var ids []int64
-	var snaps []string
 	for rows.Next() {
 		var id int64
-		var snap string
-		if err := rows.Scan(&id, &snap); err != nil {
-			return nil, nil, nil, err
+		var snap, rel string
+		if err := rows.Scan(&id, &snap, &rel); err != nil {
+			return t, err
 		}
-		ids = append(ids, id)
-		if snap != "" && !slices.Contains(snaps, snap) {
-			snaps = append(snaps, snap)
+		t.AuditRowIDs = append(t.AuditRowIDs, id)
+		if snap != "" && !slices.Contains(t.Snapshots, snap) {
+			t.Snapshots = append(t.Snapshots, snap)
+		}
+		if rel != "" && !slices.Contains(t.Releases, rel) {
+			t.Releases = append(t.Releases, rel)
 		}
 	}
 	if err := rows.Err(); err != nil {
-		return nil, nil, nil, err
+		return t, err
 	}
 	approvals, err := s.queryApprovals(ctx, `run_id = ? ORDER BY created_at, id`, runID)
 	if err != nil {
-		return nil, nil, nil, err
+		return t, err
 	}
-	var aids []string
 	for _, q := range approvals {
-		aids = append(aids, q.ID)
+		t.Approvals = append(t.Approvals, q.ID)
 	}
-	return ids, snaps, aids, nil
+	return t, nil
 }

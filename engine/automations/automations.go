@@ -151,10 +151,8 @@ const (
 // Store is what automations need from storage. Package store implements it.
 type Store interface {
 	Site(ctx context.Context, id string) (engine.Site, error)
-	// RunTrail lists what a run left: the ids of its audit rows, oldest
-	// first, the snapshots they published and the approval requests the
-	// run filed, oldest first.
-	RunTrail(ctx context.Context, siteID, runID string) (auditIDs []int64, snapshots, approvals []string, err error)
+	// RunTrail is what a run left, from its audit rows and its requests.
+	RunTrail(ctx context.Context, siteID, runID string) (Trail, error)
 	// ScheduleSettings are the site's (its kill switch).
 	ScheduleSettings(ctx context.Context, siteID string) (engine.ScheduleSettings, error)
 	// AutomationWrites counts the site's audit rows in [from, to) that

@@ -187,17 +187,23 @@ func decodeCursor(s string) (RunPosition, bool) {
 	return RunPosition{OccurrenceAt: t, ID: id}, true
 }
 
+// Trail is what a run left: the ids of its audit rows, oldest first (a
+// release run's publish, an agent run's tool calls and the acts they
+// made), the snapshots they published, the approval requests it filed and
+// the releases its acts made or changed, in the order it first touched
+// them.
+type Trail struct {
+	AuditRowIDs []int64
+	Snapshots   []string
+	Approvals   []string
+	Releases    []string
+}
+
 // RunDetail is a run with what it left (§12 get_run: ScheduleRun +
 // {auditRowIds, snapshots, approvals}).
 type RunDetail struct {
 	Run
-	// AuditRowIDs are the ids of the audit rows with the run's id, oldest
-	// first: a release run's publish, an agent run's tool calls.
-	AuditRowIDs []int64
-	// Snapshots are the snapshots the run published.
-	Snapshots []string
-	// Approvals are the approval requests the run filed.
-	Approvals []string
+	Trail
 }
 
 // RunDetail is one run of a site with its trail (schedules:read).
@@ -206,19 +212,18 @@ func (e *Automations) RunDetail(ctx context.Context, u engine.User, siteID, id s
 	if err != nil {
 		return RunDetail{}, err
 	}
-	audits, snaps, approvals, err := e.store.RunTrail(ctx, siteID, id)
+	trail, err := e.store.RunTrail(ctx, siteID, id)
 	if err != nil {
 		return RunDetail{}, err
 	}
-	d := RunDetail{Run: r, AuditRowIDs: audits, Snapshots: snaps, Approvals: approvals}
-	if d.Approvals == nil {
-		d.Approvals = []string{}
+	d := RunDetail{Run: r, Trail: trail}
+	for _, l := range []*[]string{&d.Snapshots, &d.Approvals, &d.Releases} {
+		if *l == nil {
+			*l = []string{}
+		}
 	}
 	if d.AuditRowIDs == nil {
 		d.AuditRowIDs = []int64{}
-	}
-	if d.Snapshots == nil {
-		d.Snapshots = []string{}
 	}
 	return d, nil
 }

@@ -196,6 +196,27 @@ func countWords(p *locales.Printer, counts map[string]int, headlineOnly bool) []
 	return out
 }
 
+// agentRun is what an agent task's run did, from its trail.
+func (h *Handler) agentRun(ctx context.Context, run automations.Run) (*templates.AgentRunView, error) {
+	st := stateOf(ctx)
+	d, err := h.aut.RunDetail(ctx, *st.user, st.site.ID, run.ID)
+	if err != nil {
+		return nil, err
+	}
+	v := &templates.AgentRunView{Mode: run.Mode, Summary: run.Summary, Approvals: d.Approvals}
+	for _, id := range d.Releases {
+		rel, err := h.eng.Release(ctx, st.site.ID, id)
+		if errors.Is(err, engine.ErrNotFound) {
+			continue // retained no longer
+		}
+		if err != nil {
+			return nil, err
+		}
+		v.Releases = append(v.Releases, templates.RunReleaseLink{ID: rel.ID, Title: releaseTitle(rel), State: string(rel.State)})
+	}
+	return v, nil
+}
+
 // Run is one run's page: what ran, its state and apart from it its outcome,
 // the trigger, attempt, lateness, counts and error; a built-in's findings
 // grouped as new, still there and fixed (hidden ones behind ?hidden=1), a
@@ -259,6 +280,12 @@ func (h *Handler) Run(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	v.CanDismiss = automations.AbilitiesOf(*st.user).Manage
+	if run.Job == automations.JobAgentTask {
+		if v.Agent, err = h.agentRun(ctx, run); err != nil {
+			h.fail(w, r, err)
+			return
+		}
+	}
 	if run.SubjectKind == automations.SubjectAutomation {
 		if b, ok := builtinOf(au, run); ok && b == automation.BuiltinWeeklyDigest {
 			d, err := h.jobs.Digest(ctx, run.SubjectID, run.ID)

@@ -193,9 +193,13 @@ func (h *Handler) renderReleaseView(w http.ResponseWriter, r *http.Request, stat
 		h.fail(w, r, err)
 		return
 	}
+	v.ByAgent = rel.CreatedBy.Kind == "agent"
 	for _, a := range history {
 		v.History = append(v.History, templates.HistoryRow{At: a.At.In(siteLoc(st.site)), Who: actorName(ctx, a.Actor),
 			Action: "history." + strings.ReplaceAll(a.Action, ".", "_")})
+		if v.ByAgent && v.RunID == "" && a.Actor.Kind == "agent" {
+			v.RunID = a.RunID // the run that proposed it
+		}
 	}
 	v.Items = releaseItemViews(rel, byID)
 	if err := h.addItemNotes(r, rel, v.Items); err != nil { // closure reasons and overlaps (drafts.go)

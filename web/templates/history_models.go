@@ -65,6 +65,23 @@ type RunPage struct {
 	CheckAgain        string // the run-now address, when the person may run it now
 	DismissURL        string
 	AutomationHistory string // the automation's History
+	// Agent is an agent task's run: what the agent said and did.
+	Agent *AgentRunView
+}
+
+// AgentRunView is what an agent task's run did (§11.7): its mode, the
+// agent's summary (plain text, shown as text), the releases it proposed
+// or changed and the approval requests it filed, each linked.
+type AgentRunView struct {
+	Mode      string
+	Summary   string
+	Releases  []RunReleaseLink
+	Approvals []string // request ids, linked to their approval pages
+}
+
+// RunReleaseLink is one release a run touched, as it is now.
+type RunReleaseLink struct {
+	ID, Title, State string
 }
 
 // FindingRow is one finding, its sentence already in the reader's language.

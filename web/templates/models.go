@@ -180,12 +180,16 @@ type ReleaseItemView struct {
 
 // ReleaseView is the release page.
 type ReleaseView struct {
-	ID            string
-	Title         string
-	State         string
-	Rev           int64
-	When          *TimePair
-	By            string
+	ID    string
+	Title string
+	State string
+	Rev   int64
+	When  *TimePair
+	By    string
+	// ByAgent: an agent key proposed it (By is the key's name); RunID is
+	// the agent task's run it came from, when it came from one.
+	ByAgent       bool
+	RunID         string
 	Items         []ReleaseItemView
 	CanUnschedule bool
 	CanCancel     bool
