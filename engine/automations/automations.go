@@ -17,6 +17,7 @@ package automations
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -288,6 +289,11 @@ func InputOf(a Automation) Input {
 		StaleAfterDays: a.Config.StaleAfterDays, Exclude: append([]string(nil), a.Config.Exclude...)}
 	if a.Preset == "custom" {
 		in.Rule = a.Rule
+	}
+	if t := a.Task; t != nil {
+		untrusted := t.ReadsUntrustedText
+		in.Task = &TaskInput{Instructions: t.Instructions, ModeCap: t.ModeCap, ReadsUntrustedText: &untrusted,
+			WindowMinutes: t.WindowMinutes, Budget: &t.Budget, Scopes: slices.Clone(t.Scopes)}
 	}
 	return in
 }

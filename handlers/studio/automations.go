@@ -3,6 +3,7 @@ package studio
 import (
 	"context"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -10,9 +11,11 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"studio/engine"
+	"studio/engine/agents"
 	"studio/engine/automation"
 	"studio/engine/automations"
 	"studio/engine/localtime"
+	"studio/engine/policy"
 	"studio/engine/recurrence"
 	"studio/locales"
 	"studio/web/templates"
@@ -29,6 +32,14 @@ func builtinNames() []string {
 	}
 	return out
 }
+
+// jobAgentTask is the editor's job choice for an agent task (§4.3
+// job.kind agent-task), beside the built-in jobs.
+const jobAgentTask = automations.JobAgentTask
+
+// jobChoices are a new automation's jobs: the built-in ones, then an agent
+// task.
+func jobChoices() []string { return append(builtinNames(), jobAgentTask) }
 
 // Automations is the Automations tab (§15.1, §11): the site's automations
 // or, with none, the five built-in jobs to set up.
@@ -87,6 +98,8 @@ func automationRow(ctx context.Context, a automations.Automation, sitePaused boo
 	row := templates.AutomationRow{ID: a.ID, Name: a.Name, State: a.State, Rev: a.Rev, CSRF: st.csrf}
 	if b, ok := a.Builtin(); ok {
 		row.Job = string(b)
+	} else if a.IsTask() {
+		row.Job = jobAgentTask
 	}
 	if a.State == automations.AutomationAutoPaused || a.State == automations.AutomationBroken {
 		row.PausedReason = a.PausedReason
@@ -280,6 +293,9 @@ func (h *Handler) NewAutomation(w http.ResponseWriter, r *http.Request) {
 		in.Name = locales.T(ctx, "automations.copy_name", "Name", a.Name)
 	}
 	f := formOfInput(in, loc)
+	if r.URL.Query().Get("job") == jobAgentTask && f.Job == "" {
+		f.Job = jobAgentTask
+	}
 	f.Preview = h.automationPreview(ctx, f.Rec, "")
 	h.renderAutomationEditor(w, r, http.StatusOK, f)
 }
@@ -311,19 +327,57 @@ func zoneOf(zone string, site engine.Site) *time.Location {
 
 // formOfInput fills the editor in from an automation's Input.
 func formOfInput(in automations.Input, loc *time.Location) templates.AutomationForm {
-	f := templates.AutomationForm{Name: in.Name, Job: string(in.Builtin), Jobs: builtinNames(),
+	f := templates.AutomationForm{Name: in.Name, Job: string(in.Builtin), Jobs: jobChoices(),
 		Exclude: strings.Join(in.Exclude, "\n"), Rec: recurrenceFormFor(in.Preset, in.Rule, in.Start, loc)}
 	if in.StaleAfterDays != 0 {
 		f.StaleAfterDays = strconv.Itoa(in.StaleAfterDays)
 	}
+	if t := in.Task; t != nil {
+		f.Job, f.Instructions, f.ModeCap, f.Scopes = jobAgentTask, t.Instructions, string(t.ModeCap), scopeNames(t.Scopes)
+		f.ReadsUntrusted = t.ReadsUntrustedText != nil && *t.ReadsUntrustedText
+		if t.WindowMinutes != 0 {
+			f.WindowMinutes = strconv.Itoa(t.WindowMinutes)
+		}
+	}
 	return f
+}
+
+func scopeNames(scopes []policy.Scope) []string {
+	out := make([]string, len(scopes))
+	for i, s := range scopes {
+		out[i] = string(s)
+	}
+	return out
+}
+
+// taskInput is an agent task's fields of f as the engine takes them; a
+// window that is not a number is sent as -1, for the engine to refuse.
+func taskInput(f templates.AutomationForm) *automations.TaskInput {
+	untrusted := f.ReadsUntrusted
+	in := &automations.TaskInput{Instructions: f.Instructions, ModeCap: policy.Mode(f.ModeCap), ReadsUntrustedText: &untrusted}
+	if f.WindowMinutes != "" {
+		n, err := strconv.Atoi(f.WindowMinutes)
+		if err != nil {
+			n = -1
+		}
+		in.WindowMinutes = n
+	}
+	for _, s := range f.Scopes {
+		in.Scopes = append(in.Scopes, policy.Scope(s))
+	}
+	if in.Scopes == nil {
+		in.Scopes = []policy.Scope{} // none ticked: refused, never the defaults unseen
+	}
+	return in
 }
 
 // formOfRequest is the editor as the person filled it in.
 func formOfRequest(r *http.Request) templates.AutomationForm {
 	v := r.Form
-	return templates.AutomationForm{Name: v.Get("name"), Job: strings.TrimSpace(v.Get("job")), Jobs: builtinNames(),
+	return templates.AutomationForm{Name: v.Get("name"), Job: strings.TrimSpace(v.Get("job")), Jobs: jobChoices(),
 		StaleAfterDays: strings.TrimSpace(v.Get("staleAfterDays")), Exclude: v.Get("exclude"), Zone: v.Get("zone"),
+		Instructions: v.Get("instructions"), ModeCap: v.Get("modeCap"), Scopes: v["taskScope"],
+		ReadsUntrusted: v.Get("readsUntrustedText") == "true", WindowMinutes: strings.TrimSpace(v.Get("windowMinutes")),
 		Rec: recurrenceFormOf(v)}
 }
 
@@ -415,13 +469,21 @@ func (h *Handler) CreateAutomation(w http.ResponseWriter, r *http.Request) {
 	loc := siteLoc(st.site)
 	preset, rule := RuleOf(f.Rec, loc)
 	stale, exclude := jobFields(f)
-	_, err := h.aut.Create(ctx, *st.user, st.site.ID, automations.Input{Name: f.Name, Builtin: automation.Builtin(f.Job),
-		Preset: preset, Rule: rule, Start: f.Rec.Start(), StaleAfterDays: stale, Exclude: exclude})
+	in := automations.Input{Name: f.Name, Builtin: automation.Builtin(f.Job),
+		Preset: preset, Rule: rule, Start: f.Rec.Start(), StaleAfterDays: stale, Exclude: exclude}
+	if f.Job == jobAgentTask {
+		in.Builtin, in.Task = "", taskInput(f)
+	}
+	a, err := h.aut.Create(ctx, *st.user, st.site.ID, in)
 	if h.refusedEditor(w, r, err, f) {
 		return
 	}
 	if err != nil {
 		h.fail(w, r, err)
+		return
+	}
+	if a.NewKey != nil { // an agent task's own key: its secret shows in this answer only
+		h.showSecret(w, r, a.Name, a.NewKey.Secret)
 		return
 	}
 	h.flash(r, "automations.created")
@@ -482,7 +544,11 @@ func (h *Handler) refusedEditor(w http.ResponseWriter, r *http.Request, err erro
 	case e.Field != "":
 		// The engine names a job's own fields job.<field>; the form by
 		// their names alone.
-		f.Errors = templates.FieldErrors{strings.TrimPrefix(e.Field, "job."): msg}
+		field := strings.TrimPrefix(e.Field, "job.")
+		if e.Code == automation.CodeUntrustedScope {
+			field = "scopes" // it names the ticked scope a reader of visitor text may not hold
+		}
+		f.Errors = templates.FieldErrors{field: msg}
 	default:
 		f.Error = msg
 	}
@@ -502,6 +568,19 @@ func (h *Handler) renderAutomationEditor(w http.ResponseWriter, r *http.Request,
 	if f.ID != "" {
 		title = "automations.edit_title"
 	}
+	mode := policy.Mode(f.ModeCap)
+	if !slices.Contains(agents.Modes(), mode) || agents.CapMode(mode, st.user.Role) != mode {
+		mode = policy.ModeManual // the task's default cap: proposals free, everything else waits
+	}
+	var scopes []policy.Scope
+	if f.Scopes != nil {
+		for _, s := range f.Scopes {
+			scopes = append(scopes, policy.Scope(s))
+		}
+	} else {
+		scopes = automations.DefaultTaskScopes
+	}
+	f.TaskModes, f.TaskScopes = keyForm(st.user.Role, mode, scopes)
 	w.Header().Set("Cache-Control", "no-store")
 	h.render(w, r, status, templates.AutomationEditor(h.page(r, title, "schedules"), f))
 }

@@ -75,6 +75,16 @@ type AutomationForm struct {
 	// broken-links' excluded paths, one a line.
 	StaleAfterDays string
 	Exclude        string
+	// An agent task's own fields (Job "agent-task"): the instructions,
+	// the mode cap and the key's scopes to choose from (within the
+	// person's role), whether it reads untrusted text, its window.
+	Instructions   string
+	ModeCap        string
+	Scopes         []string // the ticked scopes as sent (nil: not sent yet)
+	ReadsUntrusted bool
+	WindowMinutes  string
+	TaskModes      []ModeChoice
+	TaskScopes     []ScopeChoice
 	Rec            RecurrenceForm
 	// Zone is an existing automation's own time zone ("" for the site's),
 	// sent back so its preview uses it.
