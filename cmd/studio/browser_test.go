@@ -21,6 +21,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"studio/engine"
+	"studio/engine/agents"
 	"studio/engine/content"
 	"studio/engine/fakeclock"
 	"studio/engine/release"
@@ -38,6 +39,7 @@ type browserApp struct {
 	store    *store.Store
 	sched    *scheduler.Scheduler
 	identity *identity.Identity // the app's, whose sign-in throttle the server counts on
+	agents   *agents.Agents     // the app's agent keys, for a test's agent to call /mcp with
 }
 
 // startBrowserApp starts Studio on the demo site at now. Each setup runs
@@ -56,7 +58,7 @@ func startBrowserApp(t *testing.T, now time.Time, setup ...func(demoFixture)) *b
 	if seeded, err := seedDemo(ctx, a.engine, st); err != nil || !seeded {
 		t.Fatalf("seed: %v %v", seeded, err)
 	}
-	ba := &browserApp{clock: clock, ticks: make(chan scheduler.TickReport, 64), eng: a.engine, gates: a.gates, store: st, sched: a.ticker, identity: a.identity}
+	ba := &browserApp{clock: clock, ticks: make(chan scheduler.TickReport, 64), eng: a.engine, gates: a.gates, store: st, sched: a.ticker, identity: a.identity, agents: a.agents}
 	if len(setup) > 0 {
 		f := ba.demo(t)
 		for _, s := range setup {

@@ -14,6 +14,7 @@ import (
 	"net/http"
 	"os"
 	"strings"
+	"studio/engine/agents"
 	"studio/engine/automations"
 	"studio/engine/gates"
 	"studio/engine/identity"
@@ -42,6 +43,7 @@ type app struct {
 	// automations are the handlers' own use cases: --automations=off stops
 	// their begin_run as it stops the ticker's runs.
 	automations *automations.Automations
+	agents      *agents.Agents // the handlers' own agent keys (/mcp authenticates with them)
 	handler     http.Handler
 }
 
@@ -81,7 +83,7 @@ func newApp(st *store.Store, clock engine.Clock, log *slog.Logger, secureCookies
 	}
 	svc := services.Of(eng, st, clock, log)
 	return &app{store: st, engine: eng, ticker: svc.Scheduler, gates: svc.Gates, identity: svc.Identity, automations: svc.Automations,
-		handler: handlers.New(svc, sessions, log, opts...)}
+		agents: svc.Agents, handler: handlers.New(svc, sessions, log, opts...)}
 }
 
 // The server's timeouts. A request's headers get 10 s and all of it, its
