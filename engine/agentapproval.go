@@ -52,8 +52,10 @@ func agentApproval(u User, tool string, class policy.Class, items []release.Item
 		if spec, ok = policy.Tool(spec.AutoReevaluatedAs); !ok {
 			return nil, &Error{Code: CodeUnknownTool, Args: map[string]any{"Tool": spec.AutoReevaluatedAs}}
 		}
+		// The act itself was allowed: what the other tool's rules refuse
+		// (a tainted run, scopes short of it) only means a person decides.
 		if v, _, err = AgentMayCall(u, spec.Name, "", u.Agent.Tainted, false); err != nil {
-			return nil, err
+			return nil, nil
 		}
 	}
 	if v != policy.LowRiskInWindow {
