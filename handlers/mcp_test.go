@@ -16,9 +16,11 @@ import (
 	"studio/engine"
 	"studio/engine/automation"
 	"studio/engine/automations"
+	"studio/engine/gates"
 	"studio/engine/policy"
 	"studio/engine/release"
 	"studio/handlers"
+	"studio/handlers/api"
 	"studio/handlers/mcp"
 )
 
@@ -81,6 +83,8 @@ func newMCP(t *testing.T) *mcpFixture {
 	f.keys["sk_author"] = agentOf(author, "key_author", policy.ModeEdits, policy.SchedulesRead, policy.ContentRead,
 		policy.ReleasesPublish, policy.SiteSettings)
 	f.keys["sk_noscope"] = agentOf(a.editor, "key_noscope", policy.ModeEdits, policy.SchedulesRead)
+	f.keys["sk_writer"] = agentOf(a.editor, "key_writer", policy.ModeEdits, policy.SchedulesRead, policy.ContentRead,
+		policy.SchedulesWrite, policy.ContentWrite)
 	// An agent task whose window a person opened and whose run its key
 	// began: sk_task is that key (the engine finds its open run on every
 	// call), sk_idle a key of the same automation that began no run.
@@ -464,17 +468,54 @@ func TestMCPBadInput(t *testing.T) {
 		{"get_content", map[string]any{"siteId": site, "nodeId": "node_nope"}, engine.CodeNotFound},
 		{"get_content", map[string]any{"siteId": site}, mcp.CodeBadRequest},
 	}
+	// The write tools, through a key that may write: refused before
+	// anything is written.
+	w := f.connect(t, "sk_writer")
+	rel := f.release(t, f.rel.ID)
+	liveRev, draftRev := f.nodeRev(t, f.live.ID), f.nodeRev(t, f.draft.ID)
+	later := map[string]any{"at": "2026-11-05T09:00:00Z"}
+	writes := []struct {
+		tool string
+		args map[string]any
+		code string
+	}{
+		{"propose_release", map[string]any{"siteId": site, "nodeIds": []string{}}, mcp.CodeBadRequest},
+		{"propose_release", map[string]any{"siteId": site, "nodeIds": []string{"ent_nope"}}, engine.CodeNotFound},
+		{"propose_release", map[string]any{"siteId": site, "nodeIds": []string{f.draft.ID}, "note": strings.Repeat("n", 501)}, mcp.CodeBadRequest},
+		{"propose_release", map[string]any{"siteId": site, "nodeIds": []string{f.draft.ID}, "note": "stop\x00"}, engine.CodeBadNote},
+		{"propose_release", map[string]any{"siteId": site, "nodeIds": []string{f.draft.ID}, "at": "2026-11-05T09:00:00Z", "localTime": "2026-11-05T12:00"}, engine.CodeBadWhen},
+		{"schedule_release", map[string]any{"siteId": site, "nodeIds": []string{f.draft.ID}, "when": "tomorrow"}, engine.CodeBadWhen},
+		{"schedule_release", map[string]any{"siteId": site, "nodeIds": []string{f.draft.ID}, "when": map[string]any{"at": "soon"}}, api.CodeBadInstant},
+		{"schedule_release", map[string]any{"siteId": site, "nodeIds": []string{f.draft.ID}, "releaseId": rel.ID, "when": later}, mcp.CodeBadRequest},
+		{"schedule_release", map[string]any{"siteId": site, "releaseId": "rel_nope", "when": later}, engine.CodeNotFound},
+		{"reschedule", map[string]any{"siteId": site, "releaseId": rel.ID, "expectedRev": rel.Rev, "when": "on-approval"}, engine.CodeMoveNeedsTime},
+		{"reschedule", map[string]any{"siteId": site, "releaseId": rel.ID, "expectedRev": rel.Rev + 9, "when": later}, engine.CodeStale},
+		{"cancel_schedule", map[string]any{"siteId": site, "releaseId": "rel_nope", "expectedRev": 1}, engine.CodeNotFound},
+		{"set_embargo", map[string]any{"siteId": site, "nodeId": "ent_nope", "expectedRev": 1, "from": "2026-11-05T09:00:00Z"}, engine.CodeNotFound},
+		{"set_embargo", map[string]any{"siteId": site, "nodeId": f.page.ID, "expectedRev": f.nodeRev(t, f.page.ID), "from": "2020-01-01T00:00:00Z"}, gates.CodeGateInPast},
+		{"lift_embargo", map[string]any{"siteId": site, "nodeId": f.live.ID, "expectedRev": liveRev, "reason": " "}, engine.CodeReason},
+		{"lift_embargo", map[string]any{"siteId": site, "nodeId": f.page.ID, "expectedRev": f.nodeRev(t, f.page.ID), "reason": "Early."}, gates.CodeNotEmbargoed},
+		{"schedule_unpublish", map[string]any{"siteId": site, "nodeId": f.page.ID, "expectedRev": 1, "at": "soon"}, api.CodeBadInstant},
+		{"schedule_unpublish", map[string]any{"siteId": site, "nodeId": f.draft.ID, "expectedRev": draftRev, "at": "2026-11-05T09:00:00Z"}, engine.CodeNotLive},
+		{"save_draft", map[string]any{"siteId": site, "nodeId": f.draft.ID}, api.CodeBadRequest},
+		{"save_draft", map[string]any{"siteId": site, "nodeId": f.draft.ID, "expectedRev": draftRev}, api.CodeNothingToChange},
+		{"save_draft", map[string]any{"siteId": site, "kind": "video", "title": "Clip"}, mcp.CodeBadRequest},
+	}
 	before := f.fingerprintBut(t)
 	audits := f.auditRows(t)
 	for _, c := range cases {
 		out, res := callTool(t, s, c.tool, c.args)
 		toolError(t, c.tool, out, res, c.code)
 	}
+	for _, c := range writes {
+		out, res := callTool(t, w, c.tool, c.args)
+		toolError(t, c.tool, out, res, c.code)
+	}
 	if after := f.fingerprintBut(t); after != before {
 		t.Fatalf("bad input changed something:\n%s\n%s", before, after)
 	}
-	if got := f.auditRows(t) - audits; got != len(cases) {
-		t.Fatalf("%d audit rows for %d refused calls", got, len(cases))
+	if got := f.auditRows(t) - audits; got != len(cases)+len(writes) {
+		t.Fatalf("%d audit rows for %d refused calls", got, len(cases)+len(writes))
 	}
 }
 
