@@ -40,6 +40,7 @@ type browserApp struct {
 	sched    *scheduler.Scheduler
 	identity *identity.Identity // the app's, whose sign-in throttle the server counts on
 	agents   *agents.Agents     // the app's agent keys, for a test's agent to call /mcp with
+	aut      *automations.Automations
 }
 
 // startBrowserApp starts Studio on the demo site at now. Each setup runs
@@ -58,7 +59,7 @@ func startBrowserApp(t *testing.T, now time.Time, setup ...func(demoFixture)) *b
 	if seeded, err := seedDemo(ctx, a.engine, st); err != nil || !seeded {
 		t.Fatalf("seed: %v %v", seeded, err)
 	}
-	ba := &browserApp{clock: clock, ticks: make(chan scheduler.TickReport, 64), eng: a.engine, gates: a.gates, store: st, sched: a.ticker, identity: a.identity, agents: a.agents}
+	ba := &browserApp{clock: clock, ticks: make(chan scheduler.TickReport, 64), eng: a.engine, gates: a.gates, store: st, sched: a.ticker, identity: a.identity, agents: a.agents, aut: a.automations}
 	if len(setup) > 0 {
 		f := ba.demo(t)
 		for _, s := range setup {
