@@ -126,9 +126,9 @@ func (e *Engine) AutoApprovalHolds(ctx context.Context, u *User, r ReleaseRow, n
 }
 
 // CodeWaitsForPerson: an agent's act waits for a person in its mode, and
-// there is nothing a person could approve (a working copy's change, the
-// cancel of a release that removes content): Studio files no request, and
-// the agent asks a person instead.
+// there is no request a person could approve for it (a working copy's
+// gate in manual mode; a cancel, in manual mode or of a release that
+// removes content): Studio files none, and the agent asks a person.
 const CodeWaitsForPerson = "waits_for_person"
 
 // AgentGateApproval is how an agent's gate change on a page or entry goes
