@@ -469,18 +469,55 @@ func (a *Agents) revoke(ctx context.Context, u engine.User, siteID, keyID string
 	if k.OwnerID != u.ID && !seesAll(u) {
 		return engine.ErrNotFound // as if there were none
 	}
+	return a.revokeFor(ctx, u, k, automation.ReasonKeyRevoked)
+}
+
+// revokeFor revokes k, its automation broken for reason in the same act;
+// a key revoked already is left as it is.
+func (a *Agents) revokeFor(ctx context.Context, u engine.User, k Key, reason automation.PausedReason) error {
 	if k.Revoked() {
 		return nil
 	}
 	now := a.clock.Now()
-	audit := engine.AuditEntry{Action: "agent.key.revoke", Actor: u.Actor(), SiteID: siteID, At: now, Details: keyDetails(k)}
+	details := keyDetails(k)
+	if reason != automation.ReasonKeyRevoked {
+		details["reason"] = string(reason)
+	}
+	audit := engine.AuditEntry{Action: "agent.key.revoke", Actor: u.Actor(), SiteID: k.SiteID, At: now, Details: details}
 	var brk *Break
 	if k.AutomationID != "" {
-		if brk, err = a.breakFor(ctx, u, siteID, k.AutomationID, automation.ReasonKeyRevoked, now); err != nil {
+		var err error
+		if brk, err = a.breakFor(ctx, u, k.SiteID, k.AutomationID, reason, now); err != nil {
 			return err
 		}
 	}
-	return a.store.RevokeAgentKey(ctx, siteID, keyID, now, audit, brk)
+	return a.store.RevokeAgentKey(ctx, k.SiteID, k.ID, now, audit, brk)
+}
+
+// OwnerRemoved is §11.8's "owner removed" for the agent keys, for the
+// person-removal use case to call as it removes ownerID from the site
+// (an Owner or Administrator, u): every key they own is revoked at once
+// (disabled: nothing it signed is honoured from now on, an auto approval
+// included) and each agent task whose key it was is broken
+// (owner-removed) with its open run killed, until an Administrator takes
+// it over.
+func (a *Agents) OwnerRemoved(ctx context.Context, u engine.User, siteID, ownerID string) error {
+	if err := person(u); err != nil {
+		return err
+	}
+	if !seesAll(u) {
+		return refuse(engine.CodeForbidden, "")
+	}
+	keys, err := a.store.AgentKeys(ctx, siteID, ownerID)
+	if err != nil {
+		return err
+	}
+	for _, k := range keys {
+		if err := a.revokeFor(ctx, u, k, automation.ReasonOwnerRemoved); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // breakFor is the automation made broken for reason, or nil when its state
@@ -514,9 +551,9 @@ func (a *Agents) breakFor(ctx context.Context, u engine.User, siteID, automation
 // are all CodeUnauthorized with no field. The hash is compared in
 // constant time; the key's last use is written at most once a minute.
 //
-// A removed owner's automations become broken (owner-removed) in the
-// person-removal use case, where the removal happens; Studio has none yet,
-// so here the key simply stops.
+// A removed owner's automations become broken (owner-removed) through
+// OwnerRemoved, which the person-removal use case calls; until then a key
+// whose owner is gone simply stops.
 func (a *Agents) Authenticate(ctx context.Context, secret string) (engine.User, error) {
 	unauthorized := refuse(CodeUnauthorized, "")
 	id, ok := parseSecret(secret)

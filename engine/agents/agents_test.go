@@ -431,3 +431,36 @@ func TestAutomationKey(t *testing.T) {
 	_, err = b.ag.Authenticate(ctx, s2)
 	enginetest.WantRefusal(t, err, agents.CodeUnauthorized, "")
 }
+
+// TestOwnerRemoved: removing a key's owner (§11.8) revokes every key they
+// own, breaks their agent task (owner-removed) in the same act, and leaves
+// other people's keys alone; only an Owner or Administrator may.
+func TestOwnerRemoved(t *testing.T) {
+	b := newBundle(t)
+	ctx := context.Background()
+	au, err := b.aut.CreateAutomation(ctx, b.Editor, b.Site.ID, "Weekly drafts", automations.JobAgentTask, "FREQ=WEEKLY;BYDAY=MO", "2026-11-09T09:00")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, taskSecret, err := b.ag.MintForAutomation(ctx, b.Editor, b.Site.ID, au.ID, policy.ModeEdits, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, deskSecret := b.mint(t, b.Editor, agents.KeyInput{Name: "Desk", Mode: policy.ModeManual})
+	_, otherSecret := b.mint(t, b.Admin, agents.KeyInput{Name: "Admin's", Mode: policy.ModeManual})
+	b.RefuseChange(t, engine.CodeForbidden, "", func() error { return b.ag.OwnerRemoved(ctx, b.Editor, b.Site.ID, b.Editor.ID) })
+	if err := b.ag.OwnerRemoved(ctx, b.Admin, b.Site.ID, b.Editor.ID); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{taskSecret, deskSecret} {
+		_, err := b.ag.Authenticate(ctx, s)
+		enginetest.WantRefusal(t, err, agents.CodeUnauthorized, "")
+	}
+	if _, err := b.ag.Authenticate(ctx, otherSecret); err != nil {
+		t.Fatalf("another person's key: %v", err)
+	}
+	got, err := b.aut.Get(ctx, b.Admin, b.Site.ID, au.ID)
+	if err != nil || got.State != automations.AutomationBroken || got.PausedReason != "owner-removed" {
+		t.Fatalf("the removed owner's task: %s %s %v", got.State, got.PausedReason, err)
+	}
+}
