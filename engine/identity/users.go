@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/mail"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -50,8 +51,14 @@ func (e *Identity) AddUser(ctx context.Context, email, name string, role policy.
 }
 
 // dummyHash makes a sign-in with an unknown email cost as much as one with a
-// wrong password, so timing does not reveal which accounts exist.
-var dummyHash, _ = bcrypt.GenerateFromPassword([]byte("studio-timing-equaliser"), bcrypt.DefaultCost)
+// wrong password, so timing does not reveal which accounts exist. It is
+// made on the first sign-in, not at start: a bcrypt hash costs tens of
+// milliseconds, which every process would pay (`studio schedules run-due`
+// from a system cron among them).
+var dummyHash = sync.OnceValue(func() []byte {
+	h, _ := bcrypt.GenerateFromPassword([]byte("studio-timing-equaliser"), bcrypt.DefaultCost)
+	return h
+})
 
 // Refusal codes of a sign-in.
 const (
@@ -101,7 +108,7 @@ func (e *Identity) SignIn(ctx context.Context, try SignInTry) (engine.User, erro
 		return engine.User{}, err
 	}
 	if !known {
-		hash = string(dummyHash)
+		hash = string(dummyHash())
 	}
 	if e.checkPassword([]byte(hash), []byte(try.Password)) == nil && known {
 		e.throttle.Succeeded(tk)
