@@ -2,15 +2,21 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"slices"
+	"time"
 
 	"studio/engine/policy"
 	"studio/engine/release"
 )
 
-// ReleaseListMax is the most releases one page of ReleaseList holds (§12
-// list_releases: limit ≤ 50).
-const ReleaseListMax = 50
+// ReleaseListMax is the most releases one page of list_releases holds
+// (§12: limit ≤ 50); ReleasePageMax the most one page of GET …/releases
+// holds; a page is ReleaseListMax releases unless asked otherwise.
+const (
+	ReleaseListMax = 50
+	ReleasePageMax = 200
+)
 
 // Refusals of ReleaseList.
 const (
@@ -18,19 +24,23 @@ const (
 	CodeBadCursor = "bad_cursor"
 	// CodeUnknownReleaseState: the state filter is no release state.
 	CodeUnknownReleaseState = "unknown_release_state"
-	// CodeBadReleaseLimit: the limit is not 1..ReleaseListMax.
+	// CodeBadReleaseLimit: the limit is not 1..ReleasePageMax.
 	CodeBadReleaseLimit = "bad_release_limit"
 )
 
-// ReleaseListQuery selects a page of a site's releases (§12 list_releases).
+// ReleaseListQuery selects a page of a site's releases (§12 list_releases,
+// GET …/releases).
 type ReleaseListQuery struct {
 	SiteID string
+	// From and To bound the releases' times; zero values are now and 400
+	// days after it. Releases without a time are listed whatever they are.
+	From, To time.Time
 	// State keeps the releases in that state only ("" every state).
 	State release.State
 	// Cursor is the NextCursor of the page before.
 	Cursor string
-	// Limit is the most releases of the page: 1..ReleaseListMax, 0 the
-	// most.
+	// Limit is the most releases of the page: 1..ReleasePageMax, 0 for
+	// ReleaseListMax.
 	Limit int
 }
 
@@ -40,11 +50,12 @@ type ReleasePage struct {
 	NextCursor string
 }
 
-// ReleaseList pages through the releases GET …/releases lists by default
-// (timed from now for 400 days, and every open one without a time), in
-// the same order (time, then id), for u (§12 list_releases). An unknown
-// state or a limit out of range is refused (Field names it); a cursor
-// that no longer names a release of the list is CodeBadCursor.
+// ReleaseList pages through a site's releases timed in [From, To) and every
+// open one without a time, in time order (those without first, then by
+// id), for u: one bounded read a page, whatever the site holds. The cursor
+// is the id of the page's last release, whose place the next page starts
+// after; one that no longer names a release of the site is CodeBadCursor.
+// An unknown state or a limit out of range is refused (Field names it).
 func (e *Engine) ReleaseList(ctx context.Context, u User, q ReleaseListQuery) (ReleasePage, error) {
 	if err := require(u, policy.SchedulesRead); err != nil {
 		return ReleasePage{}, err
@@ -52,7 +63,7 @@ func (e *Engine) ReleaseList(ctx context.Context, u User, q ReleaseListQuery) (R
 	if q.State != "" && !slices.Contains(release.States, q.State) {
 		return ReleasePage{}, refuse(CodeUnknownReleaseState, "state")
 	}
-	if q.Limit < 0 || q.Limit > ReleaseListMax {
+	if q.Limit < 0 || q.Limit > ReleasePageMax {
 		return ReleasePage{}, refuse(CodeBadReleaseLimit, "limit")
 	}
 	limit := q.Limit
@@ -60,19 +71,26 @@ func (e *Engine) ReleaseList(ctx context.Context, u User, q ReleaseListQuery) (R
 		limit = ReleaseListMax
 	}
 	now := e.Now()
-	rows, err := e.store.Releases(ctx, q.SiteID, now, now.AddDate(0, 0, 400))
-	if err != nil {
-		return ReleasePage{}, err
+	pq := ReleasePageQuery{SiteID: q.SiteID, From: q.From, To: q.To, State: q.State, Limit: limit + 1}
+	if pq.From.IsZero() {
+		pq.From = now
 	}
-	if q.State != "" {
-		rows = slices.DeleteFunc(rows, func(r ReleaseRow) bool { return r.State != q.State })
+	if pq.To.IsZero() {
+		pq.To = now.AddDate(0, 0, 400)
 	}
 	if q.Cursor != "" {
-		i := slices.IndexFunc(rows, func(r ReleaseRow) bool { return r.ID == q.Cursor })
-		if i < 0 {
+		r, err := e.store.Release(ctx, q.SiteID, q.Cursor)
+		if errors.Is(err, ErrNotFound) {
 			return ReleasePage{}, &Error{Code: CodeBadCursor, Field: "cursor"}
 		}
-		rows = rows[i+1:]
+		if err != nil {
+			return ReleasePage{}, err
+		}
+		pq.After = &ReleasePosition{At: r.ExecuteAt, ID: r.ID}
+	}
+	rows, err := e.store.ReleasesPage(ctx, pq)
+	if err != nil {
+		return ReleasePage{}, err
 	}
 	page := ReleasePage{Releases: rows}
 	if len(rows) > limit {

@@ -2,6 +2,9 @@ package engine_test
 
 import (
 	"context"
+	"fmt"
+	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"studio/engine"
@@ -61,11 +64,68 @@ func TestReleaseList(t *testing.T) {
 		code, field string
 	}{
 		{engine.ReleaseListQuery{SiteID: b.Site.ID, State: "asleep"}, engine.CodeUnknownReleaseState, "state"},
-		{engine.ReleaseListQuery{SiteID: b.Site.ID, Limit: 51}, engine.CodeBadReleaseLimit, "limit"},
+		{engine.ReleaseListQuery{SiteID: b.Site.ID, Limit: engine.ReleasePageMax + 1}, engine.CodeBadReleaseLimit, "limit"},
 		{engine.ReleaseListQuery{SiteID: b.Site.ID, Limit: -1}, engine.CodeBadReleaseLimit, "limit"},
 		{engine.ReleaseListQuery{SiteID: b.Site.ID, Cursor: "rel_nope"}, engine.CodeBadCursor, "cursor"},
 	} {
 		_, err := b.Eng.ReleaseList(ctx, b.Editor, c.q)
 		wantRefusal(t, err, c.code, c.field)
+	}
+}
+
+// TestReleaseListPagesProperty: for releases timed at random (several at
+// one instant) and drafts without a time, paging with any limit, with or
+// without a state, yields exactly the full list in its order, each page
+// one bounded read.
+func TestReleaseListPagesProperty(t *testing.T) {
+	t.Parallel()
+	b := newBundle(t)
+	ctx := context.Background()
+	rng := rand.New(rand.NewPCG(13, 14))
+	for i := range 24 {
+		n := b.CreateNode(t, b.Site.ID, release.KindContentEntry, content.Body{Title: fmt.Sprintf("Story %d", i),
+			Slug: fmt.Sprintf("story-%d", i), Status: content.StatusDraft, Text: "Words."})
+		switch rng.IntN(3) {
+		case 0: // a draft release without a time
+			if _, err := b.Eng.NewRelease(ctx, b.Editor, b.Site.ID, "", []string{n.ID}); err != nil {
+				t.Fatal(err)
+			}
+		default: // scheduled, at one of a few instants so that ties on time are paged by id
+			b.Schedule(t, b.Editor, n, fmt.Sprintf("2026-11-%02d", 3+rng.IntN(3)), []string{"09:00", "12:00"}[rng.IntN(2)])
+		}
+	}
+	now := b.Eng.Now()
+	all, err := b.Eng.Releases(ctx, b.Site.ID, now, now.AddDate(0, 0, 400))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for round := range 30 {
+		state := []release.State{"", release.StateDraft, release.StateScheduled}[round%3]
+		var want []string
+		for _, r := range all {
+			if state == "" || r.State == state {
+				want = append(want, r.ID)
+			}
+		}
+		q := engine.ReleaseListQuery{SiteID: b.Site.ID, State: state, Limit: 1 + rng.IntN(7)}
+		var got []string
+		for range len(all) + 1 {
+			page, err := b.Eng.ReleaseList(ctx, b.Editor, q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(page.Releases) > q.Limit {
+				t.Fatalf("a page of %d with limit %d", len(page.Releases), q.Limit)
+			}
+			for _, r := range page.Releases {
+				got = append(got, r.ID)
+			}
+			if q.Cursor = page.NextCursor; q.Cursor == "" {
+				break
+			}
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("state %q, limit %d: paged\n%v\nwant\n%v", state, q.Limit, got, want)
+		}
 	}
 }

@@ -180,6 +180,22 @@ type Held struct {
 	Removes bool
 }
 
+// ReleasePageQuery is one page of a site's releases in Releases' order.
+type ReleasePageQuery struct {
+	SiteID   string
+	From, To time.Time
+	State    release.State // "" every state
+	After    *ReleasePosition
+	Limit    int
+}
+
+// ReleasePosition is a release's place in Releases' order: its time (nil
+// for one without, which come first) and its id.
+type ReleasePosition struct {
+	At *time.Time
+	ID string
+}
+
 // Change is a guarded change of a release's state by a person or by the
 // scheduler without a claim (an unapproved request expiring, a missed
 // occurrence, which also records its run).
@@ -365,6 +381,11 @@ type Store interface {
 	// Releases lists a site's releases with execute_at in [from, to), and
 	// every non-terminal one without a time, ordered by time then id.
 	Releases(ctx context.Context, siteID string, from, to time.Time) ([]ReleaseRow, error)
+	// ReleasesPage is one page of Releases' list: after the position
+	// q.After (nil: from the start), of q.State only when set, at most
+	// q.Limit, read with that limit (memory stays flat however many
+	// releases the site has).
+	ReleasesPage(ctx context.Context, q ReleasePageQuery) ([]ReleaseRow, error)
 	// SetReleaseState moves a release from one of the given states at rev.
 	// ChangeRelease moves a release that is still at its rev and in one of
 	// the from states; ErrConflict otherwise. Leaving the holding states

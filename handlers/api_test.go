@@ -173,3 +173,48 @@ func TestAPIPublishNowAndNotifications(t *testing.T) {
 		t.Fatalf("again: %d %v", status, out)
 	}
 }
+
+// TestAPIReleasesPaged: GET …/releases answers a page at a time (issue 14):
+// ?limit= and the nextCursor of the page before walk the whole list once,
+// in order; a limit out of 1..200 is refused.
+func TestAPIReleasesPaged(t *testing.T) {
+	a := newApp(t)
+	a.scheduleAt(t, a.editor, a.draft, "2026-11-03", "09:00")
+	a.scheduleAt(t, a.editor, a.otherDraft(t), "2026-11-04", "09:00")
+	a.pendingRequest(t)
+	token := a.tokenFor(t, a.editor)
+	base := "/api/sites/" + a.site.ID + "/releases"
+	_, all := apiCall(t, a, "GET", base, token, "")
+	want, _ := all["releases"].([]any)
+	if len(want) != 3 || all["nextCursor"] != nil {
+		t.Fatalf("one page of three: %v", all)
+	}
+	var got []any
+	cursor := ""
+	for range 4 {
+		status, page := apiCall(t, a, "GET", base+"?limit=1&cursor="+cursor, token, "")
+		rows, _ := page["releases"].([]any)
+		if status != http.StatusOK || len(rows) != 1 {
+			t.Fatalf("a page of one: %d %v", status, page)
+		}
+		got = append(got, rows...)
+		next, _ := page["nextCursor"].(string)
+		if cursor = next; cursor == "" {
+			break
+		}
+	}
+	if len(got) != len(want) {
+		t.Fatalf("paged %d of %d", len(got), len(want))
+	}
+	for i := range got {
+		if got[i].(map[string]any)["id"] != want[i].(map[string]any)["id"] {
+			t.Fatalf("page order differs at %d", i)
+		}
+	}
+	for _, limit := range []string{"0", "201", "many"} {
+		status, out := apiCall(t, a, "GET", base+"?limit="+limit, token, "")
+		if e, _ := out["error"].(map[string]any); status != http.StatusBadRequest || e["code"] != "bad_release_limit" {
+			t.Errorf("limit %s: %d %v", limit, status, out)
+		}
+	}
+}

@@ -290,6 +290,29 @@ func (s *Store) Releases(ctx context.Context, siteID string, from, to time.Time)
 		siteID, instant(from), instant(to))
 }
 
+// ReleasesPage is one page of Releases' list, by keyset: the releases
+// after q.After in (execute_at, id) order, those without a time first (as
+// SQLite orders NULLs), at most q.Limit, in one statement.
+func (s *Store) ReleasesPage(ctx context.Context, q engine.ReleasePageQuery) ([]engine.ReleaseRow, error) {
+	where := `site_id = ? AND ((execute_at >= ? AND execute_at < ?)
+		OR (execute_at IS NULL AND state IN ('draft', 'awaiting_approval')))`
+	args := []any{q.SiteID, instant(q.From), instant(q.To)}
+	if q.State != "" {
+		where += ` AND state = ?`
+		args = append(args, string(q.State))
+	}
+	switch a := q.After; {
+	case a == nil:
+	case a.At == nil:
+		where += ` AND (execute_at IS NOT NULL OR id > ?)`
+		args = append(args, a.ID)
+	default:
+		where += ` AND execute_at IS NOT NULL AND (execute_at > ? OR (execute_at = ? AND id > ?))`
+		args = append(args, instant(*a.At), instant(*a.At), a.ID)
+	}
+	return s.queryReleases(ctx, where+` ORDER BY execute_at, id LIMIT ?`, append(args, q.Limit)...)
+}
+
 // ReleasesByID reads the given releases of a site in one statement.
 func (s *Store) ReleasesByID(ctx context.Context, siteID string, ids []string) ([]engine.ReleaseRow, error) {
 	if len(ids) == 0 {

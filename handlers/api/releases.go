@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"strconv"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -14,11 +15,15 @@ import (
 )
 
 // Releases lists a site's releases timed in [from, to) (RFC 3339; default
-// from now for 400 days) and the undated ones still open.
+// from now for 400 days) and the undated ones still open, a page at a time
+// (issue 14: a site's thousands of releases are never read at once):
+// ?limit= 1..200 (default 50), ?cursor= the nextCursor of the page before,
+// ?state= one state; the answer carries nextCursor while more follow.
 func (h *Handler) Releases(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	from, to := h.eng.Now(), h.eng.Now().AddDate(0, 0, 400)
-	for name, dst := range map[string]*time.Time{"from": &from, "to": &to} {
+	q := engine.ReleaseListQuery{SiteID: chi.URLParam(r, "siteId"), State: release.State(r.URL.Query().Get("state")),
+		Cursor: r.URL.Query().Get("cursor")}
+	for name, dst := range map[string]*time.Time{"from": &q.From, "to": &q.To} {
 		if v := r.URL.Query().Get(name); v != "" {
 			t, err := time.Parse(time.RFC3339, v)
 			if err != nil {
@@ -28,17 +33,29 @@ func (h *Handler) Releases(w http.ResponseWriter, r *http.Request) {
 			*dst = t
 		}
 	}
-	rows, err := h.eng.Releases(ctx, chi.URLParam(r, "siteId"), from, to)
+	if v := r.URL.Query().Get("limit"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			h.badRequest(w, ctx, engine.CodeBadReleaseLimit, "limit")
+			return
+		}
+		q.Limit = n
+	}
+	page, err := h.eng.ReleaseList(ctx, userOf(ctx), q)
 	if err != nil {
 		h.fail(w, ctx, err)
 		return
 	}
-	out, err := h.releasesOut(ctx, chi.URLParam(r, "siteId"), rows)
+	out, err := h.releasesOut(ctx, q.SiteID, page.Releases)
 	if err != nil {
 		h.fail(w, ctx, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"releases": out})
+	body := map[string]any{"releases": out}
+	if page.NextCursor != "" {
+		body["nextCursor"] = page.NextCursor
+	}
+	writeJSON(w, http.StatusOK, body)
 }
 
 // Release answers one release as §12's ReleaseView: the §4.2 release, its
