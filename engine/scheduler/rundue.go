@@ -82,7 +82,14 @@ func (e *Scheduler) RunDue(ctx context.Context, trigger string) (TickReport, err
 			rep.More = true
 			break
 		}
-		again, err := e.runRelease(ctx, r, now, trigger, &rep.RunTally)
+		// Each release runs at its own now, so that its lateness, its
+		// snapshot and its outcome say when it went live, not when the
+		// tick began (the 50th of a busy tick is later than the first).
+		runAt := e.e.Now()
+		if runAt.Before(now) {
+			runAt = now
+		}
+		again, err := e.runRelease(ctx, r, runAt, trigger, &rep.RunTally)
 		if err != nil {
 			e.log.Error("schedules: release run failed", "release", r.ID, "err", err)
 			firstErr = cmp.Or(firstErr, err)
