@@ -206,7 +206,9 @@ func (h *Handler) addWriteTools() {
 			case (id == "") == (len(in.NodeIDs) == 0): // one of the two
 				return nil, engine.Refuse(api.CodeBadRequest, "releaseId")
 			case id == "":
-				row, err := h.eng.CreateDraft(c.ctx, c.u, engine.DraftInput{SiteID: c.site.ID, NodeIDs: in.NodeIDs})
+				// The draft takes the time, so that a time the engine refuses
+				// refuses the draft too: nothing is left behind.
+				row, err := h.eng.CreateDraft(c.ctx, c.u, engine.DraftInput{SiteID: c.site.ID, NodeIDs: in.NodeIDs, When: when})
 				if err != nil {
 					return nil, err
 				}
