@@ -140,12 +140,7 @@ func modeRank(m policy.Mode) int { return slices.Index(keyModes, m) }
 // Editor). Even an Author's own release then gets a second pair of eyes
 // when an unattended agent proposes it. The rule reads the role's scopes,
 // so a role that changes its releases:publish changes its cap with it.
-func ModeCap(role policy.Role) policy.Mode {
-	if policy.Holds(role, policy.ReleasesPublish) {
-		return policy.ModeAuto
-	}
-	return policy.ModeEdits
-}
+func ModeCap(role policy.Role) policy.Mode { return policy.AgentModeCap(role) }
 
 // CapMode is m capped by role's ModeCap; an unknown mode fails closed to
 // plan.

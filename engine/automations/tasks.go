@@ -375,7 +375,7 @@ func (e *Automations) TakeOver(ctx context.Context, u engine.User, siteID, id st
 		return Automation{}, refuse(CodeKeysUnavailable, "")
 	}
 	task := *a.Task
-	task.ModeCap = policy.RunMode(task.ModeCap, agentCap(u.Role))
+	task.ModeCap = policy.RunMode(task.ModeCap, policy.AgentModeCap(u.Role))
 	task.Scopes = policy.Narrow(task.Scopes, u.Role)
 	from := a.AutomationState()
 	if a.State == AutomationBroken {
@@ -407,16 +407,6 @@ func (e *Automations) TakeOver(ctx context.Context, u engine.User, siteID, id st
 	out.NewKey = &AgentKey{ID: keyID, Secret: secret}
 	e.poke()
 	return out, nil
-}
-
-// agentCap is the highest mode a role's keys act in: auto for roles that
-// hold releases:publish on the whole site, else edits (agents.ModeCap's
-// rule; engine/agents imports this package).
-func agentCap(role policy.Role) policy.Mode {
-	if policy.Holds(role, policy.ReleasesPublish) {
-		return policy.ModeAuto
-	}
-	return policy.ModeEdits
 }
 
 // openWindow is the window begin_run may open at now: the one a person's

@@ -58,6 +58,16 @@ func (m Mode) rank() int {
 	return -1
 }
 
+// AgentModeCap is the highest mode a role's agent keys act in (§10.2,
+// §10.3, §11.8): auto for roles holding releases:publish on the whole site
+// (auto approves low-risk releases without a person), edits otherwise.
+func AgentModeCap(role Role) Mode {
+	if Holds(role, ReleasesPublish) {
+		return ModeAuto
+	}
+	return ModeEdits
+}
+
 // RunMode is the effective mode inside an automation run (§11.2):
 // min(the key's effective mode, the automation's modeCap), never bypass
 // (§10.7: automation keys are remote keys), so bypass falls to auto. An

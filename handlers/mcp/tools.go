@@ -123,13 +123,20 @@ type ListScheduleInput struct {
 // listScheduleSchema is ListScheduleInput's schema with the values states
 // and origin accept, so that the SDK refuses any other (bad_request).
 func listScheduleSchema() *jsonschema.Schema {
-	s, err := jsonschema.For[ListScheduleInput](nil)
-	if err != nil {
-		panic("mcp: list_schedule schema: " + err.Error())
-	}
+	s := schemaOf[ListScheduleInput]("list_schedule")
 	s.Properties["types"].Items.Enum = enum(calendar.ItemTypes)
 	s.Properties["states"].Items.Enum = enum(calendar.StateFacets)
 	s.Properties["origin"].Enum = enum([]string{"person", "agent"})
+	return s
+}
+
+// schemaOf is In's input schema, for a tool that adds to it what a Go type
+// cannot say.
+func schemaOf[In any](tool string) *jsonschema.Schema {
+	s, err := jsonschema.For[In](nil)
+	if err != nil {
+		panic("mcp: " + tool + " schema: " + err.Error())
+	}
 	return s
 }
 
@@ -156,10 +163,7 @@ type ListReleasesInput struct {
 }
 
 func listReleasesSchema() *jsonschema.Schema {
-	s, err := jsonschema.For[ListReleasesInput](nil)
-	if err != nil {
-		panic("mcp: list_releases schema: " + err.Error())
-	}
+	s := schemaOf[ListReleasesInput]("list_releases")
 	states := make([]string, len(release.States))
 	for i, st := range release.States {
 		states[i] = string(st)
@@ -220,10 +224,7 @@ func (EndRunInput) ownAutomation(u engine.User) bool {
 }
 
 func endRunSchema() *jsonschema.Schema {
-	s, err := jsonschema.For[EndRunInput](nil)
-	if err != nil {
-		panic("mcp: end_run schema: " + err.Error())
-	}
+	s := schemaOf[EndRunInput]("end_run")
 	outcomes := make([]string, len(automation.Outcomes))
 	for i, o := range automation.Outcomes {
 		outcomes[i] = string(o)
@@ -250,10 +251,7 @@ func ownAutomation(u engine.User, id string) bool {
 }
 
 func pauseSchema() *jsonschema.Schema {
-	s, err := jsonschema.For[PauseAutomationInput](nil)
-	if err != nil {
-		panic("mcp: pause_automation schema: " + err.Error())
-	}
+	s := schemaOf[PauseAutomationInput]("pause_automation")
 	hi := automations.MaxPauseReasonLength
 	s.Properties["reason"].MaxLength = &hi
 	return s

@@ -119,15 +119,6 @@ func saveDraftSchema() *jsonschema.Schema {
 	return s
 }
 
-// schemaOf is In's input schema, for a tool that adds to it.
-func schemaOf[In any](tool string) *jsonschema.Schema {
-	s, err := jsonschema.For[In](nil)
-	if err != nil {
-		panic("mcp: " + tool + " schema: " + err.Error())
-	}
-	return s
-}
-
 // whenOf reads a when (or an at) as the API reads it; absent is nil.
 func whenOf(v any) (*engine.WhenInput, error) {
 	if v == nil {
