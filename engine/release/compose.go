@@ -112,3 +112,59 @@ func copyVersion(v *Version) *Version {
 	c := *v
 	return &c
 }
+
+// Changes is what a snapshot changes in its parent: the refs it sets (new
+// nodes and new versions) and the ids of the nodes it removes, each sorted
+// by id. A snapshot is its parent plus its changes, so a store can keep the
+// changes alone (see store's snapshot_refs).
+type Changes struct {
+	Set     []Ref    `json:"set"`
+	Removed []string `json:"removed"`
+}
+
+// Diff is the change that turns before into after (both sorted by id, as
+// snapshots hold them): Compose(before, items) differs from before by
+// exactly Diff(before, Compose(before, items)) (S1).
+func Diff(before, after []Ref) Changes {
+	c := Changes{Set: []Ref{}, Removed: []string{}}
+	i, j := 0, 0
+	for i < len(before) || j < len(after) {
+		switch {
+		case j == len(after) || (i < len(before) && before[i].ID < after[j].ID):
+			c.Removed = append(c.Removed, before[i].ID)
+			i++
+		case i == len(before) || after[j].ID < before[i].ID:
+			c.Set = append(c.Set, after[j])
+			j++
+		default:
+			if before[i] != after[j] {
+				c.Set = append(c.Set, after[j])
+			}
+			i, j = i+1, j+1
+		}
+	}
+	return c
+}
+
+// Apply is before with c applied, sorted by id: the inverse of Diff.
+func (c Changes) Apply(before []Ref) []Ref {
+	gone := make(map[string]bool, len(c.Removed)+len(c.Set))
+	for _, id := range c.Removed {
+		gone[id] = true
+	}
+	for _, r := range c.Set {
+		gone[r.ID] = true
+	}
+	out := make([]Ref, 0, len(before)+len(c.Set))
+	for _, r := range before {
+		if !gone[r.ID] {
+			out = append(out, r)
+		}
+	}
+	out = append(out, c.Set...)
+	slices.SortFunc(out, byID)
+	return out
+}
+
+// Empty reports whether c changes nothing.
+func (c Changes) Empty() bool { return len(c.Set) == 0 && len(c.Removed) == 0 }

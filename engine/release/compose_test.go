@@ -198,3 +198,64 @@ func show(cs []Conflict) string {
 	}
 	return "[" + b.String() + "]"
 }
+
+// Property: Diff and Apply are inverses, a release's diff names only its
+// items (S1), and composing on the refs of the items and their dependencies
+// alone gives the same conflicts, missing dependency and diff as composing
+// on the whole live snapshot: what lets the scheduler read only those refs.
+func TestDiffProperties(t *testing.T) {
+	r := rand.New(rand.NewSource(14))
+	for round := range 300 {
+		live, items := randomCase(r, r.Intn(60), 1+r.Intn(30))
+		slices.SortFunc(live, byID)
+		for i := range items { // some items depend on live nodes, some on nothing live
+			if items[i].Op == OpSet && len(live) > 0 && r.Intn(2) == 0 {
+				items[i].Deps = []string{live[r.Intn(len(live))].ID, fmt.Sprintf("ent_gone%d", r.Intn(4))}[:1+r.Intn(2)]
+			}
+		}
+		composed := Compose(live, items)
+		d := Diff(live, composed)
+		if got := d.Apply(live); !reflect.DeepEqual(got, composed) {
+			t.Fatalf("round %d: Apply(Diff) = %v, want %v", round, got, composed)
+		}
+		named := map[string]bool{}
+		for _, it := range items {
+			named[it.NodeID] = true
+		}
+		for _, ref := range d.Set {
+			if !named[ref.ID] {
+				t.Fatalf("round %d: diff sets %s, which no item names", round, ref.ID)
+			}
+		}
+		for _, id := range d.Removed {
+			if !named[id] {
+				t.Fatalf("round %d: diff removes %s, which no item names", round, id)
+			}
+		}
+		wanted := map[string]bool{}
+		for _, it := range items {
+			wanted[it.NodeID] = true
+			for _, dep := range it.Deps {
+				wanted[dep] = true
+			}
+		}
+		var subset []Ref
+		for _, ref := range live {
+			if wanted[ref.ID] {
+				subset = append(subset, ref)
+			}
+		}
+		sub := Compose(subset, items)
+		if got := Diff(subset, sub); !reflect.DeepEqual(got, d) {
+			t.Fatalf("round %d: diff on the subset %v, on the whole %v", round, got, d)
+		}
+		if !reflect.DeepEqual(Conflicts(subset, items), Conflicts(live, items)) {
+			t.Fatalf("round %d: conflicts differ on the subset", round)
+		}
+		id1, m1 := MissingDependency(sub, items)
+		id2, m2 := MissingDependency(composed, items)
+		if id1 != id2 || m1 != m2 {
+			t.Fatalf("round %d: missing dependency %q %v on the subset, %q %v on the whole", round, id1, m1, id2, m2)
+		}
+	}
+}
