@@ -100,13 +100,18 @@ type Site struct {
 
 // Snapshot is an immutable list of node refs; the live site is one of them.
 type Snapshot struct {
-	ID        string
-	SiteID    string
-	ParentID  string
-	Reason    string // publish | scheduled | rollback | manual
-	Label     string
-	Actor     release.Actor
-	Refs      []release.Ref
+	ID       string
+	SiteID   string
+	ParentID string
+	Reason   string // publish | scheduled | rollback | manual
+	Label    string
+	Actor    release.Actor
+	Refs     []release.Ref
+	// Changes, when set, is what the snapshot changes in its parent, and
+	// Refs is not read: a release's run computes it from the refs of its
+	// items alone (release.Diff), so publishing costs the items, not the
+	// site. Without it the store diffs Refs against the live snapshot.
+	Changes   *release.Changes
 	Metadata  map[string]string
 	CreatedAt time.Time
 }

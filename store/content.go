@@ -217,173 +217,9 @@ func (s *Store) HeldNodes(ctx context.Context, siteID, nodeID string) (map[strin
 	return out, rows.Err()
 }
 
-// Snapshot returns one snapshot.
-func (s *Store) Snapshot(ctx context.Context, id string) (engine.Snapshot, error) {
-	var x engine.Snapshot
-	var parent, label, meta sql.NullString
-	var actor, refs, created string
-	err := s.read.QueryRowContext(ctx, `SELECT id, site_id, parent_id, reason, label, actor, refs, metadata, created_at
-		FROM snapshots WHERE id = ?`, id).Scan(&x.ID, &x.SiteID, &parent, &x.Reason, &label, &actor, &refs, &meta, &created)
-	if err != nil {
-		return x, notFound(err)
-	}
-	x.ParentID, x.Label = parent.String, label.String
-	if err := json.Unmarshal([]byte(actor), &x.Actor); err != nil {
-		return x, fmt.Errorf("store: snapshot actor: %w", err)
-	}
-	if err := json.Unmarshal([]byte(refs), &x.Refs); err != nil {
-		return x, fmt.Errorf("store: snapshot refs: %w", err)
-	}
-	if err := fromJSON(meta, &x.Metadata); err != nil {
-		return x, err
-	}
-	x.CreatedAt, err = mustInstant(created)
-	return x, err
-}
-
-// LiveNodes returns a snapshot's nodes with the bodies of their versions,
-// in id order.
-func (s *Store) LiveNodes(ctx context.Context, snapshotID, nodeID string) ([]engine.LiveNode, error) {
-	rows, err := s.read.QueryContext(ctx, `SELECT v.node_id, json_extract(j.value, '$.kind'), v.rev, v.hash, v.body
-		FROM snapshots s, json_each(s.refs) j
-		JOIN node_versions v ON v.node_id = json_extract(j.value, '$.id') AND v.rev = json_extract(j.value, '$.rev')
-		WHERE s.id = ? AND (? = '' OR v.node_id = ?) ORDER BY v.node_id`, snapshotID, nodeID, nodeID)
-	if err != nil {
-		return nil, fmt.Errorf("store: live nodes: %w", err)
-	}
-	defer rows.Close()
-	var out []engine.LiveNode
-	for rows.Next() {
-		var n engine.LiveNode
-		var kind, body string
-		if err := rows.Scan(&n.ID, &kind, &n.Rev, &n.Hash, &body); err != nil {
-			return nil, err
-		}
-		n.Kind = release.NodeKind(kind)
-		if err := json.Unmarshal([]byte(body), &n.Body); err != nil {
-			return nil, fmt.Errorf("store: live node %s: %w", n.ID, err)
-		}
-		out = append(out, n)
-	}
-	return out, rows.Err()
-}
-
-func insertSnapshot(ctx context.Context, tx *sql.Tx, snap engine.Snapshot, guardHash string) (bool, error) {
-	actor, err := jsonText(snap.Actor)
-	if err != nil {
-		return false, err
-	}
-	refs, err := jsonText(snap.Refs)
-	if err != nil {
-		return false, err
-	}
-	meta, err := jsonText(snap.Metadata)
-	if err != nil {
-		return false, err
-	}
-	return one(tx.ExecContext(ctx, `INSERT INTO snapshots (id, site_id, parent_id, reason, label, actor, refs, metadata, created_at)
-		SELECT ?, ?, NULLIF(?, ''), ?, NULLIF(?, ''), ?, ?, ?, ?
-		WHERE EXISTS (SELECT 1 FROM sites WHERE id = ? AND hash = ?)`,
-		snap.ID, snap.SiteID, snap.ParentID, snap.Reason, snap.Label, actor, refs, meta, instant(snap.CreatedAt),
-		snap.SiteID, guardHash))
-}
-
-// flipSite points the site at snapshotID if it is still at site's rev and hash.
-func flipSite(ctx context.Context, tx *sql.Tx, site engine.Site, snapshotID, newHash string, now time.Time, extraGuard string, args ...any) (bool, error) {
-	q := `UPDATE sites SET published_snapshot_id = ?, rev = rev + 1, hash = ?, updated_at = ?
-		WHERE id = ? AND rev = ? AND hash = ?` + extraGuard
-	return one(tx.ExecContext(ctx, q, append([]any{snapshotID, newHash, instant(now), site.ID, site.Rev, site.Hash}, args...)...))
-}
-
-// PublishSnapshot flips the site pointer to snap and inserts it, in one
-// transaction guarded on the site's rev and hash.
-func (s *Store) PublishSnapshot(ctx context.Context, site engine.Site, newHash string, snap engine.Snapshot, a engine.AuditEntry) error {
-	return s.tx(ctx, func(tx *sql.Tx) error {
-		ok, err := flipSite(ctx, tx, site, snap.ID, newHash, snap.CreatedAt, "")
-		if err != nil {
-			return fmt.Errorf("store: publish: %w", err)
-		}
-		if !ok {
-			return engine.ErrConflict
-		}
-		if snap.Reason == "publish" {
-			if err := keepsHolds(ctx, tx, snap); err != nil {
-				return err
-			}
-		}
-		if _, err := insertSnapshot(ctx, tx, snap, newHash); err != nil {
-			return fmt.Errorf("store: publish snapshot: %w", err)
-		}
-		return audit(ctx, tx, a)
-	})
-}
-
-// keepsHolds checks, inside an ordinary publish's transaction, what the
-// engine read in several statements: every node a release holds keeps its
-// live version (§6.2, S5), and every ref that changes is still the node's
-// working copy. A release that pinned a node since would otherwise see that
-// node's new version go live under it, and one canceled since would see the
-// version it had promoted go live after its draft was put back.
-func keepsHolds(ctx context.Context, tx *sql.Tx, snap engine.Snapshot) error {
-	type version struct {
-		rev  int64
-		hash string
-		held bool
-	}
-	rows, err := tx.QueryContext(ctx, `SELECT id, rev, hash,
-		EXISTS (SELECT 1 FROM release_items i WHERE i.node_id = nodes.id AND i.held = 1)
-		FROM nodes WHERE site_id = ? AND deleted_at IS NULL`, snap.SiteID)
-	if err != nil {
-		return fmt.Errorf("store: publish holds: %w", err)
-	}
-	working := map[string]version{}
-	for rows.Next() {
-		var id string
-		var v version
-		if err := rows.Scan(&id, &v.rev, &v.hash, &v.held); err != nil {
-			rows.Close()
-			return err
-		}
-		working[id] = v
-	}
-	if err := errors.Join(rows.Err(), rows.Close()); err != nil {
-		return fmt.Errorf("store: publish holds: %w", err)
-	}
-	live := map[string]release.Ref{}
-	if snap.ParentID != "" {
-		var refs string
-		if err := tx.QueryRowContext(ctx, `SELECT refs FROM snapshots WHERE id = ?`, snap.ParentID).Scan(&refs); err != nil {
-			return fmt.Errorf("store: publish holds: %w", err)
-		}
-		var list []release.Ref
-		if err := json.Unmarshal([]byte(refs), &list); err != nil {
-			return fmt.Errorf("store: publish holds: %w", err)
-		}
-		for _, r := range list {
-			live[r.ID] = r
-		}
-	}
-	next := make(map[string]release.Ref, len(snap.Refs))
-	for _, r := range snap.Refs {
-		next[r.ID] = r
-		if r == live[r.ID] {
-			continue // unchanged
-		}
-		if w, ok := working[r.ID]; !ok || w.held || w.rev != r.Rev || w.hash != r.Hash {
-			return engine.ErrConflict // edited, held, deleted or put back since the engine's read
-		}
-	}
-	for id, w := range working {
-		if w.held && next[id] != live[id] {
-			return engine.ErrConflict // a hold the engine did not see
-		}
-	}
-	return nil
-}
-
 // addressHoldersQuery finds the holders of one address through the two
 // indexes of migration 0009: working copies by (site, kind, slug), and
-// versions by slug, kept when the site's live snapshot names them.
+// versions by slug, kept when the site's live head (snapshot_refs) names them.
 const addressHoldersQuery = `SELECT id, MAX(title), MAX(live), MAX(working) FROM (
 	SELECT n.id AS id, json_extract(n.body, '$.title') AS title, 0 AS live, 1 AS working
 	FROM nodes n
@@ -392,8 +228,8 @@ const addressHoldersQuery = `SELECT id, MAX(title), MAX(live), MAX(working) FROM
 	SELECT v.node_id, json_extract(v.body, '$.title'), 1, 0
 	FROM node_versions v JOIN nodes n ON n.id = v.node_id
 	WHERE json_extract(v.body, '$.slug') = ?3 AND n.site_id = ?1 AND n.kind = ?2 AND v.node_id <> ?4
-	AND EXISTS (SELECT 1 FROM sites st JOIN snapshots sn ON sn.id = st.published_snapshot_id, json_each(sn.refs) j
-		WHERE st.id = ?1 AND json_extract(j.value, '$.id') = v.node_id AND json_extract(j.value, '$.rev') = v.rev)
+	AND EXISTS (SELECT 1 FROM snapshot_refs x
+		WHERE x.site_id = ?1 AND x.node_id = v.node_id AND x.rev = v.rev AND x.until_seq IS NULL)
 ) GROUP BY id ORDER BY MAX(live) DESC, id`
 
 // AddressHolders lists the nodes of a site other than exceptID whose
@@ -434,8 +270,8 @@ SELECT * FROM (
 	FROM t CROSS JOIN node_versions h CROSS JOIN nodes n
 	WHERE json_extract(h.body, '$.slug') = t.slug AND n.id = h.node_id AND n.site_id = ?1 AND n.kind = t.kind
 	AND h.node_id NOT IN (SELECT value FROM json_each(?3))
-	AND EXISTS (SELECT 1 FROM sites st JOIN snapshots sn ON sn.id = st.published_snapshot_id, json_each(sn.refs) j
-		WHERE st.id = ?1 AND json_extract(j.value, '$.id') = h.node_id AND json_extract(j.value, '$.rev') = h.rev)
+	AND EXISTS (SELECT 1 FROM snapshot_refs x
+		WHERE x.site_id = ?1 AND x.node_id = h.node_id AND x.rev = h.rev AND x.until_seq IS NULL)
 	UNION ALL
 	SELECT b.id, b.title, b.slug, b.kind, a.id, a.title
 	FROM t a JOIN t b ON a.kind = b.kind AND a.slug = b.slug AND a.id < b.id

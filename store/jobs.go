@@ -17,15 +17,14 @@ import (
 
 var _ jobs.Store = (*Store)(nil)
 
-// liveJoin joins a snapshot's refs to their versions.
-const liveJoin = `FROM snapshots s, json_each(s.refs) j
-		JOIN node_versions v ON v.node_id = json_extract(j.value, '$.id') AND v.rev = json_extract(j.value, '$.rev')
-		WHERE s.id = ?`
+// liveJoin joins a snapshot's refs (j) to their versions (v).
+var liveJoin = `FROM (` + snapshotRefs("?1", "") + `) j
+		JOIN node_versions v ON v.node_id = j.id AND v.rev = j.rev`
 
 // LiveIndex lists a snapshot's nodes without bodies: one statement. The
 // gates are read as instants whatever offset a body wrote them with.
 func (s *Store) LiveIndex(ctx context.Context, snapshotID string) ([]jobs.IndexNode, error) {
-	rows, err := s.read.QueryContext(ctx, `SELECT v.node_id, json_extract(j.value, '$.kind'),
+	rows, err := s.read.QueryContext(ctx, `SELECT v.node_id, j.kind,
 		COALESCE(json_extract(v.body, '$.slug'), ''), COALESCE(json_extract(v.body, '$.status'), '') = 'published',
 		COALESCE(json_extract(v.body, '$.availability.from'), ''), COALESCE(json_extract(v.body, '$.availability.until'), '')
 		`+liveJoin+` ORDER BY v.node_id`, snapshotID)
@@ -71,9 +70,9 @@ func kindsJSON(kinds []release.NodeKind) string {
 
 // LivePage lists a page of a snapshot's live versions by id: one statement.
 func (s *Store) LivePage(ctx context.Context, snapshotID string, kinds []release.NodeKind, after string, limit int) ([]jobs.LiveNode, error) {
-	rows, err := s.read.QueryContext(ctx, `SELECT v.node_id, json_extract(j.value, '$.kind'), v.rev, v.hash, v.body, v.saved_at
-		`+liveJoin+` AND json_extract(j.value, '$.kind') IN (SELECT value FROM json_each(?))
-		AND json_extract(j.value, '$.id') > ? ORDER BY v.node_id LIMIT ?`, snapshotID, kindsJSON(kinds), after, limit)
+	rows, err := s.read.QueryContext(ctx, `SELECT v.node_id, j.kind, v.rev, v.hash, v.body, v.saved_at
+		`+liveJoin+` WHERE j.kind IN (SELECT value FROM json_each(?))
+		AND j.id > ? ORDER BY v.node_id LIMIT ?`, snapshotID, kindsJSON(kinds), after, limit)
 	if err != nil {
 		return nil, fmt.Errorf("store: live page: %w", err)
 	}
@@ -101,7 +100,7 @@ func (s *Store) LivePage(ctx context.Context, snapshotID string, kinds []release
 // was saved before before: one statement.
 func (s *Store) StaleEntries(ctx context.Context, snapshotID string, before time.Time) (int, error) {
 	var n int
-	err := s.read.QueryRowContext(ctx, `SELECT count(*) `+liveJoin+` AND json_extract(j.value, '$.kind') = 'contentEntry'
+	err := s.read.QueryRowContext(ctx, `SELECT count(*) `+liveJoin+` WHERE j.kind = 'contentEntry'
 		AND json_extract(v.body, '$.status') = 'published' AND v.saved_at < ?`, snapshotID, instant(before)).Scan(&n)
 	if err != nil {
 		return 0, fmt.Errorf("store: stale entries: %w", err)
@@ -152,9 +151,9 @@ func (s *Store) UnusedAssets(ctx context.Context, siteID, snapshotID, after stri
 	rows, err := s.read.QueryContext(ctx, `WITH referrers(body) AS (
 			SELECT body FROM nodes WHERE site_id = ?1 AND kind != 'asset' AND deleted_at IS NULL
 			UNION ALL
-			SELECT v.body FROM snapshots s, json_each(s.refs) j
-			JOIN node_versions v ON v.node_id = json_extract(j.value, '$.id') AND v.rev = json_extract(j.value, '$.rev')
-			WHERE s.id = ?2 AND json_extract(j.value, '$.kind') != 'asset'
+			SELECT v.body FROM (`+snapshotRefs("?2", "")+`) j
+			JOIN node_versions v ON v.node_id = j.id AND v.rev = j.rev
+			WHERE j.kind != 'asset'
 		), used(id) AS (
 			SELECT r.value FROM referrers, json_each(referrers.body, '$.refs') r
 		), texts(t) AS (

@@ -60,6 +60,32 @@ func (c *countedConn) QueryContext(ctx context.Context, q string, args []driver.
 	return c.sqliteConn.QueryContext(ctx, q, args)
 }
 
+// BeginTx counts BEGIN, and the transaction counts its COMMIT or
+// ROLLBACK: each is a statement SQLite runs, and a round trip on a server.
+func (c *countedConn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, error) {
+	c.meter.n.Add(1)
+	tx, err := c.sqliteConn.BeginTx(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	return countedTx{tx, c.meter}, nil
+}
+
+type countedTx struct {
+	driver.Tx
+	meter *meter
+}
+
+func (t countedTx) Commit() error {
+	t.meter.n.Add(1)
+	return t.Tx.Commit()
+}
+
+func (t countedTx) Rollback() error {
+	t.meter.n.Add(1)
+	return t.Tx.Rollback()
+}
+
 func (c *countedConn) PrepareContext(ctx context.Context, q string) (driver.Stmt, error) {
 	st, err := c.sqliteConn.PrepareContext(ctx, q)
 	if err != nil {

@@ -276,8 +276,12 @@ func (s *Store) ApplyRelease(ctx context.Context, a scheduler.Apply) (bool, erro
 		if !ok {
 			return errMoved
 		}
+		changes, err := changesOf(ctx, tx, a.Snapshot)
+		if err != nil {
+			return fmt.Errorf("store: apply: %w", err)
+		}
 		steps := []func() (bool, error){
-			func() (bool, error) { return insertSnapshot(ctx, tx, a.Snapshot, a.NewHash) },
+			func() (bool, error) { return insertSnapshot(ctx, tx, a.Snapshot, changes, a.NewHash) },
 			func() (bool, error) {
 				var at any
 				if a.ExecuteAt != nil {

@@ -175,7 +175,7 @@ func TestStatementsWhilePaused(t *testing.T) {
 			b.clock.Set(r.When.At.Add(time.Hour))
 			return measure(t, b)
 		}},
-		{"ReleaseMissedWhilePaused", 8, func(t *testing.T) int64 {
+		{"ReleaseMissedWhilePaused", 10, func(t *testing.T) int64 {
 			b := setup(t)
 			r := b.schedule(t, b.editor)
 			b.pause(t, b.admin(t))

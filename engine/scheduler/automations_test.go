@@ -413,7 +413,8 @@ func TestIdleTickWithAutomationsIsOneStatement(t *testing.T) {
 
 // TestStatementsPerAutomationPath holds the automation paths of a tick to
 // a statement budget, as the release paths are (store's
-// TestStatementsPerTickPath): a change that adds a query shows here.
+// TestStatementsPerTickPath, BEGIN and COMMIT counted): a change that
+// adds a query shows here.
 func TestStatementsPerAutomationPath(t *testing.T) {
 	measure := func(b *testBundle) int64 {
 		before := b.Store.Statements()
@@ -427,7 +428,7 @@ func TestStatementsPerAutomationPath(t *testing.T) {
 	}{
 		// due work, due automations, the claim (guard, run), the step's
 		// end (run, automation, audit), the heartbeat: 8 measured.
-		{"OneStepRun", 8, func(t *testing.T) int64 {
+		{"OneStepRun", 12, func(t *testing.T) int64 {
 			b := newBundle(t)
 			b.Sched.SetJobs(&fakeJobs{Steps: 1})
 			a := b.newAutomation(t, "Sweep", "daily", "", "2026-11-02T09:00")
@@ -436,7 +437,7 @@ func TestStatementsPerAutomationPath(t *testing.T) {
 			return measure(b)
 		}},
 		// After a week down: the same, with the skipped run.
-		{"CoalescedRun", 9, func(t *testing.T) int64 {
+		{"CoalescedRun", 13, func(t *testing.T) int64 {
 			b := newBundle(t)
 			b.Sched.SetJobs(&fakeJobs{Steps: 1})
 			b.newAutomation(t, "Sweep", "daily", "", "2026-11-02T09:00")
@@ -447,7 +448,7 @@ func TestStatementsPerAutomationPath(t *testing.T) {
 		// A middle step of a sweep: due work, due automations, the run,
 		// the step's claim (run, automation), its save (run, automation),
 		// the heartbeat: 8 measured.
-		{"MiddleStep", 8, func(t *testing.T) int64 {
+		{"MiddleStep", 12, func(t *testing.T) int64 {
 			b := newBundle(t)
 			b.Sched.SetJobs(&fakeJobs{Steps: 3})
 			a := b.newAutomation(t, "Sweep", "daily", "", "2026-11-02T09:00")

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"studio/engine"
@@ -244,7 +245,11 @@ func (e *Scheduler) runClaimed(ctx context.Context, r engine.ReleaseRow, c claim
 		if err != nil {
 			return "", nil, err
 		}
-		live, err := e.liveRefs(ctx, site)
+		// Only the refs of the items and of what they reference: on them,
+		// conflicts, composition and dependencies answer as on the whole
+		// live snapshot (release.TestDiffProperties), and the snapshot is
+		// written as the change they make.
+		live, err := e.liveRefsOf(ctx, site, r.Items)
 		if err != nil {
 			return "", nil, err
 		}
@@ -252,6 +257,7 @@ func (e *Scheduler) runClaimed(ctx context.Context, r engine.ReleaseRow, c claim
 			return finish(release.StateConflict, "failed", release.Outcome{Kind: "conflict", At: now, RunID: runID, Conflicts: found})
 		}
 		composed := release.Compose(live, r.Items)
+		changes := release.Diff(live, composed)
 		if id, missing := release.MissingDependency(composed, r.Items); missing {
 			return finish(release.StateFailed, "failed", release.Outcome{Kind: "failed", At: now, RunID: runID,
 				Code: "dependency_missing", Message: id})
@@ -267,7 +273,7 @@ func (e *Scheduler) runClaimed(ctx context.Context, r engine.ReleaseRow, c claim
 			return "", nil, err
 		}
 		snap := engine.Snapshot{ID: ids.New("snp"), SiteID: site.ID, ParentID: site.PublishedSnapshotID, Reason: "scheduled",
-			Label: r.Title, Actor: c.by, Refs: composed, CreatedAt: now,
+			Label: r.Title, Actor: c.by, Changes: &changes, CreatedAt: now,
 			Metadata: map[string]string{"studio.release": r.ID, "studio.releaseHash": r.Hash,
 				"studio.run": runID, "studio.base": site.PublishedSnapshotID, "studio.approvedBy": r.Approval.By.ID}}
 		if snap.Label == "" {
@@ -397,17 +403,19 @@ func (e *Scheduler) autoApprovalHolds(ctx context.Context, r engine.ReleaseRow) 
 	return reason, err == nil && reason == "", err
 }
 
-// liveRefs is the site's live snapshot's refs; none before its first
-// publish.
-func (e *Scheduler) liveRefs(ctx context.Context, site engine.Site) ([]release.Ref, error) {
+// liveRefsOf is the live refs of the items' nodes and of the nodes their
+// targets reference; none before the site's first publish.
+func (e *Scheduler) liveRefsOf(ctx context.Context, site engine.Site, items []release.Item) ([]release.Ref, error) {
 	if site.PublishedSnapshotID == "" {
 		return nil, nil
 	}
-	snap, err := e.store.Snapshot(ctx, site.PublishedSnapshotID)
-	if err != nil {
-		return nil, err
+	ids := make([]string, 0, len(items))
+	for _, it := range items {
+		ids = append(ids, it.NodeID)
+		ids = append(ids, it.Deps...)
 	}
-	return snap.Refs, nil
+	slices.Sort(ids)
+	return e.store.SnapshotRefs(ctx, site.PublishedSnapshotID, slices.Compact(ids))
 }
 
 // Heartbeat returns the scheduler's last heartbeat.

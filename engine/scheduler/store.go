@@ -60,7 +60,8 @@ type Store interface {
 	// What a run reads (engine.Store's reads of the same name).
 	Release(ctx context.Context, siteID, id string) (engine.ReleaseRow, error)
 	Site(ctx context.Context, id string) (engine.Site, error)
-	Snapshot(ctx context.Context, id string) (engine.Snapshot, error)
+	// SnapshotRefs is the refs of a snapshot's nodes among ids, by id.
+	SnapshotRefs(ctx context.Context, snapshotID string, ids []string) ([]release.Ref, error)
 	UserByID(ctx context.Context, id string) (engine.User, error)
 	Node(ctx context.Context, siteID, id string) (content.Node, error)
 	HeldNodes(ctx context.Context, siteID, nodeID string) (map[string]engine.Held, error)
