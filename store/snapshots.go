@@ -29,16 +29,17 @@ func snapshotRefs(snap, ids string) string {
 		return legacy + ` AND json_extract(j.value, '$.id') IN (SELECT value FROM json_each(` + ids + `))
 	UNION ALL
 	SELECT x.node_id, x.kind, x.rev, x.hash FROM snapshots s CROSS JOIN json_each(` + ids + `) w
-	JOIN snapshot_refs x ON x.site_id = s.site_id AND x.node_id = w.value
+	CROSS JOIN snapshot_refs x ON x.site_id = s.site_id AND x.node_id = w.value
 		AND x.from_seq <= s.seq AND (x.until_seq IS NULL OR x.until_seq > s.seq)
 	WHERE s.id = ` + snap + ` AND s.refs IS NULL`
 	}
-	// Two ranges of the (site, until_seq) index: the rows still live, and
+	// Two ranges: the rows still live (the head index: with no statistics
+	// the planner would walk the site's whole history by primary key), and
 	// those that ended after the snapshot.
 	return legacy + `
 	UNION ALL
 	SELECT x.node_id, x.kind, x.rev, x.hash FROM snapshots s
-	JOIN snapshot_refs x ON x.site_id = s.site_id AND x.until_seq IS NULL AND x.from_seq <= s.seq
+	JOIN snapshot_refs x INDEXED BY snapshot_refs_head ON x.site_id = s.site_id AND x.until_seq IS NULL AND x.from_seq <= s.seq
 	WHERE s.id = ` + snap + ` AND s.refs IS NULL
 	UNION ALL
 	SELECT x.node_id, x.kind, x.rev, x.hash FROM snapshots s
@@ -51,7 +52,7 @@ var (
 	snapshotRefsOfQuery = `SELECT id, kind, rev, hash FROM (` + snapshotRefs("?1", "?2") + `) ORDER BY id`
 	liveNodesQuery      = liveNodesOf(snapshotRefs("?1", ""))
 	liveNodesOfQuery    = liveNodesOf(snapshotRefs("?1", "?2"))
-	headRefsQuery       = `SELECT node_id, kind, rev, hash FROM snapshot_refs WHERE site_id = ? AND until_seq IS NULL ORDER BY node_id`
+	headRefsQuery       = `SELECT node_id, kind, rev, hash FROM snapshot_refs INDEXED BY snapshot_refs_head WHERE site_id = ? AND until_seq IS NULL ORDER BY node_id`
 )
 
 func liveNodesOf(refs string) string {

@@ -45,7 +45,10 @@ CREATE TABLE snapshot_refs (
   until_seq INTEGER,
   PRIMARY KEY (site_id, node_id, from_seq)
 ) WITHOUT ROWID;
-CREATE INDEX snapshot_refs_live ON snapshot_refs (site_id, until_seq, node_id);
+-- The live head, by node and covering (what a run and the public site
+-- read), and the rows that ended, by when (older snapshots).
+CREATE INDEX snapshot_refs_head ON snapshot_refs (site_id, node_id, kind, rev, hash) WHERE until_seq IS NULL;
+CREATE INDEX snapshot_refs_ended ON snapshot_refs (site_id, until_seq) WHERE until_seq IS NOT NULL;
 
 INSERT INTO snapshot_refs (site_id, node_id, kind, rev, hash, from_seq)
   SELECT sn.site_id, json_extract(j.value, '$.id'), json_extract(j.value, '$.kind'),
