@@ -55,6 +55,64 @@ func (e *Engine) readGraph(ctx context.Context, siteID string) (*graph, error) {
 	return g, nil
 }
 
+// readGraphOf reads what pinning the nodes seeds names needs, not the
+// whole site: their working copies and live refs, then, a level at a
+// time, those of what they reference, following only the nodes that are
+// not live (the dependency closure stops at a live node, closeOver); and
+// the site's holds, as few as its open releases. Seeds should name the
+// items' dependencies too when they are not the working copies' refs.
+func (e *Engine) readGraphOf(ctx context.Context, siteID string, seeds []string) (*graph, error) {
+	site, err := e.store.Site(ctx, siteID)
+	if err != nil {
+		return nil, err
+	}
+	held, err := e.store.HeldNodes(ctx, siteID, "")
+	if err != nil {
+		return nil, err
+	}
+	g := &graph{site: site, nodes: map[string]content.Node{}, live: map[string]release.Ref{}, held: held}
+	seed := make(map[string]bool, len(seeds))
+	read := map[string]bool{}
+	var frontier []string
+	want := func(id string) {
+		if !read[id] {
+			read[id] = true
+			frontier = append(frontier, id)
+		}
+	}
+	for _, id := range seeds {
+		seed[id] = true
+		want(id)
+	}
+	for len(frontier) > 0 {
+		ids := frontier
+		frontier = nil
+		nodes, err := e.store.NodesByID(ctx, siteID, ids)
+		if err != nil {
+			return nil, err
+		}
+		if site.PublishedSnapshotID != "" {
+			refs, err := e.store.SnapshotRefs(ctx, site.PublishedSnapshotID, ids)
+			if err != nil {
+				return nil, err
+			}
+			for _, r := range refs {
+				g.live[r.ID] = r
+			}
+		}
+		for _, n := range nodes {
+			g.nodes[n.ID] = n
+			if _, live := g.live[n.ID]; live && !seed[n.ID] {
+				continue
+			}
+			for _, d := range n.Body.Refs {
+				want(d)
+			}
+		}
+	}
+	return g, nil
+}
+
 // title is how a refusal names a node: its working copy's title, or its id
 // when it has none (deleted, or never existed).
 func (g *graph) title(id string) string {

@@ -105,7 +105,11 @@ func (e *Engine) CreateDraft(ctx context.Context, u User, in DraftInput) (Releas
 	if note != "" && !automation.PlainText(note, MaxNoteLength) {
 		return ReleaseRow{}, refuse(CodeBadNote, "note")
 	}
-	g, err := e.readGraph(ctx, in.SiteID)
+	named := make([]string, 0, len(in.NodeIDs)+len(in.RemoveIDs))
+	for _, id := range append(slices.Clone(in.NodeIDs), in.RemoveIDs...) {
+		named = append(named, strings.TrimSpace(id))
+	}
+	g, err := e.readGraphOf(ctx, in.SiteID, named)
 	if err != nil {
 		return ReleaseRow{}, err
 	}
@@ -391,7 +395,7 @@ func (e *Engine) ScheduleReleaseWhen(ctx context.Context, u User, siteID, id str
 	if r.State != release.StateDraft {
 		return ReleaseRow{}, refuse(CodeBadState, "")
 	}
-	g, err := e.readGraph(ctx, siteID)
+	g, err := e.readGraphOf(ctx, siteID, release.Touched(r.Items))
 	if err != nil {
 		return ReleaseRow{}, err
 	}
@@ -538,7 +542,7 @@ func (e *Engine) PinsMoved(ctx context.Context, siteID, id string) ([]string, er
 	if err != nil {
 		return nil, err
 	}
-	g, err := e.readGraph(ctx, siteID)
+	g, err := e.readGraphOf(ctx, siteID, release.Touched(r.Items))
 	if err != nil {
 		return nil, err
 	}

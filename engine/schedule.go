@@ -169,11 +169,12 @@ func publishVersion(n content.Node, at, now time.Time) (content.Node, bool) {
 	return n, true
 }
 
-// nodeClosure reads the site's graph and adds the dependency closure to a
-// one-item release's item (§6.1 step 2, closeOver): the item stays first,
-// what it needs follows with AddedBecause set.
+// nodeClosure reads the item's part of the site's graph (readGraphOf) and
+// adds the dependency closure to a one-item release's item (§6.1 step 2,
+// closeOver): the item stays first, what it needs follows with
+// AddedBecause set.
 func (e *Engine) nodeClosure(ctx context.Context, siteID, releaseID string, item release.Item) (*graph, []release.Item, error) {
-	g, err := e.readGraph(ctx, siteID)
+	g, err := e.readGraphOf(ctx, siteID, release.Touched([]release.Item{item}))
 	if err != nil {
 		return nil, nil, err
 	}

@@ -320,6 +320,11 @@ type Store interface {
 	Sites(ctx context.Context) ([]Site, error)
 
 	Nodes(ctx context.Context, siteID string) ([]content.Node, error)
+	// NodesByID is the working copies of the site's nodes among ids, not
+	// deleted, by id; SnapshotRefs the refs of a snapshot's nodes among
+	// ids. Each one statement that reads those nodes by key.
+	NodesByID(ctx context.Context, siteID string, ids []string) ([]content.Node, error)
+	SnapshotRefs(ctx context.Context, snapshotID string, ids []string) ([]release.Ref, error)
 	Node(ctx context.Context, siteID, id string) (content.Node, error)
 	// NodeAuthors maps each of ids that is a node of the site, deleted
 	// ones too, to the id of its author; one statement.

@@ -102,6 +102,32 @@ func (s *Store) Nodes(ctx context.Context, siteID string) ([]content.Node, error
 	return out, rows.Err()
 }
 
+// NodesByID returns the working copies of the site's nodes among ids (not
+// deleted ones), in id order: one statement that reads them by key.
+func (s *Store) NodesByID(ctx context.Context, siteID string, ids []string) ([]content.Node, error) {
+	list, err := jsonText(ids)
+	if err != nil {
+		return nil, err
+	}
+	// CROSS JOIN keeps the order: from each id to its node by key, never
+	// the site's nodes (which the planner, with no statistics, may prefer).
+	rows, err := s.read.QueryContext(ctx, `SELECT `+nodeColumns+` FROM (SELECT value AS wanted FROM json_each(?)) w
+		CROSS JOIN nodes WHERE nodes.id = w.wanted AND site_id = ? AND deleted_at IS NULL ORDER BY id`, list, siteID)
+	if err != nil {
+		return nil, fmt.Errorf("store: nodes by id: %w", err)
+	}
+	defer rows.Close()
+	var out []content.Node
+	for rows.Next() {
+		n, err := scanNode(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, n)
+	}
+	return out, rows.Err()
+}
+
 // Node returns one node's working copy.
 func (s *Store) Node(ctx context.Context, siteID, id string) (content.Node, error) {
 	return scanNode(s.read.QueryRowContext(ctx, `SELECT `+nodeColumns+` FROM nodes WHERE site_id = ? AND id = ? AND deleted_at IS NULL`, siteID, id))

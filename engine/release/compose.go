@@ -168,3 +168,16 @@ func (c Changes) Apply(before []Ref) []Ref {
 
 // Empty reports whether c changes nothing.
 func (c Changes) Empty() bool { return len(c.Set) == 0 && len(c.Removed) == 0 }
+
+// Touched lists, sorted and once each, the nodes of items and the ids
+// their targets reference: all a release's checks need to read of the site
+// (TestDiffProperties).
+func Touched(items []Item) []string {
+	out := make([]string, 0, len(items))
+	for _, it := range items {
+		out = append(out, it.NodeID)
+		out = append(out, it.Deps...)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"time"
 
 	"studio/engine"
@@ -409,13 +408,7 @@ func (e *Scheduler) liveRefsOf(ctx context.Context, site engine.Site, items []re
 	if site.PublishedSnapshotID == "" {
 		return nil, nil
 	}
-	ids := make([]string, 0, len(items))
-	for _, it := range items {
-		ids = append(ids, it.NodeID)
-		ids = append(ids, it.Deps...)
-	}
-	slices.Sort(ids)
-	return e.store.SnapshotRefs(ctx, site.PublishedSnapshotID, slices.Compact(ids))
+	return e.store.SnapshotRefs(ctx, site.PublishedSnapshotID, release.Touched(items))
 }
 
 // Heartbeat returns the scheduler's last heartbeat.
