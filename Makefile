@@ -41,6 +41,7 @@ bench: ## run the Go benchmarks, the Schedules pages' and the public site's timi
 	$(GO) test -run '^$$' -bench . -benchmem ./engine/...
 	STUDIO_PERF=1 $(GO) test -count=1 -run 'TestSchedulesPagesUnderLoad' -v ./handlers | grep -E 'bytes|ok|FAIL'
 	STUDIO_PERF=1 $(GO) test -count=1 -run 'TestSiteUnderLoad' -v ./handlers | grep -E 'req/s|gates:|ok|FAIL'
+	STUDIO_PERF=1 $(GO) test -count=1 -run 'TestSiteAgainstStatic' -v ./handlers | grep -E 'req/s|ok|FAIL'
 	STUDIO_PERF=1 $(GO) test -count=1 -run 'TestPublishCostBySiteSize' -v ./engine/scheduler | grep -E 'fixture|publish a|snapshot holds|ok|FAIL'
 
 verify: ## generated files fresh, gofmt, go vet and staticcheck clean

@@ -221,8 +221,14 @@ func (r *loadResult) p(path, pct int) time.Duration {
 // collector; only the machine is shared.
 func (s *loadedSite) hammer(t *testing.T, clients int, d, pace time.Duration) *loadResult {
 	t.Helper()
+	return hammerAt(t, s.app.URL, s.entries, clients, d, pace)
+}
+
+// hammerAt is hammer against any server at base.
+func hammerAt(t *testing.T, base string, entries []string, clients int, d, pace time.Duration) *loadResult {
+	t.Helper()
 	if raceDetector { // starting a second race-enabled binary costs seconds, and nothing is timed
-		r, err := hammer(s.app.URL, s.entries, clients, d, pace)
+		r, err := hammer(base, entries, clients, d, pace)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -230,11 +236,11 @@ func (s *loadedSite) hammer(t *testing.T, clients int, d, pace time.Duration) *l
 	}
 	dir := t.TempDir()
 	paths, out := filepath.Join(dir, "paths"), filepath.Join(dir, "result")
-	if err := os.WriteFile(paths, []byte(strings.Join(s.entries, "\n")), 0o600); err != nil {
+	if err := os.WriteFile(paths, []byte(strings.Join(entries, "\n")), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(os.Args[0], "-test.run=^TestSiteLoadClient$", "-test.count=1")
-	cmd.Env = append(os.Environ(), "STUDIO_LOAD_CLIENT="+strings.Join([]string{s.app.URL, paths, out,
+	cmd.Env = append(os.Environ(), "STUDIO_LOAD_CLIENT="+strings.Join([]string{base, paths, out,
 		strconv.Itoa(clients), d.String(), pace.String()}, "|"))
 	if b, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("load client: %v\n%s", err, b)

@@ -11,7 +11,11 @@ import (
 
 // meter counts the statements a Store sends to SQLite, so tests can hold
 // each scheduler path to a statement budget (DESIGN: TickBudget, §8.1).
-type meter struct{ n atomic.Int64 }
+//
+// It also counts the writes of this store's write pool (every commit and
+// every statement outside a transaction, which commits on its own): the
+// in-process half of Generation.
+type meter struct{ n, writes atomic.Int64 }
 
 // Statements is how many statements this store has sent so far.
 func (s *Store) Statements() int64 { return s.meter.n.Load() }
@@ -21,6 +25,7 @@ func (s *Store) Statements() int64 { return s.meter.n.Load() }
 type connector struct {
 	dsn   string
 	meter *meter
+	write bool // the write pool: count its commits in meter.writes
 }
 
 func (c connector) Connect(context.Context) (driver.Conn, error) {
@@ -28,7 +33,7 @@ func (c connector) Connect(context.Context) (driver.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &countedConn{conn.(sqliteConn), c.meter}, nil
+	return &countedConn{conn.(sqliteConn), c.meter, c.write}, nil
 }
 
 func (c connector) Driver() driver.Driver { return &sqlite.Driver{} }
@@ -48,11 +53,16 @@ type sqliteConn interface {
 type countedConn struct {
 	sqliteConn
 	meter *meter
+	write bool
 }
 
 func (c *countedConn) ExecContext(ctx context.Context, q string, args []driver.NamedValue) (driver.Result, error) {
 	c.meter.n.Add(1)
-	return c.sqliteConn.ExecContext(ctx, q, args)
+	res, err := c.sqliteConn.ExecContext(ctx, q, args)
+	if c.write {
+		c.meter.writes.Add(1) // after the statement: a reader that sees the count sees its effect
+	}
+	return res, err
 }
 
 func (c *countedConn) QueryContext(ctx context.Context, q string, args []driver.NamedValue) (driver.Rows, error) {
@@ -68,17 +78,22 @@ func (c *countedConn) BeginTx(ctx context.Context, opts driver.TxOptions) (drive
 	if err != nil {
 		return nil, err
 	}
-	return countedTx{tx, c.meter}, nil
+	return countedTx{tx, c.meter, c.write}, nil
 }
 
 type countedTx struct {
 	driver.Tx
 	meter *meter
+	write bool
 }
 
 func (t countedTx) Commit() error {
 	t.meter.n.Add(1)
-	return t.Tx.Commit()
+	err := t.Tx.Commit()
+	if t.write {
+		t.meter.writes.Add(1)
+	}
+	return err
 }
 
 func (t countedTx) Rollback() error {
@@ -114,4 +129,6 @@ func (s *countedStmt) QueryContext(ctx context.Context, args []driver.NamedValue
 	return s.Stmt.(driver.StmtQueryContext).QueryContext(ctx, args)
 }
 
-func openCounted(dsn string, m *meter) *sql.DB { return sql.OpenDB(connector{dsn, m}) }
+func openCounted(dsn string, m *meter, write bool) *sql.DB {
+	return sql.OpenDB(connector{dsn, m, write})
+}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"sync"
+	"time"
 
 	"studio/engine/public"
 )
@@ -51,4 +53,46 @@ func (s *Store) LiveSites(ctx context.Context) ([]public.LiveSite, error) {
 		out = append(out, x)
 	}
 	return out, rows.Err()
+}
+
+// generation is Generation's state.
+type generation struct {
+	mu      sync.Mutex
+	value   int64     // what Generation answers
+	writes  int64     // meter.writes when value was last checked
+	version int64     // data_version then
+	checked time.Time // when data_version was last asked
+}
+
+// OtherProcessesEvery is how often Generation asks SQLite whether another
+// process committed (a `studio schedules run-due` from cron): asking takes
+// SQLite's shared-memory locks, a system call on every public request
+// otherwise. So another process's publish shows at most this much later
+// than it committed, as if its release ran that much later (never
+// earlier); this process's own commits show on the next request.
+const OtherProcessesEvery = 100 * time.Millisecond
+
+// Generation is a number that changes whenever a commit lands in the
+// database: at once for this store's own commits (counted as they return),
+// and within OtherProcessesEvery for another process's, through PRAGMA
+// data_version on a connection kept for it alone (a connection does not
+// see its own commits there, and this one never writes). The public site
+// asks it on every request and reads the sites again only when it moved.
+func (s *Store) Generation(ctx context.Context) (int64, error) {
+	g := &s.gen
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	writes, now := s.meter.writes.Load(), time.Now()
+	if writes == g.writes && !g.checked.IsZero() && now.Sub(g.checked) < OtherProcessesEvery {
+		return g.value, nil
+	}
+	var v int64
+	if err := s.generation.QueryRowContext(ctx).Scan(&v); err != nil {
+		return 0, fmt.Errorf("store: generation: %w", err)
+	}
+	if writes != g.writes || v != g.version || g.checked.IsZero() {
+		g.value++
+	}
+	g.writes, g.version, g.checked = writes, v, now
+	return g.value, nil
 }

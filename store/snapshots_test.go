@@ -232,3 +232,57 @@ func TestSnapshotStoreMigration(t *testing.T) {
 	}
 	m.checkAll(t)
 }
+
+// TestGenerationMovesOnEveryCommit: the public site's cue to read the
+// sites again moves on a commit of this store at once, on another
+// process's (a second Store on the file) within OtherProcessesEvery, and
+// stays while nothing is written.
+func TestGenerationMovesOnEveryCommit(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "studio.db")
+	a, err := store.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	other, err := store.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	gen := func() int64 {
+		t.Helper()
+		g, err := a.Generation(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return g
+	}
+	now := time.Date(2026, 11, 2, 5, 0, 0, 0, time.UTC)
+	g0 := gen()
+	if _, err := a.Sites(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if g := gen(); g != g0 {
+		t.Fatalf("a read moved the generation from %d to %d", g0, g)
+	}
+	if err := a.CreateSite(ctx, engine.Site{ID: "site_a", Name: "A", TimeZone: "UTC", Hash: "h"}, now); err != nil {
+		t.Fatal(err)
+	}
+	g1 := gen()
+	if g1 == g0 {
+		t.Fatal("this store's commit did not move the generation")
+	}
+	if err := other.CreateSite(ctx, engine.Site{ID: "site_b", Name: "B", TimeZone: "UTC", Hash: "h"}, now); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(store.OtherProcessesEvery)
+	g2 := gen()
+	if g2 == g1 {
+		t.Fatal("another process's commit did not move the generation")
+	}
+	time.Sleep(store.OtherProcessesEvery)
+	if g := gen(); g != g2 {
+		t.Fatalf("nothing committed, yet the generation moved from %d to %d", g2, g)
+	}
+}

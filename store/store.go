@@ -39,7 +39,12 @@ type Store struct {
 	sites *sql.Stmt
 	// liveSites is LiveSites' query, prepared once for the same reason.
 	liveSites *sql.Stmt
-	live      liveness
+	// watch is one connection that only asks Generation's data_version
+	// (prepared); gen is what Generation last answered.
+	watch      *sql.DB
+	generation *sql.Stmt
+	gen        generation
+	live       liveness
 }
 
 var _ engine.Store = (*Store)(nil)
@@ -59,11 +64,13 @@ func dsn(path string, write bool) string {
 // Open opens (creating if needed) the database file at path and migrates it.
 func Open(ctx context.Context, path string) (*Store, error) {
 	m := &meter{}
-	write := openCounted(dsn(path, true), m)
+	write := openCounted(dsn(path, true), m, true)
 	write.SetMaxOpenConns(1)
-	read := openCounted(dsn(path, false), m)
+	read := openCounted(dsn(path, false), m, false)
 	read.SetMaxOpenConns(4)
-	s := &Store{read: read, write: write, meter: m}
+	watch := openCounted(dsn(path, false), m, false)
+	watch.SetMaxOpenConns(1)
+	s := &Store{read: read, write: write, watch: watch, meter: m}
 	if err := s.migrate(ctx); err != nil {
 		s.Close()
 		return nil, err
@@ -74,6 +81,10 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		return nil, fmt.Errorf("store: prepare: %w", err)
 	}
 	if s.liveSites, err = read.PrepareContext(ctx, liveSitesQuery); err != nil {
+		s.Close()
+		return nil, fmt.Errorf("store: prepare: %w", err)
+	}
+	if s.generation, err = watch.PrepareContext(ctx, `PRAGMA data_version`); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("store: prepare: %w", err)
 	}
@@ -93,7 +104,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 // DB is the write pool, for the session store, which shares the database.
 func (s *Store) DB() *sql.DB { return s.write }
 
-// Close closes both pools.
+// Close closes the pools.
 func (s *Store) Close() error {
 	var err error
 	if s.sites != nil {
@@ -102,7 +113,10 @@ func (s *Store) Close() error {
 	if s.liveSites != nil {
 		err = errors.Join(err, s.liveSites.Close())
 	}
-	return errors.Join(err, s.read.Close(), s.write.Close())
+	if s.generation != nil {
+		err = errors.Join(err, s.generation.Close())
+	}
+	return errors.Join(err, s.read.Close(), s.write.Close(), s.watch.Close())
 }
 
 // migrate applies every embedded migration newer than the schema version,

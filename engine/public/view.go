@@ -41,6 +41,9 @@ type Store interface {
 	PreviewSecret(ctx context.Context, fresh []byte) ([]byte, error)
 	// Node reads a node's working copy.
 	Node(ctx context.Context, siteID, id string) (content.Node, error)
+	// Generation is a number that changes whenever anything commits to
+	// the database, from any process; it reads no table.
+	Generation(ctx context.Context) (int64, error)
 }
 
 // Engine is what the public view needs from the engine: the clock, the
@@ -78,6 +81,10 @@ type LiveSite struct {
 // LiveSites reads every site with the next instant one of its releases is
 // due, for the public site (one statement).
 func (p *Public) LiveSites(ctx context.Context) ([]LiveSite, error) { return p.store.LiveSites(ctx) }
+
+// Generation moves whenever the database changes, so LiveSites' answer
+// holds while it stays (Store.Generation).
+func (p *Public) Generation(ctx context.Context) (int64, error) { return p.store.Generation(ctx) }
 
 // NextChange is the next instant at or after now at which the live site
 // can change: the snapshot's next gate after now (gates is its index) or

@@ -62,8 +62,9 @@ type Handler struct {
 	// notFounds counts the public 404s per path and day (nil: not counted).
 	notFounds NotFoundCounter
 
-	mu    sync.Mutex
-	cache map[string]*snapshot // by site, snapshot, name, zone and language: snapshots never change
+	mu       sync.Mutex
+	cache    map[string]*snapshot      // by site, snapshot, name, zone and language: snapshots never change
+	building map[string]*snapshotBuild // the builds in flight, by the same key
 
 	// renders is the sites read for the Renders at one instant (see sites).
 	renders struct {
@@ -113,8 +114,9 @@ func New(eng *engine.Engine, pub *public.Public, log *slog.Logger, opt Options) 
 		opt.CDNMaxAge = DefaultCDNMaxAge
 	}
 	h := &Handler{eng: eng, pub: pub, log: log, origin: strings.TrimSuffix(opt.PublicURL, "/"),
-		maxAge: max(1, int(opt.CDNMaxAge/time.Second)), cache: map[string]*snapshot{}, notFounds: opt.NotFounds}
-	h.reader.load = func(ctx context.Context) ([]public.LiveSite, error) { return pub.LiveSites(ctx) }
+		maxAge: max(1, int(opt.CDNMaxAge/time.Second)), cache: map[string]*snapshot{}, building: map[string]*snapshotBuild{}, notFounds: opt.NotFounds}
+	h.reader.load = pub.LiveSites
+	h.reader.generation = pub.Generation
 	return h
 }
 
@@ -171,23 +173,49 @@ func (h *Handler) snapshot(ctx context.Context) (public.LiveSite, *snapshot, err
 	s := live.Site
 	key := s.ID + "/" + s.PublishedSnapshotID + "/" + s.Name + "/" + s.TimeZone + "/" + s.Lang
 	h.mu.Lock()
-	sn, ok := h.cache[key]
-	h.mu.Unlock()
-	if ok {
+	if sn, ok := h.cache[key]; ok {
+		h.mu.Unlock()
 		return live, sn, nil
 	}
-	pub, err := h.pub.Snapshot(ctx, s)
-	if err != nil {
-		return live, nil, err
+	// One build per new snapshot: the requests that arrive while it is
+	// being read and prepared wait for it instead of each reading it.
+	b, building := h.building[key]
+	if !building {
+		b = &snapshotBuild{done: make(chan struct{})}
+		h.building[key] = b
 	}
-	sn = newSnapshot(key, pub)
-	h.mu.Lock()
-	if len(h.cache) >= maxSnapshots {
-		clear(h.cache)
-	}
-	h.cache[key] = sn
 	h.mu.Unlock()
-	return live, sn, nil
+	if building {
+		select {
+		case <-b.done:
+			return live, b.snap, b.err
+		case <-ctx.Done():
+			return live, nil, ctx.Err()
+		}
+	}
+	pub, err := h.pub.Snapshot(context.WithoutCancel(ctx), s) // the waiters must not fail with the leader
+	if err == nil {
+		b.snap = newSnapshot(key, pub)
+	}
+	b.err = err
+	h.mu.Lock()
+	delete(h.building, key)
+	if err == nil {
+		if len(h.cache) >= maxSnapshots {
+			clear(h.cache)
+		}
+		h.cache[key] = b.snap
+	}
+	h.mu.Unlock()
+	close(b.done)
+	return live, b.snap, err
+}
+
+// snapshotBuild is a snapshot being read and prepared, and its result.
+type snapshotBuild struct {
+	done chan struct{}
+	snap *snapshot
+	err  error
 }
 
 func (q *request) frame() templates.SiteFrame {

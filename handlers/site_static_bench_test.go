@@ -1,0 +1,102 @@
+package handlers_test
+
+import (
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"slices"
+	"testing"
+	"time"
+)
+
+// TestSiteAgainstStatic serves the public site and, side by side in one
+// run, a plain net/http server sending the same bytes and headers from a
+// map (issue 14): the public site's own cost is what it adds to that.
+// Always: the static copy holds what the site answered. With STUDIO_PERF=1
+// (make bench, no race detector) it prints the throughput ratio at 50
+// clients (median of paired rounds, goal ≥ 0.8) and the entry page's p99
+// at a steady 5,000 req/s (goal < 5 ms) for both.
+func TestSiteAgainstStatic(t *testing.T) {
+	timed := os.Getenv("STUDIO_PERF") == "1" && !raceDetector
+	nodes, rounds, round := 2000, 10, 750*time.Millisecond
+	if !timed {
+		nodes, rounds, round = 60, 1, 100*time.Millisecond
+	}
+	site := loadSite(t, nodes, 0)
+	type answer struct {
+		header http.Header
+		body   []byte
+	}
+	copies := map[string]answer{}
+	for _, p := range append([]string{"/", "/rss.xml"}, site.entries...) {
+		res, err := http.Get(site.app.URL + p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, err := io.ReadAll(res.Body)
+		res.Body.Close()
+		if err != nil || res.StatusCode != http.StatusOK || len(body) == 0 {
+			t.Fatalf("GET %s: %d, %d bytes, %v", p, res.StatusCode, len(body), err)
+		}
+		copies[p] = answer{res.Header.Clone(), body}
+	}
+	static := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		a, ok := copies[r.URL.Path]
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		for k, v := range a.header {
+			if k != "Date" {
+				w.Header()[k] = v
+			}
+		}
+		w.Write(a.body)
+	}))
+	defer static.Close()
+
+	const clients = 50
+	median := func(xs []float64) float64 {
+		xs = slices.Clone(xs)
+		slices.Sort(xs)
+		return (xs[(len(xs)-1)/2] + xs[len(xs)/2]) / 2
+	}
+	var ratios, studioRPS, staticRPS []float64
+	for i := range rounds {
+		var studio, plain *loadResult
+		if i%2 == 0 {
+			studio = site.hammer(t, clients, round, 0)
+			plain = hammerAt(t, static.URL, site.entries, clients, round, 0)
+		} else {
+			plain = hammerAt(t, static.URL, site.entries, clients, round, 0)
+			studio = site.hammer(t, clients, round, 0)
+		}
+		if studio.Requests == 0 || plain.Requests == 0 {
+			t.Fatalf("round %d: %d and %d requests answered", i, studio.Requests, plain.Requests)
+		}
+		ratios = append(ratios, studio.rps()/plain.rps())
+		studioRPS, staticRPS = append(studioRPS, studio.rps()), append(staticRPS, plain.rps())
+	}
+	ratio := median(ratios)
+	t.Logf("public site vs static net/http of the same bytes, %d nodes, %d clients: %.0f vs %.0f req/s, ratio %.2f (median of %d paired rounds %.2f)",
+		nodes, clients, median(studioRPS), median(staticRPS), ratio, len(ratios), ratios)
+	if !timed {
+		return
+	}
+	steady := map[string]*loadResult{"studio": {}, "static": {}}
+	for range 3 {
+		steady["studio"].add(site.hammer(t, clients, 1500*time.Millisecond, 10*time.Millisecond))
+		steady["static"].add(hammerAt(t, static.URL, site.entries, clients, 1500*time.Millisecond, 10*time.Millisecond))
+	}
+	for _, name := range []string{"studio", "static"} {
+		r := steady[name]
+		t.Logf("steady 5,000 req/s, %s: %.0f req/s served; entry page p50 %v, p99 %v", name, r.rps(), r.p(pathEntry, 50), r.p(pathEntry, 99))
+	}
+	if ratio < 0.8 {
+		t.Errorf("the public site serves %.2f of a static server's requests, want at least 0.8", ratio)
+	}
+	if p := steady["studio"].p(pathEntry, 99); p >= 5*time.Millisecond {
+		t.Errorf("entry page p99 %v at 5,000 req/s, want under 5 ms", p)
+	}
+}
