@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"slices"
 	"testing"
 	"time"
 )
@@ -57,11 +56,6 @@ func TestSiteAgainstStatic(t *testing.T) {
 	defer static.Close()
 
 	const clients = 50
-	median := func(xs []float64) float64 {
-		xs = slices.Clone(xs)
-		slices.Sort(xs)
-		return (xs[(len(xs)-1)/2] + xs[len(xs)/2]) / 2
-	}
 	var ratios, studioRPS, staticRPS []float64
 	for i := range rounds {
 		var studio, plain *loadResult

@@ -86,7 +86,11 @@ func scanNode(row interface{ Scan(...any) error }) (content.Node, error) {
 
 // Nodes lists a site's working copy, most recently changed first.
 func (s *Store) Nodes(ctx context.Context, siteID string) ([]content.Node, error) {
-	rows, err := s.read.QueryContext(ctx, `SELECT `+nodeColumns+` FROM nodes WHERE site_id = ? AND deleted_at IS NULL ORDER BY updated_at DESC, id`, siteID)
+	return nodeRows(s.read.QueryContext(ctx, `SELECT `+nodeColumns+` FROM nodes WHERE site_id = ? AND deleted_at IS NULL ORDER BY updated_at DESC, id`, siteID))
+}
+
+// nodeRows reads the working copies a query of nodeColumns returns.
+func nodeRows(rows *sql.Rows, err error) ([]content.Node, error) {
 	if err != nil {
 		return nil, fmt.Errorf("store: nodes: %w", err)
 	}
@@ -111,21 +115,8 @@ func (s *Store) NodesByID(ctx context.Context, siteID string, ids []string) ([]c
 	}
 	// CROSS JOIN keeps the order: from each id to its node by key, never
 	// the site's nodes (which the planner, with no statistics, may prefer).
-	rows, err := s.read.QueryContext(ctx, `SELECT `+nodeColumns+` FROM (SELECT value AS wanted FROM json_each(?)) w
-		CROSS JOIN nodes WHERE nodes.id = w.wanted AND site_id = ? AND deleted_at IS NULL ORDER BY id`, list, siteID)
-	if err != nil {
-		return nil, fmt.Errorf("store: nodes by id: %w", err)
-	}
-	defer rows.Close()
-	var out []content.Node
-	for rows.Next() {
-		n, err := scanNode(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, n)
-	}
-	return out, rows.Err()
+	return nodeRows(s.read.QueryContext(ctx, `SELECT `+nodeColumns+` FROM (SELECT value AS wanted FROM json_each(?)) w
+		CROSS JOIN nodes WHERE nodes.id = w.wanted AND site_id = ? AND deleted_at IS NULL ORDER BY id`, list, siteID))
 }
 
 // Node returns one node's working copy.
