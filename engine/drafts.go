@@ -105,8 +105,8 @@ func (e *Engine) CreateDraft(ctx context.Context, u User, in DraftInput) (Releas
 	if note != "" && !automation.PlainText(note, MaxNoteLength) {
 		return ReleaseRow{}, refuse(CodeBadNote, "note")
 	}
-	named := make([]string, 0, len(in.NodeIDs)+len(in.RemoveIDs))
-	for _, id := range append(slices.Clone(in.NodeIDs), in.RemoveIDs...) {
+	var named []string
+	for _, id := range slices.Concat(in.NodeIDs, in.RemoveIDs) {
 		named = append(named, strings.TrimSpace(id))
 	}
 	g, err := e.readGraphOf(ctx, in.SiteID, named)

@@ -11,7 +11,10 @@ import (
 	"testing"
 	"time"
 
+	"studio/engine/content"
+	"studio/engine/release"
 	"studio/internal/newsroomfixture"
+	"studio/store"
 )
 
 // TestSiteAgainstStatic serves the public site and, side by side in one
@@ -119,4 +122,58 @@ func newsroomSite(t *testing.T, n int) *loadedSite {
 		s.entries = append(s.entries, fmt.Sprintf("/posts/archive-story-%d", i))
 	}
 	return s
+}
+
+// TestNewSnapshotIsBuiltOnce: after a publish, the requests that arrive
+// together share one read of the new snapshot (and of the sites), instead
+// of each reading the site; and while nothing commits, requests read
+// nothing at all.
+func TestNewSnapshotIsBuiltOnce(t *testing.T) {
+	site := newsroomSite(t, 200)
+	a := site.app
+	get := func(n int) {
+		t.Helper()
+		errs := make(chan error, n)
+		for range n {
+			go func() {
+				res, err := http.Get(a.URL + "/")
+				if err == nil {
+					io.Copy(io.Discard, res.Body)
+					res.Body.Close()
+					if res.StatusCode != http.StatusOK {
+						err = fmt.Errorf("GET /: %d", res.StatusCode)
+					}
+				}
+				errs <- err
+			}()
+		}
+		for range n {
+			if err := <-errs; err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	get(1) // the first snapshot, built
+	time.Sleep(2 * store.OtherProcessesEvery)
+	get(1) // the generation checked once more
+	before := a.store.Statements()
+	get(30)
+	if n := a.store.Statements() - before; n != 0 {
+		t.Errorf("30 requests with nothing committed sent %d statements, want none", n)
+	}
+	// A new snapshot: the 30 requests that arrive together read it once.
+	if _, err := a.eng.CreateNode(context.Background(), a.editor, a.site.ID, release.KindContentEntry,
+		content.Body{Title: "Breaking", Slug: "breaking", Status: content.StatusPublished, Text: "News."}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.eng.Publish(context.Background(), a.editor, a.site.ID); err != nil {
+		t.Fatal(err)
+	}
+	before = a.store.Statements()
+	get(30)
+	// The generation, the sites (shared by the requests that overlap) and
+	// the live nodes once: 3 here, against 30 and more with a read each.
+	if n := a.store.Statements() - before; n > 8 {
+		t.Errorf("30 requests after a publish sent %d statements, want one snapshot read shared by all", n)
+	}
 }

@@ -87,7 +87,7 @@ func (s *Store) Generation(ctx context.Context) (int64, error) {
 		return g.value, nil
 	}
 	var v int64
-	if err := s.generation.QueryRowContext(ctx).Scan(&v); err != nil {
+	if err := s.dataVersion.QueryRowContext(ctx).Scan(&v); err != nil {
 		return 0, fmt.Errorf("store: generation: %w", err)
 	}
 	if writes != g.writes || v != g.version || g.checked.IsZero() {

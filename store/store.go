@@ -41,10 +41,10 @@ type Store struct {
 	liveSites *sql.Stmt
 	// watch is one connection that only asks Generation's data_version
 	// (prepared); gen is what Generation last answered.
-	watch      *sql.DB
-	generation *sql.Stmt
-	gen        generation
-	live       liveness
+	watch       *sql.DB
+	dataVersion *sql.Stmt
+	gen         generation
+	live        liveness
 }
 
 var _ engine.Store = (*Store)(nil)
@@ -84,7 +84,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		s.Close()
 		return nil, fmt.Errorf("store: prepare: %w", err)
 	}
-	if s.generation, err = watch.PrepareContext(ctx, `PRAGMA data_version`); err != nil {
+	if s.dataVersion, err = watch.PrepareContext(ctx, `PRAGMA data_version`); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("store: prepare: %w", err)
 	}
@@ -113,8 +113,8 @@ func (s *Store) Close() error {
 	if s.liveSites != nil {
 		err = errors.Join(err, s.liveSites.Close())
 	}
-	if s.generation != nil {
-		err = errors.Join(err, s.generation.Close())
+	if s.dataVersion != nil {
+		err = errors.Join(err, s.dataVersion.Close())
 	}
 	return errors.Join(err, s.read.Close(), s.write.Close(), s.watch.Close())
 }

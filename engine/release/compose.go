@@ -146,29 +146,6 @@ func Diff(before, after []Ref) Changes {
 	return c
 }
 
-// Apply is before with c applied, sorted by id: the inverse of Diff.
-func (c Changes) Apply(before []Ref) []Ref {
-	gone := make(map[string]bool, len(c.Removed)+len(c.Set))
-	for _, id := range c.Removed {
-		gone[id] = true
-	}
-	for _, r := range c.Set {
-		gone[r.ID] = true
-	}
-	out := make([]Ref, 0, len(before)+len(c.Set))
-	for _, r := range before {
-		if !gone[r.ID] {
-			out = append(out, r)
-		}
-	}
-	out = append(out, c.Set...)
-	slices.SortFunc(out, byID)
-	return out
-}
-
-// Empty reports whether c changes nothing.
-func (c Changes) Empty() bool { return len(c.Set) == 0 && len(c.Removed) == 0 }
-
 // Touched lists, sorted and once each, the nodes of items and the ids
 // their targets reference: all a release's checks need to read of the site
 // (TestDiffProperties).

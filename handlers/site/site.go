@@ -35,6 +35,7 @@ import (
 
 	"github.com/a-h/templ"
 	"github.com/go-chi/chi/v5"
+	"golang.org/x/sync/singleflight"
 
 	"studio/engine"
 	"studio/engine/public"
@@ -62,9 +63,9 @@ type Handler struct {
 	// notFounds counts the public 404s per path and day (nil: not counted).
 	notFounds NotFoundCounter
 
-	mu       sync.Mutex
-	cache    map[string]*snapshot      // by site, snapshot, name, zone and language: snapshots never change
-	building map[string]*snapshotBuild // the builds in flight, by the same key
+	mu     sync.Mutex
+	cache  map[string]*snapshot // by site, snapshot, name, zone and language: snapshots never change
+	builds singleflight.Group   // the builds of snapshots not cached yet, by the same key
 
 	// renders is the sites read for the Renders at one instant (see sites).
 	renders struct {
@@ -114,7 +115,7 @@ func New(eng *engine.Engine, pub *public.Public, log *slog.Logger, opt Options) 
 		opt.CDNMaxAge = DefaultCDNMaxAge
 	}
 	h := &Handler{eng: eng, pub: pub, log: log, origin: strings.TrimSuffix(opt.PublicURL, "/"),
-		maxAge: max(1, int(opt.CDNMaxAge/time.Second)), cache: map[string]*snapshot{}, building: map[string]*snapshotBuild{}, notFounds: opt.NotFounds}
+		maxAge: max(1, int(opt.CDNMaxAge/time.Second)), cache: map[string]*snapshot{}, notFounds: opt.NotFounds}
 	h.reader.load = pub.LiveSites
 	h.reader.generation = pub.Generation
 	return h
@@ -173,49 +174,39 @@ func (h *Handler) snapshot(ctx context.Context) (public.LiveSite, *snapshot, err
 	s := live.Site
 	key := s.ID + "/" + s.PublishedSnapshotID + "/" + s.Name + "/" + s.TimeZone + "/" + s.Lang
 	h.mu.Lock()
-	if sn, ok := h.cache[key]; ok {
-		h.mu.Unlock()
+	sn, ok := h.cache[key]
+	h.mu.Unlock()
+	if ok {
 		return live, sn, nil
 	}
 	// One build per new snapshot: the requests that arrive while it is
-	// being read and prepared wait for it instead of each reading it.
-	b, building := h.building[key]
-	if !building {
-		b = &snapshotBuild{done: make(chan struct{})}
-		h.building[key] = b
-	}
-	h.mu.Unlock()
-	if building {
-		select {
-		case <-b.done:
-			return live, b.snap, b.err
-		case <-ctx.Done():
-			return live, nil, ctx.Err()
+	// being read and prepared wait for it instead of each reading it. The
+	// build ignores the leader's cancellation, so the waiters do not fail
+	// with it; it is cached before it is shared, so a request that comes
+	// after it finds the cache.
+	ch := h.builds.DoChan(key, func() (any, error) {
+		pub, err := h.pub.Snapshot(context.WithoutCancel(ctx), s)
+		if err != nil {
+			return nil, err
 		}
-	}
-	pub, err := h.pub.Snapshot(context.WithoutCancel(ctx), s) // the waiters must not fail with the leader
-	if err == nil {
-		b.snap = newSnapshot(key, pub)
-	}
-	b.err = err
-	h.mu.Lock()
-	delete(h.building, key)
-	if err == nil {
+		sn := newSnapshot(key, pub)
+		h.mu.Lock()
 		if len(h.cache) >= maxSnapshots {
 			clear(h.cache)
 		}
-		h.cache[key] = b.snap
+		h.cache[key] = sn
+		h.mu.Unlock()
+		return sn, nil
+	})
+	select {
+	case res := <-ch:
+		if res.Err != nil {
+			return live, nil, res.Err
+		}
+		return live, res.Val.(*snapshot), nil
+	case <-ctx.Done():
+		return live, nil, ctx.Err()
 	}
-	h.mu.Unlock()
-	close(b.done)
-	return live, b.snap, err
-}
-
-// snapshotBuild is a snapshot being read and prepared, and its result.
-type snapshotBuild struct {
-	done chan struct{}
-	snap *snapshot
-	err  error
 }
 
 func (q *request) frame() templates.SiteFrame {
