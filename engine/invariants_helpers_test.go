@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"testing"
 	"time"
@@ -33,7 +34,13 @@ type hookStore struct {
 	// onFinish runs before every FinishRelease (a claimed run ending
 	// without publishing).
 	onFinish func(scheduler.Finish)
+	// claimFirst refuses the tick's one-transaction publish (Apply.Claim),
+	// as a failed write would be, so the run takes the claimed way: the
+	// claim under a lease, then the reads, then the guarded batch.
+	claimFirst bool
 }
+
+var errClaimFirst = errors.New("test: the one-transaction publish is refused")
 
 var _ engine.Store = (*hookStore)(nil)
 
@@ -46,6 +53,9 @@ func (h *hookStore) PublishSnapshot(ctx context.Context, site engine.Site, newHa
 }
 
 func (h *hookStore) ApplyRelease(ctx context.Context, a scheduler.Apply) (bool, error) {
+	if h.claimFirst && a.Claim != nil {
+		return false, errClaimFirst
+	}
 	if f := h.beforeApply; f != nil {
 		h.beforeApply = nil
 		if err := f(a); err != nil {

@@ -307,6 +307,11 @@ type ReleaseRow struct {
 	SitePaused bool
 	// GoneNodes are the items whose node was deleted since pinning.
 	GoneNodes []string
+	// Approver, when ApproverRead, is the account of the person whose
+	// approval the release carries, as read with the release (nil: they
+	// left), so the run need not read them again. Only DueWork reads it.
+	Approver     *User
+	ApproverRead bool
 }
 
 // Store is what the engine needs from storage. Every write is one

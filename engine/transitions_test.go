@@ -309,13 +309,62 @@ func TestReleaseTransitionTable(t *testing.T) {
 		}
 	})
 
-	// scheduled → running → published: the tick claims it (running, under
-	// a lease, nodes still held), then the guarded batch publishes it.
+	// scheduled → published in one transaction: when the run's reads find
+	// nothing in its way, the tick claims and publishes it in one guarded
+	// write, running only inside it. Until then it is scheduled, unleased,
+	// its nodes held, with no run row; then published, its run succeeded
+	// on its first attempt.
+	t.Run("ScheduledToPublishedInOneTransaction", func(t *testing.T) {
+		t.Parallel()
+		b := newBundle(t)
+		r := b.Schedule(t, b.Editor, b.Article, "2026-11-02", "09:00")
+		hs, ticker := b.hooked()
+		sawWrite := false
+		hs.beforeApply = func(a scheduler.Apply) error {
+			sawWrite = true
+			got := b.Release(t, r.ID)
+			if a.Claim == nil || a.Token != "" || got.State != release.StateScheduled || got.LeaseToken != "" {
+				t.Fatalf("before the write: claim %+v token %q, release %s lease %q; want the claim in the write, scheduled",
+					a.Claim, a.Token, got.State, got.LeaseToken)
+			}
+			if h := b.heldItems(t, r.ID); h != 1 {
+				t.Fatalf("%d items held before the write", h)
+			}
+			if n := b.Count(t, `SELECT count(*) FROM schedule_runs WHERE subject_id = ?`, r.ID); n != 0 {
+				t.Fatalf("%d run rows before the write", n)
+			}
+			return nil
+		}
+		b.Clock.Set(nine)
+		rep, err := enginetest.SchedulerOf(ticker, hs).RunDue(ctx, "manual")
+		if err != nil || rep.Published != 1 || !sawWrite {
+			t.Fatalf("tick: %+v %v (saw the write %v)", rep, err, sawWrite)
+		}
+		if !release.CanTransition(release.StateScheduled, release.StateRunning) {
+			t.Fatal("engine/release refuses scheduled → running")
+		}
+		got := checkRow(t, b, r.ID, rowAfter{from: release.StateRunning, to: release.StatePublished,
+			action: "release.publish", actor: engine.Scheduler.ID})
+		snapID, _ := b.liveOf(t, b.Site.ID)
+		if o := got.Outcome; o.RunID != ids.RunID(r.ID, nine) || o.SnapshotID != snapID || got.LeaseToken != "" {
+			t.Fatalf("outcome %+v lease %q", o, got.LeaseToken)
+		}
+		if s := b.Text(t, `SELECT state || ' ' || attempt || ' ' || COALESCE(lease_token, '-') FROM schedule_runs WHERE id = ?`,
+			ids.RunID(r.ID, nine)); s != "succeeded 1 -" {
+			t.Fatalf("run row %q, want succeeded on its first attempt, no lease", s)
+		}
+	})
+
+	// scheduled → running → published, the claimed way (a takeover, a
+	// retry, or a one-transaction write that failed): the tick claims it
+	// (running, under a lease, nodes still held), then the guarded batch
+	// publishes it.
 	t.Run("ScheduledToRunningToPublished", func(t *testing.T) {
 		t.Parallel()
 		b := newBundle(t)
 		r := b.Schedule(t, b.Editor, b.Article, "2026-11-02", "09:00")
 		hs, ticker := b.hooked()
+		hs.claimFirst = true
 		sawRunning := false
 		hs.beforeApply = func(a scheduler.Apply) error {
 			sawRunning = true
@@ -444,6 +493,7 @@ func TestReleaseTransitionTable(t *testing.T) {
 		b := newBundle(t)
 		r := b.Schedule(t, b.Editor, b.Article, "2026-11-02", "09:00")
 		hs, ticker := b.hooked()
+		hs.claimFirst = true
 		hs.beforeApply = func(scheduler.Apply) error { return errors.New("disk I/O error") }
 		b.Clock.Set(nine)
 		if _, err := enginetest.SchedulerOf(ticker, hs).RunDue(ctx, "manual"); err == nil {

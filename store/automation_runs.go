@@ -3,10 +3,12 @@ package store
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"fmt"
 	"time"
 
 	"studio/engine"
+	"studio/engine/policy"
 	"studio/engine/release"
 	"studio/engine/scheduler"
 )
@@ -25,7 +27,8 @@ const automationsDue = `(SELECT min(au.due_at) FROM automations au WHERE au.due_
 // limit.
 const dueWorkSQL = `SELECT r.*, w.due, w.sys FROM (SELECT ` + automationsDue + ` AS due,
 		(SELECT min(next_at) FROM system_jobs) AS sys) w LEFT JOIN (
-		SELECT ` + releaseColumns + `, COALESCE(p.paused, 0) AS paused_flag, CASE
+		SELECT ` + releaseColumns + `, COALESCE(p.paused, 0) AS paused_flag,
+		  (SELECT json_array(` + userColumns + `) FROM users WHERE users.id = json_extract(approval, '$.by.id')) AS approver, CASE
 		    WHEN COALESCE(p.paused, 0) = 0 OR state = 'awaiting_approval'
 		      THEN execute_at
 		    ELSE max(COALESCE(lease_until, ''), strftime('%Y-%m-%dT%H:%M:%fZ', execute_at, ?))
@@ -74,15 +77,32 @@ func (s *Store) DueWork(ctx context.Context, until time.Time, limit int) (schedu
 			continue
 		}
 		var paused bool
-		var order, due, sys sql.NullString
-		r, err := scanRelease(withExtra{rows, []any{&paused, &order, &due, &sys}})
+		var approver, order, due, sys sql.NullString
+		r, err := scanRelease(withExtra{rows, []any{&paused, &approver, &order, &due, &sys}})
 		if err != nil {
 			return w, err
 		}
 		r.SitePaused = paused
+		if r.Approver, err = approverOf(approver); err != nil {
+			return w, err
+		}
+		r.ApproverRead = true
 		w.Releases = append(w.Releases, r)
 	}
 	return w, rows.Err()
+}
+
+// approverOf decodes DueWork's approver column: the approver's
+// userColumns as a JSON array, NULL when there is no such account.
+func approverOf(col sql.NullString) (*engine.User, error) {
+	if !col.Valid {
+		return nil, nil
+	}
+	var f [5]string
+	if err := json.Unmarshal([]byte(col.String), &f); err != nil {
+		return nil, fmt.Errorf("store: due work approver: %w", err)
+	}
+	return &engine.User{ID: f[0], Email: f[1], Name: f[2], Role: policy.Role(f[3]), Lang: f[4]}, nil
 }
 
 // probedInstant is an instant column scanned into an *any.

@@ -58,6 +58,20 @@ type withExtra struct {
 
 func (w withExtra) Scan(dest ...any) error { return w.row.Scan(append(dest, w.extra...)...) }
 
+// claimGuard is the WHERE of the tick's claim of a due release (see
+// ClaimRelease), with claimGuardArgs its arguments.
+const claimGuard = `
+	WHERE id = ? AND rev = ? AND execute_at = ?
+	  AND (state = 'scheduled' OR (state = 'running' AND lease_token = ? AND lease_until <= ?))
+	  AND NOT EXISTS (SELECT 1 FROM releases o WHERE o.site_id = ? AND o.id <> ? AND o.state = 'running'
+	    AND (o.lease_until > ? OR o.execute_at < ? OR (o.execute_at = ? AND o.id < ?)))
+	  AND NOT EXISTS (SELECT 1 FROM schedule_settings WHERE site_id = ? AND paused = 1)`
+
+func claimGuardArgs(c scheduler.Claim) []any {
+	now, at := instant(c.Now), instant(c.ExecuteAt)
+	return []any{c.ReleaseID, c.Rev, at, c.OldToken, now, c.SiteID, c.ReleaseID, now, at, at, c.ReleaseID, c.SiteID}
+}
+
 // ClaimRelease takes the release for one run (§8.5): it is ours only if the
 // release is still as the tick read it, no other release of its site is
 // running under a live lease, and the site is not paused (a pause that
@@ -85,14 +99,7 @@ func (s *Store) ClaimRelease(ctx context.Context, c scheduler.Claim) (bool, erro
 			ok, err = claimManual(ctx, tx, c)
 		} else {
 			ok, err = one(tx.ExecContext(ctx, `UPDATE releases SET state = 'running', lease_token = ?, lease_until = ?,
-			rev = rev + 1, updated_at = ?
-			WHERE id = ? AND rev = ? AND execute_at = ?
-			  AND (state = 'scheduled' OR (state = 'running' AND lease_token = ? AND lease_until <= ?))
-			  AND NOT EXISTS (SELECT 1 FROM releases o WHERE o.site_id = ? AND o.id <> ? AND o.state = 'running'
-			    AND (o.lease_until > ? OR o.execute_at < ? OR (o.execute_at = ? AND o.id < ?)))
-			  AND NOT EXISTS (SELECT 1 FROM schedule_settings WHERE site_id = ? AND paused = 1)`,
-				c.Token, instant(c.LeaseUntil), now, c.ReleaseID, c.Rev, at, c.OldToken, now,
-				c.SiteID, c.ReleaseID, now, at, at, c.ReleaseID, c.SiteID))
+			rev = rev + 1, updated_at = ?`+claimGuard, append([]any{c.Token, instant(c.LeaseUntil), now}, claimGuardArgs(c)...)...))
 		}
 		if err != nil || !ok {
 			return err
@@ -260,6 +267,12 @@ func (s *Store) FinishRelease(ctx context.Context, f scheduler.Finish) error {
 // ApplyRelease is §6.3's guarded batch in one transaction: the site pointer
 // flips only if the site is as read and our lease is live; everything after
 // it must then change exactly its row, or the whole batch is undone.
+//
+// With a.Claim the release is claimed in the same transaction instead (the
+// tick's publish of a scheduled release whose reads found nothing in the
+// way): the claim's guard comes first, no lease is taken, and the run row
+// is written once, succeeded. False, with nothing written, when that guard
+// fails too.
 func (s *Store) ApplyRelease(ctx context.Context, a scheduler.Apply) (bool, error) {
 	outcome, err := jsonText(a.Outcome)
 	if err != nil {
@@ -268,30 +281,62 @@ func (s *Store) ApplyRelease(ctx context.Context, a scheduler.Apply) (bool, erro
 	errMoved := fmt.Errorf("site moved")
 	err = s.tx(ctx, func(tx *sql.Tx) error {
 		now := instant(a.Now)
-		ok, err := flipSite(ctx, tx, a.Site, a.Snapshot.ID, a.NewHash, a.Now,
-			` AND EXISTS (SELECT 1 FROM schedule_runs WHERE id = ? AND lease_token = ?)`, a.RunID, a.Token)
-		if err != nil {
-			return fmt.Errorf("store: apply flip: %w", err)
+		var at any
+		if a.ExecuteAt != nil {
+			at = instant(*a.ExecuteAt)
 		}
-		if !ok {
-			return errMoved
+		publish := func(guard string, args ...any) (bool, error) {
+			return one(tx.ExecContext(ctx, `UPDATE releases SET state = 'published', outcome = ?, lease_token = NULL,
+				lease_until = NULL, execute_at = COALESCE(?, execute_at), rev = rev + 1, updated_at = ?`+guard,
+				append([]any{outcome, at, now}, args...)...))
+		}
+		var steps []func() (bool, error)
+		if c := a.Claim; c != nil {
+			ok, err := publish(claimGuard, claimGuardArgs(*c)...)
+			if err == nil && ok {
+				ok, err = flipSite(ctx, tx, a.Site, a.Snapshot.ID, a.NewHash, a.Now, "")
+			}
+			if err != nil {
+				return fmt.Errorf("store: apply claim: %w", err)
+			}
+			if !ok {
+				return errMoved
+			}
+			steps = append(steps, func() (bool, error) {
+				_, err := tx.ExecContext(ctx, `INSERT INTO schedule_runs (id, site_id, subject_kind, subject_id, occurrence_at,
+					state, outcome, trigger, attempt, started_at, ended_at, lateness_s, rev, created_at, updated_at)
+					VALUES (?, ?, 'release', ?, ?, 'succeeded', 'did-work', ?, 1, ?, ?, ?, 1, ?, ?)
+					ON CONFLICT (id) DO UPDATE SET state = 'succeeded', outcome = 'did-work', attempt = attempt + 1,
+					  ended_at = excluded.ended_at, lateness_s = excluded.lateness_s, lease_token = NULL,
+					  trigger = excluded.trigger, rev = rev + 1, updated_at = excluded.updated_at`,
+					a.RunID, a.Site.ID, a.ReleaseID, instant(c.ExecuteAt), c.Trigger, now, now, a.Lateness, now, now)
+				return err == nil, err
+			})
+		} else {
+			ok, err := flipSite(ctx, tx, a.Site, a.Snapshot.ID, a.NewHash, a.Now,
+				` AND EXISTS (SELECT 1 FROM schedule_runs WHERE id = ? AND lease_token = ?)`, a.RunID, a.Token)
+			if err != nil {
+				return fmt.Errorf("store: apply flip: %w", err)
+			}
+			if !ok {
+				return errMoved
+			}
+			steps = append(steps,
+				func() (bool, error) {
+					return publish(` WHERE id = ? AND state = 'running' AND lease_token = ?`, a.ReleaseID, a.Token)
+				},
+				func() (bool, error) {
+					return one(tx.ExecContext(ctx, `UPDATE schedule_runs SET state = 'succeeded', outcome = 'did-work', ended_at = ?,
+						lateness_s = ?, lease_token = NULL, rev = rev + 1, updated_at = ? WHERE id = ? AND lease_token = ?`,
+						now, a.Lateness, now, a.RunID, a.Token))
+				})
 		}
 		changes, err := changesOf(ctx, tx, a.Snapshot)
 		if err != nil {
 			return fmt.Errorf("store: apply: %w", err)
 		}
-		steps := []func() (bool, error){
+		steps = append(steps,
 			func() (bool, error) { return insertSnapshot(ctx, tx, a.Snapshot, changes, a.NewHash) },
-			func() (bool, error) {
-				var at any
-				if a.ExecuteAt != nil {
-					at = instant(*a.ExecuteAt)
-				}
-				return one(tx.ExecContext(ctx, `UPDATE releases SET state = 'published', outcome = ?, lease_token = NULL,
-					lease_until = NULL, execute_at = COALESCE(?, execute_at), rev = rev + 1, updated_at = ?
-					WHERE id = ? AND state = 'running' AND lease_token = ?`,
-					outcome, at, now, a.ReleaseID, a.Token))
-			},
 			func() (bool, error) {
 				_, err := tx.ExecContext(ctx, `UPDATE release_items SET held = 0 WHERE release_id = ?`, a.ReleaseID)
 				return err == nil, err
@@ -302,13 +347,7 @@ func (s *Store) ApplyRelease(ctx context.Context, a scheduler.Apply) (bool, erro
 				}
 				return true, repromote(ctx, tx, a.ReleaseID, a.Audit.Actor, a.Now)
 			},
-			func() (bool, error) {
-				return one(tx.ExecContext(ctx, `UPDATE schedule_runs SET state = 'succeeded', outcome = 'did-work', ended_at = ?,
-					lateness_s = ?, lease_token = NULL, rev = rev + 1, updated_at = ? WHERE id = ? AND lease_token = ?`,
-					now, a.Lateness, now, a.RunID, a.Token))
-			},
-			func() (bool, error) { return true, audit(ctx, tx, a.Audit) },
-		}
+			func() (bool, error) { return true, audit(ctx, tx, a.Audit) })
 		for i, step := range steps {
 			ok, err := step()
 			if err != nil {

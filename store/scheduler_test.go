@@ -3,6 +3,7 @@ package store_test
 import (
 	"context"
 	"path/filepath"
+	"reflect"
 	"studio/engine/identity"
 	"studio/engine/scheduler"
 	"sync"
@@ -306,5 +307,38 @@ func TestConflictWhenTheBaseMoved(t *testing.T) {
 	got := b.release(t, stale.ID)
 	if got.State != release.StateConflict || len(got.Outcome.Conflicts) != 1 || got.Outcome.Conflicts[0].Found == nil {
 		t.Fatalf("stale release: %s %+v", got.State, got.Outcome)
+	}
+}
+
+// The due read carries each release's approver as their account is now
+// (the run re-checks their right with it, §10.6, without reading them
+// again): the editor who scheduled it; none for a request nobody approved.
+func TestDueWorkCarriesTheApprover(t *testing.T) {
+	b := setup(t)
+	ctx := context.Background()
+	approved := b.schedule(t, b.editor)
+	other, err := b.eng.CreateNode(ctx, b.contributor, b.site.ID, release.KindContentEntry,
+		content.Body{Title: "Budget night", Slug: "budget-night", Status: content.StatusDraft, Text: "Numbers."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	asked, err := b.eng.ScheduleNode(ctx, b.contributor, engine.ScheduleInput{SiteID: b.site.ID, NodeID: other.ID,
+		ExpectedRev: other.Rev, Date: "2026-11-02", Time: "09:00"})
+	if err != nil || asked.State != release.StateAwaitingApproval {
+		t.Fatalf("the contributor's request: %s, %v", asked.State, err)
+	}
+	w, err := b.store.DueWork(ctx, approved.When.At.Add(time.Minute), 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]engine.ReleaseRow{}
+	for _, r := range w.Releases {
+		seen[r.ID] = r
+	}
+	if r := seen[approved.ID]; !r.ApproverRead || r.Approver == nil || !reflect.DeepEqual(*r.Approver, b.editor) {
+		t.Fatalf("approved release: read %v approver %+v, want %+v", r.ApproverRead, r.Approver, b.editor)
+	}
+	if r, ok := seen[asked.ID]; !ok || !r.ApproverRead || r.Approver != nil {
+		t.Fatalf("waiting request: due %v read %v approver %+v, want read, none", ok, r.ApproverRead, r.Approver)
 	}
 }

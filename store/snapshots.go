@@ -115,6 +115,49 @@ func (s *Store) SnapshotRefs(ctx context.Context, snapshotID string, ids []strin
 	return scanRefs(s.read.QueryContext(ctx, snapshotRefsOfQuery, snapshotID, list))
 }
 
+// liveRefsQuery is LiveRefs' statement: the site's row, with the refs of
+// its live snapshot among ?2 joined (NULL when there are none).
+var liveRefsQuery = `SELECT s.*, r.* FROM (SELECT ` + siteColumns + ` FROM sites WHERE id = ?1) s
+	LEFT JOIN (SELECT id AS ref_id, kind AS ref_kind, rev AS ref_rev, hash AS ref_hash
+		FROM (` + snapshotRefs("(SELECT published_snapshot_id FROM sites WHERE id = ?1)", "?2") + `)) r ON 1
+	ORDER BY r.ref_id`
+
+// LiveRefs returns the site and the refs of its live snapshot's nodes
+// among ids, sorted by id, in one statement (what a release's run reads:
+// its items and their dependencies, on the site as it is).
+func (s *Store) LiveRefs(ctx context.Context, siteID string, ids []string) (engine.Site, []release.Ref, error) {
+	list, err := jsonText(ids)
+	if err != nil {
+		return engine.Site{}, nil, err
+	}
+	rows, err := s.read.QueryContext(ctx, liveRefsQuery, siteID, list)
+	if err != nil {
+		return engine.Site{}, nil, fmt.Errorf("store: live refs: %w", err)
+	}
+	defer rows.Close()
+	var site engine.Site
+	refs := []release.Ref{}
+	found := false
+	for rows.Next() {
+		var id, kind, hash sql.NullString
+		var rev sql.NullInt64
+		if site, err = scanSite(withExtra{rows, []any{&id, &kind, &rev, &hash}}); err != nil {
+			return engine.Site{}, nil, fmt.Errorf("store: live refs: %w", err)
+		}
+		found = true
+		if id.Valid {
+			refs = append(refs, release.Ref{ID: id.String, Kind: release.NodeKind(kind.String), Rev: rev.Int64, Hash: hash.String})
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return engine.Site{}, nil, fmt.Errorf("store: live refs: %w", err)
+	}
+	if !found {
+		return engine.Site{}, nil, engine.ErrNotFound
+	}
+	return site, refs, nil
+}
+
 // LiveNodes returns a snapshot's nodes (one node with nodeID) with the
 // bodies of their versions, in id order.
 func (s *Store) LiveNodes(ctx context.Context, snapshotID, nodeID string) ([]engine.LiveNode, error) {

@@ -40,18 +40,18 @@ func TestStatementsPerTickPath(t *testing.T) {
 			return measure(t, b)
 		}},
 		// Counting BEGIN and COMMIT (the reference does not): the due
-		// read, the claim (4), the approver, the site, the live refs of the
-		// items (none on a site not yet live), the live-address check, the
-		// guarded batch (8) and the heartbeat.
-		{"ReleasePublished", 17, func(t *testing.T) int64 { // reference: 17–18
+		// read (the approver comes with it), the site with the live refs
+		// of the items, the live-address check, the claim and the publish
+		// in one guarded transaction (8) and the heartbeat.
+		{"ReleasePublished", 12, func(t *testing.T) int64 { // reference: 17–18
 			b := setup(t)
 			r := b.schedule(t, b.editor)
 			b.clock.Set(r.When.At)
 			return measure(t, b)
 		}},
 		// The same on a site with a live snapshot of many nodes: the same
-		// statements whatever its size, one more to read the items' refs.
-		{"ReleasePublishedOnLiveSite", 18, func(t *testing.T) int64 {
+		// statements whatever its size.
+		{"ReleasePublishedOnLiveSite", 12, func(t *testing.T) int64 {
 			b := setup(t)
 			b.publishPages(t, 50)
 			r := b.schedule(t, b.editor)
@@ -66,7 +66,7 @@ func TestStatementsPerTickPath(t *testing.T) {
 		}},
 		// A person's Publish now of a missed release (§8.6): the release
 		// read, the claim (release, holds, run), the tick's run (approver,
-		// site, the live snapshot when there is one, the guarded batch plus
+		// site with the live refs, the guarded batch plus
 		// promoting the put-back draft again and its version), and the
 		// release read back, with BEGIN and COMMIT of its two transactions:
 		// 20 here, where nothing was live yet.

@@ -4,6 +4,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/signal"
@@ -33,6 +34,16 @@ func withTestHooks(st scheduler.Store) scheduler.Store {
 type stopAfterClaim struct {
 	scheduler.Store
 	once sync.Once
+}
+
+// ApplyRelease refuses the tick's one-transaction publish, as a failed
+// write would, so the process takes the claimed way and stops between its
+// claim and its effect.
+func (s *stopAfterClaim) ApplyRelease(ctx context.Context, a scheduler.Apply) (bool, error) {
+	if a.Claim != nil {
+		return false, errors.New("test hook: the one-transaction publish is refused")
+	}
+	return s.Store.ApplyRelease(ctx, a)
 }
 
 func (s *stopAfterClaim) ClaimRelease(ctx context.Context, c scheduler.Claim) (bool, error) {

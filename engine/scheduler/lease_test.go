@@ -22,6 +22,18 @@ type hookedStore struct {
 	fired      bool
 }
 
+// ApplyRelease refuses the one-transaction publish, as a failed write
+// would, so this ticker takes the claimed way: its moment between claim
+// and effect is what the hook is about.
+func (s *hookedStore) ApplyRelease(ctx context.Context, a scheduler.Apply) (bool, error) {
+	if a.Claim != nil {
+		return false, errClaimFirst
+	}
+	return s.Store.ApplyRelease(ctx, a)
+}
+
+var errClaimFirst = errors.New("test: the one-transaction publish is refused")
+
 func (s *hookedStore) ClaimRelease(ctx context.Context, c scheduler.Claim) (bool, error) {
 	ok, err := s.Store.ClaimRelease(ctx, c)
 	if ok && err == nil && !s.fired {
@@ -161,6 +173,48 @@ func TestFrozenTickerStopsBeforeItsEffect(t *testing.T) {
 	b.Clock.Advance(time.Minute)
 	b.Tick(t)
 	publishedInOrder(t, b, r[0].ID, r[1].ID)
+}
+
+// TestTickerFrozenBeforeItsOneTransactionWritesNothing is the moment the
+// one-transaction publish has instead: a ticker frozen between its run's
+// reads and its write, while another ticker publishes the release and the
+// next. When it goes on, its write's claim guard fails and the claimed way
+// it then takes finds the release taken: nothing twice, no error.
+func TestTickerFrozenBeforeItsOneTransactionWritesNothing(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	b, _, n := leaseBundle(t, nil)
+	var tookOver error
+	frozen := scheduler.New(engine.New(b.Store, b.Clock, nil), &frozenWrite{Store: b.Store, before: func() {
+		b.Clock.Advance(2 * time.Minute)
+		_, tookOver = b.Sched.RunDue(ctx, "node")
+	}}, nil)
+	r1 := b.Schedule(t, b.Editor, n[0], "2026-11-02", "09:00")
+	r2 := b.Schedule(t, b.Editor, n[1], "2026-11-02", "09:01")
+	b.Clock.Set(nine)
+	rep, err := frozen.RunDue(ctx, "node")
+	if err != nil || tookOver != nil || rep.Ran != 0 {
+		t.Fatalf("the frozen tick: %+v, %v; the other: %v", rep, err, tookOver)
+	}
+	publishedInOrder(t, b, r1.ID, r2.ID)
+	if got := b.Count(t, `SELECT attempt FROM schedule_runs WHERE subject_id = ?`, r1.ID); got != 1 {
+		t.Errorf("the first release's run has %d attempts, want 1", got)
+	}
+}
+
+// frozenWrite runs before once, right before the first one-transaction
+// publish: the ticker freezes between its reads and its write.
+type frozenWrite struct {
+	scheduler.Store
+	before func()
+}
+
+func (s *frozenWrite) ApplyRelease(ctx context.Context, a scheduler.Apply) (bool, error) {
+	if f := s.before; f != nil && a.Claim != nil {
+		s.before = nil
+		f()
+	}
+	return s.Store.ApplyRelease(ctx, a)
 }
 
 // TestStatusNamesReleasesNobodyTook is the health report of item 2: a

@@ -114,6 +114,14 @@ func (e *Scheduler) runRelease(ctx context.Context, r engine.ReleaseRow, now tim
 	claim := Claim{RunID: runID, SiteID: r.SiteID, ReleaseID: r.ID, Rev: r.Rev, State: r.State,
 		OldToken: r.LeaseToken, ExecuteAt: at, Token: ids.New("lease"), LeaseUntil: now.Add(leaseFor),
 		Trigger: trigger, Now: now}
+	if r.State == release.StateScheduled && e.publishAtOnce(ctx, r, claim, lateness) {
+		rep.Ran++
+		rep.Published++
+		if lateness >= 60 {
+			rep.Late++
+		}
+		return time.Time{}, nil
+	}
 	ok, err := e.store.ClaimRelease(ctx, claim)
 	if err != nil {
 		return time.Time{}, err
@@ -167,6 +175,30 @@ func (e *Scheduler) retryLater(ctx context.Context, r engine.ReleaseRow, c Claim
 	return at, cause
 }
 
+// publishAtOnce publishes a scheduled release in one transaction with its
+// claim (Apply.Claim), when the run's gates and reads find nothing in its
+// way: the common run costs one write and leaves no moment between claim
+// and effect for a crash to fall into. Anything else (a gate or a read
+// that fails the run, an error, a site that moved, a claim another ticker
+// won) is false with nothing written, and the run takes the claimed way,
+// which reads again under a lease and records what it reaches.
+func (e *Scheduler) publishAtOnce(ctx context.Context, r engine.ReleaseRow, claim Claim, lateness int64) bool {
+	if len(r.GoneNodes) > 0 {
+		return false
+	}
+	if _, ok, err := e.approvalHolds(ctx, r); err != nil || !ok {
+		return false
+	}
+	c := claimedRun{id: claim.RunID, now: claim.Now, lateness: lateness, by: engine.Scheduler}
+	end, apply, err := e.plan(ctx, r, c)
+	if err != nil || end != nil {
+		return false
+	}
+	apply.Claim = &claim
+	ok, err := e.store.ApplyRelease(ctx, apply)
+	return err == nil && ok
+}
+
 // claimedRun is one run of a release under a lease this process holds: the
 // tick's, or a person's manual run (Publish now).
 type claimedRun struct {
@@ -194,19 +226,11 @@ type claimedRun struct {
 // tick. A state with an error is a terminal state whose write failed.
 func (e *Scheduler) runClaimed(ctx context.Context, r engine.ReleaseRow, c claimedRun) (release.State, *release.Outcome, error) {
 	now, runID := c.now, c.id
-	auditOf := func(action string, details map[string]any) engine.AuditEntry {
-		if c.manual {
-			details["trigger"] = TriggerManual
-			for k, v := range c.details {
-				details[k] = v
-			}
-		}
-		return engine.AuditEntry{Action: action, Actor: c.by, SiteID: r.SiteID, ReleaseID: r.ID, RunID: runID, At: now, Details: details}
-	}
-	finish := func(state release.State, runState string, o release.Outcome) (release.State, *release.Outcome, error) {
+	finish := func(end ending) (release.State, *release.Outcome, error) {
 		if err := e.holdLease(ctx, c.lease); err != nil {
 			return "", nil, err
 		}
+		o := end.outcome
 		if c.manual {
 			o.By = &c.by
 		}
@@ -214,106 +238,140 @@ func (e *Scheduler) runClaimed(ctx context.Context, r engine.ReleaseRow, c claim
 		if !c.manual {
 			details = onBehalfOf(r, details)
 		}
-		return state, &o, e.store.FinishRelease(ctx, Finish{ReleaseID: r.ID, RunID: runID, Token: c.token,
-			State: state, RunState: runState, Outcome: o, Lateness: c.lateness, Now: now,
-			Audit: auditOf("release."+string(state), details)})
+		return end.state, &o, e.store.FinishRelease(ctx, Finish{ReleaseID: r.ID, RunID: runID, Token: c.token,
+			State: end.state, RunState: end.runState, Outcome: o, Lateness: c.lateness, Now: now,
+			Audit: c.audit(r, "release."+string(end.state), details)})
 	}
 
 	// Gates of the run (§6.3 step 2, §10.6). A node deleted since pinning
 	// cancels the release, by the system: there is nothing left to publish
 	// as approved.
 	if len(r.GoneNodes) > 0 {
-		return finish(release.StateCanceled, "skipped", release.Outcome{Kind: "canceled", At: now, RunID: runID,
-			By: &engine.Scheduler, Reason: "node_gone", Message: r.GoneNodes[0]})
+		return finish(ending{release.StateCanceled, "skipped", release.Outcome{Kind: "canceled", At: now, RunID: runID,
+			By: &engine.Scheduler, Reason: "node_gone", Message: r.GoneNodes[0]}})
 	}
 	reason, ok, err := e.approvalHolds(ctx, r)
 	if err != nil {
 		return "", nil, err
 	}
 	if !ok {
-		return finish(release.StateExpired, "failed", release.Outcome{Kind: "expired", At: now, RunID: runID, Reason: reason})
+		return finish(ending{release.StateExpired, "failed", release.Outcome{Kind: "expired", At: now, RunID: runID, Reason: reason}})
 	}
 
 	// Reads, then one guarded write; if the site moved in between, read and
 	// try once more; a second miss leaves the claim to the next tick (§6.3).
 	for attempt := 0; attempt < 2; attempt++ {
-		site, err := e.store.Site(ctx, r.SiteID)
-		if errors.Is(err, engine.ErrNotFound) {
-			return finish(release.StateCanceled, "skipped", release.Outcome{Kind: "canceled", At: now, RunID: runID, By: &engine.Scheduler, Reason: "site_gone"})
-		}
+		end, apply, err := e.plan(ctx, r, c)
 		if err != nil {
 			return "", nil, err
 		}
-		// Only the refs of the items and of what they reference: on them,
-		// conflicts, composition and dependencies answer as on the whole
-		// live snapshot (release.TestDiffProperties), and the snapshot is
-		// written as the change they make.
-		live, err := e.liveRefsOf(ctx, site, r.Items)
-		if err != nil {
-			return "", nil, err
+		if end != nil {
+			return finish(*end)
 		}
-		if found := release.Conflicts(live, r.Items); len(found) > 0 {
-			return finish(release.StateConflict, "failed", release.Outcome{Kind: "conflict", At: now, RunID: runID, Conflicts: found})
-		}
-		composed := release.Compose(live, r.Items)
-		changes := release.Diff(live, composed)
-		if id, missing := release.MissingDependency(composed, r.Items); missing {
-			return finish(release.StateFailed, "failed", release.Outcome{Kind: "failed", At: now, RunID: runID,
-				Code: "dependency_missing", Message: id})
-		}
-		// A node may not take over another's live address (a second
-		// /posts/welcome would replace the first on the site, its feed and
-		// its sitemap): the run fails, and says which address.
-		if err := e.e.ReleaseAddresses(ctx, site.ID, r.Items); err != nil {
-			if ae, ok := engine.AsError(err); ok && ae.Code == engine.CodeSlugTaken {
-				return finish(release.StateFailed, "failed", release.Outcome{Kind: "failed", At: now, RunID: runID,
-					Code: engine.CodeSlugTaken, Message: fmt.Sprint(ae.Args["Path"])})
-			}
-			return "", nil, err
-		}
-		snap := engine.Snapshot{ID: ids.New("snp"), SiteID: site.ID, ParentID: site.PublishedSnapshotID, Reason: "scheduled",
-			Label: r.Title, Actor: c.by, Changes: &changes, CreatedAt: now,
-			Metadata: map[string]string{"studio.release": r.ID, "studio.releaseHash": r.Hash,
-				"studio.run": runID, "studio.base": site.PublishedSnapshotID, "studio.approvedBy": r.Approval.By.ID}}
-		if snap.Label == "" {
-			snap.Label = "Scheduled: " + r.ID
-		}
-		o := release.Outcome{Kind: "published", RunID: runID, At: now, SnapshotID: snap.ID,
-			BaseSnapshotID: site.PublishedSnapshotID, LatenessSeconds: &c.lateness, Purge: "none"}
-		audit := auditOf("release.publish", map[string]any{"onBehalfOf": r.Approval.By, "requestedBy": r.CreatedBy,
-			"hash": r.Hash, "snapshot": snap.ID})
-		if c.manual {
-			// The person publishes for themselves: the snapshot and the
-			// outcome name them, and the audit row is theirs.
-			snap.Metadata["studio.trigger"] = TriggerManual
-			o.By = &c.by
-			audit.Action = "release.publish_now"
-			delete(audit.Details, "onBehalfOf")
-		}
-		next := site
-		next.PublishedSnapshotID, next.Rev = snap.ID, site.Rev+1
 		if err := e.holdLease(ctx, c.lease); err != nil {
 			return "", nil, err
-		}
-		apply := Apply{Site: site, NewHash: engine.SiteHash(next), Snapshot: snap,
-			ReleaseID: r.ID, RunID: runID, Token: c.token, Outcome: o, Lateness: c.lateness, Now: now,
-			Audit: audit, Repromote: c.manual}
-		if r.When != nil && r.When.Kind == "on-approval" {
-			// An "on-approval" release (a live node's gate change, the gates' use cases)
-			// has no time of its own: the minute ahead it was given is only
-			// the ticker's fallback. It is recorded at the instant it went
-			// live, so the calendar shows it where it happened.
-			apply.ExecuteAt = &now
 		}
 		ok, err := e.store.ApplyRelease(ctx, apply)
 		if err != nil {
 			return "", nil, err
 		}
 		if ok {
-			return release.StatePublished, &o, nil
+			return release.StatePublished, &apply.Outcome, nil
 		}
 	}
 	return "", nil, nil // the site kept moving
+}
+
+// ending is how a run ends without publishing: the release's state, the
+// run's, and the outcome.
+type ending struct {
+	state    release.State
+	runState string
+	outcome  release.Outcome
+}
+
+// audit is the audit row of the run's action on r.
+func (c claimedRun) audit(r engine.ReleaseRow, action string, details map[string]any) engine.AuditEntry {
+	if c.manual {
+		details["trigger"] = TriggerManual
+		for k, v := range c.details {
+			details[k] = v
+		}
+	}
+	return engine.AuditEntry{Action: action, Actor: c.by, SiteID: r.SiteID, ReleaseID: r.ID, RunID: c.id, At: c.now, Details: details}
+}
+
+// plan is a run's reads (§6.3 steps 3–5): the site as it is with the live
+// refs of the release's items, then conflicts, composition, dependencies
+// and live addresses. It returns how the run ends if one of them fails it,
+// else the guarded batch that publishes it (Apply.Claim unset).
+func (e *Scheduler) plan(ctx context.Context, r engine.ReleaseRow, c claimedRun) (*ending, Apply, error) {
+	now, runID := c.now, c.id
+	fail := func(state release.State, runState string, o release.Outcome) (*ending, Apply, error) {
+		return &ending{state, runState, o}, Apply{}, nil
+	}
+	// Only the refs of the items and of what they reference: on them,
+	// conflicts, composition and dependencies answer as on the whole live
+	// snapshot (release.TestDiffProperties), and the snapshot is written as
+	// the change they make.
+	site, live, err := e.store.LiveRefs(ctx, r.SiteID, release.Touched(r.Items))
+	if errors.Is(err, engine.ErrNotFound) {
+		return fail(release.StateCanceled, "skipped", release.Outcome{Kind: "canceled", At: now, RunID: runID, By: &engine.Scheduler, Reason: "site_gone"})
+	}
+	if err != nil {
+		return nil, Apply{}, err
+	}
+	if found := release.Conflicts(live, r.Items); len(found) > 0 {
+		return fail(release.StateConflict, "failed", release.Outcome{Kind: "conflict", At: now, RunID: runID, Conflicts: found})
+	}
+	composed := release.Compose(live, r.Items)
+	changes := release.Diff(live, composed)
+	if id, missing := release.MissingDependency(composed, r.Items); missing {
+		return fail(release.StateFailed, "failed", release.Outcome{Kind: "failed", At: now, RunID: runID,
+			Code: "dependency_missing", Message: id})
+	}
+	// A node may not take over another's live address (a second
+	// /posts/welcome would replace the first on the site, its feed and its
+	// sitemap): the run fails, and says which address.
+	if err := e.e.ReleaseAddresses(ctx, site.ID, r.Items); err != nil {
+		if ae, ok := engine.AsError(err); ok && ae.Code == engine.CodeSlugTaken {
+			return fail(release.StateFailed, "failed", release.Outcome{Kind: "failed", At: now, RunID: runID,
+				Code: engine.CodeSlugTaken, Message: fmt.Sprint(ae.Args["Path"])})
+		}
+		return nil, Apply{}, err
+	}
+	snap := engine.Snapshot{ID: ids.New("snp"), SiteID: site.ID, ParentID: site.PublishedSnapshotID, Reason: "scheduled",
+		Label: r.Title, Actor: c.by, Changes: &changes, CreatedAt: now,
+		Metadata: map[string]string{"studio.release": r.ID, "studio.releaseHash": r.Hash,
+			"studio.run": runID, "studio.base": site.PublishedSnapshotID, "studio.approvedBy": r.Approval.By.ID}}
+	if snap.Label == "" {
+		snap.Label = "Scheduled: " + r.ID
+	}
+	o := release.Outcome{Kind: "published", RunID: runID, At: now, SnapshotID: snap.ID,
+		BaseSnapshotID: site.PublishedSnapshotID, LatenessSeconds: &c.lateness, Purge: "none"}
+	audit := c.audit(r, "release.publish", map[string]any{"onBehalfOf": r.Approval.By, "requestedBy": r.CreatedBy,
+		"hash": r.Hash, "snapshot": snap.ID})
+	if c.manual {
+		// The person publishes for themselves: the snapshot and the outcome
+		// name them, and the audit row is theirs.
+		snap.Metadata["studio.trigger"] = TriggerManual
+		o.By = &c.by
+		audit.Action = "release.publish_now"
+		delete(audit.Details, "onBehalfOf")
+	}
+	next := site
+	next.PublishedSnapshotID, next.Rev = snap.ID, site.Rev+1
+	apply := Apply{Site: site, NewHash: engine.SiteHash(next), Snapshot: snap,
+		ReleaseID: r.ID, RunID: runID, Token: c.token, Outcome: o, Lateness: c.lateness, Now: now,
+		Audit: audit, Repromote: c.manual}
+	if r.When != nil && r.When.Kind == "on-approval" {
+		// An "on-approval" release (a live node's gate change, the gates'
+		// use cases) has no time of its own: the minute ahead it was given
+		// is only the ticker's fallback. It is recorded at the instant it
+		// went live, so the calendar shows it where it happened.
+		apply.ExecuteAt = &now
+	}
+	return nil, apply, nil
 }
 
 // onBehalfOf adds to a scheduler's audit row the people it acts for
@@ -353,12 +411,21 @@ func (e *Scheduler) approvalHolds(ctx context.Context, r engine.ReleaseRow) (rea
 	if r.Approval.Kind == release.ApprovalAuto {
 		return e.autoApprovalHolds(ctx, r)
 	}
-	u, err := e.store.UserByID(ctx, r.Approval.By.ID)
-	if errors.Is(err, engine.ErrNotFound) {
+	var u engine.User
+	switch {
+	case r.ApproverRead && r.Approver == nil:
 		return "approval_lost", false, nil // they left
-	}
-	if err != nil {
-		return "", false, err
+	case r.ApproverRead:
+		u = *r.Approver
+	default:
+		var err error
+		u, err = e.store.UserByID(ctx, r.Approval.By.ID)
+		if errors.Is(err, engine.ErrNotFound) {
+			return "approval_lost", false, nil
+		}
+		if err != nil {
+			return "", false, err
+		}
 	}
 	// Still someone who could approve it now: releases:publish, or :own
 	// with own-only items (§10.6).
@@ -400,15 +467,6 @@ func (e *Scheduler) autoApprovalHolds(ctx context.Context, r engine.ReleaseRow) 
 	}
 	reason, err := e.e.AutoApprovalHolds(ctx, u, r, e.e.Now())
 	return reason, err == nil && reason == "", err
-}
-
-// liveRefsOf is the live refs of the items' nodes and of the nodes their
-// targets reference; none before the site's first publish.
-func (e *Scheduler) liveRefsOf(ctx context.Context, site engine.Site, items []release.Item) ([]release.Ref, error) {
-	if site.PublishedSnapshotID == "" {
-		return nil, nil
-	}
-	return e.store.SnapshotRefs(ctx, site.PublishedSnapshotID, release.Touched(items))
 }
 
 // Heartbeat returns the scheduler's last heartbeat.

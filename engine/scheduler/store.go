@@ -43,7 +43,7 @@ type Store interface {
 	RenewLease(ctx context.Context, l Lease) error
 	FinishRelease(ctx context.Context, f Finish) error
 	// ApplyRelease returns false when the site moved between the reads and
-	// the write: nothing was written.
+	// the write, or a.Claim's guard failed: nothing was written.
 	ApplyRelease(ctx context.Context, a Apply) (bool, error)
 	// RetryLater keeps a claimed run whose try failed with a transient
 	// error (§8.8): it records the error and shortens the lease to
@@ -59,9 +59,10 @@ type Store interface {
 
 	// What a run reads (engine.Store's reads of the same name).
 	Release(ctx context.Context, siteID, id string) (engine.ReleaseRow, error)
-	Site(ctx context.Context, id string) (engine.Site, error)
-	// SnapshotRefs is the refs of a snapshot's nodes among ids, by id.
-	SnapshotRefs(ctx context.Context, snapshotID string, ids []string) ([]release.Ref, error)
+	// LiveRefs is the site and the refs of its live snapshot's nodes among
+	// ids, by id (none before its first publish): one statement, so they
+	// agree, that reads those nodes by key whatever the site's size.
+	LiveRefs(ctx context.Context, siteID string, ids []string) (engine.Site, []release.Ref, error)
 	UserByID(ctx context.Context, id string) (engine.User, error)
 	Node(ctx context.Context, siteID, id string) (content.Node, error)
 	HeldNodes(ctx context.Context, siteID, nodeID string) (map[string]engine.Held, error)
@@ -142,6 +143,10 @@ type Apply struct {
 	// ExecuteAt, when set, becomes the release's time as it publishes: an
 	// "on-approval" release is recorded at the instant it went live.
 	ExecuteAt *time.Time
+	// Claim, when set, is claimed in the same transaction, guarded as
+	// ClaimRelease is, and no lease is taken (Token is empty): the tick's
+	// publish of a scheduled release in one transaction.
+	Claim *Claim
 }
 
 // Retry is a failed try of a claimed run, to be tried again (§8.8).
