@@ -364,17 +364,22 @@ func (s *Store) OpenFindings(ctx context.Context, siteID string) (map[string]int
 	return out, rows.Err()
 }
 
-// CountNotFound counts one 404 in one statement: an existing path of the
-// day counts up, a new one is inserted only while the day has fewer than
-// limit paths.
-func (s *Store) CountNotFound(ctx context.Context, siteID, day, path string, limit int) error {
+// CountNotFound adds a batch of 404 counts in one transaction, a statement
+// each: an existing path of the day counts up, a new one is inserted only
+// while the day has fewer than limit paths.
+func (s *Store) CountNotFound(ctx context.Context, hits []jobs.NotFoundHits, limit int) error {
+	if len(hits) == 0 {
+		return nil
+	}
 	return s.tx(ctx, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `INSERT INTO site_not_found (site_id, day, path, hits)
-			SELECT ?1, ?2, ?3, 1 WHERE EXISTS (SELECT 1 FROM site_not_found WHERE site_id = ?1 AND day = ?2 AND path = ?3)
-			OR (SELECT count(*) FROM site_not_found WHERE site_id = ?1 AND day = ?2) < ?4
-			ON CONFLICT (site_id, day, path) DO UPDATE SET hits = hits + 1`, siteID, day, path, limit)
-		if err != nil {
-			return fmt.Errorf("store: count 404: %w", err)
+		for _, h := range hits {
+			_, err := tx.ExecContext(ctx, `INSERT INTO site_not_found (site_id, day, path, hits)
+				SELECT ?1, ?2, ?3, ?4 WHERE EXISTS (SELECT 1 FROM site_not_found WHERE site_id = ?1 AND day = ?2 AND path = ?3)
+				OR (SELECT count(*) FROM site_not_found WHERE site_id = ?1 AND day = ?2) < ?5
+				ON CONFLICT (site_id, day, path) DO UPDATE SET hits = hits + excluded.hits`, h.SiteID, h.Day, h.Path, h.Hits, limit)
+			if err != nil {
+				return fmt.Errorf("store: count 404: %w", err)
+			}
 		}
 		return nil
 	})

@@ -103,7 +103,7 @@ func TestWeeklyDigest(t *testing.T) {
 	b.Tick(t)
 	ctx := context.Background()
 	for range 3 {
-		b.jobs.CountNotFound(ctx, b.Site.ID, "/old-page", b.Clock.Now())
+		b.jobs.CountNotFound(ctx, jobs.NotFound{SiteID: b.Site.ID, Path: "/old-page", At: b.Clock.Now()})
 	}
 	b.steps(t, b.run(automation.BuiltinBrokenLinks, "run_links", jobs.Config{}))
 

@@ -9,12 +9,27 @@ import (
 // paths still count and new ones are dropped.
 const MaxNotFoundPaths = 1000
 
-// CountNotFound counts one 404 of the public site (handlers/site calls it):
-// the path normalised (NormalizePath: no query or fragment, slashes
-// collapsed, at most MaxPathBytes), on at's UTC day. Nothing about the
-// visitor is kept: no address, no cookie.
-func (j *Jobs) CountNotFound(ctx context.Context, siteID, path string, at time.Time) error {
-	return j.store.CountNotFound(ctx, siteID, at.UTC().Format(time.DateOnly), NormalizePath(path), MaxNotFoundPaths)
+// NotFound is a number of 404s of one public path, seen at At (its UTC
+// day is what is kept).
+type NotFound struct {
+	SiteID string
+	Path   string
+	At     time.Time
+	Hits   int
+}
+
+// CountNotFound adds 404s of the public site (handlers/site collects a few
+// seconds' worth in memory and hands them over together) in one
+// transaction: each path normalised (NormalizePath: no query or fragment,
+// slashes collapsed, at most MaxPathBytes), on its UTC day. Nothing about
+// the visitor is kept: no address, no cookie.
+func (j *Jobs) CountNotFound(ctx context.Context, counts ...NotFound) error {
+	hits := make([]NotFoundHits, 0, len(counts))
+	for _, c := range counts {
+		hits = append(hits, NotFoundHits{SiteID: c.SiteID, Day: c.At.UTC().Format(time.DateOnly), Path: NormalizePath(c.Path),
+			Hits: max(c.Hits, 1)})
+	}
+	return j.store.CountNotFound(ctx, hits, MaxNotFoundPaths)
 }
 
 // TopNotFound lists the site's most frequent 404 paths of the week before

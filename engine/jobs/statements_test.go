@@ -21,7 +21,7 @@ func TestStatementsPerStep(t *testing.T) {
 	b.bigSite(t, 450)
 	ctx := context.Background()
 	for range 3 {
-		b.jobs.CountNotFound(ctx, b.Site.ID, "/old", b.Clock.Now())
+		b.jobs.CountNotFound(ctx, jobs.NotFound{SiteID: b.Site.ID, Path: "/old", At: b.Clock.Now()})
 	}
 	// measure runs job's steps from the start and returns the statements
 	// of step number n (1-based) and of the last step.

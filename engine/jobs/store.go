@@ -46,9 +46,9 @@ type Store interface {
 	// dismissed ones left out.
 	OpenFindings(ctx context.Context, siteID string) (map[string]int, error)
 
-	// CountNotFound adds one 404 of path on day for site: an upsert that
-	// stops adding new paths once the day has limit of them.
-	CountNotFound(ctx context.Context, siteID, day, path string, limit int) error
+	// CountNotFound adds the hits, in one transaction: an upsert each that
+	// stops adding new paths once a site's day has limit of them.
+	CountNotFound(ctx context.Context, hits []NotFoundHits, limit int) error
 	// TopNotFound lists the site's most frequent 404 paths of the days
 	// from..to (inclusive, YYYY-MM-DD), most hits first, at most limit.
 	TopNotFound(ctx context.Context, siteID, from, to string, limit int) ([]NotFoundPath, error)
@@ -92,6 +92,15 @@ const (
 )
 
 // NotFoundPath is a path the public site answered 404 to, with how often.
+// NotFoundHits is a number of 404s of one normalised path on one UTC day
+// (YYYY-MM-DD).
+type NotFoundHits struct {
+	SiteID string
+	Day    string
+	Path   string
+	Hits   int
+}
+
 type NotFoundPath struct {
 	Path string
 	Hits int

@@ -93,16 +93,6 @@ func (b *bufferWriter) Header() http.Header         { return b.header }
 func (b *bufferWriter) Write(p []byte) (int, error) { return b.body.Write(p) }
 func (b *bufferWriter) WriteHeader(status int)      { b.status = status }
 
-// countNotFound counts a visitor's 404 of a public path (not a render's).
-func (h *Handler) countNotFound(r *http.Request, q *request) {
-	if h.notFounds == nil || r.Context().Value(renderAtKey{}) != nil {
-		return
-	}
-	if err := h.notFounds.CountNotFound(r.Context(), q.snap.site.ID, r.URL.Path, q.now); err != nil {
-		h.log.Warn("site: counting a 404 failed", "err", err)
-	}
-}
-
 // NotFound answers a path no public route matches (the router's NotFound):
 // the site's one 404 page, counted like every other public 404 unless the
 // path is Studio's, the API's or another of the process's own.

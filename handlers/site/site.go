@@ -60,8 +60,9 @@ type Handler struct {
 	maxAge int
 
 	reader siteReader
-	// notFounds counts the public 404s per path and day (nil: not counted).
-	notFounds NotFoundCounter
+	// notFounds counts the public 404s per path and day, a few seconds at
+	// a time (notfound.go).
+	notFounds notFounds
 
 	mu     sync.Mutex
 	cache  map[string]*snapshot // by site, snapshot, name, zone and language: snapshots never change
@@ -90,12 +91,6 @@ type Options struct {
 	NotFounds NotFoundCounter
 }
 
-// NotFoundCounter counts one 404 of a public path: the path only, nothing
-// about the visitor (no address, no cookie).
-type NotFoundCounter interface {
-	CountNotFound(ctx context.Context, siteID, path string, at time.Time) error
-}
-
 // Defaults of Options: the address `studio serve` listens on by default, and
 // a minute, the ticker's own granularity.
 const (
@@ -115,7 +110,9 @@ func New(eng *engine.Engine, pub *public.Public, log *slog.Logger, opt Options) 
 		opt.CDNMaxAge = DefaultCDNMaxAge
 	}
 	h := &Handler{eng: eng, pub: pub, log: log, origin: strings.TrimSuffix(opt.PublicURL, "/"),
-		maxAge: max(1, int(opt.CDNMaxAge/time.Second)), cache: map[string]*snapshot{}, notFounds: opt.NotFounds}
+		maxAge: max(1, int(opt.CDNMaxAge/time.Second)), cache: map[string]*snapshot{}}
+	h.notFounds.counter = opt.NotFounds
+	h.notFounds.log = func(err error) { log.Warn("site: counting 404s failed", "err", err) }
 	h.reader.load = pub.LiveSites
 	h.reader.generation = pub.Generation
 	return h
