@@ -84,6 +84,9 @@ func TestSiteCountsNotFound(t *testing.T) {
 			t.Errorf("%s: %d", p, w.Code)
 		}
 	}
+	if err := b.site.FlushNotFound(context.Background()); err != nil { // written a few seconds later, together
+		t.Fatal(err)
+	}
 	top, err := b.jobs.TopNotFound(context.Background(), b.Site.ID, b.Clock.Now(), 10)
 	if err != nil {
 		t.Fatal(err)
