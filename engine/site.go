@@ -351,6 +351,16 @@ func (e *Engine) LiveNodes(ctx context.Context, site Site) ([]LiveNode, error) {
 	return e.store.LiveNodes(ctx, site.PublishedSnapshotID, "")
 }
 
+// LiveChangesSince is what site's live snapshot changed since the older
+// snapshot from (Store.LiveChanges): the public site builds its next
+// model from the one before with it, reading only what changed.
+func (e *Engine) LiveChangesSince(ctx context.Context, site Site, from string) (set []LiveNode, gone []string, ok bool, err error) {
+	if site.PublishedSnapshotID == "" || from == "" {
+		return nil, nil, false, nil
+	}
+	return e.store.LiveChanges(ctx, site.ID, from, site.PublishedSnapshotID)
+}
+
 // LockedBy is the refusal to change a held node (§6.2): it names the
 // release and, when it has one, its time.
 func LockedBy(h *Held) *Error {

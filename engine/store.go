@@ -346,6 +346,12 @@ type Store interface {
 	HeldNodes(ctx context.Context, siteID, nodeID string) (map[string]Held, error)
 	Snapshot(ctx context.Context, id string) (Snapshot, error)
 	LiveNodes(ctx context.Context, snapshotID, nodeID string) ([]LiveNode, error)
+	// LiveChanges is what snapshot to changed since from, an older one of
+	// the site: the nodes it sets, with their bodies, and the ids whose
+	// version live in from it no longer has (set ones among them). Only
+	// what changed is read; false when the store cannot say, and the
+	// caller reads to whole.
+	LiveChanges(ctx context.Context, siteID, from, to string) (set []LiveNode, gone []string, ok bool, err error)
 	// PublishSnapshot inserts snap and flips the site pointer from site's
 	// rev and hash to newHash in one transaction.
 	PublishSnapshot(ctx context.Context, site Site, newHash string, snap Snapshot, audit AuditEntry) error

@@ -7,6 +7,8 @@ package public
 
 import (
 	"context"
+	"slices"
+	"strings"
 	"time"
 
 	"studio/engine"
@@ -51,6 +53,7 @@ type Store interface {
 type Engine interface {
 	Now() time.Time
 	LiveNodes(ctx context.Context, site engine.Site) ([]engine.LiveNode, error)
+	LiveChangesSince(ctx context.Context, site engine.Site, from string) (set []engine.LiveNode, gone []string, ok bool, err error)
 	Node(ctx context.Context, siteID, id string) (engine.NodeDetail, error)
 }
 
@@ -182,6 +185,45 @@ func (pv *Public) Snapshot(ctx context.Context, site engine.Site) (*Snapshot, er
 	if err != nil {
 		return nil, err
 	}
+	return NewSnapshot(site, nodes), nil
+}
+
+// SnapshotAfter is Snapshot for site, built from prev, an older snapshot
+// of the same site prepared before (nil: none): only the nodes that
+// changed since are read, so a publish on a big site costs what it
+// changed, not the site. Without prev, or when the store cannot say what
+// changed, the whole snapshot is read.
+func (pv *Public) SnapshotAfter(ctx context.Context, site engine.Site, prev *Snapshot) (*Snapshot, error) {
+	if prev == nil || prev.Site.ID != site.ID {
+		return pv.Snapshot(ctx, site)
+	}
+	if prev.Site.PublishedSnapshotID == site.PublishedSnapshotID { // the site changed, not what is live
+		return NewSnapshot(site, prev.Nodes), nil
+	}
+	set, gone, ok, err := pv.e.LiveChangesSince(ctx, site, prev.Site.PublishedSnapshotID)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return pv.Snapshot(ctx, site)
+	}
+	changed := make(map[string]bool, len(set)+len(gone))
+	for _, id := range gone {
+		changed[id] = true
+	}
+	for _, n := range set {
+		changed[n.ID] = true
+	}
+	// prev.Nodes holds its published nodes only: a node unpublished since
+	// comes back in set and is dropped again by NewSnapshot.
+	nodes := make([]engine.LiveNode, 0, len(prev.Nodes)+len(set))
+	for _, n := range prev.Nodes {
+		if !changed[n.ID] {
+			nodes = append(nodes, n)
+		}
+	}
+	nodes = append(nodes, set...)
+	slices.SortFunc(nodes, func(a, b engine.LiveNode) int { return strings.Compare(a.ID, b.ID) })
 	return NewSnapshot(site, nodes), nil
 }
 

@@ -35,6 +35,7 @@ type snapshot struct {
 // item is a live, published page or entry.
 type item struct {
 	id    string
+	hash  string // of its version: an item is built once per version and zone
 	kind  release.NodeKind
 	entry templates.SiteEntry
 	refs  []string
@@ -88,17 +89,30 @@ const (
 )
 
 // newSnapshot prepares the templates' side of a live snapshot the engine
-// prepared: its published nodes as the pages show them.
-func newSnapshot(key string, pub *public.Snapshot) *snapshot {
+// prepared: its published nodes as the pages show them. The items of
+// base (an earlier snapshot of the site, or nil) whose version did not
+// change are taken as they are.
+func newSnapshot(key string, pub *public.Snapshot, base *snapshot) *snapshot {
 	s := pub.Site
 	loc, err := localtime.LoadZone(s.TimeZone)
 	if err != nil {
 		loc = time.UTC
 	}
 	sn := &snapshot{key: key, site: s, loc: loc, lang: s.Lang, pub: pub, views: map[int]*view{}}
+	var built map[string]*item
+	if base != nil && base.site.ID == s.ID && base.site.TimeZone == s.TimeZone {
+		built = make(map[string]*item, len(base.items))
+		for _, it := range base.items {
+			built[it.id] = it
+		}
+	}
 	for _, n := range pub.Nodes {
 		switch n.Kind {
 		case release.KindContentEntry, release.KindPage:
+			if it, ok := built[n.ID]; ok && it.hash == n.Hash {
+				sn.items = append(sn.items, it)
+				continue
+			}
 			e := templates.SiteEntry{Title: n.Body.Title, Summary: n.Body.Summary, Lang: n.Body.Lang,
 				Body: paragraphs(n.Body.Text)}
 			if p := n.Body.PublishedAt; p != nil {
@@ -110,7 +124,7 @@ func newSnapshot(key string, pub *public.Snapshot) *snapshot {
 			} else {
 				e.Path = "/" + n.Body.Slug
 			}
-			sn.items = append(sn.items, &item{id: n.ID, kind: n.Kind, entry: e, refs: n.Body.Refs})
+			sn.items = append(sn.items, &item{id: n.ID, hash: n.Hash, kind: n.Kind, entry: e, refs: n.Body.Refs})
 		case release.KindAsset:
 			sn.assets = append(sn.assets, &asset{id: n.ID, slug: n.Body.Slug, mime: n.Body.Mime, alt: n.Body.Alt,
 				data: n.Body.Data, etag: n.Hash})

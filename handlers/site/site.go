@@ -67,6 +67,9 @@ type Handler struct {
 	mu     sync.Mutex
 	cache  map[string]*snapshot // by site, snapshot, name, zone and language: snapshots never change
 	builds singleflight.Group   // the builds of snapshots not cached yet, by the same key
+	// latest is the snapshot built of the site at its highest rev: the
+	// next one is built from it, reading only what changed since.
+	latest *snapshot
 
 	// renders is the sites read for the Renders at one instant (see sites).
 	renders struct {
@@ -182,16 +185,28 @@ func (h *Handler) snapshot(ctx context.Context) (public.LiveSite, *snapshot, err
 	// with it; it is cached before it is shared, so a request that comes
 	// after it finds the cache.
 	ch := h.builds.DoChan(key, func() (any, error) {
-		pub, err := h.pub.Snapshot(context.WithoutCancel(ctx), s)
+		h.mu.Lock()
+		base := h.latest
+		h.mu.Unlock()
+		var prev *public.Snapshot
+		if base != nil && base.site.ID == s.ID && base.site.Rev < s.Rev {
+			prev = base.pub
+		} else {
+			base = nil
+		}
+		pub, err := h.pub.SnapshotAfter(context.WithoutCancel(ctx), s, prev)
 		if err != nil {
 			return nil, err
 		}
-		sn := newSnapshot(key, pub)
+		sn := newSnapshot(key, pub, base)
 		h.mu.Lock()
 		if len(h.cache) >= maxSnapshots {
 			clear(h.cache)
 		}
 		h.cache[key] = sn
+		if h.latest == nil || h.latest.site.ID != s.ID || h.latest.site.Rev < s.Rev {
+			h.latest = sn
+		}
 		h.mu.Unlock()
 		return sn, nil
 	})
