@@ -128,6 +128,13 @@ type Snapshot struct {
 	// whatever the time, and its gates change nothing.
 	Nodes []engine.LiveNode
 
+	// FromID and Changed, when SnapshotAfter built it from an earlier
+	// snapshot, are that snapshot's id and the ids of the nodes that
+	// differ from it (set or gone): a caller keeping its own model of the
+	// earlier one redoes only those.
+	FromID  string
+	Changed map[string]bool
+
 	gates     []gate.Node            // of Nodes, in their order
 	referrers map[string][]gate.Node // asset id → the gates of the published pages and entries that refer to it
 	index     *gate.Index            // every gate of Nodes, sorted (§7.4)
@@ -198,7 +205,9 @@ func (pv *Public) SnapshotAfter(ctx context.Context, site engine.Site, prev *Sna
 		return pv.Snapshot(ctx, site)
 	}
 	if prev.Site.PublishedSnapshotID == site.PublishedSnapshotID { // the site changed, not what is live
-		return NewSnapshot(site, prev.Nodes), nil
+		p := NewSnapshot(site, prev.Nodes)
+		p.FromID, p.Changed = prev.Site.PublishedSnapshotID, map[string]bool{}
+		return p, nil
 	}
 	set, gone, ok, err := pv.e.LiveChangesSince(ctx, site, prev.Site.PublishedSnapshotID)
 	if err != nil {
@@ -224,7 +233,9 @@ func (pv *Public) SnapshotAfter(ctx context.Context, site engine.Site, prev *Sna
 	}
 	nodes = append(nodes, set...)
 	slices.SortFunc(nodes, func(a, b engine.LiveNode) int { return strings.Compare(a.ID, b.ID) })
-	return NewSnapshot(site, nodes), nil
+	p := NewSnapshot(site, nodes)
+	p.FromID, p.Changed = prev.Site.PublishedSnapshotID, changed
+	return p, nil
 }
 
 // ViewAt is the public view's one call: of site's live snapshot,

@@ -1,7 +1,7 @@
 package site
 
 import (
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -99,18 +99,30 @@ func newSnapshot(key string, pub *public.Snapshot, base *snapshot) *snapshot {
 		loc = time.UTC
 	}
 	sn := &snapshot{key: key, site: s, loc: loc, lang: s.Lang, pub: pub, views: map[int]*view{}}
+	// From base, an item is kept unless its node changed: what the engine
+	// says changed since base's snapshot, or else each node whose version
+	// differs from base's item.
 	var built map[string]*item
+	var changed map[string]bool
 	if base != nil && base.site.ID == s.ID && base.site.TimeZone == s.TimeZone {
-		built = make(map[string]*item, len(base.items))
-		for _, it := range base.items {
-			built[it.id] = it
+		if pub.Changed != nil && pub.FromID == base.site.PublishedSnapshotID {
+			changed = pub.Changed
+		} else {
+			built = make(map[string]*item, len(base.items))
+			for _, it := range base.items {
+				built[it.id] = it
+			}
 		}
 	}
+	var fresh []*item // the items not taken from base
 	for _, n := range pub.Nodes {
 		switch n.Kind {
 		case release.KindContentEntry, release.KindPage:
-			if it, ok := built[n.ID]; ok && it.hash == n.Hash {
-				sn.items = append(sn.items, it)
+			if changed != nil && !changed[n.ID] {
+				continue // kept: taken in base's order below
+			}
+			if it, ok := built[n.ID]; ok && it != nil && it.hash == n.Hash {
+				built[n.ID] = nil // kept
 				continue
 			}
 			e := templates.SiteEntry{Title: n.Body.Title, Summary: n.Body.Summary, Lang: n.Body.Lang,
@@ -124,24 +136,59 @@ func newSnapshot(key string, pub *public.Snapshot, base *snapshot) *snapshot {
 			} else {
 				e.Path = "/" + n.Body.Slug
 			}
-			sn.items = append(sn.items, &item{id: n.ID, hash: n.Hash, kind: n.Kind, entry: e, refs: n.Body.Refs})
+			fresh = append(fresh, &item{id: n.ID, hash: n.Hash, kind: n.Kind, entry: e, refs: n.Body.Refs})
 		case release.KindAsset:
 			sn.assets = append(sn.assets, &asset{id: n.ID, slug: n.Body.Slug, mime: n.Body.Mime, alt: n.Body.Alt,
 				data: n.Body.Data, etag: n.Hash})
 		}
 	}
-	sort.SliceStable(sn.items, func(i, j int) bool {
-		a, b := sn.items[i], sn.items[j]
-		if a.kind != b.kind {
-			return a.kind == release.KindContentEntry
+	// Entries newest first, then pages by title, ties by id: base's items
+	// are in that order already, so only the fresh ones are sorted and
+	// merged in.
+	slices.SortFunc(fresh, itemOrder)
+	if built == nil && changed == nil {
+		sn.items = fresh
+		return sn
+	}
+	sn.items = make([]*item, 0, len(base.items)+len(fresh))
+	for _, it := range base.items {
+		if changed[it.id] || built[it.id] != nil { // changed or gone
+			continue
 		}
-		if a.kind == release.KindPage {
-			return a.entry.Title < b.entry.Title
+		for len(fresh) > 0 && itemOrder(fresh[0], it) < 0 {
+			sn.items, fresh = append(sn.items, fresh[0]), fresh[1:]
 		}
-		pa, pb := a.entry.PublishedAt, b.entry.PublishedAt
-		return pa != nil && (pb == nil || pa.After(*pb))
-	})
+		sn.items = append(sn.items, it)
+	}
+	sn.items = append(sn.items, fresh...)
 	return sn
+}
+
+// itemOrder is the order of a snapshot's items: entries newest first (one
+// without a date last), then pages by title, ties by id.
+func itemOrder(a, b *item) int {
+	if a.kind != b.kind {
+		if a.kind == release.KindContentEntry {
+			return -1
+		}
+		return 1
+	}
+	if a.kind == release.KindPage {
+		if c := strings.Compare(a.entry.Title, b.entry.Title); c != 0 {
+			return c
+		}
+	} else {
+		pa, pb := a.entry.PublishedAt, b.entry.PublishedAt
+		switch {
+		case pa != nil && pb != nil && !pa.Equal(*pb):
+			return pb.Compare(*pa)
+		case pa != nil && pb == nil:
+			return -1
+		case pa == nil && pb != nil:
+			return 1
+		}
+	}
+	return strings.Compare(a.id, b.id)
 }
 
 // viewAt returns what the snapshot shows at now: the memoised view of now's

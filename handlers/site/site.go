@@ -35,7 +35,6 @@ import (
 
 	"github.com/a-h/templ"
 	"github.com/go-chi/chi/v5"
-	"golang.org/x/sync/singleflight"
 
 	"studio/engine"
 	"studio/engine/public"
@@ -64,12 +63,14 @@ type Handler struct {
 	// a time (notfound.go).
 	notFounds notFounds
 
-	mu     sync.Mutex
-	cache  map[string]*snapshot // by site, snapshot, name, zone and language: snapshots never change
-	builds singleflight.Group   // the builds of snapshots not cached yet, by the same key
+	mu    sync.Mutex
+	cache map[string]*snapshot // by site, snapshot, name, zone and language: snapshots never change
 	// latest is the snapshot built of the site at its highest rev: the
 	// next one is built from it, reading only what changed since.
 	latest *snapshot
+	// building is held by the one build under way: builds go one at a
+	// time, each from the one before (see snapshot).
+	building chan struct{}
 
 	// renders is the sites read for the Renders at one instant (see sites).
 	renders struct {
@@ -113,7 +114,8 @@ func New(eng *engine.Engine, pub *public.Public, log *slog.Logger, opt Options) 
 		opt.CDNMaxAge = DefaultCDNMaxAge
 	}
 	h := &Handler{eng: eng, pub: pub, log: log, origin: strings.TrimSuffix(opt.PublicURL, "/"),
-		maxAge: max(1, int(opt.CDNMaxAge/time.Second)), cache: map[string]*snapshot{}}
+		maxAge: max(1, int(opt.CDNMaxAge/time.Second)), cache: map[string]*snapshot{},
+		building: make(chan struct{}, 1)}
 	h.notFounds.counter = opt.NotFounds
 	h.notFounds.log = func(err error) { log.Warn("site: counting 404s failed", "err", err) }
 	h.reader.load = pub.LiveSites
@@ -179,46 +181,46 @@ func (h *Handler) snapshot(ctx context.Context) (public.LiveSite, *snapshot, err
 	if ok {
 		return live, sn, nil
 	}
-	// One build per new snapshot: the requests that arrive while it is
-	// being read and prepared wait for it instead of each reading it. The
-	// build ignores the leader's cancellation, so the waiters do not fail
-	// with it; it is cached before it is shared, so a request that comes
-	// after it finds the cache.
-	ch := h.builds.DoChan(key, func() (any, error) {
-		h.mu.Lock()
-		base := h.latest
-		h.mu.Unlock()
-		var prev *public.Snapshot
-		if base != nil && base.site.ID == s.ID && base.site.Rev < s.Rev {
-			prev = base.pub
-		} else {
-			base = nil
-		}
-		pub, err := h.pub.SnapshotAfter(context.WithoutCancel(ctx), s, prev)
-		if err != nil {
-			return nil, err
-		}
-		sn := newSnapshot(key, pub, base)
-		h.mu.Lock()
-		if len(h.cache) >= maxSnapshots {
-			clear(h.cache)
-		}
-		h.cache[key] = sn
-		if h.latest == nil || h.latest.site.ID != s.ID || h.latest.site.Rev < s.Rev {
-			h.latest = sn
-		}
-		h.mu.Unlock()
-		return sn, nil
-	})
+	// One build at a time: a request whose snapshot is not cached waits
+	// for the build under way, then finds it cached (it was the same) or
+	// builds its own from it, reading only what changed since. So the
+	// requests after a publish share one build, and a burst of publishes
+	// costs a chain of small builds, not one whole build per request. The
+	// build ignores its request's cancellation: the next one needs it.
 	select {
-	case res := <-ch:
-		if res.Err != nil {
-			return live, nil, res.Err
-		}
-		return live, res.Val.(*snapshot), nil
+	case h.building <- struct{}{}:
 	case <-ctx.Done():
 		return live, nil, ctx.Err()
 	}
+	defer func() { <-h.building }()
+	h.mu.Lock()
+	sn, ok = h.cache[key]
+	base := h.latest
+	h.mu.Unlock()
+	if ok {
+		return live, sn, nil
+	}
+	var prev *public.Snapshot
+	if base != nil && base.site.ID == s.ID && base.site.Rev < s.Rev {
+		prev = base.pub
+	} else {
+		base = nil
+	}
+	pub, err := h.pub.SnapshotAfter(context.WithoutCancel(ctx), s, prev)
+	if err != nil {
+		return live, nil, err
+	}
+	sn = newSnapshot(key, pub, base)
+	h.mu.Lock()
+	if len(h.cache) >= maxSnapshots {
+		clear(h.cache)
+	}
+	h.cache[key] = sn
+	if h.latest == nil || h.latest.site.ID != s.ID || h.latest.site.Rev < s.Rev {
+		h.latest = sn
+	}
+	h.mu.Unlock()
+	return live, sn, nil
 }
 
 func (q *request) frame() templates.SiteFrame {
