@@ -5,6 +5,7 @@ package calendarfixture
 
 import (
 	"context"
+	"crypto/sha256"
 	"database/sql"
 	"fmt"
 	"time"
@@ -69,14 +70,14 @@ func Seed(ctx context.Context, db *sql.DB, eng *engine.Engine, autos *automation
 		}
 		exec(`INSERT INTO releases (id, site_id, title, state, hash, when_kind, execute_at, time_zone, approval, created_by,
 			rev, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'at', ?, ?, ?, ?, 1, ?, ?)`,
-			rel, site.ID, fmt.Sprintf("Article %d", i), state, "rl1:"+rel, ins(at), site.TimeZone, appr, by, ins(now), ins(now))
+			rel, site.ID, fmt.Sprintf("Article %d", i), state, hashOf(rel), ins(at), site.TimeZone, appr, by, ins(now), ins(now))
 		item(rel, nodeID, kind)
 		if i%25 == 3 && i+1 < releases { // a second item, shared with the next release
 			item(rel, fmt.Sprintf("ent_bench%06d", i+1), "contentEntry")
 		}
 		if state == "awaiting_approval" {
 			exec(`INSERT INTO approvals (id, site_id, release_id, state_hash, args_hash, execute_at, requested_by, status, created_at)
-				VALUES (?, ?, ?, ?, 'args', ?, ?, 'waiting', ?)`, "apr_"+rel, site.ID, rel, "rl1:"+rel, ins(at), by, ins(now))
+				VALUES (?, ?, ?, ?, 'args', ?, ?, 'waiting', ?)`, "apr_"+rel, site.ID, rel, hashOf(rel), ins(at), by, ins(now))
 			exec(`UPDATE releases SET request_id = ? WHERE id = ?`, "apr_"+rel, rel)
 		}
 	}
@@ -104,4 +105,10 @@ func Seed(ctx context.Context, db *sql.DB, eng *engine.Engine, autos *automation
 		}
 	}
 	return nil
+}
+
+// hashOf is a release hash of rl1's shape for a release the fixture made:
+// the calendar only reads it, and the API's answers carry it (§4.2).
+func hashOf(releaseID string) string {
+	return fmt.Sprintf("rl1:%x", sha256.Sum256([]byte(releaseID)))
 }
