@@ -67,7 +67,7 @@ func (l latencies) p(q int) time.Duration {
 type burstResult struct{ run, public latencies }
 
 // runBurst seeds the demo with archive articles and releases one-item
-// releases due together at a minute at least 45 seconds away, starts
+// releases due together at a minute at least half a minute away, starts
 // `serve` on it and polls the public site until every release's article
 // answers; it fails on anything published twice or early.
 func runBurst(t *testing.T, bin string, archive, releases int) burstResult {
@@ -100,7 +100,7 @@ func runBurst(t *testing.T, bin string, archive, releases int) burstResult {
 	}
 	// Made on a clock two minutes before it (a release must be scheduled
 	// ahead), the minute comes on the real clock the process uses.
-	minute := time.Now().Add(45 * time.Second).Truncate(time.Minute).Add(time.Minute)
+	minute := time.Now().Add(30 * time.Second).Truncate(time.Minute).Add(time.Minute)
 	clock.Set(minute.Add(-2 * time.Minute))
 	loc, _ := localtime.LoadZone(site.TimeZone)
 	at := minute.In(loc)
