@@ -109,10 +109,13 @@ func newApp(t *testing.T) *testApp {
 	svc := services.Of(a.eng, st, a.clock, log)
 	a.sched, a.gates, a.identity, a.aut, a.agents = svc.Scheduler, svc.Gates, svc.Identity, svc.Automations, svc.Agents
 	sched := a.sched
-	h = handlers.New(svc, sessions, log, handlers.WithPublicURL(srv.URL), handlers.WithCDNMaxAge(testCDNMaxAge))
+	stop := func() {}
+	h = handlers.New(svc, sessions, log, handlers.WithPublicURL(srv.URL), handlers.WithCDNMaxAge(testCDNMaxAge),
+		handlers.WithStopper(func(f func()) { stop = f }))
 	t.Cleanup(func() {
 		srv.Close()
 		sched.Stop() // a request's backstop may still run
+		stop()       // the 404s still waiting, before the database closes
 		st.Close()
 	})
 	a.URL = srv.URL

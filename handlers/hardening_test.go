@@ -46,7 +46,9 @@ func (a *testApp) serve(t *testing.T, tlsToo bool, opts ...handlers.Option) stri
 	// One sign-in throttle for both servers, as when it was the engine's.
 	svc.Identity = a.identity
 	t.Cleanup(svc.Scheduler.Stop) // after the server closes: a request's backstop may still run
-	h := handlers.New(svc, sessions, log, opts...)
+	stop := func() {}
+	t.Cleanup(func() { stop() }) // after the server closes, before the app's database does
+	h := handlers.New(svc, sessions, log, append(opts, handlers.WithStopper(func(f func()) { stop = f }))...)
 	var srv *httptest.Server
 	if tlsToo {
 		srv = httptest.NewTLSServer(h)

@@ -4,6 +4,7 @@
 package handlers
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"log/slog"
@@ -322,7 +323,13 @@ type options struct {
 	extraBodies map[string]studio.Body
 	site        site.Options
 	agentKeys   mcp.Keys
+	stopper     func(stop func())
 }
+
+// WithStopper hands register the function that writes what the handler
+// still holds (the public site's last 404 counts) and stops its timers:
+// the process calls it as it stops, before the database closes.
+func WithStopper(register func(stop func())) Option { return func(o *options) { o.stopper = register } }
 
 // WithAgentKeys authenticates /mcp's agent keys (MCPRoutes) with keys
 // instead of the services' own agent keys (svc.Agents).
@@ -435,6 +442,9 @@ func New(svc *services.Services, sessions *scs.SessionManager, log *slog.Logger,
 		o.site.NotFounds = svc.Jobs
 	}
 	publicSite := site.New(svc.Engine, svc.Public, log, o.site)
+	if o.stopper != nil {
+		o.stopper(func() { publicSite.Close(context.Background()) })
+	}
 	for _, rt := range PublicRoutes(svc.Scheduler, publicSite, healthCaller(svc.Identity, sessions, s)) {
 		if rt.Method != http.MethodGet || rt.Scope != Anyone {
 			panic("handlers: public routes are read-only and open: " + rt.Pattern)

@@ -45,6 +45,9 @@ type app struct {
 	automations *automations.Automations
 	agents      *agents.Agents // the handlers' own agent keys (/mcp authenticates with them)
 	handler     http.Handler
+	// stop writes what the handlers still hold (handlers.WithStopper),
+	// once no request is served any more.
+	stop func()
 }
 
 // newApp wires the parts. Tests call it with a fake clock.
@@ -82,8 +85,10 @@ func newApp(st *store.Store, clock engine.Clock, log *slog.Logger, secureCookies
 		log.Error("studio: reading the signing key; sign-in forms last until a restart", "err", err)
 	}
 	svc := services.Of(eng, st, clock, log)
-	return &app{store: st, engine: eng, ticker: svc.Scheduler, gates: svc.Gates, identity: svc.Identity, automations: svc.Automations,
-		agents: svc.Agents, handler: handlers.New(svc, sessions, log, opts...)}
+	a := &app{store: st, engine: eng, ticker: svc.Scheduler, gates: svc.Gates, identity: svc.Identity, automations: svc.Automations,
+		agents: svc.Agents, stop: func() {}}
+	a.handler = handlers.New(svc, sessions, log, append(opts, handlers.WithStopper(func(stop func()) { a.stop = stop }))...)
+	return a
 }
 
 // The server's timeouts. A request's headers get 10 s and all of it, its
@@ -181,7 +186,9 @@ func serveCmd(ctx context.Context, args []string, stdout io.Writer, log *slog.Lo
 	}
 	shutdown, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	if err := srv.Shutdown(shutdown); err != nil && !errors.Is(err, http.ErrServerClosed) {
+	err = srv.Shutdown(shutdown)
+	a.stop() // the last 404 counts, before the database closes
+	if err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
 	return nil

@@ -42,6 +42,7 @@ type notFounds struct {
 	mu      sync.Mutex
 	pending map[notFoundKey]jobs.NotFound
 	timer   *time.Timer
+	closed  bool // Close was called: nothing more is counted
 }
 
 // count adds one 404 of path, seen at at, and makes sure a write follows.
@@ -49,6 +50,9 @@ func (n *notFounds) count(siteID, path string, at time.Time) {
 	k := notFoundKey{siteID, path, at.UTC().Format(time.DateOnly)}
 	n.mu.Lock()
 	defer n.mu.Unlock()
+	if n.closed {
+		return
+	}
 	c, known := n.pending[k]
 	if !known && len(n.pending) >= maxPendingNotFound {
 		return
@@ -89,8 +93,18 @@ func (n *notFounds) flush(ctx context.Context) error {
 }
 
 // FlushNotFound writes the 404s counted so far now instead of a few
-// seconds later (tests; a process about to stop).
+// seconds later.
 func (h *Handler) FlushNotFound(ctx context.Context) error { return h.notFounds.flush(ctx) }
+
+// Close writes the 404s still waiting and counts no more, so no timer of
+// the handler's outlives it: the process calls it as it stops, before the
+// database closes.
+func (h *Handler) Close(ctx context.Context) error {
+	h.notFounds.mu.Lock()
+	h.notFounds.closed = true
+	h.notFounds.mu.Unlock()
+	return h.notFounds.flush(ctx)
+}
 
 // countNotFound counts a visitor's 404 of a public path (not a render's).
 func (h *Handler) countNotFound(r *http.Request, q *request) {

@@ -50,3 +50,22 @@ func TestNotFoundsAreWrittenTogether(t *testing.T) {
 		t.Errorf("an empty flush wrote (%d writes, %v)", len(c.calls), err)
 	}
 }
+
+// Close writes what waits and counts nothing more: no timer of a closed
+// handler writes to a database that may be closed by then.
+func TestClosedHandlerCountsNoMore404s(t *testing.T) {
+	c := &countedNotFounds{}
+	h := &Handler{notFounds: notFounds{counter: c, log: func(err error) { t.Error(err) }}}
+	at := time.Date(2026, 11, 2, 9, 0, 0, 0, time.UTC)
+	h.notFounds.count("site_a", "/gone", at)
+	if err := h.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	h.notFounds.count("site_a", "/gone", at)
+	if h.notFounds.timer != nil || len(h.notFounds.pending) != 0 {
+		t.Fatalf("after Close: timer %v, %d pending", h.notFounds.timer, len(h.notFounds.pending))
+	}
+	if len(c.calls) != 1 || len(c.calls[0]) != 1 || c.calls[0][0].Hits != 1 {
+		t.Fatalf("writes %+v, want the one 404 counted before Close", c.calls)
+	}
+}
