@@ -180,7 +180,8 @@ func (s *Store) tx(ctx context.Context, fn func(*sql.Tx) error) error {
 	return s.noteWrite(nil)
 }
 
-// liveCheckEvery is how often Liveness looks at the file and probes a write.
+// liveCheckEvery is how often Liveness probes a write while the database
+// was found read-only.
 const liveCheckEvery = 3 * time.Second
 
 // liveness is what Liveness knows about the database file.
@@ -188,30 +189,33 @@ type liveness struct {
 	mu      sync.Mutex
 	path    string
 	opened  os.FileInfo // the file at path when it was opened
-	checked time.Time   // when the file was last looked at (the process's clock)
+	checked time.Time   // when a write was last probed (the process's clock)
 	problem error       // nil, or wrapping scheduler.ErrDatabaseGone or ErrDatabaseReadOnly
 }
 
 // Liveness is nil while the database file at the path is the file this
 // store opened (same device and inode) and takes writes. It looks at the
-// file at most every three seconds (a stat, no statement); a file found
-// gone stays gone, since another file at the path is not the one this
-// process has written to. Read-only is what the last write said (the probe
-// at Open, the heartbeat, any transaction); while it holds, each look
-// probes again, so a database made writable again is noticed.
+// file on every call (a stat, no statement); a file found gone stays gone,
+// since another file at the path is not the one this process has written
+// to. Read-only is what the last write said (the probe at Open, the
+// heartbeat, any transaction); while it holds, a write is probed again at
+// most every three seconds, so a database made writable again is noticed.
 func (s *Store) Liveness(ctx context.Context) error {
 	l := &s.live
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.opened == nil || errors.Is(l.problem, scheduler.ErrDatabaseGone) || time.Since(l.checked) < liveCheckEvery {
+	if l.opened == nil || errors.Is(l.problem, scheduler.ErrDatabaseGone) {
 		return l.problem
 	}
-	l.checked = time.Now()
+	// The file is looked at every time (a stat costs microseconds), so a
+	// request right after it went says so, not the failed read it causes;
+	// only the write probe of a read-only database waits its turn.
 	if fi, err := os.Stat(l.path); err != nil || !os.SameFile(fi, l.opened) {
 		l.problem = fmt.Errorf("store: %s: %w", l.path, scheduler.ErrDatabaseGone)
 		return l.problem
 	}
-	if l.problem != nil {
+	if l.problem != nil && time.Since(l.checked) >= liveCheckEvery {
+		l.checked = time.Now()
 		l.problem = s.probe(ctx)
 	}
 	return l.problem

@@ -82,8 +82,8 @@ func createDraft(t *testing.T, url, token, siteID, node string) int {
 	return resp.StatusCode
 }
 
-// healthUntil asks /health until it answers want (a few seconds at most:
-// the file is looked at every three), and returns the last answer.
+// healthUntil asks /health until it answers want (a read-only database is
+// probed again every three seconds), and returns the last answer.
 func healthUntil(t *testing.T, url string, want int) map[string]any {
 	t.Helper()
 	deadline := time.Now().Add(20 * time.Second)
