@@ -35,7 +35,6 @@ type snapshot struct {
 // item is a live, published page or entry.
 type item struct {
 	id    string
-	hash  string // of its version: an item is built once per version and zone
 	kind  release.NodeKind
 	entry templates.SiteEntry
 	refs  []string
@@ -90,8 +89,8 @@ const (
 
 // newSnapshot prepares the templates' side of a live snapshot the engine
 // prepared: its published nodes as the pages show them. The items of
-// base (an earlier snapshot of the site, or nil) whose version did not
-// change are taken as they are.
+// base (the snapshot pub was built from, or nil) whose node did not change
+// are taken as they are.
 func newSnapshot(key string, pub *public.Snapshot, base *snapshot) *snapshot {
 	s := pub.Site
 	loc, err := localtime.LoadZone(s.TimeZone)
@@ -99,20 +98,11 @@ func newSnapshot(key string, pub *public.Snapshot, base *snapshot) *snapshot {
 		loc = time.UTC
 	}
 	sn := &snapshot{key: key, site: s, loc: loc, lang: s.Lang, pub: pub, views: map[int]*view{}}
-	// From base, an item is kept unless its node changed: what the engine
-	// says changed since base's snapshot, or else each node whose version
-	// differs from base's item.
-	var built map[string]*item
+	// From base, every item is kept whose node the engine says did not
+	// change since base's snapshot; without that answer all are built.
 	var changed map[string]bool
-	if base != nil && base.site.ID == s.ID && base.site.TimeZone == s.TimeZone {
-		if pub.Changed != nil && pub.FromID == base.site.PublishedSnapshotID {
-			changed = pub.Changed
-		} else {
-			built = make(map[string]*item, len(base.items))
-			for _, it := range base.items {
-				built[it.id] = it
-			}
-		}
+	if base != nil && pub.Changed != nil && pub.FromID == base.site.PublishedSnapshotID && base.site.TimeZone == s.TimeZone {
+		changed = pub.Changed
 	}
 	var fresh []*item // the items not taken from base
 	for _, n := range pub.Nodes {
@@ -120,10 +110,6 @@ func newSnapshot(key string, pub *public.Snapshot, base *snapshot) *snapshot {
 		case release.KindContentEntry, release.KindPage:
 			if changed != nil && !changed[n.ID] {
 				continue // kept: taken in base's order below
-			}
-			if it, ok := built[n.ID]; ok && it != nil && it.hash == n.Hash {
-				built[n.ID] = nil // kept
-				continue
 			}
 			e := templates.SiteEntry{Title: n.Body.Title, Summary: n.Body.Summary, Lang: n.Body.Lang,
 				Body: paragraphs(n.Body.Text)}
@@ -136,7 +122,7 @@ func newSnapshot(key string, pub *public.Snapshot, base *snapshot) *snapshot {
 			} else {
 				e.Path = "/" + n.Body.Slug
 			}
-			fresh = append(fresh, &item{id: n.ID, hash: n.Hash, kind: n.Kind, entry: e, refs: n.Body.Refs})
+			fresh = append(fresh, &item{id: n.ID, kind: n.Kind, entry: e, refs: n.Body.Refs})
 		case release.KindAsset:
 			sn.assets = append(sn.assets, &asset{id: n.ID, slug: n.Body.Slug, mime: n.Body.Mime, alt: n.Body.Alt,
 				data: n.Body.Data, etag: n.Hash})
@@ -146,13 +132,13 @@ func newSnapshot(key string, pub *public.Snapshot, base *snapshot) *snapshot {
 	// are in that order already, so only the fresh ones are sorted and
 	// merged in.
 	slices.SortFunc(fresh, itemOrder)
-	if built == nil && changed == nil {
+	if changed == nil {
 		sn.items = fresh
 		return sn
 	}
 	sn.items = make([]*item, 0, len(base.items)+len(fresh))
 	for _, it := range base.items {
-		if changed[it.id] || built[it.id] != nil { // changed or gone
+		if changed[it.id] { // changed or gone
 			continue
 		}
 		for len(fresh) > 0 && itemOrder(fresh[0], it) < 0 {

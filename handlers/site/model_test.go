@@ -17,7 +17,7 @@ import (
 // A snapshot's model built from the one before (its items kept unless
 // their node changed) is the model built from scratch: over random
 // additions, edits (title, date, text), unpublishes and removals of pages
-// and entries, told what changed by the engine or not.
+// and entries, told by the engine what changed.
 func TestSnapshotFromTheOneBeforeIsBuiltFromScratch(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 5))
 	nodes := map[string]engine.LiveNode{}
@@ -66,11 +66,9 @@ func TestSnapshotFromTheOneBeforeIsBuiltFromScratch(t *testing.T) {
 		if base != nil {
 			told := snap(step)
 			told.FromID, told.Changed = base.site.PublishedSnapshotID, changed
-			for name, p := range map[string]*public.Snapshot{"told what changed": told, "comparing versions": pub} {
-				got := newSnapshot("k", p, base)
-				if w, g := itemsOf(want), itemsOf(got); w != g {
-					t.Fatalf("step %d, %s: from the one before\n%s\nfrom scratch\n%s", step, name, g, w)
-				}
+			got := newSnapshot("k", told, base)
+			if w, g := itemsOf(want), itemsOf(got); w != g {
+				t.Fatalf("step %d: from the one before\n%s\nfrom scratch\n%s", step, g, w)
 			}
 		}
 		base = want
@@ -80,7 +78,7 @@ func TestSnapshotFromTheOneBeforeIsBuiltFromScratch(t *testing.T) {
 func itemsOf(sn *snapshot) string {
 	var b strings.Builder
 	for _, it := range sn.items {
-		fmt.Fprintf(&b, "%s %s %s %v %v\n", it.id, it.hash, it.entry.Title, it.entry.PublishedAt, it.entry.Body)
+		fmt.Fprintf(&b, "%s %s %v %v\n", it.id, it.entry.Title, it.entry.PublishedAt, it.entry.Body)
 	}
 	return b.String()
 }
