@@ -115,11 +115,7 @@ func (e *Scheduler) runRelease(ctx context.Context, r engine.ReleaseRow, now tim
 		OldToken: r.LeaseToken, ExecuteAt: at, Token: ids.New("lease"), LeaseUntil: now.Add(leaseFor),
 		Trigger: trigger, Now: now}
 	if r.State == release.StateScheduled && e.publishAtOnce(ctx, r, claim, lateness) {
-		rep.Ran++
-		rep.Published++
-		if lateness >= 60 {
-			rep.Late++
-		}
+		rep.reached(release.StatePublished, lateness)
 		return time.Time{}, nil
 	}
 	ok, err := e.store.ClaimRelease(ctx, claim)
@@ -140,20 +136,24 @@ func (e *Scheduler) runRelease(ctx context.Context, r engine.ReleaseRow, now tim
 	if err != nil { // a read or a write failed: nothing was published
 		return e.retryLater(ctx, r, claim, err)
 	}
-	switch state {
-	case "":
+	if state == "" {
 		return now, nil // the site kept moving: the claim stays for the next tick
-	case release.StatePublished:
-		rep.Ran++
-		rep.Published++
-		if lateness >= 60 {
-			rep.Late++
-		}
-	default:
-		rep.Ran++
-		rep.Failed++
 	}
+	rep.reached(state, lateness)
 	return time.Time{}, nil
+}
+
+// reached counts a run that reached state, lateness seconds after its time.
+func (t *RunTally) reached(state release.State, lateness int64) {
+	t.Ran++
+	if state != release.StatePublished {
+		t.Failed++
+		return
+	}
+	t.Published++
+	if lateness >= 60 {
+		t.Late++
+	}
 }
 
 // retryLater keeps the claim of a run whose try failed with a transient
@@ -183,12 +183,6 @@ func (e *Scheduler) retryLater(ctx context.Context, r engine.ReleaseRow, c Claim
 // won) is false with nothing written, and the run takes the claimed way,
 // which reads again under a lease and records what it reaches.
 func (e *Scheduler) publishAtOnce(ctx context.Context, r engine.ReleaseRow, claim Claim, lateness int64) bool {
-	if len(r.GoneNodes) > 0 {
-		return false
-	}
-	if _, ok, err := e.approvalHolds(ctx, r); err != nil || !ok {
-		return false
-	}
 	c := claimedRun{id: claim.RunID, now: claim.Now, lateness: lateness, by: engine.Scheduler}
 	end, apply, err := e.plan(ctx, r, c)
 	if err != nil || end != nil {
@@ -243,23 +237,9 @@ func (e *Scheduler) runClaimed(ctx context.Context, r engine.ReleaseRow, c claim
 			Audit: c.audit(r, "release."+string(end.state), details)})
 	}
 
-	// Gates of the run (§6.3 step 2, §10.6). A node deleted since pinning
-	// cancels the release, by the system: there is nothing left to publish
-	// as approved.
-	if len(r.GoneNodes) > 0 {
-		return finish(ending{release.StateCanceled, "skipped", release.Outcome{Kind: "canceled", At: now, RunID: runID,
-			By: &engine.Scheduler, Reason: "node_gone", Message: r.GoneNodes[0]}})
-	}
-	reason, ok, err := e.approvalHolds(ctx, r)
-	if err != nil {
-		return "", nil, err
-	}
-	if !ok {
-		return finish(ending{release.StateExpired, "failed", release.Outcome{Kind: "expired", At: now, RunID: runID, Reason: reason}})
-	}
-
-	// Reads, then one guarded write; if the site moved in between, read and
-	// try once more; a second miss leaves the claim to the next tick (§6.3).
+	// Gates and reads, then one guarded write; if the site moved in
+	// between, read and try once more; a second miss leaves the claim to
+	// the next tick (§6.3).
 	for attempt := 0; attempt < 2; attempt++ {
 		end, apply, err := e.plan(ctx, r, c)
 		if err != nil {
@@ -301,14 +281,28 @@ func (c claimedRun) audit(r engine.ReleaseRow, action string, details map[string
 	return engine.AuditEntry{Action: action, Actor: c.by, SiteID: r.SiteID, ReleaseID: r.ID, RunID: c.id, At: c.now, Details: details}
 }
 
-// plan is a run's reads (§6.3 steps 3–5): the site as it is with the live
-// refs of the release's items, then conflicts, composition, dependencies
-// and live addresses. It returns how the run ends if one of them fails it,
-// else the guarded batch that publishes it (Apply.Claim unset).
+// plan is a run's gates and reads (§6.3 steps 2–5, §10.6): nodes deleted
+// since pinning, the approval, then the site as it is with the live refs
+// of the release's items, conflicts, composition, dependencies and live
+// addresses. It returns how the run ends if one of them fails it, else the
+// guarded batch that publishes it (Apply.Claim unset).
 func (e *Scheduler) plan(ctx context.Context, r engine.ReleaseRow, c claimedRun) (*ending, Apply, error) {
 	now, runID := c.now, c.id
 	fail := func(state release.State, runState string, o release.Outcome) (*ending, Apply, error) {
 		return &ending{state, runState, o}, Apply{}, nil
+	}
+	// A node deleted since pinning cancels the release, by the system:
+	// there is nothing left to publish as approved.
+	if len(r.GoneNodes) > 0 {
+		return fail(release.StateCanceled, "skipped", release.Outcome{Kind: "canceled", At: now, RunID: runID,
+			By: &engine.Scheduler, Reason: "node_gone", Message: r.GoneNodes[0]})
+	}
+	reason, ok, err := e.approvalHolds(ctx, r)
+	if err != nil {
+		return nil, Apply{}, err
+	}
+	if !ok {
+		return fail(release.StateExpired, "failed", release.Outcome{Kind: "expired", At: now, RunID: runID, Reason: reason})
 	}
 	// Only the refs of the items and of what they reference: on them,
 	// conflicts, composition and dependencies answer as on the whole live
