@@ -350,7 +350,7 @@ type Store interface {
 	// the site: the nodes it sets, with their bodies, and the ids whose
 	// version live in from it no longer has (set ones among them). Only
 	// what changed is read; false when the store cannot say, and the
-	// caller reads to whole.
+	// caller reads it whole.
 	LiveChanges(ctx context.Context, siteID, from, to string) (set []LiveNode, gone []string, ok bool, err error)
 	// PublishSnapshot inserts snap and flips the site pointer from site's
 	// rev and hash to newHash in one transaction.

@@ -174,7 +174,7 @@ const liveChangesQuery = `SELECT x.node_id, x.kind, x.rev, x.hash, v.body FROM s
 // the ids whose version live in from it no longer has (a set node is among
 // them too: drop, then set). It reads only the rows that changed in
 // between. False when it cannot say (a snapshot older than migration 0022,
-// from not before to, another site): read to whole.
+// from not before to, another site): it is read whole.
 func (s *Store) LiveChanges(ctx context.Context, siteID, from, to string) ([]engine.LiveNode, []string, bool, error) {
 	var a, b int64
 	err := s.read.QueryRowContext(ctx, `SELECT f.seq, t.seq FROM snapshots f, snapshots t
