@@ -123,10 +123,11 @@ func (s LiveSite) CDNMaxAge(gates *gate.Index, now time.Time, ceiling int) int {
 // changes). Its At answers what the public may see at an instant.
 type Snapshot struct {
 	Site engine.Site
-	// Nodes are the snapshot's published nodes in its order: the only ones
+	// Nodes are the snapshot's published nodes in id order: the only ones
 	// the public may ever see. A node that is not published is hidden
-	// whatever the time, and its gates change nothing.
-	Nodes []engine.LiveNode
+	// whatever the time, and its gates change nothing. Shared with the
+	// snapshots built from this one: read only.
+	Nodes []*engine.LiveNode
 
 	// FromID and Changed, when SnapshotAfter built it from an earlier
 	// snapshot, are that snapshot's id and the ids of the nodes that
@@ -155,13 +156,24 @@ type View struct {
 	// changes; HasNext is false when no gate lies ahead.
 	NextGate time.Time
 	HasNext  bool
+	// Redone, in a view AtAfter derived from one of an earlier snapshot,
+	// lists the ids whose answer may differ from that one's: the nodes
+	// that changed and those whose visibility did. Nil in a view worked
+	// out whole.
+	Redone []string
+
+	of *Snapshot // whose view it is
+	at time.Time // the instant it answers for
 }
 
-// NewSnapshot prepares the live nodes of site for the public view.
+// NewSnapshot prepares the live nodes of site, in id order, for the
+// public view. It keeps nodes: the caller must not change them after.
 func NewSnapshot(site engine.Site, nodes []engine.LiveNode) *Snapshot {
+	byID := func(a, b *engine.LiveNode) int { return strings.Compare(a.ID, b.ID) }
 	p := &Snapshot{Site: site, referrers: map[string][]gate.Node{}}
 	assets := map[string]bool{}
-	for _, n := range nodes {
+	for i := range nodes {
+		n := &nodes[i]
 		g := gateOf(n)
 		if !g.Published {
 			continue
@@ -171,8 +183,14 @@ func NewSnapshot(site engine.Site, nodes []engine.LiveNode) *Snapshot {
 			assets[n.ID] = true
 		}
 	}
+	if !slices.IsSortedFunc(p.Nodes, byID) { // the store's order is by id; a caller's may not be
+		slices.SortStableFunc(p.Nodes, byID)
+		for i, n := range p.Nodes {
+			p.gates[i] = gateOf(n)
+		}
+	}
 	for i, n := range p.Nodes {
-		if n.Kind != release.KindPage && n.Kind != release.KindContentEntry {
+		if !refers(n) {
 			continue
 		}
 		for _, ref := range n.Body.Refs {
@@ -185,6 +203,12 @@ func NewSnapshot(site engine.Site, nodes []engine.LiveNode) *Snapshot {
 	return p
 }
 
+// refers reports whether n's references count for the gates of the assets
+// it refers to (§7.2): pages and entries do.
+func refers(n *engine.LiveNode) bool {
+	return n.Kind == release.KindPage || n.Kind == release.KindContentEntry
+}
+
 // Snapshot reads the live snapshot of site and prepares it for the
 // public view.
 func (pv *Public) Snapshot(ctx context.Context, site engine.Site) (*Snapshot, error) {
@@ -193,49 +217,6 @@ func (pv *Public) Snapshot(ctx context.Context, site engine.Site) (*Snapshot, er
 		return nil, err
 	}
 	return NewSnapshot(site, nodes), nil
-}
-
-// SnapshotAfter is Snapshot for site, built from prev, an older snapshot
-// of the same site prepared before (nil: none): only the nodes that
-// changed since are read, so a publish on a big site costs what it
-// changed, not the site. Without prev, or when the store cannot say what
-// changed, the whole snapshot is read.
-func (pv *Public) SnapshotAfter(ctx context.Context, site engine.Site, prev *Snapshot) (*Snapshot, error) {
-	if prev == nil || prev.Site.ID != site.ID {
-		return pv.Snapshot(ctx, site)
-	}
-	if prev.Site.PublishedSnapshotID == site.PublishedSnapshotID { // the site changed, not what is live
-		p := NewSnapshot(site, prev.Nodes)
-		p.FromID, p.Changed = prev.Site.PublishedSnapshotID, map[string]bool{}
-		return p, nil
-	}
-	set, gone, ok, err := pv.e.LiveChangesSince(ctx, site, prev.Site.PublishedSnapshotID)
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		return pv.Snapshot(ctx, site)
-	}
-	changed := make(map[string]bool, len(set)+len(gone))
-	for _, id := range gone {
-		changed[id] = true
-	}
-	for _, n := range set {
-		changed[n.ID] = true
-	}
-	// prev.Nodes holds its published nodes only: a node unpublished since
-	// comes back in set and is dropped again by NewSnapshot.
-	nodes := make([]engine.LiveNode, 0, len(prev.Nodes)+len(set))
-	for _, n := range prev.Nodes {
-		if !changed[n.ID] {
-			nodes = append(nodes, n)
-		}
-	}
-	nodes = append(nodes, set...)
-	slices.SortFunc(nodes, func(a, b engine.LiveNode) int { return strings.Compare(a.ID, b.ID) })
-	p := NewSnapshot(site, nodes)
-	p.FromID, p.Changed = prev.Site.PublishedSnapshotID, changed
-	return p, nil
 }
 
 // ViewAt is the public view's one call: of site's live snapshot,
@@ -250,18 +231,44 @@ func (pv *Public) ViewAt(ctx context.Context, site engine.Site, now time.Time) (
 
 // At is what the public may see of the snapshot at now.
 func (p *Snapshot) At(now time.Time) View {
-	v := View{Visible: make(map[string]bool, len(p.Nodes)), Interval: p.index.Interval(now)}
-	v.NextGate, v.HasNext = p.index.Next(now)
+	v := p.viewShell(now)
+	v.Visible = make(map[string]bool, len(p.Nodes))
 	for i, n := range p.Nodes {
-		if !gate.IsAvailable(p.gates[i], now) {
-			continue
+		if p.visibleAt(i, now) {
+			v.Visible[n.ID] = true
 		}
-		if n.Kind == release.KindAsset && !gate.AssetAvailable(p.referrers[n.ID], now) {
-			continue
-		}
-		v.Visible[n.ID] = true
 	}
 	return v
+}
+
+func (p *Snapshot) viewShell(now time.Time) View {
+	v := View{Interval: p.index.Interval(now), of: p, at: now}
+	v.NextGate, v.HasNext = p.index.Next(now)
+	return v
+}
+
+// visibleAt is the public view's judgment of the snapshot's i-th node at
+// now: its gates are open and, for an asset, its referrers lend it no
+// embargo.
+func (p *Snapshot) visibleAt(i int, now time.Time) bool {
+	if !gate.IsAvailable(p.gates[i], now) {
+		return false
+	}
+	n := p.Nodes[i]
+	return n.Kind != release.KindAsset || gate.AssetAvailable(p.referrers[n.ID], now)
+}
+
+// find is the position of the published node id in Nodes.
+func (p *Snapshot) find(id string) (int, bool) {
+	return slices.BinarySearchFunc(p.Nodes, id, func(n *engine.LiveNode, id string) int { return strings.Compare(n.ID, id) })
+}
+
+// Node is the snapshot's published node id.
+func (p *Snapshot) Node(id string) (*engine.LiveNode, bool) {
+	if i, ok := p.find(id); ok {
+		return p.Nodes[i], true
+	}
+	return nil, false
 }
 
 // Interval is At(now).Interval without building the view: a caller that
@@ -283,4 +290,4 @@ func Gate(id string, b content.Body) gate.Node {
 	return n
 }
 
-func gateOf(n engine.LiveNode) gate.Node { return Gate(n.ID, n.Body) }
+func gateOf(n *engine.LiveNode) gate.Node { return Gate(n.ID, n.Body) }
