@@ -38,7 +38,7 @@ test: deps-test verify ## install test needs, check the tree, run every test wit
 	$(GO) test -race -count=1 -timeout 18m ./...
 
 bench: ## run the Go benchmarks, the Schedules pages' and the public site's timing under load (no race detector)
-	$(GO) test -run '^$$' -bench . -benchmem ./engine/...
+	$(GO) test -run '^$$' -bench . -benchmem ./engine/... ./handlers/site
 	STUDIO_PERF=1 $(GO) test -count=1 -run 'TestSchedulesPagesUnderLoad' -v ./handlers | grep -E 'bytes|ok|FAIL'
 	STUDIO_PERF=1 $(GO) test -count=1 -run 'TestSiteUnderLoad' -v ./handlers | grep -E 'req/s|gates:|ok|FAIL'
 	STUDIO_PERF=1 $(GO) test -count=1 -run 'TestSiteAgainstStatic' -v ./handlers | grep -E 'req/s|ok|FAIL'

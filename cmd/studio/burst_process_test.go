@@ -28,7 +28,7 @@ import (
 // public answer) is printed. In CI the site has 2,000 archive articles.
 // With STUDIO_PERF=1 (make bench) the burst runs on the demo site and then
 // on a 50,000-article newsroom, one after the other, and the newsroom's p99
-// must stay under a second.
+// must stay under a second, both to the run and to the public answer.
 func TestBurstOfReleasesInOneMinute(t *testing.T) {
 	t.Parallel()
 	bin := buildBinary(t)
@@ -38,17 +38,21 @@ func TestBurstOfReleasesInOneMinute(t *testing.T) {
 	if perf {
 		sizes = []int{0, 50000}
 	}
-	var p99 []time.Duration
+	var p99, public99 []time.Duration
 	for _, n := range sizes {
 		b := runBurst(t, bin, n, releases)
 		t.Logf("burst of %d releases on %d archive articles: run lateness p50 %v p99 %v max %v; public p50 %v p99 %v max %v",
 			releases, n, b.run.p(50), b.run.p(99), b.run.p(100), b.public.p(50), b.public.p(99), b.public.p(100))
-		p99 = append(p99, b.run.p(99))
+		p99, public99 = append(p99, b.run.p(99)), append(public99, b.public.p(99))
 	}
 	if perf {
-		t.Logf("burst run p99: 50,000 ÷ demo = %.2f×", float64(p99[1])/float64(max(p99[0], time.Millisecond)))
+		t.Logf("burst run p99: 50,000 ÷ demo = %.2f×; public p99: 50,000 ÷ demo = %.2f×",
+			float64(p99[1])/float64(max(p99[0], time.Millisecond)), float64(public99[1])/float64(max(public99[0], time.Millisecond)))
 		if p99[1] > time.Second {
 			t.Errorf("run lateness p99 %v on the 50,000-article site, want ≤ 1 s", p99[1])
+		}
+		if public99[1] > time.Second {
+			t.Errorf("public lateness p99 %v on the 50,000-article site, want ≤ 1 s", public99[1])
 		}
 	}
 }
