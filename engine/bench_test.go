@@ -47,12 +47,13 @@ func BenchmarkRunDueIdle(b *testing.B) {
 }
 
 // BenchmarkScheduleNode schedules one draft page per iteration (a new
-// version and a release in one transaction) on a site holding 200 scheduled
-// releases. Creating the page, and canceling the previous iteration's
-// release so the site stays at 200 holds, are not timed.
+// version and a release in one transaction) on a site holding one release
+// fewer than the site's cap of open releases, so the timed one fits.
+// Creating the page, and canceling the previous iteration's release so the
+// site stays that full, are not timed.
 func BenchmarkScheduleNode(b *testing.B) {
 	tb := newBundle(b)
-	scheduleMany(b, tb, 200)
+	scheduleMany(b, tb, engine.MaxOpenReleases-1)
 	ctx := context.Background()
 	var last release.Release
 	i := 0
