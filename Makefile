@@ -42,7 +42,7 @@ bench: ## run the Go benchmarks, the Schedules pages' and the public site's timi
 	STUDIO_PERF=1 $(GO) test -count=1 -run 'TestSchedulesPagesUnderLoad' -v ./handlers | grep -E 'bytes|ok|FAIL'
 	STUDIO_PERF=1 $(GO) test -count=1 -run 'TestSiteUnderLoad' -v ./handlers | grep -E 'req/s|gates:|ok|FAIL'
 	STUDIO_PERF=1 $(GO) test -count=1 -run 'TestSiteAgainstStatic' -v ./handlers | grep -E 'req/s|ok|FAIL'
-	STUDIO_PERF=1 $(GO) test -count=1 -run 'TestPublishCostBySiteSize' -v ./engine/scheduler | grep -E 'fixture|publish a|snapshot holds|ok|FAIL'
+	STUDIO_PERF=1 $(GO) test -count=1 -run 'TestPublishCostBySiteSize' -v ./engine/scheduler | grep -E 'fixture|create|publish a|snapshot holds|ok|FAIL'
 	STUDIO_PERF=1 $(GO) test -count=1 -run 'TestReleasesListAtScale' -v ./handlers | grep -E 'releases,|÷ 400|ok|FAIL'
 	STUDIO_PERF=1 $(GO) test -count=1 -run 'TestBurstOfReleasesInOneMinute' -v ./cmd/studio | grep -E 'burst|ok|FAIL'
 
