@@ -196,6 +196,22 @@ func AsError(err error) (*Error, bool) {
 	return e, ok
 }
 
+// Refusals returns every engine refusal in err, in order: a form that
+// refuses several fields at once joins them (errors.Join).
+func Refusals(err error) []*Error {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		var all []*Error
+		for _, one := range j.Unwrap() {
+			all = append(all, Refusals(one)...)
+		}
+		return all
+	}
+	if e, ok := AsError(err); ok {
+		return []*Error{e}
+	}
+	return nil
+}
+
 // CodeOf is codeOf for the use-case packages beside the root (engine/gates).
 func CodeOf(err error) string { return codeOf(err) }
 

@@ -89,10 +89,13 @@ type Token struct {
 // Site is one website: its zone and the pointer to its live snapshot. Rev and
 // Hash guard every pointer flip (compare-and-swap).
 type Site struct {
-	ID                  string
-	Name                string
-	TimeZone            string
-	Lang                string // the public site's language, and new nodes' (locales.Languages)
+	ID       string
+	Name     string
+	TimeZone string
+	Lang     string // the public site's language, and new nodes' (locales.Languages)
+	// PublicURL is the public site's base URL (public.ParsePublicURL), its
+	// absolute links' origin; "" when the site has none of its own.
+	PublicURL           string
 	PublishedSnapshotID string
 	Rev                 int64
 	Hash                string

@@ -17,6 +17,7 @@ import (
 	"studio/engine/gates"
 	"studio/engine/scheduler"
 	"studio/engine/services"
+	"studio/engine/setup"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -68,6 +69,8 @@ type testApp struct {
 	aut *automations.Automations
 	// agents is the handlers' agent-key use cases.
 	agents *agents.Agents
+	// setup is the handlers' first run: the token its link holds.
+	setup *setup.Setup
 
 	site        engine.Site
 	editor      engine.User
@@ -82,6 +85,31 @@ type testApp struct {
 }
 
 func newApp(t *testing.T) *testApp {
+	t.Helper()
+	ctx := context.Background()
+	a := emptyApp(t)
+	var err error
+	if a.site, err = a.eng.CreateSite(ctx, "Demo Gazette", "Europe/Istanbul"); err != nil {
+		t.Fatal(err)
+	}
+	a.editor = a.addUser(t, "editor@example.com", "Elif Editor", policy.Editor, "en")
+	a.contributor = a.addUser(t, "contributor@example.com", "Chris Contributor", policy.Contributor, "en")
+	now := a.eng.Now()
+	a.page = a.createNode(t, release.KindPage, content.Body{Title: "About", Slug: "about", Lang: "en",
+		Status: content.StatusPublished, Text: "Demo Gazette is a sample site."})
+	a.live = a.createNode(t, release.KindContentEntry, content.Body{Title: "Welcome to the Gazette", Slug: "welcome",
+		Lang: "en", Status: content.StatusPublished, Summary: "What this site is for.", PublishedAt: &now,
+		Text: "This is the first article."})
+	if _, err := a.eng.Publish(ctx, a.editor, a.site.ID); err != nil {
+		t.Fatal(err)
+	}
+	a.draft = a.createNode(t, release.KindContentEntry, content.Body{Title: "Election night live", Slug: "election-night",
+		Lang: "en", Status: content.StatusDraft, Summary: "Results as they come in.", Text: "Follow the results here."})
+	return a
+}
+
+// emptyApp is a Studio on a database with no site and no person: a first run.
+func emptyApp(t *testing.T) *testApp {
 	t.Helper()
 	ctx := context.Background()
 	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "studio.db"))
@@ -107,7 +135,7 @@ func newApp(t *testing.T) *testApp {
 	srv := httptest.NewServer(checkReleases(t, a.releasesChecked,
 		http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { h.ServeHTTP(w, r) })))
 	svc := services.Of(a.eng, st, a.clock, log)
-	a.sched, a.gates, a.identity, a.aut, a.agents = svc.Scheduler, svc.Gates, svc.Identity, svc.Automations, svc.Agents
+	a.sched, a.gates, a.identity, a.aut, a.agents, a.setup = svc.Scheduler, svc.Gates, svc.Identity, svc.Automations, svc.Agents, svc.Setup
 	sched := a.sched
 	stop := func() {}
 	h = handlers.New(svc, sessions, log, handlers.WithPublicURL(srv.URL), handlers.WithCDNMaxAge(testCDNMaxAge),
@@ -119,23 +147,6 @@ func newApp(t *testing.T) *testApp {
 		st.Close()
 	})
 	a.URL = srv.URL
-
-	if a.site, err = a.eng.CreateSite(ctx, "Demo Gazette", "Europe/Istanbul"); err != nil {
-		t.Fatal(err)
-	}
-	a.editor = a.addUser(t, "editor@example.com", "Elif Editor", policy.Editor, "en")
-	a.contributor = a.addUser(t, "contributor@example.com", "Chris Contributor", policy.Contributor, "en")
-	now := a.eng.Now()
-	a.page = a.createNode(t, release.KindPage, content.Body{Title: "About", Slug: "about", Lang: "en",
-		Status: content.StatusPublished, Text: "Demo Gazette is a sample site."})
-	a.live = a.createNode(t, release.KindContentEntry, content.Body{Title: "Welcome to the Gazette", Slug: "welcome",
-		Lang: "en", Status: content.StatusPublished, Summary: "What this site is for.", PublishedAt: &now,
-		Text: "This is the first article."})
-	if _, err := a.eng.Publish(ctx, a.editor, a.site.ID); err != nil {
-		t.Fatal(err)
-	}
-	a.draft = a.createNode(t, release.KindContentEntry, content.Body{Title: "Election night live", Slug: "election-night",
-		Lang: "en", Status: content.StatusDraft, Summary: "Results as they come in.", Text: "Follow the results here."})
 	return a
 }
 

@@ -59,6 +59,9 @@ func StudioRoutes(s *studio.Handler) []Route {
 		{"POST", "/studio/login", Anyone, s.Login},
 		{"POST", "/studio/logout", Anyone, s.Logout},
 		{"POST", "/studio/lang", Anyone, s.SetLanguage},
+		// The first run (issue 15): only with the one-time token serve printed.
+		{"GET", "/studio/setup", Anyone, s.SetupForm},
+		{"POST", "/studio/setup", Anyone, s.Setup},
 
 		{"GET", "/studio", policy.SchedulesRead, redirect("/studio/schedules")},
 		// The Schedules page (§15.1): the Agenda or the Month; its URL is its

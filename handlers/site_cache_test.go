@@ -192,13 +192,13 @@ func TestParsePublicURL(t *testing.T) {
 		"http://127.0.0.1:8080":       "http://127.0.0.1:8080",
 		" https://haber.example:8443": "https://haber.example:8443",
 	} {
-		if got, err := site.ParsePublicURL(in); err != nil || got != want {
+		if got, err := public.ParsePublicURL(in); err != nil || got != want {
 			t.Errorf("%q: %q, %v; want %q", in, got, err, want)
 		}
 	}
 	for _, bad := range []string{"", "news.example", "ftp://news.example", "https://", "https://news.example/blog",
 		"https://news.example?x=1", "https://user@news.example", "javascript:alert(1)"} {
-		if got, err := site.ParsePublicURL(bad); err == nil {
+		if got, err := public.ParsePublicURL(bad); err == nil {
 			t.Errorf("%q accepted as %q", bad, got)
 		}
 	}

@@ -16,25 +16,34 @@ import (
 // CreateSite inserts a site. A site without a language gets the schema's
 // default (migration 0013).
 func (s *Store) CreateSite(ctx context.Context, site engine.Site, now time.Time) error {
-	q, args := `INSERT INTO sites (id, name, time_zone, published_snapshot_id, rev, hash, created_at, updated_at)
-		VALUES (?, ?, ?, NULLIF(?, ''), ?, ?, ?, ?)`, []any{site.ID, site.Name, site.TimeZone, site.PublishedSnapshotID,
-		site.Rev, site.Hash, instant(now), instant(now)}
-	if site.Lang != "" {
-		q, args = `INSERT INTO sites (id, name, time_zone, published_snapshot_id, rev, hash, created_at, updated_at, lang)
-		VALUES (?, ?, ?, NULLIF(?, ''), ?, ?, ?, ?, ?)`, append(args, site.Lang)
-	}
-	_, err := s.write.ExecContext(ctx, q, args...)
-	if err != nil {
+	if err := createSite(ctx, s.write, site, now); err != nil {
 		return fmt.Errorf("store: create site: %w", err)
 	}
 	return nil
 }
 
-const siteColumns = `id, name, time_zone, COALESCE(published_snapshot_id, ''), rev, hash, lang`
+// execer is a connection or a transaction: what writes one statement.
+type execer interface {
+	ExecContext(context.Context, string, ...any) (sql.Result, error)
+}
+
+func createSite(ctx context.Context, db execer, site engine.Site, now time.Time) error {
+	q, args := `INSERT INTO sites (id, name, time_zone, published_snapshot_id, rev, hash, created_at, updated_at, public_url)
+		VALUES (?, ?, ?, NULLIF(?, ''), ?, ?, ?, ?, ?)`, []any{site.ID, site.Name, site.TimeZone, site.PublishedSnapshotID,
+		site.Rev, site.Hash, instant(now), instant(now), site.PublicURL}
+	if site.Lang != "" {
+		q, args = `INSERT INTO sites (id, name, time_zone, published_snapshot_id, rev, hash, created_at, updated_at, public_url, lang)
+		VALUES (?, ?, ?, NULLIF(?, ''), ?, ?, ?, ?, ?, ?)`, append(args, site.Lang)
+	}
+	_, err := db.ExecContext(ctx, q, args...)
+	return err
+}
+
+const siteColumns = `id, name, time_zone, COALESCE(published_snapshot_id, ''), rev, hash, lang, public_url`
 
 func scanSite(row interface{ Scan(...any) error }) (engine.Site, error) {
 	var x engine.Site
-	err := row.Scan(&x.ID, &x.Name, &x.TimeZone, &x.PublishedSnapshotID, &x.Rev, &x.Hash, &x.Lang)
+	err := row.Scan(&x.ID, &x.Name, &x.TimeZone, &x.PublishedSnapshotID, &x.Rev, &x.Hash, &x.Lang, &x.PublicURL)
 	return x, notFound(err)
 }
 

@@ -12,12 +12,16 @@ import (
 
 // CreateUser inserts an account.
 func (s *Store) CreateUser(ctx context.Context, u engine.User, passwordHash string, now time.Time) error {
-	_, err := s.write.ExecContext(ctx, `INSERT INTO users (id, email, name, role, password_hash, lang, created_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?)`, u.ID, u.Email, u.Name, string(u.Role), passwordHash, u.Lang, instant(now))
-	if err != nil {
+	if err := createUser(ctx, s.write, u, passwordHash, now); err != nil {
 		return fmt.Errorf("store: create user: %w", err)
 	}
 	return nil
+}
+
+func createUser(ctx context.Context, db execer, u engine.User, passwordHash string, now time.Time) error {
+	_, err := db.ExecContext(ctx, `INSERT INTO users (id, email, name, role, password_hash, lang, created_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?)`, u.ID, u.Email, u.Name, string(u.Role), passwordHash, u.Lang, instant(now))
+	return err
 }
 
 const userColumns = `id, email, name, role, lang`

@@ -18,8 +18,10 @@ import (
 	"studio/engine/automations"
 	"studio/engine/gates"
 	"studio/engine/identity"
+	"studio/engine/public"
 	"studio/engine/scheduler"
 	"studio/engine/services"
+	"studio/engine/setup"
 	"time"
 
 	"github.com/alexedwards/scs/sqlite3store"
@@ -44,6 +46,7 @@ type app struct {
 	// their begin_run as it stops the ticker's runs.
 	automations *automations.Automations
 	agents      *agents.Agents // the handlers' own agent keys (/mcp authenticates with them)
+	setup       *setup.Setup   // the handlers' own: the token of the link serve prints
 	handler     http.Handler
 	// stop writes what the handlers still hold (handlers.WithStopper),
 	// once no request is served any more.
@@ -86,7 +89,7 @@ func newApp(st *store.Store, clock engine.Clock, log *slog.Logger, secureCookies
 	}
 	svc := services.Of(eng, st, clock, log)
 	a := &app{store: st, engine: eng, ticker: svc.Scheduler, gates: svc.Gates, identity: svc.Identity, automations: svc.Automations,
-		agents: svc.Agents, stop: func() {}}
+		agents: svc.Agents, setup: svc.Setup, stop: func() {}}
 	a.handler = handlers.New(svc, sessions, log, append(opts, handlers.WithStopper(func(stop func()) { a.stop = stop }))...)
 	return a
 }
@@ -177,6 +180,9 @@ func serveCmd(ctx context.Context, args []string, stdout io.Writer, log *slog.Lo
 	if *demo {
 		fmt.Fprintln(stdout, demoSignIn(ln.Addr().String()))
 	}
+	if err := printSetupLink(ctx, stdout, a.setup, ln.Addr()); err != nil {
+		return err
+	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {
@@ -194,11 +200,27 @@ func serveCmd(ctx context.Context, args []string, stdout io.Writer, log *slog.Lo
 	return nil
 }
 
+// printSetupLink prints the first run's one-time link when the database
+// holds no site and no person: whoever has this process's output may set
+// Studio up, nobody else on the network.
+func printSetupLink(ctx context.Context, stdout io.Writer, s *setup.Setup, listen net.Addr) error {
+	token, err := s.Offer(ctx)
+	if err != nil || token == "" {
+		return err
+	}
+	base, err := publicBase("", listen)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "Studio is not set up yet. Open this link to name the site and make its Owner (it works once):\n  %s/studio/setup?token=%s\n", base, token)
+	return nil
+}
+
 // publicBase is --public-url checked, or for a local run the address Studio
 // listens on (an unspecified host reads as localhost).
 func publicBase(flagValue string, listen net.Addr) (string, error) {
 	if flagValue != "" {
-		return site.ParsePublicURL(flagValue)
+		return public.ParsePublicURL(flagValue)
 	}
 	host, port, err := net.SplitHostPort(listen.String())
 	if err != nil {

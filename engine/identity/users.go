@@ -20,34 +20,50 @@ import (
 
 // AddUser creates an account. The password is stored as a bcrypt hash.
 func (e *Identity) AddUser(ctx context.Context, email, name string, role policy.Role, password, lang string) (engine.User, error) {
-	addr, err := mail.ParseAddress(strings.TrimSpace(email))
-	if err != nil || addr.Address != strings.TrimSpace(email) {
-		return engine.User{}, engine.Refuse("bad_email", "email")
-	}
-	name = strings.TrimSpace(name)
-	if name == "" || len(name) > 120 {
-		return engine.User{}, engine.Refuse("bad_name", "name")
-	}
-	if _, ok := policy.ParseRole(string(role)); !ok {
-		return engine.User{}, engine.Refuse("bad_role", "role")
-	}
-	if err := CheckPassword(password); err != nil {
+	u, hash, err := NewAccount(email, name, role, password, lang)
+	if err != nil {
 		return engine.User{}, err
 	}
-	if !engine.ValidLanguage(lang) {
-		lang = engine.Languages[0]
-	}
-	if _, _, err := e.store.UserByEmail(ctx, addr.Address); err == nil {
+	if _, _, err := e.store.UserByEmail(ctx, u.Email); err == nil {
 		return engine.User{}, engine.Refuse("email_taken", "email")
 	} else if !errors.Is(err, engine.ErrNotFound) {
 		return engine.User{}, err
 	}
+	return u, e.store.CreateUser(ctx, u, hash, e.e.Now())
+}
+
+// NewAccount checks a new account by the rules every account keeps (an
+// email address, a name, a role, a password CheckPassword takes; a
+// language Studio does not speak is the default) and hashes its password
+// with bcrypt. A refusal names every bad field: the *engine.Error of each,
+// joined (errors.Join), the email's first.
+func NewAccount(email, name string, role policy.Role, password, lang string) (engine.User, string, error) {
+	var refused []error
+	addr, err := mail.ParseAddress(strings.TrimSpace(email))
+	if err != nil || addr.Address != strings.TrimSpace(email) {
+		refused = append(refused, engine.Refuse("bad_email", "email"))
+	}
+	name = strings.TrimSpace(name)
+	if name == "" || utf8.RuneCountInString(name) > 120 {
+		refused = append(refused, engine.Refuse("bad_name", "name"))
+	}
+	if _, ok := policy.ParseRole(string(role)); !ok {
+		refused = append(refused, engine.Refuse("bad_role", "role"))
+	}
+	if err := CheckPassword(password); err != nil {
+		refused = append(refused, err)
+	}
+	if len(refused) > 0 {
+		return engine.User{}, "", errors.Join(refused...)
+	}
+	if !engine.ValidLanguage(lang) {
+		lang = engine.Languages[0]
+	}
 	hash, err := bcrypt.GenerateFromPassword([]byte(password), bcrypt.DefaultCost)
 	if err != nil {
-		return engine.User{}, err
+		return engine.User{}, "", err
 	}
-	u := engine.User{ID: ids.New("user"), Email: addr.Address, Name: name, Role: role, Lang: lang}
-	return u, e.store.CreateUser(ctx, u, string(hash), e.e.Now())
+	return engine.User{ID: ids.New("user"), Email: addr.Address, Name: name, Role: role, Lang: lang}, string(hash), nil
 }
 
 // dummyHash makes a sign-in with an unknown email cost as much as one with a

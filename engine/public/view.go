@@ -7,6 +7,8 @@ package public
 
 import (
 	"context"
+	"fmt"
+	"net/url"
 	"slices"
 	"strings"
 	"time"
@@ -29,6 +31,19 @@ import (
 // it. A person publishes by hand ("Publish site", Publish now, resuming a
 // paused site): no instant predicts that, so the public site's ceiling on
 // the CDN's lifetime (--cdn-max-age) bounds it instead.
+
+// ParsePublicURL checks a public base URL as --public-url and the
+// first-run setup take it: http or
+// https, a host, nothing after it but a "/". It returns it without the
+// slash.
+func ParsePublicURL(s string) (string, error) {
+	u, err := url.Parse(strings.TrimSpace(s))
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil ||
+		(u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" || u.Opaque != "" {
+		return "", fmt.Errorf("public URL %q: want scheme and host only, as in https://news.example", s)
+	}
+	return u.Scheme + "://" + u.Host, nil
+}
 
 // Store is what the public view needs from storage.
 type Store interface {

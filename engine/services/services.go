@@ -19,6 +19,7 @@ import (
 	"studio/engine/public"
 	"studio/engine/scheduler"
 	"studio/engine/settings"
+	"studio/engine/setup"
 )
 
 // Store is what all the families need together.
@@ -33,6 +34,7 @@ type Store interface {
 	identity.Store
 	jobs.Store
 	agents.Store
+	setup.Store
 }
 
 // Services are the use-case families of one process.
@@ -51,6 +53,8 @@ type Services struct {
 	// Agents are the agent keys: minted by people, authenticating the
 	// agents' calls (/mcp).
 	Agents *agents.Agents
+	// Setup is the first run on an empty database: its one-time link.
+	Setup *setup.Setup
 }
 
 // New wires the families on st at clock's time. log may be nil.
@@ -81,6 +85,7 @@ func Of(eng *engine.Engine, st Store, clock engine.Clock, log *slog.Logger) *Ser
 		Identity: identity.New(eng, st, log),
 		Jobs:     steps,
 		Agents:   keys,
+		Setup:    setup.New(eng, st),
 	}
 }
 

@@ -27,7 +27,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-	"net/url"
 	"strconv"
 	"strings"
 	"sync"
@@ -123,18 +122,6 @@ func New(eng *engine.Engine, pub *public.Public, log *slog.Logger, opt Options) 
 	return h
 }
 
-// ParsePublicURL checks a public base URL as --public-url takes it: http or
-// https, a host, nothing after it but a "/". It returns it without the
-// slash.
-func ParsePublicURL(s string) (string, error) {
-	u, err := url.Parse(strings.TrimSpace(s))
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil ||
-		(u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" || u.Opaque != "" {
-		return "", fmt.Errorf("public URL %q: want scheme and host only, as in https://news.example", s)
-	}
-	return u.Scheme + "://" + u.Host, nil
-}
-
 // request is one public request: the instant it is judged at, taken once,
 // and what the live snapshot shows then.
 type request struct {
@@ -162,7 +149,11 @@ func (h *Handler) beginAt(r *http.Request, now time.Time) (*request, error) {
 	if err != nil || sn == nil {
 		return nil, err
 	}
-	return &request{now: now, live: live, snap: sn, view: sn.viewAt(now), origin: h.origin}, nil
+	origin := h.origin
+	if sn.site.PublicURL != "" { // the site's own, set up in Studio
+		origin = sn.site.PublicURL
+	}
+	return &request{now: now, live: live, snap: sn, view: sn.viewAt(now), origin: origin}, nil
 }
 
 // snapshot returns the site as read for this request (with the next due
@@ -174,7 +165,7 @@ func (h *Handler) snapshot(ctx context.Context) (public.LiveSite, *snapshot, err
 	}
 	live := sites[0]
 	s := live.Site
-	key := s.ID + "/" + s.PublishedSnapshotID + "/" + s.Name + "/" + s.TimeZone + "/" + s.Lang
+	key := s.ID + "/" + s.PublishedSnapshotID + "/" + s.Name + "/" + s.TimeZone + "/" + s.Lang + "/" + s.PublicURL
 	h.mu.Lock()
 	sn, ok := h.cache[key]
 	h.mu.Unlock()

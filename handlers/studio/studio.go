@@ -25,6 +25,7 @@ import (
 	"studio/engine/scheduler"
 	"studio/engine/services"
 	"studio/engine/settings"
+	"studio/engine/setup"
 	"time"
 
 	"github.com/a-h/templ"
@@ -52,6 +53,7 @@ type Handler struct {
 	agents      *agents.Agents
 	jobs        *jobs.Jobs
 	aut         *automations.Automations
+	setup       *setup.Setup
 	sessions    *scs.SessionManager
 	log         *slog.Logger
 	csrfKey     []byte
@@ -62,7 +64,7 @@ type Handler struct {
 func New(svc *services.Services, sessions *scs.SessionManager, log *slog.Logger) *Handler {
 	key := make([]byte, 32)
 	rand.Read(key)
-	return &Handler{eng: svc.Engine, cal: svc.Calendar, sched: svc.Scheduler, pub: svc.Public, set: svc.Settings, gates: svc.Gates, identity: svc.Identity, agents: svc.Agents, jobs: svc.Jobs, aut: svc.Automations, sessions: sessions, log: log, csrfKey: key, crossOrigin: http.NewCrossOriginProtection()}
+	return &Handler{eng: svc.Engine, cal: svc.Calendar, sched: svc.Scheduler, pub: svc.Public, set: svc.Settings, gates: svc.Gates, identity: svc.Identity, agents: svc.Agents, jobs: svc.Jobs, aut: svc.Automations, setup: svc.Setup, sessions: sessions, log: log, csrfKey: key, crossOrigin: http.NewCrossOriginProtection()}
 }
 
 // Session keys.

@@ -6,6 +6,13 @@
     if (tz && document.cookie.indexOf("tz=" + tz) === -1) {
       document.cookie = "tz=" + encodeURIComponent(tz) + "; path=/; max-age=31536000; SameSite=Lax";
     }
+    // A zone field that asks for it (the first-run setup) suggests the
+    // browser's zone until the person types one.
+    document.addEventListener("DOMContentLoaded", function () {
+      document.querySelectorAll("input[data-browser-zone]").forEach(function (input) {
+        if (tz && input.value === "") input.value = tz;
+      });
+    });
   } catch (e) {}
 })();
 

@@ -46,6 +46,22 @@ type LoginForm struct {
 	Next  string
 }
 
+// SetupForm is the first-run setup page: what was typed (never the
+// password), the choices, and each refused field's sentence.
+type SetupForm struct {
+	Token         string // the setup link's one-time token
+	SiteName      string
+	PublicURL     string
+	TimeZone      string // "" lets the page suggest the browser's zone
+	SiteLang      string
+	OwnerName     string
+	Email         string
+	PasswordChars int // the sign-in's least number of characters
+	Langs         []string
+	Zones         []ZoneOption
+	Errors        FieldErrors
+}
+
 // NodeRow is one page or entry in the content list.
 type NodeRow struct {
 	ID        string

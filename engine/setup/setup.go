@@ -1,0 +1,162 @@
+// Package setup is Studio's first run (issue 15): on a database that holds
+// no site and no person, `studio serve` offers a one-time link, and the
+// person who opens it names the site and becomes its Owner. The link's
+// token lives in this process only, is random and is good until used, like
+// Grafana's and Jupyter's first-run tokens: nobody else on the network can
+// claim the install, and once it is done the link answers nothing.
+package setup
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/base64"
+	"errors"
+	"strings"
+	"sync"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"studio/engine"
+	"studio/engine/identity"
+	"studio/engine/ids"
+	"studio/engine/localtime"
+	"studio/engine/policy"
+	"studio/engine/public"
+	"studio/engine/release"
+)
+
+// ErrInstalled: the database holds a site or a person already.
+var ErrInstalled = errors.New("setup: Studio is set up already")
+
+// Refusal codes of a setup form's fields (each with its field).
+const (
+	CodeBadSiteName  = "bad_site_name"
+	CodeBadPublicURL = "bad_public_url"
+)
+
+// Store is what the first run reads and writes.
+type Store interface {
+	// Installed reports whether a site or a person exists.
+	Installed(ctx context.Context) (bool, error)
+	// Install writes the first site, its Owner and the audit row in one
+	// transaction, only while neither a site nor a person exists:
+	// ErrInstalled otherwise, writing nothing.
+	Install(ctx context.Context, site engine.Site, owner engine.User, passwordHash string, audit engine.AuditEntry, now time.Time) error
+}
+
+// Engine is what the first run needs from the engine: its clock.
+type Engine interface{ Now() time.Time }
+
+// Setup is the first run of one process: it holds the token it offered.
+type Setup struct {
+	e     Engine
+	store Store
+	mu    sync.Mutex
+	token string // "" until offered, and again once used
+}
+
+// New wires the first run.
+func New(e Engine, store Store) *Setup { return &Setup{e: e, store: store} }
+
+// Offer returns the one-time token of this process's setup link, made on
+// the first call, when the database holds no site and no person; "" when
+// it does.
+func (s *Setup) Offer(ctx context.Context) (string, error) {
+	installed, err := s.store.Installed(ctx)
+	if err != nil || installed {
+		return "", err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.token == "" {
+		b := make([]byte, 32)
+		rand.Read(b)
+		s.token = base64.RawURLEncoding.EncodeToString(b)
+	}
+	return s.token, nil
+}
+
+// Open reports whether token opens the setup: it is the one offered, and
+// the database still holds no site and no person. Anything else is as if
+// there were no setup at all.
+func (s *Setup) Open(ctx context.Context, token string) (bool, error) {
+	if !s.holds(token) {
+		return false, nil
+	}
+	installed, err := s.store.Installed(ctx)
+	return err == nil && !installed, err
+}
+
+func (s *Setup) holds(token string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.token != "" && subtle.ConstantTimeCompare([]byte(s.token), []byte(token)) == 1
+}
+
+// Input is what the setup form asks.
+type Input struct {
+	SiteName  string
+	PublicURL string // the public site's base URL, as https://news.example
+	TimeZone  string // IANA
+	SiteLang  string // the public site's language (engine.Languages)
+	OwnerName string
+	Email     string
+	Password  string
+	// OwnerLang is the language the Owner set up Studio in: their own.
+	OwnerLang string
+}
+
+// Install sets Studio up with token: the site and its Owner, signed in by
+// the caller. Every bad field is refused at once (the *engine.Error of
+// each, joined; a site field's first) and nothing changes; a token that
+// does not open the setup is ErrInstalled, as is a setup someone finished
+// first. The token is spent by a setup that succeeds.
+func (s *Setup) Install(ctx context.Context, token string, in Input) (engine.User, engine.Site, error) {
+	if !s.holds(token) {
+		return engine.User{}, engine.Site{}, ErrInstalled
+	}
+	site, siteErr := newSite(in)
+	owner, hash, ownerErr := identity.NewAccount(in.Email, in.OwnerName, policy.Owner, in.Password, in.OwnerLang)
+	if err := errors.Join(siteErr, ownerErr); err != nil {
+		return engine.User{}, engine.Site{}, err
+	}
+	now := s.e.Now()
+	audit := engine.AuditEntry{Action: "studio.setup", SiteID: site.ID, At: now,
+		Actor:   release.Actor{Kind: "person", ID: owner.ID, Name: owner.Name},
+		Details: map[string]any{"siteName": site.Name, "timeZone": site.TimeZone, "lang": site.Lang, "publicUrl": site.PublicURL}}
+	if err := s.store.Install(ctx, site, owner, hash, audit, now); err != nil {
+		return engine.User{}, engine.Site{}, err
+	}
+	s.mu.Lock()
+	s.token = ""
+	s.mu.Unlock()
+	return owner, site, nil
+}
+
+// newSite checks the site's fields of in: every bad one refused, joined.
+func newSite(in Input) (engine.Site, error) {
+	var refused []error
+	name := strings.TrimSpace(in.SiteName)
+	if name == "" || utf8.RuneCountInString(name) > 120 || strings.ContainsFunc(name, unicode.IsControl) {
+		refused = append(refused, engine.Refuse(CodeBadSiteName, "siteName"))
+	}
+	url, err := public.ParsePublicURL(in.PublicURL)
+	if err != nil {
+		refused = append(refused, engine.Refuse(CodeBadPublicURL, "publicUrl"))
+	}
+	zone := strings.TrimSpace(in.TimeZone)
+	if _, err := localtime.LoadZone(zone); err != nil || zone == "" {
+		refused = append(refused, engine.Refuse(engine.CodeUnknownZone, "timeZone"))
+	}
+	if !engine.ValidLanguage(in.SiteLang) {
+		refused = append(refused, engine.Refuse("bad_language", "siteLang"))
+	}
+	if len(refused) > 0 {
+		return engine.Site{}, errors.Join(refused...)
+	}
+	site := engine.Site{ID: ids.New("site"), Name: name, TimeZone: zone, Lang: in.SiteLang, PublicURL: url, Rev: 1}
+	site.Hash = engine.SiteHash(site)
+	return site, nil
+}

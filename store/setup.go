@@ -1,0 +1,45 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"time"
+
+	"studio/engine"
+	"studio/engine/setup"
+)
+
+// Installed reports whether the database holds a site or a person: the
+// first-run setup is only offered on one that holds neither.
+func (s *Store) Installed(ctx context.Context) (bool, error) {
+	var n int
+	err := s.read.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM sites) OR EXISTS (SELECT 1 FROM users)`).Scan(&n)
+	if err != nil {
+		return false, fmt.Errorf("store: installed: %w", err)
+	}
+	return n == 1, nil
+}
+
+// Install writes the first site and its Owner, with the audit row, in one
+// transaction, and only into a database that holds no site and no person:
+// otherwise setup.ErrInstalled, and nothing is written. Two setups at
+// once cannot both pass, as the write lock orders them.
+func (s *Store) Install(ctx context.Context, site engine.Site, owner engine.User, passwordHash string, entry engine.AuditEntry, now time.Time) error {
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		var n int
+		if err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM sites) OR EXISTS (SELECT 1 FROM users)`).Scan(&n); err != nil {
+			return fmt.Errorf("store: install: %w", err)
+		}
+		if n == 1 {
+			return setup.ErrInstalled
+		}
+		if err := createSite(ctx, tx, site, now); err != nil {
+			return fmt.Errorf("store: install: site: %w", err)
+		}
+		if err := createUser(ctx, tx, owner, passwordHash, now); err != nil {
+			return fmt.Errorf("store: install: owner: %w", err)
+		}
+		return audit(ctx, tx, entry)
+	})
+}
