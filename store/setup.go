@@ -43,3 +43,13 @@ func (s *Store) Install(ctx context.Context, site engine.Site, owner engine.User
 		return audit(ctx, tx, entry)
 	})
 }
+
+// AddSite writes a new site with its audit row, in one transaction.
+func (s *Store) AddSite(ctx context.Context, site engine.Site, entry engine.AuditEntry, now time.Time) error {
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		if err := createSite(ctx, tx, site, now); err != nil {
+			return fmt.Errorf("store: add site: %w", err)
+		}
+		return audit(ctx, tx, entry)
+	})
+}

@@ -55,6 +55,11 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer, 
 			return errors.New("usage: studio user add --email E --name N --role ROLE [--password-stdin] [--data DIR]")
 		}
 		return userAddCmd(ctx, args[1:], stdin, stdout)
+	case "site":
+		if len(args) == 0 || args[0] != "add" {
+			return errors.New("usage: studio site add --name N --zone Z [--lang en|tr] [--public-url URL | --host HOST] [--data DIR]")
+		}
+		return siteAddCmd(ctx, args[1:], stdout)
 	case "token":
 		if len(args) == 0 || args[0] != "create" {
 			return errors.New("usage: studio token create --user EMAIL --name NAME [--data DIR]")
@@ -68,7 +73,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer, 
 		}
 		return schedulesCmd(ctx, args[0], args[1:], stdout)
 	}
-	return fmt.Errorf("unknown command %q (serve, user add, token create, demo, schedules)", cmd)
+	return fmt.Errorf("unknown command %q (serve, site add, user add, token create, demo, schedules)", cmd)
 }
 
 // parseAndOpen adds --data (and --fresh) to the command's flags, parses

@@ -41,11 +41,8 @@ func userAddCmd(ctx context.Context, args []string, stdin io.Reader, stdout io.W
 		return err
 	}
 	u, err := services.New(st, systemClock{}, nil).Identity.AddUser(ctx, *email, *name, r, password, *lang)
-	if e, ok := engine.AsError(err); ok {
-		return errors.New(refusal.Sentence(locales.For(*lang), time.UTC, e))
-	}
 	if err != nil {
-		return err
+		return refused(err, *lang)
 	}
 	fmt.Fprintf(stdout, "Added %s <%s> as %s.\n", u.Name, u.Email, u.Role)
 	return nil
@@ -82,3 +79,24 @@ func readPassword(stdin io.Reader, stdout io.Writer, fromStdin bool) (string, er
 	}
 	return string(first), nil
 }
+
+// refused words err's refusals in lang, a line each (`--email: …`), or is
+// err itself when it holds none.
+func refused(err error, lang string) error {
+	all := engine.Refusals(err)
+	if len(all) == 0 {
+		return err
+	}
+	lines := make([]string, len(all))
+	for i, e := range all {
+		lines[i] = refusal.Sentence(locales.For(lang), time.UTC, e)
+		if flag, ok := cliFlags[e.Field]; ok {
+			lines[i] = "--" + flag + ": " + lines[i]
+		}
+	}
+	return errors.New(strings.Join(lines, "\n"))
+}
+
+// cliFlags are the flags of the fields the engine refuses.
+var cliFlags = map[string]string{"email": "email", "name": "name", "role": "role", "password": "password",
+	"siteName": "name", "publicUrl": "public-url", "timeZone": "zone", "siteLang": "lang"}

@@ -44,6 +44,8 @@ type Store interface {
 	// transaction, only while neither a site nor a person exists:
 	// ErrInstalled otherwise, writing nothing.
 	Install(ctx context.Context, site engine.Site, owner engine.User, passwordHash string, audit engine.AuditEntry, now time.Time) error
+	// AddSite writes a new site and its audit row in one transaction.
+	AddSite(ctx context.Context, site engine.Site, audit engine.AuditEntry, now time.Time) error
 }
 
 // Engine is what the first run needs from the engine: its clock.
@@ -117,7 +119,7 @@ func (s *Setup) Install(ctx context.Context, token string, in Input) (engine.Use
 	if !s.holds(token) {
 		return engine.User{}, engine.Site{}, ErrInstalled
 	}
-	site, siteErr := newSite(in)
+	site, siteErr := newSite(in.SiteName, in.PublicURL, in.TimeZone, in.SiteLang, true)
 	owner, hash, ownerErr := identity.NewAccount(in.Email, in.OwnerName, policy.Owner, in.Password, in.OwnerLang)
 	if err := errors.Join(siteErr, ownerErr); err != nil {
 		return engine.User{}, engine.Site{}, err
@@ -135,28 +137,47 @@ func (s *Setup) Install(ctx context.Context, token string, in Input) (engine.Use
 	return owner, site, nil
 }
 
-// newSite checks the site's fields of in: every bad one refused, joined.
-func newSite(in Input) (engine.Site, error) {
+// AddSite makes a site for an operator at the command line (`studio site
+// add`, for scripted installs), by the setup's rules; publicURL may be
+// empty (the public site's absolute URLs then come from serve's
+// --public-url). The site and its audit row are written together.
+func (s *Setup) AddSite(ctx context.Context, name, publicURL, zone, lang string) (engine.Site, error) {
+	site, err := newSite(name, publicURL, zone, lang, false)
+	if err != nil {
+		return engine.Site{}, err
+	}
+	now := s.e.Now()
+	audit := engine.AuditEntry{Action: "site.created", SiteID: site.ID, At: now, Actor: release.Actor{Kind: "cli", ID: "studio site add"},
+		Details: map[string]any{"siteName": site.Name, "timeZone": site.TimeZone, "lang": site.Lang, "publicUrl": site.PublicURL}}
+	return site, s.store.AddSite(ctx, site, audit, now)
+}
+
+// newSite checks a new site's fields: every bad one refused, joined. A
+// public URL may be left empty unless needURL.
+func newSite(name, publicURL, zone, lang string, needURL bool) (engine.Site, error) {
 	var refused []error
-	name := strings.TrimSpace(in.SiteName)
+	name = strings.TrimSpace(name)
 	if name == "" || utf8.RuneCountInString(name) > 120 || strings.ContainsFunc(name, unicode.IsControl) {
 		refused = append(refused, engine.Refuse(CodeBadSiteName, "siteName"))
 	}
-	url, err := public.ParsePublicURL(in.PublicURL)
-	if err != nil {
-		refused = append(refused, engine.Refuse(CodeBadPublicURL, "publicUrl"))
+	var url string
+	if publicURL != "" || needURL {
+		var err error
+		if url, err = public.ParsePublicURL(publicURL); err != nil {
+			refused = append(refused, engine.Refuse(CodeBadPublicURL, "publicUrl"))
+		}
 	}
-	zone := strings.TrimSpace(in.TimeZone)
+	zone = strings.TrimSpace(zone)
 	if _, err := localtime.LoadZone(zone); err != nil || zone == "" {
 		refused = append(refused, engine.Refuse(engine.CodeUnknownZone, "timeZone"))
 	}
-	if !engine.ValidLanguage(in.SiteLang) {
+	if !engine.ValidLanguage(lang) {
 		refused = append(refused, engine.Refuse("bad_language", "siteLang"))
 	}
 	if len(refused) > 0 {
 		return engine.Site{}, errors.Join(refused...)
 	}
-	site := engine.Site{ID: ids.New("site"), Name: name, TimeZone: zone, Lang: in.SiteLang, PublicURL: url, Rev: 1}
+	site := engine.Site{ID: ids.New("site"), Name: name, TimeZone: zone, Lang: lang, PublicURL: url, Rev: 1}
 	site.Hash = engine.SiteHash(site)
 	return site, nil
 }

@@ -1,0 +1,69 @@
+package main
+
+import (
+	"context"
+	"io"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"studio/store"
+)
+
+// `studio site add` for a scripted install: every bad flag refused in one
+// answer with nothing written, then the site as asked, with its audit row;
+// a Studio with a site offers no setup link.
+func TestSiteAdd(t *testing.T) {
+	ctx := context.Background()
+	data := t.TempDir()
+	err := run(ctx, []string{"site", "add", "--name", " ", "--zone", "Europe/Atlantis", "--lang", "de", "--public-url", "news.example", "--data", data},
+		nil, io.Discard, nil)
+	for _, want := range []string{"--name: Name the site", "--zone: Choose a time zone", "--lang: Studio does not speak", "--public-url: Give the public site's address"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Fatalf("bad site add: %v, want a line %q", err, want)
+		}
+	}
+	if err := run(ctx, []string{"site", "add", "--name", "K", "--zone", "UTC", "--host", "a.example", "--public-url", "https://b.example", "--data", data},
+		nil, io.Discard, nil); err == nil {
+		t.Fatal("--host and --public-url together were accepted")
+	}
+	st, err := store.Open(ctx, filepath.Join(data, "studio.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sites, err := st.Sites(ctx); err != nil || len(sites) != 0 {
+		t.Fatalf("refused site adds wrote %d sites (%v)", len(sites), err)
+	}
+	st.Close()
+
+	var out strings.Builder
+	if err := run(ctx, []string{"site", "add", "--name", "Kuzey Haber", "--zone", "Europe/Istanbul", "--lang", "tr", "--host", "kuzeyhaber.example", "--data", data},
+		nil, &out, nil); err != nil || !strings.Contains(out.String(), "Added the site Kuzey Haber") {
+		t.Fatalf("site add: %v, %q", err, out.String())
+	}
+	if err := run(ctx, []string{"site", "add", "--name", "Güney Haber", "--zone", "UTC", "--data", data}, nil, io.Discard, nil); err != nil {
+		t.Fatalf("a site without a public URL: %v", err)
+	}
+	st, err = store.Open(ctx, filepath.Join(data, "studio.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	sites, err := st.Sites(ctx)
+	if err != nil || len(sites) != 2 {
+		t.Fatalf("sites %+v, %v", sites, err)
+	}
+	if s := sites[0]; s.Name != "Kuzey Haber" || s.TimeZone != "Europe/Istanbul" || s.Lang != "tr" || s.PublicURL != "https://kuzeyhaber.example" {
+		t.Fatalf("site %+v", s)
+	}
+	if s := sites[1]; s.PublicURL != "" || s.Lang != "en" {
+		t.Fatalf("site %+v", s)
+	}
+	var audits int
+	if err := st.DB().QueryRow(`SELECT COUNT(*) FROM audit WHERE action = 'site.created'`).Scan(&audits); err != nil || audits != 2 {
+		t.Fatalf("%d audit rows, %v", audits, err)
+	}
+	if installed, err := st.Installed(ctx); err != nil || !installed {
+		t.Fatalf("a Studio with sites reads as not installed (%v): serve would offer its setup", err)
+	}
+}
