@@ -166,7 +166,7 @@ func (sn *snapshot) newItem(n *engine.LiveNode) *item {
 		return nil
 	}
 	e := templates.SiteEntry{Title: n.Body.Title, Summary: n.Body.Summary, Lang: n.Body.Lang,
-		Body: paragraphs(n.Body.Text)}
+		Body: n.Body.Text}
 	if p := n.Body.PublishedAt; p != nil {
 		local := p.In(sn.loc) // readers see dates in the site's zone
 		e.PublishedAt = &local
@@ -412,16 +412,6 @@ func (v *view) related(it *item) []templates.SiteEntry {
 	for _, ref := range it.refs {
 		if r, ok := v.byID[ref]; ok && r != it && r.kind == release.KindContentEntry {
 			out = append(out, r.entry)
-		}
-	}
-	return out
-}
-
-func paragraphs(text string) []string {
-	var out []string
-	for _, p := range strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n\n") {
-		if p = strings.TrimSpace(p); p != "" {
-			out = append(out, p)
 		}
 	}
 	return out

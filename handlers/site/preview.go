@@ -33,7 +33,7 @@ func (h *Handler) Preview(w http.ResponseWriter, r *http.Request) {
 	f := q.frame()
 	p := locales.For(f.Lang)
 
-	e := templates.SiteEntry{Title: n.Body.Title, Summary: n.Body.Summary, Lang: n.Body.Lang, Body: paragraphs(n.Body.Text)}
+	e := templates.SiteEntry{Title: n.Body.Title, Summary: n.Body.Summary, Lang: n.Body.Lang, Body: n.Body.Text}
 	if at := n.Body.PublishedAt; at != nil {
 		local := at.In(q.snap.loc)
 		e.PublishedAt = &local
