@@ -21,6 +21,15 @@ func (s *Store) Installed(ctx context.Context) (bool, error) {
 	return n == 1, nil
 }
 
+// HasPeople reports whether the database holds a person.
+func (s *Store) HasPeople(ctx context.Context) (bool, error) {
+	var n int
+	if err := s.read.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM users)`).Scan(&n); err != nil {
+		return false, fmt.Errorf("store: has people: %w", err)
+	}
+	return n == 1, nil
+}
+
 // Install writes the first site and its Owner, with the audit row, in one
 // transaction, and only into a database that holds no site and no person:
 // otherwise setup.ErrInstalled, and nothing is written. Two setups at

@@ -202,11 +202,19 @@ func serveCmd(ctx context.Context, args []string, stdout io.Writer, log *slog.Lo
 
 // printSetupLink prints the first run's one-time link when the database
 // holds no site and no person: whoever has this process's output may set
-// Studio up, nobody else on the network.
+// Studio up, nobody else on the network. A site with nobody to sign in
+// gets the command that makes its Owner instead.
 func printSetupLink(ctx context.Context, stdout io.Writer, s *setup.Setup, listen net.Addr) error {
 	token, err := s.Offer(ctx)
-	if err != nil || token == "" {
+	if err != nil {
 		return err
+	}
+	if token == "" {
+		if nobody, err := s.NobodyToSignIn(ctx); err != nil || !nobody {
+			return err
+		}
+		fmt.Fprintln(stdout, "Studio has a site but nobody to sign in: add its Owner with\n  studio user add --email EMAIL --name NAME --role owner")
+		return nil
 	}
 	base, err := publicBase("", listen)
 	if err != nil {

@@ -3,10 +3,12 @@ package main
 import (
 	"context"
 	"io"
+	"net"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"studio/engine/services"
 	"studio/store"
 )
 
@@ -48,7 +50,6 @@ func TestSiteAdd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer st.Close()
 	sites, err := st.Sites(ctx)
 	if err != nil || len(sites) != 2 {
 		t.Fatalf("sites %+v, %v", sites, err)
@@ -65,5 +66,25 @@ func TestSiteAdd(t *testing.T) {
 	}
 	if installed, err := st.Installed(ctx); err != nil || !installed {
 		t.Fatalf("a Studio with sites reads as not installed (%v): serve would offer its setup", err)
+	}
+	var banner strings.Builder
+	listen := &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 8080}
+	setup := services.New(st, systemClock{}, nil).Setup
+	if err := printSetupLink(ctx, &banner, setup, listen); err != nil || !strings.Contains(banner.String(), "nobody to sign in") ||
+		!strings.Contains(banner.String(), "--role owner") {
+		t.Fatalf("serve's banner on sites with nobody: %q, %v", banner.String(), err)
+	}
+	st.Close()
+	if err := run(ctx, []string{"user", "add", "--email", "zeynep@kuzeyhaber.example", "--name", "Zeynep", "--role", "owner", "--password-stdin", "--data", data},
+		strings.NewReader("a long enough secret\n"), io.Discard, nil); err != nil {
+		t.Fatal(err)
+	}
+	if st, err = store.Open(ctx, filepath.Join(data, "studio.db")); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	banner.Reset()
+	if err := printSetupLink(ctx, &banner, services.New(st, systemClock{}, nil).Setup, listen); err != nil || banner.Len() != 0 {
+		t.Fatalf("serve's banner once the Owner exists: %q, %v", banner.String(), err)
 	}
 }

@@ -40,6 +40,8 @@ const (
 type Store interface {
 	// Installed reports whether a site or a person exists.
 	Installed(ctx context.Context) (bool, error)
+	// HasPeople reports whether a person exists.
+	HasPeople(ctx context.Context) (bool, error)
 	// Install writes the first site, its Owner and the audit row in one
 	// transaction, only while neither a site nor a person exists:
 	// ErrInstalled otherwise, writing nothing.
@@ -78,6 +80,18 @@ func (s *Setup) Offer(ctx context.Context) (string, error) {
 		s.token = base64.RawURLEncoding.EncodeToString(b)
 	}
 	return s.token, nil
+}
+
+// NobodyToSignIn reports a Studio that has a site but no person (made by
+// `studio site add` alone): no setup is offered there, and nobody can
+// sign in until `studio user add` makes its Owner.
+func (s *Setup) NobodyToSignIn(ctx context.Context) (bool, error) {
+	installed, err := s.store.Installed(ctx)
+	if err != nil || !installed {
+		return false, err
+	}
+	people, err := s.store.HasPeople(ctx)
+	return !people, err
 }
 
 // Open reports whether token opens the setup: it is the one offered, and
