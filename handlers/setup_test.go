@@ -92,7 +92,11 @@ func TestFirstRunSetupInTheBrowser(t *testing.T) {
 		t.Fatalf("refused setups wrote %d rows", n)
 	}
 
+	c.setCookie(sessionCookie, "planted-by-someone-else")
 	done := c.post("/studio/setup", form(func(url.Values) {}))
+	if got := c.cookie(sessionCookie); got == "" || got == "planted-by-someone-else" {
+		t.Fatalf("the Owner's session cookie after setup: %q, want a new one", got)
+	}
 	if done.Status != http.StatusSeeOther || done.Header.Get("Location") != "/studio" {
 		t.Fatalf("setup: %d to %q\n%s", done.Status, done.Header.Get("Location"), excerpt(done.Body))
 	}

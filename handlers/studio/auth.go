@@ -57,14 +57,22 @@ func (h *Handler) Login(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	// A new session token on sign-in, so a token planted before it is useless.
-	if err := h.sessions.RenewToken(ctx); err != nil {
+	if err := h.signIn(ctx, u.ID); err != nil {
 		h.fail(w, r, err)
 		return
 	}
-	h.sessions.Put(ctx, keyUser, u.ID)
-	h.sessions.Put(ctx, keyCSRF, newToken())
 	http.Redirect(w, r, form.Next, http.StatusSeeOther)
+}
+
+// signIn makes the session the person's, under a new session token, so a
+// token planted before it is useless, and with a new CSRF token.
+func (h *Handler) signIn(ctx context.Context, userID string) error {
+	if err := h.sessions.RenewToken(ctx); err != nil {
+		return err
+	}
+	h.sessions.Put(ctx, keyUser, userID)
+	h.sessions.Put(ctx, keyCSRF, newToken())
+	return nil
 }
 
 // clientIP is the address a request came from, as the sign-in throttle

@@ -58,13 +58,10 @@ func (h *Handler) Setup(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	// As a sign-in does: a new session token, so one planted before is useless.
-	if err := h.sessions.RenewToken(ctx); err != nil {
+	if err := h.signIn(ctx, owner.ID); err != nil {
 		h.fail(w, r, err)
 		return
 	}
-	h.sessions.Put(ctx, keyUser, owner.ID)
-	h.sessions.Put(ctx, keyCSRF, newToken())
 	h.flash(r, "setup.done")
 	http.Redirect(w, r, "/studio", http.StatusSeeOther)
 }
