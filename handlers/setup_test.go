@@ -39,6 +39,10 @@ func TestFirstRunSetupInTheBrowser(t *testing.T) {
 			t.Fatalf("GET %s: %d, want Studio's 404", path, res.Status)
 		}
 	}
+	if res := c.get("/"); res.Status != http.StatusServiceUnavailable || !strings.Contains(res.Body, tr.T("site.not_set_up")) ||
+		strings.Contains(res.Body, token) || res.Header.Get("Cache-Control") != "no-store" {
+		t.Fatalf("the public site before setup: %d\n%s", res.Status, excerpt(res.Body))
+	}
 	page := c.get("/studio/setup?token=" + url.QueryEscape(token))
 	if page.Status != http.StatusOK || !strings.Contains(page.Body, html.EscapeString(tr.T("setup.title"))) ||
 		!strings.Contains(page.Body, `<html lang="tr">`) || page.Header.Get("Cache-Control") != "no-store" {

@@ -327,7 +327,11 @@ func (h *Handler) html(w http.ResponseWriter, r *http.Request, path string, rend
 // the 404 page when build says it does not exist now.
 func (h *Handler) serve(w http.ResponseWriter, r *http.Request, path string, build func(*request) (*page, bool, error)) {
 	q, err := h.begin(r)
-	if err != nil || q == nil {
+	if err == nil && q == nil {
+		h.notSetUp(w, r)
+		return
+	}
+	if err != nil {
 		h.fail(w, r, err)
 		return
 	}
@@ -403,6 +407,21 @@ func (h *Handler) notFound(w http.ResponseWriter, r *http.Request, q *request) {
 	w.Header().Set("Cache-Control", "no-store")
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.WriteHeader(http.StatusNotFound)
+	w.Write(buf.Bytes())
+}
+
+// notSetUp answers while Studio holds no site: 503, in the reader's
+// language, saying nothing of the setup link but that it exists.
+func (h *Handler) notSetUp(w http.ResponseWriter, r *http.Request) {
+	var buf bytes.Buffer
+	f := templates.SiteFrame{SiteName: "Studio", Lang: locales.Match(r.Header.Get("Accept-Language"))}
+	if err := templates.SiteNotSetUp(f).Render(r.Context(), &buf); err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(http.StatusServiceUnavailable)
 	w.Write(buf.Bytes())
 }
 
