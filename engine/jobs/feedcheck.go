@@ -259,11 +259,18 @@ func (fc *feedChecker) gated(field, target string) {
 
 var attrURL = regexp.MustCompile(`(?i)\s(?:href|src|content)\s*=\s*"([^"]*)"`)
 
-// links checks every URL of a rendered HTML document: a media file must be
-// a live asset shown now, and a page or entry must be shown now.
+// authorText is the body an author wrote, as the public site renders it
+// (web/templates' SiteArticle): Markdown renders no <div> of its own, so
+// the first </div> after it closes it.
+var authorText = regexp.MustCompile(`(?s)<div class="body" data-author-text>.*?</div>`)
+
+// links checks every URL of a rendered HTML document that Studio wrote: a
+// media file must be a live asset shown now, and a page or entry must be
+// shown now. The links an author wrote in a body are the broken-links
+// job's to judge, from the text (a link to another site is not the site's).
 func (fc *feedChecker) links(field, nodeID string, body []byte) {
 	seenPath := map[string]bool{}
-	for _, m := range attrURL.FindAllSubmatch(body, -1) {
+	for _, m := range attrURL.FindAllSubmatch(authorText.ReplaceAll(body, nil), -1) {
 		raw := html.UnescapeString(string(m[1]))
 		target := pathOf(raw)
 		if target == "" || seenPath[target] {
