@@ -347,6 +347,13 @@ type Store interface {
 	// HeldNodes and LiveNodes take a node id to read one node only ("" for
 	// all), so a single node's page does not read the whole site.
 	HeldNodes(ctx context.Context, siteID, nodeID string) (map[string]Held, error)
+	// HeldNodesOf and LiveNodesOf read the nodes among ids only, by key:
+	// a page of the content list.
+	HeldNodesOf(ctx context.Context, siteID string, ids []string) (map[string]Held, error)
+	LiveNodesOf(ctx context.Context, snapshotID string, ids []string) ([]LiveNode, error)
+	// NodesMatching is one page of the working copy that f matches (see
+	// NodeFilter), in f's order: at most limit nodes after offset.
+	NodesMatching(ctx context.Context, siteID, siteLang string, f NodeFilter, limit, offset int) ([]content.Node, error)
 	Snapshot(ctx context.Context, id string) (Snapshot, error)
 	LiveNodes(ctx context.Context, snapshotID, nodeID string) ([]LiveNode, error)
 	// LiveChanges is what snapshot to changed since from, an older one of

@@ -219,9 +219,24 @@ func (s *Store) DeleteNode(ctx context.Context, siteID, id string, expectedRev i
 
 // HeldNodes maps each node held by a non-terminal release to that release.
 func (s *Store) HeldNodes(ctx context.Context, siteID, nodeID string) (map[string]engine.Held, error) {
-	rows, err := s.read.QueryContext(ctx, `SELECT i.node_id, r.id, r.rev, r.state, r.execute_at, i.op = 'remove'
+	return s.heldNodes(s.read.QueryContext(ctx, `SELECT i.node_id, r.id, r.rev, r.state, r.execute_at, i.op = 'remove'
 		FROM release_items i JOIN releases r ON r.id = i.release_id
-		WHERE i.site_id = ? AND i.held = 1 AND (? = '' OR i.node_id = ?) ORDER BY r.execute_at DESC`, siteID, nodeID, nodeID)
+		WHERE i.site_id = ? AND i.held = 1 AND (? = '' OR i.node_id = ?) ORDER BY r.execute_at DESC`, siteID, nodeID, nodeID))
+}
+
+// HeldNodesOf is HeldNodes for the nodes among ids only, read by key.
+func (s *Store) HeldNodesOf(ctx context.Context, siteID string, ids []string) (map[string]engine.Held, error) {
+	list, err := jsonText(ids)
+	if err != nil {
+		return nil, err
+	}
+	return s.heldNodes(s.read.QueryContext(ctx, `SELECT i.node_id, r.id, r.rev, r.state, r.execute_at, i.op = 'remove'
+		FROM (SELECT value AS wanted FROM json_each(?)) w
+		CROSS JOIN release_items i ON i.node_id = w.wanted JOIN releases r ON r.id = i.release_id
+		WHERE i.site_id = ? AND i.held = 1 ORDER BY r.execute_at DESC`, list, siteID))
+}
+
+func (s *Store) heldNodes(rows *sql.Rows, err error) (map[string]engine.Held, error) {
 	if err != nil {
 		return nil, fmt.Errorf("store: held nodes: %w", err)
 	}

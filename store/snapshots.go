@@ -219,14 +219,25 @@ func (s *Store) LiveChanges(ctx context.Context, siteID, from, to string) ([]eng
 // LiveNodes returns a snapshot's nodes (one node with nodeID) with the
 // bodies of their versions, in id order.
 func (s *Store) LiveNodes(ctx context.Context, snapshotID, nodeID string) ([]engine.LiveNode, error) {
-	q, args := liveNodesQuery, []any{snapshotID}
 	if nodeID != "" {
-		list, err := jsonText([]string{nodeID})
-		if err != nil {
-			return nil, err
-		}
-		q, args = liveNodesOfQuery, append(args, list)
+		return s.LiveNodesOf(ctx, snapshotID, []string{nodeID})
 	}
+	return s.liveNodes(ctx, liveNodesQuery, snapshotID)
+}
+
+// LiveNodesOf is LiveNodes for the nodes among ids only, read by key.
+func (s *Store) LiveNodesOf(ctx context.Context, snapshotID string, ids []string) ([]engine.LiveNode, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	list, err := jsonText(ids)
+	if err != nil {
+		return nil, err
+	}
+	return s.liveNodes(ctx, liveNodesOfQuery, snapshotID, list)
+}
+
+func (s *Store) liveNodes(ctx context.Context, q string, args ...any) ([]engine.LiveNode, error) {
 	rows, err := s.read.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("store: live nodes: %w", err)

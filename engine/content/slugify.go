@@ -7,11 +7,20 @@ import (
 	"golang.org/x/text/unicode/norm"
 )
 
-// turkish spells the Turkish letters the way a Turkish address does (ı → i,
-// ş → s, ğ → g …); İ has to be mapped before lower-casing, which would
-// otherwise give "i̇" (i with a combining dot).
-var turkish = strings.NewReplacer("İ", "i", "I", "i", "ı", "i", "Ş", "s", "ş", "s", "Ğ", "g", "ğ", "g",
-	"Ü", "u", "ü", "u", "Ö", "o", "ö", "o", "Ç", "c", "ç", "c")
+// FoldPairs spell the Turkish letters the way a Turkish address does, and
+// a person typing a search without them (ı → i, ş → s, ğ → g …); İ has to
+// be mapped before lower-casing, which would otherwise give "i̇" (i with a
+// combining dot).
+var FoldPairs = [][2]string{{"İ", "i"}, {"I", "i"}, {"ı", "i"}, {"Ş", "s"}, {"ş", "s"}, {"Ğ", "g"}, {"ğ", "g"},
+	{"Ç", "c"}, {"ç", "c"}, {"Ö", "o"}, {"ö", "o"}, {"Ü", "u"}, {"ü", "u"}}
+
+var turkish = func() *strings.Replacer {
+	var args []string
+	for _, p := range FoldPairs {
+		args = append(args, p[0], p[1])
+	}
+	return strings.NewReplacer(args...)
+}()
 
 // Slugify makes an address from a title: Turkish letters transliterated,
 // other accents dropped, lower-case letters and digits joined by single
@@ -46,4 +55,17 @@ func Slugify(title string) string {
 		out = out[:120]
 	}
 	return strings.Trim(out, "-")
+}
+
+// Fold is s as a search compares it: FoldPairs, then ASCII letters lower
+// case (as SQL's lower() in SQLite, so the store can fold the same way).
+// "Çağrı İSTANBUL" folds to "cagri istanbul".
+func Fold(s string) string {
+	b := []byte(turkish.Replace(s))
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
 }

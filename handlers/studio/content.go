@@ -1,8 +1,13 @@
 package studio
 
 import (
+	"cmp"
+	"context"
 	"fmt"
 	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -10,6 +15,7 @@ import (
 	"studio/engine"
 	"studio/engine/content"
 	"studio/engine/release"
+	"studio/locales"
 	"studio/web/templates"
 )
 
@@ -21,21 +27,27 @@ func (h *Handler) ContentList(w http.ResponseWriter, r *http.Request) {
 func (h *Handler) renderContent(w http.ResponseWriter, r *http.Request, status int, errMsg string) {
 	ctx := r.Context()
 	st := stateOf(ctx)
-	nodes, err := h.eng.Nodes(ctx, st.site.ID)
+	q := r.URL.Query()
+	filter := engine.NodeFilter{Search: q.Get("q"), Kind: release.NodeKind(q.Get("kind")), Status: content.Status(q.Get("status")),
+		Lang: q.Get("lang"), Sort: engine.NodeSort(q.Get("sort"))}
+	page, _ := strconv.Atoi(q.Get("page"))
+	found, err := h.eng.ListNodes(ctx, st.site.ID, filter, page)
 	if err != nil {
 		h.fail(w, r, err)
 		return
 	}
+	nodes := found.Nodes
 	_, pending, err := h.eng.PendingRefs(ctx, st.site.ID)
 	if err != nil {
 		h.fail(w, r, err)
 		return
 	}
-	list := templates.ContentList{Pending: pending, CanPublish: engine.AbilitiesOfPerson(*st.user).PublishSite, Error: errMsg}
+	list := contentListOf(ctx, q, found)
+	list.Pending, list.CanPublish, list.Error = pending, engine.AbilitiesOfPerson(*st.user).PublishSite, errMsg
 	for _, n := range nodes {
 		row := templates.NodeRow{ID: n.ID, Kind: string(n.Kind), Title: n.Body.Title, Status: string(n.ShownStatus()),
 			Live: n.Live != nil && n.LiveStatus == content.StatusPublished, Changed: n.Live != nil && n.Live.Hash != n.Hash,
-			UpdatedAt: n.UpdatedAt, Author: n.Author.Name}
+			UpdatedAt: n.UpdatedAt.In(siteLoc(st.site)), Author: n.Author.Name, Lang: cmp.Or(n.Body.Lang, st.site.Lang)}
 		if n.Held != nil {
 			row.HeldBy, row.HeldState, row.Removes = n.Held.ReleaseID, string(n.Held.State), n.Held.Removes
 			if n.Held.At != nil {
@@ -46,6 +58,57 @@ func (h *Handler) renderContent(w http.ResponseWriter, r *http.Request, status i
 		list.Rows = append(list.Rows, row)
 	}
 	h.render(w, r, status, templates.Content(h.page(r, "content.title", "content"), list))
+}
+
+// contentListOf is the list's frame for the query q: its filters as the
+// URL says them (a value Studio does not know shows as none), their
+// choices, and the links to the pages around found.
+func contentListOf(ctx context.Context, q url.Values, found engine.NodeList) templates.ContentList {
+	p := locales.From(ctx)
+	c := templates.ContentList{Search: q.Get("q"), Page: found.Page,
+		Sorts: []templates.Option{{Value: "", Label: p.T("content.sort_edited")}, {Value: string(engine.SortTitle), Label: p.T("content.sort_title")}}}
+	for _, k := range []release.NodeKind{release.KindContentEntry, release.KindPage, release.KindAsset} {
+		c.Kinds = append(c.Kinds, templates.Option{Value: string(k), Label: p.T("kind." + string(k))})
+	}
+	for _, s := range []content.Status{content.StatusDraft, content.StatusPublished} {
+		c.Statuses = append(c.Statuses, templates.Option{Value: string(s), Label: p.T("status." + string(s))})
+	}
+	for _, l := range engine.Languages {
+		c.Langs = append(c.Langs, templates.Option{Value: l, Label: p.T("lang." + l)})
+	}
+	known := func(v string, opts []templates.Option) string {
+		for _, o := range opts {
+			if o.Value == v {
+				return v
+			}
+		}
+		return ""
+	}
+	c.Kind, c.Status, c.Lang, c.Sort = known(q.Get("kind"), c.Kinds), known(q.Get("status"), c.Statuses),
+		known(q.Get("lang"), c.Langs), known(q.Get("sort"), c.Sorts)
+	c.Filtered = strings.TrimSpace(c.Search) != "" || c.Kind != "" || c.Status != "" || c.Lang != ""
+	pageURL := func(n int) string {
+		v := url.Values{}
+		for key, value := range map[string]string{"q": c.Search, "kind": c.Kind, "status": c.Status, "lang": c.Lang, "sort": c.Sort} {
+			if value != "" {
+				v.Set(key, value)
+			}
+		}
+		if n > 1 {
+			v.Set("page", strconv.Itoa(n))
+		}
+		if len(v) == 0 {
+			return "/studio/content"
+		}
+		return "/studio/content?" + v.Encode()
+	}
+	if found.Page > 1 {
+		c.PrevURL = pageURL(found.Page - 1)
+	}
+	if found.More {
+		c.NextURL = pageURL(found.Page + 1)
+	}
+	return c
 }
 
 // PublishSite makes the working copy live, except held nodes.

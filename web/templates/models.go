@@ -80,6 +80,7 @@ type NodeRow struct {
 	// Author is the name of the person who created it, "" when it was
 	// created before Studio recorded authors (and nobody could be found).
 	Author string
+	Lang   string // its own language, else the site's
 }
 
 // ContentList is the content page.
@@ -88,6 +89,13 @@ type ContentList struct {
 	Pending    int
 	CanPublish bool
 	Error      string
+	// The filters, as the URL holds them, and their choices.
+	Search, Kind, Status, Lang, Sort string
+	Kinds, Statuses, Langs, Sorts    []Option
+	Filtered                         bool
+	// PrevURL and NextURL are the pages before and after, "" at an end.
+	Page             int
+	PrevURL, NextURL string
 }
 
 // NodeForm is the editor of one page or entry.

@@ -1,0 +1,40 @@
+package store
+
+import (
+	"context"
+	"strings"
+
+	"studio/engine"
+	"studio/engine/content"
+)
+
+// foldSQL is expr with Turkish letters and case folded as content.Fold
+// folds a search: İ, I and ı to i, ş to s, ğ to g, ç to c, ö to o, ü to u,
+// then lower(), which folds ASCII. Plain SQL, so that PostgreSQL runs the
+// same query; no stored column, which the bodies that releases copy back
+// in SQL (restoreDrafts, repromote) would leave stale.
+func foldSQL(expr string) string {
+	for _, pair := range content.FoldPairs {
+		expr = "replace(" + expr + ", '" + pair[0] + "', '" + pair[1] + "')"
+	}
+	return "lower(" + expr + ")"
+}
+
+var nodesMatchingQuery = `SELECT ` + nodeColumns + ` FROM nodes
+	WHERE site_id = ?1 AND deleted_at IS NULL
+	  AND (?2 = '' OR kind = ?2)
+	  AND (?3 = '' OR json_extract(body, '$.status') = ?3)
+	  AND (?4 = '' OR COALESCE(NULLIF(json_extract(body, '$.lang'), ''), ?5) = ?4)
+	  AND (?6 = '' OR instr(` + foldSQL(`COALESCE(json_extract(body, '$.title'), '') || ' ' || COALESCE(json_extract(body, '$.slug'), '') || ' ' || COALESCE(json_extract(body, '$.body'), '')`) + `, ?6) > 0)
+	ORDER BY `
+
+// NodesMatching lists one page of the site's working copy that f matches,
+// in f's order: at most limit nodes after offset, in one statement.
+func (s *Store) NodesMatching(ctx context.Context, siteID, siteLang string, f engine.NodeFilter, limit, offset int) ([]content.Node, error) {
+	order := `updated_at DESC, id`
+	if f.Sort == engine.SortTitle {
+		order = foldSQL(`json_extract(body, '$.title')`) + `, id`
+	}
+	return nodeRows(s.read.QueryContext(ctx, nodesMatchingQuery+order+` LIMIT ?7 OFFSET ?8`, siteID, string(f.Kind),
+		string(f.Status), f.Lang, siteLang, content.Fold(strings.TrimSpace(f.Search)), limit, offset))
+}
