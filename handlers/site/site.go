@@ -399,29 +399,26 @@ func etag(q *request, path string) string {
 // notFound is the one 404 of the public site: the same page and headers for
 // a path that never existed, a draft and a gated node, never stored.
 func (h *Handler) notFound(w http.ResponseWriter, r *http.Request, q *request) {
-	var buf bytes.Buffer
-	if err := templates.SiteNotFound(q.frame()).Render(r.Context(), &buf); err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	w.Header().Set("Cache-Control", "no-store")
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.WriteHeader(http.StatusNotFound)
-	w.Write(buf.Bytes())
+	h.uncached(w, r, http.StatusNotFound, templates.SiteNotFound(q.frame()))
 }
 
 // notSetUp answers while Studio holds no site: 503, in the reader's
 // language, saying nothing of the setup link but that it exists.
 func (h *Handler) notSetUp(w http.ResponseWriter, r *http.Request) {
-	var buf bytes.Buffer
 	f := templates.SiteFrame{SiteName: "Studio", Lang: locales.Match(r.Header.Get("Accept-Language"))}
-	if err := templates.SiteNotSetUp(f).Render(r.Context(), &buf); err != nil {
+	h.uncached(w, r, http.StatusServiceUnavailable, templates.SiteNotSetUp(f))
+}
+
+// uncached writes page with status, for no cache to keep.
+func (h *Handler) uncached(w http.ResponseWriter, r *http.Request, status int, page templ.Component) {
+	var buf bytes.Buffer
+	if err := page.Render(r.Context(), &buf); err != nil {
 		h.fail(w, r, err)
 		return
 	}
 	w.Header().Set("Cache-Control", "no-store")
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.WriteHeader(http.StatusServiceUnavailable)
+	w.WriteHeader(status)
 	w.Write(buf.Bytes())
 }
 
