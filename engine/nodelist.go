@@ -31,9 +31,10 @@ type NodeFilter struct {
 
 // NodeList is one page of the content list.
 type NodeList struct {
-	Nodes []NodeDetail
-	Page  int  // from 1
-	More  bool // a next page exists
+	Nodes  []NodeDetail
+	Filter NodeFilter // as applied: the values Studio does not know dropped
+	Page   int        // from 1
+	More   bool       // a next page exists
 }
 
 // known is f with the values Studio does not know dropped.
@@ -66,12 +67,12 @@ func (e *Engine) ListNodes(ctx context.Context, siteID string, f NodeFilter, pag
 	if err != nil {
 		return NodeList{}, err
 	}
-	page = max(page, 1)
-	nodes, err := e.store.NodesMatching(ctx, siteID, site.Lang, f.known(), NodesPerPage+1, (page-1)*NodesPerPage)
+	page, f = max(page, 1), f.known()
+	nodes, err := e.store.NodesMatching(ctx, siteID, site.Lang, f, NodesPerPage+1, (page-1)*NodesPerPage)
 	if err != nil {
 		return NodeList{}, err
 	}
-	list := NodeList{Page: page, More: len(nodes) > NodesPerPage}
+	list := NodeList{Filter: f, Page: page, More: len(nodes) > NodesPerPage}
 	nodes = nodes[:min(len(nodes), NodesPerPage)]
 	ids := make([]string, len(nodes))
 	for i, n := range nodes {

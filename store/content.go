@@ -219,9 +219,12 @@ func (s *Store) DeleteNode(ctx context.Context, siteID, id string, expectedRev i
 
 // HeldNodes maps each node held by a non-terminal release to that release.
 func (s *Store) HeldNodes(ctx context.Context, siteID, nodeID string) (map[string]engine.Held, error) {
+	if nodeID != "" {
+		return s.HeldNodesOf(ctx, siteID, []string{nodeID})
+	}
 	return s.heldNodes(s.read.QueryContext(ctx, `SELECT i.node_id, r.id, r.rev, r.state, r.execute_at, i.op = 'remove'
 		FROM release_items i JOIN releases r ON r.id = i.release_id
-		WHERE i.site_id = ? AND i.held = 1 AND (? = '' OR i.node_id = ?) ORDER BY r.execute_at DESC`, siteID, nodeID, nodeID))
+		WHERE i.site_id = ? AND i.held = 1 ORDER BY r.execute_at DESC`, siteID))
 }
 
 // HeldNodesOf is HeldNodes for the nodes among ids only, read by key.

@@ -10,11 +10,13 @@ import (
 	"studio/engine/setup"
 )
 
+const anyoneQuery = `SELECT EXISTS (SELECT 1 FROM sites) OR EXISTS (SELECT 1 FROM users)`
+
 // Installed reports whether the database holds a site or a person: the
 // first-run setup is only offered on one that holds neither.
 func (s *Store) Installed(ctx context.Context) (bool, error) {
 	var n int
-	err := s.read.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM sites) OR EXISTS (SELECT 1 FROM users)`).Scan(&n)
+	err := s.read.QueryRowContext(ctx, anyoneQuery).Scan(&n)
 	if err != nil {
 		return false, fmt.Errorf("store: installed: %w", err)
 	}
@@ -37,7 +39,7 @@ func (s *Store) HasPeople(ctx context.Context) (bool, error) {
 func (s *Store) Install(ctx context.Context, site engine.Site, owner engine.User, passwordHash string, entry engine.AuditEntry, now time.Time) error {
 	return s.tx(ctx, func(tx *sql.Tx) error {
 		var n int
-		if err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM sites) OR EXISTS (SELECT 1 FROM users)`).Scan(&n); err != nil {
+		if err := tx.QueryRowContext(ctx, anyoneQuery).Scan(&n); err != nil {
 			return fmt.Errorf("store: install: %w", err)
 		}
 		if n == 1 {

@@ -36,15 +36,15 @@ func (h *Handler) renderContent(w http.ResponseWriter, r *http.Request, status i
 		h.fail(w, r, err)
 		return
 	}
-	nodes := found.Nodes
-	_, pending, err := h.eng.PendingRefs(ctx, st.site.ID)
-	if err != nil {
-		h.fail(w, r, err)
-		return
+	list := contentListOf(ctx, found)
+	list.CanPublish, list.Error = engine.AbilitiesOfPerson(*st.user).PublishSite, errMsg
+	if list.CanPublish { // the count shows on the publish bar only; it reads the whole site
+		if _, list.Pending, err = h.eng.PendingRefs(ctx, st.site.ID); err != nil {
+			h.fail(w, r, err)
+			return
+		}
 	}
-	list := contentListOf(ctx, q, found)
-	list.Pending, list.CanPublish, list.Error = pending, engine.AbilitiesOfPerson(*st.user).PublishSite, errMsg
-	for _, n := range nodes {
+	for _, n := range found.Nodes {
 		row := templates.NodeRow{ID: n.ID, Kind: string(n.Kind), Title: n.Body.Title, Status: string(n.ShownStatus()),
 			Live: n.Live != nil && n.LiveStatus == content.StatusPublished, Changed: n.Live != nil && n.Live.Hash != n.Hash,
 			UpdatedAt: n.UpdatedAt.In(siteLoc(st.site)), Author: n.Author.Name, Lang: cmp.Or(n.Body.Lang, st.site.Lang)}
@@ -60,12 +60,13 @@ func (h *Handler) renderContent(w http.ResponseWriter, r *http.Request, status i
 	h.render(w, r, status, templates.Content(h.page(r, "content.title", "content"), list))
 }
 
-// contentListOf is the list's frame for the query q: its filters as the
-// URL says them (a value Studio does not know shows as none), their
-// choices, and the links to the pages around found.
-func contentListOf(ctx context.Context, q url.Values, found engine.NodeList) templates.ContentList {
+// contentListOf is the list's frame for found: the filters it applied,
+// their choices, and the links to the pages around it.
+func contentListOf(ctx context.Context, found engine.NodeList) templates.ContentList {
 	p := locales.From(ctx)
-	c := templates.ContentList{Search: q.Get("q"), Page: found.Page,
+	f := found.Filter
+	c := templates.ContentList{Search: f.Search, Kind: string(f.Kind), Status: string(f.Status), Lang: f.Lang, Sort: string(f.Sort),
+		Page:  found.Page,
 		Sorts: []templates.Option{{Value: "", Label: p.T("content.sort_edited")}, {Value: string(engine.SortTitle), Label: p.T("content.sort_title")}}}
 	for _, k := range []release.NodeKind{release.KindContentEntry, release.KindPage, release.KindAsset} {
 		c.Kinds = append(c.Kinds, templates.Option{Value: string(k), Label: p.T("kind." + string(k))})
@@ -76,16 +77,6 @@ func contentListOf(ctx context.Context, q url.Values, found engine.NodeList) tem
 	for _, l := range engine.Languages {
 		c.Langs = append(c.Langs, templates.Option{Value: l, Label: p.T("lang." + l)})
 	}
-	known := func(v string, opts []templates.Option) string {
-		for _, o := range opts {
-			if o.Value == v {
-				return v
-			}
-		}
-		return ""
-	}
-	c.Kind, c.Status, c.Lang, c.Sort = known(q.Get("kind"), c.Kinds), known(q.Get("status"), c.Statuses),
-		known(q.Get("lang"), c.Langs), known(q.Get("sort"), c.Sorts)
 	c.Filtered = strings.TrimSpace(c.Search) != "" || c.Kind != "" || c.Status != "" || c.Lang != ""
 	pageURL := func(n int) string {
 		v := url.Values{}
