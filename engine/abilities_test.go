@@ -374,7 +374,7 @@ func TestTokenScopesNarrowedOnEveryCall(t *testing.T) {
 	}
 	// The editor is demoted to Contributor: the same token now schedules
 	// at the own level only.
-	if _, err := b.Store.DB().ExecContext(ctx, `UPDATE users SET role = 'contributor' WHERE id = ?`, b.Editor.ID); err != nil {
+	if _, err := b.Store.DB().ExecContext(ctx, `UPDATE memberships SET role = 'contributor' WHERE user_id = ?`, b.Editor.ID); err != nil {
 		t.Fatal(err)
 	}
 	u, err = b.Identity.TokenUser(ctx, secret)

@@ -78,7 +78,7 @@ func TestReleaseDiff(t *testing.T) {
 	})
 
 	t.Run("OtherSitesReleaseIsNotFound", func(t *testing.T) {
-		other, err := b.Eng.CreateSite(ctx, "Other", "UTC")
+		other, err := b.CreateSite(ctx, "Other", "UTC")
 		if err != nil {
 			t.Fatal(err)
 		}

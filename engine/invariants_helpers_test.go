@@ -269,7 +269,7 @@ func (b *testBundle) pinRelease(tb testing.TB, siteID string, approver engine.Us
 // member management), so the users row is written directly.
 func (b *testBundle) setRole(tb testing.TB, u engine.User, role string) {
 	tb.Helper()
-	b.execSQL(tb, `UPDATE users SET role = ? WHERE id = ?`, role, u.ID)
+	b.execSQL(tb, `UPDATE memberships SET role = ? WHERE user_id = ?`, role, u.ID)
 }
 
 // waitingRequest is the release's one waiting approval request.

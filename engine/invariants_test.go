@@ -38,7 +38,7 @@ func TestInvariantS1ReleaseChangesLiveExactlyByItsItems(t *testing.T) {
 			t.Helper()
 			t.Fatalf("round %d (seed %#x): %s", round, invSeed, fmt.Sprintf(format, args...))
 		}
-		site, err := b.Eng.CreateSite(ctx, fmt.Sprintf("Round %d", round), "UTC")
+		site, err := b.CreateSite(ctx, fmt.Sprintf("Round %d", round), "UTC")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -311,7 +311,7 @@ func TestInvariantS5HeldNodesKeepTheirLiveVersion(t *testing.T) {
 			t.Helper()
 			t.Fatalf("round %d (seed %#x): %s", round, invSeed, fmt.Sprintf(format, args...))
 		}
-		site, err := b.Eng.CreateSite(ctx, fmt.Sprintf("Round %d", round), "Europe/Istanbul")
+		site, err := b.CreateSite(ctx, fmt.Sprintf("Round %d", round), "Europe/Istanbul")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -641,8 +641,8 @@ func TestInvariantS7RightsRecheckedAtRun(t *testing.T) {
 	}
 	for _, r := range rows {
 		if r.then == "" {
-			// No use case removes a member yet: the users row goes.
-			b.execSQL(t, `DELETE FROM users WHERE id = ?`, r.approver.ID)
+			// No use case removes a member yet: the membership goes.
+			b.execSQL(t, `DELETE FROM memberships WHERE user_id = ?`, r.approver.ID)
 		} else {
 			b.setRole(t, r.approver, r.then)
 		}

@@ -41,7 +41,7 @@ func TestMoveAt(t *testing.T) {
 		// Berlin turns its clocks back on 31 October 2027: 02:30 happens at
 		// 00:30Z and again at 01:30Z. A date and a time name the first (D2);
 		// the second cannot be kept as a date and a time, so it is refused.
-		berlin, err := b.Eng.CreateSite(ctx, "Berlin desk", "Europe/Berlin")
+		berlin, err := b.CreateSite(ctx, "Berlin desk", "Europe/Berlin")
 		if err != nil {
 			t.Fatal(err)
 		}

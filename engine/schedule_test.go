@@ -269,7 +269,7 @@ func TestScheduleNodeRefusesBadInput(t *testing.T) {
 
 	t.Run("NodeOfAnotherSite", func(t *testing.T) {
 		b, in := setup(t)
-		other, err := b.Eng.CreateSite(context.Background(), "Other", "UTC")
+		other, err := b.CreateSite(context.Background(), "Other", "UTC")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -529,7 +529,7 @@ func TestScheduleNodeCreatesThePinnedRelease(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			b := setup(t)
-			berlin, err := b.Eng.CreateSite(ctx, "Berliner Blatt", "Europe/Berlin")
+			berlin, err := b.CreateSite(ctx, "Berliner Blatt", "Europe/Berlin")
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -171,7 +171,7 @@ func TestKillSwitchHoldsDueReleases(t *testing.T) {
 
 	t.Run("OtherSitesRun", func(t *testing.T) {
 		b, _ := setup(t)
-		other, err := b.Eng.CreateSite(context.Background(), "Other Gazette", "Europe/Istanbul")
+		other, err := b.CreateSite(context.Background(), "Other Gazette", "Europe/Istanbul")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -439,7 +439,7 @@ func TestDailyWriteCap(t *testing.T) {
 		if n, err := settings.New(b.Eng, b.Store).DailyWriteUse(ctx, b.Site.ID); err != nil || n != 0 {
 			t.Fatalf("use with no automations: %d, %v", n, err)
 		}
-		other, err := b.Eng.CreateSite(ctx, "Other", "UTC")
+		other, err := b.CreateSite(ctx, "Other", "UTC")
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -14,8 +14,13 @@ type User struct {
 	ID    string
 	Email string
 	Name  string
-	Role  policy.Role
-	Lang  string
+	// Role is the person's role on SiteID, the site the request acts on
+	// (a membership, §10.2). Read without a site (a route no site is in:
+	// the list of sites, the scheduler's status), SiteID is "" and Role is
+	// the highest the person holds on any site; "" when they hold none.
+	Role   policy.Role
+	SiteID string
+	Lang   string
 	// Scopes, for a call with a personal access token, are the token's
 	// scopes (narrowed to Role on use, see Level); nil for a person signed
 	// in, who holds their role's.
@@ -24,6 +29,12 @@ type User struct {
 	// call is the key's, on behalf of its owner (ID, Role and Scopes above,
 	// narrowed to the owner's current role); nil for a person.
 	Agent *AgentCall
+}
+
+// Membership is a person's role on one site (§10.2).
+type Membership struct {
+	SiteID string
+	Role   policy.Role
 }
 
 // AgentCall is the agent side of a call through an agent key.

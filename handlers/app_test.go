@@ -169,7 +169,7 @@ var cheapHash = sync.OnceValue(func() string {
 
 func (a *testApp) addUser(t *testing.T, email, name string, role policy.Role, lang string) engine.User {
 	t.Helper()
-	u := engine.User{ID: ids.New("user"), Email: email, Name: name, Role: role, Lang: lang}
+	u := engine.User{ID: ids.New("user"), Email: email, Name: name, Role: role, SiteID: a.site.ID, Lang: lang}
 	if err := a.store.CreateUser(context.Background(), u, cheapHash(), start); err != nil {
 		t.Fatal(err)
 	}

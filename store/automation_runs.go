@@ -28,7 +28,8 @@ const automationsDue = `(SELECT min(au.due_at) FROM automations au WHERE au.due_
 const dueWorkSQL = `SELECT r.*, w.due, w.sys FROM (SELECT ` + automationsDue + ` AS due,
 		(SELECT min(next_at) FROM system_jobs) AS sys) w LEFT JOIN (
 		SELECT ` + releaseColumns + `, COALESCE(p.paused, 0) AS paused_flag,
-		  (SELECT json_array(` + userColumns + `) FROM users WHERE users.id = json_extract(approval, '$.by.id')) AS approver, CASE
+		  (SELECT json_array(` + memberColumns + `) FROM memberships m JOIN users u ON u.id = m.user_id
+		    WHERE m.site_id = releases.site_id AND m.user_id = json_extract(approval, '$.by.id')) AS approver, CASE
 		    WHEN COALESCE(p.paused, 0) = 0 OR state = 'awaiting_approval'
 		      THEN execute_at
 		    ELSE max(COALESCE(lease_until, ''), strftime('%Y-%m-%dT%H:%M:%fZ', execute_at, ?))
@@ -86,6 +87,9 @@ func (s *Store) DueWork(ctx context.Context, until time.Time, limit int) (schedu
 		if r.Approver, err = approverOf(approver); err != nil {
 			return w, err
 		}
+		if r.Approver != nil {
+			r.Approver.SiteID = r.SiteID
+		}
 		r.ApproverRead = true
 		w.Releases = append(w.Releases, r)
 	}
@@ -93,7 +97,8 @@ func (s *Store) DueWork(ctx context.Context, until time.Time, limit int) (schedu
 }
 
 // approverOf decodes DueWork's approver column: the approver's
-// userColumns as a JSON array, NULL when there is no such account.
+// memberColumns on the release's site as a JSON array, NULL when there is
+// no such account or it is no longer a member of the site.
 func approverOf(col sql.NullString) (*engine.User, error) {
 	if !col.Valid {
 		return nil, nil

@@ -51,10 +51,10 @@ func setup(t *testing.T) *bundle {
 		t.Fatal(err)
 	}
 	people := identity.New(b.eng, b.store, nil)
-	if b.editor, err = people.AddUser(ctx, "editor@example.com", "Elif", policy.Editor, "correct horse", "tr"); err != nil {
+	if b.editor, err = people.AddUser(ctx, b.site.ID, "editor@example.com", "Elif", policy.Editor, "correct horse", "tr"); err != nil {
 		t.Fatal(err)
 	}
-	if b.contributor, err = people.AddUser(ctx, "contrib@example.com", "Can", policy.Contributor, "correct horse", "en"); err != nil {
+	if b.contributor, err = people.AddUser(ctx, b.site.ID, "contrib@example.com", "Can", policy.Contributor, "correct horse", "en"); err != nil {
 		t.Fatal(err)
 	}
 	// The contributor writes it: their own-level scopes reach it (§10.1).

@@ -18,7 +18,7 @@ import (
 // nobody signs in here).
 func (b *bundle) admin(t *testing.T) engine.User {
 	t.Helper()
-	u := engine.User{ID: ids.New("user"), Email: "admin@example.com", Name: "Ada", Role: policy.Admin, Lang: "en"}
+	u := engine.User{ID: ids.New("user"), Email: "admin@example.com", Name: "Ada", Role: policy.Admin, SiteID: b.site.ID, Lang: "en"}
 	if err := b.store.CreateUser(context.Background(), u, "not-a-bcrypt-hash", start); err != nil {
 		t.Fatal(err)
 	}

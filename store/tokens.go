@@ -31,7 +31,7 @@ func (s *Store) TokenUser(ctx context.Context, hash string) (engine.Token, engin
 	var t engine.Token
 	var created string
 	var used, scopes sql.NullString
-	u, err := scanUser(s.read.QueryRowContext(ctx, `SELECT u.id, u.email, u.name, u.role, u.lang, t.id, t.name, t.created_at, t.last_used_at, t.scopes
+	u, err := scanUser(s.read.QueryRowContext(ctx, `SELECT `+accountColumns+`, t.id, t.name, t.created_at, t.last_used_at, t.scopes
 		FROM tokens t JOIN users u ON u.id = t.user_id WHERE t.hash = ? AND t.revoked_at IS NULL`, hash),
 		&t.ID, &t.Name, &created, &used, &scopes)
 	if err != nil {

@@ -10,21 +10,53 @@ import (
 	"studio/engine/policy"
 )
 
-// CreateUser inserts an account.
+// CreateUser inserts an account and, when u.SiteID is set, its membership
+// of that site with u.Role.
 func (s *Store) CreateUser(ctx context.Context, u engine.User, passwordHash string, now time.Time) error {
-	if err := createUser(ctx, s.write, u, passwordHash, now); err != nil {
+	err := s.tx(ctx, func(tx *sql.Tx) error { return createUser(ctx, tx, u, passwordHash, now) })
+	if err != nil {
 		return fmt.Errorf("store: create user: %w", err)
 	}
 	return nil
 }
 
 func createUser(ctx context.Context, db execer, u engine.User, passwordHash string, now time.Time) error {
-	_, err := db.ExecContext(ctx, `INSERT INTO users (id, email, name, role, password_hash, lang, created_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?)`, u.ID, u.Email, u.Name, string(u.Role), passwordHash, u.Lang, instant(now))
+	_, err := db.ExecContext(ctx, `INSERT INTO users (id, email, name, password_hash, lang, created_at)
+		VALUES (?, ?, ?, ?, ?, ?)`, u.ID, u.Email, u.Name, passwordHash, u.Lang, instant(now))
+	if err != nil || u.SiteID == "" {
+		return err
+	}
+	return addMember(ctx, db, u.SiteID, u.ID, u.Role, now)
+}
+
+// AddMember gives the account userID role on the site siteID.
+func (s *Store) AddMember(ctx context.Context, siteID, userID string, role policy.Role, now time.Time) error {
+	if err := addMember(ctx, s.write, siteID, userID, role, now); err != nil {
+		return fmt.Errorf("store: add member: %w", err)
+	}
+	return nil
+}
+
+func addMember(ctx context.Context, db execer, siteID, userID string, role policy.Role, now time.Time) error {
+	_, err := db.ExecContext(ctx, `INSERT INTO memberships (site_id, user_id, role, created_at) VALUES (?, ?, ?, ?)`,
+		siteID, userID, string(role), instant(now))
 	return err
 }
 
-const userColumns = `id, email, name, role, lang`
+// roleRank orders roles from the highest (policy.Roles' order), for the
+// highest role a person holds on any site.
+const roleRank = `CASE m.role WHEN 'owner' THEN 0 WHEN 'admin' THEN 1 WHEN 'editor' THEN 2 WHEN 'author' THEN 3 ELSE 4 END`
+
+// highestRole is the subquery of the highest role the account u holds on
+// any site, NULL for none.
+const highestRole = `(SELECT m.role FROM memberships m WHERE m.user_id = u.id ORDER BY ` + roleRank + ` LIMIT 1)`
+
+// accountColumns read an account of the users table named u, with its
+// highest role (an account read without a site).
+const accountColumns = `u.id, u.email, u.name, COALESCE(` + highestRole + `, ''), u.lang`
+
+// memberColumns read an account of u on the site of the membership m.
+const memberColumns = `u.id, u.email, u.name, m.role, u.lang`
 
 func scanUser(row interface{ Scan(...any) error }, extra ...any) (engine.User, error) {
 	var u engine.User
@@ -38,13 +70,45 @@ func scanUser(row interface{ Scan(...any) error }, extra ...any) (engine.User, e
 func (s *Store) UserByEmail(ctx context.Context, email string) (engine.User, string, error) {
 	var hash string
 	u, err := scanUser(s.read.QueryRowContext(ctx,
-		`SELECT `+userColumns+`, password_hash FROM users WHERE email = ?`, email), &hash)
+		`SELECT `+accountColumns+`, u.password_hash FROM users u WHERE u.email = ?`, email), &hash)
 	return u, hash, err
 }
 
-// UserByID returns the account with id.
+// UserByID returns the account with id, with the highest role it holds.
 func (s *Store) UserByID(ctx context.Context, id string) (engine.User, error) {
-	return scanUser(s.read.QueryRowContext(ctx, `SELECT `+userColumns+` FROM users WHERE id = ?`, id))
+	return scanUser(s.read.QueryRowContext(ctx, `SELECT `+accountColumns+` FROM users u WHERE u.id = ?`, id))
+}
+
+// MemberByID returns the account with id as a member of siteID, with their
+// role there; engine.ErrNotFound when there is no such account or it is
+// not a member of the site.
+func (s *Store) MemberByID(ctx context.Context, siteID, id string) (engine.User, error) {
+	u, err := scanUser(s.read.QueryRowContext(ctx, `SELECT `+memberColumns+` FROM memberships m
+		JOIN users u ON u.id = m.user_id WHERE m.site_id = ? AND m.user_id = ?`, siteID, id))
+	u.SiteID = siteID
+	return u, err
+}
+
+// Memberships lists the sites the person id is a member of, with their
+// role on each, in the sites' order of creation.
+func (s *Store) Memberships(ctx context.Context, id string) ([]engine.Membership, error) {
+	rows, err := s.read.QueryContext(ctx, `SELECT m.site_id, m.role FROM memberships m JOIN sites s ON s.id = m.site_id
+		WHERE m.user_id = ? ORDER BY s.created_at, s.id`, id)
+	if err != nil {
+		return nil, fmt.Errorf("store: memberships: %w", err)
+	}
+	defer rows.Close()
+	var out []engine.Membership
+	for rows.Next() {
+		var m engine.Membership
+		var role string
+		if err := rows.Scan(&m.SiteID, &role); err != nil {
+			return nil, fmt.Errorf("store: memberships: %w", err)
+		}
+		m.Role = policy.Role(role)
+		out = append(out, m)
+	}
+	return out, rows.Err()
 }
 
 // SetUserLang remembers a person's language.

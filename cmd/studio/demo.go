@@ -87,7 +87,7 @@ func seedDemo(ctx context.Context, eng *engine.Engine, st demoStore) (bool, erro
 	people := identity.New(eng, st, nil)
 	var users []engine.User // in the order of demoUsers: owner, editor, contributor
 	for _, u := range demoUsers {
-		created, err := people.AddUser(ctx, u.email, u.name, u.role, demoPassword, u.lang)
+		created, err := people.AddUser(ctx, site.ID, u.email, u.name, u.role, demoPassword, u.lang)
 		if err != nil {
 			return false, err
 		}

@@ -40,9 +40,9 @@ func TestSessionTokensAreStoredHashed(t *testing.T) {
 
 	// A session from before: stored under its plain token.
 	pre := newApp(st, fakeclock.New(time.Date(2026, 11, 2, 5, 0, 0, 0, time.UTC)), log, false)
-	_, err = pre.engine.CreateSite(ctx, "Demo Gazette", "Europe/Istanbul")
+	site, err := pre.engine.CreateSite(ctx, "Demo Gazette", "Europe/Istanbul")
 	must(t, err)
-	u, err := pre.identity.AddUser(ctx, "editor@demo.test", "Elif Editor", policy.Editor, demoPassword, "en")
+	u, err := pre.identity.AddUser(ctx, site.ID, "editor@demo.test", "Elif Editor", policy.Editor, demoPassword, "en")
 	must(t, err)
 	old := "T0xEc2Vzc2lvbnRva2VuZnJvbWJlZm9yZWhhc2hpbmc" // 43 characters, as scs makes them
 	b, err := scs.GobCodec{}.Encode(time.Now().Add(24*time.Hour), map[string]any{"user_id": u.ID, "csrf": "old-csrf"})

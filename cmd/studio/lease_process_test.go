@@ -15,6 +15,7 @@ import (
 	"studio/engine/content"
 	"studio/engine/fakeclock"
 	"studio/engine/localtime"
+	"studio/engine/policy"
 	"studio/engine/release"
 	"studio/store"
 )
@@ -49,6 +50,9 @@ func TestStoppedAndKilledTickersHoldNoSite(t *testing.T) {
 	}
 	second, err := eng.CreateSite(ctx, "Second Gazette", "UTC")
 	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.AddMember(ctx, second.ID, editor.ID, policy.Editor, clock.Now()); err != nil {
 		t.Fatal(err)
 	}
 	releases := map[string][]string{} // site → its releases in time order

@@ -151,6 +151,11 @@ func TestRealProcess(t *testing.T) {
 func TestUserAdd(t *testing.T) {
 	ctx := context.Background()
 	data := t.TempDir()
+	if err := run(ctx, []string{"user", "add", "--email", "ayse@example.com", "--name", "Ayşe", "--password-stdin", "--data", data},
+		strings.NewReader("a long enough secret\n"), io.Discard, nil); err == nil || !strings.Contains(err.Error(), "there is no site yet") {
+		t.Fatalf("user add before any site: %v", err)
+	}
+	addSite(t, data)
 	var out strings.Builder
 	args := []string{"user", "add", "--email", "ayse@example.com", "--name", "Ayşe Yılmaz", "--role", "editor", "--password-stdin", "--data", data}
 	if err := run(ctx, args, strings.NewReader("a long enough secret\n"), &out, nil); err != nil {

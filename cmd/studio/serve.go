@@ -213,7 +213,7 @@ func printSetupLink(ctx context.Context, stdout io.Writer, s *setup.Setup, liste
 		if nobody, err := s.NobodyToSignIn(ctx); err != nil || !nobody {
 			return err
 		}
-		fmt.Fprintln(stdout, "Studio has a site but nobody to sign in: add its Owner with\n  studio user add --email EMAIL --name NAME --role owner")
+		fmt.Fprintln(stdout, "Studio has a site but nobody to sign in: add its Owner with\n  studio user add --email EMAIL --name NAME --role owner [--site SITE_ID]")
 		return nil
 	}
 	base, err := publicBase("", listen)

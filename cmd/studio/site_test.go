@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"studio/engine"
+	"studio/engine/policy"
 	"studio/engine/services"
 	"studio/store"
 )
@@ -75,16 +77,42 @@ func TestSiteAdd(t *testing.T) {
 		t.Fatalf("serve's banner on sites with nobody: %q, %v", banner.String(), err)
 	}
 	st.Close()
-	if err := run(ctx, []string{"user", "add", "--email", "zeynep@kuzeyhaber.example", "--name", "Zeynep", "--role", "owner", "--password-stdin", "--data", data},
-		strings.NewReader("a long enough secret\n"), io.Discard, nil); err != nil {
+	// With two sites, user add must be told which one the role is on.
+	addOwner := func(more ...string) error {
+		args := append([]string{"user", "add", "--email", "zeynep@kuzeyhaber.example", "--name", "Zeynep", "--role", "owner", "--password-stdin", "--data", data}, more...)
+		return run(ctx, args, strings.NewReader("a long enough secret\n"), io.Discard, nil)
+	}
+	if err := addOwner(); err == nil || !strings.Contains(err.Error(), "--site: say which site") || !strings.Contains(err.Error(), sites[1].ID+" (Güney Haber)") {
+		t.Fatalf("user add without --site on two sites: %v", err)
+	}
+	if err := addOwner("--site", "site_nope"); err == nil || !strings.Contains(err.Error(), `no site "site_nope"`) {
+		t.Fatalf("user add on an unknown site: %v", err)
+	}
+	if err := addOwner("--site", sites[0].ID); err != nil {
 		t.Fatal(err)
 	}
 	if st, err = store.Open(ctx, filepath.Join(data, "studio.db")); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
+	zeynep, _, err := st.UserByEmail(ctx, "zeynep@kuzeyhaber.example")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ms, err := st.Memberships(ctx, zeynep.ID); err != nil || len(ms) != 1 || ms[0] != (engine.Membership{SiteID: sites[0].ID, Role: policy.Owner}) {
+		t.Fatalf("memberships %+v, %v; want Owner of %s only", ms, err, sites[0].ID)
+	}
 	banner.Reset()
 	if err := printSetupLink(ctx, &banner, services.New(st, systemClock{}, nil).Setup, listen); err != nil || banner.Len() != 0 {
 		t.Fatalf("serve's banner once the Owner exists: %q, %v", banner.String(), err)
+	}
+}
+
+// addSite adds a site to the data folder, as `studio site add` does.
+func addSite(t *testing.T, data string) {
+	t.Helper()
+	if err := run(context.Background(), []string{"site", "add", "--name", "Kuzey Haber", "--zone", "Europe/Istanbul", "--data", data},
+		nil, io.Discard, nil); err != nil {
+		t.Fatal(err)
 	}
 }

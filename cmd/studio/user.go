@@ -26,6 +26,7 @@ func userAddCmd(ctx context.Context, args []string, stdin io.Reader, stdout io.W
 	name := fs.String("name", "", "full name")
 	role := fs.String("role", "editor", "owner, admin, editor, author or contributor")
 	lang := fs.String("lang", "en", "language: en or tr")
+	siteID := fs.String("site", "", "the site's id the role is on (default: the only site)")
 	fromStdin := fs.Bool("password-stdin", false, "read the password from standard input")
 	st, err := parseAndOpen(ctx, fs, args)
 	if err != nil {
@@ -36,16 +37,44 @@ func userAddCmd(ctx context.Context, args []string, stdin io.Reader, stdout io.W
 	if !ok {
 		return fmt.Errorf("unknown role %q (owner, admin, editor, author, contributor)", *role)
 	}
+	svc := services.New(st, systemClock{}, nil)
+	site, err := siteOf(ctx, svc.Engine, *siteID)
+	if err != nil {
+		return err
+	}
 	password, err := readPassword(stdin, stdout, *fromStdin)
 	if err != nil {
 		return err
 	}
-	u, err := services.New(st, systemClock{}, nil).Identity.AddUser(ctx, *email, *name, r, password, *lang)
+	u, err := svc.Identity.AddUser(ctx, site.ID, *email, *name, r, password, *lang)
 	if err != nil {
 		return refused(err, *lang)
 	}
-	fmt.Fprintf(stdout, "Added %s <%s> as %s.\n", u.Name, u.Email, u.Role)
+	fmt.Fprintf(stdout, "Added %s <%s> as %s of %s.\n", u.Name, u.Email, u.Role, site.Name)
 	return nil
+}
+
+// siteOf is the site --site names (its id), or the only site there is when
+// it names none.
+func siteOf(ctx context.Context, eng *engine.Engine, id string) (engine.Site, error) {
+	sites, err := eng.Sites(ctx)
+	if err != nil {
+		return engine.Site{}, err
+	}
+	var ids []string
+	for _, s := range sites {
+		if s.ID == id || (id == "" && len(sites) == 1) {
+			return s, nil
+		}
+		ids = append(ids, s.ID+" ("+s.Name+")")
+	}
+	switch {
+	case len(sites) == 0:
+		return engine.Site{}, errors.New("there is no site yet: open the setup link `studio serve` prints, or run `studio site add` first")
+	case id == "":
+		return engine.Site{}, fmt.Errorf("--site: say which site the role is on: %s", strings.Join(ids, ", "))
+	}
+	return engine.Site{}, fmt.Errorf("--site: no site %q: %s", id, strings.Join(ids, ", "))
 }
 
 // readPassword reads one line from stdin for scripts, or prompts twice on a

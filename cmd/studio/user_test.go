@@ -16,6 +16,7 @@ import (
 func TestUserAddRefusesTrivialPasswords(t *testing.T) {
 	ctx := context.Background()
 	data := t.TempDir()
+	addSite(t, data)
 	for _, tc := range []struct{ password, lang, want string }{
 		{"şifreşifr", "en", "Choose a password of at least 10 characters."}, // 11 bytes, 9 characters
 		{"aaaaaaaaaaaaaa", "en", "One character repeated is easy to guess."},

@@ -191,8 +191,9 @@ func DefaultScopes(m policy.Mode, role policy.Role) []policy.Scope {
 // Store is what the agent-key use cases need from storage. Package store
 // implements it.
 type Store interface {
-	// UserByID reads a person; engine.ErrNotFound when there is none.
-	UserByID(ctx context.Context, id string) (engine.User, error)
+	// MemberByID reads a person as a member of a site, with their role
+	// there; engine.ErrNotFound when there is none or they are not one.
+	MemberByID(ctx context.Context, siteID, id string) (engine.User, error)
 	// Automation reads one automation of a site; engine.ErrNotFound.
 	Automation(ctx context.Context, siteID, id string) (automations.Automation, error)
 	// CreateAgentKey stores k with the hash of its secret and its audit
@@ -581,11 +582,12 @@ func (a *Agents) Authenticate(ctx context.Context, secret string) (engine.User, 
 	return u, nil
 }
 
-// keyUser is the caller k acts as now: its owner as they are now, their
-// scopes narrowed to k's, k's mode capped by their role (§10.1);
-// engine.ErrNotFound when the owner is gone.
+// keyUser is the caller k acts as now: its owner as they are now on k's
+// site, their scopes narrowed to k's, k's mode capped by their role there
+// (§10.1); engine.ErrNotFound when the owner is gone or no longer a member
+// of the site.
 func (a *Agents) keyUser(ctx context.Context, k Key) (engine.User, error) {
-	u, err := a.store.UserByID(ctx, k.OwnerID)
+	u, err := a.store.MemberByID(ctx, k.SiteID, k.OwnerID)
 	if err != nil {
 		return engine.User{}, err
 	}

@@ -17,7 +17,7 @@ func TestAgentSite(t *testing.T) {
 	b := setup(t)
 	ctx := context.Background()
 	a := b.create(t, weekly())
-	other, err := b.Eng.CreateSite(ctx, "Other Times", "Europe/London")
+	other, err := b.CreateSite(ctx, "Other Times", "Europe/London")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -429,7 +429,7 @@ func TestCalendarOverlapsAndRequests(t *testing.T) {
 func TestCalendarRange(t *testing.T) {
 	b := newBundle(t)
 	ctx := context.Background()
-	berlin, err := b.Eng.CreateSite(ctx, "Berliner Blatt", "Europe/Berlin")
+	berlin, err := b.CreateSite(ctx, "Berliner Blatt", "Europe/Berlin")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -596,7 +596,7 @@ func TestCalendarDST(t *testing.T) {
 	b := newBundle(t)
 	ctx := context.Background()
 	const zone = "Europe/Berlin"
-	site, err := b.Eng.CreateSite(ctx, "Berliner Blatt", zone)
+	site, err := b.CreateSite(ctx, "Berliner Blatt", zone)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -672,7 +672,7 @@ func TestCalendarDST(t *testing.T) {
 func TestCalendarMonthInTheSiteZone(t *testing.T) {
 	b := newBundle(t)
 	ctx := context.Background()
-	ny, err := b.Eng.CreateSite(ctx, "Gazette NY", "America/New_York")
+	ny, err := b.CreateSite(ctx, "Gazette NY", "America/New_York")
 	if err != nil {
 		t.Fatal(err)
 	}

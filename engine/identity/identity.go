@@ -23,6 +23,11 @@ type Store interface {
 	CreateUser(ctx context.Context, u engine.User, passwordHash string, now time.Time) error
 	UserByEmail(ctx context.Context, email string) (engine.User, string, error)
 	UserByID(ctx context.Context, id string) (engine.User, error)
+	// MemberByID reads the account id as a member of siteID, with their
+	// role there; engine.ErrNotFound when it is not a member.
+	MemberByID(ctx context.Context, siteID, id string) (engine.User, error)
+	// Memberships lists the sites a person is a member of, oldest site first.
+	Memberships(ctx context.Context, userID string) ([]engine.Membership, error)
 	SetUserLang(ctx context.Context, id, lang string) error
 	// AppendAudit writes one audit row that goes with no other change (a
 	// failed sign-in).

@@ -366,7 +366,7 @@ func TestAddUserRefusesTrivialPasswords(t *testing.T) {
 	b := newBundle(t)
 	ctx := context.Background()
 	for _, pw := range []string{"short", "aaaaaaaaaaaa", "qwertyuiop", "password123"} {
-		_, err := b.Identity.AddUser(ctx, "new@example.com", "New", policy.Editor, pw, "en")
+		_, err := b.Identity.AddUser(ctx, b.Site.ID, "new@example.com", "New", policy.Editor, pw, "en")
 		if e, ok := engine.AsError(err); !ok || e.Field != "password" {
 			t.Errorf("AddUser with %q: %v", pw, err)
 		}

@@ -92,10 +92,9 @@ func (e *Identity) TokenUser(ctx context.Context, secret string) (engine.User, e
 		}
 	}
 	if t.Scopes != nil {
-		u.Scopes = policy.Narrow(t.Scopes, u.Role)
-		if u.Scopes == nil {
-			u.Scopes = []policy.Scope{} // narrowed to nothing: not the role's
-		}
+		// Kept as chosen: User.Level narrows them to the role of the
+		// site the call acts on (OnSite), on every use.
+		u.Scopes = slices.Clone(t.Scopes)
 	}
 	return u, nil
 }

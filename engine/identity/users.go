@@ -18,12 +18,14 @@ import (
 	"studio/engine/throttle"
 )
 
-// AddUser creates an account. The password is stored as a bcrypt hash.
-func (e *Identity) AddUser(ctx context.Context, email, name string, role policy.Role, password, lang string) (engine.User, error) {
+// AddUser creates an account with role on the site siteID. The password
+// is stored as a bcrypt hash.
+func (e *Identity) AddUser(ctx context.Context, siteID, email, name string, role policy.Role, password, lang string) (engine.User, error) {
 	u, hash, err := NewAccount(email, name, role, password, lang)
 	if err != nil {
 		return engine.User{}, err
 	}
+	u.SiteID = siteID
 	if _, _, err := e.store.UserByEmail(ctx, u.Email); err == nil {
 		return engine.User{}, engine.Refuse("email_taken", "email")
 	} else if !errors.Is(err, engine.ErrNotFound) {
@@ -167,9 +169,30 @@ func truncateRunes(s string, n int) string {
 	return string([]rune(s)[:n])
 }
 
-// User returns the account with id.
+// User returns the account with id, with the highest role it holds on any
+// site (SiteID ""): what a route no site is in may check. A route on a site
+// acts as OnSite's user.
 func (e *Identity) User(ctx context.Context, id string) (engine.User, error) {
 	return e.store.UserByID(ctx, id)
+}
+
+// OnSite is u acting on the site siteID: with their role there (§10.2), a
+// token's or agent key's scopes kept, to be narrowed to that role on use.
+// engine.ErrNotFound when u is not a member of the site, which a surface
+// answers as it answers a site that does not exist.
+func (e *Identity) OnSite(ctx context.Context, u engine.User, siteID string) (engine.User, error) {
+	m, err := e.store.MemberByID(ctx, siteID, u.ID)
+	if err != nil {
+		return engine.User{}, err
+	}
+	u.Role, u.SiteID = m.Role, siteID
+	return u, nil
+}
+
+// Memberships lists the sites the person userID is a member of, with their
+// role on each, oldest site first.
+func (e *Identity) Memberships(ctx context.Context, userID string) ([]engine.Membership, error) {
+	return e.store.Memberships(ctx, userID)
 }
 
 // SetLanguage remembers the person's language.

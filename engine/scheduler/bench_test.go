@@ -36,7 +36,7 @@ func BenchmarkAutomationsTick200Across21Sites(b *testing.B) {
 	ctx := context.Background()
 	sites := []string{tb.Site.ID}
 	for i := range 20 {
-		s, err := tb.Eng.CreateSite(ctx, fmt.Sprintf("Site %d", i), "Europe/Istanbul")
+		s, err := tb.CreateSite(ctx, fmt.Sprintf("Site %d", i), "Europe/Istanbul")
 		if err != nil {
 			b.Fatal(err)
 		}

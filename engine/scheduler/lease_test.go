@@ -252,7 +252,7 @@ func TestStatusNamesReleasesNobodyTook(t *testing.T) {
 			t.Fatalf("site %q: past lease %+v, due not claimed %+v; want %s and %s", site, st.PastLease, st.DueNotClaimed, r1.ID, r2.ID)
 		}
 	}
-	other, err := b.Eng.CreateSite(ctx, "Other", "UTC")
+	other, err := b.CreateSite(ctx, "Other", "UTC")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,14 +17,14 @@ import (
 type flakyStore struct {
 	scheduler.Store
 	fails     atomic.Int32 // ApplyRelease
-	userFails atomic.Int32 // UserByID
+	userFails atomic.Int32 // MemberByID
 }
 
-func (f *flakyStore) UserByID(ctx context.Context, id string) (engine.User, error) {
+func (f *flakyStore) MemberByID(ctx context.Context, siteID, id string) (engine.User, error) {
 	if f.userFails.Add(-1) >= 0 {
 		return engine.User{}, errTimeout
 	}
-	return f.Store.UserByID(ctx, id)
+	return f.Store.MemberByID(ctx, siteID, id)
 }
 
 var errTimeout = errors.New("database is locked (timeout)")

@@ -413,7 +413,7 @@ func (e *Scheduler) approvalHolds(ctx context.Context, r engine.ReleaseRow) (rea
 		u = *r.Approver
 	default:
 		var err error
-		u, err = e.store.UserByID(ctx, r.Approval.By.ID)
+		u, err = e.store.MemberByID(ctx, r.SiteID, r.Approval.By.ID) // their role there now
 		if errors.Is(err, engine.ErrNotFound) {
 			return "approval_lost", false, nil
 		}

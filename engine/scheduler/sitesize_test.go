@@ -29,11 +29,11 @@ func TestPublishCostBySiteSize(t *testing.T) {
 	}
 	b := newBundle(t)
 	ctx := context.Background()
-	small, err := b.Eng.CreateSite(ctx, "Small", "Europe/Istanbul")
+	small, err := b.CreateSite(ctx, "Small", "Europe/Istanbul")
 	if err != nil {
 		t.Fatal(err)
 	}
-	large, err := b.Eng.CreateSite(ctx, "Newsroom", "Europe/Istanbul")
+	large, err := b.CreateSite(ctx, "Newsroom", "Europe/Istanbul")
 	if err != nil {
 		t.Fatal(err)
 	}

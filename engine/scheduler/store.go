@@ -63,7 +63,9 @@ type Store interface {
 	// ids, by id (none before its first publish): one statement, so they
 	// agree, that reads those nodes by key whatever the site's size.
 	LiveRefs(ctx context.Context, siteID string, ids []string) (engine.Site, []release.Ref, error)
-	UserByID(ctx context.Context, id string) (engine.User, error)
+	// MemberByID reads a person as a member of a site, with their role
+	// there; engine.ErrNotFound when there is none or they are not one.
+	MemberByID(ctx context.Context, siteID, id string) (engine.User, error)
 	Node(ctx context.Context, siteID, id string) (content.Node, error)
 	HeldNodes(ctx context.Context, siteID, nodeID string) (map[string]engine.Held, error)
 	ScheduleSettings(ctx context.Context, siteID string) (engine.ScheduleSettings, error)

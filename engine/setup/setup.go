@@ -138,6 +138,7 @@ func (s *Setup) Install(ctx context.Context, token string, in Input) (engine.Use
 	if err := errors.Join(siteErr, ownerErr); err != nil {
 		return engine.User{}, engine.Site{}, err
 	}
+	owner.SiteID = site.ID // the Owner's membership of the site
 	now := s.e.Now()
 	audit := engine.AuditEntry{Action: "studio.setup", SiteID: site.ID, At: now,
 		Actor:   release.Actor{Kind: "person", ID: owner.ID, Name: owner.Name},

@@ -174,7 +174,7 @@ func TestSetupIsNotOfferedOnceAnyoneExists(t *testing.T) {
 	b := empty(t)
 	token := offer(t, b)
 	people := identity.New(b.eng, b.store, nil)
-	if _, err := people.AddUser(ctx, "ops@example.com", "Ops", policy.Admin, "correct horse battery", "en"); err != nil {
+	if _, err := people.AddUser(ctx, "", "ops@example.com", "Ops", policy.Admin, "correct horse battery", "en"); err != nil {
 		t.Fatal(err)
 	}
 	if got, err := b.setup.Offer(ctx); got != "" || err != nil {

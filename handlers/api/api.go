@@ -99,8 +99,9 @@ func userOf(ctx context.Context) engine.User { u, _ := ctx.Value(userKey{}).(eng
 func siteOf(ctx context.Context) engine.Site { s, _ := ctx.Value(siteKey{}).(engine.Site); return s }
 
 // Guard finds the calling person (a bearer token, or else the Studio
-// session with its CSRF token on state-changing requests), checks the
-// route's scope and, for routes under a site, that the site exists.
+// session with its CSRF token on state-changing requests), for routes
+// under a site their role there (a site they are no member of is not
+// found), and checks the route's scope.
 func (h *Handler) Guard(scope policy.Scope, next http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		ctx := locales.With(r.Context(), locales.Match(r.Header.Get("Accept-Language")))
@@ -129,17 +130,22 @@ func (h *Handler) Guard(scope policy.Scope, next http.HandlerFunc) http.HandlerF
 			h.problem(w, ctx, http.StatusForbidden, CodeCSRF, nil)
 			return
 		}
-		if !u.Passes(scope) { // the own level is the use case's to check
-			h.problem(w, ctx, http.StatusForbidden, engine.CodeForbidden, nil)
-			return
-		}
 		if id := chi.URLParam(r, "siteId"); id != "" {
+			// The caller acts with their role on this site; a site they
+			// are no member of is answered as one that does not exist.
 			site, err := h.eng.Site(ctx, id)
+			if err == nil {
+				u, err = h.identity.OnSite(ctx, u, id)
+			}
 			if err != nil {
 				h.fail(w, ctx, err)
 				return
 			}
-			ctx = context.WithValue(ctx, siteKey{}, site)
+			ctx = context.WithValue(context.WithValue(ctx, siteKey{}, site), userKey{}, u)
+		}
+		if !u.Passes(scope) { // the own level is the use case's to check
+			h.problem(w, ctx, http.StatusForbidden, engine.CodeForbidden, nil)
+			return
 		}
 		next(w, r.WithContext(ctx))
 	}
@@ -347,12 +353,22 @@ func StuckJSON(rs []scheduler.StuckRelease) []map[string]any {
 	return out
 }
 
-// Sites lists the sites.
+// Sites lists the sites the caller is a member of.
 func (h *Handler) Sites(w http.ResponseWriter, r *http.Request) {
-	sites, err := h.eng.Sites(r.Context())
+	ctx := r.Context()
+	sites, err := h.eng.Sites(ctx)
 	if err != nil {
-		h.fail(w, r.Context(), err)
+		h.fail(w, ctx, err)
 		return
+	}
+	ms, err := h.identity.Memberships(ctx, userOf(ctx).ID)
+	if err != nil {
+		h.fail(w, ctx, err)
+		return
+	}
+	member := make(map[string]bool, len(ms))
+	for _, m := range ms {
+		member[m.SiteID] = true
 	}
 	type site struct {
 		ID       string `json:"id"`
@@ -362,7 +378,9 @@ func (h *Handler) Sites(w http.ResponseWriter, r *http.Request) {
 	}
 	out := make([]site, 0, len(sites))
 	for _, s := range sites {
-		out = append(out, site{s.ID, s.Name, s.TimeZone, s.Lang})
+		if member[s.ID] {
+			out = append(out, site{s.ID, s.Name, s.TimeZone, s.Lang})
+		}
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"sites": out})
 }

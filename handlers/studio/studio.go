@@ -317,18 +317,43 @@ func (h *Handler) Guard(scope policy.Scope, next http.HandlerFunc) http.HandlerF
 			http.Redirect(w, r, target, http.StatusSeeOther)
 			return
 		}
+		site, member, err := h.siteOf(r, *st.user)
+		switch {
+		case errors.Is(err, engine.ErrNotFound):
+			h.problem(w, r, http.StatusForbidden, "error.no_site")
+			return
+		case err != nil:
+			h.fail(w, r, err)
+			return
+		}
+		st.site, st.user = site, &member
 		if !st.user.Passes(scope) {
 			h.problem(w, r, http.StatusForbidden, "error.forbidden")
 			return
 		}
-		sites, err := h.eng.Sites(r.Context())
-		if err != nil || len(sites) == 0 {
-			h.fail(w, r, errors.Join(err, errors.New("studio: no site")))
-			return
-		}
-		st.site = sites[0] // one site per Studio for now; later chosen per request
 		next(w, r)
 	}
+}
+
+// siteOf is the site the request acts on and u as a member of it, with
+// their role there: the first site u is a member of, for now (one site a
+// Studio until the site switcher). engine.ErrNotFound when u is a member
+// of none.
+func (h *Handler) siteOf(r *http.Request, u engine.User) (engine.Site, engine.User, error) {
+	ctx := r.Context()
+	ms, err := h.identity.Memberships(ctx, u.ID)
+	if err != nil {
+		return engine.Site{}, engine.User{}, err
+	}
+	if len(ms) == 0 {
+		return engine.Site{}, engine.User{}, engine.ErrNotFound
+	}
+	site, err := h.eng.Site(ctx, ms[0].SiteID)
+	if err != nil {
+		return engine.Site{}, engine.User{}, err
+	}
+	u.Role, u.SiteID = ms[0].Role, site.ID
+	return site, u, nil
 }
 
 // page builds the frame of a page for the request.

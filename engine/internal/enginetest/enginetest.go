@@ -89,11 +89,24 @@ func New(tb testing.TB) *Bundle {
 
 func (b *Bundle) AddUser(tb testing.TB, name string, role policy.Role) engine.User {
 	tb.Helper()
-	u := engine.User{ID: ids.New("user"), Email: strings.ToLower(name) + "@example.com", Name: name, Role: role, Lang: "en"}
+	u := engine.User{ID: ids.New("user"), Email: strings.ToLower(name) + "@example.com", Name: name, Role: role, SiteID: b.Site.ID, Lang: "en"}
 	if err := b.Store.CreateUser(context.Background(), u, "not-a-bcrypt-hash", b.Clock.Now()); err != nil {
 		tb.Fatal(err)
 	}
 	return u
+}
+
+// CreateSite creates another site on which everyone of the bundle holds
+// the role they hold on b.Site, as the memberships migration gave everyone
+// of a Studio from before per-site roles.
+func (b *Bundle) CreateSite(ctx context.Context, name, zone string) (engine.Site, error) {
+	site, err := b.Eng.CreateSite(ctx, name, zone)
+	if err != nil {
+		return site, err
+	}
+	_, err = b.Store.DB().ExecContext(ctx, `INSERT INTO memberships (site_id, user_id, role, created_at)
+		SELECT ?, user_id, role, created_at FROM memberships WHERE site_id = ?`, site.ID, b.Site.ID)
+	return site, err
 }
 
 // CreateNode creates a node written by the contributor: so that the

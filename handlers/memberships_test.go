@@ -1,0 +1,95 @@
+package handlers_test
+
+import (
+	"context"
+	"net/http"
+	"slices"
+	"testing"
+
+	"studio/engine/policy"
+)
+
+// Roles are per site (§10.2): the same person and the same token act with
+// the role of the site in the URL, and a site they are no member of is
+// answered as one that does not exist.
+func TestRolesArePerSite(t *testing.T) {
+	t.Parallel()
+	a := newApp(t)
+	ctx := context.Background()
+	other, err := a.eng.CreateSite(ctx, "Other Gazette", "UTC")
+	if err != nil {
+		t.Fatal(err)
+	}
+	third, err := a.eng.CreateSite(ctx, "Third Gazette", "UTC")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The editor is a Contributor on the other site, the contributor an
+	// Editor there; nobody of theirs is on the third.
+	if err := a.store.AddMember(ctx, other.ID, a.editor.ID, policy.Contributor, start); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.store.AddMember(ctx, other.ID, a.contributor.ID, policy.Editor, start); err != nil {
+		t.Fatal(err)
+	}
+	// A token's scopes are chosen within the role where it is made; each
+	// call narrows them to the role on the site it acts on.
+	asEditorThere := a.contributor
+	asEditorThere.Role, asEditorThere.SiteID = policy.Editor, other.ID
+	editor, contributor := a.tokenFor(t, a.editor), a.tokenFor(t, asEditorThere)
+
+	status, out := apiCall(t, a, "GET", "/api/sites", editor, "")
+	var listed []string
+	for _, s := range out["sites"].([]any) {
+		listed = append(listed, s.(map[string]any)["id"].(string))
+	}
+	if status != 200 || !slices.Equal(listed, []string{a.site.ID, other.ID}) && !slices.Equal(listed, []string{other.ID, a.site.ID}) {
+		t.Fatalf("GET /api/sites: %d %v; want the two sites the editor is a member of", status, listed)
+	}
+
+	// Approving needs releases:publish: an Editor's, not a Contributor's.
+	// Past the guard an unknown request is not found.
+	approve := func(siteID string) string { return "/api/sites/" + siteID + "/approvals/apr_nope/approve" }
+	for _, c := range []struct {
+		name, token, path string
+		status            int
+		code              string
+	}{
+		{"EditorHere", editor, approve(a.site.ID), http.StatusNotFound, "not_found"},
+		{"ContributorElsewhere", editor, approve(other.ID), http.StatusForbidden, "forbidden"},
+		{"ContributorHere", contributor, approve(a.site.ID), http.StatusForbidden, "forbidden"},
+		{"EditorElsewhere", contributor, approve(other.ID), http.StatusNotFound, "not_found"},
+	} {
+		status, out := apiCall(t, a, "POST", c.path, c.token, `{}`)
+		wantError(t, c.name, status, out, c.status, c.code, "")
+	}
+
+	// No member of the third site: its releases are as not found as a
+	// site's that does not exist, word for word.
+	status, none := apiCall(t, a, "GET", "/api/sites/site_nope/releases", editor, "")
+	wantError(t, "UnknownSite", status, none, http.StatusNotFound, "not_found", "")
+	status, out = apiCall(t, a, "GET", "/api/sites/"+third.ID+"/releases", editor, "")
+	wantError(t, "NotAMember", status, out, http.StatusNotFound, "not_found", "")
+	if message(out) != message(none) {
+		t.Errorf("a site one is no member of answers %q, an unknown one %q", message(out), message(none))
+	}
+	if status, out := apiCall(t, a, "GET", "/api/sites/"+other.ID+"/releases", editor, ""); status != 200 {
+		t.Errorf("the other site's releases as a Contributor there: %d %v", status, out)
+	}
+}
+
+// Somebody who is no member of any site signs in and is told so, on every
+// Studio page, without a word of any site.
+func TestStudioWithoutAMembership(t *testing.T) {
+	t.Parallel()
+	a := newApp(t)
+	if _, err := a.store.DB().Exec(`DELETE FROM memberships WHERE user_id = ?`, a.contributor.ID); err != nil {
+		t.Fatal(err)
+	}
+	c := a.signedIn(t, a.contributor)
+	for _, path := range []string{"/studio/schedules", "/studio/content", "/studio/tokens"} {
+		c.check(t, scenario{Name: path, URL: path, ExpectedStatus: http.StatusForbidden,
+			ExpectedContent:    []string{"You are not a member of any site yet."},
+			NotExpectedContent: []string{"Demo Gazette"}})
+	}
+}
