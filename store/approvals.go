@@ -95,21 +95,25 @@ func (s *Store) ApprovalRequest(ctx context.Context, siteID, id string) (engine.
 // DecideApproval records an approver's decision on a waiting request and
 // applies the release's change, in one transaction.
 func (s *Store) DecideApproval(ctx context.Context, d engine.Decision) error {
+	return s.tx(ctx, func(tx *sql.Tx) error { return decideApproval(ctx, tx, d) })
+}
+
+// decideApproval writes d in tx; engine.ErrConflict when its request is no
+// longer waiting.
+func decideApproval(ctx context.Context, tx *sql.Tx, d engine.Decision) error {
 	by, err := jsonText(d.By)
 	if err != nil {
 		return err
 	}
-	return s.tx(ctx, func(tx *sql.Tx) error {
-		ok, err := one(tx.ExecContext(ctx, `UPDATE approvals SET status = ?, decided_by = ?, decided_at = ?, reason = NULLIF(?, '')
-			WHERE id = ? AND status = 'waiting'`, d.Status, by, instant(d.Release.Audit.At), d.Reason, d.ApprovalID))
-		if err != nil {
-			return fmt.Errorf("store: decide approval: %w", err)
-		}
-		if !ok {
-			return engine.ErrConflict
-		}
-		return changeRelease(ctx, tx, d.Release)
-	})
+	ok, err := one(tx.ExecContext(ctx, `UPDATE approvals SET status = ?, decided_by = ?, decided_at = ?, reason = NULLIF(?, '')
+		WHERE id = ? AND status = 'waiting'`, d.Status, by, instant(d.Release.Audit.At), d.Reason, d.ApprovalID))
+	if err != nil {
+		return fmt.Errorf("store: decide approval: %w", err)
+	}
+	if !ok {
+		return engine.ErrConflict
+	}
+	return changeRelease(ctx, tx, d.Release)
 }
 
 // FirstWaitingApprovals is the first limit waiting requests of a site in

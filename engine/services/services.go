@@ -15,6 +15,7 @@ import (
 	"studio/engine/gates"
 	"studio/engine/identity"
 	"studio/engine/jobs"
+	"studio/engine/people"
 	"studio/engine/policy"
 	"studio/engine/public"
 	"studio/engine/scheduler"
@@ -35,6 +36,7 @@ type Store interface {
 	jobs.Store
 	agents.Store
 	setup.Store
+	people.Store
 }
 
 // Services are the use-case families of one process.
@@ -55,6 +57,8 @@ type Services struct {
 	Agents *agents.Agents
 	// Setup is the first run on an empty database: its one-time link.
 	Setup *setup.Setup
+	// People are a site's members: invitations, roles, removals.
+	People *people.People
 }
 
 // New wires the families on st at clock's time. log may be nil.
@@ -72,6 +76,7 @@ func Of(eng *engine.Engine, st Store, clock engine.Clock, log *slog.Logger) *Ser
 	sched.SetAgentKeys(keys) // an auto approval is re-checked against its key at T
 	aut := automations.New(st, eng)
 	aut.SetKeyMinter(automationKeys{keys}) // an agent task mints its own key
+	ids := identity.New(eng, st, log)
 	return &Services{
 		Engine:      eng,
 		Calendar:    calendar.New(st, clock, log),
@@ -82,10 +87,11 @@ func Of(eng *engine.Engine, st Store, clock engine.Clock, log *slog.Logger) *Ser
 		// Gates publish their one-item releases through the scheduler's
 		// Publish now.
 		Gates:    gates.New(eng, sched, st),
-		Identity: identity.New(eng, st, log),
+		Identity: ids,
 		Jobs:     steps,
 		Agents:   keys,
 		Setup:    setup.New(eng, st),
+		People:   people.New(eng, st, ids.SignIn),
 	}
 }
 
