@@ -32,6 +32,7 @@ import (
 	"studio/engine/fakeclock"
 	"studio/engine/identity"
 	"studio/engine/ids"
+	"studio/engine/people"
 	"studio/engine/policy"
 	"studio/engine/release"
 	"studio/handlers"
@@ -71,6 +72,8 @@ type testApp struct {
 	agents *agents.Agents
 	// setup is the handlers' first run: the token its link holds.
 	setup *setup.Setup
+	// people is the handlers' members and invitations of a site.
+	people *people.People
 
 	site        engine.Site
 	editor      engine.User
@@ -136,6 +139,7 @@ func emptyApp(t *testing.T) *testApp {
 		http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { h.ServeHTTP(w, r) })))
 	svc := services.Of(a.eng, st, a.clock, log)
 	a.sched, a.gates, a.identity, a.aut, a.agents, a.setup = svc.Scheduler, svc.Gates, svc.Identity, svc.Automations, svc.Agents, svc.Setup
+	a.people = svc.People
 	sched := a.sched
 	stop := func() {}
 	h = handlers.New(svc, sessions, log, handlers.WithPublicURL(srv.URL), handlers.WithCDNMaxAge(testCDNMaxAge),

@@ -306,6 +306,24 @@ func TestCSRF(t *testing.T) {
 				want = http.StatusUnprocessableEntity
 			case "/studio/setup": // gone once Studio is set up; a first run's own is in setup_test.go
 				want = http.StatusNotFound
+			case "/studio/people/invitations": // the new link is the answer itself (people_test.go)
+				form, want = url.Values{"email": {"new@example.com"}, "role": {"editor"}}, http.StatusOK
+			case "/studio/people/invitations/{id}/revoke": // an open invitation
+				_, inv, err := a.people.Invite(context.Background(), who, a.site.ID, "new@example.com", policy.Author)
+				if err != nil {
+					t.Fatal(err)
+				}
+				u = "/studio/people/invitations/" + inv.ID + "/revoke"
+			case "/studio/people/{id}/role": // a member to change
+				u, form = "/studio/people/"+a.contributor.ID+"/role", url.Values{"role": {"author"}}
+			case "/studio/people/{id}/remove": // a member to remove
+				u = "/studio/people/" + a.addUser(t, "leaving@example.com", "Leyla", policy.Author, "en").ID + "/remove"
+			case "/studio/join": // an invitation's link, taken up by a new account
+				secret, _, err := a.people.Invite(context.Background(), who, a.site.ID, "new@example.com", policy.Author) // who is an administrator: nobody holds "anyone"
+				if err != nil {
+					t.Fatal(err)
+				}
+				form = url.Values{"token": {secret}, "name": {"Nur"}, "password": {password}}
 			}
 			c := a.signedIn(t, who)
 			token := c.token()

@@ -62,6 +62,9 @@ func StudioRoutes(s *studio.Handler) []Route {
 		// The first run (issue 15): only with the one-time token serve printed.
 		{"GET", "/studio/setup", Anyone, s.SetupForm},
 		{"POST", "/studio/setup", Anyone, s.Setup},
+		// An invitation's link: the invited person joins the site (issue 15).
+		{"GET", "/studio/join", Anyone, s.JoinForm},
+		{"POST", "/studio/join", Anyone, s.Join},
 
 		{"GET", "/studio", policy.SchedulesRead, redirect("/studio/schedules")},
 		// The Schedules page (§15.1): the Agenda or the Month; its URL is its
@@ -163,6 +166,12 @@ func StudioRoutes(s *studio.Handler) []Route {
 
 		// Site settings (§15.1): the time zone and the Schedules section,
 		// for Administrators and above (§10.2).
+		// The site's people: Owners and Administrators (engine/people).
+		{"GET", "/studio/people", policy.SiteSettings, s.People},
+		{"POST", "/studio/people/invitations", policy.SiteSettings, s.Invite},
+		{"POST", "/studio/people/invitations/{id}/revoke", policy.SiteSettings, s.RevokeInvitation},
+		{"POST", "/studio/people/{id}/role", policy.SiteSettings, s.SetRole},
+		{"POST", "/studio/people/{id}/remove", policy.SiteSettings, s.RemoveMember},
 		{"GET", "/studio/settings", policy.SiteSettings, s.Settings},
 		{"POST", "/studio/settings/time-zone", policy.SiteSettings, s.SaveTimeZone},
 		{"POST", "/studio/settings/lang", policy.SiteSettings, s.SaveSiteLang},

@@ -25,6 +25,7 @@ func transport(trusted []netip.Prefix, force bool) func(http.Handler) http.Handl
 			https := overHTTPS(r, trusted)
 			if https {
 				w.Header().Set("Strict-Transport-Security", hsts)
+				r = r.WithContext(studio.WithHTTPS(r.Context()))
 			}
 			if https || force {
 				w = &secureCookies{ResponseWriter: w}

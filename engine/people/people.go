@@ -143,7 +143,9 @@ func manages(u engine.User) error {
 }
 
 // mayGive reports whether u may give role or take it away.
-func mayGive(u engine.User, role policy.Role) bool { return role != policy.Owner || u.Role == policy.Owner }
+func mayGive(u engine.User, role policy.Role) bool {
+	return role != policy.Owner || u.Role == policy.Owner
+}
 
 // Members lists the site's members, by name.
 func (p *People) Members(ctx context.Context, u engine.User, siteID string) ([]Member, error) {

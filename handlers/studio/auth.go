@@ -34,24 +34,10 @@ func (h *Handler) Login(w http.ResponseWriter, r *http.Request) {
 	// The session holds a language only when the language switch set it.
 	u, err := h.identity.SignIn(ctx, identity.SignInTry{Email: form.Email, Password: r.PostFormValue("password"),
 		Client: clientIP(r), Lang: h.sessions.GetString(ctx, keyLang)})
-	if e, ok := engine.AsError(err); ok {
-		switch e.Code {
-		case identity.CodeBadCredentials:
-			form.Error = locales.T(ctx, "error.bad_credentials")
-			h.render(w, r, http.StatusUnauthorized, templates.Login(h.page(r, "login.title", ""), form))
-			return
-		case identity.CodeTooManyAttempts:
-			wait, _ := e.Args["RetryAfter"].(time.Duration)
-			w.Header().Set("Retry-After", strconv.FormatInt(int64(roundUp(wait, time.Second)/time.Second), 10))
-			if wait >= time.Minute {
-				wait = roundUp(wait, time.Minute)
-			}
-			// No-break spaces keep "1 min" on one line.
-			d := strings.ReplaceAll(locales.From(ctx).Duration(roundUp(wait, time.Second)), " ", "\u00a0")
-			form.Error = locales.T(ctx, "error.too_many_attempts", "Wait", d)
-			h.render(w, r, http.StatusTooManyRequests, templates.Login(h.page(r, "login.title", ""), form))
-			return
-		}
+	if msg, status, ok := signInRefused(w, r, err); ok {
+		form.Error = msg
+		h.render(w, r, status, templates.Login(h.page(r, "login.title", ""), form))
+		return
 	}
 	if err != nil {
 		h.fail(w, r, err)
@@ -87,6 +73,29 @@ func clientIP(r *http.Request) string {
 		return r.RemoteAddr
 	}
 	return host
+}
+
+// signInRefused words a refused sign-in (a wrong password, or a lock with
+// Retry-After set on w) and its status; ok is false for any other error.
+func signInRefused(w http.ResponseWriter, r *http.Request, err error) (msg string, status int, ok bool) {
+	ctx := r.Context()
+	e, isRefusal := engine.AsError(err)
+	switch {
+	case !isRefusal:
+		return "", 0, false
+	case e.Code == identity.CodeBadCredentials:
+		return locales.T(ctx, "error.bad_credentials"), http.StatusUnauthorized, true
+	case e.Code == identity.CodeTooManyAttempts:
+		wait, _ := e.Args["RetryAfter"].(time.Duration)
+		w.Header().Set("Retry-After", strconv.FormatInt(int64(roundUp(wait, time.Second)/time.Second), 10))
+		if wait >= time.Minute {
+			wait = roundUp(wait, time.Minute)
+		}
+		// No-break spaces keep "1 min" on one line.
+		d := strings.ReplaceAll(locales.From(ctx).Duration(roundUp(wait, time.Second)), " ", "\u00a0")
+		return locales.T(ctx, "error.too_many_attempts", "Wait", d), http.StatusTooManyRequests, true
+	}
+	return "", 0, false
 }
 
 type clientKey struct{}

@@ -21,6 +21,7 @@ import (
 	"studio/engine/calendar"
 	"studio/engine/gates"
 	"studio/engine/jobs"
+	"studio/engine/people"
 	"studio/engine/public"
 	"studio/engine/scheduler"
 	"studio/engine/services"
@@ -54,6 +55,7 @@ type Handler struct {
 	jobs        *jobs.Jobs
 	aut         *automations.Automations
 	setup       *setup.Setup
+	people      *people.People
 	sessions    *scs.SessionManager
 	log         *slog.Logger
 	csrfKey     []byte
@@ -64,7 +66,7 @@ type Handler struct {
 func New(svc *services.Services, sessions *scs.SessionManager, log *slog.Logger) *Handler {
 	key := make([]byte, 32)
 	rand.Read(key)
-	return &Handler{eng: svc.Engine, cal: svc.Calendar, sched: svc.Scheduler, pub: svc.Public, set: svc.Settings, gates: svc.Gates, identity: svc.Identity, agents: svc.Agents, jobs: svc.Jobs, aut: svc.Automations, setup: svc.Setup, sessions: sessions, log: log, csrfKey: key, crossOrigin: http.NewCrossOriginProtection()}
+	return &Handler{eng: svc.Engine, cal: svc.Calendar, sched: svc.Scheduler, pub: svc.Public, set: svc.Settings, gates: svc.Gates, identity: svc.Identity, agents: svc.Agents, jobs: svc.Jobs, aut: svc.Automations, setup: svc.Setup, people: svc.People, sessions: sessions, log: log, csrfKey: key, crossOrigin: http.NewCrossOriginProtection()}
 }
 
 // Session keys.

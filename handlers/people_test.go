@@ -1,0 +1,155 @@
+package handlers_test
+
+import (
+	"context"
+	"html"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+
+	"studio/engine"
+	"studio/engine/content"
+	"studio/engine/policy"
+	"studio/engine/release"
+)
+
+// invitationLink is the link in a People page that just made one.
+func invitationLink(t *testing.T, body string) string {
+	t.Helper()
+	m := regexp.MustCompile(`value="(http[^"]+/studio/join\?token=[^"]+)"`).FindStringSubmatch(body)
+	if m == nil {
+		t.Fatalf("no invitation link in the page:\n%s", excerpt(body))
+	}
+	return html.UnescapeString(m[1])
+}
+
+// The People page of an Owner: invite someone, who joins with the link and
+// works with the role given; change their role; remove them, and their
+// session has no site any more.
+func TestPeoplePage(t *testing.T) {
+	t.Parallel()
+	a := newApp(t)
+	owner := a.addUser(t, "owner@example.com", "Oya Owner", policy.Owner, "en")
+	for _, u := range []struct {
+		name string
+		c    *client
+	}{{"Editor", a.signedIn(t, a.editor)}, {"Contributor", a.signedIn(t, a.contributor)}} {
+		u.c.check(t, scenario{Name: u.name, URL: "/studio/people", ExpectedStatus: http.StatusForbidden})
+		u.c.check(t, scenario{Name: u.name + "Nav", URL: "/studio/schedules", ExpectedStatus: http.StatusOK,
+			NotExpectedContent: []string{`data-testid="people-link"`}})
+	}
+	c := a.signedIn(t, owner)
+	c.check(t, scenario{Name: "Page", URL: "/studio/people", ExpectedStatus: http.StatusOK,
+		ExpectedContent: []string{`data-testid="people-link"`, "Elif Editor", "contributor@example.com", "Oya Owner", "(you)",
+			`data-testid="invitations-empty"`, `value="owner"`, `data-testid="invite-form"`}})
+
+	before := a.fingerprint(t)
+	c.check(t, scenario{Name: "BadInvite", Method: "POST", URL: "/studio/people/invitations",
+		Form:            url.Values{"csrf_token": {c.token()}, "email": {"not an email"}, "role": {"emperor"}},
+		ExpectedStatus:  http.StatusUnprocessableEntity,
+		ExpectedContent: []string{"Enter a valid email address.", "Choose a role from the list.", `value="not an email"`}})
+	c.check(t, scenario{Name: "AlreadyMember", Method: "POST", URL: "/studio/people/invitations",
+		Form:           url.Values{"csrf_token": {c.token()}, "email": {a.editor.Email}, "role": {"author"}},
+		ExpectedStatus: http.StatusUnprocessableEntity, ExpectedContent: []string{"This person is already a member of the site."}})
+	if a.fingerprint(t) != before {
+		t.Fatal("a refused invitation changed something")
+	}
+
+	res := c.check(t, scenario{Name: "Invite", Method: "POST", URL: "/studio/people/invitations",
+		Form:           url.Values{"csrf_token": {c.token()}, "email": {"nur@example.com"}, "role": {"editor"}},
+		ExpectedStatus: http.StatusOK, ExpectedContent: []string{"Invitation link for nur@example.com", "shown only this once"},
+		ExpectedHeaders: map[string]string{"Cache-Control": "no-store"}})
+	link := invitationLink(t, res.Body)
+	u, err := url.Parse(link)
+	if err != nil || u.Host != strings.TrimPrefix(a.URL, "http://") {
+		t.Fatalf("link %q: want Studio's own address", link)
+	}
+	c.check(t, scenario{Name: "Listed", URL: "/studio/people", ExpectedStatus: http.StatusOK,
+		ExpectedContent:    []string{`data-testid="invitations"`, "nur@example.com", "Oya Owner"},
+		NotExpectedContent: []string{u.Query().Get("token")}})
+
+	guest := a.client(t, "tr")
+	guest.check(t, scenario{Name: "WrongLink", URL: "/studio/join?token=studio_inv_nope", ExpectedStatus: http.StatusNotFound,
+		ExpectedContent: []string{"Bu davet bağlantısı çalışmıyor"}})
+	guest.check(t, scenario{Name: "JoinForm", URL: u.RequestURI(), ExpectedStatus: http.StatusOK,
+		ExpectedContent: []string{"Demo Gazette sitesine katılın", "nur@example.com, bu sitede Editör olarak", `autocomplete="new-password"`},
+		ExpectedHeaders: map[string]string{"Cache-Control": "no-store"}})
+	token := guest.csrf(u.RequestURI())
+	guest.check(t, scenario{Name: "JoinRefused", Method: "POST", URL: "/studio/join",
+		Form:            url.Values{"csrf_token": {token}, "token": {u.Query().Get("token")}, "name": {" "}, "password": {"kısa"}},
+		ExpectedStatus:  http.StatusUnprocessableEntity,
+		ExpectedContent: []string{"En az 10 karakterlik bir parola seçin."}})
+	joined := guest.check(t, scenario{Name: "Join", Method: "POST", URL: "/studio/join",
+		Form:           url.Values{"csrf_token": {token}, "token": {u.Query().Get("token")}, "name": {"Nur Yıldız"}, "password": {password}},
+		ExpectedStatus: http.StatusSeeOther})
+	if joined.Header.Get("Location") != "/studio" {
+		t.Fatalf("after joining: to %q", joined.Header.Get("Location"))
+	}
+	guest.check(t, scenario{Name: "SignedIn", URL: "/studio/schedules", ExpectedStatus: http.StatusOK,
+		ExpectedContent: []string{"Nur Yıldız · Editör", "Hoş geldiniz!"}})
+	guest.check(t, scenario{Name: "Spent", URL: u.RequestURI(), ExpectedStatus: http.StatusNotFound})
+
+	nur, _, err := a.store.UserByEmail(context.Background(), "nur@example.com")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.check(t, scenario{Name: "OwnRole", Method: "POST", URL: "/studio/people/" + owner.ID + "/role",
+		Form: url.Values{"csrf_token": {c.token()}, "role": {"editor"}}, ExpectedStatus: http.StatusUnprocessableEntity,
+		ExpectedContent: []string{"You cannot change or remove your own membership here."}})
+	c.check(t, scenario{Name: "ChangeRole", Method: "POST", URL: "/studio/people/" + nur.ID + "/role",
+		Form: url.Values{"csrf_token": {c.token()}, "role": {"contributor"}}, ExpectedStatus: http.StatusSeeOther})
+	guest.check(t, scenario{Name: "Demoted", URL: "/studio/schedules", ExpectedStatus: http.StatusOK,
+		ExpectedContent: []string{"Nur Yıldız · Katkıda bulunan"}})
+
+	// Removed: what they asked for is denied, and they have no site.
+	nurOnSite := nur
+	nurOnSite.Role, nurOnSite.SiteID = policy.Contributor, a.site.ID
+	n, err := a.eng.CreateNode(context.Background(), nurOnSite, a.site.ID, release.KindContentEntry,
+		content.Body{Title: "Nur's story", Slug: "nur-story", Status: content.StatusDraft, Text: "x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	asked, err := a.eng.ScheduleNode(context.Background(), nurOnSite, engine.ScheduleInput{SiteID: a.site.ID, NodeID: n.ID,
+		ExpectedRev: n.Rev, Date: "2026-11-02", Time: "09:00"})
+	if err != nil || asked.State != release.StateAwaitingApproval {
+		t.Fatalf("nur's request: %+v, %v", asked, err)
+	}
+	c.check(t, scenario{Name: "RemoveDialog", URL: "/studio/people?remove=" + nur.ID, ExpectedStatus: http.StatusOK,
+		ExpectedContent: []string{`id="remove-` + nur.ID + `"`, "Remove Nur Yıldız from the site?", "are denied"}})
+	c.check(t, scenario{Name: "Remove", Method: "POST", URL: "/studio/people/" + nur.ID + "/remove",
+		Form: url.Values{"csrf_token": {c.token()}}, ExpectedStatus: http.StatusSeeOther})
+	guest.check(t, scenario{Name: "Gone", URL: "/studio/schedules", ExpectedStatus: http.StatusForbidden,
+		ExpectedContent: []string{"Henüz hiçbir sitenin üyesi değilsiniz."}, NotExpectedContent: []string{"Demo Gazette"}})
+	if got := a.release(t, asked.ID); got.State != release.StateDraft {
+		t.Errorf("the removed person's request left the release %s, want draft", got.State)
+	}
+	c.check(t, scenario{Name: "AfterRemove", URL: "/studio/people", ExpectedStatus: http.StatusOK,
+		ExpectedContent: []string{"Removed from the site."}, NotExpectedContent: []string{"nur@example.com"}})
+}
+
+// An Administrator manages everyone but the Owners, and gives no Owner
+// role.
+func TestPeoplePageOfAnAdministrator(t *testing.T) {
+	t.Parallel()
+	a := newApp(t)
+	owner := a.addUser(t, "owner@example.com", "Oya Owner", policy.Owner, "en")
+	admin := a.addUser(t, "admin@example.com", "Ali Admin", policy.Admin, "en")
+	c := a.signedIn(t, admin)
+	c.check(t, scenario{Name: "Page", URL: "/studio/people", ExpectedStatus: http.StatusOK,
+		NotExpectedContent: []string{`value="owner"`, `action="/studio/people/` + owner.ID + `/role"`, `action="/studio/people/` + owner.ID + `/remove"`},
+		ExpectedContent:    []string{`action="/studio/people/` + a.editor.ID + `/role"`}})
+	before := a.fingerprint(t)
+	c.check(t, scenario{Name: "RemoveOwner", Method: "POST", URL: "/studio/people/" + owner.ID + "/remove",
+		Form: url.Values{"csrf_token": {c.token()}}, ExpectedStatus: http.StatusUnprocessableEntity,
+		ExpectedContent: []string{"Only an Owner can give, change or take away the Owner role."}})
+	c.check(t, scenario{Name: "InviteOwner", Method: "POST", URL: "/studio/people/invitations",
+		Form:           url.Values{"csrf_token": {c.token()}, "email": {"x@example.com"}, "role": {"owner"}},
+		ExpectedStatus: http.StatusUnprocessableEntity, ExpectedContent: []string{"Only an Owner can give"}})
+	c.check(t, scenario{Name: "NotAMember", Method: "POST", URL: "/studio/people/user_nobody/role",
+		Form: url.Values{"csrf_token": {c.token()}, "role": {"editor"}}, ExpectedStatus: http.StatusNotFound})
+	if a.fingerprint(t) != before {
+		t.Fatal("a refused change changed something")
+	}
+}

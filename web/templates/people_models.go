@@ -1,0 +1,48 @@
+package templates
+
+import "time"
+
+// PeoplePage is a site's people (issue 15): its members with their roles,
+// its open invitations, and the form for a new one.
+type PeoplePage struct {
+	Members     []MemberRow
+	Invitations []InvitationRow
+	// Roles are the roles the viewer may give, highest first.
+	Roles []string
+	// Email and Role are the invite form's fields, after a refusal.
+	Email, Role string
+	Errors      FieldErrors
+	Error       string
+	// Link is a new invitation's link, for LinkEmail: in this answer only,
+	// as Studio keeps nothing but its hash.
+	Link, LinkEmail string
+	// Confirm is the member whose remove dialog comes open in the page
+	// (the confirm step of a browser without JavaScript).
+	Confirm string
+}
+
+// MemberRow is one member of the site.
+type MemberRow struct {
+	ID, Name, Email, Role string
+	Joined                time.Time
+	// Self is the viewer; Locked a member the viewer may not change (an
+	// Owner, to an Administrator).
+	Self, Locked bool
+}
+
+// InvitationRow is an open invitation.
+type InvitationRow struct {
+	ID, Email, Role, By string
+	Expires             time.Time
+}
+
+// JoinForm is an invitation's page: who is invited to which site, and
+// either a new account's fields or the existing account's password.
+type JoinForm struct {
+	Token, SiteName, Email, Role string
+	HasAccount                   bool
+	Name                         string
+	Errors                       FieldErrors
+	Error                        string
+	PasswordChars                int
+}
