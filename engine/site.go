@@ -250,6 +250,13 @@ func (e *Engine) save(ctx context.Context, u User, n content.Node, expectedRev i
 	if err := e.checkAddress(ctx, n, body); err != nil {
 		return content.Node{}, err
 	}
+	if n.Kind != release.KindAsset {
+		refs, err := e.imageRefs(ctx, n.SiteID, body)
+		if err != nil {
+			return content.Node{}, err
+		}
+		body.Refs = refs
+	}
 	n.Body, n.Hash, n.Rev, n.UpdatedAt = body, content.Hash(body), expectedRev+1, e.Now()
 	if expectedRev == 0 {
 		n.Author = u.Actor() // who creates a node is its author, for good

@@ -302,7 +302,7 @@ func TestCSRF(t *testing.T) {
 				u, form, want = strings.ReplaceAll(rt.Pattern, "{id}", task.ID), url.Values{"rev": {fmt.Sprint(task.Rev)}}, http.StatusOK
 			case "/studio/schedules/runs/{id}/dismiss": // a finding of a run (history_test.go)
 				u, form = a.dismissForm(t)
-			case "/studio/content/media": // a new media file needs its file: a multipart upload (content_address_test.go)
+			case "/studio/content/media", "/studio/content/upload": // a new media file needs its file: a multipart upload (content_address_test.go, images_test.go)
 				want = http.StatusUnprocessableEntity
 			case "/studio/setup": // gone once Studio is set up; a first run's own is in setup_test.go
 				want = http.StatusNotFound

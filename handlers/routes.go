@@ -145,6 +145,8 @@ func StudioRoutes(s *studio.Handler) []Route {
 		// The media editor (a file and its fields): the only Studio forms
 		// that upload, multipart/form-data up to studio.MaxUploadBytes.
 		{"POST", "/studio/content/media", policy.ContentWrite, s.SaveMedia},
+		// The editor's image upload (editor.js): JSON, for its progress bar.
+		{"POST", "/studio/content/upload", policy.ContentWrite, s.UploadImage},
 		{"POST", "/studio/content/{id}/media", policy.ContentWrite, s.SaveMedia},
 		// The image of a media file's working copy, for the editor's preview.
 		{"GET", "/studio/content/{id}/file", policy.ContentRead, s.MediaFile},
@@ -204,6 +206,7 @@ func StudioBodies() map[string]studio.Body {
 	return map[string]studio.Body{
 		// The media editor's form: a new media file, and a new version of one.
 		"POST /studio/content/media":      {Files: true, Max: studio.MaxUploadBytes},
+		"POST /studio/content/upload":     {Files: true, Max: studio.MaxUploadBytes},
 		"POST /studio/content/{id}/media": {Files: true, Max: studio.MaxUploadBytes},
 	}
 }

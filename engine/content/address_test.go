@@ -73,7 +73,8 @@ func TestTitleAndSummaryControls(t *testing.T) {
 
 func TestAssetFileRules(t *testing.T) {
 	png := []byte("\x89PNG\r\n\x1a\n0000")
-	good := Body{Title: "Autumn", Slug: "bogazda-sonbahar.png", Status: StatusPublished, Mime: "image/png", Data: png}
+	good := Body{Title: "Autumn", Slug: "bogazda-sonbahar.png", Status: StatusPublished, Mime: "image/png", Data: png,
+		Alt: "Sunset over the Bosphorus"}
 	if err := ValidateAsset(good); err != nil {
 		t.Fatalf("bogazda-sonbahar.png: %v", err)
 	}
@@ -85,6 +86,14 @@ func TestAssetFileRules(t *testing.T) {
 		"BytesAreNotPNG": {func(b *Body) { b.Data = []byte("<html><script>") }, "error.file_type_invalid"},
 		"SVGNamedPNG":    {func(b *Body) { b.Data = []byte(`<svg xmlns="http://www.w3.org/2000/svg"/>`) }, "error.file_type_invalid"},
 		"NoFile":         {func(b *Body) { b.Mime, b.Data = "", nil }, "error.file_required"},
+		"SVG": {func(b *Body) {
+			b.Slug, b.Mime, b.Data = "logo.svg", "image/svg+xml", []byte(`<svg xmlns="http://www.w3.org/2000/svg"/>`)
+		}, "error.file_svg_refused"},
+		"AVIF": {func(b *Body) {
+			b.Slug, b.Mime, b.Data = "photo.avif", "image/avif", []byte("\x00\x00\x00\x1cftypavif\x00")
+		}, "error.file_type_invalid"},
+		"NoAlt":     {func(b *Body) { b.Alt = " " }, "error.alt_required"},
+		"OverLimit": {func(b *Body) { b.Data = append(png, make([]byte, MaxAssetBytes)...) }, "error.file_size_invalid"},
 	} {
 		b := good
 		tc.edit(&b)

@@ -46,6 +46,9 @@ type Body struct {
 	Availability *Availability `json:"availability,omitempty"`
 	PublishedAt  *time.Time    `json:"publishedAt,omitempty"`
 	Refs         []string      `json:"refs,omitempty"`
+	// Cover is the media file shown above a page or an article and in its
+	// sharing tags (an asset's id; it is among Refs).
+	Cover string `json:"cover,omitempty"`
 	// An asset's file (kind asset): its media type, its bytes (base64 in
 	// JSON) and the text that stands for it. Its slug is its file name.
 	Mime string `json:"mime,omitempty"`
@@ -59,6 +62,10 @@ type Edit struct {
 	Title, Slug, Summary, Text string
 	Status                     Status
 	Lang                       string
+	// Cover, when set, is the editor's word on the images: the cover's
+	// asset id ("" for none), and the media files the body needs are then
+	// the cover and those its text shows, no other.
+	Cover *string
 }
 
 // With returns b with the edit applied.
@@ -67,7 +74,35 @@ func (b Body) With(e Edit) Body {
 	if e.Lang != "" {
 		b.Lang = e.Lang
 	}
+	if e.Cover != nil {
+		b.Cover = *e.Cover
+		refs := make([]string, 0, len(b.Refs))
+		for _, r := range b.Refs {
+			if !IsAssetID(r) { // the pages and articles it refers to stay
+				refs = append(refs, r)
+			}
+		}
+		b.Refs = refs
+	}
 	return b
+}
+
+// IsAssetID reports whether id names a media file (ids.New("ast")).
+func IsAssetID(id string) bool { return strings.HasPrefix(id, "ast_") }
+
+// mediaLink is a link to a media file of the site in a text.
+var mediaLink = regexp.MustCompile(`/media/([a-z0-9]+(?:[-_.][a-z0-9]+)*)`)
+
+// MediaLinks lists the slugs of the media files text shows or links
+// (/media/<slug>), each once, in their order.
+func MediaLinks(text string) []string {
+	var out []string
+	for _, m := range mediaLink.FindAllStringSubmatch(text, -1) {
+		if !slices.Contains(out, m[1]) {
+			out = append(out, m[1])
+		}
+	}
+	return out
 }
 
 // Languages are the languages a page or an article may be written in.
@@ -245,17 +280,18 @@ func validateGatesAndStatus(b Body) error {
 	return &FieldError{"status", "error.status_invalid"}
 }
 
-// MaxAssetBytes bounds an asset's file: every version keeps its own copy.
-// 5 MiB holds a photo from a phone; Studio's upload route allows a little
-// more for the form around it (handlers/studio MaxUploadBytes).
-const MaxAssetBytes = 5 << 20
+// MaxAssetBytes bounds an asset's file: every version keeps its own copy,
+// in the database with the rest of the node (one file to back up, and a
+// file goes live in the same transaction as the page that shows it).
+// 10 MiB holds a photo from a camera; Studio's upload route allows a
+// little more for the form around it (handlers/studio MaxUploadBytes).
+const MaxAssetBytes = 10 << 20
 
-// AssetTypes are the media types an asset may have: images a page can
-// show. The media route serves them with these types and a sandbox, so an
-// SVG cannot run script on the site's origin.
-var AssetTypes = map[string]bool{
-	"image/png": true, "image/jpeg": true, "image/gif": true, "image/webp": true, "image/avif": true, "image/svg+xml": true,
-}
+// AssetTypes are the media types an asset may have: the images every
+// browser shows, read from their bytes. SVG is refused: it is a document
+// that can carry script and links, not a picture (the media route still
+// serves one saved before, sandboxed).
+var AssetTypes = map[string]bool{"image/png": true, "image/jpeg": true, "image/gif": true, "image/webp": true}
 
 // fileName is an asset's slug: a lower-case slug with an extension.
 var fileName = regexp.MustCompile(`^[a-z0-9]+(?:[-_][a-z0-9]+)*(?:\.[a-z0-9]+)+$`)
@@ -270,18 +306,22 @@ func ValidateAsset(b Body) error {
 		return &FieldError{"title", "error.title_too_long"}
 	case !cleanLine(b.Title):
 		return &FieldError{"title", "error.title_invalid"}
-	case !fileName.MatchString(b.Slug) || len(b.Slug) > 120:
-		return &FieldError{"slug", "error.file_name_invalid"}
 	case b.Mime == "" && len(b.Data) == 0:
 		return &FieldError{"data", "error.file_required"}
+	case b.Mime == "image/svg+xml":
+		return &FieldError{"data", "error.file_svg_refused"}
 	case !AssetTypes[b.Mime]:
 		return &FieldError{"data", "error.file_type_invalid"}
 	case len(b.Data) == 0 || len(b.Data) > MaxAssetBytes:
 		return &FieldError{"data", "error.file_size_invalid"}
 	case SniffImage(b.Data) != b.Mime:
 		return &FieldError{"data", "error.file_type_invalid"} // the bytes must be the image they say
+	case !fileName.MatchString(b.Slug) || len(b.Slug) > 120: // after the file: its name follows its type
+		return &FieldError{"slug", "error.file_name_invalid"}
 	case !ExtensionFits(b.Slug, b.Mime):
 		return &FieldError{"slug", "error.file_extension_mismatch"}
+	case strings.TrimSpace(b.Alt) == "":
+		return &FieldError{"alt", "error.alt_required"}
 	case utf8.RuneCountInString(b.Alt) > 500 || utf8.RuneCountInString(b.Summary) > 500:
 		return &FieldError{"alt", "error.alt_too_long"}
 	case !cleanText(b.Alt) || !cleanText(b.Summary):

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"studio/engine"
+	"studio/engine/content"
 	"studio/engine/localtime"
 	"studio/engine/public"
 	"studio/engine/release"
@@ -50,6 +51,7 @@ type item struct {
 	kind  release.NodeKind
 	entry templates.SiteEntry
 	refs  []string
+	cover string // the asset shown above it, "" for none chosen
 }
 
 // asset is a live, published asset.
@@ -176,7 +178,7 @@ func (sn *snapshot) newItem(n *engine.LiveNode) *item {
 	} else {
 		e.Path = "/" + n.Body.Slug
 	}
-	return &item{id: n.ID, kind: n.Kind, entry: e, refs: n.Body.Refs}
+	return &item{id: n.ID, kind: n.Kind, entry: e, refs: n.Body.Refs, cover: n.Body.Cover}
 }
 
 func newAsset(n *engine.LiveNode) *asset {
@@ -395,13 +397,35 @@ func entriesOf(items []*item) []templates.SiteEntry {
 	return out
 }
 
-// images are the visible assets it refers to, in its order.
-func (v *view) images(it *item) []templates.SiteImage {
+// refImages are the visible assets it refers to, in its order (its cover
+// first): what its sharing tags and JSON-LD name.
+func (v *view) refImages(it *item) []templates.SiteImage {
 	var out []templates.SiteImage
 	for _, ref := range it.refs {
 		if a, ok := v.mediaIDs[ref]; ok {
 			out = append(out, templates.SiteImage{URL: "/media/" + a.slug, Alt: a.alt})
 		}
+	}
+	return out
+}
+
+// images are the visible assets shown above it: its cover, or for a body
+// saved before covers, the assets it refers to that its text does not
+// show itself.
+func (v *view) images(it *item) []templates.SiteImage {
+	var out []templates.SiteImage
+	inText := content.MediaLinks(it.entry.Body)
+	for _, img := range v.refImages(it) {
+		slug := strings.TrimPrefix(img.URL, "/media/")
+		if it.cover != "" && v.media[slug] != nil && v.media[slug].id == it.cover {
+			return []templates.SiteImage{img}
+		}
+		if it.cover == "" && !slices.Contains(inText, slug) {
+			out = append(out, img)
+		}
+	}
+	if it.cover != "" {
+		return nil // a cover that is not visible (yet)
 	}
 	return out
 }

@@ -268,7 +268,7 @@ func (h *Handler) article(w http.ResponseWriter, r *http.Request, path string) {
 		}
 		f := q.frame()
 		a := templates.SiteArticleView{Entry: it.entry, Images: q.view.images(it), Related: q.view.related(it)}
-		return templates.SiteArticle(f, seo(q, it, a.Images), a), true
+		return templates.SiteArticle(f, seo(q, it, q.view.refImages(it)), a), true
 	})
 }
 

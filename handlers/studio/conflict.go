@@ -193,7 +193,7 @@ func (h *Handler) EditScheduled(w http.ResponseWriter, r *http.Request) {
 	st := stateOf(ctx)
 	id := chi.URLParam(r, "id")
 	in := content.Edit{Title: r.PostFormValue("title"), Slug: r.PostFormValue("slug"), Summary: r.PostFormValue("summary"),
-		Text: r.PostFormValue("body"), Status: content.StatusPublished, Lang: r.PostFormValue("lang")}
+		Text: r.PostFormValue("body"), Status: content.StatusPublished, Lang: r.PostFormValue("lang"), Cover: formCover(r)}
 	relRev := parseRev(r.PostFormValue("release_rev"))
 	rel, err := h.eng.EditAndRepin(ctx, *st.user, st.site.ID, id, formRev(r), relRev, in)
 	if msg, fields, status, ok := refusal(ctx, err); ok {

@@ -155,7 +155,8 @@ func (h *Handler) EditNode(w http.ResponseWriter, r *http.Request) {
 
 func nodeForm(n engine.NodeDetail, loc *time.Location) templates.NodeForm {
 	f := templates.NodeForm{ID: n.ID, Author: n.Author.Name, Kind: string(n.Kind), Rev: n.Rev, Title: n.Body.Title, Slug: n.Body.Slug,
-		Summary: n.Body.Summary, Body: n.Body.Text, Status: string(n.Body.Status), Lang: n.Body.Lang, Alt: n.Body.Alt}
+		Summary: n.Body.Summary, Body: n.Body.Text, Status: string(n.Body.Status), Lang: n.Body.Lang, Alt: n.Body.Alt,
+		Cover: n.Body.Cover}
 	if n.Kind == release.KindAsset && len(n.Body.Data) > 0 {
 		f.FileURL = fmt.Sprintf("/studio/content/%s/file?rev=%d", n.ID, n.Rev) // a new URL per version
 	}
@@ -173,6 +174,20 @@ func nodeForm(n engine.NodeDetail, loc *time.Location) templates.NodeForm {
 	return f
 }
 
+// mediaChoices lists the site's media files for the cover, by title.
+func (h *Handler) mediaChoices(r *http.Request) ([]templates.MediaChoice, error) {
+	st := stateOf(r.Context())
+	list, err := h.eng.ListNodes(r.Context(), st.site.ID, engine.NodeFilter{Kind: release.KindAsset, Sort: engine.SortTitle}, 1)
+	if err != nil {
+		return nil, err
+	}
+	var out []templates.MediaChoice
+	for _, n := range list.Nodes {
+		out = append(out, templates.MediaChoice{ID: n.ID, Title: n.Body.Title, Path: "/media/" + n.Body.Slug})
+	}
+	return out, nil
+}
+
 func (h *Handler) renderEditor(w http.ResponseWriter, r *http.Request, status int, f templates.NodeForm) {
 	if f.ID != "" {
 		// A saved node's editor always has its Schedule card, also when it
@@ -180,6 +195,12 @@ func (h *Handler) renderEditor(w http.ResponseWriter, r *http.Request, status in
 		st := stateOf(r.Context())
 		if n, err := h.eng.Node(r.Context(), st.site.ID, f.ID); err == nil {
 			may := h.eng.NodeAbilities(*st.user, n)
+			if f.Cover == "" && n.Kind != release.KindAsset {
+				if f.Cover, err = h.eng.CoverOf(r.Context(), st.site.ID, n.Body); err != nil {
+					h.fail(w, r, err)
+					return
+				}
+			}
 			f.CanSchedule, f.CanDelete = may.Schedule, may.Delete
 			f.ReadOnly = n.Held == nil && !may.Edit
 			if f.Gates == nil {
@@ -194,6 +215,16 @@ func (h *Handler) renderEditor(w http.ResponseWriter, r *http.Request, status in
 		f.Statuses = append(f.Statuses, string(s))
 	}
 	f.Langs = content.Languages
+	if f.Kind != string(release.KindAsset) {
+		var err error
+		if f.Media, err = h.mediaChoices(r); err != nil {
+			h.fail(w, r, err)
+			return
+		}
+		if !f.ReadOnly {
+			f.Uploads = "/studio/content/upload"
+		}
+	}
 	if f.Kind == string(release.KindAsset) && f.ID != "" && f.FileURL == "" {
 		// Back with a refusal: the preview shows the image as saved.
 		if n, err := h.eng.Node(r.Context(), stateOf(r.Context()).site.ID, f.ID); err == nil && len(n.Body.Data) > 0 {
@@ -213,7 +244,8 @@ func (h *Handler) SaveNode(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	st := stateOf(ctx)
 	in := content.Edit{Title: r.PostFormValue("title"), Slug: r.PostFormValue("slug"), Summary: r.PostFormValue("summary"),
-		Text: r.PostFormValue("body"), Status: content.Status(r.PostFormValue("status")), Lang: r.PostFormValue("lang")}
+		Text: r.PostFormValue("body"), Status: content.Status(r.PostFormValue("status")), Lang: r.PostFormValue("lang"),
+		Cover: formCover(r)}
 	id := chi.URLParam(r, "id")
 	var n content.Node
 	var err error
@@ -224,7 +256,8 @@ func (h *Handler) SaveNode(w http.ResponseWriter, r *http.Request) {
 	}
 	if msg, fields, status, ok := refusal(ctx, err); ok {
 		f := templates.NodeForm{ID: id, Kind: r.PostFormValue("kind"), Rev: formRev(r), Title: in.Title, Slug: in.Slug,
-			Summary: in.Summary, Body: in.Text, Status: string(in.Status), Lang: in.Lang, Errors: fields, Error: msg}
+			Summary: in.Summary, Body: in.Text, Status: string(in.Status), Lang: in.Lang, Cover: r.PostFormValue("cover"),
+			Errors: fields, Error: msg}
 		h.renderEditor(w, r, status, f)
 		return
 	}
@@ -234,6 +267,16 @@ func (h *Handler) SaveNode(w http.ResponseWriter, r *http.Request) {
 	}
 	h.flash(r, "editor.saved")
 	http.Redirect(w, r, "/studio/content/"+n.ID, http.StatusSeeOther)
+}
+
+// formCover is the editor's cover, nil when the form has no cover field
+// (the images are then kept as they are).
+func formCover(r *http.Request) *string {
+	if r.PostFormValue("cover_chosen") == "" {
+		return nil
+	}
+	c := r.PostFormValue("cover")
+	return &c
 }
 
 // DeleteNode deletes a page or an entry after its confirmation. A held node

@@ -1,12 +1,15 @@
 package studio
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"mime/multipart"
 	"net/http"
+	"path"
 	"strconv"
+	"strings"
 
 	"github.com/go-chi/chi/v5"
 
@@ -154,4 +157,77 @@ func (h *Handler) MediaFile(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodHead {
 		w.Write(n.Body.Data)
 	}
+}
+
+// UploadImage is the editor's upload of an image into a page or an
+// article (editor.js, with progress and drag-and-drop): the file and its
+// alt text in a multipart form. It makes a published media file, which goes
+// live with what shows it (§6.1: the releases of the text carry it), and
+// answers JSON: the file's id, its address and the Markdown that shows it,
+// or the refusal in the person's language with its field.
+func (h *Handler) UploadImage(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	st := stateOf(ctx)
+	w.Header().Set("Cache-Control", "no-store")
+	form, tooLarge, err := parseUpload(w, r)
+	if form != nil {
+		defer form.RemoveAll()
+	}
+	tooBig := func() {
+		writeJSON(w, http.StatusRequestEntityTooLarge, map[string]string{"field": "data", "error": locales.T(ctx, "error.file_size_invalid")})
+	}
+	if tooLarge {
+		tooBig()
+		return
+	}
+	if err != nil {
+		writeJSON(w, http.StatusBadRequest, map[string]string{"error": locales.T(ctx, "error.invalid")})
+		return
+	}
+	in := engine.AssetEdit{Edit: content.Edit{Status: content.StatusPublished}, Alt: r.PostFormValue("alt")}
+	if in.Data, in.FileName, err = uploadedFile(form); errors.Is(err, errFileTooLarge) {
+		tooBig()
+		return
+	} else if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	in.Title = imageTitle(in.FileName)
+	n, err := h.eng.UploadAsset(ctx, *st.user, st.site.ID, in)
+	if msg, fields, status, ok := refusal(ctx, err); ok {
+		out := map[string]string{"error": msg}
+		for field, m := range fields {
+			out["field"], out["error"] = field, m
+		}
+		writeJSON(w, status, out)
+		return
+	}
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	path := "/media/" + n.Body.Slug
+	writeJSON(w, http.StatusCreated, map[string]string{"id": n.ID, "title": n.Body.Title, "path": path,
+		"markdown": "![" + markdownAlt(n.Body.Alt) + "](" + path + ")"})
+}
+
+// imageTitle is a media file's title from its file name: "Boğaz'da
+// sonbahar.PNG" → "Boğaz'da sonbahar".
+func imageTitle(fileName string) string {
+	base := strings.TrimSpace(strings.TrimSuffix(path.Base(fileName), path.Ext(fileName)))
+	if base == "" || base == "." || base == "/" {
+		return "Image"
+	}
+	return base
+}
+
+// markdownAlt keeps alt text from closing the image's brackets.
+func markdownAlt(alt string) string {
+	return strings.NewReplacer("[", "(", "]", ")", "\n", " ", "\r", " ").Replace(alt)
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(v)
 }

@@ -127,6 +127,12 @@ type NodeForm struct {
 	// address of its image as saved, for the preview ("" before a file).
 	Alt     string
 	FileURL string
+	// Cover is a page's or an article's cover (a media file's id, "" for
+	// none), chosen among Media, the site's media files; Uploads is where
+	// the editor's image upload posts ("" when the person may not upload).
+	Cover   string
+	Media   []MediaChoice
+	Uploads string
 	// EditScheduled is "Edit and re-approve" (§6.2): the fields of a held
 	// node are open, and saving pins the edit to the release.
 	EditScheduled bool
@@ -140,6 +146,9 @@ type NodeForm struct {
 	// entry (gates_models.go); nil for a new one.
 	Gates *GatesCard
 }
+
+// MediaChoice is a media file the cover may be.
+type MediaChoice struct{ ID, Title, Path string }
 
 // HeldView says which release holds a node.
 type HeldView struct {

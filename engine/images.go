@@ -1,0 +1,86 @@
+package engine
+
+import (
+	"context"
+	"slices"
+
+	"studio/engine/content"
+	"studio/engine/release"
+)
+
+// CodeCoverInvalid refuses a cover that is not one of the site's media
+// files.
+const CodeCoverInvalid = "cover_invalid"
+
+// imageRefs is the refs of a page or an article with the media files it
+// shows: its cover first, then each file its text shows (/media/<slug>),
+// then the refs it had. So a release of it carries its images along (the
+// dependency closure, §6.1), and an image never goes live after the text
+// that shows it. A cover that is no media file of the site is refused; a
+// link to none is left to the broken-links check (engine/jobs), as any
+// broken link is.
+func (e *Engine) imageRefs(ctx context.Context, siteID string, b content.Body) ([]string, error) {
+	var refs []string
+	if b.Cover != "" {
+		ns, err := e.store.NodesByID(ctx, siteID, []string{b.Cover})
+		if err != nil {
+			return nil, err
+		}
+		if len(ns) != 1 || ns[0].Kind != release.KindAsset {
+			return nil, refuse(CodeCoverInvalid, "cover")
+		}
+		refs = append(refs, b.Cover)
+	}
+	for _, slug := range content.MediaLinks(b.Text) {
+		holders, err := e.store.AddressHolders(ctx, siteID, release.KindAsset, slug, "")
+		if err != nil {
+			return nil, err
+		}
+		i := slices.IndexFunc(holders, func(h AddressHolder) bool { return h.Working })
+		if i >= 0 {
+			refs = append(refs, holders[i].NodeID)
+		}
+	}
+	for _, r := range b.Refs {
+		if !slices.Contains(refs, r) {
+			refs = append(refs, r)
+		}
+	}
+	if len(refs) == 0 {
+		return b.Refs, nil // nil stays nil: the body hashes as before
+	}
+	return refs, nil
+}
+
+// CoverOf is the media file shown above a page or an article: its cover,
+// or for a body saved before covers the first media file it refers to that
+// its text does not show itself (as the public site shows it).
+func (e *Engine) CoverOf(ctx context.Context, siteID string, b content.Body) (string, error) {
+	if b.Cover != "" {
+		return b.Cover, nil
+	}
+	var assets []string
+	for _, r := range b.Refs {
+		if content.IsAssetID(r) {
+			assets = append(assets, r)
+		}
+	}
+	if len(assets) == 0 {
+		return "", nil
+	}
+	ns, err := e.store.NodesByID(ctx, siteID, assets)
+	if err != nil {
+		return "", err
+	}
+	slugs := make(map[string]string, len(ns))
+	for _, n := range ns {
+		slugs[n.ID] = n.Body.Slug
+	}
+	inText := content.MediaLinks(b.Text)
+	for _, id := range assets {
+		if slug, ok := slugs[id]; ok && !slices.Contains(inText, slug) {
+			return id, nil
+		}
+	}
+	return "", nil
+}
