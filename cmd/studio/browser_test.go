@@ -59,13 +59,27 @@ func startBrowserApp(t *testing.T, now time.Time, setup ...func(demoFixture)) *b
 	if seeded, err := seedDemo(ctx, a.engine, st); err != nil || !seeded {
 		t.Fatalf("seed: %v %v", seeded, err)
 	}
-	ba := &browserApp{clock: clock, ticks: make(chan scheduler.TickReport, 64), eng: a.engine, gates: a.gates, store: st, sched: a.ticker, identity: a.identity, agents: a.agents, aut: a.automations}
+	ba := newBrowserApp(a, st, clock)
 	if len(setup) > 0 {
 		f := ba.demo(t)
 		for _, s := range setup {
 			s(f)
 		}
 	}
+	ba.serve(t, a)
+	return ba
+}
+
+func newBrowserApp(a *app, st *store.Store, clock *fakeclock.Clock) *browserApp {
+	return &browserApp{clock: clock, ticks: make(chan scheduler.TickReport, 64), eng: a.engine, gates: a.gates, store: st,
+		sched: a.ticker, identity: a.identity, agents: a.agents, aut: a.automations}
+}
+
+// serve serves a over real HTTP and starts its ticker, waiting for its
+// first tick, the catch-up one.
+func (ba *browserApp) serve(t *testing.T, a *app) {
+	t.Helper()
+	ctx := context.Background()
 	srv := httptest.NewServer(a.handler)
 	ba.url = srv.URL
 	a.ticker.AfterTick = func(rep scheduler.TickReport, err error) {
@@ -77,7 +91,6 @@ func startBrowserApp(t *testing.T, now time.Time, setup ...func(demoFixture)) *b
 	a.ticker.Start(ctx)
 	t.Cleanup(func() { a.ticker.Stop(); srv.Close() })
 	<-ba.ticks // the catch-up tick at start
-	return ba
 }
 
 // demoFixture is the seeded demo site, for a test to set up what other
