@@ -395,6 +395,8 @@ type Store interface {
 	// working copy, or whose version in the site's live snapshot, is of
 	// kind and has slug: one indexed query, not a read of every node.
 	AddressHolders(ctx context.Context, siteID string, kind release.NodeKind, slug, exceptID string) ([]AddressHolder, error)
+	// SiteAudit reads a site's audit rows in f, newest first.
+	SiteAudit(ctx context.Context, f AuditFilter) ([]AuditRow, error)
 	// AddressClash finds the first of a release's set items (sets: id,
 	// kind and the version whose slug it publishes) whose address a node
 	// live in the site's snapshot and not among itemIDs has, or another of

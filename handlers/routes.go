@@ -127,6 +127,9 @@ func StudioRoutes(s *studio.Handler) []Route {
 		// findings that only people who manage automations make (jobs.Dismiss
 		// refuses anyone else).
 		{"GET", "/studio/schedules/history", policy.SchedulesRead, s.History},
+		// The site's History: its audit rows, and their export (issue 15).
+		{"GET", "/studio/history", policy.SchedulesRead, s.SiteHistory},
+		{"GET", "/studio/history.csv", policy.SchedulesRead, s.SiteHistoryCSV},
 		{"GET", "/studio/schedules/runs/{id}", policy.SchedulesRead, s.Run},
 		{"POST", "/studio/schedules/runs/{id}/dismiss", policy.AutomationsManage, s.DismissFinding},
 		{"GET", "/studio/notifications", policy.SchedulesRead, s.Notifications},
