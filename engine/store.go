@@ -21,6 +21,9 @@ type User struct {
 	Role   policy.Role
 	SiteID string
 	Lang   string
+	// SessionEpoch is the account's session epoch, read with the account
+	// (UserByID, UserByEmail): a session signed in at another has ended.
+	SessionEpoch int64
 	// Scopes, for a call with a personal access token, are the token's
 	// scopes (narrowed to Role on use, see Level); nil for a person signed
 	// in, who holds their role's.

@@ -306,6 +306,10 @@ func TestCSRF(t *testing.T) {
 				want = http.StatusUnprocessableEntity
 			case "/studio/setup": // gone once Studio is set up; a first run's own is in setup_test.go
 				want = http.StatusNotFound
+			case "/studio/account/profile": // the person's own name and language (account_test.go)
+				form = url.Values{"name": {who.Name}, "lang": {"en"}}
+			case "/studio/account/password":
+				form = url.Values{"current": {password}, "password": {"another long secret"}}
 			case "/studio/people/invitations": // the new link is the answer itself (people_test.go)
 				form, want = url.Values{"email": {"new@example.com"}, "role": {"editor"}}, http.StatusOK
 			case "/studio/people/invitations/{id}/revoke": // an open invitation

@@ -186,6 +186,11 @@ func StudioRoutes(s *studio.Handler) []Route {
 
 		// A person's own access tokens for the JSON API. Everyone signed in
 		// manages their own: every role holds schedules:read.
+		// Your account: every member's own (issue 15).
+		{"GET", "/studio/account", policy.SchedulesRead, s.Account},
+		{"POST", "/studio/account/profile", policy.SchedulesRead, s.SaveProfile},
+		{"POST", "/studio/account/password", policy.SchedulesRead, s.ChangePassword},
+		{"POST", "/studio/account/sessions/end-others", policy.SchedulesRead, s.EndOtherSessions},
 		{"GET", "/studio/tokens", policy.SchedulesRead, s.Tokens},
 		{"POST", "/studio/tokens", policy.SchedulesRead, s.CreateToken},
 		{"POST", "/studio/tokens/{id}/revoke", policy.SchedulesRead, s.RevokeToken},

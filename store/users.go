@@ -69,14 +69,50 @@ func scanUser(row interface{ Scan(...any) error }, extra ...any) (engine.User, e
 // UserByEmail returns the account with email (any case) and its password hash.
 func (s *Store) UserByEmail(ctx context.Context, email string) (engine.User, string, error) {
 	var hash string
+	var epoch int64
 	u, err := scanUser(s.read.QueryRowContext(ctx,
-		`SELECT `+accountColumns+`, u.password_hash FROM users u WHERE u.email = ?`, email), &hash)
+		`SELECT `+accountColumns+`, u.password_hash, u.session_epoch FROM users u WHERE u.email = ?`, email), &hash, &epoch)
+	u.SessionEpoch = epoch
 	return u, hash, err
 }
 
 // UserByID returns the account with id, with the highest role it holds.
 func (s *Store) UserByID(ctx context.Context, id string) (engine.User, error) {
-	return scanUser(s.read.QueryRowContext(ctx, `SELECT `+accountColumns+` FROM users u WHERE u.id = ?`, id))
+	var epoch int64
+	u, err := scanUser(s.read.QueryRowContext(ctx, `SELECT `+accountColumns+`, u.session_epoch FROM users u WHERE u.id = ?`, id), &epoch)
+	u.SessionEpoch = epoch
+	return u, err
+}
+
+// SetUserProfile changes an account's name and language, with its audit row.
+func (s *Store) SetUserProfile(ctx context.Context, id, name, lang string, a engine.AuditEntry) error {
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		ok, err := one(tx.ExecContext(ctx, `UPDATE users SET name = ?, lang = ? WHERE id = ?`, name, lang, id))
+		if err != nil {
+			return fmt.Errorf("store: set profile: %w", err)
+		}
+		if !ok {
+			return engine.ErrNotFound
+		}
+		return audit(ctx, tx, a)
+	})
+}
+
+// EndSessions moves an account's session epoch on, and sets its password
+// hash when hash is not "", with the audit row: every session signed in
+// before has ended. It returns the new epoch.
+func (s *Store) EndSessions(ctx context.Context, id, hash string, a engine.AuditEntry) (int64, error) {
+	var epoch int64
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		err := tx.QueryRowContext(ctx, `UPDATE users SET session_epoch = session_epoch + 1,
+			password_hash = CASE WHEN ? = '' THEN password_hash ELSE ? END WHERE id = ? RETURNING session_epoch`,
+			hash, hash, id).Scan(&epoch)
+		if err != nil {
+			return fmt.Errorf("store: end sessions: %w", notFound(err))
+		}
+		return audit(ctx, tx, a)
+	})
+	return epoch, err
 }
 
 // MemberByID returns the account with id as a member of siteID, with their

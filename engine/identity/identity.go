@@ -29,6 +29,13 @@ type Store interface {
 	// Memberships lists the sites a person is a member of, oldest site first.
 	Memberships(ctx context.Context, userID string) ([]engine.Membership, error)
 	SetUserLang(ctx context.Context, id, lang string) error
+	// SetUserProfile changes an account's name and language, with its
+	// audit row.
+	SetUserProfile(ctx context.Context, id, name, lang string, audit engine.AuditEntry) error
+	// EndSessions moves the account's session epoch on (and sets its
+	// password hash, unless hash is ""), with the audit row; it returns
+	// the new epoch.
+	EndSessions(ctx context.Context, id, hash string, audit engine.AuditEntry) (int64, error)
 	// AppendAudit writes one audit row that goes with no other change (a
 	// failed sign-in).
 	AppendAudit(ctx context.Context, a engine.AuditEntry) error

@@ -43,7 +43,7 @@ func (h *Handler) Login(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	if err := h.signIn(ctx, u.ID); err != nil {
+	if err := h.signIn(ctx, u); err != nil {
 		h.fail(w, r, err)
 		return
 	}
@@ -52,11 +52,12 @@ func (h *Handler) Login(w http.ResponseWriter, r *http.Request) {
 
 // signIn makes the session the person's, under a new session token, so a
 // token planted before it is useless, and with a new CSRF token.
-func (h *Handler) signIn(ctx context.Context, userID string) error {
+func (h *Handler) signIn(ctx context.Context, u engine.User) error {
 	if err := h.sessions.RenewToken(ctx); err != nil {
 		return err
 	}
-	h.sessions.Put(ctx, keyUser, userID)
+	h.sessions.Put(ctx, keyUser, u.ID)
+	h.sessions.Put(ctx, keyEpoch, int(u.SessionEpoch))
 	h.sessions.Put(ctx, keyCSRF, newToken())
 	return nil
 }

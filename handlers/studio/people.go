@@ -193,7 +193,7 @@ func (h *Handler) Join(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	if err := h.signIn(ctx, u.ID); err != nil {
+	if err := h.signIn(ctx, u); err != nil {
 		h.fail(w, r, err)
 		return
 	}

@@ -58,7 +58,7 @@ func (h *Handler) Setup(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	if err := h.signIn(ctx, owner.ID); err != nil {
+	if err := h.signIn(ctx, owner); err != nil {
 		h.fail(w, r, err)
 		return
 	}

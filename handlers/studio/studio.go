@@ -74,7 +74,11 @@ const (
 	keyUser = "user_id"
 	keyCSRF = "csrf"
 	keyLang = "lang"
-	keyNext = "flash"
+	// keyEpoch is the account's session epoch at sign-in: once the
+	// account's moves on (a password change, "sign out everywhere else"),
+	// the session has ended.
+	keyEpoch = "epoch"
+	keyNext  = "flash"
 )
 
 // CSRFField is the form field (and X-CSRF-Token the header) carrying the
@@ -141,6 +145,8 @@ func (h *Handler) Prepare(body Body) func(http.Handler) http.Handler {
 			if id := h.sessions.GetString(ctx, keyUser); id != "" {
 				u, err := h.identity.User(ctx, id)
 				switch {
+				case err == nil && int64(h.sessions.GetInt(ctx, keyEpoch)) != u.SessionEpoch: // ended elsewhere
+					h.sessions.Remove(ctx, keyUser)
 				case err == nil:
 					st.user, lang = &u, u.Lang
 				case errors.Is(err, engine.ErrNotFound): // the account is gone

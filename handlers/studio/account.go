@@ -1,0 +1,103 @@
+package studio
+
+import (
+	"net/http"
+
+	"studio/engine"
+	"studio/engine/identity"
+	refusals "studio/handlers/refusal"
+	"studio/locales"
+	"studio/web/templates"
+)
+
+// Account is the person's own page: their name and language, their
+// password, their sessions, and the way to their access tokens.
+func (h *Handler) Account(w http.ResponseWriter, r *http.Request) {
+	u := stateOf(r.Context()).user
+	h.renderAccount(w, r, http.StatusOK, templates.AccountPage{Name: u.Name, Lang: u.Lang})
+}
+
+func (h *Handler) renderAccount(w http.ResponseWriter, r *http.Request, status int, v templates.AccountPage) {
+	u := stateOf(r.Context()).user
+	v.Email, v.Langs, v.PasswordChars = u.Email, engine.Languages, identity.MinPasswordChars
+	if v.Name == "" && v.Errors["name"] == "" {
+		v.Name = u.Name
+	}
+	if v.Lang == "" {
+		v.Lang = u.Lang
+	}
+	h.render(w, r, status, templates.Account(h.page(r, "account.title", "account"), v))
+}
+
+// accountRefused shows the page again with err's refusals under their
+// fields; ok is false for an error that is no refusal.
+func (h *Handler) accountRefused(w http.ResponseWriter, r *http.Request, err error, v templates.AccountPage) bool {
+	refused := engine.Refusals(err)
+	if len(refused) == 0 {
+		return false
+	}
+	v.Errors = templates.FieldErrors{}
+	for _, e := range refused {
+		v.Errors[e.Field] = refusals.Sentence(locales.From(r.Context()), nil, e)
+	}
+	h.renderAccount(w, r, http.StatusUnprocessableEntity, v)
+	return true
+}
+
+// SaveProfile changes the person's name and language.
+func (h *Handler) SaveProfile(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	v := templates.AccountPage{Name: r.PostFormValue("name"), Lang: r.PostFormValue("lang")}
+	_, err := h.identity.SetProfile(ctx, *stateOf(ctx).user, v.Name, v.Lang)
+	if h.accountRefused(w, r, err, v) {
+		return
+	}
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	h.flash(r, "account.profile_saved")
+	http.Redirect(w, r, "/studio/account", http.StatusSeeOther)
+}
+
+// ChangePassword sets a new password once the current one is right; the
+// person's other sessions end, this one stays.
+func (h *Handler) ChangePassword(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	epoch, err := h.identity.ChangePassword(ctx, *stateOf(ctx).user, r.PostFormValue("current"), r.PostFormValue("password"), clientIP(r))
+	if msg, status, ok := signInRefused(w, r, err); ok { // a lock: too many wrong passwords
+		h.renderAccount(w, r, status, templates.AccountPage{Errors: templates.FieldErrors{"current": msg}})
+		return
+	}
+	if h.accountRefused(w, r, err, templates.AccountPage{}) {
+		return
+	}
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	h.stayIn(r, epoch)
+	h.flash(r, "account.password_changed")
+	http.Redirect(w, r, "/studio/account", http.StatusSeeOther)
+}
+
+// EndOtherSessions signs the person out everywhere but here.
+func (h *Handler) EndOtherSessions(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	epoch, err := h.identity.EndOtherSessions(ctx, *stateOf(ctx).user)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	h.stayIn(r, epoch)
+	h.flash(r, "account.sessions_ended")
+	http.Redirect(w, r, "/studio/account", http.StatusSeeOther)
+}
+
+// stayIn keeps this session signed in at the account's new epoch, under a
+// new token.
+func (h *Handler) stayIn(r *http.Request, epoch int64) {
+	ctx := r.Context()
+	h.sessions.RenewToken(ctx)
+	h.sessions.Put(ctx, keyEpoch, int(epoch))
+}
