@@ -310,6 +310,14 @@ func TestCSRF(t *testing.T) {
 				form = url.Values{"name": {who.Name}, "lang": {"en"}}
 			case "/studio/account/password":
 				form = url.Values{"current": {password}, "password": {"another long secret"}}
+			case "/studio/people/{id}/reset-password": // a member's reset link, the answer itself (people_test.go)
+				u, want = "/studio/people/"+a.contributor.ID+"/reset-password", http.StatusOK
+			case "/studio/reset": // a reset link of the contributor's
+				secret, _, err := a.people.ResetLink(context.Background(), who, a.site.ID, a.contributor.ID)
+				if err != nil {
+					t.Fatal(err)
+				}
+				form = url.Values{"token": {secret}, "password": {"another long secret"}}
 			case "/studio/people/invitations": // the new link is the answer itself (people_test.go)
 				form, want = url.Values{"email": {"new@example.com"}, "role": {"editor"}}, http.StatusOK
 			case "/studio/people/invitations/{id}/revoke": // an open invitation

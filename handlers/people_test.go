@@ -153,3 +153,56 @@ func TestPeoplePageOfAnAdministrator(t *testing.T) {
 		t.Fatal("a refused change changed something")
 	}
 }
+
+// A password reset link: made by an Owner or Administrator for a member,
+// shown once, good once for 24 hours; it sets the new password, ends the
+// member's sessions and signs them in.
+func TestPasswordResetLink(t *testing.T) {
+	t.Parallel()
+	a := newApp(t)
+	owner := a.addUser(t, "owner@example.com", "Oya Owner", policy.Owner, "en")
+	admin := a.addUser(t, "admin@example.com", "Ali Admin", policy.Admin, "en")
+	elsewhere := a.signedIn(t, a.editor)
+	c := a.signedIn(t, admin)
+	c.check(t, scenario{Name: "NotAnOwners", Method: "POST", URL: "/studio/people/" + owner.ID + "/reset-password",
+		Form: url.Values{"csrf_token": {c.token()}}, ExpectedStatus: http.StatusUnprocessableEntity,
+		ExpectedContent: []string{"Only an Owner can give"}})
+	c.check(t, scenario{Name: "NotOnesOwn", Method: "POST", URL: "/studio/people/" + admin.ID + "/reset-password",
+		Form: url.Values{"csrf_token": {c.token()}}, ExpectedStatus: http.StatusUnprocessableEntity,
+		ExpectedContent: []string{"You cannot change or remove your own membership here."}})
+	first := c.check(t, scenario{Name: "Link", Method: "POST", URL: "/studio/people/" + a.editor.ID + "/reset-password",
+		Form: url.Values{"csrf_token": {c.token()}}, ExpectedStatus: http.StatusOK,
+		ExpectedContent: []string{"Password reset link for Elif Editor"}, ExpectedHeaders: map[string]string{"Cache-Control": "no-store"}})
+	replaced := resetLink(t, first.Body)
+	res := c.check(t, scenario{Name: "Again", Method: "POST", URL: "/studio/people/" + a.editor.ID + "/reset-password",
+		Form: url.Values{"csrf_token": {c.token()}}, ExpectedStatus: http.StatusOK})
+	link := resetLink(t, res.Body)
+
+	guest := a.client(t, "")
+	guest.check(t, scenario{Name: "Replaced", URL: replaced, ExpectedStatus: http.StatusNotFound,
+		ExpectedContent: []string{"This password reset link does not work"}})
+	guest.check(t, scenario{Name: "Form", URL: link, ExpectedStatus: http.StatusOK,
+		ExpectedContent: []string{"This link sets a new password for Elif Editor."}})
+	token := guest.csrf(link)
+	secret := strings.TrimPrefix(link, "/studio/reset?token=")
+	guest.check(t, scenario{Name: "Weak", Method: "POST", URL: "/studio/reset",
+		Form: url.Values{"csrf_token": {token}, "token": {secret}, "password": {"short"}}, ExpectedStatus: http.StatusUnprocessableEntity,
+		ExpectedContent: []string{"Choose a password of at least 10 characters."}})
+	elsewhere.check(t, scenario{Name: "NotYetEnded", URL: "/studio/schedules", ExpectedStatus: http.StatusOK})
+	guest.check(t, scenario{Name: "Set", Method: "POST", URL: "/studio/reset",
+		Form: url.Values{"csrf_token": {token}, "token": {secret}, "password": {"a freshly chosen secret"}}, ExpectedStatus: http.StatusSeeOther})
+	guest.check(t, scenario{Name: "SignedIn", URL: "/studio/schedules", ExpectedStatus: http.StatusOK,
+		ExpectedContent: []string{"Elif Editor · Editor", "Your new password is set."}})
+	elsewhere.check(t, scenario{Name: "EndedElsewhere", URL: "/studio/schedules", ExpectedStatus: http.StatusSeeOther})
+	guest.check(t, scenario{Name: "Used", URL: link, ExpectedStatus: http.StatusNotFound})
+}
+
+// resetLink is the path of the reset link in a People page that just made one.
+func resetLink(t *testing.T, body string) string {
+	t.Helper()
+	m := regexp.MustCompile(`value="http[^"]+(/studio/reset\?token=[^"]+)"`).FindStringSubmatch(body)
+	if m == nil {
+		t.Fatalf("no reset link in the page:\n%s", excerpt(body))
+	}
+	return html.UnescapeString(m[1])
+}

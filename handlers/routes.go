@@ -65,6 +65,9 @@ func StudioRoutes(s *studio.Handler) []Route {
 		// An invitation's link: the invited person joins the site (issue 15).
 		{"GET", "/studio/join", Anyone, s.JoinForm},
 		{"POST", "/studio/join", Anyone, s.Join},
+		// A password reset link: the person chooses a new password.
+		{"GET", "/studio/reset", Anyone, s.ResetForm},
+		{"POST", "/studio/reset", Anyone, s.Reset},
 
 		{"GET", "/studio", policy.SchedulesRead, redirect("/studio/schedules")},
 		// The Schedules page (§15.1): the Agenda or the Month; its URL is its
@@ -177,6 +180,7 @@ func StudioRoutes(s *studio.Handler) []Route {
 		{"POST", "/studio/people/invitations/{id}/revoke", policy.SiteSettings, s.RevokeInvitation},
 		{"POST", "/studio/people/{id}/role", policy.SiteSettings, s.SetRole},
 		{"POST", "/studio/people/{id}/remove", policy.SiteSettings, s.RemoveMember},
+		{"POST", "/studio/people/{id}/reset-password", policy.SiteSettings, s.ResetPasswordLink},
 		{"GET", "/studio/settings", policy.SiteSettings, s.Settings},
 		{"POST", "/studio/settings/time-zone", policy.SiteSettings, s.SaveTimeZone},
 		{"POST", "/studio/settings/lang", policy.SiteSettings, s.SaveSiteLang},

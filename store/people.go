@@ -178,3 +178,55 @@ func (s *Store) AcceptInvitation(ctx context.Context, a people.Acceptance) error
 		return audit(ctx, tx, a.Audit)
 	})
 }
+
+// CreatePasswordReset writes a reset link, ending the account's open ones.
+func (s *Store) CreatePasswordReset(ctx context.Context, r people.PasswordReset, hash string, a engine.AuditEntry) error {
+	by, err := jsonText(r.By)
+	if err != nil {
+		return err
+	}
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `UPDATE password_resets SET used_at = ? WHERE user_id = ? AND used_at IS NULL`,
+			instant(r.CreatedAt), r.UserID); err != nil {
+			return fmt.Errorf("store: create password reset: %w", err)
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO password_resets (id, user_id, hash, created_by, created_at, expires_at)
+			VALUES (?, ?, ?, ?, ?, ?)`, r.ID, r.UserID, hash, by, instant(r.CreatedAt), instant(r.ExpiresAt)); err != nil {
+			return fmt.Errorf("store: create password reset: %w", err)
+		}
+		return audit(ctx, tx, a)
+	})
+}
+
+const resetOpen = `r.hash = ? AND r.used_at IS NULL AND r.expires_at > ?`
+
+// OpenPasswordReset is the account of an open reset link.
+func (s *Store) OpenPasswordReset(ctx context.Context, hash string, now time.Time) (engine.User, error) {
+	return scanUser(s.read.QueryRowContext(ctx, `SELECT `+accountColumns+` FROM password_resets r JOIN users u ON u.id = r.user_id
+		WHERE `+resetOpen, hash, instant(now)))
+}
+
+// UsePasswordReset spends a reset link and sets the account's password,
+// ending its sessions.
+func (s *Store) UsePasswordReset(ctx context.Context, hash string, now time.Time, passwordHash string, a engine.AuditEntry) (engine.User, error) {
+	var u engine.User
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		var userID string
+		err := tx.QueryRowContext(ctx, `UPDATE password_resets SET used_at = ? WHERE hash = ? AND used_at IS NULL AND expires_at > ?
+			RETURNING user_id`, instant(now), hash, instant(now)).Scan(&userID)
+		if err != nil {
+			return notFound(err)
+		}
+		var epoch int64
+		if err := tx.QueryRowContext(ctx, `UPDATE users SET password_hash = ?, session_epoch = session_epoch + 1 WHERE id = ?
+			RETURNING session_epoch`, passwordHash, userID).Scan(&epoch); err != nil {
+			return fmt.Errorf("store: use password reset: %w", err)
+		}
+		if u, err = scanUser(tx.QueryRowContext(ctx, `SELECT `+accountColumns+` FROM users u WHERE u.id = ?`, userID)); err != nil {
+			return err
+		}
+		u.SessionEpoch = epoch
+		return audit(ctx, tx, a)
+	})
+	return u, err
+}

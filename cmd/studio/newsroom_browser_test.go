@@ -112,6 +112,19 @@ func TestNewsroomFromAnEmptyFolderInTheBrowser(t *testing.T) {
 	t.Log("the Contributor joins by his")
 	join(contributorLink, "Can Aydın", "lodos poyraz 2026", "Can Aydın · Katkıda bulunan")
 
+	signOut()
+	t.Log("the Owner sees her people, each with a role to change, a removal and a password reset")
+	signIn("zeynep@kuzeyhaber.example", "kestane kebap 1923")
+	must(t, chromedp.Do(b, chromedp.Navigate(app.url+"/studio/people"), chromedp.WaitVisible(chromedp.CSS(`[data-testid="members"]`))))
+	wantContains(t, "members", text(t, b, `[data-testid="members"]`), "Elif Demir", "Can Aydın", "Zeynep Kaya")
+	if n, err := chromedp.Run(b, chromedp.Evaluate[int](`document.querySelectorAll('[data-testid="reset-password"]').length`)); err != nil || n != 2 {
+		t.Fatalf("%d reset buttons (%v), want one for each member but herself", n, err)
+	}
+	waitText(t, b, `[data-testid="invitations-empty"]`, "Açık davet yok.")
+	shots(t, b, "newsroom-members-tr")
+	signOut()
+	signIn("can@kuzeyhaber.example", "lodos poyraz 2026")
+
 	t.Log("the Contributor writes an article and uploads its image: the cover, and in the text")
 	img := filepath.Join(t.TempDir(), "Sandık başında.png")
 	must(t, os.WriteFile(img, testPNG(t), 0o644))

@@ -112,6 +112,7 @@ type Store interface {
 	// engine.ErrNotFound otherwise.
 	OpenInvitation(ctx context.Context, hash string, now time.Time) (Invitation, error)
 	AcceptInvitation(ctx context.Context, a Acceptance) error
+	ResetStore
 }
 
 // Engine is what the people use cases need from the engine: its clock.

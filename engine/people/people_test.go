@@ -241,3 +241,27 @@ func TestRemoveDeniesRequestsAndApprovalsLapse(t *testing.T) {
 		t.Errorf("%d audit rows, want 2", n)
 	}
 }
+
+// A reset link works once, for 24 hours, and a newer one replaces it.
+func TestResetLinkExpires(t *testing.T) {
+	b := enginetest.New(t)
+	p := newPeople(b)
+	ctx := context.Background()
+	secret, _, err := p.ResetLink(ctx, b.Owner, b.Site.ID, b.Editor.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Clock.Set(b.Clock.Now().Add(people.ResetLife - time.Second))
+	if u, err := p.OpenReset(ctx, secret); err != nil || u.ID != b.Editor.ID {
+		t.Fatalf("a second before it expires: %+v, %v", u, err)
+	}
+	b.Clock.Set(b.Clock.Now().Add(time.Second))
+	if _, err := p.Reset(ctx, secret, password); !errors.Is(err, engine.ErrNotFound) {
+		t.Fatalf("an expired link: %v", err)
+	}
+	if _, err := p.OpenReset(ctx, "studio_inv_"+secret[len("studio_rst_"):]); !errors.Is(err, engine.ErrNotFound) {
+		t.Fatalf("a reset secret under another prefix: %v", err)
+	}
+	enginetest.WantRefusal(t, func() error { _, _, err := p.ResetLink(ctx, b.Editor, b.Site.ID, b.Contributor.ID); return err }(),
+		engine.CodeForbidden, "")
+}

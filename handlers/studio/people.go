@@ -87,6 +87,33 @@ func (h *Handler) Invite(w http.ResponseWriter, r *http.Request) {
 	h.renderPeople(w, r, http.StatusOK, templates.PeoplePage{Link: studioOrigin(r) + JoinURL(secret), LinkEmail: inv.Email})
 }
 
+// ResetPasswordLink makes a one-time link for a member to choose a new
+// password, and shows it once, as an invitation's.
+func (h *Handler) ResetPasswordLink(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	st := stateOf(ctx)
+	id := chi.URLParam(r, "id")
+	secret, _, err := h.people.ResetLink(ctx, *st.user, st.site.ID, id)
+	if msg, fields, status, ok := refusal(ctx, err); ok {
+		for _, m := range fields {
+			msg = m
+		}
+		h.renderPeople(w, r, status, templates.PeoplePage{Error: msg})
+		return
+	}
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	m, err := h.identity.User(ctx, id)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	h.renderPeople(w, r, http.StatusOK, templates.PeoplePage{Link: studioOrigin(r) + "/studio/reset?token=" + url.QueryEscape(secret),
+		LinkName: m.Name})
+}
+
 // JoinURL is the address of an invitation's page.
 func JoinURL(secret string) string { return "/studio/join?token=" + url.QueryEscape(secret) }
 
@@ -226,4 +253,69 @@ func (h *Handler) renderJoin(w http.ResponseWriter, r *http.Request, status int,
 	// The token must not be stored by a browser's or a proxy's cache.
 	w.Header().Set("Cache-Control", "no-store")
 	h.render(w, r, status, templates.Join(h.page(r, "join.title_short", ""), f))
+}
+
+// ResetForm is a password reset link's page. A link that is unknown, used,
+// replaced or expired is one page, which says so and nothing else.
+func (h *Handler) ResetForm(w http.ResponseWriter, r *http.Request) {
+	token := r.URL.Query().Get("token")
+	u, ok := h.openReset(w, r, token)
+	if !ok {
+		return
+	}
+	h.renderReset(w, r, http.StatusOK, templates.ResetForm{Token: token, Name: u.Name})
+}
+
+// Reset sets the new password of a reset link and signs the person in;
+// their other sessions have ended.
+func (h *Handler) Reset(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	token := r.PostFormValue("token")
+	u, ok := h.openReset(w, r, token)
+	if !ok {
+		return
+	}
+	done, err := h.people.Reset(ctx, token, r.PostFormValue("password"))
+	if refused := engine.Refusals(err); len(refused) > 0 {
+		f := templates.ResetForm{Token: token, Name: u.Name, Errors: templates.FieldErrors{}}
+		for _, e := range refused {
+			f.Errors[e.Field] = refusals.Sentence(locales.From(ctx), nil, e)
+		}
+		h.renderReset(w, r, http.StatusUnprocessableEntity, f)
+		return
+	}
+	if errors.Is(err, engine.ErrNotFound) { // used meanwhile
+		h.problem(w, r, http.StatusNotFound, "reset.not_open")
+		return
+	}
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	if err := h.signIn(ctx, done); err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	h.flash(r, "reset.done")
+	http.Redirect(w, r, "/studio", http.StatusSeeOther)
+}
+
+func (h *Handler) openReset(w http.ResponseWriter, r *http.Request, token string) (engine.User, bool) {
+	u, err := h.people.OpenReset(r.Context(), token)
+	if errors.Is(err, engine.ErrNotFound) {
+		w.Header().Set("Cache-Control", "no-store")
+		h.problem(w, r, http.StatusNotFound, "reset.not_open")
+		return u, false
+	}
+	if err != nil {
+		h.fail(w, r, err)
+		return u, false
+	}
+	return u, true
+}
+
+func (h *Handler) renderReset(w http.ResponseWriter, r *http.Request, status int, f templates.ResetForm) {
+	f.PasswordChars = identity.MinPasswordChars
+	w.Header().Set("Cache-Control", "no-store")
+	h.render(w, r, status, templates.Reset(h.page(r, "reset.title", ""), f))
 }

@@ -13,9 +13,10 @@ type PeoplePage struct {
 	Email, Role string
 	Errors      FieldErrors
 	Error       string
-	// Link is a new invitation's link, for LinkEmail: in this answer only,
-	// as Studio keeps nothing but its hash.
-	Link, LinkEmail string
+	// Link is a new invitation's link, for LinkEmail, or a password reset
+	// link, for LinkName: in this answer only, as Studio keeps nothing but
+	// its hash.
+	Link, LinkEmail, LinkName string
 	// Confirm is the member whose remove dialog comes open in the page
 	// (the confirm step of a browser without JavaScript).
 	Confirm string
@@ -45,4 +46,12 @@ type JoinForm struct {
 	Errors                       FieldErrors
 	Error                        string
 	PasswordChars                int
+}
+
+// ResetForm is a password reset link's page: whose password, and the new
+// one's field.
+type ResetForm struct {
+	Token, Name   string
+	Errors        FieldErrors
+	PasswordChars int
 }
