@@ -5,8 +5,6 @@ import (
 
 	"studio/engine"
 	"studio/engine/identity"
-	refusals "studio/handlers/refusal"
-	"studio/locales"
 	"studio/web/templates"
 )
 
@@ -32,13 +30,8 @@ func (h *Handler) renderAccount(w http.ResponseWriter, r *http.Request, status i
 // accountRefused shows the page again with err's refusals under their
 // fields; ok is false for an error that is no refusal.
 func (h *Handler) accountRefused(w http.ResponseWriter, r *http.Request, err error, v templates.AccountPage) bool {
-	refused := engine.Refusals(err)
-	if len(refused) == 0 {
+	if v.Errors = fieldRefusals(r.Context(), err); v.Errors == nil {
 		return false
-	}
-	v.Errors = templates.FieldErrors{}
-	for _, e := range refused {
-		v.Errors[e.Field] = refusals.Sentence(locales.From(r.Context()), nil, e)
 	}
 	h.renderAccount(w, r, http.StatusUnprocessableEntity, v)
 	return true

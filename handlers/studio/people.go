@@ -12,7 +12,6 @@ import (
 	"studio/engine/identity"
 	"studio/engine/people"
 	"studio/engine/policy"
-	refusals "studio/handlers/refusal"
 	"studio/locales"
 	"studio/web/templates"
 )
@@ -67,16 +66,8 @@ func (h *Handler) Invite(w http.ResponseWriter, r *http.Request) {
 	st := stateOf(ctx)
 	email, role := r.PostFormValue("email"), r.PostFormValue("role")
 	secret, inv, err := h.people.Invite(ctx, *st.user, st.site.ID, email, policy.Role(role))
-	if refused := engine.Refusals(err); len(refused) > 0 {
-		v := templates.PeoplePage{Email: email, Role: role, Errors: templates.FieldErrors{}}
-		for _, e := range refused {
-			msg := refusals.Sentence(locales.From(ctx), siteLoc(st.site), e)
-			if e.Field == "" {
-				v.Error = msg
-			} else {
-				v.Errors[e.Field] = msg
-			}
-		}
+	if fields := fieldRefusals(ctx, err); fields != nil {
+		v := templates.PeoplePage{Email: email, Role: role, Errors: fields, Error: fields[""]}
 		h.renderPeople(w, r, http.StatusUnprocessableEntity, v)
 		return
 	}
@@ -204,42 +195,34 @@ func (h *Handler) Join(w http.ResponseWriter, r *http.Request) {
 		h.renderJoin(w, r, status, o, f)
 		return
 	}
-	if refused := engine.Refusals(err); len(refused) > 0 {
-		f.Errors = templates.FieldErrors{}
-		for _, e := range refused {
-			f.Errors[e.Field] = refusals.Sentence(locales.From(ctx), nil, e)
-		}
+	if f.Errors = fieldRefusals(ctx, err); f.Errors != nil {
 		h.renderJoin(w, r, http.StatusUnprocessableEntity, o, f)
 		return
 	}
-	if errors.Is(err, engine.ErrNotFound) { // spent meanwhile
-		h.problem(w, r, http.StatusNotFound, "join.not_open")
-		return
+	if linkOpen(h, w, r, err, "join.not_open") { // spent meanwhile
+		h.signInAndGo(w, r, u, "join.done")
 	}
-	if err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	if err := h.signIn(ctx, u); err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	h.flash(r, "join.done")
-	http.Redirect(w, r, "/studio", http.StatusSeeOther)
 }
 
 func (h *Handler) openInvitation(w http.ResponseWriter, r *http.Request, token string) (people.Opened, bool) {
 	o, err := h.people.Open(r.Context(), token)
-	if errors.Is(err, engine.ErrNotFound) {
+	return o, linkOpen(h, w, r, err, "join.not_open")
+}
+
+// linkOpen reports whether a one-time link's use went on (err is nil);
+// otherwise it has answered: the page notOpen words for a link that is not
+// open (engine.ErrNotFound), a failure for any other error.
+func linkOpen(h *Handler, w http.ResponseWriter, r *http.Request, err error, notOpen string) bool {
+	switch {
+	case errors.Is(err, engine.ErrNotFound):
 		w.Header().Set("Cache-Control", "no-store")
-		h.problem(w, r, http.StatusNotFound, "join.not_open")
-		return o, false
-	}
-	if err != nil {
+		h.problem(w, r, http.StatusNotFound, notOpen)
+		return false
+	case err != nil:
 		h.fail(w, r, err)
-		return o, false
+		return false
 	}
-	return o, true
+	return true
 }
 
 func (h *Handler) renderJoin(w http.ResponseWriter, r *http.Request, status int, o people.Opened, f templates.JoinForm) {
@@ -276,42 +259,18 @@ func (h *Handler) Reset(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	done, err := h.people.Reset(ctx, token, r.PostFormValue("password"))
-	if refused := engine.Refusals(err); len(refused) > 0 {
-		f := templates.ResetForm{Token: token, Name: u.Name, Errors: templates.FieldErrors{}}
-		for _, e := range refused {
-			f.Errors[e.Field] = refusals.Sentence(locales.From(ctx), nil, e)
-		}
-		h.renderReset(w, r, http.StatusUnprocessableEntity, f)
+	if fields := fieldRefusals(ctx, err); fields != nil {
+		h.renderReset(w, r, http.StatusUnprocessableEntity, templates.ResetForm{Token: token, Name: u.Name, Errors: fields})
 		return
 	}
-	if errors.Is(err, engine.ErrNotFound) { // used meanwhile
-		h.problem(w, r, http.StatusNotFound, "reset.not_open")
-		return
+	if linkOpen(h, w, r, err, "reset.not_open") { // used meanwhile
+		h.signInAndGo(w, r, done, "reset.done")
 	}
-	if err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	if err := h.signIn(ctx, done); err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	h.flash(r, "reset.done")
-	http.Redirect(w, r, "/studio", http.StatusSeeOther)
 }
 
 func (h *Handler) openReset(w http.ResponseWriter, r *http.Request, token string) (engine.User, bool) {
 	u, err := h.people.OpenReset(r.Context(), token)
-	if errors.Is(err, engine.ErrNotFound) {
-		w.Header().Set("Cache-Control", "no-store")
-		h.problem(w, r, http.StatusNotFound, "reset.not_open")
-		return u, false
-	}
-	if err != nil {
-		h.fail(w, r, err)
-		return u, false
-	}
-	return u, true
+	return u, linkOpen(h, w, r, err, "reset.not_open")
 }
 
 func (h *Handler) renderReset(w http.ResponseWriter, r *http.Request, status int, f templates.ResetForm) {

@@ -7,7 +7,6 @@ import (
 	"studio/engine"
 	"studio/engine/identity"
 	"studio/engine/setup"
-	refusals "studio/handlers/refusal"
 	"studio/locales"
 	"studio/web/templates"
 )
@@ -45,12 +44,9 @@ func (h *Handler) Setup(w http.ResponseWriter, r *http.Request) {
 		h.NotFound(w, r)
 		return
 	}
-	if refused := engine.Refusals(err); len(refused) > 0 {
+	if fields := fieldRefusals(ctx, err); fields != nil {
 		f := templates.SetupForm{Token: token, SiteName: in.SiteName, PublicURL: in.PublicURL, TimeZone: in.TimeZone,
-			SiteLang: in.SiteLang, OwnerName: in.OwnerName, Email: in.Email, Errors: templates.FieldErrors{}}
-		for _, e := range refused {
-			f.Errors[e.Field] = refusals.Sentence(locales.From(ctx), nil, e)
-		}
+			SiteLang: in.SiteLang, OwnerName: in.OwnerName, Email: in.Email, Errors: fields}
 		h.renderSetup(w, r, http.StatusUnprocessableEntity, f)
 		return
 	}
@@ -58,12 +54,7 @@ func (h *Handler) Setup(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	if err := h.signIn(ctx, owner); err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	h.flash(r, "setup.done")
-	http.Redirect(w, r, "/studio", http.StatusSeeOther)
+	h.signInAndGo(w, r, owner, "setup.done")
 }
 
 // setupOpen answers Studio's 404 unless token opens the setup.

@@ -492,6 +492,31 @@ func timePair(r *http.Request, at time.Time, siteZone string) templates.TimePair
 }
 
 // siteLoc is the site's zone; a broken zone name shows UTC rather than fail.
+// fieldRefusals words every refusal err holds, each under its field (one
+// of no field under ""); nil when err holds none.
+func fieldRefusals(ctx context.Context, err error) templates.FieldErrors {
+	refused := engine.Refusals(err)
+	if len(refused) == 0 {
+		return nil
+	}
+	out := templates.FieldErrors{}
+	for _, e := range refused {
+		out[e.Field] = refusals.Sentence(locales.From(ctx), siteLoc(stateOf(ctx).site), e)
+	}
+	return out
+}
+
+// signInAndGo signs u in under a new session token and sends them to
+// Studio with done's notice.
+func (h *Handler) signInAndGo(w http.ResponseWriter, r *http.Request, u engine.User, done string) {
+	if err := h.signIn(r.Context(), u); err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	h.flash(r, done)
+	http.Redirect(w, r, "/studio", http.StatusSeeOther)
+}
+
 func siteLoc(s engine.Site) *time.Location {
 	loc, err := localtime.LoadZone(s.TimeZone)
 	if err != nil {
