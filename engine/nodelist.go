@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"slices"
 
 	"studio/engine/content"
 	"studio/engine/release"
@@ -26,8 +27,22 @@ type NodeFilter struct {
 	Kind   release.NodeKind
 	Status content.Status
 	Lang   string // a node without its own is in the site's language
+	Author string // the id of the person who created it
+	Timing NodeTiming
 	Sort   NodeSort
 }
+
+// NodeTiming filters the content list by what is planned for a node.
+type NodeTiming string
+
+const (
+	TimingScheduled NodeTiming = "scheduled" // held by a release that has not run
+	TimingEmbargoed NodeTiming = "embargoed" // its working copy shows from a time still to come
+	TimingExpiring  NodeTiming = "expiring"  // its working copy is taken down at a time still to come
+)
+
+// NodeTimings are the timings, in the order a filter offers them.
+var NodeTimings = []NodeTiming{TimingScheduled, TimingEmbargoed, TimingExpiring}
 
 // NodeList is one page of the content list.
 type NodeList struct {
@@ -50,6 +65,12 @@ func (f NodeFilter) known() NodeFilter {
 	if !ValidLanguage(f.Lang) {
 		f.Lang = ""
 	}
+	if !slices.Contains(NodeTimings, f.Timing) {
+		f.Timing = ""
+	}
+	if len(f.Author) > 64 { // an id, not a document
+		f.Author = ""
+	}
 	if f.Sort != SortTitle {
 		f.Sort = SortEdited
 	}
@@ -68,7 +89,7 @@ func (e *Engine) ListNodes(ctx context.Context, siteID string, f NodeFilter, pag
 		return NodeList{}, err
 	}
 	page, f = max(page, 1), f.known()
-	nodes, err := e.store.NodesMatching(ctx, siteID, site.Lang, f, NodesPerPage+1, (page-1)*NodesPerPage)
+	nodes, err := e.store.NodesMatching(ctx, siteID, site.Lang, f, e.Now(), NodesPerPage+1, (page-1)*NodesPerPage)
 	if err != nil {
 		return NodeList{}, err
 	}

@@ -367,7 +367,7 @@ type Store interface {
 	LiveNodesOf(ctx context.Context, snapshotID string, ids []string) ([]LiveNode, error)
 	// NodesMatching is one page of the working copy that f matches (see
 	// NodeFilter), in f's order: at most limit nodes after offset.
-	NodesMatching(ctx context.Context, siteID, siteLang string, f NodeFilter, limit, offset int) ([]content.Node, error)
+	NodesMatching(ctx context.Context, siteID, siteLang string, f NodeFilter, now time.Time, limit, offset int) ([]content.Node, error)
 	Snapshot(ctx context.Context, id string) (Snapshot, error)
 	LiveNodes(ctx context.Context, snapshotID, nodeID string) ([]LiveNode, error)
 	// LiveChanges is what snapshot to changed since from, an older one of

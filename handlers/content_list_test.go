@@ -137,3 +137,63 @@ func TestContentListPagesSearchesAndFilters(t *testing.T) {
 		t.Fatal("the search box lost the search")
 	}
 }
+
+// The content list's author and planning filters: who created a node, and
+// whether it is scheduled (held by a release), embargoed (shows from a
+// time to come) or expiring (taken down at a time to come).
+func TestContentListByAuthorAndPlan(t *testing.T) {
+	t.Parallel()
+	a := newApp(t)
+	ctx := t.Context()
+	byEditor, err := a.eng.CreateNode(ctx, a.editor, a.site.ID, release.KindContentEntry,
+		content.Body{Title: "Editor's note", Slug: "editors-note", Status: content.StatusDraft, Text: "x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	later := start.Add(48 * time.Hour)
+	embargoed := a.createNode(t, release.KindContentEntry, content.Body{Title: "Under embargo", Slug: "under-embargo",
+		Status: content.StatusPublished, Text: "x", Availability: &content.Availability{From: &later}})
+	expiring := a.createNode(t, release.KindContentEntry, content.Body{Title: "Until Friday", Slug: "until-friday",
+		Status: content.StatusPublished, Text: "x", Availability: &content.Availability{Until: &later}})
+	past := start.Add(-time.Hour)
+	a.createNode(t, release.KindContentEntry, content.Body{Title: "Long out", Slug: "long-out",
+		Status: content.StatusPublished, Text: "x", Availability: &content.Availability{From: &past}})
+	a.scheduleAt(t, a.editor, a.draft, "2026-11-02", "09:00")
+
+	c := a.signedIn(t, a.editor)
+	list := func(query string) []string {
+		t.Helper()
+		res := c.get("/studio/content?" + query)
+		if res.Status != http.StatusOK {
+			t.Fatalf("GET %s: %d", query, res.Status)
+		}
+		var got []string
+		for _, m := range nodeRowRe.FindAllStringSubmatch(res.Body, -1) {
+			got = append(got, m[1])
+		}
+		slices.Sort(got)
+		return got
+	}
+	want := func(query string, ids ...string) {
+		t.Helper()
+		slices.Sort(ids)
+		if got := list(query); !slices.Equal(got, ids) {
+			t.Errorf("%s: %v, want %v", query, got, ids)
+		}
+	}
+	want("author="+a.editor.ID, byEditor.ID)
+	want("timing=scheduled", a.draft.ID)
+	want("timing=embargoed", embargoed.ID)
+	want("timing=expiring", expiring.ID)
+	want("timing=expiring&author=" + a.editor.ID)
+	if all, odd := list(""), list("timing=someday&author="+strings.Repeat("x", 80)); !slices.Equal(all, odd) {
+		t.Errorf("unknown filter values: %d rows, want all %d", len(odd), len(all))
+	}
+	res := c.get("/studio/content?timing=embargoed")
+	for _, s := range []string{`<option value="` + a.editor.ID + `">Elif Editor</option>`, `<option value="embargoed" selected>Embargoed</option>`,
+		`data-testid="clear-filters"`} {
+		if !strings.Contains(res.Body, s) {
+			t.Errorf("the filters lack %s", s)
+		}
+	}
+}

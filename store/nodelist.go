@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"strings"
+	"time"
 
 	"studio/engine"
 	"studio/engine/content"
@@ -26,15 +27,19 @@ var nodesMatchingQuery = `SELECT ` + nodeColumns + ` FROM nodes
 	  AND (?3 = '' OR json_extract(body, '$.status') = ?3)
 	  AND (?4 = '' OR COALESCE(NULLIF(json_extract(body, '$.lang'), ''), ?5) = ?4)
 	  AND (?6 = '' OR instr(` + foldSQL(`COALESCE(json_extract(body, '$.title'), '') || ' ' || COALESCE(json_extract(body, '$.slug'), '') || ' ' || COALESCE(json_extract(body, '$.body'), '')`) + `, ?6) > 0)
+	  AND (?9 = '' OR author_id = ?9)
+	  AND (?10 <> 'scheduled' OR EXISTS (SELECT 1 FROM release_items ri WHERE ri.site_id = nodes.site_id AND ri.node_id = nodes.id AND ri.held = 1))
+	  AND (?10 <> 'embargoed' OR julianday(json_extract(body, '$.availability.from')) > julianday(?11))
+	  AND (?10 <> 'expiring' OR julianday(json_extract(body, '$.availability.until')) > julianday(?11))
 	ORDER BY `
 
 // NodesMatching lists one page of the site's working copy that f matches,
 // in f's order: at most limit nodes after offset, in one statement.
-func (s *Store) NodesMatching(ctx context.Context, siteID, siteLang string, f engine.NodeFilter, limit, offset int) ([]content.Node, error) {
+func (s *Store) NodesMatching(ctx context.Context, siteID, siteLang string, f engine.NodeFilter, now time.Time, limit, offset int) ([]content.Node, error) {
 	order := `updated_at DESC, id`
 	if f.Sort == engine.SortTitle {
 		order = foldSQL(`json_extract(body, '$.title')`) + `, id`
 	}
 	return nodeRows(s.read.QueryContext(ctx, nodesMatchingQuery+order+` LIMIT ?7 OFFSET ?8`, siteID, string(f.Kind),
-		string(f.Status), f.Lang, siteLang, content.Fold(strings.TrimSpace(f.Search)), limit, offset))
+		string(f.Status), f.Lang, siteLang, content.Fold(strings.TrimSpace(f.Search)), limit, offset, f.Author, string(f.Timing), instant(now)))
 }

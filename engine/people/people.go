@@ -156,6 +156,15 @@ func (p *People) Members(ctx context.Context, u engine.User, siteID string) ([]M
 	return p.store.Members(ctx, siteID)
 }
 
+// Authors lists the site's members by name for someone who reads its
+// content (who wrote what: the content list's author filter).
+func (p *People) Authors(ctx context.Context, u engine.User, siteID string) ([]Member, error) {
+	if err := engine.Require(u, policy.ContentRead); err != nil {
+		return nil, err
+	}
+	return p.store.Members(ctx, siteID)
+}
+
 // target reads the member userID whom u would change, refusing u's own
 // membership and, unless u is an Owner, an Owner's.
 func (p *People) target(ctx context.Context, u engine.User, siteID, userID string) (engine.User, error) {

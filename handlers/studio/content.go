@@ -29,14 +29,22 @@ func (h *Handler) renderContent(w http.ResponseWriter, r *http.Request, status i
 	st := stateOf(ctx)
 	q := r.URL.Query()
 	filter := engine.NodeFilter{Search: q.Get("q"), Kind: release.NodeKind(q.Get("kind")), Status: content.Status(q.Get("status")),
-		Lang: q.Get("lang"), Sort: engine.NodeSort(q.Get("sort"))}
+		Lang: q.Get("lang"), Author: q.Get("author"), Timing: engine.NodeTiming(q.Get("timing")), Sort: engine.NodeSort(q.Get("sort"))}
 	page, _ := strconv.Atoi(q.Get("page"))
 	found, err := h.eng.ListNodes(ctx, st.site.ID, filter, page)
 	if err != nil {
 		h.fail(w, r, err)
 		return
 	}
+	authors, err := h.people.Authors(ctx, *st.user, st.site.ID)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
 	list := contentListOf(ctx, found)
+	for _, m := range authors {
+		list.Authors = append(list.Authors, templates.Option{Value: m.User.ID, Label: m.User.Name})
+	}
 	list.CanPublish, list.Error = engine.AbilitiesOfPerson(*st.user).PublishSite, errMsg
 	if list.CanPublish { // the count shows on the publish bar only; it reads the whole site
 		if _, list.Pending, err = h.eng.PendingRefs(ctx, st.site.ID); err != nil {
@@ -65,7 +73,8 @@ func (h *Handler) renderContent(w http.ResponseWriter, r *http.Request, status i
 func contentListOf(ctx context.Context, found engine.NodeList) templates.ContentList {
 	p := locales.From(ctx)
 	f := found.Filter
-	c := templates.ContentList{Search: f.Search, Kind: string(f.Kind), Status: string(f.Status), Lang: f.Lang, Sort: string(f.Sort),
+	c := templates.ContentList{Search: f.Search, Kind: string(f.Kind), Status: string(f.Status), Lang: f.Lang, Author: f.Author,
+		Timing: string(f.Timing), Sort: string(f.Sort),
 		Page:  found.Page,
 		Sorts: []templates.Option{{Value: "", Label: p.T("content.sort_edited")}, {Value: string(engine.SortTitle), Label: p.T("content.sort_title")}}}
 	for _, k := range []release.NodeKind{release.KindContentEntry, release.KindPage, release.KindAsset} {
@@ -77,10 +86,14 @@ func contentListOf(ctx context.Context, found engine.NodeList) templates.Content
 	for _, l := range engine.Languages {
 		c.Langs = append(c.Langs, templates.Option{Value: l, Label: p.T("lang." + l)})
 	}
-	c.Filtered = strings.TrimSpace(c.Search) != "" || c.Kind != "" || c.Status != "" || c.Lang != ""
+	for _, t := range engine.NodeTimings {
+		c.Timings = append(c.Timings, templates.Option{Value: string(t), Label: p.T("content.timing_" + string(t))})
+	}
+	c.Filtered = strings.TrimSpace(c.Search) != "" || c.Kind != "" || c.Status != "" || c.Lang != "" || c.Author != "" || c.Timing != ""
 	pageURL := func(n int) string {
 		v := url.Values{}
-		for key, value := range map[string]string{"q": c.Search, "kind": c.Kind, "status": c.Status, "lang": c.Lang, "sort": c.Sort} {
+		for key, value := range map[string]string{"q": c.Search, "kind": c.Kind, "status": c.Status, "lang": c.Lang,
+			"author": c.Author, "timing": c.Timing, "sort": c.Sort} {
 			if value != "" {
 				v.Set(key, value)
 			}

@@ -90,9 +90,9 @@ type ContentList struct {
 	CanPublish bool
 	Error      string
 	// The filters, as the URL holds them, and their choices.
-	Search, Kind, Status, Lang, Sort string
-	Kinds, Statuses, Langs, Sorts    []Option
-	Filtered                         bool
+	Search, Kind, Status, Lang, Author, Timing, Sort string
+	Kinds, Statuses, Langs, Authors, Timings, Sorts  []Option
+	Filtered                                         bool
 	// PrevURL and NextURL are the pages before and after, "" at an end.
 	Page             int
 	PrevURL, NextURL string
