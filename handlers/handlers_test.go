@@ -318,6 +318,8 @@ func TestCSRF(t *testing.T) {
 					t.Fatal(err)
 				}
 				form = url.Values{"token": {secret}, "password": {"another long secret"}}
+			case "/studio/content/preview-text": // the editor's preview: a fragment (images_test.go)
+				form, want = url.Values{"body": {"**Results**"}}, http.StatusOK
 			case "/studio/people/invitations": // the new link is the answer itself (people_test.go)
 				form, want = url.Values{"email": {"new@example.com"}, "role": {"editor"}}, http.StatusOK
 			case "/studio/people/invitations/{id}/revoke": // an open invitation

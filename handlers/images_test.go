@@ -128,3 +128,22 @@ func jsonNumber(n int64) string { b, _ := json.Marshal(n); return string(b) }
 func webp() []byte {
 	return append([]byte("RIFF\x1a\x00\x00\x00WEBPVP8L"), bytes.Repeat([]byte{0}, 16)...)
 }
+
+// The editor's preview renders the text as the public site does: Markdown,
+// raw HTML dropped, unsafe links left out.
+func TestEditorPreviewText(t *testing.T) {
+	t.Parallel()
+	a := newApp(t)
+	c := a.signedIn(t, a.editor)
+	res := c.check(t, scenario{Name: "Preview", Method: "POST", URL: "/studio/content/preview-text",
+		Form: url.Values{"csrf_token": {c.token()}, "body": {"**Results** <script>alert(1)</script> [go](javascript:alert(1)) ![map](/media/map.png)"}},
+		ExpectedStatus:     http.StatusOK,
+		ExpectedContent:    []string{"<strong>Results</strong>", `<img src="/media/map.png" alt="map">`},
+		NotExpectedContent: []string{"<script", "javascript:"},
+		ExpectedHeaders:    map[string]string{"Cache-Control": "no-store"}})
+	if strings.Contains(res.Body, "<html") {
+		t.Error("the preview is a fragment, not a page")
+	}
+	a.signedIn(t, a.contributor).check(t, scenario{Name: "Editor", URL: "/studio/content/" + a.draft.ID, ExpectedStatus: http.StatusOK,
+		ExpectedContent: []string{`hx-post="/studio/content/preview-text"`, "Preview the text"}})
+}

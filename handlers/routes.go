@@ -151,6 +151,8 @@ func StudioRoutes(s *studio.Handler) []Route {
 		// The media editor (a file and its fields): the only Studio forms
 		// that upload, multipart/form-data up to studio.MaxUploadBytes.
 		{"POST", "/studio/content/media", policy.ContentWrite, s.SaveMedia},
+		// The editor's Markdown preview (htmx), as the public site renders it.
+		{"POST", "/studio/content/preview-text", policy.ContentWrite, s.PreviewText},
 		// The editor's image upload (editor.js): JSON, for its progress bar.
 		{"POST", "/studio/content/upload", policy.ContentWrite, s.UploadImage},
 		{"POST", "/studio/content/{id}/media", policy.ContentWrite, s.SaveMedia},

@@ -145,6 +145,8 @@ func TestNewsroomFromAnEmptyFolderInTheBrowser(t *testing.T) {
 		t.Fatalf("after the upload: slug %q, text %q", slug, body)
 	}
 	waitJS(t, b, `document.querySelector("#cover").selectedOptions[0].textContent.includes("/media/sandik-basinda.png")`)
+	must(t, chromedp.Do(b, chromedp.Click(chromedp.CSS(`[data-testid="body-preview"] summary`))))
+	waitJS(t, b, `document.querySelector('#body-preview img[alt="Sandık başında sıra bekleyen seçmenler"]') !== null`)
 	shotsAsIs(t, b, "newsroom-editor-tr")
 	submitAndWait(t, b, chromedp.SetValue(chromedp.CSS("#node-status"), "published"),
 		chromedp.Click(chromedp.CSS(`form.editor .actions button[type=submit]`)))

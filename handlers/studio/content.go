@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -16,6 +17,7 @@ import (
 	"studio/engine/content"
 	"studio/engine/release"
 	"studio/locales"
+	"studio/web/markdown"
 	"studio/web/templates"
 )
 
@@ -317,4 +319,12 @@ func (h *Handler) DeleteNode(w http.ResponseWriter, r *http.Request) {
 	}
 	h.flash(r, "editor.deleted")
 	http.Redirect(w, r, "/studio/content", http.StatusSeeOther)
+}
+
+// PreviewText renders an editor's Markdown as the public site will (raw
+// HTML dropped, unsafe links left out), for the preview beside the text.
+func (h *Handler) PreviewText(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	io.WriteString(w, markdown.HTML(r.PostFormValue("body")))
 }
