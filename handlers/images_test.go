@@ -136,7 +136,7 @@ func TestEditorPreviewText(t *testing.T) {
 	a := newApp(t)
 	c := a.signedIn(t, a.editor)
 	res := c.check(t, scenario{Name: "Preview", Method: "POST", URL: "/studio/content/preview-text",
-		Form: url.Values{"csrf_token": {c.token()}, "body": {"**Results** <script>alert(1)</script> [go](javascript:alert(1)) ![map](/media/map.png)"}},
+		Form:               url.Values{"csrf_token": {c.token()}, "body": {"**Results** <script>alert(1)</script> [go](javascript:alert(1)) ![map](/media/map.png)"}},
 		ExpectedStatus:     http.StatusOK,
 		ExpectedContent:    []string{"<strong>Results</strong>", `<img src="/media/map.png" alt="map">`},
 		NotExpectedContent: []string{"<script", "javascript:"},
