@@ -82,7 +82,7 @@ func TestNewsroomFromAnEmptyFolderInTheBrowser(t *testing.T) {
 	}
 	editorLink := invite("elif@kuzeyhaber.example", "editor")
 	contributorLink := invite("can@kuzeyhaber.example", "contributor")
-	shotsAsIs(t, b, "newsroom-invitation-tr")
+	shot(t, b, "newsroom-invitation-tr")
 	must(t, chromedp.Do(b, chromedp.Navigate(app.url+"/studio/people")))
 	wantContains(t, "people", text(t, b, "main"), "Zeynep Kaya", "(siz)", "Açık davetler", "elif@kuzeyhaber.example", "Editör",
 		"can@kuzeyhaber.example", "Katkıda bulunan")
@@ -121,7 +121,7 @@ func TestNewsroomFromAnEmptyFolderInTheBrowser(t *testing.T) {
 		t.Fatalf("%d reset buttons (%v), want one for each member but herself", n, err)
 	}
 	waitText(t, b, `[data-testid="invitations-empty"]`, "Açık davet yok.")
-	shots(t, b, "newsroom-members-tr")
+	shot(t, b, "newsroom-members-tr")
 	signOut()
 	signIn("can@kuzeyhaber.example", "lodos poyraz 2026")
 
@@ -147,7 +147,7 @@ func TestNewsroomFromAnEmptyFolderInTheBrowser(t *testing.T) {
 	waitJS(t, b, `document.querySelector("#cover").selectedOptions[0].textContent.includes("/media/sandik-basinda.png")`)
 	must(t, chromedp.Do(b, chromedp.Click(chromedp.CSS(`[data-testid="body-preview"] summary`))))
 	waitJS(t, b, `document.querySelector('#body-preview img[alt="Sandık başında sıra bekleyen seçmenler"]') !== null`)
-	shotsAsIs(t, b, "newsroom-editor-tr")
+	shot(t, b, "newsroom-editor-tr")
 	submitAndWait(t, b, chromedp.SetValue(chromedp.CSS("#node-status"), "published"),
 		chromedp.Click(chromedp.CSS(`form.editor .actions button[type=submit]`)))
 	waitText(t, b, "#status", "Kaydedildi")
@@ -166,7 +166,7 @@ func TestNewsroomFromAnEmptyFolderInTheBrowser(t *testing.T) {
 		chromedp.Click(chromedp.Search(`//a[text()="Kuzey'de seçim günü"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="approve"]`))))
 	wantContains(t, "review", text(t, b, "main"), "Can Aydın onay istedi", "10:00")
-	shots(t, b, "newsroom-approval-tr")
+	shot(t, b, "newsroom-approval-tr")
 	submitAndWait(t, b, chromedp.Click(chromedp.CSS(`[data-testid="approve"]`)))
 	wantContains(t, "approved", text(t, b, "main"), "Onaylandı")
 
