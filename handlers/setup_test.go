@@ -15,7 +15,7 @@ import (
 // link serve printed, refuses every bad field at once in the person's
 // language with nothing written, signs the new Owner in, and then is gone;
 // the public site shows an empty home.
-func TestFirstRunSetupInTheBrowser(t *testing.T) {
+func TestFirstRunSetupOverHTTP(t *testing.T) {
 	t.Parallel()
 	a := emptyApp(t)
 	c := a.client(t, "tr")

@@ -8,11 +8,11 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// TestAgentKeysPage: the demo editor mints an agent key on the Agents page
+// TestAgentKeysPageInTheBrowser: the demo editor mints an agent key on the Agents page
 // in Turkish (choosing a mode ticks its scopes), sees the secret once, no
 // longer sees it after a reload, and revokes the key through the dialog
 // (issue 13, §10.1, §11.6 item 4).
-func TestAgentKeysPage(t *testing.T) {
+func TestAgentKeysPageInTheBrowser(t *testing.T) {
 	app := startBrowserApp(t, time.Date(2026, 11, 2, 5, 0, 0, 0, time.UTC))
 	app.demo(t)
 	ctx := newBrowser(t)

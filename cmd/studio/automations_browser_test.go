@@ -13,7 +13,7 @@ import (
 	"studio/engine/release"
 )
 
-// TestAutomationEditorInTurkish is issue 12's walk through the Automations
+// TestAutomationEditorInTurkishInTheBrowser is issue 12's walk through the Automations
 // tab in Turkish: the demo owner opens Otomasyonlar, makes a weekly
 // broken-link check with the recurrence editor (Özel, every week, the
 // Pazartesi and Perşembe chips, 07:10), watches the next five runs follow
@@ -21,7 +21,7 @@ import (
 // and runs it now from the ⋯ menu; once the run ends, Geçmiş lists it and
 // its page reads the broken link it found. The tab (list and empty state)
 // and the editor are shot in Turkish and English.
-func TestAutomationEditorInTurkish(t *testing.T) {
+func TestAutomationEditorInTurkishInTheBrowser(t *testing.T) {
 	// Monday 2 November 2026, 08:00 in Istanbul.
 	app := startBrowserApp(t, time.Date(2026, 11, 2, 5, 0, 0, 0, time.UTC), func(f demoFixture) {
 		// A live article whose link leads nowhere: what the check finds.

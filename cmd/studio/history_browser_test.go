@@ -24,12 +24,12 @@ func rowCount(t *testing.T, ctx context.Context) int {
 	return n
 }
 
-// TestRunFindingsInTurkish: the demo owner, who reads Turkish, finds a
+// TestRunFindingsInTurkishInTheBrowser: the demo owner, who reads Turkish, finds a
 // broken-link check's run in History, opens it, reads its findings and
 // marks one "Sorun değil", which hides it; History's filters swap the list
 // in place and keep the URL. History and the run's page are shot in both
 // languages.
-func TestRunFindingsInTurkish(t *testing.T) {
+func TestRunFindingsInTurkishInTheBrowser(t *testing.T) {
 	// Monday 2 November 2026, 08:00 in Istanbul.
 	var autID string
 	app := startBrowserApp(t, time.Date(2026, 11, 2, 5, 0, 0, 0, time.UTC), func(f demoFixture) {

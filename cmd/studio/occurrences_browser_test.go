@@ -24,14 +24,14 @@ func settleAutomations(f demoFixture) {
 	f.t.Fatal("the automations never settle")
 }
 
-// TestCalendarOccurrenceRunNow: the demo's two automations have run for a
+// TestCalendarOccurrenceRunNowInTheBrowser: the demo's two automations have run for a
 // few days, with a downtime on 4 and 5 November, before the ticker starts
 // on Friday 6 November at 09:00. The Agenda shows each past occurrence from
 // its run (Succeeded, Skipped for the coalesced ones, the outcome apart) and
 // links it to its run, in English and Turkish; the ⋯ menu's Run now (a
 // plain form) starts a run, which the store holds (the run's own page is
 // History's part).
-func TestCalendarOccurrenceRunNow(t *testing.T) {
+func TestCalendarOccurrenceRunNowInTheBrowser(t *testing.T) {
 	app := startBrowserApp(t, time.Date(2026, 11, 2, 4, 0, 0, 0, time.UTC), func(f demoFixture) { // Monday 07:00 in Istanbul
 		for _, a := range []automations.Input{
 			{Name: "Kırık bağlantı taraması", Builtin: automation.BuiltinBrokenLinks, Rule: "FREQ=WEEKLY;BYDAY=MO;BYHOUR=7;BYMINUTE=0", Start: "2026-11-02T07:00"},

@@ -11,7 +11,7 @@ import (
 	"studio/engine/release"
 )
 
-// TestPauseSaysWhatStillHappens (issue 10, the kill switch as a newcomer
+// TestPauseSaysWhatStillHappensInTheBrowser (issue 10, the kill switch as a newcomer
 // meets it): pausing holds releases, not gates. The owner pauses from Site
 // settings; the dialog says that embargo lifts and expiries still happen
 // and lists the ones of the next 24 hours, each with a link to its Schedule
@@ -20,7 +20,7 @@ import (
 // "Running — published within about a minute"), the release shows "Held:
 // paused" on the Agenda and the Month, and "Needs attention" lists it. In
 // Turkish, then English.
-func TestPauseSaysWhatStillHappens(t *testing.T) {
+func TestPauseSaysWhatStillHappensInTheBrowser(t *testing.T) {
 	// Monday 2 November 2026, 08:00 in Istanbul.
 	var lift, expiry string
 	app := startBrowserApp(t, time.Date(2026, 11, 2, 5, 0, 0, 0, time.UTC), func(f demoFixture) {
