@@ -52,6 +52,18 @@ func (e *Engine) imageRefs(ctx context.Context, siteID string, b content.Body) (
 	return refs, nil
 }
 
+// MediaFile names one of a site's media files, as a chooser lists it.
+type MediaFile struct{ ID, Title, Slug string }
+
+// MediaChoices is how many media files the cover's chooser offers.
+const MediaChoices = 200
+
+// MediaFiles lists the site's media files by title, at most MediaChoices:
+// their names only, never their bytes (an editor page reads it each time).
+func (e *Engine) MediaFiles(ctx context.Context, siteID string) ([]MediaFile, error) {
+	return e.store.MediaFiles(ctx, siteID, MediaChoices)
+}
+
 // CoverOf is the media file shown above a page or an article: its cover,
 // or for a body saved before covers the first media file it refers to that
 // its text does not show itself (as the public site shows it).

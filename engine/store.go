@@ -398,6 +398,9 @@ type Store interface {
 	// working copy, or whose version in the site's live snapshot, is of
 	// kind and has slug: one indexed query, not a read of every node.
 	AddressHolders(ctx context.Context, siteID string, kind release.NodeKind, slug, exceptID string) ([]AddressHolder, error)
+	// MediaFiles lists up to limit of a site's media files by title, their
+	// id, title and slug only.
+	MediaFiles(ctx context.Context, siteID string, limit int) ([]MediaFile, error)
 	// SiteAudit reads a site's audit rows in f, newest first.
 	SiteAudit(ctx context.Context, f AuditFilter) ([]AuditRow, error)
 	// AddressClash finds the first of a release's set items (sets: id,

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -77,7 +78,7 @@ func TestEditorUploadAndCover(t *testing.T) {
 			t.Fatal(err)
 		}
 		return c.check(t, scenario{Name: name, Method: "POST", URL: editor, Form: url.Values{"csrf_token": {token},
-			"rev": {jsonNumber(d.Rev)}, "kind": {"content_entry"}, "title": {d.Body.Title}, "slug": {d.Body.Slug},
+			"rev": {strconv.FormatInt(d.Rev, 10)}, "kind": {"content_entry"}, "title": {d.Body.Title}, "slug": {d.Body.Slug},
 			"lang": {"en"}, "status": {"published"}, "body": {text}, "cover_chosen": {"1"}, "cover": {coverID}},
 			ExpectedStatus: want})
 	}
@@ -121,8 +122,6 @@ func TestEditorUploadAndCover(t *testing.T) {
 		t.Errorf("cover %q refs %v, want none", d.Body.Cover, d.Body.Refs)
 	}
 }
-
-func jsonNumber(n int64) string { b, _ := json.Marshal(n); return string(b) }
 
 // webp is the smallest WebP header a type check reads.
 func webp() []byte {

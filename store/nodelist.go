@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"time"
 
@@ -42,4 +43,25 @@ func (s *Store) NodesMatching(ctx context.Context, siteID, siteLang string, f en
 	}
 	return nodeRows(s.read.QueryContext(ctx, nodesMatchingQuery+order+` LIMIT ?7 OFFSET ?8`, siteID, string(f.Kind),
 		string(f.Status), f.Lang, siteLang, content.Fold(strings.TrimSpace(f.Search)), limit, offset, f.Author, string(f.Timing), instant(now)))
+}
+
+// MediaFiles lists up to limit of a site's media files by title: their
+// names only, never the file in their body.
+func (s *Store) MediaFiles(ctx context.Context, siteID string, limit int) ([]engine.MediaFile, error) {
+	rows, err := s.read.QueryContext(ctx, `SELECT id, json_extract(body, '$.title'), json_extract(body, '$.slug') FROM nodes
+		WHERE site_id = ? AND kind = 'asset' AND deleted_at IS NULL ORDER BY `+foldSQL(`json_extract(body, '$.title')`)+`, id LIMIT ?`,
+		siteID, limit)
+	if err != nil {
+		return nil, fmt.Errorf("store: media files: %w", err)
+	}
+	defer rows.Close()
+	var out []engine.MediaFile
+	for rows.Next() {
+		var m engine.MediaFile
+		if err := rows.Scan(&m.ID, &m.Title, &m.Slug); err != nil {
+			return nil, fmt.Errorf("store: media files: %w", err)
+		}
+		out = append(out, m)
+	}
+	return out, rows.Err()
 }

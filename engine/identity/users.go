@@ -41,9 +41,9 @@ func (e *Identity) AddUser(ctx context.Context, siteID, email, name string, role
 // joined (errors.Join), the email's first.
 func NewAccount(email, name string, role policy.Role, password, lang string) (engine.User, string, error) {
 	var refused []error
-	addr, err := mail.ParseAddress(strings.TrimSpace(email))
-	if err != nil || addr.Address != strings.TrimSpace(email) {
-		refused = append(refused, engine.Refuse("bad_email", "email"))
+	address, err := ParseEmail(email)
+	if err != nil {
+		refused = append(refused, err)
 	}
 	name = strings.TrimSpace(name)
 	if name == "" || utf8.RuneCountInString(name) > 120 {
@@ -65,7 +65,18 @@ func NewAccount(email, name string, role policy.Role, password, lang string) (en
 	if err != nil {
 		return engine.User{}, "", err
 	}
-	return engine.User{ID: ids.New("user"), Email: addr.Address, Name: name, Role: role, Lang: lang}, string(hash), nil
+	return engine.User{ID: ids.New("user"), Email: address, Name: name, Role: role, Lang: lang}, string(hash), nil
+}
+
+// ParseEmail is email as an account keeps it: one plain address, trimmed
+// (bad_email on "email" for anything else).
+func ParseEmail(email string) (string, error) {
+	email = strings.TrimSpace(email)
+	addr, err := mail.ParseAddress(email)
+	if err != nil || addr.Address != email {
+		return "", engine.Refuse("bad_email", "email")
+	}
+	return addr.Address, nil
 }
 
 // dummyHash makes a sign-in with an unknown email cost as much as one with a

@@ -19,7 +19,6 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"errors"
-	"net/mail"
 	"strings"
 	"time"
 
@@ -259,9 +258,9 @@ func (p *People) Invite(ctx context.Context, u engine.User, siteID, email string
 		return "", Invitation{}, err
 	}
 	var refused []error
-	addr, err := mail.ParseAddress(strings.TrimSpace(email))
-	if err != nil || addr.Address != strings.TrimSpace(email) {
-		refused = append(refused, engine.Refuse("bad_email", "email"))
+	address, err := identity.ParseEmail(email)
+	if err != nil {
+		refused = append(refused, err)
 	}
 	if _, ok := policy.ParseRole(string(role)); !ok {
 		refused = append(refused, engine.Refuse("bad_role", "role"))
@@ -271,7 +270,7 @@ func (p *People) Invite(ctx context.Context, u engine.User, siteID, email string
 	if len(refused) > 0 {
 		return "", Invitation{}, errors.Join(refused...)
 	}
-	if existing, _, err := p.store.UserByEmail(ctx, addr.Address); err == nil {
+	if existing, _, err := p.store.UserByEmail(ctx, address); err == nil {
 		if _, err := p.store.MemberByID(ctx, siteID, existing.ID); err == nil {
 			return "", Invitation{}, engine.Refuse(CodeAlreadyMember, "email")
 		} else if !errors.Is(err, engine.ErrNotFound) {
@@ -281,7 +280,7 @@ func (p *People) Invite(ctx context.Context, u engine.User, siteID, email string
 		return "", Invitation{}, err
 	}
 	now := p.e.Now()
-	inv := Invitation{ID: ids.New("inv"), SiteID: siteID, Email: addr.Address, Role: role, By: u.Actor(),
+	inv := Invitation{ID: ids.New("inv"), SiteID: siteID, Email: address, Role: role, By: u.Actor(),
 		CreatedAt: now, ExpiresAt: now.Add(InvitationLife)}
 	b := make([]byte, 32)
 	rand.Read(b)

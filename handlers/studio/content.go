@@ -192,13 +192,13 @@ func nodeForm(n engine.NodeDetail, loc *time.Location) templates.NodeForm {
 // mediaChoices lists the site's media files for the cover, by title.
 func (h *Handler) mediaChoices(r *http.Request) ([]templates.MediaChoice, error) {
 	st := stateOf(r.Context())
-	list, err := h.eng.ListNodes(r.Context(), st.site.ID, engine.NodeFilter{Kind: release.KindAsset, Sort: engine.SortTitle}, 1)
+	files, err := h.eng.MediaFiles(r.Context(), st.site.ID)
 	if err != nil {
 		return nil, err
 	}
 	var out []templates.MediaChoice
-	for _, n := range list.Nodes {
-		out = append(out, templates.MediaChoice{ID: n.ID, Title: n.Body.Title, Path: "/media/" + n.Body.Slug})
+	for _, m := range files {
+		out = append(out, templates.MediaChoice{ID: m.ID, Title: m.Title, Path: "/media/" + m.Slug})
 	}
 	return out, nil
 }
