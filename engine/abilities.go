@@ -353,6 +353,8 @@ type PersonAbilities struct {
 	Settings bool
 	// EditContent: create pages and articles.
 	EditContent bool
+	// AddSite: make a new site, of which the person becomes the Owner.
+	AddSite bool
 }
 
 // AbilitiesOfPerson is what u may do at all.
@@ -364,7 +366,14 @@ func AbilitiesOfPerson(u User) PersonAbilities {
 		PublishSite: MayPublishSite(u),
 		Settings:    u.Passes(policy.SiteSettings),
 		EditContent: u.Passes(policy.ContentWrite),
+		AddSite:     MayAddSite(u),
 	}
+}
+
+// MayAddSite: u may make a new site (issue 15), as an Owner of the site
+// they act on, a person and not a token or an agent key.
+func MayAddSite(u User) bool {
+	return u.SiteID != "" && u.Role == policy.Owner && u.Agent == nil && u.Scopes == nil
 }
 
 // HeldEdit says whether u may edit a node a scheduled or waiting release

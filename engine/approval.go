@@ -136,7 +136,7 @@ func WaitingOrder(a, b ApprovalRequest) int {
 // Approvals lists a site's waiting requests in WaitingOrder, the soonest
 // due first.
 func (e *Engine) Approvals(ctx context.Context, u User, siteID string) ([]ApprovalView, error) {
-	if err := require(u, policy.SchedulesRead); err != nil {
+	if err := require(u, siteID, policy.SchedulesRead); err != nil {
 		return nil, err
 	}
 	reqs, err := e.store.WaitingApprovals(ctx, siteID)
@@ -151,7 +151,7 @@ func (e *Engine) Approvals(ctx context.Context, u User, siteID string) ([]Approv
 // WaitingOrder (the soonest due), without their releases, and how many wait
 // in all.
 func (e *Engine) FirstWaitingRequests(ctx context.Context, u User, siteID string, limit int) ([]ApprovalRequest, int, error) {
-	if err := require(u, policy.SchedulesRead); err != nil {
+	if err := require(u, siteID, policy.SchedulesRead); err != nil {
 		return nil, 0, err
 	}
 	reqs, total, err := e.store.FirstWaitingApprovals(ctx, siteID, limit)
@@ -161,7 +161,7 @@ func (e *Engine) FirstWaitingRequests(ctx context.Context, u User, siteID string
 
 // WaitingRequestsOf is the requests waiting on the given releases.
 func (e *Engine) WaitingRequestsOf(ctx context.Context, u User, siteID string, releaseIDs []string) ([]ApprovalRequest, error) {
-	if err := require(u, policy.SchedulesRead); err != nil {
+	if err := require(u, siteID, policy.SchedulesRead); err != nil {
 		return nil, err
 	}
 	return e.store.WaitingApprovalsOf(ctx, siteID, releaseIDs)
@@ -169,7 +169,7 @@ func (e *Engine) WaitingRequestsOf(ctx context.Context, u User, siteID string, r
 
 // ApprovalsFor joins requests with their releases, read in one statement.
 func (e *Engine) ApprovalsFor(ctx context.Context, u User, siteID string, reqs []ApprovalRequest) ([]ApprovalView, error) {
-	if err := require(u, policy.SchedulesRead); err != nil {
+	if err := require(u, siteID, policy.SchedulesRead); err != nil {
 		return nil, err
 	}
 	ids := make([]string, len(reqs))
@@ -196,7 +196,7 @@ func (e *Engine) ApprovalsFor(ctx context.Context, u User, siteID string, reqs [
 // DraftReleases lists a site's draft releases, the most recently changed
 // first, at most limit.
 func (e *Engine) DraftReleases(ctx context.Context, u User, siteID string, limit int) ([]ReleaseRow, error) {
-	if err := require(u, policy.SchedulesRead); err != nil {
+	if err := require(u, siteID, policy.SchedulesRead); err != nil {
 		return nil, err
 	}
 	return e.store.DraftReleases(ctx, siteID, limit)
@@ -204,7 +204,7 @@ func (e *Engine) DraftReleases(ctx context.Context, u User, siteID string, limit
 
 // Approval returns one request with the bodies an approver compares.
 func (e *Engine) Approval(ctx context.Context, u User, siteID, id string) (ApprovalView, error) {
-	if err := require(u, policy.SchedulesRead); err != nil {
+	if err := require(u, siteID, policy.SchedulesRead); err != nil {
 		return ApprovalView{}, err
 	}
 	q, err := e.store.ApprovalRequest(ctx, siteID, id)
@@ -312,7 +312,7 @@ func (e *Engine) Deny(ctx context.Context, u User, siteID, id, reason string) er
 }
 
 func (e *Engine) decidable(ctx context.Context, u User, siteID, id string) (ApprovalRequest, ReleaseRow, error) {
-	if err := require(u, policy.ReleasesPublish); err != nil {
+	if err := require(u, siteID, policy.ReleasesPublish); err != nil {
 		return ApprovalRequest{}, ReleaseRow{}, err
 	}
 	q, err := e.store.ApprovalRequest(ctx, siteID, id)

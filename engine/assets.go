@@ -18,7 +18,7 @@ import (
 // entries point at it through Body.Refs. It goes live with the next publish,
 // like any node.
 func (e *Engine) CreateAsset(ctx context.Context, u User, siteID string, body content.Body) (content.Node, error) {
-	if err := require(u, policy.ContentWrite); err != nil {
+	if err := require(u, siteID, policy.ContentWrite); err != nil {
 		return content.Node{}, err
 	}
 	n := content.Node{ID: ids.New("ast"), SiteID: siteID, Kind: release.KindAsset}

@@ -13,7 +13,7 @@ import (
 // deleted (§6.2): it answers scheduled_locked, naming the release and its
 // time.
 func (e *Engine) DeleteNode(ctx context.Context, u User, siteID, id string, expectedRev int64) error {
-	if err := require(u, policy.ContentWrite); err != nil {
+	if err := require(u, siteID, policy.ContentWrite); err != nil {
 		return err
 	}
 	d, err := e.Node(ctx, siteID, id)

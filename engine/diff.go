@@ -11,7 +11,7 @@ import (
 // the bodies a reviewer compares (RFC §13 GET …/releases/:id/diff). The
 // approval page reads the same diffs through Approval.
 func (e *Engine) ReleaseDiff(ctx context.Context, u User, siteID, id string) (ReleaseRow, []ItemDiff, error) {
-	if err := require(u, policy.SchedulesRead); err != nil {
+	if err := require(u, siteID, policy.SchedulesRead); err != nil {
 		return ReleaseRow{}, nil, err
 	}
 	r, err := e.store.Release(ctx, siteID, id)

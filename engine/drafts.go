@@ -91,7 +91,7 @@ func (e *Engine) NewRelease(ctx context.Context, u User, siteID, title string, n
 // not be on the site), too_many_items (more than 100 with the closure);
 // and too_many_releases (§6.1 step 7). A refusal changes nothing.
 func (e *Engine) CreateDraft(ctx context.Context, u User, in DraftInput) (ReleaseRow, error) {
-	if err := require(u, policy.SchedulesWrite); err != nil {
+	if err := require(u, in.SiteID, policy.SchedulesWrite); err != nil {
 		return ReleaseRow{}, err
 	}
 	title, err := cleanTitle(in.Title)

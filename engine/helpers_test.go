@@ -29,3 +29,7 @@ func sameInstant(tb testing.TB, what string, got, want time.Time) {
 	tb.Helper()
 	enginetest.SameInstant(tb, what, got, want)
 }
+
+// on is u acting on the site siteID, with the role they hold on the
+// bundle's own site (enginetest.On).
+func on(u engine.User, siteID string) engine.User { return enginetest.On(u, siteID) }

@@ -134,11 +134,11 @@ func (b *testBundle) wantLocked(tb testing.TB, siteID, nodeID, releaseID string)
 	}
 	body := d.Body
 	body.Text += " Corrected."
-	_, err := b.Eng.SaveNode(ctx, b.Editor, siteID, nodeID, d.Rev, body)
+	_, err := b.Eng.SaveNode(ctx, on(b.Editor, siteID), siteID, nodeID, d.Rev, body)
 	if e := wantRefusal(tb, err, engine.CodeScheduledLocked, ""); e.Args["Release"] != releaseID {
 		tb.Fatalf("SaveNode lock names %v, want %s", e.Args["Release"], releaseID)
 	}
-	_, err = b.Eng.EditNode(ctx, b.Owner, siteID, nodeID, d.Rev, content.Edit{Title: d.Body.Title, Slug: d.Body.Slug, Text: "x", Status: d.Body.Status})
+	_, err = b.Eng.EditNode(ctx, on(b.Owner, siteID), siteID, nodeID, d.Rev, content.Edit{Title: d.Body.Title, Slug: d.Body.Slug, Text: "x", Status: d.Body.Status})
 	if e := wantRefusal(tb, err, engine.CodeScheduledLocked, ""); e.Args["Release"] != releaseID {
 		tb.Fatalf("EditNode lock names %v, want %s", e.Args["Release"], releaseID)
 	}
@@ -156,7 +156,7 @@ func (b *testBundle) wantEditable(tb testing.TB, siteID, nodeID string) {
 	}
 	body := d.Body
 	body.Text += " Edited after the release let go."
-	n, err := b.Eng.SaveNode(context.Background(), b.Editor, siteID, nodeID, d.Rev, body)
+	n, err := b.Eng.SaveNode(context.Background(), on(b.Editor, siteID), siteID, nodeID, d.Rev, body)
 	if err != nil {
 		tb.Fatalf("edit after the release let go: %v", err)
 	}
@@ -203,7 +203,7 @@ func (b *testBundle) liveOf(tb testing.TB, siteID string) (string, map[string]re
 // publishSite is not an error.
 func (b *testBundle) publishSite(tb testing.TB, siteID string) {
 	tb.Helper()
-	_, err := b.Eng.Publish(context.Background(), b.Editor, siteID)
+	_, err := b.Eng.Publish(context.Background(), on(b.Editor, siteID), siteID)
 	if e, ok := engine.AsError(err); ok && e.Code == release.CodeNothingToPublish {
 		return
 	}

@@ -52,7 +52,7 @@ func TestInvariantS1ReleaseChangesLiveExactlyByItsItems(t *testing.T) {
 			d := b.nodeOf(t, site.ID, id)
 			body := d.Body
 			body.Text, body.Status = text, status()
-			if _, err := b.Eng.SaveNode(ctx, b.Editor, site.ID, id, d.Rev, body); err != nil {
+			if _, err := b.Eng.SaveNode(ctx, on(b.Editor, site.ID), site.ID, id, d.Rev, body); err != nil {
 				fail("edit %s: %v", id, err)
 			}
 		}
@@ -337,7 +337,7 @@ func TestInvariantS5HeldNodesKeepTheirLiveVersion(t *testing.T) {
 				if rng.IntN(3) > 0 {
 					body.Status = content.StatusPublished
 				}
-				if _, err := b.Eng.SaveNode(ctx, b.Editor, site.ID, id, d.Rev, body); err != nil {
+				if _, err := b.Eng.SaveNode(ctx, on(b.Editor, site.ID), site.ID, id, d.Rev, body); err != nil {
 					fail("edit: %v", err)
 				}
 			}
@@ -353,7 +353,7 @@ func TestInvariantS5HeldNodesKeepTheirLiveVersion(t *testing.T) {
 				u = b.Contributor
 			}
 			d := b.nodeOf(t, site.ID, id)
-			r, err := b.Eng.ScheduleNode(ctx, u, engine.ScheduleInput{SiteID: site.ID, NodeID: id, ExpectedRev: d.Rev,
+			r, err := b.Eng.ScheduleNode(ctx, on(u, site.ID), engine.ScheduleInput{SiteID: site.ID, NodeID: id, ExpectedRev: d.Rev,
 				Date: "2026-11-02", Time: "09:00"})
 			if err != nil {
 				fail("schedule: %v", err)
@@ -367,7 +367,7 @@ func TestInvariantS5HeldNodesKeepTheirLiveVersion(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		snap, err := b.Eng.Publish(ctx, b.Editor, site.ID)
+		snap, err := b.Eng.Publish(ctx, on(b.Editor, site.ID), site.ID)
 		if e, ok := engine.AsError(err); ok && e.Code == release.CodeNothingToPublish {
 			continue
 		} else if err != nil {

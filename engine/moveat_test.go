@@ -48,10 +48,10 @@ func TestMoveAt(t *testing.T) {
 		n := b.CreateNode(t, berlin.ID, release.KindContentEntry,
 			content.Body{Title: "Clocks go back", Slug: "clocks", Status: content.StatusDraft})
 		r := b.Schedule(t, b.Editor, n, "2027-10-30", "09:00")
-		_, err = b.Eng.MoveAt(ctx, b.Editor, berlin.ID, r.ID, r.Rev, time.Date(2027, 10, 31, 1, 30, 0, 0, time.UTC))
+		_, err = b.Eng.MoveAt(ctx, on(b.Editor, berlin.ID), berlin.ID, r.ID, r.Rev, time.Date(2027, 10, 31, 1, 30, 0, 0, time.UTC))
 		wantRefusal(t, err, "bad_at", "at")
 		first := time.Date(2027, 10, 31, 0, 30, 0, 0, time.UTC)
-		row, err := b.Eng.MoveAt(ctx, b.Editor, berlin.ID, r.ID, r.Rev, first)
+		row, err := b.Eng.MoveAt(ctx, on(b.Editor, berlin.ID), berlin.ID, r.ID, r.Rev, first)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -57,7 +57,7 @@ type ReleasePage struct {
 // after; one that no longer names a release of the site is CodeBadCursor.
 // An unknown state or a limit out of range is refused (Field names it).
 func (e *Engine) ReleaseList(ctx context.Context, u User, q ReleaseListQuery) (ReleasePage, error) {
-	if err := require(u, policy.SchedulesRead); err != nil {
+	if err := require(u, q.SiteID, policy.SchedulesRead); err != nil {
 		return ReleasePage{}, err
 	}
 	if q.State != "" && !slices.Contains(release.States, q.State) {

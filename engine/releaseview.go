@@ -46,7 +46,7 @@ type ViewItem struct {
 // ReleaseView reads one release of a site with what §12's get_release adds
 // to it.
 func (e *Engine) ReleaseView(ctx context.Context, u User, siteID, id string) (ReleaseView, error) {
-	if err := require(u, policy.SchedulesRead); err != nil {
+	if err := require(u, siteID, policy.SchedulesRead); err != nil {
 		return ReleaseView{}, err
 	}
 	r, err := e.store.Release(ctx, siteID, id)

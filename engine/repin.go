@@ -83,7 +83,7 @@ type ConflictNode struct {
 // ConflictView reads a conflict release's three-way view against the site
 // as it is now (not as the run saw it: the live site may have moved again).
 func (e *Engine) ConflictView(ctx context.Context, u User, siteID, id string) (ConflictReview, error) {
-	if err := require(u, policy.SchedulesRead); err != nil {
+	if err := require(u, siteID, policy.SchedulesRead); err != nil {
 		return ConflictReview{}, err
 	}
 	r, err := e.store.Release(ctx, siteID, id)
@@ -516,7 +516,7 @@ func (e *Engine) repinned(ctx context.Context, u User, r ReleaseRow, items []rel
 // least a minute away (release_due otherwise). Audited release.edit with
 // the old and new hash.
 func (e *Engine) EditAndRepin(ctx context.Context, u User, siteID, nodeID string, expectedRev, releaseRev int64, in content.Edit) (ReleaseRow, error) {
-	if err := require(u, policy.ContentWrite); err != nil {
+	if err := require(u, siteID, policy.ContentWrite); err != nil {
 		return ReleaseRow{}, err
 	}
 	d, err := e.Node(ctx, siteID, nodeID)

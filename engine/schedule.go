@@ -34,7 +34,7 @@ type ScheduleInput struct {
 // person who may approve releases schedules it directly; anyone else's
 // waits for approval.
 func (e *Engine) ScheduleNode(ctx context.Context, u User, in ScheduleInput) (release.Release, error) {
-	if err := require(u, policy.SchedulesWrite); err != nil {
+	if err := require(u, in.SiteID, policy.SchedulesWrite); err != nil {
 		return release.Release{}, err
 	}
 	site, err := e.store.Site(ctx, in.SiteID)
@@ -272,7 +272,7 @@ func (e *Engine) Cancel(ctx context.Context, u User, siteID, id string, rev int6
 // changeable loads a release the person may change (mayChangeRelease: the
 // rule ReleaseAbilities shows), at the rev they saw.
 func (e *Engine) changeable(ctx context.Context, u User, siteID, id string, rev int64) (ReleaseRow, error) {
-	if err := require(u, policy.SchedulesWrite); err != nil {
+	if err := require(u, siteID, policy.SchedulesWrite); err != nil {
 		return ReleaseRow{}, err
 	}
 	r, err := e.store.Release(ctx, siteID, id)

@@ -88,7 +88,7 @@ func TestScheduleNodeRefusesBadInput(t *testing.T) {
 				in.SiteID, in.NodeID, in.ExpectedRev = site.ID, n.ID, n.Rev
 				// The schedule form has no zone field: the refusal is shown
 				// at the time the person picked.
-				refuseSchedule(t, b, b.Editor, in, "bad_zone", "")
+				refuseSchedule(t, b, on(b.Editor, site.ID), in, "bad_zone", "")
 			})
 		}
 	})

@@ -164,7 +164,7 @@ func (e *Engine) liveRefs(ctx context.Context, site Site) ([]release.Ref, error)
 
 // CreateNode saves the first version of a page or an entry.
 func (e *Engine) CreateNode(ctx context.Context, u User, siteID string, kind release.NodeKind, body content.Body) (content.Node, error) {
-	if err := require(u, policy.ContentWrite); err != nil {
+	if err := require(u, siteID, policy.ContentWrite); err != nil {
 		return content.Node{}, err
 	}
 	prefix := map[release.NodeKind]string{release.KindPage: "pag", release.KindContentEntry: "ent"}[kind]
@@ -215,7 +215,7 @@ func (e *Engine) EditNode(ctx context.Context, u User, siteID, id string, expect
 }
 
 func (e *Engine) update(ctx context.Context, u User, siteID, id string, expectedRev int64, edit func(content.Body) content.Body) (content.Node, error) {
-	if err := require(u, policy.ContentWrite); err != nil {
+	if err := require(u, siteID, policy.ContentWrite); err != nil {
 		return content.Node{}, err
 	}
 	d, err := e.Node(ctx, siteID, id)
@@ -317,6 +317,9 @@ func MayPublishSite(u User) bool { return u.Level(policy.SitePublish) == policy.
 // Publish makes the working copy live, except held nodes: a new snapshot and
 // a compare-and-swap flip of the site's pointer.
 func (e *Engine) Publish(ctx context.Context, u User, siteID string) (Snapshot, error) {
+	if err := ActsOn(u, siteID); err != nil {
+		return Snapshot{}, err
+	}
 	if !MayPublishSite(u) {
 		return Snapshot{}, refuse(CodeForbidden, "")
 	}

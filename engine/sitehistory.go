@@ -115,7 +115,7 @@ const HistoryPageSize = 50
 // schedules:read; the rows about people (who was invited or removed) only
 // for those who manage them (site:settings). limit ≤ 0 is a page.
 func (e *Engine) SiteHistory(ctx context.Context, u User, siteID string, f HistoryFilter, before int64, limit int) (HistoryPage, error) {
-	if err := require(u, policy.SchedulesRead); err != nil {
+	if err := require(u, siteID, policy.SchedulesRead); err != nil {
 		return HistoryPage{}, err
 	}
 	f = f.known()

@@ -36,8 +36,9 @@ type User struct {
 
 // Membership is a person's role on one site (§10.2).
 type Membership struct {
-	SiteID string
-	Role   policy.Role
+	SiteID   string
+	SiteName string
+	Role     policy.Role
 }
 
 // AgentCall is the agent side of a call through an agent key.
@@ -65,18 +66,34 @@ func (u User) Actor() release.Actor {
 	return release.Actor{Kind: "person", ID: u.ID, Name: u.Name}
 }
 
-// require refuses u unless they hold scope at some level; a use case on
-// nodes then checks the own level on the nodes it touches.
-func require(u User, scope policy.Scope) error {
+// require refuses u unless they act on the site siteID and hold scope
+// there at some level; a use case on nodes then checks the own level on
+// the nodes it touches. u's role is their role on u.SiteID (a surface
+// finds it, identity.OnSite): acting with it on another site would carry
+// one site's role to another, so that is refused as a site u is no member
+// of, one that does not exist (ErrNotFound).
+func require(u User, siteID string, scope policy.Scope) error {
+	if err := ActsOn(u, siteID); err != nil {
+		return err
+	}
 	if !u.Passes(scope) {
 		return refuse(CodeForbidden, "")
 	}
 	return nil
 }
 
-// Require refuses (CodeForbidden) a person whose role lacks scope: the
-// check every use case starts with, for the engine's sub-packages.
-func Require(u User, scope policy.Scope) error { return require(u, scope) }
+// ActsOn refuses u on any site but the one their role is read on: the
+// site check of require, for use cases whose rule is not one scope.
+func ActsOn(u User, siteID string) error {
+	if u.SiteID == "" || u.SiteID != siteID {
+		return ErrNotFound
+	}
+	return nil
+}
+
+// Require is the check every use case starts with (require), for the
+// engine's sub-packages.
+func Require(u User, siteID string, scope policy.Scope) error { return require(u, siteID, scope) }
 
 // Languages Studio speaks; the first is the default.
 var Languages = []string{"en", "tr"}
@@ -109,7 +126,10 @@ type Site struct {
 	Lang     string // the public site's language, and new nodes' (locales.Languages)
 	// PublicURL is the public site's base URL (public.ParsePublicURL), its
 	// absolute links' origin; "" when the site has none of its own.
-	PublicURL           string
+	PublicURL string
+	// DefaultHost: the public site answers with this site the hosts no
+	// site's public URL names (public.SiteForHost).
+	DefaultHost         bool
 	PublishedSnapshotID string
 	Rev                 int64
 	Hash                string

@@ -26,7 +26,7 @@ type UndoPlan struct {
 
 // PlanUndo works out what Undo would do, without doing it.
 func (e *Engine) PlanUndo(ctx context.Context, u User, siteID, id string) (UndoPlan, error) {
-	if err := require(u, policy.SitePublish); err != nil {
+	if err := require(u, siteID, policy.SitePublish); err != nil {
 		return UndoPlan{}, err
 	}
 	r, err := e.store.Release(ctx, siteID, id)

@@ -353,6 +353,10 @@ func (c *client) tryDo(method, path string, form url.Values, header map[string]s
 		req.Header.Set("Accept-Language", c.lang)
 	}
 	for k, v := range header {
+		if k == "Host" { // the public site is chosen by it
+			req.Host = v
+			continue
+		}
 		req.Header.Set(k, v)
 	}
 	res, err := c.hc.Do(req)

@@ -102,7 +102,7 @@ func TestSignIn(t *testing.T) {
 
 		runScenarios(t, c, []scenario{
 			{Name: "Root", URL: "/studio", ExpectedStatus: http.StatusSeeOther,
-				ExpectedHeaders: map[string]string{"Location": "/studio/schedules"}},
+				ExpectedHeaders: map[string]string{"Location": "/studio/s/" + a.site.ID + "/schedules"}},
 			{Name: "Agenda", URL: "/studio/schedules", ExpectedStatus: http.StatusOK,
 				ExpectedContent: []string{`data-testid="user-name">Elif Editor · Editor</span>`, "Sign out"}},
 			{Name: "LoginFormWhenSignedIn", URL: "/studio/login", ExpectedStatus: http.StatusSeeOther,
@@ -328,6 +328,9 @@ func TestCSRF(t *testing.T) {
 					t.Fatal(err)
 				}
 				u = "/studio/people/invitations/" + inv.ID + "/revoke"
+			case "/studio/sites": // a new site, made by an Owner (sites_test.go)
+				who = a.addUser(t, "owner@example.com", "Oya Owner", policy.Owner, "en")
+				form = url.Values{"siteName": {"Kuzey"}, "publicUrl": {"https://kuzey.example"}, "timeZone": {"Europe/Istanbul"}, "siteLang": {"tr"}}
 			case "/studio/people/{id}/role": // a member to change
 				u, form = "/studio/people/"+a.contributor.ID+"/role", url.Values{"role": {"author"}}
 			case "/studio/people/{id}/remove": // a member to remove

@@ -170,12 +170,14 @@ func TestRunPageFindings(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		oa, err := a.aut.Create(ctx, a.editor, other.ID, automations.Input{Name: "Other check",
+		there := a.editor // an Editor there too
+		there.SiteID = other.ID
+		oa, err := a.aut.Create(ctx, there, other.ID, automations.Input{Name: "Other check",
 			Builtin: automation.BuiltinBrokenLinks, Preset: "weekly", Start: "2026-11-02T07:10"})
 		if err != nil {
 			t.Fatal(err)
 		}
-		orun, err := a.aut.RunNow(ctx, a.editor, other.ID, oa.ID)
+		orun, err := a.aut.RunNow(ctx, there, other.ID, oa.ID)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -28,6 +28,7 @@ import (
 	"studio/handlers/site"
 	"studio/handlers/studio"
 	"studio/web/static"
+	"studio/web/templates"
 )
 
 // Access levels that are not scopes.
@@ -69,7 +70,8 @@ func StudioRoutes(s *studio.Handler) []Route {
 		{"GET", "/studio/reset", Anyone, s.ResetForm},
 		{"POST", "/studio/reset", Anyone, s.Reset},
 
-		{"GET", "/studio", policy.SchedulesRead, redirect("/studio/schedules")},
+		// A site's Studio: its Schedules page.
+		{"GET", "/studio", policy.SchedulesRead, s.Home},
 		// The Schedules page (§15.1): the Agenda or the Month; its URL is its
 		// state, and htmx asks it for the #calendar fragment.
 		{"GET", "/studio/schedules", policy.SchedulesRead, s.Calendar},
@@ -176,6 +178,10 @@ func StudioRoutes(s *studio.Handler) []Route {
 
 		// Site settings (§15.1): the time zone and the Schedules section,
 		// for Administrators and above (§10.2).
+		// A new site (issue 15): for its Owners (engine.MayAddSite decides),
+		// who become the new site's Owners.
+		{"GET", "/studio/sites/new", policy.SiteSettings, s.NewSiteForm},
+		{"POST", "/studio/sites", policy.SiteSettings, s.CreateSite},
 		// The site's people: Owners and Administrators (engine/people).
 		{"GET", "/studio/people", policy.SiteSettings, s.People},
 		{"POST", "/studio/people/invitations", policy.SiteSettings, s.Invite},
@@ -419,13 +425,20 @@ func New(svc *services.Services, sessions *scs.SessionManager, log *slog.Logger,
 	r.Group(func(r chi.Router) {
 		r.Use(sessions.LoadAndSave)
 		for _, rt := range rows {
-			h := rt.Handler
-			if rt.Scope != Anyone {
-				h = s.Guard(mustScope(rt), h)
-			}
 			key := rt.Method + " " + rt.Pattern
-			r.With(s.Prepare(bodies[key])).Method(rt.Method, rt.Pattern, h)
+			prepare := s.Prepare(bodies[key])
 			delete(bodies, key)
+			if rt.Scope == Anyone {
+				r.With(prepare).Method(rt.Method, rt.Pattern, rt.Handler)
+				continue
+			}
+			// Each row answers under its site's prefix too (issue 15):
+			// /studio/s/{siteId}/content is /studio/content on that site.
+			// The same page without a site is the one the person was last
+			// on (studio.Handler.Guard).
+			h := s.Guard(mustScope(rt), rt.Handler)
+			r.With(prepare).Method(rt.Method, rt.Pattern, h)
+			r.With(prepare).Method(rt.Method, OnSite(rt.Pattern), h)
 		}
 	})
 	for key := range bodies {
@@ -510,15 +523,17 @@ func noStore(h http.HandlerFunc) http.HandlerFunc {
 	}
 }
 
+// OnSite is a Studio route's pattern under its site's prefix:
+// "/studio/content/{id}" → "/studio/s/{siteId}/content/{id}".
+func OnSite(pattern string) string {
+	return strings.TrimSuffix(templates.SitePrefix, "/") + "/{siteId}" + strings.TrimPrefix(pattern, "/studio")
+}
+
 func mustScope(rt Route) policy.Scope {
 	if rt.Scope == "" {
 		panic("handlers: route without a scope: " + rt.Method + " " + rt.Pattern)
 	}
 	return rt.Scope
-}
-
-func redirect(to string) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, to, http.StatusSeeOther) }
 }
 
 // contentSecurityPolicy lets pages run and style only what Studio serves
@@ -545,7 +560,8 @@ func securityHeaders(next http.Handler) http.Handler {
 // healthy; a signed-in caller with schedules:read (a session or a bearer
 // token) also gets the details: the heartbeat, the next wake-up (it tells
 // when the next release is due, so nobody else learns it) and the releases
-// the scheduler has not taken, and how late the last tick found its work.
+// of their own sites the scheduler has not taken, and how late the last
+// tick found its work.
 func health(sched *scheduler.Scheduler, who func(*http.Request) (engine.User, bool)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
@@ -562,6 +578,10 @@ func health(sched *scheduler.Scheduler, who func(*http.Request) (engine.User, bo
 			out["status"], out["reason"], code = "unavailable", st.DatabaseProblem(), http.StatusServiceUnavailable
 		}
 		if u, ok := who(r); ok && scheduler.MaySeeStatusDetails(u) {
+			// The releases named are of the caller's own sites only.
+			if mine, err := sched.StatusOf(r.Context(), u); err == nil {
+				st = mine
+			}
 			out["now"] = st.Now.Format(time.RFC3339)
 			sched := map[string]any{"healthy": st.State() == scheduler.HealthRunning, "state": st.State(),
 				"dueNotClaimed": api.StuckJSON(st.DueNotClaimed), "pastLease": api.StuckJSON(st.PastLease)}

@@ -28,22 +28,23 @@ type execer interface {
 }
 
 func createSite(ctx context.Context, db execer, site engine.Site, now time.Time) error {
-	q, args := `INSERT INTO sites (id, name, time_zone, published_snapshot_id, rev, hash, created_at, updated_at, public_url)
-		VALUES (?, ?, ?, NULLIF(?, ''), ?, ?, ?, ?, ?)`, []any{site.ID, site.Name, site.TimeZone, site.PublishedSnapshotID,
+	// The first site answers the hosts no site names (0030).
+	q, args := `INSERT INTO sites (id, name, time_zone, published_snapshot_id, rev, hash, created_at, updated_at, public_url, default_host)
+		VALUES (?, ?, ?, NULLIF(?, ''), ?, ?, ?, ?, ?, NOT EXISTS (SELECT 1 FROM sites))`, []any{site.ID, site.Name, site.TimeZone, site.PublishedSnapshotID,
 		site.Rev, site.Hash, instant(now), instant(now), site.PublicURL}
 	if site.Lang != "" {
-		q, args = `INSERT INTO sites (id, name, time_zone, published_snapshot_id, rev, hash, created_at, updated_at, public_url, lang)
-		VALUES (?, ?, ?, NULLIF(?, ''), ?, ?, ?, ?, ?, ?)`, append(args, site.Lang)
+		q, args = `INSERT INTO sites (id, name, time_zone, published_snapshot_id, rev, hash, created_at, updated_at, public_url, default_host, lang)
+		VALUES (?, ?, ?, NULLIF(?, ''), ?, ?, ?, ?, ?, NOT EXISTS (SELECT 1 FROM sites), ?)`, append(args, site.Lang)
 	}
 	_, err := db.ExecContext(ctx, q, args...)
 	return err
 }
 
-const siteColumns = `id, name, time_zone, COALESCE(published_snapshot_id, ''), rev, hash, lang, public_url`
+const siteColumns = `id, name, time_zone, COALESCE(published_snapshot_id, ''), rev, hash, lang, public_url, default_host`
 
 func scanSite(row interface{ Scan(...any) error }) (engine.Site, error) {
 	var x engine.Site
-	err := row.Scan(&x.ID, &x.Name, &x.TimeZone, &x.PublishedSnapshotID, &x.Rev, &x.Hash, &x.Lang, &x.PublicURL)
+	err := row.Scan(&x.ID, &x.Name, &x.TimeZone, &x.PublishedSnapshotID, &x.Rev, &x.Hash, &x.Lang, &x.PublicURL, &x.DefaultHost)
 	return x, notFound(err)
 }
 

@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+
+	"studio/engine"
 )
 
 // PreviewSecret returns the database's preview key, storing fresh as the
@@ -24,4 +26,14 @@ func (s *Store) PreviewSecret(ctx context.Context, fresh []byte) ([]byte, error)
 		return nil, fmt.Errorf("store: preview secret: %w", err)
 	}
 	return key, nil
+}
+
+// NodeSite is the site of the node id, deleted or not.
+func (s *Store) NodeSite(ctx context.Context, id string) (string, error) {
+	var site string
+	err := notFound(s.read.QueryRowContext(ctx, `SELECT site_id FROM nodes WHERE id = ?`, id).Scan(&site))
+	if err != nil && err != engine.ErrNotFound {
+		return "", fmt.Errorf("store: node site: %w", err)
+	}
+	return site, err
 }

@@ -37,7 +37,7 @@ func (s *Store) LiveSites(ctx context.Context) ([]public.LiveSite, error) {
 	for rows.Next() {
 		var x public.LiveSite
 		var due [3]sql.NullString
-		if err := rows.Scan(&x.ID, &x.Name, &x.TimeZone, &x.PublishedSnapshotID, &x.Rev, &x.Hash, &x.Lang, &x.PublicURL,
+		if err := rows.Scan(&x.ID, &x.Name, &x.TimeZone, &x.PublishedSnapshotID, &x.Rev, &x.Hash, &x.Lang, &x.PublicURL, &x.DefaultHost,
 			&due[0], &due[1], &due[2]); err != nil {
 			return nil, fmt.Errorf("store: live sites: %w", err)
 		}

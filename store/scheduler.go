@@ -201,13 +201,14 @@ func (s *Store) RenewLease(ctx context.Context, l scheduler.Lease) error {
 // the scheduler should have taken and has not: scheduled ones due at or
 // before dueBefore on a site that is not paused, and running ones whose
 // lease ended at or before leaseBefore. In time order, at most limit.
-func (s *Store) StuckReleases(ctx context.Context, siteID string, dueBefore, leaseBefore time.Time, limit int) ([]scheduler.StuckRelease, error) {
+func (s *Store) StuckReleases(ctx context.Context, siteID, memberID string, dueBefore, leaseBefore time.Time, limit int) ([]scheduler.StuckRelease, error) {
 	rows, err := s.read.QueryContext(ctx, `SELECT r.id, r.site_id, COALESCE(r.title, ''), r.state, r.execute_at, r.lease_until
 		FROM releases r LEFT JOIN schedule_settings p ON p.site_id = r.site_id
 		WHERE (? = '' OR r.site_id = ?)
+		  AND (? = '' OR r.site_id IN (SELECT m.site_id FROM memberships m WHERE m.user_id = ?))
 		  AND ((r.state = 'scheduled' AND r.execute_at <= ? AND COALESCE(p.paused, 0) = 0)
 		    OR (r.state = 'running' AND r.lease_until <= ?))
-		ORDER BY r.execute_at, r.id LIMIT ?`, siteID, siteID, instant(dueBefore), instant(leaseBefore), limit)
+		ORDER BY r.execute_at, r.id LIMIT ?`, siteID, siteID, memberID, memberID, instant(dueBefore), instant(leaseBefore), limit)
 	if err != nil {
 		return nil, fmt.Errorf("store: stuck releases: %w", err)
 	}

@@ -90,12 +90,14 @@ func TestDueReleasesOfAPausedSite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	n, err := b.eng.CreateNode(ctx, b.editor, other.ID, release.KindContentEntry,
+	there := b.editor // an Editor there too
+	there.SiteID = other.ID
+	n, err := b.eng.CreateNode(ctx, there, other.ID, release.KindContentEntry,
 		content.Body{Title: "Elsewhere", Slug: "elsewhere", Status: content.StatusDraft, Text: "News."})
 	if err != nil {
 		t.Fatal(err)
 	}
-	r2, err := b.eng.ScheduleNode(ctx, b.editor, engine.ScheduleInput{SiteID: other.ID, NodeID: n.ID, ExpectedRev: n.Rev,
+	r2, err := b.eng.ScheduleNode(ctx, there, engine.ScheduleInput{SiteID: other.ID, NodeID: n.ID, ExpectedRev: n.Rev,
 		Date: "2026-11-02", Time: "09:30"})
 	if err != nil {
 		t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"studio/engine"
+	"studio/engine/policy"
 	"studio/engine/setup"
 )
 
@@ -55,11 +56,17 @@ func (s *Store) Install(ctx context.Context, site engine.Site, owner engine.User
 	})
 }
 
-// AddSite writes a new site with its audit row, in one transaction.
-func (s *Store) AddSite(ctx context.Context, site engine.Site, entry engine.AuditEntry, now time.Time) error {
+// AddSite writes a new site, ownerID's Owner membership of it (none for
+// ""), and its audit row, in one transaction.
+func (s *Store) AddSite(ctx context.Context, site engine.Site, ownerID string, entry engine.AuditEntry, now time.Time) error {
 	return s.tx(ctx, func(tx *sql.Tx) error {
 		if err := createSite(ctx, tx, site, now); err != nil {
 			return fmt.Errorf("store: add site: %w", err)
+		}
+		if ownerID != "" {
+			if err := addMember(ctx, tx, site.ID, ownerID, policy.Owner, now); err != nil {
+				return fmt.Errorf("store: add site: owner: %w", err)
+			}
 		}
 		return audit(ctx, tx, entry)
 	})

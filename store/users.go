@@ -128,7 +128,7 @@ func (s *Store) MemberByID(ctx context.Context, siteID, id string) (engine.User,
 // Memberships lists the sites the person id is a member of, with their
 // role on each, in the sites' order of creation.
 func (s *Store) Memberships(ctx context.Context, id string) ([]engine.Membership, error) {
-	rows, err := s.read.QueryContext(ctx, `SELECT m.site_id, m.role FROM memberships m JOIN sites s ON s.id = m.site_id
+	rows, err := s.read.QueryContext(ctx, `SELECT m.site_id, s.name, m.role FROM memberships m JOIN sites s ON s.id = m.site_id
 		WHERE m.user_id = ? ORDER BY s.created_at, s.id`, id)
 	if err != nil {
 		return nil, fmt.Errorf("store: memberships: %w", err)
@@ -138,7 +138,7 @@ func (s *Store) Memberships(ctx context.Context, id string) ([]engine.Membership
 	for rows.Next() {
 		var m engine.Membership
 		var role string
-		if err := rows.Scan(&m.SiteID, &role); err != nil {
+		if err := rows.Scan(&m.SiteID, &m.SiteName, &role); err != nil {
 			return nil, fmt.Errorf("store: memberships: %w", err)
 		}
 		m.Role = policy.Role(role)

@@ -46,6 +46,7 @@ func TestKilledAutomationStepResumesOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	owner.SiteID = sites[0].ID // the demo's one site
 	loc, _ := localtime.LoadZone(sites[0].TimeZone)
 	w := localtime.WallOf(minute, loc)
 	a, err := automations.New(st, eng).Create(ctx, owner, sites[0].ID, automations.Input{Name: "Crash sweep",

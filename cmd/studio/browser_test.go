@@ -119,6 +119,8 @@ func (a *browserApp) demo(t *testing.T) demoFixture {
 	for _, u := range demoUsers {
 		found, err := a.identity.SignIn(ctx, identity.SignInTry{Email: u.email, Password: demoPassword})
 		must(t, err)
+		found, err = a.identity.OnSite(ctx, found, f.site.ID)
+		must(t, err)
 		f.users[u.email] = found
 	}
 	nodes, err := a.eng.Nodes(ctx, f.site.ID)

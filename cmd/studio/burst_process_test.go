@@ -89,6 +89,7 @@ func runBurst(t *testing.T, bin string, archive, releases int) burstResult {
 		t.Fatal(err)
 	}
 	site := sites[0]
+	editor.SiteID = site.ID
 	cancelOpenReleases(t, eng, st, editor, site.ID)
 	if archive > 0 {
 		if err := newsroomfixture.Seed(ctx, st.DB(), eng, site, editor, clock.Now(), archive); err != nil {

@@ -41,6 +41,7 @@ func TestKilledTickersPublishOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	editor.SiteID = site.ID
 	loc, _ := localtime.LoadZone(site.TimeZone)
 	rng := rand.New(rand.NewPCG(7, 11))
 

@@ -47,6 +47,8 @@ func TestDemoSchedules(t *testing.T) {
 	for _, u := range demoUsers {
 		found, err := people.SignIn(ctx, identity.SignInTry{Email: u.email, Password: demoPassword})
 		must(t, err)
+		found, err = people.OnSite(ctx, found, site.ID)
+		must(t, err)
 		users = append(users, found)
 	}
 	// The README's first steps: the contributor may ask for either draft

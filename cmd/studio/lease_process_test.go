@@ -58,6 +58,7 @@ func TestStoppedAndKilledTickersHoldNoSite(t *testing.T) {
 	releases := map[string][]string{} // site → its releases in time order
 	for _, site := range []engine.Site{sites[0], second} {
 		loc, _ := localtime.LoadZone(site.TimeZone)
+		editor.SiteID = site.ID // an Editor on both
 		for i := range 3 {
 			n, err := eng.CreateNode(ctx, editor, site.ID, release.KindContentEntry,
 				content.Body{Title: fmt.Sprintf("Lease test %d", i), Slug: fmt.Sprintf("lease-%d", i), Status: content.StatusDraft})

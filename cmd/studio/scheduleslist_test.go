@@ -31,7 +31,10 @@ func TestSchedulesListAndStatus(t *testing.T) {
 	must(t, err)
 	var users []engine.User
 	for _, u := range demoUsers {
-		found, err := identity.New(eng, st, nil).SignIn(ctx, identity.SignInTry{Email: u.email, Password: demoPassword})
+		people := identity.New(eng, st, nil)
+		found, err := people.SignIn(ctx, identity.SignInTry{Email: u.email, Password: demoPassword})
+		must(t, err)
+		found, err = people.OnSite(ctx, found, sites[0].ID)
 		must(t, err)
 		users = append(users, found)
 	}

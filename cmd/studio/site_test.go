@@ -99,7 +99,7 @@ func TestSiteAdd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ms, err := st.Memberships(ctx, zeynep.ID); err != nil || len(ms) != 1 || ms[0] != (engine.Membership{SiteID: sites[0].ID, Role: policy.Owner}) {
+	if ms, err := st.Memberships(ctx, zeynep.ID); err != nil || len(ms) != 1 || ms[0] != (engine.Membership{SiteID: sites[0].ID, SiteName: sites[0].Name, Role: policy.Owner}) {
 		t.Fatalf("memberships %+v, %v; want Owner of %s only", ms, err, sites[0].ID)
 	}
 	banner.Reset()

@@ -244,7 +244,10 @@ func refuse(code, field string) *engine.Error { return engine.Refuse(code, field
 
 // person refuses an agent's call: keys are made and revoked by people
 // (an agent minting keys would escape its own mode).
-func person(u engine.User) error {
+func person(u engine.User, siteID string) error {
+	if err := engine.ActsOn(u, siteID); err != nil {
+		return err
+	}
 	if u.Agent != nil {
 		return refuse(engine.CodeForbidden, "")
 	}
@@ -358,10 +361,10 @@ func (a *Agents) Mint(ctx context.Context, u engine.User, siteID string, in KeyI
 // them (nil scopes: the mode's defaults). Audited as agent.key.create
 // with the automation's id.
 func (a *Agents) MintForAutomation(ctx context.Context, u engine.User, siteID, automationID string, mode policy.Mode, scopes []policy.Scope) (Key, string, error) {
-	if err := person(u); err != nil {
+	if err := person(u, siteID); err != nil {
 		return Key{}, "", err
 	}
-	if err := engine.Require(u, policy.AutomationsManage); err != nil {
+	if err := engine.Require(u, siteID, policy.AutomationsManage); err != nil {
 		return Key{}, "", err
 	}
 	au, err := a.store.Automation(ctx, siteID, automationID)
@@ -379,10 +382,10 @@ func (a *Agents) MintForAutomation(ctx context.Context, u engine.User, siteID, a
 // automation (a stored task without a key could never run), so there is
 // no row to look up yet and the caller vouches for the job.
 func (a *Agents) MintForNewAutomation(ctx context.Context, u engine.User, siteID, automationID, name string, mode policy.Mode, scopes []policy.Scope) (Key, string, error) {
-	if err := person(u); err != nil {
+	if err := person(u, siteID); err != nil {
 		return Key{}, "", err
 	}
-	if err := engine.Require(u, policy.AutomationsManage); err != nil {
+	if err := engine.Require(u, siteID, policy.AutomationsManage); err != nil {
 		return Key{}, "", err
 	}
 	return a.mintForAutomation(ctx, u, siteID, automationID, name, mode, scopes)
@@ -396,7 +399,7 @@ func (a *Agents) mintForAutomation(ctx context.Context, u engine.User, siteID, a
 }
 
 func (a *Agents) mint(ctx context.Context, u engine.User, siteID, automationID string, in KeyInput) (Key, string, error) {
-	if err := person(u); err != nil {
+	if err := person(u, siteID); err != nil {
 		return Key{}, "", err
 	}
 	name, err := checkName(in.Name)
@@ -428,7 +431,7 @@ func seesAll(u engine.User) bool { return u.Role == policy.Owner || u.Role == po
 // too: a person's own; an Owner's or Administrator's, every key of the
 // site. People only.
 func (a *Agents) Keys(ctx context.Context, u engine.User, siteID string) ([]Key, error) {
-	if err := person(u); err != nil {
+	if err := person(u, siteID); err != nil {
 		return nil, err
 	}
 	owner := u.ID
@@ -446,7 +449,7 @@ func (a *Agents) Keys(ctx context.Context, u engine.User, siteID string) ([]Key,
 // is engine.ErrNotFound, as if there were none, so its existence is not
 // revealed; revoking twice is no error. Audited as agent.key.revoke (and automation.broken).
 func (a *Agents) Revoke(ctx context.Context, u engine.User, siteID, keyID string) error {
-	if err := person(u); err != nil {
+	if err := person(u, siteID); err != nil {
 		return err
 	}
 	for attempt := 0; ; attempt++ {
@@ -498,7 +501,7 @@ func (a *Agents) revokeFor(ctx context.Context, u engine.User, k Key, reason aut
 // (owner-removed) with its open run killed, until an Administrator takes
 // it over.
 func (a *Agents) OwnerRemoved(ctx context.Context, u engine.User, siteID, ownerID string) error {
-	if err := person(u); err != nil {
+	if err := person(u, siteID); err != nil {
 		return err
 	}
 	if !seesAll(u) {

@@ -298,14 +298,20 @@ func InputOf(a Automation) Input {
 	return in
 }
 
-func mayRead(u engine.User) error {
+func mayRead(u engine.User, siteID string) error {
+	if err := engine.ActsOn(u, siteID); err != nil {
+		return err
+	}
 	if !AbilitiesOf(u).Read {
 		return refuse(engine.CodeForbidden, "")
 	}
 	return nil
 }
 
-func mayManage(u engine.User) error {
+func mayManage(u engine.User, siteID string) error {
+	if err := engine.ActsOn(u, siteID); err != nil {
+		return err
+	}
 	if !AbilitiesOf(u).Manage {
 		return refuse(engine.CodeForbidden, "")
 	}

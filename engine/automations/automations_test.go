@@ -58,7 +58,7 @@ func TestCreateRefusesOneCodePerRule(t *testing.T) {
 		reason      string
 	}{
 		{"Author", b.Author, weekly(), engine.CodeForbidden, "", ""},
-		{"Token", engine.User{ID: b.Editor.ID, Role: policy.Editor, Scopes: []policy.Scope{policy.SchedulesRead, policy.SchedulesWrite}},
+		{"Token", engine.User{ID: b.Editor.ID, Role: policy.Editor, SiteID: b.Site.ID, Scopes: []policy.Scope{policy.SchedulesRead, policy.SchedulesWrite}},
 			weekly(), engine.CodeForbidden, "", ""},
 		{"NoName", b.Editor, with(func(i *automations.Input) { i.Name = "  " }), "bad_name", "name", ""},
 		{"TwoLines", b.Editor, with(func(i *automations.Input) { i.Name = "a\nb" }), "bad_name", "name", ""},

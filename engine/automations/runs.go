@@ -116,7 +116,7 @@ type RunsQuery struct {
 // occurrence first (schedules:read). A state or outcome that is not one of
 // §4.4's, a limit out of 0..200 or a cursor this package did not give is refused.
 func (e *Automations) Runs(ctx context.Context, u engine.User, siteID string, q RunsQuery) (RunPage, error) {
-	if err := mayRead(u); err != nil {
+	if err := mayRead(u, siteID); err != nil {
 		return RunPage{}, err
 	}
 	f := RunFilter{SiteID: siteID, AutomationID: strings.TrimSpace(q.AutomationID), ReleaseID: strings.TrimSpace(q.ReleaseID),
@@ -161,7 +161,7 @@ func (e *Automations) Runs(ctx context.Context, u engine.User, siteID string, q 
 
 // Run is one run of a site (GET …/runs/{runId}; schedules:read).
 func (e *Automations) Run(ctx context.Context, u engine.User, siteID, id string) (Run, error) {
-	if err := mayRead(u); err != nil {
+	if err := mayRead(u, siteID); err != nil {
 		return Run{}, err
 	}
 	return e.store.Run(ctx, siteID, id)

@@ -159,7 +159,7 @@ func plan(a *Automation, rc recurrence.Recurrence, now time.Time) {
 // …/automations; people only, automations:manage). It is owned by u.
 // Audited as automation.create.
 func (e *Automations) Create(ctx context.Context, u engine.User, siteID string, in Input) (Automation, error) {
-	if err := mayManage(u); err != nil {
+	if err := mayManage(u, siteID); err != nil {
 		return Automation{}, err
 	}
 	if in.Task != nil {
@@ -220,7 +220,7 @@ func (e *Automations) CreateAutomation(ctx context.Context, u engine.User, siteI
 	if b, ok := strings.CutPrefix(job, JobBuiltinPrefix); ok {
 		return e.Create(ctx, u, siteID, Input{Name: name, Builtin: automation.Builtin(b), Rule: rule, Start: startLocal})
 	}
-	if err := mayManage(u); err != nil {
+	if err := mayManage(u, siteID); err != nil {
 		return Automation{}, err
 	}
 	if job != JobAgentTask {
@@ -255,7 +255,7 @@ func (e *Automations) CreateAutomation(ctx context.Context, u engine.User, siteI
 
 // Get is one automation of a site with its last run (GET …/automations/{id}).
 func (e *Automations) Get(ctx context.Context, u engine.User, siteID, id string) (Automation, error) {
-	if err := mayRead(u); err != nil {
+	if err := mayRead(u, siteID); err != nil {
 		return Automation{}, err
 	}
 	return e.store.Automation(ctx, siteID, id)
@@ -264,7 +264,7 @@ func (e *Automations) Get(ctx context.Context, u engine.User, siteID, id string)
 // List is a site's automations, oldest first, each with its next run and
 // last run (GET …/automations).
 func (e *Automations) List(ctx context.Context, u engine.User, siteID string) ([]Automation, error) {
-	if err := mayRead(u); err != nil {
+	if err := mayRead(u, siteID); err != nil {
 		return nil, err
 	}
 	list, err := e.store.Automations(ctx, siteID)
@@ -304,7 +304,7 @@ type Patch struct {
 // occurrence before the change runs. Audited as automation.update with the
 // fields changed.
 func (e *Automations) Update(ctx context.Context, u engine.User, siteID, id string, p Patch) (Automation, error) {
-	if err := mayManage(u); err != nil {
+	if err := mayManage(u, siteID); err != nil {
 		return Automation{}, err
 	}
 	a, err := e.store.Automation(ctx, siteID, id)
@@ -413,7 +413,7 @@ func (e *Automations) write(ctx context.Context, u engine.User, a Automation, ki
 // its open run is killed, its runs stay in History. Audited as
 // automation.delete.
 func (e *Automations) Delete(ctx context.Context, u engine.User, siteID, id string, rev int64) error {
-	if err := mayManage(u); err != nil {
+	if err := mayManage(u, siteID); err != nil {
 		return err
 	}
 	a, err := e.store.Automation(ctx, siteID, id)
@@ -450,7 +450,7 @@ func (e *Automations) Resume(ctx context.Context, u engine.User, siteID, id stri
 }
 
 func (e *Automations) move(ctx context.Context, u engine.User, siteID, id string, rev int64, to automation.State, reason automation.PausedReason, action string) (Automation, error) {
-	if err := mayManage(u); err != nil {
+	if err := mayManage(u, siteID); err != nil {
 		return Automation{}, err
 	}
 	a, err := e.store.Automation(ctx, siteID, id)
@@ -494,7 +494,7 @@ func (e *Automations) move(ctx context.Context, u engine.User, siteID, id string
 // too (bad_state), and any while the site's kill switch is on
 // (site_paused). The run is returned as it starts.
 func (e *Automations) RunNow(ctx context.Context, u engine.User, siteID, id string) (Run, error) {
-	if err := mayManage(u); err != nil {
+	if err := mayManage(u, siteID); err != nil {
 		return Run{}, err
 	}
 	a, err := e.store.Automation(ctx, siteID, id)
@@ -567,7 +567,7 @@ const PreviewCount = 5
 // sentence that says it. preset "" is custom with a rule and once without.
 // Nothing is stored.
 func (e *Automations) PreviewRule(ctx context.Context, u engine.User, siteID, preset, rule, start, zone string) (Preview, error) {
-	if err := mayRead(u); err != nil {
+	if err := mayRead(u, siteID); err != nil {
 		return Preview{}, err
 	}
 	if strings.TrimSpace(zone) == "" {

@@ -282,7 +282,7 @@ func (e *Calendar) Now() time.Time { return e.clock.Now().UTC().Truncate(time.Mi
 // the occurrences of automations, filtered by the query's facets, one page
 // of at most Limit items in (At, ID) order; NextCursor continues it.
 func (e *Calendar) Calendar(ctx context.Context, u engine.User, q CalendarQuery) (CalendarPage, error) {
-	if err := engine.Require(u, policy.SchedulesRead); err != nil {
+	if err := engine.Require(u, q.SiteID, policy.SchedulesRead); err != nil {
 		return CalendarPage{}, err
 	}
 	site, err := e.store.Site(ctx, q.SiteID)
@@ -331,7 +331,7 @@ func (e *Calendar) Calendar(ctx context.Context, u engine.User, q CalendarQuery)
 // midnight (or the first instant after it); the first and last are cut at
 // From and To.
 func (e *Calendar) CalendarDays(ctx context.Context, u engine.User, q CalendarQuery, loc *time.Location) ([]CalendarDay, error) {
-	if err := engine.Require(u, policy.SchedulesRead); err != nil {
+	if err := engine.Require(u, q.SiteID, policy.SchedulesRead); err != nil {
 		return nil, err
 	}
 	site, err := e.store.Site(ctx, q.SiteID)

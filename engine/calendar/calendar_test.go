@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"studio/engine/calendar"
+	"studio/engine/internal/enginetest"
 	"testing"
 	"time"
 
@@ -404,14 +405,14 @@ func TestCalendarOverlapsAndRequests(t *testing.T) {
 	}
 
 	q := calendar.CalendarQuery{SiteID: b.Site.ID, From: midnightIn(t, zone, 2026, 11, 3), To: midnightIn(t, zone, 2026, 11, 4)}
-	items := calendarAll(t, b, b.Editor, q)
+	items := calendarAll(t, b, enginetest.On(b.Editor, q.SiteID), q)
 	if !itemByID(t, items, shared.ID).Overlaps || itemByID(t, items, single.ID).Overlaps {
 		t.Errorf("overlaps: shared %v, single %v", itemByID(t, items, shared.ID).Overlaps, itemByID(t, items, single.ID).Overlaps)
 	}
 	if got := itemByID(t, items, request.ID).RequestID; got != views[0].Request.ID {
 		t.Errorf("request id %q, want %q", got, views[0].Request.ID)
 	}
-	days, err := b.Cal.CalendarDays(ctx, b.Editor, q, nil)
+	days, err := b.Cal.CalendarDays(ctx, enginetest.On(b.Editor, q.SiteID), q, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -437,8 +438,8 @@ func TestCalendarRange(t *testing.T) {
 	from := midnightIn(t, ist, 2026, 11, 1)
 	call := func(site string, from, to time.Time, cursor string) error {
 		q := calendar.CalendarQuery{SiteID: site, From: from, To: to, Cursor: cursor}
-		_, err := b.Cal.Calendar(ctx, b.Editor, q)
-		if _, errDays := b.Cal.CalendarDays(ctx, b.Editor, q, nil); cursor == "" && (err == nil) != (errDays == nil) {
+		_, err := b.Cal.Calendar(ctx, enginetest.On(b.Editor, site), q)
+		if _, errDays := b.Cal.CalendarDays(ctx, enginetest.On(b.Editor, site), q, nil); cursor == "" && (err == nil) != (errDays == nil) {
 			t.Errorf("Calendar says %v, CalendarDays %v", err, errDays)
 		}
 		return err
@@ -470,7 +471,7 @@ func TestCalendarRange(t *testing.T) {
 	for _, c := range []string{"!!!", "eA", "MjAyNi0xMS0wMlQwNjowMDowMC4wMDBafA", "bm90IGEgdGltZXxyZWxfeA"} {
 		wantRefusal(t, call(b.Site.ID, from, from.AddDate(0, 0, 7), c), calendar.CodeBadCursor, "cursor")
 	}
-	if _, err := b.Cal.Calendar(ctx, engine.User{ID: "user_x"}, calendar.CalendarQuery{SiteID: b.Site.ID, From: from,
+	if _, err := b.Cal.Calendar(ctx, engine.User{ID: "user_x", SiteID: b.Site.ID}, calendar.CalendarQuery{SiteID: b.Site.ID, From: from,
 		To: from.AddDate(0, 0, 1)}); err == nil {
 		t.Error("a user without a role read the calendar")
 	} else {
@@ -550,7 +551,7 @@ func TestCalendarDaysCountsEveryItem(t *testing.T) {
 	q.From = midnightIn(t, b.Site.TimeZone, 2026, 10, 26) // the grid of November starts on Monday 26 October
 	q.To = midnightIn(t, b.Site.TimeZone, 2026, 12, 7)
 	all := calendarAll(t, b, b.Editor, q)
-	days, err := b.Cal.CalendarDays(ctx, b.Editor, q, nil)
+	days, err := b.Cal.CalendarDays(ctx, enginetest.On(b.Editor, q.SiteID), q, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -600,7 +601,7 @@ func TestCalendarDST(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := automations.New(b.Store, b.Eng).CreateAutomation(ctx, b.Editor, site.ID, "Nightly", "builtin:cleanup", "FREQ=DAILY;BYHOUR=2;BYMINUTE=30",
+	a, err := automations.New(b.Store, b.Eng).CreateAutomation(ctx, enginetest.On(b.Editor, site.ID), site.ID, "Nightly", "builtin:cleanup", "FREQ=DAILY;BYHOUR=2;BYMINUTE=30",
 		"2027-03-20T02:30")
 	if err != nil {
 		t.Fatal(err)
@@ -611,7 +612,7 @@ func TestCalendarDST(t *testing.T) {
 
 	t.Run("SpringForward", func(t *testing.T) {
 		q := calendar.CalendarQuery{SiteID: site.ID, From: midnightIn(t, zone, 2027, 3, 27), To: midnightIn(t, zone, 2027, 3, 30)}
-		items := calendarAll(t, b, b.Editor, q)
+		items := calendarAll(t, b, enginetest.On(b.Editor, q.SiteID), q)
 		// 02:30 on 28 March does not exist: it runs at 03:30 CEST (D2).
 		want := []string{occID(a.ID, time.Date(2027, 3, 27, 1, 30, 0, 0, time.UTC)),
 			occID(a.ID, time.Date(2027, 3, 28, 1, 30, 0, 0, time.UTC)),
@@ -619,7 +620,7 @@ func TestCalendarDST(t *testing.T) {
 		if !slices.Equal(itemIDs(items), want) {
 			t.Fatalf("got  %v\nwant %v", itemIDs(items), want)
 		}
-		days, err := b.Cal.CalendarDays(ctx, b.Editor, q, nil)
+		days, err := b.Cal.CalendarDays(ctx, enginetest.On(b.Editor, q.SiteID), q, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -638,7 +639,7 @@ func TestCalendarDST(t *testing.T) {
 		early := b.Schedule(t, b.Editor, page("early"), "2027-11-01", "00:30") // 23:30Z on 31 October in UTC
 		twice := b.Schedule(t, b.Editor, page("twice"), "2027-10-31", "02:30") // happens twice: the first, 00:30Z
 		q := calendar.CalendarQuery{SiteID: site.ID, From: midnightIn(t, zone, 2027, 10, 30), To: midnightIn(t, zone, 2027, 11, 2)}
-		days, err := b.Cal.CalendarDays(ctx, b.Editor, q, nil)
+		days, err := b.Cal.CalendarDays(ctx, enginetest.On(b.Editor, q.SiteID), q, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -701,12 +702,12 @@ func TestCalendarMonthInTheSiteZone(t *testing.T) {
 		november := calendar.CalendarQuery{SiteID: c.site.ID, From: midnightIn(t, zone, 2026, 11, 1), To: midnightIn(t, zone, 2026, 12, 1)}
 		december := november
 		december.From, december.To = november.To, midnightIn(t, zone, 2027, 1, 1)
-		inNov := slices.Contains(itemIDs(calendarAll(t, b, b.Editor, november)), c.id)
-		inDec := slices.Contains(itemIDs(calendarAll(t, b, b.Editor, december)), c.id)
+		inNov := slices.Contains(itemIDs(calendarAll(t, b, enginetest.On(b.Editor, c.site.ID), november)), c.id)
+		inDec := slices.Contains(itemIDs(calendarAll(t, b, enginetest.On(b.Editor, c.site.ID), december)), c.id)
 		if inNov != c.inNovember || inDec == c.inNovember {
 			t.Errorf("%s: in November %v, in December %v", zone, inNov, inDec)
 		}
-		days, err := b.Cal.CalendarDays(ctx, b.Editor, november, nil)
+		days, err := b.Cal.CalendarDays(ctx, enginetest.On(b.Editor, november.SiteID), november, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -714,7 +715,7 @@ func TestCalendarMonthInTheSiteZone(t *testing.T) {
 		if len(days) != 30 || last.Date != "2026-11-30" || (last.Total == 1) != c.lastDay {
 			t.Errorf("%s: %d days, last %s with %d items", zone, len(days), last.Date, last.Total)
 		}
-		decDays, err := b.Cal.CalendarDays(ctx, b.Editor, december, nil)
+		decDays, err := b.Cal.CalendarDays(ctx, enginetest.On(b.Editor, december.SiteID), december, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -824,7 +825,7 @@ func TestCalendarStatements(t *testing.T) {
 	// Site, releases (brief), gates, automations, the automations' runs in
 	// the range's past, the chips' releases.
 	measure("CalendarDays", 6, func() error {
-		days, err := b.Cal.CalendarDays(ctx, b.Editor, q, nil)
+		days, err := b.Cal.CalendarDays(ctx, enginetest.On(b.Editor, q.SiteID), q, nil)
 		total := 0
 		for _, d := range days {
 			total += d.Total

@@ -17,7 +17,7 @@ import (
 // filtered away). An id of another shape, of no such item, or of a release
 // without a time is engine.ErrNotFound.
 func (e *Calendar) Item(ctx context.Context, u engine.User, siteID, id string) (CalendarItem, error) {
-	if err := engine.Require(u, policy.SchedulesRead); err != nil {
+	if err := engine.Require(u, siteID, policy.SchedulesRead); err != nil {
 		return CalendarItem{}, err
 	}
 	if _, err := e.store.Site(ctx, siteID); err != nil {

@@ -281,7 +281,7 @@ type GateView struct {
 
 // NodeGates reads a node's gates (§7.3 "Studio reads gates as content").
 func (e *Gates) NodeGates(ctx context.Context, u engine.User, siteID, id string) (GateView, error) {
-	if err := engine.Require(u, policy.ContentRead); err != nil {
+	if err := engine.Require(u, siteID, policy.ContentRead); err != nil {
 		return GateView{}, err
 	}
 	g, err := e.gateNode(ctx, siteID, id)
@@ -356,11 +356,11 @@ func sameInstantPtr(a, b *time.Time) bool {
 
 // requireGates is set_embargo's and schedule_unpublish's scopes (§12):
 // schedules:write (own) and content:write.
-func requireGates(u engine.User) error {
-	if err := engine.Require(u, policy.SchedulesWrite); err != nil {
+func requireGates(u engine.User, siteID string) error {
+	if err := engine.Require(u, siteID, policy.SchedulesWrite); err != nil {
 		return err
 	}
-	return engine.Require(u, policy.ContentWrite)
+	return engine.Require(u, siteID, policy.ContentWrite)
 }
 
 // PlanGates works a gate change out and checks it without writing
@@ -370,7 +370,7 @@ func requireGates(u engine.User) error {
 // lift_required (on from), and, for a live node with apply "now" and
 // without IncludeEdits, other_edits.
 func (e *Gates) PlanGates(ctx context.Context, u engine.User, in GateInput) (GatePlan, error) {
-	if err := requireGates(u); err != nil {
+	if err := requireGates(u, in.SiteID); err != nil {
 		return GatePlan{}, err
 	}
 	apply := in.Apply
@@ -529,11 +529,11 @@ func (e *Gates) SetGates(ctx context.Context, u engine.User, in GateInput) (Gate
 // (without IncludeEdits), site_paused.
 func (e *Gates) LiftEmbargo(ctx context.Context, u engine.User, in LiftInput) (GateResult, error) {
 	if u.Agent == nil { // an agent's lift always waits for a person (§12): its request needs no releases:publish
-		if err := engine.Require(u, policy.ReleasesPublish); err != nil {
+		if err := engine.Require(u, in.SiteID, policy.ReleasesPublish); err != nil {
 			return GateResult{}, err
 		}
 	}
-	if err := requireGates(u); err != nil {
+	if err := requireGates(u, in.SiteID); err != nil {
 		return GateResult{}, err
 	}
 	reason := strings.TrimSpace(in.Reason)
@@ -561,7 +561,7 @@ func (e *Gates) LiftEmbargo(ctx context.Context, u engine.User, in LiftInput) (G
 // the node has other edits; it checks what LiftEmbargo checks but the
 // reason and the other edits.
 func (e *Gates) PlanLift(ctx context.Context, u engine.User, in LiftInput) (GatePlan, error) {
-	if err := engine.Require(u, policy.ReleasesPublish); err != nil {
+	if err := engine.Require(u, in.SiteID, policy.ReleasesPublish); err != nil {
 		return GatePlan{}, err
 	}
 	p, _, err := e.planLift(ctx, u, in)

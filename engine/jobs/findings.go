@@ -179,16 +179,16 @@ func (j *Jobs) RunFindings(ctx context.Context, automationID, runID string, with
 
 // Dismiss marks a finding "Not a problem" for u (people with
 // automations:manage): it is hidden until it changes. The finding's key is
-// Finding.Key.
-func (j *Jobs) Dismiss(ctx context.Context, u engine.User, automationID, key string) error {
-	if err := engine.Require(u, policy.AutomationsManage); err != nil {
+// Finding.Key. A finding of another site's automation is not found.
+func (j *Jobs) Dismiss(ctx context.Context, u engine.User, siteID, automationID, key string) error {
+	if err := engine.Require(u, siteID, policy.AutomationsManage); err != nil {
 		return err
 	}
 	fs, err := j.store.Findings(ctx, automationID, []string{key})
 	if err != nil {
 		return err
 	}
-	if len(fs) == 0 {
+	if len(fs) == 0 || fs[0].SiteID != siteID {
 		return engine.ErrNotFound
 	}
 	return j.store.DismissFinding(ctx, automationID, key, fs[0].Detail, u.ID, j.now())

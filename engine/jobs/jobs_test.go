@@ -191,10 +191,10 @@ func TestBrokenLinks(t *testing.T) {
 		t.Errorf("run 2 new: %q", b.summary(rf.New))
 	}
 	about := rf.Still[slices.IndexFunc(rf.Still, func(f jobs.Finding) bool { return f.Target == "/about-us" })]
-	if err := b.jobs.Dismiss(context.Background(), b.Contributor, run2.AutomationID, about.Key); err == nil {
+	if err := b.jobs.Dismiss(context.Background(), b.Contributor, b.Site.ID, run2.AutomationID, about.Key); err == nil {
 		t.Error("a contributor dismissed a finding")
 	}
-	if err := b.jobs.Dismiss(context.Background(), b.Editor, run2.AutomationID, about.Key); err != nil {
+	if err := b.jobs.Dismiss(context.Background(), b.Editor, b.Site.ID, run2.AutomationID, about.Key); err != nil {
 		t.Fatal(err)
 	}
 	run3 := b.run(automation.BuiltinBrokenLinks, "run_3", cfg)

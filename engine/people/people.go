@@ -135,11 +135,11 @@ func New(e Engine, store Store, signIn SignIn) *People {
 
 // manages refuses u unless they manage the site's people: a person (not an
 // agent, not a token) holding site:settings, an Owner or Administrator.
-func manages(u engine.User) error {
+func manages(u engine.User, siteID string) error {
 	if u.Agent != nil || u.Scopes != nil {
 		return engine.Refuse(engine.CodeForbidden, "")
 	}
-	return engine.Require(u, policy.SiteSettings)
+	return engine.Require(u, siteID, policy.SiteSettings)
 }
 
 // mayGive reports whether u may give role or take it away.
@@ -149,7 +149,7 @@ func mayGive(u engine.User, role policy.Role) bool {
 
 // Members lists the site's members, by name.
 func (p *People) Members(ctx context.Context, u engine.User, siteID string) ([]Member, error) {
-	if err := manages(u); err != nil {
+	if err := manages(u, siteID); err != nil {
 		return nil, err
 	}
 	return p.store.Members(ctx, siteID)
@@ -158,7 +158,7 @@ func (p *People) Members(ctx context.Context, u engine.User, siteID string) ([]M
 // Authors lists the site's members by name for someone who reads its
 // content (who wrote what: the content list's author filter).
 func (p *People) Authors(ctx context.Context, u engine.User, siteID string) ([]Member, error) {
-	if err := engine.Require(u, policy.ContentRead); err != nil {
+	if err := engine.Require(u, siteID, policy.ContentRead); err != nil {
 		return nil, err
 	}
 	return p.store.Members(ctx, siteID)
@@ -167,7 +167,7 @@ func (p *People) Authors(ctx context.Context, u engine.User, siteID string) ([]M
 // target reads the member userID whom u would change, refusing u's own
 // membership and, unless u is an Owner, an Owner's.
 func (p *People) target(ctx context.Context, u engine.User, siteID, userID string) (engine.User, error) {
-	if err := manages(u); err != nil {
+	if err := manages(u, siteID); err != nil {
 		return engine.User{}, err
 	}
 	if userID == u.ID {
@@ -254,7 +254,7 @@ func (p *People) removal(ctx context.Context, u engine.User, siteID string, m en
 // returns its one-time secret: shown once, only its hash is kept, good for
 // InvitationLife. A new invitation of the same email replaces the open one.
 func (p *People) Invite(ctx context.Context, u engine.User, siteID, email string, role policy.Role) (string, Invitation, error) {
-	if err := manages(u); err != nil {
+	if err := manages(u, siteID); err != nil {
 		return "", Invitation{}, err
 	}
 	var refused []error
@@ -295,7 +295,7 @@ func (p *People) Invite(ctx context.Context, u engine.User, siteID, email string
 
 // Invitations lists the site's open invitations, newest first.
 func (p *People) Invitations(ctx context.Context, u engine.User, siteID string) ([]Invitation, error) {
-	if err := manages(u); err != nil {
+	if err := manages(u, siteID); err != nil {
 		return nil, err
 	}
 	return p.store.Invitations(ctx, siteID, p.e.Now())
@@ -303,7 +303,7 @@ func (p *People) Invitations(ctx context.Context, u engine.User, siteID string) 
 
 // RevokeInvitation ends an open invitation: its link works no more.
 func (p *People) RevokeInvitation(ctx context.Context, u engine.User, siteID, id string) error {
-	if err := manages(u); err != nil {
+	if err := manages(u, siteID); err != nil {
 		return err
 	}
 	now := p.e.Now()

@@ -80,13 +80,23 @@ func previewMAC(key []byte, nodeID, exp string) []byte {
 // PreviewLink mints a preview token for one of the site's pages or articles,
 // working for PreviewLifetime from now, for someone who may read content.
 func (p *Public) PreviewLink(ctx context.Context, u engine.User, siteID, nodeID string) (string, error) {
-	if err := engine.Require(u, policy.ContentRead); err != nil {
+	if err := engine.Require(u, siteID, policy.ContentRead); err != nil {
 		return "", err
 	}
 	if _, err := p.store.Node(ctx, siteID, nodeID); err != nil {
 		return "", err
 	}
 	return p.PreviewToken(ctx, nodeID, p.e.Now().Add(PreviewLifetime))
+}
+
+// PreviewedNode is the node a verified preview token names, of whichever
+// site holds it: the link is the key, whatever host it is opened on.
+func (p *Public) PreviewedNode(ctx context.Context, nodeID string) (engine.NodeDetail, error) {
+	siteID, err := p.store.NodeSite(ctx, nodeID)
+	if err != nil {
+		return engine.NodeDetail{}, err
+	}
+	return p.e.Node(ctx, siteID, nodeID)
 }
 
 // PreviewNode is the working copy a preview shows: a node of the site that

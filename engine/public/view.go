@@ -58,6 +58,8 @@ type Store interface {
 	PreviewSecret(ctx context.Context, fresh []byte) ([]byte, error)
 	// Node reads a node's working copy.
 	Node(ctx context.Context, siteID, id string) (content.Node, error)
+	// NodeSite is the site of the node id (engine.ErrNotFound for none).
+	NodeSite(ctx context.Context, id string) (string, error)
 	// Generation is a number that changes whenever anything commits to
 	// the database, from any process; it reads no table.
 	Generation(ctx context.Context) (int64, error)

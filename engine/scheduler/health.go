@@ -84,6 +84,16 @@ func (s Status) DatabaseProblem() string {
 // is "". A database that is gone or read-only is part of the answer, not an
 // error; an error means the health itself could not be read.
 func (t *Scheduler) Status(ctx context.Context, siteID string) (Status, error) {
+	return t.status(ctx, siteID, "")
+}
+
+// StatusOf is Status for u on a route no site is in (/health,
+// GET /api/scheduler): the releases it names are of u's sites only.
+func (t *Scheduler) StatusOf(ctx context.Context, u engine.User) (Status, error) {
+	return t.status(ctx, "", u.ID)
+}
+
+func (t *Scheduler) status(ctx context.Context, siteID, memberID string) (Status, error) {
 	now := t.e.Now()
 	st := Status{Now: now, Database: t.checkDatabase(ctx, now)}
 	var err error
@@ -93,7 +103,7 @@ func (t *Scheduler) Status(ctx context.Context, siteID string) (Status, error) {
 		}
 		return Status{}, err
 	}
-	if st.DueNotClaimed, st.PastLease, err = t.stuck(ctx, siteID, now); err != nil {
+	if st.DueNotClaimed, st.PastLease, err = t.stuck(ctx, siteID, memberID, now); err != nil {
 		if st.Database != nil {
 			return st, nil
 		}
@@ -104,8 +114,8 @@ func (t *Scheduler) Status(ctx context.Context, siteID string) (Status, error) {
 
 // stuck reads the releases the scheduler should have taken by now: due and
 // not claimed, and running past their lease (one statement).
-func (t *Scheduler) stuck(ctx context.Context, siteID string, now time.Time) (due, pastLease []StuckRelease, err error) {
-	rows, err := t.store.StuckReleases(ctx, siteID, now.Add(-dueNotClaimedAfter), now.Add(-pastLeaseAfter), 2*stuckListed)
+func (t *Scheduler) stuck(ctx context.Context, siteID, memberID string, now time.Time) (due, pastLease []StuckRelease, err error) {
+	rows, err := t.store.StuckReleases(ctx, siteID, memberID, now.Add(-dueNotClaimedAfter), now.Add(-pastLeaseAfter), 2*stuckListed)
 	if err != nil {
 		return nil, nil, err
 	}

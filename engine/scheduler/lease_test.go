@@ -8,6 +8,8 @@ import (
 
 	"studio/engine"
 	"studio/engine/content"
+	"studio/engine/ids"
+	"studio/engine/policy"
 	"studio/engine/release"
 	"studio/engine/scheduler"
 )
@@ -258,6 +260,17 @@ func TestStatusNamesReleasesNobodyTook(t *testing.T) {
 	}
 	if st, err = b.Sched.Status(ctx, other.ID); err != nil || len(st.PastLease)+len(st.DueNotClaimed) != 0 {
 		t.Fatalf("another site: %+v %v, want nothing stuck", st, err)
+	}
+	// On a route no site is in, a person learns of their own sites' only.
+	if st, err = b.Sched.StatusOf(ctx, b.Editor); err != nil || len(st.PastLease) != 1 || len(st.DueNotClaimed) != 1 {
+		t.Fatalf("the site's editor: %+v %v, want both", st, err)
+	}
+	stranger := engine.User{ID: ids.New("user"), Email: "other@example.com", Name: "Olcay", Role: policy.Owner, SiteID: other.ID, Lang: "en"}
+	if err := b.Store.CreateUser(ctx, stranger, "x", nine); err != nil {
+		t.Fatal(err)
+	}
+	if st, err = b.Sched.StatusOf(ctx, stranger); err != nil || len(st.PastLease)+len(st.DueNotClaimed) != 0 {
+		t.Fatalf("an Owner of another site only: %+v %v, want nothing of this site's named", st, err)
 	}
 
 	// A tick takes both; the report is clear again.

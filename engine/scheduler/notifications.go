@@ -129,7 +129,7 @@ func (t *Scheduler) Notifications(ctx context.Context, u engine.User, siteID str
 	}
 	// Releases the scheduler should have taken and has not, for those who
 	// may act on them and for their people (the report of /health, Status).
-	due, pastLease, err := t.stuck(ctx, siteID, now)
+	due, pastLease, err := t.stuck(ctx, siteID, "", now)
 	if err != nil {
 		return nil, err
 	}

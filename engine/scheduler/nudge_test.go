@@ -53,7 +53,7 @@ func (*neverBeat) DueWork(context.Context, time.Time, int) (scheduler.DueWork, e
 }
 func (*neverBeat) ScheduleSystemJob(context.Context, string, time.Time) error { return nil }
 func (*neverBeat) WriteHeartbeat(context.Context, scheduler.Heartbeat) error  { return nil }
-func (*neverBeat) StuckReleases(context.Context, string, time.Time, time.Time, int) ([]scheduler.StuckRelease, error) {
+func (*neverBeat) StuckReleases(context.Context, string, string, time.Time, time.Time, int) ([]scheduler.StuckRelease, error) {
 	return nil, nil
 }
 func (*neverBeat) Releases(context.Context, string, time.Time, time.Time) ([]engine.ReleaseRow, error) {

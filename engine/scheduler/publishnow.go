@@ -61,7 +61,7 @@ const TriggerManual = "manual"
 // A run that ends without publishing returns the release with a refusal
 // naming why (conflict, dependency_missing, publish_now_failed).
 func (e *Scheduler) PublishNow(ctx context.Context, u engine.User, siteID, id string, rev int64) (engine.ReleaseRow, error) {
-	if err := engine.Require(u, policy.ReleasesPublish); err != nil {
+	if err := engine.Require(u, siteID, policy.ReleasesPublish); err != nil {
 		return engine.ReleaseRow{}, err
 	}
 	r, err := e.store.Release(ctx, siteID, id)

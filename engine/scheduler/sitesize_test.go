@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"studio/engine/internal/enginetest"
 	"testing"
 	"time"
 
@@ -46,7 +47,7 @@ func TestPublishCostBySiteSize(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := newsroomfixture.Seed(ctx, b.Store.DB(), b.Eng, site, b.Editor, b.Clock.Now(), s.n); err != nil {
+		if err := newsroomfixture.Seed(ctx, b.Store.DB(), b.Eng, site, enginetest.On(b.Editor, site.ID), b.Clock.Now(), s.n); err != nil {
 			t.Fatal(err)
 		}
 	}

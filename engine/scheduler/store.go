@@ -25,10 +25,11 @@ type Store interface {
 	DueWork(ctx context.Context, before time.Time, limit int) (DueWork, error)
 	Heartbeat(ctx context.Context) (Heartbeat, error)
 	WriteHeartbeat(ctx context.Context, h Heartbeat) error
-	// StuckReleases lists, for a site or for all (siteID ""), scheduled
-	// releases due at or before dueBefore on sites that are not paused and
-	// running ones whose lease ended at or before leaseBefore.
-	StuckReleases(ctx context.Context, siteID string, dueBefore, leaseBefore time.Time, limit int) ([]StuckRelease, error)
+	// StuckReleases lists, for a site (siteID), the sites a person is a
+	// member of (memberID) or all (both ""), scheduled releases due at or
+	// before dueBefore on sites that are not paused and running ones whose
+	// lease ended at or before leaseBefore.
+	StuckReleases(ctx context.Context, siteID, memberID string, dueBefore, leaseBefore time.Time, limit int) ([]StuckRelease, error)
 	// Releases lists a site's releases with execute_at in [from, to), and
 	// every non-terminal one without a time, ordered by time then id.
 	Releases(ctx context.Context, siteID string, from, to time.Time) ([]engine.ReleaseRow, error)

@@ -29,7 +29,7 @@ type SettingsChange struct {
 // holds changes nothing and answers the settings as they are; asking to
 // flip the switch and change the cap together is refused, changing nothing.
 func (e *Settings) ChangeScheduleSettings(ctx context.Context, u engine.User, siteID string, c SettingsChange) (engine.ScheduleSettings, error) {
-	if err := engine.Require(u, policy.SiteSettings); err != nil {
+	if err := engine.Require(u, siteID, policy.SiteSettings); err != nil {
 		return engine.ScheduleSettings{}, err
 	}
 	if c.DailyWriteCap != nil {

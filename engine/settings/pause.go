@@ -75,7 +75,7 @@ type PauseEffects struct {
 // instant: a draft's gate changes nothing public, and neither does a
 // working copy's new gate until it is live.
 func (e *Settings) PauseEffects(ctx context.Context, u engine.User, siteID string) (PauseEffects, error) {
-	if err := engine.Require(u, policy.SchedulesRead); err != nil {
+	if err := engine.Require(u, siteID, policy.SchedulesRead); err != nil {
 		return PauseEffects{}, err
 	}
 	now := e.e.Now()

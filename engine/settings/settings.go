@@ -76,7 +76,7 @@ const (
 // becomes missed (§8.6; see RunDue). A release already running when the
 // switch is turned on finishes: its outcome is seconds away (§8.5).
 func (e *Settings) SetKillSwitch(ctx context.Context, u engine.User, siteID string, on bool, reason string, expectedRev int64) (engine.ScheduleSettings, error) {
-	if err := engine.Require(u, policy.SiteSettings); err != nil {
+	if err := engine.Require(u, siteID, policy.SiteSettings); err != nil {
 		return engine.ScheduleSettings{}, err
 	}
 	reason, err := checkReason(reason)
@@ -128,7 +128,7 @@ func (e *Settings) SetKillSwitch(ctx context.Context, u engine.User, siteID stri
 // (§11.5), for Administrators and above, as the person last saw the
 // settings at expectedRev.
 func (e *Settings) SetDailyWriteCap(ctx context.Context, u engine.User, siteID string, dailyCap int, expectedRev int64) (engine.ScheduleSettings, error) {
-	if err := engine.Require(u, policy.SiteSettings); err != nil {
+	if err := engine.Require(u, siteID, policy.SiteSettings); err != nil {
 		return engine.ScheduleSettings{}, err
 	}
 	if err := automation.ValidateDailyWriteCap(dailyCap); err != nil || dailyCap > engine.MaxDailyWriteCap {
@@ -180,7 +180,7 @@ func (e *Settings) DailyWriteUse(ctx context.Context, siteID string) (int, error
 // never-early recompute uses that zone, not the site's. Studio shows them in
 // the new zone from now on: the same instant with a new label.
 func (e *Settings) SetSiteTimeZone(ctx context.Context, u engine.User, siteID, zone string, expectedRev int64) (engine.Site, error) {
-	if err := engine.Require(u, policy.SiteSettings); err != nil {
+	if err := engine.Require(u, siteID, policy.SiteSettings); err != nil {
 		return engine.Site{}, err
 	}
 	zone = strings.TrimSpace(zone)
@@ -198,7 +198,7 @@ func (e *Settings) SetSiteTimeZone(ctx context.Context, u engine.User, siteID, z
 // language Studio does not speak is refused and changes nothing. Pages
 // already written keep their own language.
 func (e *Settings) SetSiteLang(ctx context.Context, u engine.User, siteID, lang string, expectedRev int64) (engine.Site, error) {
-	if err := engine.Require(u, policy.SiteSettings); err != nil {
+	if err := engine.Require(u, siteID, policy.SiteSettings); err != nil {
 		return engine.Site{}, err
 	}
 	lang = strings.TrimSpace(lang)

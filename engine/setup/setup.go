@@ -12,6 +12,7 @@ import (
 	"crypto/subtle"
 	"encoding/base64"
 	"errors"
+	"net/url"
 	"strings"
 	"sync"
 	"time"
@@ -34,6 +35,8 @@ var ErrInstalled = errors.New("setup: Studio is set up already")
 const (
 	CodeBadSiteName  = "bad_site_name"
 	CodeBadPublicURL = "bad_public_url"
+	// CodePublicURLTaken: another site is served at that host already.
+	CodePublicURLTaken = "public_url_taken"
 )
 
 // Store is what the first run reads and writes.
@@ -46,8 +49,11 @@ type Store interface {
 	// transaction, only while neither a site nor a person exists:
 	// ErrInstalled otherwise, writing nothing.
 	Install(ctx context.Context, site engine.Site, owner engine.User, passwordHash string, audit engine.AuditEntry, now time.Time) error
-	// AddSite writes a new site and its audit row in one transaction.
-	AddSite(ctx context.Context, site engine.Site, audit engine.AuditEntry, now time.Time) error
+	// AddSite writes a new site, ownerID's Owner membership of it (none
+	// for ""), and its audit row in one transaction.
+	AddSite(ctx context.Context, site engine.Site, ownerID string, audit engine.AuditEntry, now time.Time) error
+	// Sites lists every site, oldest first.
+	Sites(ctx context.Context) ([]engine.Site, error)
 }
 
 // Engine is what the first run needs from the engine: its clock.
@@ -157,14 +163,58 @@ func (s *Setup) Install(ctx context.Context, token string, in Input) (engine.Use
 // empty (the public site's absolute URLs then come from serve's
 // --public-url). The site and its audit row are written together.
 func (s *Setup) AddSite(ctx context.Context, name, publicURL, zone, lang string) (engine.Site, error) {
-	site, err := newSite(name, publicURL, zone, lang, false)
+	return s.addSite(ctx, SiteInput{name, publicURL, zone, lang}, false, "", release.Actor{Kind: "cli", ID: "studio site add"})
+}
+
+// SiteInput is a new site's fields, as the setup form and the New site
+// page ask them.
+type SiteInput struct {
+	Name      string
+	PublicURL string // the public site's base URL, as https://news.example
+	TimeZone  string // IANA
+	Lang      string // the public site's language (engine.Languages)
+}
+
+// CreateSite makes a new site in Studio (issue 15) for u, an Owner of the
+// site they act on (engine.MayAddSite), who becomes its Owner. Its public
+// URL is required, and a host another site is served at is refused: the
+// public site is chosen by host. Every bad field is refused at once and
+// nothing changes.
+func (s *Setup) CreateSite(ctx context.Context, u engine.User, in SiteInput) (engine.Site, error) {
+	if !engine.MayAddSite(u) {
+		return engine.Site{}, engine.Refuse(engine.CodeForbidden, "")
+	}
+	return s.addSite(ctx, in, true, u.ID, u.Actor())
+}
+
+func (s *Setup) addSite(ctx context.Context, in SiteInput, needURL bool, ownerID string, actor release.Actor) (engine.Site, error) {
+	site, err := newSite(in.Name, in.PublicURL, in.TimeZone, in.Lang, needURL)
 	if err != nil {
 		return engine.Site{}, err
 	}
+	if site.PublicURL != "" {
+		sites, err := s.store.Sites(ctx)
+		if err != nil {
+			return engine.Site{}, err
+		}
+		for _, other := range sites {
+			if sameHost(other.PublicURL, site.PublicURL) {
+				return engine.Site{}, engine.Refuse(CodePublicURLTaken, "publicUrl")
+			}
+		}
+	}
 	now := s.e.Now()
-	audit := engine.AuditEntry{Action: "site.created", SiteID: site.ID, At: now, Actor: release.Actor{Kind: "cli", ID: "studio site add"},
+	audit := engine.AuditEntry{Action: "site.created", SiteID: site.ID, At: now, Actor: actor,
 		Details: map[string]any{"siteName": site.Name, "timeZone": site.TimeZone, "lang": site.Lang, "publicUrl": site.PublicURL}}
-	return site, s.store.AddSite(ctx, site, audit, now)
+	return site, s.store.AddSite(ctx, site, ownerID, audit, now)
+}
+
+// sameHost reports whether two public URLs name one host: the public site
+// could tell their sites apart by nothing else.
+func sameHost(a, b string) bool {
+	ua, errA := url.Parse(a)
+	ub, errB := url.Parse(b)
+	return errA == nil && errB == nil && a != "" && strings.EqualFold(ua.Host, ub.Host)
 }
 
 // newSite checks a new site's fields: every bad one refused, joined. A

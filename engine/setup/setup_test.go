@@ -225,3 +225,76 @@ func TestTwoSetupsAtOnceOneWins(t *testing.T) {
 			b.count(t, "sites"), b.count(t, "users"), b.count(t, "audit"))
 	}
 }
+
+// CreateSite (issue 15): an Owner makes another site and becomes its
+// Owner, in one transaction with its audit row; an Administrator, a token
+// and an agent key may not; a host another site has is refused; the first
+// site stays the default for unknown hosts.
+func TestCreateSite(t *testing.T) {
+	b := empty(t)
+	ctx := context.Background()
+	owner, first, err := b.setup.Install(ctx, offer(t, b), good())
+	if err != nil {
+		t.Fatal(err)
+	}
+	owner.Role, owner.SiteID = policy.Owner, first.ID
+	in := setup.SiteInput{Name: "Güney Haber", PublicURL: "https://guney.example", TimeZone: "Europe/Istanbul", Lang: "tr"}
+
+	admin, token, agent := owner, owner, owner
+	admin.Role = policy.Admin
+	token.Scopes = []policy.Scope{policy.SiteSettings}
+	agent.Agent = &engine.AgentCall{KeyID: "agk_1", Mode: policy.ModeAuto}
+	for name, u := range map[string]engine.User{"Administrator": admin, "Token": token, "AgentKey": agent, "NoSite": {ID: owner.ID, Role: policy.Owner}} {
+		if _, err := b.setup.CreateSite(ctx, u, in); codeOf(err) != engine.CodeForbidden {
+			t.Errorf("%s: %v, want forbidden", name, err)
+		}
+	}
+	taken := in
+	taken.PublicURL = "https://KuzeyHaber.example/"
+	if _, err := b.setup.CreateSite(ctx, owner, taken); codeOf(err) != setup.CodePublicURLTaken {
+		t.Errorf("the first site's host again: %v", err)
+	}
+	noURL := in
+	noURL.PublicURL = ""
+	if _, err := b.setup.CreateSite(ctx, owner, noURL); codeOf(err) != setup.CodeBadPublicURL {
+		t.Errorf("no public URL: %v", err)
+	}
+	if n := b.count(t, "sites"); n != 1 {
+		t.Fatalf("refused sites were written: %d sites", n)
+	}
+
+	site, err := b.setup.CreateSite(ctx, owner, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms, err := b.store.Memberships(ctx, owner.ID)
+	if err != nil || len(ms) != 2 {
+		t.Fatalf("the maker's memberships: %+v %v", ms, err)
+	}
+	for _, m := range ms {
+		if m.Role != policy.Owner {
+			t.Errorf("the maker's role on %s: %s", m.SiteName, m.Role)
+		}
+	}
+	var action, actor string
+	if err := b.store.DB().QueryRow(`SELECT action, json_extract(actor, '$.id') FROM audit WHERE site_id = ?`, site.ID).Scan(&action, &actor); err != nil ||
+		action != "site.created" || actor != owner.ID {
+		t.Errorf("the new site's audit row: %q by %q, %v", action, actor, err)
+	}
+	sites, err := b.eng.Sites(ctx)
+	if err != nil || len(sites) != 2 {
+		t.Fatal(sites, err)
+	}
+	for _, s := range sites {
+		if s.DefaultHost != (s.ID == first.ID) {
+			t.Errorf("%s DefaultHost = %v: only the first site answers unknown hosts", s.Name, s.DefaultHost)
+		}
+	}
+}
+
+func codeOf(err error) string {
+	if e, ok := engine.AsError(err); ok {
+		return e.Code
+	}
+	return ""
+}

@@ -319,7 +319,7 @@ func jsonField(err error) string {
 // should have taken and has not.
 func (h *Handler) Scheduler(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	st, err := h.sched.Status(ctx, "")
+	st, err := h.sched.StatusOf(ctx, userOf(ctx))
 	if err != nil {
 		h.fail(w, ctx, err)
 		return

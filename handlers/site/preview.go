@@ -107,15 +107,16 @@ func (h *Handler) PreviewMedia(w http.ResponseWriter, r *http.Request) {
 // the node it names; otherwise it answers the 404 and returns false.
 func (h *Handler) previewed(w http.ResponseWriter, r *http.Request, token string) (*request, engine.NodeDetail, time.Time, bool) {
 	now := h.eng.Now()
-	q, err := h.beginAt(r, now)
-	if err != nil || q == nil {
-		h.fail(w, r, err)
-		return nil, engine.NodeDetail{}, time.Time{}, false
-	}
 	id, expires, err := h.pub.VerifyPreview(r.Context(), token, now)
 	var n engine.NodeDetail
 	if err == nil {
-		n, err = h.pub.PreviewNode(r.Context(), q.snap.site.ID, id)
+		n, err = h.pub.PreviewedNode(r.Context(), id)
+	}
+	// The preview shows the node on its own site, whatever the host.
+	q, qerr := h.beginAt(r, now, n.SiteID)
+	if qerr != nil || q == nil {
+		h.unavailable(w, r, qerr)
+		return nil, engine.NodeDetail{}, time.Time{}, false
 	}
 	if err == nil && n.Kind != release.KindPage && n.Kind != release.KindContentEntry {
 		err = engine.ErrNotFound

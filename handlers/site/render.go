@@ -22,8 +22,8 @@ type renderAt struct {
 
 // Render answers a public path as a visitor's GET would at the instant at
 // (engine/jobs.Renderer: feed-check renders /rss.xml, /sitemap.xml and each
-// entry's page through it). It serves the default site only, as the public
-// site does; a render is not a visit, so its 404s are not counted.
+// entry's page through it), for the site siteID whatever its host; a
+// render is not a visit, so its 404s are not counted.
 func (h *Handler) Render(ctx context.Context, siteID, path string, at time.Time) (int, []byte, error) {
 	r, err := http.NewRequestWithContext(context.WithValue(ctx, renderAtKey{}, renderAt{at: at, siteID: siteID}),
 		http.MethodGet, path, nil)
@@ -99,7 +99,7 @@ func (b *bufferWriter) WriteHeader(status int)      { b.status = status }
 func (h *Handler) NotFound(w http.ResponseWriter, r *http.Request) {
 	q, err := h.begin(r)
 	if err != nil || q == nil {
-		h.fail(w, r, err)
+		h.unavailable(w, r, err)
 		return
 	}
 	first, _, _ := strings.Cut(strings.TrimPrefix(r.URL.Path, "/"), "/")

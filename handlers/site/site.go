@@ -24,9 +24,10 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"fmt"
+	"errors"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -42,8 +43,8 @@ import (
 	"studio/web/templates"
 )
 
-// Handler renders the default site (the first one). Later, the host name
-// will choose the site.
+// Handler renders the public sites, each at the host its public URL names
+// (public.SiteForHost).
 type Handler struct {
 	eng *engine.Engine
 	pub *public.Public
@@ -64,9 +65,9 @@ type Handler struct {
 
 	mu    sync.Mutex
 	cache map[string]*snapshot // by site, snapshot, name, zone and language: snapshots never change
-	// latest is the snapshot built of the site at its highest rev: the
-	// next one is built from it, reading only what changed since.
-	latest *snapshot
+	// latest is, per site, the snapshot built of it at its highest rev:
+	// the next one is built from it, reading only what changed since.
+	latest map[string]*snapshot
 	// building is held by the one build under way: builds go one at a
 	// time, each from the one before (see snapshot).
 	building chan struct{}
@@ -114,7 +115,7 @@ func New(eng *engine.Engine, pub *public.Public, log *slog.Logger, opt Options) 
 	}
 	h := &Handler{eng: eng, pub: pub, log: log, origin: strings.TrimSuffix(opt.PublicURL, "/"),
 		maxAge: max(1, int(opt.CDNMaxAge/time.Second)), cache: map[string]*snapshot{},
-		building: make(chan struct{}, 1)}
+		latest: map[string]*snapshot{}, building: make(chan struct{}, 1)}
 	h.notFounds.counter = opt.NotFounds
 	h.notFounds.log = func(err error) { log.Warn("site: counting 404s failed", "err", err) }
 	h.reader.load = pub.LiveSites
@@ -134,18 +135,20 @@ type request struct {
 
 // begin takes the request's one instant and finds its view.
 func (h *Handler) begin(r *http.Request) (*request, error) {
-	if ra, ok := r.Context().Value(renderAtKey{}).(renderAt); ok { // a Render: its instant, its site only
-		q, err := h.beginAt(r, ra.at)
-		if err == nil && q != nil && q.snap.site.ID != ra.siteID {
-			return nil, fmt.Errorf("site: %s is not the public site", ra.siteID)
-		}
-		return q, err
+	if ra, ok := r.Context().Value(renderAtKey{}).(renderAt); ok { // a Render: its instant, its site
+		return h.beginAt(r, ra.at, ra.siteID)
 	}
-	return h.beginAt(r, h.eng.Now())
+	return h.beginAt(r, h.eng.Now(), "")
 }
 
-func (h *Handler) beginAt(r *http.Request, now time.Time) (*request, error) {
-	live, sn, err := h.snapshot(r.Context())
+// errNoSite: several sites, and none answers the request's host.
+var errNoSite = errors.New("site: no site answers this host")
+
+// beginAt finds the view at now of the site siteID, or ("") of the site
+// the request's host names (public.SiteForHost). It is nil, with no
+// error, while Studio holds no site; errNoSite when no site answers.
+func (h *Handler) beginAt(r *http.Request, now time.Time, siteID string) (*request, error) {
+	live, sn, err := h.snapshot(r.Context(), r.Host, siteID)
 	if err != nil || sn == nil {
 		return nil, err
 	}
@@ -156,14 +159,39 @@ func (h *Handler) beginAt(r *http.Request, now time.Time) (*request, error) {
 	return &request{now: now, live: live, snap: sn, view: sn.viewAt(now), origin: origin}, nil
 }
 
-// snapshot returns the site as read for this request (with the next due
-// release) and its live snapshot, prepared once.
-func (h *Handler) snapshot(ctx context.Context) (public.LiveSite, *snapshot, error) {
+// unavailable answers a request begin found no view for: not set up
+// (nil err), no site at this host, or a failure.
+func (h *Handler) unavailable(w http.ResponseWriter, r *http.Request, err error) {
+	switch {
+	case err == nil:
+		h.notSetUp(w, r)
+	case errors.Is(err, errNoSite):
+		f := templates.SiteFrame{SiteName: "Studio", Lang: locales.Match(r.Header.Get("Accept-Language"))}
+		h.uncached(w, r, http.StatusNotFound, templates.SiteNotFound(f))
+	default:
+		h.fail(w, r, err)
+	}
+}
+
+// snapshot returns the site (by id, or else by host) as read for this
+// request, with its next due release, and its live snapshot, prepared once.
+func (h *Handler) snapshot(ctx context.Context, host, siteID string) (public.LiveSite, *snapshot, error) {
 	sites, err := h.sites(ctx)
 	if err != nil || len(sites) == 0 {
 		return public.LiveSite{}, nil, err
 	}
-	live := sites[0]
+	var live public.LiveSite
+	var found bool
+	if siteID != "" {
+		if i := slices.IndexFunc(sites, func(s public.LiveSite) bool { return s.ID == siteID }); i >= 0 {
+			live, found = sites[i], true
+		}
+	} else {
+		live, found = public.SiteForHost(sites, host)
+	}
+	if !found {
+		return public.LiveSite{}, nil, errNoSite
+	}
 	s := live.Site
 	key := s.ID + "/" + s.PublishedSnapshotID + "/" + s.Name + "/" + s.TimeZone + "/" + s.Lang + "/" + s.PublicURL
 	h.mu.Lock()
@@ -186,13 +214,13 @@ func (h *Handler) snapshot(ctx context.Context) (public.LiveSite, *snapshot, err
 	defer func() { <-h.building }()
 	h.mu.Lock()
 	sn, ok = h.cache[key]
-	base := h.latest
+	base := h.latest[s.ID]
 	h.mu.Unlock()
 	if ok {
 		return live, sn, nil
 	}
 	var prev *public.Snapshot
-	if base != nil && base.site.ID == s.ID && base.site.Rev < s.Rev {
+	if base != nil && base.site.Rev < s.Rev {
 		prev = base.pub
 	} else {
 		base = nil
@@ -207,8 +235,8 @@ func (h *Handler) snapshot(ctx context.Context) (public.LiveSite, *snapshot, err
 		clear(h.cache)
 	}
 	h.cache[key] = sn
-	if h.latest == nil || h.latest.site.ID != s.ID || h.latest.site.Rev < s.Rev {
-		h.latest = sn
+	if l := h.latest[s.ID]; l == nil || l.site.Rev < s.Rev {
+		h.latest[s.ID] = sn
 	}
 	h.mu.Unlock()
 	return live, sn, nil
@@ -327,12 +355,8 @@ func (h *Handler) html(w http.ResponseWriter, r *http.Request, path string, rend
 // the 404 page when build says it does not exist now.
 func (h *Handler) serve(w http.ResponseWriter, r *http.Request, path string, build func(*request) (*page, bool, error)) {
 	q, err := h.begin(r)
-	if err == nil && q == nil {
-		h.notSetUp(w, r)
-		return
-	}
-	if err != nil {
-		h.fail(w, r, err)
+	if err != nil || q == nil {
+		h.unavailable(w, r, err)
 		return
 	}
 	key := path

@@ -50,7 +50,7 @@ func (h *Handler) SaveProfile(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.flash(r, "account.profile_saved")
-	http.Redirect(w, r, "/studio/account", http.StatusSeeOther)
+	http.Redirect(w, r, to(r, "/studio/account"), http.StatusSeeOther)
 }
 
 // ChangePassword sets a new password once the current one is right; the
@@ -71,7 +71,7 @@ func (h *Handler) ChangePassword(w http.ResponseWriter, r *http.Request) {
 	}
 	h.stayIn(r, epoch)
 	h.flash(r, "account.password_changed")
-	http.Redirect(w, r, "/studio/account", http.StatusSeeOther)
+	http.Redirect(w, r, to(r, "/studio/account"), http.StatusSeeOther)
 }
 
 // EndOtherSessions signs the person out everywhere but here.
@@ -84,7 +84,7 @@ func (h *Handler) EndOtherSessions(w http.ResponseWriter, r *http.Request) {
 	}
 	h.stayIn(r, epoch)
 	h.flash(r, "account.sessions_ended")
-	http.Redirect(w, r, "/studio/account", http.StatusSeeOther)
+	http.Redirect(w, r, to(r, "/studio/account"), http.StatusSeeOther)
 }
 
 // stayIn keeps this session signed in at the account's new epoch, under a

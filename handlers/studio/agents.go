@@ -147,5 +147,5 @@ func (h *Handler) RevokeAgentKey(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.flash(r, "agents.revoked")
-	http.Redirect(w, r, "/studio/agents", http.StatusSeeOther)
+	http.Redirect(w, r, to(r, "/studio/agents"), http.StatusSeeOther)
 }

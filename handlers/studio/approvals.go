@@ -102,7 +102,7 @@ func (h *Handler) Approve(w http.ResponseWriter, r *http.Request) {
 		if e, _ := engine.AsError(err); e.Code == engine.CodeStateChanged {
 			// The request was denied as it should be; say so where it lives.
 			h.flash(r, "error.state_changed")
-			http.Redirect(w, r, "/studio/schedules", http.StatusSeeOther)
+			http.Redirect(w, r, to(r, "/studio/schedules"), http.StatusSeeOther)
 			return
 		}
 		h.renderApproval(w, r, status, templates.ApprovalPage{ID: id, Error: msg})
@@ -113,7 +113,7 @@ func (h *Handler) Approve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.flash(r, done)
-	http.Redirect(w, r, "/studio/releases/"+rel.ID, http.StatusSeeOther)
+	http.Redirect(w, r, to(r, "/studio/releases/"+rel.ID), http.StatusSeeOther)
 }
 
 // Deny answers no, with a reason.
@@ -135,5 +135,5 @@ func (h *Handler) Deny(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.flash(r, "approval.denied")
-	http.Redirect(w, r, "/studio/approvals", http.StatusSeeOther)
+	http.Redirect(w, r, to(r, "/studio/approvals"), http.StatusSeeOther)
 }

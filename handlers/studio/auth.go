@@ -18,7 +18,7 @@ import (
 // LoginForm shows the sign-in page.
 func (h *Handler) LoginForm(w http.ResponseWriter, r *http.Request) {
 	if stateOf(r.Context()).user != nil {
-		http.Redirect(w, r, "/studio", http.StatusSeeOther)
+		http.Redirect(w, r, to(r, "/studio"), http.StatusSeeOther)
 		return
 	}
 	h.render(w, r, http.StatusOK, templates.Login(h.page(r, "login.title", ""), templates.LoginForm{Next: safeNext(r.URL.Query().Get("next"))}))
@@ -47,7 +47,7 @@ func (h *Handler) Login(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	http.Redirect(w, r, form.Next, http.StatusSeeOther)
+	http.Redirect(w, r, to(r, form.Next), http.StatusSeeOther)
 }
 
 // signIn makes the session the person's, under a new session token, so a
@@ -120,7 +120,7 @@ func (h *Handler) Logout(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	http.Redirect(w, r, "/studio/login", http.StatusSeeOther)
+	http.Redirect(w, r, to(r, "/studio/login"), http.StatusSeeOther)
 }
 
 // SetLanguage switches the language: remembered on the account when signed
@@ -143,7 +143,7 @@ func (h *Handler) SetLanguage(w http.ResponseWriter, r *http.Request) {
 	if ref, err := url.Parse(r.Referer()); err == nil && ref.Host == r.Host {
 		back = safeNext(ref.RequestURI())
 	}
-	http.Redirect(w, r, back, http.StatusSeeOther)
+	http.Redirect(w, r, to(r, back), http.StatusSeeOther)
 }
 
 // safeNext keeps redirects after sign-in inside Studio.

@@ -176,7 +176,7 @@ func (h *Handler) switchAutomation(w http.ResponseWriter, r *http.Request, move 
 			return
 		}
 		h.flash(r, done)
-		http.Redirect(w, r, automationsURL, http.StatusSeeOther)
+		http.Redirect(w, r, to(r, automationsURL), http.StatusSeeOther)
 		return
 	}
 	if refused { // the row as it is now, with the refusal beside the switch
@@ -235,7 +235,7 @@ func (h *Handler) DeleteAutomation(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.flash(r, "automations.deleted")
-	http.Redirect(w, r, automationsURL, http.StatusSeeOther)
+	http.Redirect(w, r, to(r, automationsURL), http.StatusSeeOther)
 }
 
 // presetInput is a new automation of job with a sensible schedule (the
@@ -487,7 +487,7 @@ func (h *Handler) CreateAutomation(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.flash(r, "automations.created")
-	http.Redirect(w, r, automationsURL, http.StatusSeeOther)
+	http.Redirect(w, r, to(r, automationsURL), http.StatusSeeOther)
 }
 
 // SaveAutomation saves the editor over the automation at the rev the
@@ -524,7 +524,7 @@ func (h *Handler) SaveAutomation(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.flash(r, "automations.saved")
-	http.Redirect(w, r, automationsURL, http.StatusSeeOther)
+	http.Redirect(w, r, to(r, automationsURL), http.StatusSeeOther)
 }
 
 // refusedEditor brings the editor back with the person's values and the

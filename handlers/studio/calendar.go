@@ -121,7 +121,7 @@ func (h *Handler) Calendar(w http.ResponseWriter, r *http.Request) {
 	}
 	if fragment {
 		if cur, err := url.Parse(r.Header.Get("HX-Current-URL")); err != nil || cur.RequestURI() != v.URL {
-			w.Header().Set("HX-Push-Url", v.URL) // the canonical URL, however the form spelled it
+			w.Header().Set("HX-Push-Url", to(r, v.URL)) // the canonical URL, however the form spelled it
 		}
 		v.Filters.Open = v.Filters.Open || r.Header.Get("HX-Trigger") == "filters-form"
 		h.render(w, r, http.StatusOK, templates.CalendarFragment(v, h.sessions.PopString(ctx, keyNext)))
@@ -663,7 +663,7 @@ func fromCalendar(r *http.Request) string {
 	if r.PostFormValue("from") != "calendar" {
 		return ""
 	}
-	if next := safeNext(r.PostFormValue("next")); strings.HasPrefix(next, "/studio/schedules?") {
+	if next := templates.WithoutSite(safeNext(r.PostFormValue("next"))); strings.HasPrefix(next, "/studio/schedules?") {
 		return next
 	}
 	return "/studio/schedules"
@@ -695,6 +695,6 @@ func (h *Handler) backToCalendar(w http.ResponseWriter, r *http.Request, err err
 	default:
 		h.flash(r, doneKey)
 	}
-	http.Redirect(w, r, next, http.StatusSeeOther)
+	http.Redirect(w, r, to(r, next), http.StatusSeeOther)
 	return true
 }

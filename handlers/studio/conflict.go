@@ -146,7 +146,7 @@ func (h *Handler) resolveConflict(w http.ResponseWriter, r *http.Request,
 	} else {
 		h.flash(r, doneKey+"_for_approval")
 	}
-	http.Redirect(w, r, "/studio/releases/"+id, http.StatusSeeOther)
+	http.Redirect(w, r, to(r, "/studio/releases/"+id), http.StatusSeeOther)
 }
 
 // offerEdit fills in what the editor of a held node offers: "Edit and
@@ -227,7 +227,7 @@ func (h *Handler) EditScheduled(w http.ResponseWriter, r *http.Request) {
 	} else {
 		h.flash(r, "editor.saved_for_approval")
 	}
-	http.Redirect(w, r, "/studio/content/"+id, http.StatusSeeOther)
+	http.Redirect(w, r, to(r, "/studio/content/"+id), http.StatusSeeOther)
 }
 
 func parseRev(s string) int64 {

@@ -130,7 +130,7 @@ func (h *Handler) PublishSite(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.flash(r, "content.published")
-	http.Redirect(w, r, "/studio/content", http.StatusSeeOther)
+	http.Redirect(w, r, to(r, "/studio/content"), http.StatusSeeOther)
 }
 
 // NewNode shows an empty editor for an article or a page.
@@ -281,7 +281,7 @@ func (h *Handler) SaveNode(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.flash(r, "editor.saved")
-	http.Redirect(w, r, "/studio/content/"+n.ID, http.StatusSeeOther)
+	http.Redirect(w, r, to(r, "/studio/content/"+n.ID), http.StatusSeeOther)
 }
 
 // formCover is the editor's cover, nil when the form has no cover field
@@ -318,7 +318,7 @@ func (h *Handler) DeleteNode(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.flash(r, "editor.deleted")
-	http.Redirect(w, r, "/studio/content", http.StatusSeeOther)
+	http.Redirect(w, r, to(r, "/studio/content"), http.StatusSeeOther)
 }
 
 // PreviewText renders an editor's Markdown as the public site will (raw

@@ -61,7 +61,7 @@ func (h *Handler) CreateRelease(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.flash(r, "drafts.created")
-	http.Redirect(w, r, "/studio/releases/"+rel.ID, http.StatusSeeOther)
+	http.Redirect(w, r, to(r, "/studio/releases/"+rel.ID), http.StatusSeeOther)
 }
 
 // ReleaseOrDraft shows a release: a draft gets the page that edits it
@@ -302,7 +302,7 @@ func (h *Handler) changeDraft(w http.ResponseWriter, r *http.Request, doneKey st
 		return
 	}
 	h.flash(r, doneKey)
-	http.Redirect(w, r, "/studio/releases/"+id, http.StatusSeeOther)
+	http.Redirect(w, r, to(r, "/studio/releases/"+id), http.StatusSeeOther)
 }
 
 // ScheduleDraft schedules a draft for a date and time in the site's zone:
@@ -326,7 +326,7 @@ func (h *Handler) ScheduleDraft(w http.ResponseWriter, r *http.Request) {
 	} else {
 		h.flash(r, "schedule.sent_for_approval")
 	}
-	http.Redirect(w, r, "/studio/releases/"+id, http.StatusSeeOther)
+	http.Redirect(w, r, to(r, "/studio/releases/"+id), http.StatusSeeOther)
 }
 
 // draftRows are the site's draft releases for the Schedules page, newest

@@ -162,7 +162,7 @@ func (h *Handler) SaveGates(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.flash(r, gateDone[res.Status])
-	http.Redirect(w, r, "/studio/content/"+id, http.StatusSeeOther)
+	http.Redirect(w, r, to(r, "/studio/content/"+id), http.StatusSeeOther)
 }
 
 // LiftEmbargo lifts the live embargo (D8): POST
@@ -228,7 +228,7 @@ func (h *Handler) LiftEmbargo(w http.ResponseWriter, r *http.Request) {
 	} else {
 		h.flash(r, "gates.lifted")
 	}
-	http.Redirect(w, r, "/studio/content/"+id, http.StatusSeeOther)
+	http.Redirect(w, r, to(r, "/studio/content/"+id), http.StatusSeeOther)
 }
 
 // gatesRefused shows the editor again, as the node is now, with the card

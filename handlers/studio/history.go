@@ -395,7 +395,7 @@ func (h *Handler) DismissFinding(w http.ResponseWriter, r *http.Request) {
 		err = engine.ErrNotFound // a release's run has no findings
 	}
 	if err == nil {
-		err = h.jobs.Dismiss(ctx, *st.user, run.SubjectID, r.PostFormValue("key"))
+		err = h.jobs.Dismiss(ctx, *st.user, st.site.ID, run.SubjectID, r.PostFormValue("key"))
 	}
 	h.answerRun(w, r, err, "runs.dismissed", run.ID)
 }

@@ -87,7 +87,7 @@ func (h *Handler) SaveMedia(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.flash(r, "editor.saved")
-	http.Redirect(w, r, "/studio/content/"+n.ID, http.StatusSeeOther)
+	http.Redirect(w, r, to(r, "/studio/content/"+n.ID), http.StatusSeeOther)
 }
 
 // parseUpload parses the upload form under MaxUploadBytes. A form the

@@ -368,7 +368,7 @@ func monthIsHTMX(r *http.Request) bool { return r.Header.Get("HX-Request") == "t
 func (h *Handler) MonthGridFragment(w http.ResponseWriter, r *http.Request) {
 	cs := h.monthState(r, r.URL.Query())
 	if !monthIsHTMX(r) {
-		http.Redirect(w, r, cs.URL(), http.StatusSeeOther)
+		http.Redirect(w, r, to(r, cs.URL()), http.StatusSeeOther)
 		return
 	}
 	m, err := h.monthView(r, cs)
@@ -388,7 +388,7 @@ func (h *Handler) MonthDayPanel(w http.ResponseWriter, r *http.Request) {
 	cs := h.monthState(r, r.URL.Query())
 	day := cs.Date.In(loc)
 	if !monthIsHTMX(r) {
-		http.Redirect(w, r, cs.With("agenda", day).URL(), http.StatusSeeOther)
+		http.Redirect(w, r, to(r, cs.With("agenda", day).URL()), http.StatusSeeOther)
 		return
 	}
 	wall := localtime.Wall{Year: day.Year(), Month: day.Month(), Day: day.Day()}

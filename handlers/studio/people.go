@@ -165,7 +165,7 @@ func (h *Handler) afterPeopleChange(w http.ResponseWriter, r *http.Request, err 
 		return
 	}
 	h.flash(r, done)
-	http.Redirect(w, r, "/studio/people", http.StatusSeeOther)
+	http.Redirect(w, r, to(r, "/studio/people"), http.StatusSeeOther)
 }
 
 // JoinForm is an invitation's page. A link that is unknown, spent, revoked

@@ -31,7 +31,7 @@ func (h *Handler) answerRun(w http.ResponseWriter, r *http.Request, err error, f
 		return
 	}
 	h.flash(r, flash)
-	http.Redirect(w, r, RunURL(runID), http.StatusSeeOther)
+	http.Redirect(w, r, to(r, RunURL(runID)), http.StatusSeeOther)
 }
 
 // RunURL is the Studio page of one run (of an automation or a release).

@@ -110,7 +110,7 @@ func (h *Handler) Schedule(w http.ResponseWriter, r *http.Request) {
 	} else {
 		h.flash(r, "schedule.sent_for_approval")
 	}
-	http.Redirect(w, r, "/studio/schedules", http.StatusSeeOther)
+	http.Redirect(w, r, to(r, "/studio/schedules"), http.StatusSeeOther)
 }
 
 func releaseTitle(rel engine.ReleaseRow) string {
@@ -300,7 +300,7 @@ func (h *Handler) changeRelease(w http.ResponseWriter, r *http.Request,
 	if n := r.PostFormValue("next"); n != "" {
 		next = safeNext(n) // "Unschedule and edit" goes back to the editor
 	}
-	http.Redirect(w, r, next, http.StatusSeeOther)
+	http.Redirect(w, r, to(r, next), http.StatusSeeOther)
 }
 
 // Move gives the release a new time (D4).
@@ -323,7 +323,7 @@ func (h *Handler) Move(w http.ResponseWriter, r *http.Request) {
 	} else {
 		h.flash(r, "release.moved_for_approval")
 	}
-	http.Redirect(w, r, "/studio/releases/"+id, http.StatusSeeOther)
+	http.Redirect(w, r, to(r, "/studio/releases/"+id), http.StatusSeeOther)
 }
 
 // PublishNow runs a missed, expired or scheduled release now, as the
@@ -351,5 +351,5 @@ func (h *Handler) PublishNow(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.flash(r, "release.published_now")
-	http.Redirect(w, r, "/studio/releases/"+id, http.StatusSeeOther)
+	http.Redirect(w, r, to(r, "/studio/releases/"+id), http.StatusSeeOther)
 }

@@ -185,7 +185,7 @@ func (h *Handler) SaveTimeZone(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.flash(r, "settings.time_zone_saved")
-	http.Redirect(w, r, "/studio/settings", http.StatusSeeOther)
+	http.Redirect(w, r, to(r, "/studio/settings"), http.StatusSeeOther)
 }
 
 // SaveSiteLang changes the language of the site: its public site's, and
@@ -204,7 +204,7 @@ func (h *Handler) SaveSiteLang(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.flash(r, "settings.site_lang_saved")
-	http.Redirect(w, r, "/studio/settings", http.StatusSeeOther)
+	http.Redirect(w, r, to(r, "/studio/settings"), http.StatusSeeOther)
 }
 
 // PauseSchedules turns the site's kill switch on.
@@ -250,7 +250,7 @@ func (h *Handler) killSwitch(w http.ResponseWriter, r *http.Request, on bool) {
 		return
 	}
 	h.flash(r, done)
-	http.Redirect(w, r, "/studio/settings", http.StatusSeeOther)
+	http.Redirect(w, r, to(r, "/studio/settings"), http.StatusSeeOther)
 }
 
 // SaveDailyWriteCap sets the daily automation write cap.
@@ -273,7 +273,7 @@ func (h *Handler) SaveDailyWriteCap(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.flash(r, "settings.daily_cap_saved")
-	http.Redirect(w, r, "/studio/settings", http.StatusSeeOther)
+	http.Redirect(w, r, to(r, "/studio/settings"), http.StatusSeeOther)
 }
 
 // stuckTitle names a release the scheduler has not taken, as releaseTitle.

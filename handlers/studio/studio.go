@@ -16,6 +16,7 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"studio/engine/automations"
 	"studio/engine/calendar"
@@ -31,6 +32,7 @@ import (
 
 	"github.com/a-h/templ"
 	"github.com/alexedwards/scs/v2"
+	"github.com/go-chi/chi/v5"
 
 	"studio/engine"
 	"studio/engine/agents"
@@ -79,6 +81,8 @@ const (
 	// the session has ended.
 	keyEpoch = "epoch"
 	keyNext  = "flash"
+	// keySite is the site the person was last on (siteOf).
+	keySite = "site"
 )
 
 // CSRFField is the form field (and X-CSRF-Token the header) carrying the
@@ -86,9 +90,10 @@ const (
 const CSRFField = "csrf_token"
 
 type state struct {
-	user *engine.User
-	csrf string
-	site engine.Site
+	user  *engine.User
+	csrf  string
+	site  engine.Site
+	sites []engine.Membership // the person's, for the site switcher
 }
 
 type stateKey struct{}
@@ -322,11 +327,14 @@ func (h *Handler) Guard(scope policy.Scope, next http.HandlerFunc) http.HandlerF
 				w.WriteHeader(http.StatusUnauthorized)
 				return
 			}
-			http.Redirect(w, r, target, http.StatusSeeOther)
+			http.Redirect(w, r, to(r, target), http.StatusSeeOther)
 			return
 		}
-		site, member, err := h.siteOf(r, *st.user)
+		site, member, err := h.siteOf(r, st)
 		switch {
+		case errors.Is(err, errNotMember):
+			h.problem(w, r, http.StatusNotFound, "error.not_found")
+			return
 		case errors.Is(err, engine.ErrNotFound):
 			h.problem(w, r, http.StatusForbidden, "error.no_site")
 			return
@@ -335,6 +343,9 @@ func (h *Handler) Guard(scope policy.Scope, next http.HandlerFunc) http.HandlerF
 			return
 		}
 		st.site, st.user = site, &member
+		if chi.URLParam(r, "siteId") != "" { // the page keeps its site in every link
+			r = r.WithContext(templates.WithSiteBase(r.Context(), site.ID))
+		}
 		if !st.user.Passes(scope) {
 			h.problem(w, r, http.StatusForbidden, "error.forbidden")
 			return
@@ -343,12 +354,19 @@ func (h *Handler) Guard(scope policy.Scope, next http.HandlerFunc) http.HandlerF
 	}
 }
 
-// siteOf is the site the request acts on and u as a member of it, with
-// their role there: the first site u is a member of, for now (one site a
-// Studio until the site switcher). engine.ErrNotFound when u is a member
-// of none.
-func (h *Handler) siteOf(r *http.Request, u engine.User) (engine.Site, engine.User, error) {
+// errNotMember: the URL names a site the person is not a member of, which
+// is answered as a page that does not exist.
+var errNotMember = errors.New("studio: not a member of the site")
+
+// siteOf is the site the request acts on and the person as a member of it,
+// with their role there: the site its URL names (/studio/s/{siteId}/…),
+// else the one the person was last on, else the first they are a member
+// of. It keeps the person's sites in st for the site switcher, and
+// remembers a site named in the URL as the one they were last on.
+// engine.ErrNotFound when they are a member of none.
+func (h *Handler) siteOf(r *http.Request, st *state) (engine.Site, engine.User, error) {
 	ctx := r.Context()
+	u := *st.user
 	ms, err := h.identity.Memberships(ctx, u.ID)
 	if err != nil {
 		return engine.Site{}, engine.User{}, err
@@ -356,13 +374,32 @@ func (h *Handler) siteOf(r *http.Request, u engine.User) (engine.Site, engine.Us
 	if len(ms) == 0 {
 		return engine.Site{}, engine.User{}, engine.ErrNotFound
 	}
-	site, err := h.eng.Site(ctx, ms[0].SiteID)
+	st.sites = ms
+	named := chi.URLParam(r, "siteId")
+	want := named
+	if want == "" {
+		want = h.sessions.GetString(ctx, keySite)
+	}
+	m := ms[0]
+	if i := slices.IndexFunc(ms, func(m engine.Membership) bool { return m.SiteID == want }); i >= 0 {
+		m = ms[i]
+	} else if named != "" {
+		return engine.Site{}, engine.User{}, errNotMember
+	}
+	site, err := h.eng.Site(ctx, m.SiteID)
 	if err != nil {
 		return engine.Site{}, engine.User{}, err
 	}
-	u.Role, u.SiteID = ms[0].Role, site.ID
+	if named != "" && want != h.sessions.GetString(ctx, keySite) {
+		h.sessions.Put(ctx, keySite, named)
+	}
+	u.Role, u.SiteID = m.Role, site.ID
 	return site, u, nil
 }
+
+// to is the Studio path p on the site the request's page is on
+// (templates.StudioPath), for redirects.
+func to(r *http.Request, p string) string { return templates.StudioPath(r.Context(), p) }
 
 // page builds the frame of a page for the request.
 func (h *Handler) page(r *http.Request, titleKey, nav string) templates.Page {
@@ -371,11 +408,16 @@ func (h *Handler) page(r *http.Request, titleKey, nav string) templates.Page {
 	p := templates.Page{Title: locales.T(ctx, titleKey), Nav: nav, CSRF: st.csrf, Flash: h.sessions.PopString(ctx, keyNext)}
 	if st.user != nil {
 		p.User = &templates.UserView{Name: st.user.Name, Role: string(st.user.Role)}
-		p.CanSettings = engine.AbilitiesOfPerson(*st.user).Settings
+		can := engine.AbilitiesOfPerson(*st.user)
+		p.CanSettings, p.AddSite = can.Settings, can.AddSite
+		for _, m := range st.sites {
+			p.Sites = append(p.Sites, templates.SiteLink{ID: m.SiteID, Name: m.SiteName,
+				URL: templates.SitePrefix + m.SiteID + sectionPath(nav), Current: m.SiteID == st.site.ID})
+		}
 	}
 	if st.site.ID != "" {
 		p.Site = templates.SiteView{ID: st.site.ID, Name: st.site.Name, TimeZone: st.site.TimeZone,
-			ZoneLabel: zoneLabel(ctx, st.site.TimeZone, h.eng.Now())}
+			ZoneLabel: zoneLabel(ctx, st.site.TimeZone, h.eng.Now()), PublicURL: st.site.PublicURL}
 		if st.user != nil {
 			// A failed count only hides the number; the page still works.
 			if list, err := h.sched.Notifications(ctx, *st.user, st.site.ID); err == nil {
@@ -386,6 +428,17 @@ func (h *Handler) page(r *http.Request, titleKey, nav string) templates.Page {
 		}
 	}
 	return p
+}
+
+// sectionPath is where the site switcher leads on another site: the same
+// section of Studio, or its Schedules page for a section that only some
+// roles see or a page of one thing.
+func sectionPath(nav string) string {
+	switch nav {
+	case "approvals", "content", "history", "agents", "notifications", "account":
+		return "/" + nav
+	}
+	return "/schedules"
 }
 
 func zoneLabel(ctx context.Context, zone string, at time.Time) string {
@@ -514,7 +567,7 @@ func (h *Handler) signInAndGo(w http.ResponseWriter, r *http.Request, u engine.U
 		return
 	}
 	h.flash(r, done)
-	http.Redirect(w, r, "/studio", http.StatusSeeOther)
+	http.Redirect(w, r, to(r, "/studio"), http.StatusSeeOther)
 }
 
 func siteLoc(s engine.Site) *time.Location {

@@ -96,5 +96,5 @@ func (h *Handler) RevokeToken(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.flash(r, "tokens.revoked")
-	http.Redirect(w, r, "/studio/tokens", http.StatusSeeOther)
+	http.Redirect(w, r, to(r, "/studio/tokens"), http.StatusSeeOther)
 }

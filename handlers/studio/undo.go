@@ -53,5 +53,5 @@ func (h *Handler) Undo(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.flash(r, "undo.done")
-	http.Redirect(w, r, "/studio/releases/"+id, http.StatusSeeOther)
+	http.Redirect(w, r, to(r, "/studio/releases/"+id), http.StatusSeeOther)
 }

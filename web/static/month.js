@@ -325,7 +325,7 @@
     var dlg = document.getElementById("month-move");
     if (!dlg || typeof dlg.showModal !== "function") return;
     var f = dlg.querySelector("form");
-    f.action = "/studio/releases/" + encodeURIComponent(chip.getAttribute("data-id")) + "/move-calendar";
+    f.action = grid().getAttribute("data-releases") + encodeURIComponent(chip.getAttribute("data-id")) + "/move-calendar";
     f.elements.rev.value = chip.getAttribute("data-rev");
     f.elements.date.value = cell.getAttribute("data-date");
     f.elements.time.value = chip.getAttribute("data-time");

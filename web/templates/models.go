@@ -19,6 +19,19 @@ type Page struct {
 	Notices int
 	// Paused, when set, shows the kill switch's banner above the content.
 	Paused *PausedView
+	// Sites are the person's sites, for the site switcher (the current
+	// one among them); AddSite offers "New site…".
+	Sites   []SiteLink
+	AddSite bool
+}
+
+// SiteLink is one of the person's sites in the site switcher: the same
+// section of Studio on that site.
+type SiteLink struct {
+	ID      string
+	Name    string
+	URL     string
+	Current bool
 }
 
 // UserView is the signed-in person.
@@ -34,6 +47,8 @@ type SiteView struct {
 	TimeZone string
 	// ZoneLabel is "Istanbul (UTC+3)" in the page's language.
 	ZoneLabel string
+	// PublicURL is where its public site is read ("" for Studio's own host).
+	PublicURL string
 }
 
 // FieldErrors maps form fields to their message (already translated).

@@ -96,6 +96,13 @@ func (b *Bundle) AddUser(tb testing.TB, name string, role policy.Role) engine.Us
 	return u
 }
 
+// On is u acting on the site siteID, with the role they hold on b.Site:
+// on the bundle's sites everyone holds one role (CreateSite).
+func On(u engine.User, siteID string) engine.User {
+	u.SiteID = siteID
+	return u
+}
+
 // CreateSite creates another site on which everyone of the bundle holds
 // the role they hold on b.Site, as the memberships migration gave everyone
 // of a Studio from before per-site roles.
@@ -114,7 +121,7 @@ func (b *Bundle) CreateSite(ctx context.Context, name, zone string) (engine.Site
 // while editors and above act on any node.
 func (b *Bundle) CreateNode(tb testing.TB, siteID string, kind release.NodeKind, body content.Body) content.Node {
 	tb.Helper()
-	n, err := b.Eng.CreateNode(context.Background(), b.Contributor, siteID, kind, body)
+	n, err := b.Eng.CreateNode(context.Background(), On(b.Contributor, siteID), siteID, kind, body)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -125,7 +132,7 @@ func (b *Bundle) CreateNode(tb testing.TB, siteID string, kind release.NodeKind,
 // site's zone and fails the test if that is refused.
 func (b *Bundle) Schedule(tb testing.TB, u engine.User, n content.Node, date, clock string) release.Release {
 	tb.Helper()
-	r, err := b.Eng.ScheduleNode(context.Background(), u, engine.ScheduleInput{SiteID: n.SiteID, NodeID: n.ID,
+	r, err := b.Eng.ScheduleNode(context.Background(), On(u, n.SiteID), engine.ScheduleInput{SiteID: n.SiteID, NodeID: n.ID,
 		ExpectedRev: n.Rev, Date: date, Time: clock})
 	if err != nil {
 		tb.Fatalf("schedule %s at %s %s: %v", n.ID, date, clock, err)

@@ -1,0 +1,205 @@
+package handlers_test
+
+import (
+	"context"
+	"html"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+
+	"studio/engine/content"
+	"studio/engine/policy"
+	"studio/engine/release"
+	"studio/engine/setup"
+	"studio/locales"
+)
+
+// studioLinkRe finds the Studio addresses a page links, posts or asks htmx
+// for (including the Month grid's data-* URLs).
+var studioLinkRe = regexp.MustCompile(`(?:href|action|formaction|hx-get|hx-post|data-[a-z-]+)="(/studio[^"]*)"`)
+
+// sitelessPage reports the Studio pages of no site (templates.StudioPath).
+func sitelessPage(p string) bool {
+	for _, s := range []string{"/studio/login", "/studio/logout", "/studio/lang", "/studio/setup", "/studio/join", "/studio/reset"} {
+		if p == s || strings.HasPrefix(p, s+"?") || strings.HasPrefix(p, s+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// TestSitesInStudio (issue 15): an Owner makes another site in Studio and
+// becomes its Owner; the site is in every Studio URL, and every link,
+// form and htmx request of a page keeps it; a site one is no member of is
+// a page that does not exist; bad input is refused field by field and
+// changes nothing.
+func TestSitesInStudio(t *testing.T) {
+	t.Parallel()
+	a := newApp(t)
+	ctx := context.Background()
+	owner := a.addUser(t, "owner@example.com", "Oya Owner", policy.Owner, "en")
+	c := a.signedIn(t, owner)
+	home := "/studio/s/" + a.site.ID
+
+	c.check(t, scenario{Name: "Root", URL: "/studio", ExpectedStatus: http.StatusSeeOther,
+		ExpectedHeaders: map[string]string{"Location": home + "/schedules"}})
+	for _, page := range []string{"/schedules", "/schedules?view=month", "/content", "/content/" + a.draft.ID, "/approvals",
+		"/history", "/people", "/settings", "/account", "/schedules/automations"} {
+		res := c.check(t, scenario{Name: page, URL: home + page, ExpectedStatus: http.StatusOK,
+			ExpectedContent: []string{`data-testid="site-name">Demo Gazette<`}})
+		links := studioLinkRe.FindAllStringSubmatch(res.Body, -1)
+		if len(links) < 5 {
+			t.Fatalf("%s links %d Studio addresses; the pattern misses them", page, len(links))
+		}
+		for _, m := range links {
+			if p := m[1]; p != home && !strings.HasPrefix(p, home+"/") && !sitelessPage(p) {
+				t.Errorf("%s links %q, outside its site's %s", page, p, home)
+			}
+		}
+	}
+
+	// The New site page, and its refusals: every field at once, nothing
+	// written.
+	c.check(t, scenario{Name: "NewSiteForm", URL: home + "/sites/new", ExpectedStatus: http.StatusOK,
+		ExpectedContent: []string{`data-testid="new-site-form"`, `action="` + home + `/sites"`, `data-testid="add-site"`}})
+	token := c.token()
+	en := locales.For("en")
+	before := a.fingerprint(t)
+	c.check(t, scenario{Name: "AllBad", Method: "POST", URL: home + "/sites", ExpectedStatus: http.StatusUnprocessableEntity,
+		Form:            url.Values{"csrf_token": {token}, "siteName": {" "}, "publicUrl": {"ftp://kuzey.example/x"}, "timeZone": {"Mars/Olympus"}, "siteLang": {"xx"}},
+		ExpectedContent: []string{en.T("error.bad_site_name"), html.EscapeString(en.T("error.bad_public_url")), en.T("error.unknown_zone"), en.T("error.bad_language")}})
+	if after := a.fingerprint(t); after != before {
+		t.Errorf("a refused site changed state:\n%s\n%s", before, after)
+	}
+	good := url.Values{"csrf_token": {token}, "siteName": {"Kuzey Haber"}, "publicUrl": {"https://kuzey.example"},
+		"timeZone": {"Europe/Istanbul"}, "siteLang": {"tr"}}
+	res := c.check(t, scenario{Name: "Create", Method: "POST", URL: home + "/sites", Form: good, ExpectedStatus: http.StatusSeeOther})
+	sites, err := a.eng.Sites(ctx)
+	if err != nil || len(sites) != 2 {
+		t.Fatalf("sites after one was made: %v %v", sites, err)
+	}
+	kuzey := sites[0]
+	if kuzey.ID == a.site.ID {
+		kuzey = sites[1]
+	}
+	if kuzey.Name != "Kuzey Haber" || kuzey.TimeZone != "Europe/Istanbul" || kuzey.Lang != "tr" || kuzey.PublicURL != "https://kuzey.example" || kuzey.DefaultHost {
+		t.Errorf("the new site: %+v", kuzey)
+	}
+	if got, want := res.Header.Get("Location"), "/studio/s/"+kuzey.ID+"/schedules"; got != want {
+		t.Errorf("after making the site: to %q, want %q", got, want)
+	}
+	if m, err := a.store.MemberByID(ctx, kuzey.ID, owner.ID); err != nil || m.Role != policy.Owner {
+		t.Errorf("the maker's membership of the new site: %+v %v", m, err)
+	}
+	c.check(t, scenario{Name: "Created", URL: res.Header.Get("Location"), ExpectedStatus: http.StatusOK,
+		ExpectedContent: []string{en.T("sites.created"), `data-testid="site-name">Kuzey Haber<`}})
+	// The same host again is refused: the public site tells sites apart by host.
+	again := url.Values{"csrf_token": {token}, "siteName": {"Kuzey 2"}, "publicUrl": {"https://KUZEY.example/"},
+		"timeZone": {"UTC"}, "siteLang": {"en"}}
+	before = a.fingerprint(t)
+	c.check(t, scenario{Name: "HostTaken", Method: "POST", URL: home + "/sites", Form: again,
+		ExpectedStatus: http.StatusUnprocessableEntity, ExpectedContent: []string{en.T("error.public_url_taken")}})
+	if after := a.fingerprint(t); after != before {
+		t.Errorf("a refused site changed state:\n%s\n%s", before, after)
+	}
+
+	// The new site's Studio: its name, a switcher to both, and the
+	// unprefixed Studio follows the site last opened.
+	there := "/studio/s/" + kuzey.ID
+	c.check(t, scenario{Name: "NewSiteStudio", URL: there + "/content", ExpectedStatus: http.StatusOK,
+		ExpectedContent: []string{`data-testid="site-name">Kuzey Haber<`, `href="` + home + `/content"`, `href="` + there + `/content"`}})
+	c.check(t, scenario{Name: "LastSite", URL: "/studio", ExpectedStatus: http.StatusSeeOther,
+		ExpectedHeaders: map[string]string{"Location": there + "/schedules"}})
+	c.check(t, scenario{Name: "Unprefixed", URL: "/studio/content", ExpectedStatus: http.StatusOK,
+		ExpectedContent: []string{`data-testid="site-name">Kuzey Haber<`}})
+
+	// Nobody else sees it: a site one is no member of does not exist.
+	ed := a.signedIn(t, a.editor)
+	for _, p := range []string{there + "/content", there + "/schedules", there + "/settings", "/studio/s/site_nope/content"} {
+		ed.check(t, scenario{Name: "NotAMember", URL: p, ExpectedStatus: http.StatusNotFound, NotExpectedContent: []string{"Kuzey"}})
+	}
+	ed.check(t, scenario{Name: "OwnSite", URL: "/studio/content", ExpectedStatus: http.StatusOK, NotExpectedContent: []string{"Kuzey"}})
+
+	// An Administrator may not make sites: no link, no page, no site.
+	admin := a.signedIn(t, a.admin(t))
+	admin.check(t, scenario{Name: "AdminNoLink", URL: home + "/content", ExpectedStatus: http.StatusOK, NotExpectedContent: []string{`data-testid="add-site"`}})
+	admin.check(t, scenario{Name: "AdminForm", URL: home + "/sites/new", ExpectedStatus: http.StatusForbidden})
+	before = a.fingerprint(t)
+	good.Set("csrf_token", admin.token())
+	good.Set("publicUrl", "https://guney.example")
+	admin.check(t, scenario{Name: "AdminCreate", Method: "POST", URL: home + "/sites", Form: good, ExpectedStatus: http.StatusForbidden})
+	if after := a.fingerprint(t); after != before {
+		t.Errorf("an Administrator's site changed state:\n%s\n%s", before, after)
+	}
+	if sites, _ := a.eng.Sites(ctx); len(sites) != 2 {
+		t.Errorf("an Administrator made a site: %d sites", len(sites))
+	}
+}
+
+// TestPublicSiteByHost (issue 15): each site is served at the host of its
+// public URL, with its own absolute URLs; the hosts no site names get the
+// default site, or a 404 when no site is the default; a preview link shows
+// its node's own site whatever host it is opened on.
+func TestPublicSiteByHost(t *testing.T) {
+	t.Parallel()
+	a := newApp(t)
+	ctx := context.Background()
+	owner := a.addUser(t, "owner@example.com", "Oya Owner", policy.Owner, "en")
+	kuzey, err := a.setup.CreateSite(ctx, owner, setup.SiteInput{Name: "Kuzey Haber", PublicURL: "https://kuzey.example",
+		TimeZone: "Europe/Istanbul", Lang: "tr"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	there := owner
+	there.SiteID = kuzey.ID
+	now := a.eng.Now()
+	_, err = a.eng.CreateNode(ctx, there, kuzey.ID, release.KindContentEntry, content.Body{Title: "Kuzeyden haberler",
+		Slug: "kuzeyden", Lang: "tr", Status: content.StatusPublished, PublishedAt: &now, Text: "Metin."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.eng.Publish(ctx, there, kuzey.ID); err != nil {
+		t.Fatal(err)
+	}
+	draft, err := a.eng.CreateNode(ctx, there, kuzey.ID, release.KindContentEntry, content.Body{Title: "Taslak haber",
+		Slug: "taslak", Lang: "tr", Status: content.StatusDraft, Text: "Henüz değil."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := a.client(t, "")
+	on := func(host string) map[string]string { return map[string]string{"Host": host} }
+	runScenarios(t, v, []scenario{
+		{Name: "KuzeyHome", URL: "/", Header: on("kuzey.example"), ExpectedStatus: http.StatusOK,
+			ExpectedContent: []string{"Kuzeyden haberler", `lang="tr"`}, NotExpectedContent: []string{"Welcome to the Gazette"}},
+		{Name: "KuzeyHostCase", URL: "/posts/kuzeyden", Header: on("KUZEY.example:443"), ExpectedStatus: http.StatusOK,
+			ExpectedContent: []string{"Kuzeyden haberler", `href="https://kuzey.example/posts/kuzeyden"`}},
+		{Name: "KuzeyFeed", URL: "/rss.xml", Header: on("kuzey.example"), ExpectedStatus: http.StatusOK,
+			ExpectedContent: []string{"<link>https://kuzey.example/posts/kuzeyden</link>"}, NotExpectedContent: []string{"welcome"}},
+		{Name: "KuzeyHasNoGazette", URL: "/posts/welcome", Header: on("kuzey.example"), ExpectedStatus: http.StatusNotFound},
+		{Name: "DefaultHome", URL: "/", ExpectedStatus: http.StatusOK,
+			ExpectedContent: []string{"Welcome to the Gazette"}, NotExpectedContent: []string{"Kuzey"}},
+		{Name: "UnknownHostIsTheDefault", URL: "/posts/welcome", Header: on("elsewhere.example"), ExpectedStatus: http.StatusOK},
+		{Name: "GazetteHasNoKuzey", URL: "/posts/kuzeyden", ExpectedStatus: http.StatusNotFound, NotExpectedContent: []string{"Kuzey"}},
+	})
+
+	// A preview link opened on Studio's own host shows its site's node.
+	c := a.signedIn(t, owner)
+	res := c.get("/studio/s/" + kuzey.ID + "/content/" + draft.ID + "/preview")
+	if res.Status != http.StatusSeeOther || !strings.HasPrefix(res.Header.Get("Location"), "/preview/") {
+		t.Fatalf("preview: %d to %q", res.Status, res.Header.Get("Location"))
+	}
+	v.check(t, scenario{Name: "Preview", URL: res.Header.Get("Location"), ExpectedStatus: http.StatusOK,
+		ExpectedContent: []string{"Taslak haber", "Kuzey Haber"}})
+
+	// Without a default site, a host no site names is nobody's.
+	if _, err := a.store.DB().Exec(`UPDATE sites SET default_host = 0`); err != nil {
+		t.Fatal(err)
+	}
+	runScenarios(t, v, []scenario{
+		{Name: "NoDefault", URL: "/", Header: on("elsewhere.example"), ExpectedStatus: http.StatusNotFound,
+			NotExpectedContent: []string{"Gazette", "Kuzey"}},
+		{Name: "KuzeyStill", URL: "/", Header: on("kuzey.example"), ExpectedStatus: http.StatusOK, ExpectedContent: []string{"Kuzeyden haberler"}},
+	})
+}
