@@ -52,6 +52,7 @@ bench: ## run the Go benchmarks, the Schedules pages' and the public site's timi
 	STUDIO_PERF=1 $(GO) test -count=1 -run 'TestSiteAgainstStatic' -v ./handlers | grep -E 'req/s|ok|FAIL'
 	STUDIO_PERF=1 $(GO) test -count=1 -run 'TestPublishCostBySiteSize' -v ./engine/scheduler | grep -E 'fixture|create|publish a|snapshot holds|ok|FAIL'
 	STUDIO_PERF=1 $(GO) test -count=1 -run 'TestReleasesListAtScale' -v ./handlers | grep -E 'releases,|÷ 400|ok|FAIL'
+	STUDIO_PERF=1 $(GO) test -count=1 -run 'TestContentListAtScale' -v ./handlers | grep -E 'content list|waiting|ok|FAIL'
 	STUDIO_PERF=1 $(GO) test -count=1 -run 'TestBurstOfReleasesInOneMinute' -v ./cmd/studio | grep -E 'burst|ok|FAIL'
 
 verify: ## generated files fresh, gofmt, go vet and staticcheck clean

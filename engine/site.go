@@ -309,6 +309,13 @@ func (e *Engine) PendingRefs(ctx context.Context, siteID string) (next []release
 	return next, changed, nil
 }
 
+// PendingCount is how many changes a publish of the site would make: the
+// changed of PendingRefs, counted by the store without reading the site
+// (what the content list shows on every page).
+func (e *Engine) PendingCount(ctx context.Context, siteID string) (int, error) {
+	return e.store.PendingCount(ctx, siteID)
+}
+
 // MayPublishSite reports whether u may publish the whole working copy
 // (Publish): site:publish at the any level. Publishing only one's own
 // changes (site:publish:own) goes through a release of them.

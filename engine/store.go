@@ -385,6 +385,11 @@ type Store interface {
 	// a page of the content list.
 	HeldNodesOf(ctx context.Context, siteID string, ids []string) (map[string]Held, error)
 	LiveNodesOf(ctx context.Context, snapshotID string, ids []string) ([]LiveNode, error)
+	// PendingCount is PendingRefs' count of changes in one statement,
+	// without reading the nodes: the live nodes deleted from the working
+	// copy, and the working nodes no release holds that are published but
+	// not live, or live at another version.
+	PendingCount(ctx context.Context, siteID string) (int, error)
 	// NodesMatching is one page of the working copy that f matches (see
 	// NodeFilter), in f's order: at most limit nodes after offset.
 	NodesMatching(ctx context.Context, siteID, siteLang string, f NodeFilter, now time.Time, limit, offset int) ([]content.Node, error)

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"studio/engine"
@@ -355,4 +356,60 @@ func (s *Store) AddressClash(ctx context.Context, siteID string, sets []release.
 	}
 	c.Kind, c.Title, c.Holder.Title, c.Holder.Live = release.NodeKind(kind), title.String, holderTitle.String, true
 	return c, true, nil
+}
+
+// pendingCountQuery counts what a publish of the site ?1 would change
+// (engine.PendingRefs is the rule; engine's invariant tests hold the two
+// equal): live nodes gone from the working copy, plus working nodes no
+// release holds that are published and not live, or live at another
+// version.
+var pendingCountQuery = `WITH live AS (` + snapshotRefs("(SELECT published_snapshot_id FROM sites WHERE id = ?1)", "") + `)
+	SELECT (SELECT count(*) FROM live l WHERE NOT EXISTS
+			(SELECT 1 FROM nodes n INDEXED BY nodes_versions WHERE n.site_id = ?1 AND n.id = l.id AND n.deleted_at IS NULL))
+		+ (SELECT count(*) FROM nodes n INDEXED BY nodes_versions LEFT JOIN live l ON l.id = n.id
+			WHERE n.site_id = ?1 AND n.deleted_at IS NULL
+			  AND NOT EXISTS (SELECT 1 FROM release_items i WHERE i.site_id = ?1 AND i.node_id = n.id AND i.held = 1)
+			  AND CASE WHEN l.id IS NULL THEN json_extract(n.body, '$.status') = 'published'
+			      ELSE l.rev != n.rev OR l.hash != n.hash END)`
+
+// PendingCount is engine.Store's: one statement, a few microseconds a node
+// of the site, read again only after a commit (Generation), so the pages
+// of the content list between two saves share one count.
+func (s *Store) PendingCount(ctx context.Context, siteID string) (int, error) {
+	gen, err := s.Generation(ctx)
+	if err != nil {
+		return 0, err
+	}
+	if n, ok := s.pending.get(siteID, gen); ok {
+		return n, nil
+	}
+	var n int
+	if err := s.read.QueryRowContext(ctx, pendingCountQuery, siteID).Scan(&n); err != nil {
+		return 0, fmt.Errorf("store: pending count: %w", err)
+	}
+	s.pending.put(siteID, gen, n)
+	return n, nil
+}
+
+// pendingCounts are the last PendingCount of each site with the
+// generation it was read at.
+type pendingCounts struct {
+	mu     sync.Mutex
+	counts map[string][2]int64 // site → generation, count
+}
+
+func (p *pendingCounts) get(siteID string, gen int64) (int, bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	c, ok := p.counts[siteID]
+	return int(c[1]), ok && c[0] == gen
+}
+
+func (p *pendingCounts) put(siteID string, gen int64, n int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.counts == nil || len(p.counts) > 1000 {
+		p.counts = map[string][2]int64{}
+	}
+	p.counts[siteID] = [2]int64{gen, int64(n)}
 }

@@ -45,6 +45,8 @@ type Store struct {
 	dataVersion *sql.Stmt
 	gen         generation
 	live        liveness
+	// pending keeps PendingCount's answers while nothing commits.
+	pending pendingCounts
 }
 
 var _ engine.Store = (*Store)(nil)

@@ -49,7 +49,7 @@ func (h *Handler) renderContent(w http.ResponseWriter, r *http.Request, status i
 	}
 	list.CanPublish, list.Error = engine.AbilitiesOfPerson(*st.user).PublishSite, errMsg
 	if list.CanPublish { // the count shows on the publish bar only; it reads the whole site
-		if _, list.Pending, err = h.eng.PendingRefs(ctx, st.site.ID); err != nil {
+		if list.Pending, err = h.eng.PendingCount(ctx, st.site.ID); err != nil {
 			h.fail(w, r, err)
 			return
 		}
