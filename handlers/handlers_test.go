@@ -158,6 +158,7 @@ func postForms(a *testApp) map[string]url.Values {
 		"/studio/content/{id}/gates":       {"rev": {"1"}, "from_date": {"2026-11-03"}, "from_time": {"09:00"}},
 		"/studio/settings/time-zone":       {"rev": {"2"}, "timeZone": {"Europe/Berlin"}},
 		"/studio/settings/lang":            {"rev": {"2"}, "lang": {"en"}},
+		"/studio/settings/address":         {"rev": {"2"}, "publicUrl": {"https://gazette.example"}, "defaultHost": {"on"}},
 		"/studio/settings/pause":           {"rev": {"0"}, "reason": {"Checking the feed"}, "confirm": {"yes"}},
 		"/studio/settings/resume":          {"rev": {"1"}, "reason": {"Feed checked"}, "confirm": {"yes"}},
 		"/studio/settings/daily-write-cap": {"rev": {"0"}, "dailyWriteCap": {"150"}},

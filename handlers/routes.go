@@ -192,6 +192,7 @@ func StudioRoutes(s *studio.Handler) []Route {
 		{"GET", "/studio/settings", policy.SiteSettings, s.Settings},
 		{"POST", "/studio/settings/time-zone", policy.SiteSettings, s.SaveTimeZone},
 		{"POST", "/studio/settings/lang", policy.SiteSettings, s.SaveSiteLang},
+		{"POST", "/studio/settings/address", policy.SiteSettings, s.SaveAddress},
 		{"POST", "/studio/settings/pause", policy.SiteSettings, s.PauseSchedules},
 		{"POST", "/studio/settings/resume", policy.SiteSettings, s.ResumeSchedules},
 		{"POST", "/studio/settings/daily-write-cap", policy.SiteSettings, s.SaveDailyWriteCap},

@@ -2,6 +2,7 @@ package handlers_test
 
 import (
 	"context"
+	"fmt"
 	"html"
 	"net/http"
 	"net/url"
@@ -9,7 +10,9 @@ import (
 	"strings"
 	"testing"
 
+	"studio/engine"
 	"studio/engine/content"
+	"studio/engine/ids"
 	"studio/engine/policy"
 	"studio/engine/release"
 	"studio/engine/setup"
@@ -202,4 +205,96 @@ func TestPublicSiteByHost(t *testing.T) {
 			NotExpectedContent: []string{"Gazette", "Kuzey"}},
 		{Name: "KuzeyStill", URL: "/", Header: on("kuzey.example"), ExpectedStatus: http.StatusOK, ExpectedContent: []string{"Kuzeyden haberler"}},
 	})
+}
+
+// TestSiteAddressInSettings (issue 15): an Administrator sets where the
+// public site is read, and the public site answers that host with it;
+// another site's host and a bad address are refused and change nothing;
+// only an Owner of both sites moves the default for unknown hosts.
+func TestSiteAddressInSettings(t *testing.T) {
+	t.Parallel()
+	a := newApp(t)
+	ctx := context.Background()
+	en := locales.For("en")
+	home := "/studio/s/" + a.site.ID
+	oya := a.addUser(t, "owner@example.com", "Oya Owner", policy.Owner, "en")
+	kuzey, err := a.setup.CreateSite(ctx, oya, setup.SiteInput{Name: "Kuzey Haber", PublicURL: "https://kuzey.example",
+		TimeZone: "Europe/Istanbul", Lang: "tr"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	save := func(c *client, site, publicURL string, def bool) response {
+		t.Helper()
+		s, err := a.eng.Site(ctx, site)
+		if err != nil {
+			t.Fatal(err)
+		}
+		form := url.Values{"csrf_token": {c.token()}, "rev": {fmt.Sprint(s.Rev)}, "publicUrl": {publicURL}}
+		if def {
+			form.Set("defaultHost", "on")
+		}
+		return c.post("/studio/s/"+site+"/settings/address", form)
+	}
+	admin := a.signedIn(t, a.admin(t))
+	if res := save(admin, a.site.ID, "https://gazette.example", true); res.Status != http.StatusSeeOther {
+		t.Fatalf("an Administrator's address: %d\n%s", res.Status, excerpt(res.Body))
+	}
+	admin.check(t, scenario{Name: "Saved", URL: home + "/settings", ExpectedStatus: http.StatusOK,
+		ExpectedContent: []string{en.T("settings.address_saved"), `value="https://gazette.example"`}})
+	v := a.client(t, "")
+	v.check(t, scenario{Name: "ItsHost", URL: "/rss.xml", Header: map[string]string{"Host": "gazette.example"}, ExpectedStatus: http.StatusOK,
+		ExpectedContent: []string{"<link>https://gazette.example/posts/welcome</link>"}})
+
+	zed := a.signedIn(t, a.addUserOn(t, kuzey.ID, "zed@kuzey.example", policy.Owner))
+	before := a.fingerprint(t)
+	for _, c := range []struct {
+		name, url string
+		def       bool
+		sentence  string
+	}{
+		{"Taken", "https://kuzey.example/", true, en.T("error.public_url_taken")},
+		{"Bad", "gazette.example", true, html.EscapeString(en.T("error.bad_public_url"))},
+		{"AdminGivesUpTheDefault", "https://gazette.example", false, en.T("error.default_owner_only")},
+	} {
+		res := save(admin, a.site.ID, c.url, c.def)
+		if res.Status != http.StatusUnprocessableEntity || !strings.Contains(res.Body, c.sentence) {
+			t.Errorf("%s: %d, want 422 saying %q\n%s", c.name, res.Status, c.sentence, excerpt(res.Body))
+		}
+	}
+	// Kuzey's own Owner is no Owner of the Gazette, the default now.
+	if res := save(zed, kuzey.ID, "https://kuzey.example", true); res.Status != http.StatusUnprocessableEntity ||
+		!strings.Contains(res.Body, en.T("error.default_owner_only")) {
+		t.Errorf("an Owner of Kuzey only took the default: %d", res.Status)
+	}
+	if after := a.fingerprint(t); after != before {
+		t.Errorf("refused addresses changed state:\n%s\n%s", before, after)
+	}
+	// Oya owns both: Kuzey answers unknown hosts from now on.
+	if err := a.store.AddMember(ctx, a.site.ID, oya.ID, policy.Owner, start); err == nil {
+		t.Fatal("Oya was already the Gazette's Owner, the fixture is wrong")
+	}
+	if res := save(a.signedIn(t, oya), kuzey.ID, "https://kuzey.example", true); res.Status != http.StatusSeeOther {
+		t.Fatalf("an Owner of both sites moving the default: %d\n%s", res.Status, excerpt(res.Body))
+	}
+	sites, err := a.eng.Sites(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range sites {
+		if s.DefaultHost != (s.ID == kuzey.ID) {
+			t.Errorf("%s answers unknown hosts: %v", s.Name, s.DefaultHost)
+		}
+	}
+	v.check(t, scenario{Name: "UnknownHostIsKuzey", URL: "/", Header: map[string]string{"Host": "elsewhere.example"},
+		ExpectedStatus: http.StatusOK, ExpectedContent: []string{`lang="tr"`}, NotExpectedContent: []string{"Welcome to the Gazette"}})
+}
+
+// addUserOn adds an account that is a member of the site siteID only.
+func (a *testApp) addUserOn(t *testing.T, siteID, email string, role policy.Role) engine.User {
+	t.Helper()
+	u := engine.User{ID: ids.New("user"), Email: email, Name: strings.Split(email, "@")[0], Role: role, SiteID: siteID, Lang: "en"}
+	if err := a.store.CreateUser(context.Background(), u, cheapHash(), start); err != nil {
+		t.Fatal(err)
+	}
+	return u
 }

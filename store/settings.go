@@ -126,6 +126,29 @@ func (s *Store) SetSiteLang(ctx context.Context, site engine.Site, lang, newHash
 	})
 }
 
+// SetSiteAddress changes the site's public URL and whether it answers the
+// hosts no site names, if the site is still at site's rev and hash, with
+// its audit row, in one transaction; the default taken by this site is
+// taken from every other. ErrConflict when the site moved.
+func (s *Store) SetSiteAddress(ctx context.Context, site engine.Site, publicURL string, defaultHost bool, newHash string, now time.Time, a engine.AuditEntry) error {
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		ok, err := one(tx.ExecContext(ctx, `UPDATE sites SET public_url = ?, default_host = ?, rev = rev + 1, hash = ?, updated_at = ?
+			WHERE id = ? AND rev = ? AND hash = ?`, publicURL, defaultHost, newHash, instant(now), site.ID, site.Rev, site.Hash))
+		if err != nil {
+			return fmt.Errorf("store: set site address: %w", err)
+		}
+		if !ok {
+			return engine.ErrConflict
+		}
+		if defaultHost {
+			if _, err := tx.ExecContext(ctx, `UPDATE sites SET default_host = 0 WHERE id <> ? AND default_host <> 0`, site.ID); err != nil {
+				return fmt.Errorf("store: set site address: %w", err)
+			}
+		}
+		return audit(ctx, tx, a)
+	})
+}
+
 // AutomationWrites counts a site's audit rows written by automations in
 // [from, to): the daily write cap's use (§11.5), one indexed count.
 func (s *Store) AutomationWrites(ctx context.Context, siteID string, from, to time.Time) (int, error) {

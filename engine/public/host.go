@@ -46,3 +46,11 @@ func splitHost(host string) (name, port string) {
 	}
 	return strings.ToLower(strings.TrimSuffix(name, ".")), port
 }
+
+// SameHost reports whether two public URLs name one host: the public site
+// could tell their sites apart by nothing else.
+func SameHost(a, b string) bool {
+	ua, errA := url.Parse(a)
+	ub, errB := url.Parse(b)
+	return errA == nil && errB == nil && a != "" && b != "" && strings.EqualFold(ua.Host, ub.Host)
+}

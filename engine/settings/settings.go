@@ -19,6 +19,8 @@ import (
 	"studio/engine/calendar"
 	"studio/engine/localtime"
 	"studio/engine/policy"
+	"studio/engine/public"
+	"studio/engine/setup"
 )
 
 // Store is what the settings use cases read and write.
@@ -35,6 +37,13 @@ type Store interface {
 	// SetSiteLang changes the site's language, guarded on site's rev and
 	// hash, with its audit row; ErrConflict when the site moved.
 	SetSiteLang(ctx context.Context, site engine.Site, lang, newHash string, now time.Time, a engine.AuditEntry) error
+	// SetSiteAddress sets the site's public URL and whether it answers
+	// the hosts no site names (taking that from every other site), guarded
+	// on site's rev and hash, with its audit row; ErrConflict when the
+	// site moved.
+	SetSiteAddress(ctx context.Context, site engine.Site, publicURL string, defaultHost bool, newHash string, now time.Time, a engine.AuditEntry) error
+	Sites(ctx context.Context) ([]engine.Site, error)
+	MemberByID(ctx context.Context, siteID, userID string) (engine.User, error)
 	// AutomationWrites counts the site's audit rows written by automations
 	// in [from, to).
 	AutomationWrites(ctx context.Context, siteID string, from, to time.Time) (int, error)
@@ -207,6 +216,93 @@ func (e *Settings) SetSiteLang(ctx context.Context, u engine.User, siteID, lang 
 	}
 	return e.changeSite(ctx, u, siteID, expectedRev, "site.lang",
 		func(s *engine.Site) *string { return &s.Lang }, lang, e.store.SetSiteLang)
+}
+
+// Refusals of SetAddress.
+const (
+	// CodeDefaultOwnerOnly: only an Owner moves the default site, and only
+	// from a site they own too.
+	CodeDefaultOwnerOnly = "default_owner_only"
+)
+
+// AddressInput is a site's public address: its public URL ("" for the
+// --public-url of serve) and whether it answers the hosts no site's URL
+// names (public.SiteForHost).
+type AddressInput struct {
+	PublicURL   string
+	DefaultHost bool
+}
+
+// SetAddress changes where the site's public site is read (issue 15), as
+// the person last saw the site at expectedRev. Another site's host is
+// refused, as the public site is chosen by host. Making a site the
+// default takes it from the site that is the default now, so only an
+// Owner of both does it; giving it up is an Owner's too.
+func (e *Settings) SetAddress(ctx context.Context, u engine.User, siteID string, in AddressInput, expectedRev int64) (engine.Site, error) {
+	if err := engine.Require(u, siteID, policy.SiteSettings); err != nil {
+		return engine.Site{}, err
+	}
+	var url string
+	if strings.TrimSpace(in.PublicURL) != "" {
+		var err error
+		if url, err = public.ParsePublicURL(in.PublicURL); err != nil {
+			return engine.Site{}, engine.Refuse(setup.CodeBadPublicURL, "publicUrl")
+		}
+	}
+	site, err := e.store.Site(ctx, siteID)
+	if err != nil {
+		return engine.Site{}, err
+	}
+	if site.Rev != expectedRev {
+		return engine.Site{}, engine.Refuse(engine.CodeStale, "")
+	}
+	sites, err := e.store.Sites(ctx)
+	if err != nil {
+		return engine.Site{}, err
+	}
+	for _, other := range sites {
+		if other.ID != siteID && public.SameHost(other.PublicURL, url) {
+			return engine.Site{}, engine.Refuse(setup.CodePublicURLTaken, "publicUrl")
+		}
+	}
+	if in.DefaultHost != site.DefaultHost {
+		if err := e.mayMoveDefault(ctx, u, sites); err != nil {
+			return engine.Site{}, err
+		}
+	}
+	if url == site.PublicURL && in.DefaultHost == site.DefaultHost {
+		return site, nil
+	}
+	now := e.e.Now()
+	next := site
+	next.PublicURL, next.DefaultHost, next.Rev = url, in.DefaultHost, site.Rev+1
+	next.Hash = engine.SiteHash(next)
+	audit := engine.AuditEntry{Action: "site.address", Actor: u.Actor(), SiteID: siteID, At: now,
+		Details: map[string]any{"from": site.PublicURL, "to": url, "defaultHost": in.DefaultHost}}
+	if err := e.store.SetSiteAddress(ctx, site, url, in.DefaultHost, next.Hash, now, audit); err != nil {
+		if errors.Is(err, engine.ErrConflict) {
+			return engine.Site{}, engine.Refuse(engine.CodeStale, "")
+		}
+		return engine.Site{}, err
+	}
+	return next, nil
+}
+
+// mayMoveDefault refuses u unless they are an Owner of the site they act
+// on and of the site that answers unknown hosts now (if another does).
+func (e *Settings) mayMoveDefault(ctx context.Context, u engine.User, sites []engine.Site) error {
+	refused := engine.Refuse(CodeDefaultOwnerOnly, "defaultHost")
+	if u.Role != policy.Owner {
+		return refused
+	}
+	for _, s := range sites {
+		if s.DefaultHost && s.ID != u.SiteID {
+			if m, err := e.store.MemberByID(ctx, s.ID, u.ID); err != nil || m.Role != policy.Owner {
+				return refused
+			}
+		}
+	}
+	return nil
 }
 
 // changeSite sets one field of the site row to value as the person last

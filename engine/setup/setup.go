@@ -12,7 +12,6 @@ import (
 	"crypto/subtle"
 	"encoding/base64"
 	"errors"
-	"net/url"
 	"strings"
 	"sync"
 	"time"
@@ -198,7 +197,7 @@ func (s *Setup) addSite(ctx context.Context, in SiteInput, needURL bool, ownerID
 			return engine.Site{}, err
 		}
 		for _, other := range sites {
-			if sameHost(other.PublicURL, site.PublicURL) {
+			if public.SameHost(other.PublicURL, site.PublicURL) {
 				return engine.Site{}, engine.Refuse(CodePublicURLTaken, "publicUrl")
 			}
 		}
@@ -207,14 +206,6 @@ func (s *Setup) addSite(ctx context.Context, in SiteInput, needURL bool, ownerID
 	audit := engine.AuditEntry{Action: "site.created", SiteID: site.ID, At: now, Actor: actor,
 		Details: map[string]any{"siteName": site.Name, "timeZone": site.TimeZone, "lang": site.Lang, "publicUrl": site.PublicURL}}
 	return site, s.store.AddSite(ctx, site, ownerID, audit, now)
-}
-
-// sameHost reports whether two public URLs name one host: the public site
-// could tell their sites apart by nothing else.
-func sameHost(a, b string) bool {
-	ua, errA := url.Parse(a)
-	ub, errB := url.Parse(b)
-	return errA == nil && errB == nil && a != "" && strings.EqualFold(ua.Host, ub.Host)
 }
 
 // newSite checks a new site's fields: every bad one refused, joined. A

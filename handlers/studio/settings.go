@@ -60,6 +60,9 @@ func (h *Handler) renderSettings(w http.ResponseWriter, r *http.Request, status 
 	if v.ErrorFor != "lang" || !slices.Contains(v.Langs, v.Lang) {
 		v.Lang = st.site.Lang
 	}
+	if v.ErrorFor != "address" {
+		v.PublicURL, v.DefaultHost = st.site.PublicURL, st.site.DefaultHost
+	}
 	v.ZoneLabel = zoneLabel(ctx, st.site.TimeZone, now)
 	v.Zones = zoneOptions(ctx, now)
 	if loc := viewerZone(r); loc != nil && loc.String() != st.site.TimeZone {
@@ -204,6 +207,26 @@ func (h *Handler) SaveSiteLang(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.flash(r, "settings.site_lang_saved")
+	http.Redirect(w, r, to(r, "/studio/settings"), http.StatusSeeOther)
+}
+
+// SaveAddress sets the site's public address and whether it answers the
+// hosts no site names (settings.SetAddress).
+func (h *Handler) SaveAddress(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	st := stateOf(ctx)
+	in := settings.AddressInput{PublicURL: r.PostFormValue("publicUrl"), DefaultHost: r.PostFormValue("defaultHost") == "on"}
+	_, err := h.set.SetAddress(ctx, *st.user, st.site.ID, in, formRev(r))
+	if msg, fields, status, ok := refusal(ctx, err); ok {
+		h.renderSettings(w, r, status, templates.SettingsPage{PublicURL: in.PublicURL, DefaultHost: in.DefaultHost,
+			Errors: fields, Error: msg, ErrorFor: "address"})
+		return
+	}
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	h.flash(r, "settings.address_saved")
 	http.Redirect(w, r, to(r, "/studio/settings"), http.StatusSeeOther)
 }
 

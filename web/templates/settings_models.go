@@ -10,13 +10,17 @@ type SettingsPage struct {
 	BrowserZone *ZoneOption // the viewer's zone, when it differs from the site's
 	Lang        string      // the site's language field: the site's, or what was sent
 	Langs       []string    // the languages a site may speak
+	// PublicURL and DefaultHost are the address form's fields: the site's,
+	// or what was sent.
+	PublicURL   string
+	DefaultHost bool
 
 	Health    HealthView
 	Switch    KillSwitchView
 	DailyCap  DailyCapView
 	Errors    FieldErrors
 	Error     string // a refusal that belongs to no field
-	ErrorFor  string // the form the refusal belongs to: "timeZone", "lang", "pause", "resume" or "dailyWriteCap"
+	ErrorFor  string // the form the refusal belongs to: "timeZone", "lang", "address", "pause", "resume" or "dailyWriteCap"
 	Confirm   string // the confirm step shown open: "pause" or "resume" (without JavaScript, or after a refusal)
 	ReturnURL string
 }
