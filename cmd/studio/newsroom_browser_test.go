@@ -22,7 +22,8 @@ import (
 // Editor and a Contributor, who join by their links; the Contributor
 // writes an article with an uploaded image (the cover, and in the text)
 // and schedules it; the Editor approves it; at its time it is published
-// with its image. Screenshots in Turkish and English.
+// with its image. The Owner also makes a second site from the switcher.
+// Screenshots in Turkish and English.
 func TestNewsroomFromAnEmptyFolderInTheBrowser(t *testing.T) {
 	ctx := context.Background()
 	// Monday 7 December 2026, 09:00 in Istanbul.
@@ -122,6 +123,21 @@ func TestNewsroomFromAnEmptyFolderInTheBrowser(t *testing.T) {
 	}
 	waitText(t, b, `[data-testid="invitations-empty"]`, "Açık davet yok.")
 	shot(t, b, "newsroom-members-tr")
+
+	t.Log("she makes a second site from the switcher, and goes back to the first")
+	must(t, chromedp.Do(b, chromedp.Click(chromedp.CSS(`[data-testid="site-switch"] summary`)),
+		chromedp.Click(chromedp.CSS(`[data-testid="add-site"]`)), chromedp.WaitVisible(chromedp.CSS(`[data-testid="new-site-form"]`))))
+	waitJS(t, b, `document.querySelector("#timeZone").value === "Europe/Istanbul"`)
+	submitAndWait(t, b, chromedp.SetValue(chromedp.CSS("#siteName"), "Güney Haber"),
+		chromedp.SetValue(chromedp.CSS("#publicUrl"), "https://guneyhaber.example"), chromedp.SetValue(chromedp.CSS("#siteLang"), "tr"),
+		chromedp.Click(chromedp.CSS(`[data-testid="new-site-submit"]`)))
+	waitText(t, b, "#status", "Site hazır. Sahibi sizsiniz.")
+	waitText(t, b, `[data-testid="site-name"]`, "Güney Haber")
+	waitJS(t, b, `/^\/studio\/s\/site_\w+\/schedules$/.test(location.pathname)`)
+	must(t, chromedp.Do(b, chromedp.Click(chromedp.CSS(`[data-testid="site-switch"] summary`))))
+	shot(t, b, "newsroom-sites-tr")
+	submitAndWait(t, b, chromedp.Click(chromedp.Search(`//*[@data-testid="site-switch"]//a[text()="Kuzey Haber"]`)))
+	waitText(t, b, `[data-testid="site-name"]`, "Kuzey Haber")
 	signOut()
 	signIn("can@kuzeyhaber.example", "lodos poyraz 2026")
 

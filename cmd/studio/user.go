@@ -42,6 +42,14 @@ func userAddCmd(ctx context.Context, args []string, stdin io.Reader, stdout io.W
 	if err != nil {
 		return err
 	}
+	// Someone with an account for another site joins this one as they are.
+	switch u, err := svc.Identity.AddExisting(ctx, site.ID, *email, r); {
+	case err == nil:
+		fmt.Fprintf(stdout, "Added the account of %s <%s> as %s of %s; their password is unchanged.\n", u.Name, u.Email, u.Role, site.Name)
+		return nil
+	case !errors.Is(err, engine.ErrNotFound):
+		return refused(err, *lang)
+	}
 	password, err := readPassword(stdin, stdout, *fromStdin)
 	if err != nil {
 		return err

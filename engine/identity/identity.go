@@ -15,6 +15,7 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"studio/engine"
+	"studio/engine/policy"
 	"studio/engine/throttle"
 )
 
@@ -26,6 +27,8 @@ type Store interface {
 	// MemberByID reads the account id as a member of siteID, with their
 	// role there; engine.ErrNotFound when it is not a member.
 	MemberByID(ctx context.Context, siteID, id string) (engine.User, error)
+	// AddMember gives the account userID role on the site siteID.
+	AddMember(ctx context.Context, siteID, userID string, role policy.Role, now time.Time) error
 	// Memberships lists the sites a person is a member of, oldest site first.
 	Memberships(ctx context.Context, userID string) ([]engine.Membership, error)
 	SetUserLang(ctx context.Context, id, lang string) error

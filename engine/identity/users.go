@@ -34,6 +34,36 @@ func (e *Identity) AddUser(ctx context.Context, siteID, email, name string, role
 	return u, e.store.CreateUser(ctx, u, hash, e.e.Now())
 }
 
+// AddExisting gives the account with email role on the site siteID, for
+// an operator at the command line (`studio user add --site` of someone
+// who has an account for another site): their password stays theirs.
+// engine.ErrNotFound when no account has that email (a malformed one
+// either: making the account refuses it with the other fields); an
+// already_member refusal when it is a member of the site.
+func (e *Identity) AddExisting(ctx context.Context, siteID, email string, role policy.Role) (engine.User, error) {
+	if _, ok := policy.ParseRole(string(role)); !ok {
+		return engine.User{}, engine.Refuse("bad_role", "role")
+	}
+	address, err := ParseEmail(email)
+	if err != nil {
+		return engine.User{}, engine.ErrNotFound
+	}
+	u, _, err := e.store.UserByEmail(ctx, address)
+	if err != nil {
+		return engine.User{}, err
+	}
+	if _, err := e.store.MemberByID(ctx, siteID, u.ID); err == nil {
+		return engine.User{}, engine.Refuse("already_member", "email")
+	} else if !errors.Is(err, engine.ErrNotFound) {
+		return engine.User{}, err
+	}
+	if err := e.store.AddMember(ctx, siteID, u.ID, role, e.e.Now()); err != nil {
+		return engine.User{}, err
+	}
+	u.Role, u.SiteID = role, siteID
+	return u, nil
+}
+
 // NewAccount checks a new account by the rules every account keeps (an
 // email address, a name, a role, a password CheckPassword takes; a
 // language Studio does not speak is the default) and hashes its password
