@@ -13,7 +13,6 @@ import (
 	"studio/engine/automation"
 	"studio/engine/automations"
 	"studio/engine/content"
-	"studio/engine/ids"
 	"studio/engine/policy"
 	"studio/engine/release"
 	"studio/handlers"
@@ -44,15 +43,8 @@ func newZeta(t *testing.T, a *testApp) zeta {
 	if z.site, err = a.setup.AddSite(ctx, "Zeta Times", "https://zeta.example", "Europe/Istanbul", "en"); err != nil {
 		t.Fatal(err)
 	}
-	member := func(email, name string, role policy.Role) engine.User {
-		u := engine.User{ID: ids.New("user"), Email: email, Name: name, Role: role, SiteID: z.site.ID, Lang: "en"}
-		if err := a.store.CreateUser(ctx, u, cheapHash(), start); err != nil {
-			t.Fatal(err)
-		}
-		return u
-	}
-	z.owner = member("zed@zeta.example", "Zed Zetaowner", policy.Owner)
-	z.contributor = member("zoe@zeta.example", "Zoe Zetacontributor", policy.Contributor)
+	z.owner = a.addUserOn(t, z.site.ID, "zed@zeta.example", "Zed Zetaowner", policy.Owner)
+	z.contributor = a.addUserOn(t, z.site.ID, "zoe@zeta.example", "Zoe Zetacontributor", policy.Contributor)
 	node := func(u engine.User, kind release.NodeKind, b content.Body) content.Node {
 		n, err := a.eng.CreateNode(ctx, u, z.site.ID, kind, b)
 		if err != nil {

@@ -245,7 +245,7 @@ func TestSiteAddressInSettings(t *testing.T) {
 	v.check(t, scenario{Name: "ItsHost", URL: "/rss.xml", Header: map[string]string{"Host": "gazette.example"}, ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{"<link>https://gazette.example/posts/welcome</link>"}})
 
-	zed := a.signedIn(t, a.addUserOn(t, kuzey.ID, "zed@kuzey.example", policy.Owner))
+	zed := a.signedIn(t, a.addUserOn(t, kuzey.ID, "zed@kuzey.example", "Zed", policy.Owner))
 	before := a.fingerprint(t)
 	for _, c := range []struct {
 		name, url string
@@ -290,9 +290,9 @@ func TestSiteAddressInSettings(t *testing.T) {
 }
 
 // addUserOn adds an account that is a member of the site siteID only.
-func (a *testApp) addUserOn(t *testing.T, siteID, email string, role policy.Role) engine.User {
+func (a *testApp) addUserOn(t *testing.T, siteID, email, name string, role policy.Role) engine.User {
 	t.Helper()
-	u := engine.User{ID: ids.New("user"), Email: email, Name: strings.Split(email, "@")[0], Role: role, SiteID: siteID, Lang: "en"}
+	u := engine.User{ID: ids.New("user"), Email: email, Name: name, Role: role, SiteID: siteID, Lang: "en"}
 	if err := a.store.CreateUser(context.Background(), u, cheapHash(), start); err != nil {
 		t.Fatal(err)
 	}
