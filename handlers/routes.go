@@ -176,10 +176,8 @@ func StudioRoutes(s *studio.Handler) []Route {
 		{"GET", "/studio/content/{id}/edit-scheduled", policy.SchedulesWrite, s.EditScheduledForm},
 		{"POST", "/studio/content/{id}/edit-scheduled", policy.SchedulesWrite, s.EditScheduled},
 
-		// Site settings (§15.1): the time zone and the Schedules section,
-		// for Administrators and above (§10.2).
-		// A new site (issue 15): for its Owners (engine.MayAddSite decides),
-		// who become the new site's Owners.
+		// A new site (issue 15): for Owners (engine.MayAddSite decides), who
+		// become the new site's Owners.
 		{"GET", "/studio/sites/new", policy.SiteSettings, s.NewSiteForm},
 		{"POST", "/studio/sites", policy.SiteSettings, s.CreateSite},
 		// The site's people: Owners and Administrators (engine/people).
@@ -189,6 +187,8 @@ func StudioRoutes(s *studio.Handler) []Route {
 		{"POST", "/studio/people/{id}/role", policy.SiteSettings, s.SetRole},
 		{"POST", "/studio/people/{id}/remove", policy.SiteSettings, s.RemoveMember},
 		{"POST", "/studio/people/{id}/reset-password", policy.SiteSettings, s.ResetPasswordLink},
+		// Site settings (§15.1): the time zone, language and address, and
+		// the Schedules section, for Administrators and above (§10.2).
 		{"GET", "/studio/settings", policy.SiteSettings, s.Settings},
 		{"POST", "/studio/settings/time-zone", policy.SiteSettings, s.SaveTimeZone},
 		{"POST", "/studio/settings/lang", policy.SiteSettings, s.SaveSiteLang},

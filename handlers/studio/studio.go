@@ -327,7 +327,7 @@ func (h *Handler) Guard(scope policy.Scope, next http.HandlerFunc) http.HandlerF
 				w.WriteHeader(http.StatusUnauthorized)
 				return
 			}
-			http.Redirect(w, r, to(r, target), http.StatusSeeOther)
+			http.Redirect(w, r, target, http.StatusSeeOther)
 			return
 		}
 		site, member, err := h.siteOf(r, st)
