@@ -299,6 +299,8 @@ type client struct {
 	hc   *http.Client
 	jar  *cookiejar.Jar
 	lang string // Accept-Language, if any
+	// agent is the User-Agent it sends, if any.
+	agent string
 }
 
 func (a *testApp) client(t *testing.T, acceptLanguage string) *client {
@@ -351,6 +353,9 @@ func (c *client) tryDo(method, path string, form url.Values, header map[string]s
 	}
 	if c.lang != "" {
 		req.Header.Set("Accept-Language", c.lang)
+	}
+	if c.agent != "" {
+		req.Header.Set("User-Agent", c.agent)
 	}
 	for k, v := range header {
 		if k == "Host" { // the public site is chosen by it

@@ -329,6 +329,9 @@ func TestCSRF(t *testing.T) {
 					t.Fatal(err)
 				}
 				u = "/studio/people/invitations/" + inv.ID + "/revoke"
+			case "/studio/account/sessions/{id}/end": // another session of the person's (account_test.go)
+				a.signedIn(t, who)
+				u = "/studio/account/sessions/" + a.lastSession(t, who, "") + "/end"
 			case "/studio/sites": // a new site, made by an Owner (sites_test.go)
 				who = a.addUser(t, "owner@example.com", "Oya Owner", policy.Owner, "en")
 				form = url.Values{"siteName": {"Kuzey"}, "publicUrl": {"https://kuzey.example"}, "timeZone": {"Europe/Istanbul"}, "siteLang": {"tr"}}

@@ -204,6 +204,7 @@ func StudioRoutes(s *studio.Handler) []Route {
 		{"POST", "/studio/account/profile", policy.SchedulesRead, s.SaveProfile},
 		{"POST", "/studio/account/password", policy.SchedulesRead, s.ChangePassword},
 		{"POST", "/studio/account/sessions/end-others", policy.SchedulesRead, s.EndOtherSessions},
+		{"POST", "/studio/account/sessions/{id}/end", policy.SchedulesRead, s.EndSession},
 		{"GET", "/studio/tokens", policy.SchedulesRead, s.Tokens},
 		{"POST", "/studio/tokens", policy.SchedulesRead, s.CreateToken},
 		{"POST", "/studio/tokens/{id}/revoke", policy.SchedulesRead, s.RevokeToken},
@@ -600,8 +601,8 @@ func health(sched *scheduler.Scheduler, who func(*http.Request) (engine.User, bo
 }
 
 // healthCaller finds who calls /health, which runs without the session
-// middleware: the person of a bearer token, or of the Studio session the
-// request's cookie names (read, never written).
+// middleware: the person of a bearer token, or of the live Studio session
+// the request's cookie names (read, never written).
 func healthCaller(people *identity.Identity, sessions *scs.SessionManager, s *studio.Handler) func(*http.Request) (engine.User, bool) {
 	return func(r *http.Request) (engine.User, bool) {
 		ctx := r.Context()
@@ -616,11 +617,7 @@ func healthCaller(people *identity.Identity, sessions *scs.SessionManager, s *st
 		if ctx, err = sessions.Load(ctx, c.Value); err != nil {
 			return engine.User{}, false
 		}
-		id, _ := s.Session(ctx)
-		if id == "" {
-			return engine.User{}, false
-		}
-		u, err := people.User(ctx, id)
+		u, _, err := s.Session(ctx)
 		return u, err == nil
 	}
 }

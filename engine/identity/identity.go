@@ -43,6 +43,23 @@ type Store interface {
 	// failed sign-in).
 	AppendAudit(ctx context.Context, a engine.AuditEntry) error
 
+	// CreateSession writes a new session row, and drops the account's
+	// rows not seen since before.
+	CreateSession(ctx context.Context, s Session, before time.Time) error
+	// SessionOf reads the account userID (with its epoch) and its session
+	// sid in one statement; ErrNotFound when either is missing.
+	SessionOf(ctx context.Context, userID, sid string) (engine.User, Session, error)
+	// TouchSession sets the session's seen_at.
+	TouchSession(ctx context.Context, sid string, at time.Time) error
+	// Sessions lists the account's sessions not ended, at epoch and seen
+	// since since, the last seen first.
+	Sessions(ctx context.Context, userID string, epoch int64, since time.Time) ([]Session, error)
+	// EndSession ends the account's session sid at at, with its audit
+	// row; ErrNotFound when it has no such session not ended.
+	EndSession(ctx context.Context, userID, sid string, at time.Time, audit engine.AuditEntry) error
+	// SetSessionEpoch moves the account's session sid to epoch.
+	SetSessionEpoch(ctx context.Context, userID, sid string, epoch int64) error
+
 	CreateToken(ctx context.Context, t engine.Token, hash string) error
 	// TokenUser returns the live token with this hash and its person.
 	TokenUser(ctx context.Context, hash string) (engine.Token, engine.User, error)

@@ -375,3 +375,21 @@ func TestAddUserRefusesTrivialPasswords(t *testing.T) {
 		t.Errorf("a refused account was created: %v", err)
 	}
 }
+
+// BrowserOf names what a person knows of a User-Agent: the browser and
+// the system, nothing else.
+func TestBrowserOf(t *testing.T) {
+	for ua, want := range map[string][2]string{
+		"Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0":                                                                  {"Firefox", "Linux"},
+		"Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/139.0 Safari/537.36 Edg/139.0":                   {"Edge", "Windows"},
+		"Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.5 Safari/605.1.15":                      {"Safari", "macOS"},
+		"Mozilla/5.0 (Linux; Android 15) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/139.0 Mobile Safari/537.36":                                {"Chrome", "Android"},
+		"Mozilla/5.0 (iPhone; CPU iPhone OS 18_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.5 Mobile/15E148 Safari/604.1": {"Safari", "iOS"},
+		"curl/8.5.0": {"", ""},
+		"":           {"", ""},
+	} {
+		if b, os := identity.BrowserOf(ua); b != want[0] || os != want[1] {
+			t.Errorf("BrowserOf(%q) = %q, %q; want %q, %q", ua, b, os, want[0], want[1])
+		}
+	}
+}

@@ -58,9 +58,9 @@ const (
 const maxBody = 1 << 20
 
 // Session reads the Studio session of a request, which the router has
-// loaded: the id of the person signed in ("" for nobody) and the session's
-// CSRF token.
-type Session func(ctx context.Context) (userID, csrf string)
+// loaded: the person signed in, while the session lives, and the
+// session's CSRF token; engine.ErrNotFound for nobody.
+type Session func(ctx context.Context) (u engine.User, csrf string, err error)
 
 // Handler holds what the API needs.
 type Handler struct {
@@ -112,7 +112,8 @@ func (h *Handler) Guard(scope policy.Scope, next http.HandlerFunc) http.HandlerF
 			return
 		}
 		r.Body = http.MaxBytesReader(w, r.Body, maxBody)
-		u, bySession, err := h.caller(ctx, r)
+		u, csrf, err := h.caller(ctx, r)
+		bySession := csrf != ""
 		if errors.Is(err, engine.ErrNotFound) {
 			h.problem(w, ctx, http.StatusUnauthorized, CodeUnauthenticated, nil)
 			return
@@ -126,7 +127,7 @@ func (h *Handler) Guard(scope policy.Scope, next http.HandlerFunc) http.HandlerF
 		// site makes it send: Go's check of Sec-Fetch-Site and Origin
 		// refuses what a browser says another site sent, and only Studio's
 		// pages know the session's token. A bearer token is no browser's.
-		if bySession && (h.crossOrigin.Check(r) != nil || !safeMethod(r.Method) && !h.validCSRF(ctx, r)) {
+		if bySession && (h.crossOrigin.Check(r) != nil || !safeMethod(r.Method) && !validCSRF(r, csrf)) {
 			h.problem(w, ctx, http.StatusForbidden, CodeCSRF, nil)
 			return
 		}
@@ -152,28 +153,27 @@ func (h *Handler) Guard(scope policy.Scope, next http.HandlerFunc) http.HandlerF
 }
 
 // caller is the person a request acts for: the bearer token's, or the
-// signed-in session's when the request sends no Authorization at all.
-// ErrNotFound means nobody: no credentials, an unknown or revoked token,
-// a session without a person, or an account that is gone.
-func (h *Handler) caller(ctx context.Context, r *http.Request) (u engine.User, bySession bool, err error) {
+// signed-in session's (with its CSRF token, "" for a token) when the
+// request sends no Authorization at all. ErrNotFound means nobody: no
+// credentials, an unknown or revoked token, a session without a person or
+// that has ended, or an account that is gone.
+func (h *Handler) caller(ctx context.Context, r *http.Request) (u engine.User, csrf string, err error) {
 	auth := r.Header.Get("Authorization")
 	if secret, ok := strings.CutPrefix(auth, "Bearer "); ok {
 		u, err := h.identity.TokenUser(ctx, strings.TrimSpace(secret))
-		return u, false, err
+		return u, "", err
 	}
 	if auth != "" || h.session == nil { // another scheme is not ignored in favour of a cookie
-		return engine.User{}, false, engine.ErrNotFound
+		return engine.User{}, "", engine.ErrNotFound
 	}
-	id, _ := h.session(ctx)
-	if id == "" {
-		return engine.User{}, false, engine.ErrNotFound
+	if u, csrf, err = h.session(ctx); err == nil && csrf == "" {
+		err = engine.ErrNotFound // a signed-in session always holds its token
 	}
-	u, err = h.identity.User(ctx, id)
-	return u, true, err
+	return u, csrf, err
 }
 
-func (h *Handler) validCSRF(ctx context.Context, r *http.Request) bool {
-	_, want := h.session(ctx)
+// validCSRF reports whether the request carries the session's token want.
+func validCSRF(r *http.Request, want string) bool {
 	got := r.Header.Get("X-CSRF-Token")
 	return want != "" && subtle.ConstantTimeCompare([]byte(got), []byte(want)) == 1
 }

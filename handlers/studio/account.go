@@ -3,6 +3,8 @@ package studio
 import (
 	"net/http"
 
+	"github.com/go-chi/chi/v5"
+
 	"studio/engine"
 	"studio/engine/identity"
 	"studio/web/templates"
@@ -23,6 +25,17 @@ func (h *Handler) renderAccount(w http.ResponseWriter, r *http.Request, status i
 	}
 	if v.Lang == "" {
 		v.Lang = u.Lang
+	}
+	ctx := r.Context()
+	sessions, err := h.identity.Sessions(ctx, *u)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	this, zone := h.sessions.GetString(ctx, keySession), stateOf(ctx).site.TimeZone
+	for _, s := range sessions {
+		v.Sessions = append(v.Sessions, templates.SessionRow{ID: s.ID, Browser: s.Browser, OS: s.OS, This: s.ID == this,
+			Created: timePair(r, s.Created, zone), Seen: timePair(r, s.Seen, zone)})
 	}
 	h.render(w, r, status, templates.Account(h.page(r, "account.title", "account"), v))
 }
@@ -69,7 +82,10 @@ func (h *Handler) ChangePassword(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	h.stayIn(r, epoch)
+	if err := h.stayIn(r, epoch); err != nil {
+		h.fail(w, r, err)
+		return
+	}
 	h.flash(r, "account.password_changed")
 	http.Redirect(w, r, to(r, "/studio/account"), http.StatusSeeOther)
 }
@@ -82,15 +98,31 @@ func (h *Handler) EndOtherSessions(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	h.stayIn(r, epoch)
+	if err := h.stayIn(r, epoch); err != nil {
+		h.fail(w, r, err)
+		return
+	}
 	h.flash(r, "account.sessions_ended")
 	http.Redirect(w, r, to(r, "/studio/account"), http.StatusSeeOther)
 }
 
+// EndSession signs the person out of one of their other sessions (their
+// list on Your account): its next request is signed out.
+func (h *Handler) EndSession(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	if err := h.identity.EndSession(ctx, *stateOf(ctx).user, chi.URLParam(r, "id")); err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	h.flash(r, "account.session_ended")
+	http.Redirect(w, r, to(r, "/studio/account"), http.StatusSeeOther)
+}
+
 // stayIn keeps this session signed in at the account's new epoch, under a
-// new token.
-func (h *Handler) stayIn(r *http.Request, epoch int64) {
+// new token, and in the account's list.
+func (h *Handler) stayIn(r *http.Request, epoch int64) error {
 	ctx := r.Context()
 	h.sessions.RenewToken(ctx)
 	h.sessions.Put(ctx, keyEpoch, int(epoch))
+	return h.identity.KeepSession(ctx, *stateOf(ctx).user, h.sessions.GetString(ctx, keySession), epoch)
 }

@@ -2,6 +2,7 @@ package studio
 
 import (
 	"context"
+	"errors"
 	"net"
 	"net/http"
 	"net/url"
@@ -43,7 +44,7 @@ func (h *Handler) Login(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	if err := h.signIn(ctx, u); err != nil {
+	if err := h.signIn(r, u); err != nil {
 		h.fail(w, r, err)
 		return
 	}
@@ -51,13 +52,20 @@ func (h *Handler) Login(w http.ResponseWriter, r *http.Request) {
 }
 
 // signIn makes the session the person's, under a new session token, so a
-// token planted before it is useless, and with a new CSRF token.
-func (h *Handler) signIn(ctx context.Context, u engine.User) error {
+// token planted before it is useless, and with a new CSRF token; it is in
+// the person's list of sessions from now on, named by its browser.
+func (h *Handler) signIn(r *http.Request, u engine.User) error {
+	ctx := r.Context()
+	sid, err := h.identity.StartSession(ctx, u, r.UserAgent())
+	if err != nil {
+		return err
+	}
 	if err := h.sessions.RenewToken(ctx); err != nil {
 		return err
 	}
 	h.sessions.Put(ctx, keyUser, u.ID)
 	h.sessions.Put(ctx, keyEpoch, int(u.SessionEpoch))
+	h.sessions.Put(ctx, keySession, sid)
 	h.sessions.Put(ctx, keyCSRF, newToken())
 	return nil
 }
@@ -114,9 +122,16 @@ func roundUp(d, unit time.Duration) time.Duration {
 	return (d + unit - 1) / unit * unit
 }
 
-// Logout ends the session.
+// Logout ends the session, and takes it off the person's list.
 func (h *Handler) Logout(w http.ResponseWriter, r *http.Request) {
-	if err := h.sessions.Destroy(r.Context()); err != nil {
+	ctx := r.Context()
+	if u := stateOf(ctx).user; u != nil {
+		if err := h.identity.EndSession(ctx, *u, h.sessions.GetString(ctx, keySession)); err != nil && !errors.Is(err, engine.ErrNotFound) {
+			h.fail(w, r, err)
+			return
+		}
+	}
+	if err := h.sessions.Destroy(ctx); err != nil {
 		h.fail(w, r, err)
 		return
 	}

@@ -10,14 +10,34 @@ import (
 	"time"
 
 	"github.com/alexedwards/scs/v2"
+
+	"studio/engine"
 )
 
-// Session reads the request's Studio session for the JSON API, which acts
-// for the person signed in to Studio's pages: their id ("" for nobody) and
-// the session's CSRF token, which the API wants in X-CSRF-Token on every
-// state-changing request. The router must have loaded the session.
-func (h *Handler) Session(ctx context.Context) (userID, csrf string) {
-	return h.sessions.GetString(ctx, keyUser), h.sessions.GetString(ctx, keyCSRF)
+// Session reads the request's Studio session for the JSON API and /health,
+// which act for the person signed in to Studio's pages: the person, while
+// the session lives (sessionUser), and the session's CSRF token, which the
+// API wants in X-CSRF-Token on every state-changing request;
+// engine.ErrNotFound for nobody. The router must have loaded the session.
+func (h *Handler) Session(ctx context.Context) (engine.User, string, error) {
+	u, err := h.sessionUser(ctx)
+	return u, h.sessions.GetString(ctx, keyCSRF), err
+}
+
+// sessionUser is the person the session is signed in as, while it lives:
+// not signed out from another browser, at the account's session epoch
+// (identity.SessionUser). A session that has ended forgets its person;
+// engine.ErrNotFound for nobody.
+func (h *Handler) sessionUser(ctx context.Context) (engine.User, error) {
+	id := h.sessions.GetString(ctx, keyUser)
+	if id == "" {
+		return engine.User{}, engine.ErrNotFound
+	}
+	u, err := h.identity.SessionUser(ctx, id, h.sessions.GetString(ctx, keySession), int64(h.sessions.GetInt(ctx, keyEpoch)))
+	if errors.Is(err, engine.ErrNotFound) {
+		h.sessions.Remove(ctx, keyUser)
+	}
+	return u, err
 }
 
 // hashedPrefix marks a stored session key as a token's hash. scs tokens are

@@ -83,6 +83,9 @@ const (
 	keyNext  = "flash"
 	// keySite is the site the person was last on (siteOf).
 	keySite = "site"
+	// keySession is the session's id in the account's list of sessions
+	// (identity.StartSession).
+	keySession = "sid"
 )
 
 // CSRFField is the form field (and X-CSRF-Token the header) carrying the
@@ -147,19 +150,12 @@ func (h *Handler) Prepare(body Body) func(http.Handler) http.Handler {
 				st.csrf = h.anonymousToken(w, r)
 			}
 			lang := h.sessions.GetString(ctx, keyLang)
-			if id := h.sessions.GetString(ctx, keyUser); id != "" {
-				u, err := h.identity.User(ctx, id)
-				switch {
-				case err == nil && int64(h.sessions.GetInt(ctx, keyEpoch)) != u.SessionEpoch: // ended elsewhere
-					h.sessions.Remove(ctx, keyUser)
-				case err == nil:
-					st.user, lang = &u, u.Lang
-				case errors.Is(err, engine.ErrNotFound): // the account is gone
-					h.sessions.Remove(ctx, keyUser)
-				default:
-					h.fail(w, r, err)
-					return
-				}
+			switch u, err := h.sessionUser(ctx); {
+			case err == nil:
+				st.user, lang = &u, u.Lang
+			case !errors.Is(err, engine.ErrNotFound): // nobody, or a session that ended
+				h.fail(w, r, err)
+				return
 			}
 			if lang == "" {
 				lang = locales.Match(r.Header.Get("Accept-Language"))
@@ -562,7 +558,7 @@ func fieldRefusals(ctx context.Context, err error) templates.FieldErrors {
 // signInAndGo signs u in under a new session token and sends them to
 // Studio with done's notice.
 func (h *Handler) signInAndGo(w http.ResponseWriter, r *http.Request, u engine.User, done string) {
-	if err := h.signIn(r.Context(), u); err != nil {
+	if err := h.signIn(r, u); err != nil {
 		h.fail(w, r, err)
 		return
 	}

@@ -7,4 +7,15 @@ type AccountPage struct {
 	Langs             []string
 	PasswordChars     int
 	Errors            FieldErrors
+	// Sessions are the person's live sessions, the last seen first.
+	Sessions []SessionRow
+}
+
+// SessionRow is one browser signed in to the account.
+type SessionRow struct {
+	ID          string
+	Browser, OS string // "" when not recognised
+	This        bool   // the session looking at the page
+	Created     TimePair
+	Seen        TimePair
 }
