@@ -70,7 +70,6 @@ func TestYourAccount(t *testing.T) {
 	again.check(t, scenario{Name: "EndedElsewhere", URL: "/studio/schedules", ExpectedStatus: http.StatusSeeOther})
 }
 
-
 // Your account's sessions (issue 15): each browser signed in is listed by
 // its browser and system, this one marked; the person signs one of the
 // others out, and its next page, API call and /health are nobody's; signing
