@@ -9,7 +9,6 @@ import (
 	"net/http/cookiejar"
 	"net/http/httptest"
 	"net/url"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"studio/engine/agents"
@@ -38,6 +37,7 @@ import (
 	"studio/handlers"
 	"studio/handlers/studio"
 	"studio/store"
+	"studio/store/storetest"
 )
 
 // start is Monday 2 November 2026, 08:00 in Istanbul (05:00Z).
@@ -115,7 +115,7 @@ func newApp(t *testing.T) *testApp {
 func emptyApp(t *testing.T) *testApp {
 	t.Helper()
 	ctx := context.Background()
-	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "studio.db"))
+	st, err := store.Open(ctx, storetest.Path(t))
 	if err != nil {
 		t.Fatal(err)
 	}

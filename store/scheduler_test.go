@@ -2,7 +2,6 @@ package store_test
 
 import (
 	"context"
-	"path/filepath"
 	"reflect"
 	"studio/engine/identity"
 	"studio/engine/scheduler"
@@ -17,6 +16,7 @@ import (
 	"studio/engine/policy"
 	"studio/engine/release"
 	"studio/store"
+	"studio/store/storetest"
 )
 
 // bundle is one Studio database with an engine on a fake clock, a site in
@@ -39,7 +39,7 @@ var start = time.Date(2026, 11, 2, 5, 0, 0, 0, time.UTC)
 func setup(t *testing.T) *bundle {
 	t.Helper()
 	ctx := context.Background()
-	b := &bundle{path: filepath.Join(t.TempDir(), "studio.db"), clock: fakeclock.New(start)}
+	b := &bundle{path: storetest.Path(t), clock: fakeclock.New(start)}
 	var err error
 	if b.store, err = store.Open(ctx, b.path); err != nil {
 		t.Fatal(err)

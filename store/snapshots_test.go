@@ -14,6 +14,7 @@ import (
 	"studio/engine"
 	"studio/engine/release"
 	"studio/store"
+	"studio/store/storetest"
 )
 
 // snapshotModel is the naive store the shared one must agree with: every
@@ -163,7 +164,7 @@ func (m *snapshotModel) checkAll(t *testing.T) {
 // and by key.
 func TestSnapshotStoreProperty(t *testing.T) {
 	for seed := range int64(4) {
-		m := newSnapshotModel(t, filepath.Join(t.TempDir(), "studio.db"), seed)
+		m := newSnapshotModel(t, storetest.Path(t), seed)
 		for range 120 {
 			m.step(t)
 			m.check(t, m.order[len(m.order)-1])

@@ -133,10 +133,17 @@ func (s *Store) migrate(ctx context.Context) error {
 		return err
 	}
 	sort.Strings(names)
+	applied, err := s.appliedMigrations(ctx)
+	if err != nil {
+		return err
+	}
 	for _, name := range names {
 		version, err := strconv.Atoi(strings.SplitN(filepath.Base(name), "_", 2)[0])
 		if err != nil {
 			return fmt.Errorf("store: migration %s: bad name", name)
+		}
+		if applied[version] {
+			continue
 		}
 		script, err := migrations.ReadFile(name)
 		if err != nil {
@@ -159,6 +166,26 @@ func (s *Store) migrate(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// appliedMigrations reads the versions already applied, so that a start on
+// a migrated database costs one query; each migration still checks its own
+// version inside its transaction, for two processes starting at once.
+func (s *Store) appliedMigrations(ctx context.Context) (map[int]bool, error) {
+	rows, err := s.write.QueryContext(ctx, `SELECT version FROM schema_migrations`)
+	if err != nil {
+		return nil, fmt.Errorf("store: migrations table: %w", err)
+	}
+	defer rows.Close()
+	applied := map[int]bool{}
+	for rows.Next() {
+		var v int
+		if err := rows.Scan(&v); err != nil {
+			return nil, err
+		}
+		applied[v] = true
+	}
+	return applied, rows.Err()
 }
 
 // tx runs fn in one write transaction. It refuses to write into a database

@@ -3,7 +3,6 @@ package setup_test
 import (
 	"context"
 	"errors"
-	"path/filepath"
 	"sync"
 	"testing"
 	"time"
@@ -14,6 +13,7 @@ import (
 	"studio/engine/policy"
 	"studio/engine/setup"
 	"studio/store"
+	"studio/store/storetest"
 )
 
 var start = time.Date(2026, 12, 4, 9, 0, 0, 0, time.UTC)
@@ -27,7 +27,7 @@ type bundle struct {
 // empty is a real database with no site and no person: a first run.
 func empty(t *testing.T) bundle {
 	t.Helper()
-	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "studio.db"))
+	st, err := store.Open(context.Background(), storetest.Path(t))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,6 @@ package enginetest
 
 import (
 	"context"
-	"path/filepath"
 	"strings"
 	"studio/engine/calendar"
 	"studio/engine/localtime"
@@ -26,6 +25,7 @@ import (
 	"studio/engine/policy"
 	"studio/engine/release"
 	"studio/store"
+	"studio/store/storetest"
 )
 
 // Start is Monday 2 November 2026, 08:00 in Istanbul (05:00Z).
@@ -59,7 +59,7 @@ type Bundle struct {
 func New(tb testing.TB) *Bundle {
 	tb.Helper()
 	ctx := context.Background()
-	b := &Bundle{Path: filepath.Join(tb.TempDir(), "studio.db"), Clock: fakeclock.New(Start)}
+	b := &Bundle{Path: storetest.Path(tb), Clock: fakeclock.New(Start)}
 	var err error
 	if b.Store, err = store.Open(ctx, b.Path); err != nil {
 		tb.Fatal(err)
