@@ -20,7 +20,7 @@ import (
 // bench) and without the race detector (it slows SQLite about 25 times),
 // since other packages' tests share the CPU in a plain `go test ./...`.
 // They are logged either way.
-func TestSchedulesPagesUnderLoad(t *testing.T) {
+func TestSchedulesPagesAtScale(t *testing.T) {
 	a := newApp(t)
 	if err := calendarfixture.Seed(context.Background(), a.store.DB(), a.eng, automations.New(a.store, a.eng), a.site, a.editor, a.clock.Now(), 10000); err != nil {
 		t.Fatal(err)

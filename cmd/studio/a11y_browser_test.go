@@ -18,6 +18,7 @@ import (
 // the pages they visit too; this one makes sure every page is covered in
 // both languages and both colour schemes.
 func TestAccessibilityInTheBrowser(t *testing.T) {
+	t.Parallel()
 	app := startBrowserApp(t, time.Date(2026, 11, 2, 5, 0, 0, 0, time.UTC), func(f demoFixture) {
 		must(t, seedDemoSchedules(f.ctx, f.eng, f.store, f.site, f.user("owner@demo.test"), f.user("editor@demo.test"),
 			f.user("contributor@demo.test")))
@@ -100,6 +101,7 @@ func TestAccessibilityInTheBrowser(t *testing.T) {
 // alternative, the check after the load finds it; text too faint to read, swapped in as htmx swaps content, is found
 // after the swap; and each is reported once with its rule and element.
 func TestAxeHarnessInTheBrowser(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		// As strict as Studio's own policy may be: the harness still runs.

@@ -13,6 +13,7 @@ import (
 // choose a new token's scopes within their role, in English and Turkish
 // (issue 11, §10.1–10.2).
 func TestAuthorsAndTokenScopesInTheBrowser(t *testing.T) {
+	t.Parallel()
 	app := startBrowserApp(t, time.Date(2026, 11, 2, 5, 0, 0, 0, time.UTC))
 	f := app.demo(t)
 	ctx := newBrowser(t)

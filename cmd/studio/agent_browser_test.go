@@ -31,6 +31,7 @@ func (b bearerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 // the ticker publishes it at 09:00, and the run's page links the release
 // and the request. Nobody polls.
 func TestAgentProposalInTheBrowser(t *testing.T) {
+	t.Parallel()
 	app := startBrowserApp(t, time.Date(2026, 11, 2, 5, 0, 0, 0, time.UTC)) // Monday 08:00 in Istanbul
 	f := app.demo(t)
 	ctx := context.Background()

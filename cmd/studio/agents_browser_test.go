@@ -13,6 +13,7 @@ import (
 // longer sees it after a reload, and revokes the key through the dialog
 // (issue 13, §10.1, §11.6 item 4).
 func TestAgentKeysPageInTheBrowser(t *testing.T) {
+	t.Parallel()
 	app := startBrowserApp(t, time.Date(2026, 11, 2, 5, 0, 0, 0, time.UTC))
 	app.demo(t)
 	ctx := newBrowser(t)

@@ -11,6 +11,7 @@ import (
 // Editor reviews the pinned version with its diff and approves it; the
 // ticker publishes it at its time.
 func TestApprovalInTheBrowser(t *testing.T) {
+	t.Parallel()
 	app := startBrowserApp(t, time.Date(2026, 11, 2, 5, 0, 0, 0, time.UTC))
 	ctx := newBrowser(t)
 	login := func(email string) {

@@ -22,6 +22,7 @@ import (
 // its page reads the broken link it found. The tab (list and empty state)
 // and the editor are shot in Turkish and English.
 func TestAutomationEditorInTurkishInTheBrowser(t *testing.T) {
+	t.Parallel()
 	// Monday 2 November 2026, 08:00 in Istanbul.
 	app := startBrowserApp(t, time.Date(2026, 11, 2, 5, 0, 0, 0, time.UTC), func(f demoFixture) {
 		// A live article whose link leads nowhere: what the check finds.

@@ -54,10 +54,32 @@ const axeRunner = `
       })
     };
   }
+  // A page state is its markup, viewport and colour scheme: what axe's
+  // rules read. The tab's sessionStorage keeps the states checked, across
+  // its documents, so that a state seen again (the same page revisited,
+  // a swap that changed nothing) is not checked again: its violations were
+  // reported the first time.
+  function state() {
+    var html = document.documentElement.outerHTML, h = 0;
+    for (var i = 0; i < html.length; i++) h = (h * 31 + html.charCodeAt(i)) | 0;
+    return ["studioAxe", location.href, innerWidth, innerHeight,
+      matchMedia("(prefers-color-scheme: dark)").matches, html.length, h].join(" ");
+  }
+  function seen(key) {
+    try { return sessionStorage.getItem(key) !== null; } catch (e) { return false; }
+  }
+  function remember(key) {
+    try { sessionStorage.setItem(key, "1"); } catch (e) {}
+  }
   window.studioAxe = function () {
     clearTimeout(timer);
     var run = queue.then(function () {
-      return axe.run(document, options).then(report, function (e) {
+      var key = state();
+      if (seen(key)) return { url: location.href, repeat: true, violations: [] };
+      return axe.run(document, options).then(function (r) {
+        remember(key);
+        return report(r);
+      }, function (e) {
         return { url: location.href, error: String(e && e.message || e) };
       });
     });
@@ -132,6 +154,7 @@ type axeReport struct {
 	Scheme     string         `json:"scheme"`
 	Version    string         `json:"version"`
 	Error      string         `json:"error"`
+	Repeat     bool           `json:"repeat"` // a state already checked in this tab
 	Violations []axeViolation `json:"violations"`
 }
 
@@ -153,7 +176,8 @@ type axeWatch struct {
 	mu      sync.Mutex
 	seen    map[string]bool
 	pending []string
-	runs    int
+	runs    int // the states axe checked
+	repeats int // the states seen again, not checked twice
 	done    bool
 }
 
@@ -177,9 +201,9 @@ func watchAxe(t *testing.T, ctx context.Context) {
 		w.flush(t, "while the test ran")
 		w.mu.Lock()
 		w.done = true
-		runs := w.runs
+		runs, repeats := w.runs, w.repeats
 		w.mu.Unlock()
-		t.Logf("axe-core checked %d page states", runs)
+		t.Logf("axe-core checked %d page states (and skipped %d seen before)", runs, repeats)
 	})
 }
 
@@ -187,6 +211,10 @@ func (w *axeWatch) add(r axeReport) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.done {
+		return
+	}
+	if r.Repeat {
+		w.repeats++
 		return
 	}
 	w.runs++

@@ -26,6 +26,7 @@ import (
 	"studio/engine/fakeclock"
 	"studio/engine/release"
 	"studio/store"
+	"studio/store/storetest"
 )
 
 // browserApp is Studio with the demo site on a fake clock, served over real
@@ -49,7 +50,7 @@ type browserApp struct {
 func startBrowserApp(t *testing.T, now time.Time, setup ...func(demoFixture)) *browserApp {
 	t.Helper()
 	ctx := context.Background()
-	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "studio.db"))
+	st, err := store.Open(ctx, storetest.Path(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -337,6 +338,7 @@ func shot(t *testing.T, ctx context.Context, name string) {
 // article, see it on the Agenda, let the ticker publish it, see it on the
 // public site; in English and Turkish, with the viewer in another zone.
 func TestScheduleInTheBrowser(t *testing.T) {
+	t.Parallel()
 	// Monday 2 November 2026, 08:00 in Istanbul.
 	app := startBrowserApp(t, time.Date(2026, 11, 2, 5, 0, 0, 0, time.UTC))
 	ctx := newBrowser(t)

@@ -75,6 +75,7 @@ func keys(t *testing.T, ctx context.Context, keys ...string) {
 // decided inline, in English and Turkish; screenshots at both widths, light
 // and dark.
 func TestAgendaInTheBrowser(t *testing.T) {
+	t.Parallel()
 	url := startAgendaApp(t).url
 	ctx := newBrowser(t)
 	must(t, chromedp.Do(ctx,

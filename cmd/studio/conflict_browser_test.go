@@ -19,6 +19,7 @@ import (
 // 09:30 — which is her approval. The article is locked again; she edits it
 // with "Edit and re-approve", and at 09:30 that version is live.
 func TestConflictResolvedByRepinningInTheBrowser(t *testing.T) {
+	t.Parallel()
 	app := startBrowserApp(t, time.Date(2026, 11, 2, 5, 0, 0, 0, time.UTC)) // 08:00 in Istanbul
 	demo := app.demo(t)
 	ctx, eng, site := demo.ctx, app.eng, demo.site

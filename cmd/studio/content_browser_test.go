@@ -24,6 +24,7 @@ import (
 // an expiry; the media file saves from its editor with its preview, a new
 // file and its alt text; a new article's address follows its title.
 func TestContentInTheBrowser(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("Uzunbaşlık", 20) // 200 characters, no break
 	app := startBrowserApp(t, time.Date(2026, 11, 2, 5, 0, 0, 0, time.UTC), func(f demoFixture) {
 		editor := f.user("editor@demo.test")

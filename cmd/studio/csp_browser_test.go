@@ -107,6 +107,7 @@ func (p *consoleProblems) check(t *testing.T, where string) {
 // filter requests as console errors"). Studio's 404 page is shot in both
 // languages.
 func TestPagesKeepToTheCSPInTheBrowser(t *testing.T) {
+	t.Parallel()
 	app := startAgendaApp(t)
 	ctx := newBrowser(t)
 	problems := watchConsole(t, ctx)

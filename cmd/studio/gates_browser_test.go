@@ -57,6 +57,7 @@ func submitAndWait(t *testing.T, ctx context.Context, actions ...chromedp.Action
 // dialog, with a reason). The Schedule card is shot in English and
 // Turkish, light and dark, at 1440 and 390 px.
 func TestGatesInTheBrowser(t *testing.T) {
+	t.Parallel()
 	// Monday 2 November 2026, 08:00 in Istanbul.
 	app := startBrowserApp(t, time.Date(2026, 11, 2, 5, 0, 0, 0, time.UTC))
 	f := app.demo(t)

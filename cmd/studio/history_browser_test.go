@@ -30,6 +30,7 @@ func rowCount(t *testing.T, ctx context.Context) int {
 // in place and keep the URL. History and the run's page are shot in both
 // languages.
 func TestRunFindingsInTurkishInTheBrowser(t *testing.T) {
+	t.Parallel()
 	// Monday 2 November 2026, 08:00 in Istanbul.
 	var autID string
 	app := startBrowserApp(t, time.Date(2026, 11, 2, 5, 0, 0, 0, time.UTC), func(f demoFixture) {

@@ -15,6 +15,7 @@ import (
 // the article visible at that time and not before. The dialog is shot in
 // English and Turkish.
 func TestLiftEarlierInTheBrowser(t *testing.T) {
+	t.Parallel()
 	// Monday 2 November 2026, 08:00 in Istanbul; the embargo ends tomorrow 09:00.
 	var article string
 	app := startBrowserApp(t, time.Date(2026, 11, 2, 5, 0, 0, 0, time.UTC), func(f demoFixture) {

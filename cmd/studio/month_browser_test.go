@@ -94,6 +94,7 @@ func dragTo(t *testing.T, ctx context.Context, x0, y0, x1, y1 float64) {
 // phone's tap on a day, and screenshots in both languages, light and dark,
 // at 1440 and 390 px.
 func TestMonthInTheBrowser(t *testing.T) {
+	t.Parallel()
 	app := startMonthApp(t)
 	ctx := newBrowser(t)
 	month := app.url + "/studio/schedules?view=month&date=2026-11"

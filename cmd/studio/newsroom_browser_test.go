@@ -25,6 +25,7 @@ import (
 // with its image. The Owner also makes a second site from the switcher.
 // Screenshots in Turkish and English.
 func TestNewsroomFromAnEmptyFolderInTheBrowser(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	// Monday 7 December 2026, 09:00 in Istanbul.
 	clock := fakeclock.New(time.Date(2026, 12, 7, 6, 0, 0, 0, time.UTC))

@@ -13,6 +13,7 @@ import (
 // passed with no run behind it: the Agenda says "Not run", never "Done"
 // (the Month grid is shot); in English and Turkish.
 func TestNotRunInTheBrowser(t *testing.T) {
+	t.Parallel()
 	// Monday 2 November 2026, 08:00 in Istanbul; then Tuesday 08:00.
 	app := startBrowserApp(t, time.Date(2026, 11, 2, 5, 0, 0, 0, time.UTC), func(f demoFixture) {
 		owner := f.user("owner@demo.test")

@@ -32,6 +32,7 @@ func settleAutomations(f demoFixture) {
 // plain form) starts a run, which the store holds (the run's own page is
 // History's part).
 func TestCalendarOccurrenceRunNowInTheBrowser(t *testing.T) {
+	t.Parallel()
 	app := startBrowserApp(t, time.Date(2026, 11, 2, 4, 0, 0, 0, time.UTC), func(f demoFixture) { // Monday 07:00 in Istanbul
 		for _, a := range []automations.Input{
 			{Name: "Kırık bağlantı taraması", Builtin: automation.BuiltinBrokenLinks, Rule: "FREQ=WEEKLY;BYDAY=MO;BYHOUR=7;BYMINUTE=0", Start: "2026-11-02T07:00"},

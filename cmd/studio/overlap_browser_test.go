@@ -15,6 +15,7 @@ import (
 // on the calendar (an Agenda badge, a Month chip's icon and words), in
 // Turkish and English.
 func TestOverlapShownInTheBrowser(t *testing.T) {
+	t.Parallel()
 	app := startBrowserApp(t, time.Date(2026, 11, 2, 5, 0, 0, 0, time.UTC)) // 08:00 in Istanbul
 	demo := app.demo(t)
 	ctx, eng, site := demo.ctx, app.eng, demo.site

@@ -18,6 +18,7 @@ import (
 // Now line, a stale move with "Load the latest", and a browser in UTC that
 // reads its zone once.
 func TestReleasePagesInTheBrowser(t *testing.T) {
+	t.Parallel()
 	// Monday 2 November 2026, 08:00 in Istanbul.
 	app := startBrowserApp(t, time.Date(2026, 11, 2, 5, 0, 0, 0, time.UTC), func(f demoFixture) {
 		// Asked first: pages for Thursday and next week; asked last: a page

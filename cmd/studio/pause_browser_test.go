@@ -21,6 +21,7 @@ import (
 // paused" on the Agenda and the Month, and "Needs attention" lists it. In
 // Turkish, then English.
 func TestPauseSaysWhatStillHappensInTheBrowser(t *testing.T) {
+	t.Parallel()
 	// Monday 2 November 2026, 08:00 in Istanbul.
 	var lift, expiry string
 	app := startBrowserApp(t, time.Date(2026, 11, 2, 5, 0, 0, 0, time.UTC), func(f demoFixture) {

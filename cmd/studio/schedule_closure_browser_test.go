@@ -15,6 +15,7 @@ import (
 // with it, and the release it makes carries the image, marked as added
 // because the article uses it; in English and Turkish.
 func TestScheduleClosureInTheBrowser(t *testing.T) {
+	t.Parallel()
 	// Monday 2 November 2026, 08:00 in Istanbul.
 	var image string
 	app := startBrowserApp(t, time.Date(2026, 11, 2, 5, 0, 0, 0, time.UTC), func(f demoFixture) {

@@ -15,6 +15,7 @@ import (
 // (in English) publishes the release late. The viewer is in Berlin, the
 // site in Istanbul.
 func TestKillSwitchInTheBrowser(t *testing.T) {
+	t.Parallel()
 	// Monday 2 November 2026, 08:00 in Istanbul.
 	app := startBrowserApp(t, time.Date(2026, 11, 2, 5, 0, 0, 0, time.UTC))
 	ctx := newBrowser(t)

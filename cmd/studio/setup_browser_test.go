@@ -22,6 +22,7 @@ import (
 // sets the site up and lands in Studio as its Owner; the public site shows
 // its empty home. Screenshots in English and Turkish.
 func TestFirstRunSetupInTheBrowser(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "studio.db"))
 	must(t, err)

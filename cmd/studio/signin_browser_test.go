@@ -19,6 +19,7 @@ import (
 // chosen on the sign-in page is the account's from then on (issue 10 item
 // 4 and the newcomer's bullet).
 func TestSignInThrottleInTheBrowser(t *testing.T) {
+	t.Parallel()
 	app := startBrowserApp(t, time.Date(2026, 11, 2, 5, 0, 0, 0, time.UTC))
 	ctx := newBrowser(t)
 	for range 6 {

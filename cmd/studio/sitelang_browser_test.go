@@ -13,6 +13,7 @@ import (
 // with a sentence under the field and changes nothing; choosing English
 // turns the public site English. Then the page in English.
 func TestSiteLanguageInTheBrowser(t *testing.T) {
+	t.Parallel()
 	app := startBrowserApp(t, time.Date(2026, 11, 2, 5, 0, 0, 0, time.UTC))
 	ctx := newBrowser(t)
 	value := func(sel string) string {

@@ -22,6 +22,7 @@ import (
 // has just looked (at 07:06:59.999, when nothing was overdue yet), so the
 // pages' requests do not tick for it either.
 func TestStalledBannerInTheBrowser(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	seven := time.Date(2026, 11, 2, 4, 0, 0, 0, time.UTC) // 07:00 in Istanbul
 	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "studio.db"))

@@ -24,6 +24,7 @@ import (
 // and lists both, and the notifications name them, in Turkish and English.
 // No ticker runs here: one would take the dead run over at once.
 func TestStuckReleasesInTheBrowser(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	nine := time.Date(2026, 11, 2, 6, 0, 0, 0, time.UTC) // 09:00 in Istanbul
 	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "studio.db"))
