@@ -20,10 +20,11 @@ import (
 
 // The browser tests check every page they visit with Deque's axe-core, a
 // tool the project did not write, against the WCAG 2.0–2.2 A and AA rules:
-// newBrowser injects it into every document the tab loads; it runs when a
-// page has loaded and after every htmx swap, and again, awaited, at the
-// screens shots and shot capture (in light and dark). A violation fails
-// the test with the rule, the element and axe's summary.
+// newBrowser injects it into every document the tab loads; it runs on the
+// whole page when it has loaded, on what each htmx swap put in, on any
+// state it has not checked before, and again, awaited, before each
+// screenshot (in light and dark). A violation fails the test with the
+// rule, the element and axe's summary.
 
 // axePath is axe-core as test/axe/package-lock.json pins it; `make
 // deps-test` installs it there with `npm ci`.
@@ -40,7 +41,7 @@ const axeRunner = `
 (function () {
   if (window.studioAxe || !window.axe) return;
   var options = { runOnly: { type: "tag", values: %s }, resultTypes: ["violations"], restoreScroll: true };
-  var queue = Promise.resolve(), timer = 0;
+  var queue = Promise.resolve(), timer = 0, loaded = false, swapped = [];
   function report(r) {
     return {
       url: location.href,
@@ -59,10 +60,10 @@ const axeRunner = `
   // its documents, so that a state seen again (the same page revisited,
   // a swap that changed nothing) is not checked again: its violations were
   // reported the first time.
-  function state() {
-    var html = document.documentElement.outerHTML, h = 0;
+  function state(scope) {
+    var html = scope ? scope.map(function (el) { return el.outerHTML; }).join("\n") : document.documentElement.outerHTML, h = 0;
     for (var i = 0; i < html.length; i++) h = (h * 31 + html.charCodeAt(i)) | 0;
-    return ["studioAxe", location.href, innerWidth, innerHeight,
+    return ["studioAxe", scope ? "part" : "page", location.href, innerWidth, innerHeight,
       matchMedia("(prefers-color-scheme: dark)").matches, html.length, h].join(" ");
   }
   function seen(key) {
@@ -71,12 +72,18 @@ const axeRunner = `
   function remember(key) {
     try { sessionStorage.setItem(key, "1"); } catch (e) {}
   }
-  window.studioAxe = function () {
+  // studioAxe() checks the whole page; studioAxe(elements) only what an
+  // htmx swap put there (the page around it was checked when it loaded).
+  window.studioAxe = function (scope) {
     clearTimeout(timer);
+    swapped = [];
+    if (!scope) loaded = false;
     var run = queue.then(function () {
-      var key = state();
+      scope = scope && scope.filter(function (el) { return el.isConnected; });
+      if (scope && !scope.length) return { url: location.href, repeat: true, violations: [] };
+      var key = state(scope);
       if (seen(key)) return { url: location.href, repeat: true, violations: [] };
-      return axe.run(document, options).then(function (r) {
+      return axe.run(scope ? { include: scope } : document, options).then(function (r) {
         remember(key);
         return report(r);
       }, function (e) {
@@ -86,10 +93,16 @@ const axeRunner = `
     queue = run;
     return run;
   };
-  function later() {
+  // After a load the whole page is checked; after swaps, what they swapped
+  // in, unless a load is waiting anyway.
+  function later(e) {
     clearTimeout(timer);
+    if (e.type === "load") loaded = true;
+    else if (e.target instanceof Element) swapped.push(e.target);
     timer = setTimeout(function () {
-      if (window.studioAxeReport) window.studioAxe().then(window.studioAxeReport);
+      var scope = loaded ? undefined : swapped;
+      loaded = false;
+      if (window.studioAxeReport) window.studioAxe(scope).then(window.studioAxeReport);
     }, 100);
   }
   addEventListener("load", later);
