@@ -102,7 +102,7 @@ func TestApprovals(t *testing.T) {
 		}
 		// Nobody approves their own request, even with the right: make an
 		// editor the requester by hand.
-		if _, err := b.Store.DB().Exec(`UPDATE approvals SET requested_by = json_object('kind', 'person', 'id', ?, 'name', 'Elif') WHERE id = ?`,
+		if _, err := b.Store.DB().Exec(`UPDATE approvals SET requested_by = json_object('kind', 'person', 'id', CAST(? AS TEXT), 'name', 'Elif') WHERE id = ?`,
 			b.Editor.ID, q.ID); err != nil {
 			t.Fatal(err)
 		}

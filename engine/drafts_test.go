@@ -19,7 +19,7 @@ import (
 func (b *testBundle) drDump(tb testing.TB) string {
 	tb.Helper()
 	return b.Dump(tb) + "\n" + b.Text(tb, `SELECT 'pins ' || COALESCE(group_concat(release_id || '/' || node_id || ':' || op || ':' ||
-		COALESCE(target_rev, '-') || ':' || COALESCE(base_rev, '-') || ':' || COALESCE(added_because, '-') || ':' || deps,
+		COALESCE(CAST(target_rev AS TEXT), '-') || ':' || COALESCE(CAST(base_rev AS TEXT), '-') || ':' || COALESCE(added_because, '-') || ':' || deps,
 		' ' ORDER BY release_id, node_id), '') FROM release_items`) + "\n" +
 		b.Text(tb, `SELECT 'titles ' || COALESCE(group_concat(id || '=' || COALESCE(title, '-') || ':' || hash, ' ' ORDER BY id), '') FROM releases`)
 }

@@ -586,7 +586,7 @@ func TestEditAndRepin(t *testing.T) {
 		if got.State != release.StateAwaitingApproval || got.Approval != nil || got.Hash == rel.Hash {
 			t.Fatalf("release %s approval %+v, want waiting with the approval void", got.State, got.Approval)
 		}
-		if s := b.Text(t, `SELECT group_concat(status, ' ') FROM (SELECT status FROM approvals WHERE release_id = ? ORDER BY created_at, status)`, r.ID); s != "approved waiting" {
+		if s := b.Text(t, `SELECT group_concat(status, ' ') FROM (SELECT status FROM approvals WHERE release_id = ? ORDER BY created_at, status) a`, r.ID); s != "approved waiting" {
 			t.Fatalf("requests %q, want the old one approved and exactly one new one waiting", s)
 		}
 		if s := b.Text(t, `SELECT state_hash FROM approvals WHERE release_id = ? AND status = 'waiting'`, r.ID); s != got.Hash {

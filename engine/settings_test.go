@@ -344,7 +344,7 @@ func TestKillSwitch(t *testing.T) {
 			t.Fatalf("after resuming: %+v", got)
 		}
 		rows := b.Text(t, `SELECT group_concat(action || ' ' || json_extract(actor, '$.id') || ' ' || site_id || ' ' ||
-			json_extract(details, '$.reason') || ' ' || at, ' | ') FROM (SELECT * FROM audit WHERE action LIKE 'site.schedules_%' ORDER BY id)`)
+			json_extract(details, '$.reason') || ' ' || at, ' | ') FROM (SELECT * FROM audit WHERE action LIKE 'site.schedules_%' ORDER BY id) a`)
 		want := "site.schedules_pause " + b.Admin.ID + " " + b.Site.ID + " Checking the election feed 2026-11-02T05:10:00.000Z | " +
 			"site.schedules_resume " + b.Owner.ID + " " + b.Site.ID + " Feed checked 2026-11-02T05:25:00.000Z"
 		if rows != want {

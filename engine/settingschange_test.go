@@ -18,9 +18,9 @@ func TestChangeScheduleSettings(t *testing.T) {
 	}
 	unchanged := func(t *testing.T, what string, fn func()) {
 		t.Helper()
-		before := b.Dump(t) + b.Text(t, `SELECT COALESCE(group_concat(rev || ':' || paused || ':' || daily_write_cap), 'defaults') FROM schedule_settings`)
+		before := b.Dump(t) + b.Text(t, `SELECT COALESCE(group_concat(CAST(rev AS TEXT) || ':' || CAST(paused AS TEXT) || ':' || CAST(daily_write_cap AS TEXT)), 'defaults') FROM schedule_settings`)
 		fn()
-		if after := b.Dump(t) + b.Text(t, `SELECT COALESCE(group_concat(rev || ':' || paused || ':' || daily_write_cap), 'defaults') FROM schedule_settings`); after != before {
+		if after := b.Dump(t) + b.Text(t, `SELECT COALESCE(group_concat(CAST(rev AS TEXT) || ':' || CAST(paused AS TEXT) || ':' || CAST(daily_write_cap AS TEXT)), 'defaults') FROM schedule_settings`); after != before {
 			t.Errorf("%s changed:\n%s\n%s", what, before, after)
 		}
 	}

@@ -135,7 +135,7 @@ func (s *Store) RecordWindows(ctx context.Context, w scheduler.TaskWindows) (int
 			state, ended = `'ended'`, now
 		}
 		ok, err := one(tx.ExecContext(ctx, `UPDATE automations SET handled_at = ?, next_run_at = ?, due_at = ?, state = `+state+`,
-			ended_at = COALESCE(?, ended_at), manual_window = CASE WHEN ? THEN NULL ELSE manual_window END
+			ended_at = COALESCE(?, ended_at), manual_window = CASE WHEN ? = 1 THEN NULL ELSE manual_window END
 			WHERE id = ? AND rev = ? AND handled_at = ? AND open_run_id IS NULL`,
 			instant(w.Handled), optionalInstant(w.NextRunAt), optionalInstant(w.DueAt), ended, w.ClearManual,
 			w.AutomationID, w.Rev, instant(w.HandledAt)))

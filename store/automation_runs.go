@@ -38,7 +38,7 @@ const dueWorkSQL = `SELECT r.*, w.due, w.sys FROM (SELECT ` + automationsDue + `
 		WHERE ((state IN ('scheduled', 'awaiting_approval') AND execute_at <= ?) OR (state = 'running' AND lease_until <= ?))
 		  AND (COALESCE(p.paused, 0) = 0 OR state = 'awaiting_approval' OR execute_at <= ?)
 		ORDER BY due_order, id
-		LIMIT ?) r ON 1
+		LIMIT ?) r ON 1 = 1
 		ORDER BY r.due_order, r.id`
 
 // DueWork is DueReleases with the automations' earliest due_at, in one
@@ -209,7 +209,7 @@ func (s *Store) TakeStep(ctx context.Context, c scheduler.StepClaim) (bool, erro
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		now, until := instant(c.Now), instant(c.Until)
 		ok, err := one(tx.ExecContext(ctx, `UPDATE schedule_runs SET lease_token = ?, lease_until = ?,
-			attempt = attempt + (lease_token IS NOT NULL), rev = rev + 1, updated_at = ?
+			attempt = attempt + CASE WHEN lease_token IS NOT NULL THEN 1 ELSE 0 END, rev = rev + 1, updated_at = ?
 			WHERE id = ? AND rev = ? AND state = 'running' AND COALESCE(lease_token, '') = ? AND (lease_until IS NULL OR lease_until <= ?)`,
 			c.Token, until, now, c.RunID, c.Rev, c.OldToken, now))
 		if err != nil {
@@ -347,10 +347,10 @@ func (s *Store) Retain(ctx context.Context, p scheduler.RetentionPass) (runs, re
 		if _, err := tx.ExecContext(ctx, `CREATE TEMP TABLE IF NOT EXISTS retained (id TEXT PRIMARY KEY)`); err != nil {
 			return fmt.Errorf("store: retain: %w", err)
 		}
-		if _, err := tx.ExecContext(ctx, `DELETE FROM temp.retained`); err != nil {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM retained`); err != nil {
 			return fmt.Errorf("store: retain: %w", err)
 		}
-		res, err = tx.ExecContext(ctx, `INSERT INTO temp.retained SELECT id FROM releases
+		res, err = tx.ExecContext(ctx, `INSERT INTO retained SELECT id FROM releases
 			WHERE updated_at < ? AND state IN ('published', 'conflict', 'missed', 'expired', 'failed', 'canceled')
 			ORDER BY updated_at LIMIT ?`, instant(p.ReleasesBefore), p.Limit)
 		if err != nil {
@@ -362,10 +362,10 @@ func (s *Store) Retain(ctx context.Context, p scheduler.RetentionPass) (runs, re
 			return nil
 		}
 		for _, q := range []string{
-			`DELETE FROM approvals WHERE release_id IN (SELECT id FROM temp.retained)`,
-			`DELETE FROM release_items WHERE release_id IN (SELECT id FROM temp.retained)`,
-			`DELETE FROM releases WHERE id IN (SELECT id FROM temp.retained)`,
-			`DELETE FROM temp.retained`,
+			`DELETE FROM approvals WHERE release_id IN (SELECT id FROM retained)`,
+			`DELETE FROM release_items WHERE release_id IN (SELECT id FROM retained)`,
+			`DELETE FROM releases WHERE id IN (SELECT id FROM retained)`,
+			`DELETE FROM retained`,
 		} {
 			if _, err := tx.ExecContext(ctx, q); err != nil {
 				return fmt.Errorf("store: retain releases: %w", err)

@@ -140,16 +140,19 @@ func (s *Store) LastRuns(ctx context.Context, as []automations.Automation) error
 	if len(as) == 0 {
 		return nil
 	}
-	marks := strings.Repeat("?, ", len(as))
-	args := make([]any, len(as))
+	ids := make([]string, len(as))
 	at := map[string]int{}
 	for i, a := range as {
-		args[i] = a.ID
+		ids[i] = a.ID
 		at[a.ID] = i
+	}
+	list, err := jsonText(ids)
+	if err != nil {
+		return err
 	}
 	rows, err := s.read.QueryContext(ctx, `SELECT `+runColumns+` FROM schedule_runs r
 		WHERE r.id IN (SELECT (SELECT x.id FROM schedule_runs x WHERE x.subject_id = s.value ORDER BY x.occurrence_at DESC, x.id DESC LIMIT 1)
-		  FROM json_each(json_array(`+marks[:len(marks)-2]+`)) s)`, args...)
+		  FROM json_each(?) s)`, list)
 	if err != nil {
 		return fmt.Errorf("store: last runs: %w", err)
 	}

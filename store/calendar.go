@@ -25,10 +25,10 @@ import (
 // summary reads release_items_summary alone. The creator and the approval
 // are read when asked for (?1): counting a month of releases does without.
 const calendarBrief = `r.id, r.state, r.execute_at,
-	(SELECT count(*) || ' ' || COALESCE(min(op), '-') || ' ' || COALESCE(min(node_kind), '-') FROM release_items
+	(SELECT CAST(count(*) AS TEXT) || ' ' || COALESCE(min(op), '-') || ' ' || COALESCE(min(node_kind), '-') FROM release_items
 		WHERE release_id = r.id),
-	CASE WHEN ?1 THEN r.created_by END, CASE WHEN ?1 THEN r.approval ->> '$.kind' END,
-	CASE WHEN ?1 THEN r.approval ->> '$.by.id' END`
+	CASE WHEN ?1 = 1 THEN r.created_by END, CASE WHEN ?1 = 1 THEN json_extract(r.approval, '$.kind') END,
+	CASE WHEN ?1 = 1 THEN json_extract(r.approval, '$.by.id') END`
 
 const calendarFull = `,
 	COALESCE(NULLIF(r.title, ''), (SELECT json_extract(n.body, '$.title') FROM release_items t JOIN nodes n ON n.id = t.node_id
@@ -103,7 +103,7 @@ func (s *Store) CalendarReleases(ctx context.Context, q calendar.CalendarRelease
 		var r calendar.CalendarRelease
 		var state, at, summary string
 		var by, approvalKind, approvedBy, request sql.NullString
-		var overlaps int
+		var overlaps bool
 		dest := []any{&r.ID, &state, &at, &summary, &by, &approvalKind, &approvedBy}
 		if !q.Brief {
 			dest = append(dest, &r.Title, &r.Rev, &overlaps, &request)
@@ -117,7 +117,7 @@ func (s *Store) CalendarReleases(ctx context.Context, q calendar.CalendarRelease
 		r.Items, _ = strconv.Atoi(count)
 		r.Op, r.NodeKind = release.Op(op), release.NodeKind(kind)
 		r.ApprovalKind, r.ApprovedBy = approvalKind.String, approvedBy.String
-		r.Overlaps, r.RequestID = overlaps == 1, request.String
+		r.Overlaps, r.RequestID = overlaps, request.String
 		if r.At, err = storedInstant(at); err != nil {
 			return nil, err
 		}

@@ -31,11 +31,11 @@ type execer interface {
 func createSite(ctx context.Context, db execer, site engine.Site, now time.Time) error {
 	// The first site answers the hosts no site names (0030).
 	q, args := `INSERT INTO sites (id, name, time_zone, published_snapshot_id, rev, hash, created_at, updated_at, public_url, default_host)
-		VALUES (?, ?, ?, NULLIF(?, ''), ?, ?, ?, ?, ?, NOT EXISTS (SELECT 1 FROM sites))`, []any{site.ID, site.Name, site.TimeZone, site.PublishedSnapshotID,
+		VALUES (?, ?, ?, NULLIF(?, ''), ?, ?, ?, ?, ?, CASE WHEN EXISTS (SELECT 1 FROM sites) THEN 0 ELSE 1 END)`, []any{site.ID, site.Name, site.TimeZone, site.PublishedSnapshotID,
 		site.Rev, site.Hash, instant(now), instant(now), site.PublicURL}
 	if site.Lang != "" {
 		q, args = `INSERT INTO sites (id, name, time_zone, published_snapshot_id, rev, hash, created_at, updated_at, public_url, default_host, lang)
-		VALUES (?, ?, ?, NULLIF(?, ''), ?, ?, ?, ?, ?, NOT EXISTS (SELECT 1 FROM sites), ?)`, append(args, site.Lang)
+		VALUES (?, ?, ?, NULLIF(?, ''), ?, ?, ?, ?, ?, CASE WHEN EXISTS (SELECT 1 FROM sites) THEN 0 ELSE 1 END, ?)`, append(args, site.Lang)
 	}
 	_, err := db.ExecContext(ctx, q, args...)
 	return err
@@ -179,8 +179,8 @@ func saveNode(ctx context.Context, tx *sql.Tx, n content.Node, expectedRev int64
 	if expectedRev == 0 {
 		// The one who creates a node is its author, for good: later
 		// versions never change it (own-level scopes, §10.1).
-		ok, err = one(tx.ExecContext(ctx, `INSERT OR IGNORE INTO nodes (id, site_id, kind, body, rev, hash, updated_at, author_id)
-			VALUES (?, ?, ?, ?, 1, ?, ?, ?)`, n.ID, n.SiteID, string(n.Kind), string(body), n.Hash, instant(now), by.ID))
+		ok, err = one(tx.ExecContext(ctx, `INSERT INTO nodes (id, site_id, kind, body, rev, hash, updated_at, author_id)
+			VALUES (?, ?, ?, ?, 1, ?, ?, ?) ON CONFLICT DO NOTHING`, n.ID, n.SiteID, string(n.Kind), string(body), n.Hash, instant(now), by.ID))
 	} else {
 		ok, err = one(tx.ExecContext(ctx, `UPDATE nodes SET body = ?, rev = rev + 1, hash = ?, updated_at = ?
 			WHERE id = ? AND site_id = ? AND rev = ? AND deleted_at IS NULL
@@ -237,8 +237,8 @@ func (s *Store) HeldNodesOf(ctx context.Context, siteID string, ids []string) (m
 	}
 	return s.heldNodes(s.read.QueryContext(ctx, `SELECT i.node_id, r.id, r.rev, r.state, r.execute_at, i.op = 'remove'
 		FROM (SELECT value AS wanted FROM json_each(?)) w
-		CROSS JOIN release_items i ON i.node_id = w.wanted JOIN releases r ON r.id = i.release_id
-		WHERE i.site_id = ? AND i.held = 1 ORDER BY r.execute_at DESC`, list, siteID))
+		CROSS JOIN release_items i JOIN releases r ON r.id = i.release_id
+		WHERE i.node_id = w.wanted AND i.site_id = ? AND i.held = 1 ORDER BY r.execute_at DESC`, list, siteID))
 }
 
 func (s *Store) heldNodes(rows *sql.Rows, err error) (map[string]engine.Held, error) {
@@ -276,7 +276,7 @@ const addressHoldersQuery = `SELECT id, MAX(title), MAX(live), MAX(working) FROM
 	WHERE json_extract(v.body, '$.slug') = ?3 AND n.site_id = ?1 AND n.kind = ?2 AND v.node_id <> ?4
 	AND EXISTS (SELECT 1 FROM snapshot_refs x
 		WHERE x.site_id = ?1 AND x.node_id = v.node_id AND x.rev = v.rev AND x.until_seq IS NULL)
-) GROUP BY id ORDER BY MAX(live) DESC, id`
+) holders GROUP BY id ORDER BY MAX(live) DESC, id`
 
 // AddressHolders lists the nodes of a site other than exceptID whose
 // working copy or live version is of kind and has slug, live ones first.
@@ -309,7 +309,7 @@ const addressClashQuery = `WITH t AS (
 	SELECT json_extract(i.value, '$.id') AS id, json_extract(i.value, '$.kind') AS kind,
 		json_extract(v.body, '$.slug') AS slug, json_extract(v.body, '$.title') AS title
 	FROM json_each(?2) i
-	JOIN node_versions v ON v.node_id = json_extract(i.value, '$.id') AND v.rev = json_extract(i.value, '$.rev')
+	JOIN node_versions v ON v.node_id = json_extract(i.value, '$.id') AND v.rev = CAST(json_extract(i.value, '$.rev') AS INTEGER)
 )
 SELECT * FROM (
 	SELECT t.id, t.title, t.slug, t.kind, h.node_id, json_extract(h.body, '$.title')
@@ -321,7 +321,7 @@ SELECT * FROM (
 	UNION ALL
 	SELECT b.id, b.title, b.slug, b.kind, a.id, a.title
 	FROM t a JOIN t b ON a.kind = b.kind AND a.slug = b.slug AND a.id < b.id
-) LIMIT 1`
+) clashes LIMIT 1`
 
 // AddressClash finds the first set item of a release that would take over
 // an address (see engine.AddressClash), in one statement.

@@ -34,7 +34,7 @@ func checkOpenCaps(ctx context.Context, tx *sql.Tx, siteID string, c engine.Open
 		return nil
 	}
 	var site, mine int
-	err := tx.QueryRowContext(ctx, `SELECT count(*), coalesce(sum(json_extract(created_by, '$.id') = ?), 0)
+	err := tx.QueryRowContext(ctx, `SELECT count(*), count(*) FILTER (WHERE json_extract(created_by, '$.id') = ?)
 		FROM releases WHERE site_id = ? AND state IN `+openStates, c.CreatorID, siteID).Scan(&site, &mine)
 	if err != nil {
 		return fmt.Errorf("store: open releases: %w", err)

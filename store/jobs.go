@@ -270,16 +270,18 @@ func (s *Store) SaveFindings(ctx context.Context, w jobs.FindingsWrite) error {
 				return fmt.Errorf("store: save findings: %w", err)
 			}
 			// new or still there, as the finding's first run (just written) says
-			if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO job_finding_runs (run_id, finding_id, seen)
-				SELECT ?1, id, iif(first_run = ?1, 'new', 'still') FROM job_findings
-				WHERE automation_id = ?2 AND key IN (SELECT value FROM json_each(?3))`,
+			if _, err := tx.ExecContext(ctx, `INSERT INTO job_finding_runs (run_id, finding_id, seen)
+				SELECT ?1, id, CASE WHEN first_run = ?1 THEN 'new' ELSE 'still' END FROM job_findings
+				WHERE automation_id = ?2 AND key IN (SELECT value FROM json_each(?3))
+				ON CONFLICT DO NOTHING`,
 				w.RunID, w.AutomationID, keysJSON(keys)); err != nil {
 				return fmt.Errorf("store: finding runs: %w", err)
 			}
 		}
 		if w.Gone {
-			if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO job_finding_runs (run_id, finding_id, seen)
-				SELECT ?, id, 'gone' FROM job_findings WHERE automation_id = ? AND gone_run IS NULL AND last_run != ?`,
+			if _, err := tx.ExecContext(ctx, `INSERT INTO job_finding_runs (run_id, finding_id, seen)
+				SELECT ?, id, 'gone' FROM job_findings WHERE automation_id = ? AND gone_run IS NULL AND last_run != ?
+				ON CONFLICT DO NOTHING`,
 				w.RunID, w.AutomationID, w.RunID); err != nil {
 				return fmt.Errorf("store: finding runs gone: %w", err)
 			}
@@ -376,7 +378,7 @@ func (s *Store) CountNotFound(ctx context.Context, hits []jobs.NotFoundHits, lim
 			_, err := tx.ExecContext(ctx, `INSERT INTO site_not_found (site_id, day, path, hits)
 				SELECT ?1, ?2, ?3, ?4 WHERE EXISTS (SELECT 1 FROM site_not_found WHERE site_id = ?1 AND day = ?2 AND path = ?3)
 				OR (SELECT count(*) FROM site_not_found WHERE site_id = ?1 AND day = ?2) < ?5
-				ON CONFLICT (site_id, day, path) DO UPDATE SET hits = hits + excluded.hits`, h.SiteID, h.Day, h.Path, h.Hits, limit)
+				ON CONFLICT (site_id, day, path) DO UPDATE SET hits = site_not_found.hits + excluded.hits`, h.SiteID, h.Day, h.Path, h.Hits, limit)
 			if err != nil {
 				return fmt.Errorf("store: count 404: %w", err)
 			}
@@ -410,11 +412,11 @@ func (s *Store) TopNotFound(ctx context.Context, siteID, from, to string, limit 
 func (s *Store) ReleaseOutcomes(ctx context.Context, siteID string, from, to time.Time) (jobs.ReleaseOutcomes, error) {
 	var o jobs.ReleaseOutcomes
 	err := s.read.QueryRowContext(ctx, `SELECT
-		COALESCE(sum(r.state = 'published'), 0),
-		COALESCE(sum(r.state = 'published' AND EXISTS (SELECT 1 FROM schedule_runs sr
-			WHERE sr.subject_id = r.id AND sr.lateness_s >= 60)), 0),
-		COALESCE(sum(r.state = 'missed'), 0), COALESCE(sum(r.state = 'conflict'), 0),
-		COALESCE(sum(r.state IN ('failed', 'expired')), 0)
+		count(*) FILTER (WHERE r.state = 'published'),
+		count(*) FILTER (WHERE r.state = 'published' AND EXISTS (SELECT 1 FROM schedule_runs sr
+			WHERE sr.subject_id = r.id AND sr.lateness_s >= 60)),
+		count(*) FILTER (WHERE r.state = 'missed'), count(*) FILTER (WHERE r.state = 'conflict'),
+		count(*) FILTER (WHERE r.state IN ('failed', 'expired'))
 		FROM releases r WHERE r.site_id = ? AND r.state IN ('published', 'missed', 'conflict', 'failed', 'expired')
 		AND r.updated_at > ? AND r.updated_at <= ?`, siteID, instant(from), instant(to)).
 		Scan(&o.Published, &o.Late, &o.Missed, &o.Conflicts, &o.Failed)

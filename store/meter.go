@@ -20,26 +20,29 @@ type meter struct{ n, writes atomic.Int64 }
 // Statements is how many statements this store has sent so far.
 func (s *Store) Statements() int64 { return s.meter.n.Load() }
 
-// connector opens modernc connections wrapped so that every statement —
-// executed directly or through a prepared statement — is counted.
+// connector opens connections of its engine's driver, wrapped so that
+// every statement — executed directly or through a prepared statement —
+// is counted, and on PostgreSQL rewritten from the store's SQL (pgsql.go).
 type connector struct {
-	dsn   string
+	base  driver.Connector
 	meter *meter
 	write bool // the write pool: count its commits in meter.writes
+	pg    bool // PostgreSQL: rewrite statements; a write transaction takes the write lock
 }
 
-func (c connector) Connect(context.Context) (driver.Conn, error) {
-	conn, err := (&sqlite.Driver{}).Open(c.dsn)
+func (c connector) Connect(ctx context.Context) (driver.Conn, error) {
+	conn, err := c.base.Connect(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return &countedConn{conn.(sqliteConn), c.meter, c.write}, nil
+	return &countedConn{conn.(engineConn), c.meter, c.write, c.pg}, nil
 }
 
-func (c connector) Driver() driver.Driver { return &sqlite.Driver{} }
+func (c connector) Driver() driver.Driver { return c.base.Driver() }
 
-// sqliteConn is what modernc's connection implements.
-type sqliteConn interface {
+// engineConn is what the connections of both drivers (modernc's and pgx's
+// stdlib) implement.
+type engineConn interface {
 	driver.Conn
 	driver.ConnBeginTx
 	driver.ConnPrepareContext
@@ -47,18 +50,49 @@ type sqliteConn interface {
 	driver.QueryerContext
 	driver.Pinger
 	driver.SessionResetter
-	driver.Validator
 }
 
 type countedConn struct {
-	sqliteConn
+	engineConn
 	meter *meter
 	write bool
+	pg    bool
+}
+
+// IsValid asks the driver when it can tell (modernc can); a connection
+// that cannot is valid until it fails.
+func (c *countedConn) IsValid() bool {
+	v, ok := c.engineConn.(driver.Validator)
+	return !ok || v.IsValid()
+}
+
+// CheckNamedValue lets pgx convert arguments itself, as it does unwrapped,
+// but for booleans: they are the integers 1 and 0 in both engines, as
+// SQLite stores them (a column is INTEGER, a test is "= 1").
+func (c *countedConn) CheckNamedValue(nv *driver.NamedValue) error {
+	if b, ok := nv.Value.(bool); ok && c.pg {
+		nv.Value = int64(0)
+		if b {
+			nv.Value = int64(1)
+		}
+	}
+	if ch, ok := c.engineConn.(driver.NamedValueChecker); ok {
+		return ch.CheckNamedValue(nv)
+	}
+	return driver.ErrSkip
+}
+
+// sql is q as this connection's engine runs it.
+func (c *countedConn) sql(ctx context.Context, q string) string {
+	if c.pg && ctx.Value(verbatim{}) == nil {
+		return postgresSQL(q)
+	}
+	return q
 }
 
 func (c *countedConn) ExecContext(ctx context.Context, q string, args []driver.NamedValue) (driver.Result, error) {
 	c.meter.n.Add(1)
-	res, err := c.sqliteConn.ExecContext(ctx, q, args)
+	res, err := c.engineConn.ExecContext(ctx, c.sql(ctx, q), args)
 	if c.write {
 		c.meter.writes.Add(1) // after the statement: a reader that sees the count sees its effect
 	}
@@ -67,16 +101,25 @@ func (c *countedConn) ExecContext(ctx context.Context, q string, args []driver.N
 
 func (c *countedConn) QueryContext(ctx context.Context, q string, args []driver.NamedValue) (driver.Rows, error) {
 	c.meter.n.Add(1)
-	return c.sqliteConn.QueryContext(ctx, q, args)
+	return c.engineConn.QueryContext(ctx, c.sql(ctx, q), args)
 }
 
 // BeginTx counts BEGIN, and the transaction counts its COMMIT or
 // ROLLBACK: each is a statement SQLite runs, and a round trip on a server.
 func (c *countedConn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, error) {
 	c.meter.n.Add(1)
-	tx, err := c.sqliteConn.BeginTx(ctx, opts)
+	tx, err := c.engineConn.BeginTx(ctx, opts)
 	if err != nil {
 		return nil, err
+	}
+	if c.pg && c.write {
+		// One writer at a time, as on SQLite (whose immediate transactions
+		// take its write lock at BEGIN): the store's guarded read-then-write
+		// transactions were written for that. Part of BEGIN, not counted.
+		if _, err := c.engineConn.ExecContext(ctx, writeLockSQL, nil); err != nil {
+			tx.Rollback()
+			return nil, err
+		}
 	}
 	return countedTx{tx, c.meter, c.write}, nil
 }
@@ -102,7 +145,7 @@ func (t countedTx) Rollback() error {
 }
 
 func (c *countedConn) PrepareContext(ctx context.Context, q string) (driver.Stmt, error) {
-	st, err := c.sqliteConn.PrepareContext(ctx, q)
+	st, err := c.engineConn.PrepareContext(ctx, c.sql(ctx, q))
 	if err != nil {
 		return nil, err
 	}
@@ -130,5 +173,14 @@ func (s *countedStmt) QueryContext(ctx context.Context, args []driver.NamedValue
 }
 
 func openCounted(dsn string, m *meter, write bool) *sql.DB {
-	return sql.OpenDB(connector{dsn, m, write})
+	return sql.OpenDB(connector{base: sqliteConnector(dsn), meter: m, write: write})
 }
+
+// sqliteConnector opens modernc connections to one DSN.
+type sqliteConnector string
+
+func (dsn sqliteConnector) Connect(context.Context) (driver.Conn, error) {
+	return (&sqlite.Driver{}).Open(string(dsn))
+}
+
+func (dsn sqliteConnector) Driver() driver.Driver { return &sqlite.Driver{} }

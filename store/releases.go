@@ -83,7 +83,7 @@ func pinNodes(ctx context.Context, tx *sql.Tx, pinnedRevs map[string]int64, newV
 		}
 		var ok int
 		err := tx.QueryRowContext(ctx, `SELECT count(*) FROM nodes WHERE id = ? AND rev = ?
-			AND (? OR NOT EXISTS (SELECT 1 FROM release_items WHERE node_id = nodes.id AND held = 1))`, id, want, overlap).Scan(&ok)
+			AND (? = 1 OR NOT EXISTS (SELECT 1 FROM release_items WHERE node_id = nodes.id AND held = 1))`, id, want, overlap).Scan(&ok)
 		if err != nil {
 			return fmt.Errorf("store: pin %s: %w", id, err)
 		}
@@ -169,8 +169,8 @@ const releaseColumns = `id, site_id, COALESCE(title, ''), state, hash, when_kind
 	(SELECT json_group_array(json_object('node', node_id, 'op', op, 'kind', node_kind, 'trev', target_rev,
 		'thash', target_hash, 'brev', base_rev, 'bhash', base_hash, 'deps', json(deps), 'restore', restore_rev,
 		'because', added_because,
-		'gone', NOT EXISTS (SELECT 1 FROM nodes n WHERE n.id = node_id AND n.deleted_at IS NULL)))
-	 FROM (SELECT * FROM release_items WHERE release_id = releases.id ORDER BY node_id))`
+		'gone', CASE WHEN EXISTS (SELECT 1 FROM nodes n WHERE n.id = node_id AND n.deleted_at IS NULL) THEN 0 ELSE 1 END))
+	 FROM (SELECT * FROM release_items WHERE release_id = releases.id ORDER BY node_id) items)`
 
 // itemRow is one item as releaseColumns encodes it.
 type itemRow struct {
@@ -286,7 +286,7 @@ func (s *Store) queryReleases(ctx context.Context, where string, args ...any) ([
 // time that are not finished, ordered by time then id.
 func (s *Store) Releases(ctx context.Context, siteID string, from, to time.Time) ([]engine.ReleaseRow, error) {
 	return s.queryReleases(ctx, `site_id = ? AND ((execute_at >= ? AND execute_at < ?)
-		OR (execute_at IS NULL AND state IN ('draft', 'awaiting_approval'))) ORDER BY execute_at, id`,
+		OR (execute_at IS NULL AND state IN ('draft', 'awaiting_approval'))) ORDER BY execute_at NULLS FIRST, id`,
 		siteID, instant(from), instant(to))
 }
 
@@ -310,7 +310,7 @@ func (s *Store) ReleasesPage(ctx context.Context, q engine.ReleasePageQuery) ([]
 		where += ` AND execute_at IS NOT NULL AND (execute_at > ? OR (execute_at = ? AND id > ?))`
 		args = append(args, instant(*a.At), instant(*a.At), a.ID)
 	}
-	return s.queryReleases(ctx, where+` ORDER BY execute_at, id LIMIT ?`, append(args, q.Limit)...)
+	return s.queryReleases(ctx, where+` ORDER BY execute_at NULLS FIRST, id LIMIT ?`, append(args, q.Limit)...)
 }
 
 // ReleasesByID reads the given releases of a site in one statement.
@@ -399,8 +399,8 @@ func changeRelease(ctx context.Context, tx *sql.Tx, c engine.Change) error {
 	// Each of outcome and approval is written (a new value, or NULL when
 	// cleared) or kept.
 	ok, err := one(tx.ExecContext(ctx, `UPDATE releases SET state = ?,
-		outcome = CASE WHEN ? THEN ? ELSE outcome END,
-		approval = CASE WHEN ? THEN ? ELSE approval END,
+		outcome = CASE WHEN ? = 1 THEN ? ELSE outcome END,
+		approval = CASE WHEN ? = 1 THEN ? ELSE approval END,
 		lease_token = NULL, lease_until = NULL, rev = rev + 1, updated_at = ?
 		WHERE id = ? AND rev = ? AND state IN (?`+strings.Repeat(",?", len(c.From)-1)+`)`, args...))
 	if err != nil {
@@ -434,7 +434,7 @@ func changeRelease(ctx context.Context, tx *sql.Tx, c engine.Change) error {
 			trigger, attempt, ended_at, lateness_s, rev, created_at, updated_at)
 			VALUES (?, ?, 'release', ?, ?, ?, ?, 1, ?, ?, 1, ?, ?)
 			ON CONFLICT (id) DO UPDATE SET state = excluded.state, ended_at = excluded.ended_at, lateness_s = excluded.lateness_s,
-			  lease_token = NULL, rev = rev + 1, updated_at = excluded.updated_at`,
+			  lease_token = NULL, rev = schedule_runs.rev + 1, updated_at = excluded.updated_at`,
 			r.ID, r.SiteID, r.SubjectID, instant(r.OccurrenceAt), r.State, r.Trigger, now, r.Lateness, now, now)
 		if err != nil {
 			return fmt.Errorf("store: record run: %w", err)

@@ -110,8 +110,8 @@ func (s *Store) ClaimRelease(ctx context.Context, c scheduler.Claim) (bool, erro
 		_, err = tx.ExecContext(ctx, `INSERT INTO schedule_runs (id, site_id, subject_kind, subject_id, occurrence_at, state,
 			trigger, attempt, lease_token, lease_until, started_at, rev, created_at, updated_at)
 			VALUES (?, ?, 'release', ?, ?, 'running', ?, 1, ?, ?, ?, 1, ?, ?)
-			ON CONFLICT (id) DO UPDATE SET state = 'running', attempt = attempt + 1, lease_token = excluded.lease_token,
-			  lease_until = excluded.lease_until, trigger = excluded.trigger, rev = rev + 1, updated_at = excluded.updated_at`,
+			ON CONFLICT (id) DO UPDATE SET state = 'running', attempt = schedule_runs.attempt + 1, lease_token = excluded.lease_token,
+			  lease_until = excluded.lease_until, trigger = excluded.trigger, rev = schedule_runs.rev + 1, updated_at = excluded.updated_at`,
 			c.RunID, c.SiteID, c.ReleaseID, at, c.Trigger, c.Token, instant(c.LeaseUntil), now, now, now)
 		if err != nil {
 			return fmt.Errorf("store: claim run: %w", err)
@@ -307,9 +307,9 @@ func (s *Store) ApplyRelease(ctx context.Context, a scheduler.Apply) (bool, erro
 				_, err := tx.ExecContext(ctx, `INSERT INTO schedule_runs (id, site_id, subject_kind, subject_id, occurrence_at,
 					state, outcome, trigger, attempt, started_at, ended_at, lateness_s, rev, created_at, updated_at)
 					VALUES (?, ?, 'release', ?, ?, 'succeeded', 'did-work', ?, 1, ?, ?, ?, 1, ?, ?)
-					ON CONFLICT (id) DO UPDATE SET state = 'succeeded', outcome = 'did-work', attempt = attempt + 1,
+					ON CONFLICT (id) DO UPDATE SET state = 'succeeded', outcome = 'did-work', attempt = schedule_runs.attempt + 1,
 					  ended_at = excluded.ended_at, lateness_s = excluded.lateness_s, lease_token = NULL,
-					  trigger = excluded.trigger, rev = rev + 1, updated_at = excluded.updated_at`,
+					  trigger = excluded.trigger, rev = schedule_runs.rev + 1, updated_at = excluded.updated_at`,
 					a.RunID, a.Site.ID, a.ReleaseID, instant(c.ExecuteAt), c.Trigger, now, now, a.Lateness, now, now)
 				return err == nil, err
 			})

@@ -24,15 +24,16 @@ import (
 // array of node ids) only those nodes are read, each by key.
 func snapshotRefs(snap, ids string) string {
 	legacy := `SELECT json_extract(j.value, '$.id') AS id, json_extract(j.value, '$.kind') AS kind,
-		json_extract(j.value, '$.rev') AS rev, json_extract(j.value, '$.hash') AS hash
+		CAST(json_extract(j.value, '$.rev') AS INTEGER) AS rev, json_extract(j.value, '$.hash') AS hash
 	FROM snapshots s, json_each(s.refs) j WHERE s.id = ` + snap + ` AND s.refs IS NOT NULL`
 	if ids != "" {
 		return legacy + ` AND json_extract(j.value, '$.id') IN (SELECT value FROM json_each(` + ids + `))
 	UNION ALL
 	SELECT x.node_id, x.kind, x.rev, x.hash FROM snapshots s CROSS JOIN json_each(` + ids + `) w
-	CROSS JOIN snapshot_refs x ON x.site_id = s.site_id AND x.node_id = w.value
+	CROSS JOIN snapshot_refs x
+	WHERE x.site_id = s.site_id AND x.node_id = w.value
 		AND x.from_seq <= s.seq AND (x.until_seq IS NULL OR x.until_seq > s.seq)
-	WHERE s.id = ` + snap + ` AND s.refs IS NULL`
+		AND s.id = ` + snap + ` AND s.refs IS NULL`
 	}
 	// Two ranges: the rows still live (the head index: with no statistics
 	// the planner would walk the site's whole history by primary key), and
@@ -49,8 +50,8 @@ func snapshotRefs(snap, ids string) string {
 }
 
 var (
-	snapshotRefsQuery   = `SELECT id, kind, rev, hash FROM (` + snapshotRefs("?1", "") + `) ORDER BY id`
-	snapshotRefsOfQuery = `SELECT id, kind, rev, hash FROM (` + snapshotRefs("?1", "?2") + `) ORDER BY id`
+	snapshotRefsQuery   = `SELECT id, kind, rev, hash FROM (` + snapshotRefs("?1", "") + `) refs ORDER BY id`
+	snapshotRefsOfQuery = `SELECT id, kind, rev, hash FROM (` + snapshotRefs("?1", "?2") + `) refs ORDER BY id`
 	liveNodesQuery      = liveNodesOf(snapshotRefs("?1", ""))
 	liveNodesOfQuery    = liveNodesOf(snapshotRefs("?1", "?2"))
 	headRefsQuery       = `SELECT node_id, kind, rev, hash FROM snapshot_refs INDEXED BY snapshot_refs_head WHERE site_id = ? AND until_seq IS NULL ORDER BY node_id`
@@ -120,7 +121,7 @@ func (s *Store) SnapshotRefs(ctx context.Context, snapshotID string, ids []strin
 // its live snapshot among ?2 joined (NULL when there are none).
 var liveRefsQuery = `SELECT s.*, r.* FROM (SELECT ` + siteColumns + ` FROM sites WHERE id = ?1) s
 	LEFT JOIN (SELECT id AS ref_id, kind AS ref_kind, rev AS ref_rev, hash AS ref_hash
-		FROM (` + snapshotRefs("(SELECT published_snapshot_id FROM sites WHERE id = ?1)", "?2") + `)) r ON 1
+		FROM (` + snapshotRefs("(SELECT published_snapshot_id FROM sites WHERE id = ?1)", "?2") + `) refs) r ON 1 = 1
 	ORDER BY r.ref_id`
 
 // LiveRefs returns the site and the refs of its live snapshot's nodes

@@ -164,7 +164,7 @@ func (m *snapshotModel) checkAll(t *testing.T) {
 // and by key.
 func TestSnapshotStoreProperty(t *testing.T) {
 	for seed := range int64(4) {
-		m := newSnapshotModel(t, storetest.Path(t), seed)
+		m := newSnapshotModel(t, storetest.Database(t), seed)
 		for range 120 {
 			m.step(t)
 			m.check(t, m.order[len(m.order)-1])
@@ -240,7 +240,7 @@ func TestSnapshotStoreMigration(t *testing.T) {
 // stays while nothing is written.
 func TestGenerationMovesOnEveryCommit(t *testing.T) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "studio.db")
+	path := storetest.Database(t)
 	a, err := store.Open(ctx, path)
 	if err != nil {
 		t.Fatal(err)

@@ -6,26 +6,20 @@ package store
 import (
 	"context"
 	"database/sql"
-	"embed"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
-	"strconv"
-	"strings"
 	"sync"
 	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"studio/engine"
 	"studio/engine/localtime"
 	"studio/engine/scheduler"
 )
-
-//go:embed migrations/*.sql
-var migrations embed.FS
 
 // Store is an open Studio database: a pool for reads and a single-connection
 // pool for writes, so the ticker and requests never fight over SQLite's one
@@ -47,6 +41,8 @@ type Store struct {
 	live        liveness
 	// pending keeps PendingCount's answers while nothing commits.
 	pending pendingCounts
+	// pg: the database is PostgreSQL (postgres.go), not a SQLite file.
+	pg bool
 }
 
 var _ engine.Store = (*Store)(nil)
@@ -63,8 +59,12 @@ func dsn(path string, write bool) string {
 	return "file:" + filepath.ToSlash(path) + "?" + q
 }
 
-// Open opens (creating if needed) the database file at path and migrates it.
+// Open opens the database at path and migrates it: a SQLite file (created
+// if needed), or a PostgreSQL database when path is a postgres:// URL.
 func Open(ctx context.Context, path string) (*Store, error) {
+	if IsPostgres(path) {
+		return openPostgres(ctx, path)
+	}
 	m := &meter{}
 	write := openCounted(dsn(path, true), m, true)
 	write.SetMaxOpenConns(1)
@@ -73,34 +73,43 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	watch := openCounted(dsn(path, false), m, false)
 	watch.SetMaxOpenConns(1)
 	s := &Store{read: read, write: write, watch: watch, meter: m}
-	if err := s.migrate(ctx); err != nil {
-		s.Close()
+	if err := s.start(ctx, `PRAGMA data_version`); err != nil {
 		return nil, err
 	}
-	var err error
-	if s.sites, err = read.PrepareContext(ctx, sitesQuery); err != nil {
-		s.Close()
-		return nil, fmt.Errorf("store: prepare: %w", err)
-	}
-	if s.liveSites, err = read.PrepareContext(ctx, liveSitesQuery); err != nil {
-		s.Close()
-		return nil, fmt.Errorf("store: prepare: %w", err)
-	}
-	if s.dataVersion, err = watch.PrepareContext(ctx, `PRAGMA data_version`); err != nil {
-		s.Close()
-		return nil, fmt.Errorf("store: prepare: %w", err)
-	}
 	// The file as opened, to notice later that the path names another
-	// file or none (see Liveness), and a first write probe: a read-only
-	// database opens without complaint and fails only when written.
+	// file or none (see Liveness).
+	var err error
 	if s.live.opened, err = os.Stat(path); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("store: %w", err)
 	}
 	s.live.path = path
+	return s, nil
+}
+
+// start migrates the database and prepares the statements kept open:
+// dataVersion is the query for Generation's number. It closes s when it
+// fails.
+func (s *Store) start(ctx context.Context, dataVersion string) error {
+	if err := s.migrate(ctx); err != nil {
+		s.Close()
+		return err
+	}
+	var err error
+	if s.sites, err = s.read.PrepareContext(ctx, sitesQuery); err == nil {
+		if s.liveSites, err = s.read.PrepareContext(ctx, liveSitesQuery); err == nil {
+			s.dataVersion, err = s.watch.PrepareContext(ctx, dataVersion)
+		}
+	}
+	if err != nil {
+		s.Close()
+		return fmt.Errorf("store: prepare: %w", err)
+	}
+	// A first write probe: a read-only database opens without complaint
+	// and fails only when written.
 	s.live.problem = s.probe(ctx)
 	s.live.checked = time.Now()
-	return s, nil
+	return nil
 }
 
 // DB is the write pool, for the session store, which shares the database.
@@ -121,48 +130,42 @@ func (s *Store) Close() error {
 	return errors.Join(err, s.read.Close(), s.write.Close(), s.watch.Close())
 }
 
-// migrate applies every embedded migration newer than the schema version,
-// each in its own transaction.
+// migrate applies every migration newer than the schema version, each in
+// its own transaction.
 func (s *Store) migrate(ctx context.Context) error {
-	if _, err := s.write.ExecContext(ctx,
-		`CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)`); err != nil {
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)`)
+		return err
+	})
+	if err != nil {
 		return fmt.Errorf("store: migrations table: %w", err)
 	}
-	names, err := fs.Glob(migrations, "migrations/*.sql")
+	list, err := migrationList(s.pg)
 	if err != nil {
 		return err
 	}
-	sort.Strings(names)
 	applied, err := s.appliedMigrations(ctx)
 	if err != nil {
 		return err
 	}
-	for _, name := range names {
-		version, err := strconv.Atoi(strings.SplitN(filepath.Base(name), "_", 2)[0])
-		if err != nil {
-			return fmt.Errorf("store: migration %s: bad name", name)
-		}
-		if applied[version] {
+	for _, m := range list {
+		if applied[m.version] {
 			continue
-		}
-		script, err := migrations.ReadFile(name)
-		if err != nil {
-			return err
 		}
 		err = s.tx(ctx, func(tx *sql.Tx) error {
 			var done int
-			if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM schema_migrations WHERE version = ?`, version).Scan(&done); err != nil || done > 0 {
+			if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM schema_migrations WHERE version = ?`, m.version).Scan(&done); err != nil || done > 0 {
 				return err
 			}
-			if _, err := tx.ExecContext(ctx, string(script)); err != nil {
+			if _, err := tx.ExecContext(context.WithValue(ctx, verbatim{}, true), m.script); err != nil {
 				return err
 			}
 			_, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)`,
-				version, instant(time.Now()))
+				m.version, instant(time.Now()))
 			return err
 		})
 		if err != nil {
-			return fmt.Errorf("store: migration %s: %w", name, err)
+			return fmt.Errorf("store: migration %s: %w", m.name, err)
 		}
 	}
 	return nil
@@ -279,10 +282,14 @@ func (s *Store) noteWrite(err error) error {
 	return err
 }
 
-// isReadOnly reports SQLite's SQLITE_READONLY (8), with any extended code.
+// isReadOnly reports SQLite's SQLITE_READONLY (8), with any extended code,
+// or PostgreSQL's read_only_sql_transaction (a standby, or a database set
+// read-only).
 func isReadOnly(err error) bool {
 	var coded interface{ Code() int }
-	return err != nil && errors.As(err, &coded) && coded.Code()&0xff == 8
+	var pgErr *pgconn.PgError
+	return err != nil && (errors.As(err, &coded) && coded.Code()&0xff == 8 ||
+		errors.As(err, &pgErr) && pgErr.Code == "25006")
 }
 
 // instant formats t in the storage format; the zero time is NULL.

@@ -128,7 +128,7 @@ func TestSignInThrottle(t *testing.T) {
 			}
 		}
 		// Each failure's audit row says how long it locked the account.
-		got := b.texts(t, `SELECT coalesce(json_extract(details, '$.lockedSeconds'), 0) FROM audit
+		got := b.texts(t, `SELECT coalesce(json_extract(details, '$.lockedSeconds'), '0') FROM audit
 			WHERE action = 'auth.sign_in_failed' ORDER BY id`)
 		want := []string{"0", "0", "0", "0", "0", "60", "120", "240", "480", "960", "1920", "3600", "3600"}
 		if fmt.Sprint(got) != fmt.Sprint(want) {

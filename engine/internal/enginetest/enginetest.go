@@ -59,7 +59,7 @@ type Bundle struct {
 func New(tb testing.TB) *Bundle {
 	tb.Helper()
 	ctx := context.Background()
-	b := &Bundle{Path: storetest.Path(tb), Clock: fakeclock.New(Start)}
+	b := &Bundle{Path: storetest.Database(tb), Clock: fakeclock.New(Start)}
 	var err error
 	if b.Store, err = store.Open(ctx, b.Path); err != nil {
 		tb.Fatal(err)

@@ -1,0 +1,243 @@
+package storetest
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"os/user"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	_ "github.com/jackc/pgx/v5/stdlib" // database/sql driver "pgx", for the server's admin connection
+
+	"studio/store"
+)
+
+// The conformance suite runs the store's tests (and the tests that drive
+// the store through the engine and the ticker) on each engine: SQLite by
+// default, PostgreSQL when STUDIO_TEST_DATABASE=postgres. On PostgreSQL
+// each test gets a database of its own, copied from one migrated in this
+// process, on a throwaway server the process starts (initdb in a temp
+// folder, a free port on 127.0.0.1) or on the server STUDIO_TEST_POSTGRES
+// names. A test that wants PostgreSQL and cannot have it fails.
+
+// OnPostgres reports whether this run's tests use PostgreSQL.
+func OnPostgres() bool { return os.Getenv("STUDIO_TEST_DATABASE") == "postgres" }
+
+// Database returns the address of a new, migrated database for tb, on the
+// engine of this run: a SQLite file (Path) or a PostgreSQL URL (Postgres).
+func Database(tb testing.TB) string {
+	tb.Helper()
+	if OnPostgres() {
+		return Postgres(tb)
+	}
+	return Path(tb)
+}
+
+// Main runs the package's tests and stops the PostgreSQL server they
+// started, if any: call it from TestMain.
+func Main(m *testing.M) {
+	code := m.Run()
+	if pg.stop != nil {
+		pg.stop()
+	}
+	os.Exit(code)
+}
+
+var pg struct {
+	once     sync.Once
+	admin    *sql.DB // on the server's postgres database
+	base     string  // the server's URL without a database name
+	template string  // the migrated database each test's is copied from
+	stop     func()
+	err      error
+	n        atomic.Int64
+}
+
+// Postgres returns the URL of a new PostgreSQL database with every
+// migration applied and nothing else in it; it is dropped when tb ends.
+func Postgres(tb testing.TB) string {
+	tb.Helper()
+	pg.once.Do(func() { pg.err = startPostgres() })
+	if pg.err != nil {
+		tb.Fatalf("storetest: PostgreSQL: %v", pg.err)
+	}
+	name := fmt.Sprintf("studio_%d_%d", os.Getpid(), pg.n.Add(1))
+	ctx := context.Background()
+	if _, err := pg.admin.ExecContext(ctx, `CREATE DATABASE `+name+` TEMPLATE `+pg.template+` STRATEGY FILE_COPY`); err != nil {
+		tb.Fatalf("storetest: create database: %v", err)
+	}
+	tb.Cleanup(func() {
+		if _, err := pg.admin.ExecContext(ctx, `DROP DATABASE IF EXISTS `+name+` WITH (FORCE)`); err != nil {
+			tb.Errorf("storetest: drop database: %v", err)
+		}
+	})
+	return pg.base + name
+}
+
+func startPostgres() error {
+	pg.base = os.Getenv("STUDIO_TEST_POSTGRES")
+	if pg.base == "" {
+		var err error
+		if pg.base, pg.stop, err = startServer(); err != nil {
+			return err
+		}
+	}
+	var err error
+	if pg.admin, err = sql.Open("pgx", pg.base+"postgres"); err != nil {
+		return err
+	}
+	pg.template = fmt.Sprintf("studio_%d_template", os.Getpid())
+	ctx := context.Background()
+	if _, err := pg.admin.ExecContext(ctx, `CREATE DATABASE `+pg.template); err != nil {
+		return fmt.Errorf("create template: %w", err)
+	}
+	st, err := store.Open(ctx, pg.base+pg.template)
+	if err != nil {
+		return fmt.Errorf("migrate template: %w", err)
+	}
+	return st.Close()
+}
+
+// startServer starts a throwaway PostgreSQL server for this process, as
+// the user postgres when the process runs as root (the server refuses
+// root), and returns its URL up to the database name.
+func startServer() (string, func(), error) {
+	bin, err := postgresBin()
+	if err != nil {
+		return "", nil, err
+	}
+	dir, err := os.MkdirTemp("", "studio-pg-")
+	if err != nil {
+		return "", nil, err
+	}
+	cred, err := serverUser(dir)
+	if err != nil {
+		os.RemoveAll(dir)
+		return "", nil, err
+	}
+	data := filepath.Join(dir, "data")
+	initdb := exec.Command(filepath.Join(bin, "initdb"), "-D", data, "-U", "postgres", "-A", "trust", "-E", "UTF8", "--no-sync", "--locale=C")
+	initdb.SysProcAttr = &syscall.SysProcAttr{Credential: cred}
+	if out, err := initdb.CombinedOutput(); err != nil {
+		os.RemoveAll(dir)
+		return "", nil, fmt.Errorf("initdb: %v: %s", err, out)
+	}
+	port, err := freePort()
+	if err != nil {
+		os.RemoveAll(dir)
+		return "", nil, err
+	}
+	server := exec.Command(filepath.Join(bin, "postgres"), "-D", data, "-p", strconv.Itoa(port), "-k", dir,
+		"-c", "listen_addresses=127.0.0.1", "-c", "fsync=off", "-c", "synchronous_commit=off",
+		"-c", "full_page_writes=off", "-c", "max_connections=400")
+	logFile, err := os.Create(filepath.Join(dir, "server.log"))
+	if err != nil {
+		os.RemoveAll(dir)
+		return "", nil, err
+	}
+	server.Stdout, server.Stderr = logFile, logFile
+	// Pdeathsig: a test process that dies takes its server with it.
+	server.SysProcAttr = &syscall.SysProcAttr{Credential: cred, Pdeathsig: syscall.SIGQUIT}
+	if err := server.Start(); err != nil {
+		os.RemoveAll(dir)
+		return "", nil, fmt.Errorf("postgres: %w", err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- server.Wait() }()
+	stop := func() {
+		server.Process.Signal(syscall.SIGINT) // fast shutdown
+		select {
+		case <-exited:
+		case <-time.After(10 * time.Second):
+			server.Process.Kill()
+			<-exited
+		}
+		logFile.Close()
+		os.RemoveAll(dir)
+	}
+	base := fmt.Sprintf("postgres://postgres@127.0.0.1:%d/", port)
+	admin, err := sql.Open("pgx", base+"postgres")
+	if err != nil {
+		stop()
+		return "", nil, err
+	}
+	defer admin.Close()
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		select {
+		case err := <-exited:
+			log, _ := os.ReadFile(filepath.Join(dir, "server.log"))
+			exited <- err
+			stop()
+			return "", nil, fmt.Errorf("postgres exited (%v): %s", err, log)
+		default:
+		}
+		if err = admin.Ping(); err == nil {
+			return base, stop, nil
+		}
+		if time.Now().After(deadline) {
+			stop()
+			return "", nil, fmt.Errorf("postgres did not start in 30 s: %w", err)
+		}
+	}
+}
+
+// postgresBin is the folder of PostgreSQL's server programs: pg_config's
+// answer, else the newest of Debian's /usr/lib/postgresql/*/bin.
+func postgresBin() (string, error) {
+	if out, err := exec.Command("pg_config", "--bindir").Output(); err == nil {
+		dir := string(out[:len(out)-1])
+		if _, err := os.Stat(filepath.Join(dir, "initdb")); err == nil {
+			return dir, nil
+		}
+	}
+	dirs, _ := filepath.Glob("/usr/lib/postgresql/*/bin")
+	sort.Slice(dirs, func(i, j int) bool {
+		a, _ := strconv.Atoi(filepath.Base(filepath.Dir(dirs[i])))
+		b, _ := strconv.Atoi(filepath.Base(filepath.Dir(dirs[j])))
+		return a > b
+	})
+	for _, dir := range dirs {
+		if _, err := os.Stat(filepath.Join(dir, "initdb")); err == nil {
+			return dir, nil
+		}
+	}
+	return "", errors.New("no PostgreSQL server programs (initdb) found: install PostgreSQL (Debian: postgresql) or set STUDIO_TEST_POSTGRES to a server's URL ending in /")
+}
+
+// serverUser is who runs the server: this process's user, or, for root,
+// postgres, given dir.
+func serverUser(dir string) (*syscall.Credential, error) {
+	if os.Geteuid() != 0 {
+		return nil, nil
+	}
+	u, err := user.Lookup("postgres")
+	if err != nil {
+		return nil, fmt.Errorf("running as root, the server needs the user postgres: %w", err)
+	}
+	uid, _ := strconv.Atoi(u.Uid)
+	gid, _ := strconv.Atoi(u.Gid)
+	if err := os.Chown(dir, uid, gid); err != nil {
+		return nil, err
+	}
+	return &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid)}, nil
+}
+
+func freePort() (int, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port, nil
+}
