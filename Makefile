@@ -19,7 +19,11 @@ build: generate ## build bin/studio
 run: build ## build and start Studio with the demo site on http://$(ADDR)
 	./bin/studio serve --addr $(ADDR) --data $(DATA) --demo
 
-deps-test: ## install what the tests need (Chromium and axe-core for the browser tests)
+deps-test: ## install what the tests need (Chromium and axe-core for the browser tests, PostgreSQL for the conformance suite)
+	@command -v pg_config >/dev/null 2>&1 && test -x "$$(pg_config --bindir)/initdb" || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { \
+		echo "Installing PostgreSQL for the conformance suite…"; \
+		if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq postgresql >/dev/null; }
 	@command -v chromium >/dev/null 2>&1 || { \
 		echo "Installing Chromium for the browser tests…"; \
 		if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
@@ -40,12 +44,21 @@ deps-test: ## install what the tests need (Chromium and axe-core for the browser
 # matter most (tickers, claims, crashes, real processes) in cmd/studio's
 # non-browser tests. The AtScale tests measure pages on large sites,
 # which -race slows about 25 times and smaller tests already race.
+#
+# A third run is the conformance suite on PostgreSQL: the store's tests and
+# the engine's (use cases, ticker, automations: every test that goes
+# through the store) again, each on a database of a throwaway server the
+# test process starts (store/storetest). Without -race: the Go code is the
+# code the race run checks; what differs is the database.
 NORACE = Browser|AtScale
-test: deps-test verify ## install test needs, check the tree, run every test (with -race, but for the browser and scale tests)
+CONFORMANCE = ./store/... ./engine/...
+test: deps-test verify ## install test needs, check the tree, run every test (with -race, but for the browser and scale tests), and the store's and engine's on PostgreSQL
 	@$(GO) test -race -count=1 -timeout 18m -skip '$(NORACE)' ./... & race=$$!; \
+	STUDIO_TEST_DATABASE=postgres $(GO) test -count=1 -timeout 18m $(CONFORMANCE) & pg=$$!; \
 	$(GO) test -count=1 -timeout 18m -parallel 2 -run '$(NORACE)' ./cmd/studio ./handlers; plain=$$?; \
-	wait $$race; raced=$$?; \
-	if [ $$plain -ne 0 ] || [ $$raced -ne 0 ]; then echo "make test: FAILED (race run $$raced, browser and scale run $$plain)"; exit 1; fi
+	wait $$race; raced=$$?; wait $$pg; pged=$$?; \
+	if [ $$plain -ne 0 ] || [ $$raced -ne 0 ] || [ $$pged -ne 0 ]; then \
+		echo "make test: FAILED (race run $$raced, browser and scale run $$plain, PostgreSQL run $$pged)"; exit 1; fi
 
 bench: ## run the Go benchmarks, the Schedules pages' and the public site's timing under load (no race detector)
 	$(GO) test -run '^$$' -bench . -benchmem ./engine/... ./handlers/site
