@@ -22,6 +22,10 @@ func IsPostgres(address string) bool {
 	return strings.HasPrefix(address, "postgres://") || strings.HasPrefix(address, "postgresql://")
 }
 
+// Postgres reports whether the store is on PostgreSQL: for the wiring that
+// picks a library's PostgreSQL flavour (the session store), never for rules.
+func (s *Store) Postgres() bool { return s.pg }
+
 // generationSQL is Generation's number on PostgreSQL: the next transaction
 // id, which moves when any transaction that wrote commits or aborts (on
 // any database of the server: a change elsewhere only costs a re-read).

@@ -16,21 +16,20 @@ const anyoneQuery = `SELECT EXISTS (SELECT 1 FROM sites) OR EXISTS (SELECT 1 FRO
 // Installed reports whether the database holds a site or a person: the
 // first-run setup is only offered on one that holds neither.
 func (s *Store) Installed(ctx context.Context) (bool, error) {
-	var n int
-	err := s.read.QueryRowContext(ctx, anyoneQuery).Scan(&n)
-	if err != nil {
+	var installed bool // an integer on SQLite, a boolean on PostgreSQL: both scan
+	if err := s.read.QueryRowContext(ctx, anyoneQuery).Scan(&installed); err != nil {
 		return false, fmt.Errorf("store: installed: %w", err)
 	}
-	return n == 1, nil
+	return installed, nil
 }
 
 // HasPeople reports whether the database holds a person.
 func (s *Store) HasPeople(ctx context.Context) (bool, error) {
-	var n int
-	if err := s.read.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM users)`).Scan(&n); err != nil {
+	var people bool
+	if err := s.read.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM users)`).Scan(&people); err != nil {
 		return false, fmt.Errorf("store: has people: %w", err)
 	}
-	return n == 1, nil
+	return people, nil
 }
 
 // Install writes the first site and its Owner, with the audit row, in one

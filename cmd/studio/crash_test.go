@@ -16,6 +16,7 @@ import (
 	"studio/engine/localtime"
 	"studio/engine/release"
 	"studio/store"
+	"studio/store/storetest"
 )
 
 // TestKilledTickersPublishOnce runs real `studio schedules run-due`
@@ -23,10 +24,20 @@ import (
 // SIGKILL at random moments (before, during or after their tick), and checks
 // that the release is published at most once, never half, and that a later
 // tick finishes whatever a killed one left: never twice, nothing lost.
+//
+// It runs on both engines: on PostgreSQL the processes share a database
+// of a throwaway server (store/storetest) as several instances would.
 func TestKilledTickersPublishOnce(t *testing.T) {
 	bin := buildBinary(t)
+	for _, engine := range []string{"SQLite", "PostgreSQL"} {
+		t.Run(engine, func(t *testing.T) { killTickers(t, bin, engine == "PostgreSQL") })
+	}
+}
+
+func killTickers(t *testing.T, bin string, postgres bool) {
 	ctx := context.Background()
-	data, st := seededData(t, bin)
+	db, st := seededDatabase(t, bin, postgres)
+	runDue := append([]string{"schedules", "run-due"}, db...)
 
 	// Releases are made on a clock three minutes behind, so that their minute
 	// has already come on the real clock the processes use.
@@ -62,7 +73,7 @@ func TestKilledTickersPublishOnce(t *testing.T) {
 
 		var wg sync.WaitGroup
 		for range 3 {
-			cmd := exec.Command(bin, "schedules", "run-due", "--data", data)
+			cmd := exec.Command(bin, runDue...)
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
@@ -86,7 +97,7 @@ func TestKilledTickersPublishOnce(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			if out, err := exec.Command(bin, "schedules", "run-due", "--data", data).CombinedOutput(); err != nil {
+			if out, err := exec.Command(bin, runDue...).CombinedOutput(); err != nil {
 				t.Fatalf("run-due: %v %s", err, out)
 			}
 			if got := checkOnce(t, eng, st, site.ID, r.ID); got != release.StatePublished {
@@ -130,14 +141,29 @@ func checkOnce(t *testing.T, eng *engine.Engine, st *store.Store, siteID, id str
 // operator would, and opens its database for the test (closed at its end).
 func seededData(t *testing.T, bin string) (string, *store.Store) {
 	t.Helper()
-	data := t.TempDir()
-	if out, err := exec.Command(bin, "demo", "--data", data).CombinedOutput(); err != nil {
+	db, st := seededDatabase(t, bin, false)
+	return db[1], st
+}
+
+// seededDatabase seeds the demo with the binary, as an operator would, into
+// a new data folder or a new PostgreSQL database, and returns the flags
+// that name it to the binary and the store opened on it for the test.
+func seededDatabase(t *testing.T, bin string, postgres bool) ([]string, *store.Store) {
+	t.Helper()
+	db, address := []string{"--data", t.TempDir()}, ""
+	if postgres {
+		address = storetest.Postgres(t)
+		db = append(db, "--database", address)
+	} else {
+		address = filepath.Join(db[1], "studio.db")
+	}
+	if out, err := exec.Command(bin, append([]string{"demo"}, db...)...).CombinedOutput(); err != nil {
 		t.Fatalf("demo: %v %s", err, out)
 	}
-	st, err := store.Open(context.Background(), filepath.Join(data, "studio.db"))
+	st, err := store.Open(context.Background(), address)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	return data, st
+	return db, st
 }

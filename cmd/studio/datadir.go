@@ -36,10 +36,15 @@ type dataFolder struct {
 func openData(ctx context.Context, fs *flag.FlagSet, args []string, demo *bool) (*store.Store, dataFolder, error) {
 	dir := fs.String("data", "./data", "folder of the database (studio.db)")
 	fresh := fs.Bool("fresh", false, "start an empty database in a data folder whose studio.db is missing")
+	database := fs.String("database", os.Getenv("STUDIO_DATABASE"),
+		"a PostgreSQL database (postgres://user:password@host/name) instead of studio.db in --data; default $STUDIO_DATABASE")
 	if err := fs.Parse(args); err != nil {
 		return nil, dataFolder{}, err
 	}
 	f := dataFolder{dir: *dir}
+	if *database != "" {
+		return openPostgres(ctx, f, *database, demo)
+	}
 	if err := os.MkdirAll(f.dir, 0o700); err != nil {
 		return nil, f, err
 	}
@@ -71,6 +76,26 @@ func openData(ctx context.Context, fs *flag.FlagSet, args []string, demo *bool) 
 			st.Close()
 			return nil, f, err
 		}
+	}
+	return st, f, nil
+}
+
+// openPostgres opens a PostgreSQL database shared by every instance that
+// names it. It counts as created while it holds neither a site nor a
+// person: the demo may be seeded only then.
+func openPostgres(ctx context.Context, f dataFolder, address string, demo *bool) (*store.Store, dataFolder, error) {
+	if !store.IsPostgres(address) {
+		return nil, f, fmt.Errorf("--database takes a postgres:// URL (SQLite is the file studio.db in --data)")
+	}
+	st, err := store.Open(ctx, address)
+	if err != nil {
+		return nil, f, err
+	}
+	installed, err := st.Installed(ctx)
+	f.created = !installed
+	if err != nil {
+		st.Close()
+		return nil, f, err
 	}
 	return st, f, nil
 }

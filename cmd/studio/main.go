@@ -1,11 +1,12 @@
 // Command studio runs Studio: the pages, the public site and the ticker in
-// one process, on one SQLite file. Subcommands:
+// one process, on one SQLite file (or, for several instances, one
+// PostgreSQL database: --database or STUDIO_DATABASE). Subcommands:
 //
-//	studio [serve] [--addr 127.0.0.1:8080] [--data ./data] [--demo] [--secure-cookies] [--trusted-proxy 10.0.0.0/8,…]
-//	studio user add --email E --name N --role editor [--password-stdin] [--data DIR]
-//	studio token create --user EMAIL --name NAME [--data DIR]
-//	studio demo [--data DIR]
-//	studio schedules run-due|status [--data DIR]
+//	studio [serve] [--addr 127.0.0.1:8080] [--data ./data | --database URL] [--demo] [--secure-cookies] [--trusted-proxy 10.0.0.0/8,…]
+//	studio user add --email E --name N --role editor [--password-stdin] [--data DIR | --database URL]
+//	studio token create --user EMAIL --name NAME [--data DIR | --database URL]
+//	studio demo [--data DIR | --database URL]
+//	studio schedules run-due|status [--data DIR | --database URL]
 //	studio schedules resolve --local 2026-03-29T02:30 --zone Europe/Berlin
 //	studio schedules preview --rule 'FREQ=MONTHLY;BYDAY=2TU' --start 2026-11-01T09:07 --zone Europe/Istanbul [--count 5] [--lang tr]
 package main
@@ -52,24 +53,24 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer, 
 		return serveCmd(ctx, args, stdout, log)
 	case "user":
 		if len(args) == 0 || args[0] != "add" {
-			return errors.New("usage: studio user add --email E --name N --role ROLE [--password-stdin] [--data DIR]")
+			return errors.New("usage: studio user add --email E --name N --role ROLE [--password-stdin] [--data DIR | --database URL]")
 		}
 		return userAddCmd(ctx, args[1:], stdin, stdout)
 	case "site":
 		if len(args) == 0 || args[0] != "add" {
-			return errors.New("usage: studio site add --name N --zone Z [--lang en|tr] [--public-url URL | --host HOST] [--data DIR]")
+			return errors.New("usage: studio site add --name N --zone Z [--lang en|tr] [--public-url URL | --host HOST] [--data DIR | --database URL]")
 		}
 		return siteAddCmd(ctx, args[1:], stdout)
 	case "token":
 		if len(args) == 0 || args[0] != "create" {
-			return errors.New("usage: studio token create --user EMAIL --name NAME [--data DIR]")
+			return errors.New("usage: studio token create --user EMAIL --name NAME [--data DIR | --database URL]")
 		}
 		return tokenCreateCmd(ctx, args[1:], stdout)
 	case "demo":
 		return demoCmd(ctx, args, stdout)
 	case "schedules":
 		if len(args) == 0 {
-			return errors.New("usage: studio schedules run-due|status|list [--json] [--data DIR] | resolve --local T --zone Z | preview --rule R --start T --zone Z")
+			return errors.New("usage: studio schedules run-due|status|list [--json] [--data DIR | --database URL] | resolve --local T --zone Z | preview --rule R --start T --zone Z")
 		}
 		return schedulesCmd(ctx, args[0], args[1:], stdout)
 	}

@@ -24,6 +24,7 @@ import (
 	"studio/engine/setup"
 	"time"
 
+	"github.com/alexedwards/scs/postgresstore"
 	"github.com/alexedwards/scs/sqlite3store"
 	"github.com/alexedwards/scs/v2"
 
@@ -53,13 +54,25 @@ type app struct {
 	stop func()
 }
 
+// sessionRows is the scs store of the sessions table, in the database's
+// engine: both keep their rows in the database Studio uses.
+func sessionRows(st *store.Store) interface {
+	scs.Store
+	scs.IterableStore
+} {
+	if st.Postgres() {
+		return postgresstore.NewWithCleanupInterval(st.DB(), 30*time.Minute)
+	}
+	return sqlite3store.NewWithCleanupInterval(st.DB(), 30*time.Minute)
+}
+
 // newApp wires the parts. Tests call it with a fake clock.
 func newApp(st *store.Store, clock engine.Clock, log *slog.Logger, secureCookies bool, opts ...handlers.Option) *app {
 	eng := engine.New(st, clock, log)
 	sessions := scs.New()
 	// Sessions are stored under their token's hash; rows from before are
 	// moved once, so nobody is signed out by the change.
-	plain := sqlite3store.NewWithCleanupInterval(st.DB(), 30*time.Minute)
+	plain := sessionRows(st)
 	sessions.Store = studio.HashedStore(plain)
 	sessions.Lifetime = 14 * 24 * time.Hour
 	sessions.IdleTimeout = 48 * time.Hour
