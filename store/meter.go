@@ -9,7 +9,7 @@ import (
 	"modernc.org/sqlite"
 )
 
-// meter counts the statements a Store sends to SQLite, so tests can hold
+// meter counts the statements a Store sends to its database, so tests can hold
 // each scheduler path to a statement budget (DESIGN: TickBudget, §8.1).
 //
 // It also counts the writes of this store's write pool (every commit and

@@ -38,11 +38,11 @@ func (s *Store) HasPeople(ctx context.Context) (bool, error) {
 // once cannot both pass, as the write lock orders them.
 func (s *Store) Install(ctx context.Context, site engine.Site, owner engine.User, passwordHash string, entry engine.AuditEntry, now time.Time) error {
 	return s.tx(ctx, func(tx *sql.Tx) error {
-		var n int
-		if err := tx.QueryRowContext(ctx, anyoneQuery).Scan(&n); err != nil {
+		var installed bool
+		if err := tx.QueryRowContext(ctx, anyoneQuery).Scan(&installed); err != nil {
 			return fmt.Errorf("store: install: %w", err)
 		}
-		if n == 1 {
+		if installed {
 			return setup.ErrInstalled
 		}
 		if err := createSite(ctx, tx, site, now); err != nil {

@@ -1,6 +1,7 @@
 // Package store keeps Studio's state in SQLite (modernc.org/sqlite, pure
-// Go): embedded numbered migrations, plain SQL, one transaction per write.
-// It implements engine.Store.
+// Go), or in PostgreSQL for several instances (postgres.go): embedded
+// numbered migrations, plain SQL written once for both, one transaction
+// per write. It implements engine.Store.
 package store
 
 import (

@@ -43,16 +43,7 @@ func killTickers(t *testing.T, bin string, postgres bool) {
 	// has already come on the real clock the processes use.
 	clock := fakeclock.New(time.Now().Add(-3 * time.Minute))
 	eng := engine.New(st, clock, nil)
-	sites, err := eng.Sites(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	site := sites[0]
-	editor, _, err := st.UserByEmail(ctx, "editor@demo.test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	editor.SiteID = site.ID
+	site, editor := demoEditor(t, eng, st)
 	loc, _ := localtime.LoadZone(site.TimeZone)
 	rng := rand.New(rand.NewPCG(7, 11))
 
@@ -143,6 +134,22 @@ func seededData(t *testing.T, bin string) (string, *store.Store) {
 	t.Helper()
 	db, st := seededDatabase(t, bin, false)
 	return db[1], st
+}
+
+// demoEditor is the demo's site and its Editor, acting on it.
+func demoEditor(t *testing.T, eng *engine.Engine, st *store.Store) (engine.Site, engine.User) {
+	t.Helper()
+	ctx := context.Background()
+	sites, err := eng.Sites(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	editor, _, err := st.UserByEmail(ctx, "editor@demo.test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	editor.SiteID = sites[0].ID
+	return sites[0], editor
 }
 
 // seededDatabase seeds the demo with the binary, as an operator would, into

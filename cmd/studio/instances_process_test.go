@@ -28,16 +28,7 @@ func TestTwoInstancesShareOnePostgreSQL(t *testing.T) {
 	// instances use when they start, and they catch up as they start.
 	clock := fakeclock.New(time.Now().Add(-3 * time.Minute))
 	eng := engine.New(st, clock, nil)
-	sites, err := eng.Sites(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	site := sites[0]
-	editor, _, err := st.UserByEmail(ctx, "editor@demo.test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	editor.SiteID = site.ID
+	site, editor := demoEditor(t, eng, st)
 	n, err := eng.CreateNode(ctx, editor, site.ID, release.KindContentEntry,
 		content.Body{Title: "Two instances", Slug: "two-instances", Status: content.StatusDraft, Text: "Once."})
 	if err != nil {

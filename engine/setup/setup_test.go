@@ -27,7 +27,7 @@ type bundle struct {
 // empty is a real database with no site and no person: a first run.
 func empty(t *testing.T) bundle {
 	t.Helper()
-	st, err := store.Open(context.Background(), storetest.Path(t))
+	st, err := store.Open(context.Background(), storetest.Database(t))
 	if err != nil {
 		t.Fatal(err)
 	}

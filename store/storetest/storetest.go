@@ -1,7 +1,7 @@
-// Package storetest gives tests a fresh SQLite database file with every
-// migration applied, copied from one migrated in this process: under
+// Package storetest gives tests a fresh database with every migration
+// applied: a SQLite file copied from one migrated in this process (under
 // -race, parsing the migrations for every test's database was the largest
-// single cost of the suite.
+// single cost of the suite), or a PostgreSQL database (postgres.go).
 package storetest
 
 import (
