@@ -237,7 +237,10 @@ func newBrowser(t *testing.T) context.Context {
 		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-background-networking", true),
 		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
 		chromedp.Flag("disable-dev-shm-usage", true))
-	tctx, cancelT := context.WithTimeout(context.Background(), 3*time.Minute)
+	// A guard against a hung browser, not a time to beat: the longest test
+	// (axe on 72 page states) took over three minutes on a CI machine that
+	// also runs the race and PostgreSQL suites.
+	tctx, cancelT := context.WithTimeout(context.Background(), 8*time.Minute)
 	actx, cancelA := chromedp.NewExecAllocator(tctx, opts...)
 	ctx, cancelB := chromedp.NewContext(actx)
 	t.Cleanup(func() { cancelB(); cancelA(); cancelT() })
