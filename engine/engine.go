@@ -55,6 +55,9 @@ type Engine struct {
 	// manualRunner is a person's manual run, Publish now: the scheduler's,
 	// registered by scheduler.New (SetManualRunner); nil until then.
 	manualRunner ManualRunner
+	// announce tells the other instances on the same database about a
+	// poke (SetAnnouncer); nil when this process is alone.
+	announce func()
 }
 
 // New wires an engine. log may be nil.
@@ -70,12 +73,34 @@ func New(store Store, clock Clock, log *slog.Logger) *Engine {
 func (e *Engine) Now() time.Time { return e.clock.Now().UTC().Truncate(time.Millisecond) }
 
 // Poke wakes the ticker early: something was scheduled or moved. It never
-// blocks; a pending poke already covers this one.
+// blocks; a pending poke already covers this one. The other instances on
+// the same database are told too (SetAnnouncer).
 func (e *Engine) Poke() {
+	e.Woken()
+	e.mu.Lock()
+	announce := e.announce
+	e.mu.Unlock()
+	if announce != nil {
+		announce()
+	}
+}
+
+// Woken wakes this process's ticker only: another instance announced that
+// something was scheduled or moved.
+func (e *Engine) Woken() {
 	select {
 	case e.pokes <- struct{}{}:
 	default:
 	}
+}
+
+// SetAnnouncer makes every Poke also call announce, which must not block:
+// the wiring's way to wake the tickers of other instances that share the
+// database (store.Announce).
+func (e *Engine) SetAnnouncer(announce func()) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.announce = announce
 }
 
 // Pokes receives a value after Poke: the scheduler's loop waits on it.

@@ -45,7 +45,8 @@ func openPostgres(ctx context.Context, address string) (*Store, error) {
 	}
 	// The same shape as on SQLite: one connection writes (and, within this
 	// process, waits its turn there rather than at the write lock).
-	s := &Store{read: pool(false, 8), write: pool(true, 1), watch: pool(false, 1), meter: m, pg: true}
+	s := &Store{read: pool(false, 8), write: pool(true, 1), watch: pool(false, 1), meter: m, pg: true,
+		wake: newWakeups(config)}
 	if err := s.write.PingContext(ctx); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("store: %s: %w", redacted(config), err)

@@ -44,6 +44,9 @@ type Store struct {
 	pending pendingCounts
 	// pg: the database is PostgreSQL (postgres.go), not a SQLite file.
 	pg bool
+	// wake carries wake-ups between the instances on one PostgreSQL
+	// database (wakeups.go); nil on SQLite.
+	wake *wakeups
 }
 
 var _ engine.Store = (*Store)(nil)

@@ -53,13 +53,20 @@ type Bundle struct {
 	Article content.Node
 }
 
-// New builds a Bundle on a fresh SQLite file in tb's temp dir.
+// New builds a Bundle on a fresh database: a SQLite file in tb's temp dir,
+// or in the conformance run a PostgreSQL database (storetest.Database).
 // Users are inserted through the store with a dummy password hash: bcrypt
 // under -race would cost most of the suite's time and is not under test here.
 func New(tb testing.TB) *Bundle {
 	tb.Helper()
+	return NewAt(tb, storetest.Database(tb))
+}
+
+// NewAt builds a Bundle on the fresh database at address.
+func NewAt(tb testing.TB, address string) *Bundle {
+	tb.Helper()
 	ctx := context.Background()
-	b := &Bundle{Path: storetest.Database(tb), Clock: fakeclock.New(Start)}
+	b := &Bundle{Path: address, Clock: fakeclock.New(Start)}
 	var err error
 	if b.Store, err = store.Open(ctx, b.Path); err != nil {
 		tb.Fatal(err)
