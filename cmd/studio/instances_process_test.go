@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"os"
 	"os/exec"
 	"strings"
 	"testing"
@@ -16,10 +17,14 @@ import (
 
 // TestTwoInstancesShareOnePostgreSQL starts two `studio serve` processes on
 // one PostgreSQL database, as two instances behind a load balancer: the
-// first seeds the demo, the second finds it (and seeds nothing), a release
-// already due when they start is published once by one of them, and both
-// public sites serve it.
+// first seeds the demo, the second finds it (and seeds nothing). The second
+// runs on a machine whose clock is 30 s fast (STUDIO_CLOCK_SKEW) and says
+// so. A release already due when they start is published once by one of
+// them; a release due at a coming minute is published once, and not before
+// that minute, whichever instance runs it: the due check and the never-early
+// guard follow the database's clock. Both public sites serve both.
 func TestTwoInstancesShareOnePostgreSQL(t *testing.T) {
+	t.Parallel() // it mostly waits for a minute to come
 	bin := buildBinary(t)
 	ctx := context.Background()
 	db, st := seededDatabase(t, bin, true)
@@ -29,47 +34,76 @@ func TestTwoInstancesShareOnePostgreSQL(t *testing.T) {
 	clock := fakeclock.New(time.Now().Add(-3 * time.Minute))
 	eng := engine.New(st, clock, nil)
 	site, editor := demoEditor(t, eng, st)
-	n, err := eng.CreateNode(ctx, editor, site.ID, release.KindContentEntry,
-		content.Body{Title: "Two instances", Slug: "two-instances", Status: content.StatusDraft, Text: "Once."})
-	if err != nil {
-		t.Fatal(err)
-	}
 	loc, _ := localtime.LoadZone(site.TimeZone)
-	at := clock.Now().Add(2 * time.Minute).In(loc)
-	r, err := eng.ScheduleNode(ctx, editor, engine.ScheduleInput{SiteID: site.ID, NodeID: n.ID, ExpectedRev: n.Rev,
-		Date: at.Format("2006-01-02"), Time: at.Format("15:04")})
-	if err != nil {
-		t.Fatal(err)
+	schedule := func(slug string, at time.Time) release.Release {
+		t.Helper()
+		n, err := eng.CreateNode(ctx, editor, site.ID, release.KindContentEntry,
+			content.Body{Title: "Two instances: " + slug, Slug: slug, Status: content.StatusDraft, Text: "Once."})
+		if err != nil {
+			t.Fatal(err)
+		}
+		at = at.In(loc)
+		r, err := eng.ScheduleNode(ctx, editor, engine.ScheduleInput{SiteID: site.ID, NodeID: n.ID, ExpectedRev: n.Rev,
+			Date: at.Format("2006-01-02"), Time: at.Format("15:04")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
 	}
+	due := schedule("due-at-start", clock.Now().Add(2*time.Minute))
+	// The first whole minute at least 31 s away on the real clock: the fast
+	// machine, trusting its own clock, would run it 30 s early.
+	minute := time.Now().Add(31 * time.Second).Truncate(time.Minute).Add(time.Minute)
+	clock.Set(minute.Add(-90 * time.Second)) // a lead the engine accepts
+	coming := schedule("coming-minute", minute)
 
 	var urls []string
 	for i := range 2 {
 		// Each instance has a data folder of its own: only the database is shared.
-		url, banner, _ := startServe(t, exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--demo",
-			"--data", t.TempDir(), "--database", db[3]))
+		cmd := exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--demo", "--data", t.TempDir(), "--database", db[3])
+		if i == 1 {
+			cmd.Env = append(os.Environ(), "STUDIO_CLOCK_SKEW=30s")
+		}
+		url, banner, _ := startServe(t, cmd)
 		if strings.Contains(banner, "Seeded") {
 			t.Errorf("instance %d seeded the demo into a database that held it:\n%s", i+1, banner)
 		}
+		if fast := strings.Contains(banner, "This machine's clock is 3") && strings.Contains(banner, "s ahead of the database's"); fast != (i == 1) {
+			t.Errorf("instance %d's banner on the clocks (30 s fast: %v):\n%s", i+1, i == 1, banner)
+		}
 		urls = append(urls, url)
 	}
-	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+	published := func(r release.Release) bool {
 		got, err := st.Release(ctx, site.ID, r.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got.State == release.StatePublished {
-			break
-		}
+		return got.State == release.StatePublished
+	}
+	for deadline := time.Now().Add(30 * time.Second); !published(due); time.Sleep(50 * time.Millisecond) {
 		if time.Now().After(deadline) {
-			t.Fatalf("release %s is %s 30 s after two instances started", r.ID, got.State)
+			t.Fatalf("release %s is not published 30 s after two instances started", due.ID)
 		}
 	}
-	if state := checkOnce(t, eng, st, site.ID, r.ID); state != release.StatePublished {
-		t.Fatalf("release %s", state)
+	for !published(coming) {
+		if time.Now().After(minute.Add(30 * time.Second)) {
+			t.Fatalf("release %s is not published 30 s after its minute", coming.ID)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if seen := time.Now(); seen.Before(minute) {
+		t.Fatalf("release %s was published by %s, before its minute %s", coming.ID, seen.Format(time.StampMilli), minute.Format(time.StampMilli))
+	}
+	for _, r := range []release.Release{due, coming} {
+		if state := checkOnce(t, eng, st, site.ID, r.ID); state != release.StatePublished {
+			t.Fatalf("release %s", state)
+		}
 	}
 	for i, url := range urls {
-		if code, body := get(t, url+"/posts/two-instances"); code != 200 || !strings.Contains(body, "Two instances") {
-			t.Errorf("instance %d serves the published article: %d", i+1, code)
+		for _, slug := range []string{"due-at-start", "coming-minute"} {
+			if code, body := get(t, url+"/posts/"+slug); code != 200 || !strings.Contains(body, "Two instances: "+slug) {
+				t.Errorf("instance %d serves the published %s: %d", i+1, slug, code)
+			}
 		}
 	}
 }

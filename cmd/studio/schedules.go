@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"studio/engine/agents"
 	"studio/engine/automations"
 	"studio/engine/jobs"
@@ -43,7 +44,11 @@ func schedulerCmd(ctx context.Context, sub string, args []string, stdout io.Writ
 		return err
 	}
 	defer st.Close()
-	eng := engine.New(st, systemClock{}, nil)
+	clock, err := newInstanceClock(ctx, st, slog.New(slog.DiscardHandler))
+	if err != nil {
+		return err
+	}
+	eng := engine.New(st, clock, nil)
 	sched := scheduler.New(eng, withTestHooks(st), nil)
 	// The built-in jobs, with the public site feed-check renders.
 	var steps jobs.Stepper = jobs.New(eng, st, site.New(eng, public.New(eng, st), nil, site.Options{}))

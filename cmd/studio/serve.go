@@ -162,7 +162,15 @@ func serveCmd(ctx context.Context, args []string, stdout io.Writer, log *slog.Lo
 		// Behind a proxy that rewrites Host, forms still come from the public URL.
 		opts = append(opts, handlers.WithTrustedOrigins(base))
 	}
-	a := newApp(st, systemClock{}, log, *secure, opts...)
+	clock, err := newInstanceClock(ctx, st, log)
+	if err != nil {
+		return err
+	}
+	a := newApp(st, clock, log, *secure, opts...)
+	// Several instances on one PostgreSQL database wake each other's
+	// tickers when something is scheduled or moved (a no-op on SQLite).
+	a.engine.SetAnnouncer(st.Announce)
+	go st.Wakeups(ctx, a.engine.Woken, log)
 	if err := st.Liveness(ctx); err != nil { // the write probe at open failed: serve reads, say so loudly
 		log.Error("DATABASE PROBLEM: every write will fail and /health answers 503", "err", err)
 	}
@@ -190,6 +198,9 @@ func serveCmd(ctx context.Context, args []string, stdout io.Writer, log *slog.Lo
 	defer a.ticker.Stop()
 
 	fmt.Fprintf(stdout, "Studio is running on http://%s/studio\n", ln.Addr())
+	if line := clock.banner(); line != "" {
+		fmt.Fprintln(stdout, line)
+	}
 	if *demo {
 		fmt.Fprintln(stdout, demoSignIn(ln.Addr().String()))
 	}
