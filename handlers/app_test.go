@@ -87,10 +87,10 @@ type testApp struct {
 	releasesChecked *atomic.Int64
 }
 
-func newApp(t *testing.T) *testApp {
+func newApp(t *testing.T, opts ...handlers.Option) *testApp {
 	t.Helper()
 	ctx := context.Background()
-	a := emptyApp(t)
+	a := emptyApp(t, opts...)
 	var err error
 	if a.site, err = a.eng.CreateSite(ctx, "Demo Gazette", "Europe/Istanbul"); err != nil {
 		t.Fatal(err)
@@ -112,7 +112,7 @@ func newApp(t *testing.T) *testApp {
 }
 
 // emptyApp is a Studio on a database with no site and no person: a first run.
-func emptyApp(t *testing.T) *testApp {
+func emptyApp(t *testing.T, opts ...handlers.Option) *testApp {
 	t.Helper()
 	ctx := context.Background()
 	st, err := store.Open(ctx, storetest.Path(t))
@@ -142,8 +142,8 @@ func emptyApp(t *testing.T) *testApp {
 	a.people = svc.People
 	sched := a.sched
 	stop := func() {}
-	h = handlers.New(svc, sessions, log, handlers.WithPublicURL(srv.URL), handlers.WithCDNMaxAge(testCDNMaxAge),
-		handlers.WithStopper(func(f func()) { stop = f }))
+	h = handlers.New(svc, sessions, log, append([]handlers.Option{handlers.WithPublicURL(srv.URL), handlers.WithCDNMaxAge(testCDNMaxAge),
+		handlers.WithStopper(func(f func()) { stop = f })}, opts...)...)
 	t.Cleanup(func() {
 		srv.Close()
 		sched.Stop() // a request's backstop may still run

@@ -25,6 +25,7 @@ import (
 	"studio/engine/policy"
 	"studio/handlers/api"
 	"studio/handlers/mcp"
+	"studio/handlers/metrics"
 	"studio/handlers/site"
 	"studio/handlers/studio"
 	"studio/web/static"
@@ -39,7 +40,18 @@ const (
 	// a cookie or a person's token; each tool then passes its own row of
 	// §12's table (engine.AgentMayCall).
 	AgentKey policy.Scope = "agent-key"
+	// MetricsToken: the route takes serve's --metrics-token (Authorization:
+	// Bearer) and answers 404 to anyone without it.
+	MetricsToken policy.Scope = "metrics-token"
 )
+
+// OperatorRoutes is the table of what operators' tools read: the metrics,
+// behind their token. Mounted only when serve has a --metrics-token.
+func OperatorRoutes(m *metrics.Metrics, token string) []Route {
+	return []Route{
+		{"GET", "/metrics", MetricsToken, m.Handler(token).ServeHTTP},
+	}
+}
 
 // Route is one row of the route table.
 type Route struct {
@@ -361,6 +373,10 @@ type options struct {
 	site        site.Options
 	agentKeys   mcp.Keys
 	stopper     func(stop func())
+	// metrics, when set, time every request; with metricsToken, /metrics
+	// is served (OperatorRoutes).
+	metrics      *metrics.Metrics
+	metricsToken string
 }
 
 // WithStopper hands register the function that writes what the handler
@@ -401,6 +417,12 @@ func WithStudioRoutes(rows func(*studio.Handler) []Route, bodies map[string]stud
 // (--public-url), never from a request's Host header.
 func WithPublicURL(base string) Option { return func(o *options) { o.site.PublicURL = base } }
 
+// WithMetrics times every request into m and hears the scheduler's ticks;
+// with a token, /metrics answers on this handler to whoever carries it.
+func WithMetrics(m *metrics.Metrics, token string) Option {
+	return func(o *options) { o.metrics, o.metricsToken = m, token }
+}
+
 // WithCDNMaxAge caps how long a CDN may keep a public page (--cdn-max-age).
 func WithCDNMaxAge(d time.Duration) Option { return func(o *options) { o.site.CDNMaxAge = d } }
 
@@ -415,9 +437,19 @@ func New(svc *services.Services, sessions *scs.SessionManager, log *slog.Logger,
 		s.SetCSRFKey(o.csrfKey)
 	}
 	r := chi.NewRouter()
+	if o.metrics != nil {
+		// Outermost: a request is timed whatever answers it.
+		o.metrics.Observe(svc.Scheduler)
+		r.Use(o.metrics.Middleware)
+	}
 	// HEAD is answered by every GET route, without its body (net/http
 	// drops what a handler writes to a HEAD response).
 	r.Use(middleware.Recoverer, transport(o.trusted, o.forceSecure), securityHeaders, middleware.GetHead)
+	if o.metrics != nil && o.metricsToken != "" {
+		for _, rt := range OperatorRoutes(o.metrics, o.metricsToken) {
+			r.Method(rt.Method, rt.Pattern, rt.Handler)
+		}
+	}
 	rows := StudioRoutes(s)
 	bodies := StudioBodies()
 	if o.extraStudio != nil {

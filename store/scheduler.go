@@ -463,3 +463,36 @@ func (s *Store) RetryLater(ctx context.Context, r scheduler.Retry) error {
 		return nil
 	})
 }
+
+// SchedulerGauges counts the releases and the automation runs by state, and
+// the releases due at now not yet run, in one statement for the metrics.
+func (s *Store) SchedulerGauges(ctx context.Context, now time.Time) (scheduler.Gauges, error) {
+	g := scheduler.Gauges{Releases: map[string]int{}, AutomationRuns: map[string]int{}}
+	rows, err := s.read.QueryContext(ctx, `
+		SELECT 'release', state, count(*) FROM releases GROUP BY state
+		UNION ALL
+		SELECT 'run', state, count(*) FROM schedule_runs WHERE subject_kind = 'automation' GROUP BY state
+		UNION ALL
+		SELECT 'due', '', count(*) FROM releases
+		WHERE state IN ('scheduled', 'awaiting_approval') AND execute_at <= ?`, instant(now))
+	if err != nil {
+		return g, fmt.Errorf("store: scheduler gauges: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var what, state string
+		var n int
+		if err := rows.Scan(&what, &state, &n); err != nil {
+			return g, err
+		}
+		switch what {
+		case "release":
+			g.Releases[state] = n
+		case "run":
+			g.AutomationRuns[state] = n
+		default:
+			g.DueBacklog = n
+		}
+	}
+	return g, rows.Err()
+}

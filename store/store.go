@@ -134,6 +134,12 @@ func (s *Store) Close() error {
 	return errors.Join(err, s.read.Close(), s.write.Close(), s.watch.Close())
 }
 
+// Pools are the store's connection pools by name, for the metrics' pool
+// statistics; nothing else may use them.
+func (s *Store) Pools() map[string]*sql.DB {
+	return map[string]*sql.DB{"read": s.read, "write": s.write}
+}
+
 // migrate applies every migration newer than the schema version, each in
 // its own transaction.
 func (s *Store) migrate(ctx context.Context) error {

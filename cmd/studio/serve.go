@@ -30,6 +30,7 @@ import (
 
 	"studio/engine"
 	"studio/handlers"
+	"studio/handlers/metrics"
 	"studio/handlers/site"
 	"studio/handlers/studio"
 	"studio/store"
@@ -134,6 +135,9 @@ func serveCmd(ctx context.Context, args []string, stdout io.Writer, log *slog.Lo
 	if autoDefault == "" {
 		autoDefault = "on"
 	}
+	metricsToken := fs.String("metrics-token", os.Getenv("STUDIO_METRICS_TOKEN"),
+		"serve /metrics on --addr to requests that carry this token (Authorization: Bearer); env STUDIO_METRICS_TOKEN")
+	metricsAddr := fs.String("metrics-addr", "", "also serve /metrics, without a token, on this address (keep it off the public network), e.g. 127.0.0.1:9090")
 	autos := fs.String("automations", autoDefault, "on or off: off stops every automation of this deployment while releases and gates go on (env STUDIO_AUTOMATIONS)")
 	st, folder, err := openData(ctx, fs, args, demo)
 	if err != nil {
@@ -157,7 +161,13 @@ func serveCmd(ctx context.Context, args []string, stdout io.Writer, log *slog.Lo
 	if err != nil {
 		return err
 	}
-	opts := []handlers.Option{handlers.WithTrustedProxies(trusted), handlers.WithPublicURL(base), handlers.WithCDNMaxAge(*cdnMaxAge)}
+	if *metricsToken != "" && len(*metricsToken) < 16 {
+		return errors.New("--metrics-token: at least 16 characters, so it cannot be guessed")
+	}
+	meters := metrics.New()
+	meters.WatchPools(st.Pools())
+	opts := []handlers.Option{handlers.WithTrustedProxies(trusted), handlers.WithPublicURL(base), handlers.WithCDNMaxAge(*cdnMaxAge),
+		handlers.WithMetrics(meters, *metricsToken)}
 	if *publicURL != "" {
 		// Behind a proxy that rewrites Host, forms still come from the public URL.
 		opts = append(opts, handlers.WithTrustedOrigins(base))
@@ -207,8 +217,20 @@ func serveCmd(ctx context.Context, args []string, stdout io.Writer, log *slog.Lo
 	if err := printSetupLink(ctx, stdout, a.setup, ln.Addr()); err != nil {
 		return err
 	}
-	errc := make(chan error, 1)
+	errc := make(chan error, 2)
 	go func() { errc <- srv.Serve(ln) }()
+	if *metricsAddr != "" {
+		mln, err := net.Listen("tcp", *metricsAddr)
+		if err != nil {
+			return fmt.Errorf("--metrics-addr: %w", err)
+		}
+		mux := http.NewServeMux()
+		mux.Handle("GET /metrics", meters.Handler(""))
+		msrv := newServer(mux)
+		defer msrv.Close()
+		go func() { errc <- msrv.Serve(mln) }()
+		fmt.Fprintf(stdout, "Metrics on http://%s/metrics\n", mln.Addr())
+	}
 	select {
 	case err := <-errc:
 		return err

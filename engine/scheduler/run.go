@@ -31,6 +31,9 @@ type RunTally struct {
 	Published int // of which published
 	Late      int // published after their minute
 	Failed    int // conflict, failed, missed or expired
+	// Lateness is how long after its time each published release went
+	// live, to the millisecond (the metrics' histogram; 0 when on time).
+	Lateness []time.Duration
 }
 
 // runRelease takes one due release as far as it can at now, the way the
@@ -115,7 +118,7 @@ func (e *Scheduler) runRelease(ctx context.Context, r engine.ReleaseRow, now tim
 		OldToken: r.LeaseToken, ExecuteAt: at, Token: ids.New("lease"), LeaseUntil: now.Add(leaseFor),
 		Trigger: trigger, Now: now}
 	if r.State == release.StateScheduled && e.publishAtOnce(ctx, r, claim, lateness) {
-		rep.reached(release.StatePublished, lateness)
+		rep.reached(release.StatePublished, now.Sub(at))
 		return time.Time{}, nil
 	}
 	ok, err := e.store.ClaimRelease(ctx, claim)
@@ -139,19 +142,20 @@ func (e *Scheduler) runRelease(ctx context.Context, r engine.ReleaseRow, now tim
 	if state == "" {
 		return now, nil // the site kept moving: the claim stays for the next tick
 	}
-	rep.reached(state, lateness)
+	rep.reached(state, now.Sub(at))
 	return time.Time{}, nil
 }
 
-// reached counts a run that reached state, lateness seconds after its time.
-func (t *RunTally) reached(state release.State, lateness int64) {
+// reached counts a run that reached state, late after its time.
+func (t *RunTally) reached(state release.State, late time.Duration) {
 	t.Ran++
 	if state != release.StatePublished {
 		t.Failed++
 		return
 	}
 	t.Published++
-	if lateness >= 60 {
+	t.Lateness = append(t.Lateness, max(late, 0))
+	if late >= time.Minute {
 		t.Late++
 	}
 }

@@ -40,6 +40,15 @@ type TickReport struct {
 // One query reads everything due within the next minute, so an idle tick
 // costs one statement (two when the heartbeat is due).
 func (e *Scheduler) RunDue(ctx context.Context, trigger string) (TickReport, error) {
+	start := e.e.Now()
+	rep, err := e.runDue(ctx, trigger)
+	if o := e.observer(); o != nil {
+		o.Ticked(trigger, rep, e.e.Now().Sub(start), err)
+	}
+	return rep, err
+}
+
+func (e *Scheduler) runDue(ctx context.Context, trigger string) (TickReport, error) {
 	now := e.e.Now()
 	rep := TickReport{At: now, NextWakeAt: now.Add(maxSleep)}
 	if err := e.checkDatabase(ctx, now); err != nil {

@@ -24,6 +24,10 @@ type Store interface {
 	// reads nothing else.
 	DueWork(ctx context.Context, before time.Time, limit int) (DueWork, error)
 	Heartbeat(ctx context.Context) (Heartbeat, error)
+	// SchedulerGauges counts, in one statement, the releases and the
+	// automation runs by state and the releases due at now not yet run
+	// (Gauges without the heartbeat).
+	SchedulerGauges(ctx context.Context, now time.Time) (Gauges, error)
 	WriteHeartbeat(ctx context.Context, h Heartbeat) error
 	// StuckReleases lists, for a site (siteID), the sites a person is a
 	// member of (memberID) or all (both ""), scheduled releases due at or

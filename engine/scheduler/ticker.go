@@ -89,6 +89,28 @@ type Scheduler struct {
 	// approval never holds.
 	keys       AgentKeys
 	background sync.WaitGroup
+	// obs hears every tick (SetObserver): the metrics.
+	obs Observer
+}
+
+// Observer hears every tick as it ends, whoever triggered it: what it
+// did, how long it took on the engine's clock, and its error. Ticked must
+// not block; the metrics are one.
+type Observer interface {
+	Ticked(trigger string, rep TickReport, took time.Duration, err error)
+}
+
+// SetObserver makes o hear every tick from now on.
+func (t *Scheduler) SetObserver(o Observer) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.obs = o
+}
+
+func (t *Scheduler) observer() Observer {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.obs
 }
 
 // New returns a stopped scheduler over e and store. log may be nil. It
