@@ -117,6 +117,15 @@ type Token struct {
 	Revoked   *time.Time
 }
 
+// DeployToken is an operator's tools' secret (`studio token create
+// --deploy`): no person's, it reaches only the operator routes.
+type DeployToken struct {
+	ID        string
+	Name      string
+	CreatedAt time.Time
+	LastUsed  *time.Time
+}
+
 // Site is one website: its zone and the pointer to its live snapshot. Rev and
 // Hash guard every pointer flip (compare-and-swap).
 type Site struct {

@@ -40,6 +40,10 @@ const (
 	// a cookie or a person's token; each tool then passes its own row of
 	// §12's table (engine.AgentMayCall).
 	AgentKey policy.Scope = "agent-key"
+	// DeployToken: the route takes a deploy token (`studio token create
+	// --deploy`, Authorization: Bearer) and nothing else, no person's token
+	// or session: an operator's tools (api.DeployGuard).
+	DeployToken policy.Scope = "deploy-token"
 	// MetricsToken: the route takes serve's --metrics-token (Authorization:
 	// Bearer) and answers 404 to anyone without it.
 	MetricsToken policy.Scope = "metrics-token"
@@ -254,6 +258,12 @@ func StudioBodies() map[string]studio.Body {
 func APIRoutes(a *api.Handler) []Route {
 	return []Route{
 		{"GET", "/api/scheduler", policy.SchedulesRead, a.Scheduler},
+		// What this deployment offers (§13 features.schedules).
+		{"GET", "/api/instance", policy.SchedulesRead, a.Instance},
+		// The operator routes (§13): the scheduler's status over every site
+		// (`studio schedules status --remote`) and a manual tick.
+		{"GET", "/api/admin/schedules/status", DeployToken, a.AdminStatus},
+		{"POST", "/api/admin/schedules/run-due", DeployToken, a.AdminRunDue},
 		{"GET", "/api/sites", policy.SchedulesRead, a.Sites},
 		// The calendar (§12 list_schedule, §13 GET …/schedule): releases,
 		// gates and automation occurrences, one time-ordered page at a time.
@@ -489,6 +499,10 @@ func New(svc *services.Services, sessions *scs.SessionManager, log *slog.Logger,
 		// its person; a script's request carries no cookie and costs nothing.
 		r.Use(sessions.LoadAndSave, backstop(svc.Scheduler))
 		for _, rt := range APIRoutes(a) {
+			if rt.Scope == DeployToken {
+				r.Method(rt.Method, rt.Pattern, a.DeployGuard(rt.Handler))
+				continue
+			}
 			r.Method(rt.Method, rt.Pattern, a.Guard(mustScope(rt), rt.Handler))
 		}
 	})

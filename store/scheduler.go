@@ -496,3 +496,31 @@ func (s *Store) SchedulerGauges(ctx context.Context, now time.Time) (scheduler.G
 	}
 	return g, rows.Err()
 }
+
+// PublishLateness lists how late each release run that published and ended
+// at or after since went live: its end less its time, never below 0.
+func (s *Store) PublishLateness(ctx context.Context, since time.Time) ([]time.Duration, error) {
+	rows, err := s.read.QueryContext(ctx, `SELECT occurrence_at, ended_at FROM schedule_runs
+		WHERE subject_kind = 'release' AND state = 'succeeded' AND ended_at >= ?`, instant(since))
+	if err != nil {
+		return nil, fmt.Errorf("store: publish lateness: %w", err)
+	}
+	defer rows.Close()
+	var out []time.Duration
+	for rows.Next() {
+		var at, ended string
+		if err := rows.Scan(&at, &ended); err != nil {
+			return nil, err
+		}
+		a, err := mustInstant(at)
+		if err != nil {
+			return nil, err
+		}
+		e, err := mustInstant(ended)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, max(e.Sub(a), 0))
+	}
+	return out, rows.Err()
+}

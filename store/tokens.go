@@ -104,3 +104,50 @@ func (s *Store) RevokeToken(ctx context.Context, userID, id string, at time.Time
 		return audit(ctx, tx, a)
 	})
 }
+
+// CreateDeployToken stores a deploy token with the hash of its secret.
+func (s *Store) CreateDeployToken(ctx context.Context, t engine.DeployToken, hash string) error {
+	_, err := s.write.ExecContext(ctx, `INSERT INTO deploy_tokens (id, name, hash, created_at) VALUES (?, ?, ?, ?)`,
+		t.ID, t.Name, hash, instant(t.CreatedAt))
+	if err != nil {
+		return fmt.Errorf("store: create deploy token: %w", err)
+	}
+	return nil
+}
+
+// DeployToken returns the unrevoked deploy token with this hash.
+func (s *Store) DeployToken(ctx context.Context, hash string) (engine.DeployToken, error) {
+	var t engine.DeployToken
+	var created string
+	var used sql.NullString
+	err := s.read.QueryRowContext(ctx, `SELECT id, name, created_at, last_used_at FROM deploy_tokens
+		WHERE hash = ? AND revoked_at IS NULL`, hash).Scan(&t.ID, &t.Name, &created, &used)
+	if err != nil {
+		return t, notFound(err)
+	}
+	if t.CreatedAt, err = mustInstant(created); err != nil {
+		return t, err
+	}
+	t.LastUsed, err = parseInstant(used)
+	return t, err
+}
+
+// TouchDeployToken records when a deploy token was last used.
+func (s *Store) TouchDeployToken(ctx context.Context, id string, at time.Time) error {
+	if _, err := s.write.ExecContext(ctx, `UPDATE deploy_tokens SET last_used_at = ? WHERE id = ?`, instant(at), id); err != nil {
+		return fmt.Errorf("store: touch deploy token: %w", err)
+	}
+	return nil
+}
+
+// RevokeDeployToken revokes a deploy token that works; ErrNotFound if none.
+func (s *Store) RevokeDeployToken(ctx context.Context, id string, at time.Time) error {
+	ok, err := one(s.write.ExecContext(ctx, `UPDATE deploy_tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL`, instant(at), id))
+	if err != nil {
+		return fmt.Errorf("store: revoke deploy token: %w", err)
+	}
+	if !ok {
+		return engine.ErrNotFound
+	}
+	return nil
+}

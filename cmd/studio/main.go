@@ -62,15 +62,18 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer, 
 		}
 		return siteAddCmd(ctx, args[1:], stdout)
 	case "token":
-		if len(args) == 0 || args[0] != "create" {
-			return errors.New("usage: studio token create --user EMAIL --name NAME [--data DIR | --database URL]")
+		switch {
+		case len(args) > 0 && args[0] == "create":
+			return tokenCreateCmd(ctx, args[1:], stdout)
+		case len(args) > 0 && args[0] == "revoke":
+			return tokenRevokeCmd(ctx, args[1:], stdout)
 		}
-		return tokenCreateCmd(ctx, args[1:], stdout)
+		return errors.New("usage: studio token create --user EMAIL --name NAME | create --deploy --name NAME | revoke --deploy ID [--data DIR | --database URL]")
 	case "demo":
 		return demoCmd(ctx, args, stdout)
 	case "schedules":
 		if len(args) == 0 {
-			return errors.New("usage: studio schedules run-due|status|list [--json] [--data DIR | --database URL] | resolve --local T --zone Z | preview --rule R --start T --zone Z")
+			return errors.New("usage: studio schedules run-due|status|list [--json] [--data DIR | --database URL] | status --remote URL | resolve --local T --zone Z | preview --rule R --start T --zone Z")
 		}
 		return schedulesCmd(ctx, args[0], args[1:], stdout)
 	}

@@ -26,6 +26,9 @@ import (
 func schedulesCmd(ctx context.Context, sub string, args []string, stdout io.Writer) error {
 	switch sub {
 	case "run-due", "status":
+		if sub == "status" && remoteFlag(args) {
+			return remoteStatusCmd(ctx, args, stdout)
+		}
 		return schedulerCmd(ctx, sub, args, stdout)
 	case "list":
 		return schedulesListCmd(ctx, args, stdout)

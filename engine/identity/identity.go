@@ -70,6 +70,13 @@ type Store interface {
 	// in one transaction. A token already revoked stays as it was (nil);
 	// one that does not exist or is someone else's is ErrNotFound.
 	RevokeToken(ctx context.Context, userID, id string, at time.Time, audit engine.AuditEntry) error
+
+	CreateDeployToken(ctx context.Context, t engine.DeployToken, hash string) error
+	// DeployToken returns the unrevoked deploy token with this hash.
+	DeployToken(ctx context.Context, hash string) (engine.DeployToken, error)
+	TouchDeployToken(ctx context.Context, id string, at time.Time) error
+	// RevokeDeployToken revokes it at at; ErrNotFound when no such token works.
+	RevokeDeployToken(ctx context.Context, id string, at time.Time) error
 }
 
 // Engine is what the identity use cases need from the engine: its clock.

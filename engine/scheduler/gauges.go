@@ -3,6 +3,7 @@ package scheduler
 import (
 	"context"
 	"errors"
+	"slices"
 	"time"
 
 	"studio/engine"
@@ -43,4 +44,27 @@ func (t *Scheduler) Gauges(ctx context.Context) (Gauges, error) {
 		g.HeartbeatAge, g.HeartbeatSeen = max(now.Sub(hb.At), 0), true
 	}
 	return g, nil
+}
+
+// LatenessSummary is how late the releases published in a window went
+// live (§8.7's 7-day lag): the median and the 95th percentile, nearest
+// rank, over Runs releases; zero when there were none.
+type LatenessSummary struct {
+	Runs     int
+	P50, P95 time.Duration
+}
+
+// latenessWindow is the window GET /api/scheduler summarises (§13).
+const latenessWindow = 7 * 24 * time.Hour
+
+// LatenessWeek summarises the lateness of the releases published in the
+// last seven days, on every site: the scheduler is the deployment's.
+func (t *Scheduler) LatenessWeek(ctx context.Context) (LatenessSummary, error) {
+	lates, err := t.store.PublishLateness(ctx, t.e.Now().Add(-latenessWindow))
+	if err != nil || len(lates) == 0 {
+		return LatenessSummary{}, err
+	}
+	slices.Sort(lates)
+	rank := func(p int) time.Duration { return lates[max((p*len(lates)+99)/100, 1)-1] }
+	return LatenessSummary{Runs: len(lates), P50: rank(50), P95: rank(95)}, nil
 }

@@ -28,6 +28,9 @@ type Store interface {
 	// automation runs by state and the releases due at now not yet run
 	// (Gauges without the heartbeat).
 	SchedulerGauges(ctx context.Context, now time.Time) (Gauges, error)
+	// PublishLateness lists how late each release run that published and
+	// ended at or after since went live (its end less its time).
+	PublishLateness(ctx context.Context, since time.Time) ([]time.Duration, error)
 	WriteHeartbeat(ctx context.Context, h Heartbeat) error
 	// StuckReleases lists, for a site (siteID), the sites a person is a
 	// member of (memberID) or all (both ""), scheduled releases due at or

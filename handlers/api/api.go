@@ -316,7 +316,7 @@ func jsonField(err error) string {
 
 // Scheduler reports the scheduler's health (§8.7) from the same use case
 // as /health and the Scheduler card: the heartbeat, and the releases it
-// should have taken and has not.
+// should have taken and has not; and the last 7 days' lateness.
 func (h *Handler) Scheduler(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	st, err := h.sched.StatusOf(ctx, userOf(ctx))
@@ -324,14 +324,10 @@ func (h *Handler) Scheduler(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, ctx, err)
 		return
 	}
-	out := map[string]any{"mode": "node", "healthy": st.Healthy(), "state": st.State(),
-		"dueNotClaimed": StuckJSON(st.DueNotClaimed), "pastLease": StuckJSON(st.PastLease)}
-	if hb := st.Scheduler.Beat; hb != nil {
-		out["lastTick"], out["nextWakeAt"], out["trigger"] = hb.At, hb.NextWakeAt, hb.Trigger
-		out["lagSeconds"] = hb.LagSeconds // how late the oldest due item was at that tick (§8.7)
-	}
-	if !st.DatabaseOK() {
-		out["database"] = st.DatabaseProblem()
+	out, err := h.schedulerJSON(ctx, st)
+	if err != nil {
+		h.fail(w, ctx, err)
+		return
 	}
 	writeJSON(w, http.StatusOK, out)
 }
