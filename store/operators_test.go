@@ -1,0 +1,58 @@
+package store_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"studio/engine"
+	"studio/engine/identity"
+)
+
+// TestOperatorsStore (issue 16) runs on both engines: deploy tokens are
+// found by their hash until revoked, and the gauges and the 7-day
+// lateness read what the scheduler did.
+func TestOperatorsStore(t *testing.T) {
+	ctx := context.Background()
+	b := setup(t)
+	people := identity.New(b.eng, b.store, nil)
+	secret, tok, err := people.CreateDeployToken(ctx, "ci")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := people.DeployToken(ctx, secret); err != nil || got.ID != tok.ID || got.Name != "ci" {
+		t.Fatalf("DeployToken: %+v %v", got, err)
+	}
+	if err := people.RevokeDeployToken(ctx, tok.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := people.DeployToken(ctx, secret); !errors.Is(err, engine.ErrNotFound) {
+		t.Fatalf("a revoked deploy token: %v", err)
+	}
+	if err := people.RevokeDeployToken(ctx, tok.ID); !errors.Is(err, engine.ErrNotFound) {
+		t.Fatalf("revoked twice: %v", err)
+	}
+
+	b.schedule(t, b.editor) // 09:00
+	nine := time.Date(2026, 11, 2, 6, 0, 0, 0, time.UTC)
+	b.clock.Set(nine.Add(time.Second))
+	g, err := b.sched.Gauges(ctx)
+	if err != nil || g.DueBacklog != 1 || g.Releases["scheduled"] != 1 || g.HeartbeatSeen {
+		t.Fatalf("before the tick: %+v %v", g, err)
+	}
+	b.clock.Set(nine.Add(1500 * time.Millisecond))
+	if rep, err := b.sched.RunDue(ctx, "node"); err != nil || rep.Published != 1 {
+		t.Fatalf("tick: %+v %v", rep, err)
+	}
+	b.clock.Set(nine.Add(time.Minute))
+	g, err = b.sched.Gauges(ctx)
+	if err != nil || g.DueBacklog != 0 || g.Releases["published"] != 1 || g.Releases["scheduled"] != 0 ||
+		!g.HeartbeatSeen || g.HeartbeatAge != 58500*time.Millisecond {
+		t.Fatalf("after the tick: %+v %v", g, err)
+	}
+	week, err := b.sched.LatenessWeek(ctx)
+	if err != nil || week.Runs != 1 || week.P50 != 1500*time.Millisecond || week.P95 != week.P50 {
+		t.Fatalf("LatenessWeek: %+v %v", week, err)
+	}
+}
