@@ -101,7 +101,7 @@ func newApp(st *store.Store, clock engine.Clock, log *slog.Logger, secureCookies
 	} else {
 		log.Error("studio: reading the signing key; sign-in forms last until a restart", "err", err)
 	}
-	svc := services.Of(eng, st, clock, log)
+	svc := services.Of(eng, withServeHooks(st), clock, log)
 	a := &app{store: st, engine: eng, ticker: svc.Scheduler, gates: svc.Gates, identity: svc.Identity, automations: svc.Automations,
 		agents: svc.Agents, setup: svc.Setup, stop: func() {}}
 	a.handler = handlers.New(svc, sessions, log, append(opts, handlers.WithStopper(func(stop func()) { a.stop = stop }))...)
@@ -204,7 +204,9 @@ func serveCmd(ctx context.Context, args []string, stdout io.Writer, log *slog.Lo
 		a.automations.SetAutomationsOff(true)
 		log.Warn("automations are off for this deployment (--automations=off): releases and gates still run")
 	}
-	a.ticker.Start(ctx)
+	// SIGTERM ends ctx; the ticker is stopped by Shutdown below instead,
+	// which lets the run in progress finish or hands it back.
+	a.ticker.Start(context.WithoutCancel(ctx))
 	defer a.ticker.Stop()
 
 	fmt.Fprintf(stdout, "Studio is running on http://%s/studio\n", ln.Addr())
@@ -236,15 +238,30 @@ func serveCmd(ctx context.Context, args []string, stdout io.Writer, log *slog.Lo
 		return err
 	case <-ctx.Done():
 	}
-	shutdown, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	// Stopping (SIGTERM or Ctrl-C) takes under 10 s: no new requests or
+	// scheduler work; the requests in flight and the run in progress get a
+	// few seconds to finish, and a run that does not is handed back, so
+	// another instance (or the next start) takes it over at once.
+	stopped := make(chan struct{})
+	go func() { a.ticker.Shutdown(tickerGrace); close(stopped) }()
+	shutdown, cancel := context.WithTimeout(context.Background(), requestGrace)
 	defer cancel()
 	err = srv.Shutdown(shutdown)
+	<-stopped
 	a.stop() // the last 404 counts, before the database closes
 	if err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
 	return nil
 }
+
+// How long, as the process stops, the run in progress may take to finish
+// before it is handed back (which takes at most 2 s more), and the requests
+// in flight: within the 10 s a service manager waits before SIGKILL.
+const (
+	tickerGrace  = 6 * time.Second
+	requestGrace = 8 * time.Second
+)
 
 // printSetupLink prints the first run's one-time link when the database
 // holds no site and no person: whoever has this process's output may set

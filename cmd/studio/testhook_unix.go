@@ -11,9 +11,12 @@ import (
 	"strconv"
 	"sync"
 	"syscall"
+	"time"
 
 	"studio/engine/jobs"
 	"studio/engine/scheduler"
+	"studio/engine/services"
+	"studio/store"
 )
 
 // stopAfterClaimEnv names the process tests' hook (lease_process_test.go):
@@ -118,4 +121,40 @@ func stopHere() {
 	defer signal.Stop(cont)
 	syscall.Kill(os.Getpid(), syscall.SIGSTOP)
 	<-cont
+}
+
+// slowApplyEnv names the graceful shutdown's process test hook
+// (shutdown_process_test.go): a duration by which `studio serve` delays each
+// release run's effect, after its claim, saying "applying <release>" on
+// stderr first. The run's context still stops the wait, as a slow database
+// write would be stopped. Nothing sets it outside tests.
+const slowApplyEnv = "STUDIO_TEST_SLOW_APPLY"
+
+// withServeHooks returns st, wrapped when a test hook is asked for.
+func withServeHooks(st *store.Store) services.Store {
+	d, err := time.ParseDuration(os.Getenv(slowApplyEnv))
+	if err != nil || d <= 0 {
+		return st
+	}
+	return &slowApply{Store: st, wait: d}
+}
+
+type slowApply struct {
+	*store.Store
+	wait time.Duration
+}
+
+// ApplyRelease refuses the one-transaction publish, so the run takes the
+// claimed way, and delays the claimed run's effect.
+func (s *slowApply) ApplyRelease(ctx context.Context, a scheduler.Apply) (bool, error) {
+	if a.Claim != nil {
+		return false, errors.New("test hook: the one-transaction publish is refused")
+	}
+	fmt.Fprintln(os.Stderr, "applying", a.ReleaseID)
+	select {
+	case <-time.After(s.wait):
+	case <-ctx.Done():
+		return false, ctx.Err()
+	}
+	return s.Store.ApplyRelease(ctx, a)
 }

@@ -325,7 +325,8 @@ func (t *Scheduler) stepRun(ctx context.Context, stepper jobs.Stepper, d DueAuto
 		return time.Time{}, herr
 	}
 	if err != nil {
-		if ctx.Err() != nil { // the process is stopping: the lease lapses and the step runs again
+		if ctx.Err() != nil { // the process is stopping: the step is handed back and runs again
+			t.handBack(lease)
 			return time.Time{}, ctx.Err()
 		}
 		tally.Ended++

@@ -110,3 +110,23 @@ func (e *Scheduler) renewLease(ctx context.Context, l Lease) error {
 	}
 	return err
 }
+
+// handBack ends a claimed run's lease now: the process is stopping with the
+// run unfinished (its context ended), and the next tick, here or on another
+// instance, takes the run over at once instead of when the lease would have
+// lapsed. Nothing of the run was written, so it runs whole again. It has
+// its own short deadline: the run's context has ended.
+func (e *Scheduler) handBack(l Lease) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	l.Now = e.e.Now()
+	l.Until = l.Now
+	if err := e.store.RenewLease(ctx, l); err != nil {
+		if !errors.Is(err, engine.ErrConflict) { // a lease already gone is handed back already
+			e.log.Warn("schedules: could not hand back a run as the process stops; its lease lapses instead",
+				"release", l.ReleaseID, "automation", l.AutomationID, "run", l.RunID, "err", err)
+		}
+		return
+	}
+	e.log.Info("schedules: handed back a run as the process stops", "release", l.ReleaseID, "automation", l.AutomationID, "run", l.RunID)
+}

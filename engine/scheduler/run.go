@@ -136,6 +136,10 @@ func (e *Scheduler) runRelease(ctx context.Context, r engine.ReleaseRow, now tim
 	if errors.Is(err, errLeaseLost) { // another ticker has it now; nothing was written
 		return time.Time{}, nil
 	}
+	if err != nil && ctx.Err() != nil { // the process is stopping mid-run
+		e.handBack(lease)
+		return time.Time{}, ctx.Err()
+	}
 	if err != nil { // a read or a write failed: nothing was published
 		return e.retryLater(ctx, r, claim, err)
 	}

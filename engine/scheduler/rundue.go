@@ -87,7 +87,7 @@ func (e *Scheduler) runDue(ctx context.Context, trigger string) (TickReport, err
 			held[r.SiteID] = true
 			continue
 		}
-		if i >= maxReleasesPerTick {
+		if i >= maxReleasesPerTick || e.stopping.Load() { // the rest waits for the next tick, maybe elsewhere
 			rep.More = true
 			break
 		}
@@ -110,7 +110,7 @@ func (e *Scheduler) runDue(ctx context.Context, trigger string) (TickReport, err
 	}
 	// Then the automations (§11.1), unless they are off for the deployment
 	// or this process has no job bodies.
-	if stepper := e.automationsRunner(); stepper != nil && autoDue != nil {
+	if stepper := e.automationsRunner(); stepper != nil && autoDue != nil && !e.stopping.Load() {
 		if autoDue.After(now) {
 			later(*autoDue)
 		} else {

@@ -74,6 +74,11 @@ type Scheduler struct {
 
 	cancel context.CancelFunc
 	done   sync.WaitGroup
+	// quit ends the loop between ticks, and stopping makes a tick take no
+	// more work (Shutdown).
+	quit     chan struct{}
+	quitOnce sync.Once
+	stopping atomic.Bool
 
 	mu           sync.Mutex
 	lastBeat     time.Time   // when this process last wrote the heartbeat
@@ -131,6 +136,7 @@ func New(e Engine, store Store, log *slog.Logger) *Scheduler {
 // catches up on whatever came due while the process was down (§8.4).
 func (t *Scheduler) Start(ctx context.Context) {
 	ctx, t.cancel = context.WithCancel(ctx)
+	t.quit = make(chan struct{})
 	t.done.Add(1)
 	go func() {
 		defer t.done.Done()
@@ -163,9 +169,34 @@ func (t *Scheduler) Start(ctx context.Context) {
 			case <-t.e.Pokes():
 			case <-ctx.Done():
 				return
+			case <-t.quit:
+				return
 			}
 		}
 	}()
+}
+
+// Shutdown stops the scheduler as the process stops (SIGTERM): the loop
+// takes no more work, the run in progress has until grace to finish, and
+// a run still unfinished then is stopped and handed back (its lease ended,
+// so the next tick anywhere takes it over at once). It returns when
+// nothing of the scheduler runs any more.
+func (t *Scheduler) Shutdown(grace time.Duration) {
+	t.stopping.Store(true)
+	if t.quit != nil {
+		t.quitOnce.Do(func() { close(t.quit) })
+	}
+	finished := make(chan struct{})
+	go func() {
+		t.done.Wait()
+		t.background.Wait()
+		close(finished)
+	}()
+	select {
+	case <-finished:
+	case <-time.After(grace):
+	}
+	t.Stop()
 }
 
 // Stop ends the loop and waits for a tick in progress to finish, the
