@@ -71,13 +71,17 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer, 
 		return errors.New("usage: studio token create --user EMAIL --name NAME | create --deploy --name NAME | revoke --deploy ID [--data DIR | --database URL]")
 	case "demo":
 		return demoCmd(ctx, args, stdout)
+	case "backup":
+		return backupCmd(ctx, args, stdout)
+	case "restore":
+		return restoreCmd(ctx, args, stdout)
 	case "schedules":
 		if len(args) == 0 {
 			return errors.New("usage: studio schedules run-due|status|list [--json] [--data DIR | --database URL] | status --remote URL | resolve --local T --zone Z | preview --rule R --start T --zone Z")
 		}
 		return schedulesCmd(ctx, args[0], args[1:], stdout)
 	}
-	return fmt.Errorf("unknown command %q (serve, site add, user add, token create, demo, schedules)", cmd)
+	return fmt.Errorf("unknown command %q (serve, site add, user add, token create, demo, schedules, backup, restore)", cmd)
 }
 
 // parseAndOpen adds --data (and --fresh) to the command's flags, parses

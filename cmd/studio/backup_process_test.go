@@ -1,0 +1,111 @@
+package main
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"studio/engine"
+	"studio/engine/content"
+	"studio/engine/fakeclock"
+	"studio/engine/localtime"
+	"studio/engine/release"
+	"studio/store"
+)
+
+// TestBackupAndRestore (issue 16): `studio backup` copies the database of
+// a running Studio; `studio restore` makes the copy a new folder's
+// database (and refuses a folder that has one); Studio started on the
+// restored folder publishes the release that was scheduled at the backup,
+// and holds nothing written after it. The restored instance runs with its
+// clock three minutes ahead (STUDIO_CLOCK_SKEW; on SQLite the machine's
+// clock is the scheduler's), so the release's minute comes at once.
+func TestBackupAndRestore(t *testing.T) {
+	t.Parallel()
+	bin := buildBinary(t)
+	ctx := context.Background()
+	db, st := seededDatabase(t, bin, false)
+	clock := fakeclock.New(time.Now())
+	eng := engine.New(st, clock, nil)
+	site, editor := demoEditor(t, eng, st)
+	node := func(slug string) content.Node {
+		n, err := eng.CreateNode(ctx, editor, site.ID, release.KindContentEntry,
+			content.Body{Title: "Backup " + slug, Slug: slug, Status: content.StatusDraft, Text: "Kept."})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	n := node("in-the-backup")
+	loc, _ := localtime.LoadZone(site.TimeZone)
+	at := clock.Now().Add(2 * time.Minute).In(loc) // 1–2 minutes ahead: not due before the restored start
+	r, err := eng.ScheduleNode(ctx, editor, engine.ScheduleInput{SiteID: site.ID, NodeID: n.ID, ExpectedRev: n.Rev,
+		Date: at.Format("2006-01-02"), Time: at.Format("15:04")})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	_, _, stop := startServe(t, exec.Command(bin, append([]string{"serve", "--addr", "127.0.0.1:0"}, db...)...))
+	file := filepath.Join(t.TempDir(), "studio-backup.db")
+	if out, err := exec.Command(bin, append([]string{"backup", "--to", file}, db...)...).CombinedOutput(); err != nil ||
+		!strings.Contains(string(out), "Backed up") {
+		t.Fatalf("backup of a running Studio: %v\n%s", err, out)
+	}
+	if out, err := exec.Command(bin, append([]string{"backup", "--to", file}, db...)...).CombinedOutput(); err == nil {
+		t.Errorf("a backup overwrote a file:\n%s", out)
+	}
+	node("after-the-backup")
+	stop()
+
+	restored := t.TempDir()
+	if out, err := exec.Command(bin, "restore", "--from", file, "--data", restored).CombinedOutput(); err != nil {
+		t.Fatalf("restore: %v\n%s", err, out)
+	}
+	if out, err := exec.Command(bin, "restore", "--from", file, "--data", restored).CombinedOutput(); err == nil {
+		t.Errorf("restore over a folder's database:\n%s", out)
+	}
+	if out, err := exec.Command(bin, "restore", "--from", filepath.Join(db[1], markerName), "--data", t.TempDir()).CombinedOutput(); err == nil {
+		t.Errorf("restore of a file that is no backup:\n%s", out)
+	}
+
+	cmd := exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--data", restored)
+	cmd.Env = append(os.Environ(), "STUDIO_CLOCK_SKEW=3m")
+	url, _, _ := startServe(t, cmd)
+	rst, err := store.Open(ctx, filepath.Join(restored, "studio.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rst.Close()
+	reng := engine.New(rst, clock, nil)
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		got, err := rst.Release(ctx, site.ID, r.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.State == release.StatePublished {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the restored Studio left the scheduled release %s", got.State)
+		}
+	}
+	if state := checkOnce(t, reng, rst, site.ID, r.ID); state != release.StatePublished {
+		t.Fatalf("release %s", state)
+	}
+	if code, body := get(t, url+"/posts/in-the-backup"); code != 200 || !strings.Contains(body, "Backup in-the-backup") {
+		t.Errorf("the restored Studio's public site: %d", code)
+	}
+	for slug, want := range map[string]int{"in-the-backup": 1, "after-the-backup": 0} {
+		var n int
+		if err := rst.DB().QueryRow(`SELECT count(*) FROM nodes WHERE json_extract(body, '$.slug') = ?`, slug).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		if n != want {
+			t.Errorf("the restored database holds %d nodes %s, want %d (the backup is the moment it was made)", n, slug, want)
+		}
+	}
+}
