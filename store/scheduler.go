@@ -524,3 +524,44 @@ func (s *Store) PublishLateness(ctx context.Context, since time.Time) ([]time.Du
 	}
 	return out, rows.Err()
 }
+
+// WallTimeReleases lists the scheduled and waiting releases with a
+// wall-clock time (local_time) due after after, in time order.
+func (s *Store) WallTimeReleases(ctx context.Context, after time.Time) ([]engine.ReleaseRow, error) {
+	rows, err := s.read.QueryContext(ctx, `SELECT `+releaseColumns+` FROM releases
+		WHERE state IN ('scheduled', 'awaiting_approval') AND execute_at > ? AND local_time IS NOT NULL
+		ORDER BY execute_at, id`, instant(after))
+	if err != nil {
+		return nil, fmt.Errorf("store: wall-time releases: %w", err)
+	}
+	defer rows.Close()
+	var out []engine.ReleaseRow
+	for rows.Next() {
+		r, err := scanRelease(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// InstanceFact reads a fact of the deployment ("" when never written).
+func (s *Store) InstanceFact(ctx context.Context, name string) (string, error) {
+	var v string
+	err := s.read.QueryRowContext(ctx, `SELECT value FROM instance_facts WHERE name = ?`, name).Scan(&v)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	return v, err
+}
+
+// SetInstanceFact writes a fact of the deployment.
+func (s *Store) SetInstanceFact(ctx context.Context, name, value string, at time.Time) error {
+	_, err := s.write.ExecContext(ctx, `INSERT INTO instance_facts (name, value, updated_at) VALUES (?, ?, ?)
+		ON CONFLICT (name) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`, name, value, instant(at))
+	if err != nil {
+		return fmt.Errorf("store: instance fact %s: %w", name, err)
+	}
+	return nil
+}

@@ -71,6 +71,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer, 
 		return errors.New("usage: studio token create --user EMAIL --name NAME | create --deploy --name NAME | revoke --deploy ID [--data DIR | --database URL]")
 	case "demo":
 		return demoCmd(ctx, args, stdout)
+	case "version", "--version", "-version":
+		return versionCmd(stdout)
 	case "backup":
 		return backupCmd(ctx, args, stdout)
 	case "restore":
@@ -81,7 +83,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer, 
 		}
 		return schedulesCmd(ctx, args[0], args[1:], stdout)
 	}
-	return fmt.Errorf("unknown command %q (serve, site add, user add, token create, demo, schedules, backup, restore)", cmd)
+	return fmt.Errorf("unknown command %q (serve, site add, user add, token create, demo, schedules, backup, restore, version)", cmd)
 }
 
 // parseAndOpen adds --data (and --fresh) to the command's flags, parses

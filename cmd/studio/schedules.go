@@ -64,6 +64,9 @@ func schedulerCmd(ctx context.Context, sub string, args []string, stdout io.Writ
 		if err := sched.ScheduleSystemJobs(ctx); err != nil { // a system cron ticks instead of the loop
 			return err
 		}
+		if _, err := sched.TzdataChanged(ctx, tzdataVersion()); err != nil {
+			return err
+		}
 		rep, err := sched.RunDue(ctx, "manual")
 		if err != nil {
 			return err

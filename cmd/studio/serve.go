@@ -204,6 +204,9 @@ func serveCmd(ctx context.Context, args []string, stdout io.Writer, log *slog.Lo
 		a.automations.SetAutomationsOff(true)
 		log.Warn("automations are off for this deployment (--automations=off): releases and gates still run")
 	}
+	if _, err := a.ticker.TzdataChanged(ctx, tzdataVersion()); err != nil {
+		log.Error("schedules: could not check the releases against the time-zone data; each is checked at its time", "err", err)
+	}
 	// SIGTERM ends ctx; the ticker is stopped by Shutdown below instead,
 	// which lets the run in progress finish or hands it back.
 	a.ticker.Start(context.WithoutCancel(ctx))

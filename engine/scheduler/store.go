@@ -31,6 +31,13 @@ type Store interface {
 	// PublishLateness lists how late each release run that published and
 	// ended at or after since went live (its end less its time).
 	PublishLateness(ctx context.Context, since time.Time) ([]time.Duration, error)
+	// WallTimeReleases lists the scheduled and waiting releases with a
+	// wall-clock time due after after.
+	WallTimeReleases(ctx context.Context, after time.Time) ([]engine.ReleaseRow, error)
+	// InstanceFact reads a fact of the deployment ("" when never written);
+	// SetInstanceFact writes one.
+	InstanceFact(ctx context.Context, name string) (string, error)
+	SetInstanceFact(ctx context.Context, name, value string, at time.Time) error
 	WriteHeartbeat(ctx context.Context, h Heartbeat) error
 	// StuckReleases lists, for a site (siteID), the sites a person is a
 	// member of (memberID) or all (both ""), scheduled releases due at or
