@@ -45,6 +45,9 @@ deps-test: ## install what the tests need (Chromium and axe-core for the browser
 # non-browser tests. The AtScale tests measure pages on large sites,
 # which -race slows about 25 times and smaller tests already race.
 #
+# The race run lets four tests of a package run at once, not two (the
+# cores): the process tests mostly wait for a minute to come.
+#
 # A third run is the conformance suite on PostgreSQL: the store's tests and
 # the ticker's (exactly once, crashes, statement counts) and the engine
 # packages' that go through the store, again, each on a database of a
@@ -57,7 +60,7 @@ deps-test: ## install what the tests need (Chromium and axe-core for the browser
 NORACE = Browser|AtScale
 CONFORMANCE = ./store/... ./engine/scheduler ./engine/gates ./engine/setup
 test: deps-test verify ## install test needs, check the tree, run every test (with -race, but for the browser and scale tests), and the store's and engine's on PostgreSQL
-	@$(GO) test -race -count=1 -timeout 18m -skip '$(NORACE)' ./... & race=$$!; \
+	@$(GO) test -race -count=1 -timeout 18m -parallel 4 -skip '$(NORACE)' ./... & race=$$!; \
 	STUDIO_TEST_DATABASE=postgres $(GO) test -count=1 -timeout 18m $(CONFORMANCE) & pg=$$!; \
 	$(GO) test -count=1 -timeout 18m -parallel 2 -run '$(NORACE)' ./cmd/studio ./handlers; plain=$$?; \
 	wait $$race; raced=$$?; wait $$pg; pged=$$?; \
@@ -76,6 +79,8 @@ bench: ## run the Go benchmarks, the Schedules pages' and the public site's timi
 	STUDIO_PERF=1 $(GO) test -count=1 -run 'TestReleasesListAtScale' -v ./handlers | grep -E 'releases,|÷ 400|ok|FAIL'
 	STUDIO_PERF=1 $(GO) test -count=1 -run 'TestContentListAtScale' -v ./handlers | grep -E 'content list|waiting|ok|FAIL'
 	STUDIO_PERF=1 $(GO) test -count=1 -run 'TestBurstOfReleasesInOneMinute' -v ./cmd/studio | grep -E 'burst|ok|FAIL'
+	STUDIO_PERF=1 $(GO) test -count=1 -run 'TestBurstAcrossInstances' -v ./cmd/studio | grep -E 'instances burst|ok|FAIL'
+	$(GO) test -count=1 -run '^$$' -bench 'BenchmarkClaim' -benchtime 10x ./store | grep -E 'Benchmark|ok|FAIL'
 
 verify: ## generated files fresh, gofmt, go vet and staticcheck clean
 	$(GO) tool templ generate -path web/templates >/dev/null 2>&1
