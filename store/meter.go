@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"database/sql/driver"
+	"strings"
 	"sync/atomic"
 
 	"modernc.org/sqlite"
@@ -35,7 +36,11 @@ func (c connector) Connect(ctx context.Context) (driver.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &countedConn{conn.(engineConn), c.meter, c.write, c.pg}, nil
+	cc := &countedConn{engineConn: conn.(engineConn), meter: c.meter, write: c.write, pg: c.pg}
+	if !c.pg { // pgx keeps its own cache of prepared statements
+		cc.stmts = map[string]*cachedStmt{}
+	}
+	return cc, nil
 }
 
 func (c connector) Driver() driver.Driver { return c.base.Driver() }
@@ -57,6 +62,62 @@ type countedConn struct {
 	meter *meter
 	write bool
 	pg    bool
+	// stmts are this SQLite connection's statements, prepared once and
+	// kept by their text: parsing the scheduler's larger statements cost
+	// as much as running them (a publish spent 40% of its time in the
+	// parser). database/sql uses a connection in one goroutine at a time.
+	stmts map[string]*cachedStmt
+}
+
+// cachedStmt is a kept statement; busy while its rows are open, when the
+// same text asked again (a query inside another's rows) is prepared anew.
+type cachedStmt struct {
+	driver.Stmt
+	busy bool
+}
+
+// maxCachedStmts bounds a connection's statements: the store's texts are
+// constants, but a few are built (IN lists), and those should not pile up.
+const maxCachedStmts = 256
+
+// cached is q's kept statement, prepared now if it is new; nil when q is
+// not kept (PostgreSQL, a migration's script) or is busy.
+func (c *countedConn) cached(ctx context.Context, q string) *cachedStmt {
+	if c.stmts == nil || ctx.Value(verbatim{}) != nil {
+		return nil
+	}
+	if st, ok := c.stmts[q]; ok {
+		if st.busy {
+			return nil
+		}
+		return st
+	}
+	if strings.Contains(strings.TrimRight(q, "; \t\n"), ";") { // a script: several statements
+		return nil
+	}
+	prepared, err := c.engineConn.PrepareContext(ctx, q)
+	if err != nil {
+		return nil // the uncached way reports it
+	}
+	if len(c.stmts) >= maxCachedStmts {
+		c.closeStmts()
+	}
+	st := &cachedStmt{Stmt: prepared}
+	c.stmts[q] = st
+	return st
+}
+
+func (c *countedConn) closeStmts() {
+	for q, st := range c.stmts {
+		st.Close()
+		delete(c.stmts, q)
+	}
+}
+
+// Close finalizes the kept statements before the connection.
+func (c *countedConn) Close() error {
+	c.closeStmts()
+	return c.engineConn.Close()
 }
 
 // IsValid asks the driver when it can tell (modernc can); a connection
@@ -90,9 +151,13 @@ func (c *countedConn) sql(ctx context.Context, q string) string {
 	return q
 }
 
-func (c *countedConn) ExecContext(ctx context.Context, q string, args []driver.NamedValue) (driver.Result, error) {
+func (c *countedConn) ExecContext(ctx context.Context, q string, args []driver.NamedValue) (res driver.Result, err error) {
 	c.meter.n.Add(1)
-	res, err := c.engineConn.ExecContext(ctx, c.sql(ctx, q), args)
+	if st := c.cached(ctx, q); st != nil {
+		res, err = st.Stmt.(driver.StmtExecContext).ExecContext(ctx, args)
+	} else {
+		res, err = c.engineConn.ExecContext(ctx, c.sql(ctx, q), args)
+	}
 	if c.write {
 		c.meter.writes.Add(1) // after the statement: a reader that sees the count sees its effect
 	}
@@ -101,7 +166,27 @@ func (c *countedConn) ExecContext(ctx context.Context, q string, args []driver.N
 
 func (c *countedConn) QueryContext(ctx context.Context, q string, args []driver.NamedValue) (driver.Rows, error) {
 	c.meter.n.Add(1)
-	return c.engineConn.QueryContext(ctx, c.sql(ctx, q), args)
+	st := c.cached(ctx, q)
+	if st == nil {
+		return c.engineConn.QueryContext(ctx, c.sql(ctx, q), args)
+	}
+	rows, err := st.Stmt.(driver.StmtQueryContext).QueryContext(ctx, args)
+	if err != nil {
+		return nil, err
+	}
+	st.busy = true
+	return &cachedRows{Rows: rows, st: st}, nil
+}
+
+// cachedRows frees their statement for the next use when closed.
+type cachedRows struct {
+	driver.Rows
+	st *cachedStmt
+}
+
+func (r *cachedRows) Close() error {
+	r.st.busy = false
+	return r.Rows.Close()
 }
 
 // BeginTx counts BEGIN, and the transaction counts its COMMIT or

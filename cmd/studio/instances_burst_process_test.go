@@ -95,7 +95,7 @@ func runInstancesBurst(t *testing.T, bin string, sc burstScenario) latencies {
 		u.SiteID = site.ID
 		for i := range sc.perSite {
 			n, err := eng.CreateNode(ctx, u, site.ID, release.KindContentEntry, content.Body{Title: fmt.Sprintf("Burst %d", i),
-				Slug: fmt.Sprintf("burst-%d", i), Status: content.StatusDraft, Text: "Filed at the minute."})
+				Slug: fmt.Sprintf("burst-%d-%d", s, i), Status: content.StatusDraft, Text: "Filed at the minute."})
 			if err != nil {
 				t.Fatal(err)
 			}
