@@ -305,11 +305,17 @@ func (s *Store) AddressHolders(ctx context.Context, siteID string, kind release.
 // id) already has, or that another set item of the same kind also takes.
 // CROSS JOIN keeps SQLite's order: from each item to the versions with its
 // slug (node_versions_slug), then their node by key, never the site's nodes.
-const addressClashQuery = `WITH t AS (
-	SELECT json_extract(i.value, '$.id') AS id, json_extract(i.value, '$.kind') AS kind,
-		json_extract(v.body, '$.slug') AS slug, json_extract(v.body, '$.title') AS title
-	FROM json_each(?2) i
-	JOIN node_versions v ON v.node_id = json_extract(i.value, '$.id') AND v.rev = CAST(json_extract(i.value, '$.rev') AS INTEGER)
+const addressClashQuery = `WITH i AS (
+	SELECT json_extract(value, '$.id') AS id, json_extract(value, '$.kind') AS kind,
+		CAST(json_extract(value, '$.rev') AS INTEGER) AS rev
+	FROM json_each(?2)
+), t AS (
+	-- Each item's version by its key, as a scalar subquery: PostgreSQL
+	-- joined the versions by hashing all of them (a scan that grew with
+	-- every site's history).
+	SELECT id, kind, json_extract(body, '$.slug') AS slug, json_extract(body, '$.title') AS title
+	FROM (SELECT i.id, i.kind, (SELECT v.body FROM node_versions v WHERE v.node_id = i.id AND v.rev = i.rev) AS body FROM i) b
+	WHERE body IS NOT NULL
 )
 SELECT * FROM (
 	SELECT t.id, t.title, t.slug, t.kind, h.node_id, json_extract(h.body, '$.title')
