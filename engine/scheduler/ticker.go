@@ -16,6 +16,7 @@ package scheduler
 
 import (
 	"context"
+	"crypto/rand"
 	"log/slog"
 	"sync"
 	"sync/atomic"
@@ -96,6 +97,8 @@ type Scheduler struct {
 	background sync.WaitGroup
 	// obs hears every tick (SetObserver): the metrics.
 	obs Observer
+	// salt orders the sites of a tick for this scheduler alone (spread).
+	salt [8]byte
 }
 
 // Observer hears every tick as it ends, whoever triggered it: what it
@@ -126,6 +129,7 @@ func New(e Engine, store Store, log *slog.Logger) *Scheduler {
 		log = slog.New(slog.DiscardHandler)
 	}
 	s := &Scheduler{e: e, store: store, log: log}
+	rand.Read(s.salt[:])
 	if m, ok := e.(interface{ SetManualRunner(engine.ManualRunner) }); ok {
 		m.SetManualRunner(s)
 	}
