@@ -12,7 +12,6 @@ import (
 	"studio/engine"
 	"studio/engine/content"
 	"studio/engine/fakeclock"
-	"studio/engine/localtime"
 	"studio/engine/release"
 	"studio/store"
 )
@@ -32,22 +31,8 @@ func TestBackupAndRestore(t *testing.T) {
 	clock := fakeclock.New(time.Now())
 	eng := engine.New(st, clock, nil)
 	site, editor := demoEditor(t, eng, st)
-	node := func(slug string) content.Node {
-		n, err := eng.CreateNode(ctx, editor, site.ID, release.KindContentEntry,
-			content.Body{Title: "Backup " + slug, Slug: slug, Status: content.StatusDraft, Text: "Kept."})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return n
-	}
-	n := node("in-the-backup")
-	loc, _ := localtime.LoadZone(site.TimeZone)
-	at := clock.Now().Add(2 * time.Minute).In(loc) // 1–2 minutes ahead: not due before the restored start
-	r, err := eng.ScheduleNode(ctx, editor, engine.ScheduleInput{SiteID: site.ID, NodeID: n.ID, ExpectedRev: n.Rev,
-		Date: at.Format("2006-01-02"), Time: at.Format("15:04")})
-	if err != nil {
-		t.Fatal(err)
-	}
+	// 1–2 minutes ahead: not due before the restored Studio starts.
+	r := scheduleArticle(t, eng, site, editor, "in-the-backup", clock.Now().Add(2*time.Minute))
 
 	_, _, stop := startServe(t, exec.Command(bin, append([]string{"serve", "--addr", "127.0.0.1:0"}, db...)...))
 	file := filepath.Join(t.TempDir(), "studio-backup.db")
@@ -58,7 +43,10 @@ func TestBackupAndRestore(t *testing.T) {
 	if out, err := exec.Command(bin, append([]string{"backup", "--to", file}, db...)...).CombinedOutput(); err == nil {
 		t.Errorf("a backup overwrote a file:\n%s", out)
 	}
-	node("after-the-backup")
+	if _, err := eng.CreateNode(ctx, editor, site.ID, release.KindContentEntry,
+		content.Body{Title: "After", Slug: "after-the-backup", Status: content.StatusDraft}); err != nil {
+		t.Fatal(err)
+	}
 	stop()
 
 	restored := t.TempDir()
@@ -96,7 +84,7 @@ func TestBackupAndRestore(t *testing.T) {
 	if state := checkOnce(t, reng, rst, site.ID, r.ID); state != release.StatePublished {
 		t.Fatalf("release %s", state)
 	}
-	if code, body := get(t, url+"/posts/in-the-backup"); code != 200 || !strings.Contains(body, "Backup in-the-backup") {
+	if code, body := get(t, url+"/posts/in-the-backup"); code != 200 || !strings.Contains(body, "Article in-the-backup") {
 		t.Errorf("the restored Studio's public site: %d", code)
 	}
 	for slug, want := range map[string]int{"in-the-backup": 1, "after-the-backup": 0} {

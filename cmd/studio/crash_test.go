@@ -174,3 +174,27 @@ func seededDatabase(t *testing.T, bin string, postgres bool) ([]string, *store.S
 	t.Cleanup(func() { st.Close() })
 	return db, st
 }
+
+// scheduleArticle makes a draft article with slug on site and schedules it
+// for the minute of at in the site's zone (the engine's clock must be a
+// minute or more before it).
+func scheduleArticle(t *testing.T, eng *engine.Engine, site engine.Site, editor engine.User, slug string, at time.Time) release.Release {
+	t.Helper()
+	ctx := context.Background()
+	n, err := eng.CreateNode(ctx, editor, site.ID, release.KindContentEntry,
+		content.Body{Title: "Article " + slug, Slug: slug, Status: content.StatusDraft, Text: "Once."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	loc, err := localtime.LoadZone(site.TimeZone)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at = at.In(loc)
+	r, err := eng.ScheduleNode(ctx, editor, engine.ScheduleInput{SiteID: site.ID, NodeID: n.ID, ExpectedRev: n.Rev,
+		Date: at.Format("2006-01-02"), Time: at.Format("15:04")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}

@@ -9,9 +9,7 @@ import (
 	"time"
 
 	"studio/engine"
-	"studio/engine/content"
 	"studio/engine/fakeclock"
-	"studio/engine/localtime"
 	"studio/engine/release"
 )
 
@@ -34,28 +32,12 @@ func TestTwoInstancesShareOnePostgreSQL(t *testing.T) {
 	clock := fakeclock.New(time.Now().Add(-3 * time.Minute))
 	eng := engine.New(st, clock, nil)
 	site, editor := demoEditor(t, eng, st)
-	loc, _ := localtime.LoadZone(site.TimeZone)
-	schedule := func(slug string, at time.Time) release.Release {
-		t.Helper()
-		n, err := eng.CreateNode(ctx, editor, site.ID, release.KindContentEntry,
-			content.Body{Title: "Two instances: " + slug, Slug: slug, Status: content.StatusDraft, Text: "Once."})
-		if err != nil {
-			t.Fatal(err)
-		}
-		at = at.In(loc)
-		r, err := eng.ScheduleNode(ctx, editor, engine.ScheduleInput{SiteID: site.ID, NodeID: n.ID, ExpectedRev: n.Rev,
-			Date: at.Format("2006-01-02"), Time: at.Format("15:04")})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return r
-	}
-	due := schedule("due-at-start", clock.Now().Add(2*time.Minute))
+	due := scheduleArticle(t, eng, site, editor, "due-at-start", clock.Now().Add(2*time.Minute))
 	// The first whole minute at least 31 s away on the real clock: the fast
 	// machine, trusting its own clock, would run it 30 s early.
 	minute := time.Now().Add(31 * time.Second).Truncate(time.Minute).Add(time.Minute)
 	clock.Set(minute.Add(-90 * time.Second)) // a lead the engine accepts
-	coming := schedule("coming-minute", minute)
+	coming := scheduleArticle(t, eng, site, editor, "coming-minute", minute)
 
 	var urls []string
 	for i := range 2 {
@@ -101,7 +83,7 @@ func TestTwoInstancesShareOnePostgreSQL(t *testing.T) {
 	}
 	for i, url := range urls {
 		for _, slug := range []string{"due-at-start", "coming-minute"} {
-			if code, body := get(t, url+"/posts/"+slug); code != 200 || !strings.Contains(body, "Two instances: "+slug) {
+			if code, body := get(t, url+"/posts/"+slug); code != 200 || !strings.Contains(body, "Article "+slug) {
 				t.Errorf("instance %d serves the published %s: %d", i+1, slug, code)
 			}
 		}

@@ -11,9 +11,7 @@ import (
 	"time"
 
 	"studio/engine"
-	"studio/engine/content"
 	"studio/engine/fakeclock"
-	"studio/engine/localtime"
 	"studio/engine/release"
 )
 
@@ -49,18 +47,7 @@ func gracefulShutdown(t *testing.T, bin string, postgres bool, effect string) {
 	clock := fakeclock.New(time.Now().Add(-3 * time.Minute)) // the release is due when serve starts
 	eng := engine.New(st, clock, nil)
 	site, editor := demoEditor(t, eng, st)
-	n, err := eng.CreateNode(ctx, editor, site.ID, release.KindContentEntry,
-		content.Body{Title: "Shutdown", Slug: "shutdown", Status: content.StatusDraft, Text: "Once."})
-	if err != nil {
-		t.Fatal(err)
-	}
-	loc, _ := localtime.LoadZone(site.TimeZone)
-	at := clock.Now().Add(2 * time.Minute).In(loc)
-	r, err := eng.ScheduleNode(ctx, editor, engine.ScheduleInput{SiteID: site.ID, NodeID: n.ID, ExpectedRev: n.Rev,
-		Date: at.Format("2006-01-02"), Time: at.Format("15:04")})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := scheduleArticle(t, eng, site, editor, "shutdown", clock.Now().Add(2*time.Minute))
 
 	cmd := exec.Command(bin, append([]string{"serve", "--addr", "127.0.0.1:0"}, db...)...)
 	cmd.Env = append(os.Environ(), slowApplyEnv+"="+effect)

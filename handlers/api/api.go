@@ -320,16 +320,7 @@ func jsonField(err error) string {
 func (h *Handler) Scheduler(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	st, err := h.sched.StatusOf(ctx, userOf(ctx))
-	if err != nil {
-		h.fail(w, ctx, err)
-		return
-	}
-	out, err := h.schedulerJSON(ctx, st)
-	if err != nil {
-		h.fail(w, ctx, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, out)
+	h.writeScheduler(ctx, w, st, err)
 }
 
 // StuckJSON lists releases the scheduler has not taken, as /health and

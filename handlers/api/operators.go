@@ -48,16 +48,7 @@ func (h *Handler) DeployGuard(next http.HandlerFunc) http.HandlerFunc {
 func (h *Handler) AdminStatus(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	st, err := h.sched.Status(ctx, "")
-	if err != nil {
-		h.fail(w, ctx, err)
-		return
-	}
-	out, err := h.schedulerJSON(ctx, st)
-	if err != nil {
-		h.fail(w, ctx, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, out)
+	h.writeScheduler(ctx, w, st, err)
 }
 
 // AdminRunDue is an operator's manual tick, as `studio schedules run-due`.
@@ -89,6 +80,19 @@ func (h *Handler) Instance(w http.ResponseWriter, r *http.Request) {
 			"lateMinutes":        int(release.LateLimit / time.Minute),
 		},
 	}}})
+}
+
+// writeScheduler answers with st (read with err), as GET /api/scheduler.
+func (h *Handler) writeScheduler(ctx context.Context, w http.ResponseWriter, st scheduler.Status, err error) {
+	var out map[string]any
+	if err == nil {
+		out, err = h.schedulerJSON(ctx, st)
+	}
+	if err != nil {
+		h.fail(w, ctx, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, out)
 }
 
 // schedulerJSON is GET /api/scheduler's answer for st, with the 7-day
