@@ -7,7 +7,9 @@ import (
 	"time"
 
 	"studio/engine"
+	"studio/engine/content"
 	"studio/engine/identity"
+	"studio/engine/release"
 )
 
 // TestOperatorsStore (issue 16) runs on both engines: deploy tokens are
@@ -50,6 +52,20 @@ func TestOperatorsStore(t *testing.T) {
 	if err != nil || g.DueBacklog != 0 || g.Releases["published"] != 1 || g.Releases["scheduled"] != 0 ||
 		!g.HeartbeatSeen || g.HeartbeatAge != 58500*time.Millisecond {
 		t.Fatalf("after the tick: %+v %v", g, err)
+	}
+	// A Publish now, 59 minutes before its release's time, is no late run.
+	n, err := b.eng.CreateNode(ctx, b.contributor, b.site.ID, release.KindContentEntry,
+		content.Body{Title: "Now", Slug: "now", Status: content.StatusDraft, Text: "Now."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := b.eng.ScheduleNode(ctx, b.editor, engine.ScheduleInput{SiteID: b.site.ID, NodeID: n.ID, ExpectedRev: n.Rev,
+		Date: "2026-11-02", Time: "10:00"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := b.sched.PublishNow(ctx, b.editor, b.site.ID, r.ID, r.Rev); err != nil || got.State != release.StatePublished {
+		t.Fatalf("Publish now: %v %v", got.State, err)
 	}
 	week, err := b.sched.LatenessWeek(ctx)
 	if err != nil || week.Runs != 1 || week.P50 != 1500*time.Millisecond || week.P95 != week.P50 {

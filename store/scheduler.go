@@ -498,10 +498,13 @@ func (s *Store) SchedulerGauges(ctx context.Context, now time.Time) (scheduler.G
 }
 
 // PublishLateness lists how late each release run that published and ended
-// at or after since went live: its end less its time, never below 0.
+// at or after since went live: its end less its time, never below 0. Only
+// runs at the release's own time count: a Publish now runs at the moment
+// it was asked for, not late at all.
 func (s *Store) PublishLateness(ctx context.Context, since time.Time) ([]time.Duration, error) {
-	rows, err := s.read.QueryContext(ctx, `SELECT occurrence_at, ended_at FROM schedule_runs
-		WHERE subject_kind = 'release' AND state = 'succeeded' AND ended_at >= ?`, instant(since))
+	rows, err := s.read.QueryContext(ctx, `SELECT r.occurrence_at, r.ended_at FROM schedule_runs r
+		JOIN releases x ON x.id = r.subject_id AND x.execute_at = r.occurrence_at
+		WHERE r.subject_kind = 'release' AND r.state = 'succeeded' AND r.ended_at >= ?`, instant(since))
 	if err != nil {
 		return nil, fmt.Errorf("store: publish lateness: %w", err)
 	}

@@ -28,8 +28,9 @@ type Store interface {
 	// automation runs by state and the releases due at now not yet run
 	// (Gauges without the heartbeat).
 	SchedulerGauges(ctx context.Context, now time.Time) (Gauges, error)
-	// PublishLateness lists how late each release run that published and
-	// ended at or after since went live (its end less its time).
+	// PublishLateness lists how late each release run at its release's
+	// time that published and ended at or after since went live (its end
+	// less its time); a Publish now is no such run.
 	PublishLateness(ctx context.Context, since time.Time) ([]time.Duration, error)
 	// WallTimeReleases lists the scheduled and waiting releases with a
 	// wall-clock time due after after.
