@@ -100,15 +100,20 @@ func (c *countedConn) cached(ctx context.Context, q string) *cachedStmt {
 		return nil // the uncached way reports it
 	}
 	if len(c.stmts) >= maxCachedStmts {
-		c.closeStmts()
+		c.closeStmts(false)
 	}
 	st := &cachedStmt{Stmt: prepared}
 	c.stmts[q] = st
 	return st
 }
 
-func (c *countedConn) closeStmts() {
+// closeStmts finalizes the kept statements; all of them (the connection
+// closes) or those whose rows are not open, which must stay usable.
+func (c *countedConn) closeStmts(all bool) {
 	for q, st := range c.stmts {
+		if st.busy && !all {
+			continue
+		}
 		st.Close()
 		delete(c.stmts, q)
 	}
@@ -116,7 +121,7 @@ func (c *countedConn) closeStmts() {
 
 // Close finalizes the kept statements before the connection.
 func (c *countedConn) Close() error {
-	c.closeStmts()
+	c.closeStmts(true)
 	return c.engineConn.Close()
 }
 

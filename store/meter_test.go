@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"testing"
 )
@@ -9,8 +10,9 @@ import (
 // TestKeptStatementsNest: a connection keeps its prepared statements by
 // text, and a statement asked again while its own rows are still open
 // (a query inside another's rows, on the one connection of a
-// transaction) is prepared anew, so neither answer is disturbed; a
-// statement kept from before sees the rows written since.
+// transaction) is prepared anew, so neither answer is disturbed, and one
+// whose rows are open is never let go to make room; a statement kept from
+// before sees the rows written since.
 func TestKeptStatementsNest(t *testing.T) {
 	ctx := context.Background()
 	s, err := Open(ctx, filepath.Join(t.TempDir(), "studio.db"))
@@ -37,6 +39,13 @@ func TestKeptStatementsNest(t *testing.T) {
 		var inner int
 		if err := tx.QueryRowContext(ctx, q, `[10]`).Scan(&inner); err != nil || inner != 10 {
 			t.Fatalf("the same statement inside its own rows: %d %v", inner, err)
+		}
+		// More new statements than a connection keeps: the ones it lets go
+		// are never the outer rows'.
+		for i := range maxCachedStmts + 10 {
+			if err := tx.QueryRowContext(ctx, fmt.Sprintf(`SELECT %d + ?`, i), v).Scan(&inner); err != nil || inner != i+v {
+				t.Fatalf("statement %d inside the rows: %d %v", i, inner, err)
+			}
 		}
 		got = append(got, v)
 	}
