@@ -531,22 +531,8 @@ func (s *Store) PublishLateness(ctx context.Context, since time.Time) ([]time.Du
 // WallTimeReleases lists the scheduled and waiting releases with a
 // wall-clock time (local_time) due after after, in time order.
 func (s *Store) WallTimeReleases(ctx context.Context, after time.Time) ([]engine.ReleaseRow, error) {
-	rows, err := s.read.QueryContext(ctx, `SELECT `+releaseColumns+` FROM releases
-		WHERE state IN ('scheduled', 'awaiting_approval') AND execute_at > ? AND local_time IS NOT NULL
+	return s.queryReleases(ctx, `state IN ('scheduled', 'awaiting_approval') AND execute_at > ? AND local_time IS NOT NULL
 		ORDER BY execute_at, id`, instant(after))
-	if err != nil {
-		return nil, fmt.Errorf("store: wall-time releases: %w", err)
-	}
-	defer rows.Close()
-	var out []engine.ReleaseRow
-	for rows.Next() {
-		r, err := scanRelease(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, r)
-	}
-	return out, rows.Err()
 }
 
 // InstanceFact reads a fact of the deployment ("" when never written).

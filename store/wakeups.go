@@ -67,9 +67,12 @@ func (s *Store) Wakeups(ctx context.Context, woken func(), log *slog.Logger) {
 	}
 	go s.announce(ctx, log)
 	for wait := time.Second; ctx.Err() == nil; {
-		err := s.listen(ctx, woken)
+		listened, err := s.listen(ctx, woken)
 		if ctx.Err() != nil {
 			return
+		}
+		if listened { // a connection that worked starts the back-off anew
+			wait = time.Second
 		}
 		log.Warn("schedules: lost the wake-ups of the other instances; listening again", "err", err, "in", wait)
 		select {
@@ -81,21 +84,22 @@ func (s *Store) Wakeups(ctx context.Context, woken func(), log *slog.Logger) {
 	}
 }
 
-// listen holds one LISTEN connection until it fails or ctx ends.
-func (s *Store) listen(ctx context.Context, woken func()) error {
+// listen holds one LISTEN connection until it fails or ctx ends; listened
+// says whether it got as far as listening.
+func (s *Store) listen(ctx context.Context, woken func()) (listened bool, err error) {
 	conn, err := pgx.ConnectConfig(ctx, s.wake.config)
 	if err != nil {
-		return err
+		return false, err
 	}
 	defer conn.Close(context.WithoutCancel(ctx))
 	if _, err := conn.Exec(ctx, "LISTEN "+wakeChannel); err != nil {
-		return err
+		return false, err
 	}
 	woken()
 	for {
 		n, err := conn.WaitForNotification(ctx)
 		if err != nil {
-			return err
+			return true, err
 		}
 		if n.Payload != s.wake.id {
 			woken()

@@ -12,6 +12,7 @@ import (
 	"database/sql"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -130,7 +131,7 @@ func (m *Metrics) Handler(token string) http.Handler {
 	h := promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{ErrorHandling: promhttp.ContinueOnError})
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if token != "" {
-			got, ok := bearer(r)
+			got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
 			if !ok || subtle.ConstantTimeCompare([]byte(got), []byte(token)) != 1 {
 				http.NotFound(w, r)
 				return
@@ -143,15 +144,6 @@ func (m *Metrics) Handler(token string) http.Handler {
 
 // Gatherer is the registry, for tests that lint it.
 func (m *Metrics) Gatherer() prometheus.Gatherer { return m.reg }
-
-func bearer(r *http.Request) (string, bool) {
-	const prefix = "Bearer "
-	h := r.Header.Get("Authorization")
-	if len(h) <= len(prefix) || h[:len(prefix)] != prefix {
-		return "", false
-	}
-	return h[len(prefix):], true
-}
 
 // schedulerState reads the scheduler's gauges at each scrape: the database
 // is the only state, so every instance reports the same numbers.
