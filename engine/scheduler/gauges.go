@@ -12,7 +12,6 @@ import (
 // Gauges are the scheduler's state as the metrics show it at a moment:
 // what the database holds, the same for every instance that reads it.
 type Gauges struct {
-	At time.Time
 	// Releases counts the releases by state; AutomationRuns the
 	// automations' runs by state.
 	Releases       map[string]int
@@ -34,7 +33,6 @@ func (t *Scheduler) Gauges(ctx context.Context) (Gauges, error) {
 	if err != nil {
 		return g, err
 	}
-	g.At = now
 	hb, err := t.store.Heartbeat(ctx)
 	switch {
 	case errors.Is(err, engine.ErrNotFound):
