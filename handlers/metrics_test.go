@@ -51,10 +51,24 @@ func TestMetrics(t *testing.T) {
 		}
 		return visitor.do(http.MethodGet, "/metrics", nil, h)
 	}
-	for _, auth := range []string{"", "Bearer wrong-token-of-the-same-size", "Basic " + token, token} {
-		if res := scrape(auth); res.Status != http.StatusNotFound || strings.Contains(res.Body, "studio_") {
-			t.Errorf("/metrics with %q: %d, want a 404 that shows nothing", auth, res.Status)
+	// A stranger learns nothing, not even that the route exists: the
+	// answer is the public site's own 404 page, for any method.
+	nothing := visitor.get("/metrics-is-not-here")
+	if nothing.Status != http.StatusNotFound || !strings.Contains(nothing.Header.Get("Content-Type"), "text/html") {
+		t.Fatalf("a path nothing serves: %d %s", nothing.Status, nothing.Header.Get("Content-Type"))
+	}
+	same := func(what string, res response) {
+		t.Helper()
+		if res.Status != nothing.Status || res.Header.Get("Content-Type") != nothing.Header.Get("Content-Type") ||
+			res.Body != nothing.Body || strings.Contains(res.Body, "studio_") {
+			t.Errorf("%s: %d %s, want the answer of a path nothing serves", what, res.Status, res.Header.Get("Content-Type"))
 		}
+	}
+	for _, auth := range []string{"", "Bearer wrong-token-of-the-same-size", "Basic " + token, token} {
+		same("/metrics with "+auth, scrape(auth))
+	}
+	for _, method := range []string{http.MethodPost, http.MethodPut, http.MethodDelete} {
+		same(method+" /metrics", visitor.do(method, "/metrics", nil, map[string]string{"Authorization": "Bearer " + token}))
 	}
 	res := scrape("Bearer " + token)
 	if res.Status != http.StatusOK || !strings.HasPrefix(res.Header.Get("Content-Type"), "text/plain") {

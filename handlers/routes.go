@@ -51,9 +51,11 @@ const (
 
 // OperatorRoutes is the table of what operators' tools read: the metrics,
 // behind their token. Mounted only when serve has a --metrics-token.
-func OperatorRoutes(m *metrics.Metrics, token string) []Route {
+// Whoever lacks the token gets notFound, the answer of a path nothing
+// serves, so the route's existence is not told either.
+func OperatorRoutes(m *metrics.Metrics, token string, notFound http.Handler) []Route {
 	return []Route{
-		{"GET", "/metrics", MetricsToken, m.Handler(token).ServeHTTP},
+		{"GET", "/metrics", MetricsToken, m.Handler(token, notFound).ServeHTTP},
 	}
 }
 
@@ -455,11 +457,6 @@ func New(svc *services.Services, sessions *scs.SessionManager, log *slog.Logger,
 	// HEAD is answered by every GET route, without its body (net/http
 	// drops what a handler writes to a HEAD response).
 	r.Use(middleware.Recoverer, transport(o.trusted, o.forceSecure), securityHeaders, middleware.GetHead)
-	if o.metrics != nil && o.metricsToken != "" {
-		for _, rt := range OperatorRoutes(o.metrics, o.metricsToken) {
-			r.Method(rt.Method, rt.Pattern, rt.Handler)
-		}
-	}
 	rows := StudioRoutes(s)
 	bodies := StudioBodies()
 	if o.extraStudio != nil {
@@ -546,7 +543,7 @@ func New(svc *services.Services, sessions *scs.SessionManager, log *slog.Logger,
 	// language; under /api/ the plain answer; any other is the public
 	// site's 404 page, counted for broken-links' top 404 paths.
 	studioNotFound := sessions.LoadAndSave(s.Prepare(studio.Body{})(http.HandlerFunc(s.NotFound)))
-	r.NotFound(noStore(func(w http.ResponseWriter, r *http.Request) {
+	notFound := noStore(func(w http.ResponseWriter, r *http.Request) {
 		if strings.HasPrefix(r.URL.Path, "/studio/") {
 			studioNotFound.ServeHTTP(w, r)
 			return
@@ -556,8 +553,22 @@ func New(svc *services.Services, sessions *scs.SessionManager, log *slog.Logger,
 			return
 		}
 		publicSite.NotFound(w, r)
-	}))
-	r.MethodNotAllowed(noStore(func(w http.ResponseWriter, _ *http.Request) {
+	})
+	r.NotFound(notFound)
+	// The operator routes answer a stranger as if they did not exist: with
+	// the 404 above, and with it for any other method too, not a 405.
+	hidden := map[string]bool{}
+	if o.metrics != nil && o.metricsToken != "" {
+		for _, rt := range OperatorRoutes(o.metrics, o.metricsToken, notFound) {
+			r.Method(rt.Method, rt.Pattern, rt.Handler)
+			hidden[rt.Pattern] = true
+		}
+	}
+	r.MethodNotAllowed(noStore(func(w http.ResponseWriter, r *http.Request) {
+		if hidden[r.URL.Path] {
+			notFound(w, r)
+			return
+		}
 		http.Error(w, http.StatusText(http.StatusMethodNotAllowed), http.StatusMethodNotAllowed)
 	}))
 	return r

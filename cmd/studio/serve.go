@@ -230,7 +230,7 @@ func serveCmd(ctx context.Context, args []string, stdout io.Writer, log *slog.Lo
 			return fmt.Errorf("--metrics-addr: %w", err)
 		}
 		mux := http.NewServeMux()
-		mux.Handle("GET /metrics", meters.Handler(""))
+		mux.Handle("GET /metrics", meters.Handler("", http.NotFoundHandler()))
 		msrv := newServer(mux)
 		defer msrv.Close()
 		go func() { errc <- msrv.Serve(mln) }()

@@ -124,16 +124,17 @@ func (m *Metrics) Middleware(next http.Handler) http.Handler {
 }
 
 // Handler serves the metrics. With a token, only a request that carries
-// it (Authorization: Bearer) gets them; anyone else gets a 404, as if
-// there were no metrics. Without one, whoever reaches the handler does:
-// serve mounts it that way only on --metrics-addr, off the public host.
-func (m *Metrics) Handler(token string) http.Handler {
+// it (Authorization: Bearer) gets them; anyone else gets notFound, the
+// answer of a path nothing serves, as if there were no metrics. Without
+// one, whoever reaches the handler does: serve mounts it that way only on
+// --metrics-addr, off the public host.
+func (m *Metrics) Handler(token string, notFound http.Handler) http.Handler {
 	h := promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{ErrorHandling: promhttp.ContinueOnError})
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if token != "" {
 			got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
 			if !ok || subtle.ConstantTimeCompare([]byte(got), []byte(token)) != 1 {
-				http.NotFound(w, r)
+				notFound.ServeHTTP(w, r)
 				return
 			}
 		}
