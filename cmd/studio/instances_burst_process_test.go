@@ -25,9 +25,11 @@ import (
 // on one PostgreSQL database, and by one `serve` on SQLite, side by side.
 // Every release is published exactly once, none before its minute, and
 // each site's in its time order. In the kill scenario a random serve
-// instance is killed with SIGKILL again and again around the minute (and
-// started again): nothing is lost, nothing doubled; a run a killed
-// instance had claimed waits for its lease (45 s) to lapse. In CI: 100
+// instance is killed with SIGKILL again and again (and started again):
+// once just before the minute, then from the first publish on, so that
+// kills land while the burst is in flight (the test fails if none did).
+// Nothing is lost, nothing doubled; a run a killed instance had claimed
+// waits for its lease (45 s) to lapse. In CI: 100
 // releases on 10 sites and 10 kills, the three scenarios at once; with
 // STUDIO_PERF=1 (make bench): 1,000 releases on 50 sites and 20 kills, one
 // scenario after the other. The table is the lateness from the minute to
@@ -52,9 +54,9 @@ func TestBurstAcrossInstances(t *testing.T) {
 				if !perf {
 					t.Parallel() // in CI each mostly waits for its minute; measured, each has the machine
 				}
-				l := runInstancesBurst(t, bin, sc)
-				results[i] = fmt.Sprintf("%-48s %5d releases %3d sites %3d kills   p50 %8v   p99 %8v   max (last publish) %8v",
-					sc.name, sc.sites*sc.perSite, sc.sites, sc.kills, l.p(50), l.p(99), l.p(100))
+				l, inFlight := runInstancesBurst(t, bin, sc)
+				results[i] = fmt.Sprintf("%-48s %5d releases %3d sites %3d kills (%3d in flight)   p50 %8v   p99 %8v   max (last publish) %8v",
+					sc.name, sc.sites*sc.perSite, sc.sites, sc.kills, inFlight, l.p(50), l.p(99), l.p(100))
 			})
 		}
 	})
@@ -70,7 +72,9 @@ type burstScenario struct {
 	sites, perSite, kills int
 }
 
-func runInstancesBurst(t *testing.T, bin string, sc burstScenario) latencies {
+// runInstancesBurst returns each release's lateness, and how many kills
+// landed while some releases were published and others not yet.
+func runInstancesBurst(t *testing.T, bin string, sc burstScenario) (latencies, int) {
 	ctx := context.Background()
 	db, st := seededDatabase(t, bin, sc.postgres)
 	clock := fakeclock.New(time.Now().Add(-3 * time.Minute))
@@ -171,54 +175,95 @@ func runInstancesBurst(t *testing.T, bin string, sc burstScenario) latencies {
 			}
 		}()
 	}
-	killed := 0
-	if sc.kills > 0 {
-		bg.Add(1)
-		go func() {
-			defer bg.Done()
-			rng := rand.New(rand.NewPCG(uint64(minute.Unix()), 16))
-			time.Sleep(time.Until(minute.Add(-2 * time.Second)))
-			for killed < sc.kills {
-				select {
-				case <-done:
-					return
-				case <-time.After(time.Duration(100+rng.IntN(300)) * time.Millisecond):
-				}
-				i := rng.IntN(sc.serves)
-				mu.Lock()
-				victim := procs[i]
-				mu.Unlock()
-				victim.Process.Kill() // SIGKILL: no shutdown, no hand-back
-				victim.Wait()
-				killed++
-				start(i)
-			}
-		}()
-	}
-
-	published := func() int {
+	published := func() (int, error) {
 		var n int
-		if err := st.DB().QueryRow(`SELECT count(*) FROM releases WHERE state = 'published' AND execute_at = ?`,
-			localtime.FormatInstant(minute)).Scan(&n); err != nil {
-			t.Fatal(err)
-		}
-		return n
+		err := st.DB().QueryRow(`SELECT count(*) FROM releases WHERE state = 'published' AND execute_at = ?`,
+			localtime.FormatInstant(minute)).Scan(&n)
+		return n, err
 	}
+	var killed, inFlight int // written by the killer, read after it ends
+	killer := make(chan struct{})
+	go func() {
+		defer close(killer)
+		if sc.kills == 0 {
+			return
+		}
+		rng := rand.New(rand.NewPCG(uint64(minute.Unix()), 16))
+		pause := func(d time.Duration) bool {
+			select {
+			case <-done:
+				return false
+			case <-time.After(d):
+				return true
+			}
+		}
+		kill := func() {
+			n, err := published()
+			if err != nil {
+				t.Error(err)
+			}
+			if n > 0 && n < len(rels) {
+				inFlight++
+			}
+			i := rng.IntN(sc.serves)
+			mu.Lock()
+			victim := procs[i]
+			mu.Unlock()
+			victim.Process.Kill() // SIGKILL: no shutdown, no hand-back
+			victim.Wait()
+			killed++
+			start(i)
+		}
+		// One instance dies as the work comes due, and is starting again
+		// at the minute.
+		if !pause(time.Until(minute.Add(-time.Duration(300+rng.IntN(700)) * time.Millisecond))) {
+			return
+		}
+		kill()
+		// The others from the first publish on, while the burst runs.
+		for {
+			if n, err := published(); err != nil || n > 0 {
+				break
+			}
+			if !pause(10 * time.Millisecond) {
+				return
+			}
+		}
+		for killed < sc.kills {
+			kill()
+			if !pause(time.Duration(50+rng.IntN(250)) * time.Millisecond) {
+				return
+			}
+		}
+	}()
+
 	// A run a killed instance held waits out its lease (45 s) before
 	// another takes it; the site's later releases wait behind it.
 	deadline := minute.Add(3 * time.Minute)
-	for published() < len(rels) {
+	for {
+		n, err := published()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n == len(rels) {
+			break
+		}
 		if time.Now().After(deadline) {
 			close(done)
+			<-killer
 			bg.Wait()
-			t.Fatalf("%d of %d releases published 3 minutes after their minute", published(), len(rels))
+			t.Fatalf("%d of %d releases published 3 minutes after their minute", n, len(rels))
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
+	<-killer // the kills all happen, even after the last publish
 	close(done)
 	bg.Wait()
 	if killed < sc.kills {
 		t.Errorf("%d kills, want %d", killed, sc.kills)
+	}
+	if sc.kills > 0 && inFlight == 0 {
+		t.Errorf("none of the %d kills landed while the burst was in flight", killed)
 	}
 
 	var late latencies
@@ -248,7 +293,7 @@ func runInstancesBurst(t *testing.T, bin string, sc burstScenario) latencies {
 		}
 	}
 	slices.Sort(late)
-	return late
+	return late, inFlight
 }
 
 // cmpRelease orders releases as the scheduler runs a site's: by their
