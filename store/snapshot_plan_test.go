@@ -29,3 +29,19 @@ func TestLiveRefsQueryPlan(t *testing.T) {
 		}
 	}
 }
+
+// The 7-day lateness (GET /api/scheduler) reads the window's runs on their
+// creation index and each run's release by key: not every run kept.
+func TestPublishLatenessQueryPlan(t *testing.T) {
+	s, err := Open(context.Background(), filepath.Join(t.TempDir(), "studio.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	plan := queryPlan(t, s, publishLatenessQuery, "2026-12-01T00:00:00Z")
+	for _, w := range []string{"SEARCH r USING INDEX schedule_runs_created (created_at>?)", "SEARCH x USING INDEX sqlite_autoindex_releases_1 (id=?)"} {
+		if !strings.Contains(plan, w) {
+			t.Errorf("plan does not %s:\n%s", w, plan)
+		}
+	}
+}
