@@ -205,8 +205,10 @@ func (c *countedConn) BeginTx(ctx context.Context, opts driver.TxOptions) (drive
 	if c.pg && c.write {
 		// One writer at a time, as on SQLite (whose immediate transactions
 		// take its write lock at BEGIN): the store's guarded read-then-write
-		// transactions were written for that. Part of BEGIN, not counted.
-		if _, err := c.engineConn.ExecContext(ctx, writeLockSQL, nil); err != nil {
+		// transactions were written for that (but for a site's publish,
+		// writeLock). Part of BEGIN, not counted.
+		q, args := writeLock(ctx)
+		if _, err := c.engineConn.ExecContext(ctx, q, args); err != nil {
 			tx.Rollback()
 			return nil, err
 		}

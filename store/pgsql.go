@@ -1,6 +1,9 @@
 package store
 
 import (
+	"context"
+	"database/sql/driver"
+	"hash/fnv"
 	"strconv"
 	"strings"
 	"sync"
@@ -33,6 +36,36 @@ type verbatim struct{}
 // instance, as SQLite has one in its file. The key is any fixed number of
 // Studio's own ("Studio" in ASCII).
 const writeLockSQL = `SELECT pg_advisory_xact_lock(91754604586863)`
+
+// siteWriteLockSQL is what a site's publish takes instead: the lock above
+// shared, so every other write still waits for it and it for them, and its
+// site's own lock ($1, a hash of the site's id, in the two-number key space
+// that never meets the one above), so publishes of one site take turns.
+// Publishes of different sites run side by side: each is guarded
+// statements on its own site's rows and inserts of new ones (ApplyRelease),
+// and the instances' schedulers no longer queue for one lock.
+const siteWriteLockSQL = `SELECT pg_advisory_xact_lock_shared(91754604586863), pg_advisory_xact_lock(917546, $1)`
+
+// siteWrite, as a context value, asks for siteWriteLockSQL at BEGIN: the
+// site's id.
+type siteWrite struct{}
+
+// forSite marks ctx's write transaction as touching siteID's rows only,
+// with guards that hold whatever other sites' writes do at the same time.
+func forSite(ctx context.Context, siteID string) context.Context {
+	return context.WithValue(ctx, siteWrite{}, siteID)
+}
+
+// writeLock is the lock BEGIN takes on PostgreSQL for ctx's transaction.
+func writeLock(ctx context.Context) (string, []driver.NamedValue) {
+	site, _ := ctx.Value(siteWrite{}).(string)
+	if site == "" {
+		return writeLockSQL, nil
+	}
+	h := fnv.New32a()
+	h.Write([]byte(site))
+	return siteWriteLockSQL, []driver.NamedValue{{Ordinal: 1, Value: int64(int32(h.Sum32()))}}
+}
 
 var rewritten sync.Map // statement → its PostgreSQL text
 

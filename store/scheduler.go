@@ -280,7 +280,7 @@ func (s *Store) ApplyRelease(ctx context.Context, a scheduler.Apply) (bool, erro
 		return false, err
 	}
 	errMoved := fmt.Errorf("site moved")
-	err = s.tx(ctx, func(tx *sql.Tx) error {
+	err = s.tx(forSite(ctx, a.Site.ID), func(tx *sql.Tx) error {
 		now := instant(a.Now)
 		var at any
 		if a.ExecuteAt != nil {
