@@ -1,5 +1,27 @@
 package store
 
+import (
+	"context"
+	"database/sql"
+)
+
 // AddressClashQuery is addressClashQuery, for the plan test on PostgreSQL
 // (an external test: storetest imports this package).
 const AddressClashQuery = addressClashQuery
+
+// WriteHeld runs a write transaction with the lock a publish of siteID
+// takes ("" for any other write), closes began once it holds it, and ends
+// when release is closed: for the test of who waits for whom.
+func (s *Store) WriteHeld(ctx context.Context, siteID string, began chan<- struct{}, release <-chan struct{}) error {
+	if siteID != "" {
+		ctx = forSite(ctx, siteID)
+	}
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `UPDATE instance_facts SET value = value WHERE name = 'none'`); err != nil {
+			return err
+		}
+		close(began)
+		<-release
+		return nil
+	})
+}
