@@ -18,7 +18,7 @@ func TestDueWorkQueryPlan(t *testing.T) {
 	}
 	defer s.Close()
 	plan := queryPlan(t, s, dueWorkSQL, "+3600 seconds", "2026-11-02T06:00:00.000Z", "2026-11-02T06:00:00.000Z",
-		"2026-11-02T05:00:00.000Z", 51)
+		"2026-11-02T05:00:00.000Z", "site_M", 51, "site_M")
 	t.Log(plan)
 	if !strings.Contains(plan, "SEARCH au USING INDEX automations_due") {
 		t.Errorf("the automations are not read by automations_due:\n%s", plan)

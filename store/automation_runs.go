@@ -23,8 +23,8 @@ const automationsDue = `(SELECT min(au.due_at) FROM automations au WHERE au.due_
 	AND (au.open_run_id IS NOT NULL OR NOT EXISTS (SELECT 1 FROM schedule_settings p WHERE p.site_id = au.site_id AND p.paused = 1)))`
 
 // dueWorkSQL is DueWork's one statement: its arguments are the late limit
-// as a modifier, the minute's end (twice), the late limit's start and the
-// limit.
+// as a modifier, the minute's end (twice), the late limit's start, the
+// site to start from, the limit and the site to start from again.
 const dueWorkSQL = `SELECT r.*, w.due, w.sys FROM (SELECT ` + automationsDue + ` AS due,
 		(SELECT min(next_at) FROM system_jobs) AS sys) w LEFT JOIN (
 		SELECT ` + releaseColumns + `, COALESCE(p.paused, 0) AS paused_flag,
@@ -37,18 +37,18 @@ const dueWorkSQL = `SELECT r.*, w.due, w.sys FROM (SELECT ` + automationsDue + `
 		FROM releases LEFT JOIN (SELECT site_id AS paused_site, paused FROM schedule_settings) p ON p.paused_site = releases.site_id
 		WHERE ((state IN ('scheduled', 'awaiting_approval') AND execute_at <= ?) OR (state = 'running' AND lease_until <= ?))
 		  AND (COALESCE(p.paused, 0) = 0 OR state = 'awaiting_approval' OR execute_at <= ?)
-		ORDER BY due_order, id
+		ORDER BY due_order, CASE WHEN site_id >= ? THEN 0 ELSE 1 END, site_id, id
 		LIMIT ?) r ON 1 = 1
-		ORDER BY r.due_order, r.id`
+		ORDER BY r.due_order, CASE WHEN r.site_id >= ? THEN 0 ELSE 1 END, r.site_id, r.id`
 
 // DueWork is DueReleases with the automations' earliest due_at, in one
 // statement: the one-row automations part is LEFT JOINed to the releases,
 // so an idle tick still costs one statement with any number of automations
 // configured.
-func (s *Store) DueWork(ctx context.Context, until time.Time, limit int) (scheduler.DueWork, error) {
+func (s *Store) DueWork(ctx context.Context, until time.Time, limit int, from string) (scheduler.DueWork, error) {
 	t, lateUntil := instant(until), instant(until.Add(-release.LateLimit))
 	late := fmt.Sprintf("+%d seconds", int64(release.LateLimit/time.Second))
-	rows, err := s.read.QueryContext(ctx, dueWorkSQL, late, t, t, lateUntil, limit)
+	rows, err := s.read.QueryContext(ctx, dueWorkSQL, late, t, t, lateUntil, from, limit, from)
 	var w scheduler.DueWork
 	if err != nil {
 		return w, fmt.Errorf("store: due work: %w", err)

@@ -294,10 +294,13 @@ func (s *Store) ApplyRelease(ctx context.Context, a scheduler.Apply) (bool, erro
 		var steps []func() (bool, error)
 		if c := a.Claim; c != nil {
 			ok, err := publish(claimGuard, claimGuardArgs(*c)...)
-			if err == nil && ok {
-				ok, err = flipSite(ctx, tx, a.Site, a.Snapshot.ID, a.NewHash, a.Now, "")
-			}
 			if err != nil {
+				return fmt.Errorf("store: apply claim: %w", err)
+			}
+			if !ok {
+				return scheduler.ErrNotClaimable
+			}
+			if ok, err = flipSite(ctx, tx, a.Site, a.Snapshot.ID, a.NewHash, a.Now, ""); err != nil {
 				return fmt.Errorf("store: apply claim: %w", err)
 			}
 			if !ok {

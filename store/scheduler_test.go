@@ -2,12 +2,15 @@ package store_test
 
 import (
 	"context"
+	"fmt"
 	"reflect"
-	"studio/engine/identity"
-	"studio/engine/scheduler"
+	"slices"
 	"sync"
 	"testing"
 	"time"
+
+	"studio/engine/identity"
+	"studio/engine/scheduler"
 
 	"studio/engine"
 	"studio/engine/content"
@@ -327,7 +330,7 @@ func TestDueWorkCarriesTheApprover(t *testing.T) {
 	if err != nil || asked.State != release.StateAwaitingApproval {
 		t.Fatalf("the contributor's request: %s, %v", asked.State, err)
 	}
-	w, err := b.store.DueWork(ctx, approved.When.At.Add(time.Minute), 10)
+	w, err := b.store.DueWork(ctx, approved.When.At.Add(time.Minute), 10, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -341,4 +344,93 @@ func TestDueWorkCarriesTheApprover(t *testing.T) {
 	if r, ok := seen[asked.ID]; !ok || !r.ApproverRead || r.Approver != nil {
 		t.Fatalf("waiting request: due %v read %v approver %+v, want read, none", ok, r.ApproverRead, r.Approver)
 	}
+}
+
+// TestDueWorkStartsAtTheGivenSite: rows due at one instant come site by
+// site, from the site given, around to the ones before it, each site's in
+// its time order; an earlier instant comes first whatever the site; the
+// limit cuts the rotation, not the site order. (Schedulers ticking at once
+// start on different sites, so they read different rows.)
+func TestDueWorkStartsAtTheGivenSite(t *testing.T) {
+	b := setup(t)
+	ctx := context.Background()
+	sites := []engine.Site{b.site}
+	for i := range 4 {
+		s, err := b.eng.CreateSite(ctx, fmt.Sprintf("Gazette %d", i), "Europe/Istanbul")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := b.store.AddMember(ctx, s.ID, b.editor.ID, policy.Editor, b.clock.Now()); err != nil {
+			t.Fatal(err)
+		}
+		sites = append(sites, s)
+	}
+	scheduleOn := func(site engine.Site, n int, at string) string {
+		u := b.editor
+		u.SiteID = site.ID
+		node, err := b.eng.CreateNode(ctx, u, site.ID, release.KindContentEntry, content.Body{Title: "Budget",
+			Slug: fmt.Sprintf("budget-%d-%s", n, at[:2]), Status: content.StatusDraft, Text: "Numbers."})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := b.eng.ScheduleNode(ctx, u, engine.ScheduleInput{SiteID: site.ID, NodeID: node.ID, ExpectedRev: node.Rev,
+			Date: "2026-11-02", Time: at})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r.ID
+	}
+	var early string
+	for i, s := range sites {
+		for n := range 3 {
+			scheduleOn(s, n, "09:00")
+		}
+		if i == 2 {
+			early = scheduleOn(s, 9, "08:59")
+		}
+	}
+	due := func(from string, limit int) []engine.ReleaseRow {
+		t.Helper()
+		w, err := b.store.DueWork(ctx, time.Date(2026, 11, 2, 6, 1, 0, 0, time.UTC), limit, from)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return w.Releases
+	}
+	// The database's own order of the sites (its collation), from "".
+	var order []string
+	for _, r := range due("", 100)[1:] {
+		if len(order) == 0 || order[len(order)-1] != r.SiteID {
+			order = append(order, r.SiteID)
+		}
+	}
+	if len(order) != len(sites) {
+		t.Fatalf("from the start, the sites come %v: not one run each of %d sites", order, len(sites))
+	}
+	for k := range sites {
+		rows := due(order[k], 100)
+		if len(rows) != 16 || rows[0].ID != early {
+			t.Fatalf("from %s: %d rows, first %s; want 16, the 08:59 release %s first", order[k], len(rows), rows[0].ID, early)
+		}
+		want := append(slices.Clone(order[k:]), order[:k]...)
+		for i, r := range rows[1:] {
+			if site := want[i/3]; r.SiteID != site {
+				t.Fatalf("from %s, row %d is of %s, want %s (sites in order %v)", order[k], i+1, r.SiteID, site, want)
+			}
+			if i%3 > 0 && r.ID <= rows[i].ID {
+				t.Fatalf("from %s, %s's rows are not in their order: %s after %s", order[k], r.SiteID, r.ID, rows[i].ID)
+			}
+		}
+		if cut := due(order[k], 5); len(cut) != 5 || cut[1].SiteID != want[0] || cut[4].SiteID != want[1] {
+			t.Fatalf("from %s with a limit of 5: %v", order[k], siteIDs(cut))
+		}
+	}
+}
+
+func siteIDs(rows []engine.ReleaseRow) []string {
+	var out []string
+	for _, r := range rows {
+		out = append(out, r.SiteID)
+	}
+	return out
 }

@@ -48,7 +48,7 @@ func (*neverBeat) Heartbeat(context.Context) (scheduler.Heartbeat, error) {
 func (*neverBeat) DueReleases(context.Context, time.Time, int) ([]engine.ReleaseRow, error) {
 	return nil, nil
 }
-func (*neverBeat) DueWork(context.Context, time.Time, int) (scheduler.DueWork, error) {
+func (*neverBeat) DueWork(context.Context, time.Time, int, string) (scheduler.DueWork, error) {
 	return scheduler.DueWork{}, nil
 }
 func (*neverBeat) ScheduleSystemJob(context.Context, string, time.Time) error { return nil }

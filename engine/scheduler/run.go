@@ -117,9 +117,15 @@ func (e *Scheduler) runRelease(ctx context.Context, r engine.ReleaseRow, now tim
 	claim := Claim{RunID: runID, SiteID: r.SiteID, ReleaseID: r.ID, Rev: r.Rev, State: r.State,
 		OldToken: r.LeaseToken, ExecuteAt: at, Token: ids.New("lease"), LeaseUntil: now.Add(leaseFor),
 		Trigger: trigger, Now: now}
-	if r.State == release.StateScheduled && e.publishAtOnce(ctx, r, claim, lateness) {
-		rep.reached(release.StatePublished, now.Sub(at))
-		return time.Time{}, nil
+	if r.State == release.StateScheduled {
+		published, refused := e.publishAtOnce(ctx, r, claim, lateness)
+		if published {
+			rep.reached(release.StatePublished, now.Sub(at))
+			return time.Time{}, nil
+		}
+		if refused { // as ClaimRelease would be, below
+			return now, nil
+		}
 	}
 	ok, err := e.store.ClaimRelease(ctx, claim)
 	if err != nil {
@@ -186,19 +192,23 @@ func (e *Scheduler) retryLater(ctx context.Context, r engine.ReleaseRow, c Claim
 // publishAtOnce publishes a scheduled release in one transaction with its
 // claim (Apply.Claim), when the run's gates and reads find nothing in its
 // way: the common run costs one write and leaves no moment between claim
-// and effect for a crash to fall into. Anything else (a gate or a read
-// that fails the run, an error, a site that moved, a claim another ticker
-// won) is false with nothing written, and the run takes the claimed way,
-// which reads again under a lease and records what it reaches.
-func (e *Scheduler) publishAtOnce(ctx context.Context, r engine.ReleaseRow, claim Claim, lateness int64) bool {
+// and effect for a crash to fall into. A claim that is refused (another
+// ticker won it) is refused, with nothing written. Anything else (a gate
+// or a read that fails the run, an error, a site that moved) is neither,
+// with nothing written, and the run takes the claimed way, which reads
+// again under a lease and records what it reaches.
+func (e *Scheduler) publishAtOnce(ctx context.Context, r engine.ReleaseRow, claim Claim, lateness int64) (published, refused bool) {
 	c := claimedRun{id: claim.RunID, now: claim.Now, lateness: lateness, by: engine.Scheduler}
 	end, apply, err := e.plan(ctx, r, c)
 	if err != nil || end != nil {
-		return false
+		return false, false
 	}
 	apply.Claim = &claim
 	ok, err := e.store.ApplyRelease(ctx, apply)
-	return err == nil && ok
+	if errors.Is(err, ErrNotClaimable) {
+		return false, true
+	}
+	return err == nil && ok, false
 }
 
 // claimedRun is one run of a release under a lease this process holds: the

@@ -3,11 +3,10 @@ package scheduler
 import (
 	"cmp"
 	"context"
-	"hash/fnv"
-	"slices"
 	"time"
 
 	"studio/engine"
+	"studio/engine/ids"
 	"studio/engine/release"
 )
 
@@ -56,11 +55,15 @@ func (e *Scheduler) runDue(ctx context.Context, trigger string) (TickReport, err
 	if err := e.checkDatabase(ctx, now); err != nil {
 		return rep, err // nothing the tick did would be kept; look again in a minute
 	}
-	work, err := e.store.DueWork(ctx, rep.NextWakeAt, maxReleasesPerTick+1)
+	// Each tick starts on a site of its own (a random point among the site
+	// ids), so schedulers ticking at once, in this process or others, read
+	// different due rows instead of racing for the same claims (each loser
+	// having planned a run for nothing).
+	work, err := e.store.DueWork(ctx, rep.NextWakeAt, maxReleasesPerTick+1, ids.New("site"))
 	if err != nil {
 		return TickReport{}, err
 	}
-	rows, autoDue := e.spread(work.Releases), work.AutomationsAt
+	rows, autoDue := work.Releases, work.AutomationsAt
 	var nextDue time.Time
 	var firstErr error
 	later := func(at time.Time) {
@@ -192,26 +195,4 @@ func (e *Scheduler) beat(ctx context.Context, now time.Time, trigger string, nex
 	}
 	return e.store.WriteHeartbeat(ctx, Heartbeat{At: now, Trigger: trigger, NextWakeAt: promise, Ran: rep.Ran, More: rep.More,
 		LagSeconds: rep.LagSeconds})
-}
-
-// spread orders a tick's rows site by site: each site's rows keep their
-// time order (D15), and the sites come in this scheduler's own order (its
-// salt). Instances that read the same due rows then start on different
-// sites instead of racing for the same claims, each loser having planned
-// a run for nothing and waited for the write lock twice.
-func (e *Scheduler) spread(rows []engine.ReleaseRow) []engine.ReleaseRow {
-	key := func(siteID string) uint64 {
-		h := fnv.New64a()
-		h.Write(e.salt[:])
-		h.Write([]byte(siteID))
-		return h.Sum64()
-	}
-	keys := make(map[string]uint64, len(rows))
-	for _, r := range rows {
-		if _, ok := keys[r.SiteID]; !ok {
-			keys[r.SiteID] = key(r.SiteID)
-		}
-	}
-	slices.SortStableFunc(rows, func(a, b engine.ReleaseRow) int { return cmp.Compare(keys[a.SiteID], keys[b.SiteID]) })
-	return rows
 }

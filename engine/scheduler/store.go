@@ -2,6 +2,7 @@ package scheduler
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"studio/engine"
@@ -21,8 +22,10 @@ type Store interface {
 	DueReleases(ctx context.Context, before time.Time, limit int) ([]engine.ReleaseRow, error)
 	// DueWork is DueReleases and, in the same one statement, when the
 	// automations and the system jobs need the tick next: the idle tick
-	// reads nothing else.
-	DueWork(ctx context.Context, before time.Time, limit int) (DueWork, error)
+	// reads nothing else. Rows due at the same instant come site by site,
+	// from the first site whose id is at or after from, around to the
+	// ones before it; each site's keep their time order.
+	DueWork(ctx context.Context, before time.Time, limit int, from string) (DueWork, error)
 	Heartbeat(ctx context.Context) (Heartbeat, error)
 	// SchedulerGauges counts, in one statement, the releases and the
 	// automation runs by state and the releases due at now not yet run
@@ -59,7 +62,8 @@ type Store interface {
 	RenewLease(ctx context.Context, l Lease) error
 	FinishRelease(ctx context.Context, f Finish) error
 	// ApplyRelease returns false when the site moved between the reads and
-	// the write, or a.Claim's guard failed: nothing was written.
+	// the write, or a.Claim's guard failed (then with ErrNotClaimable):
+	// nothing was written.
 	ApplyRelease(ctx context.Context, a Apply) (bool, error)
 	// RetryLater keeps a claimed run whose try failed with a transient
 	// error (§8.8): it records the error and shortens the lease to
@@ -89,6 +93,12 @@ type Store interface {
 	AutomationStore
 	RetentionStore
 }
+
+// ErrNotClaimable is ApplyRelease's answer when a.Claim's guard failed:
+// the release is no longer as the tick read it (another ticker published
+// or claimed it), an earlier release of its site is running, or the site
+// is paused. ClaimRelease, with the same guard, would refuse it too.
+var ErrNotClaimable = errors.New("scheduler: the release cannot be claimed as read")
 
 // DueWork is what one statement tells the tick (Store.DueWork).
 type DueWork struct {

@@ -16,7 +16,6 @@ package scheduler
 
 import (
 	"context"
-	"crypto/rand"
 	"log/slog"
 	"sync"
 	"sync/atomic"
@@ -97,8 +96,6 @@ type Scheduler struct {
 	background sync.WaitGroup
 	// obs hears every tick (SetObserver): the metrics.
 	obs Observer
-	// salt orders the sites of a tick for this scheduler alone (spread).
-	salt [8]byte
 }
 
 // Observer hears every tick as it ends, whoever triggered it: what it
@@ -129,7 +126,6 @@ func New(e Engine, store Store, log *slog.Logger) *Scheduler {
 		log = slog.New(slog.DiscardHandler)
 	}
 	s := &Scheduler{e: e, store: store, log: log}
-	rand.Read(s.salt[:])
 	if m, ok := e.(interface{ SetManualRunner(engine.ManualRunner) }); ok {
 		m.SetManualRunner(s)
 	}
