@@ -37,13 +37,14 @@ type verbatim struct{}
 // Studio's own ("Studio" in ASCII).
 const writeLockSQL = `SELECT pg_advisory_xact_lock(91754604586863)`
 
-// siteWriteLockSQL is what a site's publish takes instead: the lock above
-// shared, so every other write still waits for it and it for them, and its
-// site's own lock ($1, a hash of the site's id, in the two-number key space
-// that never meets the one above), so publishes of one site take turns.
-// Publishes of different sites run side by side: each is guarded
-// statements on its own site's rows and inserts of new ones (ApplyRelease),
-// and the instances' schedulers no longer queue for one lock.
+// siteWriteLockSQL is what a site's publish (ApplyRelease) and the tick's
+// claim (ClaimRelease) take instead: the lock above shared, so every other
+// write still waits for them and they for it, and their site's own lock
+// ($1, a hash of the site's id, in the two-number key space that never
+// meets the one above), so those of one site take turns. Those of
+// different sites run side by side: each is guarded statements on its own
+// site's rows and inserts of new ones, and the instances' schedulers no
+// longer queue for one lock.
 const siteWriteLockSQL = `SELECT pg_advisory_xact_lock_shared(91754604586863), pg_advisory_xact_lock(917546, $1)`
 
 // siteWrite, as a context value, asks for siteWriteLockSQL at BEGIN: the

@@ -91,6 +91,12 @@ func claimGuardArgs(c scheduler.Claim) []any {
 // can slip in between this check and the publish.
 func (s *Store) ClaimRelease(ctx context.Context, c scheduler.Claim) (bool, error) {
 	var claimed bool
+	if !c.Manual {
+		// The tick's claim writes its release and its run, guarded on its
+		// site's rows alone: it takes its site's lock, as a publish does
+		// (a refused one then holds up no other site's publish).
+		ctx = forSite(ctx, c.SiteID)
+	}
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		now, at := instant(c.Now), instant(c.ExecuteAt)
 		var ok bool
