@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"strings"
-	"time"
-	"unicode/utf8"
 
 	"studio/engine"
 	"studio/engine/ids"
@@ -20,11 +18,11 @@ const deployPrefix = "studio_deploy_"
 // status and a manual tick, /api/admin/…), never a site's content. The
 // secret is returned once; only its hash is stored.
 func (e *Identity) CreateDeployToken(ctx context.Context, name string) (string, engine.DeployToken, error) {
-	name = strings.TrimSpace(name)
-	if name == "" || utf8.RuneCountInString(name) > 120 || strings.ContainsAny(name, "\r\n") {
-		return "", engine.DeployToken{}, engine.Refuse("bad_token_name", "name")
+	name, err := tokenName(name)
+	if err != nil {
+		return "", engine.DeployToken{}, err
 	}
-	secret := deployPrefix + ids.New("t")[2:] + ids.New("t")[2:] // 32 random characters
+	secret := newSecret(deployPrefix)
 	t := engine.DeployToken{ID: ids.New("dep"), Name: name, CreatedAt: e.e.Now()}
 	if err := e.store.CreateDeployToken(ctx, t, tokenHash(secret)); err != nil {
 		return "", engine.DeployToken{}, err
@@ -43,8 +41,7 @@ func (e *Identity) DeployToken(ctx context.Context, secret string) (engine.Deplo
 	if err != nil {
 		return t, err
 	}
-	now := e.e.Now()
-	if t.LastUsed == nil || now.Sub(*t.LastUsed) > time.Minute {
+	if now := e.e.Now(); touchDue(t.LastUsed, now) {
 		if err := e.store.TouchDeployToken(ctx, t.ID, now); err != nil && !errors.Is(err, engine.ErrNotFound) {
 			return t, err
 		}

@@ -45,9 +45,9 @@ func TokenScopes(u engine.User) []policy.Scope {
 // stored. A scope above u's role, or a person-only one, is refused
 // (bad_scopes on "scopes"), never silently narrowed.
 func (e *Identity) CreateToken(ctx context.Context, u engine.User, name string, scopes []policy.Scope) (string, engine.Token, error) {
-	name = strings.TrimSpace(name)
-	if name == "" || utf8.RuneCountInString(name) > 120 || strings.ContainsAny(name, "\r\n") {
-		return "", engine.Token{}, engine.Refuse("bad_token_name", "name")
+	name, err := tokenName(name)
+	if err != nil {
+		return "", engine.Token{}, err
 	}
 	allowed := TokenScopes(u)
 	if scopes == nil {
@@ -65,7 +65,7 @@ func (e *Identity) CreateToken(ctx context.Context, u engine.User, name string, 
 	if len(chosen) == 0 {
 		return "", engine.Token{}, engine.Refuse(CodeBadScopes, "scopes")
 	}
-	secret := tokenPrefix + ids.New("t")[2:] + ids.New("t")[2:] // 32 random characters
+	secret := newSecret(tokenPrefix)
 	t := engine.Token{ID: ids.New("tok"), UserID: u.ID, Name: name, Scopes: chosen, CreatedAt: e.e.Now()}
 	if err := e.store.CreateToken(ctx, t, tokenHash(secret)); err != nil {
 		return "", engine.Token{}, err
@@ -85,8 +85,7 @@ func (e *Identity) TokenUser(ctx context.Context, secret string) (engine.User, e
 	if err != nil {
 		return engine.User{}, err
 	}
-	now := e.e.Now()
-	if t.LastUsed == nil || now.Sub(*t.LastUsed) > time.Minute {
+	if now := e.e.Now(); touchDue(t.LastUsed, now) {
 		if err := e.store.TouchToken(ctx, t.ID, now); err != nil && !errors.Is(err, engine.ErrNotFound) {
 			return engine.User{}, err
 		}
@@ -114,4 +113,23 @@ func (e *Identity) RevokeToken(ctx context.Context, u engine.User, id string) er
 	now := e.e.Now()
 	return e.store.RevokeToken(ctx, u.ID, id, now, engine.AuditEntry{Action: "token.revoke", Actor: u.Actor(), At: now,
 		Details: map[string]any{"token": id}})
+}
+
+// tokenName is a token's name as kept (trimmed), or bad_token_name: one
+// line of at most 120 characters. Person and deploy tokens alike.
+func tokenName(name string) (string, error) {
+	name = strings.TrimSpace(name)
+	if name == "" || utf8.RuneCountInString(name) > 120 || strings.ContainsAny(name, "\r\n") {
+		return "", engine.Refuse("bad_token_name", "name")
+	}
+	return name, nil
+}
+
+// newSecret is a token's secret: prefix and 32 random characters.
+func newSecret(prefix string) string { return prefix + ids.New("t")[2:] + ids.New("t")[2:] }
+
+// touchDue says whether a token's use at now is recorded: at most once a
+// minute, so a busy script does not write on every call.
+func touchDue(lastUsed *time.Time, now time.Time) bool {
+	return lastUsed == nil || now.Sub(*lastUsed) > time.Minute
 }
