@@ -42,6 +42,7 @@ func TestMetrics(t *testing.T) {
 			t.Fatalf("GET %s: %d, want %d", path, res.Status, want)
 		}
 	}
+	visitor.do("BREWX7", "/posts/welcome", nil, nil) // a method of the client's own making
 
 	scrape := func(auth string) response {
 		t.Helper()
@@ -91,6 +92,7 @@ func TestMetrics(t *testing.T) {
 		`studio_http_request_duration_seconds_count{code="2xx",method="GET",route="/posts/{slug}"} 1`,
 		`studio_http_request_duration_seconds_count{code="4xx",method="GET",route="/posts/{slug}"} 1`,
 		`studio_http_request_duration_seconds_count{code="4xx",method="GET",route="unmatched"}`,
+		`method="other",route="unmatched"} 1`,
 		`go_sql_max_open_connections{db_name="write"} 1`,
 		`process_start_time_seconds`,
 	} {
@@ -98,7 +100,7 @@ func TestMetrics(t *testing.T) {
 			t.Errorf("/metrics lacks %s", want)
 		}
 	}
-	for _, raw := range []string{"welcome", "no-such-post", "x7"} {
+	for _, raw := range []string{"welcome", "no-such-post", "x7", "BREW"} {
 		if strings.Contains(res.Body, raw) {
 			t.Errorf("/metrics names the raw path %q", raw)
 		}

@@ -104,8 +104,8 @@ func (m *Metrics) Ticked(trigger string, rep scheduler.TickReport, took time.Dur
 }
 
 // Middleware times every request under the route pattern chi matched;
-// what no route matched counts as "unmatched", so a scanner's paths never
-// become series.
+// what no route matched counts as "unmatched", and a method outside HTTP's
+// own as "other", so a scanner's paths and methods never become series.
 func (m *Metrics) Middleware(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
@@ -119,7 +119,7 @@ func (m *Metrics) Middleware(next http.Handler) http.Handler {
 		if code == 0 {
 			code = http.StatusOK
 		}
-		m.httpSeconds.WithLabelValues(r.Method, route, strconv.Itoa(code/100)+"xx").Observe(time.Since(start).Seconds())
+		m.httpSeconds.WithLabelValues(methodLabel(r.Method), route, strconv.Itoa(code/100)+"xx").Observe(time.Since(start).Seconds())
 	})
 }
 
@@ -184,4 +184,15 @@ func (c *schedulerState) Collect(ch chan<- prometheus.Metric) {
 	if g.HeartbeatSeen {
 		ch <- prometheus.MustNewConstMetric(beatDesc, prometheus.GaugeValue, g.HeartbeatAge.Seconds())
 	}
+}
+
+// methodLabel is the method's label: one of HTTP's own, or "other" for
+// whatever else a client sends.
+func methodLabel(method string) string {
+	switch method {
+	case http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete,
+		http.MethodOptions, http.MethodConnect, http.MethodTrace:
+		return method
+	}
+	return "other"
 }
