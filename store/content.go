@@ -58,7 +58,7 @@ const sitesQuery = `SELECT ` + siteColumns + ` FROM sites ORDER BY created_at, i
 
 // Sites lists every site, oldest first.
 func (s *Store) Sites(ctx context.Context) ([]engine.Site, error) {
-	rows, err := s.sites.QueryContext(ctx)
+	rows, err := s.read.QueryContext(ctx, sitesQuery)
 	if err != nil {
 		return nil, fmt.Errorf("store: sites: %w", err)
 	}

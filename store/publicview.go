@@ -28,7 +28,7 @@ const liveSitesQuery = `SELECT ` + siteColumns + `,
 // LiveSites lists every site, oldest first, each with the earliest instant
 // one of its open releases is due: one statement.
 func (s *Store) LiveSites(ctx context.Context) ([]public.LiveSite, error) {
-	rows, err := s.liveSites.QueryContext(ctx)
+	rows, err := s.read.QueryContext(ctx, liveSitesQuery)
 	if err != nil {
 		return nil, fmt.Errorf("store: live sites: %w", err)
 	}
@@ -87,7 +87,7 @@ func (s *Store) Generation(ctx context.Context) (int64, error) {
 		return g.value, nil
 	}
 	var v int64
-	if err := s.dataVersion.QueryRowContext(ctx).Scan(&v); err != nil {
+	if err := s.watch.QueryRowContext(ctx, s.generationSQL).Scan(&v); err != nil {
 		return 0, fmt.Errorf("store: generation: %w", err)
 	}
 	if writes != g.writes || v != g.version || g.checked.IsZero() {

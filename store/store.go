@@ -29,17 +29,14 @@ type Store struct {
 	read  *sql.DB
 	write *sql.DB
 	meter *meter
-	// sites is Sites' query, prepared once: the public site asks it on
-	// every request, and parsing it cost more than running it.
-	sites *sql.Stmt
-	// liveSites is LiveSites' query, prepared once for the same reason.
-	liveSites *sql.Stmt
-	// watch is one connection that only asks Generation's data_version
-	// (prepared); gen is what Generation last answered.
-	watch       *sql.DB
-	dataVersion *sql.Stmt
-	gen         generation
-	live        liveness
+	// watch is one connection that only asks Generation's number, with
+	// generationSQL; gen is what Generation last answered. (Every
+	// connection keeps its statements prepared: meter.go on SQLite, pgx's
+	// own cache on PostgreSQL.)
+	watch         *sql.DB
+	generationSQL string
+	gen           generation
+	live          liveness
 	// pending keeps PendingCount's answers while nothing commits.
 	pending pendingCounts
 	// pg: the database is PostgreSQL (postgres.go), not a SQLite file.
@@ -74,6 +71,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	write.SetMaxOpenConns(1)
 	read := openCounted(dsn(path, false), m, false)
 	read.SetMaxOpenConns(4)
+	read.SetMaxIdleConns(4) // a closed connection loses the statements it kept
 	watch := openCounted(dsn(path, false), m, false)
 	watch.SetMaxOpenConns(1)
 	s := &Store{read: read, write: write, watch: watch, meter: m}
@@ -91,23 +89,13 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	return s, nil
 }
 
-// start migrates the database and prepares the statements kept open:
-// dataVersion is the query for Generation's number. It closes s when it
-// fails.
-func (s *Store) start(ctx context.Context, dataVersion string) error {
+// start migrates the database: generationSQL is the query for
+// Generation's number. It closes s when it fails.
+func (s *Store) start(ctx context.Context, generationSQL string) error {
+	s.generationSQL = generationSQL
 	if err := s.migrate(ctx); err != nil {
 		s.Close()
 		return err
-	}
-	var err error
-	if s.sites, err = s.read.PrepareContext(ctx, sitesQuery); err == nil {
-		if s.liveSites, err = s.read.PrepareContext(ctx, liveSitesQuery); err == nil {
-			s.dataVersion, err = s.watch.PrepareContext(ctx, dataVersion)
-		}
-	}
-	if err != nil {
-		s.Close()
-		return fmt.Errorf("store: prepare: %w", err)
 	}
 	// A first write probe: a read-only database opens without complaint
 	// and fails only when written.
@@ -121,17 +109,7 @@ func (s *Store) DB() *sql.DB { return s.write }
 
 // Close closes the pools.
 func (s *Store) Close() error {
-	var err error
-	if s.sites != nil {
-		err = s.sites.Close()
-	}
-	if s.liveSites != nil {
-		err = errors.Join(err, s.liveSites.Close())
-	}
-	if s.dataVersion != nil {
-		err = errors.Join(err, s.dataVersion.Close())
-	}
-	return errors.Join(err, s.read.Close(), s.write.Close(), s.watch.Close())
+	return errors.Join(s.read.Close(), s.write.Close(), s.watch.Close())
 }
 
 // Pools are the store's connection pools by name, for the metrics' pool

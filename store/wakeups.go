@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -65,7 +66,9 @@ func (s *Store) Wakeups(ctx context.Context, woken func(), log *slog.Logger) {
 	if s.wake == nil {
 		return
 	}
-	go s.announce(ctx, log)
+	var announcer sync.WaitGroup
+	announcer.Go(func() { s.announce(ctx, log) })
+	defer announcer.Wait() // both end with ctx, before Wakeups returns
 	for wait := time.Second; ctx.Err() == nil; {
 		listened, err := s.listen(ctx, woken)
 		if ctx.Err() != nil {
