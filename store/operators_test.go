@@ -9,6 +9,7 @@ import (
 	"studio/engine"
 	"studio/engine/content"
 	"studio/engine/identity"
+	"studio/engine/policy"
 	"studio/engine/release"
 )
 
@@ -67,8 +68,22 @@ func TestOperatorsStore(t *testing.T) {
 	if got, err := b.sched.PublishNow(ctx, b.editor, b.site.ID, r.ID, r.Rev); err != nil || got.State != release.StatePublished {
 		t.Fatalf("Publish now: %v %v", got.State, err)
 	}
-	week, err := b.sched.LatenessWeek(ctx)
-	if err != nil || week.Runs != 1 || week.P50 != 1500*time.Millisecond || week.P95 != week.P50 {
-		t.Fatalf("LatenessWeek: %+v %v", week, err)
+	for _, member := range []string{"", b.editor.ID} {
+		week, err := b.sched.LatenessWeek(ctx, member)
+		if err != nil || week.Runs != 1 || week.P50 != 1500*time.Millisecond || week.P95 != week.P50 {
+			t.Fatalf("LatenessWeek(%q): %+v %v", member, week, err)
+		}
+	}
+	// A person of another site learns nothing of this one's publishes.
+	other, err := b.eng.CreateSite(ctx, "Other Gazette", "Europe/Istanbul")
+	if err != nil {
+		t.Fatal(err)
+	}
+	stranger, err := identity.New(b.eng, b.store, nil).AddUser(ctx, other.ID, "stranger@example.com", "Sam", policy.Editor, "correct horse", "en")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if week, err := b.sched.LatenessWeek(ctx, stranger.ID); err != nil || week.Runs != 0 {
+		t.Fatalf("LatenessWeek of another site's editor: %+v %v", week, err)
 	}
 }

@@ -510,16 +510,17 @@ func (s *Store) SchedulerGauges(ctx context.Context, now time.Time) (scheduler.G
 // its cost is the window's runs, not every run retention keeps.
 const publishLatenessQuery = `SELECT r.occurrence_at, r.ended_at FROM schedule_runs r
 	JOIN releases x ON x.id = r.subject_id AND x.execute_at = r.occurrence_at
-	WHERE r.created_at >= ? AND r.subject_kind = 'release' AND r.state = 'succeeded'`
+	WHERE r.created_at >= ?1 AND r.subject_kind = 'release' AND r.state = 'succeeded'
+	  AND (?2 = '' OR r.site_id IN (SELECT m.site_id FROM memberships m WHERE m.user_id = ?2))`
 
 // PublishLateness lists how late each release run that published and was
 // claimed at or after since went live: its end less its time, never below
-// 0. (A run ends within the hour after its claim, or it is missed, so a
-// window by claim is one by end but for its first hour.) Only runs at the
-// release's own time count: a Publish now runs at the moment it was asked
-// for, not late at all.
-func (s *Store) PublishLateness(ctx context.Context, since time.Time) ([]time.Duration, error) {
-	rows, err := s.read.QueryContext(ctx, publishLatenessQuery, instant(since))
+// 0, on memberID's sites (all for ""). (A run ends within the hour after
+// its claim, or it is missed, so a window by claim is one by end but for
+// its first hour.) Only runs at the release's own time count: a Publish
+// now runs at the moment it was asked for, not late at all.
+func (s *Store) PublishLateness(ctx context.Context, since time.Time, memberID string) ([]time.Duration, error) {
+	rows, err := s.read.QueryContext(ctx, publishLatenessQuery, instant(since), memberID)
 	if err != nil {
 		return nil, fmt.Errorf("store: publish lateness: %w", err)
 	}

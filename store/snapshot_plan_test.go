@@ -38,7 +38,7 @@ func TestPublishLatenessQueryPlan(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	plan := queryPlan(t, s, publishLatenessQuery, "2026-12-01T00:00:00Z")
+	plan := queryPlan(t, s, publishLatenessQuery, "2026-12-01T00:00:00Z", "")
 	for _, w := range []string{"SEARCH r USING INDEX schedule_runs_created (created_at>?)", "SEARCH x USING INDEX sqlite_autoindex_releases_1 (id=?)"} {
 		if !strings.Contains(plan, w) {
 			t.Errorf("plan does not %s:\n%s", w, plan)

@@ -56,9 +56,10 @@ type LatenessSummary struct {
 const latenessWindow = 7 * 24 * time.Hour
 
 // LatenessWeek summarises the lateness of the releases published in the
-// last seven days, on every site: the scheduler is the deployment's.
-func (t *Scheduler) LatenessWeek(ctx context.Context) (LatenessSummary, error) {
-	lates, err := t.store.PublishLateness(ctx, t.e.Now().Add(-latenessWindow))
+// last seven days: on the sites memberID belongs to, or on every site for
+// "" (an operator's deploy token), as StatusOf and Status name releases.
+func (t *Scheduler) LatenessWeek(ctx context.Context, memberID string) (LatenessSummary, error) {
+	lates, err := t.store.PublishLateness(ctx, t.e.Now().Add(-latenessWindow), memberID)
 	if err != nil || len(lates) == 0 {
 		return LatenessSummary{}, err
 	}

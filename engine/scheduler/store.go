@@ -32,9 +32,10 @@ type Store interface {
 	// (Gauges without the heartbeat).
 	SchedulerGauges(ctx context.Context, now time.Time) (Gauges, error)
 	// PublishLateness lists how late each release run at its release's
-	// time that published and ended at or after since went live (its end
-	// less its time); a Publish now is no such run.
-	PublishLateness(ctx context.Context, since time.Time) ([]time.Duration, error)
+	// time that published and was claimed at or after since went live (its
+	// end less its time), on memberID's sites or on all for ""; a Publish
+	// now is no such run.
+	PublishLateness(ctx context.Context, since time.Time, memberID string) ([]time.Duration, error)
 	// WallTimeReleases lists the scheduled and waiting releases with a
 	// wall-clock time due after after.
 	WallTimeReleases(ctx context.Context, after time.Time) ([]engine.ReleaseRow, error)

@@ -319,8 +319,9 @@ func jsonField(err error) string {
 // should have taken and has not; and the last 7 days' lateness.
 func (h *Handler) Scheduler(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	st, err := h.sched.StatusOf(ctx, userOf(ctx))
-	h.writeScheduler(ctx, w, st, err)
+	u := userOf(ctx)
+	st, err := h.sched.StatusOf(ctx, u)
+	h.writeScheduler(ctx, w, st, u.ID, err)
 }
 
 // StuckJSON lists releases the scheduler has not taken, as /health and

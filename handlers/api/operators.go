@@ -48,7 +48,7 @@ func (h *Handler) DeployGuard(next http.HandlerFunc) http.HandlerFunc {
 func (h *Handler) AdminStatus(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	st, err := h.sched.Status(ctx, "")
-	h.writeScheduler(ctx, w, st, err)
+	h.writeScheduler(ctx, w, st, "", err)
 }
 
 // AdminRunDue is an operator's manual tick, as `studio schedules run-due`.
@@ -82,11 +82,12 @@ func (h *Handler) Instance(w http.ResponseWriter, r *http.Request) {
 	}}})
 }
 
-// writeScheduler answers with st (read with err), as GET /api/scheduler.
-func (h *Handler) writeScheduler(ctx context.Context, w http.ResponseWriter, st scheduler.Status, err error) {
+// writeScheduler answers with st (read with err), as GET /api/scheduler;
+// the lateness is of memberID's sites (all for "", an operator).
+func (h *Handler) writeScheduler(ctx context.Context, w http.ResponseWriter, st scheduler.Status, memberID string, err error) {
 	var out map[string]any
 	if err == nil {
-		out, err = h.schedulerJSON(ctx, st)
+		out, err = h.schedulerJSON(ctx, st, memberID)
 	}
 	if err != nil {
 		h.fail(w, ctx, err)
@@ -97,7 +98,7 @@ func (h *Handler) writeScheduler(ctx context.Context, w http.ResponseWriter, st 
 
 // schedulerJSON is GET /api/scheduler's answer for st, with the 7-day
 // lateness of the releases published (§8.7), in seconds.
-func (h *Handler) schedulerJSON(ctx context.Context, st scheduler.Status) (map[string]any, error) {
+func (h *Handler) schedulerJSON(ctx context.Context, st scheduler.Status, memberID string) (map[string]any, error) {
 	out := map[string]any{"mode": "node", "healthy": st.Healthy(), "state": st.State(),
 		"dueNotClaimed": StuckJSON(st.DueNotClaimed), "pastLease": StuckJSON(st.PastLease)}
 	if hb := st.Scheduler.Beat; hb != nil {
@@ -108,7 +109,7 @@ func (h *Handler) schedulerJSON(ctx context.Context, st scheduler.Status) (map[s
 		out["database"] = st.DatabaseProblem()
 		return out, nil
 	}
-	week, err := h.sched.LatenessWeek(ctx)
+	week, err := h.sched.LatenessWeek(ctx, memberID)
 	if err != nil {
 		return nil, err
 	}
