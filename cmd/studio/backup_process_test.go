@@ -21,7 +21,7 @@ import (
 // database (and refuses a folder that has one); Studio started on the
 // restored folder publishes the release that was scheduled at the backup,
 // and holds nothing written after it. The restored instance runs with its
-// clock three minutes ahead (STUDIO_CLOCK_SKEW; on SQLite the machine's
+// clock three minutes ahead (STUDIO_TEST_CLOCK_SKEW; on SQLite the machine's
 // clock is the scheduler's), so the release's minute comes at once.
 func TestBackupAndRestore(t *testing.T) {
 	t.Parallel()
@@ -61,7 +61,7 @@ func TestBackupAndRestore(t *testing.T) {
 	}
 
 	cmd := exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--data", restored)
-	cmd.Env = append(os.Environ(), "STUDIO_CLOCK_SKEW=3m")
+	cmd.Env = append(os.Environ(), "STUDIO_TEST_CLOCK_SKEW=3m")
 	url, _, _ := startServe(t, cmd)
 	rst, err := store.Open(ctx, filepath.Join(restored, "studio.db"))
 	if err != nil {

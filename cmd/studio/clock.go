@@ -16,9 +16,10 @@ import (
 // so instances whose machines disagree still agree on what is due, and none
 // publishes early because its own clock runs fast (one clock, issue 16).
 //
-// STUDIO_CLOCK_SKEW (a Go duration, "30s") shifts the machine's reading: a
-// rehearsal of a machine whose clock is wrong, which on PostgreSQL changes
-// nothing Studio decides.
+// STUDIO_TEST_CLOCK_SKEW (a Go duration, "30s") shifts the machine's
+// reading, for the tests' rehearsal of a machine whose clock is wrong: on
+// PostgreSQL it changes nothing Studio decides; on SQLite it moves what is
+// due, which is why it is a test hook, never an operator's setting.
 type instanceClock struct {
 	skew time.Duration
 	// offset is what the skewed machine clock is behind the database's, in
@@ -41,10 +42,10 @@ func (c *instanceClock) WakeAt(t time.Time) <-chan time.Time { return time.After
 // it until ctx ends.
 func newInstanceClock(ctx context.Context, st *store.Store, log *slog.Logger) (*instanceClock, error) {
 	c := &instanceClock{}
-	if v := os.Getenv("STUDIO_CLOCK_SKEW"); v != "" {
+	if v := os.Getenv("STUDIO_TEST_CLOCK_SKEW"); v != "" {
 		skew, err := time.ParseDuration(v)
 		if err != nil {
-			return nil, fmt.Errorf("STUDIO_CLOCK_SKEW: %w", err)
+			return nil, fmt.Errorf("STUDIO_TEST_CLOCK_SKEW: %w", err)
 		}
 		c.skew = skew
 	}

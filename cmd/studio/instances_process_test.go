@@ -16,7 +16,7 @@ import (
 // TestTwoInstancesShareOnePostgreSQL starts two `studio serve` processes on
 // one PostgreSQL database, as two instances behind a load balancer: the
 // first seeds the demo, the second finds it (and seeds nothing). The second
-// runs on a machine whose clock is 30 s fast (STUDIO_CLOCK_SKEW) and says
+// runs on a machine whose clock is 30 s fast (STUDIO_TEST_CLOCK_SKEW) and says
 // so. A release already due when they start is published once by one of
 // them; a release due at a coming minute is published once, and not before
 // that minute, whichever instance runs it: the due check and the never-early
@@ -44,7 +44,7 @@ func TestTwoInstancesShareOnePostgreSQL(t *testing.T) {
 		// Each instance has a data folder of its own: only the database is shared.
 		cmd := exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--demo", "--data", t.TempDir(), "--database", db[3])
 		if i == 1 {
-			cmd.Env = append(os.Environ(), "STUDIO_CLOCK_SKEW=30s")
+			cmd.Env = append(os.Environ(), "STUDIO_TEST_CLOCK_SKEW=30s")
 		}
 		url, banner, _ := startServe(t, cmd)
 		if strings.Contains(banner, "Seeded") {

@@ -45,6 +45,9 @@ func main() {
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer, log *slog.Logger) error {
 	cmd := "serve"
+	if len(args) > 0 && (args[0] == "--version" || args[0] == "-version") {
+		args = append([]string{"version"}, args[1:]...)
+	}
 	if len(args) > 0 && args[0] != "" && args[0][0] != '-' {
 		cmd, args = args[0], args[1:]
 	}
@@ -71,7 +74,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer, 
 		return errors.New("usage: studio token create --user EMAIL --name NAME | create --deploy --name NAME | revoke --deploy ID [--data DIR | --database URL]")
 	case "demo":
 		return demoCmd(ctx, args, stdout)
-	case "version", "--version", "-version":
+	case "version":
 		return versionCmd(stdout)
 	case "backup":
 		return backupCmd(ctx, args, stdout)
