@@ -61,13 +61,12 @@ func schedulerCmd(ctx context.Context, sub string, args []string, stdout io.Writ
 	sched.SetJobs(steps)
 	sched.SetAgentKeys(agents.New(st, eng)) // auto approvals are re-checked against their keys
 	if sub == "run-due" {
-		if err := sched.ScheduleSystemJobs(ctx); err != nil { // a system cron ticks instead of the loop
-			return err
-		}
+		// A process of its own: the zone data may have changed since the
+		// last (serve looks once, as it starts).
 		if _, err := sched.TzdataChanged(ctx, tzdataVersion()); err != nil {
 			return err
 		}
-		rep, err := sched.RunDue(ctx, "manual")
+		rep, err := sched.ManualTick(ctx)
 		if err != nil {
 			return err
 		}

@@ -33,6 +33,16 @@ type TickReport struct {
 	LagSeconds int64
 }
 
+// ManualTick is an operator's tick (`studio schedules run-due`, POST
+// /api/admin/schedules/run-due): the system jobs are registered first, as
+// a system cron may be the only ticker, then RunDue.
+func (e *Scheduler) ManualTick(ctx context.Context) (TickReport, error) {
+	if err := e.ScheduleSystemJobs(ctx); err != nil {
+		return TickReport{}, err
+	}
+	return e.RunDue(ctx, TriggerManual)
+}
+
 // RunDue runs every release that is due at the clock's now, one at a time in
 // time order, and writes the heartbeat. Concurrent calls, in this process or
 // another on the same database, never double an effect: each release is

@@ -54,11 +54,7 @@ func (h *Handler) AdminStatus(w http.ResponseWriter, r *http.Request) {
 // AdminRunDue is an operator's manual tick, as `studio schedules run-due`.
 func (h *Handler) AdminRunDue(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	if err := h.sched.ScheduleSystemJobs(ctx); err != nil {
-		h.fail(w, ctx, err)
-		return
-	}
-	rep, err := h.sched.RunDue(ctx, scheduler.TriggerManual)
+	rep, err := h.sched.ManualTick(ctx)
 	if err != nil {
 		h.fail(w, ctx, err)
 		return
