@@ -59,7 +59,7 @@ const sessionCookie = "studio_session"
 type testApp struct {
 	URL   string
 	store *store.Store
-	clock *fakeclock.Clock
+	clock settledClock
 	eng   *engine.Engine
 	sched *scheduler.Scheduler // the handlers' backstop (no loop runs)
 	gates *gates.Gates
@@ -120,7 +120,9 @@ func emptyApp(t *testing.T, opts ...handlers.Option) *testApp {
 		t.Fatal(err)
 	}
 	log := slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelWarn}))
-	a := &testApp{store: st, clock: fakeclock.New(start), releasesChecked: new(atomic.Int64)}
+	a := &testApp{releasesChecked: new(atomic.Int64)}
+	a.store = st
+	a.clock = settledClock{Clock: fakeclock.New(start), settle: func() { a.sched.Settle() }}
 	a.eng = engine.New(st, a.clock, log)
 
 	// As cmd/studio's newApp, minus the cleanup goroutine.
@@ -152,6 +154,25 @@ func emptyApp(t *testing.T, opts ...handlers.Option) *testApp {
 	})
 	a.URL = srv.URL
 	return a
+}
+
+// settledClock is the fake clock a test moves only once the backstop ticks
+// its earlier requests started have ended: a backstop that read the moved
+// clock would run, in the background, the tick the test is about to run and
+// check (it failed TestDraftReleaseFlow that way).
+type settledClock struct {
+	*fakeclock.Clock
+	settle func()
+}
+
+func (c settledClock) Set(t time.Time) {
+	c.settle()
+	c.Clock.Set(t)
+}
+
+func (c settledClock) Advance(d time.Duration) {
+	c.settle()
+	c.Clock.Advance(d)
 }
 
 // routeTable is the Studio route table, for its methods, patterns and

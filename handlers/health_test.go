@@ -115,7 +115,7 @@ func TestAPIRequestsRunTheBackstop(t *testing.T) {
 	if status, _ := apiCall(t, a, "GET", "/api/sites", secret, ""); status != http.StatusOK {
 		t.Fatalf("GET /api/sites = %d", status)
 	}
-	a.sched.Stop() // waits for the backstop the request started
+	a.sched.Settle() // waits for the backstop the request started
 	hb, err := a.sched.Heartbeat(ctx)
 	if err != nil || hb.Trigger != "request" {
 		t.Fatalf("heartbeat after an API request: %+v, %v; want a request's tick", hb, err)

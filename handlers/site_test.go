@@ -463,7 +463,7 @@ func TestPublicSiteOneClockPerRequest(t *testing.T) {
 	t.Parallel()
 	g := newGatedSite(t)
 	g.clock.Set(gatedNow)
-	clock := &countingClock{Clock: g.clock}
+	clock := &countingClock{Clock: g.clock.Clock}
 	eng := engine.New(g.store, clock, nil)
 	srv := httptest.NewServer(handlers.New(services.Of(eng, g.store, clock, nil), scs.New(), slog.New(slog.DiscardHandler)))
 	t.Cleanup(srv.Close)

@@ -206,5 +206,8 @@ func (t *Scheduler) Stop() {
 		t.cancel()
 	}
 	t.done.Wait()
-	t.background.Wait()
+	t.Settle()
 }
+
+// Settle waits for the backstop ticks that requests started (Nudge).
+func (t *Scheduler) Settle() { t.background.Wait() }
