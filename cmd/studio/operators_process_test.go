@@ -1,11 +1,13 @@
 package main
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestOperatorsFromOutside (issue 16) drives the operator's commands on a
@@ -50,6 +52,14 @@ func TestOperatorsFromOutside(t *testing.T) {
 	if code, body := get(t, metricsURL[1]); code != 200 || !strings.Contains(body, "studio_scheduler_ticks_total") {
 		t.Errorf("--metrics-addr: %d %.200s", code, body)
 	}
+	// An address already taken stops serve before it says it is running.
+	taken := strings.TrimSuffix(strings.TrimPrefix(metricsURL[1], "http://"), "/metrics")
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	badAddr, err := exec.CommandContext(ctx, bin, "serve", "--addr", "127.0.0.1:0", "--data", t.TempDir(), "--metrics-addr", taken).CombinedOutput()
+	if err == nil || !strings.Contains(string(badAddr), "--metrics-addr") || strings.Contains(string(badAddr), "Studio is running") {
+		t.Errorf("serve --metrics-addr %s (taken): %v\n%s", taken, err, badAddr)
+	}
 	if code, body := get(t, url+"/metrics"); code != 404 || strings.Contains(body, "studio_") {
 		t.Errorf("/metrics on the main address without --metrics-token: %d", code)
 	}
@@ -62,6 +72,9 @@ func TestOperatorsFromOutside(t *testing.T) {
 	out, err = studio("", "schedules", "status", "--remote", url, "--token", "studio_deploy_wrong")
 	if err == nil || !strings.Contains(out, "answered 401") {
 		t.Errorf("status --remote with a wrong token: %v\n%s", err, out)
+	}
+	if out, err := studio("", "token", "revoke", "--data", data); err == nil || !strings.Contains(out, "Your account") {
+		t.Errorf("token revoke without --deploy: %v %s", err, out)
 	}
 	if out, err := studio("", "token", "revoke", "--deploy", id, "--data", data); err != nil {
 		t.Fatalf("token revoke: %v %s", err, out)

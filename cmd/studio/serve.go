@@ -157,6 +157,15 @@ func serveCmd(ctx context.Context, args []string, stdout io.Writer, log *slog.Lo
 		return err
 	}
 	defer ln.Close()
+	// Both addresses are taken before anything starts, so a bad
+	// --metrics-addr stops serve before it says it is running.
+	var metricsLn net.Listener
+	if *metricsAddr != "" {
+		if metricsLn, err = net.Listen("tcp", *metricsAddr); err != nil {
+			return fmt.Errorf("--metrics-addr: %w", err)
+		}
+		defer metricsLn.Close()
+	}
 	base, err := publicBase(*publicURL, ln.Addr())
 	if err != nil {
 		return err
@@ -224,17 +233,13 @@ func serveCmd(ctx context.Context, args []string, stdout io.Writer, log *slog.Lo
 	}
 	errc := make(chan error, 2)
 	go func() { errc <- srv.Serve(ln) }()
-	if *metricsAddr != "" {
-		mln, err := net.Listen("tcp", *metricsAddr)
-		if err != nil {
-			return fmt.Errorf("--metrics-addr: %w", err)
-		}
+	if metricsLn != nil {
 		mux := http.NewServeMux()
 		mux.Handle("GET /metrics", meters.Handler("", http.NotFoundHandler()))
 		msrv := newServer(mux)
 		defer msrv.Close()
-		go func() { errc <- msrv.Serve(mln) }()
-		fmt.Fprintf(stdout, "Metrics on http://%s/metrics\n", mln.Addr())
+		go func() { errc <- msrv.Serve(metricsLn) }()
+		fmt.Fprintf(stdout, "Metrics on http://%s/metrics\n", metricsLn.Addr())
 	}
 	select {
 	case err := <-errc:

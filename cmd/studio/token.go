@@ -80,6 +80,9 @@ func tokenRevokeCmd(ctx context.Context, args []string, stdout io.Writer) error 
 		return err
 	}
 	defer st.Close()
+	if *id == "" {
+		return errors.New("give --deploy ID, the deploy token's id; a person's own tokens end in Studio, under Your account")
+	}
 	err = services.New(st, systemClock{}, nil).Identity.RevokeDeployToken(ctx, *id)
 	if errors.Is(err, engine.ErrNotFound) {
 		return fmt.Errorf("no deploy token %q that works", *id)
