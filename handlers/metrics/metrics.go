@@ -151,9 +151,9 @@ func (m *Metrics) Gatherer() prometheus.Gatherer { return m.reg }
 type schedulerState struct{ sched *scheduler.Scheduler }
 
 var (
-	releasesDesc = prometheus.NewDesc("studio_releases", "Releases by state.", []string{"state"}, nil)
-	runsDesc     = prometheus.NewDesc("studio_automation_runs", "Automation runs by state.", []string{"state"}, nil)
-	backlogDesc  = prometheus.NewDesc("studio_due_backlog", "Releases whose time has come that have not run yet.", nil, nil)
+	releasesDesc = prometheus.NewDesc("studio_releases", "Releases by state, in the database (all sites): every instance reports the same value, so aggregate with max, not sum.", []string{"state"}, nil)
+	runsDesc     = prometheus.NewDesc("studio_automation_runs", "Automation runs by state, in the database (all sites): every instance reports the same value, so aggregate with max, not sum.", []string{"state"}, nil)
+	backlogDesc  = prometheus.NewDesc("studio_due_backlog", "Releases whose time has come that have not run yet, in the database (all sites): every instance reports the same value, so aggregate with max, not sum.", nil, nil)
 	beatDesc     = prometheus.NewDesc("studio_scheduler_heartbeat_age_seconds",
 		"Seconds since a tick last wrote the heartbeat (at least every 5 minutes while the scheduler runs); absent before the first tick.", nil, nil)
 	upDesc = prometheus.NewDesc("studio_scheduler_state_up", "1 when the scheduler's state could be read from the database at this scrape.", nil, nil)
