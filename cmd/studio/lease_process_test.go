@@ -217,8 +217,8 @@ func allPublished(t *testing.T, eng *engine.Engine, releases map[string][]string
 func checkPublishedOnce(t *testing.T, eng *engine.Engine, st *store.Store, releases map[string][]string, stopped ...string) {
 	t.Helper()
 	for site, ids := range releases {
-		var base string
-		for i, id := range ids {
+		var rs []engine.ReleaseRow
+		for _, id := range ids {
 			if state := checkOnce(t, eng, st, site, id); state != release.StatePublished {
 				t.Fatalf("%s is %s", id, state)
 			}
@@ -226,16 +226,26 @@ func checkPublishedOnce(t *testing.T, eng *engine.Engine, st *store.Store, relea
 			if err != nil {
 				t.Fatal(err)
 			}
-			if i > 0 && r.Outcome.BaseSnapshotID != base {
-				t.Errorf("%s (release %d of its site) was published on %s, not on the release before it (%s)",
-					id, i+1, r.Outcome.BaseSnapshotID, base)
-			}
-			base = r.Outcome.SnapshotID
+			rs = append(rs, r)
 			late := *r.Outcome.LatenessSeconds
 			t.Logf("%s: published %d s late", id, late)
 			if id != stopped[0] && id != stopped[1] && late >= 60 {
 				t.Errorf("%s was published %d s late, want within a minute of its time", id, late)
 			}
+		}
+		checkChain(t, rs)
+	}
+}
+
+// checkChain fails unless each of a site's published releases, in the
+// order they should have run, was published on the snapshot the one before
+// it made: proof of their order that equal timestamps cannot blur.
+func checkChain(t *testing.T, rs []engine.ReleaseRow) {
+	t.Helper()
+	for i := 1; i < len(rs); i++ {
+		if base, before := rs[i].Outcome.BaseSnapshotID, rs[i-1].Outcome.SnapshotID; base != before {
+			t.Errorf("%s (release %d of its site) was published on %s, not on the release before it, %s (%s)",
+				rs[i].ID, i+1, base, rs[i-1].ID, before)
 		}
 	}
 }
