@@ -4,11 +4,17 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"os"
 )
 
 // ErrBackupByServer refuses a backup on PostgreSQL: its server's own tools
 // (pg_dump, or the server's base backups) make consistent copies there.
 var ErrBackupByServer = errors.New("a PostgreSQL database is backed up with pg_dump")
+
+// ErrNotABackup refuses to restore a file that is no Studio database, or
+// one that holds no site.
+var ErrNotABackup = errors.New("not a Studio backup")
 
 // BackupTo writes a consistent copy of the database to path, a file that
 // must not exist yet, while Studio runs: SQLite's VACUUM INTO reads the
@@ -22,4 +28,61 @@ func (s *Store) BackupTo(ctx context.Context, path string) error {
 		return fmt.Errorf("store: backup to %s: %w", path, err)
 	}
 	return nil
+}
+
+// Restore makes the backup file from the SQLite database at path, which
+// must not exist. The copy is checked first, beside path: it must open as a
+// Studio database (which brings an older backup's schema up to date) and
+// hold a site. Only then, whole in its main file, does it take path's name,
+// so path is either the checked database or absent.
+func Restore(ctx context.Context, from, path string) error {
+	staging := path + ".restoring"
+	clean := func() { // also what a restore cut short left
+		for _, f := range []string{staging, staging + "-wal", staging + "-shm"} {
+			os.Remove(f)
+		}
+	}
+	clean()
+	defer clean()
+	if err := copyFile(from, staging); err != nil {
+		return err
+	}
+	st, err := Open(ctx, staging)
+	if err != nil {
+		return fmt.Errorf("%w: %s: %w", ErrNotABackup, from, err)
+	}
+	installed, err := st.Installed(ctx)
+	if err == nil {
+		_, err = st.write.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`)
+	}
+	st.Close()
+	if err != nil {
+		return err
+	}
+	if !installed {
+		return fmt.Errorf("%w: %s holds no Studio site", ErrNotABackup, from)
+	}
+	return os.Rename(staging, path)
+}
+
+// copyFile copies src to dst, which must not exist, and syncs it.
+func copyFile(src, dst string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	if err := out.Sync(); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
 }

@@ -57,9 +57,8 @@ func backupCmd(ctx context.Context, args []string, stdout io.Writer) error {
 }
 
 // restoreCmd is `studio restore --from FILE --data DIR`: a backup becomes
-// the database of a folder that has none, checked by opening it (which
-// also brings an older backup's schema up to date) before it takes the
-// name studio.db.
+// the database of a folder that has none, once store.Restore has checked
+// it.
 func restoreCmd(ctx context.Context, args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("restore", flag.ContinueOnError)
 	from := fs.String("from", "", "the backup file (studio backup --to)")
@@ -77,31 +76,7 @@ func restoreCmd(ctx context.Context, args []string, stdout io.Writer) error {
 	if err := os.MkdirAll(*dir, 0o700); err != nil {
 		return err
 	}
-	staging := path + ".restoring"
-	if err := copyFile(*from, staging); err != nil {
-		return err
-	}
-	defer os.Remove(staging)
-	st, err := store.Open(ctx, staging)
-	if err != nil {
-		return fmt.Errorf("%s is not a Studio backup: %w", *from, err)
-	}
-	installed, err := st.Installed(ctx)
-	// The copy is whole in its main file again before it is renamed.
-	if _, cerr := st.DB().ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`); err == nil {
-		err = cerr
-	}
-	st.Close()
-	if err != nil {
-		return err
-	}
-	if !installed {
-		return fmt.Errorf("%s holds no Studio site: not a Studio backup", *from)
-	}
-	for _, suffix := range []string{"-wal", "-shm"} {
-		os.Remove(staging + suffix)
-	}
-	if err := os.Rename(staging, path); err != nil {
+	if err := store.Restore(ctx, *from, path); err != nil {
 		return err
 	}
 	note := "Studio restored studio.db here from " + *from + " on " + time.Now().UTC().Format(time.RFC3339) + ".\n"
@@ -110,26 +85,4 @@ func restoreCmd(ctx context.Context, args []string, stdout io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "Restored %s into %s. Start Studio on it with\n  studio serve --data %s\n", *from, path, *dir)
 	return nil
-}
-
-// copyFile copies src to dst, which must not exist, and syncs it.
-func copyFile(src, dst string) error {
-	in, err := os.Open(src)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		out.Close()
-		return err
-	}
-	if err := out.Sync(); err != nil {
-		out.Close()
-		return err
-	}
-	return out.Close()
 }
