@@ -36,6 +36,14 @@ func TestOperatorsStore(t *testing.T) {
 	if err := people.RevokeDeployToken(ctx, tok.ID); !errors.Is(err, engine.ErrNotFound) {
 		t.Fatalf("revoked twice: %v", err)
 	}
+	// Each change leaves one audit row, on no site (no site's History
+	// shows them), by the operator; the refused second revoke leaves none.
+	for action, want := range map[string]int{"deploy_token.create": 1, "deploy_token.revoke": 1} {
+		if n := b.count(t, `SELECT count(*) FROM audit WHERE action = ? AND site_id = '' AND details LIKE ? AND actor LIKE ?`,
+			action, "%"+tok.ID+"%", "%sys_operator%"); n != want {
+			t.Errorf("%s: %d audit rows, want %d", action, n, want)
+		}
+	}
 
 	b.schedule(t, b.editor) // 09:00
 	nine := time.Date(2026, 11, 2, 6, 0, 0, 0, time.UTC)

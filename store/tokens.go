@@ -105,14 +105,17 @@ func (s *Store) RevokeToken(ctx context.Context, userID, id string, at time.Time
 	})
 }
 
-// CreateDeployToken stores a deploy token with the hash of its secret.
-func (s *Store) CreateDeployToken(ctx context.Context, t engine.DeployToken, hash string) error {
-	_, err := s.write.ExecContext(ctx, `INSERT INTO deploy_tokens (id, name, hash, created_at) VALUES (?, ?, ?, ?)`,
-		t.ID, t.Name, hash, instant(t.CreatedAt))
-	if err != nil {
-		return fmt.Errorf("store: create deploy token: %w", err)
-	}
-	return nil
+// CreateDeployToken stores a deploy token with the hash of its secret, and
+// its audit row.
+func (s *Store) CreateDeployToken(ctx context.Context, t engine.DeployToken, hash string, a engine.AuditEntry) error {
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO deploy_tokens (id, name, hash, created_at) VALUES (?, ?, ?, ?)`,
+			t.ID, t.Name, hash, instant(t.CreatedAt))
+		if err != nil {
+			return fmt.Errorf("store: create deploy token: %w", err)
+		}
+		return audit(ctx, tx, a)
+	})
 }
 
 // DeployToken returns the unrevoked deploy token with this hash.
@@ -140,14 +143,17 @@ func (s *Store) TouchDeployToken(ctx context.Context, id string, at time.Time) e
 	return nil
 }
 
-// RevokeDeployToken revokes a deploy token that works; ErrNotFound if none.
-func (s *Store) RevokeDeployToken(ctx context.Context, id string, at time.Time) error {
-	ok, err := one(s.write.ExecContext(ctx, `UPDATE deploy_tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL`, instant(at), id))
-	if err != nil {
-		return fmt.Errorf("store: revoke deploy token: %w", err)
-	}
-	if !ok {
-		return engine.ErrNotFound
-	}
-	return nil
+// RevokeDeployToken revokes a deploy token that works at a.At, with its
+// audit row; ErrNotFound if none.
+func (s *Store) RevokeDeployToken(ctx context.Context, id string, a engine.AuditEntry) error {
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		ok, err := one(tx.ExecContext(ctx, `UPDATE deploy_tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL`, instant(a.At), id))
+		if err != nil {
+			return fmt.Errorf("store: revoke deploy token: %w", err)
+		}
+		if !ok {
+			return engine.ErrNotFound
+		}
+		return audit(ctx, tx, a)
+	})
 }

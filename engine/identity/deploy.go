@@ -7,11 +7,17 @@ import (
 
 	"studio/engine"
 	"studio/engine/ids"
+	"studio/engine/release"
 )
 
 // deployPrefix marks deploy tokens: a personal token never passes for
 // one, nor one for a personal token (TokenUser wants tokenPrefix).
 const deployPrefix = "studio_deploy_"
+
+// Operator is the actor of the deploy tokens' audit rows: whoever runs
+// `studio token` on the database, a machine's operator rather than a
+// person Studio knows.
+var Operator = release.Actor{Kind: "system", ID: "sys_operator", Name: "Operator"}
 
 // CreateDeployToken mints a deploy token: an operator's tools' secret,
 // no person's, which reaches only the operator routes (the scheduler's
@@ -24,7 +30,9 @@ func (e *Identity) CreateDeployToken(ctx context.Context, name string) (string, 
 	}
 	secret := newSecret(deployPrefix)
 	t := engine.DeployToken{ID: ids.New("dep"), Name: name, CreatedAt: e.e.Now()}
-	if err := e.store.CreateDeployToken(ctx, t, tokenHash(secret)); err != nil {
+	a := engine.AuditEntry{Action: "deploy_token.create", Actor: Operator, At: t.CreatedAt,
+		Details: map[string]any{"token": t.ID, "name": t.Name}}
+	if err := e.store.CreateDeployToken(ctx, t, tokenHash(secret), a); err != nil {
 		return "", engine.DeployToken{}, err
 	}
 	return secret, t, nil
@@ -50,7 +58,9 @@ func (e *Identity) DeployToken(ctx context.Context, secret string) (engine.Deplo
 }
 
 // RevokeDeployToken ends a deploy token at once; engine.ErrNotFound when
-// no such token works.
+// no such token works. Both it and CreateDeployToken leave an audit row
+// with no site: a deploy token reaches every site's scheduler.
 func (e *Identity) RevokeDeployToken(ctx context.Context, id string) error {
-	return e.store.RevokeDeployToken(ctx, id, e.e.Now())
+	return e.store.RevokeDeployToken(ctx, id, engine.AuditEntry{Action: "deploy_token.revoke", Actor: Operator,
+		At: e.e.Now(), Details: map[string]any{"token": id}})
 }

@@ -71,12 +71,13 @@ type Store interface {
 	// one that does not exist or is someone else's is ErrNotFound.
 	RevokeToken(ctx context.Context, userID, id string, at time.Time, audit engine.AuditEntry) error
 
-	CreateDeployToken(ctx context.Context, t engine.DeployToken, hash string) error
+	CreateDeployToken(ctx context.Context, t engine.DeployToken, hash string, a engine.AuditEntry) error
 	// DeployToken returns the unrevoked deploy token with this hash.
 	DeployToken(ctx context.Context, hash string) (engine.DeployToken, error)
 	TouchDeployToken(ctx context.Context, id string, at time.Time) error
-	// RevokeDeployToken revokes it at at; ErrNotFound when no such token works.
-	RevokeDeployToken(ctx context.Context, id string, at time.Time) error
+	// RevokeDeployToken revokes it at a.At, with a; ErrNotFound when no
+	// such token works.
+	RevokeDeployToken(ctx context.Context, id string, a engine.AuditEntry) error
 }
 
 // Engine is what the identity use cases need from the engine: its clock.
