@@ -25,6 +25,8 @@ type instanceClock struct {
 	// offset is what the skewed machine clock is behind the database's, in
 	// nanoseconds; 0 on SQLite.
 	offset atomic.Int64
+	// database: the offset is measured (PostgreSQL).
+	database bool
 }
 
 // clockResync is how often an instance on PostgreSQL measures the offset
@@ -38,9 +40,9 @@ func (c *instanceClock) Now() time.Time {
 func (c *instanceClock) WakeAt(t time.Time) <-chan time.Time { return time.After(t.Sub(c.Now())) }
 
 // newInstanceClock returns the process's clock on st. On PostgreSQL it has
-// measured the database's clock once before it returns, and keeps following
-// it until ctx ends.
-func newInstanceClock(ctx context.Context, st *store.Store, log *slog.Logger) (*instanceClock, error) {
+// measured the database's clock once before it returns, enough for a
+// one-shot command; serve then keeps following it (follow).
+func newInstanceClock(ctx context.Context, st *store.Store) (*instanceClock, error) {
 	c := &instanceClock{}
 	if v := os.Getenv("STUDIO_TEST_CLOCK_SKEW"); v != "" {
 		skew, err := time.ParseDuration(v)
@@ -49,23 +51,28 @@ func newInstanceClock(ctx context.Context, st *store.Store, log *slog.Logger) (*
 		}
 		c.skew = skew
 	}
-	if ok, err := c.follow(ctx, st); err != nil || !ok {
-		return c, err
+	var err error
+	if c.database, err = c.measure(ctx, st); err != nil {
+		return nil, err
 	}
-	go func() {
-		for {
-			select {
-			case <-time.After(clockResync):
-			case <-ctx.Done():
-				return
-			}
-			if _, err := c.follow(ctx, st); err != nil && ctx.Err() == nil {
-				// The last offset stands; the database's own checks report the outage.
-				log.Warn("schedules: could not read the database's clock", "err", err)
-			}
-		}
-	}()
 	return c, nil
+}
+
+// follow measures the database's clock again every clockResync until ctx
+// ends, so a machine clock that drifts or is stepped is followed; nothing
+// on SQLite, where the machine's clock is the only one.
+func (c *instanceClock) follow(ctx context.Context, st *store.Store, log *slog.Logger) {
+	for c.database {
+		select {
+		case <-time.After(clockResync):
+		case <-ctx.Done():
+			return
+		}
+		if _, err := c.measure(ctx, st); err != nil && ctx.Err() == nil {
+			// The last offset stands; the database's own checks report the outage.
+			log.Warn("schedules: could not read the database's clock", "err", err)
+		}
+	}
 }
 
 // banner is serve's line about the clocks when the machine's and the
@@ -82,11 +89,11 @@ func (c *instanceClock) banner() string {
 	return ""
 }
 
-// follow measures the offset to the database's clock. The reading is
+// measure measures the offset to the database's clock; false on SQLite. The reading is
 // compared with the machine's time after the answer came back, so the
 // clock it gives is never ahead of the database's: at most one round trip
 // behind, which can make a release that late but never early.
-func (c *instanceClock) follow(ctx context.Context, st *store.Store) (bool, error) {
+func (c *instanceClock) measure(ctx context.Context, st *store.Store) (bool, error) {
 	db, ok, err := st.DatabaseTime(ctx)
 	if err != nil || !ok {
 		return ok, err

@@ -7,7 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"studio/engine/agents"
 	"studio/engine/automations"
 	"studio/engine/jobs"
@@ -47,7 +46,7 @@ func schedulerCmd(ctx context.Context, sub string, args []string, stdout io.Writ
 		return err
 	}
 	defer st.Close()
-	clock, err := newInstanceClock(ctx, st, slog.New(slog.DiscardHandler))
+	clock, err := newInstanceClock(ctx, st)
 	if err != nil {
 		return err
 	}

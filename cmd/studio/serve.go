@@ -181,10 +181,11 @@ func serveCmd(ctx context.Context, args []string, stdout io.Writer, log *slog.Lo
 		// Behind a proxy that rewrites Host, forms still come from the public URL.
 		opts = append(opts, handlers.WithTrustedOrigins(base))
 	}
-	clock, err := newInstanceClock(ctx, st, log)
+	clock, err := newInstanceClock(ctx, st)
 	if err != nil {
 		return err
 	}
+	go clock.follow(ctx, st, log)
 	a := newApp(st, clock, log, *secure, opts...)
 	// Several instances on one PostgreSQL database wake each other's
 	// tickers when something is scheduled or moved (a no-op on SQLite).
