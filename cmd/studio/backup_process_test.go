@@ -69,18 +69,7 @@ func TestBackupAndRestore(t *testing.T) {
 	}
 	defer rst.Close()
 	reng := engine.New(rst, clock, nil)
-	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
-		got, err := rst.Release(ctx, site.ID, r.ID)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got.State == release.StatePublished {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the restored Studio left the scheduled release %s", got.State)
-		}
-	}
+	waitPublished(t, rst, site.ID, r.ID, time.Now().Add(30*time.Second), "the restored Studio left the scheduled release")
 	if state := checkOnce(t, reng, rst, site.ID, r.ID); state != release.StatePublished {
 		t.Fatalf("release %s", state)
 	}

@@ -99,6 +99,25 @@ func killTickers(t *testing.T, bin string, postgres bool) {
 	t.Logf("states right after the kills, over %d rounds: %v", rounds, outcomes)
 }
 
+// waitPublished waits until the release is published, failing the test,
+// with what, if it is not by deadline.
+func waitPublished(t *testing.T, st *store.Store, siteID, id string, deadline time.Time, what string) {
+	t.Helper()
+	for {
+		got, err := st.Release(context.Background(), siteID, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.State == release.StatePublished {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("release %s is %s: %s", id, got.State, what)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
 // checkOnce asserts that a release's effect exists at most once and only
 // together with its published state; it returns the state.
 func checkOnce(t *testing.T, eng *engine.Engine, st *store.Store, siteID, id string) release.State {

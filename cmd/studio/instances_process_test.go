@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"os"
 	"os/exec"
 	"strings"
@@ -24,7 +23,6 @@ import (
 func TestTwoInstancesShareOnePostgreSQL(t *testing.T) {
 	t.Parallel() // it mostly waits for a minute to come
 	bin := buildBinary(t)
-	ctx := context.Background()
 	db, st := seededDatabase(t, bin, true)
 
 	// Made on a clock three minutes behind: due on the real clock the
@@ -55,24 +53,8 @@ func TestTwoInstancesShareOnePostgreSQL(t *testing.T) {
 		}
 		urls = append(urls, url)
 	}
-	published := func(r release.Release) bool {
-		got, err := st.Release(ctx, site.ID, r.ID)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return got.State == release.StatePublished
-	}
-	for deadline := time.Now().Add(30 * time.Second); !published(due); time.Sleep(50 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("release %s is not published 30 s after two instances started", due.ID)
-		}
-	}
-	for !published(coming) {
-		if time.Now().After(minute.Add(30 * time.Second)) {
-			t.Fatalf("release %s is not published 30 s after its minute", coming.ID)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	waitPublished(t, st, site.ID, due.ID, time.Now().Add(30*time.Second), "not published 30 s after two instances started")
+	waitPublished(t, st, site.ID, coming.ID, minute.Add(30*time.Second), "not published 30 s after its minute")
 	if seen := time.Now(); seen.Before(minute) {
 		t.Fatalf("release %s was published by %s, before its minute %s", coming.ID, seen.Format(time.StampMilli), minute.Format(time.StampMilli))
 	}
