@@ -50,9 +50,11 @@ const (
 )
 
 // OperatorRoutes is the table of what operators' tools read: the metrics,
-// behind their token. Mounted only when serve has a --metrics-token.
-// Whoever lacks the token gets notFound, the answer of a path nothing
-// serves, so the route's existence is not told either.
+// behind their token. Mounted on the main address only when serve has a
+// --metrics-token; whoever lacks it gets notFound, the answer of a path
+// nothing serves, so the route's existence is not told either. serve's
+// --metrics-addr mounts the same table with no token, off the public
+// address.
 func OperatorRoutes(m *metrics.Metrics, token string, notFound http.Handler) []Route {
 	return []Route{
 		{"GET", "/metrics", MetricsToken, m.Handler(token, notFound).ServeHTTP},

@@ -236,7 +236,9 @@ func serveCmd(ctx context.Context, args []string, stdout io.Writer, log *slog.Lo
 	go func() { errc <- srv.Serve(ln) }()
 	if metricsLn != nil {
 		mux := http.NewServeMux()
-		mux.Handle("GET /metrics", meters.Handler("", http.NotFoundHandler()))
+		for _, rt := range handlers.OperatorRoutes(meters, "", http.NotFoundHandler()) {
+			mux.HandleFunc(rt.Method+" "+rt.Pattern, rt.Handler)
+		}
 		msrv := newServer(mux)
 		defer msrv.Close()
 		go func() { errc <- msrv.Serve(metricsLn) }()
