@@ -9,6 +9,13 @@ import (
 // (an external test: storetest imports this package).
 const AddressClashQuery = addressClashQuery
 
+// DueWorkQuery and PublishLatenessQuery are the ticker's and the status's
+// reads, for their plan test on PostgreSQL.
+const (
+	DueWorkQuery         = dueWorkSQL
+	PublishLatenessQuery = publishLatenessQuery
+)
+
 // WriteHeld runs a write transaction with the lock a publish of siteID
 // takes ("" for any other write), closes began once it holds it, and ends
 // when release is closed: for the test of who waits for whom.
