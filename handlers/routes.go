@@ -546,6 +546,10 @@ func New(svc *services.Services, sessions *scs.SessionManager, log *slog.Logger,
 	// site's 404 page, counted for broken-links' top 404 paths.
 	studioNotFound := sessions.LoadAndSave(s.Prepare(studio.Body{})(http.HandlerFunc(s.NotFound)))
 	notFound := noStore(func(w http.ResponseWriter, r *http.Request) {
+		if to, ok := withoutTrailingSlash(r); ok {
+			http.Redirect(w, r, to, http.StatusMovedPermanently)
+			return
+		}
 		if strings.HasPrefix(r.URL.Path, "/studio/") {
 			studioNotFound.ServeHTTP(w, r)
 			return
@@ -574,6 +578,23 @@ func New(svc *services.Services, sessions *scs.SessionManager, log *slog.Logger,
 		http.Error(w, http.StatusText(http.StatusMethodNotAllowed), http.StatusMethodNotAllowed)
 	}))
 	return r
+}
+
+// withoutTrailingSlash is where a read of an address no route answers goes
+// when it ends in a slash (/studio/, /posts/x/): the same address without
+// it. Every such address is sent on, served or not, so the answer tells
+// nothing about what exists. Leading slashes collapse to one and the path
+// stays escaped, so the target is always this site's (never //host).
+func withoutTrailingSlash(r *http.Request) (string, bool) {
+	p := r.URL.EscapedPath()
+	if r.Method != http.MethodGet && r.Method != http.MethodHead || len(p) < 2 || !strings.HasSuffix(p, "/") {
+		return "", false
+	}
+	to := "/" + strings.Trim(p, "/")
+	if r.URL.RawQuery != "" {
+		to += "?" + r.URL.RawQuery
+	}
+	return to, true
 }
 
 // noStore marks a router's own answers uncacheable.
