@@ -41,8 +41,14 @@ var start = time.Date(2026, 11, 2, 5, 0, 0, 0, time.UTC)
 
 func setup(t *testing.T) *bundle {
 	t.Helper()
+	return setupOn(t, storetest.Database(t))
+}
+
+// setupOn is setup on the database at path.
+func setupOn(t *testing.T, path string) *bundle {
+	t.Helper()
 	ctx := context.Background()
-	b := &bundle{path: storetest.Database(t), clock: fakeclock.New(start)}
+	b := &bundle{path: path, clock: fakeclock.New(start)}
 	var err error
 	if b.store, err = store.Open(ctx, b.path); err != nil {
 		t.Fatal(err)
