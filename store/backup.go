@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 )
 
 // ErrBackupByServer refuses a backup on PostgreSQL: its server's own tools
@@ -30,13 +31,27 @@ func (s *Store) BackupTo(ctx context.Context, path string) error {
 	return nil
 }
 
+// ErrRestoreTarget refuses a restore into a place that holds a database:
+// path itself, or the WAL files of one moved away while it was open, which
+// SQLite would replay onto the restored file.
+var ErrRestoreTarget = errors.New("the folder holds a database")
+
 // Restore makes the backup file from the SQLite database at path, which
 // must not exist. The copy is checked first, beside path: it must open as a
 // Studio database (which brings an older backup's schema up to date) and
-// hold a site. Only then, whole in its main file, does it take path's name,
-// so path is either the checked database or absent.
+// hold a site. Only then, whole in its main file, is it linked in as path,
+// which fails if something took that name meanwhile: path is either the
+// checked database or what was there, never a mix.
 func Restore(ctx context.Context, from, path string) error {
+	for _, f := range []string{path, path + "-wal", path + "-shm"} {
+		if _, err := os.Lstat(f); err == nil {
+			return fmt.Errorf("%w: %s exists (stop Studio and move it away first)", ErrRestoreTarget, f)
+		}
+	}
 	staging := path + ".restoring"
+	if same(from, staging) {
+		return fmt.Errorf("%s is the copy a restore cut short left: copy it elsewhere and restore from there", from)
+	}
 	clean := func() { // also what a restore cut short left
 		for _, f := range []string{staging, staging + "-wal", staging + "-shm"} {
 			os.Remove(f)
@@ -48,6 +63,9 @@ func Restore(ctx context.Context, from, path string) error {
 		return err
 	}
 	st, err := Open(ctx, staging)
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
 	if err != nil {
 		return fmt.Errorf("%w: %s: %w", ErrNotABackup, from, err)
 	}
@@ -62,7 +80,30 @@ func Restore(ctx context.Context, from, path string) error {
 	if !installed {
 		return fmt.Errorf("%w: %s holds no Studio site", ErrNotABackup, from)
 	}
-	return os.Rename(staging, path)
+	if err := os.Link(staging, path); err != nil {
+		return err
+	}
+	return syncDir(filepath.Dir(path))
+}
+
+// same says whether a and b name one existing file.
+func same(a, b string) bool {
+	fa, err := os.Stat(a)
+	if err != nil {
+		return false
+	}
+	fb, err := os.Stat(b)
+	return err == nil && os.SameFile(fa, fb)
+}
+
+// syncDir makes a new name in dir durable.
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
 }
 
 // copyFile copies src to dst, which must not exist, and syncs it.

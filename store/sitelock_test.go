@@ -34,7 +34,11 @@ func TestTickWritesTakeTheirSiteLock(t *testing.T) {
 		began, release := make(chan struct{}), make(chan struct{})
 		done := make(chan error, 1)
 		go func() { done <- other.WriteHeld(ctx, siteID, began, release) }()
-		<-began
+		select {
+		case <-began:
+		case err := <-done:
+			t.Fatalf("the other instance's publish: %v", err)
+		}
 		return func() {
 			close(release)
 			if err := <-done; err != nil {
@@ -123,6 +127,9 @@ func TestTickWritesTakeTheirSiteLock(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Error("the claim waited for another site's publish")
+		free()
+		<-asked
+		return
 	}
 	free()
 }

@@ -70,9 +70,6 @@ func restoreCmd(ctx context.Context, args []string, stdout io.Writer) error {
 		return errors.New("usage: studio restore --from FILE --data FOLDER")
 	}
 	path := filepath.Join(*dir, "studio.db")
-	if _, err := os.Stat(path); err == nil {
-		return fmt.Errorf("%s exists: restore into a folder without a database (stop Studio and move it away first)", path)
-	}
 	if err := os.MkdirAll(*dir, 0o700); err != nil {
 		return err
 	}

@@ -237,6 +237,9 @@ func serveCmd(ctx context.Context, args []string, stdout io.Writer, log *slog.Lo
 	if metricsLn != nil {
 		mux := http.NewServeMux()
 		for _, rt := range handlers.OperatorRoutes(meters, "", http.NotFoundHandler()) {
+			if rt.Scope != handlers.MetricsToken { // only the metrics are served without a token
+				panic("serve: --metrics-addr would serve " + rt.Pattern + " without its token")
+			}
 			mux.HandleFunc(rt.Method+" "+rt.Pattern, rt.Handler)
 		}
 		msrv := newServer(mux)

@@ -209,5 +209,7 @@ func (t *Scheduler) Stop() {
 	t.Settle()
 }
 
-// Settle waits for the backstop ticks that requests started (Nudge).
+// Settle waits for the backstop ticks that requests started (Nudge). It is
+// for a caller that sends no request meanwhile (a test between steps, or
+// Stop once the server is down): a Nudge during the wait may race it.
 func (t *Scheduler) Settle() { t.background.Wait() }
