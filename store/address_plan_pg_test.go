@@ -34,22 +34,7 @@ func TestAddressClashPlanOnPostgres(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	rows, err := s.DB().QueryContext(ctx, "EXPLAIN "+store.AddressClashQuery, "site_p", `[{"id":"ent_7","kind":"contentEntry","rev":1}]`, `["ent_7"]`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var plan []string
-	for rows.Next() {
-		var line string
-		if err := rows.Scan(&line); err != nil {
-			t.Fatal(err)
-		}
-		plan = append(plan, line)
-	}
-	if err := rows.Close(); err != nil {
-		t.Fatal(err)
-	}
-	text := strings.Join(plan, "\n")
+	text := explain(t, s, store.AddressClashQuery, "site_p", `[{"id":"ent_7","kind":"contentEntry","rev":1}]`, `["ent_7"]`)
 	for _, bad := range []string{"Seq Scan on node_versions", "Seq Scan on nodes", "Function Scan on json_each"} {
 		if strings.Contains(text, bad) {
 			t.Errorf("the address check's plan has %q:\n%s", bad, text)
