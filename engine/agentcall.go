@@ -70,8 +70,7 @@ func AgentMayCall(u User, tool string, class policy.Class, tainted, automationKe
 
 // ToolCall is one MCP tool call as its audit row records it.
 type ToolCall struct {
-	Tool   string
-	SiteID string
+	Tool string
 	// Code is the refusal's code when the call was refused ("" when it
 	// ran).
 	Code string
@@ -79,8 +78,9 @@ type ToolCall struct {
 
 // AuditToolCall writes the audit row of one tool call through an agent
 // key (§11.5 counts a run's tool calls by these rows): action "mcp.tool",
-// the key as actor, the run and the automation when the call has them.
-// Reads are audited too.
+// the key as actor, the run and the automation when the call has them,
+// on the key's own site (u.SiteID): a key acts on no other, so a call that
+// named another site leaves no row there. Reads are audited too.
 func (e *Engine) AuditToolCall(ctx context.Context, u User, c ToolCall) error {
 	if u.Agent == nil {
 		return &Error{Code: CodeNotAnAgent}
@@ -92,7 +92,7 @@ func (e *Engine) AuditToolCall(ctx context.Context, u User, c ToolCall) error {
 	if c.Code != "" {
 		details["refused"] = c.Code
 	}
-	return e.store.AppendAudit(ctx, AuditEntry{Action: "mcp.tool", Actor: u.Actor(), SiteID: c.SiteID,
+	return e.store.AppendAudit(ctx, AuditEntry{Action: "mcp.tool", Actor: u.Actor(), SiteID: u.SiteID,
 		RunID: u.Agent.RunID, Details: details, At: e.Now()})
 }
 

@@ -115,10 +115,10 @@ func TestAuditToolCall(t *testing.T) {
 	u := b.Editor
 	u.Agent = &engine.AgentCall{KeyID: "key_1", KeyName: "Desk", Mode: policy.ModeEdits, AutomationID: "aut_1", RunID: "run_1"}
 	ctx := context.Background()
-	if err := b.Eng.AuditToolCall(ctx, u, engine.ToolCall{Tool: "list_runs", SiteID: b.Site.ID}); err != nil {
+	if err := b.Eng.AuditToolCall(ctx, u, engine.ToolCall{Tool: "list_runs"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := b.Eng.AuditToolCall(ctx, u, engine.ToolCall{Tool: "get_run", SiteID: b.Site.ID, Code: engine.CodeNotFound}); err != nil {
+	if err := b.Eng.AuditToolCall(ctx, u, engine.ToolCall{Tool: "get_run", Code: engine.CodeNotFound}); err != nil {
 		t.Fatal(err)
 	}
 	if err := b.Eng.AuditToolCall(ctx, b.Editor, engine.ToolCall{Tool: "get_run"}); err == nil {

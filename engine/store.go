@@ -91,6 +91,17 @@ func ActsOn(u User, siteID string) error {
 	return nil
 }
 
+// AgentOnSite refuses an agent key's call on any site but the key's own
+// (u.SiteID: a key, a person's or an automation's, is minted on one site
+// and is its caller there only). The refusal is forbidden for every other
+// id, one that exists or not, so it tells nothing; it reads nothing.
+func AgentOnSite(u User, siteID string) error {
+	if u.Agent == nil || u.SiteID == "" || siteID != u.SiteID {
+		return refuse(CodeForbidden, "siteId")
+	}
+	return nil
+}
+
 // Require is the check every use case starts with (require), for the
 // engine's sub-packages.
 func Require(u User, siteID string, scope policy.Scope) error { return require(u, siteID, scope) }

@@ -444,7 +444,7 @@ func TestMCPBadInput(t *testing.T) {
 	}{
 		{"list_schedule", map[string]any{"siteId": site, "from": "tomorrow", "to": "2026-12-01T00:00:00Z"}, mcp.CodeBadRequest},
 		{"list_schedule", map[string]any{"siteId": site, "from": "2026-11-01T00:00:00Z", "to": "2027-11-01T00:00:00Z"}, "range_too_long"},
-		{"list_schedule", map[string]any{"siteId": "site_nope", "from": "2026-11-01T00:00:00Z", "to": "2026-11-02T00:00:00Z"}, engine.CodeNotFound},
+		{"list_schedule", map[string]any{"siteId": "site_nope", "from": "2026-11-01T00:00:00Z", "to": "2026-11-02T00:00:00Z"}, engine.CodeForbidden},
 		{"list_schedule", map[string]any{"siteId": site, "from": "2026-11-01T00:00:00Z", "to": "2026-11-02T00:00:00Z", "states": []string{"sleeping"}}, mcp.CodeBadRequest},
 		{"list_schedule", map[string]any{"siteId": site, "from": "2026-11-01T00:00:00Z", "to": "2026-11-02T00:00:00Z", "origin": "robot"}, mcp.CodeBadRequest},
 		{"list_schedule", map[string]any{"siteId": site, "from": "2026-11-01T00:00:00Z", "to": "2026-11-02T00:00:00Z", "types": []string{"embargo"}}, mcp.CodeBadRequest},
@@ -464,7 +464,7 @@ func TestMCPBadInput(t *testing.T) {
 		{"list_runs", map[string]any{"siteId": site, "state": "sleeping"}, automation.CodeUnknownRunState},
 		{"get_run", map[string]any{"siteId": site, "runId": "run_nope"}, engine.CodeNotFound},
 		{"get_mode", map[string]any{"mode": "bypass"}, mcp.CodeBadRequest},
-		{"list_content", map[string]any{"siteId": "site_nope"}, engine.CodeNotFound},
+		{"list_content", map[string]any{"siteId": "site_nope"}, engine.CodeForbidden},
 		{"get_content", map[string]any{"siteId": site, "nodeId": "node_nope"}, engine.CodeNotFound},
 		{"get_content", map[string]any{"siteId": site}, mcp.CodeBadRequest},
 	}
@@ -635,7 +635,7 @@ func TestMCPSitesAndRoles(t *testing.T) {
 	}
 	for _, tl := range []string{"list_releases", "list_automations", "list_content"} {
 		out, res = callTool(t, task, tl, map[string]any{"siteId": f.otherID})
-		toolError(t, tl+" on site B", out, res, engine.CodeNotFound)
+		toolError(t, tl+" on site B", out, res, engine.CodeForbidden)
 	}
 	idle := f.connect(t, "sk_idle")
 	for _, tl := range []string{"list_releases", "list_automations", "list_content"} {
@@ -646,9 +646,8 @@ func TestMCPSitesAndRoles(t *testing.T) {
 		t.Fatalf("get_mode outside a run: %v", out)
 	}
 	editor := f.connect(t, "sk_editor")
-	if out, res = callTool(t, editor, "list_content", map[string]any{"siteId": f.otherID}); res.IsError {
-		t.Fatalf("a person's key on another site its owner reaches: %v", out)
-	}
+	out, res = callTool(t, editor, "list_content", map[string]any{"siteId": f.otherID})
+	toolError(t, "a person's key on another site", out, res, engine.CodeForbidden)
 
 	author := f.connect(t, "sk_author")
 	out, _ = callTool(t, author, "get_mode", nil)

@@ -7,20 +7,14 @@ import (
 )
 
 // AgentSite is the site an agent's tool call names (§12: every site tool
-// takes siteId), refused as the API refuses an unknown site: ErrNotFound.
-// An automation's own key acts on its automation's site only (one key, one
-// automation): any other site is not found for it, so that an agent task
-// of site A learns nothing of site B. A person's agent key reaches the
-// sites its owner reaches.
+// takes siteId). An agent key, a person's or an automation's, belongs to
+// exactly one site, the one it was minted on (u.SiteID, where the key
+// became its caller): any other siteId is refused forbidden before
+// anything is read, whether that site exists or not, so a key of site A
+// learns nothing of site B and writes nothing there.
 func (e *Automations) AgentSite(ctx context.Context, u engine.User, siteID string) (engine.Site, error) {
-	site, err := e.store.Site(ctx, siteID)
-	if err != nil {
+	if err := engine.AgentOnSite(u, siteID); err != nil {
 		return engine.Site{}, err
 	}
-	if u.Agent != nil && u.Agent.AutomationID != "" {
-		if _, err := e.store.Automation(ctx, siteID, u.Agent.AutomationID); err != nil {
-			return engine.Site{}, err
-		}
-	}
-	return site, nil
+	return e.store.Site(ctx, siteID)
 }

@@ -2,16 +2,16 @@ package automations_test
 
 import (
 	"context"
-	"errors"
 	"testing"
 
 	"studio/engine"
 	"studio/engine/policy"
 )
 
-// TestAgentSite: an automation's key reaches its automation's site only;
-// a person's key (no automation) every site its owner reaches; an unknown
-// site is not found for both.
+// TestAgentSite: an agent key, an automation's or a person's, reaches
+// its own site only (u.SiteID, where it was minted); any other site, one
+// its owner is a member of too or one that does not exist, is forbidden,
+// refused before anything is read.
 func TestAgentSite(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
@@ -25,18 +25,19 @@ func TestAgentSite(t *testing.T) {
 	task.Agent = &engine.AgentCall{KeyID: "key_task", Mode: policy.ModeManual, AutomationID: a.ID}
 	person := b.Editor
 	person.Agent = &engine.AgentCall{KeyID: "key_person", Mode: policy.ModeEdits}
-	if s, err := b.auto.AgentSite(ctx, task, b.Site.ID); err != nil || s.ID != b.Site.ID {
-		t.Fatalf("its own site: %+v %v", s, err)
-	}
-	if _, err := b.auto.AgentSite(ctx, task, other.ID); !errors.Is(err, engine.ErrNotFound) {
-		t.Fatalf("another site for an automation's key: %v", err)
-	}
-	if s, err := b.auto.AgentSite(ctx, person, other.ID); err != nil || s.ID != other.ID {
-		t.Fatalf("another site for a person's key: %+v %v", s, err)
-	}
 	for _, u := range []engine.User{task, person} {
-		if _, err := b.auto.AgentSite(ctx, u, "site_nope"); !errors.Is(err, engine.ErrNotFound) {
-			t.Fatalf("no such site: %v", err)
+		if s, err := b.auto.AgentSite(ctx, u, b.Site.ID); err != nil || s.ID != b.Site.ID {
+			t.Fatalf("its own site: %+v %v", s, err)
 		}
+		for _, id := range []string{other.ID, "site_nope", ""} {
+			_, err := b.auto.AgentSite(ctx, u, id)
+			if e, ok := engine.AsError(err); !ok || e.Code != engine.CodeForbidden {
+				t.Fatalf("site %q for key %s: %v, want forbidden", id, u.Agent.KeyID, err)
+			}
+		}
+	}
+	// A person's call is no key's.
+	if _, err := b.auto.AgentSite(ctx, b.Editor, b.Site.ID); err == nil {
+		t.Fatal("a person's call passed as a key's")
 	}
 }

@@ -273,6 +273,10 @@ func (e *Automations) PauseByAgent(ctx context.Context, u engine.User, automatio
 	if err != nil {
 		return Automation{}, err
 	}
+	// The key's site only: another site's automation is not there for it.
+	if err := engine.ActsOn(u, a.SiteID); err != nil {
+		return Automation{}, err
+	}
 	own := u.Agent.AutomationID == a.ID && a.Task != nil && a.Task.KeyID == u.Agent.KeyID
 	if !own {
 		spec, _ := policy.Tool(toolPause)

@@ -247,23 +247,14 @@ func (h *Handler) badInput(next sdk.MethodHandler) sdk.MethodHandler {
 		// bad_request).
 		started, _ := h.aut.StartCall(ctx, u, automations.CallRequest{Tool: call.Params.Name})
 		started.End(ctx, automations.CallResult{Refused: true})
-		h.audit(ctx, started.User, call.Params.Name, siteArg(call.Params.Arguments), CodeBadRequest)
+		h.audit(ctx, started.User, call.Params.Name, CodeBadRequest)
 		return errorResult(CodeBadRequest, locales.T(lctx, "mcp.bad_input"), map[string]any{"reason": reason}), nil
 	}
 }
 
-// siteArg is the siteId argument of a call, if it has one, for its audit
-// row.
-func siteArg(raw json.RawMessage) string {
-	var a struct {
-		SiteID string `json:"siteId"`
-	}
-	json.Unmarshal(raw, &a)
-	return a.SiteID
-}
-
-func (h *Handler) audit(ctx context.Context, u engine.User, tool, siteID, code string) {
-	if err := h.eng.AuditToolCall(ctx, u, engine.ToolCall{Tool: tool, SiteID: siteID, Code: code}); err != nil {
+// audit writes a call's row on the key's own site (a key acts on no other).
+func (h *Handler) audit(ctx context.Context, u engine.User, tool, code string) {
+	if err := h.eng.AuditToolCall(ctx, u, engine.ToolCall{Tool: tool, Code: code}); err != nil {
 		h.log.Error("mcp: audit", "tool", tool, "err", err)
 	}
 }

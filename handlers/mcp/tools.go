@@ -100,7 +100,10 @@ func tool[In sited](h *Handler, name, desc string, body func(c *call, in In) (an
 				res, code = h.refused(c.ctx, c.site, err)
 				out = nil
 			}
-			if aerr := h.eng.AuditToolCall(ctx, c.u, engine.ToolCall{Tool: name, SiteID: c.site.ID, Code: code}); aerr != nil {
+			// The row is the key's own site's: a call naming another
+			// site was refused before anything of it was read, and
+			// leaves nothing there either.
+			if aerr := h.eng.AuditToolCall(ctx, c.u, engine.ToolCall{Tool: name, Code: code}); aerr != nil {
 				// An unaudited call would escape §11.5's count: it fails.
 				res, _ = h.refused(c.ctx, c.site, aerr)
 				out = nil

@@ -57,5 +57,13 @@ func keyAndArgs(p *locales.Printer, loc *time.Location, e *engine.Error) (string
 		}
 		args = append(args, k, v)
 	}
+	// A refusal of one field may have a sentence of its own,
+	// error.<code>_on_<field> (forbidden on siteId: "this key belongs to
+	// another site", not "your role does not allow this").
+	if e.Field != "" {
+		if k := "error." + e.Code + "_on_" + e.Field; p.T(k, args...) != k {
+			return k, args
+		}
+	}
 	return Key(e), args
 }
