@@ -75,7 +75,7 @@ func (e *Engine) UploadAsset(ctx context.Context, u User, siteID string, in Asse
 // expectedRev: its fields, its alt text and, when in.Data is set, its file.
 // The rules of SaveNode hold (a held node is locked, a stale rev refused).
 func (e *Engine) EditAsset(ctx context.Context, u User, siteID, id string, expectedRev int64, in AssetEdit) (content.Node, error) {
-	d, err := e.Node(ctx, siteID, id)
+	d, err := e.node(ctx, siteID, id)
 	if err != nil {
 		return content.Node{}, err
 	}

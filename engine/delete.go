@@ -16,7 +16,7 @@ func (e *Engine) DeleteNode(ctx context.Context, u User, siteID, id string, expe
 	if err := require(u, siteID, policy.ContentWrite); err != nil {
 		return err
 	}
-	d, err := e.Node(ctx, siteID, id)
+	d, err := e.node(ctx, siteID, id)
 	if err != nil {
 		return err
 	}

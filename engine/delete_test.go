@@ -34,10 +34,10 @@ func TestDeleteNodeLeavesWithTheNextPublish(t *testing.T) {
 	if err := b.Eng.DeleteNode(ctx, b.Editor, b.Site.ID, page.ID, page.Rev); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := b.Eng.Node(ctx, b.Site.ID, page.ID); !errors.Is(err, engine.ErrNotFound) {
+	if _, err := b.Eng.Node(ctx, b.Editor, b.Site.ID, page.ID); !errors.Is(err, engine.ErrNotFound) {
 		t.Fatalf("a deleted node reads as %v, want not found", err)
 	}
-	nodes, err := b.Eng.Nodes(ctx, b.Site.ID)
+	nodes, err := b.Eng.Nodes(ctx, b.Editor, b.Site.ID)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -537,7 +537,10 @@ func (e *Engine) ScheduleReleaseWhen(ctx context.Context, u User, siteID, id str
 // since it was pinned: its working copy is no longer the pinned target (nor
 // the draft the release put back after it), its live version is no longer
 // the base, or it was deleted. A draft with moved pins offers Re-pin.
-func (e *Engine) PinsMoved(ctx context.Context, siteID, id string) ([]string, error) {
+func (e *Engine) PinsMoved(ctx context.Context, u User, siteID, id string) ([]string, error) {
+	if err := require(u, siteID, policy.SchedulesRead); err != nil {
+		return nil, err
+	}
 	r, err := e.store.Release(ctx, siteID, id)
 	if err != nil {
 		return nil, err
@@ -572,7 +575,10 @@ func (e *Engine) PinsMoved(ctx context.Context, siteID, id string) ([]string, er
 // Same-node overlaps run in time order; when the earlier one changes the
 // node's live version, the later one becomes a conflict at its time (§6.4).
 // It is the source of ReleaseView's overlaps.
-func (e *Engine) Overlaps(ctx context.Context, siteID, id string) ([]Overlap, error) {
+func (e *Engine) Overlaps(ctx context.Context, u User, siteID, id string) ([]Overlap, error) {
+	if err := require(u, siteID, policy.SchedulesRead); err != nil {
+		return nil, err
+	}
 	if _, err := e.store.Release(ctx, siteID, id); err != nil {
 		return nil, err
 	}

@@ -668,7 +668,7 @@ func TestScheduleRelease(t *testing.T) {
 		f := setup(t)
 		b := f.b
 		b.drEditText(t, f.results.ID, "corrected") // a closure item's working copy moves
-		if moved, err := b.Eng.PinsMoved(ctx, b.Site.ID, f.r.ID); err != nil || !slices.Equal(moved, []string{f.results.ID}) {
+		if moved, err := b.Eng.PinsMoved(ctx, b.Editor, b.Site.ID, f.r.ID); err != nil || !slices.Equal(moved, []string{f.results.ID}) {
 			t.Fatalf("moved %v, %v", moved, err)
 		}
 		e := b.drRefused(t, engine.CodePinnedChanged, func() error {
@@ -710,7 +710,7 @@ func TestScheduleRelease(t *testing.T) {
 		if it := drItem(t, r, f.results.ID); it.Target.Rev != b.Node(t, f.results.ID).Rev || it.AddedBecause != b.Article.ID {
 			t.Fatalf("results re-pinned %+v %+v", it, it.Target)
 		}
-		if moved, err := b.Eng.PinsMoved(ctx, b.Site.ID, r.ID); err != nil || len(moved) != 0 {
+		if moved, err := b.Eng.PinsMoved(ctx, b.Editor, b.Site.ID, r.ID); err != nil || len(moved) != 0 {
 			t.Fatalf("moved after re-pin %v, %v", moved, err)
 		}
 		r, err = b.Eng.ScheduleRelease(ctx, b.Editor, b.Site.ID, r.ID, r.Rev, "2026-11-02", "09:00")
@@ -734,7 +734,7 @@ func TestScheduleRelease(t *testing.T) {
 		if n := b.Node(t, b.Article.ID); n.Body.Status != content.StatusDraft {
 			t.Fatalf("article is %s after unscheduling", n.Body.Status)
 		}
-		if moved, err := b.Eng.PinsMoved(ctx, b.Site.ID, r.ID); err != nil || len(moved) != 0 {
+		if moved, err := b.Eng.PinsMoved(ctx, b.Editor, b.Site.ID, r.ID); err != nil || len(moved) != 0 {
 			t.Fatalf("moved %v, %v", moved, err)
 		}
 		r = b.Release(t, r.ID)
@@ -801,7 +801,7 @@ func TestReleaseOverlaps(t *testing.T) {
 	held := b.Schedule(t, b.Editor, b.Article, "2026-11-03", "09:00")
 	lone := b.drDraft(t, b.Editor, "Lone", b.drPage(t, "Lone", content.StatusDraft).ID)
 
-	got, err := b.Eng.Overlaps(ctx, b.Site.ID, d1.ID)
+	got, err := b.Eng.Overlaps(ctx, b.Editor, b.Site.ID, d1.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -811,17 +811,17 @@ func TestReleaseOverlaps(t *testing.T) {
 		t.Fatalf("overlaps of d1: %+v", got)
 	}
 	// Flagged on both.
-	if got, err := b.Eng.Overlaps(ctx, b.Site.ID, held.ID); err != nil || len(got) != 1 || got[0].ReleaseID != d1.ID || got[0].Title != "Election night" {
+	if got, err := b.Eng.Overlaps(ctx, b.Editor, b.Site.ID, held.ID); err != nil || len(got) != 1 || got[0].ReleaseID != d1.ID || got[0].Title != "Election night" {
 		t.Fatalf("overlaps of the scheduled one: %+v, %v", got, err)
 	}
-	if got, err := b.Eng.Overlaps(ctx, b.Site.ID, lone.ID); err != nil || len(got) != 0 {
+	if got, err := b.Eng.Overlaps(ctx, b.Editor, b.Site.ID, lone.ID); err != nil || len(got) != 0 {
 		t.Fatalf("overlaps of a lone draft: %+v, %v", got, err)
 	}
 	// Finished releases do not count.
 	if err := b.Eng.Cancel(ctx, b.Editor, b.Site.ID, d2.ID, d2.Rev); err != nil {
 		t.Fatal(err)
 	}
-	if got, err := b.Eng.Overlaps(ctx, b.Site.ID, d1.ID); err != nil || len(got) != 1 {
+	if got, err := b.Eng.Overlaps(ctx, b.Editor, b.Site.ID, d1.ID); err != nil || len(got) != 1 {
 		t.Fatalf("after canceling d2: %+v, %v", got, err)
 	}
 	// The article was promoted when the other took it: the draft's pin
@@ -848,7 +848,7 @@ func TestReleaseOverlaps(t *testing.T) {
 // drWantOverlap fails unless release id overlaps other on exactly nodes.
 func (b *testBundle) drWantOverlap(t *testing.T, id, other string, nodes ...string) {
 	t.Helper()
-	got, err := b.Eng.Overlaps(context.Background(), b.Site.ID, id)
+	got, err := b.Eng.Overlaps(context.Background(), b.Editor, b.Site.ID, id)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"studio/engine/content"
+	"studio/engine/policy"
 	"studio/engine/release"
 )
 
@@ -60,14 +61,20 @@ const MediaChoices = 200
 
 // MediaFiles lists the site's media files by title, at most MediaChoices:
 // their names only, never their bytes (an editor page reads it each time).
-func (e *Engine) MediaFiles(ctx context.Context, siteID string) ([]MediaFile, error) {
+func (e *Engine) MediaFiles(ctx context.Context, u User, siteID string) ([]MediaFile, error) {
+	if err := require(u, siteID, policy.ContentRead); err != nil {
+		return nil, err
+	}
 	return e.store.MediaFiles(ctx, siteID, MediaChoices)
 }
 
 // CoverOf is the media file shown above a page or an article: its cover,
 // or for a body saved before covers the first media file it refers to that
 // its text does not show itself (as the public site shows it).
-func (e *Engine) CoverOf(ctx context.Context, siteID string, b content.Body) (string, error) {
+func (e *Engine) CoverOf(ctx context.Context, u User, siteID string, b content.Body) (string, error) {
+	if err := require(u, siteID, policy.ContentRead); err != nil {
+		return "", err
+	}
 	if b.Cover != "" {
 		return b.Cover, nil
 	}

@@ -11,6 +11,7 @@ import (
 	"studio/engine/content"
 	"studio/engine/ids"
 	"studio/engine/localtime"
+	"studio/engine/policy"
 	"studio/engine/release"
 	"studio/engine/scheduler"
 	"studio/store"
@@ -167,7 +168,7 @@ func (b *testBundle) wantEditable(tb testing.TB, siteID, nodeID string) {
 
 func (b *testBundle) nodeOf(tb testing.TB, siteID, id string) engine.NodeDetail {
 	tb.Helper()
-	d, err := b.Eng.Node(context.Background(), siteID, id)
+	d, err := b.Eng.Node(context.Background(), engine.User{ID: "user_reader", Role: policy.Owner, SiteID: siteID}, siteID, id)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"studio/engine/content"
+	"studio/engine/policy"
 	"studio/engine/release"
 )
 
@@ -83,7 +84,10 @@ func (f NodeFilter) known() NodeFilter {
 // ListNodes is one page (from 1) of the site's working copy that f
 // matches, each node with what is live and what is held: the page's nodes
 // are read, never the whole site.
-func (e *Engine) ListNodes(ctx context.Context, siteID string, f NodeFilter, page int) (NodeList, error) {
+func (e *Engine) ListNodes(ctx context.Context, u User, siteID string, f NodeFilter, page int) (NodeList, error) {
+	if err := require(u, siteID, policy.ContentRead); err != nil {
+		return NodeList{}, err
+	}
 	site, err := e.store.Site(ctx, siteID)
 	if err != nil {
 		return NodeList{}, err

@@ -39,7 +39,7 @@ func TestOverlapsRunInTimeOrder(t *testing.T) {
 			id, other string
 			at        time.Time
 		}{{first.ID, second.ID, ten}, {second.ID, first.ID, nine}} {
-			got, err := b.Eng.Overlaps(ctx, b.Site.ID, c.id)
+			got, err := b.Eng.Overlaps(ctx, b.Editor, b.Site.ID, c.id)
 			if err != nil || len(got) != 1 || got[0].ReleaseID != c.other || got[0].At == nil || !got[0].At.Equal(c.at) ||
 				len(got[0].NodeIDs) != 1 || got[0].NodeIDs[0] != b.Article.ID {
 				t.Fatalf("overlaps of %s: %+v, %v", c.id, got, err)
@@ -96,7 +96,7 @@ func TestOverlapsRunInTimeOrder(t *testing.T) {
 		if err := b.Eng.Cancel(ctx, b.Editor, b.Site.ID, first.ID, b.Release(t, first.ID).Rev); err != nil {
 			t.Fatal(err)
 		}
-		if got, err := b.Eng.Overlaps(ctx, b.Site.ID, second.ID); err != nil || len(got) != 0 {
+		if got, err := b.Eng.Overlaps(ctx, b.Editor, b.Site.ID, second.ID); err != nil || len(got) != 0 {
 			t.Fatalf("overlaps after the cancel: %+v, %v", got, err)
 		}
 		b.Clock.Set(nine)

@@ -101,7 +101,7 @@ func TestPauseEffects(t *testing.T) {
 		t.Error("the Month grid's chip is not held")
 	}
 
-	set, err := b.Eng.ScheduleSettings(ctx, b.Site.ID)
+	set, err := b.Eng.ScheduleSettings(ctx, b.Editor, b.Site.ID)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -32,7 +32,7 @@ func TestPendingCountIsPendingRefs(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				n, err := b.Eng.PendingCount(ctx, b.Site.ID)
+				n, err := b.Eng.PendingCount(ctx, b.Editor, b.Site.ID)
 				if err != nil {
 					t.Fatal(err)
 				}

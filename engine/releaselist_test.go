@@ -29,7 +29,7 @@ func TestReleaseList(t *testing.T) {
 		t.Fatal(err)
 	}
 	now := b.Eng.Now()
-	all, err := b.Eng.Releases(ctx, b.Site.ID, now, now.AddDate(0, 0, 400))
+	all, err := b.Eng.Releases(ctx, engine.Reader(b.Site.ID), b.Site.ID, now, now.AddDate(0, 0, 400))
 	if err != nil || len(all) == 0 {
 		t.Fatalf("%d releases, %v", len(all), err)
 	}
@@ -95,7 +95,7 @@ func TestReleaseListPagesProperty(t *testing.T) {
 		}
 	}
 	now := b.Eng.Now()
-	all, err := b.Eng.Releases(ctx, b.Site.ID, now, now.AddDate(0, 0, 400))
+	all, err := b.Eng.Releases(ctx, engine.Reader(b.Site.ID), b.Site.ID, now, now.AddDate(0, 0, 400))
 	if err != nil {
 		t.Fatal(err)
 	}

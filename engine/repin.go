@@ -519,7 +519,7 @@ func (e *Engine) EditAndRepin(ctx context.Context, u User, siteID, nodeID string
 	if err := require(u, siteID, policy.ContentWrite); err != nil {
 		return ReleaseRow{}, err
 	}
-	d, err := e.Node(ctx, siteID, nodeID)
+	d, err := e.node(ctx, siteID, nodeID)
 	if err != nil {
 		return ReleaseRow{}, err
 	}

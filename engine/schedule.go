@@ -50,7 +50,7 @@ func (e *Engine) ScheduleNode(ctx context.Context, u User, in ScheduleInput) (re
 		return release.Release{}, err
 	}
 
-	d, err := e.Node(ctx, in.SiteID, in.NodeID)
+	d, err := e.node(ctx, in.SiteID, in.NodeID)
 	if err != nil {
 		return release.Release{}, err
 	}
@@ -199,8 +199,11 @@ type ClosureItem struct {
 // now (§6.1 step 2), in the order ScheduleNode adds it, or the refusal the
 // closure would give (dependency_missing, scheduled_locked), so the form
 // shows before confirming what will be published with the node.
-func (e *Engine) ScheduleClosure(ctx context.Context, siteID, nodeID string) ([]ClosureItem, error) {
-	d, err := e.Node(ctx, siteID, nodeID)
+func (e *Engine) ScheduleClosure(ctx context.Context, u User, siteID, nodeID string) ([]ClosureItem, error) {
+	if err := require(u, siteID, policy.SchedulesRead); err != nil {
+		return nil, err
+	}
+	d, err := e.node(ctx, siteID, nodeID)
 	if err != nil {
 		return nil, err
 	}
@@ -219,12 +222,18 @@ func (e *Engine) ScheduleClosure(ctx context.Context, siteID, nodeID string) ([]
 }
 
 // Release returns one release of a site.
-func (e *Engine) Release(ctx context.Context, siteID, id string) (ReleaseRow, error) {
+func (e *Engine) Release(ctx context.Context, u User, siteID, id string) (ReleaseRow, error) {
+	if err := require(u, siteID, policy.SchedulesRead); err != nil {
+		return ReleaseRow{}, err
+	}
 	return e.store.Release(ctx, siteID, id)
 }
 
 // Releases lists a site's releases timed in [from, to) and undated drafts.
-func (e *Engine) Releases(ctx context.Context, siteID string, from, to time.Time) ([]ReleaseRow, error) {
+func (e *Engine) Releases(ctx context.Context, u User, siteID string, from, to time.Time) ([]ReleaseRow, error) {
+	if err := require(u, siteID, policy.SchedulesRead); err != nil {
+		return nil, err
+	}
 	return e.store.Releases(ctx, siteID, from, to)
 }
 
@@ -428,7 +437,10 @@ func instantOrEmpty(t *time.Time) string {
 }
 
 // ReleaseHistory is what happened to a release, from its audit rows.
-func (e *Engine) ReleaseHistory(ctx context.Context, siteID, id string) ([]AuditEntry, error) {
+func (e *Engine) ReleaseHistory(ctx context.Context, u User, siteID, id string) ([]AuditEntry, error) {
+	if err := require(u, siteID, policy.SchedulesRead); err != nil {
+		return nil, err
+	}
 	if _, err := e.store.Release(ctx, siteID, id); err != nil {
 		return nil, err // also keeps one site's history from another's pages
 	}

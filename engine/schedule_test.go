@@ -22,11 +22,11 @@ func refuseSchedule(t *testing.T, b *testBundle, u engine.User, in engine.Schedu
 	t.Helper()
 	ctx := context.Background()
 	before := b.Dump(t)
-	nodeBefore, err := b.Eng.Node(ctx, in.SiteID, in.NodeID)
+	nodeBefore, err := b.Eng.Node(ctx, engine.Reader(in.SiteID), in.SiteID, in.NodeID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	relsBefore, err := b.Eng.Releases(ctx, in.SiteID, start.AddDate(-1, 0, 0), start.AddDate(3, 0, 0))
+	relsBefore, err := b.Eng.Releases(ctx, engine.Reader(in.SiteID), in.SiteID, start.AddDate(-1, 0, 0), start.AddDate(3, 0, 0))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,14 +40,14 @@ func refuseSchedule(t *testing.T, b *testBundle, u engine.User, in engine.Schedu
 	if after := b.Dump(t); after != before {
 		t.Fatalf("refused schedule changed the database:\nbefore:\n%s\nafter:\n%s", before, after)
 	}
-	nodeAfter, err := b.Eng.Node(ctx, in.SiteID, in.NodeID)
+	nodeAfter, err := b.Eng.Node(ctx, engine.Reader(in.SiteID), in.SiteID, in.NodeID)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if nodeAfter.Rev != nodeBefore.Rev || nodeAfter.Hash != nodeBefore.Hash {
 		t.Fatalf("node moved from %d to %d", nodeBefore.Rev, nodeAfter.Rev)
 	}
-	relsAfter, err := b.Eng.Releases(ctx, in.SiteID, start.AddDate(-1, 0, 0), start.AddDate(3, 0, 0))
+	relsAfter, err := b.Eng.Releases(ctx, engine.Reader(in.SiteID), in.SiteID, start.AddDate(-1, 0, 0), start.AddDate(3, 0, 0))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -243,7 +243,7 @@ func TestScheduleNodeRefusesBadInput(t *testing.T) {
 					t.Fatalf("a second release of a held node: %v", err)
 				}
 				for _, pair := range [][2]string{{first.ID, second.ID}, {second.ID, first.ID}} {
-					ov, err := b.Eng.Overlaps(ctx, b.Site.ID, pair[0])
+					ov, err := b.Eng.Overlaps(ctx, b.Editor, b.Site.ID, pair[0])
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -546,7 +546,7 @@ func TestScheduleNodeCreatesThePinnedRelease(t *testing.T) {
 			if r.When.LocalTime != tc.date+"T"+tc.clock || r.When.TimeZone != "Europe/Berlin" {
 				t.Fatalf("when = %+v", r.When)
 			}
-			stored, err := b.Eng.Release(ctx, berlin.ID, r.ID)
+			stored, err := b.Eng.Release(ctx, engine.Reader(berlin.ID), berlin.ID, r.ID)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -802,7 +802,7 @@ func TestHeldNodes(t *testing.T) {
 					b.Clock.Now().Format(time.RFC3339), nine.Format(time.RFC3339), n.Rev, n.Body)
 			}
 			// The working copy is the draft again, as a new version.
-			n, err := b.Eng.Node(ctx, b.Site.ID, b.Article.ID)
+			n, err := b.Eng.Node(ctx, b.Editor, b.Site.ID, b.Article.ID)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -822,7 +822,7 @@ func TestHeldNodes(t *testing.T) {
 		if got := b.Release(t, r.ID); got.State != release.StateExpired {
 			t.Fatalf("state = %s", got.State)
 		}
-		n, err := b.Eng.Node(ctx, b.Site.ID, b.Article.ID)
+		n, err := b.Eng.Node(ctx, b.Editor, b.Site.ID, b.Article.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -836,7 +836,7 @@ func TestHeldNodes(t *testing.T) {
 		if err := b.Eng.Unschedule(ctx, b.Editor, b.Site.ID, r.ID, r.Rev); err != nil {
 			t.Fatal(err)
 		}
-		n, err := b.Eng.Node(ctx, b.Site.ID, b.Article.ID)
+		n, err := b.Eng.Node(ctx, b.Editor, b.Site.ID, b.Article.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -851,7 +851,7 @@ func TestHeldNodes(t *testing.T) {
 		if err := b.Eng.Cancel(ctx, b.Editor, b.Site.ID, r2.ID, r2.Rev); err != nil {
 			t.Fatal(err)
 		}
-		after, err := b.Eng.Node(ctx, b.Site.ID, b.Article.ID)
+		after, err := b.Eng.Node(ctx, b.Editor, b.Site.ID, b.Article.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -1048,7 +1048,7 @@ func TestScheduleNodeAddsDependencyClosure(t *testing.T) {
 		art := b.drSetRefs(t, b.Article.ID, img.ID)
 
 		// The form shows it before confirming.
-		added, err := b.Eng.ScheduleClosure(ctx, b.Site.ID, art.ID)
+		added, err := b.Eng.ScheduleClosure(ctx, b.Editor, b.Site.ID, art.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -1108,7 +1108,7 @@ func TestScheduleNodeAddsDependencyClosure(t *testing.T) {
 		if e.Args["Node"] != gone.ID || e.Args["Title"] != art.Body.Title {
 			t.Fatalf("refusal args %v", e.Args)
 		}
-		if _, err := b.Eng.ScheduleClosure(ctx, b.Site.ID, art.ID); err == nil {
+		if _, err := b.Eng.ScheduleClosure(ctx, b.Editor, b.Site.ID, art.ID); err == nil {
 			t.Fatal("the form's closure shows no refusal")
 		}
 	})
@@ -1128,7 +1128,7 @@ func TestScheduleNodeAddsDependencyClosure(t *testing.T) {
 		if !slices.ContainsFunc(r.ClosureAdded, func(c release.ClosureAdded) bool { return c.NodeID == dep.ID }) {
 			t.Fatalf("closureAdded = %v, want %s", r.ClosureAdded, dep.ID)
 		}
-		ov, err := b.Eng.Overlaps(ctx, b.Site.ID, held.ID)
+		ov, err := b.Eng.Overlaps(ctx, b.Editor, b.Site.ID, held.ID)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"studio/engine/automation"
+	"studio/engine/policy"
 	"studio/engine/release"
 )
 
@@ -42,8 +43,12 @@ const (
 
 // ScheduleSettings returns a site's schedule settings, or the defaults when
 // nobody has changed them. Everyone who sees the Schedules page reads the
-// kill switch (its banner), so reading needs no scope; changing does.
-func (e *Engine) ScheduleSettings(ctx context.Context, siteID string) (ScheduleSettings, error) {
+// kill switch (its banner), so reading needs schedules:read on the site;
+// changing needs site:settings.
+func (e *Engine) ScheduleSettings(ctx context.Context, u User, siteID string) (ScheduleSettings, error) {
+	if err := require(u, siteID, policy.SchedulesRead); err != nil {
+		return ScheduleSettings{}, err
+	}
 	return e.store.ScheduleSettings(ctx, siteID)
 }
 

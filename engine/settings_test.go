@@ -26,7 +26,7 @@ func (b *testBundle) settingsDump(tb testing.TB) string {
 
 func (b *testBundle) settings(tb testing.TB) engine.ScheduleSettings {
 	tb.Helper()
-	s, err := b.Eng.ScheduleSettings(context.Background(), b.Site.ID)
+	s, err := b.Eng.ScheduleSettings(context.Background(), b.Editor, b.Site.ID)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -182,7 +182,7 @@ func TestKillSwitchHoldsDueReleases(t *testing.T) {
 		if rep := b.Tick(t); rep.Published != 1 {
 			t.Fatalf("tick: %+v, want the other site's release published", rep)
 		}
-		got, err := b.Eng.Release(context.Background(), other.ID, r2.ID)
+		got, err := b.Eng.Release(context.Background(), engine.Reader(other.ID), other.ID, r2.ID)
 		if err != nil || got.State != release.StatePublished {
 			t.Fatalf("other site's release: %s (%v)", got.State, err)
 		}

@@ -64,8 +64,12 @@ type NodeDetail struct {
 	Held       *Held
 }
 
-// Nodes lists a site's working copy with what is live and what is held.
-func (e *Engine) Nodes(ctx context.Context, siteID string) ([]NodeDetail, error) {
+// Nodes lists a site's working copy with what is live and what is held,
+// for someone who reads its content.
+func (e *Engine) Nodes(ctx context.Context, u User, siteID string) ([]NodeDetail, error) {
+	if err := require(u, siteID, policy.ContentRead); err != nil {
+		return nil, err
+	}
 	nodes, err := e.store.Nodes(ctx, siteID)
 	if err != nil {
 		return nil, err
@@ -81,14 +85,25 @@ func (e *Engine) Nodes(ctx context.Context, siteID string) ([]NodeDetail, error)
 	return out, nil
 }
 
-// Node returns one node of a site with what is live and what is held.
-func (e *Engine) Node(ctx context.Context, siteID, id string) (NodeDetail, error) {
+// Node returns one node of a site with what is live and what is held, for
+// someone who reads its content.
+func (e *Engine) Node(ctx context.Context, u User, siteID, id string) (NodeDetail, error) {
+	if err := require(u, siteID, policy.ContentRead); err != nil {
+		return NodeDetail{}, err
+	}
+	return e.node(ctx, siteID, id)
+}
+
+// node is Node for a use case that has checked its caller already.
+func (e *Engine) node(ctx context.Context, siteID, id string) (NodeDetail, error) {
 	d, _, err := e.NodeWithLive(ctx, siteID, id)
 	return d, err
 }
 
-// NodeWithLive is Node with the live version's body, nil when the node is
-// not live: what engine/gates compares the working copy's gates with.
+// NodeWithLive is node with the live version's body, nil when the node is
+// not live: what engine/gates compares the working copy's gates with. It
+// checks no caller: for the engine's use cases that checked theirs (and
+// the public site's signed preview links, whose signature is the check).
 func (e *Engine) NodeWithLive(ctx context.Context, siteID, id string) (NodeDetail, *content.Body, error) {
 	n, err := e.store.Node(ctx, siteID, id)
 	if err != nil {
@@ -218,7 +233,7 @@ func (e *Engine) update(ctx context.Context, u User, siteID, id string, expected
 	if err := require(u, siteID, policy.ContentWrite); err != nil {
 		return content.Node{}, err
 	}
-	d, err := e.Node(ctx, siteID, id)
+	d, err := e.node(ctx, siteID, id)
 	if err != nil {
 		return content.Node{}, err
 	}
@@ -312,7 +327,10 @@ func (e *Engine) PendingRefs(ctx context.Context, siteID string) (next []release
 // PendingCount is how many changes a publish of the site would make: the
 // changed of PendingRefs, counted by the store without reading the site
 // (what the content list shows on every page).
-func (e *Engine) PendingCount(ctx context.Context, siteID string) (int, error) {
+func (e *Engine) PendingCount(ctx context.Context, u User, siteID string) (int, error) {
+	if err := require(u, siteID, policy.ContentRead); err != nil {
+		return 0, err
+	}
 	return e.store.PendingCount(ctx, siteID)
 }
 

@@ -34,6 +34,16 @@ type User struct {
 	Agent *AgentCall
 }
 
+// Reader is the caller of a read the process makes for itself on one
+// site, for no request: the operator's command line (schedules list), the
+// demo seeder, tests looking at what a use case did. It reads schedules
+// and content there and can change nothing. No surface makes one: every
+// request's caller comes from its credentials.
+func Reader(siteID string) User {
+	return User{ID: "sys_reader", Name: "Reader", Role: policy.Owner, SiteID: siteID,
+		Scopes: []policy.Scope{policy.SchedulesRead, policy.ContentRead}}
+}
+
 // Membership is a person's role on one site (§10.2).
 type Membership struct {
 	SiteID   string

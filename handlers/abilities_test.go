@@ -54,7 +54,7 @@ func TestOwnLevelOverHTTP(t *testing.T) {
 	ac.check(t, scenario{Name: "Author's own", Method: "POST", URL: "/studio/content/" + mine.ID + "/schedule",
 		Form:           url.Values{"csrf_token": {ac.token()}, "rev": {"1"}, "date": {"2026-11-03"}, "time": {"09:00"}},
 		ExpectedStatus: http.StatusSeeOther})
-	d, err := a.eng.Node(ctx, a.site.ID, mine.ID)
+	d, err := a.eng.Node(ctx, a.editor, a.site.ID, mine.ID)
 	if err != nil || d.Held == nil || d.Held.State != release.StateScheduled {
 		t.Fatalf("the author's own article: held %+v (%v), want scheduled with their approval", d.Held, err)
 	}

@@ -41,7 +41,7 @@ func TestAPIDrafts(t *testing.T) {
 	// The article uses a results page that is not live yet: the closure adds it.
 	results := a.createNode(t, release.KindPage, content.Body{Title: "Results table", Slug: "results",
 		Status: content.StatusDraft, Text: "Turnout 84%."})
-	d, err := a.eng.Node(ctx, a.site.ID, a.draft.ID)
+	d, err := a.eng.Node(ctx, a.editor, a.site.ID, a.draft.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -243,7 +243,7 @@ func TestAPIDrafts(t *testing.T) {
 	})
 
 	t.Run("RepinAfterAnEditThenSchedule", func(t *testing.T) {
-		cur, err := a.eng.Node(ctx, a.site.ID, a.draft.ID)
+		cur, err := a.eng.Node(ctx, a.editor, a.site.ID, a.draft.ID)
 		if err != nil {
 			t.Fatal(err)
 		}

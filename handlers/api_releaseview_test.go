@@ -22,7 +22,7 @@ func TestAPIReleaseView(t *testing.T) {
 
 	results := a.createNode(t, release.KindPage, content.Body{Title: "Results table", Slug: "results",
 		Status: content.StatusDraft, Text: "Turnout 84%."})
-	d, err := a.eng.Node(ctx, a.site.ID, a.draft.ID)
+	d, err := a.eng.Node(ctx, a.editor, a.site.ID, a.draft.ID)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -504,12 +504,12 @@ func TestAPIContent(t *testing.T) {
 	})
 
 	t.Run("HeldNamesTheReleaseAndItsTime", func(t *testing.T) {
-		draft, err := a.eng.Node(context.Background(), a.site.ID, a.draft.ID)
+		draft, err := a.eng.Node(context.Background(), a.editor, a.site.ID, a.draft.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
 		rel := a.scheduleAt(t, a.editor, draft.Node, "2026-11-02", "09:00")
-		cur, _ := a.eng.Node(context.Background(), a.site.ID, a.draft.ID)
+		cur, _ := a.eng.Node(context.Background(), a.editor, a.site.ID, a.draft.ID)
 		body := fmt.Sprintf(`{"expectedRev": %d, "title": "Late change"}`, cur.Rev)
 		a.setLang(t, a.contributor, "tr")
 		before := a.fingerprint(t)

@@ -231,7 +231,7 @@ func (a *testApp) setLang(t *testing.T, u engine.User, lang string) {
 // Istanbul.
 func (a *testApp) scheduleAt(t *testing.T, u engine.User, node content.Node, date, clock string) release.Release {
 	t.Helper()
-	d, err := a.eng.Node(context.Background(), a.site.ID, node.ID)
+	d, err := a.eng.Node(context.Background(), a.editor, a.site.ID, node.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -275,7 +275,7 @@ func (a *testApp) request(t *testing.T, body content.Body, clock string) string 
 
 func (a *testApp) release(t *testing.T, id string) engine.ReleaseRow {
 	t.Helper()
-	r, err := a.eng.Release(context.Background(), a.site.ID, id)
+	r, err := a.eng.Release(context.Background(), a.editor, a.site.ID, id)
 	if err != nil {
 		t.Fatal(err)
 	}

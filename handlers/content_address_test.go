@@ -62,7 +62,7 @@ func TestContentAddressesStudio(t *testing.T) {
 		t.Fatalf("empty slug: status %d\n%s", res.Status, excerpt(res.Body))
 	}
 	id := strings.TrimPrefix(res.Header.Get("Location"), "/studio/content/")
-	d, err := a.eng.Node(context.Background(), a.site.ID, id)
+	d, err := a.eng.Node(context.Background(), a.editor, a.site.ID, id)
 	if err != nil || d.Body.Slug != "istanbulda-cig-dustu" || d.Body.Lang != "en" {
 		t.Errorf("new article: slug %q lang %q (%v), want istanbulda-cig-dustu and en", d.Body.Slug, d.Body.Lang, err)
 	}
@@ -193,7 +193,7 @@ func TestMediaEditor(t *testing.T) {
 		t.Fatalf("upload: status %d\n%s", res.Status, excerpt(res.Body))
 	}
 	id := strings.TrimPrefix(res.Header.Get("Location"), "/studio/content/")
-	d, err := a.eng.Node(context.Background(), a.site.ID, id)
+	d, err := a.eng.Node(context.Background(), a.editor, a.site.ID, id)
 	if err != nil || d.Kind != release.KindAsset || d.Body.Slug != "bogazda-sonbahar.png" || d.Body.Mime != "image/png" ||
 		d.Body.Alt != "Sonbaharda Boğaz" || !bytes.Equal(d.Body.Data, big) {
 		t.Fatalf("uploaded: %s %q %q %q %d bytes (%v)", d.Kind, d.Body.Slug, d.Body.Mime, d.Body.Alt, len(d.Body.Data), err)
@@ -224,7 +224,7 @@ func TestMediaEditor(t *testing.T) {
 	if res.Status != http.StatusSeeOther {
 		t.Fatalf("save without a file: status %d\n%s", res.Status, excerpt(res.Body))
 	}
-	if d, _ = a.eng.Node(context.Background(), a.site.ID, id); d.Rev != 2 || d.Body.Alt != "Sonbaharda Boğaz'ın iki yakası" || !bytes.Equal(d.Body.Data, big) {
+	if d, _ = a.eng.Node(context.Background(), a.editor, a.site.ID, id); d.Rev != 2 || d.Body.Alt != "Sonbaharda Boğaz'ın iki yakası" || !bytes.Equal(d.Body.Data, big) {
 		t.Errorf("after saving the alt text: rev %d alt %q %d bytes", d.Rev, d.Body.Alt, len(d.Body.Data))
 	}
 
@@ -256,7 +256,7 @@ func TestMediaEditor(t *testing.T) {
 	other := fixturePNG(t, 7)
 	tr["slug"] = "bogazda-sonbahar.png"
 	res = multipartPost(t, c, "/studio/content/"+id+"/media", token, tr, "new.png", other)
-	if d, _ = a.eng.Node(context.Background(), a.site.ID, id); res.Status != http.StatusSeeOther || !bytes.Equal(d.Body.Data, other) {
+	if d, _ = a.eng.Node(context.Background(), a.editor, a.site.ID, id); res.Status != http.StatusSeeOther || !bytes.Equal(d.Body.Data, other) {
 		t.Errorf("replace: status %d, %d bytes", res.Status, len(d.Body.Data))
 	}
 

@@ -93,7 +93,7 @@ func TestContentListAtScale(t *testing.T) {
 			slices.Sort(took)
 			return took[2]
 		}
-		res.count = timeIt(func() error { _, err := a.eng.PendingCount(ctx, a.site.ID); return err })
+		res.count = timeIt(func() error { _, err := a.eng.PendingCount(ctx, a.editor, a.site.ID); return err })
 		res.refs = timeIt(func() error { _, _, err := a.eng.PendingRefs(ctx, a.site.ID); return err })
 		return res
 	}

@@ -60,7 +60,7 @@ func TestDraftReleaseFlow(t *testing.T) {
 	a := newApp(t)
 	// The article uses a results page that is not live yet.
 	results := a.createNode(t, release.KindPage, content.Body{Title: "Results table", Slug: "results", Status: content.StatusDraft, Text: "Turnout 84%."})
-	d, err := a.eng.Node(ctx, a.site.ID, a.draft.ID)
+	d, err := a.eng.Node(ctx, a.editor, a.site.ID, a.draft.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,7 +145,7 @@ func TestDraftReleaseFlow(t *testing.T) {
 		Form: url.Values{"csrf_token": {token}, "rev": {rev()}, "node": {contact.ID}}, ExpectedStatus: http.StatusSeeOther})
 
 	// An edit after pinning: the page offers Re-pin; scheduling is refused.
-	d, err = a.eng.Node(ctx, a.site.ID, results.ID)
+	d, err = a.eng.Node(ctx, a.editor, a.site.ID, results.ID)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,7 +22,7 @@ var (
 // nodeRev is a node's working-copy rev now.
 func (a *testApp) nodeRev(t *testing.T, id string) int64 {
 	t.Helper()
-	d, err := a.eng.Node(context.Background(), a.site.ID, id)
+	d, err := a.eng.Node(context.Background(), a.editor, a.site.ID, id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -174,7 +174,7 @@ func TestGatesCard(t *testing.T) {
 
 	t.Run("OtherEdits", func(t *testing.T) {
 		ctx := context.Background()
-		d, err := a.eng.Node(ctx, a.site.ID, a.page.ID)
+		d, err := a.eng.Node(ctx, a.editor, a.site.ID, a.page.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -357,7 +357,7 @@ func TestAPIGates(t *testing.T) {
 		b := newApp(t)
 		tok := b.tokenFor(t, b.editor)
 		ctx := context.Background()
-		d, _ := b.eng.Node(ctx, b.site.ID, b.live.ID)
+		d, _ := b.eng.Node(ctx, b.editor, b.site.ID, b.live.ID)
 		if _, err := b.eng.EditNode(ctx, b.editor, b.site.ID, d.ID, d.Rev, content.Edit{Title: "Welcome!", Slug: d.Body.Slug,
 			Text: d.Body.Text, Status: content.StatusPublished}); err != nil {
 			t.Fatal(err)

@@ -647,7 +647,7 @@ func TestScheduleForm(t *testing.T) {
 		if n := a.releaseCount(t); n != 0 {
 			t.Errorf("%d releases after refused schedules, want none", n)
 		}
-		if d, err := a.eng.Node(context.Background(), a.site.ID, a.draft.ID); err != nil || d.Rev != 1 {
+		if d, err := a.eng.Node(context.Background(), a.editor, a.site.ID, a.draft.ID); err != nil || d.Rev != 1 {
 			t.Errorf("draft at rev %d (%v) after refused schedules, want 1", d.Rev, err)
 		}
 		// The last good minute and the first: 366 days ahead is in.

@@ -73,7 +73,7 @@ func TestEditorUploadAndCover(t *testing.T) {
 	}
 
 	save := func(name, coverID, text string, want int) response {
-		d, err := a.eng.Node(ctx, a.site.ID, a.draft.ID)
+		d, err := a.eng.Node(ctx, a.editor, a.site.ID, a.draft.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -88,7 +88,7 @@ func TestEditorUploadAndCover(t *testing.T) {
 	}
 	text := "Results as they come in.\n\n" + inline["markdown"] + "\n"
 	save("Save", cover["id"], text, http.StatusSeeOther)
-	d, err := a.eng.Node(ctx, a.site.ID, a.draft.ID)
+	d, err := a.eng.Node(ctx, a.editor, a.site.ID, a.draft.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +118,7 @@ func TestEditorUploadAndCover(t *testing.T) {
 
 	// No cover and no image in the text: the article needs no media file.
 	save("NoImages", "", "Results.", http.StatusSeeOther)
-	if d, _ = a.eng.Node(ctx, a.site.ID, a.draft.ID); d.Body.Cover != "" || len(d.Body.Refs) != 0 {
+	if d, _ = a.eng.Node(ctx, a.editor, a.site.ID, a.draft.ID); d.Body.Cover != "" || len(d.Body.Refs) != 0 {
 		t.Errorf("cover %q refs %v, want none", d.Body.Cover, d.Body.Refs)
 	}
 }

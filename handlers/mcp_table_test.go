@@ -116,7 +116,7 @@ func (a *testApp) cellOf(t *testing.T, s *sdk.ClientSession, tool, tag string) s
 		if _, err := a.eng.Publish(ctx, a.editor, site); err != nil {
 			t.Fatal(err)
 		}
-		d, err := a.eng.Node(ctx, site, node.ID)
+		d, err := a.eng.Node(ctx, a.editor, site, node.ID)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -110,7 +110,7 @@ func TestCDNMaxAgeCountsReleases(t *testing.T) {
 // awaiting approval.
 func (a *testApp) releasesOpen(t *testing.T) []string {
 	t.Helper()
-	rows, err := a.eng.Releases(context.Background(), a.site.ID, start.Add(-time.Hour), start.Add(48*time.Hour))
+	rows, err := a.eng.Releases(context.Background(), engine.Reader(a.site.ID), a.site.ID, start.Add(-time.Hour), start.Add(48*time.Hour))
 	if err != nil {
 		t.Fatal(err)
 	}

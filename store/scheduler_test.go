@@ -114,7 +114,7 @@ func (b *bundle) tick(t *testing.T) scheduler.TickReport {
 
 func (b *bundle) release(t *testing.T, id string) engine.ReleaseRow {
 	t.Helper()
-	r, err := b.eng.Release(context.Background(), b.site.ID, id)
+	r, err := b.eng.Release(context.Background(), engine.User{ID: "user_reader", Role: policy.Owner, SiteID: b.site.ID}, b.site.ID, id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -291,7 +291,7 @@ func TestConflictWhenTheBaseMoved(t *testing.T) {
 	if err := b.eng.Cancel(ctx, b.editor, b.site.ID, r.ID, r.Rev); err != nil {
 		t.Fatal(err)
 	}
-	n, err := b.eng.Node(ctx, b.site.ID, b.article.ID)
+	n, err := b.eng.Node(ctx, b.editor, b.site.ID, b.article.ID)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -28,7 +28,7 @@ func (b *bundle) admin(t *testing.T) engine.User {
 func (b *bundle) pause(t *testing.T, u engine.User) {
 	t.Helper()
 	ctx := context.Background()
-	s, err := b.eng.ScheduleSettings(ctx, b.site.ID)
+	s, err := b.eng.ScheduleSettings(ctx, engine.Reader(b.site.ID), b.site.ID)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -124,7 +124,7 @@ func (a *browserApp) demo(t *testing.T) demoFixture {
 		must(t, err)
 		f.users[u.email] = found
 	}
-	nodes, err := a.eng.Nodes(ctx, f.site.ID)
+	nodes, err := a.eng.Nodes(ctx, f.users["owner@demo.test"], f.site.ID)
 	must(t, err)
 	for _, n := range nodes {
 		f.nodes[n.Body.Title] = n.ID
@@ -170,7 +170,7 @@ func (f demoFixture) page(title string) string {
 // the site's zone.
 func (f demoFixture) schedule(u engine.User, nodeID, date, clock string) {
 	f.t.Helper()
-	d, err := f.eng.Node(f.ctx, f.site.ID, nodeID)
+	d, err := f.eng.Node(f.ctx, u, f.site.ID, nodeID)
 	must(f.t, err)
 	_, err = f.eng.ScheduleNode(f.ctx, u, engine.ScheduleInput{SiteID: f.site.ID, NodeID: nodeID, ExpectedRev: d.Rev,
 		Date: date, Time: clock})

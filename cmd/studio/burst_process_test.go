@@ -167,7 +167,7 @@ func runBurst(t *testing.T, bin string, archive, releases int) burstResult {
 		if state := checkOnce(t, eng, st, site.ID, id); state != release.StatePublished {
 			t.Fatalf("release %d (%s) is %s a minute after its time", i, id, state)
 		}
-		r, err := eng.Release(ctx, site.ID, id)
+		r, err := eng.Release(ctx, engine.Reader(site.ID), site.ID, id)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -28,7 +28,7 @@ func TestConflictResolvedByRepinningInTheBrowser(t *testing.T) {
 	welcome := demo.node("Welcome to the Gazette")
 	edit := func(text string) content.Node {
 		t.Helper()
-		d, err := eng.Node(ctx, site.ID, welcome)
+		d, err := eng.Node(ctx, engine.Reader(site.ID), site.ID, welcome)
 		must(t, err)
 		body := d.Body
 		body.Text = text

@@ -45,7 +45,7 @@ func TestContentInTheBrowser(t *testing.T) {
 		f.schedule(editor, f.node("Election night live"), "2026-11-03", "09:00")
 		// The contributor asks to move a live article to a new address.
 		welcome := f.node("Welcome to the Gazette")
-		d, err := f.eng.Node(f.ctx, f.site.ID, welcome)
+		d, err := f.eng.Node(f.ctx, engine.Reader(f.site.ID), f.site.ID, welcome)
 		must(t, err)
 		_, err = f.eng.EditNode(f.ctx, editor, f.site.ID, welcome, d.Rev, content.Edit{Title: d.Body.Title,
 			Slug: "welcome-to-the-gazette", Summary: d.Body.Summary, Text: d.Body.Text, Status: content.StatusPublished})
@@ -118,7 +118,7 @@ func TestContentInTheBrowser(t *testing.T) {
 		chromedp.Click(chromedp.CSS(`form.editor button.primary`)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="media-preview"] img[src$="rev=2"]`)),
 	))
-	d, err := app.eng.Node(t.Context(), app.demo(t).site.ID, cover)
+	d, err := app.eng.Node(t.Context(), engine.Reader(app.demo(t).site.ID), app.demo(t).site.ID, cover)
 	must(t, err)
 	if d.Rev != 2 || d.Body.Alt != "Boğaz'da gün batımı, iki yaka" || !bytes.Equal(d.Body.Data, testPNG(t)) || d.Body.Slug != "bogazda-sonbahar.png" {
 		t.Errorf("saved: rev %d alt %q slug %q %d bytes", d.Rev, d.Body.Alt, d.Body.Slug, len(d.Body.Data))

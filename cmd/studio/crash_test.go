@@ -122,7 +122,7 @@ func waitPublished(t *testing.T, st *store.Store, siteID, id string, deadline ti
 // together with its published state; it returns the state.
 func checkOnce(t *testing.T, eng *engine.Engine, st *store.Store, siteID, id string) release.State {
 	t.Helper()
-	r, err := eng.Release(context.Background(), siteID, id)
+	r, err := eng.Release(context.Background(), engine.Reader(siteID), siteID, id)
 	if err != nil {
 		t.Fatal(err)
 	}

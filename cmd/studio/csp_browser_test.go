@@ -11,6 +11,8 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+
+	"studio/engine"
 )
 
 // consoleProblems records what a page writes to the console as an error,
@@ -113,7 +115,7 @@ func TestPagesKeepToTheCSPInTheBrowser(t *testing.T) {
 	problems := watchConsole(t, ctx)
 	problems.allow = []string{"/studio/no-such-page", "/no-such-page"}
 	f := app.demo(t)
-	rels, err := app.eng.Releases(f.ctx, f.site.ID, app.clock.Now().Add(-24*time.Hour), app.clock.Now().Add(30*24*time.Hour))
+	rels, err := app.eng.Releases(f.ctx, engine.Reader(f.site.ID), f.site.ID, app.clock.Now().Add(-24*time.Hour), app.clock.Now().Add(30*24*time.Hour))
 	must(t, err)
 	if len(rels) == 0 {
 		t.Fatal("no releases in the agenda fixture")

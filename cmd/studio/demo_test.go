@@ -53,7 +53,7 @@ func TestDemoSchedules(t *testing.T) {
 	}
 	// The README's first steps: the contributor may ask for either draft
 	// (own-level scopes reach only their own nodes, §10.1).
-	nodes, err := eng.Nodes(ctx, site.ID)
+	nodes, err := eng.Nodes(ctx, engine.Reader(site.ID), site.ID)
 	must(t, err)
 	drafts := 0
 	for _, n := range nodes {

@@ -272,7 +272,7 @@ func runInstancesBurst(t *testing.T, bin string, sc burstScenario) (latencies, i
 		if state := checkOnce(t, eng, st, s.siteID, s.id); state != release.StatePublished {
 			t.Fatalf("release %s is %s", s.id, state)
 		}
-		r, err := eng.Release(ctx, s.siteID, s.id)
+		r, err := eng.Release(ctx, engine.Reader(s.siteID), s.siteID, s.id)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -86,7 +86,7 @@ func TestStoppedAndKilledTickersHoldNoSite(t *testing.T) {
 		t.Fatalf("the stopped processes claimed %s and %s, want the first release of each site", frozenID, killedID)
 	}
 	for _, id := range []string{frozenID, killedID} {
-		if r, err := eng.Release(ctx, releaseSite(releases, id), id); err != nil || r.State != release.StateRunning {
+		if r, err := eng.Release(ctx, engine.Reader(releaseSite(releases, id)), releaseSite(releases, id), id); err != nil || r.State != release.StateRunning {
 			t.Fatalf("%s after its claim: %s %v, want running", id, r.State, err)
 		}
 	}
@@ -191,7 +191,7 @@ func states(t *testing.T, eng *engine.Engine, releases map[string][]string) map[
 	out := map[string]release.State{}
 	for site, ids := range releases {
 		for _, id := range ids {
-			r, err := eng.Release(context.Background(), site, id)
+			r, err := eng.Release(context.Background(), engine.Reader(site), site, id)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -222,7 +222,7 @@ func checkPublishedOnce(t *testing.T, eng *engine.Engine, st *store.Store, relea
 			if state := checkOnce(t, eng, st, site, id); state != release.StatePublished {
 				t.Fatalf("%s is %s", id, state)
 			}
-			r, err := eng.Release(context.Background(), site, id)
+			r, err := eng.Release(context.Background(), engine.Reader(site), site, id)
 			if err != nil {
 				t.Fatal(err)
 			}

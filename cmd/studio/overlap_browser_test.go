@@ -21,7 +21,7 @@ func TestOverlapShownInTheBrowser(t *testing.T) {
 	ctx, eng, site := demo.ctx, app.eng, demo.site
 	owner, editor := demo.user("owner@demo.test"), demo.user("editor@demo.test")
 	welcome := demo.node("Welcome to the Gazette")
-	d, err := eng.Node(ctx, site.ID, welcome)
+	d, err := eng.Node(ctx, engine.Reader(site.ID), site.ID, welcome)
 	must(t, err)
 	body := d.Body
 	body.Text += "\n\nUpdated for 09:00."

@@ -6,6 +6,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"studio/engine"
 	"studio/engine/content"
 )
 
@@ -24,7 +25,7 @@ func TestScheduleClosureInTheBrowser(t *testing.T) {
 			Lang: "en", Status: content.StatusDraft, Mime: "image/png", Data: []byte("\x89PNG\r\n\x1a\nharbour"), Alt: "Cranes"})
 		must(t, err)
 		image = img.ID
-		d, err := f.eng.Node(f.ctx, f.site.ID, f.node("Election night live"))
+		d, err := f.eng.Node(f.ctx, engine.Reader(f.site.ID), f.site.ID, f.node("Election night live"))
 		must(t, err)
 		body := d.Body
 		body.Refs = append(body.Refs, img.ID)

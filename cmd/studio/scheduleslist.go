@@ -66,7 +66,7 @@ func schedulesListCmd(ctx context.Context, args []string, stdout io.Writer) erro
 	for _, s := range sites {
 		ls := listedSite{ID: s.ID, Name: s.Name, TimeZone: s.TimeZone, Releases: []listedRelease{}, Automations: []listedAutomation{}}
 		// A running release or an unclaimed one may be timed in the past.
-		rows, err := eng.Releases(ctx, s.ID, now.Add(-release.LateLimit-time.Hour), now.Add(listHorizon))
+		rows, err := eng.Releases(ctx, engine.Reader(s.ID), s.ID, now.Add(-release.LateLimit-time.Hour), now.Add(listHorizon))
 		if err != nil {
 			return err
 		}

@@ -679,7 +679,7 @@ func TestCalendarMonthInTheSiteZone(t *testing.T) {
 	}
 	nyPage := b.CreateNode(t, ny.ID, release.KindPage, content.Body{Title: "Late", Slug: "late", Status: content.StatusDraft})
 	nyLate := b.Schedule(t, b.Editor, nyPage, "2026-11-30", "23:30")
-	nyRow, err := b.Eng.Release(ctx, ny.ID, nyLate.ID)
+	nyRow, err := b.Eng.Release(ctx, engine.Reader(ny.ID), ny.ID, nyLate.ID)
 	if err != nil {
 		t.Fatal(err)
 	}

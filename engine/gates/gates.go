@@ -43,7 +43,6 @@ type Store interface {
 type Engine interface {
 	Now() time.Time
 	Poke()
-	Node(ctx context.Context, siteID, id string) (engine.NodeDetail, error)
 	NodeWithLive(ctx context.Context, siteID, id string) (engine.NodeDetail, *content.Body, error)
 	InsertRelease(ctx context.Context, u engine.User, nr engine.NewRelease) error
 }
@@ -654,7 +653,7 @@ func (e *Gates) carryOut(ctx context.Context, u engine.User, p GatePlan, action 
 			}
 			return GateResult{}, err
 		}
-		d, err := e.e.Node(ctx, n.SiteID, n.ID)
+		d, _, err := e.e.NodeWithLive(ctx, n.SiteID, n.ID)
 		if err != nil {
 			return GateResult{}, err
 		}
@@ -773,7 +772,7 @@ func (e *Gates) gateResult(ctx context.Context, siteID, nodeID, releaseID, statu
 	if err != nil {
 		return GateResult{}, err
 	}
-	d, err := e.e.Node(ctx, siteID, nodeID)
+	d, _, err := e.e.NodeWithLive(ctx, siteID, nodeID)
 	if err != nil {
 		return GateResult{}, err
 	}

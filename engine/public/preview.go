@@ -96,11 +96,12 @@ func (p *Public) PreviewedNode(ctx context.Context, nodeID string) (engine.NodeD
 	if err != nil {
 		return engine.NodeDetail{}, err
 	}
-	return p.e.Node(ctx, siteID, nodeID)
+	return p.PreviewNode(ctx, siteID, nodeID)
 }
 
 // PreviewNode is the working copy a preview shows: a node of the site that
 // still exists (a deleted one is engine.ErrNotFound).
 func (p *Public) PreviewNode(ctx context.Context, siteID, nodeID string) (engine.NodeDetail, error) {
-	return p.e.Node(ctx, siteID, nodeID)
+	d, _, err := p.e.NodeWithLive(ctx, siteID, nodeID)
+	return d, err
 }

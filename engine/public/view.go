@@ -71,7 +71,9 @@ type Engine interface {
 	Now() time.Time
 	LiveNodes(ctx context.Context, site engine.Site) ([]engine.LiveNode, error)
 	LiveChangesSince(ctx context.Context, site engine.Site, from string) (set []engine.LiveNode, gone []string, ok bool, err error)
-	Node(ctx context.Context, siteID, id string) (engine.NodeDetail, error)
+	// NodeWithLive reads a node without a caller: a preview link's
+	// signature is its check.
+	NodeWithLive(ctx context.Context, siteID, id string) (engine.NodeDetail, *content.Body, error)
 }
 
 // Public is the public view's use cases.

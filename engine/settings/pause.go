@@ -84,7 +84,7 @@ func (e *Settings) PauseEffects(ctx context.Context, u engine.User, siteID strin
 	if err != nil {
 		return out, err
 	}
-	set, err := e.e.ScheduleSettings(ctx, siteID)
+	set, err := e.store.ScheduleSettings(ctx, siteID)
 	if err != nil {
 		return out, err
 	}

@@ -30,6 +30,7 @@ type Store interface {
 	calendar.Reads
 	// SaveScheduleSettings writes next when the settings are still at
 	// expectedRev (0: no row yet), with its audit row; ErrConflict otherwise.
+	ScheduleSettings(ctx context.Context, siteID string) (engine.ScheduleSettings, error)
 	SaveScheduleSettings(ctx context.Context, next engine.ScheduleSettings, expectedRev int64, audit engine.AuditEntry) error
 	// SetSiteTimeZone changes the site's zone when the site is still at
 	// site's rev and hash, giving it newHash; ErrConflict otherwise.
@@ -55,7 +56,6 @@ type Store interface {
 type Engine interface {
 	Now() time.Time
 	Poke()
-	ScheduleSettings(ctx context.Context, siteID string) (engine.ScheduleSettings, error)
 }
 
 // Settings is the site settings use cases.
@@ -345,7 +345,7 @@ func (e *Settings) currentSettings(ctx context.Context, siteID string, expectedR
 	if _, err := e.store.Site(ctx, siteID); err != nil {
 		return engine.ScheduleSettings{}, err
 	}
-	cur, err := e.e.ScheduleSettings(ctx, siteID)
+	cur, err := e.store.ScheduleSettings(ctx, siteID)
 	if err != nil {
 		return engine.ScheduleSettings{}, err
 	}

@@ -65,7 +65,7 @@ func (h *Handler) Pages(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) nodes(w http.ResponseWriter, r *http.Request, kind release.NodeKind, name string) {
-	list, err := h.eng.Nodes(r.Context(), chi.URLParam(r, "siteId"))
+	list, err := h.eng.Nodes(r.Context(), userOf(r.Context()), chi.URLParam(r, "siteId"))
 	if err != nil {
 		h.fail(w, r.Context(), err)
 		return
@@ -97,7 +97,7 @@ func (h *Handler) node(w http.ResponseWriter, r *http.Request, kind release.Node
 // find reads the route's node; a node of another kind is not found here
 // (an article is not under …/pages).
 func (h *Handler) find(w http.ResponseWriter, r *http.Request, kind release.NodeKind) (engine.NodeDetail, bool) {
-	d, err := h.eng.Node(r.Context(), chi.URLParam(r, "siteId"), chi.URLParam(r, "nodeId"))
+	d, err := h.eng.Node(r.Context(), userOf(r.Context()), chi.URLParam(r, "siteId"), chi.URLParam(r, "nodeId"))
 	if err == nil && d.Kind != kind {
 		err = engine.ErrNotFound
 	}

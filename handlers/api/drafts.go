@@ -267,7 +267,7 @@ func (h *Handler) Repin(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	site, id := chi.URLParam(r, "siteId"), chi.URLParam(r, "releaseId")
-	cur, err := h.eng.Release(ctx, site, id)
+	cur, err := h.eng.Release(ctx, userOf(ctx), site, id)
 	if err != nil {
 		h.fail(w, ctx, err)
 		return

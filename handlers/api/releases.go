@@ -80,7 +80,7 @@ func (h *Handler) answerView(w http.ResponseWriter, r *http.Request, status int,
 // answerRelease answers the release id of the request's site as it is now,
 // in the §4.2 shape: what every change of a release answers.
 func (h *Handler) answerRelease(w http.ResponseWriter, r *http.Request, id string) {
-	row, err := h.eng.Release(r.Context(), chi.URLParam(r, "siteId"), id)
+	row, err := h.eng.Release(r.Context(), userOf(r.Context()), chi.URLParam(r, "siteId"), id)
 	if err != nil {
 		h.fail(w, r.Context(), err)
 		return

@@ -29,7 +29,7 @@ type settingsJSON struct {
 
 // ScheduleSettings answers the site's schedule settings.
 func (h *Handler) ScheduleSettings(w http.ResponseWriter, r *http.Request) {
-	set, err := h.eng.ScheduleSettings(r.Context(), chi.URLParam(r, "siteId"))
+	set, err := h.eng.ScheduleSettings(r.Context(), userOf(r.Context()), chi.URLParam(r, "siteId"))
 	if err != nil {
 		h.fail(w, r.Context(), err)
 		return

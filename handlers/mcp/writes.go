@@ -141,7 +141,7 @@ func (h *Handler) expectedRev(c *call, releaseID string, given int64) (int64, er
 	if given > 0 {
 		return given, nil
 	}
-	r, err := h.eng.Release(c.ctx, c.site.ID, releaseID)
+	r, err := h.eng.Release(c.ctx, c.u, c.site.ID, releaseID)
 	return r.Rev, err
 }
 
@@ -237,7 +237,7 @@ func (h *Handler) addWriteTools() {
 				return nil, err
 			}
 			c.wrote = true
-			row, err := h.eng.Release(c.ctx, c.site.ID, in.ReleaseID)
+			row, err := h.eng.Release(c.ctx, c.u, c.site.ID, in.ReleaseID)
 			if err != nil {
 				return nil, err
 			}
@@ -275,7 +275,7 @@ func (h *Handler) addWriteTools() {
 			if err != nil {
 				return nil, err
 			}
-			d, err := h.eng.Node(c.ctx, c.site.ID, in.NodeID)
+			d, err := h.eng.Node(c.ctx, c.u, c.site.ID, in.NodeID)
 			if err != nil {
 				return nil, err
 			}
@@ -314,7 +314,7 @@ func (h *Handler) addWriteTools() {
 				}
 			}
 			c.wrote = true
-			d, err := h.eng.Node(c.ctx, c.site.ID, id)
+			d, err := h.eng.Node(c.ctx, c.u, c.site.ID, id)
 			if err != nil {
 				return nil, err
 			}

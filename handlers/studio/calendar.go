@@ -521,7 +521,7 @@ func (h *Handler) occurrenceMenus(r *http.Request, items []calendar.CalendarItem
 	}
 	paused := false
 	if automations.AbilitiesOf(*st.user).Manage {
-		set, err := h.eng.ScheduleSettings(ctx, st.site.ID)
+		set, err := h.eng.ScheduleSettings(ctx, *st.user, st.site.ID)
 		if err != nil {
 			return nil, err
 		}

@@ -33,7 +33,7 @@ func (h *Handler) renderContent(w http.ResponseWriter, r *http.Request, status i
 	filter := engine.NodeFilter{Search: q.Get("q"), Kind: release.NodeKind(q.Get("kind")), Status: content.Status(q.Get("status")),
 		Lang: q.Get("lang"), Author: q.Get("author"), Timing: engine.NodeTiming(q.Get("timing")), Sort: engine.NodeSort(q.Get("sort"))}
 	page, _ := strconv.Atoi(q.Get("page"))
-	found, err := h.eng.ListNodes(ctx, st.site.ID, filter, page)
+	found, err := h.eng.ListNodes(ctx, *st.user, st.site.ID, filter, page)
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -49,7 +49,7 @@ func (h *Handler) renderContent(w http.ResponseWriter, r *http.Request, status i
 	}
 	list.CanPublish, list.Error = engine.AbilitiesOfPerson(*st.user).PublishSite, errMsg
 	if list.CanPublish { // the count shows on the publish bar only; it reads the whole site
-		if list.Pending, err = h.eng.PendingCount(ctx, st.site.ID); err != nil {
+		if list.Pending, err = h.eng.PendingCount(ctx, *st.user, st.site.ID); err != nil {
 			h.fail(w, r, err)
 			return
 		}
@@ -147,7 +147,7 @@ func (h *Handler) NewNode(w http.ResponseWriter, r *http.Request) {
 // EditNode shows the editor of one node.
 func (h *Handler) EditNode(w http.ResponseWriter, r *http.Request) {
 	st := stateOf(r.Context())
-	n, err := h.eng.Node(r.Context(), st.site.ID, chi.URLParam(r, "id"))
+	n, err := h.eng.Node(r.Context(), *st.user, st.site.ID, chi.URLParam(r, "id"))
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -192,7 +192,7 @@ func nodeForm(n engine.NodeDetail, loc *time.Location) templates.NodeForm {
 // mediaChoices lists the site's media files for the cover, by title.
 func (h *Handler) mediaChoices(r *http.Request) ([]templates.MediaChoice, error) {
 	st := stateOf(r.Context())
-	files, err := h.eng.MediaFiles(r.Context(), st.site.ID)
+	files, err := h.eng.MediaFiles(r.Context(), *st.user, st.site.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -208,10 +208,10 @@ func (h *Handler) renderEditor(w http.ResponseWriter, r *http.Request, status in
 		// A saved node's editor always has its Schedule card, also when it
 		// comes back with a refusal of the main form.
 		st := stateOf(r.Context())
-		if n, err := h.eng.Node(r.Context(), st.site.ID, f.ID); err == nil {
+		if n, err := h.eng.Node(r.Context(), *st.user, st.site.ID, f.ID); err == nil {
 			may := h.eng.NodeAbilities(*st.user, n)
 			if f.Cover == "" && n.Kind != release.KindAsset {
-				if f.Cover, err = h.eng.CoverOf(r.Context(), st.site.ID, n.Body); err != nil {
+				if f.Cover, err = h.eng.CoverOf(r.Context(), *st.user, st.site.ID, n.Body); err != nil {
 					h.fail(w, r, err)
 					return
 				}
@@ -242,7 +242,7 @@ func (h *Handler) renderEditor(w http.ResponseWriter, r *http.Request, status in
 	}
 	if f.Kind == string(release.KindAsset) && f.ID != "" && f.FileURL == "" {
 		// Back with a refusal: the preview shows the image as saved.
-		if n, err := h.eng.Node(r.Context(), stateOf(r.Context()).site.ID, f.ID); err == nil && len(n.Body.Data) > 0 {
+		if n, err := h.eng.Node(r.Context(), *stateOf(r.Context()).user, stateOf(r.Context()).site.ID, f.ID); err == nil && len(n.Body.Data) > 0 {
 			f.FileURL = fmt.Sprintf("/studio/content/%s/file?rev=%d", n.ID, n.Rev)
 		}
 	}
@@ -303,7 +303,7 @@ func (h *Handler) DeleteNode(w http.ResponseWriter, r *http.Request) {
 	id := chi.URLParam(r, "id")
 	err := h.eng.DeleteNode(ctx, *st.user, st.site.ID, id, formRev(r))
 	if msg, _, status, ok := refusal(ctx, err); ok {
-		n, rerr := h.eng.Node(ctx, st.site.ID, id)
+		n, rerr := h.eng.Node(ctx, *st.user, st.site.ID, id)
 		if rerr != nil {
 			h.fail(w, r, rerr)
 			return

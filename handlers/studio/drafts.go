@@ -24,7 +24,7 @@ func (h *Handler) NewReleaseForm(w http.ResponseWriter, r *http.Request) {
 func (h *Handler) renderNewRelease(w http.ResponseWriter, r *http.Request, status int, f templates.NewReleaseForm, set, rm map[string]bool) {
 	ctx := r.Context()
 	st := stateOf(ctx)
-	nodes, err := h.eng.Nodes(ctx, st.site.ID)
+	nodes, err := h.eng.Nodes(ctx, *st.user, st.site.ID)
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -68,7 +68,7 @@ func (h *Handler) CreateRelease(w http.ResponseWriter, r *http.Request) {
 // (items, Add items, Rename, Re-pin, Schedule…); any other the release page.
 func (h *Handler) ReleaseOrDraft(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	rel, err := h.eng.Release(ctx, stateOf(ctx).site.ID, chi.URLParam(r, "id"))
+	rel, err := h.eng.Release(ctx, *stateOf(ctx).user, stateOf(ctx).site.ID, chi.URLParam(r, "id"))
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -86,7 +86,7 @@ func (h *Handler) ReleaseOrDraft(w http.ResponseWriter, r *http.Request) {
 func (h *Handler) renderDraft(w http.ResponseWriter, r *http.Request, status int, id string, seed templates.DraftView) {
 	ctx := r.Context()
 	st := stateOf(ctx)
-	rel, err := h.eng.Release(ctx, st.site.ID, id)
+	rel, err := h.eng.Release(ctx, *st.user, st.site.ID, id)
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -95,7 +95,7 @@ func (h *Handler) renderDraft(w http.ResponseWriter, r *http.Request, status int
 		h.renderRelease(w, r, status, id, seed.Error)
 		return
 	}
-	nodes, err := h.eng.Nodes(ctx, st.site.ID)
+	nodes, err := h.eng.Nodes(ctx, *st.user, st.site.ID)
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -104,7 +104,7 @@ func (h *Handler) renderDraft(w http.ResponseWriter, r *http.Request, status int
 	for _, n := range nodes {
 		byID[n.ID] = n
 	}
-	moved, err := h.eng.PinsMoved(ctx, st.site.ID, rel.ID)
+	moved, err := h.eng.PinsMoved(ctx, *st.user, st.site.ID, rel.ID)
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -156,7 +156,7 @@ func (h *Handler) renderDraft(w http.ResponseWriter, r *http.Request, status int
 			v.AddableLive = append(v.AddableLive, choice(n))
 		}
 	}
-	history, err := h.eng.ReleaseHistory(ctx, st.site.ID, rel.ID)
+	history, err := h.eng.ReleaseHistory(ctx, *st.user, st.site.ID, rel.ID)
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -198,7 +198,7 @@ func releaseItemViews(rel engine.ReleaseRow, byID map[string]engine.NodeDetail) 
 func (h *Handler) addItemNotes(r *http.Request, rel engine.ReleaseRow, items []templates.ReleaseItemView) error {
 	ctx := r.Context()
 	st := stateOf(ctx)
-	overlaps, err := h.eng.Overlaps(ctx, st.site.ID, rel.ID)
+	overlaps, err := h.eng.Overlaps(ctx, *st.user, st.site.ID, rel.ID)
 	if err != nil {
 		return err
 	}

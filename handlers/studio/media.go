@@ -41,7 +41,7 @@ func (h *Handler) SaveMedia(w http.ResponseWriter, r *http.Request) {
 		// empty), with why.
 		f := templates.NodeForm{ID: id, Kind: string(release.KindAsset), Status: string(content.StatusDraft)}
 		if id != "" {
-			d, nerr := h.eng.Node(ctx, st.site.ID, id)
+			d, nerr := h.eng.Node(ctx, *st.user, st.site.ID, id)
 			if nerr != nil || d.Kind != release.KindAsset {
 				h.fail(w, r, engine.ErrNotFound)
 				return
@@ -139,7 +139,7 @@ func uploadedFile(form *multipart.Form) ([]byte, string, error) {
 // an SVG runs no script on Studio's origin.
 func (h *Handler) MediaFile(w http.ResponseWriter, r *http.Request) {
 	st := stateOf(r.Context())
-	n, err := h.eng.Node(r.Context(), st.site.ID, chi.URLParam(r, "id"))
+	n, err := h.eng.Node(r.Context(), *st.user, st.site.ID, chi.URLParam(r, "id"))
 	if err == nil && (n.Kind != release.KindAsset || len(n.Body.Data) == 0) {
 		err = engine.ErrNotFound
 	}

@@ -449,7 +449,7 @@ func (h *Handler) MoveFromCalendar(w http.ResponseWriter, r *http.Request) {
 		h.Move(w, r)
 		return
 	}
-	before, err := h.eng.Release(ctx, st.site.ID, id)
+	before, err := h.eng.Release(ctx, *st.user, st.site.ID, id)
 	if err != nil {
 		h.fail(w, r, err)
 		return

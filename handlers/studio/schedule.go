@@ -18,7 +18,7 @@ import (
 // ScheduleForm shows the "Schedule…" page of a node.
 func (h *Handler) ScheduleForm(w http.ResponseWriter, r *http.Request) {
 	st := stateOf(r.Context())
-	n, err := h.eng.Node(r.Context(), st.site.ID, chi.URLParam(r, "id"))
+	n, err := h.eng.Node(r.Context(), *st.user, st.site.ID, chi.URLParam(r, "id"))
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -38,14 +38,14 @@ func (h *Handler) ScheduleForm(w http.ResponseWriter, r *http.Request) {
 
 func (h *Handler) renderSchedule(w http.ResponseWriter, r *http.Request, status int, f templates.ScheduleForm) {
 	st := stateOf(r.Context())
-	if n, err := h.eng.Node(r.Context(), st.site.ID, f.NodeID); err == nil {
+	if n, err := h.eng.Node(r.Context(), *st.user, st.site.ID, f.NodeID); err == nil {
 		f.CanApprove = h.eng.NodeAbilities(*st.user, n).Approves
 	}
 	f.MinDate = h.eng.Now().In(siteLoc(st.site)).Format("2006-01-02")
 	f.Latest = loadLatest(status, "/studio/content/"+f.NodeID+"/schedule")
 	// What the dependency closure adds (§6.1 step 2), before confirming;
 	// a closure that would be refused says so here already.
-	added, err := h.eng.ScheduleClosure(r.Context(), st.site.ID, f.NodeID)
+	added, err := h.eng.ScheduleClosure(r.Context(), *st.user, st.site.ID, f.NodeID)
 	if msg, _, _, ok := refusal(r.Context(), err); ok && f.Error == "" {
 		f.Error = msg
 	}
@@ -95,7 +95,7 @@ func (h *Handler) Schedule(w http.ResponseWriter, r *http.Request) {
 	rel, err := h.eng.ScheduleNode(ctx, *st.user, in)
 	if msg, fields, status, ok := refusal(ctx, err); ok {
 		f := templates.ScheduleForm{NodeID: in.NodeID, Rev: in.ExpectedRev, Date: in.Date, Time: in.Time, Errors: fields, Error: msg}
-		if n, err := h.eng.Node(ctx, st.site.ID, in.NodeID); err == nil {
+		if n, err := h.eng.Node(ctx, *st.user, st.site.ID, in.NodeID); err == nil {
 			f.NodeTitle = n.Body.Title
 		}
 		h.renderSchedule(w, r, status, f)
@@ -143,12 +143,12 @@ func (h *Handler) renderReleaseForm(w http.ResponseWriter, r *http.Request, stat
 func (h *Handler) renderReleaseView(w http.ResponseWriter, r *http.Request, status int, id string, seed templates.ReleaseView) {
 	ctx := r.Context()
 	st := stateOf(ctx)
-	rel, err := h.eng.Release(ctx, st.site.ID, id)
+	rel, err := h.eng.Release(ctx, *st.user, st.site.ID, id)
 	if err != nil {
 		h.fail(w, r, err)
 		return
 	}
-	nodes, err := h.eng.Nodes(ctx, st.site.ID)
+	nodes, err := h.eng.Nodes(ctx, *st.user, st.site.ID)
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -188,7 +188,7 @@ func (h *Handler) renderReleaseView(w http.ResponseWriter, r *http.Request, stat
 		}
 		v.CanCancel = false // the view offers it, with what it means
 	}
-	history, err := h.eng.ReleaseHistory(ctx, st.site.ID, rel.ID)
+	history, err := h.eng.ReleaseHistory(ctx, *st.user, st.site.ID, rel.ID)
 	if err != nil {
 		h.fail(w, r, err)
 		return

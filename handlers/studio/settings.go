@@ -33,7 +33,7 @@ func (h *Handler) Settings(w http.ResponseWriter, r *http.Request) {
 func (h *Handler) renderSettings(w http.ResponseWriter, r *http.Request, status int, v templates.SettingsPage) {
 	ctx := r.Context()
 	st := stateOf(ctx)
-	set, err := h.eng.ScheduleSettings(ctx, st.site.ID)
+	set, err := h.eng.ScheduleSettings(ctx, *st.user, st.site.ID)
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -117,7 +117,7 @@ func pausedView(r *http.Request, st *state, set engine.ScheduleSettings) *templa
 // schedules run: who paused, why, what it holds and what still happens.
 func (h *Handler) pausedBanner(r *http.Request) (*templates.PausedView, error) {
 	st := stateOf(r.Context())
-	set, err := h.eng.ScheduleSettings(r.Context(), st.site.ID)
+	set, err := h.eng.ScheduleSettings(r.Context(), *st.user, st.site.ID)
 	if err != nil || !set.Paused {
 		return nil, err
 	}

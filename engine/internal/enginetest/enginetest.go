@@ -166,7 +166,7 @@ func (b *Bundle) PublishArticle(tb testing.TB) engine.NodeDetail {
 
 func (b *Bundle) Node(tb testing.TB, id string) engine.NodeDetail {
 	tb.Helper()
-	d, err := b.Eng.Node(context.Background(), b.Site.ID, id)
+	d, err := b.Eng.Node(context.Background(), b.Editor, b.Site.ID, id)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -175,7 +175,7 @@ func (b *Bundle) Node(tb testing.TB, id string) engine.NodeDetail {
 
 func (b *Bundle) Release(tb testing.TB, id string) engine.ReleaseRow {
 	tb.Helper()
-	r, err := b.Eng.Release(context.Background(), b.Site.ID, id)
+	r, err := b.Eng.Release(context.Background(), b.Editor, b.Site.ID, id)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -348,7 +348,7 @@ func (b *Bundle) RefuseChange(tb testing.TB, code, field string, change func() e
 func (b *Bundle) Pause(tb testing.TB, u engine.User, reason string) engine.ScheduleSettings {
 	tb.Helper()
 	ctx := context.Background()
-	cur, err := b.Eng.ScheduleSettings(ctx, b.Site.ID)
+	cur, err := b.Eng.ScheduleSettings(ctx, b.Editor, b.Site.ID)
 	if err != nil {
 		tb.Fatal(err)
 	}
