@@ -62,8 +62,9 @@ type AgentCall struct {
 	// automation); RunID while that automation's run is open.
 	AutomationID string
 	RunID        string
-	// Tainted: the open run has read visitor-supplied text (§11.4); the
-	// write use cases ask the gate again with it.
+	// Tainted: the open run (an automation's key) or the MCP session (a
+	// person's key, which the surface keeps) has read visitor-supplied
+	// text (§11.4); the gate and the write use cases ask with it.
 	Tainted bool
 }
 

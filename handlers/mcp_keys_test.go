@@ -6,8 +6,11 @@ import (
 	"strings"
 	"testing"
 
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"studio/engine/agents"
 	"studio/engine/policy"
+	"studio/handlers/mcp"
 )
 
 // TestMCPWithMintedAgentKeys joins the two halves for real: a key an Editor
@@ -46,4 +49,40 @@ func TestMCPWithMintedAgentKeys(t *testing.T) {
 	if resp.StatusCode != http.StatusUnauthorized {
 		t.Errorf("a revoked key's request: status %d, want 401", resp.StatusCode)
 	}
+}
+
+// TestMCPSessionsPerKey (issue 36, hole 7): one key holds at most
+// mcp.MaxSessionsPerKey sessions; opening one more closes the least
+// recently used (the first, unused since), whose next call fails, while
+// the others and another key's session go on.
+func TestMCPSessionsPerKey(t *testing.T) {
+	t.Parallel()
+	a := newApp(t)
+	ctx := context.Background()
+	mint := func(name string) string {
+		_, secret, err := a.agents.Mint(ctx, a.editor, a.site.ID, agents.KeyInput{Name: name, Mode: policy.ModePlan,
+			Scopes: []policy.Scope{policy.SchedulesRead}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return secret
+	}
+	secret, other := mint("Desk"), mint("Night desk")
+	f := &mcpFixture{base: a.serve(t, false)}
+	theirs := f.connect(t, other)
+	var mine []*sdk.ClientSession
+	for range mcp.MaxSessionsPerKey {
+		mine = append(mine, f.connect(t, secret))
+	}
+	// Every session but the first is used again, so the first is the least
+	// recently used when one more opens.
+	for _, s := range mine[1:] {
+		okTool(t, s, "get_mode", nil)
+	}
+	okTool(t, f.connect(t, secret), "get_mode", nil)
+	if _, err := mine[0].CallTool(ctx, &sdk.CallToolParams{Name: "get_mode"}); err == nil {
+		t.Fatal("the least recently used session still answers after the key opened one more than the cap")
+	}
+	okTool(t, mine[1], "get_mode", nil)
+	okTool(t, theirs, "get_mode", nil)
 }

@@ -394,3 +394,49 @@ func TestTakeOverInStudio(t *testing.T) {
 		t.Fatal("the Editor's old key still authenticates")
 	}
 }
+
+// TestMCPTaintForAPersonsKey (issue 36, hole 3): a person's key has no run,
+// so its MCP session carries §11.4's taint. Once broken_links answered
+// (visitor-supplied 404 paths), the session's schedule_release in auto mode
+// is refused tainted — no auto approval, nothing scheduled — and so are its
+// other writes; reads still work and get_mode says so. A new session of
+// the same key starts clean: the very same call is auto-approved there.
+func TestMCPTaintForAPersonsKey(t *testing.T) {
+	a := newApp(t)
+	base := a.serve(t, false)
+	_, secret, err := a.agents.Mint(context.Background(), a.editor, a.site.ID, agents.KeyInput{Name: "Desk auto", Mode: policy.ModeAuto,
+		Scopes: []policy.Scope{policy.SchedulesRead, policy.SchedulesWrite, policy.ReleasesPublish, policy.ContentRead,
+			policy.ContentWrite, policy.AnalyticsRead}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	site := a.site.ID
+	s := (&mcpFixture{base: base}).connect(t, secret)
+	if out := okTool(t, s, "get_mode", nil); out["tainted"] != false {
+		t.Fatalf("a fresh session: %v", out)
+	}
+	if out := okTool(t, s, "broken_links", map[string]any{"siteId": site}); out["untrusted"] != true {
+		t.Fatalf("broken_links: %v", out)
+	}
+	if out := okTool(t, s, "get_mode", nil); out["tainted"] != true {
+		t.Fatalf("after broken_links get_mode says %v", out)
+	}
+	releases := a.releaseCount(t)
+	schedule := map[string]any{"siteId": site, "nodeIds": []string{a.draft.ID},
+		"when": map[string]any{"at": start.Add(2 * time.Hour).Format(time.RFC3339)}}
+	out, res := callTool(t, s, "schedule_release", schedule)
+	toolError(t, "schedule_release after broken_links", out, res, engine.CodeTainted)
+	out, res = callTool(t, s, "save_draft", map[string]any{"siteId": site, "title": "Steered"})
+	toolError(t, "save_draft after broken_links", out, res, engine.CodeTainted)
+	if got := a.releaseCount(t); got != releases {
+		t.Fatalf("a tainted session scheduled something: %d releases, was %d", got, releases)
+	}
+	okTool(t, s, "list_releases", map[string]any{"siteId": site})
+
+	fresh := (&mcpFixture{base: base}).connect(t, secret)
+	out = okTool(t, fresh, "schedule_release", schedule)
+	id, _ := releaseIDOf(t, out)
+	if r := a.release(t, id); out["status"] != "scheduled" || r.Approval == nil || r.Approval.Kind != release.ApprovalAuto {
+		t.Fatalf("the same call in a clean session: %v / %+v", out, r.Approval)
+	}
+}

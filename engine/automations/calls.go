@@ -41,6 +41,11 @@ type CallRequest struct {
 	// file an approval request; the run's budget must have room for one
 	// before the call starts (§11.5).
 	MayWrite, MayRequestApproval bool
+	// SiteID is the site the call names ("" for a tool without one): a
+	// key's own site only (engine.AgentOnSite), checked before the mode,
+	// the scopes and the taint, so that any other site answers forbidden
+	// whatever else the call is.
+	SiteID string
 }
 
 // CallResult is what a call did, for the run's ledger.
@@ -77,7 +82,8 @@ type Call struct {
 	ended bool
 }
 
-// StartCall starts one tool call of u (an agent key): for an automation's
+// StartCall starts one tool call of u (an agent key): a call naming a
+// site other than the key's own is refused forbidden (req.SiteID); for an automation's
 // key it finds the open run (outside one, every tool but begin_run,
 // get_mode and pause_automation is refused outside_run), works in the
 // envelope's mode inside it (policy.RunMode of the key's mode and the
@@ -94,7 +100,10 @@ func (e *Automations) StartCall(ctx context.Context, u engine.User, req CallRequ
 	}
 	agent := *u.Agent
 	c.User.Agent = &agent
-	tainted := false
+	// A person's key: the taint of its MCP session, which the surface
+	// keeps (TaintsSession); an automation's key: its run's, below.
+	tainted := agent.AutomationID == "" && agent.Tainted
+	agent.Tainted = tainted
 	var run Run
 	if agent.AutomationID != "" {
 		a, r, open, err := e.openRun(ctx, u)
@@ -143,6 +152,11 @@ func (e *Automations) StartCall(ctx context.Context, u engine.User, req CallRequ
 	}
 	v, l, err := engine.AgentMayCall(c.User, req.Tool, req.Class, tainted, req.AutomationKey)
 	c.Verdict, c.Level = v, l
+	if req.SiteID != "" {
+		if serr := engine.AgentOnSite(c.User, req.SiteID); serr != nil {
+			err = serr
+		}
+	}
 	if err != nil {
 		if run.ID != "" {
 			if rerr := c.End(ctx, CallResult{Refused: true}); rerr != nil {
@@ -224,6 +238,14 @@ func (c *Call) End(ctx context.Context, res CallResult) error {
 		}
 	}
 	return err
+}
+
+// TaintsSession reports whether the call, answered as res, taints the MCP
+// session it was made in (§11.4 for a person's key, which has no run: the
+// session stands for it): it went through, and its tool returns
+// visitor-supplied text. An automation's key is tainted per run (End).
+func (c *Call) TaintsSession(res CallResult) bool {
+	return c != nil && c.User.Agent != nil && c.User.Agent.AutomationID == "" && !res.Refused && automation.Taints(c.req.Tool)
 }
 
 // openRun is u's automation and its open run at now, if any.

@@ -57,10 +57,6 @@ const Instructions = "Schedules: to publish later, propose or schedule a release
 // and the JSON-RPC around it.
 const MaxBody = 1 << 20
 
-// SessionTimeout closes an MCP session no request has used for this long
-// (a scheduled agent reconnects on its next run).
-const SessionTimeout = time.Hour
-
 // CodeUnauthenticated answers a request without a valid agent key.
 const CodeUnauthenticated = "unauthenticated"
 
@@ -78,6 +74,8 @@ type Handler struct {
 	log    *slog.Logger
 	server *sdk.Server
 	http   http.Handler
+	// sessions are the open MCP sessions: their keys, last use and taint.
+	sessions *sessionBook
 	// crossOrigin refuses what a browser says another origin sent, for
 	// every method (an agent is no browser and sends neither header).
 	crossOrigin *http.CrossOriginProtection
@@ -86,16 +84,16 @@ type Handler struct {
 // New builds the MCP server with its tools and its HTTP handler.
 func New(svc *services.Services, keys Keys, log *slog.Logger) *Handler {
 	h := &Handler{eng: svc.Engine, cal: svc.Calendar, aut: svc.Automations, gates: svc.Gates, jobs: svc.Jobs, keys: keys, log: log,
-		crossOrigin: http.NewCrossOriginProtection()}
+		crossOrigin: http.NewCrossOriginProtection(), sessions: newSessionBook(time.Now)}
 	h.server = sdk.NewServer(&sdk.Implementation{Name: "studio", Version: "1"},
 		&sdk.ServerOptions{Instructions: Instructions, Logger: log})
-	h.server.AddReceivingMiddleware(h.badInput)
+	h.server.AddReceivingMiddleware(h.book, h.badInput)
 	h.addTools()
 	h.addWriteTools()
 	// DNS-rebinding protection stays on (DisableLocalhostProtection false):
 	// a request reaching a loopback listener with another Host is refused.
 	stream := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return h.server },
-		&sdk.StreamableHTTPOptions{Logger: log, MaxRequestBodyBytes: MaxBody, SessionTimeout: SessionTimeout})
+		&sdk.StreamableHTTPOptions{Logger: log, MaxRequestBodyBytes: MaxBody, SessionTimeout: SessionIdle})
 	verify := auth.RequireBearerToken(func(ctx context.Context, _ string, _ *http.Request) (*auth.TokenInfo, error) {
 		u, ok := ctx.Value(userKey{}).(engine.User)
 		if !ok {

@@ -70,7 +70,17 @@ func tool[In sited](h *Handler, name, desc string, body func(c *call, in In) (an
 				return errorResult(CodeUnauthenticated, locales.T(locales.With(ctx, "en"), "mcp.unauthenticated"), nil), nil, nil
 			}
 			c := &call{ctx: ctxOf(ctx, u), u: u}
-			cr := automations.CallRequest{Tool: name, MayWrite: writes, MayRequestApproval: requests}
+			session := ""
+			if req.Session != nil {
+				session = req.Session.ID()
+			}
+			if u.Agent.AutomationID == "" {
+				agent := *u.Agent
+				agent.Tainted = h.sessions.used(session) // a person's key: its session's taint (§11.4)
+				c.u.Agent = &agent
+				u = c.u
+			}
+			cr := automations.CallRequest{Tool: name, MayWrite: writes, MayRequestApproval: requests, SiteID: in.site()}
 			if k, ok := any(in).(keyed); ok {
 				cr.AutomationKey = k.ownAutomation(u)
 			}
@@ -92,6 +102,9 @@ func tool[In sited](h *Handler, name, desc string, body func(c *call, in In) (an
 				res := automations.CallResult{Refused: err != nil, Write: err == nil && c.wrote, ApprovalRequest: err == nil && c.requested}
 				if eerr := started.End(ctx, res); eerr != nil {
 					err = eerr
+				}
+				if err == nil && started.TaintsSession(res) {
+					h.sessions.taint(session)
 				}
 			}
 			code := ""
@@ -349,7 +362,7 @@ func (h *Handler) addTools() {
 			}
 			return api.RunDetailJSON(d), nil
 		})
-	tool(h, "get_mode", "This call's mode and scopes; inside a run, the run.",
+	tool(h, "get_mode", "This call's mode and scopes; inside a run, the run; for a person's key, whether this session is tainted.",
 		func(c *call, _ NoInput) (any, error) {
 			scopes := make([]string, 0, len(c.u.Scopes))
 			for _, s := range engine.HeldScopes(c.u) {
@@ -358,6 +371,8 @@ func (h *Handler) addTools() {
 			out := map[string]any{"mode": string(c.u.Agent.Mode), "scopes": scopes, "keyId": c.u.Agent.KeyID}
 			if c.u.Agent.AutomationID != "" {
 				out["automationId"] = c.u.Agent.AutomationID
+			} else {
+				out["tainted"] = c.u.Agent.Tainted // this session read visitor-supplied text (§11.4)
 			}
 			if r := c.run; r != nil {
 				out["run"] = map[string]any{"runId": r.RunID, "endsAt": r.EndsAt, "budgetLeft": r.BudgetLeft, "tainted": r.Tainted}
