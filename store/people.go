@@ -14,7 +14,7 @@ import (
 // Members lists a site's members with their role there, by name.
 func (s *Store) Members(ctx context.Context, siteID string) ([]people.Member, error) {
 	rows, err := s.read.QueryContext(ctx, `SELECT `+memberColumns+`, m.created_at FROM memberships m
-		JOIN users u ON u.id = m.user_id WHERE m.site_id = ? ORDER BY u.name COLLATE NOCASE, u.id`, siteID)
+		JOIN users u ON u.id = m.user_id WHERE m.site_id = ? ORDER BY lower(u.name), u.id`, siteID)
 	if err != nil {
 		return nil, fmt.Errorf("store: members: %w", err)
 	}
