@@ -230,3 +230,25 @@ func (s *Store) UsePasswordReset(ctx context.Context, hash string, now time.Time
 	})
 	return u, err
 }
+
+// MemberSites reads, for every member of siteID, every site they are a
+// member of with their role there, in one statement.
+func (s *Store) MemberSites(ctx context.Context, siteID string) (people.Sites, error) {
+	rows, err := s.read.QueryContext(ctx, `SELECT m.user_id, m.site_id, m.role FROM memberships m
+		WHERE m.user_id IN (SELECT user_id FROM memberships WHERE site_id = ?) ORDER BY m.user_id, m.site_id`, siteID)
+	if err != nil {
+		return nil, fmt.Errorf("store: member sites: %w", err)
+	}
+	defer rows.Close()
+	out := people.Sites{}
+	for rows.Next() {
+		var userID, role string
+		var m engine.Membership
+		if err := rows.Scan(&userID, &m.SiteID, &role); err != nil {
+			return nil, fmt.Errorf("store: member sites: %w", err)
+		}
+		m.Role = policy.Role(role)
+		out[userID] = append(out[userID], m)
+	}
+	return out, rows.Err()
+}

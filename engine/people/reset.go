@@ -45,10 +45,14 @@ type ResetStore interface {
 
 // ResetLink makes a one-time link with which the member userID chooses a
 // new password, and returns its secret: shown once, only its hash is kept,
-// good for ResetLife. The rules of a role change hold: not one's own, and
-// an Owner's only by an Owner.
+// good for ResetLife. The link opens the whole account, with its roles on
+// every site, so u must manage the member on every site of theirs
+// (onAccount: CodeMemberElsewhere otherwise), besides the rules of a role
+// change here: not one's own, and an Owner's only by an Owner. Every
+// refusal about a member is audited on the site
+// (member.password_reset_refused).
 func (p *People) ResetLink(ctx context.Context, u engine.User, siteID, userID string) (string, PasswordReset, error) {
-	m, err := p.target(ctx, u, siteID, userID)
+	m, err := p.accountTarget(ctx, u, siteID, userID, "member.password_reset_refused")
 	if err != nil {
 		return "", PasswordReset{}, err
 	}

@@ -40,7 +40,7 @@ func (h *Handler) renderPeople(w http.ResponseWriter, r *http.Request, status in
 	for _, m := range members {
 		v.Members = append(v.Members, templates.MemberRow{ID: m.User.ID, Name: m.User.Name, Email: m.User.Email,
 			Role: string(m.User.Role), Joined: m.Joined.In(loc), Self: m.User.ID == st.user.ID,
-			Locked: m.User.Role == policy.Owner && st.user.Role != policy.Owner})
+			Locked: !m.Can.Manage, ResetPassword: m.Can.ResetPassword, Elsewhere: m.Can.Elsewhere})
 	}
 	for _, i := range open {
 		v.Invitations = append(v.Invitations, templates.InvitationRow{ID: i.ID, Email: i.Email, Role: string(i.Role),
