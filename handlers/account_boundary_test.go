@@ -116,6 +116,34 @@ func TestPasswordResetOfSomeoneOnAnotherSite(t *testing.T) {
 	}
 }
 
+// mcpStatus is the HTTP status /mcp answers a tools/list with secret.
+func (a *testApp) mcpStatus(t *testing.T, secret string) int {
+	t.Helper()
+	req, _ := http.NewRequest("POST", a.URL+"/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
+	req.Header.Set("Authorization", "Bearer "+secret)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
+// apiStatus is the HTTP status /api/sites answers a bearer token.
+func (a *testApp) apiStatus(t *testing.T, secret string) int {
+	t.Helper()
+	req, _ := http.NewRequest("GET", a.URL+"/api/sites", nil)
+	req.Header.Set("Authorization", "Bearer "+secret)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
 // credentials gives u an access token and a person's agent key on the
 // site, and returns their secrets.
 func (a *testApp) credentials(t *testing.T, u engine.User, siteID string) (token, key string) {
@@ -129,6 +157,118 @@ func (a *testApp) credentials(t *testing.T, u engine.User, siteID string) (token
 		t.Fatal(err)
 	}
 	return token, key
+}
+
+// Issue 36, hole 4: a password reset (someone else may have held the
+// account) ends every session, revokes the access tokens and the person's
+// agent keys, with one audit row, and Your account says what ended, in the
+// person's language.
+func TestResetEndsEveryCredential(t *testing.T) {
+	t.Parallel()
+	a := newApp(t)
+	admin := a.addUser(t, "admin@example.com", "Ali Admin", policy.Admin, "en")
+	for _, c := range []struct {
+		name     string
+		u        engine.User
+		lang     string
+		sessions int
+		want     []string
+	}{
+		{"English", a.editor, "en", 1, []string{"Your new password is set.", "1 session was signed out.", "1 access token was revoked.",
+			"1 agent key was revoked."}},
+		{"Turkish", a.contributor, "tr", 2, []string{"Yeni parolanız belirlendi.", "2 oturum kapatıldı.", "1 erişim anahtarı geçersiz kılındı.",
+			"1 yapay zekâ ajanı anahtarı geçersiz kılındı."}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			a.setLang(t, c.u, c.lang)
+			var elsewhere []*client
+			for range c.sessions {
+				elsewhere = append(elsewhere, a.signedIn(t, c.u))
+			}
+			token, key := a.credentials(t, c.u, a.site.ID)
+			if s := a.apiStatus(t, token); s != http.StatusOK {
+				t.Fatalf("the token before the reset: %d", s)
+			}
+			if s := a.mcpStatus(t, key); s == http.StatusUnauthorized {
+				t.Fatalf("the agent key before the reset: %d", s)
+			}
+			ali := a.signedIn(t, admin)
+			res := ali.check(t, scenario{Name: "Link", Method: "POST", URL: "/studio/people/" + c.u.ID + "/reset-password",
+				Form: url.Values{"csrf_token": {ali.token()}}, ExpectedStatus: http.StatusOK})
+			link := resetLink(t, res.Body)
+			resets := a.count(t, `SELECT count(*) FROM audit WHERE action = 'account.password_reset'`)
+
+			guest := a.client(t, "")
+			csrf := guest.csrf(link)
+			guest.check(t, scenario{Name: "Set", Method: "POST", URL: "/studio/reset", ExpectedStatus: http.StatusSeeOther,
+				Form:            url.Values{"csrf_token": {csrf}, "token": {strings.TrimPrefix(link, "/studio/reset?token=")}, "password": {"a freshly chosen secret"}},
+				ExpectedHeaders: map[string]string{"Location": "/studio/account"}})
+			guest.check(t, scenario{Name: "Account", URL: "/studio/account", ExpectedStatus: http.StatusOK, ExpectedContent: c.want})
+			guest.check(t, scenario{Name: "Once", URL: "/studio/account", ExpectedStatus: http.StatusOK, NotExpectedContent: c.want[1:]})
+			if s := a.apiStatus(t, token); s != http.StatusUnauthorized {
+				t.Errorf("the token after the reset: %d, want 401", s)
+			}
+			if s := a.mcpStatus(t, key); s != http.StatusUnauthorized {
+				t.Errorf("the agent key after the reset: %d, want 401", s)
+			}
+			for _, e := range elsewhere {
+				e.check(t, scenario{Name: "SignedOut", URL: "/studio/schedules", ExpectedStatus: http.StatusSeeOther})
+			}
+			if n := a.count(t, `SELECT count(*) FROM audit WHERE action = 'account.password_reset'`); n != resets+1 {
+				t.Errorf("%d audit rows of resets, want %d", n, resets+1)
+			}
+		})
+	}
+}
+
+// A password change and "Sign out everywhere else" end the other sessions
+// only (the person is the one signed in): the access tokens and agent keys
+// stay, and Your account says how many sessions ended, in English and
+// Turkish, with one audit row each.
+func TestPasswordChangeEndsOtherSessionsOnly(t *testing.T) {
+	t.Parallel()
+	a := newApp(t)
+	here := a.signedIn(t, a.editor)
+	there, phone := a.signedIn(t, a.editor), a.signedIn(t, a.editor)
+	token, key := a.credentials(t, a.editor, a.site.ID)
+	here.check(t, scenario{Name: "Password", Method: "POST", URL: "/studio/account/password", ExpectedStatus: http.StatusSeeOther,
+		Form: url.Values{"csrf_token": {here.token()}, "current": {password}, "password": {"a brand new secret"}}})
+	here.check(t, scenario{Name: "Said", URL: "/studio/account", ExpectedStatus: http.StatusOK,
+		ExpectedContent: []string{"Password changed.", "2 other sessions were signed out."}})
+	for _, c := range []*client{there, phone} {
+		c.check(t, scenario{Name: "SignedOut", URL: "/studio/schedules", ExpectedStatus: http.StatusSeeOther})
+	}
+	if s := a.apiStatus(t, token); s != http.StatusOK {
+		t.Errorf("the token after a password change: %d, want 200", s)
+	}
+	if s := a.mcpStatus(t, key); s == http.StatusUnauthorized {
+		t.Errorf("the agent key after a password change: %d", s)
+	}
+	if n := a.count(t, `SELECT count(*) FROM audit WHERE action = 'account.password_changed' AND details = '{"sessions":2}'`); n != 1 {
+		t.Errorf("%d audit rows of the change with its count, want 1", n)
+	}
+
+	here.check(t, scenario{Name: "Alone", Method: "POST", URL: "/studio/account/sessions/end-others",
+		Form: url.Values{"csrf_token": {here.token()}}, ExpectedStatus: http.StatusSeeOther})
+	here.check(t, scenario{Name: "NoneOpen", URL: "/studio/account", ExpectedStatus: http.StatusOK,
+		ExpectedContent: []string{"No other session of yours was open."}})
+
+	a.setLang(t, a.editor, "tr")
+	tablet := a.client(t, "")
+	token2 := tablet.csrf("/studio/login")
+	tablet.check(t, scenario{Name: "SignIn", Method: "POST", URL: "/studio/login", ExpectedStatus: http.StatusSeeOther,
+		Form: url.Values{"csrf_token": {token2}, "email": {a.editor.Email}, "password": {"a brand new secret"}}})
+	here.check(t, scenario{Name: "EndOthers", Method: "POST", URL: "/studio/account/sessions/end-others",
+		Form: url.Values{"csrf_token": {here.token()}}, ExpectedStatus: http.StatusSeeOther})
+	here.check(t, scenario{Name: "InTurkish", URL: "/studio/account", ExpectedStatus: http.StatusOK,
+		ExpectedContent: []string{"Başka her yerdeki oturumlarınız kapatıldı.", "Başka 1 oturum kapatıldı."}})
+	tablet.check(t, scenario{Name: "TabletOut", URL: "/studio/schedules", ExpectedStatus: http.StatusSeeOther})
+	if s := a.apiStatus(t, token); s != http.StatusOK {
+		t.Errorf("the token after signing out everywhere else: %d, want 200", s)
+	}
+	if n := a.count(t, `SELECT count(*) FROM audit WHERE action = 'account.sessions_ended'`); n != 2 {
+		t.Errorf("%d audit rows of signing out everywhere else, want 2", n)
+	}
 }
 
 // The use cases of people, accounts and agent keys, each classified by

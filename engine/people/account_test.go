@@ -2,10 +2,13 @@ package people_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"testing"
 
 	"studio/engine"
+	"studio/engine/agents"
+	"studio/engine/identity"
 	"studio/engine/internal/enginetest"
 	"studio/engine/people"
 	"studio/engine/policy"
@@ -161,4 +164,153 @@ func abilitiesOf(t *testing.T, p *people.People, u engine.User, siteID, userID s
 	}
 	t.Fatalf("%s is not listed", userID)
 	return people.MemberAbilities{}
+}
+
+// A reset ends everything that signs in as the account (issue 36): every
+// session, every access token and every agent key the person owns, on
+// every site, in one transaction with one audit row; an automation's own
+// key stays. A password change ends the other sessions only.
+func TestResetEndsEveryCredential(t *testing.T) {
+	b := enginetest.New(t)
+	p := newPeople(b)
+	keys := agents.New(b.Store, b.Clock)
+	ctx := context.Background()
+	other := partner(t, b, map[string]policy.Role{b.Admin.ID: policy.Editor, b.Owner.ID: policy.Owner})
+	var sids []string
+	for _, ua := range []string{"Firefox/140.0", "Safari/604.1"} {
+		sid, err := b.Identity.StartSession(ctx, b.Admin, ua)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sids = append(sids, sid)
+	}
+	tokens := map[string]string{}
+	for _, name := range []string{"Deploy script", "Feed importer"} {
+		secret, tok, err := b.Identity.CreateToken(ctx, b.Admin, name, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tokens[tok.ID] = secret
+	}
+	_, hereSecret, err := keys.Mint(ctx, b.Admin, b.Site.ID, agents.KeyInput{Name: "Desk", Mode: policy.ModePlan})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, thereSecret, err := keys.Mint(ctx, enginetest.On(b.Admin, other.ID), other.ID, agents.KeyInput{Name: "Partner desk", Mode: policy.ModePlan})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, taskSecret, err := keys.MintForNewAutomation(ctx, b.Admin, b.Site.ID, "aut_task", "Link fixer", policy.ModePlan, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Someone else's credentials stay whatever happens.
+	if _, _, err := b.Identity.CreateToken(ctx, b.Editor, "Elif's script", nil); err != nil {
+		t.Fatal(err)
+	}
+
+	secret, _, err := p.ResetLink(ctx, b.Owner, b.Site.ID, b.Admin.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A refused password changes nothing.
+	if _, _, err := p.Reset(ctx, secret, "short"); err == nil {
+		t.Fatal("a short password was taken")
+	}
+	if n := b.Count(t, `SELECT count(*) FROM tokens WHERE revoked_at IS NOT NULL`); n != 0 {
+		t.Fatalf("a refused reset revoked %d tokens", n)
+	}
+	u, ended, err := p.Reset(ctx, secret, "a freshly chosen secret")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ended.Sessions != 2 || len(ended.Tokens) != 2 || len(ended.AgentKeys) != 2 || u.SessionEpoch != ended.Epoch {
+		t.Errorf("ended %+v (account epoch %d): want 2 sessions, 2 tokens, 2 agent keys", ended, u.SessionEpoch)
+	}
+	for id, s := range tokens {
+		if _, err := b.Identity.TokenUser(ctx, s); !errors.Is(err, engine.ErrNotFound) {
+			t.Errorf("token %s after the reset: %v", id, err)
+		}
+	}
+	for _, s := range []string{hereSecret, thereSecret} {
+		_, err := keys.Authenticate(ctx, s)
+		enginetest.WantRefusal(t, err, agents.CodeUnauthorized, "")
+	}
+	if _, err := keys.Authenticate(ctx, taskSecret); err != nil {
+		t.Errorf("the automation's own key after the reset: %v", err)
+	}
+	if n := b.Count(t, `SELECT count(*) FROM tokens WHERE user_id = ? AND revoked_at IS NULL`, b.Editor.ID); n != 1 {
+		t.Errorf("someone else's tokens: %d live, want 1", n)
+	}
+	for _, sid := range sids {
+		if _, err := b.Identity.SessionUser(ctx, b.Admin.ID, sid, b.Admin.SessionEpoch); !errors.Is(err, engine.ErrNotFound) {
+			t.Errorf("session %s after the reset: %v", sid, err)
+		}
+	}
+	if n := b.Count(t, `SELECT count(*) FROM audit WHERE action = 'account.password_reset'`); n != 1 {
+		t.Errorf("%d audit rows of the reset, want 1", n)
+	}
+	var row struct {
+		Sessions  int
+		Tokens    []string
+		AgentKeys []identity.RevokedKey
+	}
+	if err := json.Unmarshal([]byte(b.Text(t, `SELECT details FROM audit WHERE action = 'account.password_reset' AND coalesce(site_id, '') = ''`)), &row); err != nil {
+		t.Fatal(err)
+	}
+	if row.Sessions != 2 || len(row.Tokens) != 2 || len(row.AgentKeys) != 2 || row.AgentKeys[0].SiteID == row.AgentKeys[1].SiteID {
+		t.Errorf("the reset's audit row says %+v: want 2 sessions, 2 tokens and a key on each site", row)
+	}
+	if n := b.Count(t, `SELECT count(*) FROM audit WHERE action IN ('token.revoke', 'agent.key.revoke')`); n != 0 {
+		t.Errorf("%d further audit rows, want the reset's one", n)
+	}
+
+	// A password change afterwards: the other sessions end, this one and
+	// the new token and key stay.
+	id := b.Identity
+	this, err := id.StartSession(ctx, u, "Firefox/140.0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	phone, err := id.StartSession(ctx, u, "Safari/604.1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	newToken, _, err := id.CreateToken(ctx, enginetest.On(u, b.Site.ID), "New script", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, newKey, err := keys.Mint(ctx, enginetest.On(b.Admin, b.Site.ID), b.Site.ID, agents.KeyInput{Name: "New desk", Mode: policy.ModePlan})
+	if err != nil {
+		t.Fatal(err)
+	}
+	changed, err := id.ChangePassword(ctx, u, this, "a freshly chosen secret", "another fresh secret", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if changed.Sessions != 1 || changed.Tokens != nil || changed.AgentKeys != nil {
+		t.Errorf("a password change ended %+v, want the other session only", changed)
+	}
+	if _, err := id.SessionUser(ctx, u.ID, phone, u.SessionEpoch); !errors.Is(err, engine.ErrNotFound) {
+		t.Errorf("the other session after the change: %v", err)
+	}
+	if err := id.KeepSession(ctx, u, this, changed.Epoch); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := id.SessionUser(ctx, u.ID, this, changed.Epoch); err != nil {
+		t.Errorf("this session after the change: %v", err)
+	}
+	if _, err := id.TokenUser(ctx, newToken); err != nil {
+		t.Errorf("the token after a password change: %v", err)
+	}
+	if _, err := keys.Authenticate(ctx, newKey); err != nil {
+		t.Errorf("the agent key after a password change: %v", err)
+	}
+	ended2, err := id.EndOtherSessions(ctx, u, this)
+	if err != nil || ended2.Sessions != 0 {
+		t.Errorf("signing out everywhere else with no other session: %+v, %v", ended2, err)
+	}
+	if got := b.Text(t, `SELECT details FROM audit WHERE action = 'account.password_changed'`); got != `{"sessions":1}` {
+		t.Errorf("the change's audit row: %s", got)
+	}
 }
