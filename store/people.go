@@ -3,10 +3,14 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"studio/engine"
+	"studio/engine/identity"
 	"studio/engine/people"
 	"studio/engine/policy"
 )
@@ -14,7 +18,7 @@ import (
 // Members lists a site's members with their role there, by name.
 func (s *Store) Members(ctx context.Context, siteID string) ([]people.Member, error) {
 	rows, err := s.read.QueryContext(ctx, `SELECT `+memberColumns+`, m.created_at FROM memberships m
-		JOIN users u ON u.id = m.user_id WHERE m.site_id = ? ORDER BY u.name COLLATE NOCASE, u.id`, siteID)
+		JOIN users u ON u.id = m.user_id WHERE m.site_id = ? ORDER BY lower(u.name), u.id`, siteID)
 	if err != nil {
 		return nil, fmt.Errorf("store: members: %w", err)
 	}
@@ -207,26 +211,90 @@ func (s *Store) OpenPasswordReset(ctx context.Context, hash string, now time.Tim
 }
 
 // UsePasswordReset spends a reset link and sets the account's password,
-// ending its sessions.
-func (s *Store) UsePasswordReset(ctx context.Context, hash string, now time.Time, passwordHash string, a engine.AuditEntry) (engine.User, error) {
+// ending its sessions and revoking its tokens and its own agent keys, with
+// the audit row, in one transaction.
+func (s *Store) UsePasswordReset(ctx context.Context, r people.ResetUse) (engine.User, identity.Ended, error) {
 	var u engine.User
+	var ended identity.Ended
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		var userID string
 		err := tx.QueryRowContext(ctx, `UPDATE password_resets SET used_at = ? WHERE hash = ? AND used_at IS NULL AND expires_at > ?
-			RETURNING user_id`, instant(now), hash, instant(now)).Scan(&userID)
+			RETURNING user_id`, instant(r.At), r.Hash, instant(r.At)).Scan(&userID)
 		if err != nil {
 			return notFound(err)
 		}
-		var epoch int64
+		ended = identity.Ended{Tokens: []string{}, AgentKeys: []identity.RevokedKey{}}
+		if ended.Sessions, err = endLiveSessions(ctx, tx, userID, "", r.At, r.Since); err != nil {
+			return err
+		}
 		if err := tx.QueryRowContext(ctx, `UPDATE users SET password_hash = ?, session_epoch = session_epoch + 1 WHERE id = ?
-			RETURNING session_epoch`, passwordHash, userID).Scan(&epoch); err != nil {
+			RETURNING session_epoch`, r.PasswordHash, userID).Scan(&ended.Epoch); err != nil {
 			return fmt.Errorf("store: use password reset: %w", err)
 		}
+		err = eachRow(ctx, tx, func(rows *sql.Rows) error {
+			var id string
+			err := rows.Scan(&id)
+			ended.Tokens = append(ended.Tokens, id)
+			return err
+		}, `UPDATE tokens SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL RETURNING id`, instant(r.At), userID)
+		if err != nil {
+			return fmt.Errorf("store: use password reset: %w", err)
+		}
+		err = eachRow(ctx, tx, func(rows *sql.Rows) error {
+			var k identity.RevokedKey
+			err := rows.Scan(&k.ID, &k.SiteID)
+			ended.AgentKeys = append(ended.AgentKeys, k)
+			return err
+		}, `UPDATE agent_keys SET revoked_at = ? WHERE owner_id = ? AND revoked_at IS NULL AND automation_id IS NULL
+			RETURNING id, site_id`, instant(r.At), userID)
+		if err != nil {
+			return fmt.Errorf("store: use password reset: %w", err)
+		}
+		// The order RETURNING gives is the engine's own: the row reads alike
+		// on both.
+		slices.Sort(ended.Tokens)
+		slices.SortFunc(ended.AgentKeys, func(a, b identity.RevokedKey) int { return strings.Compare(a.ID, b.ID) })
 		if u, err = scanUser(tx.QueryRowContext(ctx, `SELECT `+accountColumns+` FROM users u WHERE u.id = ?`, userID)); err != nil {
 			return err
 		}
-		u.SessionEpoch = epoch
-		return audit(ctx, tx, a)
+		u.SessionEpoch = ended.Epoch
+		return audit(ctx, tx, r.Audit(ended))
 	})
-	return u, err
+	return u, ended, err
+}
+
+// eachRow runs query in tx and calls scan on each row it answers.
+func eachRow(ctx context.Context, tx *sql.Tx, scan func(*sql.Rows) error, query string, args ...any) error {
+	rows, err := tx.QueryContext(ctx, query, args...)
+	if err != nil {
+		return err
+	}
+	for rows.Next() {
+		if err := scan(rows); err != nil {
+			return errors.Join(err, rows.Close())
+		}
+	}
+	return errors.Join(rows.Err(), rows.Close())
+}
+
+// MemberSites reads, for every member of siteID, every site they are a
+// member of with their role there, in one statement.
+func (s *Store) MemberSites(ctx context.Context, siteID string) (people.Sites, error) {
+	rows, err := s.read.QueryContext(ctx, `SELECT m.user_id, m.site_id, m.role FROM memberships m
+		WHERE m.user_id IN (SELECT user_id FROM memberships WHERE site_id = ?) ORDER BY m.user_id, m.site_id`, siteID)
+	if err != nil {
+		return nil, fmt.Errorf("store: member sites: %w", err)
+	}
+	defer rows.Close()
+	out := people.Sites{}
+	for rows.Next() {
+		var userID, role string
+		var m engine.Membership
+		if err := rows.Scan(&userID, &m.SiteID, &role); err != nil {
+			return nil, fmt.Errorf("store: member sites: %w", err)
+		}
+		m.Role = policy.Role(role)
+		out[userID] = append(out[userID], m)
+	}
+	return out, rows.Err()
 }

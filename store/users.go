@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"studio/engine"
+	"studio/engine/identity"
 	"studio/engine/policy"
 )
 
@@ -98,21 +99,39 @@ func (s *Store) SetUserProfile(ctx context.Context, id, name, lang string, a eng
 	})
 }
 
-// EndSessions moves an account's session epoch on, and sets its password
-// hash when hash is not "", with the audit row: every session signed in
-// before has ended. It returns the new epoch.
-func (s *Store) EndSessions(ctx context.Context, id, hash string, a engine.AuditEntry) (int64, error) {
-	var epoch int64
+// EndSessions ends an account's sessions, and sets its password hash
+// when e.Hash is not "", with the audit row, in one transaction: the live
+// sessions but e.Keep are marked ended and counted, and the epoch moves
+// on, so every session signed in before has ended.
+func (s *Store) EndSessions(ctx context.Context, e identity.SessionsEnd) (identity.Ended, error) {
+	var out identity.Ended
 	err := s.tx(ctx, func(tx *sql.Tx) error {
-		err := tx.QueryRowContext(ctx, `UPDATE users SET session_epoch = session_epoch + 1,
+		n, err := endLiveSessions(ctx, tx, e.UserID, e.Keep, e.At, e.Since)
+		if err != nil {
+			return err
+		}
+		err = tx.QueryRowContext(ctx, `UPDATE users SET session_epoch = session_epoch + 1,
 			password_hash = CASE WHEN ? = '' THEN password_hash ELSE ? END WHERE id = ? RETURNING session_epoch`,
-			hash, hash, id).Scan(&epoch)
+			e.Hash, e.Hash, e.UserID).Scan(&out.Epoch)
 		if err != nil {
 			return fmt.Errorf("store: end sessions: %w", notFound(err))
 		}
-		return audit(ctx, tx, a)
+		out.Sessions = n
+		return audit(ctx, tx, e.Audit(out))
 	})
-	return epoch, err
+	return out, err
+}
+
+// endLiveSessions marks the account's live sessions (not ended, at its
+// epoch now, seen since since) but keep ended at at, and counts them.
+func endLiveSessions(ctx context.Context, tx *sql.Tx, userID, keep string, at, since time.Time) (int, error) {
+	res, err := tx.ExecContext(ctx, `UPDATE user_sessions SET ended_at = ? WHERE user_id = ? AND id <> ? AND ended_at IS NULL
+		AND seen_at >= ? AND epoch = (SELECT session_epoch FROM users WHERE id = ?)`, instant(at), userID, keep, instant(since), userID)
+	if err != nil {
+		return 0, fmt.Errorf("store: end sessions: %w", err)
+	}
+	n, err := res.RowsAffected()
+	return int(n), err
 }
 
 // MemberByID returns the account with id as a member of siteID, with their

@@ -35,10 +35,9 @@ type Store interface {
 	// SetUserProfile changes an account's name and language, with its
 	// audit row.
 	SetUserProfile(ctx context.Context, id, name, lang string, audit engine.AuditEntry) error
-	// EndSessions moves the account's session epoch on (and sets its
-	// password hash, unless hash is ""), with the audit row; it returns
-	// the new epoch.
-	EndSessions(ctx context.Context, id, hash string, audit engine.AuditEntry) (int64, error)
+	// EndSessions writes a SessionsEnd; engine.ErrNotFound when the
+	// account is gone. It returns what ended, with the new epoch.
+	EndSessions(ctx context.Context, e SessionsEnd) (Ended, error)
 	// AppendAudit writes one audit row that goes with no other change (a
 	// failed sign-in).
 	AppendAudit(ctx context.Context, a engine.AuditEntry) error

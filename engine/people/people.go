@@ -5,6 +5,12 @@
 // Owner gives or takes the Owner role; nobody changes or removes their own
 // membership here, so a site always keeps the Owner who acts.
 //
+// Roles are per site, but an account is one across sites: an act on the
+// account itself (a password reset link, which signs in as the person on
+// every site of theirs) is only for someone who manages the person on
+// every one of those sites (issue 36, account.go); a role change and a
+// removal stay per site.
+//
 // What a change of role or a removal does to releases follows from reading
 // the role at their time: a demoted approver's approval is re-checked when
 // the release runs, and a removed person's approvals lapse then
@@ -51,6 +57,8 @@ const secretPrefix = "studio_inv_"
 type Member struct {
 	User   engine.User // with their role on the site
 	Joined time.Time
+	// Can is what the viewer may do to them (Members fills it).
+	Can MemberAbilities
 }
 
 // Invitation is an open invitation to a site: Email may join with Role
@@ -89,6 +97,12 @@ type Acceptance struct {
 type Store interface {
 	Members(ctx context.Context, siteID string) ([]Member, error)
 	MemberByID(ctx context.Context, siteID, id string) (engine.User, error)
+	// MemberSites reads, for every member of siteID, every site they are
+	// a member of (siteID among them) with their role there.
+	MemberSites(ctx context.Context, siteID string) (Sites, error)
+	// AppendAudit writes one audit row that goes with no other change (a
+	// refused act on an account).
+	AppendAudit(ctx context.Context, a engine.AuditEntry) error
 	UserByEmail(ctx context.Context, email string) (engine.User, string, error)
 	// SetMemberRole changes a member's role with its audit row, in one
 	// transaction; engine.ErrNotFound when they are not a member.
@@ -147,12 +161,24 @@ func mayGive(u engine.User, role policy.Role) bool {
 	return role != policy.Owner || u.Role == policy.Owner
 }
 
-// Members lists the site's members, by name.
+// Members lists the site's members, by name, each with what u may do to
+// them (Member.Can).
 func (p *People) Members(ctx context.Context, u engine.User, siteID string) ([]Member, error) {
 	if err := manages(u, siteID); err != nil {
 		return nil, err
 	}
-	return p.store.Members(ctx, siteID)
+	members, err := p.store.Members(ctx, siteID)
+	if err != nil {
+		return nil, err
+	}
+	sites, err := p.store.MemberSites(ctx, siteID)
+	if err != nil {
+		return nil, err
+	}
+	for i := range members {
+		members[i].Can = abilities(u, members[i].User, sites)
+	}
+	return members, nil
 }
 
 // Authors lists the site's members by name for someone who reads its
@@ -177,8 +203,8 @@ func (p *People) target(ctx context.Context, u engine.User, siteID, userID strin
 	if err != nil {
 		return engine.User{}, err
 	}
-	if !mayGive(u, m.Role) {
-		return engine.User{}, engine.Refuse(CodeOwnerOnly, "")
+	if err := onSite(u, m); err != nil {
+		return engine.User{}, err
 	}
 	return m, nil
 }

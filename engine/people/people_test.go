@@ -256,7 +256,7 @@ func TestResetLinkExpires(t *testing.T) {
 		t.Fatalf("a second before it expires: %+v, %v", u, err)
 	}
 	b.Clock.Set(b.Clock.Now().Add(time.Second))
-	if _, err := p.Reset(ctx, secret, password); !errors.Is(err, engine.ErrNotFound) {
+	if _, _, err := p.Reset(ctx, secret, password); !errors.Is(err, engine.ErrNotFound) {
 		t.Fatalf("an expired link: %v", err)
 	}
 	if _, err := p.OpenReset(ctx, "studio_inv_"+secret[len("studio_rst_"):]); !errors.Is(err, engine.ErrNotFound) {

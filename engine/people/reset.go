@@ -36,19 +36,35 @@ type ResetStore interface {
 	// OpenPasswordReset is the account of the reset link with hash open at
 	// now; engine.ErrNotFound otherwise.
 	OpenPasswordReset(ctx context.Context, hash string, now time.Time) (engine.User, error)
-	// UsePasswordReset spends the link with hash (open at now), sets the
-	// account's password hash and moves its session epoch on, with the
-	// audit row, in one transaction; engine.ErrNotFound when it is not
-	// open. It returns the account as it is now.
-	UsePasswordReset(ctx context.Context, hash string, now time.Time, passwordHash string, audit engine.AuditEntry) (engine.User, error)
+	// UsePasswordReset writes a ResetUse in one transaction; engine.ErrNotFound
+	// when its link is not open. It returns the account as it is now and
+	// what ended.
+	UsePasswordReset(ctx context.Context, r ResetUse) (engine.User, identity.Ended, error)
+}
+
+// ResetUse is a reset link used, written in one transaction: the link with
+// Hash (open at At) is spent; the account's password hash becomes
+// PasswordHash and its session epoch moves on, so every session ends (its
+// live ones, seen since Since, are marked ended and counted); every
+// personal access token of the account and every agent key it owns that
+// is no automation's own is revoked at At, on every site; and the one
+// audit row Audit makes of what ended is appended.
+type ResetUse struct {
+	Hash, PasswordHash string
+	At, Since          time.Time
+	Audit              func(identity.Ended) engine.AuditEntry
 }
 
 // ResetLink makes a one-time link with which the member userID chooses a
 // new password, and returns its secret: shown once, only its hash is kept,
-// good for ResetLife. The rules of a role change hold: not one's own, and
-// an Owner's only by an Owner.
+// good for ResetLife. The link opens the whole account, with its roles on
+// every site, so u must manage the member on every site of theirs
+// (onAccount: CodeMemberElsewhere otherwise), besides the rules of a role
+// change here: not one's own, and an Owner's only by an Owner. Every
+// refusal about a member is audited on the site
+// (member.password_reset_refused).
 func (p *People) ResetLink(ctx context.Context, u engine.User, siteID, userID string) (string, PasswordReset, error) {
-	m, err := p.target(ctx, u, siteID, userID)
+	m, err := p.accountTarget(ctx, u, siteID, userID, "member.password_reset_refused")
 	if err != nil {
 		return "", PasswordReset{}, err
 	}
@@ -74,21 +90,28 @@ func (p *People) OpenReset(ctx context.Context, secret string) (engine.User, err
 	return p.store.OpenPasswordReset(ctx, hash(secret), p.e.Now())
 }
 
-// Reset sets the account's new password with the link secret, once: every
-// session of theirs ends. It returns the account, to be signed in. A
-// password the rules refuse changes nothing.
-func (p *People) Reset(ctx context.Context, secret, password string) (engine.User, error) {
+// Reset sets the account's new password with the link secret, once. As
+// someone else may have held the account, everything that signs in as it
+// ends in the same transaction: every session, every personal access
+// token and every agent key of the person's (not an automation's own), on
+// every site, with one audit row (account.password_reset, no site: the
+// act is the account's). It returns the account, to be signed in anew, and
+// what ended. A password the rules refuse changes nothing.
+func (p *People) Reset(ctx context.Context, secret, password string) (engine.User, identity.Ended, error) {
 	u, err := p.OpenReset(ctx, secret)
 	if err != nil {
-		return engine.User{}, err
+		return engine.User{}, identity.Ended{}, err
 	}
 	if err := identity.CheckPassword(password); err != nil {
-		return engine.User{}, err
+		return engine.User{}, identity.Ended{}, err
 	}
 	h, err := bcrypt.GenerateFromPassword([]byte(password), bcrypt.DefaultCost)
 	if err != nil {
-		return engine.User{}, err
+		return engine.User{}, identity.Ended{}, err
 	}
-	return p.store.UsePasswordReset(ctx, hash(secret), p.e.Now(), string(h),
-		engine.AuditEntry{Action: "account.password_reset", Actor: u.Actor(), At: p.e.Now()})
+	now := p.e.Now()
+	return p.store.UsePasswordReset(ctx, ResetUse{Hash: hash(secret), PasswordHash: string(h), At: now,
+		Since: now.Add(-identity.SessionIdle), Audit: func(e identity.Ended) engine.AuditEntry {
+			return engine.AuditEntry{Action: "account.password_reset", Actor: u.Actor(), At: now, Details: e.Details()}
+		}})
 }

@@ -67,10 +67,12 @@ func (h *Handler) SaveProfile(w http.ResponseWriter, r *http.Request) {
 }
 
 // ChangePassword sets a new password once the current one is right; the
-// person's other sessions end, this one stays.
+// person's other sessions end, this one stays, and the next page says how
+// many ended.
 func (h *Handler) ChangePassword(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	epoch, err := h.identity.ChangePassword(ctx, *stateOf(ctx).user, r.PostFormValue("current"), r.PostFormValue("password"), clientIP(r))
+	ended, err := h.identity.ChangePassword(ctx, *stateOf(ctx).user, h.sessions.GetString(ctx, keySession),
+		r.PostFormValue("current"), r.PostFormValue("password"), clientIP(r))
 	if msg, status, ok := signInRefused(w, r, err); ok { // a lock: too many wrong passwords
 		h.renderAccount(w, r, status, templates.AccountPage{Errors: templates.FieldErrors{"current": msg}})
 		return
@@ -82,27 +84,30 @@ func (h *Handler) ChangePassword(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	if err := h.stayIn(r, epoch); err != nil {
+	if err := h.stayIn(r, ended.Epoch); err != nil {
 		h.fail(w, r, err)
 		return
 	}
 	h.flash(r, "account.password_changed")
+	h.flashEnded(r, ended, false)
 	http.Redirect(w, r, to(r, "/studio/account"), http.StatusSeeOther)
 }
 
-// EndOtherSessions signs the person out everywhere but here.
+// EndOtherSessions signs the person out everywhere but here, and the next
+// page says how many sessions ended.
 func (h *Handler) EndOtherSessions(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	epoch, err := h.identity.EndOtherSessions(ctx, *stateOf(ctx).user)
+	ended, err := h.identity.EndOtherSessions(ctx, *stateOf(ctx).user, h.sessions.GetString(ctx, keySession))
 	if err != nil {
 		h.fail(w, r, err)
 		return
 	}
-	if err := h.stayIn(r, epoch); err != nil {
+	if err := h.stayIn(r, ended.Epoch); err != nil {
 		h.fail(w, r, err)
 		return
 	}
 	h.flash(r, "account.sessions_ended")
+	h.flashEnded(r, ended, false)
 	http.Redirect(w, r, to(r, "/studio/account"), http.StatusSeeOther)
 }
 

@@ -40,7 +40,7 @@ func (h *Handler) renderPeople(w http.ResponseWriter, r *http.Request, status in
 	for _, m := range members {
 		v.Members = append(v.Members, templates.MemberRow{ID: m.User.ID, Name: m.User.Name, Email: m.User.Email,
 			Role: string(m.User.Role), Joined: m.Joined.In(loc), Self: m.User.ID == st.user.ID,
-			Locked: m.User.Role == policy.Owner && st.user.Role != policy.Owner})
+			Locked: !m.Can.Manage, ResetPassword: m.Can.ResetPassword, Elsewhere: m.Can.Elsewhere})
 	}
 	for _, i := range open {
 		v.Invitations = append(v.Invitations, templates.InvitationRow{ID: i.ID, Email: i.Email, Role: string(i.Role),
@@ -249,8 +249,9 @@ func (h *Handler) ResetForm(w http.ResponseWriter, r *http.Request) {
 	h.renderReset(w, r, http.StatusOK, templates.ResetForm{Token: token, Name: u.Name})
 }
 
-// Reset sets the new password of a reset link and signs the person in;
-// their other sessions have ended.
+// Reset sets the new password of a reset link and signs the person in
+// anew, on Your account, which says what ended: every session of theirs,
+// their access tokens and their agent keys.
 func (h *Handler) Reset(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	token := r.PostFormValue("token")
@@ -258,14 +259,21 @@ func (h *Handler) Reset(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	done, err := h.people.Reset(ctx, token, r.PostFormValue("password"))
+	done, ended, err := h.people.Reset(ctx, token, r.PostFormValue("password"))
 	if fields := fieldRefusals(ctx, err); fields != nil {
 		h.renderReset(w, r, http.StatusUnprocessableEntity, templates.ResetForm{Token: token, Name: u.Name, Errors: fields})
 		return
 	}
-	if linkOpen(h, w, r, err, "reset.not_open") { // used meanwhile
-		h.signInAndGo(w, r, done, "reset.done")
+	if !linkOpen(h, w, r, err, "reset.not_open") { // used meanwhile
+		return
 	}
+	if err := h.signIn(r, done); err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	h.flash(r, "reset.done")
+	h.flashEnded(r, ended, true)
+	http.Redirect(w, r, to(r, "/studio/account"), http.StatusSeeOther)
 }
 
 func (h *Handler) openReset(w http.ResponseWriter, r *http.Request, token string) (engine.User, bool) {

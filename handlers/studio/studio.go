@@ -12,6 +12,7 @@ import (
 	"crypto/subtle"
 	"encoding/base64"
 	"errors"
+	"fmt"
 	"log/slog"
 	"mime"
 	"net/http"
@@ -86,6 +87,9 @@ const (
 	// keySession is the session's id in the account's list of sessions
 	// (identity.StartSession).
 	keySession = "sid"
+	// keyEnded is what a password change, reset or "sign out everywhere
+	// else" ended, for the next page's notice (flashEnded).
+	keyEnded = "ended"
 )
 
 // CSRFField is the form field (and X-CSRF-Token the header) carrying the
@@ -401,7 +405,8 @@ func to(r *http.Request, p string) string { return templates.StudioPath(r.Contex
 func (h *Handler) page(r *http.Request, titleKey, nav string) templates.Page {
 	ctx := r.Context()
 	st := stateOf(ctx)
-	p := templates.Page{Title: locales.T(ctx, titleKey), Nav: nav, CSRF: st.csrf, Flash: h.sessions.PopString(ctx, keyNext)}
+	p := templates.Page{Title: locales.T(ctx, titleKey), Nav: nav, CSRF: st.csrf, Flash: h.sessions.PopString(ctx, keyNext),
+		Ended: poppedEnded(h.sessions.PopString(ctx, keyEnded))}
 	if st.user != nil {
 		p.User = &templates.UserView{Name: st.user.Name, Role: string(st.user.Role)}
 		can := engine.AbilitiesOfPerson(*st.user)
@@ -447,6 +452,22 @@ func zoneLabel(ctx context.Context, zone string, at time.Time) string {
 
 // flash leaves a one-time notice for the next page.
 func (h *Handler) flash(r *http.Request, key string) { h.sessions.Put(r.Context(), keyNext, key) }
+
+// flashEnded keeps what e ended for the next page's notice, beside the
+// flash: the sessions (other ones, unless reset), and for a reset the
+// access tokens and agent keys revoked.
+func (h *Handler) flashEnded(r *http.Request, e identity.Ended, reset bool) {
+	h.sessions.Put(r.Context(), keyEnded, fmt.Sprintf("%t %d %d %d", reset, e.Sessions, len(e.Tokens), len(e.AgentKeys)))
+}
+
+// poppedEnded reads flashEnded's note back; nil for none.
+func poppedEnded(s string) *templates.EndedView {
+	var v templates.EndedView
+	if _, err := fmt.Sscanf(s, "%t %d %d %d", &v.Reset, &v.Sessions, &v.Tokens, &v.AgentKeys); err != nil {
+		return nil
+	}
+	return &v
+}
 
 // render writes a component with status, rendered into a buffer first so a
 // failure never sends half a page.

@@ -12,6 +12,9 @@ type Page struct {
 	User  *UserView
 	CSRF  string
 	Flash string // message key of a one-time notice
+	// Ended, when set, says beside the notice what a password change, a
+	// reset or "sign out everywhere else" ended.
+	Ended *EndedView
 	Site  SiteView
 	// CanSettings shows the Settings link (site:settings).
 	CanSettings bool
@@ -23,6 +26,14 @@ type Page struct {
 	// one among them); AddSite offers "New site…".
 	Sites   []SiteLink
 	AddSite bool
+}
+
+// EndedView is what an act on the person's own account ended: Sessions
+// other than this one (all of them, for a Reset), and for a reset the
+// access tokens and agent keys it revoked.
+type EndedView struct {
+	Reset                       bool
+	Sessions, Tokens, AgentKeys int
 }
 
 // SiteLink is one of the person's sites in the site switcher: the same

@@ -26,9 +26,13 @@ type PeoplePage struct {
 type MemberRow struct {
 	ID, Name, Email, Role string
 	Joined                time.Time
-	// Self is the viewer; Locked a member the viewer may not change (an
-	// Owner, to an Administrator).
+	// Self is the viewer; Locked a member the viewer may not change (the
+	// viewer, or an Owner to an Administrator).
 	Self, Locked bool
+	// ResetPassword offers a password reset link; Elsewhere says instead
+	// that the member's account is not the viewer's to reset, as they also
+	// work on a site the viewer does not manage them on.
+	ResetPassword, Elsewhere bool
 }
 
 // InvitationRow is an open invitation.
