@@ -16,8 +16,8 @@ const (
 	// MaxOpenReleasesPerPerson open releases on the site.
 	CodeTooManyOpenReleases = "too_many_open_releases"
 	// CodeTooFarForRequest: a request for approval for a time more than
-	// RequestHorizon ahead (§10.5, the agents' rule applied to people
-	// without releases:publish); on the "time" field.
+	// RequestHorizon ahead (§10.5: every agent's; and people's without
+	// releases:publish); on the "time" field.
 	CodeTooFarForRequest = "too_far_for_request"
 )
 
@@ -83,13 +83,16 @@ func (e *Engine) InsertRelease(ctx context.Context, u User, nr NewRelease) error
 	return err
 }
 
-// checkRequestTime refuses a request for approval at at that u files more
-// than RequestHorizon ahead of now, when u may not approve releases
-// (someone who may gives their own approval and files no request). Every
-// use case that files a request with a time calls it: scheduling, moving,
-// re-pinning.
+// checkRequestTime refuses a time more than RequestHorizon ahead of now
+// for a release u would file a request for: always for an agent, whoever
+// owns its key (§10.5: further out an agent proposes a draft and a person
+// schedules it; an auto approval never reaches that far, §10.7), and for a
+// person who may not approve releases (issue 10; someone who may gives
+// their own approval and files no request). Every use case that files a
+// request with a time calls it: scheduling, moving, re-pinning.
 func checkRequestTime(u User, at, now time.Time) error {
-	if policy.Has(u.Role, policy.ReleasesPublish) || !at.After(now.Add(RequestHorizon)) {
+	bound := u.Agent != nil || !policy.Has(u.Role, policy.ReleasesPublish)
+	if !bound || !at.After(now.Add(RequestHorizon)) {
 		return nil
 	}
 	return &Error{Code: CodeTooFarForRequest, Field: "time", Args: map[string]any{"Days": int(RequestHorizon / (24 * time.Hour))}}

@@ -66,6 +66,11 @@ type DraftInput struct {
 	// propose_release: plain text, at most MaxNoteLength), kept on the
 	// release's audit row.
 	Note string
+	// ForSchedule: the draft is made to be scheduled at once (§12
+	// schedule_release with nodeIds), so its time must be one the caller
+	// may ask for (checkRequestTime): a time the schedule would refuse
+	// refuses the draft too, and nothing is left behind.
+	ForSchedule bool
 }
 
 // MaxNoteLength bounds a proposal's note (§12).
@@ -122,6 +127,11 @@ func (e *Engine) CreateDraft(ctx context.Context, u User, in DraftInput) (Releas
 		}
 		if when = w.when(); !w.onApproval {
 			executeAt = &w.at
+			if in.ForSchedule {
+				if err := checkRequestTime(u, w.at, e.Now()); err != nil {
+					return ReleaseRow{}, err
+				}
+			}
 		}
 	}
 	id := ids.New("rel")

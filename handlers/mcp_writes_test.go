@@ -440,3 +440,37 @@ func TestMCPTaintForAPersonsKey(t *testing.T) {
 		t.Fatalf("the same call in a clean session: %v / %+v", out, r.Approval)
 	}
 }
+
+// TestMCPRequestHorizonBindsEveryAgent (issue 36, hole 6; §10.5): an
+// agent asks for approval at most 30 days ahead whoever owns its key — an
+// Editor's key too, whose owner may schedule a year ahead herself — on
+// schedule_release and on reschedule; nothing is written when refused.
+func TestMCPRequestHorizonBindsEveryAgent(t *testing.T) {
+	a := newApp(t)
+	base := a.serve(t, false)
+	s, _ := a.agentSession(t, base, policy.ModeManual)
+	site := a.site.ID
+	at := func(d time.Duration) map[string]any { return map[string]any{"at": start.Add(d).Format(time.RFC3339)} }
+	releases := a.releaseCount(t)
+	out, res := callTool(t, s, "schedule_release", map[string]any{"siteId": site, "nodeIds": []string{a.draft.ID},
+		"when": at(engine.RequestHorizon + time.Hour)})
+	toolError(t, "an Editor's agent 31 days ahead", out, res, engine.CodeTooFarForRequest)
+	if got := a.releaseCount(t); got != releases {
+		t.Fatalf("a refused request wrote a release: %d, was %d", got, releases)
+	}
+	out = okTool(t, s, "schedule_release", map[string]any{"siteId": site, "nodeIds": []string{a.draft.ID},
+		"when": at(engine.RequestHorizon - time.Hour)})
+	id, rev := releaseIDOf(t, out)
+	if out["status"] != "approval-pending" {
+		t.Fatalf("29 days ahead: %v", out)
+	}
+	out, res = callTool(t, s, "reschedule", map[string]any{"siteId": site, "releaseId": id, "expectedRev": rev,
+		"when": at(366 * 24 * time.Hour)})
+	toolError(t, "an agent's move a year ahead", out, res, engine.CodeTooFarForRequest)
+	if r := a.release(t, id); r.Rev != rev || !r.ExecuteAt.Equal(start.Add(engine.RequestHorizon-time.Hour)) {
+		t.Fatalf("a refused move changed the release: rev %d, at %v", r.Rev, r.ExecuteAt)
+	}
+	// The Editor herself may schedule a year ahead: the rule binds agents,
+	// not the role that owns them.
+	a.scheduleAt(t, a.editor, a.otherDraft(t), "2027-10-01", "09:00")
+}

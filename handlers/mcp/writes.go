@@ -199,7 +199,8 @@ func (h *Handler) addWriteTools() {
 			case id == "":
 				// The draft takes the time, so that a time the engine refuses
 				// refuses the draft too: nothing is left behind.
-				row, err := h.eng.CreateDraft(c.ctx, c.u, engine.DraftInput{SiteID: c.site.ID, NodeIDs: in.NodeIDs, When: when})
+				row, err := h.eng.CreateDraft(c.ctx, c.u, engine.DraftInput{SiteID: c.site.ID, NodeIDs: in.NodeIDs, When: when,
+					ForSchedule: true})
 				if err != nil {
 					return nil, err
 				}
