@@ -387,3 +387,51 @@ func TestMCPPauseAutomationByKey(t *testing.T) {
 		t.Fatalf("begin_run after a person's Resume: %v", out)
 	}
 }
+
+// TestMCPPlanRunRefusesWritesByItsMode (issue 36, hole 6): in a plan run
+// whose budget allows no writes, a write tool is refused by its mode
+// (mode_refused) before the budget is asked: the run stays open, nothing
+// is spent but the call, and the automation stays active. Before, the
+// budget answered first, ended the run budget-exceeded and paused it.
+func TestMCPPlanRunRefusesWritesByItsMode(t *testing.T) {
+	t.Parallel()
+	budget := automation.DefaultBudget
+	budget.MaxWrites, budget.MaxApprovalRequests = 0, 0
+	a := newApp(t)
+	f := &runFixture{mcpFixture: &mcpFixture{testApp: a, base: a.serve(t, false)}, app: a}
+	no := false
+	// Its key holds the write scopes, so that only the mode refuses.
+	task, err := a.aut.Create(context.Background(), a.editor, a.site.ID, automations.Input{Name: "Read-only planner",
+		Preset: "daily", Start: "2026-11-03T09:00", Task: &automations.TaskInput{Instructions: "Read and report.",
+			ModeCap: policy.ModePlan, ReadsUntrustedText: &no, WindowMinutes: 30, Budget: &budget,
+			Scopes: []policy.Scope{policy.SchedulesRead, policy.SchedulesWrite, policy.ContentRead, policy.ContentWrite}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.task = task
+	f.runNowWindow(t, f.task.ID)
+	s := f.connect(t, task.NewKey.Secret)
+	out, res := callTool(t, s, "begin_run", map[string]any{"automationId": f.task.ID})
+	if res.IsError {
+		t.Fatalf("begin_run: %v", out)
+	}
+	runID := out["runId"].(string)
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"save_draft", map[string]any{"siteId": f.app.site.ID, "title": "A plan's draft"}},
+		{"propose_release", map[string]any{"siteId": f.app.site.ID, "nodeIds": []string{f.app.draft.ID}}},
+	} {
+		out, res = callTool(t, s, c.tool, c.args)
+		toolError(t, c.tool+" in a plan run", out, res, engine.CodeModeRefused)
+	}
+	r := f.storedRun(t, runID)
+	if r.State != string(automation.RunRunning) || r.Ledger.Usage.Writes != 0 || r.Ledger.Usage.ToolCalls != 2 {
+		t.Fatalf("the run after two refused writes: %s %+v", r.State, r.Ledger.Usage)
+	}
+	if a := f.automation(t, f.task.ID); a.State != automations.AutomationActive {
+		t.Fatalf("the automation after two refused writes: %s %s", a.State, a.PausedReason)
+	}
+	okTool(t, s, "list_releases", map[string]any{"siteId": f.app.site.ID})
+}

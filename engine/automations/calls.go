@@ -105,6 +105,7 @@ func (e *Automations) StartCall(ctx context.Context, u engine.User, req CallRequ
 	tainted := agent.AutomationID == "" && agent.Tainted
 	agent.Tainted = tainted
 	var run Run
+	var budget func() error // the run's budget check, once the gate let the call through
 	if agent.AutomationID != "" {
 		a, r, open, err := e.openRun(ctx, u)
 		if err != nil {
@@ -135,18 +136,23 @@ func (e *Automations) StartCall(ctx context.Context, u engine.User, req CallRequ
 			c.Run = &RunStatus{RunID: r.ID, EndsAt: *r.EndsAt,
 				BudgetLeft: automation.BudgetLeft(r.Ledger.Usage, a.Task.Budget, e.now(), *r.EndsAt), Tainted: tainted}
 			// The budget must have room for this call before it runs; a
-			// pause stops work, which never waits on a budget (§11.6).
-			probe := automation.Call{Tool: req.Tool, Class: string(req.Class), Write: req.MayWrite, ApprovalRequest: req.MayRequestApproval}
-			berr := fromModel(automation.CheckBudget(r.Ledger.Usage, a.Task.Budget, probe))
-			if berr == nil && req.MayWrite {
-				berr = e.checkDailyWriteCap(ctx, a.SiteID)
-			}
-			if berr != nil && req.Tool != toolPause {
+			// pause stops work, which never waits on a budget (§11.6). A
+			// call its mode or its scopes refuse spends nothing: the gate
+			// answers it first.
+			budget = func() error {
+				probe := automation.Call{Tool: req.Tool, Class: string(req.Class), Write: req.MayWrite, ApprovalRequest: req.MayRequestApproval}
+				berr := fromModel(automation.CheckBudget(r.Ledger.Usage, a.Task.Budget, probe))
+				if berr == nil && req.MayWrite {
+					berr = e.checkDailyWriteCap(ctx, a.SiteID)
+				}
+				if berr == nil || req.Tool == toolPause {
+					return nil
+				}
 				c.ended = true
 				if _, refused := engine.AsError(berr); !refused {
-					return c, berr // the count could not be read
+					return berr // the count could not be read
 				}
-				return c, e.endBySystem(ctx, a, r, automation.RunBudgetExceeded, false, r.Ledger, berr, e.now())
+				return e.endBySystem(ctx, a, r, automation.RunBudgetExceeded, false, r.Ledger, berr, e.now())
 			}
 		}
 	}
@@ -165,6 +171,9 @@ func (e *Automations) StartCall(ctx context.Context, u engine.User, req CallRequ
 		}
 		c.ended = true
 		return c, err
+	}
+	if budget != nil {
+		return c, budget()
 	}
 	return c, nil
 }
