@@ -204,6 +204,13 @@ func (e *Error) ChangedElsewhere() bool {
 
 func refuse(code, field string) *Error { return &Error{Code: code, Field: field} }
 
+// IsNotFound reports whether err answers not_found: ErrNotFound, or a
+// refusal naming a thing that does not exist.
+func IsNotFound(err error) bool {
+	e, ok := AsError(err)
+	return errors.Is(err, ErrNotFound) || ok && e.Code == CodeNotFound
+}
+
 // Refuse is refuse for the use-case packages beside the root.
 func Refuse(code, field string) *Error { return refuse(code, field) }
 

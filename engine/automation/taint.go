@@ -97,8 +97,13 @@ type Call struct {
 	Tool  string
 	Class string
 	// Refused is set when the call was refused for any reason (tainted,
-	// denied by policy, out of scope): it counts toward the anomaly rule.
+	// denied by policy, out of scope): it counts toward the anomaly rule,
+	// unless NotFound.
 	Refused bool
+	// NotFound: the call named something that does not exist (not_found).
+	// An agent looking things up is not being refused anything: the call
+	// counts as a call, neither toward nor against the refusals in a row.
+	NotFound bool
 	// Write is set when the call wrote a snapshot (§11.5 "writes").
 	Write bool
 	// ApprovalRequest is set when the call filed an approval request.
@@ -113,6 +118,9 @@ type Call struct {
 // earlier call already did: the contract's taint is the first {at, tool}.
 func AfterCall(run RunLedger, c Call, now time.Time) RunLedger {
 	run.Usage.ToolCalls++
+	if c.NotFound {
+		return run
+	}
 	if c.Refused {
 		run.ConsecutiveRefusals++
 		return run

@@ -52,6 +52,8 @@ type CallRequest struct {
 type CallResult struct {
 	// Refused: the call answered a refusal (any error).
 	Refused bool
+	// NotFound: the refusal was not_found (see automation.Call.NotFound).
+	NotFound bool
 	// Write: the call wrote a snapshot; ApprovalRequest: it filed one.
 	Write, ApprovalRequest bool
 }
@@ -240,7 +242,7 @@ func (c *Call) End(ctx context.Context, res CallResult) error {
 	}
 	c.ended = true
 	err := c.e.RecordCall(ctx, c.runID, automation.Call{Tool: c.req.Tool, Class: string(c.req.Class), Refused: res.Refused,
-		Write: res.Write, ApprovalRequest: res.ApprovalRequest})
+		NotFound: res.NotFound, Write: res.Write, ApprovalRequest: res.ApprovalRequest})
 	if ee, ok := engine.AsError(err); ok {
 		if ee.Code == CodeOutsideRun || !res.Refused {
 			return nil

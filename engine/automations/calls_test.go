@@ -105,6 +105,40 @@ func TestStartCallStripsUntrusted(t *testing.T) {
 	}
 }
 
+// TestNotFoundIsNoRefusal (issue 36, hole 6): ids that are not found do
+// not count toward §11.4's ten refusals in a row, whatever their number,
+// and do not reset a count of real refusals either; they count as calls.
+func TestNotFoundIsNoRefusal(t *testing.T) {
+	b, _ := setupTasks(t)
+	ctx := context.Background()
+	_, key, runID := b.beginTask(t, taskInput())
+	call := func(res automations.CallResult) error {
+		c, err := b.auto.StartCall(ctx, key, automations.CallRequest{Tool: "get_release"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c.End(ctx, res)
+	}
+	notFound := automations.CallResult{Refused: true, NotFound: true}
+	for i := range 2 * automation.MaxConsecutiveRefusals {
+		if err := call(notFound); err != nil {
+			t.Fatalf("not-found call %d: %v", i+1, err)
+		}
+	}
+	for range automation.MaxConsecutiveRefusals - 1 {
+		if err := call(automations.CallResult{Refused: true}); err != nil {
+			t.Fatal(err)
+		}
+		if err := call(notFound); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if st := b.Text(t, `SELECT state FROM schedule_runs WHERE id = ?`, runID); st != string(automation.RunRunning) {
+		t.Fatalf("run %s after not-found ids and nine refusals, want running", st)
+	}
+	enginetest.WantRefusal(t, call(automations.CallResult{Refused: true}), automation.CodeAnomalyRefusals, "")
+}
+
 // TestStartCallAnomalyAndTaint: ten refusals in a row kill the run and pause
 // the automation; a tainting read taints the run, and the next call is
 // gated as tainted (a proposal is refused).
