@@ -3,6 +3,7 @@ package handlers_test
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -119,12 +120,23 @@ func TestMCPRunLifecycle(t *testing.T) {
 		"list_content": {"siteId": site}, "get_content": {"siteId": site, "nodeId": f.app.live.ID},
 		"end_run": {"runId": "run_nope", "summary": "", "outcome": "nothing-to-do"},
 	}
+	// Early for its first window (daily at 09:00 Istanbul from 3
+	// November): every refusal says when the window opens, in the site's
+	// zone, and carries the instant (issue 36: not "your time is over").
+	early := func(what string, out map[string]any, res *sdk.CallToolResult) {
+		t.Helper()
+		msg := toolError(t, what, out, res, engine.CodeOutsideRun)
+		details, _ := out["error"].(map[string]any)["details"].(map[string]any)
+		if !strings.Contains(msg, "next run window opens") || !strings.Contains(msg, "09:00") || details["when"] != "2026-11-03T06:00:00Z" {
+			t.Errorf("%s: %q %v", what, msg, details)
+		}
+	}
 	for tool, args := range reads {
 		out, res := callTool(t, s, tool, args)
-		toolError(t, tool+" outside a window", out, res, engine.CodeOutsideRun)
+		early(tool+" outside a window", out, res)
 	}
 	out, res := callTool(t, s, "begin_run", map[string]any{"automationId": f.task.ID})
-	toolError(t, "begin_run outside a window", out, res, engine.CodeOutsideRun)
+	early("begin_run outside a window", out, res)
 	out, res = callTool(t, s, "get_mode", nil)
 	if res.IsError || out["run"] != nil || out["mode"] != "plan" || out["automationId"] != f.task.ID {
 		t.Fatalf("get_mode outside a run: %v", out)

@@ -107,12 +107,16 @@ func (e *Automations) StartCall(ctx context.Context, u engine.User, req CallRequ
 	tainted := agent.AutomationID == "" && agent.Tainted
 	agent.Tainted = tainted
 	var run Run
-	var budget func() error // the run's budget check, once the gate let the call through
+	var budget func() error       // the run's budget check, once the gate let the call through
+	var automationRow *Automation // an automation key's automation, for when it is outside its run
 	if agent.AutomationID != "" {
 		a, r, open, err := e.openRun(ctx, u)
 		if err != nil {
 			c.ended = true
 			return c, err
+		}
+		if a.ID != "" {
+			automationRow = &a
 		}
 		if a.Task != nil {
 			if a.State != AutomationBroken && roleChanged(u, *a.Task) {
@@ -160,6 +164,9 @@ func (e *Automations) StartCall(ctx context.Context, u engine.User, req CallRequ
 	}
 	v, l, err := engine.AgentMayCall(c.User, req.Tool, req.Class, tainted, req.AutomationKey)
 	c.Verdict, c.Level = v, l
+	if ee, ok := engine.AsError(err); ok && ee.Code == CodeOutsideRun && automationRow != nil {
+		err = outsideRun(*automationRow, e.now())
+	}
 	if req.SiteID != "" {
 		if serr := engine.AgentOnSite(c.User, req.SiteID); serr != nil {
 			err = serr

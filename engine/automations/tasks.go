@@ -315,7 +315,7 @@ func (e *Automations) BeginRun(ctx context.Context, u engine.User, automationID 
 	now := e.now()
 	win, trigger, ok := openWindow(a, now)
 	if !ok {
-		return Envelope{}, refuse(CodeOutsideRun, "")
+		return Envelope{}, outsideRun(a, now)
 	}
 	mode := policy.RunMode(u.Agent.Mode, a.Task.ModeCap)
 	endsAt := automation.RunEndsAt(now, win.ClosesAt, a.Task.Budget.MaxMinutes)
@@ -426,6 +426,25 @@ func openWindow(a Automation, now time.Time) (automation.RunWindow, string, bool
 	return automation.Window(occ.At, a.Task.WindowMinutes), "cron", true
 }
 
+// outsideRun is the refusal of a call of a's key when no run is open at
+// now: with the instant the next window opens (When), when it has one, so
+// that an agent early for its window learns when to come back instead of
+// reading that its time is over.
+func outsideRun(a Automation, now time.Time) error {
+	if a.Task == nil || a.State != AutomationActive {
+		return refuse(CodeOutsideRun, "")
+	}
+	rc, err := a.Recurrence()
+	if err != nil {
+		return refuse(CodeOutsideRun, "")
+	}
+	next, ok := rc.Next(now)
+	if !ok {
+		return refuse(CodeOutsideRun, "")
+	}
+	return &engine.Error{Code: CodeOutsideRun, Args: map[string]any{"When": next.At}}
+}
+
 // OpenRun is the open run of u's automation key at now, if any: the
 // per-call check of the MCP surface (outside_run when there is none).
 func (e *Automations) OpenRun(ctx context.Context, u engine.User) (Run, bool, error) {
@@ -455,7 +474,16 @@ func (e *Automations) EndRun(ctx context.Context, u engine.User, runID, summary 
 	if err != nil {
 		return Run{}, err
 	}
-	if !ok || r.ID != runID {
+	if !ok {
+		if a, aerr := e.store.TaskAutomation(ctx, u.Agent.AutomationID); aerr == nil {
+			if ee, _ := engine.AsError(outsideRun(a, e.now())); ee != nil {
+				ee.Field = "runId"
+				return Run{}, ee
+			}
+		}
+		return Run{}, refuse(CodeOutsideRun, "runId")
+	}
+	if r.ID != runID {
 		return Run{}, refuse(CodeOutsideRun, "runId")
 	}
 	a, err := e.store.TaskAutomation(ctx, r.SubjectID)

@@ -110,6 +110,10 @@ func tool[In sited](h *Handler, name, desc string, body func(c *call, in In) (an
 			}
 			code := ""
 			var res *sdk.CallToolResult
+			if err != nil && c.site.ID == "" {
+				// A refusal's times read in the key's site's zone.
+				c.site, _ = h.eng.Site(ctx, c.u.SiteID)
+			}
 			if err != nil {
 				res, code = h.refused(c.ctx, c.site, err)
 				out = nil
