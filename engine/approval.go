@@ -93,6 +93,18 @@ type Decision struct {
 	Release    Change
 }
 
+// Withdrawal is the denial of the waiting request q, for its release rel,
+// that by's act brings with it (§11.8: the requester removed, the
+// automation whose run filed it deleted): the release goes back to draft
+// and the denial is audited with reason. It is written in by's act's own
+// transaction.
+func Withdrawal(q ApprovalRequest, rel ReleaseRow, by release.Actor, now time.Time, reason string) Decision {
+	return Decision{ApprovalID: q.ID, Status: RequestDenied, By: by,
+		Release: Change{ID: rel.ID, Rev: rel.Rev, From: []release.State{release.StateAwaitingApproval}, To: release.StateDraft,
+			Audit: AuditEntry{Action: "approval.deny", Actor: by, SiteID: rel.SiteID, ReleaseID: rel.ID, At: now,
+				Details: map[string]any{"approval": q.ID, "reason": reason}}}}
+}
+
 // ApprovalView is a waiting request with the release it asks for.
 type ApprovalView struct {
 	Request ApprovalRequest

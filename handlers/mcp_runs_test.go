@@ -14,6 +14,7 @@ import (
 	"studio/engine/automation"
 	"studio/engine/automations"
 	"studio/engine/policy"
+	"studio/engine/release"
 )
 
 // runFixture is the app served with the services' own agent keys and an
@@ -447,4 +448,59 @@ func TestMCPPlanRunRefusesWritesByItsMode(t *testing.T) {
 		t.Fatalf("the automation after two refused writes: %s %s", a.State, a.PausedReason)
 	}
 	okTool(t, s, "list_releases", map[string]any{"siteId": f.app.site.ID})
+}
+
+// TestDeletingAnAutomationWithdrawsItsRequests (issue 36, hole 6; §11.8
+// "Automation deleted: its waiting requests denied"): a request an agent
+// task's run filed is denied when a person deletes the task, in the same
+// act (the release back to draft, the denial audited with its reason); a
+// person's own request on the same site keeps waiting.
+func TestDeletingAnAutomationWithdrawsItsRequests(t *testing.T) {
+	t.Parallel()
+	a := newApp(t)
+	ctx := context.Background()
+	no := false
+	task, err := a.aut.Create(ctx, a.editor, a.site.ID, automations.Input{Name: "Desk planner", Preset: "daily",
+		Start: "2026-11-03T09:00", Task: &automations.TaskInput{Instructions: "Plan.", ModeCap: policy.ModeManual,
+			ReadsUntrustedText: &no, WindowMinutes: 30,
+			Scopes: []policy.Scope{policy.SchedulesRead, policy.SchedulesWrite, policy.ContentRead}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.aut.RunNow(ctx, a.editor, a.site.ID, task.ID); err != nil {
+		t.Fatal(err)
+	}
+	s := (&mcpFixture{base: a.serve(t, false)}).connect(t, task.NewKey.Secret)
+	okTool(t, s, "begin_run", map[string]any{"automationId": task.ID})
+	out := okTool(t, s, "schedule_release", map[string]any{"siteId": a.site.ID, "nodeIds": []string{a.draft.ID},
+		"when": map[string]any{"at": start.Add(26 * time.Hour).Format(time.RFC3339)}})
+	asked, _ := releaseIDOf(t, out)
+	if out["status"] != "approval-pending" {
+		t.Fatalf("the run's schedule_release: %v", out)
+	}
+	// A person's request on the same site, which the deletion leaves be.
+	contributor := a.contributor
+	theirs, err := a.eng.ScheduleNode(ctx, contributor, engine.ScheduleInput{SiteID: a.site.ID, NodeID: a.otherDraft(t).ID,
+		ExpectedRev: 1, Date: "2026-11-05", Time: "09:00"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := a.aut.Get(ctx, a.editor, a.site.ID, task.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.aut.Delete(ctx, a.editor, a.site.ID, task.ID, got.Rev); err != nil {
+		t.Fatal(err)
+	}
+	if r := a.release(t, asked); r.State != release.StateDraft {
+		t.Fatalf("the deleted task's request: release %s, want draft", r.State)
+	}
+	var reason string
+	if err := a.store.DB().QueryRow(`SELECT json_extract(details, '$.reason') FROM audit WHERE action = 'approval.deny'
+		AND release_id = ?`, asked).Scan(&reason); err != nil || reason != "automation_deleted" {
+		t.Fatalf("the denial's audit row: %q %v", reason, err)
+	}
+	if r := a.release(t, theirs.ID); r.State != release.StateAwaitingApproval {
+		t.Fatalf("a person's request on the site: %s, want still waiting", r.State)
+	}
 }

@@ -269,19 +269,24 @@ func killOpenRun(ctx context.Context, tx *sql.Tx, automationID string, now any) 
 
 // DeleteAutomation removes an automation at rev and kills its open run;
 // its runs stay.
-func (s *Store) DeleteAutomation(ctx context.Context, siteID, id string, rev int64, now time.Time, entry engine.AuditEntry) error {
+func (s *Store) DeleteAutomation(ctx context.Context, d automations.Deletion) error {
 	return s.tx(ctx, func(tx *sql.Tx) error {
-		if err := killOpenRun(ctx, tx, id, instant(now)); err != nil {
+		if err := killOpenRun(ctx, tx, d.ID, instant(d.Now)); err != nil {
 			return err
 		}
-		ok, err := one(tx.ExecContext(ctx, `DELETE FROM automations WHERE id = ? AND site_id = ? AND rev = ?`, id, siteID, rev))
+		ok, err := one(tx.ExecContext(ctx, `DELETE FROM automations WHERE id = ? AND site_id = ? AND rev = ?`, d.ID, d.SiteID, d.Rev))
 		if err != nil {
 			return fmt.Errorf("store: delete automation: %w", err)
 		}
 		if !ok {
 			return engine.ErrConflict
 		}
-		return audit(ctx, tx, entry)
+		for _, q := range d.Denials {
+			if err := decideApproval(ctx, tx, q); err != nil {
+				return err
+			}
+		}
+		return audit(ctx, tx, d.Audit)
 	})
 }
 

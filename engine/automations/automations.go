@@ -149,6 +149,16 @@ const (
 	MaxExcludeLength = 200
 )
 
+// Deletion is an automation deleted at Rev, at Now: the requests its runs
+// filed that still wait are withdrawn with it (Denials, §11.8).
+type Deletion struct {
+	SiteID, ID string
+	Rev        int64
+	Now        time.Time
+	Denials    []engine.Decision
+	Audit      engine.AuditEntry
+}
+
 // Store is what automations need from storage. Package store implements it.
 type Store interface {
 	Site(ctx context.Context, id string) (engine.Site, error)
@@ -173,10 +183,16 @@ type Store interface {
 	// When killRun is set and the automation has an open run, the run is
 	// killed in the same transaction (a pause stops it; §11.6).
 	UpdateAutomation(ctx context.Context, a Automation, rev int64, killRun bool, audit engine.AuditEntry) error
-	// DeleteAutomation removes the automation at rev, kills its open run
-	// (§11.8) and keeps its runs for History; engine.ErrConflict when its
-	// rev moved.
-	DeleteAutomation(ctx context.Context, siteID, id string, rev int64, now time.Time, audit engine.AuditEntry) error
+	// DeleteAutomation writes a Deletion in one transaction: the
+	// automation at its rev goes, its open run is killed (§11.8) and its
+	// runs stay for History, each of Denials is decided, and the audit row
+	// is appended; engine.ErrConflict when its rev moved or a request of
+	// Denials no longer waits.
+	DeleteAutomation(ctx context.Context, d Deletion) error
+	// WaitingApprovals lists the site's waiting approval requests, and
+	// Release reads one release (the requests an automation's runs filed).
+	WaitingApprovals(ctx context.Context, siteID string) ([]engine.ApprovalRequest, error)
+	Release(ctx context.Context, siteID, id string) (engine.ReleaseRow, error)
 	// StartRun inserts r (a person's run now) as the automation's open run
 	// and makes the automation due at r's occurrence, guarded on the
 	// automation's rev and on no run being open; engine.ErrConflict

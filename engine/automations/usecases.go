@@ -423,14 +423,58 @@ func (e *Automations) Delete(ctx context.Context, u engine.User, siteID, id stri
 	if a.Rev != rev {
 		return refuse(engine.CodeStale, "rev")
 	}
-	now := e.now()
-	audit := engine.AuditEntry{Action: "automation.delete", Actor: u.Actor(), SiteID: siteID, At: now,
-		Details: map[string]any{"automation": a.ID, "name": a.Name}}
-	err = e.store.DeleteAutomation(ctx, siteID, id, rev, now, audit)
-	if errors.Is(err, engine.ErrConflict) {
-		return refuse(engine.CodeStale, "rev")
+	// A request decided between the read and the write is a conflict:
+	// read again, a few times.
+	for range 3 {
+		d, err := e.deletion(ctx, u, a)
+		if err != nil {
+			return err
+		}
+		if err = e.store.DeleteAutomation(ctx, d); !errors.Is(err, engine.ErrConflict) {
+			return err
+		}
+		if a, err = e.store.Automation(ctx, siteID, id); err != nil {
+			return err
+		}
+		if a.Rev != rev {
+			return refuse(engine.CodeStale, "rev")
+		}
 	}
-	return err
+	return refuse(engine.CodeStale, "rev")
+}
+
+// deletion is a's deletion by u now, with the requests its runs filed that
+// still wait withdrawn (§11.8 "Automation deleted: its waiting requests
+// denied"): nobody is left to carry out what the run asked for.
+func (e *Automations) deletion(ctx context.Context, u engine.User, a Automation) (Deletion, error) {
+	now := e.now()
+	d := Deletion{SiteID: a.SiteID, ID: a.ID, Rev: a.Rev, Now: now, Audit: engine.AuditEntry{Action: "automation.delete",
+		Actor: u.Actor(), SiteID: a.SiteID, At: now, Details: map[string]any{"automation": a.ID, "name": a.Name}}}
+	waiting, err := e.store.WaitingApprovals(ctx, a.SiteID)
+	if err != nil {
+		return Deletion{}, err
+	}
+	for _, q := range waiting {
+		if q.RunID == "" {
+			continue
+		}
+		run, err := e.store.Run(ctx, a.SiteID, q.RunID)
+		if errors.Is(err, engine.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return Deletion{}, err
+		}
+		if run.SubjectID != a.ID {
+			continue
+		}
+		rel, err := e.store.Release(ctx, a.SiteID, q.ReleaseID)
+		if err != nil {
+			return Deletion{}, err
+		}
+		d.Denials = append(d.Denials, engine.Withdrawal(q, rel, u.Actor(), now, "automation_deleted"))
+	}
+	return d, nil
 }
 
 // Pause pauses an active automation (people only): no occurrence starts,

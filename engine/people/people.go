@@ -268,10 +268,7 @@ func (p *People) removal(ctx context.Context, u engine.User, siteID string, m en
 		if err != nil {
 			return Removal{}, err
 		}
-		r.Denials = append(r.Denials, engine.Decision{ApprovalID: q.ID, Status: engine.RequestDenied, By: u.Actor(),
-			Release: engine.Change{ID: rel.ID, Rev: rel.Rev, From: []release.State{release.StateAwaitingApproval}, To: release.StateDraft,
-				Audit: engine.AuditEntry{Action: "approval.deny", Actor: u.Actor(), SiteID: siteID, ReleaseID: rel.ID, At: now,
-					Details: map[string]any{"approval": q.ID, "reason": "requester_removed"}}}})
+		r.Denials = append(r.Denials, engine.Withdrawal(q, rel, u.Actor(), now, "requester_removed"))
 	}
 	return r, nil
 }
