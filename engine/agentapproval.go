@@ -83,9 +83,10 @@ func autoApproval(u User, now, windowEnds time.Time, reduce bool) *release.Appro
 const (
 	// ReasonAutoWindowEnded: it runs after its auto window's end.
 	ReasonAutoWindowEnded = "auto_window_ended"
-	// ReasonKeyLost: the key that approved it is revoked, its owner gone,
-	// or it no longer holds the mode or the scopes the approval needed.
-	ReasonKeyLost = "key_lost"
+	// ReasonCreatorRemoved: the key that approved it is revoked, its owner
+	// gone, or it no longer holds the mode or the scopes the approval needed
+	// (§4.2's creator_removed: what created the approval is no more).
+	ReasonCreatorRemoved = "creator_removed"
 )
 
 // AutoApprovalHolds re-checks r's auto approval when r runs at now
@@ -99,13 +100,13 @@ const (
 func (e *Engine) AutoApprovalHolds(ctx context.Context, u *User, r ReleaseRow, now time.Time) (string, error) {
 	a := r.Approval
 	if a == nil || a.Kind != release.ApprovalAuto || a.WindowEnds == nil {
-		return ReasonKeyLost, nil
+		return ReasonCreatorRemoved, nil
 	}
 	if policy.AutoWindowEnded(now, *a.WindowEnds) {
 		return ReasonAutoWindowEnded, nil
 	}
 	if u == nil || u.Agent == nil || u.Agent.KeyID != a.KeyID {
-		return ReasonKeyLost, nil
+		return ReasonCreatorRemoved, nil
 	}
 	own, err := e.ownsRelease(ctx, *u, r.SiteID, r.Items)
 	if err != nil {
@@ -113,14 +114,14 @@ func (e *Engine) AutoApprovalHolds(ctx context.Context, u *User, r ReleaseRow, n
 	}
 	if a.Reduce {
 		if !u.may(policy.SchedulesWrite, own) {
-			return ReasonKeyLost, nil
+			return ReasonCreatorRemoved, nil
 		}
 		return "", nil
 	}
 	spec, _ := policy.Tool("schedule_release")
 	level := spec.AuthorizeAutoPublish(u.held())
 	if u.Agent.Mode != policy.ModeAuto || !release.LowRisk(r.Items) || level == policy.LevelNone || (level == policy.LevelOwn && !own) {
-		return ReasonKeyLost, nil
+		return ReasonCreatorRemoved, nil
 	}
 	return "", nil
 }

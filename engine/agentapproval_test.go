@@ -34,19 +34,19 @@ func TestAutoApprovalHolds(t *testing.T) {
 	check("the key in auto, in the window", &key, r, now, "")
 	check("at the window's end", &key, r, ends, "")
 	check("after it", &key, r, ends.Add(time.Second), engine.ReasonAutoWindowEnded)
-	check("revoked (no key user)", nil, r, now, engine.ReasonKeyLost)
+	check("revoked (no key user)", nil, r, now, engine.ReasonCreatorRemoved)
 	other := key
 	other.Agent = &engine.AgentCall{KeyID: "agk_other", Mode: policy.ModeAuto}
-	check("another key", &other, r, now, engine.ReasonKeyLost)
+	check("another key", &other, r, now, engine.ReasonCreatorRemoved)
 	edits := key
 	edits.Agent = &engine.AgentCall{KeyID: "agk_desk", Mode: policy.ModeEdits}
-	check("its mode lowered to edits", &edits, r, now, engine.ReasonKeyLost)
+	check("its mode lowered to edits", &edits, r, now, engine.ReasonCreatorRemoved)
 	narrowed := key
 	narrowed.Scopes = []policy.Scope{policy.SchedulesRead, policy.SchedulesWrite}
-	check("without releases:publish", &narrowed, r, now, engine.ReasonKeyLost)
+	check("without releases:publish", &narrowed, r, now, engine.ReasonCreatorRemoved)
 	removal := r
 	removal.Items = []release.Item{{Op: release.OpRemove, NodeID: b.Article.ID, NodeKind: release.KindContentEntry}}
-	check("a removal is never low-risk", &key, removal, now, engine.ReasonKeyLost)
+	check("a removal is never low-risk", &key, removal, now, engine.ReasonCreatorRemoved)
 	reduce := r
 	ap := *r.Approval
 	ap.Reduce = true
@@ -54,5 +54,5 @@ func TestAutoApprovalHolds(t *testing.T) {
 	check("a reduce approval in edits", &edits, reduce, now, "")
 	person := r
 	person.Approval = &release.Approval{Kind: release.ApprovalPerson, By: b.Editor.Actor(), At: now}
-	check("not an auto approval", &key, person, now, engine.ReasonKeyLost)
+	check("not an auto approval", &key, person, now, engine.ReasonCreatorRemoved)
 }

@@ -216,7 +216,7 @@ func TestMCPWriteToolsEdits(t *testing.T) {
 // TestMCPAutoApprovals: in auto mode a low-risk release inside the 24-hour
 // window is approved as {kind: auto, keyId, windowEnds} and published at
 // T; one outside the window waits. At T the approval is checked again:
-// once its key is revoked the release expires (key_lost) and nothing is
+// once its key is revoked the release expires (creator_removed) and nothing is
 // published.
 func TestMCPAutoApprovals(t *testing.T) {
 	a := newApp(t)
@@ -265,7 +265,7 @@ func TestMCPAutoApprovals(t *testing.T) {
 	before := a.liveSnapshot(t)
 	a.tickAt(t, start.Add(2*time.Hour))
 	got := a.release(t, soon)
-	if got.State != release.StateExpired || got.Outcome == nil || got.Outcome.Reason != engine.ReasonKeyLost {
+	if got.State != release.StateExpired || got.Outcome == nil || got.Outcome.Reason != engine.ReasonCreatorRemoved {
 		t.Fatalf("a revoked key's auto approval at T: %s %+v", got.State, got.Outcome)
 	}
 	if a.liveSnapshot(t) != before {

@@ -149,3 +149,42 @@ func TestMembershipsMigration(t *testing.T) {
 		t.Errorf("account read without a site: %+v, %v; want its highest role", u, err)
 	}
 }
+
+// TestExpiredCreatorRemovedMigration: 0038 rewrites a stored outcome's
+// reason key_lost to §4.2's creator_removed, and leaves other outcomes be.
+func TestExpiredCreatorRemovedMigration(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "studio.db")
+	st, err := store.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Date(2026, 11, 2, 5, 0, 0, 0, time.UTC)
+	if err := st.CreateSite(ctx, engine.Site{ID: "site_a", Name: "A", TimeZone: "UTC", Hash: "h"}, now); err != nil {
+		t.Fatal(err)
+	}
+	outcomes := map[string]string{
+		"rel_lost": `{"kind":"expired","at":"2026-11-02T05:00:00.000Z","reason":"key_lost"}`,
+		"rel_late": `{"kind":"expired","at":"2026-11-02T05:00:00.000Z","reason":"auto_window_ended"}`,
+	}
+	for id, o := range outcomes {
+		if _, err := st.DB().ExecContext(ctx, `INSERT INTO releases (id, site_id, state, hash, outcome, created_by, rev, created_at, updated_at)
+			VALUES (?, 'site_a', 'expired', 'rl1:x', ?, '{}', 1, '2026-11-02T05:00:00.000Z', '2026-11-02T05:00:00.000Z')`, id, o); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := st.DB().ExecContext(ctx, `DELETE FROM schema_migrations WHERE version = 38`); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	if st, err = store.Open(ctx, path); err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	for id, want := range map[string]string{"rel_lost": "creator_removed", "rel_late": "auto_window_ended"} {
+		var got string
+		if err := st.DB().QueryRowContext(ctx, `SELECT json_extract(outcome, '$.reason') FROM releases WHERE id = ?`, id).Scan(&got); err != nil || got != want {
+			t.Errorf("%s: reason %q (%v), want %s", id, got, err, want)
+		}
+	}
+}

@@ -45,7 +45,7 @@ func (h *Handler) Notifications(w http.ResponseWriter, r *http.Request) {
 				row.ActionKey = "notice.publish_now"
 			}
 		case scheduler.NoticeExpired:
-			if o != nil && (o.Reason == "approval_lost" || o.Reason == engine.ReasonKeyLost || o.Reason == engine.ReasonAutoWindowEnded) {
+			if o != nil && (o.Reason == "approval_lost" || o.Reason == engine.ReasonCreatorRemoved || o.Reason == engine.ReasonAutoWindowEnded) {
 				// §10.6: Editors approve and publish it now
 				row.Sentence = p.T("notice.expired_"+o.Reason, "Title", n.Title, "Time", when)
 			}

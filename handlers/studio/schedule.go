@@ -236,7 +236,7 @@ func outcomeSentence(ctx context.Context, rel engine.ReleaseRow) string {
 		return p.T("outcome.published", "When", at, "Late", p.Duration(time.Duration(late)*time.Second))
 	case "expired":
 		switch o.Reason { // §10.6: the approver can no longer approve it
-		case "approval_lost", engine.ReasonKeyLost, engine.ReasonAutoWindowEnded:
+		case "approval_lost", engine.ReasonCreatorRemoved, engine.ReasonAutoWindowEnded:
 			return p.T("outcome.expired_"+o.Reason, "When", at)
 		}
 		return p.T("outcome.expired", "When", at)
