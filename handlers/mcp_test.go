@@ -8,8 +8,11 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -21,6 +24,7 @@ import (
 	"studio/engine/release"
 	"studio/handlers"
 	"studio/handlers/api"
+	"studio/handlers/api/schema"
 	"studio/handlers/mcp"
 )
 
@@ -163,7 +167,44 @@ func callTool(t *testing.T, s *sdk.ClientSession, name string, args map[string]a
 	}
 	var out map[string]any
 	json.Unmarshal(raw, &out)
+	checkToolReleases(t, name, raw)
 	return out, res
+}
+
+// compiledSchemas are release.schema.json's, compiled once for every MCP
+// answer the tests read.
+var compiledSchemas = sync.OnceValues(schema.Compiled)
+
+// checkToolReleases validates every release in a tool's answer against
+// RFC §4.2's schema, as checkReleases does for the API's: get_release's
+// answer and propose_release's release are ReleaseViews (as the API's
+// read and its new draft), every other release is checked where it sits.
+func checkToolReleases(t *testing.T, tool string, raw []byte) {
+	t.Helper()
+	schemas, err := compiledSchemas()
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := schema.Decode(raw)
+	if err != nil {
+		t.Fatalf("%s: answer is not JSON: %v", tool, err)
+	}
+	check := func(sch *jsonschema.Schema, v any) {
+		if err := sch.Validate(v); err != nil {
+			t.Errorf("%s: a release not in the §4.2 shape:\n%s\n%v", tool, excerpt(string(raw)), err)
+		}
+	}
+	top, _ := doc.(map[string]any)
+	switch {
+	case top == nil || top["error"] != nil:
+	case tool == "get_release":
+		check(schemas.View, top)
+		return
+	case tool == "propose_release":
+		check(schemas.View, top["release"])
+		return
+	}
+	walkReleases(doc, false, func(v any) { check(schemas.Answer, v) })
 }
 
 // toolError asserts res is a tool error with code, and returns its message.

@@ -47,14 +47,18 @@ type whenDoc struct {
 	LocalTime string     `json:"localTime,omitempty"`
 }
 
-// approvalDoc is §4.2 approval of kind person: by names a staff person
-// ({id, name?}), never an actor kind.
+// approvalDoc is one of §4.2's approvals. Of kind person, by names a
+// staff person ({id, name?}, never an actor kind), with executeAt and the
+// request's id; of kind auto, by is the key as an Actor, with keyId and
+// the window's end.
 type approvalDoc struct {
 	Kind       string     `json:"kind"`
-	By         personDoc  `json:"by"`
+	By         any        `json:"by"`
 	At         time.Time  `json:"at"`
 	ExecuteAt  *time.Time `json:"executeAt,omitempty"`
 	ApprovalID string     `json:"approvalId,omitempty"`
+	KeyID      string     `json:"keyId,omitempty"`
+	WindowEnds *time.Time `json:"windowEnds,omitempty"`
 }
 
 type personDoc struct {
@@ -113,7 +117,11 @@ func releaseJSON(r release.Release) releaseDoc {
 		}
 		d.When = &whenDoc{Kind: w.Kind, At: &at, TimeZone: zone, LocalTime: w.LocalTime}
 	}
-	if a := r.Approval; a != nil {
+	switch a := r.Approval; {
+	case a == nil:
+	case a.Kind == release.ApprovalAuto:
+		d.Approval = &approvalDoc{Kind: a.Kind, By: a.By, At: a.At, KeyID: a.KeyID, WindowEnds: a.WindowEnds}
+	default:
 		d.Approval = &approvalDoc{Kind: a.Kind, By: personDoc{ID: a.By.ID, Name: a.By.Name}, At: a.At,
 			ExecuteAt: a.ExecuteAt, ApprovalID: a.ApprovalID}
 	}
