@@ -136,6 +136,11 @@ func TestAPIAutomations(t *testing.T) {
 		if status != http.StatusAccepted || subject["automationId"] != id || run["trigger"] != "manual" {
 			t.Fatalf("%d %v", status, run)
 		}
+		// Asked again while it runs (a retry, a double click): the same
+		// run, 200, nothing new.
+		if status, again := call("POST", "/automations/"+id+"/run-now", ``); status != http.StatusOK || again["id"] != run["id"] {
+			t.Fatalf("run-now again: %d %v, want 200 with run %v", status, again, run["id"])
+		}
 		status, out := apiCall(t, a, "GET", base+"/runs?automationId="+id, token, "")
 		runs, _ := out["runs"].([]any)
 		if status != 200 || len(runs) != 1 || runs[0].(map[string]any)["id"] != run["id"] {

@@ -82,7 +82,7 @@ func TestAutomationsList(t *testing.T) {
 			"New automation…", "/run-now", "/studio/schedules/history?automation=" + au.ID,
 			"/studio/schedules/automations/new?from=" + au.ID, "/studio/schedules/automations/" + au.ID + "/delete"}})
 
-	run, err := a.aut.RunNow(context.Background(), a.editor, a.site.ID, au.ID)
+	run, _, err := a.aut.RunNow(context.Background(), a.editor, a.site.ID, au.ID)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -134,9 +134,15 @@ func TestCalendarPastOccurrenceFromItsRun(t *testing.T) {
 		before := len(a.runsOf(t, auto.ID))
 		cl.check(t, scenario{Name: "run now", Method: http.MethodPost, URL: "/studio/schedules/automations/" + auto.ID + "/run-now",
 			Form: url.Values{"csrf_token": {cl.token()}}, ExpectedStatus: http.StatusSeeOther})
+		// A double click: the second press lands on the same run's page
+		// and starts no second run.
+		res = cl.do(http.MethodPost, "/studio/schedules/automations/"+auto.ID+"/run-now", url.Values{"csrf_token": {cl.token()}}, nil)
 		runs := a.runsOf(t, auto.ID)
 		if len(runs) != before+1 || runs[0].Trigger != automations.TriggerManual {
-			t.Fatalf("runs after Run now: %d (before %d)", len(runs), before)
+			t.Fatalf("runs after Run now twice: %d (before %d)", len(runs), before)
+		}
+		if loc := res.Header.Get("Location"); res.Status != http.StatusSeeOther || !strings.HasSuffix(loc, "/studio/schedules/runs/"+runs[0].ID) {
+			t.Fatalf("the second press: %d to %q, want the run's page", res.Status, loc)
 		}
 		// It is on the Agenda at its own time, running, linking to itself.
 		cl.check(t, scenario{Name: "agenda after", URL: "/studio/schedules?date=2026-11-03", ExpectedStatus: http.StatusOK,

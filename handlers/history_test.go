@@ -43,7 +43,7 @@ func (a *testApp) finish(t *testing.T, runID string) automations.Run {
 // runNow starts a run of au now as who and ticks it to its end.
 func (a *testApp) runNow(t *testing.T, who engine.User, au automations.Automation) automations.Run {
 	t.Helper()
-	r, err := a.aut.RunNow(context.Background(), who, a.site.ID, au.ID)
+	r, _, err := a.aut.RunNow(context.Background(), who, a.site.ID, au.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,7 +177,7 @@ func TestRunPageFindings(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		orun, err := a.aut.RunNow(ctx, there, other.ID, oa.ID)
+		orun, _, err := a.aut.RunNow(ctx, there, other.ID, oa.ID)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -54,7 +54,7 @@ func (f *runFixture) addTask(t *testing.T, name string, modeCap policy.Mode, bud
 // runNowWindow is a person's Run now: it opens the task's window.
 func (f *runFixture) runNowWindow(t *testing.T, id string) {
 	t.Helper()
-	if _, err := f.app.aut.RunNow(context.Background(), f.app.editor, f.app.site.ID, id); err != nil {
+	if _, _, err := f.app.aut.RunNow(context.Background(), f.app.editor, f.app.site.ID, id); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -467,7 +467,7 @@ func TestDeletingAnAutomationWithdrawsItsRequests(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.aut.RunNow(ctx, a.editor, a.site.ID, task.ID); err != nil {
+	if _, _, err := a.aut.RunNow(ctx, a.editor, a.site.ID, task.ID); err != nil {
 		t.Fatal(err)
 	}
 	s := (&mcpFixture{base: a.serve(t, false)}).connect(t, task.NewKey.Secret)

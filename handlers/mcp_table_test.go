@@ -84,7 +84,7 @@ func (a *testApp) taintedRun(t *testing.T, base string, mode policy.Mode) *sdk.C
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.aut.RunNow(ctx, a.editor, a.site.ID, task.ID); err != nil {
+	if _, _, err := a.aut.RunNow(ctx, a.editor, a.site.ID, task.ID); err != nil {
 		t.Fatal(err)
 	}
 	s := (&mcpFixture{base: base}).connect(t, task.NewKey.Secret)

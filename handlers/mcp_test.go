@@ -105,7 +105,7 @@ func newMCP(t *testing.T) *mcpFixture {
 	task := agentOf(a.editor, f.task.Task.KeyID, policy.ModeManual, read...)
 	task.Agent.AutomationID = f.task.ID
 	f.keys["sk_task"] = task
-	if _, err := a.aut.RunNow(context.Background(), a.editor, a.site.ID, f.task.ID); err != nil {
+	if _, _, err := a.aut.RunNow(context.Background(), a.editor, a.site.ID, f.task.ID); err != nil {
 		t.Fatal(err)
 	}
 	env, err := a.aut.BeginRun(context.Background(), task, f.task.ID)

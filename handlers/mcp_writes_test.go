@@ -290,7 +290,7 @@ func TestMCPTaintAndRunTrail(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.aut.RunNow(ctx, a.editor, site, task.ID); err != nil {
+	if _, _, err := a.aut.RunNow(ctx, a.editor, site, task.ID); err != nil {
 		t.Fatal(err)
 	}
 	base := a.serve(t, false)

@@ -87,7 +87,7 @@ func newZeta(t *testing.T, a *testApp) zeta {
 	if err != nil {
 		t.Fatal(err)
 	}
-	run, err := a.aut.RunNow(ctx, z.owner, z.site.ID, au.ID)
+	run, _, err := a.aut.RunNow(ctx, z.owner, z.site.ID, au.ID)
 	if err != nil {
 		t.Fatal(err)
 	}

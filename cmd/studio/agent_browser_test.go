@@ -42,7 +42,7 @@ func TestAgentProposalInTheBrowser(t *testing.T) {
 			ModeCap: policy.ModeEdits, ReadsUntrustedText: &no, WindowMinutes: 30,
 			Scopes: []policy.Scope{policy.ContentRead, policy.ContentWrite, policy.SchedulesRead, policy.SchedulesWrite}}})
 	must(t, err)
-	_, err = app.aut.RunNow(ctx, editor, f.site.ID, task.ID) // a person opens its window now
+	_, _, err = app.aut.RunNow(ctx, editor, f.site.ID, task.ID) // a person opens its window now
 	must(t, err)
 
 	cctx, cancel := context.WithTimeout(ctx, time.Minute)

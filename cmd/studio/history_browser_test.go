@@ -51,7 +51,7 @@ func TestRunFindingsInTurkishInTheBrowser(t *testing.T) {
 			Builtin: automation.BuiltinStaleContent, Preset: "daily", Start: "2026-11-03T06:30"})
 		must(t, err)
 		for range studio.HistoryPageSize {
-			r, err := automations.New(f.store, f.eng).RunNow(f.ctx, owner, f.site.ID, stale.ID)
+			r, _, err := automations.New(f.store, f.eng).RunNow(f.ctx, owner, f.site.ID, stale.ID)
 			must(t, err)
 			for open := true; open; {
 				f.clock.Advance(time.Second)
@@ -65,7 +65,7 @@ func TestRunFindingsInTurkishInTheBrowser(t *testing.T) {
 	})
 	f := app.demo(t)
 	aut := automations.New(app.store, app.eng)
-	run, err := aut.RunNow(context.Background(), f.user("owner@demo.test"), f.site.ID, autID)
+	run, _, err := aut.RunNow(context.Background(), f.user("owner@demo.test"), f.site.ID, autID)
 	must(t, err)
 	app.finishRun(t, f.user("owner@demo.test"), run.ID)
 	ctx := newBrowser(t)

@@ -2,6 +2,7 @@ package automations_test
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -183,13 +184,17 @@ func TestPauseResumeRunNowDelete(t *testing.T) {
 	if err != nil || r.State != "active" || r.PausedReason != "" || r.DueAt == nil {
 		t.Fatalf("resume: %+v %v", r, err)
 	}
-	run, err := b.auto.RunNow(ctx, b.Editor, b.Site.ID, a.ID)
+	run, _, err := b.auto.RunNow(ctx, b.Editor, b.Site.ID, a.ID)
 	if err != nil || run.Trigger != "manual" || run.State != "running" || !run.OccurrenceAt.Equal(b.Clock.Now()) {
 		t.Fatalf("run now: %+v %v", run, err)
 	}
-	_, err = b.auto.RunNow(ctx, b.Editor, b.Site.ID, a.ID)
-	enginetest.WantRefusal(t, err, automations.CodeRunOpen, "")
-	_, err = b.auto.RunNow(ctx, b.Author, b.Site.ID, a.ID)
+	// A second press while it runs (a double click) answers the same run
+	// and starts nothing (issue 36).
+	again, started, err := b.auto.RunNow(ctx, b.Editor, b.Site.ID, a.ID)
+	if err != nil || started || again.ID != run.ID || again.State != "running" {
+		t.Fatalf("run now again: %+v started=%v %v", again, started, err)
+	}
+	_, _, err = b.auto.RunNow(ctx, b.Author, b.Site.ID, a.ID)
 	enginetest.WantRefusal(t, err, engine.CodeForbidden, "")
 	page, err := b.auto.Runs(ctx, b.Author, b.Site.ID, automations.RunsQuery{AutomationID: a.ID})
 	if err != nil || len(page.Runs) != 1 || page.Runs[0].ID != run.ID || page.NextCursor != "" {
@@ -225,7 +230,7 @@ func TestRunsPagesAndFilters(t *testing.T) {
 	b.Tick(t)
 	a := b.create(t, weekly())
 	for range 3 {
-		run, err := b.auto.RunNow(ctx, b.Editor, b.Site.ID, a.ID)
+		run, _, err := b.auto.RunNow(ctx, b.Editor, b.Site.ID, a.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -316,7 +321,7 @@ func TestAbilitiesAreTheUseCasesAnswers(t *testing.T) {
 			b.Exec(t, `UPDATE automations SET state = 'paused', paused_reason = 'kill-switch' WHERE id = ?`, a.ID)
 		},
 		"Running": func(b *testBundle, a automations.Automation) {
-			if _, err := b.auto.RunNow(ctx, b.Editor, b.Site.ID, a.ID); err != nil {
+			if _, _, err := b.auto.RunNow(ctx, b.Editor, b.Site.ID, a.ID); err != nil {
 				t.Fatal(err)
 			}
 		},
@@ -346,7 +351,10 @@ func TestAbilitiesAreTheUseCasesAnswers(t *testing.T) {
 			return err
 		}},
 		"RunNow": {func(x automations.AutomationAbilities) bool { return x.RunNow }, func(b *testBundle, u engine.User, a automations.Automation) error {
-			_, err := b.auto.RunNow(ctx, u, b.Site.ID, a.ID)
+			_, started, err := b.auto.RunNow(ctx, u, b.Site.ID, a.ID)
+			if err == nil && !started {
+				return errors.New("a run is under way: Run now starts nothing")
+			}
 			return err
 		}},
 		"Delete": {func(x automations.AutomationAbilities) bool { return x.Delete }, func(b *testBundle, u engine.User, a automations.Automation) error {

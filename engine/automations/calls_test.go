@@ -19,7 +19,7 @@ func (b *testBundle) beginTask(t *testing.T, in automations.Input) (automations.
 	t.Helper()
 	ctx := context.Background()
 	a, key := b.task(t, in)
-	if _, err := b.auto.RunNow(ctx, b.Editor, b.Site.ID, a.ID); err != nil {
+	if _, _, err := b.auto.RunNow(ctx, b.Editor, b.Site.ID, a.ID); err != nil {
 		t.Fatal(err)
 	}
 	env, err := b.auto.BeginRun(ctx, key, a.ID)
@@ -53,7 +53,7 @@ func TestStartCallOutsideAndInsideRun(t *testing.T) {
 			t.Fatalf("%s of its own automation outside a run: %v", tool, err)
 		}
 	}
-	if _, err := b.auto.RunNow(ctx, b.Editor, b.Site.ID, a.ID); err != nil {
+	if _, _, err := b.auto.RunNow(ctx, b.Editor, b.Site.ID, a.ID); err != nil {
 		t.Fatal(err)
 	}
 	env, err := b.auto.BeginRun(ctx, key, a.ID)

@@ -654,10 +654,16 @@ func (e *Automations) openWindowNow(ctx context.Context, u engine.User, a Automa
 		return Run{}, err
 	}
 	e.poke()
+	return manualWindowRun(a, w), nil
+}
+
+// manualWindowRun is the run a person's window w of agent task a stands
+// for until its agent begins it: due, ending when the window closes.
+func manualWindowRun(a Automation, w automation.RunWindow) Run {
 	closes := w.ClosesAt
-	return Run{ID: ids.RunID(a.ID, now), SiteID: a.SiteID, SubjectKind: SubjectAutomation, SubjectID: a.ID, Job: JobAgentTask,
-		OccurrenceAt: now, State: string(automation.RunDue), Trigger: TriggerManual, Attempt: 1, EndsAt: &closes,
-		CreatedAt: now, UpdatedAt: now}, nil
+	return Run{ID: ids.RunID(a.ID, w.OpensAt), SiteID: a.SiteID, SubjectKind: SubjectAutomation, SubjectID: a.ID, Job: JobAgentTask,
+		OccurrenceAt: w.OpensAt, State: string(automation.RunDue), Trigger: TriggerManual, Attempt: 1, EndsAt: &closes,
+		CreatedAt: w.OpensAt, UpdatedAt: w.OpensAt}
 }
 
 // TaskPatch changes an agent task's fields: nil fields stay. The key is

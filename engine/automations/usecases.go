@@ -533,24 +533,54 @@ func (e *Automations) move(ctx context.Context, u engine.User, siteID, id string
 // RunNow starts a run of a built-in automation now, a person's "Run now"
 // or "Check again" (§13 run-now; people only); on an agent task it opens a
 // window now instead (see openWindowNow). Its occurrence is now and
-// its trigger manual; the ticker takes its steps at once. An automation
-// with a run in progress is refused (run_open); an ended or broken one
-// too (bad_state), and any while the site's kill switch is on
-// (site_paused). The run is returned as it starts.
-func (e *Automations) RunNow(ctx context.Context, u engine.User, siteID, id string) (Run, error) {
+// its trigger manual; the ticker takes its steps at once. An ended or
+// broken automation is refused (bad_state), and any while the site's kill
+// switch is on (site_paused). It returns the run as it starts and true;
+// when a run is in progress already (a double-clicked Run now, two people
+// at once) or a person's window is open, that run or window and false:
+// the act asked for is under way, and nothing is written.
+func (e *Automations) RunNow(ctx context.Context, u engine.User, siteID, id string) (Run, bool, error) {
 	if err := mayManage(u, siteID); err != nil {
-		return Run{}, err
+		return Run{}, false, err
 	}
-	a, err := e.store.Automation(ctx, siteID, id)
-	if err != nil {
-		return Run{}, err
+	for range 3 {
+		a, err := e.store.Automation(ctx, siteID, id)
+		if err != nil {
+			return Run{}, false, err
+		}
+		if r, ok, err := e.runUnderWay(ctx, a); err != nil || ok {
+			return r, false, err
+		}
+		r, err := e.runNow(ctx, u, a)
+		if ee, ok := engine.AsError(err); ok && ee.Code == CodeRunOpen {
+			continue // started meanwhile: answer that one
+		}
+		return r, err == nil, err
 	}
+	return Run{}, false, refuse(CodeRunOpen, "")
+}
+
+// runUnderWay is a's run in progress, or the window a person's Run now
+// opened that no run has taken yet, if any.
+func (e *Automations) runUnderWay(ctx context.Context, a Automation) (Run, bool, error) {
+	if a.OpenRunID != "" {
+		r, err := e.store.Run(ctx, a.SiteID, a.OpenRunID)
+		if errors.Is(err, engine.ErrNotFound) {
+			return Run{}, false, nil
+		}
+		return r, err == nil, err
+	}
+	if a.Task != nil && a.Task.ManualWindow != nil && a.Task.ManualWindow.Contains(e.now()) {
+		return manualWindowRun(a, *a.Task.ManualWindow), true, nil
+	}
+	return Run{}, false, nil
+}
+
+func (e *Automations) runNow(ctx context.Context, u engine.User, a Automation) (Run, error) {
+	siteID := a.SiteID
 	_, builtin := a.Builtin()
 	if (!builtin && a.Task == nil) || a.State == AutomationEnded || a.State == AutomationBroken {
 		return Run{}, refuse(engine.CodeBadState, "")
-	}
-	if a.OpenRunID != "" {
-		return Run{}, refuse(CodeRunOpen, "")
 	}
 	// The site's kill switch holds every run (§11.6): a run started now
 	// would be killed at its first step.

@@ -88,7 +88,7 @@ func TestCalendarOccurrencesFromRuns(t *testing.T) {
 	b.Clock.Set(at("2026-11-05T09:30")) // no tick on 3 and 4 November
 	b.settle(t)
 	b.Clock.Set(at("2026-11-05T10:00"))
-	manual, err := automations.New(b.Store, b.Eng).RunNow(ctx, b.Owner, b.Site.ID, a.ID)
+	manual, _, err := automations.New(b.Store, b.Eng).RunNow(ctx, b.Owner, b.Site.ID, a.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -208,7 +208,7 @@ func TestCalendarRunHistoriesProperty(t *testing.T) {
 				case r < 5:
 					b.Tick(t)
 				case r == 5:
-					_, _ = aut.RunNow(ctx, b.Owner, b.Site.ID, a.ID) // refused while a run is open or the automation paused: fine
+					_, _, _ = aut.RunNow(ctx, b.Owner, b.Site.ID, a.ID) // refused while a run is open or the automation paused: fine
 				case r == 6:
 					cur := b.automationNow(t, a.ID)
 					if cur.State == automations.AutomationActive {

@@ -146,7 +146,7 @@ func TestAgentTaskKeyIsTheAutomationsOwn(t *testing.T) {
 	if err != nil || agent.Agent == nil || agent.Agent.AutomationID != a.ID || agent.ID != b.Editor.ID {
 		t.Fatalf("authenticated as %+v, %v: want the Editor's agent for %s", agent, err, a.ID)
 	}
-	if _, err := svc.Automations.RunNow(ctx, b.Editor, b.Site.ID, a.ID); err != nil {
+	if _, _, err := svc.Automations.RunNow(ctx, b.Editor, b.Site.ID, a.ID); err != nil {
 		t.Fatal(err)
 	}
 	env, err := svc.Automations.BeginRun(ctx, agent, a.ID)

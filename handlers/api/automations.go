@@ -407,12 +407,16 @@ func (h *Handler) switchAutomation(w http.ResponseWriter, r *http.Request,
 // "Check again"); 202 with the run, which the next ticks step.
 func (h *Handler) RunAutomationNow(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	run, err := h.aut.RunNow(ctx, userOf(ctx), chi.URLParam(r, "siteId"), chi.URLParam(r, "automationId"))
+	run, started, err := h.aut.RunNow(ctx, userOf(ctx), chi.URLParam(r, "siteId"), chi.URLParam(r, "automationId"))
 	if err != nil {
 		h.fail(w, ctx, err)
 		return
 	}
-	writeJSON(w, http.StatusAccepted, runOf(run))
+	status := http.StatusAccepted
+	if !started {
+		status = http.StatusOK // the run under way already: the same act asked twice
+	}
+	writeJSON(w, status, runOf(run))
 }
 
 // previewBody is a schedule to try: {start, timeZone?, rule?, preset?}.

@@ -11,12 +11,17 @@ import (
 // RunAutomationNow starts an occurrence of an automation now, as a person's
 // manual run (RFC §11, §13 run-now): from the Automations list, the
 // calendar's occurrence menu or a run's "Check again". The answer is the new
-// run's page, where its state and findings appear as it goes.
+// run's page, where its state and findings appear as it goes; a second
+// press while it runs (a double click) answers the same run's page.
 func (h *Handler) RunAutomationNow(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	st := stateOf(ctx)
-	run, err := h.aut.RunNow(ctx, *st.user, st.site.ID, chi.URLParam(r, "id"))
-	h.answerRun(w, r, err, "automations.run_started", run.ID)
+	run, started, err := h.aut.RunNow(ctx, *st.user, st.site.ID, chi.URLParam(r, "id"))
+	flash := "automations.run_started"
+	if !started {
+		flash = "automations.run_under_way"
+	}
+	h.answerRun(w, r, err, flash, run.ID)
 }
 
 // answerRun ends a POST about a run: a refusal's sentence on a problem
