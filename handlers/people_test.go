@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"studio/engine"
+	"studio/engine/agents"
 	"studio/engine/content"
 	"studio/engine/policy"
 	"studio/engine/release"
@@ -116,6 +117,11 @@ func TestPeoplePage(t *testing.T) {
 	if err != nil || asked.State != release.StateAwaitingApproval {
 		t.Fatalf("nur's request: %+v, %v", asked, err)
 	}
+	// Her agent key on the site (§11.8 "owner removed": revoked at once).
+	key, _, err := a.agents.Mint(context.Background(), nurOnSite, a.site.ID, agents.KeyInput{Name: "Nur's desk", Mode: policy.ModePlan})
+	if err != nil {
+		t.Fatal(err)
+	}
 	c.check(t, scenario{Name: "RemoveDialog", URL: "/studio/people?remove=" + nur.ID, ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{`id="remove-` + nur.ID + `"`, "Remove Nur Yıldız from the site?", "are denied"}})
 	c.check(t, scenario{Name: "Remove", Method: "POST", URL: "/studio/people/" + nur.ID + "/remove",
@@ -124,6 +130,12 @@ func TestPeoplePage(t *testing.T) {
 		ExpectedContent: []string{"Henüz hiçbir sitenin üyesi değilsiniz."}, NotExpectedContent: []string{"Demo Gazette"}})
 	if got := a.release(t, asked.ID); got.State != release.StateDraft {
 		t.Errorf("the removed person's request left the release %s, want draft", got.State)
+	}
+	var revoked, why string
+	if err := a.store.DB().QueryRow(`SELECT coalesce(revoked_at, ''), coalesce((SELECT json_extract(details, '$.reason') FROM audit
+		WHERE action = 'agent.key.revoke' AND json_extract(details, '$.key') = k.id), '') FROM agent_keys k WHERE id = ?`, key.ID).Scan(&revoked, &why); err != nil ||
+		revoked == "" || why != "owner-removed" {
+		t.Errorf("the removed person's agent key: revoked %q, reason %q (%v)", revoked, why, err)
 	}
 	c.check(t, scenario{Name: "AfterRemove", URL: "/studio/people", ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{"Removed from the site."}, NotExpectedContent: []string{"nur@example.com"}})

@@ -135,12 +135,24 @@ type Engine interface{ Now() time.Time }
 // throttle (identity.Identity.SignIn).
 type SignIn func(ctx context.Context, try identity.SignInTry) (engine.User, error)
 
+// KeysOfRemoved is what a removal does to the removed person's agent keys
+// on the site (§11.8 "owner removed": every key revoked, each agent task
+// whose key it was broken, owner-removed): engine/agents' OwnerRemoved.
+type KeysOfRemoved interface {
+	OwnerRemoved(ctx context.Context, u engine.User, siteID, ownerID string) error
+}
+
 // People is the people use cases.
 type People struct {
 	e      Engine
 	store  Store
 	signIn SignIn
+	keys   KeysOfRemoved
 }
+
+// RevokeKeysWith has every removal revoke the removed person's agent keys
+// on the site through keys (services wires engine/agents in).
+func (p *People) RevokeKeysWith(keys KeysOfRemoved) { p.keys = keys }
 
 // New wires the people use cases.
 func New(e Engine, store Store, signIn SignIn) *People {
@@ -245,9 +257,17 @@ func (p *People) Remove(ctx context.Context, u engine.User, siteID, userID strin
 		if err != nil {
 			return err
 		}
-		if err = p.store.RemoveMember(ctx, r); !errors.Is(err, engine.ErrConflict) {
+		err = p.store.RemoveMember(ctx, r)
+		if errors.Is(err, engine.ErrConflict) {
+			continue
+		}
+		if err != nil || p.keys == nil {
 			return err
 		}
+		// The keys already stop with the membership (a key acts as its
+		// owner on its site, who is no member now); revoking them says so
+		// on the Agents page and breaks the tasks they ran, at once.
+		return p.keys.OwnerRemoved(ctx, u, siteID, m.ID)
 	}
 	return engine.Refuse(engine.CodeStale, "")
 }

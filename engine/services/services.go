@@ -91,8 +91,15 @@ func Of(eng *engine.Engine, st Store, clock engine.Clock, log *slog.Logger) *Ser
 		Jobs:     steps,
 		Agents:   keys,
 		Setup:    setup.New(eng, st),
-		People:   people.New(eng, st, ids.SignIn),
+		People:   peopleWith(people.New(eng, st, ids.SignIn), keys),
 	}
+}
+
+// peopleWith is p with its removals revoking the removed person's agent
+// keys (§11.8).
+func peopleWith(p *people.People, keys *agents.Agents) *people.People {
+	p.RevokeKeysWith(keys)
+	return p
 }
 
 // automationKeys mints an agent task's own key as the automations use
