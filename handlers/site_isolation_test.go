@@ -2,6 +2,7 @@ package handlers_test
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -186,16 +187,21 @@ func (z zeta) withIDs(pattern string) string {
 
 var apiParamRe = regexp.MustCompile(`\{(\w+)\}`)
 
-// TestNothingOfAnotherSite is the route sweep of issue 15: an Owner of
-// site A, signed in, asks every Studio route (with and without A's
-// prefix, and under B's), every API route, the health report and every
-// public route on A's host, naming B's ids wherever a route takes one;
-// no answer shows anything of site B, and nothing of B changes. B's own
-// Owner sees B's things on the same routes, so the markers are real.
+// TestNothingOfAnotherSite is the tenancy sweep (issues 15 and 36): it
+// reads the route tables and the MCP tool list, so a route or a tool
+// added later is swept without anyone writing a test. An Owner of site
+// A, signed in, asks every Studio route (with and without A's prefix, and
+// under B's), every API route with her session and with her token, the
+// health report and every public route on A's host; A's agent keys (a
+// person's and an agent task's) call every MCP tool naming B and naming
+// A; B's ids go wherever a route or a tool takes one. No answer shows
+// anything of site B, and nothing of B changes, its History included. B's
+// own Owner sees B's things on the same routes, so the markers are real.
 func TestNothingOfAnotherSite(t *testing.T) {
 	t.Parallel()
 	a := newApp(t)
 	z := newZeta(t, a)
+	keys := agentKeysOfA(t, a, z)
 	oya := a.addUser(t, "oya@example.com", "Oya Owner", policy.Owner, "en")
 	c := a.signedIn(t, oya)
 	token := c.token()
@@ -242,39 +248,65 @@ func TestNothingOfAnotherSite(t *testing.T) {
 		}
 	}
 
-	// The API, with Oya's token: B's routes are not found; A's routes with
-	// B's ids name nothing of B.
+	// The API, with Oya's token and with her session: B's routes are not
+	// found; A's routes with B's ids name nothing of B.
 	tok := a.tokenFor(t, oya)
+	bySession := func(method, path, body string) (int, map[string]any) {
+		req, err := http.NewRequest(method, a.URL+path, strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("X-CSRF-Token", c.token())
+		res, err := c.hc.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		var out map[string]any
+		json.NewDecoder(res.Body).Decode(&out)
+		return res.StatusCode, out
+	}
+	byToken := func(method, path, body string) (int, map[string]any) { return apiCall(t, a, method, path, tok, body) }
 	for _, rt := range apiRouteTable() {
-		for _, site := range []string{z.site.ID, a.site.ID} {
-			path := apiParamRe.ReplaceAllStringFunc(rt.Pattern, func(p string) string {
-				switch p {
-				case "{siteId}":
-					return site
-				case "{releaseId}":
-					return z.release
-				case "{approvalId}":
-					return z.request
-				case "{automationId}":
-					return z.automation
-				case "{runId}":
-					return z.run
+		for _, call := range []func(method, path, body string) (int, map[string]any){byToken, bySession} {
+			for _, site := range []string{z.site.ID, a.site.ID} {
+				path := apiParamRe.ReplaceAllStringFunc(rt.Pattern, func(p string) string {
+					switch p {
+					case "{siteId}":
+						return site
+					case "{releaseId}":
+						return z.release
+					case "{approvalId}":
+						return z.request
+					case "{automationId}":
+						return z.automation
+					case "{runId}":
+						return z.run
+					}
+					return z.article.ID
+				})
+				body := ""
+				if rt.Method != http.MethodGet && rt.Method != http.MethodDelete {
+					body = "{}"
 				}
-				return z.article.ID
-			})
-			body := ""
-			if rt.Method != http.MethodGet && rt.Method != http.MethodDelete {
-				body = "{}"
-			}
-			status, out := apiCall(t, a, rt.Method, path, tok, body)
-			checked++
-			if s := z.leak(strings.Join(flatten(out), " "), path); s != "" {
-				t.Errorf("%s %s (%d) shows site B's %q: %v", rt.Method, path, status, s, out)
-			}
-			if site == z.site.ID && strings.Contains(rt.Pattern, "{siteId}") && status != http.StatusNotFound {
-				t.Errorf("%s %s: %d on site B, want 404", rt.Method, path, status)
+				status, out := call(rt.Method, path, body)
+				checked++
+				if s := z.leak(strings.Join(flatten(out), " "), path); s != "" {
+					t.Errorf("%s %s (%d) shows site B's %q: %v", rt.Method, path, status, s, out)
+				}
+				if site == z.site.ID && strings.Contains(rt.Pattern, "{siteId}") && status != http.StatusNotFound {
+					t.Errorf("%s %s: %d on site B, want 404", rt.Method, path, status)
+				}
 			}
 		}
+	}
+	// MCP, with A's agent keys: every tool the server lists.
+	mcpBase := a.serve(t, false)
+	for name, secret := range keys {
+		calls, refused := sweepMCP(t, a, z, mcpBase, secret)
+		checked += calls
+		t.Logf("MCP with A's %s: %d calls, %d refused naming B", name, calls, refused)
 	}
 	for _, p := range []string{"/health", "/api/scheduler", "/api/sites"} {
 		res := c.get(p)
