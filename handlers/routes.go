@@ -658,6 +658,9 @@ func health(sched *scheduler.Scheduler, who func(*http.Request) (engine.User, bo
 		code := http.StatusOK
 		if !st.DatabaseOK() {
 			out["status"], out["reason"], code = "unavailable", st.DatabaseProblem(), http.StatusServiceUnavailable
+			if since := st.DatabaseProblemSince(); !since.IsZero() {
+				out["since"] = since.UTC().Format(time.RFC3339)
+			}
 		}
 		if u, ok := who(r); ok && scheduler.MaySeeStatusDetails(u) {
 			// The releases named are of the caller's own sites only.
