@@ -247,8 +247,9 @@ func StudioRoutes(s *studio.Handler) []Route {
 func StudioBodies() map[string]studio.Body {
 	return map[string]studio.Body{
 		// The media editor's form: a new media file, and a new version of one.
-		"POST /studio/content/media":      {Files: true, Max: studio.MaxUploadBytes},
-		"POST /studio/content/upload":     {Files: true, Max: studio.MaxUploadBytes},
+		"POST /studio/content/media": {Files: true, Max: studio.MaxUploadBytes},
+		// The editor's upload answers editor.js in JSON, refusals too.
+		"POST /studio/content/upload":     {Files: true, Max: studio.MaxUploadBytes, JSON: true},
 		"POST /studio/content/{id}/media": {Files: true, Max: studio.MaxUploadBytes},
 	}
 }
