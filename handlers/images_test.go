@@ -440,3 +440,28 @@ func TestUploadAnswersJSONErrors(t *testing.T) {
 		t.Fatal("a refused upload stored something")
 	}
 }
+
+// TestNewEntryPageSaysItsKind: the new-entry page refused with a kind the
+// form does not know (the MCP tools' word "entry", or none at all) comes
+// back as the new-article editor, with its heading in words and a kind it
+// can save with, never a raw key ("editor.new_entry", which TestMain's
+// check also catches on any page).
+func TestNewEntryPageSaysItsKind(t *testing.T) {
+	a := newApp(t)
+	for _, lang := range []string{"en", "tr"} {
+		u := a.editor
+		if lang == "tr" {
+			u = a.addUser(t, "tr-writer@example.com", "Tuna", policy.Editor, "tr")
+		}
+		c := a.signedIn(t, u)
+		token := c.csrf("/studio/content/new")
+		heading := map[string]string{"en": "New article", "tr": "Yeni makale"}[lang]
+		for _, kind := range []string{"entry", "", "content_entry"} {
+			c.check(t, scenario{Name: lang + " kind " + kind, Method: "POST", URL: "/studio/content",
+				Form:               url.Values{"csrf_token": {token}, "kind": {kind}, "title": {"Night shift"}, "status": {"draft"}},
+				ExpectedStatus:     http.StatusUnprocessableEntity,
+				ExpectedContent:    []string{"<h1>" + heading + "</h1>", `<input type="hidden" name="kind" value="contentEntry">`},
+				NotExpectedContent: []string{"editor.new_"}})
+		}
+	}
+}

@@ -446,8 +446,8 @@ func (h *Handler) automationPreview(ctx context.Context, rec templates.Recurrenc
 // sentence.
 func automationRefusalSentence(ctx context.Context, e *engine.Error) string {
 	if reason, ok := e.Args["Reason"].(string); ok && e.Code == automations.CodeBadRule {
-		if key := "recurrence.error." + reason; locales.T(ctx, key) != key {
-			return locales.T(ctx, key)
+		if s, ok := locales.From(ctx).Lookup("recurrence.error." + reason); ok {
+			return s
 		}
 	}
 	msg, fields, _, _ := refusal(ctx, e)
