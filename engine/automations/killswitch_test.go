@@ -8,6 +8,7 @@ import (
 	"studio/engine"
 	"studio/engine/automation"
 	"studio/engine/automations"
+	"studio/engine/jobs"
 	"studio/engine/policy"
 	"studio/engine/scheduler"
 	"studio/engine/settings"
@@ -30,9 +31,18 @@ type killSwitchSite struct {
 	pausedTaskKey engine.User
 }
 
+// doneJobs is a built-in job that ends in one step: with it the tick runs
+// automations at all (without jobs it runs releases only).
+type doneJobs struct{}
+
+func (doneJobs) Step(context.Context, jobs.Run, string) (jobs.Step, error) {
+	return jobs.Step{Done: true}, nil
+}
+
 func newKillSwitchSite(t *testing.T, b *testBundle) killSwitchSite {
 	t.Helper()
 	ctx := context.Background()
+	b.Sched.SetJobs(doneJobs{})
 	var k killSwitchSite
 	k.task, k.key = b.task(t, taskInput())
 	b.at("09:05")
@@ -240,9 +250,14 @@ func TestKillSwitchResumeRestoresExactlyItsPauses(t *testing.T) {
 	if _, err := b.auto.Pause(ctx, b.Editor, b.Site.ID, mine.ID, mine.Rev); err != nil {
 		t.Fatal(err)
 	}
-	// Two weeks pass: the task's and the built-ins' occurrences come and go.
+	// Two weeks pass: the task's and the built-ins' occurrences come and
+	// go, and the paused site's ticks start none of them.
 	resumedAt := b.Clock.Now().AddDate(0, 0, 14).Add(3 * time.Hour)
 	b.Clock.Set(resumedAt)
+	runs := b.Count(t, `SELECT count(*) FROM schedule_runs`)
+	if rep := b.Tick(t); rep.Automations != (scheduler.AutomationTally{}) || b.Count(t, `SELECT count(*) FROM schedule_runs`) != runs {
+		t.Fatalf("tick of the paused site: %+v", rep.Automations)
+	}
 	b.setKillSwitch(t, false)
 
 	task := b.stored(t, k.task.ID)
@@ -268,14 +283,20 @@ func TestKillSwitchResumeRestoresExactlyItsPauses(t *testing.T) {
 	if n := b.Count(t, `SELECT count(*) FROM audit WHERE action = 'automation.resume' AND details LIKE '%"pausedReason":"kill-switch"%'`); n != 1 {
 		t.Errorf("kill-switch resume audit rows = %d, want 1", n)
 	}
-	// No burst: the first tick after resuming records no skipped runs
-	// and starts nothing; the task's next window opens for begin_run.
-	before := b.Count(t, `SELECT count(*) FROM schedule_runs`)
-	if rep := b.Tick(t); rep.Automations.Claimed != 0 || rep.Automations.Skipped != 0 {
-		t.Fatalf("tick after resume: %+v", rep.Automations)
+	// No burst: what the switch paused counts from now and starts nothing
+	// at the first tick after resuming. The built-in made during the pause
+	// was never the switch's: held by the site, it runs its latest missed
+	// occurrence once, the older one recorded as skipped, as after any
+	// downtime.
+	before := b.Count(t, `SELECT count(*) FROM schedule_runs WHERE subject_id <> ?`, second.ID)
+	if rep := b.Tick(t); rep.Automations.Claimed != 1 || rep.Automations.Skipped != 1 {
+		t.Fatalf("tick after resume: %+v, want only the held built-in's latest occurrence", rep.Automations)
 	}
-	if n := b.Count(t, `SELECT count(*) FROM schedule_runs`); n != before {
-		t.Fatalf("runs %d → %d after resume", before, n)
+	if n := b.Count(t, `SELECT count(*) FROM schedule_runs WHERE subject_id <> ?`, second.ID); n != before {
+		t.Fatalf("runs of the switch's automations %d → %d after resume", before, n)
+	}
+	if n := b.Count(t, `SELECT count(*) FROM schedule_runs WHERE subject_id = ?`, second.ID); n != 2 {
+		t.Fatalf("the held built-in has %d runs, want its latest and one skipped", n)
 	}
 	b.Clock.Set(task.NextRunAt.Add(time.Minute))
 	if _, err := b.auto.BeginRun(ctx, k.key, k.task.ID); err != nil {
