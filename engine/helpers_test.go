@@ -12,6 +12,8 @@ import (
 var (
 	start = enginetest.Start // Monday 2 November 2026, 08:00 in Istanbul
 	nine  = enginetest.Nine  // 09:00 that day: the time most tests schedule
+	// tinyPNG is a whole 1×1 PNG, for a media file's bytes.
+	tinyPNG = enginetest.TinyPNG
 )
 
 // testBundle is the shared fixture, with this package's own helpers as

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"slices"
 
@@ -12,6 +13,45 @@ import (
 // CodeCoverInvalid refuses a cover that is not one of the site's media
 // files.
 const CodeCoverInvalid = "cover_invalid"
+
+// CodeImageTooLarge refuses an image that declares more than
+// content.MaxImagePixels; its Args are the image's Width and Height and
+// its Megapixels, and the limit's (MaxMegapixels).
+const CodeImageTooLarge = "image_too_large"
+
+// cleanImage is the file a media file saves, from its checked body and
+// the file its working copy had (prev): refused above
+// content.MaxImagePixels from the header alone, before anything would
+// decode it, and without its metadata (content.StripImageMetadata: GPS
+// and the rest of EXIF but the orientation, XMP, comments). A file kept
+// from the working copy is cleaned again but not refused: it was taken
+// when saved (and one the walk does not understand stays as it is). A new
+// file whose structure the walk does not understand is refused as not
+// being the image it says.
+func cleanImage(prev []byte, b content.Body) ([]byte, error) {
+	kept := bytes.Equal(prev, b.Data)
+	if !content.AssetTypes[b.Mime] {
+		return b.Data, nil // a file saved before a type was refused: as it was
+	}
+	w, h, err := content.ImageSize(b.Data, b.Mime)
+	switch {
+	case err != nil && kept:
+		return b.Data, nil
+	case err != nil:
+		return nil, refuse("file_type_invalid", "data")
+	case int64(w)*int64(h) > content.MaxImagePixels && !kept:
+		return nil, &Error{Code: CodeImageTooLarge, Field: "data", Args: map[string]any{"Width": w, "Height": h,
+			"Megapixels": (int64(w)*int64(h) + 500_000) / 1_000_000, "MaxMegapixels": content.MaxImagePixels / 1_000_000}}
+	}
+	clean, err := content.StripImageMetadata(b.Data, b.Mime)
+	switch {
+	case err != nil && kept:
+		return b.Data, nil
+	case err != nil:
+		return nil, refuse("file_type_invalid", "data")
+	}
+	return clean, nil
+}
 
 // imageRefs is the refs of a page or an article with the media files it
 // shows: its cover first, then each file its text shows (/media/<slug>),

@@ -25,7 +25,7 @@ func TestPublicViewAt(t *testing.T) {
 	ten, noon := nine.Add(time.Hour), nine.Add(3*time.Hour)
 	asset := func(slug string) content.Node {
 		n, err := b.Eng.CreateAsset(ctx, b.Editor, b.Site.ID, content.Body{Title: slug, Slug: slug,
-			Status: content.StatusPublished, Mime: "image/png", Data: []byte("\x89PNG\r\n\x1a\n0000"), Alt: "A picture"})
+			Status: content.StatusPublished, Mime: "image/png", Data: tinyPNG, Alt: "A picture"})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1041,7 +1041,7 @@ func TestScheduleNodeAddsDependencyClosure(t *testing.T) {
 	t.Run("NewImageIsPublishedWithTheArticle", func(t *testing.T) {
 		b := newBundle(t)
 		img, err := b.Eng.CreateAsset(ctx, b.Editor, b.Site.ID, content.Body{Title: "Harbour photo", Slug: "harbour.png",
-			Status: content.StatusDraft, Mime: "image/png", Data: []byte("\x89PNG\r\n\x1a\nharbour"), Alt: "Cranes at dawn"})
+			Status: content.StatusDraft, Mime: "image/png", Data: tinyPNG, Alt: "Cranes at dawn"})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -262,6 +262,13 @@ func (e *Engine) save(ctx context.Context, u User, n content.Node, expectedRev i
 		}
 		return content.Node{}, err
 	}
+	if n.Kind == release.KindAsset {
+		data, err := cleanImage(n.Body.Data, body)
+		if err != nil {
+			return content.Node{}, err
+		}
+		body.Data = data
+	}
 	if err := e.checkAddress(ctx, n, body); err != nil {
 		return content.Node{}, err
 	}

@@ -417,6 +417,16 @@ func TestRouteTable(t *testing.T) {
 			if rt.Method != http.MethodGet {
 				back = loginNext("/studio")
 			}
+			if handlers.StudioBodies()[rt.Method+" "+rt.Pattern].JSON {
+				// A script's route cannot follow a sign-in page: it is told
+				// in JSON, htmx or not.
+				for _, h := range []map[string]string{nil, {"HX-Request": "true"}} {
+					runScenarios(t, c, []scenario{{Name: rt.Method + " " + rt.Pattern + " JSON", Method: rt.Method, URL: u, Form: form,
+						Header: h, ExpectedStatus: http.StatusUnauthorized, ExpectedContent: []string{`{"error":{"code":"signed_out","message":"You are signed out.`},
+						ExpectedHeaders: map[string]string{"Content-Type": "application/json; charset=utf-8", "Location": ""}}})
+				}
+				continue
+			}
 			runScenarios(t, c, []scenario{
 				{Name: rt.Method + " " + rt.Pattern, Method: rt.Method, URL: u, Form: form,
 					ExpectedStatus: http.StatusSeeOther, ExpectedHeaders: map[string]string{"Location": back}},

@@ -3,11 +3,13 @@ package handlers_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
 
+	"studio/engine/content"
 	"studio/engine/release"
 )
 
@@ -128,5 +130,54 @@ func TestAPIRequestsRunTheBackstop(t *testing.T) {
 	api := healthJSONAt(t, a.client(t, ""), "/api/scheduler", map[string]string{"Authorization": "Bearer " + secret}, http.StatusOK)
 	if api["lagSeconds"] != float64(180) {
 		t.Errorf("/api/scheduler lagSeconds = %v, want 180", api["lagSeconds"])
+	}
+}
+
+// TestHealthAnswers503OnAFullDisk: a write that fails for lack of space
+// (SQLite's SQLITE_FULL, made honestly by capping the database at its
+// size with max_page_count on the store's one write connection) turns
+// /health into 503 "disk full" with the time it began, and it stays so
+// while the periodic probe finds no room; once there is room again /health
+// answers 200 by itself, without a restart.
+func TestHealthAnswers503OnAFullDisk(t *testing.T) {
+	t.Parallel()
+	a := newApp(t)
+	ctx := context.Background()
+	anon := a.client(t, "")
+	healthJSON(t, anon, nil, http.StatusOK)
+	if _, err := a.store.DB().Exec(`PRAGMA max_page_count = 1`); err != nil { // clamped to the file's size
+		t.Fatal(err)
+	}
+	big := content.Body{Title: "Long read", Slug: "long-read", Status: content.StatusDraft, Text: strings.Repeat("Words. ", 12000)}
+	if _, err := a.eng.CreateNode(ctx, a.editor, a.site.ID, release.KindContentEntry, big); err == nil {
+		t.Fatal("an 84 kB draft was written into a full database")
+	}
+	out := healthJSON(t, anon, nil, http.StatusServiceUnavailable)
+	since, _ := time.Parse(time.RFC3339, fmt.Sprint(out["since"]))
+	if out["status"] != "unavailable" || out["reason"] != "disk full" || out["healthy"] != false || since.IsZero() {
+		t.Fatalf("/health after SQLITE_FULL = %v, want 503 disk full with since", out)
+	}
+	// The probe runs every three seconds: past one, still full.
+	time.Sleep(3500 * time.Millisecond)
+	if again := healthJSON(t, anon, nil, http.StatusServiceUnavailable); again["since"] != out["since"] {
+		t.Fatalf("/health while still full = %v, want the same since %v", again, out["since"])
+	}
+
+	if _, err := a.store.DB().Exec(`PRAGMA max_page_count = 1073741823`); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		res := anon.do(http.MethodGet, "/health", nil, nil)
+		if res.Status == http.StatusOK {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("/health did not recover after room came back: %d %s", res.Status, res.Body)
+		}
+		time.Sleep(250 * time.Millisecond)
+	}
+	if _, err := a.eng.CreateNode(ctx, a.editor, a.site.ID, release.KindContentEntry, big); err != nil {
+		t.Fatalf("a write after recovery: %v", err)
 	}
 }

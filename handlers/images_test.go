@@ -3,27 +3,68 @@ package handlers_test
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"encoding/json"
+	"hash/crc32"
+	"html"
+	"image"
+	"image/jpeg"
+	"io"
+	"mime/multipart"
 	"net/http"
 	"net/url"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"studio/engine"
+	"studio/engine/policy"
+	"studio/handlers/studio"
 )
 
-// uploadImage posts a file to the editor's upload and decodes its JSON.
+// uploadImage posts a file to the editor's upload and decodes its JSON: a
+// success's fields, or a refusal's, which must be {"error": {"code",
+// "message", "details"?: {"field"}}} and nothing else, flattened to code,
+// error (the message) and field.
 func uploadImage(t *testing.T, c *client, token, name, alt string, data []byte) (int, map[string]string) {
 	t.Helper()
 	res := multipartPost(t, c, "/studio/content/upload", token, map[string]string{"alt": alt}, name, data)
+	return res.Status, uploadAnswer(t, "upload "+name, res)
+}
+
+func uploadAnswer(t *testing.T, what string, res response) map[string]string {
+	t.Helper()
 	if ct := res.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
-		t.Fatalf("upload %s: %d %s\n%s", name, res.Status, ct, excerpt(res.Body))
+		t.Fatalf("%s: %d %s\n%s", what, res.Status, ct, excerpt(res.Body))
 	}
-	var out map[string]string
-	if err := json.Unmarshal([]byte(res.Body), &out); err != nil {
-		t.Fatal(err)
+	if res.Status < 400 {
+		var out map[string]string
+		if err := json.Unmarshal([]byte(res.Body), &out); err != nil {
+			t.Fatal(err)
+		}
+		return out
 	}
-	return res.Status, out
+	var refusal struct {
+		Error *struct {
+			Code    string `json:"code"`
+			Message string `json:"message"`
+			Details *struct {
+				Field string `json:"field"`
+			} `json:"details"`
+		} `json:"error"`
+	}
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(res.Body), &top); err != nil || len(top) != 1 ||
+		json.Unmarshal([]byte(res.Body), &refusal) != nil || refusal.Error == nil || refusal.Error.Code == "" ||
+		refusal.Error.Message == "" || strings.HasPrefix(refusal.Error.Message, "error.") {
+		t.Fatalf("%s: %d, not a JSON refusal: %s", what, res.Status, res.Body)
+	}
+	out := map[string]string{"code": refusal.Error.Code, "error": refusal.Error.Message}
+	if d := refusal.Error.Details; d != nil {
+		out["field"] = d.Field
+	}
+	return out
 }
 
 // The editor's upload puts an image into an article's text and offers it
@@ -123,9 +164,10 @@ func TestEditorUploadAndCover(t *testing.T) {
 	}
 }
 
-// webp is the smallest WebP header a type check reads.
+// webp is the smallest WebP a type and size check reads: a lossless 1×1
+// header.
 func webp() []byte {
-	return append([]byte("RIFF\x1a\x00\x00\x00WEBPVP8L"), bytes.Repeat([]byte{0}, 16)...)
+	return []byte("RIFF\x12\x00\x00\x00WEBPVP8L\x05\x00\x00\x00\x2f\x00\x00\x00\x00\x00")
 }
 
 // The editor's preview renders the text as the public site does: Markdown,
@@ -145,4 +187,281 @@ func TestEditorPreviewText(t *testing.T) {
 	}
 	a.signedIn(t, a.contributor).check(t, scenario{Name: "Editor", URL: "/studio/content/" + a.draft.ID, ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{`hx-post="/studio/content/preview-text"`, "Preview the text"}})
+}
+
+// photoSecret is where a phone's photo would say it was taken.
+const photoSecret = "GPS-41.0082N-28.9784E"
+
+// phonePhoto is a JPEG as a phone writes one: an EXIF block with an IFD0
+// (camera make, orientation 1) and a GPS IFD whose processing method
+// carries photoSecret, and an XMP block naming the latitude.
+func phonePhoto(t *testing.T) []byte {
+	t.Helper()
+	m := image.NewRGBA(image.Rect(0, 0, 32, 16))
+	for i := range m.Pix {
+		m.Pix[i] = uint8(i * 7)
+	}
+	var buf bytes.Buffer
+	if err := jpeg.Encode(&buf, m, nil); err != nil {
+		t.Fatal(err)
+	}
+	le := binary.LittleEndian
+	entry := func(b []byte, tag, typ uint16, count, value uint32) []byte {
+		b = le.AppendUint16(le.AppendUint16(b, tag), typ)
+		return le.AppendUint32(le.AppendUint32(b, count), value)
+	}
+	method := "ASCII\x00\x00\x00" + photoSecret
+	tiff := []byte("II*\x00\x08\x00\x00\x00")
+	tiff = le.AppendUint16(tiff, 2)
+	tiff = entry(tiff, 0x0112, 3, 1, 1)  // orientation 1
+	tiff = entry(tiff, 0x8825, 4, 1, 38) // the GPS IFD, after this one
+	tiff = le.AppendUint32(tiff, 0)
+	tiff = le.AppendUint16(tiff, 1)
+	tiff = entry(tiff, 0x001B, 7, uint32(len(method)), 56) // GPSProcessingMethod
+	tiff = le.AppendUint32(tiff, 0)
+	tiff = append(tiff, method...)
+	seg := func(marker byte, payload string) []byte {
+		return append(binary.BigEndian.AppendUint16([]byte{0xFF, marker}, uint16(2+len(payload))), payload...)
+	}
+	out := append([]byte{0xFF, 0xD8}, seg(0xE1, "Exif\x00\x00"+string(tiff))...)
+	out = append(out, seg(0xE1, "http://ns.adobe.com/xap/1.0/\x00<exif:GPSLatitude>"+photoSecret+"</exif:GPSLatitude>")...)
+	return append(out, buf.Bytes()[2:]...)
+}
+
+func noMetadata(t *testing.T, what string, data []byte) {
+	t.Helper()
+	for _, leak := range []string{"Exif", photoSecret, "GPSLatitude", "ns.adobe.com/xap"} {
+		if bytes.Contains(data, []byte(leak)) {
+			t.Errorf("%s still holds %q", what, leak)
+		}
+	}
+	if cfg, err := jpeg.DecodeConfig(bytes.NewReader(data)); err != nil || cfg.Width != 32 || cfg.Height != 16 {
+		t.Errorf("%s is no longer the 32×16 JPEG: %+v %v", what, cfg, err)
+	}
+}
+
+// TestUploadedImagesLoseTheirMetadata (issue 36, hole 7): a phone's photo
+// with its GPS position in EXIF and XMP, uploaded by the editor (the JSON
+// route) and by the media editor's form, is stored without them, and the
+// public /media answer serves it without them; the picture stays the same.
+func TestUploadedImagesLoseTheirMetadata(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	a := newApp(t)
+	ctx := context.Background()
+	c := a.signedIn(t, a.editor)
+	token := c.csrf("/studio/content/" + a.draft.ID)
+	photo := phonePhoto(t)
+	if !bytes.Contains(photo, []byte(photoSecret)) || bytes.Count(photo, []byte("Exif")) != 1 {
+		t.Fatal("the fixture carries no GPS")
+	}
+	status, out := uploadImage(t, c, token, "Galata.jpg", "Galata Tower at dusk", photo)
+	if status != http.StatusCreated {
+		t.Fatalf("upload: %d %v", status, out)
+	}
+	d, err := a.eng.Node(ctx, a.site.ID, out["id"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	noMetadata(t, "the stored file", d.Body.Data)
+	res := multipartPost(t, c, "/studio/content/media", token, map[string]string{"title": "Pier", "alt": "The pier",
+		"status": "published"}, "pier.jpg", photo)
+	if res.Status != http.StatusSeeOther {
+		t.Fatalf("media editor: %d\n%s", res.Status, excerpt(res.Body))
+	}
+	var stored []byte
+	if err := a.store.DB().QueryRow(`SELECT count(*) FROM nodes WHERE kind = 'asset'`).Scan(new(int)); err != nil {
+		t.Fatal(err)
+	}
+	list, err := a.eng.Nodes(ctx, a.site.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range list {
+		if n.Body.Slug == "pier.jpg" {
+			stored = n.Body.Data
+		}
+	}
+	noMetadata(t, "the media editor's file", stored)
+
+	if _, err := a.eng.Publish(ctx, a.editor, a.site.ID); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{out["path"], "/media/pier.jpg"} {
+		res := a.client(t, "").get(p)
+		if res.Status != http.StatusOK || res.Header.Get("Content-Type") != "image/jpeg" {
+			t.Fatalf("%s: %d %s", p, res.Status, res.Header.Get("Content-Type"))
+		}
+		noMetadata(t, "the public "+p, []byte(res.Body))
+	}
+}
+
+// hugePNG is the header of a 9000 × 9000 PNG (81 megapixels): a hundred
+// bytes that would make whoever decodes them allocate 324 MB.
+func hugePNG() []byte {
+	chunk := func(typ string, payload []byte) []byte {
+		b := binary.BigEndian.AppendUint32(nil, uint32(len(payload)))
+		b = append(append(b, typ...), payload...)
+		return binary.BigEndian.AppendUint32(b, crc32.ChecksumIEEE(b[4:]))
+	}
+	ihdr := binary.BigEndian.AppendUint32(binary.BigEndian.AppendUint32(nil, 9000), 9000)
+	ihdr = append(ihdr, 8, 2, 0, 0, 0)
+	out := append([]byte("\x89PNG\r\n\x1a\n"), chunk("IHDR", ihdr)...)
+	out = append(out, chunk("IDAT", []byte{0x78, 0x9c, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01})...)
+	return append(out, chunk("IEND", nil)...)
+}
+
+// TestUploadRefusesHugeImages: an image declaring more than 40 megapixels
+// is refused from its header, in the person's language, on both upload
+// routes, and nothing is stored.
+func TestUploadRefusesHugeImages(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	a := newApp(t)
+	turkish := a.addUser(t, "tr-editor@example.com", "Tuna", policy.Editor, "tr")
+	before := a.fingerprint(t)
+	for _, c := range []struct {
+		u    engine.User
+		says string
+	}{{a.editor, "This image is 9000 × 9000 pixels (81 megapixels); Studio takes images of at most 40 megapixels."},
+		{turkish, "Bu görsel 9000 × 9000 piksel (81 megapiksel); Studio en çok 40 megapiksellik görselleri kabul eder."}} {
+		web := a.signedIn(t, c.u)
+		token := web.csrf("/studio/content/" + a.draft.ID)
+		status, out := uploadImage(t, web, token, "bomb.png", "A bomb", hugePNG())
+		if status != http.StatusUnprocessableEntity || out["code"] != "image_too_large" || out["field"] != "data" ||
+			!strings.HasPrefix(out["error"], c.says) {
+			t.Errorf("%s upload: %d %v, want 422 image_too_large saying %q", c.u.Lang, status, out, c.says)
+		}
+		res := multipartPost(t, web, "/studio/content/media", token, map[string]string{"title": "Bomb", "alt": "A bomb",
+			"status": "draft"}, "bomb.png", hugePNG())
+		if res.Status != http.StatusUnprocessableEntity || !strings.Contains(res.Body, html.EscapeString(c.says)) {
+			t.Errorf("%s media editor: %d, want 422 saying %q\n%s", c.u.Lang, res.Status, c.says, excerpt(res.Body))
+		}
+	}
+	if a.fingerprint(t) != before {
+		t.Fatal("a refused image was stored")
+	}
+}
+
+// TestUploadAnswersJSONErrors: the editor's upload route answers every
+// refusal as JSON ({"error": {"code", "message"}}, in the person's
+// language), whichever step refuses it: the body's size (before the
+// handler reads it), the token, the origin, the sign-in, the site, the
+// file's type, a missing file.
+func TestUploadAnswersJSONErrors(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	a := newApp(t)
+	ctx := context.Background()
+	other, err := a.eng.CreateSite(ctx, "Other Times", "Europe/London")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := a.signedIn(t, a.editor)
+	token := c.csrf("/studio/content/" + a.draft.ID)
+	before := a.fingerprint(t)
+	post := func(c *client, path, token string, header map[string]string, body []byte, contentType string) response {
+		t.Helper()
+		req, err := http.NewRequest(http.MethodPost, a.URL+path, bytes.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", contentType)
+		if c.lang != "" {
+			req.Header.Set("Accept-Language", c.lang)
+		}
+		if token != "" {
+			req.Header.Set("X-CSRF-Token", token)
+		}
+		for k, v := range header {
+			req.Header.Set(k, v)
+		}
+		hr, err := c.hc.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer hr.Body.Close()
+		b, _ := io.ReadAll(hr.Body)
+		return response{Status: hr.StatusCode, Header: hr.Header, Body: string(b)}
+	}
+	form := func(data []byte) ([]byte, string) {
+		var buf bytes.Buffer
+		mw := multipart.NewWriter(&buf)
+		mw.WriteField("alt", "A picture")
+		fw, _ := mw.CreateFormFile("file", "picture.png")
+		fw.Write(data)
+		mw.Close()
+		return buf.Bytes(), mw.FormDataContentType()
+	}
+	small, smallType := form(fixturePNG(t, 9))
+	huge, hugeType := form(make([]byte, studio.MaxUploadBytes+1))
+	text, textType := form([]byte("just words, no picture"))
+	for _, sc := range []struct {
+		name, path, token string
+		client            *client
+		header            map[string]string
+		body              []byte
+		contentType       string
+		status            int
+		code              string
+	}{
+		{"BodyTooLarge", "/studio/content/upload", token, c, nil, huge, hugeType, http.StatusRequestEntityTooLarge, "too_large"},
+		{"NoToken", "/studio/content/upload", "", c, nil, small, smallType, http.StatusForbidden, "csrf"},
+		{"WrongToken", "/studio/content/upload", "nope", c, nil, small, smallType, http.StatusForbidden, "csrf"},
+		{"OtherOrigin", "/studio/content/upload", token, c, map[string]string{"Sec-Fetch-Site": "cross-site", "Origin": "https://evil.example"},
+			small, smallType, http.StatusForbidden, "cross_origin"},
+		{"SignedOut", "/studio/content/upload", token, a.client(t, ""), nil, small, smallType, http.StatusUnauthorized, "signed_out"},
+		{"NotASiteOfTheirs", "/studio/s/" + other.ID + "/content/upload", token, a.signedIn(t, a.contributor), nil, small, smallType,
+			http.StatusNotFound, "not_found"},
+		{"NotAnImage", "/studio/content/upload", token, c, nil, text, textType, http.StatusUnprocessableEntity, "file_type_invalid"},
+		{"NoFile", "/studio/content/upload", token, c, nil, []byte("alt=A+picture"), "application/x-www-form-urlencoded",
+			http.StatusUnprocessableEntity, "file_required"},
+		{"NotAForm", "/studio/content/upload", token, c, nil, []byte(`{"alt": "A picture"}`), "application/json",
+			http.StatusUnprocessableEntity, "file_required"},
+	} {
+		tok := sc.token
+		if sc.name == "NotASiteOfTheirs" {
+			tok = sc.client.csrf("/studio/content")
+		}
+		res := post(sc.client, sc.path, tok, sc.header, sc.body, sc.contentType)
+		if res.Status != sc.status {
+			t.Errorf("%s: %d, want %d\n%s", sc.name, res.Status, sc.status, excerpt(res.Body))
+			continue
+		}
+		if out := uploadAnswer(t, sc.name, res); out["code"] != sc.code {
+			t.Errorf("%s: %v, want code %s", sc.name, out, sc.code)
+		}
+	}
+	// In Turkish for a Turkish session.
+	tr := a.client(t, "tr")
+	res := post(tr, "/studio/content/upload", "x", nil, small, smallType)
+	if out := uploadAnswer(t, "SignedOutTurkish", res); res.Status != http.StatusUnauthorized ||
+		out["error"] != "Oturumunuz kapandı. Studio'ya yeniden giriş yapın ve tekrar deneyin." {
+		t.Errorf("Turkish: %d %v", res.Status, out)
+	}
+	if a.fingerprint(t) != before {
+		t.Fatal("a refused upload stored something")
+	}
+}
+
+// TestNewEntryPageSaysItsKind: the new-entry page refused with a kind the
+// form does not know (the MCP tools' word "entry", or none at all) comes
+// back as the new-article editor, with its heading in words and a kind it
+// can save with, never a raw key ("editor.new_entry", which TestMain's
+// check also catches on any page).
+func TestNewEntryPageSaysItsKind(t *testing.T) {
+	a := newApp(t)
+	for _, lang := range []string{"en", "tr"} {
+		u := a.editor
+		if lang == "tr" {
+			u = a.addUser(t, "tr-writer@example.com", "Tuna", policy.Editor, "tr")
+		}
+		c := a.signedIn(t, u)
+		token := c.csrf("/studio/content/new")
+		heading := map[string]string{"en": "New article", "tr": "Yeni makale"}[lang]
+		for _, kind := range []string{"entry", "", "content_entry"} {
+			c.check(t, scenario{Name: lang + " kind " + kind, Method: "POST", URL: "/studio/content",
+				Form:               url.Values{"csrf_token": {token}, "kind": {kind}, "title": {"Night shift"}, "status": {"draft"}},
+				ExpectedStatus:     http.StatusUnprocessableEntity,
+				ExpectedContent:    []string{"<h1>" + heading + "</h1>", `<input type="hidden" name="kind" value="contentEntry">`},
+				NotExpectedContent: []string{"editor.new_"}})
+		}
+	}
 }

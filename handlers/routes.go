@@ -247,8 +247,9 @@ func StudioRoutes(s *studio.Handler) []Route {
 func StudioBodies() map[string]studio.Body {
 	return map[string]studio.Body{
 		// The media editor's form: a new media file, and a new version of one.
-		"POST /studio/content/media":      {Files: true, Max: studio.MaxUploadBytes},
-		"POST /studio/content/upload":     {Files: true, Max: studio.MaxUploadBytes},
+		"POST /studio/content/media": {Files: true, Max: studio.MaxUploadBytes},
+		// The editor's upload answers editor.js in JSON, refusals too.
+		"POST /studio/content/upload":     {Files: true, Max: studio.MaxUploadBytes, JSON: true},
 		"POST /studio/content/{id}/media": {Files: true, Max: studio.MaxUploadBytes},
 	}
 }
@@ -658,6 +659,9 @@ func health(sched *scheduler.Scheduler, who func(*http.Request) (engine.User, bo
 		code := http.StatusOK
 		if !st.DatabaseOK() {
 			out["status"], out["reason"], code = "unavailable", st.DatabaseProblem(), http.StatusServiceUnavailable
+			if since := st.DatabaseProblemSince(); !since.IsZero() {
+				out["since"] = since.UTC().Format(time.RFC3339)
+			}
 		}
 		if u, ok := who(r); ok && scheduler.MaySeeStatusDetails(u) {
 			// The releases named are of the caller's own sites only.

@@ -118,7 +118,7 @@ func TestEveryKeyTheCodeUsesExists(t *testing.T) {
 		{"status.", []string{"draft", "review", "published"}},
 		{"role.", []string{"owner", "admin", "editor", "author", "contributor"}},
 		{"kind.", []string{"contentEntry", "page"}},
-		{"editor.new_", []string{"contentEntry", "page"}},
+		{"editor.new_", []string{"contentEntry", "page", "asset"}},
 		{"lang.", Languages},
 		{"outcome.", []string{"published", "missed", "expired", "canceled", "conflict", "failed"}},
 		{"notice.", noticeKinds},

@@ -50,8 +50,8 @@ func (p *Printer) RecurrencePreset(preset recurrence.Preset) string {
 func (p *Printer) RecurrenceError(err error) string {
 	var e *recurrence.Error
 	if errors.As(err, &e) {
-		if key := "recurrence.error." + e.Code; p.T(key) != key {
-			return p.T(key)
+		if s, ok := p.Lookup("recurrence.error." + e.Code); ok {
+			return s
 		}
 	}
 	return p.T("error.invalid")

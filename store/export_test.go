@@ -32,3 +32,6 @@ func (s *Store) WriteHeld(ctx context.Context, siteID string, began chan<- struc
 		return nil
 	})
 }
+
+// ProbeSpace is probeSpace, for its test on both databases.
+func (s *Store) ProbeSpace(ctx context.Context) error { return s.probeSpace(ctx) }

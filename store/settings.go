@@ -7,7 +7,9 @@ import (
 	"time"
 
 	"studio/engine"
+	"studio/engine/automations"
 	"studio/engine/release"
+	"studio/engine/settings"
 )
 
 // ScheduleSettings reads a site's schedule settings; a site without a row
@@ -47,6 +49,17 @@ func (s *Store) ScheduleSettings(ctx context.Context, siteID string) (engine.Sch
 // expectedRev (0: the site has no row yet), with its audit row, in one
 // transaction; ErrConflict when someone changed them first.
 func (s *Store) SaveScheduleSettings(ctx context.Context, next engine.ScheduleSettings, expectedRev int64, a engine.AuditEntry) error {
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		if err := saveScheduleSettings(ctx, tx, next, expectedRev); err != nil {
+			return err
+		}
+		return audit(ctx, tx, a)
+	})
+}
+
+// saveScheduleSettings writes next over the settings at expectedRev (0:
+// the site has no row yet) inside tx; ErrConflict when they moved.
+func saveScheduleSettings(ctx context.Context, tx *sql.Tx, next engine.ScheduleSettings, expectedRev int64) error {
 	pausedBy, err := jsonText(optional(next.PausedBy))
 	if err != nil {
 		return err
@@ -59,36 +72,81 @@ func (s *Store) SaveScheduleSettings(ctx context.Context, next engine.ScheduleSe
 	if next.PausedAt != nil {
 		pausedAt = instant(*next.PausedAt)
 	}
+	var ok bool
+	if expectedRev == 0 {
+		ok, err = one(tx.ExecContext(ctx, `INSERT INTO schedule_settings (site_id, paused, paused_by, paused_at,
+			paused_reason, daily_write_cap, rev, updated_at, updated_by) VALUES (?, ?, ?, ?, NULLIF(?, ''), ?, ?, ?, ?)
+			ON CONFLICT (site_id) DO NOTHING`,
+			next.SiteID, next.Paused, pausedBy, pausedAt, next.PausedReason, next.DailyWriteCap, next.Rev,
+			instant(next.UpdatedAt), updatedBy))
+	} else {
+		ok, err = one(tx.ExecContext(ctx, `UPDATE schedule_settings SET paused = ?, paused_by = ?, paused_at = ?,
+			paused_reason = NULLIF(?, ''), daily_write_cap = ?, rev = ?, updated_at = ?, updated_by = ?
+			WHERE site_id = ? AND rev = ?`,
+			next.Paused, pausedBy, pausedAt, next.PausedReason, next.DailyWriteCap, next.Rev,
+			instant(next.UpdatedAt), updatedBy, next.SiteID, expectedRev))
+	}
+	if err != nil {
+		return fmt.Errorf("store: save schedule settings: %w", err)
+	}
+	if !ok {
+		return engine.ErrConflict
+	}
+	return nil
+}
+
+// SetKillSwitch writes the kill switch's one transaction: the settings row
+// at w.ExpectedRev, each moved automation over the automation as read
+// (guarded on its rev and its open run, so a run begun or a step taken
+// since conflicts rather than stays open), its open run killed with error
+// kill-switch, and the audit rows. ErrConflict, and nothing written, when
+// anything moved since it was read.
+func (s *Store) SetKillSwitch(ctx context.Context, w settings.KillSwitchWrite) error {
+	now := instant(w.Now)
 	return s.tx(ctx, func(tx *sql.Tx) error {
-		var ok bool
-		if expectedRev == 0 {
-			ok, err = one(tx.ExecContext(ctx, `INSERT INTO schedule_settings (site_id, paused, paused_by, paused_at,
-				paused_reason, daily_write_cap, rev, updated_at, updated_by) VALUES (?, ?, ?, ?, NULLIF(?, ''), ?, ?, ?, ?)
-				ON CONFLICT (site_id) DO NOTHING`,
-				next.SiteID, next.Paused, pausedBy, pausedAt, next.PausedReason, next.DailyWriteCap, next.Rev,
-				instant(next.UpdatedAt), updatedBy))
-		} else {
-			ok, err = one(tx.ExecContext(ctx, `UPDATE schedule_settings SET paused = ?, paused_by = ?, paused_at = ?,
-				paused_reason = NULLIF(?, ''), daily_write_cap = ?, rev = ?, updated_at = ?, updated_by = ?
-				WHERE site_id = ? AND rev = ?`,
-				next.Paused, pausedBy, pausedAt, next.PausedReason, next.DailyWriteCap, next.Rev,
-				instant(next.UpdatedAt), updatedBy, next.SiteID, expectedRev))
+		if err := saveScheduleSettings(ctx, tx, w.Settings, w.ExpectedRev); err != nil {
+			return err
 		}
-		if err != nil {
-			return fmt.Errorf("store: save schedule settings: %w", err)
-		}
-		if !ok {
-			return engine.ErrConflict
-		}
-		if next.Paused {
-			// The switch kills open runs at the next tick (§11.6): an agent
-			// run waits for no step, so its automation is made due now.
-			if _, err := tx.ExecContext(ctx, `UPDATE automations SET due_at = ? WHERE site_id = ? AND open_run_id IS NOT NULL`,
-				instant(next.UpdatedAt), next.SiteID); err != nil {
-				return fmt.Errorf("store: save schedule settings: %w", err)
+		for _, m := range w.Moves {
+			if m.KillRun {
+				ok, err := one(tx.ExecContext(ctx, `UPDATE schedule_runs SET state = 'killed', error = ?, ended_at = ?,
+					lease_token = NULL, lease_until = NULL, rev = rev + 1, updated_at = ?
+					WHERE id = ? AND state IN ('due', 'ready', 'running')`,
+					automations.RunKilledByKillSwitch, now, now, m.Was.OpenRunID))
+				if err != nil {
+					return fmt.Errorf("store: kill switch: %w", err)
+				}
+				if !ok {
+					return engine.ErrConflict // it ended meanwhile: read again
+				}
+			}
+			a := m.Now
+			var window any
+			if a.Task != nil && a.Task.ManualWindow != nil {
+				var err error
+				if window, err = jsonText(a.Task.ManualWindow); err != nil {
+					return err
+				}
+			}
+			ok, err := one(tx.ExecContext(ctx, `UPDATE automations SET state = ?, paused_reason = NULLIF(?, ''),
+				handled_at = ?, next_run_at = ?, due_at = ?, open_run_id = NULLIF(?, ''), manual_window = ?,
+				rev = rev + 1, updated_at = ?
+				WHERE id = ? AND site_id = ? AND rev = ? AND state = ? AND COALESCE(open_run_id, '') = ?`,
+				a.State, a.PausedReason, instant(a.HandledAt), optionalInstant(a.NextRunAt), optionalInstant(a.DueAt),
+				a.OpenRunID, window, now, a.ID, a.SiteID, m.Was.Rev, m.Was.State, m.Was.OpenRunID))
+			if err != nil {
+				return fmt.Errorf("store: kill switch: %w", err)
+			}
+			if !ok {
+				return engine.ErrConflict
 			}
 		}
-		return audit(ctx, tx, a)
+		for _, e := range w.Audit {
+			if err := audit(ctx, tx, e); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 }
 

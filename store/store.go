@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
@@ -99,7 +100,7 @@ func (s *Store) start(ctx context.Context, generationSQL string) error {
 	}
 	// A first write probe: a read-only database opens without complaint
 	// and fails only when written.
-	s.live.problem = s.probe(ctx)
+	s.live.problem = s.probe(ctx, nil)
 	s.live.checked = time.Now()
 	return nil
 }
@@ -236,36 +237,87 @@ func (s *Store) Liveness(ctx context.Context) error {
 	}
 	if l.problem != nil && time.Since(l.checked) >= liveCheckEvery {
 		l.checked = time.Now()
-		l.problem = s.probe(ctx)
+		l.problem = s.probe(ctx, l.problem)
 	}
 	return l.problem
 }
 
-// probe writes nothing in a way that needs the database to take writes: a
-// delete that matches no row still opens a write transaction, which a
-// read-only database refuses.
-func (s *Store) probe(ctx context.Context) error {
-	_, err := s.write.ExecContext(ctx, `DELETE FROM schema_migrations WHERE version < 0`)
-	if isReadOnly(err) {
-		return fmt.Errorf("store: %w: %v", scheduler.ErrDatabaseReadOnly, err)
+// probe asks whether the database takes writes again, prev being the
+// problem noted so far. A full disk is asked with probeSpace, a write that
+// needs new space; otherwise a delete that matches no row, which still
+// opens a write transaction, which a read-only database refuses. Another
+// failure (a busy lock, a cancelled request) says nothing about the file:
+// a full disk stays noted, anything else is dropped.
+func (s *Store) probe(ctx context.Context, prev error) error {
+	if errors.Is(prev, scheduler.ErrDiskFull) {
+		switch err := s.probeSpace(ctx); {
+		case err == nil:
+			return nil
+		case isReadOnly(err):
+			return fmt.Errorf("store: %w: %v", scheduler.ErrDatabaseReadOnly, err)
+		}
+		return prev // still full (since its first failure), or nothing learnt
 	}
-	return nil // another failure (a busy lock, a cancelled request) says nothing about the file
+	_, err := s.write.ExecContext(ctx, `DELETE FROM schema_migrations WHERE version < 0`)
+	switch {
+	case isReadOnly(err):
+		return fmt.Errorf("store: %w: %v", scheduler.ErrDatabaseReadOnly, err)
+	case isDiskFull(err):
+		return &scheduler.DiskFullError{Since: time.Now(), Err: err}
+	}
+	return nil
+}
+
+// probeBytes is the size of probeSpace's row: sixteen of SQLite's 4 KiB
+// pages, more than a write that finds a page free somewhere needs.
+const probeBytes = 64 << 10
+
+// probeSpace writes a row of probeBytes into storage_probe and deletes it,
+// in one committed transaction: it fails for lack of space where a write
+// that needs new pages fails (SQLite's page count limit, a full disk under
+// the WAL or PostgreSQL's data files), while an update of a row on a page
+// that exists may still go through.
+func (s *Store) probeSpace(ctx context.Context) error {
+	tx, err := s.write.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO storage_probe (id, filler) VALUES (1, ?)`, make([]byte, probeBytes)); err != nil {
+		tx.Rollback()
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM storage_probe WHERE id = 1`); err != nil {
+		tx.Rollback()
+		return err
+	}
+	return tx.Commit()
 }
 
 // noteWrite records what a write said about the database: refused because
-// it is read-only, or taken (it is not read-only, whatever was noted
-// before). It returns err.
+// it is read-only or for lack of space, or taken. A write taken ends a
+// read-only note at once; a full disk's note ends only when probeSpace
+// goes through too (asked at once): a small update finds room on a page it
+// already has where the next insert finds none. It returns err.
 func (s *Store) noteWrite(err error) error {
 	l := &s.live
-	if ro := isReadOnly(err); ro || err == nil {
-		l.mu.Lock()
-		switch {
-		case ro && l.problem == nil:
-			l.problem = fmt.Errorf("store: %w: %v", scheduler.ErrDatabaseReadOnly, err)
-		case !ro && errors.Is(l.problem, scheduler.ErrDatabaseReadOnly):
-			l.problem = nil
-		}
-		l.mu.Unlock()
+	ro, full := isReadOnly(err), isDiskFull(err)
+	if err != nil && !ro && !full {
+		return err
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	switch {
+	case errors.Is(l.problem, scheduler.ErrDatabaseGone):
+	case ro && l.problem == nil:
+		l.problem = fmt.Errorf("store: %w: %v", scheduler.ErrDatabaseReadOnly, err)
+	case full && !errors.Is(l.problem, scheduler.ErrDiskFull):
+		l.problem, l.checked = &scheduler.DiskFullError{Since: time.Now(), Err: err}, time.Now()
+	case err == nil && errors.Is(l.problem, scheduler.ErrDatabaseReadOnly):
+		l.problem = nil
+	case err == nil && errors.Is(l.problem, scheduler.ErrDiskFull):
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		l.problem, l.checked = s.probe(ctx, l.problem), time.Now()
+		cancel()
 	}
 	return err
 }
@@ -278,6 +330,16 @@ func isReadOnly(err error) bool {
 	var pgErr *pgconn.PgError
 	return err != nil && (errors.As(err, &coded) && coded.Code()&0xff == 8 ||
 		errors.As(err, &pgErr) && pgErr.Code == "25006")
+}
+
+// isDiskFull reports a write that failed for lack of space: SQLite's
+// SQLITE_FULL (13, "database or disk is full", also its page count limit),
+// the system's ENOSPC, or PostgreSQL's disk_full (53100).
+func isDiskFull(err error) bool {
+	var coded interface{ Code() int }
+	var pgErr *pgconn.PgError
+	return err != nil && (errors.As(err, &coded) && coded.Code()&0xff == 13 || errors.Is(err, syscall.ENOSPC) ||
+		errors.As(err, &pgErr) && pgErr.Code == "53100")
 }
 
 // instant formats t in the storage format; the zero time is NULL.

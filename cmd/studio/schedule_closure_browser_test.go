@@ -22,7 +22,7 @@ func TestScheduleClosureInTheBrowser(t *testing.T) {
 	app := startBrowserApp(t, time.Date(2026, 11, 2, 5, 0, 0, 0, time.UTC), func(f demoFixture) {
 		editor := f.user("editor@demo.test")
 		img, err := f.eng.CreateAsset(f.ctx, editor, f.site.ID, content.Body{Title: "Harbour at dawn", Slug: "harbour-dawn.png",
-			Lang: "en", Status: content.StatusDraft, Mime: "image/png", Data: []byte("\x89PNG\r\n\x1a\nharbour"), Alt: "Cranes"})
+			Lang: "en", Status: content.StatusDraft, Mime: "image/png", Data: testPNG(t), Alt: "Cranes"})
 		must(t, err)
 		image = img.ID
 		d, err := f.eng.Node(f.ctx, engine.Reader(f.site.ID), f.site.ID, f.node("Election night live"))

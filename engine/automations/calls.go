@@ -77,6 +77,9 @@ type Call struct {
 	Level   policy.Level
 	// Run is the open run the call is made in (nil outside one).
 	Run *RunStatus
+	// SitePaused: the key's site has its kill switch on; only the calls
+	// sitePausedRefusal lets through get this far.
+	SitePaused bool
 
 	e     *Automations
 	runID string
@@ -92,11 +95,19 @@ type Call struct {
 // modeCap; outside it the key's mode capped by the modeCap), and passes the
 // run's taint to the gate. A refusal inside a run is counted there at
 // once (End does nothing more); a call the budget has no room for ends the
-// run budget-exceeded and pauses the automation.
+// run budget-exceeded and pauses the automation. While the key's site is
+// paused, every tool but get_mode and pause_automation is refused
+// site_paused before anything else (sitePausedRefusal).
 func (e *Automations) StartCall(ctx context.Context, u engine.User, req CallRequest) (*Call, error) {
 	c := &Call{User: u, e: e, req: req}
 	if u.Agent == nil {
 		_, _, err := engine.AgentMayCall(u, req.Tool, req.Class, false, req.AutomationKey)
+		c.ended = true
+		return c, err
+	}
+	paused, err := e.sitePausedRefusal(ctx, u, req.Tool)
+	c.SitePaused = paused
+	if err != nil {
 		c.ended = true
 		return c, err
 	}
@@ -185,6 +196,43 @@ func (e *Automations) StartCall(ctx context.Context, u engine.User, req CallRequ
 		return c, budget()
 	}
 	return c, nil
+}
+
+// Tools an agent key may still call while its site's kill switch is on:
+// get_mode says the site is paused (Call.SitePaused), and pause_automation
+// only stops (§11.6: stopping never waits).
+var toolsWhilePaused = []string{"get_mode", toolPause}
+
+// sitePausedRefusal refuses every call of an agent key, a person's or an
+// automation's, while the kill switch of the key's site is on (§11.6 item
+// 2), but those of toolsWhilePaused: nothing an agent does waits for the
+// switch to be noticed by a tick. The key's site is its automation's for an
+// automation's key, and the site the key was minted on (u.SiteID: a key
+// belongs to one site) for a person's. It reports whether the site is
+// paused.
+func (e *Automations) sitePausedRefusal(ctx context.Context, u engine.User, tool string) (bool, error) {
+	siteID := u.SiteID
+	if u.Agent.AutomationID != "" {
+		a, err := e.store.TaskAutomation(ctx, u.Agent.AutomationID)
+		if errors.Is(err, engine.ErrNotFound) {
+			return false, nil // no automation, no run: the gate refuses what it must
+		}
+		if err != nil {
+			return false, err
+		}
+		siteID = a.SiteID
+	}
+	if siteID == "" {
+		return false, nil
+	}
+	set, err := e.store.ScheduleSettings(ctx, siteID)
+	if err != nil || !set.Paused {
+		return false, err
+	}
+	if slices.Contains(toolsWhilePaused, tool) {
+		return true, nil
+	}
+	return true, refuse(engine.CodeSitePaused, "")
 }
 
 // CodeRoleChanged: the automation's owner no longer holds the role its

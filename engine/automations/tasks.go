@@ -299,13 +299,15 @@ func (e *Automations) BeginRun(ctx context.Context, u engine.User, automationID 
 	if e.off.Load() {
 		return Envelope{}, refuse(CodeAutomationsOff, "")
 	}
-	if a.State != AutomationActive {
-		return Envelope{}, refuse(engine.CodeBadState, "")
-	}
+	// The kill switch first: it pauses the automation too, and its
+	// refusal says what to do.
 	if set, err := e.store.ScheduleSettings(ctx, a.SiteID); err != nil {
 		return Envelope{}, err
 	} else if set.Paused {
 		return Envelope{}, refuse(engine.CodeSitePaused, "")
+	}
+	if a.State != AutomationActive {
+		return Envelope{}, refuse(engine.CodeBadState, "")
 	}
 	// An open run first: beginning it used up a person's window, so a
 	// racing begin_run that reads after it finds no window but the run.

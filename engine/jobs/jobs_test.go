@@ -77,7 +77,7 @@ func (b *testBundle) publish(t testing.TB) {
 
 func at(t time.Time) *time.Time { return &t }
 
-var png = []byte("\x89PNG\r\n\x1a\n0000")
+var png = enginetest.TinyPNG
 
 // fixture builds a site whose findings are known in advance (see each
 // test): two hundred and some nodes would hide nothing, so a few suffice

@@ -308,8 +308,12 @@ func (t *Scheduler) stepRun(ctx context.Context, stepper jobs.Stepper, d DueAuto
 	}
 	kill := d.SitePaused || (a.State != automations.AutomationActive && r.Trigger != automations.TriggerManual)
 	if kill {
+		code := ""
+		if d.SitePaused { // SetKillSwitch kills it first; a backstop
+			code = automations.RunKilledByKillSwitch
+		}
 		tally.Ended++
-		return time.Time{}, t.endRun(ctx, a, r, token, automation.RunKilled, "", r.Counts, "", "", now)
+		return time.Time{}, t.endRun(ctx, a, r, token, automation.RunKilled, "", r.Counts, code, "", now)
 	}
 	lease := Lease{AutomationID: a.ID, RunID: r.ID, Token: token, Now: now, Until: now.Add(leaseFor)}
 	stop := t.keepLease(ctx, lease)

@@ -275,9 +275,10 @@ func TestAutomationThreeFailuresAutoPause(t *testing.T) {
 	}
 }
 
-// TestAutomationKillSwitch: while the site is paused no occurrence starts
-// and an open run is killed at its next step boundary; after the site
-// resumes, the latest occurrence runs.
+// TestAutomationKillSwitch: pausing the site kills an open run at once
+// and pauses its automations; while it is paused no occurrence starts;
+// resuming makes them active again from now, as a person's Resume does: the
+// occurrences that passed meanwhile do not run, the next one does.
 func TestAutomationKillSwitch(t *testing.T) {
 	b := newBundle(t)
 	fj := &fakeJobs{Steps: 5}
@@ -287,28 +288,37 @@ func TestAutomationKillSwitch(t *testing.T) {
 	b.Clock.Set(*a.NextRunAt)
 	b.Tick(t) // a's run: step 1
 	s := b.Pause(t, b.Admin, "incident")
-	b.Clock.Set(b.automation(t, other.ID).NextRunAt.Add(time.Minute))
-	rep := b.Tick(t)
-	if rep.Automations.Claimed != 0 || rep.Automations.Ended != 1 || rep.Automations.Steps != 0 {
-		t.Fatalf("paused tick: %+v", rep.Automations)
+	if runs := b.runsOf(t, a.ID); runs[0].State != "killed" || runs[0].ErrorCode != "kill-switch" {
+		t.Fatalf("open run after the pause: %s (%s)", runs[0].State, runs[0].ErrorCode)
 	}
-	if runs := b.runsOf(t, a.ID); runs[0].State != "killed" {
-		t.Fatalf("open run: %s", runs[0].State)
+	for _, id := range []string{a.ID, other.ID} {
+		if got := b.automation(t, id); got.State != "paused" || got.PausedReason != "kill-switch" || got.DueAt != nil {
+			t.Fatalf("%s after the pause: %s (%s) due %v", id, got.State, got.PausedReason, got.DueAt)
+		}
+	}
+	b.Clock.Set(b.automation(t, other.ID).NextRunAt.Add(time.Minute))
+	if rep := b.Tick(t); rep.Automations != (scheduler.AutomationTally{}) {
+		t.Fatalf("paused tick: %+v", rep.Automations)
 	}
 	if runs := b.runsOf(t, other.ID); len(runs) != 0 {
 		t.Fatalf("an occurrence started while paused: %+v", runs)
 	}
-	if rep := b.Tick(t); rep.Automations != (scheduler.AutomationTally{}) {
-		t.Fatalf("paused idle tick: %+v", rep.Automations)
-	}
 	if _, err := settingsOf(b).SetKillSwitch(context.Background(), b.Admin, b.Site.ID, false, "resolved", s.Rev); err != nil {
 		t.Fatal(err)
 	}
-	// Resume the site: other's occurrence (its latest) runs now; a's
-	// occurrence was handled when its run was killed, so it waits for
-	// tomorrow's.
-	if rep := b.Tick(t); rep.Automations.Claimed != 1 || len(b.runsOf(t, other.ID)) != 1 {
+	// Resumed from now: other's 10:00 passed while paused and does not
+	// run; tomorrow's does.
+	if rep := b.Tick(t); rep.Automations != (scheduler.AutomationTally{}) || len(b.runsOf(t, other.ID)) != 0 {
 		t.Fatalf("after resume: %+v", rep.Automations)
+	}
+	got := b.automation(t, other.ID)
+	if got.State != "active" || got.PausedReason != "" || got.NextRunAt == nil || got.DueAt == nil ||
+		!got.NextRunAt.Equal(other.NextRunAt.AddDate(0, 0, 1)) {
+		t.Fatalf("other after resume: %s (%s) next %v due %v", got.State, got.PausedReason, got.NextRunAt, got.DueAt)
+	}
+	b.Clock.Set(*got.NextRunAt)
+	if rep := b.Tick(t); rep.Automations.Claimed != 2 || rep.Automations.Skipped != 0 {
+		t.Fatalf("the next day: %+v", rep.Automations)
 	}
 }
 

@@ -37,7 +37,7 @@ const (
 type Status struct {
 	Now time.Time
 	// Database is nil while the database keeps what it is told; otherwise
-	// it wraps ErrDatabaseGone or ErrDatabaseReadOnly.
+	// it wraps ErrDatabaseGone, ErrDatabaseReadOnly or ErrDiskFull.
 	Database  error
 	Scheduler Health
 	// DueNotClaimed are scheduled releases more than a minute past their
@@ -67,7 +67,8 @@ func (s Status) Healthy() bool {
 }
 
 // DatabaseProblem is the reason the database fails, as /health says it
-// ("database file replaced or removed", "database is read-only"), or "".
+// ("database file replaced or removed", "database is read-only", "disk
+// full"), or "".
 func (s Status) DatabaseProblem() string {
 	switch {
 	case s.Database == nil:
@@ -76,8 +77,19 @@ func (s Status) DatabaseProblem() string {
 		return ErrDatabaseGone.Error()
 	case errors.Is(s.Database, ErrDatabaseReadOnly):
 		return ErrDatabaseReadOnly.Error()
+	case errors.Is(s.Database, ErrDiskFull):
+		return ErrDiskFull.Error()
 	}
 	return "database unavailable"
+}
+
+// DatabaseProblemSince is when the database's problem began, when the
+// store knows it (a full disk: its first failed write); zero otherwise.
+func (s Status) DatabaseProblemSince() time.Time {
+	if full, ok := errors.AsType[*DiskFullError](s.Database); ok {
+		return full.Since
+	}
+	return time.Time{}
 }
 
 // Status reports Studio's health for one site, or for all sites when siteID

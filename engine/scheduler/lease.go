@@ -3,6 +3,7 @@ package scheduler
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"studio/engine"
@@ -18,7 +19,25 @@ var (
 	// ErrDatabaseReadOnly: the database takes no writes (a read-only file,
 	// folder or mount).
 	ErrDatabaseReadOnly = errors.New("database is read-only")
+	// ErrDiskFull: a write failed for lack of disk space (SQLite's
+	// SQLITE_FULL, the system's ENOSPC, PostgreSQL's disk_full). It holds
+	// until a write that needs new space goes through again.
+	ErrDiskFull = errors.New("disk full")
 )
+
+// DiskFullError is ErrDiskFull with when the first write failed for lack
+// of space, for /health's since.
+type DiskFullError struct {
+	Since time.Time
+	Err   error // the write's own error
+}
+
+func (e *DiskFullError) Error() string {
+	return fmt.Sprintf("%s since %s: %v", ErrDiskFull, e.Since.UTC().Format(time.RFC3339), e.Err)
+}
+
+// Is makes errors.Is(e, ErrDiskFull) hold.
+func (e *DiskFullError) Is(target error) bool { return target == ErrDiskFull }
 
 // Lease is a claimed run's lease, renewed to Until while its work runs
 // (§8.5): RenewLease succeeds only while the token is the release's and its
@@ -47,7 +66,11 @@ func (e *Scheduler) checkDatabase(ctx context.Context, now time.Time) error {
 		e.dbProblem, e.dbLogged = err.Error(), now
 	}
 	e.mu.Unlock()
-	if loud {
+	switch {
+	case loud && errors.Is(err, ErrDiskFull):
+		e.log.Error("DATABASE PROBLEM: the disk is full; writes fail. Free disk space: Studio notices within seconds "+
+			"and takes writes again without a restart.", "err", err)
+	case loud:
 		e.log.Error("DATABASE PROBLEM: Studio cannot keep what it is told; writes are refused. "+
 			"Restore the database file (or make it writable) and restart Studio.", "err", err)
 	}

@@ -54,8 +54,9 @@ type Store interface {
 	Releases(ctx context.Context, siteID string, from, to time.Time) ([]engine.ReleaseRow, error)
 
 	// Liveness is nil while the database file is the one opened and takes
-	// writes; otherwise an error wrapping ErrDatabaseGone or
-	// ErrDatabaseReadOnly. It looks again at most every few seconds.
+	// writes; otherwise an error wrapping ErrDatabaseGone,
+	// ErrDatabaseReadOnly or ErrDiskFull. It looks again at most every few
+	// seconds.
 	Liveness(ctx context.Context) error
 	ClaimRelease(ctx context.Context, c Claim) (bool, error)
 	// RenewLease moves a claimed run's lease on; ErrConflict when the lease

@@ -59,7 +59,7 @@ func (t *Scheduler) runTask(ctx context.Context, d DueAutomation, now time.Time,
 		state, code := automation.RunState(""), ""
 		switch {
 		case d.SitePaused:
-			state, code = automation.RunKilled, "kill_switch"
+			state, code = automation.RunKilled, automations.RunKilledByKillSwitch // SetKillSwitch kills it first; a backstop
 		case a.State != automations.AutomationActive:
 			state = automation.RunKilled
 		case r.EndsAt == nil || !now.Before(*r.EndsAt):

@@ -107,7 +107,9 @@ func TestAgentRunLeftOpenFailsNotEndedThenAutoPauses(t *testing.T) {
 }
 
 // TestAgentRunKilledByKillSwitch: the site's kill switch kills an open
-// agent run at the next tick; it counts as no failure.
+// agent run at once, in its own transaction (the tick finds nothing left to
+// kill), with error kill-switch; it counts as no failure, and the
+// automation is paused with reason kill-switch until the site resumes.
 func TestAgentRunKilledByKillSwitch(t *testing.T) {
 	b := newBundle(t)
 	b.Sched.SetJobs(&fakeJobs{})
@@ -119,19 +121,21 @@ func TestAgentRunKilledByKillSwitch(t *testing.T) {
 		t.Fatal(err)
 	}
 	b.Pause(t, b.Owner, "incident")
-	if rep := b.Tick(t); rep.Automations.Ended != 1 {
-		t.Fatalf("tick under the kill switch: %+v", rep.Automations)
-	}
 	r, _ := b.Store.Run(ctx, b.Site.ID, env.RunID)
-	if r.State != string(automation.RunKilled) {
-		t.Fatalf("run = %s", r.State)
+	if r.State != string(automation.RunKilled) || r.ErrorCode != automations.RunKilledByKillSwitch || r.EndedAt == nil {
+		t.Fatalf("run = %s (%s) ended %v, want killed (kill-switch) at the pause", r.State, r.ErrorCode, r.EndedAt)
 	}
 	if _, ok, _ := au.OpenRun(ctx, key); ok {
 		t.Fatal("the killed run is still open")
 	}
+	if rep := b.Tick(t); rep.Automations != (scheduler.AutomationTally{}) {
+		t.Fatalf("tick under the kill switch: %+v", rep.Automations)
+	}
 	got := b.automation(t, a.ID)
-	if got.State != automations.AutomationActive || got.ConsecutiveFailures != 0 {
-		t.Fatalf("automation = %s failures %d", got.State, got.ConsecutiveFailures)
+	if got.State != automations.AutomationPaused || got.PausedReason != string(automation.ReasonKillSwitch) ||
+		got.ConsecutiveFailures != 0 || got.OpenRunID != "" || got.DueAt != nil {
+		t.Fatalf("automation = %s (%s) failures %d open %q due %v", got.State, got.PausedReason, got.ConsecutiveFailures,
+			got.OpenRunID, got.DueAt)
 	}
 	err = au.RecordCall(ctx, env.RunID, automation.Call{Tool: "list_schedule", Class: "read"})
 	wantRefusal(t, err, automations.CodeOutsideRun, "")

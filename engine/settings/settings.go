@@ -16,6 +16,7 @@ import (
 
 	"studio/engine"
 	"studio/engine/automation"
+	"studio/engine/automations"
 	"studio/engine/calendar"
 	"studio/engine/localtime"
 	"studio/engine/policy"
@@ -32,6 +33,13 @@ type Store interface {
 	// expectedRev (0: no row yet), with its audit row; ErrConflict otherwise.
 	ScheduleSettings(ctx context.Context, siteID string) (engine.ScheduleSettings, error)
 	SaveScheduleSettings(ctx context.Context, next engine.ScheduleSettings, expectedRev int64, audit engine.AuditEntry) error
+	// Automations lists a site's automations (the kill switch's moves are
+	// computed from them).
+	Automations(ctx context.Context, siteID string) ([]automations.Automation, error)
+	// SetKillSwitch writes the kill switch's one transaction (w);
+	// ErrConflict when the settings are no longer at w.ExpectedRev or an
+	// automation moved since it was read, and then nothing is written.
+	SetKillSwitch(ctx context.Context, w KillSwitchWrite) error
 	// SetSiteTimeZone changes the site's zone when the site is still at
 	// site's rev and hash, giving it newHash; ErrConflict otherwise.
 	SetSiteTimeZone(ctx context.Context, site engine.Site, zone, newHash string, now time.Time, audit engine.AuditEntry) error
@@ -78,12 +86,25 @@ const (
 // SetKillSwitch turns the site's kill switch on (pause schedules and
 // automations) or off (resume), for Administrators and above (§11.6 item 2,
 // §10.2 site:settings), with a reason of one line, as the person last saw
-// the settings at expectedRev. One transaction with its audit row.
+// the settings at expectedRev.
+//
+// One transaction writes the settings row and what the switch does to the
+// site's automations (automations.KillSwitchMoves), each with its audit
+// row. On: every open run of the site's automations is killed with error
+// kill-switch and every active automation is paused with reason
+// kill-switch, so that no agent run outlives the switch by a single call
+// (engine/automations.StartCall then refuses every agent call of the site
+// but get_mode and pause_automation) and the Automations tab shows what
+// the switch stopped. Off: exactly the automations the switch paused are
+// active again, from now; those a person or an agent paused, auto-paused
+// and broken ones stay as they are.
 //
 // While on, the ticker claims none of the site's releases: each waits, runs
 // if the site resumes within its late limit of an hour, and otherwise
 // becomes missed (§8.6; see RunDue). A release already running when the
-// switch is turned on finishes: its outcome is seconds away (§8.5).
+// switch is turned on finishes: its outcome is seconds away (§8.5). The
+// ticker starts no automation run and opens no window of a paused site
+// (store.DueAutomations, ClaimOccurrence; begin_run refuses site_paused).
 func (e *Settings) SetKillSwitch(ctx context.Context, u engine.User, siteID string, on bool, reason string, expectedRev int64) (engine.ScheduleSettings, error) {
 	if err := engine.Require(u, siteID, policy.SiteSettings); err != nil {
 		return engine.ScheduleSettings{}, err
@@ -92,6 +113,43 @@ func (e *Settings) SetKillSwitch(ctx context.Context, u engine.User, siteID stri
 	if err != nil {
 		return engine.ScheduleSettings{}, err
 	}
+	// A run begun, a step taken or an automation changed between the read
+	// and the write makes the write conflict: read again, a few times.
+	for attempt := 1; ; attempt++ {
+		next, err := e.setKillSwitch(ctx, u, siteID, on, reason, expectedRev)
+		if errors.Is(err, engine.ErrConflict) && attempt < killSwitchAttempts {
+			continue // a settings row that moved is stale at the next read
+		}
+		if errors.Is(err, engine.ErrConflict) {
+			return engine.ScheduleSettings{}, engine.Refuse(engine.CodeStale, "")
+		}
+		if err != nil {
+			return engine.ScheduleSettings{}, err
+		}
+		if !on {
+			e.e.Poke() // the releases that waited and the automations resumed run now
+		}
+		return next, nil
+	}
+}
+
+// killSwitchAttempts bounds SetKillSwitch's reads again after a conflict.
+const killSwitchAttempts = 8
+
+// KillSwitchWrite is the kill switch's one transaction: the settings row
+// at ExpectedRev, the site's automations as the switch moves them (each
+// guarded on its rev and open run as read) with their open runs killed,
+// and the audit rows: the settings' first, then one per automation paused
+// or resumed and one per run killed.
+type KillSwitchWrite struct {
+	Settings    engine.ScheduleSettings
+	ExpectedRev int64
+	Moves       []automations.KillSwitchMove
+	Audit       []engine.AuditEntry
+	Now         time.Time
+}
+
+func (e *Settings) setKillSwitch(ctx context.Context, u engine.User, siteID string, on bool, reason string, expectedRev int64) (engine.ScheduleSettings, error) {
 	cur, err := e.currentSettings(ctx, siteID, expectedRev)
 	if err != nil {
 		return engine.ScheduleSettings{}, err
@@ -102,7 +160,11 @@ func (e *Settings) SetKillSwitch(ctx context.Context, u engine.User, siteID stri
 	case !on && !cur.Paused:
 		return engine.ScheduleSettings{}, engine.Refuse(CodeNotPaused, "")
 	}
-	now := e.e.Now()
+	as, err := e.store.Automations(ctx, siteID)
+	if err != nil {
+		return engine.ScheduleSettings{}, err
+	}
+	now := e.e.Now().UTC().Truncate(time.Millisecond)
 	by := u.Actor()
 	next := cur
 	next.Paused, next.Rev, next.UpdatedAt, next.UpdatedBy = on, cur.Rev+1, now, &by
@@ -118,17 +180,38 @@ func (e *Settings) SetKillSwitch(ctx context.Context, u engine.User, siteID stri
 			details["pausedFor"] = int64(now.Sub(*cur.PausedAt) / time.Second)
 		}
 	}
-	// Automations are not wired yet. When they are, this same transaction
-	// also applies automation.KillSwitchPause (on) or KillSwitchResume (off)
-	// to the site's automations, and kills the open runs with
-	// automation.KillSwitchRun (§11.6 item 2: windows do not open, open runs
-	// are killed); the ticker then opens no window of a paused site.
-	audit := engine.AuditEntry{Action: action, Actor: by, SiteID: siteID, At: now, Details: details}
-	if err := e.saveSettings(ctx, next, cur.Rev, audit); err != nil {
-		return engine.ScheduleSettings{}, err
+	w := KillSwitchWrite{Settings: next, ExpectedRev: cur.Rev, Moves: automations.KillSwitchMoves(as, on, now), Now: now}
+	w.Audit = append(w.Audit, engine.AuditEntry{Action: action, Actor: by, SiteID: siteID, At: now, Details: details})
+	moved, killed := 0, 0
+	for _, m := range w.Moves {
+		// The rows name the automation in their details only: rows that
+		// carry automation_id are its own writes, which the daily write
+		// cap counts (§11.5).
+		if m.KillRun {
+			killed++
+			w.Audit = append(w.Audit, engine.AuditEntry{Action: "automation.run_killed", Actor: by, SiteID: siteID,
+				RunID: m.Was.OpenRunID, At: now, Details: map[string]any{"automation": m.Was.ID, "state": string(automation.RunKilled),
+					"error": automations.RunKilledByKillSwitch}})
+		}
+		if m.Now.State == m.Was.State {
+			continue
+		}
+		moved++
+		act := "automation.pause"
+		if !on {
+			act = "automation.resume"
+		}
+		w.Audit = append(w.Audit, engine.AuditEntry{Action: act, Actor: by, SiteID: siteID, At: now,
+			Details: map[string]any{"automation": m.Was.ID, "name": m.Was.Name, "from": m.Was.State, "to": m.Now.State,
+				"pausedReason": string(automation.ReasonKillSwitch)}})
 	}
-	if !on {
-		e.e.Poke() // the releases that waited run now
+	if on {
+		details["automationsPaused"], details["runsKilled"] = moved, killed
+	} else {
+		details["automationsResumed"] = moved
+	}
+	if err := e.store.SetKillSwitch(ctx, w); err != nil {
+		return engine.ScheduleSettings{}, err
 	}
 	return next, nil
 }

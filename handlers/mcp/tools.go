@@ -26,6 +26,8 @@ type call struct {
 	u    engine.User
 	site engine.Site
 	run  *automations.RunStatus
+	// sitePaused: the key's site has its kill switch on (get_mode says so).
+	sitePaused bool
 	// wrote and requested: the body wrote (a version, a release) and
 	// filed an approval request, for the run's ledger (§11.5).
 	wrote, requested bool
@@ -85,7 +87,7 @@ func tool[In sited](h *Handler, name, desc string, body func(c *call, in In) (an
 				cr.AutomationKey = k.ownAutomation(u)
 			}
 			started, err := h.aut.StartCall(ctx, u, cr)
-			c.u, c.run = started.User, started.Run
+			c.u, c.run, c.sitePaused = started.User, started.Run, started.SitePaused
 			c.ctx = engine.WithAgentCall(c.ctx, c.u) // the use case's audit rows are the run's
 			var out any
 			if err == nil {
@@ -367,13 +369,14 @@ func (h *Handler) addTools() {
 			}
 			return api.RunDetailJSON(d), nil
 		})
-	tool(h, "get_mode", "This call's mode and scopes; inside a run, the run; for a person's key, whether this session is tainted.",
+	tool(h, "get_mode", "This call's mode and scopes, and whether the key's site is paused (then every other tool but pause_automation is refused); inside a run, the run; for a person's key, whether this session is tainted.",
 		func(c *call, _ NoInput) (any, error) {
 			scopes := make([]string, 0, len(c.u.Scopes))
 			for _, s := range engine.HeldScopes(c.u) {
 				scopes = append(scopes, string(s))
 			}
-			out := map[string]any{"mode": string(c.u.Agent.Mode), "scopes": scopes, "keyId": c.u.Agent.KeyID}
+			out := map[string]any{"mode": string(c.u.Agent.Mode), "scopes": scopes, "keyId": c.u.Agent.KeyID,
+				"sitePaused": c.sitePaused}
 			if c.u.Agent.AutomationID != "" {
 				out["automationId"] = c.u.Agent.AutomationID
 			} else {

@@ -31,7 +31,7 @@ func SentenceIn(p *locales.Printer, loc *time.Location, e *engine.Error, prefix 
 	// A missing key comes back as itself; a name the refusal lacks (a lock
 	// found only by the guarded write carries no Title) as "<no value>":
 	// then the general sentence stands.
-	if s := p.T(prefix+key, args...); s != prefix+key && !strings.Contains(s, "<no value>") {
+	if s, ok := p.Lookup(prefix+key, args...); ok && !strings.Contains(s, "<no value>") {
 		return s
 	}
 	return p.T(key, args...)

@@ -101,9 +101,7 @@ func automationRow(ctx context.Context, a automations.Automation, sitePaused boo
 	} else if a.IsTask() {
 		row.Job = jobAgentTask
 	}
-	if a.State == automations.AutomationAutoPaused || a.State == automations.AutomationBroken {
-		row.PausedReason = a.PausedReason
-	}
+	row.PausedReason = shownReason(a)
 	if rc, err := a.Recurrence(); err == nil {
 		row.When = locales.From(ctx).Recurrence(recurrence.Describe(rc))
 	}
@@ -118,6 +116,18 @@ func automationRow(ctx context.Context, a automations.Automation, sitePaused boo
 	row.May = templates.AutomationActions{Edit: may.Edit, Delete: may.Delete, Duplicate: may.Duplicate, Pause: may.Pause,
 		Resume: may.Resume, RunNow: may.RunNow, TakeOver: may.TakeOver}
 	return row
+}
+
+// shownReason is the reason an automation's page and row say it stopped:
+// every reason but a person's own pause (their switch says Off already),
+// so that the site's kill switch, an agent, failures or a lost key are
+// named.
+func shownReason(a automations.Automation) string {
+	if a.State == automations.AutomationActive || a.State == automations.AutomationEnded ||
+		a.PausedReason == string(automation.ReasonPerson) {
+		return ""
+	}
+	return a.PausedReason
 }
 
 // PauseAutomation is the On switch turned off (Pause with the rev seen).
@@ -313,6 +323,7 @@ func (h *Handler) EditAutomation(w http.ResponseWriter, r *http.Request) {
 	f := formOfInput(automations.InputOf(a), zoneOf(a.TimeZone, st.site))
 	f.ID, f.Rev, f.Zone = a.ID, a.Rev, a.TimeZone
 	f.ReadOnly = !automations.AbilitiesFor(*st.user, a, paused).Edit
+	f.State, f.PausedReason = a.State, shownReason(a)
 	f.Preview = h.automationPreview(ctx, f.Rec, a.TimeZone)
 	h.renderAutomationEditor(w, r, http.StatusOK, f)
 }
@@ -435,8 +446,8 @@ func (h *Handler) automationPreview(ctx context.Context, rec templates.Recurrenc
 // sentence.
 func automationRefusalSentence(ctx context.Context, e *engine.Error) string {
 	if reason, ok := e.Args["Reason"].(string); ok && e.Code == automations.CodeBadRule {
-		if key := "recurrence.error." + reason; locales.T(ctx, key) != key {
-			return locales.T(ctx, key)
+		if s, ok := locales.From(ctx).Lookup("recurrence.error." + reason); ok {
+			return s
 		}
 	}
 	msg, fields, _, _ := refusal(ctx, e)

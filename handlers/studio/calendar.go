@@ -487,7 +487,7 @@ func (h *Handler) agendaItem(r *http.Request, p *locales.Printer, z calendarZone
 // gate's or an automation run's.
 func stateWord(p *locales.Printer, state string) string {
 	for _, key := range []string{"state." + state, "calendar.state." + state} {
-		if s := p.T(key); s != key {
+		if s, ok := p.Lookup(key); ok {
 			return s
 		}
 	}
@@ -498,8 +498,8 @@ func stateWord(p *locales.Printer, state string) string {
 // its run's state (Succeeded, Skipped, Running…), or not run, scheduled,
 // paused.
 func occurrenceStateWord(p *locales.Printer, state string) string {
-	if key := "runs.state." + state; p.T(key) != key {
-		return p.T(key)
+	if s, ok := p.Lookup("runs.state." + state); ok {
+		return s
 	}
 	return stateWord(p, state)
 }

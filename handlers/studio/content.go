@@ -135,13 +135,20 @@ func (h *Handler) PublishSite(w http.ResponseWriter, r *http.Request) {
 
 // NewNode shows an empty editor for an article or a page.
 func (h *Handler) NewNode(w http.ResponseWriter, r *http.Request) {
-	kind := r.URL.Query().Get("kind")
-	if kind != string(release.KindPage) && kind != string(release.KindAsset) {
-		kind = string(release.KindContentEntry)
-	}
 	site := stateOf(r.Context()).site
-	h.renderEditor(w, r, http.StatusOK, templates.NodeForm{Kind: kind, Status: string(content.StatusDraft),
-		Lang: site.Lang})
+	h.renderEditor(w, r, http.StatusOK, templates.NodeForm{Kind: editorKind(r.URL.Query().Get("kind")),
+		Status: string(content.StatusDraft), Lang: site.Lang})
+}
+
+// editorKind is the kind of node the editor shows for the kind a request
+// names: a page or a media file as named, an article for anything else (a
+// kind the editor has no words for, such as the MCP tools' "entry", would
+// show as a raw key and post back a kind nobody can save).
+func editorKind(kind string) string {
+	if kind != string(release.KindPage) && kind != string(release.KindAsset) {
+		return string(release.KindContentEntry)
+	}
+	return kind
 }
 
 // EditNode shows the editor of one node.
@@ -270,7 +277,7 @@ func (h *Handler) SaveNode(w http.ResponseWriter, r *http.Request) {
 		n, err = h.eng.EditNode(ctx, *st.user, st.site.ID, id, formRev(r), in)
 	}
 	if msg, fields, status, ok := refusal(ctx, err); ok {
-		f := templates.NodeForm{ID: id, Kind: r.PostFormValue("kind"), Rev: formRev(r), Title: in.Title, Slug: in.Slug,
+		f := templates.NodeForm{ID: id, Kind: editorKind(r.PostFormValue("kind")), Rev: formRev(r), Title: in.Title, Slug: in.Slug,
 			Summary: in.Summary, Body: in.Text, Status: string(in.Status), Lang: in.Lang, Cover: r.PostFormValue("cover"),
 			Errors: fields, Error: msg}
 		h.renderEditor(w, r, status, f)

@@ -262,9 +262,12 @@ func (h *Handler) Run(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case run.State == string(automation.RunKilled):
 		v.Error = p.T("runs.error.killed")
+		if s, ok := p.Lookup("runs.error." + run.ErrorCode); run.ErrorCode != "" && ok { // the kill switch's
+			v.Error = s
+		}
 	case run.State == string(automation.RunFailed) || run.ErrorCode != "":
 		v.Error = p.T("runs.error.failed")
-		if s := p.T("runs.error." + run.ErrorCode); run.ErrorCode != "" && s != "runs.error."+run.ErrorCode {
+		if s, ok := p.Lookup("runs.error." + run.ErrorCode); run.ErrorCode != "" && ok {
 			v.Error = s
 		}
 	}

@@ -16,6 +16,7 @@ import (
 	"studio/engine"
 	"studio/engine/content"
 	"studio/engine/release"
+	refusals "studio/handlers/refusal"
 	"studio/locales"
 	"studio/web/templates"
 )
@@ -164,7 +165,9 @@ func (h *Handler) MediaFile(w http.ResponseWriter, r *http.Request) {
 // alt text in a multipart form. It makes a published media file, which goes
 // live with what shows it (§6.1: the releases of the text carry it), and
 // answers JSON: the file's id, its address and the Markdown that shows it,
-// or the refusal in the person's language with its field.
+// or the refusal as the API words one ({"error": {"code", "message",
+// "details": {"field"}}}) in the person's language; what Prepare and Guard
+// refuse on the way is JSON too (the route's Body.JSON).
 func (h *Handler) UploadImage(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	st := stateOf(ctx)
@@ -174,14 +177,14 @@ func (h *Handler) UploadImage(w http.ResponseWriter, r *http.Request) {
 		defer form.RemoveAll()
 	}
 	tooBig := func() {
-		writeJSON(w, http.StatusRequestEntityTooLarge, map[string]string{"field": "data", "error": locales.T(ctx, "error.file_size_invalid")})
+		writeJSONError(w, http.StatusRequestEntityTooLarge, "file_size_invalid", locales.T(ctx, "error.file_size_invalid"), "data")
 	}
 	if tooLarge {
 		tooBig()
 		return
 	}
 	if err != nil {
-		writeJSON(w, http.StatusBadRequest, map[string]string{"error": locales.T(ctx, "error.invalid")})
+		writeJSONError(w, http.StatusBadRequest, "invalid", locales.T(ctx, "error.invalid"), "")
 		return
 	}
 	in := engine.AssetEdit{Edit: content.Edit{Status: content.StatusPublished}, Alt: r.PostFormValue("alt")}
@@ -189,17 +192,14 @@ func (h *Handler) UploadImage(w http.ResponseWriter, r *http.Request) {
 		tooBig()
 		return
 	} else if err != nil {
-		h.fail(w, r, err)
+		h.fail(w, r, err) // answers JSON: the route is marked so (Body.JSON)
 		return
 	}
 	in.Title = imageTitle(in.FileName)
 	n, err := h.eng.UploadAsset(ctx, *st.user, st.site.ID, in)
-	if msg, fields, status, ok := refusal(ctx, err); ok {
-		out := map[string]string{"error": msg}
-		for field, m := range fields {
-			out["field"], out["error"] = field, m
-		}
-		writeJSON(w, status, out)
+	if e, ok := engine.AsError(err); ok && e.Code != engine.CodeForbidden {
+		_, _, status, _ := refusal(ctx, err)
+		writeJSONError(w, status, e.Code, refusals.Sentence(locales.From(ctx), siteLoc(st.site), e), e.Field)
 		return
 	}
 	if err != nil {
@@ -224,6 +224,17 @@ func imageTitle(fileName string) string {
 // markdownAlt keeps alt text from closing the image's brackets.
 func markdownAlt(alt string) string {
 	return strings.NewReplacer("[", "(", "]", ")", "\n", " ", "\r", " ").Replace(alt)
+}
+
+// writeJSONError answers a refusal as the JSON API does: {"error":
+// {"code", "message", "details": {"field"}}}, the field only when the
+// refusal names one.
+func writeJSONError(w http.ResponseWriter, status int, code, message, field string) {
+	body := map[string]any{"code": code, "message": message}
+	if field != "" {
+		body["details"] = map[string]any{"field": field}
+	}
+	writeJSON(w, status, map[string]any{"error": body})
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {

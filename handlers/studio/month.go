@@ -173,11 +173,12 @@ func (h *Handler) monthChip(r *http.Request, p *locales.Printer, it calendar.Cal
 		c.Href = "/studio/releases/" + url.PathEscape(it.ID)
 	}
 	// The words of the sentence, and the look that goes with them.
-	stateWord := p.T("month.state." + it.State)
+	key := "month.state." + it.State
 	if it.Kind == calendar.ItemAutomation && it.RunID != "" {
-		stateWord = p.T("month.run_state." + it.State)
+		key = "month.run_state." + it.State
 	}
-	if strings.HasPrefix(stateWord, "month.") {
+	stateWord, ok := p.Lookup(key)
+	if !ok {
 		stateWord = it.State
 	}
 	future := it.At.After(now)
@@ -268,7 +269,7 @@ func (h *Handler) monthChip(r *http.Request, p *locales.Printer, it calendar.Cal
 		}
 	}
 	c.Sentence = strings.Join(append(parts, stateWord), ", ")
-	c.Badge = p.T("state." + it.State)
+	c.Badge, ok = p.Lookup("state." + it.State)
 	switch {
 	case it.Kind == calendar.ItemAutomation && it.RunID != "":
 		c.Badge = occurrenceStateWord(p, it.State)
@@ -276,7 +277,7 @@ func (h *Handler) monthChip(r *http.Request, p *locales.Printer, it calendar.Cal
 		c.Badge = c.Held
 	case it.Approval == calendar.ApprovalDenied:
 		c.Badge = p.T("month.badge_denied")
-	case it.State == calendar.ItemDone || it.State == calendar.ItemPaused || it.State == calendar.ItemNotRun || c.Badge == "state."+it.State:
+	case it.State == calendar.ItemDone || it.State == calendar.ItemPaused || it.State == calendar.ItemNotRun || !ok:
 		c.Badge = p.T("month.badge_" + monthBadgeKey(it.State))
 	}
 

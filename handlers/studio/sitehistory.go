@@ -112,7 +112,7 @@ func historyRow(ctx context.Context, row engine.HistoryRow, loc *time.Location) 
 // no words for yet is named as it is stored.
 func historyWhat(p *locales.Printer, action string) string {
 	key := "sitehistory.action." + strings.ReplaceAll(action, ".", "_")
-	if s := p.T(key); s != key {
+	if s, ok := p.Lookup(key); ok {
 		return s
 	}
 	return p.T("sitehistory.action_other", "Action", action)

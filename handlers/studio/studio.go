@@ -19,6 +19,7 @@ import (
 	"net/url"
 	"slices"
 	"strconv"
+	"strings"
 	"studio/engine/automations"
 	"studio/engine/calendar"
 	"studio/engine/gates"
@@ -98,6 +99,7 @@ const CSRFField = "csrf_token"
 
 type state struct {
 	user  *engine.User
+	json  bool // the route answers JSON (Body.JSON)
 	csrf  string
 	site  engine.Site
 	sites []engine.Membership // the person's, for the site switcher
@@ -122,6 +124,11 @@ type Body struct {
 	// field. Every other route refuses multipart unread (415), so nothing
 	// is ever written to the temp folder for it.
 	Files bool
+	// JSON: the route answers a script (editor.js's upload) in JSON, so
+	// every refusal on its way answers {"error": {"code", "message"}} with
+	// its status too: the body's size or kind, the token, the origin, the
+	// sign-in, the role (see problem).
+	JSON bool
 }
 
 const (
@@ -149,7 +156,7 @@ func (h *Handler) Prepare(body Body) func(http.Handler) http.Handler {
 			ctx := r.Context()
 			// A signed-in session keeps its own token; nobody's token comes
 			// from a cookie, so looking at a page stores no session.
-			st := &state{csrf: h.sessions.GetString(ctx, keyCSRF)}
+			st := &state{csrf: h.sessions.GetString(ctx, keyCSRF), json: body.JSON}
 			if st.csrf == "" {
 				st.csrf = h.anonymousToken(w, r)
 			}
@@ -171,6 +178,12 @@ func (h *Handler) Prepare(body Body) func(http.Handler) http.Handler {
 			// needs neither the body nor the session.
 			if err := h.crossOrigin.Check(r); err != nil {
 				h.problem(w, r, http.StatusForbidden, "error.cross_origin")
+				return
+			}
+			if body.JSON && st.user == nil && !safeMethod(r.Method) {
+				// A script's call whose session ended: say so, rather than
+				// that its token (the session's) no longer matches.
+				h.problem(w, r, http.StatusUnauthorized, "error.signed_out")
 				return
 			}
 			// Parsed here on this request, the multipart form is removed
@@ -320,6 +333,10 @@ func newToken() string {
 func (h *Handler) Guard(scope policy.Scope, next http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		st := stateOf(r.Context())
+		if st.user == nil && st.json {
+			h.problem(w, r, http.StatusUnauthorized, "error.signed_out") // a script cannot follow a sign-in page
+			return
+		}
 		if st.user == nil {
 			target := "/studio/login?next=" + url.QueryEscape(returnTo(r))
 			if r.Header.Get("HX-Request") == "true" {
@@ -485,6 +502,11 @@ func (h *Handler) render(w http.ResponseWriter, r *http.Request, status int, c t
 
 // problem renders a page that explains what went wrong.
 func (h *Handler) problem(w http.ResponseWriter, r *http.Request, status int, key string) {
+	if stateOf(r.Context()).json {
+		w.Header().Set("Cache-Control", "no-store")
+		writeJSONError(w, status, strings.TrimPrefix(key, "error."), locales.T(r.Context(), key), "")
+		return
+	}
 	p := h.page(r, "error.title", "")
 	h.render(w, r, status, templates.Problem(p, locales.T(r.Context(), key)))
 }

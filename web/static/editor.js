@@ -73,7 +73,8 @@
       bar.hidden = true;
       var answer = {};
       try { answer = JSON.parse(xhr.responseText); } catch (e) { answer = {}; }
-      if (xhr.status !== 201) { say(answer.error || status.dataset.failed); return; }
+      // A refusal is {"error": {"code", "message"}}, whatever refused it.
+      if (xhr.status !== 201) { say((answer.error && answer.error.message) || status.dataset.failed); return; }
       insert(answer.markdown);
       var option = document.createElement("option");
       option.value = answer.id;

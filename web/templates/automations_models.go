@@ -26,7 +26,9 @@ type AutomationRow struct {
 	// When is the recurrence's sentence in the page's language.
 	When string
 	// State is an automation state (active, paused, auto-paused, broken,
-	// ended); PausedReason its reason when paused automatically or broken.
+	// ended); PausedReason its reason when it is not a person's own pause:
+	// paused automatically, broken, or paused by the site's kill switch or
+	// an agent.
 	State        string
 	PausedReason string
 	Next         *time.Time
@@ -94,8 +96,12 @@ type AutomationForm struct {
 	ZoneLabel string
 	// ReadOnly: the person may look but not change (no automations:manage).
 	ReadOnly bool
-	Errors   FieldErrors
-	Error    string
+	// State and PausedReason are a saved automation's, as the list shows
+	// them; "" for a new one.
+	State        string
+	PausedReason string
+	Errors       FieldErrors
+	Error        string
 	// Latest is "Load the latest"'s address after a stale save.
 	Latest string
 }

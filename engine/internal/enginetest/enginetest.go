@@ -34,6 +34,10 @@ var Start = time.Date(2026, 11, 2, 5, 0, 0, 0, time.UTC)
 // Nine is 2 November 2026, 09:00 in Istanbul: the time most tests schedule.
 var Nine = time.Date(2026, 11, 2, 6, 0, 0, 0, time.UTC)
 
+// TinyPNG is a whole 1×1 PNG: a media file's bytes must be the image
+// they say, to the end (engine.cleanImage walks them).
+var TinyPNG = []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89\x00\x00\x00\nIDAT\x78\x9c\x63\x00\x01\x00\x00\x05\x00\x01\x0d\x0a\x2d\xb4\x00\x00\x00\x00IEND\xaeB`\x82")
+
 // Bundle is one Studio database file with an engine on a fake clock, a
 // site in Istanbul, one person of every role and one draft article.
 type Bundle struct {

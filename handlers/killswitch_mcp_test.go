@@ -1,0 +1,167 @@
+package handlers_test
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"testing"
+
+	"studio/engine"
+	"studio/engine/agents"
+	"studio/engine/automation"
+	"studio/engine/automations"
+	"studio/engine/policy"
+	"studio/locales"
+)
+
+// TestKillSwitchStopsAnOpenAgentRunAtOnce is issue 36's hole 5 over real
+// HTTP with the go-sdk client: an agent task's run is open and has written
+// a draft; an Administrator pauses the site through the API; the run is
+// killed at that moment (killed, error kill-switch, no tick needed), the
+// task's next call (save_draft) is refused site_paused and writes nothing,
+// a person's agent key is refused too (in its owner's language), get_mode
+// says the site is paused. The Automations tab and the automation's page
+// say the switch paused them, in English and Turkish. Resuming makes the
+// switch's pauses active again and leaves a person's pause as it was.
+func TestKillSwitchStopsAnOpenAgentRunAtOnce(t *testing.T) {
+	t.Parallel()
+	a := newApp(t)
+	f := &runFixture{mcpFixture: &mcpFixture{testApp: a, base: a.serve(t, false)}, app: a}
+	ctx := context.Background()
+	no := false
+	task, err := a.aut.Create(ctx, a.editor, a.site.ID, automations.Input{Name: "Morning writer", Preset: "daily",
+		Start: "2026-11-03T09:00", Task: &automations.TaskInput{Instructions: "Draft the morning note.", ModeCap: policy.ModeEdits,
+			ReadsUntrustedText: &no, WindowMinutes: 30,
+			Scopes: []policy.Scope{policy.SchedulesRead, policy.ContentRead, policy.ContentWrite}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check, err := a.aut.Create(ctx, a.editor, a.site.ID, automations.Input{Name: "Link check",
+		Builtin: automation.BuiltinBrokenLinks, Preset: "daily", Start: "2026-11-03T07:00"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	held, err := a.aut.Create(ctx, a.editor, a.site.ID, automations.Input{Name: "Stale review",
+		Builtin: automation.BuiltinStaleContent, Preset: "daily", Start: "2026-11-03T08:00"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.aut.Pause(ctx, a.editor, a.site.ID, held.ID, held.Rev); err != nil {
+		t.Fatal(err)
+	}
+	// A person's key of a Turkish Editor, minted on this site.
+	tuna := a.addUser(t, "tuna@example.com", "Tuna Editor", policy.Editor, "tr")
+	_, personSecret, err := a.agents.Mint(ctx, tuna, a.site.ID, agents.KeyInput{Name: "Masa", Mode: policy.ModeEdits})
+	if err != nil {
+		t.Fatal(err)
+	}
+	person := f.connect(t, personSecret)
+	agent := f.connect(t, task.NewKey.Secret)
+
+	f.runNowWindow(t, task.ID)
+	out, res := callTool(t, agent, "begin_run", map[string]any{"automationId": task.ID})
+	if res.IsError {
+		t.Fatalf("begin_run: %v", out)
+	}
+	runID, _ := out["runId"].(string)
+	okTool(t, agent, "save_draft", map[string]any{"siteId": a.site.ID, "title": "Morning note"})
+	okTool(t, person, "list_content", map[string]any{"siteId": a.site.ID})
+	if out := okTool(t, person, "get_mode", nil); out["sitePaused"] != false {
+		t.Fatalf("get_mode before the pause: %v", out)
+	}
+
+	admin := a.admin(t)
+	token := a.tokenFor(t, admin)
+	settingsURL := "/api/sites/" + a.site.ID + "/schedule-settings"
+	status, body := apiCall(t, a, "PUT", settingsURL, token, `{"rev": 0, "paused": true, "reason": "The feed is wrong"}`)
+	if status != http.StatusOK || body["paused"] != true {
+		t.Fatalf("pause: %d %v", status, body)
+	}
+
+	// At once, without a tick: the run is killed, the automations paused.
+	if r := f.storedRun(t, runID); r.State != string(automation.RunKilled) || r.ErrorCode != "kill-switch" {
+		t.Fatalf("run after the pause: %s (%s), want killed (kill-switch)", r.State, r.ErrorCode)
+	}
+	for _, c := range []struct {
+		id, state, reason string
+	}{{task.ID, "paused", "kill-switch"}, {check.ID, "paused", "kill-switch"}, {held.ID, "paused", "person"}} {
+		if got := f.automation(t, c.id); got.State != c.state || got.PausedReason != c.reason || got.OpenRunID != "" {
+			t.Fatalf("%s after the pause: %s (%s) open %q", c.id, got.State, got.PausedReason, got.OpenRunID)
+		}
+	}
+
+	nodes, notes := a.nodeCount(t), a.auditNotToolRows(t)
+	out, res = callTool(t, agent, "save_draft", map[string]any{"siteId": a.site.ID, "title": "Second note"})
+	msg := toolError(t, "the task's save_draft after the pause", out, res, engine.CodeSitePaused)
+	if want := locales.T(locales.With(ctx, "en"), "error.site_paused"); msg != want {
+		t.Fatalf("the task's refusal says %q, want %q", msg, want)
+	}
+	out, res = callTool(t, agent, "list_releases", map[string]any{"siteId": a.site.ID})
+	toolError(t, "the task's read after the pause", out, res, engine.CodeSitePaused)
+	out, res = callTool(t, agent, "begin_run", map[string]any{"automationId": task.ID})
+	toolError(t, "begin_run after the pause", out, res, engine.CodeSitePaused)
+	out, res = callTool(t, person, "save_draft", map[string]any{"siteId": a.site.ID, "title": "Kişisel not"})
+	msg = toolError(t, "a person's key after the pause", out, res, engine.CodeSitePaused)
+	if want := locales.T(locales.With(ctx, "tr"), "error.site_paused"); msg != want || !strings.Contains(msg, "duraklatıldı") {
+		t.Fatalf("the person's key's refusal says %q, want %q", msg, want)
+	}
+	out, res = callTool(t, person, "list_content", map[string]any{"siteId": a.site.ID})
+	toolError(t, "a person's read after the pause", out, res, engine.CodeSitePaused)
+	if out := okTool(t, person, "get_mode", nil); out["sitePaused"] != true {
+		t.Fatalf("get_mode while paused: %v", out)
+	}
+	if out := okTool(t, agent, "get_mode", nil); out["sitePaused"] != true || out["run"] != nil {
+		t.Fatalf("the task's get_mode while paused: %v", out)
+	}
+	if got, gotNotes := a.nodeCount(t), a.auditNotToolRows(t); got != nodes || gotNotes != notes {
+		t.Fatalf("refused calls wrote: nodes %d → %d, audit rows other than tool calls %d → %d", nodes, got, notes, gotNotes)
+	}
+
+	// What the switch stopped, in both languages.
+	for _, c := range []struct {
+		u    engine.User
+		lang string
+	}{{a.editor, "en"}, {tuna, "tr"}} {
+		web := a.signedIn(t, c.u)
+		reason := locales.T(locales.With(ctx, c.lang), "automations.reason.kill-switch")
+		tab := web.get("/studio/schedules/automations")
+		if tab.Status != http.StatusOK || strings.Count(tab.Body, reason) != 2 {
+			t.Fatalf("%s Automations tab: %d, %q %d times, want twice", c.lang, tab.Status, reason, strings.Count(tab.Body, reason))
+		}
+		page := web.get("/studio/schedules/automations/" + task.ID)
+		if page.Status != http.StatusOK || !strings.Contains(page.Body, `data-testid="automation-status"`) || !strings.Contains(page.Body, reason) {
+			t.Fatalf("%s automation page: %d, no %q", c.lang, page.Status, reason)
+		}
+		if page := web.get("/studio/schedules/automations/" + held.ID); strings.Contains(page.Body, reason) {
+			t.Fatalf("%s: a person's pause is shown as the switch's", c.lang)
+		}
+	}
+
+	status, body = apiCall(t, a, "PUT", settingsURL, token, `{"rev": 1, "paused": false, "reason": "Fixed"}`)
+	if status != http.StatusOK || body["paused"] != false {
+		t.Fatalf("resume: %d %v", status, body)
+	}
+	for _, c := range []struct {
+		id, state, reason string
+	}{{task.ID, "active", ""}, {check.ID, "active", ""}, {held.ID, "paused", "person"}} {
+		if got := f.automation(t, c.id); got.State != c.state || got.PausedReason != c.reason {
+			t.Fatalf("%s after resume: %s (%s), want %s (%s)", c.id, got.State, got.PausedReason, c.state, c.reason)
+		}
+	}
+	okTool(t, person, "list_content", map[string]any{"siteId": a.site.ID})
+	// The killed run's occurrence had its run: the task waits for its
+	// next window.
+	out, res = callTool(t, agent, "list_releases", map[string]any{"siteId": a.site.ID})
+	toolError(t, "the task outside a run after resume", out, res, engine.CodeOutsideRun)
+}
+
+// auditNotToolRows counts the audit rows other than tool calls (a refused
+// call is audited as mcp.tool, and writes nothing else).
+func (a *testApp) auditNotToolRows(t *testing.T) int {
+	t.Helper()
+	var n int
+	if err := a.store.DB().QueryRow(`SELECT count(*) FROM audit WHERE action != 'mcp.tool'`).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
