@@ -280,7 +280,8 @@ var accountUseCases = map[string]string{
 	"people.Members": "site", "people.Authors": "site", "people.Invitations": "site", "people.Invite": "site",
 	"people.RevokeInvitation": "site", "people.SetRole": "site", "people.Remove": "site",
 	"people.Open": "link", "people.Accept": "link", "people.OpenReset": "link", "people.Reset": "link",
-	"people.ResetLink": "account-wide",
+	"people.ResetLink":      "account-wide",
+	"people.RevokeKeysWith": "wiring", // services hands it engine/agents (removals revoke keys)
 	// engine/identity: one's own account, an operator's tools, or the
 	// reading of a secret.
 	"identity.AddExisting": "operator", "identity.AddUser": "operator", "identity.CreateDeployToken": "operator",

@@ -258,7 +258,7 @@ func TestUploadedImagesLoseTheirMetadata(t *testing.T) {
 	if status != http.StatusCreated {
 		t.Fatalf("upload: %d %v", status, out)
 	}
-	d, err := a.eng.Node(ctx, a.site.ID, out["id"])
+	d, err := a.eng.Node(ctx, a.editor, a.site.ID, out["id"])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -272,7 +272,7 @@ func TestUploadedImagesLoseTheirMetadata(t *testing.T) {
 	if err := a.store.DB().QueryRow(`SELECT count(*) FROM nodes WHERE kind = 'asset'`).Scan(new(int)); err != nil {
 		t.Fatal(err)
 	}
-	list, err := a.eng.Nodes(ctx, a.site.ID)
+	list, err := a.eng.Nodes(ctx, a.editor, a.site.ID)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -58,7 +58,7 @@ func newKillSwitchSite(t *testing.T, b *testBundle) killSwitchSite {
 	if k.personPaused, err = b.auto.Pause(ctx, b.Editor, b.Site.ID, k.personPaused.ID, k.personPaused.Rev); err != nil {
 		t.Fatal(err)
 	}
-	r, err := b.auto.RunNow(ctx, b.Editor, b.Site.ID, k.personPaused.ID)
+	r, _, err := b.auto.RunNow(ctx, b.Editor, b.Site.ID, k.personPaused.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +88,7 @@ func (b *testBundle) stored(t *testing.T, id string) automations.Automation {
 func (b *testBundle) setKillSwitch(t *testing.T, on bool) engine.ScheduleSettings {
 	t.Helper()
 	ctx := context.Background()
-	cur, err := b.Eng.ScheduleSettings(ctx, b.Site.ID)
+	cur, err := b.Eng.ScheduleSettings(ctx, b.Editor, b.Site.ID)
 	if err != nil {
 		t.Fatal(err)
 	}

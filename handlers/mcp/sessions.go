@@ -98,19 +98,6 @@ func (b *sessionBook) taint(id string) {
 	}
 }
 
-// count is how many sessions keyID holds open (for tests).
-func (b *sessionBook) count(keyID string) int {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	n := 0
-	for _, o := range b.open {
-		if o.keyID == keyID {
-			n++
-		}
-	}
-	return n
-}
-
 // book is the receiving middleware that books each session as it
 // initializes (closing the key's oldest beyond the cap) and marks it used
 // on every message.
