@@ -28,14 +28,7 @@ func TestKillSwitchStopsAnOpenAgentRunAtOnce(t *testing.T) {
 	a := newApp(t)
 	f := &runFixture{mcpFixture: &mcpFixture{testApp: a, base: a.serve(t, false)}, app: a}
 	ctx := context.Background()
-	no := false
-	task, err := a.aut.Create(ctx, a.editor, a.site.ID, automations.Input{Name: "Morning writer", Preset: "daily",
-		Start: "2026-11-03T09:00", Task: &automations.TaskInput{Instructions: "Draft the morning note.", ModeCap: policy.ModeEdits,
-			ReadsUntrustedText: &no, WindowMinutes: 30,
-			Scopes: []policy.Scope{policy.SchedulesRead, policy.ContentRead, policy.ContentWrite}}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	task := a.agentTask(t, "Morning writer", policy.ModeEdits, 30, nil, policy.SchedulesRead, policy.ContentRead, policy.ContentWrite)
 	check, err := a.aut.Create(ctx, a.editor, a.site.ID, automations.Input{Name: "Link check",
 		Builtin: automation.BuiltinBrokenLinks, Preset: "daily", Start: "2026-11-03T07:00"})
 	if err != nil {

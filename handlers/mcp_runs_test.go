@@ -51,6 +51,21 @@ func (f *runFixture) addTask(t *testing.T, name string, modeCap policy.Mode, bud
 	return task, task.NewKey.Secret
 }
 
+// agentTask creates the Editor's daily agent task (from 3 November, 09:00)
+// whose key holds scopes, in windows of windowMinutes; its key's secret is
+// task.NewKey.Secret.
+func (a *testApp) agentTask(t *testing.T, name string, modeCap policy.Mode, windowMinutes int, budget *automation.Budget, scopes ...policy.Scope) automations.Automation {
+	t.Helper()
+	no := false
+	task, err := a.aut.Create(context.Background(), a.editor, a.site.ID, automations.Input{Name: name, Preset: "daily",
+		Start: "2026-11-03T09:00", Task: &automations.TaskInput{Instructions: "Do the desk's work.", ModeCap: modeCap,
+			ReadsUntrustedText: &no, WindowMinutes: windowMinutes, Budget: budget, Scopes: scopes}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return task
+}
+
 // runNowWindow is a person's Run now: it opens the task's window.
 func (f *runFixture) runNowWindow(t *testing.T, id string) {
 	t.Helper()
@@ -413,15 +428,9 @@ func TestMCPPlanRunRefusesWritesByItsMode(t *testing.T) {
 	budget.MaxWrites, budget.MaxApprovalRequests = 0, 0
 	a := newApp(t)
 	f := &runFixture{mcpFixture: &mcpFixture{testApp: a, base: a.serve(t, false)}, app: a}
-	no := false
 	// Its key holds the write scopes, so that only the mode refuses.
-	task, err := a.aut.Create(context.Background(), a.editor, a.site.ID, automations.Input{Name: "Read-only planner",
-		Preset: "daily", Start: "2026-11-03T09:00", Task: &automations.TaskInput{Instructions: "Read and report.",
-			ModeCap: policy.ModePlan, ReadsUntrustedText: &no, WindowMinutes: 30, Budget: &budget,
-			Scopes: []policy.Scope{policy.SchedulesRead, policy.SchedulesWrite, policy.ContentRead, policy.ContentWrite}}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	task := a.agentTask(t, "Read-only planner", policy.ModePlan, 30, &budget,
+		policy.SchedulesRead, policy.SchedulesWrite, policy.ContentRead, policy.ContentWrite)
 	f.task = task
 	f.runNowWindow(t, f.task.ID)
 	s := f.connect(t, task.NewKey.Secret)
@@ -459,14 +468,7 @@ func TestDeletingAnAutomationWithdrawsItsRequests(t *testing.T) {
 	t.Parallel()
 	a := newApp(t)
 	ctx := context.Background()
-	no := false
-	task, err := a.aut.Create(ctx, a.editor, a.site.ID, automations.Input{Name: "Desk planner", Preset: "daily",
-		Start: "2026-11-03T09:00", Task: &automations.TaskInput{Instructions: "Plan.", ModeCap: policy.ModeManual,
-			ReadsUntrustedText: &no, WindowMinutes: 30,
-			Scopes: []policy.Scope{policy.SchedulesRead, policy.SchedulesWrite, policy.ContentRead}}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	task := a.agentTask(t, "Desk planner", policy.ModeManual, 30, nil, policy.SchedulesRead, policy.SchedulesWrite, policy.ContentRead)
 	if _, _, err := a.aut.RunNow(ctx, a.editor, a.site.ID, task.ID); err != nil {
 		t.Fatal(err)
 	}

@@ -18,7 +18,6 @@ import (
 	"studio/engine"
 	"studio/engine/agents"
 	"studio/engine/automation"
-	"studio/engine/automations"
 	"studio/engine/policy"
 )
 
@@ -146,13 +145,7 @@ func agentKeysOfA(t *testing.T, a *testApp, z zeta) map[string]string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	no := false
-	task, err := a.aut.Create(ctx, a.editor, a.site.ID, automations.Input{Name: "A's planner", Preset: "daily",
-		Start: "2026-11-03T09:00", Task: &automations.TaskInput{Instructions: "Plan.", ModeCap: policy.ModeEdits,
-			ReadsUntrustedText: &no, WindowMinutes: 60, Scopes: scopes}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	task := a.agentTask(t, "A's planner", policy.ModeEdits, 60, nil, scopes...)
 	if _, _, err := a.aut.RunNow(ctx, a.editor, a.site.ID, task.ID); err != nil {
 		t.Fatal(err)
 	}
