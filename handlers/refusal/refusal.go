@@ -46,6 +46,11 @@ func Key(e *engine.Error) string {
 	return key
 }
 
+func hasMessage(p *locales.Printer, key string) bool {
+	_, ok := p.Lookup(key)
+	return ok
+}
+
 func keyAndArgs(p *locales.Printer, loc *time.Location, e *engine.Error) (string, []any) {
 	if loc == nil {
 		loc = time.UTC
@@ -61,7 +66,7 @@ func keyAndArgs(p *locales.Printer, loc *time.Location, e *engine.Error) (string
 	// error.<code>_on_<field> (forbidden on siteId: "this key belongs to
 	// another site", not "your role does not allow this").
 	if e.Field != "" {
-		if k := "error." + e.Code + "_on_" + e.Field; p.T(k, args...) != k {
+		if k := "error." + e.Code + "_on_" + e.Field; hasMessage(p, k) {
 			return k, args
 		}
 	}
