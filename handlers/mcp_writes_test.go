@@ -474,3 +474,19 @@ func TestMCPRequestHorizonBindsEveryAgent(t *testing.T) {
 	// not the role that owns them.
 	a.scheduleAt(t, a.editor, a.otherDraft(t), "2027-10-01", "09:00")
 }
+
+// TestMCPWriteScopeReadsWhatItWrote: a key made with content:write and no
+// content:read saves a draft and gets the draft back. Before, the answer's
+// read of the node it had just written was refused: the agent was told
+// forbidden while the draft stood, uncounted in its run's writes.
+func TestMCPWriteScopeReadsWhatItWrote(t *testing.T) {
+	a := newApp(t)
+	base := a.serve(t, false)
+	s, _ := a.agentSession(t, base, policy.ModeEdits, policy.ContentWrite)
+	before := a.nodeCount(t)
+	out := okTool(t, s, "save_draft", map[string]any{"siteId": a.site.ID, "title": "Written blind"})
+	node, _ := out["node"].(map[string]any)
+	if a.nodeCount(t) != before+1 || node == nil || node["title"] != "Written blind" {
+		t.Fatalf("save_draft with content:write only: %v", out)
+	}
+}

@@ -105,14 +105,19 @@ var roleScopes = map[Role][]Scope{
 // implies lists what a scope grants besides itself (§10.1 IMPLIES):
 // publishing later is no more power than publishing now, and a scope grants
 // its own variant. content:write → content:write:own is Studio's, for the
-// same reason as schedules:write → schedules:write:own. The graph has no
-// cycles (tested), which reaches relies on.
+// same reason as schedules:write → schedules:write:own. Studio's too: a
+// scope that writes grants reading what it writes (a key or token that may
+// save a draft reads the draft it saved, which every write's answer shows).
+// The graph has no cycles (tested), which reaches relies on.
 var implies = map[Scope][]Scope{
-	SchedulesWrite:  {SchedulesWriteOwn},
-	SitePublish:     {SitePublishOwn, ReleasesPublish},
-	SitePublishOwn:  {ReleasesPublishOwn},
-	ReleasesPublish: {ReleasesPublishOwn},
-	ContentWrite:    {ContentWriteOwn},
+	SchedulesWrite:    {SchedulesWriteOwn},
+	SchedulesWriteOwn: {SchedulesRead},
+	SitePublish:       {SitePublishOwn, ReleasesPublish},
+	SitePublishOwn:    {ReleasesPublishOwn},
+	ReleasesPublish:   {ReleasesPublishOwn},
+	ContentWrite:      {ContentWriteOwn},
+	ContentWriteOwn:   {ContentRead},
+	AssetWrite:        {AssetRead},
 }
 
 // ownVariants maps a scope to its own-level variant (§10.1 OWN_VARIANTS): a

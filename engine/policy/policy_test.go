@@ -201,6 +201,10 @@ func TestImplies(t *testing.T) {
 		"site:publish:own": {"releases:publish:own"},
 		"releases:publish": {"releases:publish:own"},
 		"content:write":    {"content:write:own"},
+		// A scope that writes reads what it wrote (Studio's).
+		"content:write:own":   {"content:read"},
+		"schedules:write:own": {"schedules:read"},
+		"asset:write":         {"asset:read"},
 	}
 	for _, s := range policy.Scopes {
 		got := policy.Implies(s)
@@ -220,7 +224,8 @@ func TestImplies(t *testing.T) {
 		{[]policy.Scope{"site:publish:own"}, []policy.Scope{"site:publish:own", "releases:publish:own"}},
 		{[]policy.Scope{"releases:publish"}, []policy.Scope{"releases:publish", "releases:publish:own"}},
 		{[]policy.Scope{"schedules:write", "schedules:read"}, []policy.Scope{"schedules:read", "schedules:write", "schedules:write:own"}},
-		{[]policy.Scope{"schedules:write:own"}, []policy.Scope{"schedules:write:own"}},
+		{[]policy.Scope{"schedules:write:own"}, []policy.Scope{"schedules:read", "schedules:write:own"}},
+		{[]policy.Scope{"content:write"}, []policy.Scope{"content:read", "content:write", "content:write:own"}},
 		// Repeats collapse; unknown names are kept, after the known ones.
 		{[]policy.Scope{"x:y", "schedules:read", "schedules:read", "x:y"}, []policy.Scope{"schedules:read", "x:y"}},
 	} {

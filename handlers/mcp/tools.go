@@ -101,8 +101,9 @@ func tool[In sited](h *Handler, name, desc string, body func(c *call, in In) (an
 					}
 					return body(c, in)
 				}()
-				res := automations.CallResult{Refused: err != nil, NotFound: engine.IsNotFound(err), Write: err == nil && c.wrote,
-					ApprovalRequest: err == nil && c.requested}
+				// What the body wrote counts whatever it answered after.
+				res := automations.CallResult{Refused: err != nil, NotFound: engine.IsNotFound(err), Write: c.wrote,
+					ApprovalRequest: c.requested}
 				if eerr := started.End(ctx, res); eerr != nil {
 					err = eerr
 				}
