@@ -160,6 +160,10 @@ func TestMCPRunLifecycle(t *testing.T) {
 
 	f.runNowWindow(t, lowered.ID)
 	opened := f.app.eng.Now()
+	// The window is open but no run has begun: the key is told to begin
+	// it, not when a window opens.
+	out, res = callTool(t, s, "list_releases", map[string]any{"siteId": site})
+	toolError(t, "a read in an open window before begin_run", out, res, automations.CodeBeginRunFirst)
 	out, res = callTool(t, s, "begin_run", map[string]any{"automationId": f.task.ID})
 	if res.IsError {
 		t.Fatalf("begin_run in the window: %v", out)
@@ -350,7 +354,7 @@ func TestMCPPauseAutomationByKey(t *testing.T) {
 	f.runNowWindow(t, other.ID)
 	intruder := f.connect(t, otherSecret)
 	out, res := callTool(t, intruder, "pause_automation", map[string]any{"automationId": f.task.ID, "reason": "mine now"})
-	toolError(t, "another automation's key outside its run", out, res, engine.CodeOutsideRun)
+	toolError(t, "another automation's key outside its run", out, res, automations.CodeBeginRunFirst) // its own window is open: it has a run to begin
 	if out, res = callTool(t, intruder, "begin_run", map[string]any{"automationId": other.ID}); res.IsError {
 		t.Fatalf("the other key's own begin_run: %v", out)
 	}

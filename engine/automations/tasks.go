@@ -92,6 +92,9 @@ const (
 	CodeRunExists = "run_exists"
 	// CodeOutsideRun: now is inside no window, or the run has ended.
 	CodeOutsideRun = automation.CodeOutsideRun
+	// CodeBeginRunFirst: a window is open now but no run has begun in it:
+	// the key's other tools wait for begin_run.
+	CodeBeginRunFirst = "begin_run_first"
 	// CodeBadSummary: end_run's summary is not plain text of at most
 	// MaxSummaryLength characters.
 	CodeBadSummary = "bad_summary"
@@ -435,6 +438,9 @@ func openWindow(a Automation, now time.Time) (automation.RunWindow, string, bool
 func outsideRun(a Automation, now time.Time) error {
 	if a.Task == nil || a.State != AutomationActive {
 		return refuse(CodeOutsideRun, "")
+	}
+	if _, _, open := openWindow(a, now); open && a.OpenRunID == "" {
+		return refuse(CodeBeginRunFirst, "") // a window is open now: the run is one call away
 	}
 	rc, err := a.Recurrence()
 	if err != nil {

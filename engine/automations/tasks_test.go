@@ -234,7 +234,7 @@ func TestBeginRunOnlyInsideAWindowAndOnlyByItsKey(t *testing.T) {
 	_, err = b.auto.EndRun(ctx, key, env.RunID, "ok", "great")
 	wantRefusal(t, err, automation.CodeUnknownOutcome, "outcome")
 	_, err = b.auto.EndRun(ctx, otherKey, env.RunID, "ok", automation.OutcomeDidWork)
-	wantRefusal(t, err, automations.CodeOutsideRun, "runId")
+	wantRefusal(t, err, automations.CodeBeginRunFirst, "runId") // its own window is open
 	if b.Dump(t) != before {
 		t.Fatal("a refused end_run changed the database")
 	}
