@@ -13,6 +13,7 @@ import (
 	"studio/engine/identity"
 	"studio/engine/people"
 	"studio/engine/policy"
+	"studio/engine/release"
 )
 
 // Members lists a site's members with their role there, by name.
@@ -204,10 +205,19 @@ func (s *Store) CreatePasswordReset(ctx context.Context, r people.PasswordReset,
 
 const resetOpen = `r.hash = ? AND r.used_at IS NULL AND r.expires_at > ?`
 
-// OpenPasswordReset is the account of an open reset link.
-func (s *Store) OpenPasswordReset(ctx context.Context, hash string, now time.Time) (engine.User, error) {
-	return scanUser(s.read.QueryRowContext(ctx, `SELECT `+accountColumns+` FROM password_resets r JOIN users u ON u.id = r.user_id
-		WHERE `+resetOpen, hash, instant(now)))
+// OpenPasswordReset is the account of an open reset link, and who made it.
+func (s *Store) OpenPasswordReset(ctx context.Context, hash string, now time.Time) (engine.User, release.Actor, error) {
+	var by release.Actor
+	var byText sql.NullString
+	u, err := scanUser(s.read.QueryRowContext(ctx, `SELECT `+accountColumns+`, r.created_by FROM password_resets r
+		JOIN users u ON u.id = r.user_id WHERE `+resetOpen, hash, instant(now)), &byText)
+	if err != nil {
+		return engine.User{}, by, err
+	}
+	if err := fromJSON(byText, &by); err != nil {
+		return engine.User{}, by, fmt.Errorf("store: open password reset: %w", err)
+	}
+	return u, by, nil
 }
 
 // UsePasswordReset spends a reset link and sets the account's password,

@@ -116,6 +116,12 @@ func (s *Store) EndSessions(ctx context.Context, e identity.SessionsEnd) (identi
 		if err != nil {
 			return fmt.Errorf("store: end sessions: %w", notFound(err))
 		}
+		if e.Hash != "" { // a new password: a reset link made before it no longer works
+			if _, err := tx.ExecContext(ctx, `UPDATE password_resets SET used_at = ? WHERE user_id = ? AND used_at IS NULL`,
+				instant(e.At), e.UserID); err != nil {
+				return fmt.Errorf("store: end sessions: %w", err)
+			}
+		}
 		out.Sessions = n
 		return audit(ctx, tx, e.Audit(out))
 	})

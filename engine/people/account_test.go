@@ -314,3 +314,49 @@ func TestResetEndsEveryCredential(t *testing.T) {
 		t.Errorf("the change's audit row: %s", got)
 	}
 }
+
+// A reset link is checked again as it is used, on the account as it is
+// then (issue 36): an Administrator's link for someone who worked only here
+// stops working once that person becomes the Owner of another site, and a
+// link made before the person changed their password no longer works
+// either. Nothing of the account changes.
+func TestResetLinkIsCheckedWhenUsed(t *testing.T) {
+	b := enginetest.New(t)
+	p := newPeople(b)
+	ctx := context.Background()
+	secret, _, err := p.ResetLink(ctx, b.Admin, b.Site.ID, b.Contributor.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.OpenReset(ctx, secret); err != nil {
+		t.Fatalf("the link while the rule holds: %v", err)
+	}
+	partner(t, b, map[string]policy.Role{b.Contributor.ID: policy.Owner})
+	before := accountState(t, b, b.Contributor.ID)
+	if _, err := p.OpenReset(ctx, secret); !errors.Is(err, engine.ErrNotFound) {
+		t.Fatalf("opening the link after its person became an Owner elsewhere: %v", err)
+	}
+	if _, _, err := p.Reset(ctx, secret, "a brand new passphrase"); !errors.Is(err, engine.ErrNotFound) {
+		t.Fatalf("using it: %v", err)
+	}
+	if after := accountState(t, b, b.Contributor.ID); after != before {
+		t.Fatalf("a refused reset changed the account:\n%s\n%s", before, after)
+	}
+
+	// A link for Ali, who then changes his own password: spent.
+	secret, _, err = p.ResetLink(ctx, b.Admin, b.Site.ID, b.Author.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The store's write of a password change (ChangePassword's, once the
+	// current password is right).
+	if _, err := b.Store.EndSessions(ctx, identity.SessionsEnd{UserID: b.Author.ID, Hash: "$2a$new", At: b.Clock.Now(),
+		Since: b.Clock.Now(), Audit: func(identity.Ended) engine.AuditEntry {
+			return engine.AuditEntry{Action: "account.password_change", Actor: b.Author.Actor(), At: b.Clock.Now()}
+		}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.OpenReset(ctx, secret); !errors.Is(err, engine.ErrNotFound) {
+		t.Fatalf("a link made before its person changed their password: %v", err)
+	}
+}

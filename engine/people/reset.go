@@ -34,8 +34,11 @@ type ResetStore interface {
 	// the account's open ones, in one transaction.
 	CreatePasswordReset(ctx context.Context, r PasswordReset, hash string, audit engine.AuditEntry) error
 	// OpenPasswordReset is the account of the reset link with hash open at
-	// now; engine.ErrNotFound otherwise.
-	OpenPasswordReset(ctx context.Context, hash string, now time.Time) (engine.User, error)
+	// now, and who made the link; engine.ErrNotFound otherwise.
+	OpenPasswordReset(ctx context.Context, hash string, now time.Time) (engine.User, release.Actor, error)
+	// Memberships lists the sites an account is a member of, with its
+	// role on each.
+	Memberships(ctx context.Context, userID string) ([]engine.Membership, error)
 	// UsePasswordReset writes a ResetUse in one transaction; engine.ErrNotFound
 	// when its link is not open. It returns the account as it is now and
 	// what ended.
@@ -87,7 +90,41 @@ func (p *People) OpenReset(ctx context.Context, secret string) (engine.User, err
 	if len(secret) <= len(resetPrefix) || secret[:len(resetPrefix)] != resetPrefix {
 		return engine.User{}, engine.ErrNotFound
 	}
-	return p.store.OpenPasswordReset(ctx, hash(secret), p.e.Now())
+	u, by, err := p.store.OpenPasswordReset(ctx, hash(secret), p.e.Now())
+	if err != nil {
+		return engine.User{}, err
+	}
+	// The rule is checked again as the link is used, on the account as it
+	// is now: someone who joined another site since the link was made (or
+	// was made its Owner) is no longer wholly its maker's to reset.
+	if err := p.stillManages(ctx, by, u); err != nil {
+		return engine.User{}, err
+	}
+	return u, nil
+}
+
+// stillManages refuses, as a link no longer open (engine.ErrNotFound), a
+// reset link whose maker by does not manage the account u on every site
+// it is a member of now (onAccount).
+func (p *People) stillManages(ctx context.Context, by release.Actor, u engine.User) error {
+	if by.Kind != "person" {
+		return engine.ErrNotFound
+	}
+	sites := Sites{}
+	for _, id := range []string{by.ID, u.ID} {
+		ms, err := p.store.Memberships(ctx, id)
+		if err != nil {
+			return err
+		}
+		sites[id] = ms
+	}
+	maker := engine.User{ID: by.ID}
+	target := u
+	target.Role = "" // whatever it is on the maker's site: onAccount reads every site's
+	if onAccount(maker, target, sites) != nil {
+		return engine.ErrNotFound
+	}
+	return nil
 }
 
 // Reset sets the account's new password with the link secret, once. As
