@@ -250,6 +250,17 @@ func (p *People) Remove(ctx context.Context, u engine.User, siteID, userID strin
 	if err != nil {
 		return err
 	}
+	// Their agent keys on the site go first, each key with its task's
+	// break in a transaction of its own (engine/agents): should the
+	// removal then fail, it is asked again and finds them revoked, while
+	// keys left after a removal would never be asked about again. (The
+	// keys stop with the membership anyway: a key acts as its owner on its
+	// site; revoking says so on the Agents page and breaks their tasks.)
+	if p.keys != nil {
+		if err := p.keys.OwnerRemoved(ctx, u, siteID, m.ID); err != nil {
+			return err
+		}
+	}
 	// A request decided between the read and the write is a conflict:
 	// read again, a few times.
 	for range 3 {
@@ -257,17 +268,9 @@ func (p *People) Remove(ctx context.Context, u engine.User, siteID, userID strin
 		if err != nil {
 			return err
 		}
-		err = p.store.RemoveMember(ctx, r)
-		if errors.Is(err, engine.ErrConflict) {
-			continue
-		}
-		if err != nil || p.keys == nil {
+		if err = p.store.RemoveMember(ctx, r); !errors.Is(err, engine.ErrConflict) {
 			return err
 		}
-		// The keys already stop with the membership (a key acts as its
-		// owner on its site, who is no member now); revoking them says so
-		// on the Agents page and breaks the tasks they ran, at once.
-		return p.keys.OwnerRemoved(ctx, u, siteID, m.ID)
 	}
 	return engine.Refuse(engine.CodeStale, "")
 }
