@@ -1,6 +1,7 @@
 package handlers_test
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -79,7 +80,10 @@ func (z zeta) mcpArgs(schema any, siteID string) map[string]any {
 // that says the key is another site's) and naming A with Zeta's ids. No
 // answer shows anything of Zeta, and none is an internal error; every call
 // is audited on A (none on Zeta: the caller's fingerprint of Zeta counts
-// its audit rows). It returns the calls made and those refused on Zeta.
+// its audit rows). So that each call naming A reaches its use case with
+// Zeta's ids, the tools that taint go last and a get_mode follows every
+// call (ten refusals in a row would end a run). It returns the calls made
+// and those refused on Zeta.
 func sweepMCP(t *testing.T, a *testApp, z zeta, base, secret string) (calls, refusedOnZeta int) {
 	t.Helper()
 	ctx := context.Background()
@@ -96,7 +100,13 @@ func sweepMCP(t *testing.T, a *testApp, z zeta, base, secret string) (calls, ref
 		return n
 	}
 	rowsBefore := auditA()
-	for _, tl := range list.Tools {
+	tools := slices.Clone(list.Tools)
+	slices.SortStableFunc(tools, func(x, y *sdk.Tool) int {
+		tx, _ := policy.Tool(x.Name)
+		ty, _ := policy.Tool(y.Name)
+		return cmp.Compare(b2i(tx.Taints), b2i(ty.Taints))
+	})
+	for _, tl := range tools {
 		for _, site := range []string{z.site.ID, a.site.ID} {
 			args := z.mcpArgs(tl.InputSchema, site)
 			asked, _ := json.Marshal(args)
@@ -110,18 +120,25 @@ func sweepMCP(t *testing.T, a *testApp, z zeta, base, secret string) (calls, ref
 			}
 			if _, named := args["siteId"]; named && site == z.site.ID {
 				refusedOnZeta++
-				if e, _ := out["error"].(map[string]any); e != nil && e["code"] == automation.CodeAnomalyRefusals {
-					continue // the tenth refusal in a row of a run: it ends the run, and says so
-				}
 				msg := toolError(t, tl.Name+" on Zeta", out, res, engine.CodeForbidden)
 				if !strings.Contains(msg, "another site") {
 					t.Errorf("%s on Zeta: %q does not say the key is another site's", tl.Name, msg)
 				}
+			} else if e, _ := out["error"].(map[string]any); e != nil {
+				switch e["code"] {
+				case engine.CodeTainted, automation.CodeAnomalyRefusals:
+					t.Errorf("%s %s was stopped before its use case (%v): the sweep did not reach it", tl.Name, asked, e["code"])
+				}
+			}
+			// A call that goes through: no run of refusals in a row; and an
+			// agent task's run is still open for the next tool.
+			if mode := okTool(t, s, "get_mode", nil); mode["automationId"] != nil && mode["run"] == nil {
+				t.Fatalf("after %s %s the agent task's run is over: the sweep cannot go on", tl.Name, asked)
 			}
 		}
 	}
-	if got := auditA() - rowsBefore; got != calls {
-		t.Errorf("%d calls audited on A, want %d (every call is the key's site's)", got, calls)
+	if got := auditA() - rowsBefore; got != 2*calls {
+		t.Errorf("%d calls audited on A, want %d (every call, and its get_mode, is the key's site's)", got, 2*calls)
 	}
 	if refusedOnZeta < 10 {
 		t.Fatalf("only %d tools named a site: the sweep reached too little", refusedOnZeta)
@@ -145,7 +162,9 @@ func agentKeysOfA(t *testing.T, a *testApp, z zeta) map[string]string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	task := a.agentTask(t, "A's planner", policy.ModeEdits, 60, nil, scopes...)
+	budget := automation.DefaultBudget
+	budget.MaxToolCalls = 500 // the sweep's calls, each with its get_mode
+	task := a.agentTask(t, "A's planner", policy.ModeEdits, 60, &budget, scopes...)
 	if _, _, err := a.aut.RunNow(ctx, a.editor, a.site.ID, task.ID); err != nil {
 		t.Fatal(err)
 	}
@@ -260,4 +279,11 @@ func TestMCPFuzzAcrossSites(t *testing.T) {
 		t.Errorf("A's keys changed Zeta:\nbefore %s\nafter  %s", before, after)
 	}
 	t.Logf("%d random calls, %d tool answers checked, 0 of Zeta's things shown or changed", calls, checked)
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
