@@ -54,11 +54,14 @@ deps-test: ## install what the tests need (Chromium and axe-core for the browser
 # throwaway server the test process starts (store/storetest); cmd/studio's
 # process tests run both engines in the race run. Without -race: the Go
 # code is the code the race run checks; what differs is the database. The
-# other engine packages (use cases, automations, calendar …: about 200 s
+# boundaries' use cases (accounts, people, agent keys, automations and the
+# kill switch: 30 s more) run there too, since their writes are SQL of
+# their own. The other engine packages (use cases, calendar …: about 200 s
 # more on PostgreSQL) would take CI past its 20 minutes on a shared
 # machine: `make test-postgres` runs every store and engine test there.
 NORACE = Browser|AtScale
-CONFORMANCE = ./store/... ./engine/scheduler ./engine/gates ./engine/setup
+CONFORMANCE = ./store/... ./engine/scheduler ./engine/gates ./engine/setup \
+	./engine/identity ./engine/people ./engine/agents ./engine/automations
 test: deps-test verify ## install test needs, check the tree, run every test (with -race, but for the browser and scale tests), and the store's and engine's on PostgreSQL
 	@$(GO) test -race -count=1 -timeout 18m -parallel 4 -skip '$(NORACE)' ./... & race=$$!; \
 	STUDIO_TEST_DATABASE=postgres $(GO) test -count=1 -timeout 18m $(CONFORMANCE) & pg=$$!; \
