@@ -6,6 +6,7 @@ package store
 
 import (
 	"context"
+	"crypto/rand"
 	"database/sql"
 	"encoding/json"
 	"errors"
@@ -282,7 +283,11 @@ func (s *Store) probeSpace(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO storage_probe (id, filler) VALUES (1, ?)`, make([]byte, probeBytes)); err != nil {
+	// Random bytes: PostgreSQL compresses a run of zeros to almost nothing,
+	// and the probe would pass on a full disk.
+	filler := make([]byte, probeBytes)
+	rand.Read(filler)
+	if _, err := tx.ExecContext(ctx, `INSERT INTO storage_probe (id, filler) VALUES (1, ?)`, filler); err != nil {
 		tx.Rollback()
 		return err
 	}

@@ -422,7 +422,7 @@ func stripWebP(data []byte) ([]byte, error) {
 				orientation = keptOrientation(bytes.TrimPrefix(p, exifHeader))
 			}
 		case webpKept[fourcc]:
-			if fourcc == "VP8X" {
+			if fourcc == "VP8X" && len(p) >= 10 { // a shorter one has no flags of its own to clear
 				vp8x = len(out) + 8
 			}
 			out = append(out, whole...)

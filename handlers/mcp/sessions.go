@@ -107,6 +107,9 @@ func (h *Handler) book(next sdk.MethodHandler) sdk.MethodHandler {
 		if ok && ss.ID() != "" {
 			if method == "initialize" {
 				if extra := req.GetExtra(); extra != nil && extra.TokenInfo != nil {
+					// Closed at once, before the new session answers: the
+					// key never holds more than the cap (a call in flight
+					// on the old one is short; its close waits for it).
 					for _, old := range h.sessions.opened(ss, extra.TokenInfo.UserID) {
 						old.Close()
 					}
