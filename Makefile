@@ -62,11 +62,20 @@ deps-test: ## install what the tests need (Chromium and axe-core for the browser
 NORACE = Browser|AtScale
 CONFORMANCE = ./store/... ./engine/scheduler ./engine/gates ./engine/setup \
 	./engine/identity ./engine/people ./engine/agents ./engine/automations
+#
+# Each run's -json stream goes through internal/testsum, which prints what
+# go test prints without -v and keeps every test's time; the ten slowest of
+# the three runs close the output.
+TIMES = test-artifacts/times
+test: SHELL := bash
 test: deps-test verify ## install test needs, check the tree, run every test (with -race, but for the browser and scale tests), and the store's and engine's on PostgreSQL
-	@$(GO) test -race -count=1 -timeout 18m -parallel 4 -skip '$(NORACE)' ./... & race=$$!; \
-	STUDIO_TEST_DATABASE=postgres $(GO) test -count=1 -timeout 18m $(CONFORMANCE) & pg=$$!; \
-	$(GO) test -count=1 -timeout 18m -parallel 2 -run '$(NORACE)' ./cmd/studio ./handlers; plain=$$?; \
+	@set -o pipefail; mkdir -p $(TIMES); rm -f $(TIMES)/*.tsv; $(GO) build -o $(TIMES)/testsum ./internal/testsum; \
+	sum="$(TIMES)/testsum -times"; \
+	($(GO) test -json -race -count=1 -timeout 18m -parallel 4 -skip '$(NORACE)' ./... 2>&1 | $$sum $(TIMES)/race.tsv) & race=$$!; \
+	(STUDIO_TEST_DATABASE=postgres $(GO) test -json -count=1 -timeout 18m $(CONFORMANCE) 2>&1 | $$sum $(TIMES)/postgres.tsv) & pg=$$!; \
+	$(GO) test -json -count=1 -timeout 18m -parallel 2 -run '$(NORACE)' ./cmd/studio ./handlers 2>&1 | $$sum $(TIMES)/browser.tsv; plain=$$?; \
 	wait $$race; raced=$$?; wait $$pg; pged=$$?; \
+	$(TIMES)/testsum -slowest 10 $(TIMES)/*.tsv; \
 	if [ $$plain -ne 0 ] || [ $$raced -ne 0 ] || [ $$pged -ne 0 ]; then \
 		echo "make test: FAILED (race run $$raced, browser and scale run $$plain, PostgreSQL run $$pged)"; exit 1; fi
 
