@@ -1,25 +1,33 @@
 // Package engine holds the use cases every surface calls (Studio pages, the
-// JSON API, the CLI and the scheduler): releases, content and approvals,
+// JSON API, MCP, the CLI and the scheduler): releases, content and approvals,
 // with the people they act for (User, its scopes; Token) and the rules
 // they share (who may do what, live addresses, the refusals). Business
 // rules live here so the surfaces can never disagree; storage is reached
 // through the Store interface that this package declares and package store
 // implements.
 //
+// The root is also the kernel the other families share: Clock, Error and
+// the refusals, User and Site, AuditEntry.
+//
 // Other use-case families have their own packages with their own narrow
-// store interfaces, wired beside the engine in cmd/studio: engine/calendar
-// (the calendar read model), engine/scheduler (when due work runs and what
-// one release run does: the tick's run and Publish now, the leases, the
-// automations' occurrences stepped through their jobs, the retention system
-// job, the health report and the notices), engine/public (the public view
-// and preview links), engine/settings (kill switch, write cap, zone,
-// language), engine/gates (setting and lifting embargoes and expiries),
-// engine/identity (accounts, sign-in and its throttle, passwords, access
-// tokens) and engine/automations (automations made from presets or rules,
-// changed, paused, resumed, run now and deleted, rule previews, and the runs
-// of automations and releases that History lists). They import the root;
-// the root imports none: an approved "on-approval" release runs through the scheduler's
-// manual run, which it registers (SetManualRunner).
+// store interfaces, wired beside the engine in engine/services (which
+// cmd/studio builds): engine/calendar (the calendar read model),
+// engine/scheduler (when due work runs and what one release run does: the
+// tick's run and Publish now, the leases, the automations' occurrences
+// stepped through their jobs, the retention system job, the health report
+// and the notices), engine/public (the public view and preview links),
+// engine/settings (kill switch, write cap, zone, language, address),
+// engine/gates (setting and lifting embargoes and expiries),
+// engine/identity (accounts, sign-in and its throttle, sessions,
+// passwords, access tokens), engine/people (a site's members and
+// invitations), engine/agents (agent keys), engine/automations
+// (automations made from presets or rules, changed, paused, resumed, run
+// now and deleted, rule previews, and the runs of automations and releases
+// that History lists), engine/jobs (the built-in jobs' bodies) and
+// engine/setup (the first run, new sites). They import the root; the root
+// imports none: an approved "on-approval" release runs through the
+// scheduler's manual run, which it registers (SetManualRunner).
+// docs/ARCHITECTURE.md draws the whole map.
 package engine
 
 import (

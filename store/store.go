@@ -1,7 +1,8 @@
 // Package store keeps Studio's state in SQLite (modernc.org/sqlite, pure
 // Go), or in PostgreSQL for several instances (postgres.go): embedded
 // numbered migrations, plain SQL written once for both, one transaction
-// per write. It implements engine.Store.
+// per write. It implements engine.Store and every use-case family's narrow
+// Store (services.Store is their union).
 package store
 
 import (

@@ -1,7 +1,8 @@
 // Package identity holds the people use cases: creating accounts, signing
-// in under the sign-in throttle (engine/throttle), the password rules, a
-// person's language, and personal access tokens (mint, list, revoke, and
-// the person a token acts for). The engine root keeps engine.User and
+// in under the sign-in throttle (engine/throttle), sessions, the password
+// rules and password changes, a person's name and language, personal
+// access tokens (mint, list, revoke, and the person a token acts for) and
+// operators' deploy tokens. The engine root keeps engine.User and
 // engine.Token themselves, with the scope rules every use case checks
 // (User.Level, User.Passes, engine.Require); this package reaches storage
 // through its own narrow Store.

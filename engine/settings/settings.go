@@ -1,6 +1,6 @@
 // Package settings holds the site settings use cases (RFC §5.1, §11.5,
 // §11.6): the kill switch and what pausing leaves running, the daily cap on
-// automation writes, the site's zone and language. The engine root keeps
+// automation writes, the site's zone, language and public address. The engine root keeps
 // engine.ScheduleSettings itself (releases read the kill switch); this package
 // changes it through its own narrow Store.
 package settings

@@ -1,6 +1,7 @@
 // Package setup is Studio's first run (issue 15): on a database that holds
 // no site and no person, `studio serve` offers a one-time link, and the
-// person who opens it names the site and becomes its Owner. The link's
+// person who opens it names the site and becomes its Owner. It also makes
+// the sites after the first (an Owner's New site…, `studio site add`). The link's
 // token lives in this process only, is random and is good until used, like
 // Grafana's and Jupyter's first-run tokens: nobody else on the network can
 // claim the install, and once it is done the link answers nothing.

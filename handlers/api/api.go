@@ -1,5 +1,6 @@
-// Package api is the JSON API for people's scripts and Studio's own pages
-// (RFC §13), under /api/sites/{siteId}/…. A caller is a person, with their
+// Package api is the JSON API for people's scripts and signed-in browsers
+// (RFC §13), under /api/sites/{siteId}/…, with the operator routes under
+// /api/admin/ for deploy tokens. A caller is a person, with their
 // role: a script sends a personal access token (Authorization: Bearer …);
 // a browser signed in to Studio sends its session cookie, and then every
 // state-changing request also carries the session's CSRF token in the

@@ -1,7 +1,7 @@
 // Package refusal turns an engine refusal (an *engine.Error) into the
 // sentence a person reads, in their language: the one place every surface
-// (Studio's pages, the JSON API, the CLI) words a refusal, so the same
-// refusal reads the same everywhere. Each surface keeps only what is its
+// (Studio's pages, the JSON API, MCP, the CLI) words a refusal, so the
+// same refusal reads the same everywhere. Each surface keeps only what is its
 // own: the status code, the field the sentence sits under, the layout.
 package refusal
 

@@ -1,6 +1,11 @@
-// Package studio serves the Studio pages for people: sign-in, content,
-// scheduling, the Agenda and releases. Handlers parse the request, call one
-// engine use case and render; rules live in the engine.
+// Package studio serves the Studio pages for people: sign-in, the first
+// run and invitations, content and media, scheduling, the Agenda and Month,
+// releases and approvals, automations and their history, the site's
+// history, people, settings, sites, one's own account, access tokens and
+// agent keys. Each page is a row of handlers.StudioRoutes; Prepare and
+// Guard run before it (session, CSRF, body, site and scope). Handlers
+// parse the request, call one engine use case and render; rules live in
+// the engine.
 package studio
 
 import (

@@ -1,5 +1,6 @@
 // Package enginetest is the engine tests' shared fixture: one Studio
-// database file with the use-case families on a fake clock, a site in
+// database (a SQLite file, or PostgreSQL in the conformance run) with the
+// use-case families on a fake clock, a site in
 // Istanbul, one person of every role and one draft article. Each engine
 // test package embeds Bundle in its own testBundle, so it can add the
 // helpers only it needs.
