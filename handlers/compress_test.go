@@ -280,3 +280,32 @@ func TestCompressionBREACH(t *testing.T) {
 		}
 	}
 }
+
+// TestMCPStreamNotCompressed: MCP answers a JSON-RPC call with an event
+// stream, which goes out as written, uncompressed, whatever the agent
+// accepts (the go-sdk client's tests, TestMCP…, read it through Go's
+// transport, which asks for gzip).
+func TestMCPStreamNotCompressed(t *testing.T) {
+	t.Parallel()
+	a := newApp(t)
+	_, key := a.credentials(t, a.editor, a.site.ID)
+	body := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},` +
+		`"clientInfo":{"name":"test","version":"1"}}}`
+	req, _ := http.NewRequest(http.MethodPost, a.URL+"/mcp", strings.NewReader(body))
+	req.Header.Set("Authorization", "Bearer "+key)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Accept-Encoding", "gzip, zstd")
+	hc := &http.Client{Transport: &http.Transport{DisableCompression: true}}
+	res, err := hc.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	got, _ := io.ReadAll(res.Body)
+	if res.StatusCode != http.StatusOK || res.Header.Get("Content-Type") != "text/event-stream" ||
+		res.Header.Get("Content-Encoding") != "" || !strings.Contains(string(got), `"serverInfo"`) {
+		t.Errorf("initialize: %d, %q, Content-Encoding %q\n%s", res.StatusCode, res.Header.Get("Content-Type"),
+			res.Header.Get("Content-Encoding"), got)
+	}
+}
