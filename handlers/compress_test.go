@@ -19,6 +19,8 @@ import (
 	"github.com/klauspost/compress/zstd"
 
 	"studio/engine/content"
+	"studio/handlers"
+	"studio/handlers/metrics"
 	"studio/web/static"
 )
 
@@ -307,5 +309,24 @@ func TestMCPStreamNotCompressed(t *testing.T) {
 		res.Header.Get("Content-Encoding") != "" || !strings.Contains(string(got), `"serverInfo"`) {
 		t.Errorf("initialize: %d, %q, Content-Encoding %q\n%s", res.StatusCode, res.Header.Get("Content-Type"),
 			res.Header.Get("Content-Encoding"), got)
+	}
+}
+
+// TestMetricsEncodedOnce: /metrics compresses itself (promhttp) as the
+// scraper asks; the router sends that as it is, never compressed twice.
+func TestMetricsEncodedOnce(t *testing.T) {
+	t.Parallel()
+	const token = "metrics-secret"
+	a := newApp(t, handlers.WithMetrics(metrics.New(), token))
+	c := a.client(t, "")
+	for _, code := range []string{"gzip", "zstd"} {
+		got := c.raw(http.MethodGet, "/metrics", map[string]string{"Authorization": "Bearer " + token, "Accept-Encoding": code})
+		if got.status != http.StatusOK || got.header.Get("Content-Encoding") != code {
+			t.Errorf("%s: %d, Content-Encoding %q", code, got.status, got.header.Get("Content-Encoding"))
+			continue
+		}
+		if b := got.plain(t); !bytes.Contains(b, []byte("# HELP ")) {
+			t.Errorf("%s: does not decode to the exposition format once:\n%.200q", code, b)
+		}
 	}
 }
