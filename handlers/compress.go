@@ -23,8 +23,8 @@ import (
 // BREACH: a compressed answer's length tells whoever watches the wire how
 // well an attacker's text reflected in the page (a query, a search)
 // matches a secret on the same page: the CSRF token of every Studio form
-// (the same for the whole session: studio.Handler.Prepare), a preview link, the
-// person's data. The attack needs the browser to send many requests the
+// (the same for the whole session: studio.Handler.Prepare), a preview
+// link, the person's data. The attack needs the browser to send many requests the
 // attacker's page starts, with the person's cookies. So an answer to a
 // request carrying Studio's cookies (credentials: the session's and the
 // CSRF nonce's) is compressed only when the browser says it came from
