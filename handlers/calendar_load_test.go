@@ -64,6 +64,20 @@ func TestSchedulesPagesAtScale(t *testing.T) {
 		p50, p95 := took[len(took)/2], took[len(took)*95/100]
 		t.Logf("%s: %d bytes, p50 %v, p95 %v over %d requests", page.name, size, p50.Round(10*time.Microsecond),
 			p95.Round(10*time.Microsecond), len(took))
+		// On the wire, as Studio's own pages ask for it (compress).
+		wire := map[string]int{}
+		for _, code := range []string{"gzip", "zstd"} {
+			h := map[string]string{"Accept-Encoding": code, "Sec-Fetch-Site": "same-origin"}
+			for k, v := range header {
+				h[k] = v
+			}
+			got := c.raw(http.MethodGet, page.url, h)
+			if got.header.Get("Content-Encoding") != code || len(got.body) >= size {
+				t.Errorf("%s in %s: Content-Encoding %q, %d bytes for %d", page.name, code, got.header.Get("Content-Encoding"), len(got.body), size)
+			}
+			wire[code] = len(got.body)
+		}
+		t.Logf("%s: %d bytes compressed: gzip %d, zstd %d", page.name, size, wire["gzip"], wire["zstd"])
 		if page.maxBytes > 0 && size > page.maxBytes {
 			t.Errorf("%s weighs %d bytes, want under %d", page.name, size, page.maxBytes)
 		}

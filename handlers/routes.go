@@ -458,8 +458,11 @@ func New(svc *services.Services, sessions *scs.SessionManager, log *slog.Logger,
 		r.Use(o.metrics.Middleware)
 	}
 	// HEAD is answered by every GET route, without its body (net/http
-	// drops what a handler writes to a HEAD response).
-	r.Use(middleware.Recoverer, transport(o.trusted, o.forceSecure), securityHeaders, middleware.GetHead)
+	// drops what a handler writes to a HEAD response). Every answer is
+	// compressed as the request accepts, but one that a browser sends with
+	// Studio's cookies from another site (compress: BREACH).
+	r.Use(middleware.Recoverer, transport(o.trusted, o.forceSecure), securityHeaders, middleware.GetHead,
+		compress(sessions.Cookie.Name, studio.CSRFCookie))
 	rows := StudioRoutes(s)
 	bodies := StudioBodies()
 	if o.extraStudio != nil {

@@ -414,10 +414,14 @@ func writeBody(w http.ResponseWriter, status int, p *page) {
 
 // etag names what a 200 holds: the live snapshot (with the site's name and
 // zone), the gate interval (what is visible changes only between
-// intervals), the origin (absolute URLs) and the path.
+// intervals), the origin (absolute URLs) and the path. It is weak (RFC 9110
+// §8.8.1): it names what the page says, not its bytes, and the same page
+// goes out gzip-, zstd- or not compressed as the reader asks (handlers'
+// compress), all under this one tag, so a revalidation in any coding is
+// answered 304.
 func etag(q *request, path string) string {
 	sum := sha256.Sum256([]byte(q.snap.key + "\x00" + strconv.Itoa(q.view.interval) + "\x00" + q.origin + path))
-	return `"` + hex.EncodeToString(sum[:12]) + `"`
+	return `W/"` + hex.EncodeToString(sum[:12]) + `"`
 }
 
 // notFound is the one 404 of the public site: the same page and headers for
@@ -449,6 +453,7 @@ func (h *Handler) uncached(w http.ResponseWriter, r *http.Request, status int, p
 // noneMatch reports whether an If-None-Match header names tag, with the weak
 // comparison RFC 9110 asks for (W/"x" matches "x") and "*".
 func noneMatch(header, tag string) bool {
+	tag = strings.TrimPrefix(tag, "W/")
 	for _, t := range strings.Split(header, ",") {
 		t = strings.TrimPrefix(strings.TrimSpace(t), "W/")
 		if t == tag || t == "*" {

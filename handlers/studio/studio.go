@@ -266,23 +266,23 @@ func validToken(want string, r *http.Request) bool {
 	return want != "" && subtle.ConstantTimeCompare([]byte(got), []byte(want)) == 1
 }
 
-// csrfCookie holds a random nonce for someone not signed in; their token is
+// CSRFCookie holds a random nonce for someone not signed in; their token is
 // its HMAC under the CSRF key, so a cookie another site plants is useless
 // without a token Studio signed for it, and no session row is needed.
-const csrfCookie = "studio_csrf"
+const CSRFCookie = "studio_csrf"
 
 // anonymousToken is the CSRF token of someone not signed in, from their
 // nonce cookie; a request without a good one gets a new cookie (a form it
 // posts is refused, the page it loads works).
 func (h *Handler) anonymousToken(w http.ResponseWriter, r *http.Request) string {
-	if c, err := r.Cookie(csrfCookie); err == nil {
+	if c, err := r.Cookie(CSRFCookie); err == nil {
 		if n, err := base64.RawURLEncoding.DecodeString(c.Value); err == nil && len(n) == 32 {
 			return h.csrfMAC(c.Value)
 		}
 	}
 	nonce := newToken()
 	// Secure is added by the router when the request came over HTTPS.
-	http.SetCookie(w, &http.Cookie{Name: csrfCookie, Value: nonce, Path: "/studio", HttpOnly: true,
+	http.SetCookie(w, &http.Cookie{Name: CSRFCookie, Value: nonce, Path: "/studio", HttpOnly: true,
 		SameSite: http.SameSiteLaxMode})
 	return h.csrfMAC(nonce)
 }
