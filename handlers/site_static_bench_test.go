@@ -156,10 +156,16 @@ func TestNewSnapshotIsBuiltOnce(t *testing.T) {
 	get(1) // the first snapshot, built
 	time.Sleep(2 * store.OtherProcessesEvery)
 	get(1) // the generation checked once more
+	// Nothing committed: no request reads the store, but for the one check
+	// of other processes' writes a window of store.OtherProcessesEvery
+	// allows (the machine may be slow enough for the 30 requests to span
+	// a window or more; one read per request would be 30).
 	before := a.store.Statements()
+	began := time.Now()
 	get(30)
-	if n := a.store.Statements() - before; n != 0 {
-		t.Errorf("30 requests with nothing committed sent %d statements, want none", n)
+	windows := int64(time.Since(began)/store.OtherProcessesEvery) + 1
+	if n := a.store.Statements() - before; n > windows || n >= 30 {
+		t.Errorf("30 requests with nothing committed sent %d statements, want at most %d (one a %v window)", n, windows, store.OtherProcessesEvery)
 	}
 	// A new snapshot: the 30 requests that arrive together read it once.
 	if _, err := a.eng.CreateNode(context.Background(), a.editor, a.site.ID, release.KindContentEntry,
