@@ -28,9 +28,13 @@ import (
 // It runs on both engines: on PostgreSQL the processes share a database
 // of a throwaway server (store/storetest) as several instances would.
 func TestKilledTickersPublishOnce(t *testing.T) {
+	t.Parallel()
 	bin := buildBinary(t)
 	for _, engine := range []string{"SQLite", "PostgreSQL"} {
-		t.Run(engine, func(t *testing.T) { killTickers(t, bin, engine == "PostgreSQL") })
+		t.Run(engine, func(t *testing.T) {
+			t.Parallel()
+			killTickers(t, bin, engine == "PostgreSQL")
+		})
 	}
 }
 

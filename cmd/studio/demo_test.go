@@ -28,6 +28,7 @@ func init() {
 // calendar life over the coming weeks: two automations, ten releases (two
 // waiting for approval), an embargo and a take-down, none of them due now.
 func TestDemoSchedules(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "studio.db"))
 	if err != nil {

@@ -32,6 +32,7 @@ import (
 // sessions stored in plain before are moved at start, so their people stay
 // signed in (issue 10, item 8).
 func TestSessionTokensAreStoredHashed(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "studio.db"))
 	must(t, err)

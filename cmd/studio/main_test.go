@@ -1,10 +1,19 @@
 package main
 
 import (
+	"os"
 	"testing"
 
 	"studio/store/storetest"
 )
 
-// TestMain stops the PostgreSQL server the tests on both engines started.
-func TestMain(m *testing.M) { storetest.Main(m) }
+// TestMain removes the binary the process tests built and stops the
+// PostgreSQL server the tests on both engines started.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if built.dir != "" {
+		os.RemoveAll(built.dir)
+	}
+	storetest.Stop()
+	os.Exit(code)
+}

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -19,15 +20,32 @@ import (
 	"studio/store"
 )
 
-// buildBinary builds cmd/studio once per test run.
+// built is the studio binary the process tests run, built by the first
+// test that asks for it: linking it takes seconds of CPU each time, and a
+// dozen tests run it.
+var built struct {
+	once sync.Once
+	dir  string
+	bin  string
+	out  []byte
+	err  error
+}
+
+// buildBinary builds cmd/studio once per test run and returns its path.
+// Tests only run it; none may change it.
 func buildBinary(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "studio")
-	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	built.once.Do(func() {
+		if built.dir, built.err = os.MkdirTemp("", "studio-bin-"); built.err != nil {
+			return
+		}
+		built.bin = filepath.Join(built.dir, "studio")
+		built.out, built.err = exec.Command("go", "build", "-o", built.bin, ".").CombinedOutput()
+	})
+	if built.err != nil {
+		t.Fatalf("go build: %v\n%s", built.err, built.out)
 	}
-	return bin
+	return built.bin
 }
 
 // serveProcess starts `studio serve` on a free port and returns its URL once
@@ -111,6 +129,7 @@ func get(t *testing.T, url string) (int, string) {
 // does: it seeds the demo once, serves the site and its health, says how to
 // sign in, stops cleanly on SIGTERM, and does not seed again on restart.
 func TestRealProcess(t *testing.T) {
+	t.Parallel()
 	bin := buildBinary(t)
 	data := filepath.Join(t.TempDir(), "data")
 
@@ -149,6 +168,7 @@ func TestRealProcess(t *testing.T) {
 }
 
 func TestUserAdd(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	data := t.TempDir()
 	if err := run(ctx, []string{"user", "add", "--email", "ayse@example.com", "--name", "Ayşe", "--password-stdin", "--data", data},

@@ -18,6 +18,7 @@ import (
 // from --public-url, and without it from the address it listens on, never
 // from the request's Host; its CDN lifetime is at most --cdn-max-age.
 func TestServePublicURL(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name  string
 		flags []string

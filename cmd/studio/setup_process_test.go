@@ -20,6 +20,7 @@ var setupLink = regexp.MustCompile(`(http://[0-9.:]+)(/studio/setup\?token=[A-Za
 // new link and the old one is dead; the link sets Studio up; after it no
 // link is printed and the public site answers with its empty home.
 func TestFirstRunFromAnEmptyFolder(t *testing.T) {
+	t.Parallel()
 	bin := buildBinary(t)
 	data := filepath.Join(t.TempDir(), "data")
 	serve := func() (string, string, func() error) {

@@ -18,6 +18,7 @@ import (
 // answer with nothing written, then the site as asked, with its audit row;
 // a Studio with a site offers no setup link.
 func TestSiteAdd(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	data := t.TempDir()
 	err := run(ctx, []string{"site", "add", "--name", " ", "--zone", "Europe/Atlantis", "--lang", "de", "--public-url", "news.example", "--data", data},

@@ -13,6 +13,7 @@ import (
 )
 
 func TestTokenCreate(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	data := t.TempDir()
 	if err := run(ctx, []string{"demo", "--data", data}, nil, io.Discard, nil); err != nil {

@@ -16,6 +16,7 @@ import (
 // password with a sentence in the account's language and creates nothing
 // (issue 10 item 4); the demo's password still passes.
 func TestUserAddRefusesTrivialPasswords(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	data := t.TempDir()
 	addSite(t, data)
@@ -51,6 +52,7 @@ func TestUserAddRefusesTrivialPasswords(t *testing.T) {
 // account for another site makes them a member with the role given, asks
 // no password and keeps theirs; a second time it says they are a member.
 func TestUserAddToASecondSite(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	data := t.TempDir()
 	addSite(t, data)

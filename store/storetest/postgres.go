@@ -51,10 +51,16 @@ func Database(tb testing.TB) string {
 // started, if any: call it from TestMain.
 func Main(m *testing.M) {
 	code := m.Run()
+	Stop()
+	os.Exit(code)
+}
+
+// Stop stops the PostgreSQL server this process's tests started, if any:
+// for a TestMain that has more to do than Main.
+func Stop() {
 	if pg.stop != nil {
 		pg.stop()
 	}
-	os.Exit(code)
 }
 
 var pg struct {
