@@ -36,48 +36,47 @@ deps-test: ## install what the tests need (Chromium and axe-core for the browser
 		echo "Installing axe-core (test/axe/package-lock.json) for the browser tests…"; \
 		npm ci --no-audit --no-fund --silent; }
 
-# Two runs at once. Every test runs under -race but for those whose name
-# holds "Browser" or "AtScale", which run without it, the browser tests two
-# at a time. The browser tests (headless Chromium, axe-core on every page
-# state) are bound by Chromium's CPU, not by Go's; the server code they
-# drive runs under -race in package handlers' tests, and the races that
-# matter most (tickers, claims, crashes, real processes) in cmd/studio's
-# non-browser tests. The AtScale tests measure pages on large sites,
-# which -race slows about 25 times and smaller tests already race.
+# Three runs at once, and the tree's checks (verify) beside them. Every
+# test runs under -race but for those whose name holds "Browser" or
+# "AtScale", which run without it, the browser tests two at a time in one
+# Chromium (a browser context each). The browser tests (headless Chromium,
+# axe-core on every page state) are bound by Chromium's CPU, not by Go's;
+# the server code they drive runs under -race in package handlers' tests,
+# and the races that matter most (tickers, claims, crashes, real processes)
+# in cmd/studio's non-browser tests. The AtScale tests measure pages on
+# large sites, which -race slows about 25 times and smaller tests already
+# race.
 #
 # The race run lets four tests of a package run at once, not two (the
-# cores): the process tests mostly wait for a minute to come.
+# cores), and three packages at once: the process tests of cmd/studio
+# mostly wait for a minute to come, and would hold one of two places for
+# minutes.
 #
-# A third run is the conformance suite on PostgreSQL: the store's tests and
-# the ticker's (exactly once, crashes, statement counts) and the engine
-# packages' that go through the store, again, each on a database of a
-# throwaway server the test process starts (store/storetest); cmd/studio's
-# process tests run both engines in the race run. Without -race: the Go
-# code is the code the race run checks; what differs is the database. The
-# boundaries' use cases (accounts, people, agent keys, automations and the
-# kill switch: 30 s more) run there too, since their writes are SQL of
-# their own. The other engine packages (use cases, calendar …: about 200 s
-# more on PostgreSQL) would take CI past its 20 minutes on a shared
-# machine: `make test-postgres` runs every store and engine test there.
+# The third run is the conformance suite on PostgreSQL: the store's tests
+# and every engine package's, again, each on a database of a throwaway
+# server the test process starts (store/storetest); cmd/studio's process
+# tests run both engines in the race run. Without -race: the Go code is
+# the code the race run checks; what differs is the database.
 NORACE = Browser|AtScale
-CONFORMANCE = ./store/... ./engine/scheduler ./engine/gates ./engine/setup \
-	./engine/identity ./engine/people ./engine/agents ./engine/automations
+CONFORMANCE = ./store/... ./engine/...
 #
 # Each run's -json stream goes through internal/testsum, which prints what
 # go test prints without -v and keeps every test's time; the ten slowest of
 # the three runs close the output.
 TIMES = test-artifacts/times
 test: SHELL := bash
-test: deps-test verify ## install test needs, check the tree, run every test (with -race, but for the browser and scale tests), and the store's and engine's on PostgreSQL
+test: deps-test ## install test needs, check the tree, run every test (with -race, but for the browser and scale tests), and the store's and engine's on PostgreSQL
 	@set -o pipefail; mkdir -p $(TIMES); rm -f $(TIMES)/*.tsv; $(GO) build -o $(TIMES)/testsum ./internal/testsum; \
 	sum="$(TIMES)/testsum -times"; \
-	($(GO) test -json -race -count=1 -timeout 18m -parallel 4 -skip '$(NORACE)' ./... 2>&1 | $$sum $(TIMES)/race.tsv) & race=$$!; \
+	($(MAKE) --no-print-directory verify >$(TIMES)/verify.log 2>&1) & verify=$$!; \
+	($(GO) test -json -race -count=1 -timeout 18m -p 3 -parallel 4 -skip '$(NORACE)' ./... 2>&1 | $$sum $(TIMES)/race.tsv) & race=$$!; \
 	(STUDIO_TEST_DATABASE=postgres $(GO) test -json -count=1 -timeout 18m $(CONFORMANCE) 2>&1 | $$sum $(TIMES)/postgres.tsv) & pg=$$!; \
 	$(GO) test -json -count=1 -timeout 18m -parallel 2 -run '$(NORACE)' ./cmd/studio ./handlers 2>&1 | $$sum $(TIMES)/browser.tsv; plain=$$?; \
+	wait $$verify; verified=$$?; cat $(TIMES)/verify.log; \
 	wait $$race; raced=$$?; wait $$pg; pged=$$?; \
 	$(TIMES)/testsum -slowest 10 $(TIMES)/*.tsv; \
-	if [ $$plain -ne 0 ] || [ $$raced -ne 0 ] || [ $$pged -ne 0 ]; then \
-		echo "make test: FAILED (race run $$raced, browser and scale run $$plain, PostgreSQL run $$pged)"; exit 1; fi
+	if [ $$verified -ne 0 ] || [ $$plain -ne 0 ] || [ $$raced -ne 0 ] || [ $$pged -ne 0 ]; then \
+		echo "make test: FAILED (verify $$verified, race run $$raced, browser and scale run $$plain, PostgreSQL run $$pged)"; exit 1; fi
 
 test-postgres: deps-test ## every store and engine test on PostgreSQL (a throwaway server per test process)
 	STUDIO_TEST_DATABASE=postgres $(GO) test -count=1 -timeout 18m ./store/... ./engine/...
