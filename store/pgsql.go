@@ -113,6 +113,15 @@ func rewriteForPostgres(q string) string {
 			}
 			b.WriteString(q[i : i+end])
 			i += end
+		case c == '/' && strings.HasPrefix(q[i:], "/*"):
+			end := strings.Index(q[i+2:], "*/")
+			if end < 0 {
+				end = len(q) - i
+			} else {
+				end += 4
+			}
+			b.WriteString(q[i : i+end])
+			i += end
 		case c == '?':
 			j := i + 1
 			for j < len(q) && q[j] >= '0' && q[j] <= '9' {
@@ -124,6 +133,9 @@ func rewriteForPostgres(q string) string {
 			}
 			highest = max(highest, n)
 			b.WriteString("$" + strconv.Itoa(n))
+			if j < len(q) && isWordPart(q[j]) {
+				b.WriteByte(' ') // ?AND is SQLite's; $1AND is PostgreSQL's trailing junk
+			}
 			i, operand = j, false
 		case c == '+' && operand:
 			i++ // unary plus: SQLite's way of keeping a column off an index
