@@ -87,14 +87,18 @@ func TestPostgresSQLCaches(t *testing.T) {
 // use in a process) and from the cache (every use after).
 func BenchmarkPostgresSQL(b *testing.B) {
 	var texts []string
+	seen := map[string]bool{}
 	bytes := 0
 	for _, s := range storeSites(b, sourceParts()) {
 		for _, q := range s.Texts {
-			texts = append(texts, q)
-			bytes += len(q)
+			if !seen[q] {
+				seen[q] = true
+				texts = append(texts, q)
+				bytes += len(q)
+			}
 		}
 	}
-	b.Logf("%d statements, %d bytes on average", len(texts), bytes/len(texts))
+	b.Logf("%d distinct statements, %d bytes on average", len(texts), bytes/len(texts))
 	census(b, texts)
 	b.Run("rewrite", func(b *testing.B) {
 		for i := 0; b.Loop(); i++ {
