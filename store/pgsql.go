@@ -47,8 +47,9 @@ import (
 // per statement keeps the two engines from drifting apart; two texts
 // would double 270 statements for four rules. The rewrite costs about
 // 13 µs once per statement per process (under 10 ms for all of them) and a
-// map lookup (about 60 ns, no allocation) on every use after, against a
-// round trip to the server of tens to hundreds of microseconds.
+// map lookup (about 60 ns, no allocation) on every use after, against
+// about 77 µs for the smallest indexed read through the store on a local
+// server (21 µs on SQLite).
 //
 // The rules are held by TestRewriteForPostgres, one case each, with what
 // must stay as it is. TestEveryStatementCompiles prepares every statement
