@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"testing"
 )
 
 // AddressClashQuery is addressClashQuery, for the plan test on PostgreSQL
@@ -35,3 +36,23 @@ func (s *Store) WriteHeld(ctx context.Context, siteID string, began chan<- struc
 
 // ProbeSpace is probeSpace, for its test on both databases.
 func (s *Store) ProbeSpace(ctx context.Context) error { return s.probeSpace(ctx) }
+
+// SourceSite is a place in the store's source that sends a statement, with
+// every text it sends (sqlsource_test.go).
+type SourceSite = sourceSite
+
+// SourceSites are the statements the store's source sends.
+func SourceSites(tb testing.TB) []SourceSite { return storeSites(tb, sourceParts()) }
+
+// Record has f told the text of every statement s sends from now on; nil
+// stops it.
+func (s *Store) Record(f func(q string)) {
+	if f == nil {
+		s.meter.record.Store(nil)
+		return
+	}
+	s.meter.record.Store(&f)
+}
+
+// PostgresSQL is a statement's text as the store sends it to PostgreSQL.
+func PostgresSQL(q string) string { return postgresSQL(q) }

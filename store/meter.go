@@ -16,7 +16,20 @@ import (
 // It also counts the writes of this store's write pool (every commit and
 // every statement outside a transaction, which commits on its own): the
 // in-process half of Generation.
-type meter struct{ n, writes atomic.Int64 }
+type meter struct {
+	n, writes atomic.Int64
+	// record, when set (by a test), is told the text of every statement
+	// sent: TestEveryStatementCompiles's variants of a built statement.
+	record atomic.Pointer[func(q string)]
+}
+
+// sent counts a statement and tells record its text.
+func (m *meter) sent(q string) {
+	m.n.Add(1)
+	if f := m.record.Load(); f != nil {
+		(*f)(q)
+	}
+}
 
 // Statements is how many statements this store has sent so far.
 func (s *Store) Statements() int64 { return s.meter.n.Load() }
@@ -157,7 +170,7 @@ func (c *countedConn) sql(ctx context.Context, q string) string {
 }
 
 func (c *countedConn) ExecContext(ctx context.Context, q string, args []driver.NamedValue) (res driver.Result, err error) {
-	c.meter.n.Add(1)
+	c.meter.sent(q)
 	if st := c.cached(ctx, q); st != nil {
 		res, err = st.Stmt.(driver.StmtExecContext).ExecContext(ctx, args)
 	} else {
@@ -170,7 +183,7 @@ func (c *countedConn) ExecContext(ctx context.Context, q string, args []driver.N
 }
 
 func (c *countedConn) QueryContext(ctx context.Context, q string, args []driver.NamedValue) (driver.Rows, error) {
-	c.meter.n.Add(1)
+	c.meter.sent(q)
 	st := c.cached(ctx, q)
 	if st == nil {
 		return c.engineConn.QueryContext(ctx, c.sql(ctx, q), args)
