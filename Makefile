@@ -56,7 +56,9 @@ deps-test: ## install what the tests need (Chromium and axe-core for the browser
 # and every engine package's, again, each on a database of a throwaway
 # server the test process starts (store/storetest); cmd/studio's process
 # tests run both engines in the race run. Without -race: the Go code is
-# the code the race run checks; what differs is the database.
+# the code the race run checks; what differs is the database. The test
+# processes share one server (internal/testpg), each with databases of
+# its own.
 NORACE = Browser|AtScale
 CONFORMANCE = ./store/... ./engine/...
 #
@@ -66,11 +68,11 @@ CONFORMANCE = ./store/... ./engine/...
 TIMES = test-artifacts/times
 test: SHELL := bash
 test: deps-test ## install test needs, check the tree, run every test (with -race, but for the browser and scale tests), and the store's and engine's on PostgreSQL
-	@set -o pipefail; mkdir -p $(TIMES); rm -f $(TIMES)/*.tsv; $(GO) build -o $(TIMES)/testsum ./internal/testsum; \
+	@set -o pipefail; mkdir -p $(TIMES); rm -f $(TIMES)/*.tsv; $(GO) build -o $(TIMES)/testsum ./internal/testsum && $(GO) build -o $(TIMES)/testpg ./internal/testpg; \
 	sum="$(TIMES)/testsum -times"; \
 	($(MAKE) --no-print-directory verify >$(TIMES)/verify.log 2>&1) & verify=$$!; \
 	($(GO) test -json -race -count=1 -timeout 18m -p 3 -parallel 4 -skip '$(NORACE)' ./... 2>&1 | $$sum $(TIMES)/race.tsv) & race=$$!; \
-	(STUDIO_TEST_DATABASE=postgres $(GO) test -json -count=1 -timeout 18m $(CONFORMANCE) 2>&1 | $$sum $(TIMES)/postgres.tsv) & pg=$$!; \
+	(STUDIO_TEST_DATABASE=postgres $(TIMES)/testpg $(GO) test -json -count=1 -timeout 18m $(CONFORMANCE) 2>&1 | $$sum $(TIMES)/postgres.tsv) & pg=$$!; \
 	$(GO) test -json -count=1 -timeout 18m -parallel 2 -run '$(NORACE)' ./cmd/studio ./handlers 2>&1 | $$sum $(TIMES)/browser.tsv; plain=$$?; \
 	wait $$verify; verified=$$?; cat $(TIMES)/verify.log; \
 	wait $$race; raced=$$?; wait $$pg; pged=$$?; \
@@ -78,8 +80,9 @@ test: deps-test ## install test needs, check the tree, run every test (with -rac
 	if [ $$verified -ne 0 ] || [ $$plain -ne 0 ] || [ $$raced -ne 0 ] || [ $$pged -ne 0 ]; then \
 		echo "make test: FAILED (verify $$verified, race run $$raced, browser and scale run $$plain, PostgreSQL run $$pged)"; exit 1; fi
 
-test-postgres: deps-test ## every store and engine test on PostgreSQL (a throwaway server per test process)
-	STUDIO_TEST_DATABASE=postgres $(GO) test -count=1 -timeout 18m ./store/... ./engine/...
+test-postgres: deps-test ## every store and engine test on PostgreSQL, alone (make test runs them too), on one throwaway server
+	mkdir -p $(TIMES) && $(GO) build -o $(TIMES)/testpg ./internal/testpg
+	STUDIO_TEST_DATABASE=postgres $(TIMES)/testpg $(GO) test -count=1 -timeout 18m $(CONFORMANCE)
 
 bench: ## run the Go benchmarks, the Schedules pages' and the public site's timing under load (no race detector)
 	$(GO) test -run '^$$' -bench . -benchmem ./engine/... ./handlers/site

@@ -240,6 +240,13 @@ func column[T any](ctx context.Context, db *sql.DB, q string) ([]T, error) {
 // startServer starts a throwaway PostgreSQL server for this process, as
 // the user postgres when the process runs as root (the server refuses
 // root), and returns its URL up to the database name.
+// StartServer starts a throwaway PostgreSQL server (initdb in a temp
+// folder, a free port on 127.0.0.1) and returns its URL without a
+// database name, for STUDIO_TEST_POSTGRES, and a function that stops it
+// and removes its files: for a run of several test processes that share
+// one server (internal/testpg).
+func StartServer() (url string, stop func(), err error) { return startServer() }
+
 func startServer() (string, func(), error) {
 	bin, err := postgresBin()
 	if err != nil {
