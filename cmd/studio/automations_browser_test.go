@@ -163,6 +163,10 @@ func TestAutomationEditorInTurkishInTheBrowser(t *testing.T) {
 	eval(`document.documentElement.dataset.samePage = "yes"; ""`)
 	must(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(row+` [data-testid="automation-switch"]`))))
 	wantContains(t, "paused row", waitText(t, ctx, row+` [data-testid="automation-state"]`, "Paused"), "Paused")
+	// htmx gives the swapped-in row its behaviour when it settles (20 ms
+	// later, longer on a loaded machine): a click before that is the
+	// form's own submit, a page load.
+	waitHTMXSettled(t, ctx)
 	must(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(row+` [data-testid="automation-switch"]`))))
 	waitJS(t, ctx, `document.querySelector('`+row+` [data-testid="automation-switch"]')?.getAttribute("aria-checked") === "true"`)
 	if eval(`document.documentElement.dataset.samePage ?? ""`) != "yes" {

@@ -324,6 +324,14 @@ func waitText(t *testing.T, ctx context.Context, sel, want string) string {
 	return ""
 }
 
+// waitHTMXSettled waits until htmx has no request in flight and has
+// settled what it swapped in: until then new content is shown but its hx-
+// attributes are not yet live.
+func waitHTMXSettled(t *testing.T, ctx context.Context) {
+	t.Helper()
+	waitJS(t, ctx, `!document.querySelector(".htmx-request, .htmx-swapping, .htmx-settling, .htmx-added")`)
+}
+
 func wantContains(t *testing.T, what, got string, wants ...string) {
 	t.Helper()
 	for _, w := range wants {
