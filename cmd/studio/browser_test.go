@@ -10,11 +10,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"studio/engine/automations"
 	"studio/engine/gates"
 	"studio/engine/identity"
 	"studio/engine/scheduler"
+	"sync"
 	"testing"
 	"time"
 
