@@ -4,8 +4,8 @@ import (
 	"context"
 	"slices"
 
+	"studio/engine/model/release"
 	"studio/engine/policy"
-	"studio/engine/release"
 )
 
 // This file is who may do what to a release or a node, in one place: the

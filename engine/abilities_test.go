@@ -10,8 +10,8 @@ import (
 	"studio/engine"
 	"studio/engine/content"
 	"studio/engine/gates"
+	"studio/engine/model/release"
 	"studio/engine/policy"
-	"studio/engine/release"
 )
 
 // abilityState is a release state the property test builds.

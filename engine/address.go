@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"studio/engine/content"
-	"studio/engine/release"
+	"studio/engine/model/release"
 )
 
 // CodeSlugTaken refuses an address another node of the site already has

@@ -9,7 +9,7 @@ import (
 	"studio/engine"
 	"studio/engine/content"
 	"studio/engine/ids"
-	"studio/engine/release"
+	"studio/engine/model/release"
 	"studio/engine/scheduler"
 )
 

@@ -4,8 +4,8 @@ import (
 	"context"
 	"time"
 
+	"studio/engine/model/release"
 	"studio/engine/policy"
-	"studio/engine/release"
 )
 
 // How an agent's act on a release is approved (§10.3, §10.7, §11.4, §12),

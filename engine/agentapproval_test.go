@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"studio/engine"
+	"studio/engine/model/release"
 	"studio/engine/policy"
-	"studio/engine/release"
 )
 
 // TestAutoApprovalHolds: an auto approval is checked again when its

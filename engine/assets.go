@@ -7,8 +7,8 @@ import (
 
 	"studio/engine/content"
 	"studio/engine/ids"
+	"studio/engine/model/release"
 	"studio/engine/policy"
-	"studio/engine/release"
 )
 
 // CreateAsset saves the first version of an asset: a file (body.Mime and

@@ -9,7 +9,7 @@ import (
 	"studio/engine"
 	"studio/engine/content"
 	"studio/engine/localtime"
-	"studio/engine/release"
+	"studio/engine/model/release"
 )
 
 // scheduleMany creates n pages and schedules each, as the editor, at its own

@@ -9,7 +9,7 @@ import (
 
 	"studio/engine"
 	"studio/engine/content"
-	"studio/engine/release"
+	"studio/engine/model/release"
 )
 
 // TestPerPersonOpenReleaseCap: someone without releases:publish has at most

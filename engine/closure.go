@@ -10,7 +10,7 @@ import (
 	"unicode/utf8"
 
 	"studio/engine/content"
-	"studio/engine/release"
+	"studio/engine/model/release"
 )
 
 // graph is what pinning reads (§6.1): the site's working copy (deleted

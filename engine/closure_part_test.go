@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"studio/engine/content"
-	"studio/engine/release"
+	"studio/engine/model/release"
 )
 
 // TestClosureReadsOnlyItsPart: on random sites (pages referencing each

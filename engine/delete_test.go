@@ -8,7 +8,7 @@ import (
 
 	"studio/engine"
 	"studio/engine/content"
-	"studio/engine/release"
+	"studio/engine/model/release"
 )
 
 // Deleting a node takes it out of Studio at once and out of the live site

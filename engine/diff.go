@@ -3,8 +3,8 @@ package engine
 import (
 	"context"
 
+	"studio/engine/model/release"
 	"studio/engine/policy"
-	"studio/engine/release"
 )
 
 // ReleaseDiff is a release with each item's live base and pinned target,

@@ -7,16 +7,16 @@ import (
 	"strings"
 	"time"
 
-	"studio/engine/automation"
 	"studio/engine/content"
 	"studio/engine/ids"
 	"studio/engine/localtime"
+	"studio/engine/model/automation"
+	"studio/engine/model/release"
 	"studio/engine/policy"
-	"studio/engine/release"
 )
 
 // Refusal codes of draft releases (§6.1), besides the item codes of
-// engine/release, stale, bad_state, scheduled_locked, not_found,
+// engine/model/release, stale, bad_state, scheduled_locked, not_found,
 // pinned_changed and dependency_missing.
 const (
 	// CodeTooManyReleases: the site already has MaxOpenReleases releases

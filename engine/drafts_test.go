@@ -11,7 +11,7 @@ import (
 
 	"studio/engine"
 	"studio/engine/content"
-	"studio/engine/release"
+	"studio/engine/model/release"
 )
 
 // draftDump is dump plus every column of every item and the releases'

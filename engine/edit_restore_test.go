@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"studio/engine/content"
-	"studio/engine/release"
+	"studio/engine/model/release"
 )
 
 // "Edit and re-approve" on a release that promoted a draft: if the release

@@ -38,7 +38,7 @@ import (
 	"log/slog"
 
 	"studio/engine/localtime"
-	"studio/engine/release"
+	"studio/engine/model/release"
 	"time"
 )
 
@@ -133,7 +133,7 @@ func (e *Error) Error() string {
 	return "engine: " + e.Code
 }
 
-// Refusal codes the engine returns besides those of engine/release.
+// Refusal codes the engine returns besides those of engine/model/release.
 const (
 	CodeNotFound        = "not_found"
 	CodeForbidden       = "forbidden"

@@ -3,7 +3,7 @@ package engine
 import (
 	"context"
 
-	"studio/engine/release"
+	"studio/engine/model/release"
 )
 
 // ClosureBothWays pins setIDs and removeIDs and adds the dependency closure

@@ -6,8 +6,8 @@ import (
 	"slices"
 
 	"studio/engine/content"
+	"studio/engine/model/release"
 	"studio/engine/policy"
-	"studio/engine/release"
 )
 
 // CodeCoverInvalid refuses a cover that is not one of the site's media

@@ -12,7 +12,7 @@ import (
 	"studio/engine"
 	"studio/engine/content"
 	"studio/engine/ids"
-	"studio/engine/release"
+	"studio/engine/model/release"
 )
 
 // The invariants of RFC §17 that the release engine owns, on a real SQLite

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"studio/engine"
-	"studio/engine/release"
+	"studio/engine/model/release"
 	"studio/engine/settings"
 )
 

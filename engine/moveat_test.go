@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"studio/engine/content"
-	"studio/engine/release"
+	"studio/engine/model/release"
 )
 
 func TestMoveAt(t *testing.T) {

@@ -5,8 +5,8 @@ import (
 	"slices"
 
 	"studio/engine/content"
+	"studio/engine/model/release"
 	"studio/engine/policy"
-	"studio/engine/release"
 )
 
 // NodesPerPage is how many nodes a page of the content list shows.

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"studio/engine"
-	"studio/engine/release"
+	"studio/engine/model/release"
 )
 
 // D15, §6.2 "Overlaps": a node in two pending releases is allowed and

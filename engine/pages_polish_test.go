@@ -8,7 +8,7 @@ import (
 
 	"studio/engine/content"
 	"studio/engine/gates"
-	"studio/engine/release"
+	"studio/engine/model/release"
 )
 
 // TestWaitingForApprovalSoonestFirst is issue 10's "Waiting for approval is

@@ -9,7 +9,7 @@ import (
 
 	"studio/engine"
 	"studio/engine/content"
-	"studio/engine/release"
+	"studio/engine/model/release"
 )
 
 // TestPendingCountIsPendingRefs: the content list's count of changes

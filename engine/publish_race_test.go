@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"studio/engine"
-	"studio/engine/release"
+	"studio/engine/model/release"
 )
 
 // cancelBetweenReads cancels a release between engine.Publish's read of the

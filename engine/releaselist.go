@@ -6,8 +6,8 @@ import (
 	"slices"
 	"time"
 
+	"studio/engine/model/release"
 	"studio/engine/policy"
-	"studio/engine/release"
 )
 
 // ReleaseListMax is the most releases one page of list_releases holds

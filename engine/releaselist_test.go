@@ -9,7 +9,7 @@ import (
 
 	"studio/engine"
 	"studio/engine/content"
-	"studio/engine/release"
+	"studio/engine/model/release"
 )
 
 // TestReleaseList: pages of the API's default list, in its order, by

@@ -6,8 +6,8 @@ import (
 	"slices"
 
 	"studio/engine/content"
+	"studio/engine/model/release"
 	"studio/engine/policy"
-	"studio/engine/release"
 )
 
 // ReleaseView is one release as get_release answers it (RFC §12

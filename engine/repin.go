@@ -7,8 +7,8 @@ import (
 
 	"studio/engine/content"
 	"studio/engine/localtime"
+	"studio/engine/model/release"
 	"studio/engine/policy"
-	"studio/engine/release"
 )
 
 // Re-pin, re-base (RFC §6.4) and "Edit and re-approve" (§6.2): the three

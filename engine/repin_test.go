@@ -8,7 +8,7 @@ import (
 
 	"studio/engine"
 	"studio/engine/content"
-	"studio/engine/release"
+	"studio/engine/model/release"
 )
 
 // noon is 2 November 2026, 12:00 in Istanbul; one is 13:00.

@@ -8,8 +8,8 @@ import (
 	"studio/engine/content"
 	"studio/engine/ids"
 	"studio/engine/localtime"
+	"studio/engine/model/release"
 	"studio/engine/policy"
-	"studio/engine/release"
 )
 
 // ScheduleInput is a person's "Schedule…" form: a date and a time in the

@@ -11,8 +11,8 @@ import (
 
 	"studio/engine"
 	"studio/engine/content"
+	"studio/engine/model/release"
 	"studio/engine/policy"
-	"studio/engine/release"
 )
 
 // refuseSchedule runs in as u and checks that it is refused with code and

@@ -4,9 +4,9 @@ import (
 	"context"
 	"time"
 
-	"studio/engine/automation"
+	"studio/engine/model/automation"
+	"studio/engine/model/release"
 	"studio/engine/policy"
-	"studio/engine/release"
 )
 
 // ScheduleSettings are a site's schedule settings (RFC §5.1

@@ -12,8 +12,8 @@ import (
 	"studio/engine/content"
 	"studio/engine/ids"
 	"studio/engine/localtime"
+	"studio/engine/model/release"
 	"studio/engine/policy"
-	"studio/engine/release"
 )
 
 // siteHash digests the site's body, so a pointer flip can be guarded on it.

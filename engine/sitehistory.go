@@ -4,8 +4,8 @@ import (
 	"context"
 	"slices"
 
+	"studio/engine/model/release"
 	"studio/engine/policy"
-	"studio/engine/release"
 )
 
 // HistoryKind is a family of the site's history (issue 15's History page):

@@ -5,8 +5,8 @@ import (
 	"time"
 
 	"studio/engine/content"
+	"studio/engine/model/release"
 	"studio/engine/policy"
-	"studio/engine/release"
 )
 
 // User is a person who signs in to Studio.

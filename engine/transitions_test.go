@@ -14,14 +14,14 @@ import (
 	"studio/engine/content"
 	"studio/engine/ids"
 	"studio/engine/internal/enginetest"
-	"studio/engine/release"
+	"studio/engine/model/release"
 	"studio/engine/scheduler"
 )
 
 // The RFC §5.2 table, row by row, for the rows Studio has today: people's
 // acts and the scheduler's. Each row is driven through the use cases on a
 // real SQLite file and checked for what the row promises: the state after
-// (and that engine/release's table allows the move), the holds
+// (and that engine/model/release's table allows the move), the holds
 // (release_items.held, edits refused with scheduled_locked naming the
 // release while held, an edit saving once the release lets go) and the
 // audit row's action and actor.
@@ -42,7 +42,7 @@ type rowAfter struct {
 func checkRow(t *testing.T, b *testBundle, id string, w rowAfter) engine.ReleaseRow {
 	t.Helper()
 	if !release.CanTransition(w.from, w.to) {
-		t.Fatalf("engine/release refuses %s → %s, a §5.2 row", w.from, w.to)
+		t.Fatalf("engine/model/release refuses %s → %s, a §5.2 row", w.from, w.to)
 	}
 	got := b.Release(t, id)
 	if got.State != w.to {
@@ -341,7 +341,7 @@ func TestReleaseTransitionTable(t *testing.T) {
 			t.Fatalf("tick: %+v %v (saw the write %v)", rep, err, sawWrite)
 		}
 		if !release.CanTransition(release.StateScheduled, release.StateRunning) {
-			t.Fatal("engine/release refuses scheduled → running")
+			t.Fatal("engine/model/release refuses scheduled → running")
 		}
 		got := checkRow(t, b, r.ID, rowAfter{from: release.StateRunning, to: release.StatePublished,
 			action: "release.publish", actor: engine.Scheduler.ID})
@@ -370,7 +370,7 @@ func TestReleaseTransitionTable(t *testing.T) {
 			sawRunning = true
 			got := b.Release(t, r.ID)
 			if !release.CanTransition(release.StateScheduled, release.StateRunning) {
-				t.Fatal("engine/release refuses scheduled → running")
+				t.Fatal("engine/model/release refuses scheduled → running")
 			}
 			if got.State != release.StateRunning || got.LeaseToken == "" || got.LeaseToken != a.Token || got.LeaseUntil == nil ||
 				!got.LeaseUntil.After(nine) {
@@ -731,7 +731,7 @@ func TestReleaseTransitionsRefused(t *testing.T) {
 			// The model agrees: none of these moves is a §5.2 row.
 			for _, to := range []release.State{release.StateCanceled, release.StateDraft, release.StateScheduled} {
 				if tc.state != release.StateDraft && release.CanTransition(tc.state, to) {
-					t.Errorf("engine/release allows %s → %s", tc.state, to)
+					t.Errorf("engine/model/release allows %s → %s", tc.state, to)
 				}
 			}
 		})
@@ -750,7 +750,7 @@ func TestReleaseTransitionsRefused(t *testing.T) {
 
 // TestRunEndsAreMovesOfTheModel checks that every end the tick writes for a
 // claimed run (FinishRelease), read from the release as it is at that
-// write, is a move engine/release's §5.2 table allows. One site, two
+// write, is a move engine/model/release's §5.2 table allows. One site, two
 // releases due at 09:00: one whose dependency is gone (failed), one whose
 // approver was demoted (expired, approval_lost).
 func TestRunEndsAreMovesOfTheModel(t *testing.T) {

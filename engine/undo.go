@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"studio/engine/ids"
+	"studio/engine/model/release"
 	"studio/engine/policy"
-	"studio/engine/release"
 )
 
 // CodeNotPublished refuses to undo a release that is not live.

@@ -4,7 +4,7 @@ import (
 	"time"
 
 	"studio/engine/localtime"
-	"studio/engine/release"
+	"studio/engine/model/release"
 )
 
 // Refusal codes of a release time given as WhenInput, besides the time

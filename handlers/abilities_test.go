@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"studio/engine/content"
+	"studio/engine/model/release"
 	"studio/engine/policy"
-	"studio/engine/release"
 )
 
 // TestOwnLevelOverHTTP: through the real router, a Contributor cannot

@@ -9,7 +9,7 @@ import (
 
 	"studio/engine/automations"
 	"studio/engine/content"
-	"studio/engine/release"
+	"studio/engine/model/release"
 )
 
 // TestAPISchedule is GET …/schedule (§12 list_schedule, §13): the calendar

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"studio/engine/content"
-	"studio/engine/release"
+	"studio/engine/model/release"
 )
 
 // itemIDs are the node ids of a release answer's items, "-" before a

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"studio/engine/content"
-	"studio/engine/release"
+	"studio/engine/model/release"
 )
 
 // hx are the headers htmx sends with a request it swaps into the page.

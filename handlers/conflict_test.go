@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"studio/engine"
-	"studio/engine/release"
+	"studio/engine/model/release"
 )
 
 // conflictRelease is a release held as a conflict (§6.4): "first"

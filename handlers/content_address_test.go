@@ -17,7 +17,7 @@ import (
 
 	"studio/engine"
 	"studio/engine/content"
-	"studio/engine/release"
+	"studio/engine/model/release"
 )
 
 // TestContentAddressesStudio: Studio refuses an address another node has,

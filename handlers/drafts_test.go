@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"studio/engine/content"
-	"studio/engine/release"
+	"studio/engine/model/release"
 )
 
 // draftRoute gives TestCSRF what a draft release's routes need: a fresh

@@ -15,8 +15,8 @@ import (
 	"time"
 
 	"studio/engine/content"
+	"studio/engine/model/release"
 	"studio/engine/policy"
-	"studio/engine/release"
 	"studio/handlers"
 )
 

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"studio/engine/content"
-	"studio/engine/release"
+	"studio/engine/model/release"
 )
 
 // healthJSON asks /health as c, with header, and decodes the answer.

@@ -12,8 +12,8 @@ import (
 	"studio/engine"
 	"studio/engine/automations"
 	"studio/engine/content"
+	"studio/engine/model/release"
 	"studio/engine/policy"
-	"studio/engine/release"
 )
 
 // What a write tool's call came to, as an agent sees it.

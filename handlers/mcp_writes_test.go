@@ -16,8 +16,8 @@ import (
 	"studio/engine/agents"
 	"studio/engine/automations"
 	"studio/engine/content"
+	"studio/engine/model/release"
 	"studio/engine/policy"
-	"studio/engine/release"
 )
 
 // The write tools over real HTTP with the go-sdk client and keys minted by

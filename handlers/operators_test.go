@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"studio/engine/release"
+	"studio/engine/model/release"
 )
 
 // TestOperatorRoutes (issue 16, §13): a deploy token reaches the operator

@@ -12,8 +12,8 @@ import (
 
 	"studio/engine/content"
 	"studio/engine/gates"
+	"studio/engine/model/release"
 	"studio/engine/policy"
-	"studio/engine/release"
 )
 
 // Tests of issue 10's newcomer bullets on the release, approval and

@@ -12,8 +12,8 @@ import (
 	"studio/engine"
 	"studio/engine/agents"
 	"studio/engine/content"
+	"studio/engine/model/release"
 	"studio/engine/policy"
-	"studio/engine/release"
 )
 
 // invitationLink is the link in a People page that just made one.

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"studio/engine/content"
-	"studio/engine/release"
+	"studio/engine/model/release"
 )
 
 // elevenThirty is 11:30 in Istanbul on 2 November: more than an hour after

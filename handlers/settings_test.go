@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"studio/engine"
+	"studio/engine/model/release"
 	"studio/engine/policy"
-	"studio/engine/release"
 	"studio/engine/settings"
 	"studio/locales"
 	"studio/web/templates"

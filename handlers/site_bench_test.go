@@ -20,7 +20,7 @@ import (
 	"time"
 
 	"studio/engine/content"
-	"studio/engine/release"
+	"studio/engine/model/release"
 )
 
 // The public site under load (issue 6 "Performance"): a 2,000-node site

@@ -11,11 +11,11 @@ import (
 
 	"studio/engine"
 	"studio/engine/agents"
-	"studio/engine/automation"
 	"studio/engine/automations"
 	"studio/engine/content"
+	"studio/engine/model/automation"
+	"studio/engine/model/release"
 	"studio/engine/policy"
-	"studio/engine/release"
 	"studio/handlers"
 )
 

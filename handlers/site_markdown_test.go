@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"studio/engine/content"
-	"studio/engine/release"
+	"studio/engine/model/release"
 )
 
 // An entry's body is Markdown on the public site, and in its preview: its

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"studio/engine/content"
-	"studio/engine/release"
+	"studio/engine/model/release"
 	"studio/internal/newsroomfixture"
 	"studio/store"
 )

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"studio/engine"
+	"studio/engine/model/release"
 	"studio/engine/policy"
-	"studio/engine/release"
 )
 
 // The History page: what happened on the site and by whom (the scheduler

@@ -11,7 +11,7 @@ import (
 
 	"studio/engine"
 	"studio/engine/content"
-	"studio/engine/release"
+	"studio/engine/model/release"
 )
 
 // CreateSite inserts a site. A site without a language gets the schema's

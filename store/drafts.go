@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"studio/engine"
-	"studio/engine/release"
+	"studio/engine/model/release"
 )
 
 // openStates are the states of a release that is not finished (§5.2).

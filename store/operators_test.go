@@ -9,8 +9,8 @@ import (
 	"studio/engine"
 	"studio/engine/content"
 	"studio/engine/identity"
+	"studio/engine/model/release"
 	"studio/engine/policy"
-	"studio/engine/release"
 )
 
 // TestOperatorsStore (issue 16) runs on both engines: deploy tokens are

@@ -11,7 +11,7 @@ import (
 
 	"studio/engine"
 	"studio/engine/content"
-	"studio/engine/release"
+	"studio/engine/model/release"
 )
 
 // CreateRelease saves newVersions, then inserts r and its items, in one

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"studio/engine"
-	"studio/engine/release"
+	"studio/engine/model/release"
 	"studio/engine/scheduler"
 )
 

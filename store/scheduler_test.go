@@ -16,8 +16,8 @@ import (
 	"studio/engine/content"
 	"studio/engine/fakeclock"
 	"studio/engine/ids"
+	"studio/engine/model/release"
 	"studio/engine/policy"
-	"studio/engine/release"
 	"studio/store"
 	"studio/store/storetest"
 )

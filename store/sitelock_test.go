@@ -8,7 +8,7 @@ import (
 	"studio/engine"
 	"studio/engine/content"
 	"studio/engine/ids"
-	"studio/engine/release"
+	"studio/engine/model/release"
 	"studio/engine/scheduler"
 	"studio/store"
 	"studio/store/storetest"

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"studio/engine/content"
-	"studio/engine/release"
+	"studio/engine/model/release"
 )
 
 // TestStatementsPerTickPath holds each scheduler path to a statement budget,

@@ -14,10 +14,10 @@ import (
 	"time"
 
 	"studio/engine"
-	"studio/engine/automation"
 	"studio/engine/automations"
 	"studio/engine/fakeclock"
 	"studio/engine/localtime"
+	"studio/engine/model/automation"
 )
 
 // TestKilledAutomationStepResumesOnce is §11.1's crash rule with real

@@ -10,7 +10,7 @@ import (
 
 	"studio/engine/automations"
 	"studio/engine/content"
-	"studio/engine/release"
+	"studio/engine/model/release"
 )
 
 // TestAutomationEditorInTurkishInTheBrowser is issue 12's walk through the Automations

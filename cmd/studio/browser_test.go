@@ -24,7 +24,7 @@ import (
 	"studio/engine/agents"
 	"studio/engine/content"
 	"studio/engine/fakeclock"
-	"studio/engine/release"
+	"studio/engine/model/release"
 	"studio/store"
 	"studio/store/storetest"
 )

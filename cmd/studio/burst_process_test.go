@@ -15,7 +15,7 @@ import (
 	"studio/engine/content"
 	"studio/engine/fakeclock"
 	"studio/engine/localtime"
-	"studio/engine/release"
+	"studio/engine/model/release"
 	"studio/internal/newsroomfixture"
 	"studio/store"
 )

@@ -15,7 +15,7 @@ import (
 
 	"studio/engine"
 	"studio/engine/content"
-	"studio/engine/release"
+	"studio/engine/model/release"
 )
 
 // TestContentInTheBrowser: the content list and the media editor as a

@@ -16,8 +16,8 @@ import (
 	"studio/engine/content"
 	"studio/engine/identity"
 	"studio/engine/localtime"
+	"studio/engine/model/release"
 	"studio/engine/policy"
-	"studio/engine/release"
 )
 
 // The demo accounts. Their passwords exist only in the demo: real accounts

@@ -12,7 +12,7 @@ import (
 	"studio/engine/fakeclock"
 	"studio/engine/identity"
 	"studio/engine/localtime"
-	"studio/engine/release"
+	"studio/engine/model/release"
 	"studio/engine/scheduler"
 	"studio/store"
 )

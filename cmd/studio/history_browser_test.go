@@ -9,10 +9,10 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"studio/engine/automation"
 	"studio/engine/automations"
 	"studio/engine/content"
-	"studio/engine/release"
+	"studio/engine/model/automation"
+	"studio/engine/model/release"
 	"studio/handlers/studio"
 )
 

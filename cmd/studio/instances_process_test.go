@@ -9,7 +9,7 @@ import (
 
 	"studio/engine"
 	"studio/engine/fakeclock"
-	"studio/engine/release"
+	"studio/engine/model/release"
 )
 
 // TestTwoInstancesShareOnePostgreSQL starts two `studio serve` processes on

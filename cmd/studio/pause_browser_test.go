@@ -8,7 +8,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"studio/engine/content"
-	"studio/engine/release"
+	"studio/engine/model/release"
 )
 
 // TestPauseSaysWhatStillHappensInTheBrowser (issue 10, the kill switch as a newcomer

@@ -10,7 +10,7 @@ import (
 
 	"studio/engine"
 	"studio/engine/automations"
-	"studio/engine/release"
+	"studio/engine/model/release"
 )
 
 // listedSite is one site in `studio schedules list`: what is still to

@@ -12,7 +12,7 @@ import (
 
 	"studio/engine"
 	"studio/engine/fakeclock"
-	"studio/engine/release"
+	"studio/engine/model/release"
 )
 
 // TestGracefulShutdown (issue 16): SIGTERM reaches `studio serve` while a

@@ -2,7 +2,7 @@
 // site's recurring built-in jobs created from a preset or a custom D3 rule,
 // read, changed with a rev compare-and-swap, paused, resumed, run now and
 // deleted; the preview of a rule's next runs; and the runs of automations
-// and releases as History lists them. engine/automation is their pure
+// and releases as History lists them. engine/model/automation is their pure
 // model (states, jobs, limits, coalescing) and engine/recurrence their
 // schedules; this package reaches storage through its own narrow Store.
 // The runner that carries the occurrences out is engine/scheduler's tick
@@ -25,12 +25,12 @@ import (
 	"unicode/utf8"
 
 	"studio/engine"
-	"studio/engine/automation"
 	"studio/engine/jobs"
 	"studio/engine/localtime"
+	"studio/engine/model/automation"
+	"studio/engine/model/release"
 	"studio/engine/policy"
 	"studio/engine/recurrence"
-	"studio/engine/release"
 )
 
 // Automation is a site's recurring job (RFC §4.3) as Studio keeps it.
@@ -121,7 +121,7 @@ func (a *Automation) setState(s automation.AutomationState) {
 }
 
 // Refusal codes of the automation use cases, besides engine's (not_found,
-// forbidden, stale, bad_state) and engine/automation's (bad_name,
+// forbidden, stale, bad_state) and engine/model/automation's (bad_name,
 // unknown_builtin, stale_after_days_out_of_range, transition_refused ...).
 const (
 	// CodeBadRule refuses a rule engine/recurrence does not accept, or one
@@ -336,7 +336,7 @@ func mayManage(u engine.User, siteID string) error {
 
 func refuse(code, field string) *engine.Error { return &engine.Error{Code: code, Field: field} }
 
-// fromModel turns engine/automation's refusal into the engine's.
+// fromModel turns engine/model/automation's refusal into the engine's.
 func fromModel(err error) error {
 	if me, ok := errors.AsType[*automation.Error](err); ok {
 		return refuse(me.Code, me.Field)

@@ -6,9 +6,9 @@ import (
 	"time"
 
 	"studio/engine"
-	"studio/engine/automation"
 	"studio/engine/automations"
 	"studio/engine/jobs"
+	"studio/engine/model/automation"
 	"studio/engine/policy"
 	"studio/engine/scheduler"
 	"studio/engine/settings"

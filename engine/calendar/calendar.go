@@ -10,13 +10,13 @@ import (
 	"log/slog"
 	"strings"
 	"studio/engine"
-	"studio/engine/automation"
 	"studio/engine/automations"
+	"studio/engine/model/automation"
 	"time"
 
 	"studio/engine/localtime"
+	"studio/engine/model/release"
 	"studio/engine/policy"
-	"studio/engine/release"
 )
 
 // Calendar item kinds (RFC §12 list_schedule, §15.3 icons).

@@ -12,11 +12,11 @@ import (
 	"time"
 
 	"studio/engine"
-	"studio/engine/automation"
 	"studio/engine/automations"
 	"studio/engine/content"
 	"studio/engine/localtime"
-	"studio/engine/release"
+	"studio/engine/model/automation"
+	"studio/engine/model/release"
 )
 
 // midnightIn is 00:00 (or the first instant after it) of a date in zone.

@@ -9,7 +9,7 @@ import (
 
 	"studio/engine"
 	"studio/engine/calendar"
-	"studio/engine/release"
+	"studio/engine/model/release"
 )
 
 // TestItemIsTheListedItem: every item the calendar lists (a release, an

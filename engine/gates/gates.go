@@ -5,7 +5,7 @@
 // working copy or, on a live node, as a one-item release published at once
 // or sent for approval.
 //
-// It is not engine/gate: gate is the pure rule of what the public site may
+// It is not engine/model/gate: gate is the pure rule of what the public site may
 // show at an instant (no I/O, no clock), which this package reads to say
 // where a node's gates stand; gates is the use cases that change them, with
 // their checks, their writes and their audit rows.
@@ -20,11 +20,11 @@ import (
 
 	"studio/engine"
 	"studio/engine/content"
-	"studio/engine/gate"
 	"studio/engine/ids"
 	"studio/engine/localtime"
+	"studio/engine/model/gate"
+	"studio/engine/model/release"
 	"studio/engine/policy"
-	"studio/engine/release"
 )
 
 // Store is what the gate use cases read and write themselves.

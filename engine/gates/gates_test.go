@@ -9,9 +9,9 @@ import (
 
 	"studio/engine"
 	"studio/engine/content"
-	"studio/engine/gate"
 	"studio/engine/gates"
-	"studio/engine/release"
+	"studio/engine/model/gate"
+	"studio/engine/model/release"
 )
 
 // Gate times of these tests, in Istanbul (UTC+3): tomorrow 09:00 and

@@ -8,7 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"studio/engine/automation"
+	"studio/engine/model/automation"
 )
 
 // Clock is where use cases a person calls (Dismiss) take their instant:

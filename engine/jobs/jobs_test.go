@@ -13,12 +13,12 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
-	"studio/engine/automation"
 	"studio/engine/content"
 	"studio/engine/internal/enginetest"
 	"studio/engine/jobs"
+	"studio/engine/model/automation"
+	"studio/engine/model/release"
 	"studio/engine/public"
-	"studio/engine/release"
 	"studio/handlers/site"
 	"studio/store/storetest"
 )

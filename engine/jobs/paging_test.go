@@ -9,10 +9,10 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
-	"studio/engine/automation"
 	"studio/engine/content"
 	"studio/engine/jobs"
-	"studio/engine/release"
+	"studio/engine/model/automation"
+	"studio/engine/model/release"
 )
 
 // TestBrokenLinksPagesAndCap: a sweep of 450 articles spans several steps of

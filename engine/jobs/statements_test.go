@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"studio/engine/automation"
 	"studio/engine/jobs"
+	"studio/engine/model/automation"
 	"studio/engine/public"
 	"studio/handlers/site"
 	"studio/store"

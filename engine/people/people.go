@@ -31,8 +31,8 @@ import (
 	"studio/engine"
 	"studio/engine/identity"
 	"studio/engine/ids"
+	"studio/engine/model/release"
 	"studio/engine/policy"
-	"studio/engine/release"
 )
 
 // InvitationLife is how long an invitation link works.

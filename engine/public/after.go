@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"studio/engine"
-	"studio/engine/gate"
-	"studio/engine/release"
+	"studio/engine/model/gate"
+	"studio/engine/model/release"
 )
 
 // A publish on a big site changes a few nodes of tens of thousands, so the

@@ -12,7 +12,7 @@ import (
 
 	"studio/engine"
 	"studio/engine/content"
-	"studio/engine/release"
+	"studio/engine/model/release"
 )
 
 // told is the engine's side of SnapshotAfter in these tests: what changed

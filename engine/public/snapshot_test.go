@@ -12,8 +12,8 @@ import (
 	"studio/engine/content"
 	"studio/engine/internal/enginetest"
 	"studio/engine/localtime"
+	"studio/engine/model/release"
 	"studio/engine/public"
-	"studio/engine/release"
 )
 
 // SnapshotAfter builds a site's next public snapshot from one prepared

@@ -15,8 +15,8 @@ import (
 
 	"studio/engine"
 	"studio/engine/content"
-	"studio/engine/gate"
-	"studio/engine/release"
+	"studio/engine/model/gate"
+	"studio/engine/model/release"
 )
 
 // The public view's read model: what the public site reads on every

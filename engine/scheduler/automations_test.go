@@ -10,10 +10,10 @@ import (
 	"time"
 
 	"studio/engine"
-	"studio/engine/automation"
 	"studio/engine/automations"
 	"studio/engine/jobs"
 	"studio/engine/localtime"
+	"studio/engine/model/automation"
 	"studio/engine/scheduler"
 	"studio/store"
 )

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"studio/engine/release"
+	"studio/engine/model/release"
 )
 
 func TestBackstop(t *testing.T) {

@@ -7,7 +7,7 @@ import (
 
 	"studio/engine"
 	"studio/engine/content"
-	"studio/engine/release"
+	"studio/engine/model/release"
 	"studio/engine/scheduler"
 )
 

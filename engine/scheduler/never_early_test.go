@@ -12,7 +12,7 @@ import (
 	"studio/engine/fakeclock"
 	"studio/engine/ids"
 	"studio/engine/localtime"
-	"studio/engine/release"
+	"studio/engine/model/release"
 )
 
 func TestNeverEarly(t *testing.T) {

@@ -8,8 +8,8 @@ import (
 	"studio/engine"
 	"studio/engine/ids"
 	"studio/engine/localtime"
+	"studio/engine/model/release"
 	"studio/engine/policy"
-	"studio/engine/release"
 )
 
 // TriggerManual is the trigger of a person's manual run (schedule_runs

@@ -10,7 +10,7 @@ import (
 	"studio/engine/content"
 	"studio/engine/ids"
 	"studio/engine/localtime"
-	"studio/engine/release"
+	"studio/engine/model/release"
 )
 
 // missedAt is 11:30 Istanbul on 2 November: two and a half hours after nine.

@@ -9,7 +9,7 @@ import (
 	"studio/engine"
 	"studio/engine/ids"
 	"studio/engine/localtime"
-	"studio/engine/release"
+	"studio/engine/model/release"
 )
 
 // What one release run does (claim, run, publish or fail, §6.3): the tick's

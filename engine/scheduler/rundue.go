@@ -7,7 +7,7 @@ import (
 
 	"studio/engine"
 	"studio/engine/ids"
-	"studio/engine/release"
+	"studio/engine/model/release"
 )
 
 // Tick limits: at most 50 releases a tick, a look at least every minute;

@@ -11,7 +11,7 @@ import (
 	"studio/engine/content"
 	"studio/engine/internal/enginetest"
 	"studio/engine/localtime"
-	"studio/engine/release"
+	"studio/engine/model/release"
 	"studio/internal/newsroomfixture"
 	"studio/store/storetest"
 )

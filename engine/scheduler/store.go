@@ -7,7 +7,7 @@ import (
 
 	"studio/engine"
 	"studio/engine/content"
-	"studio/engine/release"
+	"studio/engine/model/release"
 )
 
 // Store is what the scheduler reads and writes: what is due, the runs'

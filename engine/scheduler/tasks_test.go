@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"studio/engine"
-	"studio/engine/automation"
 	"studio/engine/automations"
+	"studio/engine/model/automation"
 	"studio/engine/policy"
 	"studio/engine/scheduler"
 	"studio/store"

@@ -24,7 +24,7 @@ import (
 	"studio/engine"
 	"studio/engine/content"
 	"studio/engine/jobs"
-	"studio/engine/release"
+	"studio/engine/model/release"
 )
 
 const (

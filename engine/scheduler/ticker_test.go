@@ -10,7 +10,7 @@ import (
 	"studio/engine"
 	"studio/engine/content"
 	"studio/engine/fakeclock"
-	"studio/engine/release"
+	"studio/engine/model/release"
 )
 
 // signalClock is the bundle's fake clock, telling the test each time the

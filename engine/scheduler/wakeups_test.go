@@ -8,7 +8,7 @@ import (
 
 	"studio/engine"
 	"studio/engine/internal/enginetest"
-	"studio/engine/release"
+	"studio/engine/model/release"
 	"studio/engine/scheduler"
 	"studio/store"
 	"studio/store/storetest"

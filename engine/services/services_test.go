@@ -7,10 +7,10 @@ import (
 	"time"
 
 	"studio/engine/agents"
-	"studio/engine/automation"
 	"studio/engine/automations"
 	"studio/engine/content"
 	"studio/engine/internal/enginetest"
+	"studio/engine/model/automation"
 	"studio/engine/policy"
 	"studio/engine/scheduler"
 	"studio/engine/services"

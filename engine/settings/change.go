@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"studio/engine"
-	"studio/engine/automation"
+	"studio/engine/model/automation"
 	"studio/engine/policy"
 )
 

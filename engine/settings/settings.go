@@ -15,10 +15,10 @@ import (
 	"unicode/utf8"
 
 	"studio/engine"
-	"studio/engine/automation"
 	"studio/engine/automations"
 	"studio/engine/calendar"
 	"studio/engine/localtime"
+	"studio/engine/model/automation"
 	"studio/engine/policy"
 	"studio/engine/public"
 	"studio/engine/setup"

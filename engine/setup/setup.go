@@ -23,9 +23,9 @@ import (
 	"studio/engine/identity"
 	"studio/engine/ids"
 	"studio/engine/localtime"
+	"studio/engine/model/release"
 	"studio/engine/policy"
 	"studio/engine/public"
-	"studio/engine/release"
 )
 
 // ErrInstalled: the database holds a site or a person already.

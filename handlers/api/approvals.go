@@ -7,7 +7,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"studio/engine"
-	"studio/engine/release"
+	"studio/engine/model/release"
 )
 
 // approvalJSON is an approval request (§10.4) with the release it asks for,

@@ -9,7 +9,7 @@ import (
 
 	"studio/engine"
 	"studio/engine/content"
-	"studio/engine/release"
+	"studio/engine/model/release"
 )
 
 // nodeJSON is a page or an entry: its working copy (the latest version,

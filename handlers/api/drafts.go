@@ -11,7 +11,7 @@ import (
 
 	"studio/engine"
 	"studio/engine/localtime"
-	"studio/engine/release"
+	"studio/engine/model/release"
 )
 
 // Draft releases over the API (RFC §5.2 "(new) → draft", §6.1, §13 POST

@@ -4,7 +4,7 @@ import (
 	"time"
 
 	"studio/engine"
-	"studio/engine/release"
+	"studio/engine/model/release"
 )
 
 // The API answers every release in RFC §4.2's shape (release.schema.json,

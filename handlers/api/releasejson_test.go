@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"studio/engine"
-	"studio/engine/release"
+	"studio/engine/model/release"
 	"studio/handlers/api/schema"
 )
 

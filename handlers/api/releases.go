@@ -11,7 +11,7 @@ import (
 
 	"studio/engine"
 	"studio/engine/content"
-	"studio/engine/release"
+	"studio/engine/model/release"
 )
 
 // Releases lists a site's releases timed in [from, to) (RFC 3339; default

@@ -8,10 +8,10 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"studio/engine"
-	"studio/engine/automation"
 	"studio/engine/content"
 	"studio/engine/gates"
-	"studio/engine/release"
+	"studio/engine/model/automation"
+	"studio/engine/model/release"
 	"studio/handlers/api"
 )
 

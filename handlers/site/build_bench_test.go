@@ -8,8 +8,8 @@ import (
 
 	"studio/engine"
 	"studio/engine/content"
+	"studio/engine/model/release"
 	"studio/engine/public"
-	"studio/engine/release"
 )
 
 // What one publish of one article costs the public site's model on a

@@ -10,9 +10,9 @@ import (
 
 	"studio/engine"
 	"studio/engine/content"
-	"studio/engine/gate"
+	"studio/engine/model/gate"
+	"studio/engine/model/release"
 	"studio/engine/public"
-	"studio/engine/release"
 	"studio/locales"
 	"studio/web/templates"
 )

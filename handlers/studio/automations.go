@@ -12,9 +12,9 @@ import (
 
 	"studio/engine"
 	"studio/engine/agents"
-	"studio/engine/automation"
 	"studio/engine/automations"
 	"studio/engine/localtime"
+	"studio/engine/model/automation"
 	"studio/engine/policy"
 	"studio/engine/recurrence"
 	"studio/locales"

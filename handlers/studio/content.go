@@ -15,7 +15,7 @@ import (
 
 	"studio/engine"
 	"studio/engine/content"
-	"studio/engine/release"
+	"studio/engine/model/release"
 	"studio/locales"
 	"studio/web/markdown"
 	"studio/web/templates"

@@ -8,7 +8,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"studio/engine"
-	"studio/engine/release"
+	"studio/engine/model/release"
 	refusals "studio/handlers/refusal"
 	"studio/locales"
 	"studio/web/templates"

@@ -9,9 +9,9 @@ import (
 
 	"studio/engine"
 	"studio/engine/content"
-	"studio/engine/gate"
 	"studio/engine/gates"
-	"studio/engine/release"
+	"studio/engine/model/gate"
+	"studio/engine/model/release"
 	"studio/locales"
 	"studio/web/templates"
 )

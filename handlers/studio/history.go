@@ -11,9 +11,9 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"studio/engine"
-	"studio/engine/automation"
 	"studio/engine/automations"
 	"studio/engine/jobs"
+	"studio/engine/model/automation"
 	"studio/locales"
 	"studio/web/templates"
 )

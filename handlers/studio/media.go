@@ -15,7 +15,7 @@ import (
 
 	"studio/engine"
 	"studio/engine/content"
-	"studio/engine/release"
+	"studio/engine/model/release"
 	refusals "studio/handlers/refusal"
 	"studio/locales"
 	"studio/web/templates"

@@ -13,7 +13,7 @@ import (
 
 	"studio/engine"
 	"studio/engine/localtime"
-	"studio/engine/release"
+	"studio/engine/model/release"
 	"studio/locales"
 	"studio/web/templates"
 )

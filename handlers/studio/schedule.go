@@ -10,7 +10,7 @@ import (
 
 	"studio/engine"
 	"studio/engine/localtime"
-	"studio/engine/release"
+	"studio/engine/model/release"
 	"studio/locales"
 	"studio/web/templates"
 )

@@ -23,8 +23,8 @@ import (
 	"studio/engine/gates"
 	"studio/engine/identity"
 	"studio/engine/ids"
+	"studio/engine/model/release"
 	"studio/engine/policy"
-	"studio/engine/release"
 	"studio/store"
 	"studio/store/storetest"
 )

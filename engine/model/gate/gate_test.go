@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"studio/engine/gate"
+	"studio/engine/model/gate"
 )
 
 var (
