@@ -324,7 +324,7 @@ func NodeAbilitiesOf(u User, d NodeDetail) NodeAbilities {
 	own := nodeOwn(u, d)
 	free := d.Held == nil
 	timed := d.Kind == release.KindPage || d.Kind == release.KindContentEntry
-	write := u.mayWriteNode(d.Author.ID)
+	write := u.MayWriteNode(d.Author.ID)
 	return NodeAbilities{
 		Edit:        write && free,
 		Schedule:    timed && free && u.may(policy.SchedulesWrite, own),
@@ -381,7 +381,7 @@ func MayAddSite(u User) bool {
 // approved by u (approves) or sends it for approval again.
 func (e *Engine) HeldEdit(ctx context.Context, u User, d NodeDetail) (may, approves bool, err error) {
 	if d.Held == nil || (d.Held.State != release.StateScheduled && d.Held.State != release.StateAwaitingApproval) ||
-		!u.mayWriteNode(d.Author.ID) {
+		!u.MayWriteNode(d.Author.ID) {
 		return false, false, nil
 	}
 	r, err := e.store.Release(ctx, d.SiteID, d.Held.ReleaseID)
@@ -409,8 +409,8 @@ func (u User) MayLift(d NodeDetail) bool {
 	return u.MayGate(d) && u.may(policy.ReleasesPublish, nodeOwn(u, d))
 }
 
-// mayWriteNode is the content rule the node use cases check: content:write,
+// MayWriteNode is the content rule the node use cases check: content:write,
 // or :own on a node u created. A new node is always its creator's own.
-func (u User) mayWriteNode(authorID string) bool {
+func (u User) MayWriteNode(authorID string) bool {
 	return u.may(policy.ContentWrite, u.isSelf(authorID))
 }

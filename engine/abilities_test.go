@@ -164,7 +164,7 @@ func istanbul(t *testing.T) *time.Location {
 func (b *testBundle) releaseIn(t *testing.T, maker, author engine.User, state abilityState, i int) (engine.ReleaseRow, bool) {
 	t.Helper()
 	ctx := context.Background()
-	n, err := b.Eng.CreateNode(ctx, author, b.Site.ID, release.KindContentEntry, content.Body{
+	n, err := b.Nodes.CreateNode(ctx, author, b.Site.ID, release.KindContentEntry, content.Body{
 		Title: fmt.Sprintf("Article %d", i), Slug: fmt.Sprintf("article-%d-%d", len(state), i), Status: content.StatusDraft, Text: "Text."})
 	if err != nil {
 		t.Fatal(err)
@@ -247,7 +247,7 @@ func TestNodeAbilitiesAreTheUseCasesRule(t *testing.T) {
 					author = u
 				}
 				fresh := func(i int) engine.NodeDetail {
-					n, err := b.Eng.CreateNode(ctx, author, b.Site.ID, release.KindContentEntry, content.Body{
+					n, err := b.Nodes.CreateNode(ctx, author, b.Site.ID, release.KindContentEntry, content.Body{
 						Title: "Node", Slug: fmt.Sprintf("node-%d", i), Status: content.StatusDraft})
 					if err != nil {
 						t.Fatal(err)
@@ -261,7 +261,7 @@ func TestNodeAbilitiesAreTheUseCasesRule(t *testing.T) {
 					do   func(d engine.NodeDetail) error
 				}{
 					{"Edit", func(a engine.NodeAbilities) bool { return a.Edit }, func(d engine.NodeDetail) error {
-						_, err := b.Eng.EditNode(ctx, u, b.Site.ID, d.ID, d.Rev, content.Edit{Title: "Edited", Slug: d.Body.Slug, Status: content.StatusDraft})
+						_, err := b.Nodes.EditNode(ctx, u, b.Site.ID, d.ID, d.Rev, content.Edit{Title: "Edited", Slug: d.Body.Slug, Status: content.StatusDraft})
 						return err
 					}},
 					{"Schedule", func(a engine.NodeAbilities) bool { return a.Schedule }, func(d engine.NodeDetail) error {
@@ -275,7 +275,7 @@ func TestNodeAbilitiesAreTheUseCasesRule(t *testing.T) {
 						return err
 					}},
 					{"Delete", func(a engine.NodeAbilities) bool { return a.Delete }, func(d engine.NodeDetail) error {
-						return b.Eng.DeleteNode(ctx, u, b.Site.ID, d.ID, d.Rev)
+						return b.Nodes.DeleteNode(ctx, u, b.Site.ID, d.ID, d.Rev)
 					}},
 				}
 				for i, act := range acts {
@@ -310,7 +310,7 @@ func TestOwnLevelByRole(t *testing.T) {
 	} {
 		t.Run(string(tc.u.Role), func(t *testing.T) {
 			mk := func(by engine.User, slug string) content.Node {
-				n, err := b.Eng.CreateNode(ctx, by, b.Site.ID, release.KindContentEntry, content.Body{Title: slug, Slug: slug, Status: content.StatusDraft})
+				n, err := b.Nodes.CreateNode(ctx, by, b.Site.ID, release.KindContentEntry, content.Body{Title: slug, Slug: slug, Status: content.StatusDraft})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -369,7 +369,7 @@ func TestTokenScopesNarrowedOnEveryCall(t *testing.T) {
 			u.Passes(policy.ContentWrite), u.Passes(policy.ReleasesPublish))
 	}
 	// The token may not edit: content:write was not chosen.
-	if _, err := b.Eng.EditNode(ctx, u, b.Site.ID, b.Article.ID, b.Article.Rev, content.Edit{Title: "x", Slug: "x", Status: content.StatusDraft}); err == nil {
+	if _, err := b.Nodes.EditNode(ctx, u, b.Site.ID, b.Article.ID, b.Article.Rev, content.Edit{Title: "x", Slug: "x", Status: content.StatusDraft}); err == nil {
 		t.Fatal("a token without content:write edited")
 	}
 	// The editor is demoted to Contributor: the same token now schedules

@@ -35,7 +35,7 @@ func holderTitle(h AddressHolder) string {
 // checked again: an address it already had (from before this rule) stays
 // editable, and a release that would make it take over a live address is
 // still refused when approved and when it runs.
-func (e *Engine) checkAddress(ctx context.Context, n content.Node, b content.Body) error {
+func (e *Engine) CheckAddress(ctx context.Context, n content.Node, b content.Body) error {
 	if content.Namespace(n.Kind) == "" {
 		return nil
 	}

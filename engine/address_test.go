@@ -10,6 +10,7 @@ import (
 	"studio/engine/content"
 	"studio/engine/ids"
 	"studio/engine/model/release"
+	"studio/engine/nodes"
 	"studio/engine/scheduler"
 )
 
@@ -42,13 +43,13 @@ func TestAddressUniqueOnSave(t *testing.T) {
 	b := newBundle(t) // b.article: draft "election-night"
 	welcome := b.CreateNode(t, b.Site.ID, release.KindContentEntry,
 		content.Body{Title: "Welcome", Slug: "welcome", Status: content.StatusPublished})
-	if _, err := b.Eng.Publish(ctx, b.Editor, b.Site.ID); err != nil {
+	if _, err := b.Nodes.Publish(ctx, b.Editor, b.Site.ID); err != nil {
 		t.Fatal(err)
 	}
 	before := b.Dump(t)
 
 	t.Run("NewArticleWithALiveSlug", func(t *testing.T) {
-		_, err := b.Eng.CreateNode(ctx, b.Editor, b.Site.ID, release.KindContentEntry,
+		_, err := b.Nodes.CreateNode(ctx, b.Editor, b.Site.ID, release.KindContentEntry,
 			content.Body{Title: "Impostor", Slug: "welcome", Status: content.StatusPublished})
 		e := wantRefused(t, err, engine.CodeSlugTaken)
 		if e.Field != "slug" || e.Args["Path"] != "/posts/welcome" || e.Args["Holder"] != "Welcome" {
@@ -56,23 +57,23 @@ func TestAddressUniqueOnSave(t *testing.T) {
 		}
 	})
 	t.Run("NewArticleWithAWorkingCopySlug", func(t *testing.T) {
-		_, err := b.Eng.CreateNode(ctx, b.Editor, b.Site.ID, release.KindContentEntry,
+		_, err := b.Nodes.CreateNode(ctx, b.Editor, b.Site.ID, release.KindContentEntry,
 			content.Body{Title: "Twin", Slug: "election-night", Status: content.StatusDraft})
 		wantRefused(t, err, engine.CodeSlugTaken)
 	})
 	t.Run("EditIntoATakenSlug", func(t *testing.T) {
-		_, err := b.Eng.EditNode(ctx, b.Editor, b.Site.ID, b.Article.ID, b.Article.Rev,
+		_, err := b.Nodes.EditNode(ctx, b.Editor, b.Site.ID, b.Article.ID, b.Article.Rev,
 			content.Edit{Title: "Election night", Slug: "welcome", Status: content.StatusDraft})
 		wantRefused(t, err, engine.CodeSlugTaken)
 	})
 	t.Run("PatchIntoATakenSlug", func(t *testing.T) {
 		slug := "welcome"
-		_, err := b.Eng.PatchNode(ctx, b.Editor, b.Site.ID, b.Article.ID, b.Article.Rev, engine.NodePatch{Slug: &slug})
+		_, err := b.Nodes.PatchNode(ctx, b.Editor, b.Site.ID, b.Article.ID, b.Article.Rev, nodes.NodePatch{Slug: &slug})
 		wantRefused(t, err, engine.CodeSlugTaken)
 	})
 	t.Run("ReservedPageAddress", func(t *testing.T) {
 		for _, slug := range []string{"studio", "api", "posts", "media", "preview", "static", "health", "mcp"} {
-			_, err := b.Eng.CreateNode(ctx, b.Editor, b.Site.ID, release.KindPage,
+			_, err := b.Nodes.CreateNode(ctx, b.Editor, b.Site.ID, release.KindPage,
 				content.Body{Title: "Oops", Slug: slug, Status: content.StatusDraft})
 			if e := wantRefused(t, err, engine.CodeSlugReserved); e.Args["Path"] != "/"+slug {
 				t.Errorf("%s: refusal %+v", slug, e)
@@ -86,11 +87,11 @@ func TestAddressUniqueOnSave(t *testing.T) {
 	t.Run("OtherNamespacesAreFree", func(t *testing.T) {
 		// /welcome (a page) and /posts/welcome (an article) are two addresses;
 		// an article may be called "studio" (/posts/studio).
-		if _, err := b.Eng.CreateNode(ctx, b.Editor, b.Site.ID, release.KindPage,
+		if _, err := b.Nodes.CreateNode(ctx, b.Editor, b.Site.ID, release.KindPage,
 			content.Body{Title: "Welcome page", Slug: "welcome", Status: content.StatusDraft}); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := b.Eng.CreateNode(ctx, b.Editor, b.Site.ID, release.KindContentEntry,
+		if _, err := b.Nodes.CreateNode(ctx, b.Editor, b.Site.ID, release.KindContentEntry,
 			content.Body{Title: "Inside the studio", Slug: "studio", Status: content.StatusDraft}); err != nil {
 			t.Fatal(err)
 		}
@@ -99,16 +100,16 @@ func TestAddressUniqueOnSave(t *testing.T) {
 		// Welcome's working copy moves to /posts/hello; its live version
 		// still has /posts/welcome until the next publish.
 		d := b.Node(t, welcome.ID)
-		if _, err := b.Eng.EditNode(ctx, b.Editor, b.Site.ID, welcome.ID, d.Rev,
+		if _, err := b.Nodes.EditNode(ctx, b.Editor, b.Site.ID, welcome.ID, d.Rev,
 			content.Edit{Title: "Welcome", Slug: "hello", Status: content.StatusPublished}); err != nil {
 			t.Fatal(err)
 		}
-		_, err := b.Eng.CreateNode(ctx, b.Editor, b.Site.ID, release.KindContentEntry,
+		_, err := b.Nodes.CreateNode(ctx, b.Editor, b.Site.ID, release.KindContentEntry,
 			content.Body{Title: "Impostor", Slug: "welcome", Status: content.StatusDraft})
 		wantRefused(t, err, engine.CodeSlugTaken)
 		// Its own node may take it back.
 		d = b.Node(t, welcome.ID)
-		if _, err := b.Eng.EditNode(ctx, b.Editor, b.Site.ID, welcome.ID, d.Rev,
+		if _, err := b.Nodes.EditNode(ctx, b.Editor, b.Site.ID, welcome.ID, d.Rev,
 			content.Edit{Title: "Welcome", Slug: "welcome", Status: content.StatusPublished}); err != nil {
 			t.Fatal(err)
 		}
@@ -117,7 +118,7 @@ func TestAddressUniqueOnSave(t *testing.T) {
 		// Saved before the rule: its own fields can still be edited, only
 		// the address it shares cannot be given to yet another node.
 		old := b.plantNode(t, release.KindContentEntry, content.Body{Title: "Old twin", Slug: "election-night", Status: content.StatusDraft})
-		if _, err := b.Eng.EditNode(ctx, b.Editor, b.Site.ID, old.ID, old.Rev,
+		if _, err := b.Nodes.EditNode(ctx, b.Editor, b.Site.ID, old.ID, old.Rev,
 			content.Edit{Title: "Old twin, edited", Slug: "election-night", Status: content.StatusDraft}); err != nil {
 			t.Fatal(err)
 		}
@@ -128,7 +129,7 @@ func TestAddressUniqueOnSave(t *testing.T) {
 // from its title (Turkish letters transliterated) and the site's language.
 func TestAddressSlugFromTitle(t *testing.T) {
 	b := newBundle(t)
-	n, err := b.Eng.CreateNode(context.Background(), b.Editor, b.Site.ID, release.KindContentEntry,
+	n, err := b.Nodes.CreateNode(context.Background(), b.Editor, b.Site.ID, release.KindContentEntry,
 		content.Body{Title: "İstanbul'da Şık Güğüm Çöp", Status: content.StatusDraft})
 	if err != nil {
 		t.Fatal(err)
@@ -136,10 +137,10 @@ func TestAddressSlugFromTitle(t *testing.T) {
 	if n.Body.Slug != "istanbulda-sik-gugum-cop" || n.Body.Lang != "tr" {
 		t.Errorf("slug %q lang %q, want istanbulda-sik-gugum-cop and tr", n.Body.Slug, n.Body.Lang)
 	}
-	_, err = b.Eng.CreateNode(context.Background(), b.Editor, b.Site.ID, release.KindContentEntry,
+	_, err = b.Nodes.CreateNode(context.Background(), b.Editor, b.Site.ID, release.KindContentEntry,
 		content.Body{Title: "Election night", Status: content.StatusDraft})
 	wantRefused(t, err, engine.CodeSlugTaken) // b.article has election-night
-	_, err = b.Eng.CreateNode(context.Background(), b.Editor, b.Site.ID, release.KindContentEntry,
+	_, err = b.Nodes.CreateNode(context.Background(), b.Editor, b.Site.ID, release.KindContentEntry,
 		content.Body{Title: "Hello", Lang: "de", Status: content.StatusDraft})
 	wantRefused(t, err, "lang_invalid")
 }
@@ -162,7 +163,7 @@ func TestAddressTakeoverRefusedOnScheduleAndApprove(t *testing.T) {
 		if err != nil || r.State != release.StateAwaitingApproval {
 			t.Fatalf("request: %s %v", r.State, err)
 		}
-		if _, err := b.Eng.Publish(ctx, b.Editor, b.Site.ID); err != nil {
+		if _, err := b.Nodes.Publish(ctx, b.Editor, b.Site.ID); err != nil {
 			t.Fatal(err)
 		}
 		before := b.Dump(t)
@@ -216,7 +217,7 @@ func TestAddressTakeoverFailsTheRun(t *testing.T) {
 		content.Body{Title: "Welcome", Slug: "welcome", Status: content.StatusPublished})
 	twin := b.plantNode(t, release.KindContentEntry, content.Body{Title: "Twin", Slug: "welcome", Status: content.StatusDraft})
 	r := b.Schedule(t, b.Editor, twin, "2026-11-02", "09:00") // Welcome is not live yet
-	if _, err := b.Eng.Publish(ctx, b.Editor, b.Site.ID); err != nil {
+	if _, err := b.Nodes.Publish(ctx, b.Editor, b.Site.ID); err != nil {
 		t.Fatal(err)
 	}
 	liveBefore := b.Live(t)

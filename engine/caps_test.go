@@ -40,7 +40,7 @@ func TestPerPersonOpenReleaseCap(t *testing.T) {
 		return err
 	})
 	// Others are not held back: another low role, and an Editor.
-	own, err := b.Eng.CreateNode(ctx, b.Author, b.Site.ID, release.KindContentEntry,
+	own, err := b.Nodes.CreateNode(ctx, b.Author, b.Site.ID, release.KindContentEntry,
 		content.Body{Title: "Author's own", Slug: "authors-own", Status: content.StatusDraft})
 	if err != nil {
 		t.Fatal(err)

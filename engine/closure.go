@@ -41,7 +41,7 @@ func (e *Engine) readGraph(ctx context.Context, siteID string) (*graph, error) {
 	if err != nil {
 		return nil, err
 	}
-	live, held, err := e.liveAndHeld(ctx, siteID, "")
+	live, held, err := e.LiveAndHeld(ctx, siteID, "")
 	if err != nil {
 		return nil, err
 	}

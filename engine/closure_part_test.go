@@ -47,7 +47,7 @@ func TestClosureReadsOnlyItsPart(t *testing.T) {
 		}
 		for range 3 {
 			id := ids[r.Intn(len(ids))]
-			if err := b.Eng.DeleteNode(ctx, b.Editor, b.Site.ID, id, b.Node(t, id).Rev); err != nil {
+			if err := b.Nodes.DeleteNode(ctx, b.Editor, b.Site.ID, id, b.Node(t, id).Rev); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -17,10 +17,10 @@ func TestReleaseDiff(t *testing.T) {
 	// A live page, then a new working copy of it with a new title and text.
 	page := b.CreateNode(t, b.Site.ID, release.KindPage,
 		content.Body{Title: "About", Slug: "about", Status: content.StatusPublished, Text: "One.\nTwo."})
-	if _, err := b.Eng.Publish(ctx, b.Editor, b.Site.ID); err != nil {
+	if _, err := b.Nodes.Publish(ctx, b.Editor, b.Site.ID); err != nil {
 		t.Fatal(err)
 	}
-	edited, err := b.Eng.SaveNode(ctx, b.Editor, b.Site.ID, page.ID, page.Rev,
+	edited, err := b.Nodes.SaveNode(ctx, b.Editor, b.Site.ID, page.ID, page.Rev,
 		content.Body{Title: "About us", Slug: "about", Status: content.StatusPublished, Text: "One.\nThree."})
 	if err != nil {
 		t.Fatal(err)

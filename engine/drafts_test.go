@@ -53,7 +53,7 @@ func (b *testBundle) drSetRefs(t *testing.T, id string, refs ...string) content.
 	d := b.Node(t, id)
 	body := d.Body
 	body.Refs = refs
-	n, err := b.Eng.SaveNode(context.Background(), b.Editor, b.Site.ID, id, d.Rev, body)
+	n, err := b.Nodes.SaveNode(context.Background(), b.Editor, b.Site.ID, id, d.Rev, body)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +65,7 @@ func (b *testBundle) drEditText(t *testing.T, id, text string) content.Node {
 	d := b.Node(t, id)
 	body := d.Body
 	body.Text = text
-	n, err := b.Eng.SaveNode(context.Background(), b.Editor, b.Site.ID, id, d.Rev, body)
+	n, err := b.Nodes.SaveNode(context.Background(), b.Editor, b.Site.ID, id, d.Rev, body)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +74,7 @@ func (b *testBundle) drEditText(t *testing.T, id, text string) content.Node {
 
 func (b *testBundle) drPublish(t *testing.T) {
 	t.Helper()
-	if _, err := b.Eng.Publish(context.Background(), b.Editor, b.Site.ID); err != nil {
+	if _, err := b.Nodes.Publish(context.Background(), b.Editor, b.Site.ID); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -153,7 +153,7 @@ func TestNewReleasePinsAndHashes(t *testing.T) {
 	if n := b.Count(t, `SELECT count(*) FROM node_versions`); n != before {
 		t.Fatalf("versions %d, want %d", n, before)
 	}
-	if _, err := b.Eng.SaveNode(ctx, b.Editor, b.Site.ID, about.ID, about.Rev, about.Body); err != nil {
+	if _, err := b.Nodes.SaveNode(ctx, b.Editor, b.Site.ID, about.ID, about.Rev, about.Body); err != nil {
 		t.Fatalf("a draft release locked its node: %v", err)
 	}
 	if n := b.Count(t, `SELECT count(*) FROM audit WHERE release_id = ? AND action = 'release.create'`, r.ID); n != 1 {
@@ -282,7 +282,7 @@ func TestNewReleaseDependencyClosure(t *testing.T) {
 	t.Run("DependencyMissingAtCreation", func(t *testing.T) {
 		b := newBundle(t)
 		gone := b.drPage(t, "Gone", content.StatusDraft)
-		if err := b.Eng.DeleteNode(ctx, b.Editor, b.Site.ID, gone.ID, gone.Rev); err != nil {
+		if err := b.Nodes.DeleteNode(ctx, b.Editor, b.Site.ID, gone.ID, gone.Rev); err != nil {
 			t.Fatal(err)
 		}
 		live := b.drPage(t, "Live", content.StatusPublished)

@@ -1,17 +1,18 @@
-// Package engine holds the use cases every surface calls (Studio pages, the
-// JSON API, MCP, the CLI and the scheduler): releases, content and approvals,
-// with the people they act for (User, its scopes; Token) and the rules
-// they share (who may do what, live addresses, the refusals). Business
-// rules live here so the surfaces can never disagree; storage is reached
-// through the Store interface that this package declares and package store
-// implements.
-//
-// The root is also the kernel the other families share: Clock, Error and
-// the refusals, User and Site, AuditEntry.
+// Package engine is the kernel every use-case family imports — Clock and
+// the poke bus, Error and the refusals, User and its scopes, Site, the
+// audit entry — and, until they move to engine/releases (issue 37), the
+// release and approval use cases: drafts, schedule, move, re-pin and
+// re-base, approvals, undo, diff, caps and the release views and
+// abilities, with the people they act for and the rules they share (who
+// may do what, live addresses). Business rules live in the engine packages
+// so the surfaces can never disagree; storage is reached through the Store
+// interface that this package declares and package store implements.
 //
 // Other use-case families have their own packages with their own narrow
 // store interfaces, wired beside the engine in engine/services (which
-// cmd/studio builds): engine/calendar (the calendar read model),
+// cmd/studio builds): engine/nodes (pages, entries and media files, the
+// content list, a site's whole publish and its history), engine/calendar
+// (the calendar read model),
 // engine/scheduler (when due work runs and what one release run does: the
 // tick's run and Publish now, the leases, the automations' occurrences
 // stepped through their jobs, the retention system job, the health report

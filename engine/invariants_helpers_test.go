@@ -12,7 +12,6 @@ import (
 	"studio/engine/ids"
 	"studio/engine/localtime"
 	"studio/engine/model/release"
-	"studio/engine/policy"
 	"studio/engine/scheduler"
 	"studio/store"
 )
@@ -26,7 +25,7 @@ import (
 type hookStore struct {
 	*store.Store
 	// beforePublish runs once, right before PublishSnapshot (the write of
-	// engine.Publish and engine.Undo, after all their reads).
+	// nodes.Publish and engine.Undo, after all their reads).
 	beforePublish func()
 	// beforeApply runs once, right before ApplyRelease (the tick's guarded
 	// batch, after its reads); a non-nil error is returned instead of
@@ -129,17 +128,17 @@ func (b *testBundle) wantLocked(tb testing.TB, siteID, nodeID, releaseID string)
 	tb.Helper()
 	ctx := context.Background()
 	before := b.Dump(tb)
-	d := b.nodeOf(tb, siteID, nodeID)
+	d := b.NodeOn(tb, siteID, nodeID)
 	if d.Held == nil || d.Held.ReleaseID != releaseID {
 		tb.Fatalf("node %s held by %+v, want %s", nodeID, d.Held, releaseID)
 	}
 	body := d.Body
 	body.Text += " Corrected."
-	_, err := b.Eng.SaveNode(ctx, on(b.Editor, siteID), siteID, nodeID, d.Rev, body)
+	_, err := b.Nodes.SaveNode(ctx, on(b.Editor, siteID), siteID, nodeID, d.Rev, body)
 	if e := wantRefusal(tb, err, engine.CodeScheduledLocked, ""); e.Args["Release"] != releaseID {
 		tb.Fatalf("SaveNode lock names %v, want %s", e.Args["Release"], releaseID)
 	}
-	_, err = b.Eng.EditNode(ctx, on(b.Owner, siteID), siteID, nodeID, d.Rev, content.Edit{Title: d.Body.Title, Slug: d.Body.Slug, Text: "x", Status: d.Body.Status})
+	_, err = b.Nodes.EditNode(ctx, on(b.Owner, siteID), siteID, nodeID, d.Rev, content.Edit{Title: d.Body.Title, Slug: d.Body.Slug, Text: "x", Status: d.Body.Status})
 	if e := wantRefusal(tb, err, engine.CodeScheduledLocked, ""); e.Args["Release"] != releaseID {
 		tb.Fatalf("EditNode lock names %v, want %s", e.Args["Release"], releaseID)
 	}
@@ -151,28 +150,19 @@ func (b *testBundle) wantLocked(tb testing.TB, siteID, nodeID, releaseID string)
 // wantEditable fails unless the node is free and an edit of it saves.
 func (b *testBundle) wantEditable(tb testing.TB, siteID, nodeID string) {
 	tb.Helper()
-	d := b.nodeOf(tb, siteID, nodeID)
+	d := b.NodeOn(tb, siteID, nodeID)
 	if d.Held != nil {
 		tb.Fatalf("node %s still held by %+v", nodeID, d.Held)
 	}
 	body := d.Body
 	body.Text += " Edited after the release let go."
-	n, err := b.Eng.SaveNode(context.Background(), on(b.Editor, siteID), siteID, nodeID, d.Rev, body)
+	n, err := b.Nodes.SaveNode(context.Background(), on(b.Editor, siteID), siteID, nodeID, d.Rev, body)
 	if err != nil {
 		tb.Fatalf("edit after the release let go: %v", err)
 	}
 	if n.Rev != d.Rev+1 {
 		tb.Fatalf("saved at rev %d, want %d", n.Rev, d.Rev+1)
 	}
-}
-
-func (b *testBundle) nodeOf(tb testing.TB, siteID, id string) engine.NodeDetail {
-	tb.Helper()
-	d, err := b.Eng.Node(context.Background(), engine.User{ID: "user_reader", Role: policy.Owner, SiteID: siteID}, siteID, id)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return d
 }
 
 // liveOf is a site's live snapshot id and its refs by node id.
@@ -204,7 +194,7 @@ func (b *testBundle) liveOf(tb testing.TB, siteID string) (string, map[string]re
 // publishSite is not an error.
 func (b *testBundle) publishSite(tb testing.TB, siteID string) {
 	tb.Helper()
-	_, err := b.Eng.Publish(context.Background(), on(b.Editor, siteID), siteID)
+	_, err := b.Nodes.Publish(context.Background(), on(b.Editor, siteID), siteID)
 	if e, ok := engine.AsError(err); ok && e.Code == release.CodeNothingToPublish {
 		return
 	}
@@ -234,7 +224,7 @@ func (b *testBundle) pinRelease(tb testing.TB, siteID string, approver engine.Us
 	var items []release.Item
 	revs := map[string]int64{}
 	for _, p := range pins {
-		d := b.nodeOf(tb, siteID, p.node)
+		d := b.NodeOn(tb, siteID, p.node)
 		it := release.Item{Op: release.OpSet, NodeID: d.ID, NodeKind: d.Kind, Target: &release.Version{Rev: d.Rev, Hash: d.Hash},
 			Deps: d.Body.Refs}
 		if p.remove {
@@ -306,7 +296,7 @@ func (b *testBundle) dependencyGone(tb testing.TB) (release.Release, string) {
 	takeDown := b.pinRelease(tb, b.Site.ID, b.Editor, half, pinItem{node: dep.ID, remove: true})
 	body := b.Article.Body
 	body.Refs = []string{dep.ID}
-	art, err := b.Eng.SaveNode(ctx, b.Editor, b.Site.ID, b.Article.ID, b.Article.Rev, body)
+	art, err := b.Nodes.SaveNode(ctx, b.Editor, b.Site.ID, b.Article.ID, b.Article.Rev, body)
 	if err != nil {
 		tb.Fatal(err)
 	}

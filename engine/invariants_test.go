@@ -13,6 +13,7 @@ import (
 	"studio/engine/content"
 	"studio/engine/ids"
 	"studio/engine/model/release"
+	"studio/engine/nodes"
 )
 
 // The invariants of RFC §17 that the release engine owns, on a real SQLite
@@ -49,10 +50,10 @@ func TestInvariantS1ReleaseChangesLiveExactlyByItsItems(t *testing.T) {
 			return content.StatusPublished
 		}
 		edit := func(id, text string) {
-			d := b.nodeOf(t, site.ID, id)
+			d := b.NodeOn(t, site.ID, id)
 			body := d.Body
 			body.Text, body.Status = text, status()
-			if _, err := b.Eng.SaveNode(ctx, on(b.Editor, site.ID), site.ID, id, d.Rev, body); err != nil {
+			if _, err := b.Nodes.SaveNode(ctx, on(b.Editor, site.ID), site.ID, id, d.Rev, body); err != nil {
 				fail("edit %s: %v", id, err)
 			}
 		}
@@ -82,7 +83,7 @@ func TestInvariantS1ReleaseChangesLiveExactlyByItsItems(t *testing.T) {
 				continue
 			}
 			id := nodes[i]
-			d := b.nodeOf(t, site.ID, id)
+			d := b.NodeOn(t, site.ID, id)
 			l, isLive := live[id]
 			changed := !isLive || l.Rev != d.Rev
 			pins = append(pins, pinItem{node: id, remove: isLive && (!changed || rng.IntN(3) == 0)})
@@ -171,7 +172,7 @@ func TestInvariantS4ConflictHoldsTheRelease(t *testing.T) {
 		body := d.Body
 		body.Text = "v2: embargoed figures"
 		var err error
-		if f.a, err = b.Eng.SaveNode(ctx, b.Editor, b.Site.ID, f.a.ID, d.Rev, body); err != nil {
+		if f.a, err = b.Nodes.SaveNode(ctx, b.Editor, b.Site.ID, f.a.ID, d.Rev, body); err != nil {
 			t.Fatal(err)
 		}
 		f.bb = b.CreateNode(t, b.Site.ID, release.KindPage, content.Body{Title: "Figures", Slug: "figures", Status: content.StatusDraft, Text: "tables"})
@@ -179,7 +180,7 @@ func TestInvariantS4ConflictHoldsTheRelease(t *testing.T) {
 			d := b.Node(t, f.c.ID)
 			body := d.Body
 			body.Text = "v2"
-			if _, err := b.Eng.SaveNode(ctx, b.Editor, b.Site.ID, f.c.ID, d.Rev, body); err != nil {
+			if _, err := b.Nodes.SaveNode(ctx, b.Editor, b.Site.ID, f.c.ID, d.Rev, body); err != nil {
 				t.Fatal(err)
 			}
 			r := b.pinRelease(t, b.Site.ID, b.Editor, nine, pinItem{node: f.a.ID}, pinItem{node: f.bb.ID}, pinItem{node: f.c.ID})
@@ -236,7 +237,7 @@ func TestInvariantS4ConflictHoldsTheRelease(t *testing.T) {
 			d := b.Node(t, f.a.ID)
 			body := d.Body
 			body.Text = "v3: corrected after pinning"
-			if _, err := b.Eng.SaveNode(ctx, b.Editor, b.Site.ID, f.a.ID, d.Rev, body); err != nil {
+			if _, err := b.Nodes.SaveNode(ctx, b.Editor, b.Site.ID, f.a.ID, d.Rev, body); err != nil {
 				t.Fatal(err)
 			}
 			b.publishSite(t, b.Site.ID)
@@ -331,13 +332,13 @@ func TestInvariantS5HeldNodesKeepTheirLiveVersion(t *testing.T) {
 				if _, held := skip[id]; held || rng.IntN(3) == 0 {
 					continue
 				}
-				d := b.nodeOf(t, site.ID, id)
+				d := b.NodeOn(t, site.ID, id)
 				body := d.Body
 				body.Text = text
 				if rng.IntN(3) > 0 {
 					body.Status = content.StatusPublished
 				}
-				if _, err := b.Eng.SaveNode(ctx, on(b.Editor, site.ID), site.ID, id, d.Rev, body); err != nil {
+				if _, err := b.Nodes.SaveNode(ctx, on(b.Editor, site.ID), site.ID, id, d.Rev, body); err != nil {
 					fail("edit: %v", err)
 				}
 			}
@@ -352,7 +353,7 @@ func TestInvariantS5HeldNodesKeepTheirLiveVersion(t *testing.T) {
 			if rng.IntN(2) == 0 {
 				u = b.Contributor
 			}
-			d := b.nodeOf(t, site.ID, id)
+			d := b.NodeOn(t, site.ID, id)
 			r, err := b.Eng.ScheduleNode(ctx, on(u, site.ID), engine.ScheduleInput{SiteID: site.ID, NodeID: id, ExpectedRev: d.Rev,
 				Date: "2026-11-02", Time: "09:00"})
 			if err != nil {
@@ -363,11 +364,11 @@ func TestInvariantS5HeldNodesKeepTheirLiveVersion(t *testing.T) {
 		editAll("v3", heldBy)
 
 		_, before := b.liveOf(t, site.ID)
-		pending, _, err := b.Eng.PendingRefs(ctx, site.ID)
+		pending, _, err := b.Nodes.PendingRefs(ctx, site.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
-		snap, err := b.Eng.Publish(ctx, on(b.Editor, site.ID), site.ID)
+		snap, err := b.Nodes.Publish(ctx, on(b.Editor, site.ID), site.ID)
 		if e, ok := engine.AsError(err); ok && e.Code == release.CodeNothingToPublish {
 			continue
 		} else if err != nil {
@@ -378,7 +379,7 @@ func TestInvariantS5HeldNodesKeepTheirLiveVersion(t *testing.T) {
 		}
 		_, after := b.liveOf(t, site.ID)
 		for _, id := range nodes {
-			d := b.nodeOf(t, site.ID, id)
+			d := b.NodeOn(t, site.ID, id)
 			l, isLive := after[id]
 			was, wasLive := before[id]
 			switch {
@@ -421,11 +422,12 @@ func TestInvariantS5PublishRacingASchedule(t *testing.T) {
 	b.publishSite(t, b.Site.ID)
 	body := v1.Body
 	body.Text = "v2: embargoed until 09:00"
-	v2, err := b.Eng.SaveNode(ctx, b.Editor, b.Site.ID, v1.ID, v1.Rev, body)
+	v2, err := b.Nodes.SaveNode(ctx, b.Editor, b.Site.ID, v1.ID, v1.Rev, body)
 	if err != nil {
 		t.Fatal(err)
 	}
-	hs, racer := b.hooked()
+	hs, hookedEng := b.hooked()
+	racer := nodes.New(hookedEng, hs)
 	var r release.Release
 	hs.beforePublish = func() { r = b.Schedule(t, b.Admin, v2, "2026-11-02", "09:00") }
 	_, err = racer.Publish(ctx, b.Editor, b.Site.ID)
@@ -702,7 +704,7 @@ func TestInvariantS14SchedulerActsAreAudited(t *testing.T) {
 			d := b.Node(t, b.Article.ID)
 			body := d.Body
 			body.Text = "Final."
-			n, err := b.Eng.SaveNode(ctx, b.Editor, b.Site.ID, d.ID, d.Rev, body)
+			n, err := b.Nodes.SaveNode(ctx, b.Editor, b.Site.ID, d.ID, d.Rev, body)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -29,7 +29,7 @@ func TestPauseEffects(t *testing.T) {
 	expiry := gated("Polling hours", "polling-hours", content.StatusPublished, nil, at(5*time.Hour))
 	gated("Tomorrow's page", "tomorrow", content.StatusPublished, at(26*time.Hour), nil)
 	gated("A draft's embargo", "draft-embargo", content.StatusDraft, at(2*time.Hour), nil)
-	if _, err := b.Eng.Publish(ctx, b.Editor, b.Site.ID); err != nil {
+	if _, err := b.Nodes.Publish(ctx, b.Editor, b.Site.ID); err != nil {
 		t.Fatal(err)
 	}
 	r := b.Schedule(t, b.Editor, b.Article, "2026-11-02", "09:00")

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"studio/engine"
+	"studio/engine/nodes"
 	"studio/engine/public"
 	"studio/store"
 )
@@ -22,17 +23,17 @@ func TestPreviewTokens(t *testing.T) {
 	b := newBundle(t)
 	ctx := context.Background()
 	expires := start.Add(time.Hour)
-	tok, err := public.New(b.Eng, b.Store).PreviewToken(ctx, b.Article.ID, expires)
+	tok, err := public.New(b.Eng, b.Nodes, b.Store).PreviewToken(ctx, b.Article.ID, expires)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if id, exp, err := public.New(b.Eng, b.Store).VerifyPreview(ctx, tok, start); err != nil || id != b.Article.ID || !exp.Equal(expires) {
+	if id, exp, err := public.New(b.Eng, b.Nodes, b.Store).VerifyPreview(ctx, tok, start); err != nil || id != b.Article.ID || !exp.Equal(expires) {
 		t.Fatalf("VerifyPreview = %q, %v, %v", id, exp, err)
 	}
-	if _, _, err := public.New(b.Eng, b.Store).VerifyPreview(ctx, tok, expires.Add(-time.Millisecond)); err != nil {
+	if _, _, err := public.New(b.Eng, b.Nodes, b.Store).VerifyPreview(ctx, tok, expires.Add(-time.Millisecond)); err != nil {
 		t.Errorf("a millisecond before it expires: %v", err)
 	}
-	if _, _, err := public.New(b.Eng, b.Store).VerifyPreview(ctx, tok, expires); !errors.Is(err, engine.ErrNotFound) {
+	if _, _, err := public.New(b.Eng, b.Nodes, b.Store).VerifyPreview(ctx, tok, expires); !errors.Is(err, engine.ErrNotFound) {
 		t.Errorf("at its expiry: %v, want ErrNotFound", err)
 	}
 	parts := strings.Split(tok, ".")
@@ -46,7 +47,7 @@ func TestPreviewTokens(t *testing.T) {
 		"Extra":       tok + ".x",
 		"Empty":       "",
 	} {
-		if _, _, err := public.New(b.Eng, b.Store).VerifyPreview(ctx, bad, start); !errors.Is(err, engine.ErrNotFound) {
+		if _, _, err := public.New(b.Eng, b.Nodes, b.Store).VerifyPreview(ctx, bad, start); !errors.Is(err, engine.ErrNotFound) {
 			t.Errorf("%s: %v, want ErrNotFound", name, err)
 		}
 	}
@@ -57,12 +58,13 @@ func TestPreviewTokens(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	if _, _, err := public.New(engine.New(st, b.Clock, nil), st).VerifyPreview(ctx, tok, start); err != nil {
+	reopened := engine.New(st, b.Clock, nil)
+	if _, _, err := public.New(reopened, nodes.New(reopened, st), st).VerifyPreview(ctx, tok, start); err != nil {
 		t.Errorf("after reopening: %v", err)
 	}
 	// Another database has another key.
 	other := newBundle(t)
-	if _, _, err := public.New(other.Eng, other.Store).VerifyPreview(ctx, tok, start); !errors.Is(err, engine.ErrNotFound) {
+	if _, _, err := public.New(other.Eng, other.Nodes, other.Store).VerifyPreview(ctx, tok, start); !errors.Is(err, engine.ErrNotFound) {
 		t.Errorf("another database accepted the token: %v", err)
 	}
 }
@@ -84,7 +86,8 @@ func TestPreviewKeyMadeOnce(t *testing.T) {
 				return
 			}
 			defer st.Close()
-			tokens[i], err = public.New(engine.New(st, b.Clock, nil), st).PreviewToken(ctx, b.Article.ID, start.Add(time.Hour))
+			eng := engine.New(st, b.Clock, nil)
+			tokens[i], err = public.New(eng, nodes.New(eng, st), st).PreviewToken(ctx, b.Article.ID, start.Add(time.Hour))
 			if err != nil {
 				t.Error(err)
 			}
@@ -104,14 +107,14 @@ func TestPreviewLink(t *testing.T) {
 	t.Parallel()
 	b := newBundle(t)
 	ctx := context.Background()
-	tok, err := public.New(b.Eng, b.Store).PreviewLink(ctx, b.Contributor, b.Site.ID, b.Article.ID)
+	tok, err := public.New(b.Eng, b.Nodes, b.Store).PreviewLink(ctx, b.Contributor, b.Site.ID, b.Article.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, exp, err := public.New(b.Eng, b.Store).VerifyPreview(ctx, tok, start); err != nil || !exp.Equal(start.Add(public.PreviewLifetime)) {
+	if _, exp, err := public.New(b.Eng, b.Nodes, b.Store).VerifyPreview(ctx, tok, start); err != nil || !exp.Equal(start.Add(public.PreviewLifetime)) {
 		t.Errorf("expires %v (%v), want a day later", exp, err)
 	}
-	if _, err := public.New(b.Eng, b.Store).PreviewLink(ctx, b.Editor, b.Site.ID, "ent_NOTHING"); !errors.Is(err, engine.ErrNotFound) {
+	if _, err := public.New(b.Eng, b.Nodes, b.Store).PreviewLink(ctx, b.Editor, b.Site.ID, "ent_NOTHING"); !errors.Is(err, engine.ErrNotFound) {
 		t.Errorf("unknown node: %v", err)
 	}
 }

@@ -24,7 +24,7 @@ func TestPublicViewAt(t *testing.T) {
 	b := newBundle(t)
 	ten, noon := nine.Add(time.Hour), nine.Add(3*time.Hour)
 	asset := func(slug string) content.Node {
-		n, err := b.Eng.CreateAsset(ctx, b.Editor, b.Site.ID, content.Body{Title: slug, Slug: slug,
+		n, err := b.Nodes.CreateAsset(ctx, b.Editor, b.Site.ID, content.Body{Title: slug, Slug: slug,
 			Status: content.StatusPublished, Mime: "image/png", Data: tinyPNG, Alt: "A picture"})
 		if err != nil {
 			t.Fatal(err)
@@ -41,7 +41,7 @@ func TestPublicViewAt(t *testing.T) {
 		Status: content.StatusPublished, Text: "Now.", Availability: &content.Availability{Until: &noon}})
 	draft := b.CreateNode(t, b.Site.ID, release.KindPage, content.Body{Title: "Draft", Slug: "draft",
 		Status: content.StatusDraft, Text: "Not yet."})
-	if _, err := b.Eng.Publish(ctx, b.Editor, b.Site.ID); err != nil {
+	if _, err := b.Nodes.Publish(ctx, b.Editor, b.Site.ID); err != nil {
 		t.Fatal(err)
 	}
 	site, err := b.Eng.Site(ctx, b.Site.ID)
@@ -66,7 +66,7 @@ func TestPublicViewAt(t *testing.T) {
 			[]string{expiring.ID, draft.ID}, time.Time{}, false},
 	} {
 		b.Clock.Set(c.now)
-		v, err := public.New(b.Eng, b.Store).ViewAt(ctx, site, b.Eng.Now())
+		v, err := public.New(b.Eng, b.Nodes, b.Store).ViewAt(ctx, site, b.Eng.Now())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -89,7 +89,7 @@ func TestPublicViewAt(t *testing.T) {
 	}
 	// Views within one gate interval share its number; the engine's
 	// prepared snapshot answers the same as the one call.
-	p, err := public.New(b.Eng, b.Store).Snapshot(ctx, site)
+	p, err := public.New(b.Eng, b.Nodes, b.Store).Snapshot(ctx, site)
 	if err != nil {
 		t.Fatal(err)
 	}

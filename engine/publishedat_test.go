@@ -91,7 +91,7 @@ func TestPublishedAtIsFrom(t *testing.T) {
 		body := d.Body
 		body.PublishedAt, body.Status = nil, content.StatusDraft
 		body.Availability = &content.Availability{From: &tomorrowNine}
-		if _, err := b.Eng.SaveNode(ctx, b.Editor, b.Site.ID, d.ID, d.Rev, body); err != nil {
+		if _, err := b.Nodes.SaveNode(ctx, b.Editor, b.Site.ID, d.ID, d.Rev, body); err != nil {
 			t.Fatal(err)
 		}
 		if d.Live != nil {
@@ -125,7 +125,7 @@ func TestPublishedAtIsFrom(t *testing.T) {
 		d := b.Node(t, b.Article.ID)
 		body := d.Body
 		body.PublishedAt = &start
-		if _, err := b.Eng.SaveNode(ctx, b.Editor, b.Site.ID, d.ID, d.Rev, body); err != nil {
+		if _, err := b.Nodes.SaveNode(ctx, b.Editor, b.Site.ID, d.ID, d.Rev, body); err != nil {
 			t.Fatal(err)
 		}
 		b.setGates(t, b.Editor, b.Article.ID, gates.GateAt(tomorrowNine), gates.KeepGate(), "")

@@ -526,7 +526,7 @@ func (e *Engine) EditAndRepin(ctx context.Context, u User, siteID, nodeID string
 	if d.Held == nil || d.Rev != expectedRev {
 		return ReleaseRow{}, refuse(CodeStale, "")
 	}
-	if !u.mayWriteNode(d.Author.ID) {
+	if !u.MayWriteNode(d.Author.ID) {
 		return ReleaseRow{}, refuse(CodeForbidden, "")
 	}
 	r, err := e.changeable(ctx, u, siteID, d.Held.ReleaseID, releaseRev)
@@ -557,7 +557,7 @@ func (e *Engine) EditAndRepin(ctx context.Context, u User, siteID, nodeID string
 		}
 		return ReleaseRow{}, err
 	}
-	if err := e.checkAddress(ctx, d.Node, body); err != nil {
+	if err := e.CheckAddress(ctx, d.Node, body); err != nil {
 		return ReleaseRow{}, err // the edit may not take another node's address
 	}
 	n := d.Node

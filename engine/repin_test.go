@@ -39,7 +39,7 @@ func (b *testBundle) conflict(t *testing.T, liveBefore bool, by engine.User, edi
 		d := b.Node(t, b.Article.ID)
 		body := d.Body
 		mod(&body)
-		n, err := b.Eng.SaveNode(ctx, b.Editor, b.Site.ID, d.ID, d.Rev, body)
+		n, err := b.Nodes.SaveNode(ctx, b.Editor, b.Site.ID, d.ID, d.Rev, body)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -47,7 +47,7 @@ func (b *testBundle) conflict(t *testing.T, liveBefore bool, by engine.User, edi
 	}
 	if liveBefore {
 		save(func(body *content.Body) { body.Status, body.PublishedAt = content.StatusPublished, &start })
-		if _, err := b.Eng.Publish(ctx, b.Editor, b.Site.ID); err != nil {
+		if _, err := b.Nodes.Publish(ctx, b.Editor, b.Site.ID); err != nil {
 			t.Fatal(err)
 		}
 		save(func(body *content.Body) { body.Text = "Results.\nFirst count." })
@@ -263,10 +263,10 @@ func TestRebase(t *testing.T) {
 				d := b.Node(t, b.Article.ID)
 				body := d.Body
 				body.Text += "\nRecount."
-				if _, err := b.Eng.SaveNode(ctx, b.Editor, b.Site.ID, d.ID, d.Rev, body); err != nil {
+				if _, err := b.Nodes.SaveNode(ctx, b.Editor, b.Site.ID, d.ID, d.Rev, body); err != nil {
 					t.Fatal(err)
 				}
-				if _, err := b.Eng.Publish(ctx, b.Editor, b.Site.ID); err != nil {
+				if _, err := b.Nodes.Publish(ctx, b.Editor, b.Site.ID); err != nil {
 					t.Fatal(err)
 				}
 			}, engine.RebaseLiveNewer},
@@ -276,7 +276,7 @@ func TestRebase(t *testing.T) {
 				d := b.Node(t, b.Article.ID)
 				body := d.Body
 				body.Summary = "Edited after the conflict."
-				if _, err := b.Eng.SaveNode(ctx, b.Editor, b.Site.ID, d.ID, d.Rev, body); err != nil {
+				if _, err := b.Nodes.SaveNode(ctx, b.Editor, b.Site.ID, d.ID, d.Rev, body); err != nil {
 					t.Fatal(err)
 				}
 			}, engine.RebaseEdited},
@@ -331,7 +331,7 @@ func TestRepin(t *testing.T) {
 		d := b.Node(t, b.Article.ID)
 		body := d.Body
 		body.Text += "\nTurnout: 84%."
-		edited, err := b.Eng.SaveNode(ctx, b.Editor, b.Site.ID, d.ID, d.Rev, body)
+		edited, err := b.Nodes.SaveNode(ctx, b.Editor, b.Site.ID, d.ID, d.Rev, body)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -430,7 +430,7 @@ func TestRepin(t *testing.T) {
 		b := newBundle(t)
 		c := b.conflict(t, true, b.Editor, nil)
 		// After the conflict, someone publishes the working copy itself.
-		if _, err := b.Eng.Publish(ctx, b.Editor, b.Site.ID); err != nil {
+		if _, err := b.Nodes.Publish(ctx, b.Editor, b.Site.ID); err != nil {
 			t.Fatal(err)
 		}
 		e := b.RefuseChange(t, release.CodeNothingToPublish, "", func() error {
@@ -454,7 +454,7 @@ func TestRepin(t *testing.T) {
 		b := newBundle(t)
 		c := b.conflict(t, false, b.Editor, nil)
 		d := b.Node(t, b.Article.ID)
-		if err := b.Eng.DeleteNode(ctx, b.Editor, b.Site.ID, d.ID, d.Rev); err != nil {
+		if err := b.Nodes.DeleteNode(ctx, b.Editor, b.Site.ID, d.ID, d.Rev); err != nil {
 			t.Fatal(err)
 		}
 		v, err := b.Eng.ConflictView(ctx, b.Editor, b.Site.ID, c.second.ID)
@@ -554,7 +554,7 @@ func TestEditAndRepin(t *testing.T) {
 		}
 		// An ordinary edit is still locked.
 		b.RefuseChange(t, engine.CodeScheduledLocked, "", func() error {
-			_, err := b.Eng.EditNode(ctx, b.Editor, b.Site.ID, b.Article.ID, after.Rev, edit(after, "Sneaky."))
+			_, err := b.Nodes.EditNode(ctx, b.Editor, b.Site.ID, b.Article.ID, after.Rev, edit(after, "Sneaky."))
 			return err
 		})
 		// Under a minute before its time, it runs as approved.

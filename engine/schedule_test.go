@@ -22,7 +22,7 @@ func refuseSchedule(t *testing.T, b *testBundle, u engine.User, in engine.Schedu
 	t.Helper()
 	ctx := context.Background()
 	before := b.Dump(t)
-	nodeBefore, err := b.Eng.Node(ctx, engine.Reader(in.SiteID), in.SiteID, in.NodeID)
+	nodeBefore, err := b.Nodes.Node(ctx, engine.Reader(in.SiteID), in.SiteID, in.NodeID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +40,7 @@ func refuseSchedule(t *testing.T, b *testBundle, u engine.User, in engine.Schedu
 	if after := b.Dump(t); after != before {
 		t.Fatalf("refused schedule changed the database:\nbefore:\n%s\nafter:\n%s", before, after)
 	}
-	nodeAfter, err := b.Eng.Node(ctx, engine.Reader(in.SiteID), in.SiteID, in.NodeID)
+	nodeAfter, err := b.Nodes.Node(ctx, engine.Reader(in.SiteID), in.SiteID, in.NodeID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,7 +215,7 @@ func TestScheduleNodeRefusesBadInput(t *testing.T) {
 			b, in := setup(t)
 			body := b.Article.Body
 			body.Text = "Edited elsewhere."
-			if _, err := b.Eng.SaveNode(context.Background(), b.Author, b.Site.ID, b.Article.ID, b.Article.Rev, body); err != nil {
+			if _, err := b.Nodes.SaveNode(context.Background(), b.Author, b.Site.ID, b.Article.ID, b.Article.Rev, body); err != nil {
 				t.Fatal(err)
 			}
 			refuseSchedule(t, b, b.Editor, in, engine.CodeStale, "")
@@ -314,7 +314,7 @@ func TestScheduleNodeApprovalByRole(t *testing.T) {
 			if u.Role != tc.role {
 				t.Fatalf("bundle user has role %s", u.Role)
 			}
-			n, err := b.Eng.CreateNode(context.Background(), u, b.Site.ID, release.KindPage,
+			n, err := b.Nodes.CreateNode(context.Background(), u, b.Site.ID, release.KindPage,
 				content.Body{Title: "Page of " + u.Name, Slug: "page-" + name, Status: content.StatusDraft})
 			if err != nil {
 				t.Fatal(err)
@@ -435,12 +435,12 @@ func TestScheduleNodeCreatesThePinnedRelease(t *testing.T) {
 		p0 := time.Date(2026, 10, 1, 7, 0, 0, 0, time.UTC)
 		n := b.CreateNode(t, b.Site.ID, release.KindPage,
 			content.Body{Title: "About", Slug: "about", Status: content.StatusPublished, PublishedAt: &p0, Text: "v1"})
-		if _, err := b.Eng.Publish(ctx, b.Editor, b.Site.ID); err != nil {
+		if _, err := b.Nodes.Publish(ctx, b.Editor, b.Site.ID); err != nil {
 			t.Fatal(err)
 		}
 		body := n.Body
 		body.Text = "v2"
-		v2, err := b.Eng.SaveNode(ctx, b.Editor, b.Site.ID, n.ID, n.Rev, body)
+		v2, err := b.Nodes.SaveNode(ctx, b.Editor, b.Site.ID, n.ID, n.Rev, body)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -458,20 +458,20 @@ func TestScheduleNodeCreatesThePinnedRelease(t *testing.T) {
 		// Live, then unpublished: the live version (v2) is a draft.
 		v1 := b.CreateNode(t, b.Site.ID, release.KindPage,
 			content.Body{Title: "About", Slug: "about", Status: content.StatusPublished, Text: "v1"})
-		if _, err := b.Eng.Publish(ctx, b.Editor, b.Site.ID); err != nil {
+		if _, err := b.Nodes.Publish(ctx, b.Editor, b.Site.ID); err != nil {
 			t.Fatal(err)
 		}
 		body := v1.Body
 		body.Status = content.StatusDraft
-		v2, err := b.Eng.SaveNode(ctx, b.Editor, b.Site.ID, v1.ID, v1.Rev, body)
+		v2, err := b.Nodes.SaveNode(ctx, b.Editor, b.Site.ID, v1.ID, v1.Rev, body)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := b.Eng.Publish(ctx, b.Editor, b.Site.ID); err != nil {
+		if _, err := b.Nodes.Publish(ctx, b.Editor, b.Site.ID); err != nil {
 			t.Fatal(err)
 		}
 		body.Text = "v3"
-		v3, err := b.Eng.SaveNode(ctx, b.Editor, b.Site.ID, v1.ID, v2.Rev, body)
+		v3, err := b.Nodes.SaveNode(ctx, b.Editor, b.Site.ID, v1.ID, v2.Rev, body)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -510,7 +510,7 @@ func TestScheduleNodeCreatesThePinnedRelease(t *testing.T) {
 		p0 := time.Date(2026, 10, 1, 7, 0, 0, 0, time.UTC)
 		n := b.CreateNode(t, b.Site.ID, release.KindPage,
 			content.Body{Title: "About", Slug: "about", Status: content.StatusPublished, PublishedAt: &p0})
-		if _, err := b.Eng.Publish(ctx, b.Editor, b.Site.ID); err != nil {
+		if _, err := b.Nodes.Publish(ctx, b.Editor, b.Site.ID); err != nil {
 			t.Fatal(err)
 		}
 		refuseSchedule(t, b, b.Editor, engine.ScheduleInput{SiteID: b.Site.ID, NodeID: n.ID, ExpectedRev: n.Rev,
@@ -592,7 +592,7 @@ func TestHeldNodes(t *testing.T) {
 	edit := func(b *testBundle, u engine.User, rev int64) (content.Node, error) {
 		body := b.Article.Body
 		body.Text = "Corrected results."
-		return b.Eng.SaveNode(ctx, u, b.Site.ID, b.Article.ID, rev, body)
+		return b.Nodes.SaveNode(ctx, u, b.Site.ID, b.Article.ID, rev, body)
 	}
 
 	t.Run("SaveIsLocked", func(t *testing.T) {
@@ -794,7 +794,7 @@ func TestHeldNodes(t *testing.T) {
 			}
 			b.CreateNode(t, b.Site.ID, release.KindPage,
 				content.Body{Title: "Contact", Slug: "contact", Status: content.StatusPublished})
-			if _, err := b.Eng.Publish(ctx, b.Editor, b.Site.ID); err != nil {
+			if _, err := b.Nodes.Publish(ctx, b.Editor, b.Site.ID); err != nil {
 				t.Fatal(err)
 			}
 			if n, ok := b.Live(t)[b.Article.ID]; ok && n.Body.Status == content.StatusPublished {
@@ -802,7 +802,7 @@ func TestHeldNodes(t *testing.T) {
 					b.Clock.Now().Format(time.RFC3339), nine.Format(time.RFC3339), n.Rev, n.Body)
 			}
 			// The working copy is the draft again, as a new version.
-			n, err := b.Eng.Node(ctx, b.Editor, b.Site.ID, b.Article.ID)
+			n, err := b.Nodes.Node(ctx, b.Editor, b.Site.ID, b.Article.ID)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -822,7 +822,7 @@ func TestHeldNodes(t *testing.T) {
 		if got := b.Release(t, r.ID); got.State != release.StateExpired {
 			t.Fatalf("state = %s", got.State)
 		}
-		n, err := b.Eng.Node(ctx, b.Editor, b.Site.ID, b.Article.ID)
+		n, err := b.Nodes.Node(ctx, b.Editor, b.Site.ID, b.Article.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -836,13 +836,13 @@ func TestHeldNodes(t *testing.T) {
 		if err := b.Eng.Unschedule(ctx, b.Editor, b.Site.ID, r.ID, r.Rev); err != nil {
 			t.Fatal(err)
 		}
-		n, err := b.Eng.Node(ctx, b.Editor, b.Site.ID, b.Article.ID)
+		n, err := b.Nodes.Node(ctx, b.Editor, b.Site.ID, b.Article.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
 		body := n.Body
 		body.Status, body.Text = content.StatusPublished, "edited after unscheduling"
-		saved, err := b.Eng.SaveNode(ctx, b.Editor, b.Site.ID, n.ID, n.Rev, body)
+		saved, err := b.Nodes.SaveNode(ctx, b.Editor, b.Site.ID, n.ID, n.Rev, body)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -851,7 +851,7 @@ func TestHeldNodes(t *testing.T) {
 		if err := b.Eng.Cancel(ctx, b.Editor, b.Site.ID, r2.ID, r2.Rev); err != nil {
 			t.Fatal(err)
 		}
-		after, err := b.Eng.Node(ctx, b.Editor, b.Site.ID, b.Article.ID)
+		after, err := b.Nodes.Node(ctx, b.Editor, b.Site.ID, b.Article.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -881,12 +881,12 @@ func TestPublishKeepsHeldNodesAtTheirLiveVersion(t *testing.T) {
 	p0 := time.Date(2026, 10, 1, 7, 0, 0, 0, time.UTC)
 	v1 := b.CreateNode(t, b.Site.ID, release.KindContentEntry,
 		content.Body{Title: "Budget", Slug: "budget", Status: content.StatusPublished, PublishedAt: &p0, Text: "v1"})
-	if _, err := b.Eng.Publish(ctx, b.Editor, b.Site.ID); err != nil {
+	if _, err := b.Nodes.Publish(ctx, b.Editor, b.Site.ID); err != nil {
 		t.Fatal(err)
 	}
 	body := v1.Body
 	body.Text, body.Status = "v2: embargoed figures", content.StatusDraft
-	v2, err := b.Eng.SaveNode(ctx, b.Editor, b.Site.ID, v1.ID, v1.Rev, body)
+	v2, err := b.Nodes.SaveNode(ctx, b.Editor, b.Site.ID, v1.ID, v1.Rev, body)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -898,7 +898,7 @@ func TestPublishKeepsHeldNodesAtTheirLiveVersion(t *testing.T) {
 
 	t.Run("OnlyTheHeldNodeChangedIsNothingToPublish", func(t *testing.T) {
 		before := b.Dump(t)
-		_, err := b.Eng.Publish(ctx, b.Editor, b.Site.ID)
+		_, err := b.Nodes.Publish(ctx, b.Editor, b.Site.ID)
 		wantRefusal(t, err, release.CodeNothingToPublish, "")
 		if after := b.Dump(t); after != before {
 			t.Fatalf("changed:\n%s\n%s", before, after)
@@ -909,14 +909,14 @@ func TestPublishKeepsHeldNodesAtTheirLiveVersion(t *testing.T) {
 	t.Run("OrdinaryPublishHoldsTheNodeBack", func(t *testing.T) {
 		page = b.CreateNode(t, b.Site.ID, release.KindPage,
 			content.Body{Title: "Contact", Slug: "contact", Status: content.StatusPublished, Text: "Write to us."})
-		refs, changed, err := b.Eng.PendingRefs(ctx, b.Site.ID)
+		refs, changed, err := b.Nodes.PendingRefs(ctx, b.Site.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if changed != 1 {
 			t.Fatalf("pending changes = %d (refs %+v)", changed, refs)
 		}
-		snap, err := b.Eng.Publish(ctx, b.Editor, b.Site.ID)
+		snap, err := b.Nodes.Publish(ctx, b.Editor, b.Site.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -1018,7 +1018,7 @@ func TestEditNodeKeepsWhatTheEditorDoesNotShow(t *testing.T) {
 	p0 := time.Date(2026, 10, 1, 7, 0, 0, 0, time.UTC)
 	n := b.CreateNode(t, b.Site.ID, release.KindContentEntry, content.Body{Title: "Budget", Slug: "budget", Lang: "tr",
 		Status: content.StatusPublished, PublishedAt: &p0, Refs: []string{"ast_cover"}})
-	got, err := b.Eng.EditNode(ctx, b.Editor, b.Site.ID, n.ID, n.Rev,
+	got, err := b.Nodes.EditNode(ctx, b.Editor, b.Site.ID, n.ID, n.Rev,
 		content.Edit{Title: "Budget 2027", Slug: "budget-2027", Summary: "New", Text: "Body", Status: content.StatusReview})
 	if err != nil {
 		t.Fatal(err)
@@ -1040,7 +1040,7 @@ func TestScheduleNodeAddsDependencyClosure(t *testing.T) {
 
 	t.Run("NewImageIsPublishedWithTheArticle", func(t *testing.T) {
 		b := newBundle(t)
-		img, err := b.Eng.CreateAsset(ctx, b.Editor, b.Site.ID, content.Body{Title: "Harbour photo", Slug: "harbour.png",
+		img, err := b.Nodes.CreateAsset(ctx, b.Editor, b.Site.ID, content.Body{Title: "Harbour photo", Slug: "harbour.png",
 			Status: content.StatusDraft, Mime: "image/png", Data: tinyPNG, Alt: "Cranes at dawn"})
 		if err != nil {
 			t.Fatal(err)
@@ -1100,7 +1100,7 @@ func TestScheduleNodeAddsDependencyClosure(t *testing.T) {
 		b := newBundle(t)
 		gone := b.drPage(t, "Gone", content.StatusDraft)
 		art := b.drSetRefs(t, b.Article.ID, gone.ID)
-		if err := b.Eng.DeleteNode(ctx, b.Editor, b.Site.ID, gone.ID, gone.Rev); err != nil {
+		if err := b.Nodes.DeleteNode(ctx, b.Editor, b.Site.ID, gone.ID, gone.Rev); err != nil {
 			t.Fatal(err)
 		}
 		in := engine.ScheduleInput{SiteID: b.Site.ID, NodeID: art.ID, ExpectedRev: art.Rev, Date: "2026-11-02", Time: "09:00"}

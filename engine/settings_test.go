@@ -361,7 +361,7 @@ func TestKillSwitch(t *testing.T) {
 		b := newBundle(t)
 		b.Pause(t, b.Admin, "Hold everything")
 		b.CreateNode(t, b.Site.ID, release.KindPage, content.Body{Title: "About", Slug: "about", Status: content.StatusPublished})
-		if _, err := b.Eng.Publish(ctx, b.Editor, b.Site.ID); err != nil {
+		if _, err := b.Nodes.Publish(ctx, b.Editor, b.Site.ID); err != nil {
 			t.Fatal(err)
 		}
 		if !b.settings(t).Paused {
@@ -549,7 +549,7 @@ func TestSetSiteTimeZone(t *testing.T) {
 		// A publish moves the site's rev: a zone form from before it is stale.
 		b := newBundle(t)
 		b.CreateNode(t, b.Site.ID, release.KindPage, content.Body{Title: "About", Slug: "about", Status: content.StatusPublished})
-		if _, err := b.Eng.Publish(ctx, b.Editor, b.Site.ID); err != nil {
+		if _, err := b.Nodes.Publish(ctx, b.Editor, b.Site.ID); err != nil {
 			t.Fatal(err)
 		}
 		_, err := settings.New(b.Eng, b.Store).SetSiteTimeZone(ctx, b.Owner, b.Site.ID, "Europe/Berlin", b.Site.Rev)

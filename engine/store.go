@@ -402,36 +402,12 @@ type Store interface {
 	// NodeAuthors maps each of ids that is a node of the site, deleted
 	// ones too, to the id of its author; one statement.
 	NodeAuthors(ctx context.Context, siteID string, ids []string) (map[string]string, error)
-	// SaveNode writes a new version when the node is at expectedRev (0 for
-	// a new node) and not held by a release.
-	SaveNode(ctx context.Context, n content.Node, expectedRev int64, by release.Actor, now time.Time) error
-	// DeleteNode marks a node deleted when it is at expectedRev and not held
-	// by a release, with its audit row; ErrConflict otherwise.
-	DeleteNode(ctx context.Context, siteID, id string, expectedRev int64, audit AuditEntry) error
 	// HeldNodes maps node ids to the non-terminal release holding them.
 	// HeldNodes and LiveNodes take a node id to read one node only ("" for
 	// all), so a single node's page does not read the whole site.
 	HeldNodes(ctx context.Context, siteID, nodeID string) (map[string]Held, error)
-	// HeldNodesOf and LiveNodesOf read the nodes among ids only, by key:
-	// a page of the content list.
-	HeldNodesOf(ctx context.Context, siteID string, ids []string) (map[string]Held, error)
-	LiveNodesOf(ctx context.Context, snapshotID string, ids []string) ([]LiveNode, error)
-	// PendingCount is PendingRefs' count of changes in one statement,
-	// without reading the nodes: the live nodes deleted from the working
-	// copy, and the working nodes no release holds that are published but
-	// not live, or live at another version.
-	PendingCount(ctx context.Context, siteID string) (int, error)
-	// NodesMatching is one page of the working copy that f matches (see
-	// NodeFilter), in f's order: at most limit nodes after offset.
-	NodesMatching(ctx context.Context, siteID, siteLang string, f NodeFilter, now time.Time, limit, offset int) ([]content.Node, error)
 	Snapshot(ctx context.Context, id string) (Snapshot, error)
 	LiveNodes(ctx context.Context, snapshotID, nodeID string) ([]LiveNode, error)
-	// LiveChanges is what snapshot to changed since from, an older one of
-	// the site: the nodes it sets, with their bodies, and the ids whose
-	// version live in from it no longer has (set ones among them). Only
-	// what changed is read; false when the store cannot say, and the
-	// caller reads it whole.
-	LiveChanges(ctx context.Context, siteID, from, to string) (set []LiveNode, gone []string, ok bool, err error)
 	// PublishSnapshot inserts snap and flips the site pointer from site's
 	// rev and hash to newHash in one transaction.
 	PublishSnapshot(ctx context.Context, site Site, newHash string, snap Snapshot, audit AuditEntry) error
@@ -454,11 +430,6 @@ type Store interface {
 	// working copy, or whose version in the site's live snapshot, is of
 	// kind and has slug: one indexed query, not a read of every node.
 	AddressHolders(ctx context.Context, siteID string, kind release.NodeKind, slug, exceptID string) ([]AddressHolder, error)
-	// MediaFiles lists up to limit of a site's media files by title, their
-	// id, title and slug only.
-	MediaFiles(ctx context.Context, siteID string, limit int) ([]MediaFile, error)
-	// SiteAudit reads a site's audit rows in f, newest first.
-	SiteAudit(ctx context.Context, f AuditFilter) ([]AuditRow, error)
 	// AddressClash finds the first of a release's set items (sets: id,
 	// kind and the version whose slug it publishes) whose address a node
 	// live in the site's snapshot and not among itemIDs has, or another of

@@ -424,7 +424,7 @@ func TestReleaseTransitionTable(t *testing.T) {
 		d := b.Node(t, b.Article.ID)
 		body := d.Body
 		body.Text = "Final results."
-		edited, err := b.Eng.SaveNode(ctx, b.Editor, b.Site.ID, d.ID, d.Rev, body)
+		edited, err := b.Nodes.SaveNode(ctx, b.Editor, b.Site.ID, d.ID, d.Rev, body)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -578,7 +578,7 @@ func TestReleaseTransitionTable(t *testing.T) {
 		b.publishSite(t, b.Site.ID)
 		body := b.Article.Body
 		body.Refs = []string{sources.ID}
-		art, err := b.Eng.SaveNode(ctx, b.Editor, b.Site.ID, b.Article.ID, b.Article.Rev, body)
+		art, err := b.Nodes.SaveNode(ctx, b.Editor, b.Site.ID, b.Article.ID, b.Article.Rev, body)
 		if err != nil {
 			t.Fatal(err)
 		}

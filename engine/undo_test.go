@@ -30,7 +30,7 @@ func TestUndo(t *testing.T) {
 	art := b.Node(t, b.Article.ID)
 	body := art.Body
 	body.Text = "Final results."
-	edited, err := b.Eng.SaveNode(ctx, b.Editor, b.Site.ID, art.ID, art.Rev, body)
+	edited, err := b.Nodes.SaveNode(ctx, b.Editor, b.Site.ID, art.ID, art.Rev, body)
 	if err != nil {
 		t.Fatal(err)
 	}

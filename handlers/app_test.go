@@ -14,6 +14,7 @@ import (
 	"studio/engine/agents"
 	"studio/engine/automations"
 	"studio/engine/gates"
+	"studio/engine/nodes"
 	"studio/engine/scheduler"
 	"studio/engine/services"
 	"studio/engine/setup"
@@ -61,6 +62,7 @@ type testApp struct {
 	store *store.Store
 	clock settledClock
 	eng   *engine.Engine
+	nodes *nodes.Nodes
 	sched *scheduler.Scheduler // the handlers' backstop (no loop runs)
 	gates *gates.Gates
 	// identity is the handlers' people use cases: its sign-in throttle is
@@ -103,7 +105,7 @@ func newApp(t *testing.T, opts ...handlers.Option) *testApp {
 	a.live = a.createNode(t, release.KindContentEntry, content.Body{Title: "Welcome to the Gazette", Slug: "welcome",
 		Lang: "en", Status: content.StatusPublished, Summary: "What this site is for.", PublishedAt: &now,
 		Text: "This is the first article."})
-	if _, err := a.eng.Publish(ctx, a.editor, a.site.ID); err != nil {
+	if _, err := a.nodes.Publish(ctx, a.editor, a.site.ID); err != nil {
 		t.Fatal(err)
 	}
 	a.draft = a.createNode(t, release.KindContentEntry, content.Body{Title: "Election night live", Slug: "election-night",
@@ -142,6 +144,7 @@ func emptyApp(t *testing.T, opts ...handlers.Option) *testApp {
 	svc := services.Of(a.eng, st, a.clock, log)
 	a.sched, a.gates, a.identity, a.aut, a.agents, a.setup = svc.Scheduler, svc.Gates, svc.Identity, svc.Automations, svc.Agents, svc.Setup
 	a.people = svc.People
+	a.nodes = svc.Nodes
 	sched := a.sched
 	stop := func() {}
 	h = handlers.New(svc, sessions, log, append([]handlers.Option{handlers.WithPublicURL(srv.URL), handlers.WithCDNMaxAge(testCDNMaxAge),
@@ -206,7 +209,7 @@ func (a *testApp) addUser(t *testing.T, email, name string, role policy.Role, la
 // acts on any node.
 func (a *testApp) createNode(t *testing.T, kind release.NodeKind, body content.Body) content.Node {
 	t.Helper()
-	n, err := a.eng.CreateNode(context.Background(), a.contributor, a.site.ID, kind, body)
+	n, err := a.nodes.CreateNode(context.Background(), a.contributor, a.site.ID, kind, body)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -231,7 +234,7 @@ func (a *testApp) setLang(t *testing.T, u engine.User, lang string) {
 // Istanbul.
 func (a *testApp) scheduleAt(t *testing.T, u engine.User, node content.Node, date, clock string) release.Release {
 	t.Helper()
-	d, err := a.eng.Node(context.Background(), a.editor, a.site.ID, node.ID)
+	d, err := a.nodes.Node(context.Background(), a.editor, a.site.ID, node.ID)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,13 +21,13 @@ func (a *testApp) conflictRelease(t *testing.T) engine.ReleaseRow {
 	ctx := context.Background()
 	edit := func(text string) {
 		t.Helper()
-		d, err := a.eng.Node(ctx, a.editor, a.site.ID, a.live.ID)
+		d, err := a.nodes.Node(ctx, a.editor, a.site.ID, a.live.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
 		body := d.Body
 		body.Text = text
-		if _, err := a.eng.SaveNode(ctx, a.editor, a.site.ID, d.ID, d.Rev, body); err != nil {
+		if _, err := a.nodes.SaveNode(ctx, a.editor, a.site.ID, d.ID, d.Rev, body); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -61,7 +61,7 @@ func (a *testApp) conflictRelease(t *testing.T) engine.ReleaseRow {
 // scheduled release rel holds.
 func (a *testApp) editScheduledForm(t *testing.T, rel release.Release) (string, url.Values) {
 	t.Helper()
-	d, err := a.eng.Node(context.Background(), a.editor, a.site.ID, rel.Items[0].NodeID)
+	d, err := a.nodes.Node(context.Background(), a.editor, a.site.ID, rel.Items[0].NodeID)
 	if err != nil {
 		t.Fatal(err)
 	}

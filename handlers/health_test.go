@@ -149,7 +149,7 @@ func TestHealthAnswers503OnAFullDisk(t *testing.T) {
 		t.Fatal(err)
 	}
 	big := content.Body{Title: "Long read", Slug: "long-read", Status: content.StatusDraft, Text: strings.Repeat("Words. ", 12000)}
-	if _, err := a.eng.CreateNode(ctx, a.editor, a.site.ID, release.KindContentEntry, big); err == nil {
+	if _, err := a.nodes.CreateNode(ctx, a.editor, a.site.ID, release.KindContentEntry, big); err == nil {
 		t.Fatal("an 84 kB draft was written into a full database")
 	}
 	out := healthJSON(t, anon, nil, http.StatusServiceUnavailable)
@@ -177,7 +177,7 @@ func TestHealthAnswers503OnAFullDisk(t *testing.T) {
 		}
 		time.Sleep(250 * time.Millisecond)
 	}
-	if _, err := a.eng.CreateNode(ctx, a.editor, a.site.ID, release.KindContentEntry, big); err != nil {
+	if _, err := a.nodes.CreateNode(ctx, a.editor, a.site.ID, release.KindContentEntry, big); err != nil {
 		t.Fatalf("a write after recovery: %v", err)
 	}
 }

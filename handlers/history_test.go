@@ -56,7 +56,7 @@ func (a *testApp) brokenArticle(t *testing.T) content.Node {
 	t.Helper()
 	n := a.createNode(t, release.KindContentEntry, content.Body{Title: "Transit strike", Slug: "transit-strike", Lang: "en",
 		Status: content.StatusPublished, Text: "See [the timetable](/posts/timetable) and [about us](/about)."})
-	if _, err := a.eng.Publish(context.Background(), a.editor, a.site.ID); err != nil {
+	if _, err := a.nodes.Publish(context.Background(), a.editor, a.site.ID); err != nil {
 		t.Fatal(err)
 	}
 	return n

@@ -113,10 +113,10 @@ func (a *testApp) cellOf(t *testing.T, s *sdk.ClientSession, tool, tag string) s
 			body.Availability = &content.Availability{From: from}
 		}
 		node := a.createNode(t, release.KindContentEntry, body)
-		if _, err := a.eng.Publish(ctx, a.editor, site); err != nil {
+		if _, err := a.nodes.Publish(ctx, a.editor, site); err != nil {
 			t.Fatal(err)
 		}
-		d, err := a.eng.Node(ctx, a.editor, site, node.ID)
+		d, err := a.nodes.Node(ctx, a.editor, site, node.ID)
 		if err != nil {
 			t.Fatal(err)
 		}

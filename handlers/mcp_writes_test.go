@@ -160,18 +160,18 @@ func TestMCPWriteToolsEdits(t *testing.T) {
 	out := okTool(t, s, "save_draft", map[string]any{"siteId": site, "title": "Turnout by district", "body": "Figures at noon."})
 	node, _ := out["node"].(map[string]any)
 	nodeID, _ := node["id"].(string)
-	d, err := a.eng.Node(ctx, engine.Reader(site), site, nodeID)
+	d, err := a.nodes.Node(ctx, engine.Reader(site), site, nodeID)
 	if err != nil || d.Live != nil || d.Body.Slug != "turnout-by-district" {
 		t.Fatalf("save_draft creates a draft, never live: %+v %v", d, err)
 	}
 	okTool(t, s, "save_draft", map[string]any{"siteId": site, "nodeId": nodeID, "expectedRev": d.Rev, "summary": "Where people voted."})
-	if d2, _ := a.eng.Node(ctx, engine.Reader(site), site, nodeID); d2.Rev != d.Rev+1 || d2.Body.Summary != "Where people voted." || d2.Body.Title != d.Body.Title {
+	if d2, _ := a.nodes.Node(ctx, engine.Reader(site), site, nodeID); d2.Rev != d.Rev+1 || d2.Body.Summary != "Where people voted." || d2.Body.Title != d.Body.Title {
 		t.Fatalf("save_draft changes only the given fields: %+v", d2.Body)
 	}
 
 	// An embargo on a live article can only hide it: out without a person.
 	from := start.Add(3 * time.Hour)
-	live, _ := a.eng.Node(ctx, engine.Reader(site), site, a.live.ID)
+	live, _ := a.nodes.Node(ctx, engine.Reader(site), site, a.live.ID)
 	out = okTool(t, s, "set_embargo", map[string]any{"siteId": site, "nodeId": a.live.ID, "from": from.Format(time.RFC3339),
 		"expectedRev": live.Rev})
 	gid, _ := releaseIDOf(t, out)
@@ -185,13 +185,13 @@ func TestMCPWriteToolsEdits(t *testing.T) {
 	}
 
 	// Lifting it early is a person's act; an expiry removes content: both wait.
-	live, _ = a.eng.Node(ctx, engine.Reader(site), site, a.live.ID)
+	live, _ = a.nodes.Node(ctx, engine.Reader(site), site, a.live.ID)
 	out = okTool(t, s, "lift_embargo", map[string]any{"siteId": site, "nodeId": a.live.ID, "reason": "The press conference moved.",
 		"expectedRev": live.Rev})
 	if out["status"] != "approval-pending" || out["approvalId"] == nil {
 		t.Fatalf("lift_embargo always waits: %v", out)
 	}
-	page, _ := a.eng.Node(ctx, engine.Reader(site), site, a.page.ID)
+	page, _ := a.nodes.Node(ctx, engine.Reader(site), site, a.page.ID)
 	out = okTool(t, s, "schedule_unpublish", map[string]any{"siteId": site, "nodeId": a.page.ID,
 		"at": start.Add(5 * time.Hour).Format(time.RFC3339), "expectedRev": page.Rev})
 	if out["status"] != "approval-pending" || out["approvalId"] == nil {
@@ -339,7 +339,7 @@ func TestMCPTaintAndRunTrail(t *testing.T) {
 		t.Fatal("a tainted run's refused writes wrote something")
 	}
 	// A reduction is still allowed: an embargo on a draft's working copy.
-	d, _ := a.eng.Node(ctx, engine.Reader(site), site, a.page.ID)
+	d, _ := a.nodes.Node(ctx, engine.Reader(site), site, a.page.ID)
 	out = okTool(t, s, "set_embargo", map[string]any{"siteId": site, "nodeId": a.page.ID,
 		"from": start.Add(6 * time.Hour).Format(time.RFC3339), "expectedRev": d.Rev})
 	if out["status"] == nil {

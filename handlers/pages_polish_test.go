@@ -47,7 +47,7 @@ func TestWaitingListsSoonestFirst(t *testing.T) {
 	a.clock.Set(start.Add(2 * time.Minute))
 	eleven := a.requestOn(t, content.Body{Title: "Press", Slug: "press", Status: content.StatusDraft, Text: "."}, "2026-11-02", "11:00")
 	a.clock.Set(start.Add(3 * time.Minute))
-	d, err := a.eng.Node(ctx, a.editor, a.site.ID, a.live.ID)
+	d, err := a.nodes.Node(ctx, a.editor, a.site.ID, a.live.ID)
 	if err != nil {
 		t.Fatal(err)
 	}

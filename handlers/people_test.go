@@ -107,7 +107,7 @@ func TestPeoplePage(t *testing.T) {
 	// Removed: what they asked for is denied, and they have no site.
 	nurOnSite := nur
 	nurOnSite.Role, nurOnSite.SiteID = policy.Contributor, a.site.ID
-	n, err := a.eng.CreateNode(context.Background(), nurOnSite, a.site.ID, release.KindContentEntry,
+	n, err := a.nodes.CreateNode(context.Background(), nurOnSite, a.site.ID, release.KindContentEntry,
 		content.Body{Title: "Nur's story", Slug: "nur-story", Status: content.StatusDraft, Text: "x"})
 	if err != nil {
 		t.Fatal(err)

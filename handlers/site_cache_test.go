@@ -137,7 +137,7 @@ func TestPublicURLNotFromHost(t *testing.T) {
 		"/rss.xml", "/sitemap.xml", "/robots.txt", "/media/harbour-cranes.png", "/nothing", "/posts/nothing",
 		"/preview/" + token, "/preview/" + token + "/media/harbour-cranes.png", "/health"}
 	var routes []string
-	for _, rt := range handlers.PublicRoutes(scheduler.New(g.eng, g.store, nil), site.New(g.eng, public.New(g.eng, g.store), nil, site.Options{}), nil) {
+	for _, rt := range handlers.PublicRoutes(scheduler.New(g.eng, g.store, nil), site.New(g.eng, public.New(g.eng, g.testApp.nodes, g.store), nil, site.Options{}), nil) {
 		routes = append(routes, rt.Pattern)
 	}
 	t.Logf("public routes: %v", routes)

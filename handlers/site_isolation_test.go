@@ -47,14 +47,14 @@ func newZeta(t *testing.T, a *testApp) zeta {
 	z.owner = a.addUserOn(t, z.site.ID, "zed@zeta.example", "Zed Zetaowner", policy.Owner)
 	z.contributor = a.addUserOn(t, z.site.ID, "zoe@zeta.example", "Zoe Zetacontributor", policy.Contributor)
 	node := func(u engine.User, kind release.NodeKind, b content.Body) content.Node {
-		n, err := a.eng.CreateNode(ctx, u, z.site.ID, kind, b)
+		n, err := a.nodes.CreateNode(ctx, u, z.site.ID, kind, b)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return n
 	}
 	now := a.eng.Now()
-	img, err := a.eng.CreateAsset(ctx, z.owner, z.site.ID, content.Body{Title: "Zeta image", Slug: "zeta-image.png",
+	img, err := a.nodes.CreateAsset(ctx, z.owner, z.site.ID, content.Body{Title: "Zeta image", Slug: "zeta-image.png",
 		Status: content.StatusPublished, Mime: "image/png", Data: fixturePNG(t, 3), Alt: "Zeta skyline"})
 	if err != nil {
 		t.Fatal(err)
@@ -62,7 +62,7 @@ func newZeta(t *testing.T, a *testApp) zeta {
 	node(z.owner, release.KindPage, content.Body{Title: "Zeta page", Slug: "zeta-page", Lang: "en", Status: content.StatusPublished, Text: "Zeta about."})
 	z.article = node(z.owner, release.KindContentEntry, content.Body{Title: "Zeta article", Slug: "zeta-article", Lang: "en",
 		Status: content.StatusPublished, PublishedAt: &now, Text: "Zeta text ![Zeta skyline](/media/zeta-image.png)"})
-	if _, err := a.eng.Publish(ctx, z.owner, z.site.ID); err != nil {
+	if _, err := a.nodes.Publish(ctx, z.owner, z.site.ID); err != nil {
 		t.Fatal(err)
 	}
 	z.draft = node(z.contributor, release.KindContentEntry, content.Body{Title: "Zeta draft", Slug: "zeta-draft", Lang: "en",

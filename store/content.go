@@ -365,8 +365,8 @@ func (s *Store) AddressClash(ctx context.Context, siteID string, sets []release.
 }
 
 // pendingCountQuery counts what a publish of the site ?1 would change
-// (engine.PendingRefs is the rule; engine's invariant tests hold the two
-// equal): live nodes gone from the working copy, plus working nodes no
+// (nodes.PendingRefs is the rule; engine/nodes' TestPendingCountIsPendingRefs
+// holds the two equal): live nodes gone from the working copy, plus working nodes no
 // release holds that are published and not live, or live at another
 // version.
 var pendingCountQuery = `WITH live AS (` + snapshotRefs("(SELECT published_snapshot_id FROM sites WHERE id = ?1)", "") + `)

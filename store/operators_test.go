@@ -63,7 +63,7 @@ func TestOperatorsStore(t *testing.T) {
 		t.Fatalf("after the tick: %+v %v", g, err)
 	}
 	// A Publish now, 59 minutes before its release's time, is no late run.
-	n, err := b.eng.CreateNode(ctx, b.contributor, b.site.ID, release.KindContentEntry,
+	n, err := b.nodes.CreateNode(ctx, b.contributor, b.site.ID, release.KindContentEntry,
 		content.Body{Title: "Now", Slug: "now", Status: content.StatusDraft, Text: "Now."})
 	if err != nil {
 		t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"studio/engine/identity"
+	"studio/engine/nodes"
 	"studio/engine/scheduler"
 
 	"studio/engine"
@@ -29,6 +30,7 @@ type bundle struct {
 	store       *store.Store
 	clock       *fakeclock.Clock
 	eng         *engine.Engine
+	nodes       *nodes.Nodes
 	sched       *scheduler.Scheduler
 	site        engine.Site
 	editor      engine.User
@@ -55,6 +57,7 @@ func setupOn(t *testing.T, path string) *bundle {
 	}
 	t.Cleanup(func() { b.store.Close() })
 	b.eng = engine.New(b.store, b.clock, nil)
+	b.nodes = nodes.New(b.eng, b.store)
 	b.sched = scheduler.New(b.eng, b.store, nil)
 	if b.site, err = b.eng.CreateSite(ctx, "Demo Gazette", "Europe/Istanbul"); err != nil {
 		t.Fatal(err)
@@ -67,7 +70,7 @@ func setupOn(t *testing.T, path string) *bundle {
 		t.Fatal(err)
 	}
 	// The contributor writes it: their own-level scopes reach it (§10.1).
-	b.article, err = b.eng.CreateNode(ctx, b.contributor, b.site.ID, release.KindContentEntry,
+	b.article, err = b.nodes.CreateNode(ctx, b.contributor, b.site.ID, release.KindContentEntry,
 		content.Body{Title: "Election night", Slug: "election-night", Status: content.StatusDraft, Text: "Results."})
 	if err != nil {
 		t.Fatal(err)
@@ -92,7 +95,7 @@ func (b *bundle) live(t *testing.T) map[string]engine.LiveNode {
 	if err != nil {
 		t.Fatal(err)
 	}
-	nodes, err := b.eng.LiveNodes(context.Background(), site)
+	nodes, err := b.nodes.LiveNodes(context.Background(), site)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -285,21 +288,21 @@ func TestConflictWhenTheBaseMoved(t *testing.T) {
 	// is still absent. Then the release is canceled, the article set to
 	// published and published the ordinary way: a release pinned before
 	// that would conflict.
-	if _, err := b.eng.Publish(ctx, b.editor, b.site.ID); err == nil {
+	if _, err := b.nodes.Publish(ctx, b.editor, b.site.ID); err == nil {
 		t.Fatal("publish with only a held node changed should have nothing to publish")
 	}
 	if err := b.eng.Cancel(ctx, b.editor, b.site.ID, r.ID, r.Rev); err != nil {
 		t.Fatal(err)
 	}
-	n, err := b.eng.Node(ctx, b.editor, b.site.ID, b.article.ID)
+	n, err := b.nodes.Node(ctx, b.editor, b.site.ID, b.article.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
 	n.Body.Status = content.StatusPublished
-	if _, err := b.eng.SaveNode(ctx, b.editor, b.site.ID, n.ID, n.Rev, n.Body); err != nil {
+	if _, err := b.nodes.SaveNode(ctx, b.editor, b.site.ID, n.ID, n.Rev, n.Body); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := b.eng.Publish(ctx, b.editor, b.site.ID); err != nil {
+	if _, err := b.nodes.Publish(ctx, b.editor, b.site.ID); err != nil {
 		t.Fatal(err)
 	}
 	// A release pinned before that publish (base absent) now conflicts.
@@ -326,7 +329,7 @@ func TestDueWorkCarriesTheApprover(t *testing.T) {
 	b := setup(t)
 	ctx := context.Background()
 	approved := b.schedule(t, b.editor)
-	other, err := b.eng.CreateNode(ctx, b.contributor, b.site.ID, release.KindContentEntry,
+	other, err := b.nodes.CreateNode(ctx, b.contributor, b.site.ID, release.KindContentEntry,
 		content.Body{Title: "Budget night", Slug: "budget-night", Status: content.StatusDraft, Text: "Numbers."})
 	if err != nil {
 		t.Fatal(err)
@@ -374,7 +377,7 @@ func TestDueWorkStartsAtTheGivenSite(t *testing.T) {
 	scheduleOn := func(site engine.Site, n int, at string) string {
 		u := b.editor
 		u.SiteID = site.ID
-		node, err := b.eng.CreateNode(ctx, u, site.ID, release.KindContentEntry, content.Body{Title: "Budget",
+		node, err := b.nodes.CreateNode(ctx, u, site.ID, release.KindContentEntry, content.Body{Title: "Budget",
 			Slug: fmt.Sprintf("budget-%d-%s", n, at[:2]), Status: content.StatusDraft, Text: "Numbers."})
 		if err != nil {
 			t.Fatal(err)

@@ -92,7 +92,7 @@ func TestDueReleasesOfAPausedSite(t *testing.T) {
 	}
 	there := b.editor // an Editor there too
 	there.SiteID = other.ID
-	n, err := b.eng.CreateNode(ctx, there, other.ID, release.KindContentEntry,
+	n, err := b.nodes.CreateNode(ctx, there, other.ID, release.KindContentEntry,
 		content.Body{Title: "Elsewhere", Slug: "elsewhere", Status: content.StatusDraft, Text: "News."})
 	if err != nil {
 		t.Fatal(err)

@@ -47,7 +47,7 @@ func TestTickWritesTakeTheirSiteLock(t *testing.T) {
 		}
 	}
 	releaseAt := func(slug, hhmm string) release.Release {
-		n, err := b.eng.CreateNode(ctx, b.contributor, b.site.ID, release.KindContentEntry,
+		n, err := b.nodes.CreateNode(ctx, b.contributor, b.site.ID, release.KindContentEntry,
 			content.Body{Title: slug, Slug: slug, Status: content.StatusDraft, Text: "Text."})
 		if err != nil {
 			t.Fatal(err)

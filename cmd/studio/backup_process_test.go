@@ -13,6 +13,7 @@ import (
 	"studio/engine/content"
 	"studio/engine/fakeclock"
 	"studio/engine/model/release"
+	"studio/engine/nodes"
 	"studio/store"
 )
 
@@ -32,7 +33,7 @@ func TestBackupAndRestore(t *testing.T) {
 	eng := engine.New(st, clock, nil)
 	site, editor := demoEditor(t, eng, st)
 	// 1–2 minutes ahead: not due before the restored Studio starts.
-	r := scheduleArticle(t, eng, site, editor, "in-the-backup", clock.Now().Add(2*time.Minute))
+	r := scheduleArticle(t, eng, st, site, editor, "in-the-backup", clock.Now().Add(2*time.Minute))
 
 	_, _, stop := startServe(t, exec.Command(bin, append([]string{"serve", "--addr", "127.0.0.1:0"}, db...)...))
 	file := filepath.Join(t.TempDir(), "studio-backup.db")
@@ -43,7 +44,7 @@ func TestBackupAndRestore(t *testing.T) {
 	if out, err := exec.Command(bin, append([]string{"backup", "--to", file}, db...)...).CombinedOutput(); err == nil {
 		t.Errorf("a backup overwrote a file:\n%s", out)
 	}
-	if _, err := eng.CreateNode(ctx, editor, site.ID, release.KindContentEntry,
+	if _, err := nodes.New(eng, st).CreateNode(ctx, editor, site.ID, release.KindContentEntry,
 		content.Body{Title: "After", Slug: "after-the-backup", Status: content.StatusDraft}); err != nil {
 		t.Fatal(err)
 	}

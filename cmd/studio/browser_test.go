@@ -13,6 +13,7 @@ import (
 	"studio/engine/automations"
 	"studio/engine/gates"
 	"studio/engine/identity"
+	"studio/engine/nodes"
 	"studio/engine/scheduler"
 	"testing"
 	"time"
@@ -36,6 +37,7 @@ type browserApp struct {
 	clock    *fakeclock.Clock
 	ticks    chan scheduler.TickReport
 	eng      *engine.Engine // for a test to set up what other people did without a browser
+	nodes    *nodes.Nodes
 	gates    *gates.Gates
 	store    *store.Store
 	sched    *scheduler.Scheduler
@@ -72,7 +74,7 @@ func startBrowserApp(t *testing.T, now time.Time, setup ...func(demoFixture)) *b
 }
 
 func newBrowserApp(a *app, st *store.Store, clock *fakeclock.Clock) *browserApp {
-	return &browserApp{clock: clock, ticks: make(chan scheduler.TickReport, 64), eng: a.engine, gates: a.gates, store: st,
+	return &browserApp{clock: clock, ticks: make(chan scheduler.TickReport, 64), eng: a.engine, nodes: a.nodes, gates: a.gates, store: st,
 		sched: a.ticker, identity: a.identity, agents: a.agents, aut: a.automations}
 }
 
@@ -97,16 +99,17 @@ func (ba *browserApp) serve(t *testing.T, a *app) {
 // demoFixture is the seeded demo site, for a test to set up what other
 // people did without a browser.
 type demoFixture struct {
-	t     *testing.T
-	ctx   context.Context
-	eng   *engine.Engine
-	gates *gates.Gates
-	store *store.Store
-	sched *scheduler.Scheduler // the app's, to tick without waiting for the loop
-	clock *fakeclock.Clock
-	site  engine.Site
-	users map[string]engine.User // the demo users by email
-	nodes map[string]string      // node IDs by title
+	t       *testing.T
+	ctx     context.Context
+	eng     *engine.Engine
+	gates   *gates.Gates
+	store   *store.Store
+	sched   *scheduler.Scheduler // the app's, to tick without waiting for the loop
+	clock   *fakeclock.Clock
+	site    engine.Site
+	users   map[string]engine.User // the demo users by email
+	nodeIDs map[string]string      // node IDs by title
+	nodes   *nodes.Nodes
 }
 
 // demo reads the demo site, its users and its nodes as they are now.
@@ -116,7 +119,7 @@ func (a *browserApp) demo(t *testing.T) demoFixture {
 	sites, err := a.eng.Sites(ctx)
 	must(t, err)
 	f := demoFixture{t: t, ctx: ctx, eng: a.eng, gates: a.gates, store: a.store, sched: a.sched, clock: a.clock, site: sites[0],
-		users: map[string]engine.User{}, nodes: map[string]string{}}
+		users: map[string]engine.User{}, nodeIDs: map[string]string{}, nodes: a.nodes}
 	for _, u := range demoUsers {
 		found, err := a.identity.SignIn(ctx, identity.SignInTry{Email: u.email, Password: demoPassword})
 		must(t, err)
@@ -124,10 +127,10 @@ func (a *browserApp) demo(t *testing.T) demoFixture {
 		must(t, err)
 		f.users[u.email] = found
 	}
-	nodes, err := a.eng.Nodes(ctx, f.users["owner@demo.test"], f.site.ID)
+	list, err := a.nodes.Nodes(ctx, f.users["owner@demo.test"], f.site.ID)
 	must(t, err)
-	for _, n := range nodes {
-		f.nodes[n.Body.Title] = n.ID
+	for _, n := range list {
+		f.nodeIDs[n.Body.Title] = n.ID
 	}
 	return f
 }
@@ -141,7 +144,7 @@ func (f demoFixture) user(email string) engine.User {
 // node is the ID of the demo node titled title.
 func (f demoFixture) node(title string) string {
 	f.t.Helper()
-	return lookup(f.t, f.nodes, "node", title)
+	return lookup(f.t, f.nodeIDs, "node", title)
 }
 
 // lookup is m[key], and the test's end when m has no key.
@@ -160,7 +163,7 @@ func lookup[V any](t *testing.T, m map[string]V, what, key string) V {
 func (f demoFixture) page(title string) string {
 	f.t.Helper()
 	slug := strings.ToLower(strings.ReplaceAll(title, " ", "-"))
-	n, err := f.eng.CreateNode(f.ctx, f.user("contributor@demo.test"), f.site.ID, release.KindPage, content.Body{Title: title,
+	n, err := f.nodes.CreateNode(f.ctx, f.user("contributor@demo.test"), f.site.ID, release.KindPage, content.Body{Title: title,
 		Slug: slug, Lang: "en", Status: content.StatusDraft, Text: title + "."})
 	must(f.t, err)
 	return n.ID
@@ -170,7 +173,7 @@ func (f demoFixture) page(title string) string {
 // the site's zone.
 func (f demoFixture) schedule(u engine.User, nodeID, date, clock string) {
 	f.t.Helper()
-	d, err := f.eng.Node(f.ctx, u, f.site.ID, nodeID)
+	d, err := f.nodes.Node(f.ctx, u, f.site.ID, nodeID)
 	must(f.t, err)
 	_, err = f.eng.ScheduleNode(f.ctx, u, engine.ScheduleInput{SiteID: f.site.ID, NodeID: nodeID, ExpectedRev: d.Rev,
 		Date: date, Time: clock})

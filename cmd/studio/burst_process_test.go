@@ -16,6 +16,7 @@ import (
 	"studio/engine/fakeclock"
 	"studio/engine/localtime"
 	"studio/engine/model/release"
+	"studio/engine/nodes"
 	"studio/internal/newsroomfixture"
 	"studio/store"
 )
@@ -80,6 +81,7 @@ func runBurst(t *testing.T, bin string, archive, releases int) burstResult {
 	data, st := seededData(t, bin)
 	clock := fakeclock.New(time.Now().Add(-3 * time.Minute)) // it only moves on
 	eng := engine.New(st, clock, nil)
+	nds := nodes.New(eng, st)
 	editor, _, err := st.UserByEmail(ctx, "editor@demo.test")
 	if err != nil {
 		t.Fatal(err)
@@ -92,14 +94,14 @@ func runBurst(t *testing.T, bin string, archive, releases int) burstResult {
 	editor.SiteID = site.ID
 	cancelOpenReleases(t, eng, st, editor, site.ID)
 	if archive > 0 {
-		if err := newsroomfixture.Seed(ctx, st.DB(), eng, site, editor, clock.Now(), archive); err != nil {
+		if err := newsroomfixture.Seed(ctx, st.DB(), nds, site, editor, clock.Now(), archive); err != nil {
 			t.Fatal(err)
 		}
 	}
 	made := time.Now()
 	nodes := make([]content.Node, releases)
 	for i := range nodes {
-		if nodes[i], err = eng.CreateNode(ctx, editor, site.ID, release.KindContentEntry, content.Body{Title: fmt.Sprintf("Burst %d", i),
+		if nodes[i], err = nds.CreateNode(ctx, editor, site.ID, release.KindContentEntry, content.Body{Title: fmt.Sprintf("Burst %d", i),
 			Slug: fmt.Sprintf("burst-%d", i), Status: content.StatusDraft, Text: "Filed at the minute."}); err != nil {
 			t.Fatal(err)
 		}

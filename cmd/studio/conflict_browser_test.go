@@ -28,11 +28,11 @@ func TestConflictResolvedByRepinningInTheBrowser(t *testing.T) {
 	welcome := demo.node("Welcome to the Gazette")
 	edit := func(text string) content.Node {
 		t.Helper()
-		d, err := eng.Node(ctx, engine.Reader(site.ID), site.ID, welcome)
+		d, err := demo.nodes.Node(ctx, engine.Reader(site.ID), site.ID, welcome)
 		must(t, err)
 		body := d.Body
 		body.Text = text
-		n, err := eng.SaveNode(ctx, owner, site.ID, d.ID, d.Rev, body)
+		n, err := demo.nodes.SaveNode(ctx, owner, site.ID, d.ID, d.Rev, body)
 		must(t, err)
 		return n
 	}

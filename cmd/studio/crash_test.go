@@ -15,6 +15,7 @@ import (
 	"studio/engine/fakeclock"
 	"studio/engine/localtime"
 	"studio/engine/model/release"
+	"studio/engine/nodes"
 	"studio/store"
 	"studio/store/storetest"
 )
@@ -50,7 +51,7 @@ func killTickers(t *testing.T, bin string, postgres bool) {
 	const rounds = 20
 	outcomes := map[string]int{}
 	for round := range rounds {
-		n, err := eng.CreateNode(ctx, editor, site.ID, release.KindContentEntry,
+		n, err := nodes.New(eng, st).CreateNode(ctx, editor, site.ID, release.KindContentEntry,
 			content.Body{Title: "Crash test", Slug: "crash-" + string(rune('a'+round)), Status: content.StatusDraft})
 		if err != nil {
 			t.Fatal(err)
@@ -197,10 +198,10 @@ func seededDatabase(t *testing.T, bin string, postgres bool) ([]string, *store.S
 // scheduleArticle makes a draft article with slug on site and schedules it
 // for the minute of at in the site's zone (the engine's clock must be a
 // minute or more before it).
-func scheduleArticle(t *testing.T, eng *engine.Engine, site engine.Site, editor engine.User, slug string, at time.Time) release.Release {
+func scheduleArticle(t *testing.T, eng *engine.Engine, st *store.Store, site engine.Site, editor engine.User, slug string, at time.Time) release.Release {
 	t.Helper()
 	ctx := context.Background()
-	n, err := eng.CreateNode(ctx, editor, site.ID, release.KindContentEntry,
+	n, err := nodes.New(eng, st).CreateNode(ctx, editor, site.ID, release.KindContentEntry,
 		content.Body{Title: "Article " + slug, Slug: slug, Status: content.StatusDraft, Text: "Once."})
 	if err != nil {
 		t.Fatal(err)

@@ -13,6 +13,7 @@ import (
 	"studio/engine/identity"
 	"studio/engine/localtime"
 	"studio/engine/model/release"
+	"studio/engine/nodes"
 	"studio/engine/scheduler"
 	"studio/store"
 )
@@ -53,10 +54,10 @@ func TestDemoSchedules(t *testing.T) {
 	}
 	// The README's first steps: the contributor may ask for either draft
 	// (own-level scopes reach only their own nodes, §10.1).
-	nodes, err := eng.Nodes(ctx, engine.Reader(site.ID), site.ID)
+	list, err := nodes.New(eng, st).Nodes(ctx, engine.Reader(site.ID), site.ID)
 	must(t, err)
 	drafts := 0
-	for _, n := range nodes {
+	for _, n := range list {
 		if n.Body.Status == content.StatusDraft && n.Kind == release.KindContentEntry {
 			drafts++
 			if !eng.NodeAbilities(users[2], n).Schedule {

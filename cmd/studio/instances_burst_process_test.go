@@ -16,6 +16,7 @@ import (
 	"studio/engine/fakeclock"
 	"studio/engine/localtime"
 	"studio/engine/model/release"
+	"studio/engine/nodes"
 	"studio/engine/policy"
 )
 
@@ -98,7 +99,7 @@ func runInstancesBurst(t *testing.T, bin string, sc burstScenario) (latencies, i
 		u := editor
 		u.SiteID = site.ID
 		for i := range sc.perSite {
-			n, err := eng.CreateNode(ctx, u, site.ID, release.KindContentEntry, content.Body{Title: fmt.Sprintf("Burst %d", i),
+			n, err := nodes.New(eng, st).CreateNode(ctx, u, site.ID, release.KindContentEntry, content.Body{Title: fmt.Sprintf("Burst %d", i),
 				Slug: fmt.Sprintf("burst-%d-%d", s, i), Status: content.StatusDraft, Text: "Filed at the minute."})
 			if err != nil {
 				t.Fatal(err)

@@ -30,12 +30,12 @@ func TestTwoInstancesShareOnePostgreSQL(t *testing.T) {
 	clock := fakeclock.New(time.Now().Add(-3 * time.Minute))
 	eng := engine.New(st, clock, nil)
 	site, editor := demoEditor(t, eng, st)
-	due := scheduleArticle(t, eng, site, editor, "due-at-start", clock.Now().Add(2*time.Minute))
+	due := scheduleArticle(t, eng, st, site, editor, "due-at-start", clock.Now().Add(2*time.Minute))
 	// The first whole minute at least 31 s away on the real clock: the fast
 	// machine, trusting its own clock, would run it 30 s early.
 	minute := time.Now().Add(31 * time.Second).Truncate(time.Minute).Add(time.Minute)
 	clock.Set(minute.Add(-90 * time.Second)) // a lead the engine accepts
-	coming := scheduleArticle(t, eng, site, editor, "coming-minute", minute)
+	coming := scheduleArticle(t, eng, st, site, editor, "coming-minute", minute)
 
 	var urls []string
 	for i := range 2 {

@@ -16,6 +16,7 @@ import (
 	"studio/engine/fakeclock"
 	"studio/engine/localtime"
 	"studio/engine/model/release"
+	"studio/engine/nodes"
 	"studio/engine/policy"
 	"studio/store"
 )
@@ -60,7 +61,7 @@ func TestStoppedAndKilledTickersHoldNoSite(t *testing.T) {
 		loc, _ := localtime.LoadZone(site.TimeZone)
 		editor.SiteID = site.ID // an Editor on both
 		for i := range 3 {
-			n, err := eng.CreateNode(ctx, editor, site.ID, release.KindContentEntry,
+			n, err := nodes.New(eng, st).CreateNode(ctx, editor, site.ID, release.KindContentEntry,
 				content.Body{Title: fmt.Sprintf("Lease test %d", i), Slug: fmt.Sprintf("lease-%d", i), Status: content.StatusDraft})
 			if err != nil {
 				t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 	"studio/engine/agents"
 	"studio/engine/automations"
 	"studio/engine/jobs"
+	"studio/engine/nodes"
 	"studio/engine/public"
 	"studio/engine/scheduler"
 	"studio/handlers/site"
@@ -53,7 +54,7 @@ func schedulerCmd(ctx context.Context, sub string, args []string, stdout io.Writ
 	eng := engine.New(st, clock, nil)
 	sched := scheduler.New(eng, withTestHooks(st), nil)
 	// The built-in jobs, with the public site feed-check renders.
-	var steps jobs.Stepper = jobs.New(eng, st, site.New(eng, public.New(eng, st), nil, site.Options{}))
+	var steps jobs.Stepper = jobs.New(eng, st, site.New(eng, public.New(eng, nodes.New(eng, st), st), nil, site.Options{}))
 	if j := testJobs(); j != nil {
 		steps = j
 	}

@@ -18,6 +18,7 @@ import (
 	"studio/engine/automations"
 	"studio/engine/gates"
 	"studio/engine/identity"
+	"studio/engine/nodes"
 	"studio/engine/public"
 	"studio/engine/scheduler"
 	"studio/engine/services"
@@ -41,6 +42,7 @@ import (
 type app struct {
 	store    *store.Store
 	engine   *engine.Engine
+	nodes    *nodes.Nodes
 	ticker   *scheduler.Scheduler
 	gates    *gates.Gates       // for the browser tests' setups
 	identity *identity.Identity // the handlers' own: one sign-in throttle per process
@@ -102,7 +104,7 @@ func newApp(st *store.Store, clock engine.Clock, log *slog.Logger, secureCookies
 		log.Error("studio: reading the signing key; sign-in forms last until a restart", "err", err)
 	}
 	svc := services.Of(eng, withServeHooks(st), clock, log)
-	a := &app{store: st, engine: eng, ticker: svc.Scheduler, gates: svc.Gates, identity: svc.Identity, automations: svc.Automations,
+	a := &app{store: st, engine: eng, nodes: svc.Nodes, ticker: svc.Scheduler, gates: svc.Gates, identity: svc.Identity, automations: svc.Automations,
 		agents: svc.Agents, setup: svc.Setup, stop: func() {}}
 	a.handler = handlers.New(svc, sessions, log, append(opts, handlers.WithStopper(func(stop func()) { a.stop = stop }))...)
 	return a

@@ -47,7 +47,7 @@ func gracefulShutdown(t *testing.T, bin string, postgres bool, effect string) {
 	clock := fakeclock.New(time.Now().Add(-3 * time.Minute)) // the release is due when serve starts
 	eng := engine.New(st, clock, nil)
 	site, editor := demoEditor(t, eng, st)
-	r := scheduleArticle(t, eng, site, editor, "shutdown", clock.Now().Add(2*time.Minute))
+	r := scheduleArticle(t, eng, st, site, editor, "shutdown", clock.Now().Add(2*time.Minute))
 
 	cmd := exec.Command(bin, append([]string{"serve", "--addr", "127.0.0.1:0"}, db...)...)
 	cmd.Env = append(os.Environ(), slowApplyEnv+"="+effect)

@@ -33,7 +33,7 @@ func TestStalledBannerInTheBrowser(t *testing.T) {
 	if seeded, err := seedDemo(ctx, a.engine, st); err != nil || !seeded {
 		t.Fatalf("seed: %v %v", seeded, err)
 	}
-	f := (&browserApp{clock: clock, eng: a.engine, identity: a.identity}).demo(t)
+	f := (&browserApp{clock: clock, eng: a.engine, nodes: a.nodes, identity: a.identity}).demo(t)
 	f.schedule(f.user("editor@demo.test"), f.node("Election night live"), "2026-11-02", "18:00")
 	if due, err := st.DueReleases(ctx, seven.Add(10*time.Minute), 1); err != nil || len(due) != 0 {
 		t.Fatalf("the demo has work due before 07:10: %v %v", due, err)

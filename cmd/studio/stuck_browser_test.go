@@ -35,7 +35,7 @@ func TestStuckReleasesInTheBrowser(t *testing.T) {
 	if seeded, err := seedDemo(ctx, a.engine, st); err != nil || !seeded {
 		t.Fatalf("seed: %v %v", seeded, err)
 	}
-	f := (&browserApp{clock: clock, eng: a.engine, identity: a.identity}).demo(t)
+	f := (&browserApp{clock: clock, eng: a.engine, nodes: a.nodes, identity: a.identity}).demo(t)
 	editor := f.user("editor@demo.test")
 	f.schedule(editor, f.node("Election night live"), "2026-11-02", "09:00")
 	f.schedule(editor, f.node("Seçim gecesi canlı yayın"), "2026-11-02", "09:00")

@@ -126,7 +126,7 @@ func TestGateValidation(t *testing.T) {
 		body := d.Body
 		body.Availability = &content.Availability{From: &fridayEve, Until: &tomorrowNine}
 		b.RefuseChange(t, gates.CodeGateOrder, "until", func() error {
-			_, err := b.Eng.SaveNode(ctx, b.Editor, b.Site.ID, id, d.Rev, body)
+			_, err := b.Nodes.SaveNode(ctx, b.Editor, b.Site.ID, id, d.Rev, body)
 			return err
 		})
 	})
@@ -343,7 +343,7 @@ func TestGateWithOtherEdits(t *testing.T) {
 	b := newBundle(t)
 	b.PublishArticle(t)
 	d := b.Node(t, b.Article.ID)
-	if _, err := b.Eng.EditNode(ctx, b.Editor, b.Site.ID, d.ID, d.Rev, content.Edit{Title: d.Body.Title, Slug: d.Body.Slug,
+	if _, err := b.Nodes.EditNode(ctx, b.Editor, b.Site.ID, d.ID, d.Rev, content.Edit{Title: d.Body.Title, Slug: d.Body.Slug,
 		Text: "Results.\nTurnout: 84%.", Status: content.StatusPublished}); err != nil {
 		t.Fatal(err)
 	}
@@ -455,7 +455,7 @@ func TestLiftEmbargo(t *testing.T) {
 		b.PublishArticle(t)
 		b.setGates(t, b.Editor, b.Article.ID, gates.GateAt(tomorrowNine), gates.KeepGate(), "")
 		d := b.Node(t, b.Article.ID)
-		if _, err := b.Eng.EditNode(ctx, b.Editor, b.Site.ID, d.ID, d.Rev, content.Edit{Title: "Election night: results",
+		if _, err := b.Nodes.EditNode(ctx, b.Editor, b.Site.ID, d.ID, d.Rev, content.Edit{Title: "Election night: results",
 			Slug: d.Body.Slug, Text: d.Body.Text, Status: content.StatusPublished}); err != nil {
 			t.Fatal(err)
 		}

@@ -51,7 +51,7 @@ func TestBrokenLinksPagesAndCap(t *testing.T) {
 		d := b.Node(t, b.ids[fmt.Sprintf("article-%d", i)])
 		body := d.Body
 		body.Text = "Fixed."
-		if _, err := b.Eng.SaveNode(ctx, b.Owner, b.Site.ID, d.ID, d.Rev, body); err != nil {
+		if _, err := b.Nodes.SaveNode(ctx, b.Owner, b.Site.ID, d.ID, d.Rev, body); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -31,7 +31,7 @@ func (pv *Public) SnapshotAfter(ctx context.Context, site engine.Site, prev *Sna
 		p.Site, p.FromID, p.Changed = site, prev.Site.PublishedSnapshotID, map[string]bool{}
 		return &p, nil
 	}
-	set, gone, ok, err := pv.e.LiveChangesSince(ctx, site, prev.Site.PublishedSnapshotID)
+	set, gone, ok, err := pv.nodes.LiveChangesSince(ctx, site, prev.Site.PublishedSnapshotID)
 	if err != nil {
 		return nil, err
 	}

@@ -293,7 +293,7 @@ func TestPublishNow(t *testing.T) {
 		d := b.Node(t, b.Article.ID)
 		body := d.Body
 		body.Text = "Results, corrected."
-		if _, err := b.Eng.SaveNode(ctx, b.Editor, b.Site.ID, d.ID, d.Rev, body); err != nil {
+		if _, err := b.Nodes.SaveNode(ctx, b.Editor, b.Site.ID, d.ID, d.Rev, body); err != nil {
 			t.Fatal(err)
 		}
 		e := b.refusePublishNow(t, b.Editor, r.ID, r.Rev, engine.CodePinnedChanged)

@@ -48,7 +48,7 @@ func TestPublishCostBySiteSize(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := newsroomfixture.Seed(ctx, b.Store.DB(), b.Eng, site, enginetest.On(b.Editor, site.ID), b.Clock.Now(), s.n); err != nil {
+		if err := newsroomfixture.Seed(ctx, b.Store.DB(), b.Nodes, site, enginetest.On(b.Editor, site.ID), b.Clock.Now(), s.n); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -15,6 +15,7 @@ import (
 	"studio/engine/gates"
 	"studio/engine/identity"
 	"studio/engine/jobs"
+	"studio/engine/nodes"
 	"studio/engine/people"
 	"studio/engine/policy"
 	"studio/engine/public"
@@ -26,6 +27,7 @@ import (
 // Store is what all the families need together.
 type Store interface {
 	engine.Store
+	nodes.Store
 	calendar.Store
 	scheduler.Store
 	public.Store
@@ -41,7 +43,10 @@ type Store interface {
 
 // Services are the use-case families of one process.
 type Services struct {
-	Engine      *engine.Engine
+	Engine *engine.Engine
+	// Nodes are pages, entries and media files: their use cases, the
+	// content list, a site's whole publish and its history.
+	Nodes       *nodes.Nodes
 	Calendar    *calendar.Calendar
 	Scheduler   *scheduler.Scheduler
 	Public      *public.Public
@@ -77,11 +82,13 @@ func Of(eng *engine.Engine, st Store, clock engine.Clock, log *slog.Logger) *Ser
 	aut := automations.New(st, eng)
 	aut.SetKeyMinter(automationKeys{keys}) // an agent task mints its own key
 	ids := identity.New(eng, st, log)
+	nds := nodes.New(eng, st)
 	return &Services{
 		Engine:      eng,
+		Nodes:       nds,
 		Calendar:    calendar.New(st, clock, log),
 		Scheduler:   sched,
-		Public:      public.New(eng, st),
+		Public:      public.New(eng, nds, st),
 		Settings:    settings.New(eng, st),
 		Automations: aut,
 		// Gates publish their one-item releases through the scheduler's

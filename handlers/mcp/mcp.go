@@ -35,6 +35,7 @@ import (
 	"studio/engine/gates"
 	"studio/engine/jobs"
 	"studio/engine/localtime"
+	"studio/engine/nodes"
 	"studio/engine/services"
 	"studio/handlers/refusal"
 	"studio/locales"
@@ -66,6 +67,7 @@ const CodeBadRequest = "bad_request"
 // Handler is the /mcp endpoint.
 type Handler struct {
 	eng    *engine.Engine
+	nodes  *nodes.Nodes
 	cal    *calendar.Calendar
 	aut    *automations.Automations
 	gates  *gates.Gates
@@ -83,7 +85,7 @@ type Handler struct {
 
 // New builds the MCP server with its tools and its HTTP handler.
 func New(svc *services.Services, keys Keys, log *slog.Logger) *Handler {
-	h := &Handler{eng: svc.Engine, cal: svc.Calendar, aut: svc.Automations, gates: svc.Gates, jobs: svc.Jobs, keys: keys, log: log,
+	h := &Handler{eng: svc.Engine, nodes: svc.Nodes, cal: svc.Calendar, aut: svc.Automations, gates: svc.Gates, jobs: svc.Jobs, keys: keys, log: log,
 		crossOrigin: http.NewCrossOriginProtection(), sessions: newSessionBook(time.Now)}
 	h.server = sdk.NewServer(&sdk.Implementation{Name: "studio", Version: "1"},
 		&sdk.ServerOptions{Instructions: Instructions, Logger: log})

@@ -422,7 +422,7 @@ func (h *Handler) addTools() {
 		}, pauseSchema())
 	tool(h, "list_content", "A site's pages and entries: each working copy with its rev, the live version and the release holding it.",
 		func(c *call, _ SiteInput) (any, error) {
-			list, err := h.eng.Nodes(c.ctx, c.u, c.site.ID)
+			list, err := h.nodes.Nodes(c.ctx, c.u, c.site.ID)
 			if err != nil {
 				return nil, err
 			}
@@ -436,7 +436,7 @@ func (h *Handler) addTools() {
 		})
 	tool(h, "get_content", "One page or entry: its working copy with its rev, the live version and the release holding it.",
 		func(c *call, in GetContentInput) (any, error) {
-			d, err := h.eng.Node(c.ctx, c.u, c.site.ID, in.NodeID)
+			d, err := h.nodes.Node(c.ctx, c.u, c.site.ID, in.NodeID)
 			if err == nil && d.Kind != release.KindContentEntry && d.Kind != release.KindPage {
 				err = engine.ErrNotFound
 			}

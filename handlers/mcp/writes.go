@@ -12,6 +12,7 @@ import (
 	"studio/engine/gates"
 	"studio/engine/model/automation"
 	"studio/engine/model/release"
+	"studio/engine/nodes"
 	"studio/handlers/api"
 )
 
@@ -276,7 +277,7 @@ func (h *Handler) addWriteTools() {
 			if err != nil {
 				return nil, err
 			}
-			d, err := h.eng.Node(c.ctx, c.u, c.site.ID, in.NodeID)
+			d, err := h.nodes.Node(c.ctx, c.u, c.site.ID, in.NodeID)
 			if err != nil {
 				return nil, err
 			}
@@ -292,7 +293,7 @@ func (h *Handler) addWriteTools() {
 		})
 	tool(h, "save_draft", "Create a page or entry, or change the fields of its working copy. Never publishes: propose or schedule a release of it.",
 		func(c *call, in SaveDraftInput) (any, error) {
-			p := engine.NodePatch{Title: in.Title, Slug: in.Slug, Summary: in.Summary, Text: in.Body, Lang: in.Lang}
+			p := nodes.NodePatch{Title: in.Title, Slug: in.Slug, Summary: in.Summary, Text: in.Body, Lang: in.Lang}
 			id := in.NodeID
 			switch {
 			case id == "":
@@ -300,7 +301,7 @@ func (h *Handler) addWriteTools() {
 				if in.Kind == "page" {
 					kind = release.KindPage
 				}
-				n, err := h.eng.CreateNode(c.ctx, c.u, c.site.ID, kind, p.Apply(content.Body{Status: content.StatusDraft}))
+				n, err := h.nodes.CreateNode(c.ctx, c.u, c.site.ID, kind, p.Apply(content.Body{Status: content.StatusDraft}))
 				if err != nil {
 					return nil, err
 				}
@@ -310,12 +311,12 @@ func (h *Handler) addWriteTools() {
 			case p.Empty():
 				return nil, engine.Refuse(api.CodeNothingToChange, "")
 			default:
-				if _, err := h.eng.PatchNode(c.ctx, c.u, c.site.ID, id, in.ExpectedRev, p); err != nil {
+				if _, err := h.nodes.PatchNode(c.ctx, c.u, c.site.ID, id, in.ExpectedRev, p); err != nil {
 					return nil, err
 				}
 			}
 			c.wrote = true
-			d, err := h.eng.Node(c.ctx, c.u, c.site.ID, id)
+			d, err := h.nodes.Node(c.ctx, c.u, c.site.ID, id)
 			if err != nil {
 				return nil, err
 			}

@@ -170,7 +170,7 @@ func (h *Handler) offerEdit(ctx context.Context, f *templates.NodeForm, n engine
 func (h *Handler) EditScheduledForm(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	st := stateOf(ctx)
-	n, err := h.eng.Node(ctx, *st.user, st.site.ID, chi.URLParam(r, "id"))
+	n, err := h.nodes.Node(ctx, *st.user, st.site.ID, chi.URLParam(r, "id"))
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -197,7 +197,7 @@ func (h *Handler) EditScheduled(w http.ResponseWriter, r *http.Request) {
 	relRev := parseRev(r.PostFormValue("release_rev"))
 	rel, err := h.eng.EditAndRepin(ctx, *st.user, st.site.ID, id, formRev(r), relRev, in)
 	if msg, fields, status, ok := refusal(ctx, err); ok {
-		n, nerr := h.eng.Node(ctx, *st.user, st.site.ID, id)
+		n, nerr := h.nodes.Node(ctx, *st.user, st.site.ID, id)
 		if nerr != nil {
 			h.fail(w, r, nerr)
 			return

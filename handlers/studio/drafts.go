@@ -24,7 +24,7 @@ func (h *Handler) NewReleaseForm(w http.ResponseWriter, r *http.Request) {
 func (h *Handler) renderNewRelease(w http.ResponseWriter, r *http.Request, status int, f templates.NewReleaseForm, set, rm map[string]bool) {
 	ctx := r.Context()
 	st := stateOf(ctx)
-	nodes, err := h.eng.Nodes(ctx, *st.user, st.site.ID)
+	nodes, err := h.nodes.Nodes(ctx, *st.user, st.site.ID)
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -95,7 +95,7 @@ func (h *Handler) renderDraft(w http.ResponseWriter, r *http.Request, status int
 		h.renderRelease(w, r, status, id, seed.Error)
 		return
 	}
-	nodes, err := h.eng.Nodes(ctx, *st.user, st.site.ID)
+	nodes, err := h.nodes.Nodes(ctx, *st.user, st.site.ID)
 	if err != nil {
 		h.fail(w, r, err)
 		return

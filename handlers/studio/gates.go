@@ -238,7 +238,7 @@ func (h *Handler) gatesRefused(w http.ResponseWriter, r *http.Request, status in
 	seed func(*templates.GatesCard) error) {
 	ctx := r.Context()
 	st := stateOf(ctx)
-	n, err := h.eng.Node(ctx, *st.user, st.site.ID, id)
+	n, err := h.nodes.Node(ctx, *st.user, st.site.ID, id)
 	if err != nil {
 		h.fail(w, r, err)
 		return

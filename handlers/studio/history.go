@@ -370,7 +370,7 @@ func (h *Handler) findingRow(ctx context.Context, f jobs.Finding, titles map[str
 	if f.NodeID != "" {
 		title, ok := titles[f.NodeID]
 		if !ok {
-			n, err := h.eng.Node(ctx, *st.user, st.site.ID, f.NodeID)
+			n, err := h.nodes.Node(ctx, *st.user, st.site.ID, f.NodeID)
 			switch {
 			case err == nil:
 				title = n.Body.Title

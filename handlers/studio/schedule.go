@@ -18,7 +18,7 @@ import (
 // ScheduleForm shows the "Schedule…" page of a node.
 func (h *Handler) ScheduleForm(w http.ResponseWriter, r *http.Request) {
 	st := stateOf(r.Context())
-	n, err := h.eng.Node(r.Context(), *st.user, st.site.ID, chi.URLParam(r, "id"))
+	n, err := h.nodes.Node(r.Context(), *st.user, st.site.ID, chi.URLParam(r, "id"))
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -38,7 +38,7 @@ func (h *Handler) ScheduleForm(w http.ResponseWriter, r *http.Request) {
 
 func (h *Handler) renderSchedule(w http.ResponseWriter, r *http.Request, status int, f templates.ScheduleForm) {
 	st := stateOf(r.Context())
-	if n, err := h.eng.Node(r.Context(), *st.user, st.site.ID, f.NodeID); err == nil {
+	if n, err := h.nodes.Node(r.Context(), *st.user, st.site.ID, f.NodeID); err == nil {
 		f.CanApprove = h.eng.NodeAbilities(*st.user, n).Approves
 	}
 	f.MinDate = h.eng.Now().In(siteLoc(st.site)).Format("2006-01-02")
@@ -95,7 +95,7 @@ func (h *Handler) Schedule(w http.ResponseWriter, r *http.Request) {
 	rel, err := h.eng.ScheduleNode(ctx, *st.user, in)
 	if msg, fields, status, ok := refusal(ctx, err); ok {
 		f := templates.ScheduleForm{NodeID: in.NodeID, Rev: in.ExpectedRev, Date: in.Date, Time: in.Time, Errors: fields, Error: msg}
-		if n, err := h.eng.Node(ctx, *st.user, st.site.ID, in.NodeID); err == nil {
+		if n, err := h.nodes.Node(ctx, *st.user, st.site.ID, in.NodeID); err == nil {
 			f.NodeTitle = n.Body.Title
 		}
 		h.renderSchedule(w, r, status, f)
@@ -148,7 +148,7 @@ func (h *Handler) renderReleaseView(w http.ResponseWriter, r *http.Request, stat
 		h.fail(w, r, err)
 		return
 	}
-	nodes, err := h.eng.Nodes(ctx, *st.user, st.site.ID)
+	nodes, err := h.nodes.Nodes(ctx, *st.user, st.site.ID)
 	if err != nil {
 		h.fail(w, r, err)
 		return

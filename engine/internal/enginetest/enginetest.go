@@ -11,6 +11,7 @@ import (
 	"strings"
 	"studio/engine/calendar"
 	"studio/engine/localtime"
+	"studio/engine/nodes"
 	"studio/engine/scheduler"
 	"studio/engine/settings"
 	"sync"
@@ -46,6 +47,8 @@ type Bundle struct {
 	Store *store.Store
 	Clock *fakeclock.Clock
 	Eng   *engine.Engine
+	// Nodes is the node use cases on Eng (engine/nodes).
+	Nodes *nodes.Nodes
 	Sched *scheduler.Scheduler
 	Cal   *calendar.Calendar
 	Gates *gates.Gates
@@ -82,6 +85,7 @@ func NewAt(tb testing.TB, address string) *Bundle {
 	// the engine, as in every process.
 	s6 := &s6Store{Store: b.Store, tb: tb}
 	b.Eng = engine.New(s6, b.Clock, nil)
+	b.Nodes = nodes.New(b.Eng, s6)
 	b.Sched = scheduler.New(b.Eng, s6, nil)
 	b.Cal = calendar.New(b.Store, b.Clock, nil)
 	b.Gates = gates.New(b.Eng, b.Sched, s6)
@@ -133,7 +137,7 @@ func (b *Bundle) CreateSite(ctx context.Context, name, zone string) (engine.Site
 // while editors and above act on any node.
 func (b *Bundle) CreateNode(tb testing.TB, siteID string, kind release.NodeKind, body content.Body) content.Node {
 	tb.Helper()
-	n, err := b.Eng.CreateNode(context.Background(), On(b.Contributor, siteID), siteID, kind, body)
+	n, err := b.Nodes.CreateNode(context.Background(), On(b.Contributor, siteID), siteID, kind, body)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -160,10 +164,10 @@ func (b *Bundle) PublishArticle(tb testing.TB) engine.NodeDetail {
 	d := b.Node(tb, b.Article.ID)
 	body := d.Body
 	body.Status = content.StatusPublished
-	if _, err := b.Eng.SaveNode(ctx, b.Editor, b.Site.ID, d.ID, d.Rev, body); err != nil {
+	if _, err := b.Nodes.SaveNode(ctx, b.Editor, b.Site.ID, d.ID, d.Rev, body); err != nil {
 		tb.Fatal(err)
 	}
-	if _, err := b.Eng.Publish(ctx, b.Editor, b.Site.ID); err != nil {
+	if _, err := b.Nodes.Publish(ctx, b.Editor, b.Site.ID); err != nil {
 		tb.Fatal(err)
 	}
 	return b.Node(tb, b.Article.ID)
@@ -171,7 +175,18 @@ func (b *Bundle) PublishArticle(tb testing.TB) engine.NodeDetail {
 
 func (b *Bundle) Node(tb testing.TB, id string) engine.NodeDetail {
 	tb.Helper()
-	d, err := b.Eng.Node(context.Background(), b.Editor, b.Site.ID, id)
+	d, err := b.Nodes.Node(context.Background(), b.Editor, b.Site.ID, id)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return d
+}
+
+// NodeOn reads node id of siteID as a reader of that site sees it, with
+// its live version and its hold.
+func (b *Bundle) NodeOn(tb testing.TB, siteID, id string) engine.NodeDetail {
+	tb.Helper()
+	d, err := b.Nodes.Node(context.Background(), engine.User{ID: "user_reader", Role: policy.Owner, SiteID: siteID}, siteID, id)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -194,7 +209,7 @@ func (b *Bundle) Live(tb testing.TB) map[string]engine.LiveNode {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	nodes, err := b.Eng.LiveNodes(context.Background(), site)
+	nodes, err := b.Nodes.LiveNodes(context.Background(), site)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package engine_test
+package nodes_test
 
 import (
 	"context"
@@ -28,11 +28,11 @@ func TestPendingCountIsPendingRefs(t *testing.T) {
 			var nodes []string
 			held := map[string]string{} // node → release
 			check := func(step int, what string) {
-				_, changed, err := b.Eng.PendingRefs(ctx, b.Site.ID)
+				_, changed, err := b.Nodes.PendingRefs(ctx, b.Site.ID)
 				if err != nil {
 					t.Fatal(err)
 				}
-				n, err := b.Eng.PendingCount(ctx, b.Editor, b.Site.ID)
+				n, err := b.Nodes.PendingCount(ctx, b.Editor, b.Site.ID)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -49,16 +49,16 @@ func TestPendingCountIsPendingRefs(t *testing.T) {
 					nodes, what = append(nodes, n.ID), "create"
 				case op == 1:
 					id := nodes[rng.IntN(len(nodes))]
-					d := b.nodeOf(t, b.Site.ID, id)
+					d := b.NodeOn(t, b.Site.ID, id)
 					if _, ok := held[id]; ok || d.Held != nil {
 						continue
 					}
-					if err := b.Eng.DeleteNode(ctx, b.Editor, b.Site.ID, id, d.Rev); err == nil {
+					if err := b.Nodes.DeleteNode(ctx, b.Editor, b.Site.ID, id, d.Rev); err == nil {
 						what = "delete"
 						nodes = removeID(nodes, id)
 					}
 				case op == 2:
-					if _, err := b.Eng.Publish(ctx, b.Editor, b.Site.ID); err == nil {
+					if _, err := b.Nodes.Publish(ctx, b.Editor, b.Site.ID); err == nil {
 						what = "publish"
 					}
 				case op == 3:
@@ -66,7 +66,7 @@ func TestPendingCountIsPendingRefs(t *testing.T) {
 					if _, ok := held[id]; ok {
 						continue
 					}
-					d := b.nodeOf(t, b.Site.ID, id)
+					d := b.NodeOn(t, b.Site.ID, id)
 					r, err := b.Eng.ScheduleNode(ctx, b.Editor, engine.ScheduleInput{SiteID: b.Site.ID, NodeID: id, ExpectedRev: d.Rev,
 						Date: "2026-11-03", Time: fmt.Sprintf("%02d:00", 9+rng.IntN(10))})
 					if err == nil {
@@ -86,17 +86,17 @@ func TestPendingCountIsPendingRefs(t *testing.T) {
 					b.Clock.Set(b.Clock.Now().Add(4 * time.Hour))
 					b.Tick(t)
 					for id := range held {
-						if b.nodeOf(t, b.Site.ID, id).Held == nil {
+						if b.NodeOn(t, b.Site.ID, id).Held == nil {
 							delete(held, id)
 						}
 					}
 					what = "tick"
 				default:
 					id := nodes[rng.IntN(len(nodes))]
-					d := b.nodeOf(t, b.Site.ID, id)
+					d := b.NodeOn(t, b.Site.ID, id)
 					body := d.Body
 					body.Text, body.Status = fmt.Sprint("v", step), status()
-					if _, err := b.Eng.SaveNode(ctx, b.Editor, b.Site.ID, id, d.Rev, body); err == nil {
+					if _, err := b.Nodes.SaveNode(ctx, b.Editor, b.Site.ID, id, d.Rev, body); err == nil {
 						what = "edit"
 					}
 				}

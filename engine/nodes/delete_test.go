@@ -1,4 +1,4 @@
-package engine_test
+package nodes_test
 
 import (
 	"context"
@@ -18,7 +18,7 @@ func TestDeleteNodeLeavesWithTheNextPublish(t *testing.T) {
 	ctx := context.Background()
 	page := b.CreateNode(t, b.Site.ID, release.KindPage,
 		content.Body{Title: "About", Slug: "about", Status: content.StatusPublished, Text: "Us."})
-	if _, err := b.Eng.Publish(ctx, b.Editor, b.Site.ID); err != nil {
+	if _, err := b.Nodes.Publish(ctx, b.Editor, b.Site.ID); err != nil {
 		t.Fatal(err)
 	}
 	if _, ok := b.Live(t)[page.ID]; !ok {
@@ -26,18 +26,18 @@ func TestDeleteNodeLeavesWithTheNextPublish(t *testing.T) {
 	}
 
 	before := b.Dump(t)
-	wantRefusal(t, b.Eng.DeleteNode(ctx, b.Editor, b.Site.ID, page.ID, page.Rev-1), engine.CodeStale, "")
+	wantRefusal(t, b.Nodes.DeleteNode(ctx, b.Editor, b.Site.ID, page.ID, page.Rev-1), engine.CodeStale, "")
 	if after := b.Dump(t); after != before {
 		t.Fatalf("a stale delete changed the database:\n%s\n---\n%s", before, after)
 	}
 
-	if err := b.Eng.DeleteNode(ctx, b.Editor, b.Site.ID, page.ID, page.Rev); err != nil {
+	if err := b.Nodes.DeleteNode(ctx, b.Editor, b.Site.ID, page.ID, page.Rev); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := b.Eng.Node(ctx, b.Editor, b.Site.ID, page.ID); !errors.Is(err, engine.ErrNotFound) {
+	if _, err := b.Nodes.Node(ctx, b.Editor, b.Site.ID, page.ID); !errors.Is(err, engine.ErrNotFound) {
 		t.Fatalf("a deleted node reads as %v, want not found", err)
 	}
-	nodes, err := b.Eng.Nodes(ctx, b.Editor, b.Site.ID)
+	nodes, err := b.Nodes.Nodes(ctx, b.Editor, b.Site.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,14 +52,14 @@ func TestDeleteNodeLeavesWithTheNextPublish(t *testing.T) {
 	if _, ok := b.Live(t)[page.ID]; !ok {
 		t.Fatal("the deleted page left the live site before any publish")
 	}
-	if _, err := b.Eng.Publish(ctx, b.Editor, b.Site.ID); err != nil {
+	if _, err := b.Nodes.Publish(ctx, b.Editor, b.Site.ID); err != nil {
 		t.Fatal(err)
 	}
 	if _, ok := b.Live(t)[page.ID]; ok {
 		t.Fatal("the deleted page is still live after a publish")
 	}
 	// A second delete of the same node finds nothing.
-	if err := b.Eng.DeleteNode(ctx, b.Editor, b.Site.ID, page.ID, page.Rev+1); !errors.Is(err, engine.ErrNotFound) {
+	if err := b.Nodes.DeleteNode(ctx, b.Editor, b.Site.ID, page.ID, page.Rev+1); !errors.Is(err, engine.ErrNotFound) {
 		t.Fatalf("deleting twice: %v, want not found", err)
 	}
 }
@@ -72,7 +72,7 @@ func TestDeleteHeldNodeIsLocked(t *testing.T) {
 	r := b.Schedule(t, b.Editor, b.Article, "2026-11-02", "09:00")
 	n := b.Node(t, b.Article.ID)
 	before := b.Dump(t)
-	e := wantRefusal(t, b.Eng.DeleteNode(ctx, b.Editor, b.Site.ID, n.ID, n.Rev), engine.CodeScheduledLocked, "")
+	e := wantRefusal(t, b.Nodes.DeleteNode(ctx, b.Editor, b.Site.ID, n.ID, n.Rev), engine.CodeScheduledLocked, "")
 	if e.Args["Release"] != r.ID || !e.Args["When"].(time.Time).Equal(nine) {
 		t.Fatalf("the refusal names %v, want %s at %v", e.Args, r.ID, nine)
 	}

@@ -1,4 +1,4 @@
-package engine_test
+package nodes_test
 
 import (
 	"context"
@@ -6,12 +6,14 @@ import (
 
 	"studio/engine"
 	"studio/engine/model/release"
+	"studio/engine/nodes"
+	"studio/store"
 )
 
-// cancelBetweenReads cancels a release between engine.Publish's read of the
+// cancelBetweenReads cancels a release between nodes.Publish's read of the
 // working copy and its read of the holds: the moment the two reads disagree.
 type cancelBetweenReads struct {
-	engine.Store
+	*store.Store
 	cancel func()
 }
 
@@ -38,7 +40,7 @@ func TestPublishStraddlingACancelPublishesNothingStale(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	_, err := eng.Publish(ctx, b.Editor, b.Site.ID)
+	_, err := nodes.New(eng, racer).Publish(ctx, b.Editor, b.Site.ID)
 	if e, ok := engine.AsError(err); !ok || e.Code != engine.CodeStale {
 		t.Fatalf("publish = %v, want a stale refusal", err)
 	}
@@ -53,6 +55,6 @@ func TestPublishStraddlingACancelPublishesNothingStale(t *testing.T) {
 	}
 	// Read again, the publish has nothing to put live: the article is a
 	// draft again.
-	_, err = b.Eng.Publish(ctx, b.Editor, b.Site.ID)
+	_, err = b.Nodes.Publish(ctx, b.Editor, b.Site.ID)
 	wantRefusal(t, err, release.CodeNothingToPublish, "")
 }

@@ -1,12 +1,12 @@
-package engine_test
+package nodes_test
 
 import (
 	"context"
 	"testing"
 	"time"
 
-	"studio/engine"
 	"studio/engine/content"
+	"studio/engine/nodes"
 )
 
 func TestPatchNode(t *testing.T) {
@@ -15,7 +15,7 @@ func TestPatchNode(t *testing.T) {
 	b := newBundle(t)
 	title := "Election night, live"
 
-	n, err := b.Eng.PatchNode(ctx, b.Contributor, b.Site.ID, b.Article.ID, b.Article.Rev, engine.NodePatch{Title: &title})
+	n, err := b.Nodes.PatchNode(ctx, b.Contributor, b.Site.ID, b.Article.ID, b.Article.Rev, nodes.NodePatch{Title: &title})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,7 +26,7 @@ func TestPatchNode(t *testing.T) {
 
 	t.Run("Stale", func(t *testing.T) {
 		before := b.Dump(t)
-		_, err := b.Eng.PatchNode(ctx, b.Editor, b.Site.ID, b.Article.ID, 1, engine.NodePatch{Title: &title})
+		_, err := b.Nodes.PatchNode(ctx, b.Editor, b.Site.ID, b.Article.ID, 1, nodes.NodePatch{Title: &title})
 		wantRefusal(t, err, "stale", "")
 		if after := b.Dump(t); after != before {
 			t.Errorf("a stale patch changed:\n%s\n%s", before, after)
@@ -35,17 +35,17 @@ func TestPatchNode(t *testing.T) {
 
 	t.Run("InvalidField", func(t *testing.T) {
 		bad := content.Status("live")
-		_, err := b.Eng.PatchNode(ctx, b.Editor, b.Site.ID, b.Article.ID, 2, engine.NodePatch{Status: &bad})
+		_, err := b.Nodes.PatchNode(ctx, b.Editor, b.Site.ID, b.Article.ID, 2, nodes.NodePatch{Status: &bad})
 		wantRefusal(t, err, "status_invalid", "status")
 		empty := " "
-		_, err = b.Eng.PatchNode(ctx, b.Editor, b.Site.ID, b.Article.ID, 2, engine.NodePatch{Title: &empty})
+		_, err = b.Nodes.PatchNode(ctx, b.Editor, b.Site.ID, b.Article.ID, 2, nodes.NodePatch{Title: &empty})
 		wantRefusal(t, err, "title_required", "title")
 	})
 
 	t.Run("HeldIsLocked", func(t *testing.T) {
 		r := b.Schedule(t, b.Editor, b.Node(t, b.Article.ID).Node, "2026-11-02", "09:00")
 		cur := b.Node(t, b.Article.ID)
-		_, err := b.Eng.PatchNode(ctx, b.Editor, b.Site.ID, b.Article.ID, cur.Rev, engine.NodePatch{Title: &title})
+		_, err := b.Nodes.PatchNode(ctx, b.Editor, b.Site.ID, b.Article.ID, cur.Rev, nodes.NodePatch{Title: &title})
 		e := wantRefusal(t, err, "scheduled_locked", "")
 		if e.Args["Release"] != r.ID {
 			t.Errorf("the refusal names %v, want %s", e.Args["Release"], r.ID)

@@ -1,9 +1,10 @@
-package engine
+package nodes
 
 import (
 	"context"
 	"slices"
 
+	"studio/engine"
 	"studio/engine/model/release"
 	"studio/engine/policy"
 )
@@ -86,14 +87,14 @@ type AuditFilter struct {
 // AuditRow is an audit row with its place in the site's history.
 type AuditRow struct {
 	ID int64
-	AuditEntry
+	engine.AuditEntry
 }
 
 // HistoryRow is one act of the site's history.
 type HistoryRow struct {
 	AuditRow
 	// Release is the release it was about, when it still exists.
-	Release *ReleaseRow
+	Release *engine.ReleaseRow
 	// OnBehalfOf is the person the scheduler acted for (the approver of
 	// the release it published), nil for an act of a person or agent.
 	OnBehalfOf *release.Actor
@@ -114,8 +115,8 @@ const HistoryPageSize = 50
 // before (0: from the newest), newest first, for u, who holds
 // schedules:read; the rows about people (who was invited or removed) only
 // for those who manage them (site:settings). limit ≤ 0 is a page.
-func (e *Engine) SiteHistory(ctx context.Context, u User, siteID string, f HistoryFilter, before int64, limit int) (HistoryPage, error) {
-	if err := require(u, siteID, policy.SchedulesRead); err != nil {
+func (ns *Nodes) SiteHistory(ctx context.Context, u engine.User, siteID string, f HistoryFilter, before int64, limit int) (HistoryPage, error) {
+	if err := engine.Require(u, siteID, policy.SchedulesRead); err != nil {
 		return HistoryPage{}, err
 	}
 	f = f.known()
@@ -132,7 +133,7 @@ func (e *Engine) SiteHistory(ctx context.Context, u User, siteID string, f Histo
 			q.Include = []string{"studio.setup", "site.created"}
 		}
 	}
-	rows, err := e.store.SiteAudit(ctx, q)
+	rows, err := ns.store.SiteAudit(ctx, q)
 	if err != nil {
 		return HistoryPage{}, err
 	}
@@ -147,9 +148,9 @@ func (e *Engine) SiteHistory(ctx context.Context, u User, siteID string, f Histo
 			ids = append(ids, r.ReleaseID)
 		}
 	}
-	releases := map[string]*ReleaseRow{}
+	releases := map[string]*engine.ReleaseRow{}
 	if len(ids) > 0 {
-		rs, err := e.store.ReleasesByID(ctx, siteID, ids)
+		rs, err := ns.store.ReleasesByID(ctx, siteID, ids)
 		if err != nil {
 			return HistoryPage{}, err
 		}

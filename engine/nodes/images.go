@@ -1,10 +1,11 @@
-package engine
+package nodes
 
 import (
 	"bytes"
 	"context"
 	"slices"
 
+	"studio/engine"
 	"studio/engine/content"
 	"studio/engine/model/release"
 	"studio/engine/policy"
@@ -38,9 +39,9 @@ func cleanImage(prev []byte, b content.Body) ([]byte, error) {
 	case err != nil && kept:
 		return b.Data, nil
 	case err != nil:
-		return nil, refuse("file_type_invalid", "data")
+		return nil, engine.Refuse("file_type_invalid", "data")
 	case int64(w)*int64(h) > content.MaxImagePixels && !kept:
-		return nil, &Error{Code: CodeImageTooLarge, Field: "data", Args: map[string]any{"Width": w, "Height": h,
+		return nil, &engine.Error{Code: CodeImageTooLarge, Field: "data", Args: map[string]any{"Width": w, "Height": h,
 			"Megapixels": (int64(w)*int64(h) + 500_000) / 1_000_000, "MaxMegapixels": content.MaxImagePixels / 1_000_000}}
 	}
 	clean, err := content.StripImageMetadata(b.Data, b.Mime)
@@ -48,7 +49,7 @@ func cleanImage(prev []byte, b content.Body) ([]byte, error) {
 	case err != nil && kept:
 		return b.Data, nil
 	case err != nil:
-		return nil, refuse("file_type_invalid", "data")
+		return nil, engine.Refuse("file_type_invalid", "data")
 	}
 	return clean, nil
 }
@@ -60,24 +61,24 @@ func cleanImage(prev []byte, b content.Body) ([]byte, error) {
 // that shows it. A cover that is no media file of the site is refused; a
 // link to none is left to the broken-links check (engine/jobs), as any
 // broken link is.
-func (e *Engine) imageRefs(ctx context.Context, siteID string, b content.Body) ([]string, error) {
+func (ns *Nodes) imageRefs(ctx context.Context, siteID string, b content.Body) ([]string, error) {
 	var refs []string
 	if b.Cover != "" {
-		ns, err := e.store.NodesByID(ctx, siteID, []string{b.Cover})
+		found, err := ns.store.NodesByID(ctx, siteID, []string{b.Cover})
 		if err != nil {
 			return nil, err
 		}
-		if len(ns) != 1 || ns[0].Kind != release.KindAsset {
-			return nil, refuse(CodeCoverInvalid, "cover")
+		if len(found) != 1 || found[0].Kind != release.KindAsset {
+			return nil, engine.Refuse(CodeCoverInvalid, "cover")
 		}
 		refs = append(refs, b.Cover)
 	}
 	for _, slug := range content.MediaLinks(b.Text) {
-		holders, err := e.store.AddressHolders(ctx, siteID, release.KindAsset, slug, "")
+		holders, err := ns.store.AddressHolders(ctx, siteID, release.KindAsset, slug, "")
 		if err != nil {
 			return nil, err
 		}
-		i := slices.IndexFunc(holders, func(h AddressHolder) bool { return h.Working })
+		i := slices.IndexFunc(holders, func(h engine.AddressHolder) bool { return h.Working })
 		if i >= 0 {
 			refs = append(refs, holders[i].NodeID)
 		}
@@ -101,18 +102,18 @@ const MediaChoices = 200
 
 // MediaFiles lists the site's media files by title, at most MediaChoices:
 // their names only, never their bytes (an editor page reads it each time).
-func (e *Engine) MediaFiles(ctx context.Context, u User, siteID string) ([]MediaFile, error) {
-	if err := require(u, siteID, policy.ContentRead); err != nil {
+func (ns *Nodes) MediaFiles(ctx context.Context, u engine.User, siteID string) ([]MediaFile, error) {
+	if err := engine.Require(u, siteID, policy.ContentRead); err != nil {
 		return nil, err
 	}
-	return e.store.MediaFiles(ctx, siteID, MediaChoices)
+	return ns.store.MediaFiles(ctx, siteID, MediaChoices)
 }
 
 // CoverOf is the media file shown above a page or an article: its cover,
 // or for a body saved before covers the first media file it refers to that
 // its text does not show itself (as the public site shows it).
-func (e *Engine) CoverOf(ctx context.Context, u User, siteID string, b content.Body) (string, error) {
-	if err := require(u, siteID, policy.ContentRead); err != nil {
+func (ns *Nodes) CoverOf(ctx context.Context, u engine.User, siteID string, b content.Body) (string, error) {
+	if err := engine.Require(u, siteID, policy.ContentRead); err != nil {
 		return "", err
 	}
 	if b.Cover != "" {
@@ -127,12 +128,12 @@ func (e *Engine) CoverOf(ctx context.Context, u User, siteID string, b content.B
 	if len(assets) == 0 {
 		return "", nil
 	}
-	ns, err := e.store.NodesByID(ctx, siteID, assets)
+	found, err := ns.store.NodesByID(ctx, siteID, assets)
 	if err != nil {
 		return "", err
 	}
-	slugs := make(map[string]string, len(ns))
-	for _, n := range ns {
+	slugs := make(map[string]string, len(found))
+	for _, n := range found {
 		slugs[n.ID] = n.Body.Slug
 	}
 	inText := content.MediaLinks(b.Text)

@@ -1,9 +1,10 @@
-package engine
+package nodes
 
 import (
 	"context"
 	"slices"
 
+	"studio/engine"
 	"studio/engine/content"
 	"studio/engine/model/release"
 	"studio/engine/policy"
@@ -47,7 +48,7 @@ var NodeTimings = []NodeTiming{TimingScheduled, TimingEmbargoed, TimingExpiring}
 
 // NodeList is one page of the content list.
 type NodeList struct {
-	Nodes  []NodeDetail
+	Nodes  []engine.NodeDetail
 	Filter NodeFilter // as applied: the values Studio does not know dropped
 	Page   int        // from 1
 	More   bool       // a next page exists
@@ -63,7 +64,7 @@ func (f NodeFilter) known() NodeFilter {
 	if f.Status != content.StatusDraft && f.Status != content.StatusPublished {
 		f.Status = ""
 	}
-	if !ValidLanguage(f.Lang) {
+	if !engine.ValidLanguage(f.Lang) {
 		f.Lang = ""
 	}
 	if !slices.Contains(NodeTimings, f.Timing) {
@@ -84,16 +85,16 @@ func (f NodeFilter) known() NodeFilter {
 // ListNodes is one page (from 1) of the site's working copy that f
 // matches, each node with what is live and what is held: the page's nodes
 // are read, never the whole site.
-func (e *Engine) ListNodes(ctx context.Context, u User, siteID string, f NodeFilter, page int) (NodeList, error) {
-	if err := require(u, siteID, policy.ContentRead); err != nil {
+func (ns *Nodes) ListNodes(ctx context.Context, u engine.User, siteID string, f NodeFilter, page int) (NodeList, error) {
+	if err := engine.Require(u, siteID, policy.ContentRead); err != nil {
 		return NodeList{}, err
 	}
-	site, err := e.store.Site(ctx, siteID)
+	site, err := ns.store.Site(ctx, siteID)
 	if err != nil {
 		return NodeList{}, err
 	}
 	page, f = max(page, 1), f.known()
-	nodes, err := e.store.NodesMatching(ctx, siteID, site.Lang, f, e.Now(), NodesPerPage+1, (page-1)*NodesPerPage)
+	nodes, err := ns.store.NodesMatching(ctx, siteID, site.Lang, f, ns.now(), NodesPerPage+1, (page-1)*NodesPerPage)
 	if err != nil {
 		return NodeList{}, err
 	}
@@ -103,9 +104,9 @@ func (e *Engine) ListNodes(ctx context.Context, u User, siteID string, f NodeFil
 	for i, n := range nodes {
 		ids[i] = n.ID
 	}
-	live := map[string]LiveNode{}
+	live := map[string]engine.LiveNode{}
 	if site.PublishedSnapshotID != "" {
-		of, err := e.store.LiveNodesOf(ctx, site.PublishedSnapshotID, ids)
+		of, err := ns.store.LiveNodesOf(ctx, site.PublishedSnapshotID, ids)
 		if err != nil {
 			return NodeList{}, err
 		}
@@ -113,12 +114,12 @@ func (e *Engine) ListNodes(ctx context.Context, u User, siteID string, f NodeFil
 			live[n.ID] = n
 		}
 	}
-	held, err := e.store.HeldNodesOf(ctx, siteID, ids)
+	held, err := ns.store.HeldNodesOf(ctx, siteID, ids)
 	if err != nil {
 		return NodeList{}, err
 	}
 	for _, n := range nodes {
-		list.Nodes = append(list.Nodes, detail(n, live, held))
+		list.Nodes = append(list.Nodes, engine.NodeDetailOf(n, live, held))
 	}
 	return list, nil
 }

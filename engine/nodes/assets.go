@@ -1,10 +1,11 @@
-package engine
+package nodes
 
 import (
 	"context"
 	"path"
 	"strings"
 
+	"studio/engine"
 	"studio/engine/content"
 	"studio/engine/ids"
 	"studio/engine/model/release"
@@ -17,12 +18,12 @@ import (
 // every live referrer is embargoed inherits the earliest from). Pages and
 // entries point at it through Body.Refs. It goes live with the next publish,
 // like any node.
-func (e *Engine) CreateAsset(ctx context.Context, u User, siteID string, body content.Body) (content.Node, error) {
-	if err := require(u, siteID, policy.ContentWrite); err != nil {
+func (ns *Nodes) CreateAsset(ctx context.Context, u engine.User, siteID string, body content.Body) (content.Node, error) {
+	if err := engine.Require(u, siteID, policy.ContentWrite); err != nil {
 		return content.Node{}, err
 	}
 	n := content.Node{ID: ids.New("ast"), SiteID: siteID, Kind: release.KindAsset}
-	return e.save(ctx, u, n, 0, body)
+	return ns.save(ctx, u, n, 0, body)
 }
 
 // AssetEdit is what the media editor sends: the editor's fields, the alt
@@ -59,28 +60,28 @@ func (in AssetEdit) apply(b content.Body) content.Body {
 
 // UploadAsset saves a new media file from the media editor: Studio's upload
 // form, the file and its fields in one request.
-func (e *Engine) UploadAsset(ctx context.Context, u User, siteID string, in AssetEdit) (content.Node, error) {
+func (ns *Nodes) UploadAsset(ctx context.Context, u engine.User, siteID string, in AssetEdit) (content.Node, error) {
 	body := in.apply(content.Body{})
 	if body.Lang == "" {
-		lang, err := e.siteLang(ctx, siteID)
+		lang, err := ns.siteLang(ctx, siteID)
 		if err != nil {
 			return content.Node{}, err
 		}
 		body.Lang = lang
 	}
-	return e.CreateAsset(ctx, u, siteID, body)
+	return ns.CreateAsset(ctx, u, siteID, body)
 }
 
 // EditAsset saves a new version of a media file the person last saw at
 // expectedRev: its fields, its alt text and, when in.Data is set, its file.
 // The rules of SaveNode hold (a held node is locked, a stale rev refused).
-func (e *Engine) EditAsset(ctx context.Context, u User, siteID, id string, expectedRev int64, in AssetEdit) (content.Node, error) {
-	d, err := e.node(ctx, siteID, id)
+func (ns *Nodes) EditAsset(ctx context.Context, u engine.User, siteID, id string, expectedRev int64, in AssetEdit) (content.Node, error) {
+	d, err := ns.node(ctx, siteID, id)
 	if err != nil {
 		return content.Node{}, err
 	}
 	if d.Kind != release.KindAsset {
-		return content.Node{}, refuse(release.CodeBadNodeKind, "")
+		return content.Node{}, engine.Refuse(release.CodeBadNodeKind, "")
 	}
-	return e.update(ctx, u, siteID, id, expectedRev, in.apply)
+	return ns.update(ctx, u, siteID, id, expectedRev, in.apply)
 }

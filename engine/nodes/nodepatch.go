@@ -1,8 +1,9 @@
-package engine
+package nodes
 
 import (
 	"context"
 
+	"studio/engine"
 	"studio/engine/content"
 )
 
@@ -41,6 +42,6 @@ func (p NodePatch) Apply(b content.Body) content.Body {
 // a new version of a node the person last saw at expectedRev. The same
 // rules hold: a held node is locked (§6.2), a stale rev is refused, and the
 // body is checked before it is saved.
-func (e *Engine) PatchNode(ctx context.Context, u User, siteID, id string, expectedRev int64, p NodePatch) (content.Node, error) {
-	return e.update(ctx, u, siteID, id, expectedRev, p.Apply)
+func (ns *Nodes) PatchNode(ctx context.Context, u engine.User, siteID, id string, expectedRev int64, p NodePatch) (content.Node, error) {
+	return ns.update(ctx, u, siteID, id, expectedRev, p.Apply)
 }
