@@ -320,7 +320,7 @@ func TestAPIDrafts(t *testing.T) {
 		if status != 200 || out["status"] != "approval-pending" || got["state"] != "awaiting_approval" || got["id"] != id {
 			t.Fatalf("schedule: %d %v", status, out)
 		}
-		list, err := a.eng.Approvals(ctx, a.editor, a.site.ID)
+		list, err := a.releases.Approvals(ctx, a.editor, a.site.ID)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -15,6 +15,7 @@ import (
 	"studio/engine/automations"
 	"studio/engine/gates"
 	"studio/engine/nodes"
+	"studio/engine/releases"
 	"studio/engine/scheduler"
 	"studio/engine/services"
 	"studio/engine/setup"
@@ -63,8 +64,10 @@ type testApp struct {
 	clock settledClock
 	eng   *engine.Engine
 	nodes *nodes.Nodes
-	sched *scheduler.Scheduler // the handlers' backstop (no loop runs)
-	gates *gates.Gates
+	// releases is the release use cases (svc.Releases).
+	releases *releases.Releases
+	sched    *scheduler.Scheduler // the handlers' backstop (no loop runs)
+	gates    *gates.Gates
 	// identity is the handlers' people use cases: its sign-in throttle is
 	// the one the sign-in form counts on.
 	identity *identity.Identity
@@ -145,6 +148,7 @@ func emptyApp(t *testing.T, opts ...handlers.Option) *testApp {
 	a.sched, a.gates, a.identity, a.aut, a.agents, a.setup = svc.Scheduler, svc.Gates, svc.Identity, svc.Automations, svc.Agents, svc.Setup
 	a.people = svc.People
 	a.nodes = svc.Nodes
+	a.releases = svc.Releases
 	sched := a.sched
 	stop := func() {}
 	h = handlers.New(svc, sessions, log, append([]handlers.Option{handlers.WithPublicURL(srv.URL), handlers.WithCDNMaxAge(testCDNMaxAge),
@@ -238,7 +242,7 @@ func (a *testApp) scheduleAt(t *testing.T, u engine.User, node content.Node, dat
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := a.eng.ScheduleNode(context.Background(), u, engine.ScheduleInput{SiteID: a.site.ID, NodeID: node.ID,
+	r, err := a.releases.ScheduleNode(context.Background(), u, releases.ScheduleInput{SiteID: a.site.ID, NodeID: node.ID,
 		ExpectedRev: d.Rev, Date: date, Time: clock})
 	if err != nil {
 		t.Fatal(err)
@@ -263,7 +267,7 @@ func (a *testApp) request(t *testing.T, body content.Body, clock string) string 
 	t.Helper()
 	n := a.createNode(t, release.KindPage, body)
 	r := a.scheduleAt(t, a.contributor, n, "2026-11-02", clock)
-	list, err := a.eng.Approvals(context.Background(), a.editor, a.site.ID)
+	list, err := a.releases.Approvals(context.Background(), a.editor, a.site.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -276,9 +280,9 @@ func (a *testApp) request(t *testing.T, body content.Body, clock string) string 
 	return ""
 }
 
-func (a *testApp) release(t *testing.T, id string) engine.ReleaseRow {
+func (a *testApp) release(t *testing.T, id string) releases.ReleaseRow {
 	t.Helper()
-	r, err := a.eng.Release(context.Background(), a.editor, a.site.ID, id)
+	r, err := a.releases.Release(context.Background(), a.editor, a.site.ID, id)
 	if err != nil {
 		t.Fatal(err)
 	}

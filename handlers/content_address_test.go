@@ -15,9 +15,9 @@ import (
 	"testing"
 	"time"
 
-	"studio/engine"
 	"studio/engine/content"
 	"studio/engine/model/release"
+	"studio/engine/releases"
 )
 
 // TestContentAddressesStudio: Studio refuses an address another node has,
@@ -118,7 +118,7 @@ func TestApprovalAddressChange(t *testing.T) {
 		t.Fatal(err)
 	}
 	a.scheduleAt(t, a.contributor, a.live, "2026-11-02", "11:00")
-	list, err := a.eng.Approvals(ctx, a.editor, a.site.ID)
+	list, err := a.releases.Approvals(ctx, a.editor, a.site.ID)
 	if err != nil || len(list) != 1 {
 		t.Fatalf("approvals: %v %v", list, err)
 	}
@@ -306,11 +306,11 @@ func TestContentListStatuses(t *testing.T) {
 	ctx := context.Background()
 	a.scheduleAt(t, a.editor, a.draft, "2026-11-03", "09:00")
 	c := a.signedIn(t, a.editor)
-	takeDown, err := a.eng.CreateDraft(ctx, a.editor, engine.DraftInput{SiteID: a.site.ID, Title: "Take down", RemoveIDs: []string{a.page.ID}})
+	takeDown, err := a.releases.CreateDraft(ctx, a.editor, releases.DraftInput{SiteID: a.site.ID, Title: "Take down", RemoveIDs: []string{a.page.ID}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.eng.ScheduleRelease(ctx, a.editor, a.site.ID, takeDown.ID, takeDown.Rev, "2026-12-22", "00:00"); err != nil {
+	if _, err := a.releases.ScheduleRelease(ctx, a.editor, a.site.ID, takeDown.ID, takeDown.Rev, "2026-12-22", "00:00"); err != nil {
 		t.Fatal(err)
 	}
 	long := strings.Repeat("x", 200)

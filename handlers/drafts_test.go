@@ -27,7 +27,7 @@ func (a *testApp) draftRoute(t *testing.T, pattern string) (string, url.Values, 
 		return "", nil, false
 	}
 	extra := a.createNode(t, release.KindPage, content.Body{Title: "Results", Slug: "results", Status: content.StatusDraft})
-	rel, err := a.eng.NewRelease(context.Background(), a.editor, a.site.ID, "Autumn launch", []string{a.draft.ID, extra.ID})
+	rel, err := a.releases.NewRelease(context.Background(), a.editor, a.site.ID, "Autumn launch", []string{a.draft.ID, extra.ID})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -204,7 +204,7 @@ func TestDraftReleaseApprovalAndOverlaps(t *testing.T) {
 	ctx := context.Background()
 	a := newApp(t)
 	budget := a.otherDraft(t)
-	draft, err := a.eng.NewRelease(ctx, a.contributor, a.site.ID, "Budget week", []string{budget.ID, a.draft.ID})
+	draft, err := a.releases.NewRelease(ctx, a.contributor, a.site.ID, "Budget week", []string{budget.ID, a.draft.ID})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -240,7 +240,7 @@ func TestDraftReleaseApprovalAndOverlaps(t *testing.T) {
 	if rel.State != release.StateAwaitingApproval {
 		t.Fatalf("state %s, want awaiting_approval", rel.State)
 	}
-	list, err := a.eng.Approvals(ctx, a.editor, a.site.ID)
+	list, err := a.releases.Approvals(ctx, a.editor, a.site.ID)
 	if err != nil {
 		t.Fatal(err)
 	}

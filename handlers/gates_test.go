@@ -224,7 +224,7 @@ func TestGatesCard(t *testing.T) {
 				Form: withToken(gateForm(b.nodeRev(t, b.live.ID), "reason", "Early."), tok), ExpectedStatus: http.StatusForbidden},
 		})
 		// The approval page shows the gate change; approving publishes it.
-		list, err := b.eng.Approvals(context.Background(), b.editor, b.site.ID)
+		list, err := b.releases.Approvals(context.Background(), b.editor, b.site.ID)
 		if err != nil || len(list) != 1 {
 			t.Fatalf("approvals %v %v", list, err)
 		}

@@ -122,7 +122,7 @@ func TestAPIRequestsRunTheBackstop(t *testing.T) {
 	if err != nil || hb.Trigger != "request" {
 		t.Fatalf("heartbeat after an API request: %+v, %v; want a request's tick", hb, err)
 	}
-	got, err := a.eng.Release(ctx, a.editor, a.site.ID, r.ID)
+	got, err := a.releases.Release(ctx, a.editor, a.site.ID, r.ID)
 	if err != nil || got.State != release.StatePublished {
 		t.Fatalf("release after the backstop: %s, %v; want published", got.State, err)
 	} // The tick recorded how late its oldest due item was (§8.7), and

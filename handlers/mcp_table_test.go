@@ -14,6 +14,7 @@ import (
 	"studio/engine/content"
 	"studio/engine/model/release"
 	"studio/engine/policy"
+	"studio/engine/releases"
 )
 
 // What a write tool's call came to, as an agent sees it.
@@ -105,7 +106,7 @@ func (a *testApp) cellOf(t *testing.T, s *sdk.ClientSession, tool, tag string) s
 		return a.createNode(t, release.KindContentEntry, content.Body{Title: "Draft " + slug, Slug: slug, Lang: "en",
 			Status: content.StatusDraft, Text: "Words."})
 	}
-	live := func(from *time.Time) engine.NodeDetail {
+	live := func(from *time.Time) releases.NodeDetail {
 		now := a.clock.Now()
 		body := content.Body{Title: "Live " + slug, Slug: slug, Lang: "en", Status: content.StatusPublished, PublishedAt: &now,
 			Text: "Words."}
@@ -122,7 +123,7 @@ func (a *testApp) cellOf(t *testing.T, s *sdk.ClientSession, tool, tag string) s
 		}
 		return d
 	}
-	scheduled := func() engine.ReleaseRow {
+	scheduled := func() releases.ReleaseRow {
 		r := a.scheduleAt(t, a.editor, draft(), "2026-11-02", "12:00") // the Editor's, approved
 		return a.release(t, r.ID)
 	}
@@ -164,7 +165,7 @@ func (a *testApp) cellOf(t *testing.T, s *sdk.ClientSession, tool, tag string) s
 	}
 	e, _ := out["error"].(map[string]any)
 	switch e["code"] {
-	case engine.CodeWaitsForPerson:
+	case releases.CodeWaitsForPerson:
 		return cellWaits
 	case engine.CodeModeRefused:
 		return cellMode

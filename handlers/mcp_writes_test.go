@@ -18,6 +18,7 @@ import (
 	"studio/engine/content"
 	"studio/engine/model/release"
 	"studio/engine/policy"
+	"studio/engine/releases"
 )
 
 // The write tools over real HTTP with the go-sdk client and keys minted by
@@ -126,13 +127,13 @@ func TestMCPWriteToolsManual(t *testing.T) {
 	}
 
 	out, res := callTool(t, s, "cancel_schedule", map[string]any{"siteId": site, "releaseId": id, "expectedRev": r.Rev})
-	toolError(t, "cancel in manual", out, res, engine.CodeWaitsForPerson)
+	toolError(t, "cancel in manual", out, res, releases.CodeWaitsForPerson)
 	if after := a.release(t, id); after.State != r.State || after.Rev != r.Rev {
 		t.Fatalf("a refused cancel changed the release: %s rev %d", after.State, after.Rev)
 	}
 
 	// The agent never approves: a person does, once, and T publishes it.
-	if _, err := a.eng.Approve(context.Background(), a.editor, site, apr); err != nil {
+	if _, err := a.releases.Approve(context.Background(), a.editor, site, apr); err != nil {
 		t.Fatal(err)
 	}
 	a.tickAt(t, noon.Add(-time.Second))
@@ -248,7 +249,7 @@ func TestMCPAutoApprovals(t *testing.T) {
 	if r := a.release(t, later); out["status"] != "scheduled" || r.Approval == nil || r.Approval.Kind != release.ApprovalAuto {
 		t.Fatalf("a move into the window in auto: %v / %+v", out, r.Approval)
 	}
-	if waiting, _ := a.eng.WaitingRequestsOf(context.Background(), a.editor, site, []string{later}); len(waiting) != 0 {
+	if waiting, _ := a.releases.WaitingRequestsOf(context.Background(), a.editor, site, []string{later}); len(waiting) != 0 {
 		t.Fatalf("the old request still waits: %+v", waiting)
 	}
 	third := a.createNode(t, release.KindContentEntry, content.Body{Title: "Markets at noon", Slug: "markets-noon",
@@ -265,7 +266,7 @@ func TestMCPAutoApprovals(t *testing.T) {
 	before := a.liveSnapshot(t)
 	a.tickAt(t, start.Add(2*time.Hour))
 	got := a.release(t, soon)
-	if got.State != release.StateExpired || got.Outcome == nil || got.Outcome.Reason != engine.ReasonCreatorRemoved {
+	if got.State != release.StateExpired || got.Outcome == nil || got.Outcome.Reason != releases.ReasonCreatorRemoved {
 		t.Fatalf("a revoked key's auto approval at T: %s %+v", got.State, got.Outcome)
 	}
 	if a.liveSnapshot(t) != before {
@@ -451,23 +452,23 @@ func TestMCPRequestHorizonBindsEveryAgent(t *testing.T) {
 	s, _ := a.agentSession(t, base, policy.ModeManual)
 	site := a.site.ID
 	at := func(d time.Duration) map[string]any { return map[string]any{"at": start.Add(d).Format(time.RFC3339)} }
-	releases := a.releaseCount(t)
+	before := a.releaseCount(t)
 	out, res := callTool(t, s, "schedule_release", map[string]any{"siteId": site, "nodeIds": []string{a.draft.ID},
-		"when": at(engine.RequestHorizon + time.Hour)})
-	toolError(t, "an Editor's agent 31 days ahead", out, res, engine.CodeTooFarForRequest)
-	if got := a.releaseCount(t); got != releases {
-		t.Fatalf("a refused request wrote a release: %d, was %d", got, releases)
+		"when": at(releases.RequestHorizon + time.Hour)})
+	toolError(t, "an Editor's agent 31 days ahead", out, res, releases.CodeTooFarForRequest)
+	if got := a.releaseCount(t); got != before {
+		t.Fatalf("a refused request wrote a release: %d, was %d", got, before)
 	}
 	out = okTool(t, s, "schedule_release", map[string]any{"siteId": site, "nodeIds": []string{a.draft.ID},
-		"when": at(engine.RequestHorizon - time.Hour)})
+		"when": at(releases.RequestHorizon - time.Hour)})
 	id, rev := releaseIDOf(t, out)
 	if out["status"] != "approval-pending" {
 		t.Fatalf("29 days ahead: %v", out)
 	}
 	out, res = callTool(t, s, "reschedule", map[string]any{"siteId": site, "releaseId": id, "expectedRev": rev,
 		"when": at(366 * 24 * time.Hour)})
-	toolError(t, "an agent's move a year ahead", out, res, engine.CodeTooFarForRequest)
-	if r := a.release(t, id); r.Rev != rev || !r.ExecuteAt.Equal(start.Add(engine.RequestHorizon-time.Hour)) {
+	toolError(t, "an agent's move a year ahead", out, res, releases.CodeTooFarForRequest)
+	if r := a.release(t, id); r.Rev != rev || !r.ExecuteAt.Equal(start.Add(releases.RequestHorizon-time.Hour)) {
 		t.Fatalf("a refused move changed the release: rev %d, at %v", r.Rev, r.ExecuteAt)
 	}
 	// The Editor herself may schedule a year ahead: the rule binds agents,

@@ -16,6 +16,7 @@ import (
 	"studio/engine/model/automation"
 	"studio/engine/model/release"
 	"studio/engine/policy"
+	"studio/engine/releases"
 	"studio/handlers"
 )
 
@@ -69,7 +70,7 @@ func newZeta(t *testing.T, a *testApp) zeta {
 		Status: content.StatusDraft, Text: "Zeta soon."})
 	later := node(z.owner, release.KindPage, content.Body{Title: "Zeta later", Slug: "zeta-later", Lang: "en", Status: content.StatusDraft})
 	schedule := func(u engine.User, n content.Node) release.Release {
-		r, err := a.eng.ScheduleNode(ctx, u, engine.ScheduleInput{SiteID: z.site.ID, NodeID: n.ID, ExpectedRev: n.Rev,
+		r, err := a.releases.ScheduleNode(ctx, u, releases.ScheduleInput{SiteID: z.site.ID, NodeID: n.ID, ExpectedRev: n.Rev,
 			Date: "2026-11-04", Time: "10:00"})
 		if err != nil {
 			t.Fatal(err)
@@ -78,7 +79,7 @@ func newZeta(t *testing.T, a *testApp) zeta {
 	}
 	z.release = schedule(z.owner, later).ID
 	asked := schedule(z.contributor, z.draft)
-	list, err := a.eng.Approvals(ctx, z.owner, z.site.ID)
+	list, err := a.releases.Approvals(ctx, z.owner, z.site.ID)
 	if err != nil || len(list) != 1 || list[0].Release.ID != asked.ID {
 		t.Fatalf("Zeta's approvals: %+v %v", list, err)
 	}

@@ -251,7 +251,7 @@ func (g *gatedSite) node(t *testing.T, slug string) *fixtureNode {
 // previewToken mints a preview link's token for n, expiring at expires.
 func (g *gatedSite) previewToken(t *testing.T, n *fixtureNode, expires time.Time) string {
 	t.Helper()
-	tok, err := public.New(g.eng, g.testApp.nodes, g.store).PreviewToken(context.Background(), n.ID, expires)
+	tok, err := public.New(g.testApp.releases, g.testApp.nodes, g.store).PreviewToken(context.Background(), n.ID, expires)
 	if err != nil {
 		t.Fatal(err)
 	}

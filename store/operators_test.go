@@ -11,6 +11,7 @@ import (
 	"studio/engine/identity"
 	"studio/engine/model/release"
 	"studio/engine/policy"
+	"studio/engine/releases"
 )
 
 // TestOperatorsStore (issue 16) runs on both engines: deploy tokens are
@@ -68,7 +69,7 @@ func TestOperatorsStore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := b.eng.ScheduleNode(ctx, b.editor, engine.ScheduleInput{SiteID: b.site.ID, NodeID: n.ID, ExpectedRev: n.Rev,
+	r, err := b.releases.ScheduleNode(ctx, b.editor, releases.ScheduleInput{SiteID: b.site.ID, NodeID: n.ID, ExpectedRev: n.Rev,
 		Date: "2026-11-02", Time: "10:00"})
 	if err != nil {
 		t.Fatal(err)

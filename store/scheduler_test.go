@@ -11,6 +11,7 @@ import (
 
 	"studio/engine/identity"
 	"studio/engine/nodes"
+	"studio/engine/releases"
 	"studio/engine/scheduler"
 
 	"studio/engine"
@@ -30,6 +31,7 @@ type bundle struct {
 	store       *store.Store
 	clock       *fakeclock.Clock
 	eng         *engine.Engine
+	releases    *releases.Releases
 	nodes       *nodes.Nodes
 	sched       *scheduler.Scheduler
 	site        engine.Site
@@ -57,8 +59,9 @@ func setupOn(t *testing.T, path string) *bundle {
 	}
 	t.Cleanup(func() { b.store.Close() })
 	b.eng = engine.New(b.store, b.clock, nil)
-	b.nodes = nodes.New(b.eng, b.store)
-	b.sched = scheduler.New(b.eng, b.store, nil)
+	b.releases = releases.New(b.eng, b.store)
+	b.nodes = nodes.New(b.releases, b.store)
+	b.sched = scheduler.New(b.releases, b.store, nil)
 	if b.site, err = b.eng.CreateSite(ctx, "Demo Gazette", "Europe/Istanbul"); err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +84,7 @@ func setupOn(t *testing.T, path string) *bundle {
 // schedule schedules the article for 2 November 09:00 Istanbul (06:00Z).
 func (b *bundle) schedule(t *testing.T, u engine.User) release.Release {
 	t.Helper()
-	r, err := b.eng.ScheduleNode(context.Background(), u, engine.ScheduleInput{SiteID: b.site.ID, NodeID: b.article.ID,
+	r, err := b.releases.ScheduleNode(context.Background(), u, releases.ScheduleInput{SiteID: b.site.ID, NodeID: b.article.ID,
 		ExpectedRev: b.article.Rev, Date: "2026-11-02", Time: "09:00"})
 	if err != nil {
 		t.Fatal(err)
@@ -115,9 +118,9 @@ func (b *bundle) tick(t *testing.T) scheduler.TickReport {
 	return rep
 }
 
-func (b *bundle) release(t *testing.T, id string) engine.ReleaseRow {
+func (b *bundle) release(t *testing.T, id string) releases.ReleaseRow {
 	t.Helper()
-	r, err := b.eng.Release(context.Background(), engine.User{ID: "user_reader", Role: policy.Owner, SiteID: b.site.ID}, b.site.ID, id)
+	r, err := b.releases.Release(context.Background(), engine.User{ID: "user_reader", Role: policy.Owner, SiteID: b.site.ID}, b.site.ID, id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -202,7 +205,7 @@ func TestConcurrentTickersOnOneDatabasePublishOnce(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { s.Close() })
-		engines = append(engines, scheduler.New(engine.New(s, b.clock, nil), s, nil))
+		engines = append(engines, scheduler.New(releases.New(engine.New(s, b.clock, nil), s), s, nil))
 	}
 	var wg sync.WaitGroup
 	var mu sync.Mutex
@@ -291,7 +294,7 @@ func TestConflictWhenTheBaseMoved(t *testing.T) {
 	if _, err := b.nodes.Publish(ctx, b.editor, b.site.ID); err == nil {
 		t.Fatal("publish with only a held node changed should have nothing to publish")
 	}
-	if err := b.eng.Cancel(ctx, b.editor, b.site.ID, r.ID, r.Rev); err != nil {
+	if err := b.releases.Cancel(ctx, b.editor, b.site.ID, r.ID, r.Rev); err != nil {
 		t.Fatal(err)
 	}
 	n, err := b.nodes.Node(ctx, b.editor, b.site.ID, b.article.ID)
@@ -311,7 +314,7 @@ func TestConflictWhenTheBaseMoved(t *testing.T) {
 	at := b.clock.Now().Add(2 * time.Minute)
 	stale.When.At = at
 	stale.When.LocalTime = ""
-	if err := b.store.CreateRelease(ctx, engine.NewRelease{Release: stale, ExecuteAt: &at, Audit: engine.AuditEntry{Action: "test", At: b.clock.Now()}}); err != nil {
+	if err := b.store.CreateRelease(ctx, releases.NewRelease{Release: stale, ExecuteAt: &at, Audit: engine.AuditEntry{Action: "test", At: b.clock.Now()}}); err != nil {
 		t.Fatal(err)
 	}
 	b.clock.Set(at)
@@ -334,7 +337,7 @@ func TestDueWorkCarriesTheApprover(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	asked, err := b.eng.ScheduleNode(ctx, b.contributor, engine.ScheduleInput{SiteID: b.site.ID, NodeID: other.ID,
+	asked, err := b.releases.ScheduleNode(ctx, b.contributor, releases.ScheduleInput{SiteID: b.site.ID, NodeID: other.ID,
 		ExpectedRev: other.Rev, Date: "2026-11-02", Time: "09:00"})
 	if err != nil || asked.State != release.StateAwaitingApproval {
 		t.Fatalf("the contributor's request: %s, %v", asked.State, err)
@@ -343,7 +346,7 @@ func TestDueWorkCarriesTheApprover(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	seen := map[string]engine.ReleaseRow{}
+	seen := map[string]releases.ReleaseRow{}
 	for _, r := range w.Releases {
 		seen[r.ID] = r
 	}
@@ -382,7 +385,7 @@ func TestDueWorkStartsAtTheGivenSite(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, err := b.eng.ScheduleNode(ctx, u, engine.ScheduleInput{SiteID: site.ID, NodeID: node.ID, ExpectedRev: node.Rev,
+		r, err := b.releases.ScheduleNode(ctx, u, releases.ScheduleInput{SiteID: site.ID, NodeID: node.ID, ExpectedRev: node.Rev,
 			Date: "2026-11-02", Time: at})
 		if err != nil {
 			t.Fatal(err)
@@ -398,7 +401,7 @@ func TestDueWorkStartsAtTheGivenSite(t *testing.T) {
 			early = scheduleOn(s, 9, "08:59")
 		}
 	}
-	due := func(from string, limit int) []engine.ReleaseRow {
+	due := func(from string, limit int) []releases.ReleaseRow {
 		t.Helper()
 		w, err := b.store.DueWork(ctx, time.Date(2026, 11, 2, 6, 1, 0, 0, time.UTC), limit, from)
 		if err != nil {
@@ -436,7 +439,7 @@ func TestDueWorkStartsAtTheGivenSite(t *testing.T) {
 	}
 }
 
-func siteIDs(rows []engine.ReleaseRow) []string {
+func siteIDs(rows []releases.ReleaseRow) []string {
 	var out []string
 	for _, r := range rows {
 		out = append(out, r.SiteID)

@@ -14,6 +14,7 @@ import (
 	"studio/engine/fakeclock"
 	"studio/engine/model/release"
 	"studio/engine/nodes"
+	"studio/engine/releases"
 	"studio/store"
 )
 
@@ -30,7 +31,7 @@ func TestBackupAndRestore(t *testing.T) {
 	ctx := context.Background()
 	db, st := seededDatabase(t, bin, false)
 	clock := fakeclock.New(time.Now())
-	eng := engine.New(st, clock, nil)
+	eng := releases.New(engine.New(st, clock, nil), st)
 	site, editor := demoEditor(t, eng, st)
 	// 1–2 minutes ahead: not due before the restored Studio starts.
 	r := scheduleArticle(t, eng, st, site, editor, "in-the-backup", clock.Now().Add(2*time.Minute))
@@ -69,7 +70,7 @@ func TestBackupAndRestore(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer rst.Close()
-	reng := engine.New(rst, clock, nil)
+	reng := releases.New(engine.New(rst, clock, nil), rst)
 	waitPublished(t, rst, site.ID, r.ID, time.Now().Add(30*time.Second), "the restored Studio left the scheduled release")
 	if state := checkOnce(t, reng, rst, site.ID, r.ID); state != release.StatePublished {
 		t.Fatalf("release %s", state)

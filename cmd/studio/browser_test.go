@@ -14,6 +14,7 @@ import (
 	"studio/engine/gates"
 	"studio/engine/identity"
 	"studio/engine/nodes"
+	"studio/engine/releases"
 	"studio/engine/scheduler"
 	"testing"
 	"time"
@@ -36,7 +37,7 @@ type browserApp struct {
 	url      string
 	clock    *fakeclock.Clock
 	ticks    chan scheduler.TickReport
-	eng      *engine.Engine // for a test to set up what other people did without a browser
+	eng      *releases.Releases // for a test to set up what other people did without a browser
 	nodes    *nodes.Nodes
 	gates    *gates.Gates
 	store    *store.Store
@@ -59,7 +60,7 @@ func startBrowserApp(t *testing.T, now time.Time, setup ...func(demoFixture)) *b
 	t.Cleanup(func() { st.Close() })
 	clock := fakeclock.New(now)
 	a := newApp(st, clock, slog.New(slog.NewTextHandler(io.Discard, nil)), false)
-	if seeded, err := seedDemo(ctx, a.engine, st); err != nil || !seeded {
+	if seeded, err := seedDemo(ctx, a.releases, st); err != nil || !seeded {
 		t.Fatalf("seed: %v %v", seeded, err)
 	}
 	ba := newBrowserApp(a, st, clock)
@@ -74,7 +75,7 @@ func startBrowserApp(t *testing.T, now time.Time, setup ...func(demoFixture)) *b
 }
 
 func newBrowserApp(a *app, st *store.Store, clock *fakeclock.Clock) *browserApp {
-	return &browserApp{clock: clock, ticks: make(chan scheduler.TickReport, 64), eng: a.engine, nodes: a.nodes, gates: a.gates, store: st,
+	return &browserApp{clock: clock, ticks: make(chan scheduler.TickReport, 64), eng: a.releases, nodes: a.nodes, gates: a.gates, store: st,
 		sched: a.ticker, identity: a.identity, agents: a.agents, aut: a.automations}
 }
 
@@ -101,7 +102,7 @@ func (ba *browserApp) serve(t *testing.T, a *app) {
 type demoFixture struct {
 	t       *testing.T
 	ctx     context.Context
-	eng     *engine.Engine
+	eng     *releases.Releases
 	gates   *gates.Gates
 	store   *store.Store
 	sched   *scheduler.Scheduler // the app's, to tick without waiting for the loop
@@ -175,7 +176,7 @@ func (f demoFixture) schedule(u engine.User, nodeID, date, clock string) {
 	f.t.Helper()
 	d, err := f.nodes.Node(f.ctx, u, f.site.ID, nodeID)
 	must(f.t, err)
-	_, err = f.eng.ScheduleNode(f.ctx, u, engine.ScheduleInput{SiteID: f.site.ID, NodeID: nodeID, ExpectedRev: d.Rev,
+	_, err = f.eng.ScheduleNode(f.ctx, u, releases.ScheduleInput{SiteID: f.site.ID, NodeID: nodeID, ExpectedRev: d.Rev,
 		Date: date, Time: clock})
 	must(f.t, err)
 }

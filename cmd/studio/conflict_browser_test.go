@@ -8,6 +8,7 @@ import (
 
 	"studio/engine"
 	"studio/engine/content"
+	"studio/engine/releases"
 )
 
 // TestConflictResolvedByRepinningInTheBrowser: an edit of a live article is
@@ -38,7 +39,7 @@ func TestConflictResolvedByRepinningInTheBrowser(t *testing.T) {
 	}
 	schedule := func(n content.Node, clock string) string {
 		t.Helper()
-		r, err := eng.ScheduleNode(ctx, owner, engine.ScheduleInput{SiteID: site.ID, NodeID: n.ID, ExpectedRev: n.Rev,
+		r, err := eng.ScheduleNode(ctx, owner, releases.ScheduleInput{SiteID: site.ID, NodeID: n.ID, ExpectedRev: n.Rev,
 			Date: "2026-11-02", Time: clock})
 		must(t, err)
 		return r.ID

@@ -16,6 +16,7 @@ import (
 	"studio/engine"
 	"studio/engine/content"
 	"studio/engine/model/release"
+	"studio/engine/releases"
 )
 
 // TestContentInTheBrowser: the content list and the media editor as a
@@ -37,7 +38,7 @@ func TestContentInTheBrowser(t *testing.T) {
 		must(t, err)
 		_, err = f.nodes.Publish(f.ctx, editor, f.site.ID)
 		must(t, err)
-		down, err := f.eng.CreateDraft(f.ctx, editor, engine.DraftInput{SiteID: f.site.ID, Title: "Kampanya sona eriyor",
+		down, err := f.eng.CreateDraft(f.ctx, editor, releases.DraftInput{SiteID: f.site.ID, Title: "Kampanya sona eriyor",
 			RemoveIDs: []string{campaign.ID}})
 		must(t, err)
 		_, err = f.eng.ScheduleRelease(f.ctx, editor, f.site.ID, down.ID, down.Rev, "2026-12-22", "00:00")

@@ -19,6 +19,7 @@ import (
 	"studio/engine/model/release"
 	"studio/engine/nodes"
 	"studio/engine/policy"
+	"studio/engine/releases"
 )
 
 // The demo accounts. Their passwords exist only in the demo: real accounts
@@ -54,7 +55,7 @@ func demoCmd(ctx context.Context, args []string, stdout io.Writer) error {
 	}
 	seeded := false
 	if seed {
-		if seeded, err = seedDemo(ctx, engine.New(st, systemClock{}, nil), st); err != nil {
+		if seeded, err = seedDemo(ctx, releases.New(engine.New(st, systemClock{}, nil), st), st); err != nil {
 			return err
 		}
 	}
@@ -77,7 +78,7 @@ type demoStore interface {
 // seedDemo creates "Demo Gazette" with people and content, on a database
 // without sites only. Most content goes live at once; two articles stay
 // drafts for the newcomer to schedule.
-func seedDemo(ctx context.Context, eng *engine.Engine, st demoStore) (bool, error) {
+func seedDemo(ctx context.Context, eng *releases.Releases, st demoStore) (bool, error) {
 	nds := nodes.New(eng, st)
 	sites, err := eng.Sites(ctx)
 	if err != nil || len(sites) > 0 {
@@ -172,7 +173,7 @@ var demoSchedules = true
 // in the site's zone: two built-in automations (a weekly broken-link sweep,
 // a daily stale-content review), ten releases (two waiting for approval,
 // one of two articles, one taking a page down) and an embargo.
-func seedDemoSchedules(ctx context.Context, eng *engine.Engine, st demoStore, site engine.Site, owner, editor, contributor engine.User) error {
+func seedDemoSchedules(ctx context.Context, eng *releases.Releases, st demoStore, site engine.Site, owner, editor, contributor engine.User) error {
 	nds := nodes.New(eng, st)
 	loc, err := localtime.LoadZone(site.TimeZone)
 	if err != nil {
@@ -200,7 +201,7 @@ func seedDemoSchedules(ctx context.Context, eng *engine.Engine, st demoStore, si
 	if _, err := nds.Publish(ctx, owner, site.ID); err != nil {
 		return err
 	}
-	takeDown, err := eng.CreateDraft(ctx, editor, engine.DraftInput{SiteID: site.ID, Title: "Kampanya sona eriyor",
+	takeDown, err := eng.CreateDraft(ctx, editor, releases.DraftInput{SiteID: site.ID, Title: "Kampanya sona eriyor",
 		RemoveIDs: []string{campaign.ID}})
 	if err != nil {
 		return err
@@ -233,7 +234,7 @@ func seedDemoSchedules(ctx context.Context, eng *engine.Engine, st demoStore, si
 		if err != nil {
 			return err
 		}
-		if _, err := eng.ScheduleNode(ctx, s.by, engine.ScheduleInput{SiteID: site.ID, NodeID: n.ID, ExpectedRev: n.Rev,
+		if _, err := eng.ScheduleNode(ctx, s.by, releases.ScheduleInput{SiteID: site.ID, NodeID: n.ID, ExpectedRev: n.Rev,
 			Date: day(s.days), Time: s.at}); err != nil {
 			return err
 		}
@@ -266,7 +267,7 @@ func seedDemoSchedules(ctx context.Context, eng *engine.Engine, st demoStore, si
 	if err != nil {
 		return err
 	}
-	_, err = eng.ScheduleNode(ctx, editor, engine.ScheduleInput{SiteID: site.ID, NodeID: report.ID, ExpectedRev: report.Rev,
+	_, err = eng.ScheduleNode(ctx, editor, releases.ScheduleInput{SiteID: site.ID, NodeID: report.ID, ExpectedRev: report.Rev,
 		Date: day(12), Time: "09:00"})
 	return err
 }

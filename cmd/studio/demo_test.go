@@ -14,6 +14,7 @@ import (
 	"studio/engine/localtime"
 	"studio/engine/model/release"
 	"studio/engine/nodes"
+	"studio/engine/releases"
 	"studio/engine/scheduler"
 	"studio/store"
 )
@@ -36,7 +37,7 @@ func TestDemoSchedules(t *testing.T) {
 	}
 	defer st.Close()
 	now := time.Date(2026, 11, 2, 5, 0, 0, 0, time.UTC) // Monday, 08:00 in Istanbul
-	eng := engine.New(st, fakeclock.New(now), nil)
+	eng := releases.New(engine.New(st, fakeclock.New(now), nil), st)
 	if seeded, err := seedDemo(ctx, eng, st); err != nil || !seeded {
 		t.Fatalf("seed: %v %v", seeded, err)
 	}

@@ -10,6 +10,7 @@ import (
 	"studio/engine"
 	"studio/engine/fakeclock"
 	"studio/engine/model/release"
+	"studio/engine/releases"
 )
 
 // TestTwoInstancesShareOnePostgreSQL starts two `studio serve` processes on
@@ -28,7 +29,7 @@ func TestTwoInstancesShareOnePostgreSQL(t *testing.T) {
 	// Made on a clock three minutes behind: due on the real clock the
 	// instances use when they start, and they catch up as they start.
 	clock := fakeclock.New(time.Now().Add(-3 * time.Minute))
-	eng := engine.New(st, clock, nil)
+	eng := releases.New(engine.New(st, clock, nil), st)
 	site, editor := demoEditor(t, eng, st)
 	due := scheduleArticle(t, eng, st, site, editor, "due-at-start", clock.Now().Add(2*time.Minute))
 	// The first whole minute at least 31 s away on the real clock: the fast

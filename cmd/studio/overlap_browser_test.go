@@ -7,6 +7,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"studio/engine"
+	"studio/engine/releases"
 )
 
 // TestOverlapShownInTheBrowser: the Welcome article is scheduled alone at
@@ -27,7 +28,7 @@ func TestOverlapShownInTheBrowser(t *testing.T) {
 	body.Text += "\n\nUpdated for 09:00."
 	n, err := demo.nodes.SaveNode(ctx, owner, site.ID, d.ID, d.Rev, body)
 	must(t, err)
-	first, err := eng.ScheduleNode(ctx, owner, engine.ScheduleInput{SiteID: site.ID, NodeID: n.ID, ExpectedRev: n.Rev,
+	first, err := eng.ScheduleNode(ctx, owner, releases.ScheduleInput{SiteID: site.ID, NodeID: n.ID, ExpectedRev: n.Rev,
 		Date: "2026-11-02", Time: "09:00"})
 	must(t, err)
 	draft, err := eng.NewRelease(ctx, owner, site.ID, "Evening edition", []string{welcome})

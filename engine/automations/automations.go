@@ -31,6 +31,7 @@ import (
 	"studio/engine/model/release"
 	"studio/engine/policy"
 	"studio/engine/recurrence"
+	"studio/engine/releases"
 )
 
 // Automation is a site's recurring job (RFC §4.3) as Studio keeps it.
@@ -155,7 +156,7 @@ type Deletion struct {
 	SiteID, ID string
 	Rev        int64
 	Now        time.Time
-	Denials    []engine.Decision
+	Denials    []releases.Decision
 	Audit      engine.AuditEntry
 }
 
@@ -165,7 +166,7 @@ type Store interface {
 	// RunTrail is what a run left, from its audit rows and its requests.
 	RunTrail(ctx context.Context, siteID, runID string) (Trail, error)
 	// ScheduleSettings are the site's (its kill switch).
-	ScheduleSettings(ctx context.Context, siteID string) (engine.ScheduleSettings, error)
+	ScheduleSettings(ctx context.Context, siteID string) (releases.ScheduleSettings, error)
 	// AutomationWrites counts the site's audit rows in [from, to) that
 	// carry an automation: its automations' writes (§11.5).
 	AutomationWrites(ctx context.Context, siteID string, from, to time.Time) (int, error)
@@ -191,8 +192,8 @@ type Store interface {
 	DeleteAutomation(ctx context.Context, d Deletion) error
 	// WaitingApprovals lists the site's waiting approval requests, and
 	// Release reads one release (the requests an automation's runs filed).
-	WaitingApprovals(ctx context.Context, siteID string) ([]engine.ApprovalRequest, error)
-	Release(ctx context.Context, siteID, id string) (engine.ReleaseRow, error)
+	WaitingApprovals(ctx context.Context, siteID string) ([]releases.ApprovalRequest, error)
+	Release(ctx context.Context, siteID, id string) (releases.ReleaseRow, error)
 	// StartRun inserts r (a person's run now) as the automation's open run
 	// and makes the automation due at r's occurrence, guarded on the
 	// automation's rev and on no run being open; engine.ErrConflict
@@ -280,7 +281,7 @@ type AutomationAbilities struct {
 }
 
 // AbilitiesFor is what u may do with a now, on a site whose kill switch is
-// sitePaused or not (engine.ScheduleSettings.Paused).
+// sitePaused or not (releases.ScheduleSettings.Paused).
 func AbilitiesFor(u engine.User, a Automation, sitePaused bool) AutomationAbilities {
 	if !AbilitiesOf(u).Manage {
 		return AutomationAbilities{}

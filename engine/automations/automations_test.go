@@ -326,7 +326,7 @@ func TestAbilitiesAreTheUseCasesAnswers(t *testing.T) {
 			}
 		},
 		"SitePaused": func(b *testBundle, a automations.Automation) {
-			cur, err := b.Eng.ScheduleSettings(ctx, b.Editor, b.Site.ID)
+			cur, err := b.Releases.ScheduleSettings(ctx, b.Editor, b.Site.ID)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -385,7 +385,7 @@ func TestAbilitiesAreTheUseCasesAnswers(t *testing.T) {
 					if who == "Author" {
 						u = b.Author
 					}
-					set, err := b.Eng.ScheduleSettings(ctx, b.Editor, b.Site.ID)
+					set, err := b.Releases.ScheduleSettings(ctx, b.Editor, b.Site.ID)
 					if err != nil {
 						t.Fatal(err)
 					}

@@ -47,7 +47,7 @@ func setup(t testing.TB) *testBundle {
 	b := &testBundle{Bundle: enginetest.New(t), ids: map[string]string{}}
 	b.ids["election-night"] = b.Article.ID // the fixture's own draft
 	b.jobs = jobs.New(b.Eng, b.Store, lazyRenderer{&b.site})
-	b.site = site.New(b.Eng, public.New(b.Eng, b.Nodes, b.Store), nil, site.Options{NotFounds: b.jobs})
+	b.site = site.New(b.Eng, public.New(b.Releases, b.Nodes, b.Store), nil, site.Options{NotFounds: b.jobs})
 	return b
 }
 

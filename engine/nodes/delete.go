@@ -6,6 +6,7 @@ import (
 
 	"studio/engine"
 	"studio/engine/policy"
+	"studio/engine/releases"
 )
 
 // DeleteNode deletes a page or an entry the person last saw at expectedRev.
@@ -25,7 +26,7 @@ func (ns *Nodes) DeleteNode(ctx context.Context, u engine.User, siteID, id strin
 		return engine.Refuse(engine.CodeForbidden, "") // someone else's node, at the own level
 	}
 	if d.Held != nil {
-		return engine.LockedBy(d.Held)
+		return releases.LockedBy(d.Held)
 	}
 	if d.Rev != expectedRev {
 		return engine.Refuse(engine.CodeStale, "")

@@ -8,6 +8,7 @@ import (
 	"studio/engine/content"
 	"studio/engine/model/release"
 	"studio/engine/policy"
+	"studio/engine/releases"
 )
 
 // NodesPerPage is how many nodes a page of the content list shows.
@@ -48,7 +49,7 @@ var NodeTimings = []NodeTiming{TimingScheduled, TimingEmbargoed, TimingExpiring}
 
 // NodeList is one page of the content list.
 type NodeList struct {
-	Nodes  []engine.NodeDetail
+	Nodes  []releases.NodeDetail
 	Filter NodeFilter // as applied: the values Studio does not know dropped
 	Page   int        // from 1
 	More   bool       // a next page exists
@@ -119,7 +120,7 @@ func (ns *Nodes) ListNodes(ctx context.Context, u engine.User, siteID string, f 
 		return NodeList{}, err
 	}
 	for _, n := range nodes {
-		list.Nodes = append(list.Nodes, engine.NodeDetailOf(n, live, held))
+		list.Nodes = append(list.Nodes, releases.NodeDetailOf(n, live, held))
 	}
 	return list, nil
 }

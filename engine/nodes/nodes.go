@@ -11,11 +11,12 @@ import (
 	"studio/engine/ids"
 	"studio/engine/model/release"
 	"studio/engine/policy"
+	"studio/engine/releases"
 )
 
 // Nodes lists a site's working copy with what is live and what is held,
 // for someone who reads its content.
-func (ns *Nodes) Nodes(ctx context.Context, u engine.User, siteID string) ([]engine.NodeDetail, error) {
+func (ns *Nodes) Nodes(ctx context.Context, u engine.User, siteID string) ([]releases.NodeDetail, error) {
 	if err := engine.Require(u, siteID, policy.ContentRead); err != nil {
 		return nil, err
 	}
@@ -23,22 +24,22 @@ func (ns *Nodes) Nodes(ctx context.Context, u engine.User, siteID string) ([]eng
 	if err != nil {
 		return nil, err
 	}
-	live, held, err := ns.eng.LiveAndHeld(ctx, siteID, "")
+	live, held, err := ns.rel.LiveAndHeld(ctx, siteID, "")
 	if err != nil {
 		return nil, err
 	}
-	out := make([]engine.NodeDetail, len(nodes))
+	out := make([]releases.NodeDetail, len(nodes))
 	for i, n := range nodes {
-		out[i] = engine.NodeDetailOf(n, live, held)
+		out[i] = releases.NodeDetailOf(n, live, held)
 	}
 	return out, nil
 }
 
 // Node returns one node of a site with what is live and what is held, for
 // someone who reads its content.
-func (ns *Nodes) Node(ctx context.Context, u engine.User, siteID, id string) (engine.NodeDetail, error) {
+func (ns *Nodes) Node(ctx context.Context, u engine.User, siteID, id string) (releases.NodeDetail, error) {
 	if err := engine.Require(u, siteID, policy.ContentRead); err != nil {
-		return engine.NodeDetail{}, err
+		return releases.NodeDetail{}, err
 	}
 	return ns.node(ctx, siteID, id)
 }
@@ -107,7 +108,7 @@ func (ns *Nodes) update(ctx context.Context, u engine.User, siteID, id string, e
 		return content.Node{}, engine.Refuse(engine.CodeForbidden, "") // someone else's node, at the own level
 	}
 	if d.Held != nil {
-		return content.Node{}, engine.LockedBy(d.Held)
+		return content.Node{}, releases.LockedBy(d.Held)
 	}
 	if d.Rev != expectedRev {
 		return content.Node{}, engine.Refuse(engine.CodeStale, "")
@@ -135,7 +136,7 @@ func (ns *Nodes) save(ctx context.Context, u engine.User, n content.Node, expect
 		}
 		body.Data = data
 	}
-	if err := ns.eng.CheckAddress(ctx, n, body); err != nil {
+	if err := ns.rel.CheckAddress(ctx, n, body); err != nil {
 		return content.Node{}, err
 	}
 	if n.Kind != release.KindAsset {
@@ -166,13 +167,13 @@ func (ns *Nodes) PendingRefs(ctx context.Context, siteID string) (next []release
 	if err != nil {
 		return nil, 0, err
 	}
-	live, held, err := ns.eng.LiveAndHeld(ctx, siteID, "")
+	live, held, err := ns.rel.LiveAndHeld(ctx, siteID, "")
 	if err != nil {
 		return nil, 0, err
 	}
 	changed = len(live) // every live node not in the working copy was deleted
 	for _, wn := range working {
-		n := engine.NodeDetailOf(wn, live, held)
+		n := releases.NodeDetailOf(wn, live, held)
 		if n.Live != nil {
 			changed--
 		}
@@ -287,7 +288,7 @@ func (ns *Nodes) dateFirstPublished(ctx context.Context, u engine.User, siteID s
 	if len(due) == 0 {
 		return nil // the usual case reads nothing more
 	}
-	live, held, err := ns.eng.LiveAndHeld(ctx, siteID, "")
+	live, held, err := ns.rel.LiveAndHeld(ctx, siteID, "")
 	if err != nil {
 		return err
 	}

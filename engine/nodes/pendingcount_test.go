@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"studio/engine"
 	"studio/engine/content"
 	"studio/engine/model/release"
+	"studio/engine/releases"
 )
 
 // TestPendingCountIsPendingRefs: the content list's count of changes
@@ -67,7 +67,7 @@ func TestPendingCountIsPendingRefs(t *testing.T) {
 						continue
 					}
 					d := b.NodeOn(t, b.Site.ID, id)
-					r, err := b.Eng.ScheduleNode(ctx, b.Editor, engine.ScheduleInput{SiteID: b.Site.ID, NodeID: id, ExpectedRev: d.Rev,
+					r, err := b.Releases.ScheduleNode(ctx, b.Editor, releases.ScheduleInput{SiteID: b.Site.ID, NodeID: id, ExpectedRev: d.Rev,
 						Date: "2026-11-03", Time: fmt.Sprintf("%02d:00", 9+rng.IntN(10))})
 					if err == nil {
 						held[id], what = r.ID, "schedule"
@@ -75,7 +75,7 @@ func TestPendingCountIsPendingRefs(t *testing.T) {
 				case op == 4:
 					for id, rid := range held {
 						r := b.Release(t, rid)
-						if err := b.Eng.Unschedule(ctx, b.Editor, b.Site.ID, rid, r.Rev); err != nil {
+						if err := b.Releases.Unschedule(ctx, b.Editor, b.Site.ID, rid, r.Rev); err != nil {
 							t.Fatal(err)
 						}
 						delete(held, id)

@@ -7,6 +7,7 @@ import (
 	"studio/engine"
 	"studio/engine/model/release"
 	"studio/engine/nodes"
+	"studio/engine/releases"
 	"studio/store"
 )
 
@@ -17,7 +18,7 @@ type cancelBetweenReads struct {
 	cancel func()
 }
 
-func (c *cancelBetweenReads) HeldNodes(ctx context.Context, siteID, nodeID string) (map[string]engine.Held, error) {
+func (c *cancelBetweenReads) HeldNodes(ctx context.Context, siteID, nodeID string) (map[string]releases.Held, error) {
 	if f := c.cancel; f != nil {
 		c.cancel = nil
 		f()
@@ -34,9 +35,9 @@ func TestPublishStraddlingACancelPublishesNothingStale(t *testing.T) {
 	ctx := context.Background()
 	r := b.Schedule(t, b.Editor, b.Article, "2026-11-02", "09:00") // promotes the draft
 	racer := &cancelBetweenReads{Store: b.Store}
-	eng := engine.New(racer, b.Clock, nil)
+	eng := releases.New(engine.New(racer, b.Clock, nil), racer)
 	racer.cancel = func() {
-		if err := b.Eng.Cancel(ctx, b.Editor, b.Site.ID, r.ID, b.Release(t, r.ID).Rev); err != nil {
+		if err := b.Releases.Cancel(ctx, b.Editor, b.Site.ID, r.ID, b.Release(t, r.ID).Rev); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"studio/engine"
 	"studio/engine/model/release"
 	"studio/engine/policy"
+	"studio/engine/releases"
 )
 
 // HistoryKind is a family of the site's history (issue 15's History page):
@@ -94,7 +95,7 @@ type AuditRow struct {
 type HistoryRow struct {
 	AuditRow
 	// Release is the release it was about, when it still exists.
-	Release *engine.ReleaseRow
+	Release *releases.ReleaseRow
 	// OnBehalfOf is the person the scheduler acted for (the approver of
 	// the release it published), nil for an act of a person or agent.
 	OnBehalfOf *release.Actor
@@ -148,7 +149,7 @@ func (ns *Nodes) SiteHistory(ctx context.Context, u engine.User, siteID string, 
 			ids = append(ids, r.ReleaseID)
 		}
 	}
-	releases := map[string]*engine.ReleaseRow{}
+	releases := map[string]*releases.ReleaseRow{}
 	if len(ids) > 0 {
 		rs, err := ns.store.ReleasesByID(ctx, siteID, ids)
 		if err != nil {

@@ -6,11 +6,10 @@
 // site's history. Its Store is the narrow part of storage these need;
 // package store implements it.
 //
-// It sits above the kernel (package engine: Clock, User and its scopes,
-// Site, refusals, audit). The node reads the release use cases share with
-// it (a node's detail with its live version and its hold, the address rule)
-// are still the root's until the release use cases leave it too
-// (issue 37); the root imports no node use case.
+// It sits above engine/releases, whose node reads it shares (a node's
+// detail with its live version and its hold, the address rule) and whose
+// embedded kernel gives it the clock; neither the kernel nor the release
+// use cases import it.
 package nodes
 
 import (
@@ -20,21 +19,23 @@ import (
 	"studio/engine"
 	"studio/engine/content"
 	"studio/engine/model/release"
+	"studio/engine/releases"
 )
 
 // Nodes is the node use cases of one process: pages, entries and media
 // files, their addresses, the content list, a site's whole publish and its
 // history.
 type Nodes struct {
-	eng   *engine.Engine
+	rel   *releases.Releases
 	store Store
 }
 
-// New wires the node use cases on the kernel eng and store.
-func New(eng *engine.Engine, store Store) *Nodes { return &Nodes{eng: eng, store: store} }
+// New wires the node use cases beside the release use cases rel (whose
+// embedded kernel gives them the clock) on store.
+func New(rel *releases.Releases, store Store) *Nodes { return &Nodes{rel: rel, store: store} }
 
 // now is the kernel clock's time.
-func (ns *Nodes) now() time.Time { return ns.eng.Now() }
+func (ns *Nodes) now() time.Time { return ns.rel.Now() }
 
 // Store is what the node use cases need from storage. Every write is one
 // transaction with its audit row; guarded writes return engine.ErrConflict
@@ -54,7 +55,7 @@ type Store interface {
 	DeleteNode(ctx context.Context, siteID, id string, expectedRev int64, audit engine.AuditEntry) error
 	// HeldNodesOf and LiveNodesOf read the nodes among ids only, by key:
 	// a page of the content list.
-	HeldNodesOf(ctx context.Context, siteID string, ids []string) (map[string]engine.Held, error)
+	HeldNodesOf(ctx context.Context, siteID string, ids []string) (map[string]releases.Held, error)
 	LiveNodesOf(ctx context.Context, snapshotID string, ids []string) ([]engine.LiveNode, error)
 	// PendingCount is PendingRefs' count of changes in one statement,
 	// without reading the nodes: the live nodes deleted from the working
@@ -85,12 +86,12 @@ type Store interface {
 	SiteAudit(ctx context.Context, f AuditFilter) ([]AuditRow, error)
 	// ReleasesByID reads the given releases of a site in one statement, in
 	// time order; ids of other sites or of no release are left out.
-	ReleasesByID(ctx context.Context, siteID string, ids []string) ([]engine.ReleaseRow, error)
+	ReleasesByID(ctx context.Context, siteID string, ids []string) ([]releases.ReleaseRow, error)
 }
 
 // node is a node with its live version and its hold, for a use case that
 // has checked its caller already.
-func (ns *Nodes) node(ctx context.Context, siteID, id string) (engine.NodeDetail, error) {
-	d, _, err := ns.eng.NodeWithLive(ctx, siteID, id)
+func (ns *Nodes) node(ctx context.Context, siteID, id string) (releases.NodeDetail, error) {
+	d, _, err := ns.rel.NodeWithLive(ctx, siteID, id)
 	return d, err
 }

@@ -25,9 +25,9 @@ import (
 func TestSnapshotAfterEqualsTheWholeRead(t *testing.T) {
 	b := enginetest.New(t)
 	ctx := context.Background()
-	whole := public.New(b.Eng, b.Nodes, b.Store)
+	whole := public.New(b.Releases, b.Nodes, b.Store)
 	counted := &countedNodes{Nodes: b.Nodes}
-	pub := public.New(b.Eng, counted, b.Store)
+	pub := public.New(b.Releases, counted, b.Store)
 	rng := rand.New(rand.NewPCG(14, 23))
 	loc, err := localtime.LoadZone(b.Site.TimeZone)
 	if err != nil {

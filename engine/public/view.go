@@ -17,6 +17,7 @@ import (
 	"studio/engine/content"
 	"studio/engine/model/gate"
 	"studio/engine/model/release"
+	"studio/engine/releases"
 )
 
 // The public view's read model: what the public site reads on every
@@ -71,7 +72,7 @@ type Engine interface {
 	Now() time.Time
 	// NodeWithLive reads a node without a caller: a preview link's
 	// signature is its check.
-	NodeWithLive(ctx context.Context, siteID, id string) (engine.NodeDetail, *content.Body, error)
+	NodeWithLive(ctx context.Context, siteID, id string) (releases.NodeDetail, *content.Body, error)
 }
 
 // Nodes is what the public view needs from the node use cases

@@ -19,6 +19,7 @@ import (
 	"studio/engine/people"
 	"studio/engine/policy"
 	"studio/engine/public"
+	"studio/engine/releases"
 	"studio/engine/scheduler"
 	"studio/engine/settings"
 	"studio/engine/setup"
@@ -27,6 +28,7 @@ import (
 // Store is what all the families need together.
 type Store interface {
 	engine.Store
+	releases.Store
 	nodes.Store
 	calendar.Store
 	scheduler.Store
@@ -44,6 +46,9 @@ type Store interface {
 // Services are the use-case families of one process.
 type Services struct {
 	Engine *engine.Engine
+	// Releases are the release use cases: drafts, schedules, moves,
+	// approvals, conflicts, undo, the release views and abilities.
+	Releases *releases.Releases
 	// Nodes are pages, entries and media files: their use cases, the
 	// content list, a site's whole publish and its history.
 	Nodes       *nodes.Nodes
@@ -74,7 +79,8 @@ func New(st Store, clock engine.Clock, log *slog.Logger) *Services {
 // Of wires the families around an engine already made (a test's engine
 // on a wrapped store, say).
 func Of(eng *engine.Engine, st Store, clock engine.Clock, log *slog.Logger) *Services {
-	sched := scheduler.New(eng, st, log)
+	rel := releases.New(eng, st)
+	sched := scheduler.New(rel, st, log)
 	steps := jobs.New(eng, st, nil) // handlers.New gives it the public site to render
 	sched.SetJobs(steps)
 	keys := agents.New(st, eng)
@@ -82,18 +88,19 @@ func Of(eng *engine.Engine, st Store, clock engine.Clock, log *slog.Logger) *Ser
 	aut := automations.New(st, eng)
 	aut.SetKeyMinter(automationKeys{keys}) // an agent task mints its own key
 	ids := identity.New(eng, st, log)
-	nds := nodes.New(eng, st)
+	nds := nodes.New(rel, st)
 	return &Services{
 		Engine:      eng,
+		Releases:    rel,
 		Nodes:       nds,
 		Calendar:    calendar.New(st, clock, log),
 		Scheduler:   sched,
-		Public:      public.New(eng, nds, st),
+		Public:      public.New(rel, nds, st),
 		Settings:    settings.New(eng, st),
 		Automations: aut,
 		// Gates publish their one-item releases through the scheduler's
 		// Publish now.
-		Gates:    gates.New(eng, sched, st),
+		Gates:    gates.New(rel, sched, st),
 		Identity: ids,
 		Jobs:     steps,
 		Agents:   keys,

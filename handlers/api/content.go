@@ -11,6 +11,7 @@ import (
 	"studio/engine/content"
 	"studio/engine/model/release"
 	"studio/engine/nodes"
+	"studio/engine/releases"
 )
 
 // nodeJSON is a page or an entry: its working copy (the latest version,
@@ -28,7 +29,7 @@ type nodeJSON struct {
 	// Author is who created the node (kept across versions).
 	Author *release.Actor `json:"author,omitempty"`
 	// Abilities are what the caller may do to it now (the engine's).
-	Abilities engine.NodeAbilities `json:"abilities"`
+	Abilities releases.NodeAbilities `json:"abilities"`
 }
 
 // heldJSON is the release that holds a node (§6.2): while it does, the
@@ -39,9 +40,9 @@ type heldJSON struct {
 	At        *time.Time    `json:"at,omitempty"`
 }
 
-func (h *Handler) nodeOf(ctx context.Context, d engine.NodeDetail) nodeJSON {
+func (h *Handler) nodeOf(ctx context.Context, d releases.NodeDetail) nodeJSON {
 	n := nodeJSON{ID: d.ID, Kind: d.Kind, Rev: d.Rev, Hash: d.Hash, Body: d.Body, UpdatedAt: d.UpdatedAt,
-		Abilities: h.eng.NodeAbilities(userOf(ctx), d)}
+		Abilities: h.releases.NodeAbilities(userOf(ctx), d)}
 	if d.Author.ID != "" {
 		a := d.Author
 		n.Author = &a
@@ -97,14 +98,14 @@ func (h *Handler) node(w http.ResponseWriter, r *http.Request, kind release.Node
 
 // find reads the route's node; a node of another kind is not found here
 // (an article is not under …/pages).
-func (h *Handler) find(w http.ResponseWriter, r *http.Request, kind release.NodeKind) (engine.NodeDetail, bool) {
+func (h *Handler) find(w http.ResponseWriter, r *http.Request, kind release.NodeKind) (releases.NodeDetail, bool) {
 	d, err := h.nodes.Node(r.Context(), userOf(r.Context()), chi.URLParam(r, "siteId"), chi.URLParam(r, "nodeId"))
 	if err == nil && d.Kind != kind {
 		err = engine.ErrNotFound
 	}
 	if err != nil {
 		h.fail(w, r.Context(), err)
-		return engine.NodeDetail{}, false
+		return releases.NodeDetail{}, false
 	}
 	return d, true
 }

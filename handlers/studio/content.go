@@ -17,6 +17,7 @@ import (
 	"studio/engine/content"
 	"studio/engine/model/release"
 	"studio/engine/nodes"
+	"studio/engine/releases"
 	"studio/locales"
 	"studio/web/markdown"
 	"studio/web/templates"
@@ -176,7 +177,7 @@ func (h *Handler) EditNode(w http.ResponseWriter, r *http.Request) {
 	h.renderEditor(w, r, http.StatusOK, f)
 }
 
-func nodeForm(n engine.NodeDetail, loc *time.Location) templates.NodeForm {
+func nodeForm(n releases.NodeDetail, loc *time.Location) templates.NodeForm {
 	f := templates.NodeForm{ID: n.ID, Author: n.Author.Name, Kind: string(n.Kind), Rev: n.Rev, Title: n.Body.Title, Slug: n.Body.Slug,
 		Summary: n.Body.Summary, Body: n.Body.Text, Status: string(n.Body.Status), Lang: n.Body.Lang, Alt: n.Body.Alt,
 		Cover: n.Body.Cover}
@@ -217,7 +218,7 @@ func (h *Handler) renderEditor(w http.ResponseWriter, r *http.Request, status in
 		// comes back with a refusal of the main form.
 		st := stateOf(r.Context())
 		if n, err := h.nodes.Node(r.Context(), *st.user, st.site.ID, f.ID); err == nil {
-			may := h.eng.NodeAbilities(*st.user, n)
+			may := h.releases.NodeAbilities(*st.user, n)
 			if f.Cover == "" && n.Kind != release.KindAsset {
 				if f.Cover, err = h.nodes.CoverOf(r.Context(), *st.user, st.site.ID, n.Body); err != nil {
 					h.fail(w, r, err)

@@ -32,6 +32,7 @@ import (
 	"studio/engine/nodes"
 	"studio/engine/people"
 	"studio/engine/public"
+	"studio/engine/releases"
 	"studio/engine/scheduler"
 	"studio/engine/services"
 	"studio/engine/settings"
@@ -56,6 +57,7 @@ import (
 type Handler struct {
 	eng         *engine.Engine
 	nodes       *nodes.Nodes
+	releases    *releases.Releases
 	cal         *calendar.Calendar
 	sched       *scheduler.Scheduler
 	pub         *public.Public
@@ -77,7 +79,7 @@ type Handler struct {
 func New(svc *services.Services, sessions *scs.SessionManager, log *slog.Logger) *Handler {
 	key := make([]byte, 32)
 	rand.Read(key)
-	return &Handler{eng: svc.Engine, nodes: svc.Nodes, cal: svc.Calendar, sched: svc.Scheduler, pub: svc.Public, set: svc.Settings, gates: svc.Gates, identity: svc.Identity, agents: svc.Agents, jobs: svc.Jobs, aut: svc.Automations, setup: svc.Setup, people: svc.People, sessions: sessions, log: log, csrfKey: key, crossOrigin: http.NewCrossOriginProtection()}
+	return &Handler{eng: svc.Engine, nodes: svc.Nodes, releases: svc.Releases, cal: svc.Calendar, sched: svc.Scheduler, pub: svc.Public, set: svc.Settings, gates: svc.Gates, identity: svc.Identity, agents: svc.Agents, jobs: svc.Jobs, aut: svc.Automations, setup: svc.Setup, people: svc.People, sessions: sessions, log: log, csrfKey: key, crossOrigin: http.NewCrossOriginProtection()}
 }
 
 // Session keys.
