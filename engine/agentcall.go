@@ -3,7 +3,7 @@ package engine
 import (
 	"context"
 
-	"studio/engine/automation"
+	"studio/engine/model/automation"
 	"studio/engine/policy"
 )
 
@@ -18,7 +18,7 @@ const (
 	// CodeUnavailableInRun: the tool does not exist inside runs (§11.4
 	// rule 2).
 	CodeUnavailableInRun = "unavailable_in_run"
-	// CodeOutsideRun and CodeTainted are engine/automation's: an
+	// CodeOutsideRun and CodeTainted are engine/model/automation's: an
 	// automation's key outside an open run (§11.2), a tainted run's call
 	// of a tool it may not make (§11.4 rule 1).
 	CodeOutsideRun = automation.CodeOutsideRun

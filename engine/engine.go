@@ -1,17 +1,15 @@
-// Package engine holds the use cases every surface calls (Studio pages, the
-// JSON API, MCP, the CLI and the scheduler): releases, content and approvals,
-// with the people they act for (User, its scopes; Token) and the rules
-// they share (who may do what, live addresses, the refusals). Business
-// rules live here so the surfaces can never disagree; storage is reached
-// through the Store interface that this package declares and package store
-// implements.
+// Package engine is the kernel every use-case family imports: the Clock
+// and the poke bus that wakes the ticker, Error and the refusals, User and
+// its scopes, Site, and the audit entry (with an agent call's scope). It
+// holds no use case beyond the sites themselves; its Store is the small
+// part of storage those need, and package store implements it.
 //
-// The root is also the kernel the other families share: Clock, Error and
-// the refusals, User and Site, AuditEntry.
-//
-// Other use-case families have their own packages with their own narrow
-// store interfaces, wired beside the engine in engine/services (which
-// cmd/studio builds): engine/calendar (the calendar read model),
+// The use cases live in families above it, each with its own narrow store
+// interface, wired together in engine/services (which cmd/studio builds):
+// engine/releases (drafts, schedule, move, re-pin and re-base, approvals,
+// undo, diff, caps, the release views and abilities), engine/nodes (pages,
+// entries and media files, the content list, a site's whole publish and
+// its history), engine/calendar (the calendar read model),
 // engine/scheduler (when due work runs and what one release run does: the
 // tick's run and Publish now, the leases, the automations' occurrences
 // stepped through their jobs, the retention system job, the health report
@@ -24,21 +22,20 @@
 // (automations made from presets or rules, changed, paused, resumed, run
 // now and deleted, rule previews, and the runs of automations and releases
 // that History lists), engine/jobs (the built-in jobs' bodies) and
-// engine/setup (the first run, new sites). They import the root; the root
-// imports none: an approved "on-approval" release runs through the
-// scheduler's manual run, which it registers (SetManualRunner).
-// docs/ARCHITECTURE.md draws the whole map.
+// engine/setup (the first run, new sites). They import the kernel; the
+// kernel imports none of them. The pure models (engine/model/…,
+// engine/content, engine/policy …) sit below it. docs/ARCHITECTURE.md
+// draws the whole map.
 package engine
 
 import (
-	"context"
 	"errors"
 	"sync"
 
 	"log/slog"
 
 	"studio/engine/localtime"
-	"studio/engine/release"
+	"studio/engine/model/release"
 	"time"
 )
 
@@ -52,7 +49,8 @@ type Clock interface {
 	WakeAt(t time.Time) <-chan time.Time
 }
 
-// Engine runs the use cases against a store at the clock's time.
+// Engine is the kernel of one process: its clock, its poke bus and its
+// sites. The use-case families build on it (releases.New embeds it).
 type Engine struct {
 	store Store
 	clock Clock
@@ -60,9 +58,6 @@ type Engine struct {
 	pokes chan struct{}
 
 	mu sync.Mutex
-	// manualRunner is a person's manual run, Publish now: the scheduler's,
-	// registered by scheduler.New (SetManualRunner); nil until then.
-	manualRunner ManualRunner
 	// announce tells the other instances on the same database about a
 	// poke (SetAnnouncer); nil when this process is alone.
 	announce func()
@@ -75,6 +70,9 @@ func New(store Store, clock Clock, log *slog.Logger) *Engine {
 	}
 	return &Engine{store: store, clock: clock, log: log, pokes: make(chan struct{}, 1)}
 }
+
+// Log is the engine's logger, for the use-case families built on it.
+func (e *Engine) Log() *slog.Logger { return e.log }
 
 // Now is the engine clock's current time, truncated to milliseconds because
 // instants are stored with millisecond precision.
@@ -133,7 +131,7 @@ func (e *Error) Error() string {
 	return "engine: " + e.Code
 }
 
-// Refusal codes the engine returns besides those of engine/release.
+// Refusal codes the engine returns besides those of engine/model/release.
 const (
 	CodeNotFound        = "not_found"
 	CodeForbidden       = "forbidden"
@@ -141,6 +139,9 @@ const (
 	CodeScheduledLocked = "scheduled_locked"
 	CodeRunning         = "release_running"
 	CodeBadState        = "bad_state"
+	// CodeStateChanged: the release changed after its approval was asked
+	// (§10.4).
+	CodeStateChanged = "state_changed"
 )
 
 // Refusal codes of Publish now (engine/scheduler's PublishNow; the gates
@@ -169,36 +170,6 @@ const (
 // the engine's own system acts (a request withdrawn when its release moved).
 var Scheduler = release.Actor{Kind: "system", ID: "sys_scheduler", Name: "Scheduler"}
 
-// ManualRunner is a person's manual run of a release, Publish now
-// ((*scheduler.Scheduler).PublishNow). The root cannot import the
-// scheduler, so scheduler.New registers its own (SetManualRunner).
-type ManualRunner interface {
-	PublishNow(ctx context.Context, u User, siteID, id string, rev int64) (ReleaseRow, error)
-}
-
-// SetManualRunner registers the manual run the engine's approvals use to
-// carry out an approved "on-approval" release at once; scheduler.New
-// calls it. Without one, such a release is left to the ticker a minute later
-// (its fallback time).
-func (e *Engine) SetManualRunner(m ManualRunner) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	e.manualRunner = m
-}
-
-// publishNow is a person's manual run through the registered ManualRunner;
-// without one it is refused as site_busy, which its callers take as "leave
-// it to the ticker".
-func (e *Engine) publishNow(ctx context.Context, u User, siteID, id string, rev int64) (ReleaseRow, error) {
-	e.mu.Lock()
-	m := e.manualRunner
-	e.mu.Unlock()
-	if m == nil {
-		return ReleaseRow{}, refuse(CodeSiteBusy, "")
-	}
-	return m.PublishNow(ctx, u, siteID, id, rev)
-}
-
 // ChangedElsewhere reports whether the refusal means the state moved under
 // the caller (HTTP 409 on every surface): a stale rev, a lock, a run in
 // progress, or a run that found the release changed.
@@ -219,7 +190,7 @@ func IsNotFound(err error) bool {
 	return errors.Is(err, ErrNotFound) || ok && e.Code == CodeNotFound
 }
 
-// Refuse is refuse for the use-case packages beside the root.
+// Refuse is refuse for the use-case packages above the kernel.
 func Refuse(code, field string) *Error { return refuse(code, field) }
 
 // ErrNotFound is returned by stores when a row does not exist.
@@ -252,7 +223,7 @@ func Refusals(err error) []*Error {
 	return nil
 }
 
-// CodeOf is codeOf for the use-case packages beside the root (engine/gates).
+// CodeOf is codeOf for the use-case packages above the kernel (engine/gates).
 func CodeOf(err error) string { return codeOf(err) }
 
 // codeOf returns the stable code of a refusal from a pure engine package.
@@ -266,16 +237,4 @@ func codeOf(err error) string {
 		return re.Code
 	}
 	return "invalid"
-}
-
-// changeRelease writes c settled (Change.Settled): what it does to the
-// approval and the request is the engine's rule, not the store's.
-func (e *Engine) changeRelease(ctx context.Context, c Change) error {
-	return e.store.ChangeRelease(ctx, c.Settled())
-}
-
-// decideApproval writes d with its release change settled.
-func (e *Engine) decideApproval(ctx context.Context, d Decision) error {
-	d.Release = d.Release.Settled()
-	return e.store.DecideApproval(ctx, d)
 }

@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"studio/engine/content"
+	"studio/engine/model/release"
 	"studio/engine/policy"
-	"studio/engine/release"
 )
 
 // TestOwnLevelOverHTTP: through the real router, a Contributor cannot
@@ -20,7 +20,7 @@ import (
 func TestOwnLevelOverHTTP(t *testing.T) {
 	a := newApp(t)
 	ctx := context.Background()
-	theirs, err := a.eng.CreateNode(ctx, a.editor, a.site.ID, release.KindContentEntry,
+	theirs, err := a.nodes.CreateNode(ctx, a.editor, a.site.ID, release.KindContentEntry,
 		content.Body{Title: "Editor's piece", Slug: "editors-piece", Status: content.StatusDraft})
 	if err != nil {
 		t.Fatal(err)
@@ -45,7 +45,7 @@ func TestOwnLevelOverHTTP(t *testing.T) {
 
 	// An Author's own article is scheduled with their own approval.
 	author := a.addUser(t, "author@example.com", "Ayla Author", policy.Author, "en")
-	mine, err := a.eng.CreateNode(ctx, author, a.site.ID, release.KindContentEntry,
+	mine, err := a.nodes.CreateNode(ctx, author, a.site.ID, release.KindContentEntry,
 		content.Body{Title: "Author's piece", Slug: "authors-piece", Status: content.StatusDraft})
 	if err != nil {
 		t.Fatal(err)
@@ -54,7 +54,7 @@ func TestOwnLevelOverHTTP(t *testing.T) {
 	ac.check(t, scenario{Name: "Author's own", Method: "POST", URL: "/studio/content/" + mine.ID + "/schedule",
 		Form:           url.Values{"csrf_token": {ac.token()}, "rev": {"1"}, "date": {"2026-11-03"}, "time": {"09:00"}},
 		ExpectedStatus: http.StatusSeeOther})
-	d, err := a.eng.Node(ctx, a.editor, a.site.ID, mine.ID)
+	d, err := a.nodes.Node(ctx, a.editor, a.site.ID, mine.ID)
 	if err != nil || d.Held == nil || d.Held.State != release.StateScheduled {
 		t.Fatalf("the author's own article: held %+v (%v), want scheduled with their approval", d.Held, err)
 	}

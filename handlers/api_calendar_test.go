@@ -9,7 +9,7 @@ import (
 
 	"studio/engine/automations"
 	"studio/engine/content"
-	"studio/engine/release"
+	"studio/engine/model/release"
 )
 
 // TestAPISchedule is GET …/schedule (§12 list_schedule, §13): the calendar
@@ -25,7 +25,7 @@ func TestAPISchedule(t *testing.T) {
 		content.Body{Title: "Press", Slug: "press", Status: content.StatusDraft}), "2026-11-03", "11:00")
 	canceled := a.scheduleAt(t, a.editor, a.createNode(t, release.KindPage,
 		content.Body{Title: "Jobs", Slug: "jobs", Status: content.StatusDraft}), "2026-11-04", "12:00")
-	if err := a.eng.Cancel(ctx, a.editor, a.site.ID, canceled.ID, canceled.Rev); err != nil {
+	if err := a.releases.Cancel(ctx, a.editor, a.site.ID, canceled.ID, canceled.Rev); err != nil {
 		t.Fatal(err)
 	}
 	sweep, err := automations.New(a.store, a.eng).CreateAutomation(ctx, a.editor, a.site.ID, "Broken-link sweep", "builtin:broken-links",

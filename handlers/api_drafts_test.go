@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"studio/engine/content"
-	"studio/engine/release"
+	"studio/engine/model/release"
 )
 
 // itemIDs are the node ids of a release answer's items, "-" before a
@@ -41,13 +41,13 @@ func TestAPIDrafts(t *testing.T) {
 	// The article uses a results page that is not live yet: the closure adds it.
 	results := a.createNode(t, release.KindPage, content.Body{Title: "Results table", Slug: "results",
 		Status: content.StatusDraft, Text: "Turnout 84%."})
-	d, err := a.eng.Node(ctx, a.editor, a.site.ID, a.draft.ID)
+	d, err := a.nodes.Node(ctx, a.editor, a.site.ID, a.draft.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
 	body := d.Body
 	body.Refs = []string{results.ID}
-	if a.draft, err = a.eng.SaveNode(ctx, a.editor, a.site.ID, a.draft.ID, d.Rev, body); err != nil {
+	if a.draft, err = a.nodes.SaveNode(ctx, a.editor, a.site.ID, a.draft.ID, d.Rev, body); err != nil {
 		t.Fatal(err)
 	}
 	charts := a.createNode(t, release.KindPage, content.Body{Title: "Charts", Slug: "charts", Status: content.StatusDraft})
@@ -243,13 +243,13 @@ func TestAPIDrafts(t *testing.T) {
 	})
 
 	t.Run("RepinAfterAnEditThenSchedule", func(t *testing.T) {
-		cur, err := a.eng.Node(ctx, a.editor, a.site.ID, a.draft.ID)
+		cur, err := a.nodes.Node(ctx, a.editor, a.site.ID, a.draft.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
 		edited := cur.Body
 		edited.Text = "Follow the results here, live."
-		if _, err := a.eng.SaveNode(ctx, a.editor, a.site.ID, cur.ID, cur.Rev, edited); err != nil {
+		if _, err := a.nodes.SaveNode(ctx, a.editor, a.site.ID, cur.ID, cur.Rev, edited); err != nil {
 			t.Fatal(err)
 		}
 		before := a.fingerprint(t)
@@ -320,7 +320,7 @@ func TestAPIDrafts(t *testing.T) {
 		if status != 200 || out["status"] != "approval-pending" || got["state"] != "awaiting_approval" || got["id"] != id {
 			t.Fatalf("schedule: %d %v", status, out)
 		}
-		list, err := a.eng.Approvals(ctx, a.editor, a.site.ID)
+		list, err := a.releases.Approvals(ctx, a.editor, a.site.ID)
 		if err != nil {
 			t.Fatal(err)
 		}

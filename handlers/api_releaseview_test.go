@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"studio/engine/content"
-	"studio/engine/release"
+	"studio/engine/model/release"
 )
 
 // GET …/releases/{id} answers §12's ReleaseView: every item with the title
@@ -22,13 +22,13 @@ func TestAPIReleaseView(t *testing.T) {
 
 	results := a.createNode(t, release.KindPage, content.Body{Title: "Results table", Slug: "results",
 		Status: content.StatusDraft, Text: "Turnout 84%."})
-	d, err := a.eng.Node(ctx, a.editor, a.site.ID, a.draft.ID)
+	d, err := a.nodes.Node(ctx, a.editor, a.site.ID, a.draft.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
 	body := d.Body
 	body.Refs = []string{results.ID}
-	if a.draft, err = a.eng.SaveNode(ctx, a.contributor, a.site.ID, a.draft.ID, d.Rev, body); err != nil {
+	if a.draft, err = a.nodes.SaveNode(ctx, a.contributor, a.site.ID, a.draft.ID, d.Rev, body); err != nil {
 		t.Fatal(err)
 	}
 	status, out := apiCall(t, a, "POST", base+"/releases", contributor, `{"nodeIds": ["`+a.draft.ID+`"]}`)

@@ -238,7 +238,7 @@ func TestAPIDiff(t *testing.T) {
 	ctx := context.Background()
 	a := newApp(t)
 	contributor := a.tokenFor(t, a.contributor)
-	edited, err := a.eng.SaveNode(ctx, a.editor, a.site.ID, a.live.ID, 1,
+	edited, err := a.nodes.SaveNode(ctx, a.editor, a.site.ID, a.live.ID, 1,
 		withTitle(withText(a.live.Body, "This is the first article.\nNow with a second line."), "Welcome, again"))
 	if err != nil {
 		t.Fatal(err)
@@ -504,12 +504,12 @@ func TestAPIContent(t *testing.T) {
 	})
 
 	t.Run("HeldNamesTheReleaseAndItsTime", func(t *testing.T) {
-		draft, err := a.eng.Node(context.Background(), a.editor, a.site.ID, a.draft.ID)
+		draft, err := a.nodes.Node(context.Background(), a.editor, a.site.ID, a.draft.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
 		rel := a.scheduleAt(t, a.editor, draft.Node, "2026-11-02", "09:00")
-		cur, _ := a.eng.Node(context.Background(), a.editor, a.site.ID, a.draft.ID)
+		cur, _ := a.nodes.Node(context.Background(), a.editor, a.site.ID, a.draft.ID)
 		body := fmt.Sprintf(`{"expectedRev": %d, "title": "Late change"}`, cur.Rev)
 		a.setLang(t, a.contributor, "tr")
 		before := a.fingerprint(t)

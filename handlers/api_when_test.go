@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"studio/engine/content"
-	"studio/engine/release"
+	"studio/engine/model/release"
 )
 
 // POST …/releases and POST …/releases/{id}/schedule take a time as §12's

@@ -14,6 +14,8 @@ import (
 	"studio/engine/agents"
 	"studio/engine/automations"
 	"studio/engine/gates"
+	"studio/engine/nodes"
+	"studio/engine/releases"
 	"studio/engine/scheduler"
 	"studio/engine/services"
 	"studio/engine/setup"
@@ -31,9 +33,9 @@ import (
 	"studio/engine/fakeclock"
 	"studio/engine/identity"
 	"studio/engine/ids"
+	"studio/engine/model/release"
 	"studio/engine/people"
 	"studio/engine/policy"
-	"studio/engine/release"
 	"studio/handlers"
 	"studio/handlers/studio"
 	"studio/store"
@@ -61,8 +63,11 @@ type testApp struct {
 	store *store.Store
 	clock settledClock
 	eng   *engine.Engine
-	sched *scheduler.Scheduler // the handlers' backstop (no loop runs)
-	gates *gates.Gates
+	nodes *nodes.Nodes
+	// releases is the release use cases (svc.Releases).
+	releases *releases.Releases
+	sched    *scheduler.Scheduler // the handlers' backstop (no loop runs)
+	gates    *gates.Gates
 	// identity is the handlers' people use cases: its sign-in throttle is
 	// the one the sign-in form counts on.
 	identity *identity.Identity
@@ -103,7 +108,7 @@ func newApp(t *testing.T, opts ...handlers.Option) *testApp {
 	a.live = a.createNode(t, release.KindContentEntry, content.Body{Title: "Welcome to the Gazette", Slug: "welcome",
 		Lang: "en", Status: content.StatusPublished, Summary: "What this site is for.", PublishedAt: &now,
 		Text: "This is the first article."})
-	if _, err := a.eng.Publish(ctx, a.editor, a.site.ID); err != nil {
+	if _, err := a.nodes.Publish(ctx, a.editor, a.site.ID); err != nil {
 		t.Fatal(err)
 	}
 	a.draft = a.createNode(t, release.KindContentEntry, content.Body{Title: "Election night live", Slug: "election-night",
@@ -142,6 +147,8 @@ func emptyApp(t *testing.T, opts ...handlers.Option) *testApp {
 	svc := services.Of(a.eng, st, a.clock, log)
 	a.sched, a.gates, a.identity, a.aut, a.agents, a.setup = svc.Scheduler, svc.Gates, svc.Identity, svc.Automations, svc.Agents, svc.Setup
 	a.people = svc.People
+	a.nodes = svc.Nodes
+	a.releases = svc.Releases
 	sched := a.sched
 	stop := func() {}
 	h = handlers.New(svc, sessions, log, append([]handlers.Option{handlers.WithPublicURL(srv.URL), handlers.WithCDNMaxAge(testCDNMaxAge),
@@ -206,7 +213,7 @@ func (a *testApp) addUser(t *testing.T, email, name string, role policy.Role, la
 // acts on any node.
 func (a *testApp) createNode(t *testing.T, kind release.NodeKind, body content.Body) content.Node {
 	t.Helper()
-	n, err := a.eng.CreateNode(context.Background(), a.contributor, a.site.ID, kind, body)
+	n, err := a.nodes.CreateNode(context.Background(), a.contributor, a.site.ID, kind, body)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -231,11 +238,11 @@ func (a *testApp) setLang(t *testing.T, u engine.User, lang string) {
 // Istanbul.
 func (a *testApp) scheduleAt(t *testing.T, u engine.User, node content.Node, date, clock string) release.Release {
 	t.Helper()
-	d, err := a.eng.Node(context.Background(), a.editor, a.site.ID, node.ID)
+	d, err := a.nodes.Node(context.Background(), a.editor, a.site.ID, node.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := a.eng.ScheduleNode(context.Background(), u, engine.ScheduleInput{SiteID: a.site.ID, NodeID: node.ID,
+	r, err := a.releases.ScheduleNode(context.Background(), u, releases.ScheduleInput{SiteID: a.site.ID, NodeID: node.ID,
 		ExpectedRev: d.Rev, Date: date, Time: clock})
 	if err != nil {
 		t.Fatal(err)
@@ -260,7 +267,7 @@ func (a *testApp) request(t *testing.T, body content.Body, clock string) string 
 	t.Helper()
 	n := a.createNode(t, release.KindPage, body)
 	r := a.scheduleAt(t, a.contributor, n, "2026-11-02", clock)
-	list, err := a.eng.Approvals(context.Background(), a.editor, a.site.ID)
+	list, err := a.releases.Approvals(context.Background(), a.editor, a.site.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -273,9 +280,9 @@ func (a *testApp) request(t *testing.T, body content.Body, clock string) string 
 	return ""
 }
 
-func (a *testApp) release(t *testing.T, id string) engine.ReleaseRow {
+func (a *testApp) release(t *testing.T, id string) releases.ReleaseRow {
 	t.Helper()
-	r, err := a.eng.Release(context.Background(), a.editor, a.site.ID, id)
+	r, err := a.releases.Release(context.Background(), a.editor, a.site.ID, id)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"studio/engine/content"
-	"studio/engine/release"
+	"studio/engine/model/release"
 )
 
 // hx are the headers htmx sends with a request it swaps into the page.
@@ -94,11 +94,11 @@ func TestCalendarFilters(t *testing.T) {
 	press := a.pendingRequest(t)                                         // a page at 11:00, waiting (the contributor's)
 	jobs := a.pendingRequest2(t)                                         // a page at 12:00, waiting
 	canceled := a.scheduleAt(t, a.editor, a.otherDraft(t), "2026-11-03", "10:00")
-	if err := a.eng.Cancel(ctx, a.editor, a.site.ID, canceled.ID, canceled.Rev); err != nil {
+	if err := a.releases.Cancel(ctx, a.editor, a.site.ID, canceled.ID, canceled.Rev); err != nil {
 		t.Fatal(err)
 	}
 	// Jobs is denied: the release is a draft again, off the calendar.
-	if err := a.eng.Deny(ctx, a.editor, a.site.ID, jobs, "Not yet."); err != nil {
+	if err := a.releases.Deny(ctx, a.editor, a.site.ID, jobs, "Not yet."); err != nil {
 		t.Fatal(err)
 	}
 	rows := func(body string) []string { return agendaReleaseIDs(body) }
@@ -157,7 +157,7 @@ func TestCalendarFilters(t *testing.T) {
 // releaseOfRequest is the release an approval request asks for.
 func (a *testApp) releaseOfRequest(t *testing.T, requestID string) string {
 	t.Helper()
-	v, err := a.eng.Approval(context.Background(), a.editor, a.site.ID, requestID)
+	v, err := a.releases.Approval(context.Background(), a.editor, a.site.ID, requestID)
 	if err != nil {
 		t.Fatal(err)
 	}

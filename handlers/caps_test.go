@@ -5,9 +5,8 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"studio/engine/releases"
 	"testing"
-
-	"studio/engine"
 )
 
 // TestOpenReleaseCapHTTP: a Contributor with 20 open releases is refused a
@@ -17,7 +16,7 @@ func TestOpenReleaseCapHTTP(t *testing.T) {
 	ctx := context.Background()
 	a := newApp(t)
 	for i := range 20 {
-		if _, err := a.eng.CreateDraft(ctx, a.contributor, engine.DraftInput{SiteID: a.site.ID, Title: fmt.Sprintf("R%d", i),
+		if _, err := a.releases.CreateDraft(ctx, a.contributor, releases.DraftInput{SiteID: a.site.ID, Title: fmt.Sprintf("R%d", i),
 			NodeIDs: []string{a.draft.ID}}); err != nil {
 			t.Fatal(err)
 		}
@@ -30,7 +29,7 @@ func TestOpenReleaseCapHTTP(t *testing.T) {
 		ExpectedContent: []string{"You already have 20 releases that are not finished."}})
 	status, out := apiCall(t, a, "POST", "/api/sites/"+a.site.ID+"/releases", a.tokenFor(t, a.contributor),
 		`{"title": "One too many", "nodeIds": ["`+a.draft.ID+`"]}`)
-	wantError(t, "API", status, out, http.StatusUnprocessableEntity, engine.CodeTooManyOpenReleases, "")
+	wantError(t, "API", status, out, http.StatusUnprocessableEntity, releases.CodeTooManyOpenReleases, "")
 	if details(out)["max"] != float64(20) {
 		t.Errorf("details %v, want max 20", details(out))
 	}
@@ -38,7 +37,7 @@ func TestOpenReleaseCapHTTP(t *testing.T) {
 		t.Errorf("a refused creation changed the database:\n%s\n%s", before, after)
 	}
 	// An Editor is not held back by the Contributor's count.
-	if _, err := a.eng.CreateDraft(ctx, a.editor, engine.DraftInput{SiteID: a.site.ID, NodeIDs: []string{a.draft.ID}}); err != nil {
+	if _, err := a.releases.CreateDraft(ctx, a.editor, releases.DraftInput{SiteID: a.site.ID, NodeIDs: []string{a.draft.ID}}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -61,7 +60,7 @@ func TestTooFarForRequestHTTP(t *testing.T) {
 		ExpectedContent: []string{"Onay isteği en fazla 30 gün sonrası için gönderilebilir."}})
 	status, out := apiCall(t, a, "POST", "/api/sites/"+a.site.ID+"/releases/"+r.ID+"/reschedule", a.tokenFor(t, a.contributor),
 		fmt.Sprintf(`{"rev": %d, "date": "2027-01-10", "time": "09:00"}`, r.Rev))
-	wantError(t, "API", status, out, http.StatusBadRequest, engine.CodeTooFarForRequest, "time")
+	wantError(t, "API", status, out, http.StatusBadRequest, releases.CodeTooFarForRequest, "time")
 	if after := a.fingerprint(t); after != before {
 		t.Errorf("a refused request changed the database:\n%s\n%s", before, after)
 	}

@@ -215,12 +215,12 @@ func TestImagesNotRecompressed(t *testing.T) {
 	a := newApp(t)
 	ctx := context.Background()
 	img := noisePNG(t, 48)
-	n, err := a.eng.CreateAsset(ctx, a.editor, a.site.ID, content.Body{Title: "Noise", Slug: "noise.png",
+	n, err := a.nodes.CreateAsset(ctx, a.editor, a.site.ID, content.Body{Title: "Noise", Slug: "noise.png",
 		Status: content.StatusPublished, Mime: "image/png", Data: img, Alt: "Noise"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.eng.Publish(ctx, a.editor, a.site.ID); err != nil {
+	if _, err := a.nodes.Publish(ctx, a.editor, a.site.ID); err != nil {
 		t.Fatal(err)
 	}
 	editor := a.signedIn(t, a.editor)

@@ -8,26 +8,26 @@ import (
 	"testing"
 	"time"
 
-	"studio/engine"
-	"studio/engine/release"
+	"studio/engine/model/release"
+	"studio/engine/releases"
 )
 
 // conflictRelease is a release held as a conflict (§6.4): "first"
 // publishes an edit of the live article at 08:30, "second" pins the next
 // edit for 09:00, an Undo of "first" puts version 1 back, and the tick at
 // 09:00 finds second's base gone. The clock is left at 09:00.
-func (a *testApp) conflictRelease(t *testing.T) engine.ReleaseRow {
+func (a *testApp) conflictRelease(t *testing.T) releases.ReleaseRow {
 	t.Helper()
 	ctx := context.Background()
 	edit := func(text string) {
 		t.Helper()
-		d, err := a.eng.Node(ctx, a.editor, a.site.ID, a.live.ID)
+		d, err := a.nodes.Node(ctx, a.editor, a.site.ID, a.live.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
 		body := d.Body
 		body.Text = text
-		if _, err := a.eng.SaveNode(ctx, a.editor, a.site.ID, d.ID, d.Rev, body); err != nil {
+		if _, err := a.nodes.SaveNode(ctx, a.editor, a.site.ID, d.ID, d.Rev, body); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -39,11 +39,11 @@ func (a *testApp) conflictRelease(t *testing.T) engine.ReleaseRow {
 	}
 	edit("This is the first article.\nCorrected.\nUpdated.")
 	second := a.scheduleAt(t, a.editor, a.live, "2026-11-02", "09:00")
-	plan, err := a.eng.PlanUndo(ctx, a.editor, a.site.ID, first.ID)
+	plan, err := a.releases.PlanUndo(ctx, a.editor, a.site.ID, first.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.eng.Undo(ctx, a.editor, a.site.ID, first.ID, plan.Site.Rev); err != nil {
+	if _, err := a.releases.Undo(ctx, a.editor, a.site.ID, first.ID, plan.Site.Rev); err != nil {
 		t.Fatal(err)
 	}
 	a.clock.Set(time.Date(2026, 11, 2, 6, 0, 0, 0, time.UTC))
@@ -61,7 +61,7 @@ func (a *testApp) conflictRelease(t *testing.T) engine.ReleaseRow {
 // scheduled release rel holds.
 func (a *testApp) editScheduledForm(t *testing.T, rel release.Release) (string, url.Values) {
 	t.Helper()
-	d, err := a.eng.Node(context.Background(), a.editor, a.site.ID, rel.Items[0].NodeID)
+	d, err := a.nodes.Node(context.Background(), a.editor, a.site.ID, rel.Items[0].NodeID)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,9 +15,9 @@ import (
 	"testing"
 	"time"
 
-	"studio/engine"
 	"studio/engine/content"
-	"studio/engine/release"
+	"studio/engine/model/release"
+	"studio/engine/releases"
 )
 
 // TestContentAddressesStudio: Studio refuses an address another node has,
@@ -62,7 +62,7 @@ func TestContentAddressesStudio(t *testing.T) {
 		t.Fatalf("empty slug: status %d\n%s", res.Status, excerpt(res.Body))
 	}
 	id := strings.TrimPrefix(res.Header.Get("Location"), "/studio/content/")
-	d, err := a.eng.Node(context.Background(), a.editor, a.site.ID, id)
+	d, err := a.nodes.Node(context.Background(), a.editor, a.site.ID, id)
 	if err != nil || d.Body.Slug != "istanbulda-cig-dustu" || d.Body.Lang != "en" {
 		t.Errorf("new article: slug %q lang %q (%v), want istanbulda-cig-dustu and en", d.Body.Slug, d.Body.Lang, err)
 	}
@@ -113,12 +113,12 @@ func TestApprovalAddressChange(t *testing.T) {
 	t.Parallel()
 	a := newApp(t)
 	ctx := context.Background()
-	if _, err := a.eng.EditNode(ctx, a.editor, a.site.ID, a.live.ID, a.live.Rev, content.Edit{Title: "Welcome to the Gazette",
+	if _, err := a.nodes.EditNode(ctx, a.editor, a.site.ID, a.live.ID, a.live.Rev, content.Edit{Title: "Welcome to the Gazette",
 		Slug: "hello", Status: content.StatusPublished, Text: "This is the first article."}); err != nil {
 		t.Fatal(err)
 	}
 	a.scheduleAt(t, a.contributor, a.live, "2026-11-02", "11:00")
-	list, err := a.eng.Approvals(ctx, a.editor, a.site.ID)
+	list, err := a.releases.Approvals(ctx, a.editor, a.site.ID)
 	if err != nil || len(list) != 1 {
 		t.Fatalf("approvals: %v %v", list, err)
 	}
@@ -196,7 +196,7 @@ func TestMediaEditor(t *testing.T) {
 		t.Fatalf("upload: status %d\n%s", res.Status, excerpt(res.Body))
 	}
 	id := strings.TrimPrefix(res.Header.Get("Location"), "/studio/content/")
-	d, err := a.eng.Node(context.Background(), a.editor, a.site.ID, id)
+	d, err := a.nodes.Node(context.Background(), a.editor, a.site.ID, id)
 	if err != nil || d.Kind != release.KindAsset || d.Body.Slug != "bogazda-sonbahar.png" || d.Body.Mime != "image/png" ||
 		d.Body.Alt != "Sonbaharda Boğaz" || !bytes.Equal(d.Body.Data, saved) {
 		t.Fatalf("uploaded: %s %q %q %q %d bytes (%v)", d.Kind, d.Body.Slug, d.Body.Mime, d.Body.Alt, len(d.Body.Data), err)
@@ -227,7 +227,7 @@ func TestMediaEditor(t *testing.T) {
 	if res.Status != http.StatusSeeOther {
 		t.Fatalf("save without a file: status %d\n%s", res.Status, excerpt(res.Body))
 	}
-	if d, _ = a.eng.Node(context.Background(), a.editor, a.site.ID, id); d.Rev != 2 || d.Body.Alt != "Sonbaharda Boğaz'ın iki yakası" || !bytes.Equal(d.Body.Data, saved) {
+	if d, _ = a.nodes.Node(context.Background(), a.editor, a.site.ID, id); d.Rev != 2 || d.Body.Alt != "Sonbaharda Boğaz'ın iki yakası" || !bytes.Equal(d.Body.Data, saved) {
 		t.Errorf("after saving the alt text: rev %d alt %q %d bytes", d.Rev, d.Body.Alt, len(d.Body.Data))
 	}
 
@@ -259,7 +259,7 @@ func TestMediaEditor(t *testing.T) {
 	other := fixturePNG(t, 7)
 	tr["slug"] = "bogazda-sonbahar.png"
 	res = multipartPost(t, c, "/studio/content/"+id+"/media", token, tr, "new.png", other)
-	if d, _ = a.eng.Node(context.Background(), a.editor, a.site.ID, id); res.Status != http.StatusSeeOther || !bytes.Equal(d.Body.Data, other) {
+	if d, _ = a.nodes.Node(context.Background(), a.editor, a.site.ID, id); res.Status != http.StatusSeeOther || !bytes.Equal(d.Body.Data, other) {
 		t.Errorf("replace: status %d, %d bytes", res.Status, len(d.Body.Data))
 	}
 
@@ -306,11 +306,11 @@ func TestContentListStatuses(t *testing.T) {
 	ctx := context.Background()
 	a.scheduleAt(t, a.editor, a.draft, "2026-11-03", "09:00")
 	c := a.signedIn(t, a.editor)
-	takeDown, err := a.eng.CreateDraft(ctx, a.editor, engine.DraftInput{SiteID: a.site.ID, Title: "Take down", RemoveIDs: []string{a.page.ID}})
+	takeDown, err := a.releases.CreateDraft(ctx, a.editor, releases.DraftInput{SiteID: a.site.ID, Title: "Take down", RemoveIDs: []string{a.page.ID}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.eng.ScheduleRelease(ctx, a.editor, a.site.ID, takeDown.ID, takeDown.Rev, "2026-12-22", "00:00"); err != nil {
+	if _, err := a.releases.ScheduleRelease(ctx, a.editor, a.site.ID, takeDown.ID, takeDown.Rev, "2026-12-22", "00:00"); err != nil {
 		t.Fatal(err)
 	}
 	long := strings.Repeat("x", 200)
@@ -341,7 +341,7 @@ func TestContentListStatuses(t *testing.T) {
 // mediaFile creates a draft media file, cover.png.
 func (a *testApp) mediaFile(t *testing.T) content.Node {
 	t.Helper()
-	n, err := a.eng.CreateAsset(context.Background(), a.editor, a.site.ID, content.Body{Title: "Cover", Slug: "cover.png",
+	n, err := a.nodes.CreateAsset(context.Background(), a.editor, a.site.ID, content.Body{Title: "Cover", Slug: "cover.png",
 		Status: content.StatusDraft, Mime: "image/png", Data: fixturePNG(t, 5), Alt: "A cover"})
 	if err != nil {
 		t.Fatal(err)
@@ -364,11 +364,11 @@ func TestAddressTakeoverRunNotice(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := a.scheduleAt(t, a.editor, twin, "2026-11-02", "09:00") // the first one is not live yet
-	if _, err := a.eng.EditNode(ctx, a.editor, a.site.ID, a.draft.ID, a.draft.Rev, content.Edit{Title: "Election night live",
+	if _, err := a.nodes.EditNode(ctx, a.editor, a.site.ID, a.draft.ID, a.draft.Rev, content.Edit{Title: "Election night live",
 		Slug: "election-night", Status: content.StatusPublished, Text: "Follow the results here."}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.eng.Publish(ctx, a.editor, a.site.ID); err != nil {
+	if _, err := a.nodes.Publish(ctx, a.editor, a.site.ID); err != nil {
 		t.Fatal(err)
 	}
 	a.clock.Set(start.Add(time.Hour))

@@ -42,7 +42,7 @@ func TestContentListAtScale(t *testing.T) {
 	measure := func(n int) result {
 		a := newApp(t)
 		ctx := context.Background()
-		if err := newsroomfixture.Seed(ctx, a.store.DB(), a.eng, a.site, a.editor, a.clock.Now(), n); err != nil {
+		if err := newsroomfixture.Seed(ctx, a.store.DB(), a.nodes, a.site, a.editor, a.clock.Now(), n); err != nil {
 			t.Fatal(err)
 		}
 		c := a.signedIn(t, a.editor)
@@ -93,8 +93,8 @@ func TestContentListAtScale(t *testing.T) {
 			slices.Sort(took)
 			return took[2]
 		}
-		res.count = timeIt(func() error { _, err := a.eng.PendingCount(ctx, a.editor, a.site.ID); return err })
-		res.refs = timeIt(func() error { _, _, err := a.eng.PendingRefs(ctx, a.site.ID); return err })
+		res.count = timeIt(func() error { _, err := a.nodes.PendingCount(ctx, a.editor, a.site.ID); return err })
+		res.refs = timeIt(func() error { _, _, err := a.nodes.PendingRefs(ctx, a.site.ID); return err })
 		return res
 	}
 	small, large := measure(400), measure(big)

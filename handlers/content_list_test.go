@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"studio/engine/content"
-	"studio/engine/release"
+	"studio/engine/model/release"
 	"studio/locales"
 )
 
@@ -145,7 +145,7 @@ func TestContentListByAuthorAndPlan(t *testing.T) {
 	t.Parallel()
 	a := newApp(t)
 	ctx := t.Context()
-	byEditor, err := a.eng.CreateNode(ctx, a.editor, a.site.ID, release.KindContentEntry,
+	byEditor, err := a.nodes.CreateNode(ctx, a.editor, a.site.ID, release.KindContentEntry,
 		content.Body{Title: "Editor's note", Slug: "editors-note", Status: content.StatusDraft, Text: "x"})
 	if err != nil {
 		t.Fatal(err)

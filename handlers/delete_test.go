@@ -26,7 +26,7 @@ func TestDeleteFromTheEditor(t *testing.T) {
 
 	held := a.otherDraft(t)
 	rel := a.scheduleAt(t, a.editor, held, "2026-11-02", "10:00")
-	heldNow, err := a.eng.Node(context.Background(), a.editor, a.site.ID, held.ID)
+	heldNow, err := a.nodes.Node(context.Background(), a.editor, a.site.ID, held.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +48,7 @@ func TestDeleteFromTheEditor(t *testing.T) {
 		ExpectedStatus: http.StatusSeeOther, ExpectedHeaders: map[string]string{"Location": "/studio/content"}})
 	c.check(t, scenario{Name: "Flash", URL: "/studio/content", ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{"Deleted."}, NotExpectedContent: []string{"Election night live"}})
-	if _, err := a.eng.Node(context.Background(), a.editor, a.site.ID, a.draft.ID); !errors.Is(err, engine.ErrNotFound) {
+	if _, err := a.nodes.Node(context.Background(), a.editor, a.site.ID, a.draft.ID); !errors.Is(err, engine.ErrNotFound) {
 		t.Fatalf("the deleted node reads as %v", err)
 	}
 }

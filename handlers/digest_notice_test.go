@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"studio/engine"
-	"studio/engine/automation"
 	"studio/engine/automations"
+	"studio/engine/model/automation"
 	"studio/engine/policy"
 )
 

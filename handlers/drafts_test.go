@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"studio/engine/content"
-	"studio/engine/release"
+	"studio/engine/model/release"
 )
 
 // draftRoute gives TestCSRF what a draft release's routes need: a fresh
@@ -27,7 +27,7 @@ func (a *testApp) draftRoute(t *testing.T, pattern string) (string, url.Values, 
 		return "", nil, false
 	}
 	extra := a.createNode(t, release.KindPage, content.Body{Title: "Results", Slug: "results", Status: content.StatusDraft})
-	rel, err := a.eng.NewRelease(context.Background(), a.editor, a.site.ID, "Autumn launch", []string{a.draft.ID, extra.ID})
+	rel, err := a.releases.NewRelease(context.Background(), a.editor, a.site.ID, "Autumn launch", []string{a.draft.ID, extra.ID})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,13 +60,13 @@ func TestDraftReleaseFlow(t *testing.T) {
 	a := newApp(t)
 	// The article uses a results page that is not live yet.
 	results := a.createNode(t, release.KindPage, content.Body{Title: "Results table", Slug: "results", Status: content.StatusDraft, Text: "Turnout 84%."})
-	d, err := a.eng.Node(ctx, a.editor, a.site.ID, a.draft.ID)
+	d, err := a.nodes.Node(ctx, a.editor, a.site.ID, a.draft.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
 	body := d.Body
 	body.Refs = []string{results.ID, a.page.ID}
-	if a.draft, err = a.eng.SaveNode(ctx, a.editor, a.site.ID, a.draft.ID, d.Rev, body); err != nil {
+	if a.draft, err = a.nodes.SaveNode(ctx, a.editor, a.site.ID, a.draft.ID, d.Rev, body); err != nil {
 		t.Fatal(err)
 	}
 	c := a.signedIn(t, a.editor)
@@ -145,13 +145,13 @@ func TestDraftReleaseFlow(t *testing.T) {
 		Form: url.Values{"csrf_token": {token}, "rev": {rev()}, "node": {contact.ID}}, ExpectedStatus: http.StatusSeeOther})
 
 	// An edit after pinning: the page offers Re-pin; scheduling is refused.
-	d, err = a.eng.Node(ctx, a.editor, a.site.ID, results.ID)
+	d, err = a.nodes.Node(ctx, a.editor, a.site.ID, results.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
 	body = d.Body
 	body.Text = "Turnout 85%."
-	if _, err := a.eng.SaveNode(ctx, a.editor, a.site.ID, results.ID, d.Rev, body); err != nil {
+	if _, err := a.nodes.SaveNode(ctx, a.editor, a.site.ID, results.ID, d.Rev, body); err != nil {
 		t.Fatal(err)
 	}
 	c.check(t, scenario{Name: "Moved", URL: page, ExpectedStatus: http.StatusOK,
@@ -204,7 +204,7 @@ func TestDraftReleaseApprovalAndOverlaps(t *testing.T) {
 	ctx := context.Background()
 	a := newApp(t)
 	budget := a.otherDraft(t)
-	draft, err := a.eng.NewRelease(ctx, a.contributor, a.site.ID, "Budget week", []string{budget.ID, a.draft.ID})
+	draft, err := a.releases.NewRelease(ctx, a.contributor, a.site.ID, "Budget week", []string{budget.ID, a.draft.ID})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -240,7 +240,7 @@ func TestDraftReleaseApprovalAndOverlaps(t *testing.T) {
 	if rel.State != release.StateAwaitingApproval {
 		t.Fatalf("state %s, want awaiting_approval", rel.State)
 	}
-	list, err := a.eng.Approvals(ctx, a.editor, a.site.ID)
+	list, err := a.releases.Approvals(ctx, a.editor, a.site.ID)
 	if err != nil {
 		t.Fatal(err)
 	}

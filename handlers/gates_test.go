@@ -22,7 +22,7 @@ var (
 // nodeRev is a node's working-copy rev now.
 func (a *testApp) nodeRev(t *testing.T, id string) int64 {
 	t.Helper()
-	d, err := a.eng.Node(context.Background(), a.editor, a.site.ID, id)
+	d, err := a.nodes.Node(context.Background(), a.editor, a.site.ID, id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -174,11 +174,11 @@ func TestGatesCard(t *testing.T) {
 
 	t.Run("OtherEdits", func(t *testing.T) {
 		ctx := context.Background()
-		d, err := a.eng.Node(ctx, a.editor, a.site.ID, a.page.ID)
+		d, err := a.nodes.Node(ctx, a.editor, a.site.ID, a.page.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := a.eng.EditNode(ctx, a.editor, a.site.ID, d.ID, d.Rev, content.Edit{Title: d.Body.Title, Slug: d.Body.Slug,
+		if _, err := a.nodes.EditNode(ctx, a.editor, a.site.ID, d.ID, d.Rev, content.Edit{Title: d.Body.Title, Slug: d.Body.Slug,
 			Text: "Demo Gazette is a sample site.\nNew line.", Status: content.StatusPublished}); err != nil {
 			t.Fatal(err)
 		}
@@ -224,7 +224,7 @@ func TestGatesCard(t *testing.T) {
 				Form: withToken(gateForm(b.nodeRev(t, b.live.ID), "reason", "Early."), tok), ExpectedStatus: http.StatusForbidden},
 		})
 		// The approval page shows the gate change; approving publishes it.
-		list, err := b.eng.Approvals(context.Background(), b.editor, b.site.ID)
+		list, err := b.releases.Approvals(context.Background(), b.editor, b.site.ID)
 		if err != nil || len(list) != 1 {
 			t.Fatalf("approvals %v %v", list, err)
 		}
@@ -357,8 +357,8 @@ func TestAPIGates(t *testing.T) {
 		b := newApp(t)
 		tok := b.tokenFor(t, b.editor)
 		ctx := context.Background()
-		d, _ := b.eng.Node(ctx, b.editor, b.site.ID, b.live.ID)
-		if _, err := b.eng.EditNode(ctx, b.editor, b.site.ID, d.ID, d.Rev, content.Edit{Title: "Welcome!", Slug: d.Body.Slug,
+		d, _ := b.nodes.Node(ctx, b.editor, b.site.ID, b.live.ID)
+		if _, err := b.nodes.EditNode(ctx, b.editor, b.site.ID, d.ID, d.Rev, content.Edit{Title: "Welcome!", Slug: d.Body.Slug,
 			Text: d.Body.Text, Status: content.StatusPublished}); err != nil {
 			t.Fatal(err)
 		}
@@ -409,7 +409,7 @@ func TestAPILiftEmbargoEarlier(t *testing.T) {
 	if status != 200 || out["status"] != "published" || av["from"] != "2026-11-02T15:00:00Z" {
 		t.Fatalf("moved earlier: %d %v", status, out)
 	}
-	live, err := a.eng.LiveNodes(context.Background(), a.site)
+	live, err := a.nodes.LiveNodes(context.Background(), a.site)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,8 +15,8 @@ import (
 	"time"
 
 	"studio/engine/content"
+	"studio/engine/model/release"
 	"studio/engine/policy"
-	"studio/engine/release"
 	"studio/handlers"
 )
 
@@ -572,7 +572,7 @@ func TestScheduleForm(t *testing.T) {
 			ExpectedContent: []string{`data-testid="overlap-` + ids[0] + `"`}})
 
 		// A live article with a newer working copy: both versions show.
-		if _, err := a.eng.SaveNode(context.Background(), a.editor, a.site.ID, a.live.ID, 1,
+		if _, err := a.nodes.SaveNode(context.Background(), a.editor, a.site.ID, a.live.ID, 1,
 			withTitle(a.live.Body, "Welcome to the Gazette, again")); err != nil {
 			t.Fatal(err)
 		}
@@ -657,7 +657,7 @@ func TestScheduleForm(t *testing.T) {
 		if n := a.releaseCount(t); n != 0 {
 			t.Errorf("%d releases after refused schedules, want none", n)
 		}
-		if d, err := a.eng.Node(context.Background(), a.editor, a.site.ID, a.draft.ID); err != nil || d.Rev != 1 {
+		if d, err := a.nodes.Node(context.Background(), a.editor, a.site.ID, a.draft.ID); err != nil || d.Rev != 1 {
 			t.Errorf("draft at rev %d (%v) after refused schedules, want 1", d.Rev, err)
 		}
 		// The last good minute and the first: 366 days ahead is in.

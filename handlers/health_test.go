@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"studio/engine/content"
-	"studio/engine/release"
+	"studio/engine/model/release"
 )
 
 // healthJSON asks /health as c, with header, and decodes the answer.
@@ -122,7 +122,7 @@ func TestAPIRequestsRunTheBackstop(t *testing.T) {
 	if err != nil || hb.Trigger != "request" {
 		t.Fatalf("heartbeat after an API request: %+v, %v; want a request's tick", hb, err)
 	}
-	got, err := a.eng.Release(ctx, a.editor, a.site.ID, r.ID)
+	got, err := a.releases.Release(ctx, a.editor, a.site.ID, r.ID)
 	if err != nil || got.State != release.StatePublished {
 		t.Fatalf("release after the backstop: %s, %v; want published", got.State, err)
 	} // The tick recorded how late its oldest due item was (§8.7), and
@@ -149,7 +149,7 @@ func TestHealthAnswers503OnAFullDisk(t *testing.T) {
 		t.Fatal(err)
 	}
 	big := content.Body{Title: "Long read", Slug: "long-read", Status: content.StatusDraft, Text: strings.Repeat("Words. ", 12000)}
-	if _, err := a.eng.CreateNode(ctx, a.editor, a.site.ID, release.KindContentEntry, big); err == nil {
+	if _, err := a.nodes.CreateNode(ctx, a.editor, a.site.ID, release.KindContentEntry, big); err == nil {
 		t.Fatal("an 84 kB draft was written into a full database")
 	}
 	out := healthJSON(t, anon, nil, http.StatusServiceUnavailable)
@@ -177,7 +177,7 @@ func TestHealthAnswers503OnAFullDisk(t *testing.T) {
 		}
 		time.Sleep(250 * time.Millisecond)
 	}
-	if _, err := a.eng.CreateNode(ctx, a.editor, a.site.ID, release.KindContentEntry, big); err != nil {
+	if _, err := a.nodes.CreateNode(ctx, a.editor, a.site.ID, release.KindContentEntry, big); err != nil {
 		t.Fatalf("a write after recovery: %v", err)
 	}
 }

@@ -12,11 +12,11 @@ import (
 	"time"
 
 	"studio/engine"
-	"studio/engine/automation"
 	"studio/engine/automations"
 	"studio/engine/content"
+	"studio/engine/model/automation"
+	"studio/engine/model/release"
 	"studio/engine/policy"
-	"studio/engine/release"
 	"studio/handlers/studio"
 )
 
@@ -56,7 +56,7 @@ func (a *testApp) brokenArticle(t *testing.T) content.Node {
 	t.Helper()
 	n := a.createNode(t, release.KindContentEntry, content.Body{Title: "Transit strike", Slug: "transit-strike", Lang: "en",
 		Status: content.StatusPublished, Text: "See [the timetable](/posts/timetable) and [about us](/about)."})
-	if _, err := a.eng.Publish(context.Background(), a.editor, a.site.ID); err != nil {
+	if _, err := a.nodes.Publish(context.Background(), a.editor, a.site.ID); err != nil {
 		t.Fatal(err)
 	}
 	return n

@@ -114,7 +114,7 @@ func TestEditorUploadAndCover(t *testing.T) {
 	}
 
 	save := func(name, coverID, text string, want int) response {
-		d, err := a.eng.Node(ctx, a.editor, a.site.ID, a.draft.ID)
+		d, err := a.nodes.Node(ctx, a.editor, a.site.ID, a.draft.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -129,7 +129,7 @@ func TestEditorUploadAndCover(t *testing.T) {
 	}
 	text := "Results as they come in.\n\n" + inline["markdown"] + "\n"
 	save("Save", cover["id"], text, http.StatusSeeOther)
-	d, err := a.eng.Node(ctx, a.editor, a.site.ID, a.draft.ID)
+	d, err := a.nodes.Node(ctx, a.editor, a.site.ID, a.draft.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,7 +139,7 @@ func TestEditorUploadAndCover(t *testing.T) {
 	c.check(t, scenario{Name: "Reopened", URL: editor, ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{`<option value="` + cover["id"] + `" selected>`, "Sandıklar sayılıyor"}})
 
-	if _, err := a.eng.Publish(ctx, a.editor, a.site.ID); err != nil {
+	if _, err := a.nodes.Publish(ctx, a.editor, a.site.ID); err != nil {
 		t.Fatal(err)
 	}
 	page := a.client(t, "").get("/posts/election-night")
@@ -159,7 +159,7 @@ func TestEditorUploadAndCover(t *testing.T) {
 
 	// No cover and no image in the text: the article needs no media file.
 	save("NoImages", "", "Results.", http.StatusSeeOther)
-	if d, _ = a.eng.Node(ctx, a.editor, a.site.ID, a.draft.ID); d.Body.Cover != "" || len(d.Body.Refs) != 0 {
+	if d, _ = a.nodes.Node(ctx, a.editor, a.site.ID, a.draft.ID); d.Body.Cover != "" || len(d.Body.Refs) != 0 {
 		t.Errorf("cover %q refs %v, want none", d.Body.Cover, d.Body.Refs)
 	}
 }
@@ -258,7 +258,7 @@ func TestUploadedImagesLoseTheirMetadata(t *testing.T) {
 	if status != http.StatusCreated {
 		t.Fatalf("upload: %d %v", status, out)
 	}
-	d, err := a.eng.Node(ctx, a.editor, a.site.ID, out["id"])
+	d, err := a.nodes.Node(ctx, a.editor, a.site.ID, out["id"])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -272,7 +272,7 @@ func TestUploadedImagesLoseTheirMetadata(t *testing.T) {
 	if err := a.store.DB().QueryRow(`SELECT count(*) FROM nodes WHERE kind = 'asset'`).Scan(new(int)); err != nil {
 		t.Fatal(err)
 	}
-	list, err := a.eng.Nodes(ctx, a.editor, a.site.ID)
+	list, err := a.nodes.Nodes(ctx, a.editor, a.site.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -283,7 +283,7 @@ func TestUploadedImagesLoseTheirMetadata(t *testing.T) {
 	}
 	noMetadata(t, "the media editor's file", stored)
 
-	if _, err := a.eng.Publish(ctx, a.editor, a.site.ID); err != nil {
+	if _, err := a.nodes.Publish(ctx, a.editor, a.site.ID); err != nil {
 		t.Fatal(err)
 	}
 	for _, p := range []string{out["path"], "/media/pier.jpg"} {

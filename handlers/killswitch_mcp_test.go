@@ -8,8 +8,8 @@ import (
 
 	"studio/engine"
 	"studio/engine/agents"
-	"studio/engine/automation"
 	"studio/engine/automations"
+	"studio/engine/model/automation"
 	"studio/engine/policy"
 	"studio/locales"
 )

@@ -11,10 +11,11 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"studio/engine"
-	"studio/engine/automation"
 	"studio/engine/automations"
+	"studio/engine/model/automation"
+	"studio/engine/model/release"
 	"studio/engine/policy"
-	"studio/engine/release"
+	"studio/engine/releases"
 )
 
 // runFixture is the app served with the services' own agent keys and an
@@ -486,7 +487,7 @@ func TestDeletingAnAutomationWithdrawsItsRequests(t *testing.T) {
 	}
 	// A person's request on the same site, which the deletion leaves be.
 	contributor := a.contributor
-	theirs, err := a.eng.ScheduleNode(ctx, contributor, engine.ScheduleInput{SiteID: a.site.ID, NodeID: a.otherDraft(t).ID,
+	theirs, err := a.releases.ScheduleNode(ctx, contributor, releases.ScheduleInput{SiteID: a.site.ID, NodeID: a.otherDraft(t).ID,
 		ExpectedRev: 1, Date: "2026-11-05", Time: "09:00"})
 	if err != nil {
 		t.Fatal(err)

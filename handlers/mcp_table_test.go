@@ -12,8 +12,9 @@ import (
 	"studio/engine"
 	"studio/engine/automations"
 	"studio/engine/content"
+	"studio/engine/model/release"
 	"studio/engine/policy"
-	"studio/engine/release"
+	"studio/engine/releases"
 )
 
 // What a write tool's call came to, as an agent sees it.
@@ -105,7 +106,7 @@ func (a *testApp) cellOf(t *testing.T, s *sdk.ClientSession, tool, tag string) s
 		return a.createNode(t, release.KindContentEntry, content.Body{Title: "Draft " + slug, Slug: slug, Lang: "en",
 			Status: content.StatusDraft, Text: "Words."})
 	}
-	live := func(from *time.Time) engine.NodeDetail {
+	live := func(from *time.Time) releases.NodeDetail {
 		now := a.clock.Now()
 		body := content.Body{Title: "Live " + slug, Slug: slug, Lang: "en", Status: content.StatusPublished, PublishedAt: &now,
 			Text: "Words."}
@@ -113,16 +114,16 @@ func (a *testApp) cellOf(t *testing.T, s *sdk.ClientSession, tool, tag string) s
 			body.Availability = &content.Availability{From: from}
 		}
 		node := a.createNode(t, release.KindContentEntry, body)
-		if _, err := a.eng.Publish(ctx, a.editor, site); err != nil {
+		if _, err := a.nodes.Publish(ctx, a.editor, site); err != nil {
 			t.Fatal(err)
 		}
-		d, err := a.eng.Node(ctx, a.editor, site, node.ID)
+		d, err := a.nodes.Node(ctx, a.editor, site, node.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return d
 	}
-	scheduled := func() engine.ReleaseRow {
+	scheduled := func() releases.ReleaseRow {
 		r := a.scheduleAt(t, a.editor, draft(), "2026-11-02", "12:00") // the Editor's, approved
 		return a.release(t, r.ID)
 	}
@@ -164,7 +165,7 @@ func (a *testApp) cellOf(t *testing.T, s *sdk.ClientSession, tool, tag string) s
 	}
 	e, _ := out["error"].(map[string]any)
 	switch e["code"] {
-	case engine.CodeWaitsForPerson:
+	case releases.CodeWaitsForPerson:
 		return cellWaits
 	case engine.CodeModeRefused:
 		return cellMode

@@ -17,11 +17,12 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"studio/engine"
-	"studio/engine/automation"
 	"studio/engine/automations"
 	"studio/engine/gates"
+	"studio/engine/model/automation"
+	"studio/engine/model/release"
 	"studio/engine/policy"
-	"studio/engine/release"
+	"studio/engine/releases"
 	"studio/handlers"
 	"studio/handlers/api"
 	"studio/handlers/api/schema"
@@ -497,7 +498,7 @@ func TestMCPBadInput(t *testing.T) {
 		{"list_releases", map[string]any{"siteId": site, "state": "asleep"}, mcp.CodeBadRequest},
 		{"list_releases", map[string]any{"siteId": site, "limit": 51}, mcp.CodeBadRequest},
 		{"list_releases", map[string]any{"siteId": site, "limit": 0.5}, mcp.CodeBadRequest},
-		{"list_releases", map[string]any{"siteId": site, "cursor": "rel_nope"}, engine.CodeBadCursor},
+		{"list_releases", map[string]any{"siteId": site, "cursor": "rel_nope"}, releases.CodeBadCursor},
 		{"list_releases", map[string]any{"siteId": site, "sitId": "x"}, mcp.CodeBadRequest},
 		{"get_release", map[string]any{"siteId": site, "releaseId": "rel_nope"}, engine.CodeNotFound},
 		{"get_release", map[string]any{"siteId": site, "releaseId": 7}, mcp.CodeBadRequest},
@@ -523,21 +524,21 @@ func TestMCPBadInput(t *testing.T) {
 		{"propose_release", map[string]any{"siteId": site, "nodeIds": []string{}}, mcp.CodeBadRequest},
 		{"propose_release", map[string]any{"siteId": site, "nodeIds": []string{"ent_nope"}}, engine.CodeNotFound},
 		{"propose_release", map[string]any{"siteId": site, "nodeIds": []string{f.draft.ID}, "note": strings.Repeat("n", 501)}, mcp.CodeBadRequest},
-		{"propose_release", map[string]any{"siteId": site, "nodeIds": []string{f.draft.ID}, "note": "stop\x00"}, engine.CodeBadNote},
-		{"propose_release", map[string]any{"siteId": site, "nodeIds": []string{f.draft.ID}, "at": "2026-11-05T09:00:00Z", "localTime": "2026-11-05T12:00"}, engine.CodeBadWhen},
-		{"schedule_release", map[string]any{"siteId": site, "nodeIds": []string{f.draft.ID}, "when": "tomorrow"}, engine.CodeBadWhen},
+		{"propose_release", map[string]any{"siteId": site, "nodeIds": []string{f.draft.ID}, "note": "stop\x00"}, releases.CodeBadNote},
+		{"propose_release", map[string]any{"siteId": site, "nodeIds": []string{f.draft.ID}, "at": "2026-11-05T09:00:00Z", "localTime": "2026-11-05T12:00"}, releases.CodeBadWhen},
+		{"schedule_release", map[string]any{"siteId": site, "nodeIds": []string{f.draft.ID}, "when": "tomorrow"}, releases.CodeBadWhen},
 		{"schedule_release", map[string]any{"siteId": site, "nodeIds": []string{f.draft.ID}, "when": map[string]any{"at": "soon"}}, api.CodeBadInstant},
 		{"schedule_release", map[string]any{"siteId": site, "nodeIds": []string{f.draft.ID}, "releaseId": rel.ID, "when": later}, mcp.CodeBadRequest},
 		{"schedule_release", map[string]any{"siteId": site, "releaseId": "rel_nope", "when": later}, engine.CodeNotFound},
-		{"reschedule", map[string]any{"siteId": site, "releaseId": rel.ID, "expectedRev": rel.Rev, "when": "on-approval"}, engine.CodeMoveNeedsTime},
+		{"reschedule", map[string]any{"siteId": site, "releaseId": rel.ID, "expectedRev": rel.Rev, "when": "on-approval"}, releases.CodeMoveNeedsTime},
 		{"reschedule", map[string]any{"siteId": site, "releaseId": rel.ID, "expectedRev": rel.Rev + 9, "when": later}, engine.CodeStale},
 		{"cancel_schedule", map[string]any{"siteId": site, "releaseId": "rel_nope", "expectedRev": 1}, engine.CodeNotFound},
 		{"set_embargo", map[string]any{"siteId": site, "nodeId": "ent_nope", "expectedRev": 1, "from": "2026-11-05T09:00:00Z"}, engine.CodeNotFound},
 		{"set_embargo", map[string]any{"siteId": site, "nodeId": f.page.ID, "expectedRev": f.nodeRev(t, f.page.ID), "from": "2020-01-01T00:00:00Z"}, gates.CodeGateInPast},
-		{"lift_embargo", map[string]any{"siteId": site, "nodeId": f.live.ID, "expectedRev": liveRev, "reason": " "}, engine.CodeReason},
+		{"lift_embargo", map[string]any{"siteId": site, "nodeId": f.live.ID, "expectedRev": liveRev, "reason": " "}, releases.CodeReason},
 		{"lift_embargo", map[string]any{"siteId": site, "nodeId": f.page.ID, "expectedRev": f.nodeRev(t, f.page.ID), "reason": "Early."}, gates.CodeNotEmbargoed},
 		{"schedule_unpublish", map[string]any{"siteId": site, "nodeId": f.page.ID, "expectedRev": 1, "at": "soon"}, api.CodeBadInstant},
-		{"schedule_unpublish", map[string]any{"siteId": site, "nodeId": f.draft.ID, "expectedRev": draftRev, "at": "2026-11-05T09:00:00Z"}, engine.CodeNotLive},
+		{"schedule_unpublish", map[string]any{"siteId": site, "nodeId": f.draft.ID, "expectedRev": draftRev, "at": "2026-11-05T09:00:00Z"}, releases.CodeNotLive},
 		{"save_draft", map[string]any{"siteId": site, "nodeId": f.draft.ID}, api.CodeBadRequest},
 		{"save_draft", map[string]any{"siteId": site, "nodeId": f.draft.ID, "expectedRev": draftRev}, api.CodeNothingToChange},
 		{"save_draft", map[string]any{"siteId": site, "kind": "video", "title": "Clip"}, mcp.CodeBadRequest},

@@ -16,8 +16,9 @@ import (
 	"studio/engine/agents"
 	"studio/engine/automations"
 	"studio/engine/content"
+	"studio/engine/model/release"
 	"studio/engine/policy"
-	"studio/engine/release"
+	"studio/engine/releases"
 )
 
 // The write tools over real HTTP with the go-sdk client and keys minted by
@@ -126,13 +127,13 @@ func TestMCPWriteToolsManual(t *testing.T) {
 	}
 
 	out, res := callTool(t, s, "cancel_schedule", map[string]any{"siteId": site, "releaseId": id, "expectedRev": r.Rev})
-	toolError(t, "cancel in manual", out, res, engine.CodeWaitsForPerson)
+	toolError(t, "cancel in manual", out, res, releases.CodeWaitsForPerson)
 	if after := a.release(t, id); after.State != r.State || after.Rev != r.Rev {
 		t.Fatalf("a refused cancel changed the release: %s rev %d", after.State, after.Rev)
 	}
 
 	// The agent never approves: a person does, once, and T publishes it.
-	if _, err := a.eng.Approve(context.Background(), a.editor, site, apr); err != nil {
+	if _, err := a.releases.Approve(context.Background(), a.editor, site, apr); err != nil {
 		t.Fatal(err)
 	}
 	a.tickAt(t, noon.Add(-time.Second))
@@ -160,18 +161,18 @@ func TestMCPWriteToolsEdits(t *testing.T) {
 	out := okTool(t, s, "save_draft", map[string]any{"siteId": site, "title": "Turnout by district", "body": "Figures at noon."})
 	node, _ := out["node"].(map[string]any)
 	nodeID, _ := node["id"].(string)
-	d, err := a.eng.Node(ctx, engine.Reader(site), site, nodeID)
+	d, err := a.nodes.Node(ctx, engine.Reader(site), site, nodeID)
 	if err != nil || d.Live != nil || d.Body.Slug != "turnout-by-district" {
 		t.Fatalf("save_draft creates a draft, never live: %+v %v", d, err)
 	}
 	okTool(t, s, "save_draft", map[string]any{"siteId": site, "nodeId": nodeID, "expectedRev": d.Rev, "summary": "Where people voted."})
-	if d2, _ := a.eng.Node(ctx, engine.Reader(site), site, nodeID); d2.Rev != d.Rev+1 || d2.Body.Summary != "Where people voted." || d2.Body.Title != d.Body.Title {
+	if d2, _ := a.nodes.Node(ctx, engine.Reader(site), site, nodeID); d2.Rev != d.Rev+1 || d2.Body.Summary != "Where people voted." || d2.Body.Title != d.Body.Title {
 		t.Fatalf("save_draft changes only the given fields: %+v", d2.Body)
 	}
 
 	// An embargo on a live article can only hide it: out without a person.
 	from := start.Add(3 * time.Hour)
-	live, _ := a.eng.Node(ctx, engine.Reader(site), site, a.live.ID)
+	live, _ := a.nodes.Node(ctx, engine.Reader(site), site, a.live.ID)
 	out = okTool(t, s, "set_embargo", map[string]any{"siteId": site, "nodeId": a.live.ID, "from": from.Format(time.RFC3339),
 		"expectedRev": live.Rev})
 	gid, _ := releaseIDOf(t, out)
@@ -185,13 +186,13 @@ func TestMCPWriteToolsEdits(t *testing.T) {
 	}
 
 	// Lifting it early is a person's act; an expiry removes content: both wait.
-	live, _ = a.eng.Node(ctx, engine.Reader(site), site, a.live.ID)
+	live, _ = a.nodes.Node(ctx, engine.Reader(site), site, a.live.ID)
 	out = okTool(t, s, "lift_embargo", map[string]any{"siteId": site, "nodeId": a.live.ID, "reason": "The press conference moved.",
 		"expectedRev": live.Rev})
 	if out["status"] != "approval-pending" || out["approvalId"] == nil {
 		t.Fatalf("lift_embargo always waits: %v", out)
 	}
-	page, _ := a.eng.Node(ctx, engine.Reader(site), site, a.page.ID)
+	page, _ := a.nodes.Node(ctx, engine.Reader(site), site, a.page.ID)
 	out = okTool(t, s, "schedule_unpublish", map[string]any{"siteId": site, "nodeId": a.page.ID,
 		"at": start.Add(5 * time.Hour).Format(time.RFC3339), "expectedRev": page.Rev})
 	if out["status"] != "approval-pending" || out["approvalId"] == nil {
@@ -248,7 +249,7 @@ func TestMCPAutoApprovals(t *testing.T) {
 	if r := a.release(t, later); out["status"] != "scheduled" || r.Approval == nil || r.Approval.Kind != release.ApprovalAuto {
 		t.Fatalf("a move into the window in auto: %v / %+v", out, r.Approval)
 	}
-	if waiting, _ := a.eng.WaitingRequestsOf(context.Background(), a.editor, site, []string{later}); len(waiting) != 0 {
+	if waiting, _ := a.releases.WaitingRequestsOf(context.Background(), a.editor, site, []string{later}); len(waiting) != 0 {
 		t.Fatalf("the old request still waits: %+v", waiting)
 	}
 	third := a.createNode(t, release.KindContentEntry, content.Body{Title: "Markets at noon", Slug: "markets-noon",
@@ -265,7 +266,7 @@ func TestMCPAutoApprovals(t *testing.T) {
 	before := a.liveSnapshot(t)
 	a.tickAt(t, start.Add(2*time.Hour))
 	got := a.release(t, soon)
-	if got.State != release.StateExpired || got.Outcome == nil || got.Outcome.Reason != engine.ReasonCreatorRemoved {
+	if got.State != release.StateExpired || got.Outcome == nil || got.Outcome.Reason != releases.ReasonCreatorRemoved {
 		t.Fatalf("a revoked key's auto approval at T: %s %+v", got.State, got.Outcome)
 	}
 	if a.liveSnapshot(t) != before {
@@ -339,7 +340,7 @@ func TestMCPTaintAndRunTrail(t *testing.T) {
 		t.Fatal("a tainted run's refused writes wrote something")
 	}
 	// A reduction is still allowed: an embargo on a draft's working copy.
-	d, _ := a.eng.Node(ctx, engine.Reader(site), site, a.page.ID)
+	d, _ := a.nodes.Node(ctx, engine.Reader(site), site, a.page.ID)
 	out = okTool(t, s, "set_embargo", map[string]any{"siteId": site, "nodeId": a.page.ID,
 		"from": start.Add(6 * time.Hour).Format(time.RFC3339), "expectedRev": d.Rev})
 	if out["status"] == nil {
@@ -451,23 +452,23 @@ func TestMCPRequestHorizonBindsEveryAgent(t *testing.T) {
 	s, _ := a.agentSession(t, base, policy.ModeManual)
 	site := a.site.ID
 	at := func(d time.Duration) map[string]any { return map[string]any{"at": start.Add(d).Format(time.RFC3339)} }
-	releases := a.releaseCount(t)
+	before := a.releaseCount(t)
 	out, res := callTool(t, s, "schedule_release", map[string]any{"siteId": site, "nodeIds": []string{a.draft.ID},
-		"when": at(engine.RequestHorizon + time.Hour)})
-	toolError(t, "an Editor's agent 31 days ahead", out, res, engine.CodeTooFarForRequest)
-	if got := a.releaseCount(t); got != releases {
-		t.Fatalf("a refused request wrote a release: %d, was %d", got, releases)
+		"when": at(releases.RequestHorizon + time.Hour)})
+	toolError(t, "an Editor's agent 31 days ahead", out, res, releases.CodeTooFarForRequest)
+	if got := a.releaseCount(t); got != before {
+		t.Fatalf("a refused request wrote a release: %d, was %d", got, before)
 	}
 	out = okTool(t, s, "schedule_release", map[string]any{"siteId": site, "nodeIds": []string{a.draft.ID},
-		"when": at(engine.RequestHorizon - time.Hour)})
+		"when": at(releases.RequestHorizon - time.Hour)})
 	id, rev := releaseIDOf(t, out)
 	if out["status"] != "approval-pending" {
 		t.Fatalf("29 days ahead: %v", out)
 	}
 	out, res = callTool(t, s, "reschedule", map[string]any{"siteId": site, "releaseId": id, "expectedRev": rev,
 		"when": at(366 * 24 * time.Hour)})
-	toolError(t, "an agent's move a year ahead", out, res, engine.CodeTooFarForRequest)
-	if r := a.release(t, id); r.Rev != rev || !r.ExecuteAt.Equal(start.Add(engine.RequestHorizon-time.Hour)) {
+	toolError(t, "an agent's move a year ahead", out, res, releases.CodeTooFarForRequest)
+	if r := a.release(t, id); r.Rev != rev || !r.ExecuteAt.Equal(start.Add(releases.RequestHorizon-time.Hour)) {
 		t.Fatalf("a refused move changed the release: rev %d, at %v", r.Rev, r.ExecuteAt)
 	}
 	// The Editor herself may schedule a year ahead: the rule binds agents,

@@ -11,8 +11,8 @@ import (
 
 	"studio/engine/automations"
 	"studio/engine/content"
+	"studio/engine/model/release"
 	"studio/engine/policy"
-	"studio/engine/release"
 	"studio/engine/settings"
 )
 

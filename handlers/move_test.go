@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"studio/engine/content"
-	"studio/engine/release"
+	"studio/engine/model/release"
 )
 
 func TestMoveForm(t *testing.T) {

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"studio/engine/release"
+	"studio/engine/model/release"
 )
 
 // TestOperatorRoutes (issue 16, §13): a deploy token reaches the operator
@@ -37,7 +37,7 @@ func TestOperatorRoutes(t *testing.T) {
 	if status != http.StatusOK || out["published"] != 1.0 || out["failed"] != 0.0 {
 		t.Fatalf("run-due: %d %v", status, out)
 	}
-	if got, err := a.eng.Release(ctx, a.editor, a.site.ID, rel.ID); err != nil || got.State != release.StatePublished {
+	if got, err := a.releases.Release(ctx, a.editor, a.site.ID, rel.ID); err != nil || got.State != release.StatePublished {
 		t.Fatalf("after run-due the release is %v (%v)", got.State, err)
 	}
 

@@ -12,8 +12,8 @@ import (
 
 	"studio/engine/content"
 	"studio/engine/gates"
+	"studio/engine/model/release"
 	"studio/engine/policy"
-	"studio/engine/release"
 )
 
 // Tests of issue 10's newcomer bullets on the release, approval and
@@ -47,7 +47,7 @@ func TestWaitingListsSoonestFirst(t *testing.T) {
 	a.clock.Set(start.Add(2 * time.Minute))
 	eleven := a.requestOn(t, content.Body{Title: "Press", Slug: "press", Status: content.StatusDraft, Text: "."}, "2026-11-02", "11:00")
 	a.clock.Set(start.Add(3 * time.Minute))
-	d, err := a.eng.Node(ctx, a.editor, a.site.ID, a.live.ID)
+	d, err := a.nodes.Node(ctx, a.editor, a.site.ID, a.live.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +56,7 @@ func TestWaitingListsSoonestFirst(t *testing.T) {
 		t.Fatal(err)
 	}
 	var gate string
-	list, err := a.eng.Approvals(ctx, a.editor, a.site.ID)
+	list, err := a.releases.Approvals(ctx, a.editor, a.site.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +101,7 @@ func (a *testApp) requestOn(t *testing.T, body content.Body, date, clock string)
 	t.Helper()
 	n := a.createNode(t, "page", body)
 	r := a.scheduleAt(t, a.contributor, n, date, clock)
-	qs, err := a.eng.WaitingRequestsOf(context.Background(), a.editor, a.site.ID, []string{r.ID})
+	qs, err := a.releases.WaitingRequestsOf(context.Background(), a.editor, a.site.ID, []string{r.ID})
 	if err != nil || len(qs) != 1 {
 		t.Fatalf("request of %s: %v %v", r.ID, qs, err)
 	}
@@ -177,7 +177,7 @@ func (a *testApp) draftRelease(t *testing.T) string {
 	t.Helper()
 	n := a.createNode(t, release.KindContentEntry, content.Body{Title: "Election coverage", Slug: "election-coverage",
 		Lang: "en", Status: content.StatusDraft, Text: "Every count as it comes."})
-	r, err := a.eng.NewRelease(context.Background(), a.editor, a.site.ID, "Election coverage", []string{n.ID})
+	r, err := a.releases.NewRelease(context.Background(), a.editor, a.site.ID, "Election coverage", []string{n.ID})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,11 +9,11 @@ import (
 	"strings"
 	"testing"
 
-	"studio/engine"
 	"studio/engine/agents"
 	"studio/engine/content"
+	"studio/engine/model/release"
 	"studio/engine/policy"
-	"studio/engine/release"
+	"studio/engine/releases"
 )
 
 // invitationLink is the link in a People page that just made one.
@@ -107,12 +107,12 @@ func TestPeoplePage(t *testing.T) {
 	// Removed: what they asked for is denied, and they have no site.
 	nurOnSite := nur
 	nurOnSite.Role, nurOnSite.SiteID = policy.Contributor, a.site.ID
-	n, err := a.eng.CreateNode(context.Background(), nurOnSite, a.site.ID, release.KindContentEntry,
+	n, err := a.nodes.CreateNode(context.Background(), nurOnSite, a.site.ID, release.KindContentEntry,
 		content.Body{Title: "Nur's story", Slug: "nur-story", Status: content.StatusDraft, Text: "x"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	asked, err := a.eng.ScheduleNode(context.Background(), nurOnSite, engine.ScheduleInput{SiteID: a.site.ID, NodeID: n.ID,
+	asked, err := a.releases.ScheduleNode(context.Background(), nurOnSite, releases.ScheduleInput{SiteID: a.site.ID, NodeID: n.ID,
 		ExpectedRev: n.Rev, Date: "2026-11-02", Time: "09:00"})
 	if err != nil || asked.State != release.StateAwaitingApproval {
 		t.Fatalf("nur's request: %+v, %v", asked, err)

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"studio/engine/content"
-	"studio/engine/release"
+	"studio/engine/model/release"
 )
 
 // elevenThirty is 11:30 in Istanbul on 2 November: more than an hour after
@@ -136,7 +136,7 @@ func TestPublishNowPageTurkish(t *testing.T) {
 	// the live snapshot (it was never live), so the release's base still
 	// matches and publishing it now works.
 	a.createNode(t, release.KindPage, content.Body{Title: "İletişim", Slug: "contact", Status: content.StatusPublished})
-	if _, err := a.eng.Publish(ctx, a.editor, a.site.ID); err != nil {
+	if _, err := a.nodes.Publish(ctx, a.editor, a.site.ID); err != nil {
 		t.Fatal(err)
 	}
 	missedPage := "/studio/releases/" + missedRel.ID

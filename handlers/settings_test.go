@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"studio/engine"
+	"studio/engine/model/release"
 	"studio/engine/policy"
-	"studio/engine/release"
 	"studio/engine/settings"
 	"studio/locales"
 	"studio/web/templates"
@@ -29,7 +29,7 @@ func (a *testApp) pauseSchedules(t *testing.T, reason string) {
 	t.Helper()
 	ctx := context.Background()
 	owner := a.addUser(t, "owner@example.com", "Oya Owner", policy.Owner, "en")
-	s, err := a.eng.ScheduleSettings(ctx, a.editor, a.site.ID)
+	s, err := a.releases.ScheduleSettings(ctx, a.editor, a.site.ID)
 	if err != nil {
 		t.Fatal(err)
 	}

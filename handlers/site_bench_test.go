@@ -20,7 +20,7 @@ import (
 	"time"
 
 	"studio/engine/content"
-	"studio/engine/release"
+	"studio/engine/model/release"
 )
 
 // The public site under load (issue 6 "Performance"): a 2,000-node site
@@ -169,14 +169,14 @@ func loadSite(t *testing.T, n, gates int) *loadedSite {
 				b.Availability = &content.Availability{Until: &gate}
 			}
 		}
-		if _, err := a.eng.CreateNode(ctx, a.editor, a.site.ID, kind, b); err != nil {
+		if _, err := a.nodes.CreateNode(ctx, a.editor, a.site.ID, kind, b); err != nil {
 			t.Fatal(err)
 		}
 		if kind == release.KindContentEntry && visible {
 			s.entries = append(s.entries, "/posts/"+slug)
 		}
 	}
-	if _, err := a.eng.Publish(ctx, a.editor, a.site.ID); err != nil {
+	if _, err := a.nodes.Publish(ctx, a.editor, a.site.ID); err != nil {
 		t.Fatal(err)
 	}
 	// Every page once, so both sites start with their memos full.

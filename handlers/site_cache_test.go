@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"studio/engine/public"
+	"studio/engine/releases"
 	"studio/engine/scheduler"
 	"studio/engine/services"
 	"testing"
@@ -53,22 +54,22 @@ func TestCDNMaxAgeCountsReleases(t *testing.T) {
 	r := a.scheduleAt(t, a.editor, a.draft, "2026-11-02", "09:00")
 	want("Scheduled at 09:00", "3600")
 	row := a.release(t, r.ID)
-	if _, err := a.eng.Move(ctx, a.editor, a.site.ID, r.ID, row.Rev, "2026-11-02", "08:30"); err != nil {
+	if _, err := a.releases.Move(ctx, a.editor, a.site.ID, r.ID, row.Rev, "2026-11-02", "08:30"); err != nil {
 		t.Fatal(err)
 	}
 	want("Moved to 08:30", "1800")
-	if err := a.eng.Cancel(ctx, a.editor, a.site.ID, r.ID, a.release(t, r.ID).Rev); err != nil {
+	if err := a.releases.Cancel(ctx, a.editor, a.site.ID, r.ID, a.release(t, r.ID).Rev); err != nil {
 		t.Fatal(err)
 	}
 	want("Canceled", "86400")
 
 	// A scheduled removal of the live page.
-	d, err := a.eng.CreateDraft(ctx, a.editor, engine.DraftInput{SiteID: a.site.ID, Title: "Take About down",
+	d, err := a.releases.CreateDraft(ctx, a.editor, releases.DraftInput{SiteID: a.site.ID, Title: "Take About down",
 		RemoveIDs: []string{a.page.ID}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.eng.ScheduleRelease(ctx, a.editor, a.site.ID, d.ID, d.Rev, "2026-11-02", "10:00"); err != nil {
+	if _, err := a.releases.ScheduleRelease(ctx, a.editor, a.site.ID, d.ID, d.Rev, "2026-11-02", "10:00"); err != nil {
 		t.Fatal(err)
 	}
 	want("Removal at 10:00", "7200")
@@ -92,12 +93,12 @@ func TestCDNMaxAgeCountsReleases(t *testing.T) {
 		t.Errorf("default ceiling, releases due: max-age=%s, want 1", got)
 	}
 	for _, rel := range []string{d.ID} {
-		if err := a.eng.Cancel(ctx, a.editor, a.site.ID, rel, a.release(t, rel).Rev); err != nil {
+		if err := a.releases.Cancel(ctx, a.editor, a.site.ID, rel, a.release(t, rel).Rev); err != nil {
 			t.Fatal(err)
 		}
 	}
 	for _, v := range a.releasesOpen(t) {
-		if err := a.eng.Cancel(ctx, a.editor, a.site.ID, v, a.release(t, v).Rev); err != nil {
+		if err := a.releases.Cancel(ctx, a.editor, a.site.ID, v, a.release(t, v).Rev); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -110,7 +111,7 @@ func TestCDNMaxAgeCountsReleases(t *testing.T) {
 // awaiting approval.
 func (a *testApp) releasesOpen(t *testing.T) []string {
 	t.Helper()
-	rows, err := a.eng.Releases(context.Background(), engine.Reader(a.site.ID), a.site.ID, start.Add(-time.Hour), start.Add(48*time.Hour))
+	rows, err := a.releases.Releases(context.Background(), engine.Reader(a.site.ID), a.site.ID, start.Add(-time.Hour), start.Add(48*time.Hour))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +138,7 @@ func TestPublicURLNotFromHost(t *testing.T) {
 		"/rss.xml", "/sitemap.xml", "/robots.txt", "/media/harbour-cranes.png", "/nothing", "/posts/nothing",
 		"/preview/" + token, "/preview/" + token + "/media/harbour-cranes.png", "/health"}
 	var routes []string
-	for _, rt := range handlers.PublicRoutes(scheduler.New(g.eng, g.store, nil), site.New(g.eng, public.New(g.eng, g.store), nil, site.Options{}), nil) {
+	for _, rt := range handlers.PublicRoutes(scheduler.New(g.testApp.releases, g.store, nil), site.New(g.eng, public.New(g.testApp.releases, g.testApp.nodes, g.store), nil, site.Options{}), nil) {
 		routes = append(routes, rt.Pattern)
 	}
 	t.Logf("public routes: %v", routes)

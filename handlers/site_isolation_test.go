@@ -11,11 +11,12 @@ import (
 
 	"studio/engine"
 	"studio/engine/agents"
-	"studio/engine/automation"
 	"studio/engine/automations"
 	"studio/engine/content"
+	"studio/engine/model/automation"
+	"studio/engine/model/release"
 	"studio/engine/policy"
-	"studio/engine/release"
+	"studio/engine/releases"
 	"studio/handlers"
 )
 
@@ -47,14 +48,14 @@ func newZeta(t *testing.T, a *testApp) zeta {
 	z.owner = a.addUserOn(t, z.site.ID, "zed@zeta.example", "Zed Zetaowner", policy.Owner)
 	z.contributor = a.addUserOn(t, z.site.ID, "zoe@zeta.example", "Zoe Zetacontributor", policy.Contributor)
 	node := func(u engine.User, kind release.NodeKind, b content.Body) content.Node {
-		n, err := a.eng.CreateNode(ctx, u, z.site.ID, kind, b)
+		n, err := a.nodes.CreateNode(ctx, u, z.site.ID, kind, b)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return n
 	}
 	now := a.eng.Now()
-	img, err := a.eng.CreateAsset(ctx, z.owner, z.site.ID, content.Body{Title: "Zeta image", Slug: "zeta-image.png",
+	img, err := a.nodes.CreateAsset(ctx, z.owner, z.site.ID, content.Body{Title: "Zeta image", Slug: "zeta-image.png",
 		Status: content.StatusPublished, Mime: "image/png", Data: fixturePNG(t, 3), Alt: "Zeta skyline"})
 	if err != nil {
 		t.Fatal(err)
@@ -62,14 +63,14 @@ func newZeta(t *testing.T, a *testApp) zeta {
 	node(z.owner, release.KindPage, content.Body{Title: "Zeta page", Slug: "zeta-page", Lang: "en", Status: content.StatusPublished, Text: "Zeta about."})
 	z.article = node(z.owner, release.KindContentEntry, content.Body{Title: "Zeta article", Slug: "zeta-article", Lang: "en",
 		Status: content.StatusPublished, PublishedAt: &now, Text: "Zeta text ![Zeta skyline](/media/zeta-image.png)"})
-	if _, err := a.eng.Publish(ctx, z.owner, z.site.ID); err != nil {
+	if _, err := a.nodes.Publish(ctx, z.owner, z.site.ID); err != nil {
 		t.Fatal(err)
 	}
 	z.draft = node(z.contributor, release.KindContentEntry, content.Body{Title: "Zeta draft", Slug: "zeta-draft", Lang: "en",
 		Status: content.StatusDraft, Text: "Zeta soon."})
 	later := node(z.owner, release.KindPage, content.Body{Title: "Zeta later", Slug: "zeta-later", Lang: "en", Status: content.StatusDraft})
 	schedule := func(u engine.User, n content.Node) release.Release {
-		r, err := a.eng.ScheduleNode(ctx, u, engine.ScheduleInput{SiteID: z.site.ID, NodeID: n.ID, ExpectedRev: n.Rev,
+		r, err := a.releases.ScheduleNode(ctx, u, releases.ScheduleInput{SiteID: z.site.ID, NodeID: n.ID, ExpectedRev: n.Rev,
 			Date: "2026-11-04", Time: "10:00"})
 		if err != nil {
 			t.Fatal(err)
@@ -78,7 +79,7 @@ func newZeta(t *testing.T, a *testApp) zeta {
 	}
 	z.release = schedule(z.owner, later).ID
 	asked := schedule(z.contributor, z.draft)
-	list, err := a.eng.Approvals(ctx, z.owner, z.site.ID)
+	list, err := a.releases.Approvals(ctx, z.owner, z.site.ID)
 	if err != nil || len(list) != 1 || list[0].Release.ID != asked.ID {
 		t.Fatalf("Zeta's approvals: %+v %v", list, err)
 	}

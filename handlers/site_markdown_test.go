@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"studio/engine/content"
-	"studio/engine/release"
+	"studio/engine/model/release"
 )
 
 // An entry's body is Markdown on the public site, and in its preview: its
@@ -20,7 +20,7 @@ func TestPublicBodiesAreMarkdown(t *testing.T) {
 		"<script>alert(1)</script>\n\n[Tap here](javascript:alert(2))"
 	a.createNode(t, release.KindContentEntry, content.Body{Title: "Polls", Slug: "polls", Lang: "en",
 		Status: content.StatusPublished, PublishedAt: &now, Text: body})
-	if _, err := a.eng.Publish(context.Background(), a.editor, a.site.ID); err != nil {
+	if _, err := a.nodes.Publish(context.Background(), a.editor, a.site.ID); err != nil {
 		t.Fatal(err)
 	}
 	res := a.client(t, "").get("/posts/polls")

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"studio/engine/content"
-	"studio/engine/release"
+	"studio/engine/model/release"
 	"studio/internal/newsroomfixture"
 	"studio/store"
 )
@@ -113,7 +113,7 @@ func newsroomSite(t *testing.T, n int) *loadedSite {
 	t.Helper()
 	a := newApp(t)
 	ctx := context.Background()
-	if err := newsroomfixture.Seed(ctx, a.store.DB(), a.eng, a.site, a.editor, a.clock.Now(), n); err != nil {
+	if err := newsroomfixture.Seed(ctx, a.store.DB(), a.nodes, a.site, a.editor, a.clock.Now(), n); err != nil {
 		t.Fatal(err)
 	}
 	s := &loadedSite{app: a}
@@ -168,11 +168,11 @@ func TestNewSnapshotIsBuiltOnce(t *testing.T) {
 		t.Errorf("30 requests with nothing committed sent %d statements, want at most %d (one a %v window)", n, windows, store.OtherProcessesEvery)
 	}
 	// A new snapshot: the 30 requests that arrive together read it once.
-	if _, err := a.eng.CreateNode(context.Background(), a.editor, a.site.ID, release.KindContentEntry,
+	if _, err := a.nodes.CreateNode(context.Background(), a.editor, a.site.ID, release.KindContentEntry,
 		content.Body{Title: "Breaking", Slug: "breaking", Status: content.StatusPublished, Text: "News."}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.eng.Publish(context.Background(), a.editor, a.site.ID); err != nil {
+	if _, err := a.nodes.Publish(context.Background(), a.editor, a.site.ID); err != nil {
 		t.Fatal(err)
 	}
 	before = a.store.Statements()

@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"studio/engine"
 	"studio/engine/public"
+	"studio/engine/releases"
 	"studio/engine/scheduler"
 	"studio/handlers"
 	"studio/handlers/site"
@@ -89,7 +89,7 @@ func TestRouteSweep(t *testing.T) {
 	assetSlugs = append(assetSlugs, "no-such-thing.png", scoop.Body.Slug)
 
 	// The route table's own rows: a new row needs an expansion here.
-	routes := handlers.PublicRoutes(scheduler.New(g.eng, g.store, nil), site.New(g.eng, public.New(g.eng, g.store), nil, site.Options{}), nil)
+	routes := handlers.PublicRoutes(scheduler.New(g.testApp.releases, g.store, nil), site.New(g.eng, public.New(g.testApp.releases, g.testApp.nodes, g.store), nil, site.Options{}), nil)
 	param := regexp.MustCompile(`\{(\w+)\}`)
 	expand := func(pattern string) []string {
 		switch {
@@ -227,12 +227,12 @@ func (g *gatedSite) sweepReleases(t *testing.T) {
 	t.Helper()
 	ctx := context.Background()
 	g.scheduleAt(t, g.editor, g.draft, "2026-11-02", "11:30")
-	d, err := g.eng.CreateDraft(ctx, g.editor, engine.DraftInput{SiteID: g.site.ID, Title: "Retire the welcome",
+	d, err := g.testApp.releases.CreateDraft(ctx, g.editor, releases.DraftInput{SiteID: g.site.ID, Title: "Retire the welcome",
 		RemoveIDs: []string{g.live.ID}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := g.eng.ScheduleRelease(ctx, g.editor, g.site.ID, d.ID, d.Rev, "2026-11-02", "13:30"); err != nil {
+	if _, err := g.testApp.releases.ScheduleRelease(ctx, g.editor, g.site.ID, d.ID, d.Rev, "2026-11-02", "13:30"); err != nil {
 		t.Fatal(err)
 	}
 	g.releases = append(g.releases, gatedNow.Add(30*time.Minute), gatedNow.Add(150*time.Minute))

@@ -24,8 +24,8 @@ import (
 	"studio/engine"
 	"studio/engine/content"
 	"studio/engine/fakeclock"
+	"studio/engine/model/release"
 	"studio/engine/public"
-	"studio/engine/release"
 	"studio/engine/services"
 	"studio/handlers"
 	"studio/locales"
@@ -150,9 +150,9 @@ func newGatedSite(t *testing.T) *gatedSite {
 		var n content.Node
 		var err error
 		if kind == release.KindAsset {
-			n, err = g.eng.CreateAsset(ctx, g.editor, g.site.ID, b)
+			n, err = g.testApp.nodes.CreateAsset(ctx, g.editor, g.site.ID, b)
 		} else {
-			n, err = g.eng.CreateNode(ctx, g.editor, g.site.ID, kind, b)
+			n, err = g.testApp.nodes.CreateNode(ctx, g.editor, g.site.ID, kind, b)
 		}
 		if err != nil {
 			t.Fatalf("create %s: %v", b.Slug, err)
@@ -203,7 +203,7 @@ func newGatedSite(t *testing.T) *gatedSite {
 	add(release.KindPage, content.Body{Title: "Pop-up bookshop", Slug: "pop-up-bookshop",
 		Summary: "Open from nine to one.", Text: "Books on the quay.",
 		Availability: gates(ptr(T.Add(time.Hour)), ptr(T.Add(5*time.Hour)))})
-	if _, err := g.eng.Publish(ctx, g.editor, g.site.ID); err != nil {
+	if _, err := g.testApp.nodes.Publish(ctx, g.editor, g.site.ID); err != nil {
 		t.Fatal(err)
 	}
 	return g
@@ -251,7 +251,7 @@ func (g *gatedSite) node(t *testing.T, slug string) *fixtureNode {
 // previewToken mints a preview link's token for n, expiring at expires.
 func (g *gatedSite) previewToken(t *testing.T, n *fixtureNode, expires time.Time) string {
 	t.Helper()
-	tok, err := public.New(g.eng, g.store).PreviewToken(context.Background(), n.ID, expires)
+	tok, err := public.New(g.testApp.releases, g.testApp.nodes, g.store).PreviewToken(context.Background(), n.ID, expires)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -494,7 +494,7 @@ func TestCreateAsset(t *testing.T) {
 	ctx := context.Background()
 	good := content.Body{Title: "Cover", Slug: "cover-image.png", Status: content.StatusPublished, Mime: "image/png",
 		Data: fixturePNG(t, 9), Alt: "A cover"}
-	n, err := a.eng.CreateAsset(ctx, a.editor, a.site.ID, good)
+	n, err := a.nodes.CreateAsset(ctx, a.editor, a.site.ID, good)
 	if err != nil || n.Kind != release.KindAsset || !strings.HasPrefix(n.ID, "ast_") {
 		t.Fatalf("CreateAsset: %+v, %v", n, err)
 	}
@@ -511,7 +511,7 @@ func TestCreateAsset(t *testing.T) {
 	} {
 		b := good
 		tc.edit(&b)
-		_, err := a.eng.CreateAsset(ctx, a.editor, a.site.ID, b)
+		_, err := a.nodes.CreateAsset(ctx, a.editor, a.site.ID, b)
 		if e, ok := engine.AsError(err); !ok || e.Code != tc.code {
 			t.Errorf("%s: %v, want %s", name, err, tc.code)
 		}
@@ -520,7 +520,7 @@ func TestCreateAsset(t *testing.T) {
 		}
 	}
 	// CreateNode still makes only pages and articles.
-	if _, err := a.eng.CreateNode(ctx, a.editor, a.site.ID, release.KindAsset, good); err == nil {
+	if _, err := a.nodes.CreateNode(ctx, a.editor, a.site.ID, release.KindAsset, good); err == nil {
 		t.Error("CreateNode made an asset")
 	}
 }

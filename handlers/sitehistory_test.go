@@ -10,8 +10,9 @@ import (
 	"time"
 
 	"studio/engine"
+	"studio/engine/model/release"
 	"studio/engine/policy"
-	"studio/engine/release"
+	"studio/engine/releases"
 )
 
 // The History page: what happened on the site and by whom (the scheduler
@@ -36,7 +37,7 @@ func TestSiteHistory(t *testing.T) {
 	if _, _, err := a.people.Invite(ctx, owner, a.site.ID, "guest@example.com", policy.Author); err != nil {
 		t.Fatal(err)
 	}
-	formula, err := a.eng.CreateDraft(ctx, a.editor, engine.DraftInput{SiteID: a.site.ID, Title: "=HYPERLINK(\"http://evil\")",
+	formula, err := a.releases.CreateDraft(ctx, a.editor, releases.DraftInput{SiteID: a.site.ID, Title: "=HYPERLINK(\"http://evil\")",
 		RemoveIDs: []string{a.live.ID}})
 	if err != nil {
 		t.Fatal(err)

@@ -13,8 +13,8 @@ import (
 	"studio/engine"
 	"studio/engine/content"
 	"studio/engine/ids"
+	"studio/engine/model/release"
 	"studio/engine/policy"
-	"studio/engine/release"
 	"studio/engine/setup"
 	"studio/locales"
 )
@@ -158,15 +158,15 @@ func TestPublicSiteByHost(t *testing.T) {
 	there := owner
 	there.SiteID = kuzey.ID
 	now := a.eng.Now()
-	_, err = a.eng.CreateNode(ctx, there, kuzey.ID, release.KindContentEntry, content.Body{Title: "Kuzeyden haberler",
+	_, err = a.nodes.CreateNode(ctx, there, kuzey.ID, release.KindContentEntry, content.Body{Title: "Kuzeyden haberler",
 		Slug: "kuzeyden", Lang: "tr", Status: content.StatusPublished, PublishedAt: &now, Text: "Metin."})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.eng.Publish(ctx, there, kuzey.ID); err != nil {
+	if _, err := a.nodes.Publish(ctx, there, kuzey.ID); err != nil {
 		t.Fatal(err)
 	}
-	draft, err := a.eng.CreateNode(ctx, there, kuzey.ID, release.KindContentEntry, content.Body{Title: "Taslak haber",
+	draft, err := a.nodes.CreateNode(ctx, there, kuzey.ID, release.KindContentEntry, content.Body{Title: "Taslak haber",
 		Slug: "taslak", Lang: "tr", Status: content.StatusDraft, Text: "Henüz değil."})
 	if err != nil {
 		t.Fatal(err)

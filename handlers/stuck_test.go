@@ -19,7 +19,7 @@ func deadClaim(t *testing.T, a *testApp, id string) {
 	ctx := context.Background()
 	nine := time.Date(2026, 11, 2, 6, 0, 0, 0, time.UTC)
 	a.clock.Set(nine)
-	r, err := a.eng.Release(ctx, a.editor, a.site.ID, id)
+	r, err := a.releases.Release(ctx, a.editor, a.site.ID, id)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,7 +18,7 @@ import (
 
 	"studio/engine"
 	"studio/engine/agents"
-	"studio/engine/automation"
+	"studio/engine/model/automation"
 	"studio/engine/policy"
 )
 

@@ -138,7 +138,7 @@ func TestEveryKeyTheCodeUsesExists(t *testing.T) {
 		{"runs.count.", []string{"broken-links", "not-found-path", "stale-entries", "feed-problems", "stale-drafts",
 			"unused-assets", "published", "needs-attention", "open-findings", "coalesced", "nodes-scanned", "links-checked",
 			"documents-checked", "entries-scanned", "excluded"}},
-		// Why a conflict cannot be re-based (engine.RebaseCheck.Reason).
+		// Why a conflict cannot be re-based (releases.RebaseCheck.Reason).
 		{"conflict.rebase_", []string{"not_live", "live_newer", "already_live", "removal", "edited", "gone"}},
 	} {
 		for _, v := range set.values {

@@ -8,9 +8,9 @@ import (
 	"time"
 
 	"studio/engine"
-	"studio/engine/automation"
 	"studio/engine/automations"
-	"studio/engine/release"
+	"studio/engine/model/automation"
+	"studio/engine/model/release"
 	"studio/engine/scheduler"
 )
 

@@ -7,9 +7,10 @@ import (
 	"fmt"
 
 	"studio/engine"
+	"studio/engine/releases"
 )
 
-func insertRequest(ctx context.Context, tx *sql.Tx, q *engine.ApprovalRequest) error {
+func insertRequest(ctx context.Context, tx *sql.Tx, q *releases.ApprovalRequest) error {
 	by, err := jsonText(q.RequestedBy)
 	if err != nil {
 		return err
@@ -32,8 +33,8 @@ func insertRequest(ctx context.Context, tx *sql.Tx, q *engine.ApprovalRequest) e
 const approvalColumns = `id, site_id, release_id, state_hash, args_hash, execute_at, requested_by, status,
 	decided_by, decided_at, COALESCE(reason, ''), created_at, COALESCE(run_id, '')`
 
-func scanApproval(row interface{ Scan(...any) error }) (engine.ApprovalRequest, error) {
-	var q engine.ApprovalRequest
+func scanApproval(row interface{ Scan(...any) error }) (releases.ApprovalRequest, error) {
+	var q releases.ApprovalRequest
 	var at, decidedBy, decidedAt sql.NullString
 	var by, created string
 	err := row.Scan(&q.ID, &q.SiteID, &q.ReleaseID, &q.StateHash, &q.ArgsHash, &at, &by, &q.Status,
@@ -59,24 +60,24 @@ func scanApproval(row interface{ Scan(...any) error }) (engine.ApprovalRequest, 
 	return q, err
 }
 
-// waitingOrder is engine.WaitingOrder in SQL: requests without a time
+// waitingOrder is releases.WaitingOrder in SQL: requests without a time
 // first, then by time (instants are stored as sortable UTC strings), then
 // the oldest.
 const waitingOrder = ` ORDER BY execute_at IS NOT NULL, execute_at, created_at, id`
 
-// WaitingApprovals lists a site's waiting requests in engine.WaitingOrder.
-func (s *Store) WaitingApprovals(ctx context.Context, siteID string) ([]engine.ApprovalRequest, error) {
+// WaitingApprovals lists a site's waiting requests in releases.WaitingOrder.
+func (s *Store) WaitingApprovals(ctx context.Context, siteID string) ([]releases.ApprovalRequest, error) {
 	return s.queryApprovals(ctx, `site_id = ? AND status = 'waiting'`+waitingOrder, siteID)
 }
 
 // queryApprovals reads the requests matching where, in one statement.
-func (s *Store) queryApprovals(ctx context.Context, where string, args ...any) ([]engine.ApprovalRequest, error) {
+func (s *Store) queryApprovals(ctx context.Context, where string, args ...any) ([]releases.ApprovalRequest, error) {
 	rows, err := s.read.QueryContext(ctx, `SELECT `+approvalColumns+` FROM approvals WHERE `+where, args...)
 	if err != nil {
 		return nil, fmt.Errorf("store: approvals: %w", err)
 	}
 	defer rows.Close()
-	var out []engine.ApprovalRequest
+	var out []releases.ApprovalRequest
 	for rows.Next() {
 		q, err := scanApproval(rows)
 		if err != nil {
@@ -88,19 +89,19 @@ func (s *Store) queryApprovals(ctx context.Context, where string, args ...any) (
 }
 
 // ApprovalRequest returns one request of a site.
-func (s *Store) ApprovalRequest(ctx context.Context, siteID, id string) (engine.ApprovalRequest, error) {
+func (s *Store) ApprovalRequest(ctx context.Context, siteID, id string) (releases.ApprovalRequest, error) {
 	return scanApproval(s.read.QueryRowContext(ctx, `SELECT `+approvalColumns+` FROM approvals WHERE site_id = ? AND id = ?`, siteID, id))
 }
 
 // DecideApproval records an approver's decision on a waiting request and
 // applies the release's change, in one transaction.
-func (s *Store) DecideApproval(ctx context.Context, d engine.Decision) error {
+func (s *Store) DecideApproval(ctx context.Context, d releases.Decision) error {
 	return s.tx(ctx, func(tx *sql.Tx) error { return decideApproval(ctx, tx, d) })
 }
 
 // decideApproval writes d in tx; engine.ErrConflict when its request is no
 // longer waiting.
-func decideApproval(ctx context.Context, tx *sql.Tx, d engine.Decision) error {
+func decideApproval(ctx context.Context, tx *sql.Tx, d releases.Decision) error {
 	by, err := jsonText(d.By)
 	if err != nil {
 		return err
@@ -117,9 +118,9 @@ func decideApproval(ctx context.Context, tx *sql.Tx, d engine.Decision) error {
 }
 
 // FirstWaitingApprovals is the first limit waiting requests of a site in
-// engine.WaitingOrder and how many wait in all: an index-only count and a
+// releases.WaitingOrder and how many wait in all: an index-only count and a
 // short read.
-func (s *Store) FirstWaitingApprovals(ctx context.Context, siteID string, limit int) ([]engine.ApprovalRequest, int, error) {
+func (s *Store) FirstWaitingApprovals(ctx context.Context, siteID string, limit int) ([]releases.ApprovalRequest, int, error) {
 	var total int
 	if err := s.read.QueryRowContext(ctx, `SELECT count(*) FROM approvals WHERE site_id = ? AND status = 'waiting'`,
 		siteID).Scan(&total); err != nil {
@@ -134,7 +135,7 @@ func (s *Store) FirstWaitingApprovals(ctx context.Context, siteID string, limit 
 
 // WaitingApprovalsOf is the waiting requests of the given releases of a
 // site (at most one each), in one statement.
-func (s *Store) WaitingApprovalsOf(ctx context.Context, siteID string, releaseIDs []string) ([]engine.ApprovalRequest, error) {
+func (s *Store) WaitingApprovalsOf(ctx context.Context, siteID string, releaseIDs []string) ([]releases.ApprovalRequest, error) {
 	if len(releaseIDs) == 0 {
 		return nil, nil
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"studio/engine"
+	"studio/engine/nodes"
 )
 
 // ReleaseHistory lists the audit rows of one release, oldest first.
@@ -42,7 +43,7 @@ func (s *Store) ReleaseHistory(ctx context.Context, releaseID string) ([]engine.
 }
 
 // SiteAudit reads a site's audit rows in f, newest first.
-func (s *Store) SiteAudit(ctx context.Context, f engine.AuditFilter) ([]engine.AuditRow, error) {
+func (s *Store) SiteAudit(ctx context.Context, f nodes.AuditFilter) ([]nodes.AuditRow, error) {
 	where, args := []string{"site_id = ?"}, []any{f.SiteID}
 	if len(f.Include) > 0 {
 		where = append(where, "("+strings.Repeat("action LIKE ? OR ", len(f.Include)-1)+"action LIKE ?)")
@@ -69,9 +70,9 @@ func (s *Store) SiteAudit(ctx context.Context, f engine.AuditFilter) ([]engine.A
 		return nil, fmt.Errorf("store: site audit: %w", err)
 	}
 	defer rows.Close()
-	var out []engine.AuditRow
+	var out []nodes.AuditRow
 	for rows.Next() {
-		r := engine.AuditRow{AuditEntry: engine.AuditEntry{SiteID: f.SiteID}}
+		r := nodes.AuditRow{AuditEntry: engine.AuditEntry{SiteID: f.SiteID}}
 		var at, actor string
 		var details sql.NullString
 		if err := rows.Scan(&r.ID, &at, &r.Action, &actor, &r.ReleaseID, &r.RunID, &details); err != nil {

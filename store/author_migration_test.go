@@ -9,8 +9,8 @@ import (
 
 	"studio/engine"
 	"studio/engine/content"
+	"studio/engine/model/release"
 	"studio/engine/policy"
-	"studio/engine/release"
 	"studio/store"
 )
 

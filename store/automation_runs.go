@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"studio/engine"
+	"studio/engine/model/release"
 	"studio/engine/policy"
-	"studio/engine/release"
 	"studio/engine/scheduler"
 )
 

@@ -10,10 +10,10 @@ import (
 	"time"
 
 	"studio/engine"
-	"studio/engine/automation"
 	"studio/engine/automations"
 	"studio/engine/jobs"
-	"studio/engine/release"
+	"studio/engine/model/automation"
+	"studio/engine/model/release"
 )
 
 // automationColumns are an automation's columns as scanAutomation reads

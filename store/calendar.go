@@ -11,7 +11,7 @@ import (
 
 	"studio/engine/automations"
 	"studio/engine/calendar"
-	"studio/engine/release"
+	"studio/engine/model/release"
 )
 
 // The calendar reads a site's releases by time on releases_site_at (site,

@@ -11,7 +11,8 @@ import (
 
 	"studio/engine"
 	"studio/engine/content"
-	"studio/engine/release"
+	"studio/engine/model/release"
+	"studio/engine/releases"
 )
 
 // CreateSite inserts a site. A site without a language gets the schema's
@@ -220,7 +221,7 @@ func (s *Store) DeleteNode(ctx context.Context, siteID, id string, expectedRev i
 }
 
 // HeldNodes maps each node held by a non-terminal release to that release.
-func (s *Store) HeldNodes(ctx context.Context, siteID, nodeID string) (map[string]engine.Held, error) {
+func (s *Store) HeldNodes(ctx context.Context, siteID, nodeID string) (map[string]releases.Held, error) {
 	if nodeID != "" {
 		return s.HeldNodesOf(ctx, siteID, []string{nodeID})
 	}
@@ -230,7 +231,7 @@ func (s *Store) HeldNodes(ctx context.Context, siteID, nodeID string) (map[strin
 }
 
 // HeldNodesOf is HeldNodes for the nodes among ids only, read by key.
-func (s *Store) HeldNodesOf(ctx context.Context, siteID string, ids []string) (map[string]engine.Held, error) {
+func (s *Store) HeldNodesOf(ctx context.Context, siteID string, ids []string) (map[string]releases.Held, error) {
 	list, err := jsonText(ids)
 	if err != nil {
 		return nil, err
@@ -241,15 +242,15 @@ func (s *Store) HeldNodesOf(ctx context.Context, siteID string, ids []string) (m
 		WHERE i.node_id = w.wanted AND i.site_id = ? AND i.held = 1 ORDER BY r.execute_at DESC`, list, siteID))
 }
 
-func (s *Store) heldNodes(rows *sql.Rows, err error) (map[string]engine.Held, error) {
+func (s *Store) heldNodes(rows *sql.Rows, err error) (map[string]releases.Held, error) {
 	if err != nil {
 		return nil, fmt.Errorf("store: held nodes: %w", err)
 	}
 	defer rows.Close()
-	out := map[string]engine.Held{}
+	out := map[string]releases.Held{}
 	for rows.Next() {
 		var node, state string
-		var h engine.Held
+		var h releases.Held
 		var at sql.NullString
 		if err := rows.Scan(&node, &h.ReleaseID, &h.Rev, &state, &at, &h.Removes); err != nil {
 			return nil, err
@@ -330,8 +331,8 @@ SELECT * FROM (
 ) clashes LIMIT 1`
 
 // AddressClash finds the first set item of a release that would take over
-// an address (see engine.AddressClash), in one statement.
-func (s *Store) AddressClash(ctx context.Context, siteID string, sets []release.Ref, itemIDs []string) (engine.AddressClash, bool, error) {
+// an address (see releases.AddressClash), in one statement.
+func (s *Store) AddressClash(ctx context.Context, siteID string, sets []release.Ref, itemIDs []string) (releases.AddressClash, bool, error) {
 	type set struct {
 		ID   string           `json:"id"`
 		Kind release.NodeKind `json:"kind"`
@@ -343,30 +344,30 @@ func (s *Store) AddressClash(ctx context.Context, siteID string, sets []release.
 	}
 	setsJSON, err := jsonText(list)
 	if err != nil {
-		return engine.AddressClash{}, false, err
+		return releases.AddressClash{}, false, err
 	}
 	idsJSON, err := jsonText(itemIDs)
 	if err != nil {
-		return engine.AddressClash{}, false, err
+		return releases.AddressClash{}, false, err
 	}
-	var c engine.AddressClash
+	var c releases.AddressClash
 	var kind string
 	var title, holderTitle sql.NullString
 	err = s.read.QueryRowContext(ctx, addressClashQuery, siteID, setsJSON, idsJSON).
 		Scan(&c.NodeID, &title, &c.Slug, &kind, &c.Holder.NodeID, &holderTitle)
 	if errors.Is(err, sql.ErrNoRows) {
-		return engine.AddressClash{}, false, nil
+		return releases.AddressClash{}, false, nil
 	}
 	if err != nil {
-		return engine.AddressClash{}, false, fmt.Errorf("store: address clash: %w", err)
+		return releases.AddressClash{}, false, fmt.Errorf("store: address clash: %w", err)
 	}
 	c.Kind, c.Title, c.Holder.Title, c.Holder.Live = release.NodeKind(kind), title.String, holderTitle.String, true
 	return c, true, nil
 }
 
 // pendingCountQuery counts what a publish of the site ?1 would change
-// (engine.PendingRefs is the rule; engine's invariant tests hold the two
-// equal): live nodes gone from the working copy, plus working nodes no
+// (nodes.PendingRefs is the rule; engine/nodes' TestPendingCountIsPendingRefs
+// holds the two equal): live nodes gone from the working copy, plus working nodes no
 // release holds that are published and not live, or live at another
 // version.
 var pendingCountQuery = `WITH live AS (` + snapshotRefs("(SELECT published_snapshot_id FROM sites WHERE id = ?1)", "") + `)

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"studio/engine/content"
-	"studio/engine/release"
+	"studio/engine/model/release"
 	"studio/engine/scheduler"
 	"studio/store/storetest"
 )
@@ -41,7 +41,7 @@ func TestDiskFullIsNotedAndClears(t *testing.T) {
 		}
 	}
 	full()
-	if _, err := b.eng.CreateNode(ctx, b.contributor, b.site.ID, release.KindContentEntry, big); err == nil {
+	if _, err := b.nodes.CreateNode(ctx, b.contributor, b.site.ID, release.KindContentEntry, big); err == nil {
 		t.Fatal("an 84 kB draft was written into a full database")
 	}
 	err := b.store.Liveness(ctx)
@@ -58,7 +58,7 @@ func TestDiskFullIsNotedAndClears(t *testing.T) {
 		t.Fatalf("after an update in place: %v, want the full disk still noted", err)
 	}
 	room()
-	if _, err := b.eng.CreateNode(ctx, b.contributor, b.site.ID, release.KindContentEntry, big); err != nil {
+	if _, err := b.nodes.CreateNode(ctx, b.contributor, b.site.ID, release.KindContentEntry, big); err != nil {
 		t.Fatalf("with room again: %v", err)
 	}
 	if err := b.store.Liveness(ctx); err != nil {

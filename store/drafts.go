@@ -7,8 +7,8 @@ import (
 	"sort"
 	"strings"
 
-	"studio/engine"
-	"studio/engine/release"
+	"studio/engine/model/release"
+	"studio/engine/releases"
 )
 
 // openStates are the states of a release that is not finished (§5.2).
@@ -29,7 +29,7 @@ func (s *Store) OpenReleases(ctx context.Context, siteID string) (int, error) {
 // creator, inside the inserting transaction: the write lock is held from
 // BEGIN (_txlock=immediate), so no other insert can pass a cap between the
 // count and the insert. One statement, on releases_site.
-func checkOpenCaps(ctx context.Context, tx *sql.Tx, siteID string, c engine.OpenCaps) error {
+func checkOpenCaps(ctx context.Context, tx *sql.Tx, siteID string, c releases.OpenCaps) error {
 	if c.Site <= 0 && c.Creator <= 0 {
 		return nil
 	}
@@ -41,9 +41,9 @@ func checkOpenCaps(ctx context.Context, tx *sql.Tx, siteID string, c engine.Open
 	}
 	switch {
 	case c.Site > 0 && site >= c.Site:
-		return engine.ErrSiteCap
+		return releases.ErrSiteCap
 	case c.Creator > 0 && mine >= c.Creator:
-		return engine.ErrCreatorCap
+		return releases.ErrCreatorCap
 	}
 	return nil
 }
@@ -52,7 +52,7 @@ func checkOpenCaps(ctx context.Context, tx *sql.Tx, siteID string, c engine.Open
 // of releaseID's nodes (§6.2 Overlaps, D15), each with the shared node ids,
 // in the order they run: by time, undated drafts last, then by id. One
 // statement.
-func (s *Store) ReleaseOverlaps(ctx context.Context, siteID, releaseID string) ([]engine.Overlap, error) {
+func (s *Store) ReleaseOverlaps(ctx context.Context, siteID, releaseID string) ([]releases.Overlap, error) {
 	rows, err := s.read.QueryContext(ctx, `SELECT r.id, COALESCE(r.title, ''), r.state, r.execute_at, group_concat(o.node_id, ' ')
 		FROM release_items mine
 		JOIN release_items o ON o.node_id = mine.node_id AND o.release_id <> mine.release_id
@@ -64,9 +64,9 @@ func (s *Store) ReleaseOverlaps(ctx context.Context, siteID, releaseID string) (
 		return nil, fmt.Errorf("store: overlaps: %w", err)
 	}
 	defer rows.Close()
-	var out []engine.Overlap
+	var out []releases.Overlap
 	for rows.Next() {
-		var o engine.Overlap
+		var o releases.Overlap
 		var state, nodes string
 		var at sql.NullString
 		if err := rows.Scan(&o.ReleaseID, &o.Title, &state, &at, &nodes); err != nil {

@@ -9,10 +9,10 @@ import (
 	"time"
 
 	"studio/engine"
-	"studio/engine/automation"
 	"studio/engine/content"
 	"studio/engine/jobs"
-	"studio/engine/release"
+	"studio/engine/model/automation"
+	"studio/engine/model/release"
 )
 
 var _ jobs.Store = (*Store)(nil)

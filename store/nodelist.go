@@ -6,8 +6,8 @@ import (
 	"strings"
 	"time"
 
-	"studio/engine"
 	"studio/engine/content"
+	"studio/engine/nodes"
 )
 
 // foldSQL is expr with Turkish letters and case folded as content.Fold
@@ -36,9 +36,9 @@ var nodesMatchingQuery = `SELECT ` + nodeColumns + ` FROM nodes
 
 // NodesMatching lists one page of the site's working copy that f matches,
 // in f's order: at most limit nodes after offset, in one statement.
-func (s *Store) NodesMatching(ctx context.Context, siteID, siteLang string, f engine.NodeFilter, now time.Time, limit, offset int) ([]content.Node, error) {
+func (s *Store) NodesMatching(ctx context.Context, siteID, siteLang string, f nodes.NodeFilter, now time.Time, limit, offset int) ([]content.Node, error) {
 	order := `updated_at DESC, id`
-	if f.Sort == engine.SortTitle {
+	if f.Sort == nodes.SortTitle {
 		order = foldSQL(`json_extract(body, '$.title')`) + `, id`
 	}
 	return nodeRows(s.read.QueryContext(ctx, nodesMatchingQuery+order+` LIMIT ?7 OFFSET ?8`, siteID, string(f.Kind),
@@ -47,7 +47,7 @@ func (s *Store) NodesMatching(ctx context.Context, siteID, siteLang string, f en
 
 // MediaFiles lists up to limit of a site's media files by title: their
 // names only, never the file in their body.
-func (s *Store) MediaFiles(ctx context.Context, siteID string, limit int) ([]engine.MediaFile, error) {
+func (s *Store) MediaFiles(ctx context.Context, siteID string, limit int) ([]nodes.MediaFile, error) {
 	rows, err := s.read.QueryContext(ctx, `SELECT id, json_extract(body, '$.title'), json_extract(body, '$.slug') FROM nodes
 		WHERE site_id = ? AND kind = 'asset' AND deleted_at IS NULL ORDER BY `+foldSQL(`json_extract(body, '$.title')`)+`, id LIMIT ?`,
 		siteID, limit)
@@ -55,9 +55,9 @@ func (s *Store) MediaFiles(ctx context.Context, siteID string, limit int) ([]eng
 		return nil, fmt.Errorf("store: media files: %w", err)
 	}
 	defer rows.Close()
-	var out []engine.MediaFile
+	var out []nodes.MediaFile
 	for rows.Next() {
-		var m engine.MediaFile
+		var m nodes.MediaFile
 		if err := rows.Scan(&m.ID, &m.Title, &m.Slug); err != nil {
 			return nil, fmt.Errorf("store: media files: %w", err)
 		}

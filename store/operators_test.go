@@ -9,8 +9,9 @@ import (
 	"studio/engine"
 	"studio/engine/content"
 	"studio/engine/identity"
+	"studio/engine/model/release"
 	"studio/engine/policy"
-	"studio/engine/release"
+	"studio/engine/releases"
 )
 
 // TestOperatorsStore (issue 16) runs on both engines: deploy tokens are
@@ -63,12 +64,12 @@ func TestOperatorsStore(t *testing.T) {
 		t.Fatalf("after the tick: %+v %v", g, err)
 	}
 	// A Publish now, 59 minutes before its release's time, is no late run.
-	n, err := b.eng.CreateNode(ctx, b.contributor, b.site.ID, release.KindContentEntry,
+	n, err := b.nodes.CreateNode(ctx, b.contributor, b.site.ID, release.KindContentEntry,
 		content.Body{Title: "Now", Slug: "now", Status: content.StatusDraft, Text: "Now."})
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := b.eng.ScheduleNode(ctx, b.editor, engine.ScheduleInput{SiteID: b.site.ID, NodeID: n.ID, ExpectedRev: n.Rev,
+	r, err := b.releases.ScheduleNode(ctx, b.editor, releases.ScheduleInput{SiteID: b.site.ID, NodeID: n.ID, ExpectedRev: n.Rev,
 		Date: "2026-11-02", Time: "10:00"})
 	if err != nil {
 		t.Fatal(err)

@@ -11,9 +11,9 @@ import (
 
 	"studio/engine"
 	"studio/engine/identity"
+	"studio/engine/model/release"
 	"studio/engine/people"
 	"studio/engine/policy"
-	"studio/engine/release"
 )
 
 // Members lists a site's members with their role there, by name.

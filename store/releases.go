@@ -11,12 +11,13 @@ import (
 
 	"studio/engine"
 	"studio/engine/content"
-	"studio/engine/release"
+	"studio/engine/model/release"
+	"studio/engine/releases"
 )
 
 // CreateRelease saves newVersions, then inserts r and its items, in one
 // transaction; every node must still be at its pinned revision.
-func (s *Store) CreateRelease(ctx context.Context, n engine.NewRelease) error {
+func (s *Store) CreateRelease(ctx context.Context, n releases.NewRelease) error {
 	r, executeAt, pinnedRevs, newVersions, a := n.Release, n.ExecuteAt, n.PinnedRevs, n.NewVersions, n.Audit
 	return s.tx(ctx, func(tx *sql.Tx) error {
 		if err := checkOpenCaps(ctx, tx, r.SiteID, n.Caps); err != nil {
@@ -121,9 +122,9 @@ func insertItems(ctx context.Context, tx *sql.Tx, releaseID, siteID string, item
 	return nil
 }
 
-// replaceItems gives a release new items (engine.ItemsUpdate): its own holds
+// replaceItems gives a release new items (releases.ItemsUpdate): its own holds
 // are let go first, so its nodes can take new versions and be pinned again.
-func replaceItems(ctx context.Context, tx *sql.Tx, c engine.Change) error {
+func replaceItems(ctx context.Context, tx *sql.Tx, c releases.Change) error {
 	u := c.Items
 	var siteID string
 	if err := tx.QueryRowContext(ctx, `SELECT site_id FROM releases WHERE id = ? AND rev = ?`, c.ID, c.Rev).Scan(&siteID); err != nil {
@@ -205,8 +206,8 @@ func (x itemRow) item() release.Item {
 	return it
 }
 
-func scanRelease(row interface{ Scan(...any) error }) (engine.ReleaseRow, error) {
-	var r engine.ReleaseRow
+func scanRelease(row interface{ Scan(...any) error }) (releases.ReleaseRow, error) {
+	var r releases.ReleaseRow
 	var state, createdBy, created, updated, items string
 	var kind, at, tz, local, approval, outcome, token, until sql.NullString
 	err := row.Scan(&r.ID, &r.SiteID, &r.Title, &state, &r.Hash, &kind, &at, &tz, &local,
@@ -261,17 +262,17 @@ func scanRelease(row interface{ Scan(...any) error }) (engine.ReleaseRow, error)
 }
 
 // Release returns one release of a site with its items.
-func (s *Store) Release(ctx context.Context, siteID, id string) (engine.ReleaseRow, error) {
+func (s *Store) Release(ctx context.Context, siteID, id string) (releases.ReleaseRow, error) {
 	return scanRelease(s.read.QueryRowContext(ctx, `SELECT `+releaseColumns+` FROM releases WHERE site_id = ? AND id = ?`, siteID, id))
 }
 
-func (s *Store) queryReleases(ctx context.Context, where string, args ...any) ([]engine.ReleaseRow, error) {
+func (s *Store) queryReleases(ctx context.Context, where string, args ...any) ([]releases.ReleaseRow, error) {
 	rows, err := s.read.QueryContext(ctx, `SELECT `+releaseColumns+` FROM releases WHERE `+where, args...)
 	if err != nil {
 		return nil, fmt.Errorf("store: releases: %w", err)
 	}
 	defer rows.Close()
-	var out []engine.ReleaseRow
+	var out []releases.ReleaseRow
 	for rows.Next() {
 		r, err := scanRelease(rows)
 		if err != nil {
@@ -284,7 +285,7 @@ func (s *Store) queryReleases(ctx context.Context, where string, args ...any) ([
 
 // Releases lists a site's releases timed in [from, to), and those without a
 // time that are not finished, ordered by time then id.
-func (s *Store) Releases(ctx context.Context, siteID string, from, to time.Time) ([]engine.ReleaseRow, error) {
+func (s *Store) Releases(ctx context.Context, siteID string, from, to time.Time) ([]releases.ReleaseRow, error) {
 	return s.queryReleases(ctx, `site_id = ? AND ((execute_at >= ? AND execute_at < ?)
 		OR (execute_at IS NULL AND state IN ('draft', 'awaiting_approval'))) ORDER BY execute_at NULLS FIRST, id`,
 		siteID, instant(from), instant(to))
@@ -293,7 +294,7 @@ func (s *Store) Releases(ctx context.Context, siteID string, from, to time.Time)
 // ReleasesPage is one page of Releases' list, by keyset: the releases
 // after q.After in (execute_at, id) order, those without a time first (as
 // SQLite orders NULLs), at most q.Limit, in one statement.
-func (s *Store) ReleasesPage(ctx context.Context, q engine.ReleasePageQuery) ([]engine.ReleaseRow, error) {
+func (s *Store) ReleasesPage(ctx context.Context, q releases.ReleasePageQuery) ([]releases.ReleaseRow, error) {
 	where := `site_id = ? AND ((execute_at >= ? AND execute_at < ?)
 		OR (execute_at IS NULL AND state IN ('draft', 'awaiting_approval')))`
 	args := []any{q.SiteID, instant(q.From), instant(q.To)}
@@ -314,7 +315,7 @@ func (s *Store) ReleasesPage(ctx context.Context, q engine.ReleasePageQuery) ([]
 }
 
 // ReleasesByID reads the given releases of a site in one statement.
-func (s *Store) ReleasesByID(ctx context.Context, siteID string, ids []string) ([]engine.ReleaseRow, error) {
+func (s *Store) ReleasesByID(ctx context.Context, siteID string, ids []string) ([]releases.ReleaseRow, error) {
 	if len(ids) == 0 {
 		return nil, nil
 	}
@@ -328,7 +329,7 @@ func (s *Store) ReleasesByID(ctx context.Context, siteID string, ids []string) (
 }
 
 // DraftReleases lists a site's drafts, the most recently changed first.
-func (s *Store) DraftReleases(ctx context.Context, siteID string, limit int) ([]engine.ReleaseRow, error) {
+func (s *Store) DraftReleases(ctx context.Context, siteID string, limit int) ([]releases.ReleaseRow, error) {
 	return s.queryReleases(ctx, `site_id = ? AND state = 'draft' ORDER BY updated_at DESC, id LIMIT ?`, siteID, limit)
 }
 
@@ -336,11 +337,11 @@ func (s *Store) DraftReleases(ctx context.Context, siteID string, limit int) ([]
 // to c.To, in one transaction: holds follow the new state, a draft loses its
 // approval, promoted drafts are put back when the release lets go of them
 // without publishing, and c.Run, if any, is recorded.
-func (s *Store) ChangeRelease(ctx context.Context, c engine.Change) error {
+func (s *Store) ChangeRelease(ctx context.Context, c releases.Change) error {
 	return s.tx(ctx, func(tx *sql.Tx) error { return changeRelease(ctx, tx, c) })
 }
 
-func changeRelease(ctx context.Context, tx *sql.Tx, c engine.Change) error {
+func changeRelease(ctx context.Context, tx *sql.Tx, c releases.Change) error {
 	outcome, err := jsonText(optional(c.Outcome))
 	if err != nil {
 		return err
@@ -360,7 +361,7 @@ func changeRelease(ctx context.Context, tx *sql.Tx, c engine.Change) error {
 		}
 	}
 	// What becomes of the approval and the outcome is the engine's rule
-	// (release.EffectOf, engine.Change.Settled); the store writes what it is
+	// (release.EffectOf, releases.Change.Settled); the store writes what it is
 	// told, and refuses an item change that neither clears the approval nor
 	// carries a new one, so no path can publish new items on an old
 	// approval (S6).

@@ -8,7 +8,8 @@ import (
 	"time"
 
 	"studio/engine"
-	"studio/engine/release"
+	"studio/engine/model/release"
+	"studio/engine/releases"
 	"studio/engine/scheduler"
 )
 
@@ -20,7 +21,7 @@ import (
 // limit ends, to be marked missed (a running one at the end of its lease,
 // if later); each row says whether its site is paused. One statement: the
 // settings come joined, so an idle tick still reads nothing else.
-func (s *Store) DueReleases(ctx context.Context, until time.Time, limit int) ([]engine.ReleaseRow, error) {
+func (s *Store) DueReleases(ctx context.Context, until time.Time, limit int) ([]releases.ReleaseRow, error) {
 	t, lateUntil := instant(until), instant(until.Add(-release.LateLimit))
 	late := fmt.Sprintf("+%d seconds", int64(release.LateLimit/time.Second))
 	rows, err := s.read.QueryContext(ctx, `SELECT `+releaseColumns+`, COALESCE(p.paused, 0)
@@ -37,7 +38,7 @@ func (s *Store) DueReleases(ctx context.Context, until time.Time, limit int) ([]
 		return nil, fmt.Errorf("store: due releases: %w", err)
 	}
 	defer rows.Close()
-	var out []engine.ReleaseRow
+	var out []releases.ReleaseRow
 	for rows.Next() {
 		var paused bool
 		r, err := scanRelease(withExtra{rows, []any{&paused}})
@@ -546,7 +547,7 @@ func (s *Store) PublishLateness(ctx context.Context, since time.Time, memberID s
 
 // WallTimeReleases lists the scheduled and waiting releases with a
 // wall-clock time (local_time) due after after, in time order.
-func (s *Store) WallTimeReleases(ctx context.Context, after time.Time) ([]engine.ReleaseRow, error) {
+func (s *Store) WallTimeReleases(ctx context.Context, after time.Time) ([]releases.ReleaseRow, error) {
 	return s.queryReleases(ctx, `state IN ('scheduled', 'awaiting_approval') AND execute_at > ? AND local_time IS NOT NULL
 		ORDER BY execute_at, id`, instant(after))
 }

@@ -10,14 +10,16 @@ import (
 	"time"
 
 	"studio/engine/identity"
+	"studio/engine/nodes"
+	"studio/engine/releases"
 	"studio/engine/scheduler"
 
 	"studio/engine"
 	"studio/engine/content"
 	"studio/engine/fakeclock"
 	"studio/engine/ids"
+	"studio/engine/model/release"
 	"studio/engine/policy"
-	"studio/engine/release"
 	"studio/store"
 	"studio/store/storetest"
 )
@@ -29,6 +31,8 @@ type bundle struct {
 	store       *store.Store
 	clock       *fakeclock.Clock
 	eng         *engine.Engine
+	releases    *releases.Releases
+	nodes       *nodes.Nodes
 	sched       *scheduler.Scheduler
 	site        engine.Site
 	editor      engine.User
@@ -55,7 +59,9 @@ func setupOn(t *testing.T, path string) *bundle {
 	}
 	t.Cleanup(func() { b.store.Close() })
 	b.eng = engine.New(b.store, b.clock, nil)
-	b.sched = scheduler.New(b.eng, b.store, nil)
+	b.releases = releases.New(b.eng, b.store)
+	b.nodes = nodes.New(b.releases, b.store)
+	b.sched = scheduler.New(b.releases, b.store, nil)
 	if b.site, err = b.eng.CreateSite(ctx, "Demo Gazette", "Europe/Istanbul"); err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +73,7 @@ func setupOn(t *testing.T, path string) *bundle {
 		t.Fatal(err)
 	}
 	// The contributor writes it: their own-level scopes reach it (§10.1).
-	b.article, err = b.eng.CreateNode(ctx, b.contributor, b.site.ID, release.KindContentEntry,
+	b.article, err = b.nodes.CreateNode(ctx, b.contributor, b.site.ID, release.KindContentEntry,
 		content.Body{Title: "Election night", Slug: "election-night", Status: content.StatusDraft, Text: "Results."})
 	if err != nil {
 		t.Fatal(err)
@@ -78,7 +84,7 @@ func setupOn(t *testing.T, path string) *bundle {
 // schedule schedules the article for 2 November 09:00 Istanbul (06:00Z).
 func (b *bundle) schedule(t *testing.T, u engine.User) release.Release {
 	t.Helper()
-	r, err := b.eng.ScheduleNode(context.Background(), u, engine.ScheduleInput{SiteID: b.site.ID, NodeID: b.article.ID,
+	r, err := b.releases.ScheduleNode(context.Background(), u, releases.ScheduleInput{SiteID: b.site.ID, NodeID: b.article.ID,
 		ExpectedRev: b.article.Rev, Date: "2026-11-02", Time: "09:00"})
 	if err != nil {
 		t.Fatal(err)
@@ -92,7 +98,7 @@ func (b *bundle) live(t *testing.T) map[string]engine.LiveNode {
 	if err != nil {
 		t.Fatal(err)
 	}
-	nodes, err := b.eng.LiveNodes(context.Background(), site)
+	nodes, err := b.nodes.LiveNodes(context.Background(), site)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,9 +118,9 @@ func (b *bundle) tick(t *testing.T) scheduler.TickReport {
 	return rep
 }
 
-func (b *bundle) release(t *testing.T, id string) engine.ReleaseRow {
+func (b *bundle) release(t *testing.T, id string) releases.ReleaseRow {
 	t.Helper()
-	r, err := b.eng.Release(context.Background(), engine.User{ID: "user_reader", Role: policy.Owner, SiteID: b.site.ID}, b.site.ID, id)
+	r, err := b.releases.Release(context.Background(), engine.User{ID: "user_reader", Role: policy.Owner, SiteID: b.site.ID}, b.site.ID, id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -199,7 +205,7 @@ func TestConcurrentTickersOnOneDatabasePublishOnce(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { s.Close() })
-		engines = append(engines, scheduler.New(engine.New(s, b.clock, nil), s, nil))
+		engines = append(engines, scheduler.New(releases.New(engine.New(s, b.clock, nil), s), s, nil))
 	}
 	var wg sync.WaitGroup
 	var mu sync.Mutex
@@ -285,21 +291,21 @@ func TestConflictWhenTheBaseMoved(t *testing.T) {
 	// is still absent. Then the release is canceled, the article set to
 	// published and published the ordinary way: a release pinned before
 	// that would conflict.
-	if _, err := b.eng.Publish(ctx, b.editor, b.site.ID); err == nil {
+	if _, err := b.nodes.Publish(ctx, b.editor, b.site.ID); err == nil {
 		t.Fatal("publish with only a held node changed should have nothing to publish")
 	}
-	if err := b.eng.Cancel(ctx, b.editor, b.site.ID, r.ID, r.Rev); err != nil {
+	if err := b.releases.Cancel(ctx, b.editor, b.site.ID, r.ID, r.Rev); err != nil {
 		t.Fatal(err)
 	}
-	n, err := b.eng.Node(ctx, b.editor, b.site.ID, b.article.ID)
+	n, err := b.nodes.Node(ctx, b.editor, b.site.ID, b.article.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
 	n.Body.Status = content.StatusPublished
-	if _, err := b.eng.SaveNode(ctx, b.editor, b.site.ID, n.ID, n.Rev, n.Body); err != nil {
+	if _, err := b.nodes.SaveNode(ctx, b.editor, b.site.ID, n.ID, n.Rev, n.Body); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := b.eng.Publish(ctx, b.editor, b.site.ID); err != nil {
+	if _, err := b.nodes.Publish(ctx, b.editor, b.site.ID); err != nil {
 		t.Fatal(err)
 	}
 	// A release pinned before that publish (base absent) now conflicts.
@@ -308,7 +314,7 @@ func TestConflictWhenTheBaseMoved(t *testing.T) {
 	at := b.clock.Now().Add(2 * time.Minute)
 	stale.When.At = at
 	stale.When.LocalTime = ""
-	if err := b.store.CreateRelease(ctx, engine.NewRelease{Release: stale, ExecuteAt: &at, Audit: engine.AuditEntry{Action: "test", At: b.clock.Now()}}); err != nil {
+	if err := b.store.CreateRelease(ctx, releases.NewRelease{Release: stale, ExecuteAt: &at, Audit: engine.AuditEntry{Action: "test", At: b.clock.Now()}}); err != nil {
 		t.Fatal(err)
 	}
 	b.clock.Set(at)
@@ -326,12 +332,12 @@ func TestDueWorkCarriesTheApprover(t *testing.T) {
 	b := setup(t)
 	ctx := context.Background()
 	approved := b.schedule(t, b.editor)
-	other, err := b.eng.CreateNode(ctx, b.contributor, b.site.ID, release.KindContentEntry,
+	other, err := b.nodes.CreateNode(ctx, b.contributor, b.site.ID, release.KindContentEntry,
 		content.Body{Title: "Budget night", Slug: "budget-night", Status: content.StatusDraft, Text: "Numbers."})
 	if err != nil {
 		t.Fatal(err)
 	}
-	asked, err := b.eng.ScheduleNode(ctx, b.contributor, engine.ScheduleInput{SiteID: b.site.ID, NodeID: other.ID,
+	asked, err := b.releases.ScheduleNode(ctx, b.contributor, releases.ScheduleInput{SiteID: b.site.ID, NodeID: other.ID,
 		ExpectedRev: other.Rev, Date: "2026-11-02", Time: "09:00"})
 	if err != nil || asked.State != release.StateAwaitingApproval {
 		t.Fatalf("the contributor's request: %s, %v", asked.State, err)
@@ -340,7 +346,7 @@ func TestDueWorkCarriesTheApprover(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	seen := map[string]engine.ReleaseRow{}
+	seen := map[string]releases.ReleaseRow{}
 	for _, r := range w.Releases {
 		seen[r.ID] = r
 	}
@@ -374,12 +380,12 @@ func TestDueWorkStartsAtTheGivenSite(t *testing.T) {
 	scheduleOn := func(site engine.Site, n int, at string) string {
 		u := b.editor
 		u.SiteID = site.ID
-		node, err := b.eng.CreateNode(ctx, u, site.ID, release.KindContentEntry, content.Body{Title: "Budget",
+		node, err := b.nodes.CreateNode(ctx, u, site.ID, release.KindContentEntry, content.Body{Title: "Budget",
 			Slug: fmt.Sprintf("budget-%d-%s", n, at[:2]), Status: content.StatusDraft, Text: "Numbers."})
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, err := b.eng.ScheduleNode(ctx, u, engine.ScheduleInput{SiteID: site.ID, NodeID: node.ID, ExpectedRev: node.Rev,
+		r, err := b.releases.ScheduleNode(ctx, u, releases.ScheduleInput{SiteID: site.ID, NodeID: node.ID, ExpectedRev: node.Rev,
 			Date: "2026-11-02", Time: at})
 		if err != nil {
 			t.Fatal(err)
@@ -395,7 +401,7 @@ func TestDueWorkStartsAtTheGivenSite(t *testing.T) {
 			early = scheduleOn(s, 9, "08:59")
 		}
 	}
-	due := func(from string, limit int) []engine.ReleaseRow {
+	due := func(from string, limit int) []releases.ReleaseRow {
 		t.Helper()
 		w, err := b.store.DueWork(ctx, time.Date(2026, 11, 2, 6, 1, 0, 0, time.UTC), limit, from)
 		if err != nil {
@@ -433,7 +439,7 @@ func TestDueWorkStartsAtTheGivenSite(t *testing.T) {
 	}
 }
 
-func siteIDs(rows []engine.ReleaseRow) []string {
+func siteIDs(rows []releases.ReleaseRow) []string {
 	var out []string
 	for _, r := range rows {
 		out = append(out, r.SiteID)

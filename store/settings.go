@@ -8,14 +8,15 @@ import (
 
 	"studio/engine"
 	"studio/engine/automations"
-	"studio/engine/release"
+	"studio/engine/model/release"
+	"studio/engine/releases"
 	"studio/engine/settings"
 )
 
 // ScheduleSettings reads a site's schedule settings; a site without a row
 // has the defaults, at rev 0.
-func (s *Store) ScheduleSettings(ctx context.Context, siteID string) (engine.ScheduleSettings, error) {
-	x := engine.DefaultScheduleSettings(siteID)
+func (s *Store) ScheduleSettings(ctx context.Context, siteID string) (releases.ScheduleSettings, error) {
+	x := releases.DefaultScheduleSettings(siteID)
 	var pausedBy, pausedAt, reason sql.NullString
 	var updatedAt, updatedBy string
 	err := s.read.QueryRowContext(ctx, `SELECT paused, paused_by, paused_at, paused_reason, daily_write_cap, rev,
@@ -48,7 +49,7 @@ func (s *Store) ScheduleSettings(ctx context.Context, siteID string) (engine.Sch
 // SaveScheduleSettings writes next if the site's settings are still at
 // expectedRev (0: the site has no row yet), with its audit row, in one
 // transaction; ErrConflict when someone changed them first.
-func (s *Store) SaveScheduleSettings(ctx context.Context, next engine.ScheduleSettings, expectedRev int64, a engine.AuditEntry) error {
+func (s *Store) SaveScheduleSettings(ctx context.Context, next releases.ScheduleSettings, expectedRev int64, a engine.AuditEntry) error {
 	return s.tx(ctx, func(tx *sql.Tx) error {
 		if err := saveScheduleSettings(ctx, tx, next, expectedRev); err != nil {
 			return err
@@ -59,7 +60,7 @@ func (s *Store) SaveScheduleSettings(ctx context.Context, next engine.ScheduleSe
 
 // saveScheduleSettings writes next over the settings at expectedRev (0:
 // the site has no row yet) inside tx; ErrConflict when they moved.
-func saveScheduleSettings(ctx context.Context, tx *sql.Tx, next engine.ScheduleSettings, expectedRev int64) error {
+func saveScheduleSettings(ctx context.Context, tx *sql.Tx, next releases.ScheduleSettings, expectedRev int64) error {
 	pausedBy, err := jsonText(optional(next.PausedBy))
 	if err != nil {
 		return err

@@ -9,8 +9,9 @@ import (
 	"studio/engine"
 	"studio/engine/content"
 	"studio/engine/ids"
+	"studio/engine/model/release"
 	"studio/engine/policy"
-	"studio/engine/release"
+	"studio/engine/releases"
 	"studio/engine/settings"
 )
 
@@ -28,7 +29,7 @@ func (b *bundle) admin(t *testing.T) engine.User {
 func (b *bundle) pause(t *testing.T, u engine.User) {
 	t.Helper()
 	ctx := context.Background()
-	s, err := b.eng.ScheduleSettings(ctx, engine.Reader(b.site.ID), b.site.ID)
+	s, err := b.releases.ScheduleSettings(ctx, engine.Reader(b.site.ID), b.site.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,18 +93,18 @@ func TestDueReleasesOfAPausedSite(t *testing.T) {
 	}
 	there := b.editor // an Editor there too
 	there.SiteID = other.ID
-	n, err := b.eng.CreateNode(ctx, there, other.ID, release.KindContentEntry,
+	n, err := b.nodes.CreateNode(ctx, there, other.ID, release.KindContentEntry,
 		content.Body{Title: "Elsewhere", Slug: "elsewhere", Status: content.StatusDraft, Text: "News."})
 	if err != nil {
 		t.Fatal(err)
 	}
-	r2, err := b.eng.ScheduleNode(ctx, there, engine.ScheduleInput{SiteID: other.ID, NodeID: n.ID, ExpectedRev: n.Rev,
+	r2, err := b.releases.ScheduleNode(ctx, there, releases.ScheduleInput{SiteID: other.ID, NodeID: n.ID, ExpectedRev: n.Rev,
 		Date: "2026-11-02", Time: "09:30"})
 	if err != nil {
 		t.Fatal(err)
 	}
 
-	due := func(until time.Time) []engine.ReleaseRow {
+	due := func(until time.Time) []releases.ReleaseRow {
 		t.Helper()
 		rows, err := b.store.DueReleases(ctx, until, 10)
 		if err != nil {
@@ -130,7 +131,7 @@ func TestDueReleasesOfAPausedSite(t *testing.T) {
 	}
 }
 
-func rowIDs(rows []engine.ReleaseRow) []string {
+func rowIDs(rows []releases.ReleaseRow) []string {
 	var out []string
 	for _, r := range rows {
 		out = append(out, r.ID)

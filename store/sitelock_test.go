@@ -5,10 +5,10 @@ import (
 	"testing"
 	"time"
 
-	"studio/engine"
 	"studio/engine/content"
 	"studio/engine/ids"
-	"studio/engine/release"
+	"studio/engine/model/release"
+	"studio/engine/releases"
 	"studio/engine/scheduler"
 	"studio/store"
 	"studio/store/storetest"
@@ -47,12 +47,12 @@ func TestTickWritesTakeTheirSiteLock(t *testing.T) {
 		}
 	}
 	releaseAt := func(slug, hhmm string) release.Release {
-		n, err := b.eng.CreateNode(ctx, b.contributor, b.site.ID, release.KindContentEntry,
+		n, err := b.nodes.CreateNode(ctx, b.contributor, b.site.ID, release.KindContentEntry,
 			content.Body{Title: slug, Slug: slug, Status: content.StatusDraft, Text: "Text."})
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, err := b.eng.ScheduleNode(ctx, b.editor, engine.ScheduleInput{SiteID: b.site.ID, NodeID: n.ID,
+		r, err := b.releases.ScheduleNode(ctx, b.editor, releases.ScheduleInput{SiteID: b.site.ID, NodeID: n.ID,
 			ExpectedRev: n.Rev, Date: "2026-11-02", Time: hhmm})
 		if err != nil {
 			t.Fatal(err)

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"studio/engine"
-	"studio/engine/release"
+	"studio/engine/model/release"
 )
 
 // Snapshots share structure (migration 0022): a snapshot row holds what it

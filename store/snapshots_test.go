@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"studio/engine"
-	"studio/engine/release"
+	"studio/engine/model/release"
 	"studio/store"
 	"studio/store/storetest"
 )

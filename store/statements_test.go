@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"studio/engine/content"
-	"studio/engine/release"
+	"studio/engine/model/release"
 )
 
 // TestStatementsPerTickPath holds each scheduler path to a statement budget,
@@ -101,12 +101,12 @@ func (b *bundle) publishPages(t *testing.T, n int) {
 	t.Helper()
 	ctx := context.Background()
 	for i := range n {
-		if _, err := b.eng.CreateNode(ctx, b.editor, b.site.ID, release.KindPage, content.Body{Title: fmt.Sprintf("Page %d", i),
+		if _, err := b.nodes.CreateNode(ctx, b.editor, b.site.ID, release.KindPage, content.Body{Title: fmt.Sprintf("Page %d", i),
 			Slug: fmt.Sprintf("page-%d", i), Status: content.StatusPublished, Text: "Text."}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if _, err := b.eng.Publish(ctx, b.editor, b.site.ID); err != nil {
+	if _, err := b.nodes.Publish(ctx, b.editor, b.site.ID); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -14,10 +14,11 @@ import (
 	"time"
 
 	"studio/engine"
-	"studio/engine/automation"
 	"studio/engine/automations"
 	"studio/engine/fakeclock"
 	"studio/engine/localtime"
+	"studio/engine/model/automation"
+	"studio/engine/releases"
 )
 
 // TestKilledAutomationStepResumesOnce is §11.1's crash rule with real
@@ -37,7 +38,7 @@ func TestKilledAutomationStepResumesOnce(t *testing.T) {
 	// A daily sweep at the real clock's current minute, made a minute
 	// before it, so its first occurrence is due now.
 	minute := time.Now().UTC().Truncate(time.Minute)
-	eng := engine.New(st, fakeclock.New(minute.Add(-time.Minute)), nil)
+	eng := releases.New(engine.New(st, fakeclock.New(minute.Add(-time.Minute)), nil), st)
 	owner, _, err := st.UserByEmail(ctx, "editor@demo.test")
 	if err != nil {
 		t.Fatal(err)

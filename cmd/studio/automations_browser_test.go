@@ -10,7 +10,7 @@ import (
 
 	"studio/engine/automations"
 	"studio/engine/content"
-	"studio/engine/release"
+	"studio/engine/model/release"
 )
 
 // TestAutomationEditorInTurkishInTheBrowser is issue 12's walk through the Automations
@@ -27,11 +27,11 @@ func TestAutomationEditorInTurkishInTheBrowser(t *testing.T) {
 	app := startBrowserApp(t, time.Date(2026, 11, 2, 5, 0, 0, 0, time.UTC), func(f demoFixture) {
 		// A live article whose link leads nowhere: what the check finds.
 		owner := f.user("owner@demo.test")
-		_, err := f.eng.CreateNode(f.ctx, owner, f.site.ID, release.KindContentEntry, content.Body{Title: "Metro hattı",
+		_, err := f.nodes.CreateNode(f.ctx, owner, f.site.ID, release.KindContentEntry, content.Body{Title: "Metro hattı",
 			Slug: "metro-hatti", Lang: "tr", Status: content.StatusPublished,
 			Text: "Yeni [durak listesi](/duraklar-2027) yakında."})
 		must(t, err)
-		_, err = f.eng.Publish(f.ctx, owner, f.site.ID)
+		_, err = f.nodes.Publish(f.ctx, owner, f.site.ID)
 		must(t, err)
 	})
 	ctx := newBrowser(t)

@@ -12,7 +12,9 @@ import (
 	"studio/engine"
 	"studio/engine/content"
 	"studio/engine/fakeclock"
-	"studio/engine/release"
+	"studio/engine/model/release"
+	"studio/engine/nodes"
+	"studio/engine/releases"
 	"studio/store"
 )
 
@@ -29,10 +31,10 @@ func TestBackupAndRestore(t *testing.T) {
 	ctx := context.Background()
 	db, st := seededDatabase(t, bin, false)
 	clock := fakeclock.New(time.Now())
-	eng := engine.New(st, clock, nil)
+	eng := releases.New(engine.New(st, clock, nil), st)
 	site, editor := demoEditor(t, eng, st)
 	// 1–2 minutes ahead: not due before the restored Studio starts.
-	r := scheduleArticle(t, eng, site, editor, "in-the-backup", clock.Now().Add(2*time.Minute))
+	r := scheduleArticle(t, eng, st, site, editor, "in-the-backup", clock.Now().Add(2*time.Minute))
 
 	_, _, stop := startServe(t, exec.Command(bin, append([]string{"serve", "--addr", "127.0.0.1:0"}, db...)...))
 	file := filepath.Join(t.TempDir(), "studio-backup.db")
@@ -43,7 +45,7 @@ func TestBackupAndRestore(t *testing.T) {
 	if out, err := exec.Command(bin, append([]string{"backup", "--to", file}, db...)...).CombinedOutput(); err == nil {
 		t.Errorf("a backup overwrote a file:\n%s", out)
 	}
-	if _, err := eng.CreateNode(ctx, editor, site.ID, release.KindContentEntry,
+	if _, err := nodes.New(eng, st).CreateNode(ctx, editor, site.ID, release.KindContentEntry,
 		content.Body{Title: "After", Slug: "after-the-backup", Status: content.StatusDraft}); err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +70,7 @@ func TestBackupAndRestore(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer rst.Close()
-	reng := engine.New(rst, clock, nil)
+	reng := releases.New(engine.New(rst, clock, nil), rst)
 	waitPublished(t, rst, site.ID, r.ID, time.Now().Add(30*time.Second), "the restored Studio left the scheduled release")
 	if state := checkOnce(t, reng, rst, site.ID, r.ID); state != release.StatePublished {
 		t.Fatalf("release %s", state)

@@ -13,6 +13,8 @@ import (
 	"studio/engine/automations"
 	"studio/engine/gates"
 	"studio/engine/identity"
+	"studio/engine/nodes"
+	"studio/engine/releases"
 	"studio/engine/scheduler"
 	"sync"
 	"testing"
@@ -25,7 +27,7 @@ import (
 	"studio/engine/agents"
 	"studio/engine/content"
 	"studio/engine/fakeclock"
-	"studio/engine/release"
+	"studio/engine/model/release"
 	"studio/store"
 	"studio/store/storetest"
 )
@@ -36,7 +38,8 @@ type browserApp struct {
 	url      string
 	clock    *fakeclock.Clock
 	ticks    chan scheduler.TickReport
-	eng      *engine.Engine // for a test to set up what other people did without a browser
+	eng      *releases.Releases // for a test to set up what other people did without a browser
+	nodes    *nodes.Nodes
 	gates    *gates.Gates
 	store    *store.Store
 	sched    *scheduler.Scheduler
@@ -58,7 +61,7 @@ func startBrowserApp(t *testing.T, now time.Time, setup ...func(demoFixture)) *b
 	t.Cleanup(func() { st.Close() })
 	clock := fakeclock.New(now)
 	a := newApp(st, clock, slog.New(slog.NewTextHandler(io.Discard, nil)), false)
-	if seeded, err := seedDemo(ctx, a.engine, st); err != nil || !seeded {
+	if seeded, err := seedDemo(ctx, a.releases, st); err != nil || !seeded {
 		t.Fatalf("seed: %v %v", seeded, err)
 	}
 	ba := newBrowserApp(a, st, clock)
@@ -73,7 +76,7 @@ func startBrowserApp(t *testing.T, now time.Time, setup ...func(demoFixture)) *b
 }
 
 func newBrowserApp(a *app, st *store.Store, clock *fakeclock.Clock) *browserApp {
-	return &browserApp{clock: clock, ticks: make(chan scheduler.TickReport, 64), eng: a.engine, gates: a.gates, store: st,
+	return &browserApp{clock: clock, ticks: make(chan scheduler.TickReport, 64), eng: a.releases, nodes: a.nodes, gates: a.gates, store: st,
 		sched: a.ticker, identity: a.identity, agents: a.agents, aut: a.automations}
 }
 
@@ -98,16 +101,17 @@ func (ba *browserApp) serve(t *testing.T, a *app) {
 // demoFixture is the seeded demo site, for a test to set up what other
 // people did without a browser.
 type demoFixture struct {
-	t     *testing.T
-	ctx   context.Context
-	eng   *engine.Engine
-	gates *gates.Gates
-	store *store.Store
-	sched *scheduler.Scheduler // the app's, to tick without waiting for the loop
-	clock *fakeclock.Clock
-	site  engine.Site
-	users map[string]engine.User // the demo users by email
-	nodes map[string]string      // node IDs by title
+	t       *testing.T
+	ctx     context.Context
+	eng     *releases.Releases
+	gates   *gates.Gates
+	store   *store.Store
+	sched   *scheduler.Scheduler // the app's, to tick without waiting for the loop
+	clock   *fakeclock.Clock
+	site    engine.Site
+	users   map[string]engine.User // the demo users by email
+	nodeIDs map[string]string      // node IDs by title
+	nodes   *nodes.Nodes
 }
 
 // demo reads the demo site, its users and its nodes as they are now.
@@ -117,7 +121,7 @@ func (a *browserApp) demo(t *testing.T) demoFixture {
 	sites, err := a.eng.Sites(ctx)
 	must(t, err)
 	f := demoFixture{t: t, ctx: ctx, eng: a.eng, gates: a.gates, store: a.store, sched: a.sched, clock: a.clock, site: sites[0],
-		users: map[string]engine.User{}, nodes: map[string]string{}}
+		users: map[string]engine.User{}, nodeIDs: map[string]string{}, nodes: a.nodes}
 	for _, u := range demoUsers {
 		found, err := a.identity.SignIn(ctx, identity.SignInTry{Email: u.email, Password: demoPassword})
 		must(t, err)
@@ -125,10 +129,10 @@ func (a *browserApp) demo(t *testing.T) demoFixture {
 		must(t, err)
 		f.users[u.email] = found
 	}
-	nodes, err := a.eng.Nodes(ctx, f.users["owner@demo.test"], f.site.ID)
+	list, err := a.nodes.Nodes(ctx, f.users["owner@demo.test"], f.site.ID)
 	must(t, err)
-	for _, n := range nodes {
-		f.nodes[n.Body.Title] = n.ID
+	for _, n := range list {
+		f.nodeIDs[n.Body.Title] = n.ID
 	}
 	return f
 }
@@ -142,7 +146,7 @@ func (f demoFixture) user(email string) engine.User {
 // node is the ID of the demo node titled title.
 func (f demoFixture) node(title string) string {
 	f.t.Helper()
-	return lookup(f.t, f.nodes, "node", title)
+	return lookup(f.t, f.nodeIDs, "node", title)
 }
 
 // lookup is m[key], and the test's end when m has no key.
@@ -161,7 +165,7 @@ func lookup[V any](t *testing.T, m map[string]V, what, key string) V {
 func (f demoFixture) page(title string) string {
 	f.t.Helper()
 	slug := strings.ToLower(strings.ReplaceAll(title, " ", "-"))
-	n, err := f.eng.CreateNode(f.ctx, f.user("contributor@demo.test"), f.site.ID, release.KindPage, content.Body{Title: title,
+	n, err := f.nodes.CreateNode(f.ctx, f.user("contributor@demo.test"), f.site.ID, release.KindPage, content.Body{Title: title,
 		Slug: slug, Lang: "en", Status: content.StatusDraft, Text: title + "."})
 	must(f.t, err)
 	return n.ID
@@ -171,9 +175,9 @@ func (f demoFixture) page(title string) string {
 // the site's zone.
 func (f demoFixture) schedule(u engine.User, nodeID, date, clock string) {
 	f.t.Helper()
-	d, err := f.eng.Node(f.ctx, u, f.site.ID, nodeID)
+	d, err := f.nodes.Node(f.ctx, u, f.site.ID, nodeID)
 	must(f.t, err)
-	_, err = f.eng.ScheduleNode(f.ctx, u, engine.ScheduleInput{SiteID: f.site.ID, NodeID: nodeID, ExpectedRev: d.Rev,
+	_, err = f.eng.ScheduleNode(f.ctx, u, releases.ScheduleInput{SiteID: f.site.ID, NodeID: nodeID, ExpectedRev: d.Rev,
 		Date: date, Time: clock})
 	must(f.t, err)
 }

@@ -15,7 +15,9 @@ import (
 	"studio/engine/content"
 	"studio/engine/fakeclock"
 	"studio/engine/localtime"
-	"studio/engine/release"
+	"studio/engine/model/release"
+	"studio/engine/nodes"
+	"studio/engine/releases"
 	"studio/internal/newsroomfixture"
 	"studio/store"
 )
@@ -74,12 +76,13 @@ type burstResult struct{ run, public latencies }
 // releases due together at a minute at least half a minute away, starts
 // `serve` on it and polls the public site until every release's article
 // answers; it fails on anything published twice or early.
-func runBurst(t *testing.T, bin string, archive, releases int) burstResult {
+func runBurst(t *testing.T, bin string, archive, count int) burstResult {
 	t.Helper()
 	ctx := context.Background()
 	data, st := seededData(t, bin)
 	clock := fakeclock.New(time.Now().Add(-3 * time.Minute)) // it only moves on
-	eng := engine.New(st, clock, nil)
+	eng := releases.New(engine.New(st, clock, nil), st)
+	nds := nodes.New(eng, st)
 	editor, _, err := st.UserByEmail(ctx, "editor@demo.test")
 	if err != nil {
 		t.Fatal(err)
@@ -92,14 +95,14 @@ func runBurst(t *testing.T, bin string, archive, releases int) burstResult {
 	editor.SiteID = site.ID
 	cancelOpenReleases(t, eng, st, editor, site.ID)
 	if archive > 0 {
-		if err := newsroomfixture.Seed(ctx, st.DB(), eng, site, editor, clock.Now(), archive); err != nil {
+		if err := newsroomfixture.Seed(ctx, st.DB(), nds, site, editor, clock.Now(), archive); err != nil {
 			t.Fatal(err)
 		}
 	}
 	made := time.Now()
-	nodes := make([]content.Node, releases)
+	nodes := make([]content.Node, count)
 	for i := range nodes {
-		if nodes[i], err = eng.CreateNode(ctx, editor, site.ID, release.KindContentEntry, content.Body{Title: fmt.Sprintf("Burst %d", i),
+		if nodes[i], err = nds.CreateNode(ctx, editor, site.ID, release.KindContentEntry, content.Body{Title: fmt.Sprintf("Burst %d", i),
 			Slug: fmt.Sprintf("burst-%d", i), Status: content.StatusDraft, Text: "Filed at the minute."}); err != nil {
 			t.Fatal(err)
 		}
@@ -113,9 +116,9 @@ func runBurst(t *testing.T, bin string, archive, releases int) burstResult {
 	clock.Set(minute.Add(-2 * time.Minute))
 	loc, _ := localtime.LoadZone(site.TimeZone)
 	at := minute.In(loc)
-	ids := make([]string, releases)
+	ids := make([]string, count)
 	for i, n := range nodes {
-		r, err := eng.ScheduleNode(ctx, editor, engine.ScheduleInput{SiteID: site.ID, NodeID: n.ID, ExpectedRev: n.Rev,
+		r, err := eng.ScheduleNode(ctx, editor, releases.ScheduleInput{SiteID: site.ID, NodeID: n.ID, ExpectedRev: n.Rev,
 			Date: at.Format("2006-01-02"), Time: at.Format("15:04")})
 		if err != nil {
 			t.Fatal(err)
@@ -130,16 +133,16 @@ func runBurst(t *testing.T, bin string, archive, releases int) burstResult {
 	// Four readers poll the releases' articles, each a quarter, a pass every
 	// ten milliseconds or so, until each answers; an answer before the
 	// minute is an early publish.
-	visible := make([]time.Time, releases)
+	visible := make([]time.Time, count)
 	deadline := minute.Add(time.Minute)
 	var wg sync.WaitGroup
 	for w := range 4 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			left := releases / 4
+			left := count / 4
 			for time.Now().Before(deadline) && left > 0 {
-				for i := w; i < releases; i += 4 {
+				for i := w; i < count; i += 4 {
 					if !visible[i].IsZero() {
 						continue
 					}
@@ -190,8 +193,8 @@ func runBurst(t *testing.T, bin string, archive, releases int) burstResult {
 }
 
 // cancelOpenReleases cancels the demo's open releases: a site holds
-// engine.MaxOpenReleases at most, and the burst is that many.
-func cancelOpenReleases(t *testing.T, eng *engine.Engine, st *store.Store, u engine.User, siteID string) {
+// releases.MaxOpenReleases at most, and the burst is that many.
+func cancelOpenReleases(t *testing.T, eng *releases.Releases, st *store.Store, u engine.User, siteID string) {
 	t.Helper()
 	rows, err := st.DB().Query(`SELECT id, rev FROM releases WHERE site_id = ? AND state IN ('draft', 'awaiting_approval', 'scheduled')`, siteID)
 	if err != nil {

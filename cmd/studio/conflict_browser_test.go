@@ -8,6 +8,7 @@ import (
 
 	"studio/engine"
 	"studio/engine/content"
+	"studio/engine/releases"
 )
 
 // TestConflictResolvedByRepinningInTheBrowser: an edit of a live article is
@@ -28,17 +29,17 @@ func TestConflictResolvedByRepinningInTheBrowser(t *testing.T) {
 	welcome := demo.node("Welcome to the Gazette")
 	edit := func(text string) content.Node {
 		t.Helper()
-		d, err := eng.Node(ctx, engine.Reader(site.ID), site.ID, welcome)
+		d, err := demo.nodes.Node(ctx, engine.Reader(site.ID), site.ID, welcome)
 		must(t, err)
 		body := d.Body
 		body.Text = text
-		n, err := eng.SaveNode(ctx, owner, site.ID, d.ID, d.Rev, body)
+		n, err := demo.nodes.SaveNode(ctx, owner, site.ID, d.ID, d.Rev, body)
 		must(t, err)
 		return n
 	}
 	schedule := func(n content.Node, clock string) string {
 		t.Helper()
-		r, err := eng.ScheduleNode(ctx, owner, engine.ScheduleInput{SiteID: site.ID, NodeID: n.ID, ExpectedRev: n.Rev,
+		r, err := eng.ScheduleNode(ctx, owner, releases.ScheduleInput{SiteID: site.ID, NodeID: n.ID, ExpectedRev: n.Rev,
 			Date: "2026-11-02", Time: clock})
 		must(t, err)
 		return r.ID

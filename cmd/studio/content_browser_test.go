@@ -15,7 +15,8 @@ import (
 
 	"studio/engine"
 	"studio/engine/content"
-	"studio/engine/release"
+	"studio/engine/model/release"
+	"studio/engine/releases"
 )
 
 // TestContentInTheBrowser: the content list and the media editor as a
@@ -28,16 +29,16 @@ func TestContentInTheBrowser(t *testing.T) {
 	long := strings.Repeat("Uzunbaşlık", 20) // 200 characters, no break
 	app := startBrowserApp(t, time.Date(2026, 11, 2, 5, 0, 0, 0, time.UTC), func(f demoFixture) {
 		editor := f.user("editor@demo.test")
-		_, err := f.eng.CreateNode(f.ctx, editor, f.site.ID, release.KindContentEntry,
+		_, err := f.nodes.CreateNode(f.ctx, editor, f.site.ID, release.KindContentEntry,
 			content.Body{Title: long, Slug: "uzun", Lang: "tr", Status: content.StatusDraft})
 		must(t, err)
 		// A live campaign page, taken down on 22 December; a draft scheduled.
-		campaign, err := f.eng.CreateNode(f.ctx, editor, f.site.ID, release.KindPage, content.Body{Title: "Yılbaşı kampanyası",
+		campaign, err := f.nodes.CreateNode(f.ctx, editor, f.site.ID, release.KindPage, content.Body{Title: "Yılbaşı kampanyası",
 			Slug: "yilbasi-kampanyasi", Lang: "tr", Status: content.StatusPublished, Text: "İndirim."})
 		must(t, err)
-		_, err = f.eng.Publish(f.ctx, editor, f.site.ID)
+		_, err = f.nodes.Publish(f.ctx, editor, f.site.ID)
 		must(t, err)
-		down, err := f.eng.CreateDraft(f.ctx, editor, engine.DraftInput{SiteID: f.site.ID, Title: "Kampanya sona eriyor",
+		down, err := f.eng.CreateDraft(f.ctx, editor, releases.DraftInput{SiteID: f.site.ID, Title: "Kampanya sona eriyor",
 			RemoveIDs: []string{campaign.ID}})
 		must(t, err)
 		_, err = f.eng.ScheduleRelease(f.ctx, editor, f.site.ID, down.ID, down.Rev, "2026-12-22", "00:00")
@@ -45,9 +46,9 @@ func TestContentInTheBrowser(t *testing.T) {
 		f.schedule(editor, f.node("Election night live"), "2026-11-03", "09:00")
 		// The contributor asks to move a live article to a new address.
 		welcome := f.node("Welcome to the Gazette")
-		d, err := f.eng.Node(f.ctx, engine.Reader(f.site.ID), f.site.ID, welcome)
+		d, err := f.nodes.Node(f.ctx, engine.Reader(f.site.ID), f.site.ID, welcome)
 		must(t, err)
-		_, err = f.eng.EditNode(f.ctx, editor, f.site.ID, welcome, d.Rev, content.Edit{Title: d.Body.Title,
+		_, err = f.nodes.EditNode(f.ctx, editor, f.site.ID, welcome, d.Rev, content.Edit{Title: d.Body.Title,
 			Slug: "welcome-to-the-gazette", Summary: d.Body.Summary, Text: d.Body.Text, Status: content.StatusPublished})
 		must(t, err)
 		f.schedule(f.user("contributor@demo.test"), welcome, "2026-11-02", "10:00")
@@ -118,7 +119,7 @@ func TestContentInTheBrowser(t *testing.T) {
 		chromedp.Click(chromedp.CSS(`form.editor button.primary`)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="media-preview"] img[src$="rev=2"]`)),
 	))
-	d, err := app.eng.Node(t.Context(), engine.Reader(app.demo(t).site.ID), app.demo(t).site.ID, cover)
+	d, err := app.nodes.Node(t.Context(), engine.Reader(app.demo(t).site.ID), app.demo(t).site.ID, cover)
 	must(t, err)
 	if d.Rev != 2 || d.Body.Alt != "Boğaz'da gün batımı, iki yaka" || !bytes.Equal(d.Body.Data, testPNG(t)) || d.Body.Slug != "bogazda-sonbahar.png" {
 		t.Errorf("saved: rev %d alt %q slug %q %d bytes", d.Rev, d.Body.Alt, d.Body.Slug, len(d.Body.Data))

@@ -14,7 +14,9 @@ import (
 	"studio/engine/content"
 	"studio/engine/fakeclock"
 	"studio/engine/localtime"
-	"studio/engine/release"
+	"studio/engine/model/release"
+	"studio/engine/nodes"
+	"studio/engine/releases"
 	"studio/store"
 	"studio/store/storetest"
 )
@@ -46,7 +48,7 @@ func killTickers(t *testing.T, bin string, postgres bool) {
 	// Releases are made on a clock three minutes behind, so that their minute
 	// has already come on the real clock the processes use.
 	clock := fakeclock.New(time.Now().Add(-3 * time.Minute))
-	eng := engine.New(st, clock, nil)
+	eng := releases.New(engine.New(st, clock, nil), st)
 	site, editor := demoEditor(t, eng, st)
 	loc, _ := localtime.LoadZone(site.TimeZone)
 	rng := rand.New(rand.NewPCG(7, 11))
@@ -54,13 +56,13 @@ func killTickers(t *testing.T, bin string, postgres bool) {
 	const rounds = 20
 	outcomes := map[string]int{}
 	for round := range rounds {
-		n, err := eng.CreateNode(ctx, editor, site.ID, release.KindContentEntry,
+		n, err := nodes.New(eng, st).CreateNode(ctx, editor, site.ID, release.KindContentEntry,
 			content.Body{Title: "Crash test", Slug: "crash-" + string(rune('a'+round)), Status: content.StatusDraft})
 		if err != nil {
 			t.Fatal(err)
 		}
 		at := clock.Now().Add(2 * time.Minute).In(loc) // whole minutes: 1–2 min ahead
-		r, err := eng.ScheduleNode(ctx, editor, engine.ScheduleInput{SiteID: site.ID, NodeID: n.ID, ExpectedRev: n.Rev,
+		r, err := eng.ScheduleNode(ctx, editor, releases.ScheduleInput{SiteID: site.ID, NodeID: n.ID, ExpectedRev: n.Rev,
 			Date: at.Format("2006-01-02"), Time: at.Format("15:04")})
 		if err != nil {
 			t.Fatal(err)
@@ -124,7 +126,7 @@ func waitPublished(t *testing.T, st *store.Store, siteID, id string, deadline ti
 
 // checkOnce asserts that a release's effect exists at most once and only
 // together with its published state; it returns the state.
-func checkOnce(t *testing.T, eng *engine.Engine, st *store.Store, siteID, id string) release.State {
+func checkOnce(t *testing.T, eng *releases.Releases, st *store.Store, siteID, id string) release.State {
 	t.Helper()
 	r, err := eng.Release(context.Background(), engine.Reader(siteID), siteID, id)
 	if err != nil {
@@ -160,7 +162,7 @@ func seededData(t *testing.T, bin string) (string, *store.Store) {
 }
 
 // demoEditor is the demo's site and its Editor, acting on it.
-func demoEditor(t *testing.T, eng *engine.Engine, st *store.Store) (engine.Site, engine.User) {
+func demoEditor(t *testing.T, eng *releases.Releases, st *store.Store) (engine.Site, engine.User) {
 	t.Helper()
 	ctx := context.Background()
 	sites, err := eng.Sites(ctx)
@@ -201,10 +203,10 @@ func seededDatabase(t *testing.T, bin string, postgres bool) ([]string, *store.S
 // scheduleArticle makes a draft article with slug on site and schedules it
 // for the minute of at in the site's zone (the engine's clock must be a
 // minute or more before it).
-func scheduleArticle(t *testing.T, eng *engine.Engine, site engine.Site, editor engine.User, slug string, at time.Time) release.Release {
+func scheduleArticle(t *testing.T, eng *releases.Releases, st *store.Store, site engine.Site, editor engine.User, slug string, at time.Time) release.Release {
 	t.Helper()
 	ctx := context.Background()
-	n, err := eng.CreateNode(ctx, editor, site.ID, release.KindContentEntry,
+	n, err := nodes.New(eng, st).CreateNode(ctx, editor, site.ID, release.KindContentEntry,
 		content.Body{Title: "Article " + slug, Slug: slug, Status: content.StatusDraft, Text: "Once."})
 	if err != nil {
 		t.Fatal(err)
@@ -214,7 +216,7 @@ func scheduleArticle(t *testing.T, eng *engine.Engine, site engine.Site, editor 
 		t.Fatal(err)
 	}
 	at = at.In(loc)
-	r, err := eng.ScheduleNode(ctx, editor, engine.ScheduleInput{SiteID: site.ID, NodeID: n.ID, ExpectedRev: n.Rev,
+	r, err := eng.ScheduleNode(ctx, editor, releases.ScheduleInput{SiteID: site.ID, NodeID: n.ID, ExpectedRev: n.Rev,
 		Date: at.Format("2006-01-02"), Time: at.Format("15:04")})
 	if err != nil {
 		t.Fatal(err)

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"studio/engine"
+	"studio/engine/releases"
 	"studio/store"
 )
 
@@ -55,7 +56,7 @@ func demoFolder(t *testing.T, bin string) (data, token, siteID, draftID string) 
 		t.Fatal(err)
 	}
 	defer st.Close()
-	eng := engine.New(st, systemClock{}, nil)
+	eng := releases.New(engine.New(st, systemClock{}, nil), st)
 	sites, err := eng.Sites(ctx)
 	if err != nil {
 		t.Fatal(err)

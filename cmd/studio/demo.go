@@ -16,8 +16,10 @@ import (
 	"studio/engine/content"
 	"studio/engine/identity"
 	"studio/engine/localtime"
+	"studio/engine/model/release"
+	"studio/engine/nodes"
 	"studio/engine/policy"
-	"studio/engine/release"
+	"studio/engine/releases"
 )
 
 // The demo accounts. Their passwords exist only in the demo: real accounts
@@ -53,7 +55,7 @@ func demoCmd(ctx context.Context, args []string, stdout io.Writer) error {
 	}
 	seeded := false
 	if seed {
-		if seeded, err = seedDemo(ctx, engine.New(st, systemClock{}, nil), st); err != nil {
+		if seeded, err = seedDemo(ctx, releases.New(engine.New(st, systemClock{}, nil), st), st); err != nil {
 			return err
 		}
 	}
@@ -70,12 +72,14 @@ func demoCmd(ctx context.Context, args []string, stdout io.Writer) error {
 type demoStore interface {
 	identity.Store
 	automations.Store
+	nodes.Store
 }
 
 // seedDemo creates "Demo Gazette" with people and content, on a database
 // without sites only. Most content goes live at once; two articles stay
 // drafts for the newcomer to schedule.
-func seedDemo(ctx context.Context, eng *engine.Engine, st demoStore) (bool, error) {
+func seedDemo(ctx context.Context, eng *releases.Releases, st demoStore) (bool, error) {
+	nds := nodes.New(eng, st)
 	sites, err := eng.Sites(ctx)
 	if err != nil || len(sites) > 0 {
 		return false, err
@@ -101,7 +105,7 @@ func seedDemo(ctx context.Context, eng *engine.Engine, st demoStore) (bool, erro
 	if err != nil {
 		return false, err
 	}
-	cover, err := eng.CreateAsset(ctx, owner, site.ID, content.Body{Title: "Boğaz'da sonbahar", Slug: "bogazda-sonbahar.png",
+	cover, err := nds.CreateAsset(ctx, owner, site.ID, content.Body{Title: "Boğaz'da sonbahar", Slug: "bogazda-sonbahar.png",
 		Status: content.StatusPublished, Mime: "image/png", Data: img, Alt: "Boğaz'da gün batımı: güneş, sonbahar renginde tepeler ve deniz"})
 	if err != nil {
 		return false, err
@@ -132,7 +136,7 @@ func seedDemo(ctx context.Context, eng *engine.Engine, st demoStore) (bool, erro
 	created := map[string]string{}
 	for i, n := range nodes {
 		if i == firstDraft {
-			if _, err := eng.Publish(ctx, owner, site.ID); err != nil {
+			if _, err := nds.Publish(ctx, owner, site.ID); err != nil {
 				return false, err
 			}
 		}
@@ -146,7 +150,7 @@ func seedDemo(ctx context.Context, eng *engine.Engine, st demoStore) (bool, erro
 		if n.kind == release.KindContentEntry && (n.body.Lang == "en" || n.body.Status == content.StatusDraft) {
 			by = users[2]
 		}
-		c, err := eng.CreateNode(ctx, by, site.ID, n.kind, n.body)
+		c, err := nds.CreateNode(ctx, by, site.ID, n.kind, n.body)
 		if err != nil {
 			return false, err
 		}
@@ -169,7 +173,8 @@ var demoSchedules = true
 // in the site's zone: two built-in automations (a weekly broken-link sweep,
 // a daily stale-content review), ten releases (two waiting for approval,
 // one of two articles, one taking a page down) and an embargo.
-func seedDemoSchedules(ctx context.Context, eng *engine.Engine, st automations.Store, site engine.Site, owner, editor, contributor engine.User) error {
+func seedDemoSchedules(ctx context.Context, eng *releases.Releases, st demoStore, site engine.Site, owner, editor, contributor engine.User) error {
+	nds := nodes.New(eng, st)
 	loc, err := localtime.LoadZone(site.TimeZone)
 	if err != nil {
 		return err
@@ -187,16 +192,16 @@ func seedDemoSchedules(ctx context.Context, eng *engine.Engine, st automations.S
 	}
 
 	// A live campaign page, taken down in three weeks.
-	campaign, err := eng.CreateNode(ctx, owner, site.ID, release.KindPage, content.Body{Title: "Yılbaşı kampanyası",
+	campaign, err := nds.CreateNode(ctx, owner, site.ID, release.KindPage, content.Body{Title: "Yılbaşı kampanyası",
 		Slug: "yilbasi-kampanyasi", Lang: "tr", Status: content.StatusPublished,
 		Text: "Aralık boyunca tüm aboneliklerde yüzde yirmi indirim."})
 	if err != nil {
 		return err
 	}
-	if _, err := eng.Publish(ctx, owner, site.ID); err != nil {
+	if _, err := nds.Publish(ctx, owner, site.ID); err != nil {
 		return err
 	}
-	takeDown, err := eng.CreateDraft(ctx, editor, engine.DraftInput{SiteID: site.ID, Title: "Kampanya sona eriyor",
+	takeDown, err := eng.CreateDraft(ctx, editor, releases.DraftInput{SiteID: site.ID, Title: "Kampanya sona eriyor",
 		RemoveIDs: []string{campaign.ID}})
 	if err != nil {
 		return err
@@ -208,7 +213,7 @@ func seedDemoSchedules(ctx context.Context, eng *engine.Engine, st automations.S
 	// Each article is written by the person who schedules it: a
 	// Contributor may schedule only their own (schedules:write:own, §10.2).
 	entry := func(by engine.User, title, slug, lang, summary string) (content.Node, error) {
-		return eng.CreateNode(ctx, by, site.ID, release.KindContentEntry, content.Body{Title: title, Slug: slug,
+		return nds.CreateNode(ctx, by, site.ID, release.KindContentEntry, content.Body{Title: title, Slug: slug,
 			Lang: lang, Status: content.StatusDraft, Summary: summary, Text: summary})
 	}
 	singles := []struct {
@@ -229,7 +234,7 @@ func seedDemoSchedules(ctx context.Context, eng *engine.Engine, st automations.S
 		if err != nil {
 			return err
 		}
-		if _, err := eng.ScheduleNode(ctx, s.by, engine.ScheduleInput{SiteID: site.ID, NodeID: n.ID, ExpectedRev: n.Rev,
+		if _, err := eng.ScheduleNode(ctx, s.by, releases.ScheduleInput{SiteID: site.ID, NodeID: n.ID, ExpectedRev: n.Rev,
 			Date: day(s.days), Time: s.at}); err != nil {
 			return err
 		}
@@ -256,13 +261,13 @@ func seedDemoSchedules(ctx context.Context, eng *engine.Engine, st automations.S
 	nine := today.AddDays(12)
 	nine.Hour, nine.Minute = 9, 0
 	open, _ := localtime.Resolve(nine, loc)
-	report, err := eng.CreateNode(ctx, editor, site.ID, release.KindContentEntry, content.Body{Title: "Quarterly report",
+	report, err := nds.CreateNode(ctx, editor, site.ID, release.KindContentEntry, content.Body{Title: "Quarterly report",
 		Slug: "quarterly-report", Lang: "en", Status: content.StatusDraft, Summary: "Embargoed until its release.",
 		Text: "The quarter in numbers.", Availability: &content.Availability{From: &open}})
 	if err != nil {
 		return err
 	}
-	_, err = eng.ScheduleNode(ctx, editor, engine.ScheduleInput{SiteID: site.ID, NodeID: report.ID, ExpectedRev: report.Rev,
+	_, err = eng.ScheduleNode(ctx, editor, releases.ScheduleInput{SiteID: site.ID, NodeID: report.ID, ExpectedRev: report.Rev,
 		Date: day(12), Time: "09:00"})
 	return err
 }

@@ -12,7 +12,9 @@ import (
 	"studio/engine/fakeclock"
 	"studio/engine/identity"
 	"studio/engine/localtime"
-	"studio/engine/release"
+	"studio/engine/model/release"
+	"studio/engine/nodes"
+	"studio/engine/releases"
 	"studio/engine/scheduler"
 	"studio/store"
 )
@@ -36,7 +38,7 @@ func TestDemoSchedules(t *testing.T) {
 	}
 	defer st.Close()
 	now := time.Date(2026, 11, 2, 5, 0, 0, 0, time.UTC) // Monday, 08:00 in Istanbul
-	eng := engine.New(st, fakeclock.New(now), nil)
+	eng := releases.New(engine.New(st, fakeclock.New(now), nil), st)
 	if seeded, err := seedDemo(ctx, eng, st); err != nil || !seeded {
 		t.Fatalf("seed: %v %v", seeded, err)
 	}
@@ -54,10 +56,10 @@ func TestDemoSchedules(t *testing.T) {
 	}
 	// The README's first steps: the contributor may ask for either draft
 	// (own-level scopes reach only their own nodes, §10.1).
-	nodes, err := eng.Nodes(ctx, engine.Reader(site.ID), site.ID)
+	list, err := nodes.New(eng, st).Nodes(ctx, engine.Reader(site.ID), site.ID)
 	must(t, err)
 	drafts := 0
-	for _, n := range nodes {
+	for _, n := range list {
 		if n.Body.Status == content.StatusDraft && n.Kind == release.KindContentEntry {
 			drafts++
 			if !eng.NodeAbilities(users[2], n).Schedule {

@@ -9,10 +9,10 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"studio/engine/automation"
 	"studio/engine/automations"
 	"studio/engine/content"
-	"studio/engine/release"
+	"studio/engine/model/automation"
+	"studio/engine/model/release"
 	"studio/handlers/studio"
 )
 
@@ -35,11 +35,11 @@ func TestRunFindingsInTurkishInTheBrowser(t *testing.T) {
 	var autID string
 	app := startBrowserApp(t, time.Date(2026, 11, 2, 5, 0, 0, 0, time.UTC), func(f demoFixture) {
 		owner := f.user("owner@demo.test")
-		_, err := f.eng.CreateNode(f.ctx, owner, f.site.ID, release.KindContentEntry, content.Body{Title: "Ulaşım grevi",
+		_, err := f.nodes.CreateNode(f.ctx, owner, f.site.ID, release.KindContentEntry, content.Body{Title: "Ulaşım grevi",
 			Slug: "ulasim-grevi", Lang: "tr", Status: content.StatusPublished,
 			Text: "Güncel [sefer saatleri](/posts/sefer-saatleri) ve [grev haritası](/grev-haritasi) burada."})
 		must(t, err)
-		_, err = f.eng.Publish(f.ctx, owner, f.site.ID)
+		_, err = f.nodes.Publish(f.ctx, owner, f.site.ID)
 		must(t, err)
 		a, err := automations.New(f.store, f.eng).Create(f.ctx, owner, f.site.ID, automations.Input{Name: "Kırık bağlantı taraması",
 			Builtin: automation.BuiltinBrokenLinks, Preset: "weekly", Start: "2026-11-09T07:00"})

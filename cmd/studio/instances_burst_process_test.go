@@ -15,8 +15,10 @@ import (
 	"studio/engine/content"
 	"studio/engine/fakeclock"
 	"studio/engine/localtime"
+	"studio/engine/model/release"
+	"studio/engine/nodes"
 	"studio/engine/policy"
-	"studio/engine/release"
+	"studio/engine/releases"
 )
 
 // TestBurstAcrossInstances is issue 16's proof with real processes: one
@@ -78,7 +80,7 @@ func runInstancesBurst(t *testing.T, bin string, sc burstScenario) (latencies, i
 	ctx := context.Background()
 	db, st := seededDatabase(t, bin, sc.postgres)
 	clock := fakeclock.New(time.Now().Add(-3 * time.Minute))
-	eng := engine.New(st, clock, nil)
+	eng := releases.New(engine.New(st, clock, nil), st)
 	_, editor := demoEditor(t, eng, st)
 
 	made := time.Now()
@@ -98,7 +100,7 @@ func runInstancesBurst(t *testing.T, bin string, sc burstScenario) (latencies, i
 		u := editor
 		u.SiteID = site.ID
 		for i := range sc.perSite {
-			n, err := eng.CreateNode(ctx, u, site.ID, release.KindContentEntry, content.Body{Title: fmt.Sprintf("Burst %d", i),
+			n, err := nodes.New(eng, st).CreateNode(ctx, u, site.ID, release.KindContentEntry, content.Body{Title: fmt.Sprintf("Burst %d", i),
 				Slug: fmt.Sprintf("burst-%d-%d", s, i), Status: content.StatusDraft, Text: "Filed at the minute."})
 			if err != nil {
 				t.Fatal(err)
@@ -121,7 +123,7 @@ func runInstancesBurst(t *testing.T, bin string, sc burstScenario) (latencies, i
 	for _, p := range plan {
 		u := editor
 		u.SiteID = p.site.ID
-		r, err := eng.ScheduleNode(ctx, u, engine.ScheduleInput{SiteID: p.site.ID, NodeID: p.node.ID, ExpectedRev: p.node.Rev,
+		r, err := eng.ScheduleNode(ctx, u, releases.ScheduleInput{SiteID: p.site.ID, NodeID: p.node.ID, ExpectedRev: p.node.Rev,
 			Date: at.Format("2006-01-02"), Time: at.Format("15:04")})
 		if err != nil {
 			t.Fatal(err)
@@ -267,7 +269,7 @@ func runInstancesBurst(t *testing.T, bin string, sc burstScenario) (latencies, i
 	}
 
 	var late latencies
-	bySite := map[string][]engine.ReleaseRow{}
+	bySite := map[string][]releases.ReleaseRow{}
 	for _, s := range rels {
 		if state := checkOnce(t, eng, st, s.siteID, s.id); state != release.StatePublished {
 			t.Fatalf("release %s is %s", s.id, state)
@@ -293,7 +295,7 @@ func runInstancesBurst(t *testing.T, bin string, sc burstScenario) (latencies, i
 
 // cmpRelease orders releases as the scheduler runs a site's: by their
 // instant, then by id.
-func cmpRelease(a, b engine.ReleaseRow) int {
+func cmpRelease(a, b releases.ReleaseRow) int {
 	if c := a.ExecuteAt.Compare(*b.ExecuteAt); c != 0 {
 		return c
 	}

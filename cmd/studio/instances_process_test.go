@@ -9,7 +9,8 @@ import (
 
 	"studio/engine"
 	"studio/engine/fakeclock"
-	"studio/engine/release"
+	"studio/engine/model/release"
+	"studio/engine/releases"
 )
 
 // TestTwoInstancesShareOnePostgreSQL starts two `studio serve` processes on
@@ -28,14 +29,14 @@ func TestTwoInstancesShareOnePostgreSQL(t *testing.T) {
 	// Made on a clock three minutes behind: due on the real clock the
 	// instances use when they start, and they catch up as they start.
 	clock := fakeclock.New(time.Now().Add(-3 * time.Minute))
-	eng := engine.New(st, clock, nil)
+	eng := releases.New(engine.New(st, clock, nil), st)
 	site, editor := demoEditor(t, eng, st)
-	due := scheduleArticle(t, eng, site, editor, "due-at-start", clock.Now().Add(2*time.Minute))
+	due := scheduleArticle(t, eng, st, site, editor, "due-at-start", clock.Now().Add(2*time.Minute))
 	// The first whole minute at least 31 s away on the real clock: the fast
 	// machine, trusting its own clock, would run it 30 s early.
 	minute := time.Now().Add(31 * time.Second).Truncate(time.Minute).Add(time.Minute)
 	clock.Set(minute.Add(-90 * time.Second)) // a lead the engine accepts
-	coming := scheduleArticle(t, eng, site, editor, "coming-minute", minute)
+	coming := scheduleArticle(t, eng, st, site, editor, "coming-minute", minute)
 
 	var urls []string
 	for i := range 2 {

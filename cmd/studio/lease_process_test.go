@@ -15,8 +15,10 @@ import (
 	"studio/engine/content"
 	"studio/engine/fakeclock"
 	"studio/engine/localtime"
+	"studio/engine/model/release"
+	"studio/engine/nodes"
 	"studio/engine/policy"
-	"studio/engine/release"
+	"studio/engine/releases"
 	"studio/store"
 )
 
@@ -39,7 +41,7 @@ func TestStoppedAndKilledTickersHoldNoSite(t *testing.T) {
 	// first, at the real clock's current minute, is due at once.
 	minute := time.Now().UTC().Truncate(time.Minute)
 	clock := fakeclock.New(minute.Add(-time.Minute))
-	eng := engine.New(st, clock, nil)
+	eng := releases.New(engine.New(st, clock, nil), st)
 	editor, _, err := st.UserByEmail(ctx, "editor@demo.test")
 	if err != nil {
 		t.Fatal(err)
@@ -55,23 +57,23 @@ func TestStoppedAndKilledTickersHoldNoSite(t *testing.T) {
 	if err := st.AddMember(ctx, second.ID, editor.ID, policy.Editor, clock.Now()); err != nil {
 		t.Fatal(err)
 	}
-	releases := map[string][]string{} // site → its releases in time order
+	bySite := map[string][]string{} // site → its releases in time order
 	for _, site := range []engine.Site{sites[0], second} {
 		loc, _ := localtime.LoadZone(site.TimeZone)
 		editor.SiteID = site.ID // an Editor on both
 		for i := range 3 {
-			n, err := eng.CreateNode(ctx, editor, site.ID, release.KindContentEntry,
+			n, err := nodes.New(eng, st).CreateNode(ctx, editor, site.ID, release.KindContentEntry,
 				content.Body{Title: fmt.Sprintf("Lease test %d", i), Slug: fmt.Sprintf("lease-%d", i), Status: content.StatusDraft})
 			if err != nil {
 				t.Fatal(err)
 			}
 			at := minute.Add(time.Duration(i) * time.Minute).In(loc)
-			r, err := eng.ScheduleNode(ctx, editor, engine.ScheduleInput{SiteID: site.ID, NodeID: n.ID, ExpectedRev: n.Rev,
+			r, err := eng.ScheduleNode(ctx, editor, releases.ScheduleInput{SiteID: site.ID, NodeID: n.ID, ExpectedRev: n.Rev,
 				Date: at.Format("2006-01-02"), Time: at.Format("15:04")})
 			if err != nil {
 				t.Fatal(err)
 			}
-			releases[site.ID] = append(releases[site.ID], r.ID)
+			bySite[site.ID] = append(bySite[site.ID], r.ID)
 		}
 	}
 
@@ -81,12 +83,12 @@ func TestStoppedAndKilledTickersHoldNoSite(t *testing.T) {
 		t.Fatal(err)
 	}
 	killed.Wait()
-	firsts := map[string]bool{releases[sites[0].ID][0]: true, releases[second.ID][0]: true}
+	firsts := map[string]bool{bySite[sites[0].ID][0]: true, bySite[second.ID][0]: true}
 	if !firsts[frozenID] || !firsts[killedID] || frozenID == killedID {
 		t.Fatalf("the stopped processes claimed %s and %s, want the first release of each site", frozenID, killedID)
 	}
 	for _, id := range []string{frozenID, killedID} {
-		if r, err := eng.Release(ctx, engine.Reader(releaseSite(releases, id)), releaseSite(releases, id), id); err != nil || r.State != release.StateRunning {
+		if r, err := eng.Release(ctx, engine.Reader(releaseSite(bySite, id)), releaseSite(bySite, id), id); err != nil || r.State != release.StateRunning {
 			t.Fatalf("%s after its claim: %s %v, want running", id, r.State, err)
 		}
 	}
@@ -94,13 +96,13 @@ func TestStoppedAndKilledTickersHoldNoSite(t *testing.T) {
 	// Another process publishes everything while the frozen one is stopped.
 	_, _, stop := serveProcess(t, bin, data)
 	deadline := minute.Add(3*time.Minute + 30*time.Second)
-	for !allPublished(t, eng, releases) {
+	for !allPublished(t, eng, bySite) {
 		if time.Now().After(deadline) {
-			t.Fatalf("not all releases were published by %s: %v", deadline.Format(time.TimeOnly), states(t, eng, releases))
+			t.Fatalf("not all releases were published by %s: %v", deadline.Format(time.TimeOnly), states(t, eng, bySite))
 		}
 		time.Sleep(500 * time.Millisecond)
 	}
-	checkPublishedOnce(t, eng, st, releases, frozenID, killedID)
+	checkPublishedOnce(t, eng, st, bySite, frozenID, killedID)
 
 	// The frozen process goes on: its lease is gone, so it publishes nothing.
 	if err := frozen.Process.Signal(syscall.SIGCONT); err != nil {
@@ -119,7 +121,7 @@ func TestStoppedAndKilledTickersHoldNoSite(t *testing.T) {
 	if err := stop(); err != nil {
 		t.Errorf("serve did not stop cleanly: %v", err)
 	}
-	checkPublishedOnce(t, eng, st, releases, frozenID, killedID)
+	checkPublishedOnce(t, eng, st, bySite, frozenID, killedID)
 }
 
 // claimAndStop starts `schedules run-due` with the stop-after-claim hook and
@@ -186,10 +188,10 @@ func releaseSite(releases map[string][]string, id string) string {
 	return ""
 }
 
-func states(t *testing.T, eng *engine.Engine, releases map[string][]string) map[string]release.State {
+func states(t *testing.T, eng *releases.Releases, bySite map[string][]string) map[string]release.State {
 	t.Helper()
 	out := map[string]release.State{}
-	for site, ids := range releases {
+	for site, ids := range bySite {
 		for _, id := range ids {
 			r, err := eng.Release(context.Background(), engine.Reader(site), site, id)
 			if err != nil {
@@ -201,9 +203,9 @@ func states(t *testing.T, eng *engine.Engine, releases map[string][]string) map[
 	return out
 }
 
-func allPublished(t *testing.T, eng *engine.Engine, releases map[string][]string) bool {
+func allPublished(t *testing.T, eng *releases.Releases, bySite map[string][]string) bool {
 	t.Helper()
-	for _, s := range states(t, eng, releases) {
+	for _, s := range states(t, eng, bySite) {
 		if s != release.StatePublished {
 			return false
 		}
@@ -214,10 +216,10 @@ func allPublished(t *testing.T, eng *engine.Engine, releases map[string][]string
 // checkPublishedOnce asserts on the database that every release is
 // published exactly once, each site's in time order, and every release but
 // the two whose tickers were stopped within a minute of its time.
-func checkPublishedOnce(t *testing.T, eng *engine.Engine, st *store.Store, releases map[string][]string, stopped ...string) {
+func checkPublishedOnce(t *testing.T, eng *releases.Releases, st *store.Store, bySite map[string][]string, stopped ...string) {
 	t.Helper()
-	for site, ids := range releases {
-		var rs []engine.ReleaseRow
+	for site, ids := range bySite {
+		var rs []releases.ReleaseRow
 		for _, id := range ids {
 			if state := checkOnce(t, eng, st, site, id); state != release.StatePublished {
 				t.Fatalf("%s is %s", id, state)
@@ -240,7 +242,7 @@ func checkPublishedOnce(t *testing.T, eng *engine.Engine, st *store.Store, relea
 // checkChain fails unless each of a site's published releases, in the
 // order they should have run, was published on the snapshot the one before
 // it made: proof of their order that equal timestamps cannot blur.
-func checkChain(t *testing.T, rs []engine.ReleaseRow) {
+func checkChain(t *testing.T, rs []releases.ReleaseRow) {
 	t.Helper()
 	for i := 1; i < len(rs); i++ {
 		if base, before := rs[i].Outcome.BaseSnapshotID, rs[i-1].Outcome.SnapshotID; base != before {

@@ -21,7 +21,7 @@ func TestLiftEarlierInTheBrowser(t *testing.T) {
 	var article string
 	app := startBrowserApp(t, time.Date(2026, 11, 2, 5, 0, 0, 0, time.UTC), func(f demoFixture) {
 		article = f.node("Welcome to the Gazette")
-		d, err := f.eng.Node(f.ctx, engine.Reader(f.site.ID), f.site.ID, article)
+		d, err := f.nodes.Node(f.ctx, engine.Reader(f.site.ID), f.site.ID, article)
 		must(t, err)
 		_, err = f.gates.SetGates(f.ctx, f.user("editor@demo.test"), gates.GateInput{SiteID: f.site.ID, NodeID: article,
 			ExpectedRev: d.Rev, From: gates.GateAt(time.Date(2026, 11, 3, 6, 0, 0, 0, time.UTC))})

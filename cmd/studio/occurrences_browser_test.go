@@ -6,8 +6,8 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"studio/engine/automation"
 	"studio/engine/automations"
+	"studio/engine/model/automation"
 )
 
 // settleAutomations ticks until the automations have nothing more to do

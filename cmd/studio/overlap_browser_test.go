@@ -7,6 +7,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"studio/engine"
+	"studio/engine/releases"
 )
 
 // TestOverlapShownInTheBrowser: the Welcome article is scheduled alone at
@@ -21,13 +22,13 @@ func TestOverlapShownInTheBrowser(t *testing.T) {
 	ctx, eng, site := demo.ctx, app.eng, demo.site
 	owner, editor := demo.user("owner@demo.test"), demo.user("editor@demo.test")
 	welcome := demo.node("Welcome to the Gazette")
-	d, err := eng.Node(ctx, engine.Reader(site.ID), site.ID, welcome)
+	d, err := demo.nodes.Node(ctx, engine.Reader(site.ID), site.ID, welcome)
 	must(t, err)
 	body := d.Body
 	body.Text += "\n\nUpdated for 09:00."
-	n, err := eng.SaveNode(ctx, owner, site.ID, d.ID, d.Rev, body)
+	n, err := demo.nodes.SaveNode(ctx, owner, site.ID, d.ID, d.Rev, body)
 	must(t, err)
-	first, err := eng.ScheduleNode(ctx, owner, engine.ScheduleInput{SiteID: site.ID, NodeID: n.ID, ExpectedRev: n.Rev,
+	first, err := eng.ScheduleNode(ctx, owner, releases.ScheduleInput{SiteID: site.ID, NodeID: n.ID, ExpectedRev: n.Rev,
 		Date: "2026-11-02", Time: "09:00"})
 	must(t, err)
 	draft, err := eng.NewRelease(ctx, owner, site.ID, "Evening edition", []string{welcome})

@@ -29,7 +29,7 @@ func TestReleasePagesInTheBrowser(t *testing.T) {
 		f.schedule(contributor, f.page("Ferry timetable"), "2026-11-05", "14:00")
 		f.schedule(contributor, f.page("Transit strike"), "2026-11-12", "07:30")
 		f.schedule(contributor, f.page("Evening briefing"), "2026-11-02", "18:00")
-		d, err := f.eng.Node(f.ctx, engine.Reader(f.site.ID), f.site.ID, f.node("Welcome to the Gazette"))
+		d, err := f.nodes.Node(f.ctx, engine.Reader(f.site.ID), f.site.ID, f.node("Welcome to the Gazette"))
 		must(t, err)
 		_, err = f.gates.SetGates(f.ctx, contributor, gates.GateInput{SiteID: f.site.ID, NodeID: d.ID, ExpectedRev: d.Rev,
 			From: gates.KeepGate(), Until: gates.GateWall("2026-11-20", "18:00"), Apply: gates.GateApplyNow})
@@ -129,7 +129,7 @@ func TestReleasePagesInTheBrowser(t *testing.T) {
 
 	t.Log("a stale move: the refusal offers Load the latest")
 	books := f.node("Books of the week")
-	held, err := f.eng.Node(f.ctx, engine.Reader(f.site.ID), f.site.ID, books)
+	held, err := f.nodes.Node(f.ctx, engine.Reader(f.site.ID), f.site.ID, books)
 	must(t, err)
 	releasePage := app.url + "/studio/releases/" + held.Held.ReleaseID
 	for _, lang := range []string{"en", "tr"} {

@@ -8,7 +8,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"studio/engine/content"
-	"studio/engine/release"
+	"studio/engine/model/release"
 )
 
 // TestPauseSaysWhatStillHappensInTheBrowser (issue 10, the kill switch as a newcomer
@@ -28,7 +28,7 @@ func TestPauseSaysWhatStillHappensInTheBrowser(t *testing.T) {
 		editor := f.user("editor@demo.test")
 		at := func(h int) *time.Time { v := time.Date(2026, 11, 2, 5+h, 0, 0, 0, time.UTC); return &v }
 		gated := func(title, slug string, from, until *time.Time) string {
-			n, err := f.eng.CreateNode(f.ctx, editor, f.site.ID, release.KindPage, content.Body{Title: title, Slug: slug,
+			n, err := f.nodes.CreateNode(f.ctx, editor, f.site.ID, release.KindPage, content.Body{Title: title, Slug: slug,
 				Lang: "tr", Status: content.StatusPublished, Text: title + ".",
 				Availability: &content.Availability{From: from, Until: until}})
 			must(t, err)
@@ -37,7 +37,7 @@ func TestPauseSaysWhatStillHappensInTheBrowser(t *testing.T) {
 		lift = gated("Seçim sonuçları sayfası", "secim-sonuclari", at(4), nil) // 12:00
 		expiry = gated("Sandık saatleri", "sandik-saatleri", nil, at(9))       // 17:00
 		gated("Haftaya açılacak sayfa", "haftaya", at(24*7), nil)              // next week: not listed
-		_, err := f.eng.Publish(f.ctx, editor, f.site.ID)
+		_, err := f.nodes.Publish(f.ctx, editor, f.site.ID)
 		must(t, err)
 		f.schedule(editor, f.node("Election night live"), "2026-11-02", "09:00")
 	})

@@ -21,15 +21,15 @@ func TestScheduleClosureInTheBrowser(t *testing.T) {
 	var image string
 	app := startBrowserApp(t, time.Date(2026, 11, 2, 5, 0, 0, 0, time.UTC), func(f demoFixture) {
 		editor := f.user("editor@demo.test")
-		img, err := f.eng.CreateAsset(f.ctx, editor, f.site.ID, content.Body{Title: "Harbour at dawn", Slug: "harbour-dawn.png",
+		img, err := f.nodes.CreateAsset(f.ctx, editor, f.site.ID, content.Body{Title: "Harbour at dawn", Slug: "harbour-dawn.png",
 			Lang: "en", Status: content.StatusDraft, Mime: "image/png", Data: testPNG(t), Alt: "Cranes"})
 		must(t, err)
 		image = img.ID
-		d, err := f.eng.Node(f.ctx, engine.Reader(f.site.ID), f.site.ID, f.node("Election night live"))
+		d, err := f.nodes.Node(f.ctx, engine.Reader(f.site.ID), f.site.ID, f.node("Election night live"))
 		must(t, err)
 		body := d.Body
 		body.Refs = append(body.Refs, img.ID)
-		_, err = f.eng.SaveNode(f.ctx, editor, f.site.ID, d.ID, d.Rev, body)
+		_, err = f.nodes.SaveNode(f.ctx, editor, f.site.ID, d.ID, d.Rev, body)
 		must(t, err)
 	})
 	article := app.demo(t).node("Election night live")

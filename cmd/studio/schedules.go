@@ -10,7 +10,9 @@ import (
 	"studio/engine/agents"
 	"studio/engine/automations"
 	"studio/engine/jobs"
+	"studio/engine/nodes"
 	"studio/engine/public"
+	"studio/engine/releases"
 	"studio/engine/scheduler"
 	"studio/handlers/site"
 	"time"
@@ -50,10 +52,10 @@ func schedulerCmd(ctx context.Context, sub string, args []string, stdout io.Writ
 	if err != nil {
 		return err
 	}
-	eng := engine.New(st, clock, nil)
+	eng := releases.New(engine.New(st, clock, nil), st)
 	sched := scheduler.New(eng, withTestHooks(st), nil)
 	// The built-in jobs, with the public site feed-check renders.
-	var steps jobs.Stepper = jobs.New(eng, st, site.New(eng, public.New(eng, st), nil, site.Options{}))
+	var steps jobs.Stepper = jobs.New(eng, st, site.New(eng.Engine, public.New(eng, nodes.New(eng, st), st), nil, site.Options{}))
 	if j := testJobs(); j != nil {
 		steps = j
 	}
@@ -87,7 +89,7 @@ func schedulerCmd(ctx context.Context, sub string, args []string, stdout io.Writ
 
 // automationsStatus is the automations' line of `schedules status`: how
 // many run, how many are paused, stopped or ended, and the next run.
-func automationsStatus(ctx context.Context, eng *engine.Engine, st automations.Store, stdout io.Writer) error {
+func automationsStatus(ctx context.Context, eng *releases.Releases, st automations.Store, stdout io.Writer) error {
 	sites, err := eng.Sites(ctx)
 	if err != nil {
 		return err

@@ -10,7 +10,8 @@ import (
 
 	"studio/engine"
 	"studio/engine/automations"
-	"studio/engine/release"
+	"studio/engine/model/release"
+	"studio/engine/releases"
 )
 
 // listedSite is one site in `studio schedules list`: what is still to
@@ -55,7 +56,7 @@ func schedulesListCmd(ctx context.Context, args []string, stdout io.Writer) erro
 		return err
 	}
 	defer st.Close()
-	eng := engine.New(st, systemClock{}, nil)
+	eng := releases.New(engine.New(st, systemClock{}, nil), st)
 	aut := automations.New(st, eng)
 	sites, err := eng.Sites(ctx)
 	if err != nil {

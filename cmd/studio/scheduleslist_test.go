@@ -8,6 +8,7 @@ import (
 	"strings"
 	"studio/engine"
 	"studio/engine/identity"
+	"studio/engine/releases"
 	"studio/store"
 	"testing"
 )
@@ -26,7 +27,7 @@ func TestSchedulesListAndStatus(t *testing.T) {
 	// `make run`'s does.
 	st, err := store.Open(ctx, filepath.Join(data, "studio.db"))
 	must(t, err)
-	eng := engine.New(st, systemClock{}, nil)
+	eng := releases.New(engine.New(st, systemClock{}, nil), st)
 	sites, err := eng.Sites(ctx)
 	must(t, err)
 	var users []engine.User

@@ -18,7 +18,9 @@ import (
 	"studio/engine/automations"
 	"studio/engine/gates"
 	"studio/engine/identity"
+	"studio/engine/nodes"
 	"studio/engine/public"
+	"studio/engine/releases"
 	"studio/engine/scheduler"
 	"studio/engine/services"
 	"studio/engine/setup"
@@ -41,6 +43,8 @@ import (
 type app struct {
 	store    *store.Store
 	engine   *engine.Engine
+	releases *releases.Releases
+	nodes    *nodes.Nodes
 	ticker   *scheduler.Scheduler
 	gates    *gates.Gates       // for the browser tests' setups
 	identity *identity.Identity // the handlers' own: one sign-in throttle per process
@@ -102,7 +106,7 @@ func newApp(st *store.Store, clock engine.Clock, log *slog.Logger, secureCookies
 		log.Error("studio: reading the signing key; sign-in forms last until a restart", "err", err)
 	}
 	svc := services.Of(eng, withServeHooks(st), clock, log)
-	a := &app{store: st, engine: eng, ticker: svc.Scheduler, gates: svc.Gates, identity: svc.Identity, automations: svc.Automations,
+	a := &app{store: st, engine: eng, releases: svc.Releases, nodes: svc.Nodes, ticker: svc.Scheduler, gates: svc.Gates, identity: svc.Identity, automations: svc.Automations,
 		agents: svc.Agents, setup: svc.Setup, stop: func() {}}
 	a.handler = handlers.New(svc, sessions, log, append(opts, handlers.WithStopper(func(stop func()) { a.stop = stop }))...)
 	return a
@@ -200,7 +204,7 @@ func serveCmd(ctx context.Context, args []string, stdout io.Writer, log *slog.Lo
 			return err
 		}
 		if seed {
-			if seeded, err := seedDemo(ctx, a.engine, a.store); err != nil {
+			if seeded, err := seedDemo(ctx, a.releases, a.store); err != nil {
 				return err
 			} else if seeded {
 				fmt.Fprintln(stdout, "Seeded the demo site “Demo Gazette”.")

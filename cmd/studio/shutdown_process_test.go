@@ -12,7 +12,8 @@ import (
 
 	"studio/engine"
 	"studio/engine/fakeclock"
-	"studio/engine/release"
+	"studio/engine/model/release"
+	"studio/engine/releases"
 )
 
 // TestGracefulShutdown (issue 16): SIGTERM reaches `studio serve` while a
@@ -45,9 +46,9 @@ func gracefulShutdown(t *testing.T, bin string, postgres bool, effect string) {
 	ctx := context.Background()
 	db, st := seededDatabase(t, bin, postgres)
 	clock := fakeclock.New(time.Now().Add(-3 * time.Minute)) // the release is due when serve starts
-	eng := engine.New(st, clock, nil)
+	eng := releases.New(engine.New(st, clock, nil), st)
 	site, editor := demoEditor(t, eng, st)
-	r := scheduleArticle(t, eng, site, editor, "shutdown", clock.Now().Add(2*time.Minute))
+	r := scheduleArticle(t, eng, st, site, editor, "shutdown", clock.Now().Add(2*time.Minute))
 
 	cmd := exec.Command(bin, append([]string{"serve", "--addr", "127.0.0.1:0"}, db...)...)
 	cmd.Env = append(os.Environ(), slowApplyEnv+"="+effect)

@@ -30,10 +30,10 @@ func TestStalledBannerInTheBrowser(t *testing.T) {
 	t.Cleanup(func() { st.Close() })
 	clock := fakeclock.New(seven)
 	a := newApp(st, clock, slog.New(slog.NewTextHandler(io.Discard, nil)), false)
-	if seeded, err := seedDemo(ctx, a.engine, st); err != nil || !seeded {
+	if seeded, err := seedDemo(ctx, a.releases, st); err != nil || !seeded {
 		t.Fatalf("seed: %v %v", seeded, err)
 	}
-	f := (&browserApp{clock: clock, eng: a.engine, identity: a.identity}).demo(t)
+	f := (&browserApp{clock: clock, eng: a.releases, nodes: a.nodes, identity: a.identity}).demo(t)
 	f.schedule(f.user("editor@demo.test"), f.node("Election night live"), "2026-11-02", "18:00")
 	if due, err := st.DueReleases(ctx, seven.Add(10*time.Minute), 1); err != nil || len(due) != 0 {
 		t.Fatalf("the demo has work due before 07:10: %v %v", due, err)

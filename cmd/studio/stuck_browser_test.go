@@ -32,10 +32,10 @@ func TestStuckReleasesInTheBrowser(t *testing.T) {
 	t.Cleanup(func() { st.Close() })
 	clock := fakeclock.New(nine.Add(-time.Hour))
 	a := newApp(st, clock, slog.New(slog.NewTextHandler(io.Discard, nil)), false)
-	if seeded, err := seedDemo(ctx, a.engine, st); err != nil || !seeded {
+	if seeded, err := seedDemo(ctx, a.releases, st); err != nil || !seeded {
 		t.Fatalf("seed: %v %v", seeded, err)
 	}
-	f := (&browserApp{clock: clock, eng: a.engine, identity: a.identity}).demo(t)
+	f := (&browserApp{clock: clock, eng: a.releases, nodes: a.nodes, identity: a.identity}).demo(t)
 	editor := f.user("editor@demo.test")
 	f.schedule(editor, f.node("Election night live"), "2026-11-02", "09:00")
 	f.schedule(editor, f.node("Seçim gecesi canlı yayın"), "2026-11-02", "09:00")

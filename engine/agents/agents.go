@@ -28,9 +28,9 @@ import (
 	"unicode/utf8"
 
 	"studio/engine"
-	"studio/engine/automation"
 	"studio/engine/automations"
 	"studio/engine/ids"
+	"studio/engine/model/automation"
 	"studio/engine/policy"
 )
 

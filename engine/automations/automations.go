@@ -2,7 +2,7 @@
 // site's recurring built-in jobs created from a preset or a custom D3 rule,
 // read, changed with a rev compare-and-swap, paused, resumed, run now and
 // deleted; the preview of a rule's next runs; and the runs of automations
-// and releases as History lists them. engine/automation is their pure
+// and releases as History lists them. engine/model/automation is their pure
 // model (states, jobs, limits, coalescing) and engine/recurrence their
 // schedules; this package reaches storage through its own narrow Store.
 // The runner that carries the occurrences out is engine/scheduler's tick
@@ -25,12 +25,13 @@ import (
 	"unicode/utf8"
 
 	"studio/engine"
-	"studio/engine/automation"
 	"studio/engine/jobs"
 	"studio/engine/localtime"
+	"studio/engine/model/automation"
+	"studio/engine/model/release"
 	"studio/engine/policy"
 	"studio/engine/recurrence"
-	"studio/engine/release"
+	"studio/engine/releases"
 )
 
 // Automation is a site's recurring job (RFC §4.3) as Studio keeps it.
@@ -121,7 +122,7 @@ func (a *Automation) setState(s automation.AutomationState) {
 }
 
 // Refusal codes of the automation use cases, besides engine's (not_found,
-// forbidden, stale, bad_state) and engine/automation's (bad_name,
+// forbidden, stale, bad_state) and engine/model/automation's (bad_name,
 // unknown_builtin, stale_after_days_out_of_range, transition_refused ...).
 const (
 	// CodeBadRule refuses a rule engine/recurrence does not accept, or one
@@ -155,7 +156,7 @@ type Deletion struct {
 	SiteID, ID string
 	Rev        int64
 	Now        time.Time
-	Denials    []engine.Decision
+	Denials    []releases.Decision
 	Audit      engine.AuditEntry
 }
 
@@ -165,7 +166,7 @@ type Store interface {
 	// RunTrail is what a run left, from its audit rows and its requests.
 	RunTrail(ctx context.Context, siteID, runID string) (Trail, error)
 	// ScheduleSettings are the site's (its kill switch).
-	ScheduleSettings(ctx context.Context, siteID string) (engine.ScheduleSettings, error)
+	ScheduleSettings(ctx context.Context, siteID string) (releases.ScheduleSettings, error)
 	// AutomationWrites counts the site's audit rows in [from, to) that
 	// carry an automation: its automations' writes (§11.5).
 	AutomationWrites(ctx context.Context, siteID string, from, to time.Time) (int, error)
@@ -191,8 +192,8 @@ type Store interface {
 	DeleteAutomation(ctx context.Context, d Deletion) error
 	// WaitingApprovals lists the site's waiting approval requests, and
 	// Release reads one release (the requests an automation's runs filed).
-	WaitingApprovals(ctx context.Context, siteID string) ([]engine.ApprovalRequest, error)
-	Release(ctx context.Context, siteID, id string) (engine.ReleaseRow, error)
+	WaitingApprovals(ctx context.Context, siteID string) ([]releases.ApprovalRequest, error)
+	Release(ctx context.Context, siteID, id string) (releases.ReleaseRow, error)
 	// StartRun inserts r (a person's run now) as the automation's open run
 	// and makes the automation due at r's occurrence, guarded on the
 	// automation's rev and on no run being open; engine.ErrConflict
@@ -280,7 +281,7 @@ type AutomationAbilities struct {
 }
 
 // AbilitiesFor is what u may do with a now, on a site whose kill switch is
-// sitePaused or not (engine.ScheduleSettings.Paused).
+// sitePaused or not (releases.ScheduleSettings.Paused).
 func AbilitiesFor(u engine.User, a Automation, sitePaused bool) AutomationAbilities {
 	if !AbilitiesOf(u).Manage {
 		return AutomationAbilities{}
@@ -336,7 +337,7 @@ func mayManage(u engine.User, siteID string) error {
 
 func refuse(code, field string) *engine.Error { return &engine.Error{Code: code, Field: field} }
 
-// fromModel turns engine/automation's refusal into the engine's.
+// fromModel turns engine/model/automation's refusal into the engine's.
 func fromModel(err error) error {
 	if me, ok := errors.AsType[*automation.Error](err); ok {
 		return refuse(me.Code, me.Field)

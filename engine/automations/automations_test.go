@@ -8,9 +8,9 @@ import (
 	"time"
 
 	"studio/engine"
-	"studio/engine/automation"
 	"studio/engine/automations"
 	"studio/engine/internal/enginetest"
+	"studio/engine/model/automation"
 	"studio/engine/policy"
 	"studio/engine/recurrence"
 	"studio/engine/settings"
@@ -326,7 +326,7 @@ func TestAbilitiesAreTheUseCasesAnswers(t *testing.T) {
 			}
 		},
 		"SitePaused": func(b *testBundle, a automations.Automation) {
-			cur, err := b.Eng.ScheduleSettings(ctx, b.Editor, b.Site.ID)
+			cur, err := b.Releases.ScheduleSettings(ctx, b.Editor, b.Site.ID)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -385,7 +385,7 @@ func TestAbilitiesAreTheUseCasesAnswers(t *testing.T) {
 					if who == "Author" {
 						u = b.Author
 					}
-					set, err := b.Eng.ScheduleSettings(ctx, b.Editor, b.Site.ID)
+					set, err := b.Releases.ScheduleSettings(ctx, b.Editor, b.Site.ID)
 					if err != nil {
 						t.Fatal(err)
 					}

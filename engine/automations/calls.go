@@ -9,7 +9,7 @@ import (
 	"unicode/utf8"
 
 	"studio/engine"
-	"studio/engine/automation"
+	"studio/engine/model/automation"
 	"studio/engine/policy"
 )
 

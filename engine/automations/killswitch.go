@@ -3,7 +3,7 @@ package automations
 import (
 	"time"
 
-	"studio/engine/automation"
+	"studio/engine/model/automation"
 )
 
 // The site's kill switch as it reaches the automations (§5.3, §11.6 item

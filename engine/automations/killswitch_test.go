@@ -6,10 +6,11 @@ import (
 	"time"
 
 	"studio/engine"
-	"studio/engine/automation"
 	"studio/engine/automations"
 	"studio/engine/jobs"
+	"studio/engine/model/automation"
 	"studio/engine/policy"
+	"studio/engine/releases"
 	"studio/engine/scheduler"
 	"studio/engine/settings"
 	"studio/store"
@@ -85,10 +86,10 @@ func (b *testBundle) stored(t *testing.T, id string) automations.Automation {
 	return a
 }
 
-func (b *testBundle) setKillSwitch(t *testing.T, on bool) engine.ScheduleSettings {
+func (b *testBundle) setKillSwitch(t *testing.T, on bool) releases.ScheduleSettings {
 	t.Helper()
 	ctx := context.Background()
-	cur, err := b.Eng.ScheduleSettings(ctx, b.Editor, b.Site.ID)
+	cur, err := b.Releases.ScheduleSettings(ctx, b.Editor, b.Site.ID)
 	if err != nil {
 		t.Fatal(err)
 	}

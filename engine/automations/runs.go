@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"studio/engine"
-	"studio/engine/automation"
 	"studio/engine/localtime"
+	"studio/engine/model/automation"
 )
 
 // Run is one ScheduleRun (RFC §4.4): an occurrence of a release or of an

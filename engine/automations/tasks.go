@@ -10,8 +10,8 @@ import (
 	"unicode/utf8"
 
 	"studio/engine"
-	"studio/engine/automation"
 	"studio/engine/ids"
+	"studio/engine/model/automation"
 	"studio/engine/policy"
 	"studio/engine/recurrence"
 )

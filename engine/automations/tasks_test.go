@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"studio/engine"
-	"studio/engine/automation"
 	"studio/engine/automations"
 	"studio/engine/internal/enginetest"
+	"studio/engine/model/automation"
 	"studio/engine/policy"
 )
 

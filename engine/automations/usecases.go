@@ -9,11 +9,12 @@ import (
 	"unicode/utf8"
 
 	"studio/engine"
-	"studio/engine/automation"
 	"studio/engine/ids"
 	"studio/engine/jobs"
 	"studio/engine/localtime"
+	"studio/engine/model/automation"
 	"studio/engine/recurrence"
+	"studio/engine/releases"
 )
 
 // Input is a new automation (POST …/automations): a built-in job on a
@@ -472,7 +473,7 @@ func (e *Automations) deletion(ctx context.Context, u engine.User, a Automation)
 		if err != nil {
 			return Deletion{}, err
 		}
-		d.Denials = append(d.Denials, engine.Withdrawal(q, rel, u.Actor(), now, "automation_deleted"))
+		d.Denials = append(d.Denials, releases.Withdrawal(q, rel, u.Actor(), now, "automation_deleted"))
 	}
 	return d, nil
 }

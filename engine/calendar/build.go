@@ -6,13 +6,13 @@ import (
 	"sort"
 	"strings"
 	"studio/engine"
-	"studio/engine/automation"
 	"studio/engine/automations"
+	"studio/engine/model/automation"
 	"time"
 
 	"studio/engine/localtime"
+	"studio/engine/model/release"
 	"studio/engine/recurrence"
-	"studio/engine/release"
 )
 
 // The one query path of the calendar: Calendar (a page) and CalendarDays

@@ -10,13 +10,14 @@ import (
 	"log/slog"
 	"strings"
 	"studio/engine"
-	"studio/engine/automation"
 	"studio/engine/automations"
+	"studio/engine/model/automation"
+	"studio/engine/releases"
 	"time"
 
 	"studio/engine/localtime"
+	"studio/engine/model/release"
 	"studio/engine/policy"
-	"studio/engine/release"
 )
 
 // Calendar item kinds (RFC §12 list_schedule, §15.3 icons).
@@ -252,10 +253,10 @@ func (d CalendarDay) More() int { return d.Total - len(d.Items) }
 // its releases and gates in a range, and its automations.
 type Store interface {
 	Site(ctx context.Context, id string) (engine.Site, error)
-	ScheduleSettings(ctx context.Context, siteID string) (engine.ScheduleSettings, error)
+	ScheduleSettings(ctx context.Context, siteID string) (releases.ScheduleSettings, error)
 	Automations(ctx context.Context, siteID string) ([]automations.Automation, error)
 	// Release is one release of the site, for an item's time (Item).
-	Release(ctx context.Context, siteID, id string) (engine.ReleaseRow, error)
+	Release(ctx context.Context, siteID, id string) (releases.ReleaseRow, error)
 	Reads
 }
 

@@ -8,15 +8,16 @@ import (
 	"strings"
 	"studio/engine/calendar"
 	"studio/engine/internal/enginetest"
+	"studio/engine/releases"
 	"testing"
 	"time"
 
 	"studio/engine"
-	"studio/engine/automation"
 	"studio/engine/automations"
 	"studio/engine/content"
 	"studio/engine/localtime"
-	"studio/engine/release"
+	"studio/engine/model/automation"
+	"studio/engine/model/release"
 )
 
 // midnightIn is 00:00 (or the first instant after it) of a date in zone.
@@ -126,23 +127,23 @@ func TestCalendarSources(t *testing.T) {
 	publish := b.Schedule(t, b.Editor, b.Article, "2026-11-02", "09:00")
 	p1 := b.CreateNode(t, b.Site.ID, release.KindPage, content.Body{Title: "One", Slug: "one", Status: content.StatusDraft})
 	p2 := b.CreateNode(t, b.Site.ID, release.KindPage, content.Body{Title: "Two", Slug: "two", Status: content.StatusDraft})
-	draft, err := b.Eng.NewRelease(ctx, b.Editor, b.Site.ID, "Launch", []string{p1.ID, p2.ID})
+	draft, err := b.Releases.NewRelease(ctx, b.Editor, b.Site.ID, "Launch", []string{p1.ID, p2.ID})
 	if err != nil {
 		t.Fatal(err)
 	}
-	several, err := b.Eng.ScheduleRelease(ctx, b.Editor, b.Site.ID, draft.ID, draft.Rev, "2026-11-03", "10:00")
+	several, err := b.Releases.ScheduleRelease(ctx, b.Editor, b.Site.ID, draft.ID, draft.Rev, "2026-11-03", "10:00")
 	if err != nil {
 		t.Fatal(err)
 	}
 	about := b.CreateNode(t, b.Site.ID, release.KindPage, content.Body{Title: "About", Slug: "about", Status: content.StatusPublished})
-	if _, err := b.Eng.Publish(ctx, b.Editor, b.Site.ID); err != nil {
+	if _, err := b.Nodes.Publish(ctx, b.Editor, b.Site.ID); err != nil {
 		t.Fatal(err)
 	}
-	takeDown, err := b.Eng.CreateDraft(ctx, b.Editor, engine.DraftInput{SiteID: b.Site.ID, RemoveIDs: []string{about.ID}})
+	takeDown, err := b.Releases.CreateDraft(ctx, b.Editor, releases.DraftInput{SiteID: b.Site.ID, RemoveIDs: []string{about.ID}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	expiry, err := b.Eng.ScheduleRelease(ctx, b.Editor, b.Site.ID, takeDown.ID, takeDown.Rev, "2026-11-04", "11:00")
+	expiry, err := b.Releases.ScheduleRelease(ctx, b.Editor, b.Site.ID, takeDown.ID, takeDown.Rev, "2026-11-04", "11:00")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -302,19 +303,19 @@ func TestCalendarFacets(t *testing.T) {
 	scheduled := b.Schedule(t, b.Editor, b.Article, "2026-11-03", "09:00")
 	waiting := b.Schedule(t, b.Contributor, page("Waiting"), "2026-11-03", "10:00")
 	approved := b.Schedule(t, b.Contributor, page("Approved"), "2026-11-03", "11:00")
-	views, err := b.Eng.Approvals(ctx, b.Editor, b.Site.ID)
+	views, err := b.Releases.Approvals(ctx, b.Editor, b.Site.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, v := range views {
 		if v.Release.ID == approved.ID {
-			if _, err := b.Eng.Approve(ctx, b.Editor, b.Site.ID, v.Request.ID); err != nil {
+			if _, err := b.Releases.Approve(ctx, b.Editor, b.Site.ID, v.Request.ID); err != nil {
 				t.Fatal(err)
 			}
 		}
 	}
 	canceled := b.Schedule(t, b.Editor, page("Canceled"), "2026-11-04", "09:00")
-	if err := b.Eng.Cancel(ctx, b.Editor, b.Site.ID, canceled.ID, canceled.Rev); err != nil {
+	if err := b.Releases.Cancel(ctx, b.Editor, b.Site.ID, canceled.ID, canceled.Rev); err != nil {
 		t.Fatal(err)
 	}
 	daily := b.automation(t, "Stale content review", "builtin:stale-content", "FREQ=DAILY;BYHOUR=6;BYMINUTE=30", "2026-11-01T06:30")
@@ -391,7 +392,7 @@ func TestCalendarOverlapsAndRequests(t *testing.T) {
 	b := newBundle(t)
 	ctx := context.Background()
 	zone := b.Site.TimeZone
-	if _, err := b.Eng.NewRelease(ctx, b.Editor, b.Site.ID, "Later", []string{b.Article.ID}); err != nil {
+	if _, err := b.Releases.NewRelease(ctx, b.Editor, b.Site.ID, "Later", []string{b.Article.ID}); err != nil {
 		t.Fatal(err)
 	}
 	shared := b.Schedule(t, b.Editor, b.Article, "2026-11-03", "09:00")
@@ -399,7 +400,7 @@ func TestCalendarOverlapsAndRequests(t *testing.T) {
 	single := b.Schedule(t, b.Editor, alone, "2026-11-03", "10:00")
 	asked := b.CreateNode(t, b.Site.ID, release.KindPage, content.Body{Title: "Asked", Slug: "asked", Status: content.StatusDraft})
 	request := b.Schedule(t, b.Contributor, asked, "2026-11-03", "11:00")
-	views, err := b.Eng.Approvals(ctx, b.Editor, b.Site.ID)
+	views, err := b.Releases.Approvals(ctx, b.Editor, b.Site.ID)
 	if err != nil || len(views) != 1 {
 		t.Fatal(views, err)
 	}
@@ -679,7 +680,7 @@ func TestCalendarMonthInTheSiteZone(t *testing.T) {
 	}
 	nyPage := b.CreateNode(t, ny.ID, release.KindPage, content.Body{Title: "Late", Slug: "late", Status: content.StatusDraft})
 	nyLate := b.Schedule(t, b.Editor, nyPage, "2026-11-30", "23:30")
-	nyRow, err := b.Eng.Release(ctx, engine.Reader(ny.ID), ny.ID, nyLate.ID)
+	nyRow, err := b.Releases.Release(ctx, engine.Reader(ny.ID), ny.ID, nyLate.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -848,7 +849,7 @@ func TestUnscheduledReleaseLeavesTheCalendar(t *testing.T) {
 	if err != nil || len(page.Items) != 1 {
 		t.Fatalf("before: %d items, %v", len(page.Items), err)
 	}
-	if err := b.Eng.Unschedule(ctx, b.Editor, b.Site.ID, r.ID, b.Release(t, r.ID).Rev); err != nil {
+	if err := b.Releases.Unschedule(ctx, b.Editor, b.Site.ID, r.ID, b.Release(t, r.ID).Rev); err != nil {
 		t.Fatal(err)
 	}
 	if page, err = b.Cal.Calendar(ctx, b.Editor, q); err != nil || len(page.Items) != 0 {

@@ -9,7 +9,7 @@ import (
 
 	"studio/engine"
 	"studio/engine/calendar"
-	"studio/engine/release"
+	"studio/engine/model/release"
 )
 
 // TestItemIsTheListedItem: every item the calendar lists (a release, an
@@ -33,7 +33,7 @@ func TestItemIsTheListedItem(t *testing.T) {
 			t.Fatalf("Item(%s) = %+v, %v; listed %+v", want.ID, got, err, want)
 		}
 	}
-	if err := b.Eng.Cancel(ctx, b.Editor, b.Site.ID, kept.ID, b.Release(t, kept.ID).Rev); err != nil {
+	if err := b.Releases.Cancel(ctx, b.Editor, b.Site.ID, kept.ID, b.Release(t, kept.ID).Rev); err != nil {
 		t.Fatal(err)
 	}
 	got, err := b.Cal.Item(ctx, b.Editor, b.Site.ID, kept.ID)

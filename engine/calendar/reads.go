@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"studio/engine/automations"
-	"studio/engine/release"
+	"studio/engine/model/release"
 )
 
 // Reads is what the calendar reads of releases, gates and runs: its own

@@ -8,11 +8,11 @@ import (
 	"testing"
 	"time"
 
-	"studio/engine/automation"
 	"studio/engine/automations"
 	"studio/engine/calendar"
 	"studio/engine/ids"
 	"studio/engine/jobs"
+	"studio/engine/model/automation"
 )
 
 // withJobs gives the bundle's ticker the real built-in jobs, so ticks run

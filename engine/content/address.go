@@ -4,7 +4,7 @@ import (
 	"path"
 	"strings"
 
-	"studio/engine/release"
+	"studio/engine/model/release"
 )
 
 // Namespace is the route namespace whose addresses a kind of node takes on

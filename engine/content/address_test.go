@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"studio/engine/release"
+	"studio/engine/model/release"
 )
 
 func TestSlugify(t *testing.T) {

@@ -14,7 +14,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"studio/engine/release"
+	"studio/engine/model/release"
 )
 
 // Status is a node's editorial status; only published nodes are shown.

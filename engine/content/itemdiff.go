@@ -4,7 +4,7 @@ import (
 	"strings"
 
 	"studio/engine/localtime"
-	"studio/engine/release"
+	"studio/engine/model/release"
 )
 
 // ItemDiff is one item of a release as an approver reviews it: the live

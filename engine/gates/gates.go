@@ -5,7 +5,7 @@
 // working copy or, on a live node, as a one-item release published at once
 // or sent for approval.
 //
-// It is not engine/gate: gate is the pure rule of what the public site may
+// It is not engine/model/gate: gate is the pure rule of what the public site may
 // show at an instant (no I/O, no clock), which this package reads to say
 // where a node's gates stand; gates is the use cases that change them, with
 // their checks, their writes and their audit rows.
@@ -20,11 +20,12 @@ import (
 
 	"studio/engine"
 	"studio/engine/content"
-	"studio/engine/gate"
 	"studio/engine/ids"
 	"studio/engine/localtime"
+	"studio/engine/model/gate"
+	"studio/engine/model/release"
 	"studio/engine/policy"
-	"studio/engine/release"
+	"studio/engine/releases"
 )
 
 // Store is what the gate use cases read and write themselves.
@@ -33,8 +34,8 @@ type Store interface {
 	// SaveNode writes a new version when the node is at expectedRev and
 	// not held by a release.
 	SaveNode(ctx context.Context, n content.Node, expectedRev int64, by release.Actor, now time.Time) error
-	ScheduleSettings(ctx context.Context, siteID string) (engine.ScheduleSettings, error)
-	Release(ctx context.Context, siteID, id string) (engine.ReleaseRow, error)
+	ScheduleSettings(ctx context.Context, siteID string) (releases.ScheduleSettings, error)
+	Release(ctx context.Context, siteID, id string) (releases.ReleaseRow, error)
 }
 
 // Engine is what the gate use cases need from the engine: the clock, the
@@ -43,14 +44,14 @@ type Store interface {
 type Engine interface {
 	Now() time.Time
 	Poke()
-	NodeWithLive(ctx context.Context, siteID, id string) (engine.NodeDetail, *content.Body, error)
-	InsertRelease(ctx context.Context, u engine.User, nr engine.NewRelease) error
+	NodeWithLive(ctx context.Context, siteID, id string) (releases.NodeDetail, *content.Body, error)
+	InsertRelease(ctx context.Context, u engine.User, nr releases.NewRelease) error
 }
 
 // Runner publishes a release now through Publish now's manual run: how an
 // approved one-item gate release goes live at once.
 type Runner interface {
-	PublishNow(ctx context.Context, u engine.User, siteID, id string, rev int64) (engine.ReleaseRow, error)
+	PublishNow(ctx context.Context, u engine.User, siteID, id string, rev int64) (releases.ReleaseRow, error)
 }
 
 // Gates is the gate use cases.
@@ -82,7 +83,7 @@ func New(e Engine, run Runner, store Store) *Gates { return &Gates{e: e, run: ru
 //     approves it in the same act and it runs at once through the manual
 //     run of Publish now, audited, with them as approver; anyone else's
 //     waits for approval with one request bound to rl1: and "on-approval",
-//     and approving it runs it at once (engine.Approve's carry-out). In
+//     and approving it runs it at once (Releases.Approve's carry-out). In
 //     Studio both hiding (an embargo: reduce) and expiring (publish:
 //     removes content, a person decides, §12) take this one path, since a
 //     person is acting either way; the reduce class only matters to agents'
@@ -221,8 +222,8 @@ type LiftInput struct {
 // GateResult is what a gate change did: the node as it is now and, on a
 // live node, the one-item release that carries the change.
 type GateResult struct {
-	Node    engine.NodeDetail
-	Release *engine.ReleaseRow
+	Node    releases.NodeDetail
+	Release *releases.ReleaseRow
 	Status  string // GateSaved, GateUnchanged, GatePublished, GateAwaitingApproval, GateScheduled
 }
 
@@ -232,7 +233,7 @@ type GateResult struct {
 // publish. The editor shows Base → Target as the whole diff before the
 // person includes other edits.
 type GatePlan struct {
-	Node       engine.NodeDetail
+	Node       releases.NodeDetail
 	Live       *content.Body
 	Target     content.Body
 	Apply      string
@@ -241,8 +242,8 @@ type GatePlan struct {
 
 // Diff is the plan as a release item's diff: the live version against what
 // would go live.
-func (p GatePlan) Diff() engine.ItemDiff {
-	d := engine.ItemDiff{Item: release.Item{Op: release.OpSet, NodeID: p.Node.ID, NodeKind: p.Node.Kind}}
+func (p GatePlan) Diff() releases.ItemDiff {
+	d := releases.ItemDiff{Item: release.Item{Op: release.OpSet, NodeID: p.Node.ID, NodeKind: p.Node.Kind}}
 	if p.Live != nil {
 		b := *p.Live
 		d.Base = &b
@@ -259,7 +260,7 @@ func (p GatePlan) Publishes() bool { return p.Live != nil && p.Apply == GateAppl
 // GateView is where a page's or an entry's gates stand, for the editor's
 // Schedule card and the API: the working copy's and the live version's.
 type GateView struct {
-	Node engine.NodeDetail
+	Node releases.NodeDetail
 	// From and Until are the working copy's gates; State is where they
 	// stand now (gate.State, the status aside).
 	From, Until *time.Time
@@ -293,7 +294,7 @@ func (e *Gates) NodeGates(ctx context.Context, u engine.User, siteID, id string)
 // gateNode is a node's working copy with its live body, as the gate rules
 // read it.
 type gateNode struct {
-	engine.NodeDetail
+	releases.NodeDetail
 	live *content.Body
 }
 
@@ -387,7 +388,7 @@ func (e *Gates) PlanGates(ctx context.Context, u engine.User, in GateInput) (Gat
 	if err != nil {
 		return GatePlan{}, err
 	}
-	if !u.MayGate(g.NodeDetail) {
+	if !releases.MayGate(u, g.NodeDetail) {
 		return GatePlan{}, engine.Refuse(engine.CodeForbidden, "") // someone else's node, at the own level
 	}
 	if err := gateable(g, in.ExpectedRev); err != nil {
@@ -431,7 +432,7 @@ func gateable(g gateNode, expectedRev int64) error {
 	case g.Kind != release.KindPage && g.Kind != release.KindContentEntry:
 		return engine.Refuse(release.CodeBadNodeKind, "")
 	case g.Held != nil:
-		return engine.LockedBy(g.Held)
+		return releases.LockedBy(g.Held)
 	case g.Rev != expectedRev:
 		return engine.Refuse(engine.CodeStale, "")
 	}
@@ -536,8 +537,8 @@ func (e *Gates) LiftEmbargo(ctx context.Context, u engine.User, in LiftInput) (G
 		return GateResult{}, err
 	}
 	reason := strings.TrimSpace(in.Reason)
-	if reason == "" || utf8.RuneCountInString(reason) > engine.MaxReasonLength {
-		return GateResult{}, engine.Refuse(engine.CodeReason, "reason")
+	if reason == "" || utf8.RuneCountInString(reason) > releases.MaxReasonLength {
+		return GateResult{}, engine.Refuse(releases.CodeReason, "reason")
 	}
 	p, embargo, err := e.planLift(ctx, u, in)
 	if err != nil {
@@ -574,7 +575,7 @@ func (e *Gates) planLift(ctx context.Context, u engine.User, in LiftInput) (Gate
 	if err != nil {
 		return GatePlan{}, nil, err
 	}
-	if !u.MayLift(g.NodeDetail) && (u.Agent == nil || !u.MayGate(g.NodeDetail)) {
+	if !releases.MayLift(u, g.NodeDetail) && (u.Agent == nil || !releases.MayGate(u, g.NodeDetail)) {
 		return GatePlan{}, nil, engine.Refuse(engine.CodeForbidden, "")
 	}
 	if err := gateable(g, in.ExpectedRev); err != nil {
@@ -642,7 +643,7 @@ func (e *Gates) carryOut(ctx context.Context, u engine.User, p GatePlan, action 
 			return GateResult{Node: p.Node, Status: GateUnchanged}, nil
 		}
 		if u.Agent != nil {
-			if _, err := engine.AgentGateApproval(u, tool, class, false, now); err != nil {
+			if _, err := releases.AgentGateApproval(u, tool, class, false, now); err != nil {
 				return GateResult{}, err
 			}
 		}
@@ -667,10 +668,10 @@ func (e *Gates) carryOut(ctx context.Context, u engine.User, p GatePlan, action 
 	var approval *release.Approval
 	switch {
 	case u.Agent != nil: // never a person's approval (§12): a request, or a reduce the mode allows
-		if approval, err = engine.AgentGateApproval(u, tool, class, true, now); err != nil {
+		if approval, err = releases.AgentGateApproval(u, tool, class, true, now); err != nil {
 			return GateResult{}, err
 		}
-	case engine.NodeAbilitiesOf(u, p.Node).Approves: // releases:publish at the level the node reaches
+	case releases.NodeAbilitiesOf(u, p.Node).Approves: // releases:publish at the level the node reaches
 		approval = &release.Approval{Kind: release.ApprovalPerson, By: u.Actor(), At: now}
 	}
 	approves := approval != nil
@@ -721,10 +722,10 @@ func (e *Gates) carryOut(ctx context.Context, u engine.User, p GatePlan, action 
 		r.Approval = approval
 	}
 	details["hash"], details["state"] = r.Hash, r.State
-	nr := engine.NewRelease{Release: r, ExecuteAt: executeAt, PinnedRevs: map[string]int64{n.ID: n.Rev}, NewVersions: newVersions,
+	nr := releases.NewRelease{Release: r, ExecuteAt: executeAt, PinnedRevs: map[string]int64{n.ID: n.Rev}, NewVersions: newVersions,
 		Audit: engine.AuditEntry{Action: action, Actor: u.Actor(), SiteID: site.ID, ReleaseID: r.ID, At: now, Details: details}}
 	if !approves {
-		nr.Request = engine.NewRequest(u, r, nil, now) // bound to rl1: and "on-approval" (§10.4)
+		nr.Request = releases.NewRequest(u, r, nil, now) // bound to rl1: and "on-approval" (§10.4)
 	}
 	if err := e.e.InsertRelease(ctx, u, nr); err != nil {
 		return GateResult{}, err

@@ -9,9 +9,10 @@ import (
 
 	"studio/engine"
 	"studio/engine/content"
-	"studio/engine/gate"
 	"studio/engine/gates"
-	"studio/engine/release"
+	"studio/engine/model/gate"
+	"studio/engine/model/release"
+	"studio/engine/releases"
 )
 
 // Gate times of these tests, in Istanbul (UTC+3): tomorrow 09:00 and
@@ -126,7 +127,7 @@ func TestGateValidation(t *testing.T) {
 		body := d.Body
 		body.Availability = &content.Availability{From: &fridayEve, Until: &tomorrowNine}
 		b.RefuseChange(t, gates.CodeGateOrder, "until", func() error {
-			_, err := b.Eng.SaveNode(ctx, b.Editor, b.Site.ID, id, d.Rev, body)
+			_, err := b.Nodes.SaveNode(ctx, b.Editor, b.Site.ID, id, d.Rev, body)
 			return err
 		})
 	})
@@ -224,7 +225,7 @@ func TestGateOnALiveNodeByAnEditor(t *testing.T) {
 	}
 
 	t.Run("TheDiffShowsTheGates", func(t *testing.T) {
-		_, items, err := b.Eng.ReleaseDiff(context.Background(), b.Editor, b.Site.ID, r.ID)
+		_, items, err := b.Releases.ReleaseDiff(context.Background(), b.Editor, b.Site.ID, r.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -281,7 +282,7 @@ func TestGateOnALiveNodeByAContributor(t *testing.T) {
 	}
 	// The request is bound to the release's hash and "on-approval".
 	q := b.Text(t, `SELECT id FROM approvals WHERE release_id = ? AND status = 'waiting'`, r.ID)
-	if _, err := b.Eng.Approve(ctx, b.Contributor, b.Site.ID, q); err == nil {
+	if _, err := b.Releases.Approve(ctx, b.Contributor, b.Site.ID, q); err == nil {
 		t.Fatal("a contributor approved a release")
 	}
 	// Nobody's run touches it meanwhile: it has no time.
@@ -289,7 +290,7 @@ func TestGateOnALiveNodeByAContributor(t *testing.T) {
 	if rep := b.Tick(t); rep.Ran != 0 {
 		t.Fatalf("tick %+v ran an unapproved on-approval release", rep)
 	}
-	got, err := b.Eng.Approve(ctx, b.Editor, b.Site.ID, q)
+	got, err := b.Releases.Approve(ctx, b.Editor, b.Site.ID, q)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -308,7 +309,7 @@ func TestGateOnALiveNodeByAContributor(t *testing.T) {
 		live := b.PublishArticle(t)
 		res := b.setGates(t, b.Contributor, b.Article.ID, gates.KeepGate(), gates.GateAt(fridayEve), "")
 		q := b.Text(t, `SELECT id FROM approvals WHERE release_id = ? AND status = 'waiting'`, res.Release.ID)
-		if err := b.Eng.Deny(ctx, b.Editor, b.Site.ID, q, "Not this week."); err != nil {
+		if err := b.Releases.Deny(ctx, b.Editor, b.Site.ID, q, "Not this week."); err != nil {
 			t.Fatal(err)
 		}
 		after := b.Node(t, b.Article.ID)
@@ -343,7 +344,7 @@ func TestGateWithOtherEdits(t *testing.T) {
 	b := newBundle(t)
 	b.PublishArticle(t)
 	d := b.Node(t, b.Article.ID)
-	if _, err := b.Eng.EditNode(ctx, b.Editor, b.Site.ID, d.ID, d.Rev, content.Edit{Title: d.Body.Title, Slug: d.Body.Slug,
+	if _, err := b.Nodes.EditNode(ctx, b.Editor, b.Site.ID, d.ID, d.Rev, content.Edit{Title: d.Body.Title, Slug: d.Body.Slug,
 		Text: "Results.\nTurnout: 84%.", Status: content.StatusPublished}); err != nil {
 		t.Fatal(err)
 	}
@@ -412,8 +413,8 @@ func TestLiftEmbargo(t *testing.T) {
 	}
 	b.RefuseChange(t, engine.CodeForbidden, "", lift(b.Author, "The results are in.", rev))
 	b.RefuseChange(t, engine.CodeForbidden, "", lift(b.Contributor, "The results are in.", rev))
-	b.RefuseChange(t, engine.CodeReason, "reason", lift(b.Editor, "  ", rev))
-	b.RefuseChange(t, engine.CodeReason, "reason", lift(b.Editor, strings.Repeat("x", 501), rev))
+	b.RefuseChange(t, releases.CodeReason, "reason", lift(b.Editor, "  ", rev))
+	b.RefuseChange(t, releases.CodeReason, "reason", lift(b.Editor, strings.Repeat("x", 501), rev))
 	b.RefuseChange(t, engine.CodeStale, "", lift(b.Editor, "The results are in.", rev-1))
 
 	b.Clock.Set(start.Add(time.Hour))
@@ -455,7 +456,7 @@ func TestLiftEmbargo(t *testing.T) {
 		b.PublishArticle(t)
 		b.setGates(t, b.Editor, b.Article.ID, gates.GateAt(tomorrowNine), gates.KeepGate(), "")
 		d := b.Node(t, b.Article.ID)
-		if _, err := b.Eng.EditNode(ctx, b.Editor, b.Site.ID, d.ID, d.Rev, content.Edit{Title: "Election night: results",
+		if _, err := b.Nodes.EditNode(ctx, b.Editor, b.Site.ID, d.ID, d.Rev, content.Edit{Title: "Election night: results",
 			Slug: d.Body.Slug, Text: d.Body.Text, Status: content.StatusPublished}); err != nil {
 			t.Fatal(err)
 		}

@@ -7,7 +7,7 @@ import (
 
 	"studio/engine"
 	"studio/engine/ids"
-	"studio/engine/release"
+	"studio/engine/model/release"
 )
 
 // deployPrefix marks deploy tokens: a personal token never passes for

@@ -2,7 +2,7 @@
 // in under the sign-in throttle (engine/throttle), sessions, the password
 // rules and password changes, a person's name and language, personal
 // access tokens (mint, list, revoke, and the person a token acts for) and
-// operators' deploy tokens. The engine root keeps engine.User and
+// operators' deploy tokens. The engine kernel keeps engine.User and
 // engine.Token themselves, with the scope rules every use case checks
 // (User.Level, User.Passes, engine.Require); this package reaches storage
 // through its own narrow Store.

@@ -13,8 +13,8 @@ import (
 
 	"studio/engine"
 	"studio/engine/ids"
+	"studio/engine/model/release"
 	"studio/engine/policy"
-	"studio/engine/release"
 	"studio/engine/throttle"
 )
 

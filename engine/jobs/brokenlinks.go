@@ -4,7 +4,7 @@ import (
 	"context"
 	"time"
 
-	"studio/engine/release"
+	"studio/engine/model/release"
 )
 
 // Phases of broken-links: the live nodes in pages, then the 404 paths.

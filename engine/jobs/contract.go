@@ -16,7 +16,7 @@ import (
 	"context"
 	"time"
 
-	"studio/engine/automation"
+	"studio/engine/model/automation"
 )
 
 // Bounds of one run (§11.1).

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"studio/engine/automation"
+	"studio/engine/model/automation"
 )
 
 // DigestTopPaths is how many 404 paths a digest names.

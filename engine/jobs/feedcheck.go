@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"studio/engine/release"
+	"studio/engine/model/release"
 )
 
 // Counts of feed-check (the README's names).

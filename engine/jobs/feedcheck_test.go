@@ -7,10 +7,10 @@ import (
 	"testing"
 	"time"
 
-	"studio/engine/automation"
 	"studio/engine/content"
 	"studio/engine/jobs"
-	"studio/engine/release"
+	"studio/engine/model/automation"
+	"studio/engine/model/release"
 	"studio/locales"
 )
 

@@ -10,9 +10,9 @@ import (
 	"unicode/utf8"
 
 	"studio/engine"
-	"studio/engine/automation"
+	"studio/engine/model/automation"
+	"studio/engine/model/release"
 	"studio/engine/policy"
-	"studio/engine/release"
 )
 
 // Finding codes (the reference package README's where it names them).

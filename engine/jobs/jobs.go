@@ -8,11 +8,11 @@ import (
 	"sync/atomic"
 	"time"
 
-	"studio/engine/automation"
+	"studio/engine/model/automation"
 )
 
 // Clock is where use cases a person calls (Dismiss) take their instant:
-// the root engine.
+// the kernel engine.
 type Clock interface{ Now() time.Time }
 
 // Jobs runs the built-in job bodies on a store; feed-check renders the
@@ -26,7 +26,7 @@ type Jobs struct {
 	indexes map[string]*liveIndex // by snapshot id: snapshots never change
 }
 
-// New wires the job bodies. clock is the root engine (*engine.Engine);
+// New wires the job bodies. clock is the kernel engine (*engine.Engine);
 // render answers public paths as handlers/site would (nil: feed-check
 // fails its runs until SetRenderer gives it one).
 func New(clock Clock, st Store, render Renderer) *Jobs {

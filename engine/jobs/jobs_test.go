@@ -13,12 +13,12 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
-	"studio/engine/automation"
 	"studio/engine/content"
 	"studio/engine/internal/enginetest"
 	"studio/engine/jobs"
+	"studio/engine/model/automation"
+	"studio/engine/model/release"
 	"studio/engine/public"
-	"studio/engine/release"
 	"studio/handlers/site"
 	"studio/store/storetest"
 )
@@ -47,7 +47,7 @@ func setup(t testing.TB) *testBundle {
 	b := &testBundle{Bundle: enginetest.New(t), ids: map[string]string{}}
 	b.ids["election-night"] = b.Article.ID // the fixture's own draft
 	b.jobs = jobs.New(b.Eng, b.Store, lazyRenderer{&b.site})
-	b.site = site.New(b.Eng, public.New(b.Eng, b.Store), nil, site.Options{NotFounds: b.jobs})
+	b.site = site.New(b.Eng, public.New(b.Releases, b.Nodes, b.Store), nil, site.Options{NotFounds: b.jobs})
 	return b
 }
 
@@ -57,9 +57,9 @@ func (b *testBundle) node(t testing.TB, kind release.NodeKind, body content.Body
 	var n content.Node
 	var err error
 	if kind == release.KindAsset {
-		n, err = b.Eng.CreateAsset(ctx, b.Owner, b.Site.ID, body)
+		n, err = b.Nodes.CreateAsset(ctx, b.Owner, b.Site.ID, body)
 	} else {
-		n, err = b.Eng.CreateNode(ctx, b.Owner, b.Site.ID, kind, body)
+		n, err = b.Nodes.CreateNode(ctx, b.Owner, b.Site.ID, kind, body)
 	}
 	if err != nil {
 		t.Fatalf("create %s: %v", body.Slug, err)
@@ -70,7 +70,7 @@ func (b *testBundle) node(t testing.TB, kind release.NodeKind, body content.Body
 
 func (b *testBundle) publish(t testing.TB) {
 	t.Helper()
-	if _, err := b.Eng.Publish(context.Background(), b.Owner, b.Site.ID); err != nil {
+	if _, err := b.Nodes.Publish(context.Background(), b.Owner, b.Site.ID); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -441,7 +441,7 @@ func TestRunHistoryStays(t *testing.T) {
 		d := b.Node(t, about.ID)
 		body := d.Body
 		body.Text = text
-		if _, err := b.Eng.SaveNode(ctx, b.Owner, b.Site.ID, d.ID, d.Rev, body); err != nil {
+		if _, err := b.Nodes.SaveNode(ctx, b.Owner, b.Site.ID, d.ID, d.Rev, body); err != nil {
 			t.Fatal(err)
 		}
 		b.publish(t)

@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"studio/engine/content"
-	"studio/engine/gate"
-	"studio/engine/release"
+	"studio/engine/model/gate"
+	"studio/engine/model/release"
 )
 
 // liveIndex is a live snapshot's nodes by id and by public path.

@@ -9,10 +9,10 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
-	"studio/engine/automation"
 	"studio/engine/content"
 	"studio/engine/jobs"
-	"studio/engine/release"
+	"studio/engine/model/automation"
+	"studio/engine/model/release"
 )
 
 // TestBrokenLinksPagesAndCap: a sweep of 450 articles spans several steps of
@@ -51,7 +51,7 @@ func TestBrokenLinksPagesAndCap(t *testing.T) {
 		d := b.Node(t, b.ids[fmt.Sprintf("article-%d", i)])
 		body := d.Body
 		body.Text = "Fixed."
-		if _, err := b.Eng.SaveNode(ctx, b.Owner, b.Site.ID, d.ID, d.Rev, body); err != nil {
+		if _, err := b.Nodes.SaveNode(ctx, b.Owner, b.Site.ID, d.ID, d.Rev, body); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -4,9 +4,9 @@ import (
 	"context"
 	"time"
 
-	"studio/engine/automation"
 	"studio/engine/content"
-	"studio/engine/release"
+	"studio/engine/model/automation"
+	"studio/engine/model/release"
 )
 
 // Counts of stale-content.

@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"studio/engine/automation"
 	"studio/engine/jobs"
+	"studio/engine/model/automation"
 	"studio/engine/public"
 	"studio/handlers/site"
 	"studio/store"
@@ -57,7 +57,7 @@ func TestStatementsPerStep(t *testing.T) {
 	// handler would hand its 404s to the store on a 5-second timer of the
 	// real clock, a write that lands in whichever step is being counted
 	// when the machine is slow.
-	quiet := site.New(b.Eng, public.New(b.Eng, b.Store), nil, site.Options{})
+	quiet := site.New(b.Eng, public.New(b.Releases, b.Nodes, b.Store), nil, site.Options{})
 	fresh := func() *jobs.Jobs { return jobs.New(b.Eng, b.Store, lazyRenderer{&quiet}) }
 	cases := []struct {
 		name   string

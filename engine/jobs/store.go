@@ -6,7 +6,7 @@ import (
 
 	"studio/engine"
 	"studio/engine/content"
-	"studio/engine/release"
+	"studio/engine/model/release"
 )
 
 // Store is what the job bodies need from storage; package store implements

@@ -31,8 +31,9 @@ import (
 	"studio/engine"
 	"studio/engine/identity"
 	"studio/engine/ids"
+	"studio/engine/model/release"
 	"studio/engine/policy"
-	"studio/engine/release"
+	"studio/engine/releases"
 )
 
 // InvitationLife is how long an invitation link works.
@@ -77,7 +78,7 @@ type Invitation struct {
 // membership goes, each of Denials is decided, and Audit is appended.
 type Removal struct {
 	SiteID, UserID string
-	Denials        []engine.Decision
+	Denials        []releases.Decision
 	Audit          engine.AuditEntry
 }
 
@@ -111,8 +112,8 @@ type Store interface {
 	// member, engine.ErrConflict when a request of Denials is no longer
 	// waiting.
 	RemoveMember(ctx context.Context, r Removal) error
-	WaitingApprovals(ctx context.Context, siteID string) ([]engine.ApprovalRequest, error)
-	Release(ctx context.Context, siteID, id string) (engine.ReleaseRow, error)
+	WaitingApprovals(ctx context.Context, siteID string) ([]releases.ApprovalRequest, error)
+	Release(ctx context.Context, siteID, id string) (releases.ReleaseRow, error)
 	// CreateInvitation writes an invitation and its audit row, and revokes
 	// the site's open invitations of the same email, in one transaction.
 	CreateInvitation(ctx context.Context, inv Invitation, hash string, audit engine.AuditEntry) error
@@ -291,7 +292,7 @@ func (p *People) removal(ctx context.Context, u engine.User, siteID string, m en
 		if err != nil {
 			return Removal{}, err
 		}
-		r.Denials = append(r.Denials, engine.Withdrawal(q, rel, u.Actor(), now, "requester_removed"))
+		r.Denials = append(r.Denials, releases.Withdrawal(q, rel, u.Actor(), now, "requester_removed"))
 	}
 	return r, nil
 }

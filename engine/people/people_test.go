@@ -11,9 +11,9 @@ import (
 	"studio/engine/content"
 	"studio/engine/identity"
 	"studio/engine/internal/enginetest"
+	"studio/engine/model/release"
 	"studio/engine/people"
 	"studio/engine/policy"
-	"studio/engine/release"
 )
 
 func newPeople(b *enginetest.Bundle) *people.People {

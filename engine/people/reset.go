@@ -11,7 +11,7 @@ import (
 	"studio/engine"
 	"studio/engine/identity"
 	"studio/engine/ids"
-	"studio/engine/release"
+	"studio/engine/model/release"
 )
 
 // ResetLife is how long a password reset link works.

@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"studio/engine"
-	"studio/engine/gate"
-	"studio/engine/release"
+	"studio/engine/model/gate"
+	"studio/engine/model/release"
 )
 
 // A publish on a big site changes a few nodes of tens of thousands, so the
@@ -31,7 +31,7 @@ func (pv *Public) SnapshotAfter(ctx context.Context, site engine.Site, prev *Sna
 		p.Site, p.FromID, p.Changed = site, prev.Site.PublishedSnapshotID, map[string]bool{}
 		return &p, nil
 	}
-	set, gone, ok, err := pv.e.LiveChangesSince(ctx, site, prev.Site.PublishedSnapshotID)
+	set, gone, ok, err := pv.nodes.LiveChangesSince(ctx, site, prev.Site.PublishedSnapshotID)
 	if err != nil {
 		return nil, err
 	}

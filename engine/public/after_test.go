@@ -12,13 +12,13 @@ import (
 
 	"studio/engine"
 	"studio/engine/content"
-	"studio/engine/release"
+	"studio/engine/model/release"
 )
 
-// told is the engine's side of SnapshotAfter in these tests: what changed
+// told is the node use cases' side of SnapshotAfter in these tests: what changed
 // since the snapshot before, as the store would say it.
 type told struct {
-	Engine
+	Nodes
 	set  []engine.LiveNode
 	gone []string
 }
@@ -73,7 +73,7 @@ func testDerivations(t *testing.T, rng *rand.Rand) {
 		return NewSnapshot(site, list)
 	}
 	eng := &told{}
-	pv := New(eng, nil)
+	pv := New(nil, eng, nil)
 	prev := whole(0)
 	sincePrev := map[string]bool{} // the ids changed since prev's snapshot
 	derivedViews, wholeViews := 0, 0

@@ -12,6 +12,7 @@ import (
 
 	"studio/engine"
 	"studio/engine/policy"
+	"studio/engine/releases"
 )
 
 // Preview links (RFC §7.3): a signed, expiring link that shows a node's
@@ -91,17 +92,17 @@ func (p *Public) PreviewLink(ctx context.Context, u engine.User, siteID, nodeID 
 
 // PreviewedNode is the node a verified preview token names, of whichever
 // site holds it: the link is the key, whatever host it is opened on.
-func (p *Public) PreviewedNode(ctx context.Context, nodeID string) (engine.NodeDetail, error) {
+func (p *Public) PreviewedNode(ctx context.Context, nodeID string) (releases.NodeDetail, error) {
 	siteID, err := p.store.NodeSite(ctx, nodeID)
 	if err != nil {
-		return engine.NodeDetail{}, err
+		return releases.NodeDetail{}, err
 	}
 	return p.PreviewNode(ctx, siteID, nodeID)
 }
 
 // PreviewNode is the working copy a preview shows: a node of the site that
 // still exists (a deleted one is engine.ErrNotFound).
-func (p *Public) PreviewNode(ctx context.Context, siteID, nodeID string) (engine.NodeDetail, error) {
+func (p *Public) PreviewNode(ctx context.Context, siteID, nodeID string) (releases.NodeDetail, error) {
 	d, _, err := p.e.NodeWithLive(ctx, siteID, nodeID)
 	return d, err
 }

@@ -12,8 +12,9 @@ import (
 	"studio/engine/content"
 	"studio/engine/internal/enginetest"
 	"studio/engine/localtime"
+	"studio/engine/model/release"
+	"studio/engine/nodes"
 	"studio/engine/public"
-	"studio/engine/release"
 )
 
 // SnapshotAfter builds a site's next public snapshot from one prepared
@@ -24,9 +25,9 @@ import (
 func TestSnapshotAfterEqualsTheWholeRead(t *testing.T) {
 	b := enginetest.New(t)
 	ctx := context.Background()
-	whole := public.New(b.Eng, b.Store)
-	counted := &countedEngine{Engine: b.Eng}
-	pub := public.New(counted, b.Store)
+	whole := public.New(b.Releases, b.Nodes, b.Store)
+	counted := &countedNodes{Nodes: b.Nodes}
+	pub := public.New(b.Releases, counted, b.Store)
 	rng := rand.New(rand.NewPCG(14, 23))
 	loc, err := localtime.LoadZone(b.Site.TimeZone)
 	if err != nil {
@@ -53,20 +54,20 @@ func TestSnapshotAfterEqualsTheWholeRead(t *testing.T) {
 		case op == 2: // an edit, maybe unpublishing it
 			i := rng.IntN(len(ids))
 			n := b.Node(t, ids[i])
-			if _, err := b.Eng.SaveNode(ctx, b.Editor, b.Site.ID, n.ID, n.Rev, body(number[n.ID], status)); err != nil {
+			if _, err := b.Nodes.SaveNode(ctx, b.Editor, b.Site.ID, n.ID, n.Rev, body(number[n.ID], status)); err != nil {
 				t.Fatal(err)
 			}
 		case op == 3: // a deletion
 			i := rng.IntN(len(ids))
 			n := b.Node(t, ids[i])
-			if err := b.Eng.DeleteNode(ctx, b.Editor, b.Site.ID, n.ID, n.Rev); err != nil {
+			if err := b.Nodes.DeleteNode(ctx, b.Editor, b.Site.ID, n.ID, n.Rev); err != nil {
 				t.Fatal(err)
 			}
 			ids = append(ids[:i], ids[i+1:]...)
 		default: // a scheduled release of one node, run by the tick
 			i := rng.IntN(len(ids))
 			n := b.Node(t, ids[i])
-			edited, err := b.Eng.SaveNode(ctx, b.Editor, b.Site.ID, n.ID, n.Rev, body(number[n.ID], content.StatusDraft))
+			edited, err := b.Nodes.SaveNode(ctx, b.Editor, b.Site.ID, n.ID, n.Rev, body(number[n.ID], content.StatusDraft))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -78,7 +79,7 @@ func TestSnapshotAfterEqualsTheWholeRead(t *testing.T) {
 			}
 		}
 		if rng.IntN(3) > 0 { // otherwise the change is in the working copy only until the next publish
-			if _, err := b.Eng.Publish(ctx, b.Editor, b.Site.ID); err != nil && !isNothingToPublish(err) {
+			if _, err := b.Nodes.Publish(ctx, b.Editor, b.Site.ID); err != nil && !isNothingToPublish(err) {
 				t.Fatal(err)
 			}
 		}
@@ -121,15 +122,15 @@ func nodesOf(p *public.Snapshot) string {
 	return b.String()
 }
 
-// countedEngine counts the reads of a whole live snapshot.
-type countedEngine struct {
-	*engine.Engine
+// countedNodes counts the reads of a whole live snapshot.
+type countedNodes struct {
+	*nodes.Nodes
 	wholeReads int
 }
 
-func (c *countedEngine) LiveNodes(ctx context.Context, site engine.Site) ([]engine.LiveNode, error) {
+func (c *countedNodes) LiveNodes(ctx context.Context, site engine.Site) ([]engine.LiveNode, error) {
 	c.wholeReads++
-	return c.Engine.LiveNodes(ctx, site)
+	return c.Nodes.LiveNodes(ctx, site)
 }
 
 func isNothingToPublish(err error) bool {

@@ -15,8 +15,9 @@ import (
 
 	"studio/engine"
 	"studio/engine/content"
-	"studio/engine/gate"
-	"studio/engine/release"
+	"studio/engine/model/gate"
+	"studio/engine/model/release"
+	"studio/engine/releases"
 )
 
 // The public view's read model: what the public site reads on every
@@ -65,25 +66,33 @@ type Store interface {
 	Generation(ctx context.Context) (int64, error)
 }
 
-// Engine is what the public view needs from the engine: the clock, the
-// live nodes of a site's snapshot and a node's working copy.
+// Engine is what the public view needs from the engine: the clock and a
+// node's working copy.
 type Engine interface {
 	Now() time.Time
-	LiveNodes(ctx context.Context, site engine.Site) ([]engine.LiveNode, error)
-	LiveChangesSince(ctx context.Context, site engine.Site, from string) (set []engine.LiveNode, gone []string, ok bool, err error)
 	// NodeWithLive reads a node without a caller: a preview link's
 	// signature is its check.
-	NodeWithLive(ctx context.Context, siteID, id string) (engine.NodeDetail, *content.Body, error)
+	NodeWithLive(ctx context.Context, siteID, id string) (releases.NodeDetail, *content.Body, error)
+}
+
+// Nodes is what the public view needs from the node use cases
+// (engine/nodes): the live nodes of a site's snapshot.
+type Nodes interface {
+	LiveNodes(ctx context.Context, site engine.Site) ([]engine.LiveNode, error)
+	LiveChangesSince(ctx context.Context, site engine.Site, from string) (set []engine.LiveNode, gone []string, ok bool, err error)
 }
 
 // Public is the public view's use cases.
 type Public struct {
 	e     Engine
+	nodes Nodes
 	store Store
 }
 
 // New wires the public view.
-func New(e Engine, store Store) *Public { return &Public{e: e, store: store} }
+func New(e Engine, nodes Nodes, store Store) *Public {
+	return &Public{e: e, nodes: nodes, store: store}
+}
 
 // LiveSite is a site as the public site reads it on every request: its
 // live snapshot pointer, and the earliest instant a release may change it.
@@ -231,7 +240,7 @@ func refers(n *engine.LiveNode) bool {
 // Snapshot reads the live snapshot of site and prepares it for the
 // public view.
 func (pv *Public) Snapshot(ctx context.Context, site engine.Site) (*Snapshot, error) {
-	nodes, err := pv.e.LiveNodes(ctx, site)
+	nodes, err := pv.nodes.LiveNodes(ctx, site)
 	if err != nil {
 		return nil, err
 	}

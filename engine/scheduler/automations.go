@@ -6,10 +6,10 @@ import (
 	"time"
 
 	"studio/engine"
-	"studio/engine/automation"
 	"studio/engine/automations"
 	"studio/engine/ids"
 	"studio/engine/jobs"
+	"studio/engine/model/automation"
 )
 
 // The automations tick (RFC §8.1, §8.6, §11.1): after the releases, each

@@ -10,10 +10,11 @@ import (
 	"time"
 
 	"studio/engine"
-	"studio/engine/automation"
 	"studio/engine/automations"
 	"studio/engine/jobs"
 	"studio/engine/localtime"
+	"studio/engine/model/automation"
+	"studio/engine/releases"
 	"studio/engine/scheduler"
 	"studio/store"
 )
@@ -363,7 +364,7 @@ func TestAutomationFourTickersRunEachOccurrenceOnce(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { s.Close() })
-		sc := scheduler.New(engine.New(s, b.Clock, nil), s, nil)
+		sc := scheduler.New(releases.New(engine.New(s, b.Clock, nil), s), s, nil)
 		sc.SetJobs(fj)
 		scheds = append(scheds, sc)
 	}

@@ -6,14 +6,14 @@ import (
 	"testing"
 	"time"
 
-	"studio/engine/release"
+	"studio/engine/model/release"
 )
 
 func TestBackstop(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	b := newBundle(t)
-	sched := scheduler.New(b.Eng, b.Store, nil)
+	sched := scheduler.New(b.Releases, b.Store, nil)
 	r := b.Schedule(t, b.Editor, b.Article, "2026-11-02", "09:00")
 
 	// No tick yet: stalled, and the backstop ticks (nothing is due).

@@ -7,13 +7,13 @@ import (
 	"testing"
 	"time"
 
-	"studio/engine/automation"
 	"studio/engine/automations"
 	"studio/engine/content"
 	"studio/engine/internal/enginetest"
 	"studio/engine/jobs"
 	"studio/engine/localtime"
-	"studio/engine/release"
+	"studio/engine/model/automation"
+	"studio/engine/model/release"
 )
 
 // clockedJobs is a one-step job that notes the wall-clock time of the last

@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"studio/engine"
+	"studio/engine/model/release"
 	"studio/engine/policy"
-	"studio/engine/release"
 )
 
 // StuckRelease is a release the scheduler should have taken and has not: a

@@ -3,6 +3,7 @@ package scheduler_test
 import (
 	"context"
 	"log/slog"
+	"studio/engine/releases"
 	"studio/engine/scheduler"
 	"sync"
 	"testing"
@@ -51,7 +52,7 @@ func TestHeartbeatLagAndTickLog(t *testing.T) {
 	ctx := context.Background()
 	b := newBundle(t)
 	logs := &records{}
-	eng := engine.New(b.Store, b.Clock, nil)
+	eng := releases.New(engine.New(b.Store, b.Clock, nil), b.Store)
 	sched := scheduler.New(eng, b.Store, slog.New(logs))
 
 	if _, err := sched.RunDue(ctx, "node"); err != nil { // idle: nothing due

@@ -7,7 +7,8 @@ import (
 
 	"studio/engine"
 	"studio/engine/content"
-	"studio/engine/release"
+	"studio/engine/model/release"
+	"studio/engine/releases"
 	"studio/engine/scheduler"
 )
 
@@ -24,7 +25,7 @@ func TestLatenessIsEachReleases(t *testing.T) {
 	second := b.Schedule(t, b.Editor, other, "2026-11-02", "09:00")
 	b.Clock.Set(nine)
 	slow := &hookedStore{Store: b.Store, afterClaim: func() error { b.Clock.Advance(7 * time.Second); return nil }}
-	sched := scheduler.New(engine.New(b.Store, b.Clock, nil), slow, nil)
+	sched := scheduler.New(releases.New(engine.New(b.Store, b.Clock, nil), b.Store), slow, nil)
 	if _, err := sched.RunDue(ctx, "manual"); err != nil {
 		t.Fatal(err)
 	}

@@ -9,8 +9,9 @@ import (
 	"studio/engine"
 	"studio/engine/content"
 	"studio/engine/ids"
+	"studio/engine/model/release"
 	"studio/engine/policy"
-	"studio/engine/release"
+	"studio/engine/releases"
 	"studio/engine/scheduler"
 )
 
@@ -57,16 +58,16 @@ func leaseBundle(t *testing.T, afterClaim func() error) (*testBundle, *scheduler
 	nodes := [3]content.Node{b.Article,
 		b.CreateNode(t, b.Site.ID, release.KindContentEntry, content.Body{Title: "Second", Slug: "second", Status: content.StatusDraft}),
 		b.CreateNode(t, b.Site.ID, release.KindContentEntry, content.Body{Title: "Third", Slug: "third", Status: content.StatusDraft})}
-	dead := scheduler.New(engine.New(b.Store, b.Clock, nil), &hookedStore{Store: b.Store, afterClaim: afterClaim}, nil)
+	dead := scheduler.New(releases.New(engine.New(b.Store, b.Clock, nil), b.Store), &hookedStore{Store: b.Store, afterClaim: afterClaim}, nil)
 	return b, dead, nodes
 }
 
 // published fails unless each release is published exactly once (one
 // snapshot, one publish audit row, one succeeded run), each on top of the
 // one before it: the site's time order (D15).
-func publishedInOrder(t *testing.T, b *testBundle, ids ...string) []engine.ReleaseRow {
+func publishedInOrder(t *testing.T, b *testBundle, ids ...string) []releases.ReleaseRow {
 	t.Helper()
-	var out []engine.ReleaseRow
+	var out []releases.ReleaseRow
 	for i, id := range ids {
 		r := b.Release(t, id)
 		snaps := b.Count(t, `SELECT count(*) FROM snapshots WHERE json_extract(metadata, '$."studio.release"') = ?`, id)
@@ -187,7 +188,7 @@ func TestTickerFrozenBeforeItsOneTransactionWritesNothing(t *testing.T) {
 	ctx := context.Background()
 	b, _, n := leaseBundle(t, nil)
 	var tookOver error
-	frozen := scheduler.New(engine.New(b.Store, b.Clock, nil), &frozenWrite{Store: b.Store, before: func() {
+	frozen := scheduler.New(releases.New(engine.New(b.Store, b.Clock, nil), b.Store), &frozenWrite{Store: b.Store, before: func() {
 		b.Clock.Advance(2 * time.Minute)
 		_, tookOver = b.Sched.RunDue(ctx, "node")
 	}}, nil)

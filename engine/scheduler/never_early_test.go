@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"math/rand"
+	"studio/engine/releases"
 	"studio/engine/scheduler"
 	"testing"
 	"time"
@@ -12,7 +13,7 @@ import (
 	"studio/engine/fakeclock"
 	"studio/engine/ids"
 	"studio/engine/localtime"
-	"studio/engine/release"
+	"studio/engine/model/release"
 )
 
 func TestNeverEarly(t *testing.T) {
@@ -187,7 +188,7 @@ func TestNeverEarlyProperty(t *testing.T) {
 	// so the instants need not increase.
 	tickAt := func(now time.Time) scheduler.TickReport {
 		t.Helper()
-		rep, err := scheduler.New(engine.New(b.Store, fakeclock.New(now), nil), b.Store, nil).RunDue(ctx, "manual")
+		rep, err := scheduler.New(releases.New(engine.New(b.Store, fakeclock.New(now), nil), b.Store), b.Store, nil).RunDue(ctx, "manual")
 		if err != nil {
 			t.Fatalf("tick at %s: %v", now, err)
 		}

@@ -7,11 +7,11 @@ import (
 	"time"
 
 	"studio/engine"
-	"studio/engine/automation"
 	"studio/engine/automations"
 	"studio/engine/localtime"
+	"studio/engine/model/automation"
+	"studio/engine/model/release"
 	"studio/engine/policy"
-	"studio/engine/release"
 )
 
 // Notification kinds (RFC §14).

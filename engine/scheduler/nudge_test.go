@@ -8,6 +8,7 @@ import (
 
 	"studio/engine"
 	"studio/engine/fakeclock"
+	"studio/engine/releases"
 	"studio/engine/scheduler"
 )
 
@@ -45,7 +46,7 @@ func (s *neverBeat) Liveness(context.Context) error {
 func (*neverBeat) Heartbeat(context.Context) (scheduler.Heartbeat, error) {
 	return scheduler.Heartbeat{}, engine.ErrNotFound
 }
-func (*neverBeat) DueReleases(context.Context, time.Time, int) ([]engine.ReleaseRow, error) {
+func (*neverBeat) DueReleases(context.Context, time.Time, int) ([]releases.ReleaseRow, error) {
 	return nil, nil
 }
 func (*neverBeat) DueWork(context.Context, time.Time, int, string) (scheduler.DueWork, error) {
@@ -56,7 +57,7 @@ func (*neverBeat) WriteHeartbeat(context.Context, scheduler.Heartbeat) error  { 
 func (*neverBeat) StuckReleases(context.Context, string, string, time.Time, time.Time, int) ([]scheduler.StuckRelease, error) {
 	return nil, nil
 }
-func (*neverBeat) Releases(context.Context, string, time.Time, time.Time) ([]engine.ReleaseRow, error) {
+func (*neverBeat) Releases(context.Context, string, time.Time, time.Time) ([]releases.ReleaseRow, error) {
 	return nil, nil
 }
 

@@ -8,8 +8,9 @@ import (
 	"studio/engine"
 	"studio/engine/ids"
 	"studio/engine/localtime"
+	"studio/engine/model/release"
 	"studio/engine/policy"
-	"studio/engine/release"
+	"studio/engine/releases"
 )
 
 // TriggerManual is the trigger of a person's manual run (schedule_runs
@@ -60,21 +61,21 @@ const TriggerManual = "manual"
 //
 // A run that ends without publishing returns the release with a refusal
 // naming why (conflict, dependency_missing, publish_now_failed).
-func (e *Scheduler) PublishNow(ctx context.Context, u engine.User, siteID, id string, rev int64) (engine.ReleaseRow, error) {
+func (e *Scheduler) PublishNow(ctx context.Context, u engine.User, siteID, id string, rev int64) (releases.ReleaseRow, error) {
 	if err := engine.Require(u, siteID, policy.ReleasesPublish); err != nil {
-		return engine.ReleaseRow{}, err
+		return releases.ReleaseRow{}, err
 	}
 	r, err := e.store.Release(ctx, siteID, id)
 	if err != nil {
-		return engine.ReleaseRow{}, err
+		return releases.ReleaseRow{}, err
 	}
 	if can, err := e.e.AbilitiesOfRelease(ctx, u, r); err != nil {
-		return engine.ReleaseRow{}, err
+		return releases.ReleaseRow{}, err
 	} else if !can.Approves {
-		return engine.ReleaseRow{}, engine.Refuse(engine.CodeForbidden, "")
+		return releases.ReleaseRow{}, engine.Refuse(engine.CodeForbidden, "")
 	}
 	if err := publishableNow(r, rev); err != nil {
-		return engine.ReleaseRow{}, err
+		return releases.ReleaseRow{}, err
 	}
 	now := e.e.Now()
 	by := u.Actor()
@@ -84,10 +85,10 @@ func (e *Scheduler) PublishNow(ctx context.Context, u engine.User, siteID, id st
 		LeaseUntil: now.Add(leaseFor), Trigger: TriggerManual, Now: now, Manual: true, Approval: approval}
 	ok, err := e.store.ClaimRelease(ctx, claim)
 	if err != nil {
-		return engine.ReleaseRow{}, err
+		return releases.ReleaseRow{}, err
 	}
 	if !ok {
-		return engine.ReleaseRow{}, e.whyNotClaimed(ctx, r)
+		return releases.ReleaseRow{}, e.whyNotClaimed(ctx, r)
 	}
 
 	details := map[string]any{"from": r.State, "approval": "given"}
@@ -115,18 +116,18 @@ func (e *Scheduler) PublishNow(ctx context.Context, u engine.User, siteID, id st
 		// it out as its own, early or without re-promoting drafts: the
 		// release goes back to where it was, and the person may try again.
 		if lerr := e.letGoOfManualRun(ctx, before, r.Rev, runID, now, by, err); lerr != nil {
-			return engine.ReleaseRow{}, errors.Join(err, lerr)
+			return releases.ReleaseRow{}, errors.Join(err, lerr)
 		}
 		if err != nil {
-			return engine.ReleaseRow{}, err
+			return releases.ReleaseRow{}, err
 		}
 	} else if err != nil {
-		return engine.ReleaseRow{}, err
+		return releases.ReleaseRow{}, err
 	}
 	e.e.Poke() // the site's next release no longer waits for this one
 	after, err := e.store.Release(ctx, siteID, r.ID)
 	if err != nil {
-		return engine.ReleaseRow{}, err
+		return releases.ReleaseRow{}, err
 	}
 	switch {
 	case state == release.StatePublished:
@@ -144,7 +145,7 @@ func (e *Scheduler) PublishNow(ctx context.Context, u engine.User, siteID, id st
 // publishableNow refuses what Publish now never starts, before anything is
 // read besides the release: a rev the person did not see, a release being
 // published, or one in a state that has no manual run.
-func publishableNow(r engine.ReleaseRow, rev int64) error {
+func publishableNow(r releases.ReleaseRow, rev int64) error {
 	switch {
 	case r.Rev != rev:
 		return engine.Refuse(engine.CodeStale, "")
@@ -159,7 +160,7 @@ func publishableNow(r engine.ReleaseRow, rev int64) error {
 // whyNotClaimed names the reason a manual run's claim changed nothing, from
 // fresh reads, in the order the claim checks them. The claim's guard is the
 // rule; this only picks the sentence.
-func (e *Scheduler) whyNotClaimed(ctx context.Context, seen engine.ReleaseRow) error {
+func (e *Scheduler) whyNotClaimed(ctx context.Context, seen releases.ReleaseRow) error {
 	r, err := e.store.Release(ctx, seen.SiteID, seen.ID)
 	if err != nil {
 		return err
@@ -180,7 +181,7 @@ func (e *Scheduler) whyNotClaimed(ctx context.Context, seen engine.ReleaseRow) e
 	}
 	for _, it := range r.Items {
 		if h, ok := held[it.NodeID]; ok && h.ReleaseID != r.ID {
-			return engine.LockedBy(&h)
+			return releases.LockedBy(&h)
 		}
 	}
 	for _, it := range r.Items {
@@ -209,15 +210,15 @@ func (e *Scheduler) whyNotClaimed(ctx context.Context, seen engine.ReleaseRow) e
 // it was claimed from (with its approval), records the run as failed and
 // audits why. Guarded on the claimed rev: if anything else changed the
 // release meanwhile, that change stands.
-func (e *Scheduler) letGoOfManualRun(ctx context.Context, before engine.ReleaseRow, claimedRev int64, runID string,
+func (e *Scheduler) letGoOfManualRun(ctx context.Context, before releases.ReleaseRow, claimedRev int64, runID string,
 	now time.Time, by release.Actor, cause error) error {
 	reason := "site_moved"
 	if cause != nil {
 		reason = cause.Error()
 	}
-	err := e.store.ChangeRelease(ctx, engine.Change{ID: before.ID, Rev: claimedRev, From: []release.State{release.StateRunning},
+	err := e.store.ChangeRelease(ctx, releases.Change{ID: before.ID, Rev: claimedRev, From: []release.State{release.StateRunning},
 		To: before.State, Approval: before.Approval,
-		Run: &engine.RunRecord{ID: runID, SiteID: before.SiteID, SubjectID: before.ID, OccurrenceAt: now, State: "failed",
+		Run: &releases.RunRecord{ID: runID, SiteID: before.SiteID, SubjectID: before.ID, OccurrenceAt: now, State: "failed",
 			Trigger: TriggerManual},
 		Audit: engine.AuditEntry{Action: "release.publish_now_failed", Actor: by, SiteID: before.SiteID, ReleaseID: before.ID,
 			RunID: runID, At: now, Details: map[string]any{"reason": reason, "backTo": before.State}}}.Settled())

@@ -10,7 +10,8 @@ import (
 	"studio/engine/content"
 	"studio/engine/ids"
 	"studio/engine/localtime"
-	"studio/engine/release"
+	"studio/engine/model/release"
+	"studio/engine/releases"
 )
 
 // missedAt is 11:30 Istanbul on 2 November: two and a half hours after nine.
@@ -19,7 +20,7 @@ var missedAt = nine.Add(150 * time.Minute)
 // missed schedules the draft article for 09:00 as the editor and lets the
 // scheduler miss it: the tick runs first at 11:30. The release let go of
 // the article, and the draft scheduling had promoted is back as version 3.
-func (b *testBundle) missed(t *testing.T) engine.ReleaseRow {
+func (b *testBundle) missed(t *testing.T) releases.ReleaseRow {
 	t.Helper()
 	r := b.Schedule(t, b.Editor, b.Article, "2026-11-02", "09:00")
 	b.Clock.Set(missedAt)
@@ -131,7 +132,7 @@ func TestPublishNow(t *testing.T) {
 
 	// §10.6 "Approve and publish now": an expired request nobody approved.
 	t.Run("ExpiredUnapproved", func(t *testing.T) {
-		setup := func(t *testing.T) (*testBundle, engine.ReleaseRow) {
+		setup := func(t *testing.T) (*testBundle, releases.ReleaseRow) {
 			b := newBundle(t)
 			r := b.Schedule(t, b.Contributor, b.Article, "2026-11-02", "09:00")
 			if r.State != release.StateAwaitingApproval {
@@ -240,34 +241,34 @@ func TestPublishNow(t *testing.T) {
 	t.Run("NotEligible", func(t *testing.T) {
 		for _, tc := range []struct {
 			name string
-			make func(t *testing.T, b *testBundle) engine.ReleaseRow
+			make func(t *testing.T, b *testBundle) releases.ReleaseRow
 			code string
 		}{
-			{"Draft", func(t *testing.T, b *testBundle) engine.ReleaseRow {
+			{"Draft", func(t *testing.T, b *testBundle) releases.ReleaseRow {
 				r := b.Schedule(t, b.Editor, b.Article, "2026-11-02", "09:00")
-				if err := b.Eng.Unschedule(ctx, b.Editor, b.Site.ID, r.ID, r.Rev); err != nil {
+				if err := b.Releases.Unschedule(ctx, b.Editor, b.Site.ID, r.ID, r.Rev); err != nil {
 					t.Fatal(err)
 				}
 				return b.Release(t, r.ID)
 			}, engine.CodeBadState},
-			{"AwaitingApproval", func(t *testing.T, b *testBundle) engine.ReleaseRow {
+			{"AwaitingApproval", func(t *testing.T, b *testBundle) releases.ReleaseRow {
 				r := b.Schedule(t, b.Contributor, b.Article, "2026-11-02", "09:00")
 				return b.Release(t, r.ID)
 			}, engine.CodeBadState},
-			{"Canceled", func(t *testing.T, b *testBundle) engine.ReleaseRow {
+			{"Canceled", func(t *testing.T, b *testBundle) releases.ReleaseRow {
 				r := b.Schedule(t, b.Editor, b.Article, "2026-11-02", "09:00")
-				if err := b.Eng.Cancel(ctx, b.Editor, b.Site.ID, r.ID, r.Rev); err != nil {
+				if err := b.Releases.Cancel(ctx, b.Editor, b.Site.ID, r.ID, r.Rev); err != nil {
 					t.Fatal(err)
 				}
 				return b.Release(t, r.ID)
 			}, engine.CodeBadState},
-			{"Published", func(t *testing.T, b *testBundle) engine.ReleaseRow {
+			{"Published", func(t *testing.T, b *testBundle) releases.ReleaseRow {
 				r := b.Schedule(t, b.Editor, b.Article, "2026-11-02", "09:00")
 				b.Clock.Set(nine)
 				b.Tick(t)
 				return b.Release(t, r.ID)
 			}, engine.CodeBadState},
-			{"Running", func(t *testing.T, b *testBundle) engine.ReleaseRow {
+			{"Running", func(t *testing.T, b *testBundle) releases.ReleaseRow {
 				r := b.Schedule(t, b.Editor, b.Article, "2026-11-02", "09:00")
 				if _, err := b.Store.DB().Exec(`UPDATE releases SET state = 'running', lease_token = 'lease_x',
 					lease_until = '2026-11-02T06:10:00.000Z' WHERE id = ?`, r.ID); err != nil {
@@ -293,7 +294,7 @@ func TestPublishNow(t *testing.T) {
 		d := b.Node(t, b.Article.ID)
 		body := d.Body
 		body.Text = "Results, corrected."
-		if _, err := b.Eng.SaveNode(ctx, b.Editor, b.Site.ID, d.ID, d.Rev, body); err != nil {
+		if _, err := b.Nodes.SaveNode(ctx, b.Editor, b.Site.ID, d.ID, d.Rev, body); err != nil {
 			t.Fatal(err)
 		}
 		e := b.refusePublishNow(t, b.Editor, r.ID, r.Rev, engine.CodePinnedChanged)
@@ -343,11 +344,11 @@ func TestPublishNow(t *testing.T) {
 		if req != 1 {
 			t.Fatalf("%d requests", req)
 		}
-		list, err := b.Eng.Approvals(ctx, b.Editor, b.Site.ID)
+		list, err := b.Releases.Approvals(ctx, b.Editor, b.Site.ID)
 		if err != nil || len(list) != 1 {
 			t.Fatalf("approvals %v %v", list, err)
 		}
-		if _, err := b.Eng.Approve(ctx, b.Editor, b.Site.ID, list[0].Request.ID); err != nil {
+		if _, err := b.Releases.Approve(ctx, b.Editor, b.Site.ID, list[0].Request.ID); err != nil {
 			t.Fatal(err)
 		}
 		r := b.Release(t, s.ID)

@@ -6,6 +6,7 @@ import (
 
 	"studio/engine"
 	"studio/engine/internal/enginetest"
+	"studio/engine/releases"
 	"studio/engine/scheduler"
 )
 
@@ -43,7 +44,7 @@ func TestARefusedClaimIsNotAskedTwice(t *testing.T) {
 	raced := &racedStore{Store: b.Store}
 	var first scheduler.TickReport
 	raced.between = func() { first = b.Tick(t) }
-	second, err := scheduler.New(engine.New(b.Store, b.Clock, nil), raced, nil).RunDue(ctx, "manual")
+	second, err := scheduler.New(releases.New(engine.New(b.Store, b.Clock, nil), b.Store), raced, nil).RunDue(ctx, "manual")
 	if err != nil || first.Published != 1 || second.Published != 0 || second.Ran != 0 {
 		t.Fatalf("first ticker %+v, second %+v (%v); want one publish, by the first", first.RunTally, second.RunTally, err)
 	}

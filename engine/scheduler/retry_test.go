@@ -8,7 +8,8 @@ import (
 	"time"
 
 	"studio/engine"
-	"studio/engine/release"
+	"studio/engine/model/release"
+	"studio/engine/releases"
 	"studio/engine/scheduler"
 )
 
@@ -51,7 +52,7 @@ func TestTransientErrorRetriesWithBackOff(t *testing.T) {
 	ctx := context.Background()
 	flaky := &flakyStore{Store: b.Store}
 	flaky.fails.Store(3)
-	sched := scheduler.New(engine.New(b.Store, b.Clock, nil), flaky, nil)
+	sched := scheduler.New(releases.New(engine.New(b.Store, b.Clock, nil), b.Store), flaky, nil)
 	r := b.Schedule(t, b.Editor, b.Article, "2026-11-02", "09:00")
 
 	b.Clock.Set(nine)
@@ -100,7 +101,7 @@ func TestTransientErrorsEndMissedAfterTheHour(t *testing.T) {
 	ctx := context.Background()
 	flaky := &flakyStore{Store: b.Store}
 	flaky.fails.Store(1000)
-	sched := scheduler.New(engine.New(b.Store, b.Clock, nil), flaky, nil)
+	sched := scheduler.New(releases.New(engine.New(b.Store, b.Clock, nil), b.Store), flaky, nil)
 	r := b.Schedule(t, b.Editor, b.Article, "2026-11-02", "09:00")
 	live := b.Site.PublishedSnapshotID
 
@@ -134,7 +135,7 @@ func TestTransientErrorReadingTheApproverRetries(t *testing.T) {
 	ctx := context.Background()
 	flaky := &flakyStore{Store: b.Store}
 	flaky.userFails.Store(1)
-	sched := scheduler.New(engine.New(b.Store, b.Clock, nil), flaky, nil)
+	sched := scheduler.New(releases.New(engine.New(b.Store, b.Clock, nil), b.Store), flaky, nil)
 	r := b.Schedule(t, b.Editor, b.Article, "2026-11-02", "09:00")
 	if _, err := sched.PublishNow(ctx, b.Editor, b.Site.ID, r.ID, b.Release(t, r.ID).Rev); !errors.Is(err, errTimeout) {
 		t.Fatalf("err = %v, want the timeout", err)
@@ -156,7 +157,7 @@ func TestFailedPublishNowGoesBack(t *testing.T) {
 	ctx := context.Background()
 	flaky := &flakyStore{Store: b.Store}
 	flaky.fails.Store(1)
-	sched := scheduler.New(engine.New(b.Store, b.Clock, nil), flaky, nil)
+	sched := scheduler.New(releases.New(engine.New(b.Store, b.Clock, nil), b.Store), flaky, nil)
 	r := b.Schedule(t, b.Editor, b.Article, "2026-11-02", "09:00")
 	before := b.Release(t, r.ID)
 	if _, err := sched.PublishNow(ctx, b.Editor, b.Site.ID, r.ID, before.Rev); !errors.Is(err, errTimeout) {

@@ -9,7 +9,8 @@ import (
 	"studio/engine"
 	"studio/engine/ids"
 	"studio/engine/localtime"
-	"studio/engine/release"
+	"studio/engine/model/release"
+	"studio/engine/releases"
 )
 
 // What one release run does (claim, run, publish or fail, §6.3): the tick's
@@ -40,7 +41,7 @@ type RunTally struct {
 // tick does (claim, run, publish or fail, §6.3), adding what it reached to
 // rep. again is when the scheduler should look at it once more (zero when
 // it is done with it). RunDue decides when; this decides what.
-func (e *Scheduler) runRelease(ctx context.Context, r engine.ReleaseRow, now time.Time, trigger string, rep *RunTally) (again time.Time, err error) {
+func (e *Scheduler) runRelease(ctx context.Context, r releases.ReleaseRow, now time.Time, trigger string, rep *RunTally) (again time.Time, err error) {
 	if r.ExecuteAt == nil {
 		return time.Time{}, nil
 	}
@@ -70,13 +71,13 @@ func (e *Scheduler) runRelease(ctx context.Context, r engine.ReleaseRow, now tim
 	// Without a claim, a guarded state change is the whole effect: a request
 	// nobody approved by its time expires (D5); an occurrence more than an
 	// hour late is missed and recorded as a run (§8.6).
-	end := func(to release.State, o *release.Outcome, run *engine.RunRecord) (time.Time, error) {
+	end := func(to release.State, o *release.Outcome, run *releases.RunRecord) (time.Time, error) {
 		audit := engine.AuditEntry{Action: "release." + string(to), Actor: engine.Scheduler, SiteID: r.SiteID, ReleaseID: r.ID, At: now,
 			Details: onBehalfOf(r, map[string]any{"outcome": o})}
 		if run != nil {
 			audit.RunID = run.ID
 		}
-		err := e.store.ChangeRelease(ctx, engine.Change{ID: r.ID, Rev: r.Rev, From: []release.State{r.State}, To: to, Outcome: o, Run: run,
+		err := e.store.ChangeRelease(ctx, releases.Change{ID: r.ID, Rev: r.Rev, From: []release.State{r.State}, To: to, Outcome: o, Run: run,
 			Audit: audit}.Settled())
 		if errors.Is(err, engine.ErrConflict) {
 			return time.Time{}, nil // someone else changed it first
@@ -92,13 +93,13 @@ func (e *Scheduler) runRelease(ctx context.Context, r engine.ReleaseRow, now tim
 	}
 	if release.IsMissed(at, now) {
 		return end(release.StateMissed, &release.Outcome{Kind: "missed", At: now, LatenessSeconds: &lateness},
-			&engine.RunRecord{ID: runID, SiteID: r.SiteID, SubjectID: r.ID, OccurrenceAt: at, State: "missed", Trigger: trigger, Lateness: lateness})
+			&releases.RunRecord{ID: runID, SiteID: r.SiteID, SubjectID: r.ID, OccurrenceAt: at, State: "missed", Trigger: trigger, Lateness: lateness})
 	}
 	// A running release whose time has not come is a person's early
 	// Publish now that died with its process: it goes back to scheduled
 	// and runs at its time, never early (S2).
 	if r.State == release.StateRunning && at.After(now) {
-		err := e.store.ChangeRelease(ctx, engine.Change{ID: r.ID, Rev: r.Rev, From: []release.State{release.StateRunning},
+		err := e.store.ChangeRelease(ctx, releases.Change{ID: r.ID, Rev: r.Rev, From: []release.State{release.StateRunning},
 			To: release.StateScheduled, Approval: r.Approval,
 			Audit: engine.AuditEntry{Action: "release.reclaimed", Actor: engine.Scheduler, SiteID: r.SiteID, ReleaseID: r.ID, At: now}}.Settled())
 		if err != nil && !errors.Is(err, engine.ErrConflict) {
@@ -175,7 +176,7 @@ func (t *RunTally) reached(state release.State, late time.Duration) {
 // lease's end to the back-off: 30 s, 1, 2, 5, then 10 minutes (§8.8). The
 // retries end when the run is more than an hour late: the next tick finds
 // it missed. If even this write fails, the lease lapses on its own.
-func (e *Scheduler) retryLater(ctx context.Context, r engine.ReleaseRow, c Claim, cause error) (time.Time, error) {
+func (e *Scheduler) retryLater(ctx context.Context, r releases.ReleaseRow, c Claim, cause error) (time.Time, error) {
 	var at time.Time
 	err := e.store.RetryLater(ctx, Retry{ReleaseID: r.ID, RunID: c.RunID, Token: c.Token, Error: cause.Error(), Now: c.Now,
 		Delay: func(attempt int) time.Duration {
@@ -197,7 +198,7 @@ func (e *Scheduler) retryLater(ctx context.Context, r engine.ReleaseRow, c Claim
 // or a read that fails the run, an error, a site that moved) is neither,
 // with nothing written, and the run takes the claimed way, which reads
 // again under a lease and records what it reaches.
-func (e *Scheduler) publishAtOnce(ctx context.Context, r engine.ReleaseRow, claim Claim, lateness int64) (published, refused bool) {
+func (e *Scheduler) publishAtOnce(ctx context.Context, r releases.ReleaseRow, claim Claim, lateness int64) (published, refused bool) {
 	c := claimedRun{id: claim.RunID, now: claim.Now, lateness: lateness, by: engine.Scheduler}
 	end, apply, err := e.plan(ctx, r, c)
 	if err != nil || end != nil {
@@ -236,7 +237,7 @@ type claimedRun struct {
 // and tries once more. It returns the state the release reached and its
 // outcome, or "" when the site kept moving and the claim stays for the next
 // tick. A state with an error is a terminal state whose write failed.
-func (e *Scheduler) runClaimed(ctx context.Context, r engine.ReleaseRow, c claimedRun) (release.State, *release.Outcome, error) {
+func (e *Scheduler) runClaimed(ctx context.Context, r releases.ReleaseRow, c claimedRun) (release.State, *release.Outcome, error) {
 	now, runID := c.now, c.id
 	finish := func(end ending) (release.State, *release.Outcome, error) {
 		if err := e.holdLease(ctx, c.lease); err != nil {
@@ -289,7 +290,7 @@ type ending struct {
 }
 
 // audit is the audit row of the run's action on r.
-func (c claimedRun) audit(r engine.ReleaseRow, action string, details map[string]any) engine.AuditEntry {
+func (c claimedRun) audit(r releases.ReleaseRow, action string, details map[string]any) engine.AuditEntry {
 	if c.manual {
 		details["trigger"] = TriggerManual
 		for k, v := range c.details {
@@ -304,7 +305,7 @@ func (c claimedRun) audit(r engine.ReleaseRow, action string, details map[string
 // of the release's items, conflicts, composition, dependencies and live
 // addresses. It returns how the run ends if one of them fails it, else the
 // guarded batch that publishes it (Apply.Claim unset).
-func (e *Scheduler) plan(ctx context.Context, r engine.ReleaseRow, c claimedRun) (*ending, Apply, error) {
+func (e *Scheduler) plan(ctx context.Context, r releases.ReleaseRow, c claimedRun) (*ending, Apply, error) {
 	now, runID := c.now, c.id
 	fail := func(state release.State, runState string, o release.Outcome) (*ending, Apply, error) {
 		return &ending{state, runState, o}, Apply{}, nil
@@ -346,9 +347,9 @@ func (e *Scheduler) plan(ctx context.Context, r engine.ReleaseRow, c claimedRun)
 	// /posts/welcome would replace the first on the site, its feed and its
 	// sitemap): the run fails, and says which address.
 	if err := e.e.ReleaseAddresses(ctx, site.ID, r.Items); err != nil {
-		if ae, ok := engine.AsError(err); ok && ae.Code == engine.CodeSlugTaken {
+		if ae, ok := engine.AsError(err); ok && ae.Code == releases.CodeSlugTaken {
 			return fail(release.StateFailed, "failed", release.Outcome{Kind: "failed", At: now, RunID: runID,
-				Code: engine.CodeSlugTaken, Message: fmt.Sprint(ae.Args["Path"])})
+				Code: releases.CodeSlugTaken, Message: fmt.Sprint(ae.Args["Path"])})
 		}
 		return nil, Apply{}, err
 	}
@@ -388,7 +389,7 @@ func (e *Scheduler) plan(ctx context.Context, r engine.ReleaseRow, c claimedRun)
 
 // onBehalfOf adds to a scheduler's audit row the people it acts for
 // (S14): the approver and the requester.
-func onBehalfOf(r engine.ReleaseRow, details map[string]any) map[string]any {
+func onBehalfOf(r releases.ReleaseRow, details map[string]any) map[string]any {
 	if r.Approval != nil {
 		details["onBehalfOf"] = r.Approval.By
 	}
@@ -397,7 +398,7 @@ func onBehalfOf(r engine.ReleaseRow, details map[string]any) map[string]any {
 }
 
 // recompute resolves the release's wall-clock time again (§9.1).
-func recompute(r engine.ReleaseRow) (time.Time, bool) {
+func recompute(r releases.ReleaseRow) (time.Time, bool) {
 	loc, err := localtime.LoadZone(r.When.TimeZone)
 	if err != nil {
 		return time.Time{}, false
@@ -413,7 +414,7 @@ func recompute(r engine.ReleaseRow) (time.Time, bool) {
 // approvalHolds re-checks the approval at run time (§10.6): a person's
 // approval stands while they could still approve the release. An error
 // reading them is not a lost right: the run retries (§8.8).
-func (e *Scheduler) approvalHolds(ctx context.Context, r engine.ReleaseRow) (reason string, ok bool, err error) {
+func (e *Scheduler) approvalHolds(ctx context.Context, r releases.ReleaseRow) (reason string, ok bool, err error) {
 	if r.Approval == nil || (r.Approval.Kind != release.ApprovalPerson && r.Approval.Kind != release.ApprovalAuto) {
 		return "unapproved", false, nil
 	}
@@ -463,7 +464,7 @@ func (e *Scheduler) SetAgentKeys(k AgentKeys) {
 // autoApprovalHolds re-checks an agent key's auto approval (§10.6,
 // §11.6: a revoked key's releases expire; a person-approved release of
 // the same key still runs): the key as it acts now, the window, the mode.
-func (e *Scheduler) autoApprovalHolds(ctx context.Context, r engine.ReleaseRow) (string, bool, error) {
+func (e *Scheduler) autoApprovalHolds(ctx context.Context, r releases.ReleaseRow) (string, bool, error) {
 	var u *engine.User
 	e.mu.Lock()
 	keys := e.keys

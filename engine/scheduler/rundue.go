@@ -5,9 +5,9 @@ import (
 	"context"
 	"time"
 
-	"studio/engine"
 	"studio/engine/ids"
-	"studio/engine/release"
+	"studio/engine/model/release"
+	"studio/engine/releases"
 )
 
 // Tick limits: at most 50 releases a tick, a look at least every minute;
@@ -169,7 +169,7 @@ func (e *Scheduler) runDue(ctx context.Context, trigger string) (TickReport, err
 // missed, or at the end of a lease that outlives that; an unapproved one
 // still expires at its time. DueReleases orders rows by their place in the
 // site's time order instead, so RunDue skips a row that is not due yet.
-func dueAt(r engine.ReleaseRow) time.Time {
+func dueAt(r releases.ReleaseRow) time.Time {
 	if r.SitePaused && r.State != release.StateAwaitingApproval && r.ExecuteAt != nil {
 		at := r.ExecuteAt.Add(release.LateLimit)
 		if r.State == release.StateRunning && r.LeaseUntil != nil && r.LeaseUntil.After(at) {

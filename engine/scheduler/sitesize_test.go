@@ -11,7 +11,7 @@ import (
 	"studio/engine/content"
 	"studio/engine/internal/enginetest"
 	"studio/engine/localtime"
-	"studio/engine/release"
+	"studio/engine/model/release"
 	"studio/internal/newsroomfixture"
 	"studio/store/storetest"
 )
@@ -48,7 +48,7 @@ func TestPublishCostBySiteSize(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := newsroomfixture.Seed(ctx, b.Store.DB(), b.Eng, site, enginetest.On(b.Editor, site.ID), b.Clock.Now(), s.n); err != nil {
+		if err := newsroomfixture.Seed(ctx, b.Store.DB(), b.Nodes, site, enginetest.On(b.Editor, site.ID), b.Clock.Now(), s.n); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -7,7 +7,8 @@ import (
 
 	"studio/engine"
 	"studio/engine/content"
-	"studio/engine/release"
+	"studio/engine/model/release"
+	"studio/engine/releases"
 )
 
 // Store is what the scheduler reads and writes: what is due, the runs'
@@ -19,7 +20,7 @@ type Store interface {
 	// by then); a paused site's only when their late limit ends (rows say
 	// SitePaused), at most limit. One statement: the tick reads nothing else
 	// when idle.
-	DueReleases(ctx context.Context, before time.Time, limit int) ([]engine.ReleaseRow, error)
+	DueReleases(ctx context.Context, before time.Time, limit int) ([]releases.ReleaseRow, error)
 	// DueWork is DueReleases and, in the same one statement, when the
 	// automations and the system jobs need the tick next: the idle tick
 	// reads nothing else. Rows due at the same instant come site by site,
@@ -38,7 +39,7 @@ type Store interface {
 	PublishLateness(ctx context.Context, since time.Time, memberID string) ([]time.Duration, error)
 	// WallTimeReleases lists the scheduled and waiting releases with a
 	// wall-clock time due after after.
-	WallTimeReleases(ctx context.Context, after time.Time) ([]engine.ReleaseRow, error)
+	WallTimeReleases(ctx context.Context, after time.Time) ([]releases.ReleaseRow, error)
 	// InstanceFact reads a fact of the deployment ("" when never written);
 	// SetInstanceFact writes one.
 	InstanceFact(ctx context.Context, name string) (string, error)
@@ -51,7 +52,7 @@ type Store interface {
 	StuckReleases(ctx context.Context, siteID, memberID string, dueBefore, leaseBefore time.Time, limit int) ([]StuckRelease, error)
 	// Releases lists a site's releases with execute_at in [from, to), and
 	// every non-terminal one without a time, ordered by time then id.
-	Releases(ctx context.Context, siteID string, from, to time.Time) ([]engine.ReleaseRow, error)
+	Releases(ctx context.Context, siteID string, from, to time.Time) ([]releases.ReleaseRow, error)
 
 	// Liveness is nil while the database file is the one opened and takes
 	// writes; otherwise an error wrapping ErrDatabaseGone,
@@ -76,11 +77,11 @@ type Store interface {
 	// recompute).
 	Reschedule(ctx context.Context, id string, rev int64, at time.Time, audit engine.AuditEntry) error
 	// ChangeRelease is engine.Store's: a guarded change of a release's
-	// state without a claim (written settled, engine.Change.Settled).
-	ChangeRelease(ctx context.Context, c engine.Change) error
+	// state without a claim (written settled, releases.Change.Settled).
+	ChangeRelease(ctx context.Context, c releases.Change) error
 
 	// What a run reads (engine.Store's reads of the same name).
-	Release(ctx context.Context, siteID, id string) (engine.ReleaseRow, error)
+	Release(ctx context.Context, siteID, id string) (releases.ReleaseRow, error)
 	// LiveRefs is the site and the refs of its live snapshot's nodes among
 	// ids, by id (none before its first publish): one statement, so they
 	// agree, that reads those nodes by key whatever the site's size.
@@ -89,8 +90,8 @@ type Store interface {
 	// there; engine.ErrNotFound when there is none or they are not one.
 	MemberByID(ctx context.Context, siteID, id string) (engine.User, error)
 	Node(ctx context.Context, siteID, id string) (content.Node, error)
-	HeldNodes(ctx context.Context, siteID, nodeID string) (map[string]engine.Held, error)
-	ScheduleSettings(ctx context.Context, siteID string) (engine.ScheduleSettings, error)
+	HeldNodes(ctx context.Context, siteID, nodeID string) (map[string]releases.Held, error)
+	ScheduleSettings(ctx context.Context, siteID string) (releases.ScheduleSettings, error)
 
 	AutomationStore
 	RetentionStore
@@ -104,7 +105,7 @@ var ErrNotClaimable = errors.New("scheduler: the release cannot be claimed as re
 
 // DueWork is what one statement tells the tick (Store.DueWork).
 type DueWork struct {
-	Releases []engine.ReleaseRow
+	Releases []releases.ReleaseRow
 	// AutomationsAt is the earliest due_at of the automations (a paused
 	// site's count only with an open run); nil when none is ever due.
 	AutomationsAt *time.Time

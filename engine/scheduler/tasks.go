@@ -6,9 +6,9 @@ import (
 	"time"
 
 	"studio/engine"
-	"studio/engine/automation"
 	"studio/engine/automations"
 	"studio/engine/ids"
+	"studio/engine/model/automation"
 )
 
 // Agent tasks on the tick (RFC §8.6, §11.2, §11.6): an agent task runs no

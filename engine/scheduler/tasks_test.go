@@ -9,9 +9,10 @@ import (
 	"time"
 
 	"studio/engine"
-	"studio/engine/automation"
 	"studio/engine/automations"
+	"studio/engine/model/automation"
 	"studio/engine/policy"
+	"studio/engine/releases"
 	"studio/engine/scheduler"
 	"studio/store"
 )
@@ -211,7 +212,7 @@ func TestAgentBeginRunFourProcessesOneRun(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { s.Close() })
-		eng := engine.New(s, b.Clock, nil)
+		eng := releases.New(engine.New(s, b.Clock, nil), s)
 		uses = append(uses, automations.New(s, eng))
 		sc := scheduler.New(eng, s, nil)
 		sc.SetJobs(&fakeJobs{})

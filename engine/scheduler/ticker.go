@@ -11,7 +11,7 @@
 // The rules a run checks that are the engine's (who may approve a release,
 // the live addresses, a pinned node as its release left it) are asked of the
 // engine; the engine's approvals run an "on-approval" release through
-// PublishNow, which New registers with it (engine.SetManualRunner).
+// PublishNow, which New registers with it (Releases.SetManualRunner).
 package scheduler
 
 import (
@@ -24,7 +24,8 @@ import (
 	"studio/engine"
 	"studio/engine/content"
 	"studio/engine/jobs"
-	"studio/engine/release"
+	"studio/engine/model/release"
+	"studio/engine/releases"
 )
 
 const (
@@ -42,7 +43,7 @@ type Engine interface {
 	Poke()
 	// AbilitiesOfRelease says, with Approves, whether a person may approve
 	// a release: the right a manual run needs, and the run's approval gate.
-	AbilitiesOfRelease(ctx context.Context, u engine.User, r engine.ReleaseRow) (engine.ReleaseAbilities, error)
+	AbilitiesOfRelease(ctx context.Context, u engine.User, r releases.ReleaseRow) (releases.ReleaseAbilities, error)
 	// ReleaseAddresses refuses a release whose node would take over
 	// another's live address.
 	ReleaseAddresses(ctx context.Context, siteID string, items []release.Item) error
@@ -50,7 +51,7 @@ type Engine interface {
 	AsLeft(ctx context.Context, it release.Item, n content.Node) (bool, error)
 	// AutoApprovalHolds re-checks an agent key's auto approval at run
 	// time: "" when it holds, else why not.
-	AutoApprovalHolds(ctx context.Context, u *engine.User, r engine.ReleaseRow, now time.Time) (string, error)
+	AutoApprovalHolds(ctx context.Context, u *engine.User, r releases.ReleaseRow, now time.Time) (string, error)
 }
 
 // AgentKeys finds the caller an agent key acts as now (agents.KeyUser):
@@ -119,14 +120,14 @@ func (t *Scheduler) observer() Observer {
 }
 
 // New returns a stopped scheduler over e and store. log may be nil. It
-// registers its manual run with e when e takes one (engine.SetManualRunner),
-// so the engine's approvals run an "on-approval" release at once.
+// registers its manual run with e when e takes one (Releases.SetManualRunner),
+// so the release use cases' approvals run an "on-approval" release at once.
 func New(e Engine, store Store, log *slog.Logger) *Scheduler {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
 	s := &Scheduler{e: e, store: store, log: log}
-	if m, ok := e.(interface{ SetManualRunner(engine.ManualRunner) }); ok {
+	if m, ok := e.(interface{ SetManualRunner(releases.ManualRunner) }); ok {
 		m.SetManualRunner(s)
 	}
 	return s

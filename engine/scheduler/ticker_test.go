@@ -2,6 +2,7 @@ package scheduler_test
 
 import (
 	"context"
+	"studio/engine/releases"
 	"studio/engine/scheduler"
 	"sync/atomic"
 	"testing"
@@ -10,7 +11,7 @@ import (
 	"studio/engine"
 	"studio/engine/content"
 	"studio/engine/fakeclock"
-	"studio/engine/release"
+	"studio/engine/model/release"
 )
 
 // signalClock is the bundle's fake clock, telling the test each time the
@@ -49,7 +50,7 @@ type tickResult struct {
 // engine do not reach it) over the bundle's database and clock.
 type tickerHarness struct {
 	clock  *signalClock
-	eng    *engine.Engine
+	eng    *releases.Releases
 	ticker *scheduler.Scheduler
 	ticks  chan tickResult
 	sleeps chan time.Duration
@@ -64,7 +65,7 @@ func startTicker(t *testing.T, b *testBundle) *tickerHarness {
 func startTickerCtx(t *testing.T, b *testBundle, ctx context.Context) *tickerHarness {
 	t.Helper()
 	clk := &signalClock{Clock: b.Clock, sleeps: make(chan time.Duration, 1000), entered: make(chan struct{}, 1)}
-	h := &tickerHarness{clock: clk, eng: engine.New(b.Store, clk, nil), ticks: make(chan tickResult, 1000), sleeps: clk.sleeps}
+	h := &tickerHarness{clock: clk, eng: releases.New(engine.New(b.Store, clk, nil), b.Store), ticks: make(chan tickResult, 1000), sleeps: clk.sleeps}
 	h.ticker = scheduler.New(h.eng, b.Store, nil)
 	h.ticker.AfterTick = func(rep scheduler.TickReport, err error) {
 		h.count.Add(1)
@@ -214,7 +215,7 @@ func TestTicker(t *testing.T) {
 		h.sleep(t)
 		frozen := b.Clock.Now()
 
-		r, err := h.eng.ScheduleNode(ctx, b.Editor, engine.ScheduleInput{SiteID: b.Site.ID, NodeID: b.Article.ID,
+		r, err := h.eng.ScheduleNode(ctx, b.Editor, releases.ScheduleInput{SiteID: b.Site.ID, NodeID: b.Article.ID,
 			ExpectedRev: b.Article.Rev, Date: "2026-11-02", Time: "09:00"})
 		if err != nil {
 			t.Fatal(err)
@@ -263,7 +264,7 @@ func TestTicker(t *testing.T) {
 		// Nothing wakes a stopped ticker: not a poke, not a due release,
 		// not the clock passing its timer.
 		h.eng.Poke()
-		if _, err := h.eng.ScheduleNode(ctx, b.Editor, engine.ScheduleInput{SiteID: b.Site.ID, NodeID: b.Article.ID,
+		if _, err := h.eng.ScheduleNode(ctx, b.Editor, releases.ScheduleInput{SiteID: b.Site.ID, NodeID: b.Article.ID,
 			ExpectedRev: b.Article.Rev, Date: "2026-11-02", Time: "09:00"}); err != nil {
 			t.Fatal(err)
 		}
@@ -334,7 +335,7 @@ func TestTicker(t *testing.T) {
 		b := setup(t)
 		done := make(chan struct{})
 		go func() {
-			scheduler.New(b.Eng, b.Store, nil).Stop()
+			scheduler.New(b.Releases, b.Store, nil).Stop()
 			close(done)
 		}()
 		select {

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"studio/engine/content"
-	"studio/engine/release"
+	"studio/engine/model/release"
 )
 
 // TestTzdataChanged (issue 16, §9.1): when the zone data changes between

@@ -8,7 +8,8 @@ import (
 
 	"studio/engine"
 	"studio/engine/internal/enginetest"
-	"studio/engine/release"
+	"studio/engine/model/release"
+	"studio/engine/releases"
 	"studio/engine/scheduler"
 	"studio/store"
 	"studio/store/storetest"
@@ -35,7 +36,7 @@ func TestAScheduleOnOneInstanceWakesAnother(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer stB.Close()
-	engB := engine.New(stB, a.Clock, nil)
+	engB := releases.New(engine.New(stB, a.Clock, nil), stB)
 	engB.SetAnnouncer(stB.Announce)
 	b := scheduler.New(engB, stB, nil)
 	ticks := make(chan scheduler.TickReport, 16)

@@ -15,9 +15,11 @@ import (
 	"studio/engine/gates"
 	"studio/engine/identity"
 	"studio/engine/jobs"
+	"studio/engine/nodes"
 	"studio/engine/people"
 	"studio/engine/policy"
 	"studio/engine/public"
+	"studio/engine/releases"
 	"studio/engine/scheduler"
 	"studio/engine/settings"
 	"studio/engine/setup"
@@ -26,6 +28,8 @@ import (
 // Store is what all the families need together.
 type Store interface {
 	engine.Store
+	releases.Store
+	nodes.Store
 	calendar.Store
 	scheduler.Store
 	public.Store
@@ -41,7 +45,13 @@ type Store interface {
 
 // Services are the use-case families of one process.
 type Services struct {
-	Engine      *engine.Engine
+	Engine *engine.Engine
+	// Releases are the release use cases: drafts, schedules, moves,
+	// approvals, conflicts, undo, the release views and abilities.
+	Releases *releases.Releases
+	// Nodes are pages, entries and media files: their use cases, the
+	// content list, a site's whole publish and its history.
+	Nodes       *nodes.Nodes
 	Calendar    *calendar.Calendar
 	Scheduler   *scheduler.Scheduler
 	Public      *public.Public
@@ -69,7 +79,8 @@ func New(st Store, clock engine.Clock, log *slog.Logger) *Services {
 // Of wires the families around an engine already made (a test's engine
 // on a wrapped store, say).
 func Of(eng *engine.Engine, st Store, clock engine.Clock, log *slog.Logger) *Services {
-	sched := scheduler.New(eng, st, log)
+	rel := releases.New(eng, st)
+	sched := scheduler.New(rel, st, log)
 	steps := jobs.New(eng, st, nil) // handlers.New gives it the public site to render
 	sched.SetJobs(steps)
 	keys := agents.New(st, eng)
@@ -77,16 +88,19 @@ func Of(eng *engine.Engine, st Store, clock engine.Clock, log *slog.Logger) *Ser
 	aut := automations.New(st, eng)
 	aut.SetKeyMinter(automationKeys{keys}) // an agent task mints its own key
 	ids := identity.New(eng, st, log)
+	nds := nodes.New(rel, st)
 	return &Services{
 		Engine:      eng,
+		Releases:    rel,
+		Nodes:       nds,
 		Calendar:    calendar.New(st, clock, log),
 		Scheduler:   sched,
-		Public:      public.New(eng, st),
+		Public:      public.New(rel, nds, st),
 		Settings:    settings.New(eng, st),
 		Automations: aut,
 		// Gates publish their one-item releases through the scheduler's
 		// Publish now.
-		Gates:    gates.New(eng, sched, st),
+		Gates:    gates.New(rel, sched, st),
 		Identity: ids,
 		Jobs:     steps,
 		Agents:   keys,

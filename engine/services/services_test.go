@@ -7,10 +7,10 @@ import (
 	"time"
 
 	"studio/engine/agents"
-	"studio/engine/automation"
 	"studio/engine/automations"
 	"studio/engine/content"
 	"studio/engine/internal/enginetest"
+	"studio/engine/model/automation"
 	"studio/engine/policy"
 	"studio/engine/scheduler"
 	"studio/engine/services"
@@ -28,10 +28,10 @@ func TestAutomationRunsThroughTheWiredJobs(t *testing.T) {
 	d := b.Node(t, b.Article.ID)
 	body := d.Body
 	body.Status, body.Text = content.StatusPublished, "Results. See [last year's](/posts/election-2025)."
-	if _, err := b.Eng.SaveNode(ctx, b.Editor, b.Site.ID, d.ID, d.Rev, body); err != nil {
+	if _, err := b.Nodes.SaveNode(ctx, b.Editor, b.Site.ID, d.ID, d.Rev, body); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := b.Eng.Publish(ctx, b.Editor, b.Site.ID); err != nil {
+	if _, err := b.Nodes.Publish(ctx, b.Editor, b.Site.ID); err != nil {
 		t.Fatal(err)
 	}
 	a, err := svc.Automations.Create(ctx, b.Owner, b.Site.ID, automations.Input{Name: "Broken links",

@@ -4,8 +4,9 @@ import (
 	"context"
 
 	"studio/engine"
-	"studio/engine/automation"
+	"studio/engine/model/automation"
 	"studio/engine/policy"
+	"studio/engine/releases"
 )
 
 // CodeOneSettingsChange refuses a change of both the kill switch and the
@@ -28,24 +29,24 @@ type SettingsChange struct {
 // the rules, the audit and the pokes are theirs. Asking for what already
 // holds changes nothing and answers the settings as they are; asking to
 // flip the switch and change the cap together is refused, changing nothing.
-func (e *Settings) ChangeScheduleSettings(ctx context.Context, u engine.User, siteID string, c SettingsChange) (engine.ScheduleSettings, error) {
+func (e *Settings) ChangeScheduleSettings(ctx context.Context, u engine.User, siteID string, c SettingsChange) (releases.ScheduleSettings, error) {
 	if err := engine.Require(u, siteID, policy.SiteSettings); err != nil {
-		return engine.ScheduleSettings{}, err
+		return releases.ScheduleSettings{}, err
 	}
 	if c.DailyWriteCap != nil {
-		if err := automation.ValidateDailyWriteCap(*c.DailyWriteCap); err != nil || *c.DailyWriteCap > engine.MaxDailyWriteCap {
-			return engine.ScheduleSettings{}, engine.Refuse(CodeDailyWriteCapInvalid, "dailyWriteCap")
+		if err := automation.ValidateDailyWriteCap(*c.DailyWriteCap); err != nil || *c.DailyWriteCap > releases.MaxDailyWriteCap {
+			return releases.ScheduleSettings{}, engine.Refuse(CodeDailyWriteCapInvalid, "dailyWriteCap")
 		}
 	}
 	cur, err := e.currentSettings(ctx, siteID, c.Rev)
 	if err != nil {
-		return engine.ScheduleSettings{}, err
+		return releases.ScheduleSettings{}, err
 	}
 	flip := c.Paused != nil && *c.Paused != cur.Paused
 	newCap := c.DailyWriteCap != nil && *c.DailyWriteCap != cur.DailyWriteCap
 	switch {
 	case flip && newCap:
-		return engine.ScheduleSettings{}, engine.Refuse(CodeOneSettingsChange, "")
+		return releases.ScheduleSettings{}, engine.Refuse(CodeOneSettingsChange, "")
 	case flip:
 		return e.SetKillSwitch(ctx, u, siteID, *c.Paused, c.Reason, c.Rev)
 	case newCap:

@@ -9,8 +9,8 @@ import (
 	"studio/engine"
 	"studio/engine/calendar"
 	"studio/engine/content"
+	"studio/engine/model/release"
 	"studio/engine/policy"
-	"studio/engine/release"
 )
 
 // What the kill switch holds and what it does not (RFC §11.6, §7). Pausing

@@ -1,8 +1,8 @@
 // Package settings holds the site settings use cases (RFC §5.1, §11.5,
 // §11.6): the kill switch and what pausing leaves running, the daily cap on
-// automation writes, the site's zone, language and public address. The engine root keeps
-// engine.ScheduleSettings itself (releases read the kill switch); this package
-// changes it through its own narrow Store.
+// automation writes, the site's zone, language and public address.
+// engine/releases keeps releases.ScheduleSettings itself (releases read the
+// kill switch); this package changes it through its own narrow Store.
 package settings
 
 import (
@@ -15,12 +15,13 @@ import (
 	"unicode/utf8"
 
 	"studio/engine"
-	"studio/engine/automation"
 	"studio/engine/automations"
 	"studio/engine/calendar"
 	"studio/engine/localtime"
+	"studio/engine/model/automation"
 	"studio/engine/policy"
 	"studio/engine/public"
+	"studio/engine/releases"
 	"studio/engine/setup"
 )
 
@@ -31,8 +32,8 @@ type Store interface {
 	calendar.Reads
 	// SaveScheduleSettings writes next when the settings are still at
 	// expectedRev (0: no row yet), with its audit row; ErrConflict otherwise.
-	ScheduleSettings(ctx context.Context, siteID string) (engine.ScheduleSettings, error)
-	SaveScheduleSettings(ctx context.Context, next engine.ScheduleSettings, expectedRev int64, audit engine.AuditEntry) error
+	ScheduleSettings(ctx context.Context, siteID string) (releases.ScheduleSettings, error)
+	SaveScheduleSettings(ctx context.Context, next releases.ScheduleSettings, expectedRev int64, audit engine.AuditEntry) error
 	// Automations lists a site's automations (the kill switch's moves are
 	// computed from them).
 	Automations(ctx context.Context, siteID string) ([]automations.Automation, error)
@@ -105,13 +106,13 @@ const (
 // switch is turned on finishes: its outcome is seconds away (§8.5). The
 // ticker starts no automation run and opens no window of a paused site
 // (store.DueAutomations, ClaimOccurrence; begin_run refuses site_paused).
-func (e *Settings) SetKillSwitch(ctx context.Context, u engine.User, siteID string, on bool, reason string, expectedRev int64) (engine.ScheduleSettings, error) {
+func (e *Settings) SetKillSwitch(ctx context.Context, u engine.User, siteID string, on bool, reason string, expectedRev int64) (releases.ScheduleSettings, error) {
 	if err := engine.Require(u, siteID, policy.SiteSettings); err != nil {
-		return engine.ScheduleSettings{}, err
+		return releases.ScheduleSettings{}, err
 	}
 	reason, err := checkReason(reason)
 	if err != nil {
-		return engine.ScheduleSettings{}, err
+		return releases.ScheduleSettings{}, err
 	}
 	// A run begun, a step taken or an automation changed between the read
 	// and the write makes the write conflict: read again, a few times.
@@ -121,10 +122,10 @@ func (e *Settings) SetKillSwitch(ctx context.Context, u engine.User, siteID stri
 			continue // a settings row that moved is stale at the next read
 		}
 		if errors.Is(err, engine.ErrConflict) {
-			return engine.ScheduleSettings{}, engine.Refuse(engine.CodeStale, "")
+			return releases.ScheduleSettings{}, engine.Refuse(engine.CodeStale, "")
 		}
 		if err != nil {
-			return engine.ScheduleSettings{}, err
+			return releases.ScheduleSettings{}, err
 		}
 		if !on {
 			e.e.Poke() // the releases that waited and the automations resumed run now
@@ -142,27 +143,27 @@ const killSwitchAttempts = 8
 // and the audit rows: the settings' first, then one per automation paused
 // or resumed and one per run killed.
 type KillSwitchWrite struct {
-	Settings    engine.ScheduleSettings
+	Settings    releases.ScheduleSettings
 	ExpectedRev int64
 	Moves       []automations.KillSwitchMove
 	Audit       []engine.AuditEntry
 	Now         time.Time
 }
 
-func (e *Settings) setKillSwitch(ctx context.Context, u engine.User, siteID string, on bool, reason string, expectedRev int64) (engine.ScheduleSettings, error) {
+func (e *Settings) setKillSwitch(ctx context.Context, u engine.User, siteID string, on bool, reason string, expectedRev int64) (releases.ScheduleSettings, error) {
 	cur, err := e.currentSettings(ctx, siteID, expectedRev)
 	if err != nil {
-		return engine.ScheduleSettings{}, err
+		return releases.ScheduleSettings{}, err
 	}
 	switch {
 	case on && cur.Paused:
-		return engine.ScheduleSettings{}, engine.Refuse(CodeAlreadyPaused, "")
+		return releases.ScheduleSettings{}, engine.Refuse(CodeAlreadyPaused, "")
 	case !on && !cur.Paused:
-		return engine.ScheduleSettings{}, engine.Refuse(CodeNotPaused, "")
+		return releases.ScheduleSettings{}, engine.Refuse(CodeNotPaused, "")
 	}
 	as, err := e.store.Automations(ctx, siteID)
 	if err != nil {
-		return engine.ScheduleSettings{}, err
+		return releases.ScheduleSettings{}, err
 	}
 	now := e.e.Now().UTC().Truncate(time.Millisecond)
 	by := u.Actor()
@@ -211,7 +212,7 @@ func (e *Settings) setKillSwitch(ctx context.Context, u engine.User, siteID stri
 		details["automationsResumed"] = moved
 	}
 	if err := e.store.SetKillSwitch(ctx, w); err != nil {
-		return engine.ScheduleSettings{}, err
+		return releases.ScheduleSettings{}, err
 	}
 	return next, nil
 }
@@ -219,16 +220,16 @@ func (e *Settings) setKillSwitch(ctx context.Context, u engine.User, siteID stri
 // SetDailyWriteCap sets the site's cap on automation writes per UTC day
 // (§11.5), for Administrators and above, as the person last saw the
 // settings at expectedRev.
-func (e *Settings) SetDailyWriteCap(ctx context.Context, u engine.User, siteID string, dailyCap int, expectedRev int64) (engine.ScheduleSettings, error) {
+func (e *Settings) SetDailyWriteCap(ctx context.Context, u engine.User, siteID string, dailyCap int, expectedRev int64) (releases.ScheduleSettings, error) {
 	if err := engine.Require(u, siteID, policy.SiteSettings); err != nil {
-		return engine.ScheduleSettings{}, err
+		return releases.ScheduleSettings{}, err
 	}
-	if err := automation.ValidateDailyWriteCap(dailyCap); err != nil || dailyCap > engine.MaxDailyWriteCap {
-		return engine.ScheduleSettings{}, engine.Refuse(CodeDailyWriteCapInvalid, "dailyWriteCap")
+	if err := automation.ValidateDailyWriteCap(dailyCap); err != nil || dailyCap > releases.MaxDailyWriteCap {
+		return releases.ScheduleSettings{}, engine.Refuse(CodeDailyWriteCapInvalid, "dailyWriteCap")
 	}
 	cur, err := e.currentSettings(ctx, siteID, expectedRev)
 	if err != nil {
-		return engine.ScheduleSettings{}, err
+		return releases.ScheduleSettings{}, err
 	}
 	if cur.DailyWriteCap == dailyCap {
 		return cur, nil // nothing to change, nothing to audit
@@ -240,16 +241,16 @@ func (e *Settings) SetDailyWriteCap(ctx context.Context, u engine.User, siteID s
 	audit := engine.AuditEntry{Action: "site.daily_write_cap", Actor: by, SiteID: siteID, At: now,
 		Details: map[string]any{"from": cur.DailyWriteCap, "to": dailyCap}}
 	if err := e.saveSettings(ctx, next, cur.Rev, audit); err != nil {
-		return engine.ScheduleSettings{}, err
+		return releases.ScheduleSettings{}, err
 	}
 	return next, nil
 }
 
 // ParseDailyWriteCap reads a daily write cap as a form sends it: a whole
-// number from 0 to engine.MaxDailyWriteCap.
+// number from 0 to releases.MaxDailyWriteCap.
 func ParseDailyWriteCap(s string) (int, error) {
 	n, err := strconv.Atoi(strings.TrimSpace(s))
-	if err != nil || n < 0 || n > engine.MaxDailyWriteCap {
+	if err != nil || n < 0 || n > releases.MaxDailyWriteCap {
 		return 0, engine.Refuse(CodeDailyWriteCapInvalid, "dailyWriteCap")
 	}
 	return n, nil
@@ -277,7 +278,7 @@ func (e *Settings) SetSiteTimeZone(ctx context.Context, u engine.User, siteID, z
 	}
 	zone = strings.TrimSpace(zone)
 	if _, err := localtime.LoadZone(zone); err != nil {
-		return engine.Site{}, engine.Refuse(engine.CodeUnknownZone, "timeZone")
+		return engine.Site{}, engine.Refuse(releases.CodeUnknownZone, "timeZone")
 	}
 	return e.changeSite(ctx, u, siteID, expectedRev, "site.time_zone",
 		func(s *engine.Site) *string { return &s.TimeZone }, zone, e.store.SetSiteTimeZone)
@@ -424,21 +425,21 @@ func (e *Settings) changeSite(ctx context.Context, u engine.User, siteID string,
 
 // currentSettings reads the settings the person means to change and refuses
 // when they changed since the person saw them at expectedRev.
-func (e *Settings) currentSettings(ctx context.Context, siteID string, expectedRev int64) (engine.ScheduleSettings, error) {
+func (e *Settings) currentSettings(ctx context.Context, siteID string, expectedRev int64) (releases.ScheduleSettings, error) {
 	if _, err := e.store.Site(ctx, siteID); err != nil {
-		return engine.ScheduleSettings{}, err
+		return releases.ScheduleSettings{}, err
 	}
 	cur, err := e.store.ScheduleSettings(ctx, siteID)
 	if err != nil {
-		return engine.ScheduleSettings{}, err
+		return releases.ScheduleSettings{}, err
 	}
 	if cur.Rev != expectedRev {
-		return engine.ScheduleSettings{}, engine.Refuse(engine.CodeStale, "")
+		return releases.ScheduleSettings{}, engine.Refuse(engine.CodeStale, "")
 	}
 	return cur, nil
 }
 
-func (e *Settings) saveSettings(ctx context.Context, next engine.ScheduleSettings, expectedRev int64, audit engine.AuditEntry) error {
+func (e *Settings) saveSettings(ctx context.Context, next releases.ScheduleSettings, expectedRev int64, audit engine.AuditEntry) error {
 	err := e.store.SaveScheduleSettings(ctx, next, expectedRev, audit)
 	if errors.Is(err, engine.ErrConflict) {
 		return engine.Refuse(engine.CodeStale, "")
@@ -452,9 +453,9 @@ func (e *Settings) saveSettings(ctx context.Context, next engine.ScheduleSetting
 func checkReason(reason string) (string, error) {
 	reason = strings.TrimSpace(reason)
 	if reason == "" {
-		return "", engine.Refuse(engine.CodeReason, "reason") // the code of a denial without a reason
+		return "", engine.Refuse(releases.CodeReason, "reason") // the code of a denial without a reason
 	}
-	if !utf8.ValidString(reason) || utf8.RuneCountInString(reason) > engine.MaxReasonLength ||
+	if !utf8.ValidString(reason) || utf8.RuneCountInString(reason) > releases.MaxReasonLength ||
 		strings.IndexFunc(reason, breaksLine) >= 0 {
 		return "", engine.Refuse(CodeReasonInvalid, "reason")
 	}

@@ -23,9 +23,10 @@ import (
 	"studio/engine/identity"
 	"studio/engine/ids"
 	"studio/engine/localtime"
+	"studio/engine/model/release"
 	"studio/engine/policy"
 	"studio/engine/public"
-	"studio/engine/release"
+	"studio/engine/releases"
 )
 
 // ErrInstalled: the database holds a site or a person already.
@@ -226,7 +227,7 @@ func newSite(name, publicURL, zone, lang string, needURL bool) (engine.Site, err
 	}
 	zone = strings.TrimSpace(zone)
 	if _, err := localtime.LoadZone(zone); err != nil || zone == "" {
-		refused = append(refused, engine.Refuse(engine.CodeUnknownZone, "timeZone"))
+		refused = append(refused, engine.Refuse(releases.CodeUnknownZone, "timeZone"))
 	}
 	if !engine.ValidLanguage(lang) {
 		refused = append(refused, engine.Refuse("bad_language", "siteLang"))

@@ -11,6 +11,7 @@ import (
 	"studio/engine/fakeclock"
 	"studio/engine/identity"
 	"studio/engine/policy"
+	"studio/engine/releases"
 	"studio/engine/setup"
 	"studio/store"
 	"studio/store/storetest"
@@ -99,7 +100,7 @@ func TestFirstRunSetsUpTheSiteAndItsOwnerOnce(t *testing.T) {
 		got[e.Field] = e.Code
 	}
 	want := map[string]string{"siteName": setup.CodeBadSiteName, "publicUrl": setup.CodeBadPublicURL,
-		"timeZone": engine.CodeUnknownZone, "siteLang": "bad_language", "email": "bad_email", "name": "bad_name",
+		"timeZone": releases.CodeUnknownZone, "siteLang": "bad_language", "email": "bad_email", "name": "bad_name",
 		"password": identity.CodePasswordTooShort}
 	if len(got) != len(want) {
 		t.Fatalf("refusals %v, want one per field %v (err %v)", got, want, err)
@@ -121,7 +122,7 @@ func TestFirstRunSetsUpTheSiteAndItsOwnerOnce(t *testing.T) {
 	}{
 		{"siteName", func(in *setup.Input) { in.SiteName = "Haber\x00" }, setup.CodeBadSiteName},
 		{"publicUrl", func(in *setup.Input) { in.PublicURL = "https://news.example/?q=1" }, setup.CodeBadPublicURL},
-		{"timeZone", func(in *setup.Input) { in.TimeZone = "" }, engine.CodeUnknownZone},
+		{"timeZone", func(in *setup.Input) { in.TimeZone = "" }, releases.CodeUnknownZone},
 		{"password", func(in *setup.Input) { in.Password = "password123" }, identity.CodePasswordCommon},
 	} {
 		in := good()

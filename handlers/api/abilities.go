@@ -3,13 +3,12 @@ package api
 import (
 	"context"
 	"net/http"
-
-	"studio/engine"
+	"studio/engine/releases"
 )
 
 // releasesOut is rows with the caller's abilities, read in one call.
-func (h *Handler) releasesOut(ctx context.Context, siteID string, rows []engine.ReleaseRow) ([]releaseDoc, error) {
-	can, err := h.eng.ReleaseAbilities(ctx, userOf(ctx), siteID, rows)
+func (h *Handler) releasesOut(ctx context.Context, siteID string, rows []releases.ReleaseRow) ([]releaseDoc, error) {
+	can, err := h.releases.ReleaseAbilities(ctx, userOf(ctx), siteID, rows)
 	if err != nil {
 		return nil, err
 	}
@@ -23,15 +22,15 @@ func (h *Handler) releasesOut(ctx context.Context, siteID string, rows []engine.
 }
 
 // releaseOut is one release with the caller's abilities.
-func (h *Handler) releaseOut(ctx context.Context, row engine.ReleaseRow) (releaseDoc, error) {
-	can, err := h.eng.AbilitiesOfRelease(ctx, userOf(ctx), row)
+func (h *Handler) releaseOut(ctx context.Context, row releases.ReleaseRow) (releaseDoc, error) {
+	can, err := h.releases.AbilitiesOfRelease(ctx, userOf(ctx), row)
 	doc := releaseJSON(row.Release)
 	doc.Abilities = &can
 	return doc, err
 }
 
 // writeRelease answers one release with the caller's abilities.
-func (h *Handler) writeRelease(w http.ResponseWriter, ctx context.Context, status int, row engine.ReleaseRow) {
+func (h *Handler) writeRelease(w http.ResponseWriter, ctx context.Context, status int, row releases.ReleaseRow) {
 	out, err := h.releaseOut(ctx, row)
 	if err != nil {
 		h.fail(w, ctx, err)

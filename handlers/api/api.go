@@ -29,6 +29,8 @@ import (
 	"studio/engine/automations"
 	"studio/engine/calendar"
 	"studio/engine/gates"
+	"studio/engine/nodes"
+	"studio/engine/releases"
 	"studio/engine/scheduler"
 	"studio/engine/services"
 	"studio/engine/settings"
@@ -66,6 +68,8 @@ type Session func(ctx context.Context) (u engine.User, csrf string, err error)
 // Handler holds what the API needs.
 type Handler struct {
 	eng      *engine.Engine
+	nodes    *nodes.Nodes
+	releases *releases.Releases
 	cal      *calendar.Calendar
 	sched    *scheduler.Scheduler
 	set      *settings.Settings
@@ -83,7 +87,7 @@ type Handler struct {
 // New returns the API handlers. session may be nil: then only tokens
 // authenticate.
 func New(svc *services.Services, session Session, log *slog.Logger) *Handler {
-	return &Handler{eng: svc.Engine, cal: svc.Calendar, sched: svc.Scheduler, set: svc.Settings, gates: svc.Gates, identity: svc.Identity, aut: svc.Automations, session: session, log: log, crossOrigin: http.NewCrossOriginProtection()}
+	return &Handler{eng: svc.Engine, nodes: svc.Nodes, releases: svc.Releases, cal: svc.Calendar, sched: svc.Scheduler, set: svc.Settings, gates: svc.Gates, identity: svc.Identity, aut: svc.Automations, session: session, log: log, crossOrigin: http.NewCrossOriginProtection()}
 }
 
 type userKey struct{}
@@ -243,7 +247,7 @@ func (h *Handler) failIn(w http.ResponseWriter, ctx context.Context, err error, 
 	switch {
 	case e.Code == engine.CodeForbidden:
 		status = http.StatusForbidden
-	case e.ChangedElsewhere(), e.Code == engine.CodeSlugTaken: // another node has the address
+	case e.ChangedElsewhere(), e.Code == releases.CodeSlugTaken: // another node has the address
 		status = http.StatusConflict
 	case e.Field != "":
 		status = http.StatusBadRequest

@@ -7,7 +7,8 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"studio/engine"
-	"studio/engine/release"
+	"studio/engine/model/release"
+	"studio/engine/releases"
 )
 
 // approvalJSON is an approval request (§10.4) with the release it asks for,
@@ -28,19 +29,19 @@ type approvalJSON struct {
 	Items       []itemDiffJSON `json:"items,omitempty"`
 }
 
-func approvalOf(u engine.User, v engine.ApprovalView) approvalJSON {
+func approvalOf(u engine.User, v releases.ApprovalView) approvalJSON {
 	q := v.Request
 	return approvalJSON{ID: q.ID, ReleaseID: q.ReleaseID, Status: q.Status, StateHash: q.StateHash, ExecuteAt: q.ExecuteAt,
 		RequestedBy: q.RequestedBy, CreatedAt: q.CreatedAt, DecidedBy: q.DecidedBy, DecidedAt: q.DecidedAt, Reason: q.Reason,
-		CanDecide: engine.CanDecide(u, q), Release: releaseJSON(v.Release.Release)}
+		CanDecide: releases.CanDecide(u, q), Release: releaseJSON(v.Release.Release)}
 }
 
 // Approvals lists the site's requests waiting for a decision in
-// engine.WaitingOrder: the soonest due first, those without a time before.
+// releases.WaitingOrder: the soonest due first, those without a time before.
 func (h *Handler) Approvals(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	u := userOf(ctx)
-	list, err := h.eng.Approvals(ctx, u, chi.URLParam(r, "siteId"))
+	list, err := h.releases.Approvals(ctx, u, chi.URLParam(r, "siteId"))
 	if err != nil {
 		h.fail(w, ctx, err)
 		return
@@ -56,7 +57,7 @@ func (h *Handler) Approvals(w http.ResponseWriter, r *http.Request) {
 func (h *Handler) Approval(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	u := userOf(ctx)
-	v, err := h.eng.Approval(ctx, u, chi.URLParam(r, "siteId"), chi.URLParam(r, "approvalId"))
+	v, err := h.releases.Approval(ctx, u, chi.URLParam(r, "siteId"), chi.URLParam(r, "approvalId"))
 	if err != nil {
 		h.fail(w, ctx, err)
 		return
@@ -74,7 +75,7 @@ func (h *Handler) Approve(w http.ResponseWriter, r *http.Request) {
 	if !h.decodeOptional(w, r, &struct{}{}) {
 		return
 	}
-	row, err := h.eng.Approve(ctx, userOf(ctx), chi.URLParam(r, "siteId"), chi.URLParam(r, "approvalId"))
+	row, err := h.releases.Approve(ctx, userOf(ctx), chi.URLParam(r, "siteId"), chi.URLParam(r, "approvalId"))
 	if err != nil {
 		h.fail(w, ctx, err)
 		return
@@ -93,11 +94,11 @@ func (h *Handler) Deny(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	site, id, u := chi.URLParam(r, "siteId"), chi.URLParam(r, "approvalId"), userOf(ctx)
-	if err := h.eng.Deny(ctx, u, site, id, body.Reason); err != nil {
+	if err := h.releases.Deny(ctx, u, site, id, body.Reason); err != nil {
 		h.fail(w, ctx, err)
 		return
 	}
-	v, err := h.eng.Approval(ctx, u, site, id)
+	v, err := h.releases.Approval(ctx, u, site, id)
 	if err != nil {
 		h.fail(w, ctx, err)
 		return

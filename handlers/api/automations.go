@@ -9,8 +9,8 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"studio/engine"
-	"studio/engine/automation"
 	"studio/engine/automations"
+	"studio/engine/model/automation"
 	"studio/engine/policy"
 	"studio/locales"
 )
@@ -172,7 +172,7 @@ func automationOf(u engine.User, a automations.Automation, sitePaused bool) auto
 // sitePaused is whether the site's kill switch is on: what may be run now
 // depends on it.
 func (h *Handler) sitePaused(ctx context.Context, siteID string) (bool, error) {
-	s, err := h.eng.ScheduleSettings(ctx, userOf(ctx), siteID)
+	s, err := h.releases.ScheduleSettings(ctx, userOf(ctx), siteID)
 	return s.Paused, err
 }
 

@@ -11,7 +11,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"studio/engine/localtime"
-	"studio/engine/release"
+	"studio/engine/model/release"
 )
 
 // CodeBadFilter refuses a facet value the calendar does not know, or a

@@ -9,7 +9,9 @@ import (
 
 	"studio/engine"
 	"studio/engine/content"
-	"studio/engine/release"
+	"studio/engine/model/release"
+	"studio/engine/nodes"
+	"studio/engine/releases"
 )
 
 // nodeJSON is a page or an entry: its working copy (the latest version,
@@ -27,7 +29,7 @@ type nodeJSON struct {
 	// Author is who created the node (kept across versions).
 	Author *release.Actor `json:"author,omitempty"`
 	// Abilities are what the caller may do to it now (the engine's).
-	Abilities engine.NodeAbilities `json:"abilities"`
+	Abilities releases.NodeAbilities `json:"abilities"`
 }
 
 // heldJSON is the release that holds a node (§6.2): while it does, the
@@ -38,9 +40,9 @@ type heldJSON struct {
 	At        *time.Time    `json:"at,omitempty"`
 }
 
-func (h *Handler) nodeOf(ctx context.Context, d engine.NodeDetail) nodeJSON {
+func (h *Handler) nodeOf(ctx context.Context, d releases.NodeDetail) nodeJSON {
 	n := nodeJSON{ID: d.ID, Kind: d.Kind, Rev: d.Rev, Hash: d.Hash, Body: d.Body, UpdatedAt: d.UpdatedAt,
-		Abilities: h.eng.NodeAbilities(userOf(ctx), d)}
+		Abilities: h.releases.NodeAbilities(userOf(ctx), d)}
 	if d.Author.ID != "" {
 		a := d.Author
 		n.Author = &a
@@ -56,16 +58,16 @@ func (h *Handler) nodeOf(ctx context.Context, d engine.NodeDetail) nodeJSON {
 
 // Entries lists the site's articles; Pages its pages.
 func (h *Handler) Entries(w http.ResponseWriter, r *http.Request) {
-	h.nodes(w, r, release.KindContentEntry, "entries")
+	h.listNodes(w, r, release.KindContentEntry, "entries")
 }
 
 // Pages lists the site's pages.
 func (h *Handler) Pages(w http.ResponseWriter, r *http.Request) {
-	h.nodes(w, r, release.KindPage, "pages")
+	h.listNodes(w, r, release.KindPage, "pages")
 }
 
-func (h *Handler) nodes(w http.ResponseWriter, r *http.Request, kind release.NodeKind, name string) {
-	list, err := h.eng.Nodes(r.Context(), userOf(r.Context()), chi.URLParam(r, "siteId"))
+func (h *Handler) listNodes(w http.ResponseWriter, r *http.Request, kind release.NodeKind, name string) {
+	list, err := h.nodes.Nodes(r.Context(), userOf(r.Context()), chi.URLParam(r, "siteId"))
 	if err != nil {
 		h.fail(w, r.Context(), err)
 		return
@@ -96,14 +98,14 @@ func (h *Handler) node(w http.ResponseWriter, r *http.Request, kind release.Node
 
 // find reads the route's node; a node of another kind is not found here
 // (an article is not under …/pages).
-func (h *Handler) find(w http.ResponseWriter, r *http.Request, kind release.NodeKind) (engine.NodeDetail, bool) {
-	d, err := h.eng.Node(r.Context(), userOf(r.Context()), chi.URLParam(r, "siteId"), chi.URLParam(r, "nodeId"))
+func (h *Handler) find(w http.ResponseWriter, r *http.Request, kind release.NodeKind) (releases.NodeDetail, bool) {
+	d, err := h.nodes.Node(r.Context(), userOf(r.Context()), chi.URLParam(r, "siteId"), chi.URLParam(r, "nodeId"))
 	if err == nil && d.Kind != kind {
 		err = engine.ErrNotFound
 	}
 	if err != nil {
 		h.fail(w, r.Context(), err)
-		return engine.NodeDetail{}, false
+		return releases.NodeDetail{}, false
 	}
 	return d, true
 }
@@ -134,7 +136,7 @@ func (h *Handler) patch(w http.ResponseWriter, r *http.Request, kind release.Nod
 	if !h.decode(w, r, &body) {
 		return
 	}
-	p := engine.NodePatch{Title: body.Title, Slug: body.Slug, Summary: body.Summary, Text: body.Body, Lang: body.Lang, Status: body.Status}
+	p := nodes.NodePatch{Title: body.Title, Slug: body.Slug, Summary: body.Summary, Text: body.Body, Lang: body.Lang, Status: body.Status}
 	switch {
 	case body.ExpectedRev < 1:
 		h.badRequest(w, ctx, CodeBadRequest, "expectedRev")
@@ -147,7 +149,7 @@ func (h *Handler) patch(w http.ResponseWriter, r *http.Request, kind release.Nod
 	if !ok {
 		return
 	}
-	if _, err := h.eng.PatchNode(ctx, userOf(ctx), d.SiteID, d.ID, body.ExpectedRev, p); err != nil {
+	if _, err := h.nodes.PatchNode(ctx, userOf(ctx), d.SiteID, d.ID, body.ExpectedRev, p); err != nil {
 		h.fail(w, ctx, err)
 		return
 	}

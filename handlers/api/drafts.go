@@ -11,7 +11,8 @@ import (
 
 	"studio/engine"
 	"studio/engine/localtime"
-	"studio/engine/release"
+	"studio/engine/model/release"
+	"studio/engine/releases"
 )
 
 // Draft releases over the API (RFC §5.2 "(new) → draft", §6.1, §13 POST
@@ -59,7 +60,7 @@ func (h *Handler) CreateRelease(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	site := chi.URLParam(r, "siteId")
-	row, err := h.eng.CreateDraft(ctx, userOf(ctx), engine.DraftInput{SiteID: site, Title: body.Title,
+	row, err := h.releases.CreateDraft(ctx, userOf(ctx), releases.DraftInput{SiteID: site, Title: body.Title,
 		NodeIDs: body.NodeIDs, RemoveIDs: body.RemoveIDs, When: when})
 	if err != nil {
 		h.failDraft(w, ctx, err)
@@ -100,11 +101,11 @@ func (h *Handler) PatchRelease(w http.ResponseWriter, r *http.Request) {
 		h.badRequest(w, ctx, CodeOneReleaseChange, "removeItem")
 		return
 	}
-	h.changeDraft(w, r, body.Rev, func(ctx context.Context, u engine.User, site, id string, rev int64) (engine.ReleaseRow, error) {
+	h.changeDraft(w, r, body.Rev, func(ctx context.Context, u engine.User, site, id string, rev int64) (releases.ReleaseRow, error) {
 		if body.Title != nil {
-			return h.eng.RenameRelease(ctx, u, site, id, rev, *body.Title)
+			return h.releases.RenameRelease(ctx, u, site, id, rev, *body.Title)
 		}
-		return h.eng.RemoveItem(ctx, u, site, id, rev, *body.RemoveItem)
+		return h.releases.RemoveItem(ctx, u, site, id, rev, *body.RemoveItem)
 	})
 }
 
@@ -132,15 +133,15 @@ func (h *Handler) AddReleaseItems(w http.ResponseWriter, r *http.Request) {
 		h.badRequest(w, ctx, release.CodeNoItems, "nodeIds")
 		return
 	}
-	h.changeDraft(w, r, body.Rev, func(ctx context.Context, u engine.User, site, id string, rev int64) (engine.ReleaseRow, error) {
-		return h.eng.AddToDraft(ctx, u, site, id, rev, body.NodeIDs, body.RemoveIDs)
+	h.changeDraft(w, r, body.Rev, func(ctx context.Context, u engine.User, site, id string, rev int64) (releases.ReleaseRow, error) {
+		return h.releases.AddToDraft(ctx, u, site, id, rev, body.NodeIDs, body.RemoveIDs)
 	})
 }
 
 // changeDraft runs one change of a draft at rev and answers the release,
 // or the refusal in the words of a draft.
 func (h *Handler) changeDraft(w http.ResponseWriter, r *http.Request, rev int64,
-	fn func(context.Context, engine.User, string, string, int64) (engine.ReleaseRow, error)) {
+	fn func(context.Context, engine.User, string, string, int64) (releases.ReleaseRow, error)) {
 	ctx := r.Context()
 	row, err := fn(ctx, userOf(ctx), chi.URLParam(r, "siteId"), chi.URLParam(r, "releaseId"), rev)
 	if err != nil {
@@ -211,10 +212,10 @@ func (h *Handler) ScheduleRelease(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if body.Date != "" || body.Time != "" {
-		when = &engine.WhenInput{Date: body.Date, Clock: body.Time}
+		when = &releases.WhenInput{Date: body.Date, Clock: body.Time}
 	}
 	u, site := userOf(ctx), chi.URLParam(r, "siteId")
-	row, err := h.eng.ScheduleReleaseWhen(ctx, u, site, chi.URLParam(r, "releaseId"), body.Rev, when)
+	row, err := h.releases.ScheduleReleaseWhen(ctx, u, site, chi.URLParam(r, "releaseId"), body.Rev, when)
 	if err != nil {
 		h.failDraft(w, ctx, err)
 		return
@@ -229,7 +230,7 @@ func (h *Handler) ScheduleRelease(w http.ResponseWriter, r *http.Request) {
 
 // scheduleOut is §12 schedule_release's answer: the release, "scheduled"
 // or "approval-pending" with the waiting request's id.
-func (h *Handler) scheduleOut(ctx context.Context, u engine.User, row engine.ReleaseRow) (scheduleJSON, error) {
+func (h *Handler) scheduleOut(ctx context.Context, u engine.User, row releases.ReleaseRow) (scheduleJSON, error) {
 	rel, err := h.releaseOut(ctx, row)
 	if err != nil {
 		return scheduleJSON{}, err
@@ -237,7 +238,7 @@ func (h *Handler) scheduleOut(ctx context.Context, u engine.User, row engine.Rel
 	out := scheduleJSON{Release: rel, Status: statusScheduled}
 	if row.State == release.StateAwaitingApproval {
 		out.Status = statusApprovalPending
-		waiting, err := h.eng.WaitingRequestsOf(ctx, u, row.SiteID, []string{row.ID})
+		waiting, err := h.releases.WaitingRequestsOf(ctx, u, row.SiteID, []string{row.ID})
 		if err != nil {
 			return scheduleJSON{}, err
 		}
@@ -267,7 +268,7 @@ func (h *Handler) Repin(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	site, id := chi.URLParam(r, "siteId"), chi.URLParam(r, "releaseId")
-	cur, err := h.eng.Release(ctx, userOf(ctx), site, id)
+	cur, err := h.releases.Release(ctx, userOf(ctx), site, id)
 	if err != nil {
 		h.fail(w, ctx, err)
 		return
@@ -275,7 +276,7 @@ func (h *Handler) Repin(w http.ResponseWriter, r *http.Request) {
 	// The state picks the use case; each checks the state again at rev, so
 	// a release that moves on meanwhile is refused, never mixed up.
 	if cur.State != release.StateDraft {
-		h.resolve(w, r, body, h.eng.Repin)
+		h.resolve(w, r, body, h.releases.Repin)
 		return
 	}
 	switch { // a draft has no time to give
@@ -286,8 +287,8 @@ func (h *Handler) Repin(w http.ResponseWriter, r *http.Request) {
 		h.badRequest(w, ctx, CodeBadRequest, "time")
 		return
 	}
-	h.changeDraft(w, r, body.Rev, func(ctx context.Context, u engine.User, site, id string, rev int64) (engine.ReleaseRow, error) {
-		return h.eng.RepinDraft(ctx, u, site, id, rev)
+	h.changeDraft(w, r, body.Rev, func(ctx context.Context, u engine.User, site, id string, rev int64) (releases.ReleaseRow, error) {
+		return h.releases.RepinDraft(ctx, u, site, id, rev)
 	})
 }
 
@@ -304,12 +305,12 @@ func (h *Handler) Rebase(w http.ResponseWriter, r *http.Request) {
 		h.badRequest(w, ctx, CodeBadRequest, "rev")
 		return
 	}
-	h.resolve(w, r, body, h.eng.Rebase)
+	h.resolve(w, r, body, h.releases.Rebase)
 }
 
 // resolve runs a conflict's re-pin or re-base and answers the release.
 func (h *Handler) resolve(w http.ResponseWriter, r *http.Request, body whenBody,
-	fn func(context.Context, engine.User, string, string, int64, string, string) (engine.ReleaseRow, error)) {
+	fn func(context.Context, engine.User, string, string, int64, string, string) (releases.ReleaseRow, error)) {
 	ctx := r.Context()
 	row, err := fn(ctx, userOf(ctx), chi.URLParam(r, "siteId"), chi.URLParam(r, "releaseId"), body.Rev, body.Date, body.Time)
 	if err != nil {
@@ -320,11 +321,11 @@ func (h *Handler) resolve(w http.ResponseWriter, r *http.Request, body whenBody,
 }
 
 // CodeBadWhen refuses a when that is none of §12's three forms.
-const CodeBadWhen = engine.CodeBadWhen
+const CodeBadWhen = releases.CodeBadWhen
 
 // parseWhen is ParseWhen answering its refusal itself (400 on the field);
 // false when the value will not do. The engine checks the time itself.
-func (h *Handler) parseWhen(w http.ResponseWriter, r *http.Request, raw json.RawMessage) (*engine.WhenInput, bool) {
+func (h *Handler) parseWhen(w http.ResponseWriter, r *http.Request, raw json.RawMessage) (*releases.WhenInput, bool) {
 	in, err := ParseWhen(raw)
 	if err != nil {
 		h.badRequest(w, r.Context(), err.Code, err.Field)
@@ -338,7 +339,7 @@ func (h *Handler) parseWhen(w http.ResponseWriter, r *http.Request, raw json.Raw
 // A when that is none of them is refused with the field it fails on
 // (bad_when, bad_instant, unknown_zone, bad_wall), as the API and MCP both
 // answer it.
-func ParseWhen(raw json.RawMessage) (*engine.WhenInput, *engine.Error) {
+func ParseWhen(raw json.RawMessage) (*releases.WhenInput, *engine.Error) {
 	if len(raw) == 0 || string(raw) == "null" {
 		return nil, nil
 	}
@@ -347,7 +348,7 @@ func ParseWhen(raw json.RawMessage) (*engine.WhenInput, *engine.Error) {
 		if word != "on-approval" {
 			return nil, engine.Refuse(CodeBadWhen, "when")
 		}
-		return &engine.WhenInput{OnApproval: true}, nil
+		return &releases.WhenInput{OnApproval: true}, nil
 	}
 	var v struct {
 		At        *string `json:"at"`
@@ -364,12 +365,12 @@ func ParseWhen(raw json.RawMessage) (*engine.WhenInput, *engine.Error) {
 		if err != nil {
 			return nil, engine.Refuse(CodeBadInstant, "at")
 		}
-		return &engine.WhenInput{At: &at}, nil
+		return &releases.WhenInput{At: &at}, nil
 	}
-	in := &engine.WhenInput{LocalTime: *v.LocalTime}
+	in := &releases.WhenInput{LocalTime: *v.LocalTime}
 	if v.TimeZone != nil {
 		if *v.TimeZone == "" {
-			return nil, engine.Refuse(engine.CodeUnknownZone, "timeZone")
+			return nil, engine.Refuse(releases.CodeUnknownZone, "timeZone")
 		}
 		in.TimeZone = *v.TimeZone
 	}

@@ -8,7 +8,8 @@ import (
 	"time"
 
 	"studio/engine"
-	"studio/engine/release"
+	"studio/engine/model/release"
+	"studio/engine/releases"
 	"studio/engine/scheduler"
 	"studio/locales"
 )
@@ -72,7 +73,7 @@ func (h *Handler) Instance(w http.ResponseWriter, r *http.Request) {
 		"limits": map[string]any{
 			"maxItems":           release.MaxItems,
 			"horizonDays":        int(release.MaxHorizon / (24 * time.Hour)),
-			"requestHorizonDays": int(engine.RequestHorizon / (24 * time.Hour)),
+			"requestHorizonDays": int(releases.RequestHorizon / (24 * time.Hour)),
 			"lateMinutes":        int(release.LateLimit / time.Minute),
 		},
 	}}})

@@ -10,6 +10,7 @@ import (
 
 	"studio/engine"
 	"studio/engine/localtime"
+	"studio/engine/releases"
 	"studio/handlers/refusal"
 	"studio/locales"
 )
@@ -22,11 +23,11 @@ func TestAPISaysRefusalsAsTheRenderer(t *testing.T) {
 	when := time.Date(2026, 11, 2, 6, 0, 0, 0, time.UTC)
 	refusals := []*engine.Error{
 		{Code: engine.CodeStale},
-		{Code: engine.CodeUnknownZone, Field: "timeZone"},
+		{Code: releases.CodeUnknownZone, Field: "timeZone"},
 		{Code: engine.CodeScheduledLocked, Args: map[string]any{"When": when}},
 		{Code: engine.CodeScheduledLocked, Args: map[string]any{"Title": "Sonbahar", "Release": "rel_X", "When": when}},
-		{Code: engine.CodeTooManyReleases, Args: map[string]any{"Count": 200}},
-		{Code: engine.CodeNodeDeleted, Args: map[string]any{"Node": "ent_a", "Title": "Sonbahar"}},
+		{Code: releases.CodeTooManyReleases, Args: map[string]any{"Count": 200}},
+		{Code: releases.CodeNodeDeleted, Args: map[string]any{"Node": "ent_a", "Title": "Sonbahar"}},
 	}
 	site := engine.Site{ID: "site_x", TimeZone: "Europe/Istanbul"}
 	loc, err := localtime.LoadZone(site.TimeZone)

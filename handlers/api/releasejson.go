@@ -4,7 +4,8 @@ import (
 	"time"
 
 	"studio/engine"
-	"studio/engine/release"
+	"studio/engine/model/release"
+	"studio/engine/releases"
 )
 
 // The API answers every release in RFC §4.2's shape (release.schema.json,
@@ -35,7 +36,7 @@ type releaseDoc struct {
 	Metadata      map[string]string `json:"metadata,omitempty"`
 	// Abilities, outside §4.2, say what the caller may do to it now (the
 	// engine's flags Studio draws its buttons from).
-	Abilities *engine.ReleaseAbilities `json:"abilities,omitempty"`
+	Abilities *releases.ReleaseAbilities `json:"abilities,omitempty"`
 }
 
 // whenDoc is §4.2 when: {kind "at", at, timeZone, localTime?} or
@@ -195,7 +196,7 @@ func lateness(s *int64) *int64 {
 // releaseViewJSON is §12's ReleaseView (GET …/releases/{id}): the §4.2
 // release with its items named, what the closure added, the nodes it
 // locks and the request waiting on it. The per-person abilities and the
-// overlaps are one field each here, filled from engine.ReleaseView.
+// overlaps are one field each here, filled from releases.ReleaseView.
 type releaseViewJSON struct {
 	releaseDoc
 	Items        []viewItemJSON         `json:"items"` // the release's items, named
@@ -230,7 +231,7 @@ type requestJSON struct {
 	CreatedAt   time.Time     `json:"createdAt"`
 }
 
-func releaseViewOf(v engine.ReleaseView) releaseViewJSON {
+func releaseViewOf(v releases.ReleaseView) releaseViewJSON {
 	out := releaseViewJSON{releaseDoc: releaseJSON(v.Release.Release), Items: make([]viewItemJSON, 0, len(v.Items)),
 		ClosureAdded: v.ClosureAdded, LockedNodes: v.LockedNodes, Overlaps: make([]overlapJSON, 0, len(v.Overlaps))}
 	out.Abilities = &v.Abilities

@@ -7,7 +7,8 @@ import (
 	"time"
 
 	"studio/engine"
-	"studio/engine/release"
+	"studio/engine/model/release"
+	"studio/engine/releases"
 	"studio/handlers/api/schema"
 )
 
@@ -89,7 +90,7 @@ func TestReleaseJSONEveryStateValidates(t *testing.T) {
 			r.Outcome = &release.Outcome{Kind: "failed", At: at, RunID: "run_51BQW6G4D5JP97RJ00GG", Code: "dependency_missing", Message: "ast_Chart1"}
 		}),
 		"failed on a taken address": with(base(release.StateFailed), func(r *release.Release) {
-			r.Outcome = &release.Outcome{Kind: "failed", At: at, RunID: "run_51BQW6G4D5JP97RJ00GG", Code: engine.CodeSlugTaken, Message: "/posts/welcome"}
+			r.Outcome = &release.Outcome{Kind: "failed", At: at, RunID: "run_51BQW6G4D5JP97RJ00GG", Code: releases.CodeSlugTaken, Message: "/posts/welcome"}
 		}),
 		"canceled by a person": with(base(release.StateCanceled), func(r *release.Release) {
 			r.Outcome = &release.Outcome{Kind: "canceled", At: at, By: &editor}

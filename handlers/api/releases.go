@@ -11,7 +11,8 @@ import (
 
 	"studio/engine"
 	"studio/engine/content"
-	"studio/engine/release"
+	"studio/engine/model/release"
+	"studio/engine/releases"
 )
 
 // Releases lists a site's releases timed in [from, to) (RFC 3339; default
@@ -21,7 +22,7 @@ import (
 // ?state= one state; the answer carries nextCursor while more follow.
 func (h *Handler) Releases(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	q := engine.ReleaseListQuery{SiteID: chi.URLParam(r, "siteId"), State: release.State(r.URL.Query().Get("state")),
+	q := releases.ReleaseListQuery{SiteID: chi.URLParam(r, "siteId"), State: release.State(r.URL.Query().Get("state")),
 		Cursor: r.URL.Query().Get("cursor")}
 	for name, dst := range map[string]*time.Time{"from": &q.From, "to": &q.To} {
 		if v := r.URL.Query().Get(name); v != "" {
@@ -36,12 +37,12 @@ func (h *Handler) Releases(w http.ResponseWriter, r *http.Request) {
 	if v := r.URL.Query().Get("limit"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 {
-			h.badRequest(w, ctx, engine.CodeBadReleaseLimit, "limit")
+			h.badRequest(w, ctx, releases.CodeBadReleaseLimit, "limit")
 			return
 		}
 		q.Limit = n
 	}
-	page, err := h.eng.ReleaseList(ctx, userOf(ctx), q)
+	page, err := h.releases.ReleaseList(ctx, userOf(ctx), q)
 	if err != nil {
 		h.fail(w, ctx, err)
 		return
@@ -69,7 +70,7 @@ func (h *Handler) Release(w http.ResponseWriter, r *http.Request) {
 // ReleaseView, with status.
 func (h *Handler) answerView(w http.ResponseWriter, r *http.Request, status int, id string) {
 	ctx := r.Context()
-	v, err := h.eng.ReleaseView(ctx, userOf(ctx), chi.URLParam(r, "siteId"), id)
+	v, err := h.releases.ReleaseView(ctx, userOf(ctx), chi.URLParam(r, "siteId"), id)
 	if err != nil {
 		h.fail(w, ctx, err)
 		return
@@ -80,7 +81,7 @@ func (h *Handler) answerView(w http.ResponseWriter, r *http.Request, status int,
 // answerRelease answers the release id of the request's site as it is now,
 // in the §4.2 shape: what every change of a release answers.
 func (h *Handler) answerRelease(w http.ResponseWriter, r *http.Request, id string) {
-	row, err := h.eng.Release(r.Context(), userOf(r.Context()), chi.URLParam(r, "siteId"), id)
+	row, err := h.releases.Release(r.Context(), userOf(r.Context()), chi.URLParam(r, "siteId"), id)
 	if err != nil {
 		h.fail(w, r.Context(), err)
 		return
@@ -95,11 +96,11 @@ type revBody struct {
 
 // Unschedule turns a release back into a draft; body {"rev": n}.
 func (h *Handler) Unschedule(w http.ResponseWriter, r *http.Request) {
-	h.change(w, r, h.eng.Unschedule)
+	h.change(w, r, h.releases.Unschedule)
 }
 
 // Cancel ends a release without publishing; body {"rev": n}.
-func (h *Handler) Cancel(w http.ResponseWriter, r *http.Request) { h.change(w, r, h.eng.Cancel) }
+func (h *Handler) Cancel(w http.ResponseWriter, r *http.Request) { h.change(w, r, h.releases.Cancel) }
 
 // PublishNow runs a missed, expired or scheduled release now, as the
 // caller (§8.6, §13); body {"rev": n}.
@@ -164,7 +165,7 @@ func (h *Handler) Reschedule(w http.ResponseWriter, r *http.Request) {
 		h.badRequest(w, ctx, CodeBadWhen, "when")
 		return
 	}
-	var when *engine.WhenInput
+	var when *releases.WhenInput
 	switch {
 	case len(body.When) > 0:
 		var ok bool
@@ -177,11 +178,11 @@ func (h *Handler) Reschedule(w http.ResponseWriter, r *http.Request) {
 			h.badRequest(w, ctx, CodeBadInstant, "at")
 			return
 		}
-		when = &engine.WhenInput{At: &at}
+		when = &releases.WhenInput{At: &at}
 	default:
-		when = &engine.WhenInput{Date: body.Date, Clock: body.Time}
+		when = &releases.WhenInput{Date: body.Date, Clock: body.Time}
 	}
-	row, err := h.eng.Reschedule(ctx, userOf(ctx), chi.URLParam(r, "siteId"), chi.URLParam(r, "releaseId"), body.Rev, *when)
+	row, err := h.releases.Reschedule(ctx, userOf(ctx), chi.URLParam(r, "siteId"), chi.URLParam(r, "releaseId"), body.Rev, *when)
 	if err != nil {
 		h.fail(w, ctx, err)
 		return
@@ -197,7 +198,7 @@ func (h *Handler) Reschedule(w http.ResponseWriter, r *http.Request) {
 // target, as Studio's conflict page shows them.
 func (h *Handler) Diff(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	d, err := h.eng.ReleaseDiffs(ctx, userOf(ctx), chi.URLParam(r, "siteId"), chi.URLParam(r, "releaseId"))
+	d, err := h.releases.ReleaseDiffs(ctx, userOf(ctx), chi.URLParam(r, "siteId"), chi.URLParam(r, "releaseId"))
 	if err != nil {
 		h.fail(w, ctx, err)
 		return
@@ -248,11 +249,11 @@ type rebaseJSON struct {
 	Reason   string `json:"reason,omitempty"`
 }
 
-func rebaseOf(c engine.RebaseCheck) rebaseJSON {
+func rebaseOf(c releases.RebaseCheck) rebaseJSON {
 	return rebaseJSON{Possible: c.Possible, NodeID: c.NodeID, Reason: c.Reason}
 }
 
-func conflictOf(n engine.ConflictNode) *conflictJSON {
+func conflictOf(n releases.ConflictNode) *conflictJSON {
 	c := &conflictJSON{Live: n.Live, Working: n.Working, Fields: []threeWayJSON{}, ToLive: lines(n.BaseToLive),
 		ToTarget: lines(n.BaseToTarget), Rebase: rebaseOf(n.Rebase)}
 	live, target := n.BaseToLive.Fields(), n.BaseToTarget.Fields()
@@ -262,7 +263,7 @@ func conflictOf(n engine.ConflictNode) *conflictJSON {
 	return c
 }
 
-func lines(d engine.ItemDiff) []diffLineJSON {
+func lines(d releases.ItemDiff) []diffLineJSON {
 	out := []diffLineJSON{}
 	for _, l := range d.Text() {
 		out = append(out, diffLineJSON{diffOps[l.Op], l.Text})
@@ -304,7 +305,7 @@ type diffLineJSON struct {
 
 var diffOps = map[byte]string{' ': "same", '-': "removed", '+': "added"}
 
-func itemDiffs(items []engine.ItemDiff) []itemDiffJSON {
+func itemDiffs(items []releases.ItemDiff) []itemDiffJSON {
 	out := make([]itemDiffJSON, 0, len(items))
 	for _, d := range items {
 		it := itemDiffJSON{Item: d.Item, Fields: []fieldDiffJSON{}, Body: []diffLineJSON{}}

@@ -6,8 +6,8 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
-	"studio/engine"
-	"studio/engine/release"
+	"studio/engine/model/release"
+	"studio/engine/releases"
 	"studio/engine/settings"
 )
 
@@ -29,7 +29,7 @@ type settingsJSON struct {
 
 // ScheduleSettings answers the site's schedule settings.
 func (h *Handler) ScheduleSettings(w http.ResponseWriter, r *http.Request) {
-	set, err := h.eng.ScheduleSettings(r.Context(), userOf(r.Context()), chi.URLParam(r, "siteId"))
+	set, err := h.releases.ScheduleSettings(r.Context(), userOf(r.Context()), chi.URLParam(r, "siteId"))
 	if err != nil {
 		h.fail(w, r.Context(), err)
 		return
@@ -37,7 +37,7 @@ func (h *Handler) ScheduleSettings(w http.ResponseWriter, r *http.Request) {
 	h.answerSettings(w, r, set)
 }
 
-func (h *Handler) answerSettings(w http.ResponseWriter, r *http.Request, set engine.ScheduleSettings) {
+func (h *Handler) answerSettings(w http.ResponseWriter, r *http.Request, set releases.ScheduleSettings) {
 	used, err := h.set.DailyWriteUse(r.Context(), set.SiteID)
 	if err != nil {
 		h.fail(w, r.Context(), err)

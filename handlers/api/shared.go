@@ -6,6 +6,7 @@ import (
 	"studio/engine"
 	"studio/engine/automations"
 	"studio/engine/gates"
+	"studio/engine/releases"
 )
 
 // The JSON shapes below are the API's, shared with the MCP surface
@@ -14,16 +15,16 @@ import (
 
 // ReleasesJSON is a list of releases as GET …/releases answers it: the
 // §4.2 release with u's abilities on each.
-func ReleasesJSON(ctx context.Context, eng *engine.Engine, u engine.User, siteID string, rows []engine.ReleaseRow) (any, error) {
-	h := &Handler{eng: eng}
+func ReleasesJSON(ctx context.Context, rel *releases.Releases, u engine.User, siteID string, rows []releases.ReleaseRow) (any, error) {
+	h := &Handler{eng: rel.Engine, releases: rel}
 	return h.releasesOut(context.WithValue(ctx, userKey{}, u), siteID, rows)
 }
 
 // ReleaseJSON is one release as GET …/releases lists it, with u's
 // abilities.
-func ReleaseJSON(ctx context.Context, eng *engine.Engine, u engine.User, row engine.ReleaseRow) (any, error) {
-	h := &Handler{eng: eng}
-	out, err := h.releasesOut(context.WithValue(ctx, userKey{}, u), row.SiteID, []engine.ReleaseRow{row})
+func ReleaseJSON(ctx context.Context, rel *releases.Releases, u engine.User, row releases.ReleaseRow) (any, error) {
+	h := &Handler{eng: rel.Engine, releases: rel}
+	out, err := h.releasesOut(context.WithValue(ctx, userKey{}, u), row.SiteID, []releases.ReleaseRow{row})
 	if err != nil {
 		return nil, err
 	}
@@ -33,21 +34,21 @@ func ReleaseJSON(ctx context.Context, eng *engine.Engine, u engine.User, row eng
 // ScheduleJSON is §12 schedule_release's and reschedule's answer, as POST
 // …/schedule answers it: {release, status: "scheduled" |
 // "approval-pending", approvalId?}.
-func ScheduleJSON(ctx context.Context, eng *engine.Engine, u engine.User, row engine.ReleaseRow) (any, error) {
-	h := &Handler{eng: eng}
+func ScheduleJSON(ctx context.Context, rel *releases.Releases, u engine.User, row releases.ReleaseRow) (any, error) {
+	h := &Handler{eng: rel.Engine, releases: rel}
 	return h.scheduleOut(context.WithValue(ctx, userKey{}, u), u, row)
 }
 
 // GateJSON is a gate change's answer as POST …/gates answers it (§12
 // set_embargo, lift_embargo, schedule_unpublish): {node, release?, status,
 // approvalId?}.
-func GateJSON(ctx context.Context, eng *engine.Engine, u engine.User, res gates.GateResult) (any, error) {
-	h := &Handler{eng: eng}
+func GateJSON(ctx context.Context, rel *releases.Releases, u engine.User, res gates.GateResult) (any, error) {
+	h := &Handler{eng: rel.Engine, releases: rel}
 	return h.answerGate(context.WithValue(ctx, userKey{}, u), res)
 }
 
 // ReleaseViewJSON is §12's ReleaseView as GET …/releases/{id} answers it.
-func ReleaseViewJSON(v engine.ReleaseView) any { return releaseViewOf(v) }
+func ReleaseViewJSON(v releases.ReleaseView) any { return releaseViewOf(v) }
 
 // AutomationJSON is an automation as GET …/automations answers it (§4.3;
 // never a key's secret), with what u may do with it.
@@ -60,8 +61,8 @@ func RunJSON(r automations.Run) any { return runOf(r) }
 
 // NodeJSON is a page or an entry as GET …/entries/{id} answers it: the
 // working copy, the live version, the rev and the hold.
-func NodeJSON(ctx context.Context, eng *engine.Engine, u engine.User, d engine.NodeDetail) any {
-	h := &Handler{eng: eng}
+func NodeJSON(ctx context.Context, rel *releases.Releases, u engine.User, d releases.NodeDetail) any {
+	h := &Handler{eng: rel.Engine, releases: rel}
 	return h.nodeOf(context.WithValue(ctx, userKey{}, u), d)
 }
 

@@ -35,6 +35,8 @@ import (
 	"studio/engine/gates"
 	"studio/engine/jobs"
 	"studio/engine/localtime"
+	"studio/engine/nodes"
+	"studio/engine/releases"
 	"studio/engine/services"
 	"studio/handlers/refusal"
 	"studio/locales"
@@ -65,15 +67,17 @@ const CodeBadRequest = "bad_request"
 
 // Handler is the /mcp endpoint.
 type Handler struct {
-	eng    *engine.Engine
-	cal    *calendar.Calendar
-	aut    *automations.Automations
-	gates  *gates.Gates
-	jobs   *jobs.Jobs
-	keys   Keys
-	log    *slog.Logger
-	server *sdk.Server
-	http   http.Handler
+	eng      *engine.Engine
+	nodes    *nodes.Nodes
+	releases *releases.Releases
+	cal      *calendar.Calendar
+	aut      *automations.Automations
+	gates    *gates.Gates
+	jobs     *jobs.Jobs
+	keys     Keys
+	log      *slog.Logger
+	server   *sdk.Server
+	http     http.Handler
 	// sessions are the open MCP sessions: their keys, last use and taint.
 	sessions *sessionBook
 	// crossOrigin refuses what a browser says another origin sent, for
@@ -83,7 +87,7 @@ type Handler struct {
 
 // New builds the MCP server with its tools and its HTTP handler.
 func New(svc *services.Services, keys Keys, log *slog.Logger) *Handler {
-	h := &Handler{eng: svc.Engine, cal: svc.Calendar, aut: svc.Automations, gates: svc.Gates, jobs: svc.Jobs, keys: keys, log: log,
+	h := &Handler{eng: svc.Engine, nodes: svc.Nodes, releases: svc.Releases, cal: svc.Calendar, aut: svc.Automations, gates: svc.Gates, jobs: svc.Jobs, keys: keys, log: log,
 		crossOrigin: http.NewCrossOriginProtection(), sessions: newSessionBook(time.Now)}
 	h.server = sdk.NewServer(&sdk.Implementation{Name: "studio", Version: "1"},
 		&sdk.ServerOptions{Instructions: Instructions, Logger: log})

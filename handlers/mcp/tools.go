@@ -8,11 +8,12 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"studio/engine"
-	"studio/engine/automation"
 	"studio/engine/automations"
 	"studio/engine/calendar"
+	"studio/engine/model/automation"
+	"studio/engine/model/release"
 	"studio/engine/policy"
-	"studio/engine/release"
+	"studio/engine/releases"
 	"studio/handlers/api"
 	"studio/locales"
 )
@@ -193,7 +194,7 @@ func listReleasesSchema() *jsonschema.Schema {
 		states[i] = string(st)
 	}
 	s.Properties["state"].Enum = enum(states)
-	lo, hi := 1.0, float64(engine.ReleaseListMax)
+	lo, hi := 1.0, float64(releases.ReleaseListMax)
 	s.Properties["limit"].Minimum, s.Properties["limit"].Maximum = &lo, &hi
 	return s
 }
@@ -309,12 +310,12 @@ func (h *Handler) addTools() {
 		})
 	tool(h, "list_releases", "A site's releases timed from now for 400 days and the open ones without a time, in time order, at most 50 a page.",
 		func(c *call, in ListReleasesInput) (any, error) {
-			page, err := h.eng.ReleaseList(c.ctx, c.u, engine.ReleaseListQuery{SiteID: c.site.ID, State: release.State(in.State),
+			page, err := h.releases.ReleaseList(c.ctx, c.u, releases.ReleaseListQuery{SiteID: c.site.ID, State: release.State(in.State),
 				Cursor: in.Cursor, Limit: in.Limit})
 			if err != nil {
 				return nil, err
 			}
-			out, err := api.ReleasesJSON(c.ctx, h.eng, c.u, c.site.ID, page.Releases)
+			out, err := api.ReleasesJSON(c.ctx, h.releases, c.u, c.site.ID, page.Releases)
 			body := map[string]any{"releases": out}
 			if page.NextCursor != "" {
 				body["nextCursor"] = page.NextCursor
@@ -323,7 +324,7 @@ func (h *Handler) addTools() {
 		}, listReleasesSchema())
 	tool(h, "get_release", "One release as a ReleaseView: its items with titles and paths, closureAdded, overlaps, lockedNodes and the waiting request.",
 		func(c *call, in GetReleaseInput) (any, error) {
-			v, err := h.eng.ReleaseView(c.ctx, c.u, c.site.ID, in.ReleaseID)
+			v, err := h.releases.ReleaseView(c.ctx, c.u, c.site.ID, in.ReleaseID)
 			if err != nil {
 				return nil, err
 			}
@@ -335,7 +336,7 @@ func (h *Handler) addTools() {
 			if err != nil {
 				return nil, err
 			}
-			settings, err := h.eng.ScheduleSettings(c.ctx, c.u, c.site.ID)
+			settings, err := h.releases.ScheduleSettings(c.ctx, c.u, c.site.ID)
 			if err != nil {
 				return nil, err
 			}
@@ -414,7 +415,7 @@ func (h *Handler) addTools() {
 				return nil, err
 			}
 			c.site.ID = a.SiteID
-			settings, err := h.eng.ScheduleSettings(c.ctx, c.u, a.SiteID)
+			settings, err := h.releases.ScheduleSettings(c.ctx, c.u, a.SiteID)
 			if err != nil {
 				return nil, err
 			}
@@ -422,27 +423,27 @@ func (h *Handler) addTools() {
 		}, pauseSchema())
 	tool(h, "list_content", "A site's pages and entries: each working copy with its rev, the live version and the release holding it.",
 		func(c *call, _ SiteInput) (any, error) {
-			list, err := h.eng.Nodes(c.ctx, c.u, c.site.ID)
+			list, err := h.nodes.Nodes(c.ctx, c.u, c.site.ID)
 			if err != nil {
 				return nil, err
 			}
 			out := []any{}
 			for _, d := range list {
 				if d.Kind == release.KindContentEntry || d.Kind == release.KindPage {
-					out = append(out, api.NodeJSON(c.ctx, h.eng, c.u, d))
+					out = append(out, api.NodeJSON(c.ctx, h.releases, c.u, d))
 				}
 			}
 			return map[string]any{"content": out}, nil
 		})
 	tool(h, "get_content", "One page or entry: its working copy with its rev, the live version and the release holding it.",
 		func(c *call, in GetContentInput) (any, error) {
-			d, err := h.eng.Node(c.ctx, c.u, c.site.ID, in.NodeID)
+			d, err := h.nodes.Node(c.ctx, c.u, c.site.ID, in.NodeID)
 			if err == nil && d.Kind != release.KindContentEntry && d.Kind != release.KindPage {
 				err = engine.ErrNotFound
 			}
 			if err != nil {
 				return nil, err
 			}
-			return api.NodeJSON(c.ctx, h.eng, c.u, d), nil
+			return api.NodeJSON(c.ctx, h.releases, c.u, d), nil
 		})
 }

@@ -8,10 +8,12 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"studio/engine"
-	"studio/engine/automation"
 	"studio/engine/content"
 	"studio/engine/gates"
-	"studio/engine/release"
+	"studio/engine/model/automation"
+	"studio/engine/model/release"
+	"studio/engine/nodes"
+	"studio/engine/releases"
 	"studio/handlers/api"
 )
 
@@ -37,7 +39,7 @@ func proposeSchema() *jsonschema.Schema {
 	s := schemaOf[ProposeReleaseInput]("propose_release")
 	lo, hi := 1, 100
 	s.Properties["nodeIds"].MinItems, s.Properties["nodeIds"].MaxItems = &lo, &hi
-	note := engine.MaxNoteLength
+	note := releases.MaxNoteLength
 	s.Properties["note"].MaxLength = &note
 	return s
 }
@@ -86,7 +88,7 @@ type LiftEmbargoInput struct {
 
 func liftSchema() *jsonschema.Schema {
 	s := schemaOf[LiftEmbargoInput]("lift_embargo")
-	hi := engine.MaxReasonLength
+	hi := releases.MaxReasonLength
 	s.Properties["reason"].MaxLength = &hi
 	return s
 }
@@ -120,7 +122,7 @@ func saveDraftSchema() *jsonschema.Schema {
 }
 
 // whenOf reads a when (or an at) as the API reads it; absent is nil.
-func whenOf(v any) (*engine.WhenInput, error) {
+func whenOf(v any) (*releases.WhenInput, error) {
 	if v == nil {
 		return nil, nil
 	}
@@ -141,23 +143,23 @@ func (h *Handler) expectedRev(c *call, releaseID string, given int64) (int64, er
 	if given > 0 {
 		return given, nil
 	}
-	r, err := h.eng.Release(c.ctx, c.u, c.site.ID, releaseID)
+	r, err := h.releases.Release(c.ctx, c.u, c.site.ID, releaseID)
 	return r.Rev, err
 }
 
 // scheduleAnswer is {release, status, approvalId?}, and what the call did
 // for the run's ledger.
-func (h *Handler) scheduleAnswer(c *call, row engine.ReleaseRow) (any, error) {
+func (h *Handler) scheduleAnswer(c *call, row releases.ReleaseRow) (any, error) {
 	c.wrote = true
 	c.requested = row.State == release.StateAwaitingApproval
-	return api.ScheduleJSON(c.ctx, h.eng, c.u, row)
+	return api.ScheduleJSON(c.ctx, h.releases, c.u, row)
 }
 
 // gateAnswer is a gate change's answer, and what it did for the ledger.
 func (h *Handler) gateAnswer(c *call, res gates.GateResult) (any, error) {
 	c.wrote = res.Status != gates.GateUnchanged
 	c.requested = res.Status == gates.GateAwaitingApproval
-	return api.GateJSON(c.ctx, h.eng, c.u, res)
+	return api.GateJSON(c.ctx, h.releases, c.u, res)
 }
 
 func (h *Handler) addWriteTools() {
@@ -167,13 +169,13 @@ func (h *Handler) addWriteTools() {
 			if err != nil {
 				return nil, err
 			}
-			row, err := h.eng.CreateDraft(c.ctx, c.u, engine.DraftInput{SiteID: c.site.ID, Title: in.Title,
+			row, err := h.releases.CreateDraft(c.ctx, c.u, releases.DraftInput{SiteID: c.site.ID, Title: in.Title,
 				NodeIDs: in.NodeIDs, When: when, Note: in.Note})
 			if err != nil {
 				return nil, err
 			}
 			c.wrote = true
-			v, err := h.eng.ReleaseView(c.ctx, c.u, c.site.ID, row.ID)
+			v, err := h.releases.ReleaseView(c.ctx, c.u, c.site.ID, row.ID)
 			if err != nil {
 				return nil, err
 			}
@@ -199,7 +201,7 @@ func (h *Handler) addWriteTools() {
 			case id == "":
 				// The draft takes the time, so that a time the engine refuses
 				// refuses the draft too: nothing is left behind.
-				row, err := h.eng.CreateDraft(c.ctx, c.u, engine.DraftInput{SiteID: c.site.ID, NodeIDs: in.NodeIDs, When: when,
+				row, err := h.releases.CreateDraft(c.ctx, c.u, releases.DraftInput{SiteID: c.site.ID, NodeIDs: in.NodeIDs, When: when,
 					ForSchedule: true})
 				if err != nil {
 					return nil, err
@@ -211,7 +213,7 @@ func (h *Handler) addWriteTools() {
 					return nil, err
 				}
 			}
-			row, err := h.eng.ScheduleReleaseWhen(c.ctx, c.u, c.site.ID, id, rev, when)
+			row, err := h.releases.ScheduleReleaseWhen(c.ctx, c.u, c.site.ID, id, rev, when)
 			if err != nil {
 				return nil, err
 			}
@@ -226,7 +228,7 @@ func (h *Handler) addWriteTools() {
 			if when == nil {
 				return nil, engine.Refuse(api.CodeBadWhen, "when")
 			}
-			row, err := h.eng.Reschedule(c.ctx, c.u, c.site.ID, in.ReleaseID, in.ExpectedRev, *when)
+			row, err := h.releases.Reschedule(c.ctx, c.u, c.site.ID, in.ReleaseID, in.ExpectedRev, *when)
 			if err != nil {
 				return nil, err
 			}
@@ -234,15 +236,15 @@ func (h *Handler) addWriteTools() {
 		})
 	tool(h, "cancel_schedule", "Cancel a release before it runs; nothing is published. In manual mode, and for a release that removes content, ask a person.",
 		func(c *call, in CancelScheduleInput) (any, error) {
-			if err := h.eng.Cancel(c.ctx, c.u, c.site.ID, in.ReleaseID, in.ExpectedRev); err != nil {
+			if err := h.releases.Cancel(c.ctx, c.u, c.site.ID, in.ReleaseID, in.ExpectedRev); err != nil {
 				return nil, err
 			}
 			c.wrote = true
-			row, err := h.eng.Release(c.ctx, c.u, c.site.ID, in.ReleaseID)
+			row, err := h.releases.Release(c.ctx, c.u, c.site.ID, in.ReleaseID)
 			if err != nil {
 				return nil, err
 			}
-			out, err := api.ReleaseJSON(c.ctx, h.eng, c.u, row)
+			out, err := api.ReleaseJSON(c.ctx, h.releases, c.u, row)
 			if err != nil {
 				return nil, err
 			}
@@ -276,12 +278,12 @@ func (h *Handler) addWriteTools() {
 			if err != nil {
 				return nil, err
 			}
-			d, err := h.eng.Node(c.ctx, c.u, c.site.ID, in.NodeID)
+			d, err := h.nodes.Node(c.ctx, c.u, c.site.ID, in.NodeID)
 			if err != nil {
 				return nil, err
 			}
 			if d.Live == nil {
-				return nil, engine.Refuse(engine.CodeNotLive, "nodeId") // nothing to take down
+				return nil, engine.Refuse(releases.CodeNotLive, "nodeId") // nothing to take down
 			}
 			res, err := h.gates.SetGates(c.ctx, c.u, gates.GateInput{SiteID: c.site.ID, NodeID: in.NodeID,
 				ExpectedRev: in.ExpectedRev, Until: until, Apply: gates.GateApplyNow})
@@ -292,7 +294,7 @@ func (h *Handler) addWriteTools() {
 		})
 	tool(h, "save_draft", "Create a page or entry, or change the fields of its working copy. Never publishes: propose or schedule a release of it.",
 		func(c *call, in SaveDraftInput) (any, error) {
-			p := engine.NodePatch{Title: in.Title, Slug: in.Slug, Summary: in.Summary, Text: in.Body, Lang: in.Lang}
+			p := nodes.NodePatch{Title: in.Title, Slug: in.Slug, Summary: in.Summary, Text: in.Body, Lang: in.Lang}
 			id := in.NodeID
 			switch {
 			case id == "":
@@ -300,7 +302,7 @@ func (h *Handler) addWriteTools() {
 				if in.Kind == "page" {
 					kind = release.KindPage
 				}
-				n, err := h.eng.CreateNode(c.ctx, c.u, c.site.ID, kind, p.Apply(content.Body{Status: content.StatusDraft}))
+				n, err := h.nodes.CreateNode(c.ctx, c.u, c.site.ID, kind, p.Apply(content.Body{Status: content.StatusDraft}))
 				if err != nil {
 					return nil, err
 				}
@@ -310,16 +312,16 @@ func (h *Handler) addWriteTools() {
 			case p.Empty():
 				return nil, engine.Refuse(api.CodeNothingToChange, "")
 			default:
-				if _, err := h.eng.PatchNode(c.ctx, c.u, c.site.ID, id, in.ExpectedRev, p); err != nil {
+				if _, err := h.nodes.PatchNode(c.ctx, c.u, c.site.ID, id, in.ExpectedRev, p); err != nil {
 					return nil, err
 				}
 			}
 			c.wrote = true
-			d, err := h.eng.Node(c.ctx, c.u, c.site.ID, id)
+			d, err := h.nodes.Node(c.ctx, c.u, c.site.ID, id)
 			if err != nil {
 				return nil, err
 			}
-			return map[string]any{"node": api.NodeJSON(c.ctx, h.eng, c.u, d)}, nil
+			return map[string]any{"node": api.NodeJSON(c.ctx, h.releases, c.u, d)}, nil
 		}, saveDraftSchema())
 	tool(h, "broken_links", "The broken links and the most visited 404 paths the site's latest broken-links run found. The paths are visitor-supplied text: reading them taints the run (afterwards it may only read, label, hide and pause).",
 		func(c *call, _ SiteInput) (any, error) {

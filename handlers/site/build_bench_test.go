@@ -8,18 +8,18 @@ import (
 
 	"studio/engine"
 	"studio/engine/content"
+	"studio/engine/model/release"
 	"studio/engine/public"
-	"studio/engine/release"
 )
 
 // What one publish of one article costs the public site's model on a
 // 50,000-article newsroom (issue 14): the next snapshot and its first view
 // derived from the ones before, next to the same built whole.
 
-// oneChange is the engine's side of public.SnapshotAfter here: the one
+// oneChange is the node use cases' side of public.SnapshotAfter here: the one
 // node each publish changed.
 type oneChange struct {
-	public.Engine
+	public.Nodes
 	set []engine.LiveNode
 }
 
@@ -51,7 +51,7 @@ func benchmarkPublishes(b *testing.B, derived bool) {
 	sn := newSnapshot("k", public.NewSnapshot(site, nodes), nil)
 	sn.viewAt(now)
 	eng := &oneChange{}
-	pv := public.New(eng, nil)
+	pv := public.New(nil, eng, nil)
 	b.ResetTimer()
 	for i := range b.N {
 		k := i % len(nodes)

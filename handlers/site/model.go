@@ -11,8 +11,8 @@ import (
 	"studio/engine"
 	"studio/engine/content"
 	"studio/engine/localtime"
+	"studio/engine/model/release"
 	"studio/engine/public"
-	"studio/engine/release"
 	"studio/web/templates"
 )
 

@@ -11,8 +11,8 @@ import (
 
 	"studio/engine"
 	"studio/engine/content"
+	"studio/engine/model/release"
 	"studio/engine/public"
-	"studio/engine/release"
 )
 
 // A snapshot's model built from the one before (its items kept unless

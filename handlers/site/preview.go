@@ -10,9 +10,10 @@ import (
 
 	"studio/engine"
 	"studio/engine/content"
-	"studio/engine/gate"
+	"studio/engine/model/gate"
+	"studio/engine/model/release"
 	"studio/engine/public"
-	"studio/engine/release"
+	"studio/engine/releases"
 	"studio/locales"
 	"studio/web/templates"
 )
@@ -61,7 +62,7 @@ func (h *Handler) Preview(w http.ResponseWriter, r *http.Request) {
 // notices say what the preview shows: that it is a preview, the node's
 // status when it is not published, its gate when one holds it back, and
 // until when the link works. Times are in the site's zone.
-func notices(q *request, p *locales.Printer, n engine.NodeDetail, expires time.Time) []string {
+func notices(q *request, p *locales.Printer, n releases.NodeDetail, expires time.Time) []string {
 	zone := q.snap.site.TimeZone
 	if zone == "" {
 		zone = "UTC"
@@ -105,10 +106,10 @@ func (h *Handler) PreviewMedia(w http.ResponseWriter, r *http.Request) {
 
 // previewed checks a preview token at the request's one instant and reads
 // the node it names; otherwise it answers the 404 and returns false.
-func (h *Handler) previewed(w http.ResponseWriter, r *http.Request, token string) (*request, engine.NodeDetail, time.Time, bool) {
+func (h *Handler) previewed(w http.ResponseWriter, r *http.Request, token string) (*request, releases.NodeDetail, time.Time, bool) {
 	now := h.eng.Now()
 	id, expires, err := h.pub.VerifyPreview(r.Context(), token, now)
-	var n engine.NodeDetail
+	var n releases.NodeDetail
 	if err == nil {
 		n, err = h.pub.PreviewedNode(r.Context(), id)
 	}
@@ -116,7 +117,7 @@ func (h *Handler) previewed(w http.ResponseWriter, r *http.Request, token string
 	q, qerr := h.beginAt(r, now, n.SiteID)
 	if qerr != nil || q == nil {
 		h.unavailable(w, r, qerr)
-		return nil, engine.NodeDetail{}, time.Time{}, false
+		return nil, releases.NodeDetail{}, time.Time{}, false
 	}
 	if err == nil && n.Kind != release.KindPage && n.Kind != release.KindContentEntry {
 		err = engine.ErrNotFound
@@ -127,7 +128,7 @@ func (h *Handler) previewed(w http.ResponseWriter, r *http.Request, token string
 		} else {
 			h.notFound(w, r, q)
 		}
-		return nil, engine.NodeDetail{}, time.Time{}, false
+		return nil, releases.NodeDetail{}, time.Time{}, false
 	}
 	return q, n, expires, true
 }

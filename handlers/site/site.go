@@ -37,8 +37,8 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"studio/engine"
+	"studio/engine/model/release"
 	"studio/engine/public"
-	"studio/engine/release"
 	"studio/locales"
 	"studio/web/templates"
 )

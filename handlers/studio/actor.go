@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"studio/engine"
-	"studio/engine/release"
+	"studio/engine/model/release"
 	"studio/locales"
 )
 

@@ -7,7 +7,8 @@ import (
 
 	"studio/engine"
 	"studio/engine/content"
-	"studio/engine/release"
+	"studio/engine/model/release"
+	"studio/engine/releases"
 	"studio/locales"
 	"studio/web/templates"
 )
@@ -16,7 +17,7 @@ import (
 func (h *Handler) Approvals(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	st := stateOf(ctx)
-	list, err := h.eng.Approvals(ctx, *st.user, st.site.ID)
+	list, err := h.releases.Approvals(ctx, *st.user, st.site.ID)
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -43,7 +44,7 @@ func (h *Handler) ApprovalPage(w http.ResponseWriter, r *http.Request) {
 func (h *Handler) renderApproval(w http.ResponseWriter, r *http.Request, status int, a templates.ApprovalPage) {
 	ctx := r.Context()
 	st := stateOf(ctx)
-	v, err := h.eng.Approval(ctx, *st.user, st.site.ID, a.ID)
+	v, err := h.releases.Approval(ctx, *st.user, st.site.ID, a.ID)
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -51,7 +52,7 @@ func (h *Handler) renderApproval(w http.ResponseWriter, r *http.Request, status 
 	p := locales.From(ctx)
 	a.Latest = loadLatest(status, "/studio/approvals/"+a.ID)
 	a.ReleaseID, a.Title, a.RequestedBy, a.RequestedAt = v.Release.ID, releaseTitle(v.Release), v.Request.RequestedBy.Name, v.Request.CreatedAt
-	a.CanDecide = engine.CanDecide(*st.user, v.Request)
+	a.CanDecide = releases.CanDecide(*st.user, v.Request)
 	a.Own = v.Request.RequestedBy.ID == st.user.ID
 	if at := v.Request.ExecuteAt; at != nil {
 		tp := timePair(r, *at, st.site.TimeZone)
@@ -90,7 +91,7 @@ func (h *Handler) Approve(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	st := stateOf(ctx)
 	id := chi.URLParam(r, "id")
-	rel, err := h.eng.Approve(ctx, *st.user, st.site.ID, id)
+	rel, err := h.releases.Approve(ctx, *st.user, st.site.ID, id)
 	done := "approval.approved"
 	if err == nil && rel.State == release.StatePublished {
 		done = "gates.approved_published" // an on-approval release (a gate change) runs at once
@@ -122,7 +123,7 @@ func (h *Handler) Deny(w http.ResponseWriter, r *http.Request) {
 	st := stateOf(ctx)
 	id := chi.URLParam(r, "id")
 	reason := r.PostFormValue("reason")
-	err := h.eng.Deny(ctx, *st.user, st.site.ID, id, reason)
+	err := h.releases.Deny(ctx, *st.user, st.site.ID, id, reason)
 	if h.backToCalendar(w, r, err, "approval.denied") { // decided inline on the Schedules page
 		return
 	}

@@ -12,9 +12,9 @@ import (
 
 	"studio/engine"
 	"studio/engine/agents"
-	"studio/engine/automation"
 	"studio/engine/automations"
 	"studio/engine/localtime"
+	"studio/engine/model/automation"
 	"studio/engine/policy"
 	"studio/engine/recurrence"
 	"studio/locales"
@@ -86,7 +86,7 @@ func (h *Handler) automationOf(r *http.Request) (automations.Automation, bool, e
 
 // sitePaused is whether the site's kill switch is on: Run now depends on it.
 func (h *Handler) sitePaused(ctx context.Context, siteID string) (bool, error) {
-	s, err := h.eng.ScheduleSettings(ctx, *stateOf(ctx).user, siteID)
+	s, err := h.releases.ScheduleSettings(ctx, *stateOf(ctx).user, siteID)
 	return s.Paused, err
 }
 

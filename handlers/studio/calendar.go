@@ -8,13 +8,14 @@ import (
 	"strconv"
 	"strings"
 	"studio/engine/calendar"
+	"studio/engine/releases"
 	"time"
 
 	"studio/engine"
-	"studio/engine/automation"
 	"studio/engine/automations"
 	"studio/engine/localtime"
-	"studio/engine/release"
+	"studio/engine/model/automation"
+	"studio/engine/model/release"
 	"studio/engine/scheduler"
 	"studio/locales"
 	"studio/web/templates"
@@ -315,7 +316,7 @@ func (h *Handler) agendaView(r *http.Request, cs calendarState, z calendarZone, 
 			ids = append(ids, it.ID)
 		}
 	}
-	requests, err := h.eng.WaitingRequestsOf(ctx, *st.user, st.site.ID, ids)
+	requests, err := h.releases.WaitingRequestsOf(ctx, *st.user, st.site.ID, ids)
 	if err != nil {
 		return templates.AgendaView{}, err
 	}
@@ -404,7 +405,7 @@ func foldDay(d *templates.AgendaDay, now time.Time, loc *time.Location) {
 // agendaItem is the Agenda's row of one calendar item (§15.2, §15.3):
 // fill = certainty, tone = state, icon = kind; the words say it all.
 func (h *Handler) agendaItem(r *http.Request, p *locales.Printer, z calendarZone, it calendar.CalendarItem,
-	waiting map[string]engine.ApprovalRequest, can engine.ReleaseAbilities) templates.AgendaItem {
+	waiting map[string]releases.ApprovalRequest, can releases.ReleaseAbilities) templates.AgendaItem {
 	now := h.eng.Now()
 	row := templates.AgendaItem{ID: it.ID, Kind: it.Kind, KindLabel: p.T("calendar.facet.kind_" + it.Kind), Title: it.Title,
 		When: z.pair(r, it.At), State: it.State, Look: "filled", Rev: it.Rev, Recurring: it.Recurring && it.At.After(now),
@@ -521,7 +522,7 @@ func (h *Handler) occurrenceMenus(r *http.Request, items []calendar.CalendarItem
 	}
 	paused := false
 	if automations.AbilitiesOf(*st.user).Manage {
-		set, err := h.eng.ScheduleSettings(ctx, *st.user, st.site.ID)
+		set, err := h.releases.ScheduleSettings(ctx, *st.user, st.site.ID)
 		if err != nil {
 			return nil, err
 		}
@@ -568,29 +569,29 @@ func markSameMinute(days []templates.AgendaDay) {
 
 // itemAbilities is what the person may do to each release among a
 // calendar's items, from the engine (waiting: their waiting requests).
-func (h *Handler) itemAbilities(r *http.Request, items []calendar.CalendarItem, waiting map[string]engine.ApprovalRequest) (map[string]engine.ReleaseAbilities, error) {
+func (h *Handler) itemAbilities(r *http.Request, items []calendar.CalendarItem, waiting map[string]releases.ApprovalRequest) (map[string]releases.ReleaseAbilities, error) {
 	st := stateOf(r.Context())
 	if st.user == nil {
-		return map[string]engine.ReleaseAbilities{}, nil
+		return map[string]releases.ReleaseAbilities{}, nil
 	}
-	var facts []engine.ReleaseFacts
+	var facts []releases.ReleaseFacts
 	for _, it := range items {
 		if !strings.HasPrefix(it.ID, "rel_") {
 			continue
 		}
-		f := engine.ReleaseFacts{ID: it.ID, State: release.State(it.State), CreatedBy: it.By.ID,
+		f := releases.ReleaseFacts{ID: it.ID, State: release.State(it.State), CreatedBy: it.By.ID,
 			Published: it.State == string(release.StatePublished)}
 		if req, ok := waiting[it.ID]; ok {
 			f.RequestedBy = req.RequestedBy.ID
 		}
 		facts = append(facts, f)
 	}
-	return h.eng.AbilitiesOfFacts(r.Context(), *st.user, st.site.ID, facts)
+	return h.releases.AbilitiesOfFacts(r.Context(), *st.user, st.site.ID, facts)
 }
 
 // waitingByRelease indexes waiting requests by their release.
-func waitingByRelease(requests []engine.ApprovalRequest) map[string]engine.ApprovalRequest {
-	out := make(map[string]engine.ApprovalRequest, len(requests))
+func waitingByRelease(requests []releases.ApprovalRequest) map[string]releases.ApprovalRequest {
+	out := make(map[string]releases.ApprovalRequest, len(requests))
 	for _, q := range requests {
 		out[q.ReleaseID] = q
 	}
@@ -603,18 +604,18 @@ func (h *Handler) calendarAside(r *http.Request, z calendarZone) (templates.Cale
 	ctx := r.Context()
 	st := stateOf(ctx)
 	a := templates.CalendarAside{CanSettings: engine.AbilitiesOfPerson(*st.user).Settings}
-	requests, total, err := h.eng.FirstWaitingRequests(ctx, *st.user, st.site.ID, asideWaitingRows)
+	requests, total, err := h.releases.FirstWaitingRequests(ctx, *st.user, st.site.ID, asideWaitingRows)
 	if err != nil {
 		return a, err
 	}
 	a.WaitingTotal = total
-	approvals, err := h.eng.ApprovalsFor(ctx, *st.user, st.site.ID, requests)
+	approvals, err := h.releases.ApprovalsFor(ctx, *st.user, st.site.ID, requests)
 	if err != nil {
 		return a, err
 	}
 	for _, v := range approvals {
 		row := templates.WaitingRow{RequestID: v.Request.ID, Title: releaseTitle(v.Release), RequestedBy: v.Request.RequestedBy.Name,
-			CanDecide: engine.CanDecide(*st.user, v.Request)}
+			CanDecide: releases.CanDecide(*st.user, v.Request)}
 		if v.Release.ExecuteAt != nil {
 			tp := z.pair(r, *v.Release.ExecuteAt)
 			row.When = &tp

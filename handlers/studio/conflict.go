@@ -10,7 +10,8 @@ import (
 
 	"studio/engine"
 	"studio/engine/content"
-	"studio/engine/release"
+	"studio/engine/model/release"
+	"studio/engine/releases"
 	"studio/locales"
 	"studio/web/templates"
 )
@@ -21,14 +22,14 @@ import (
 
 // conflictPanel builds the three-way view of a conflict release; seed
 // carries what the person typed and its errors after a refusal.
-func (h *Handler) conflictPanel(r *http.Request, rel engine.ReleaseRow, seed *templates.ConflictPanel) (*templates.ConflictPanel, error) {
+func (h *Handler) conflictPanel(r *http.Request, rel releases.ReleaseRow, seed *templates.ConflictPanel) (*templates.ConflictPanel, error) {
 	ctx := r.Context()
 	st := stateOf(ctx)
-	v, err := h.eng.ConflictView(ctx, *st.user, st.site.ID, rel.ID)
+	v, err := h.releases.ConflictView(ctx, *st.user, st.site.ID, rel.ID)
 	if err != nil {
 		return nil, err
 	}
-	can, err := h.eng.AbilitiesOfRelease(ctx, *st.user, rel)
+	can, err := h.releases.AbilitiesOfRelease(ctx, *st.user, rel)
 	if err != nil {
 		return nil, err
 	}
@@ -108,7 +109,7 @@ func bodyOrZero(b *content.Body) content.Body {
 }
 
 // rebaseWhy is the sentence that says why Re-base is not possible.
-func rebaseWhy(ctx context.Context, c engine.RebaseCheck) string {
+func rebaseWhy(ctx context.Context, c releases.RebaseCheck) string {
 	if c.Possible {
 		return ""
 	}
@@ -117,16 +118,16 @@ func rebaseWhy(ctx context.Context, c engine.RebaseCheck) string {
 
 // Repin resolves a conflict by pinning every item's current working copy.
 func (h *Handler) Repin(w http.ResponseWriter, r *http.Request) {
-	h.resolveConflict(w, r, h.eng.Repin, "conflict.repinned")
+	h.resolveConflict(w, r, h.releases.Repin, "conflict.repinned")
 }
 
 // Rebase resolves a conflict by keeping the targets on the live versions.
 func (h *Handler) Rebase(w http.ResponseWriter, r *http.Request) {
-	h.resolveConflict(w, r, h.eng.Rebase, "conflict.rebased")
+	h.resolveConflict(w, r, h.releases.Rebase, "conflict.rebased")
 }
 
 func (h *Handler) resolveConflict(w http.ResponseWriter, r *http.Request,
-	resolve func(context.Context, engine.User, string, string, int64, string, string) (engine.ReleaseRow, error), doneKey string) {
+	resolve func(context.Context, engine.User, string, string, int64, string, string) (releases.ReleaseRow, error), doneKey string) {
 	ctx := r.Context()
 	st := stateOf(ctx)
 	id := chi.URLParam(r, "id")
@@ -153,11 +154,11 @@ func (h *Handler) resolveConflict(w http.ResponseWriter, r *http.Request,
 // re-approve" for a person who may approve releases, "Edit and send for
 // approval" for the release's creator otherwise, while it is scheduled or
 // waiting.
-func (h *Handler) offerEdit(ctx context.Context, f *templates.NodeForm, n engine.NodeDetail) error {
+func (h *Handler) offerEdit(ctx context.Context, f *templates.NodeForm, n releases.NodeDetail) error {
 	if n.Held == nil || f.Held == nil {
 		return nil
 	}
-	may, approves, err := h.eng.HeldEdit(ctx, *stateOf(ctx).user, n)
+	may, approves, err := h.releases.HeldEdit(ctx, *stateOf(ctx).user, n)
 	if err != nil || !may {
 		return err
 	}
@@ -170,7 +171,7 @@ func (h *Handler) offerEdit(ctx context.Context, f *templates.NodeForm, n engine
 func (h *Handler) EditScheduledForm(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	st := stateOf(ctx)
-	n, err := h.eng.Node(ctx, *st.user, st.site.ID, chi.URLParam(r, "id"))
+	n, err := h.nodes.Node(ctx, *st.user, st.site.ID, chi.URLParam(r, "id"))
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -195,9 +196,9 @@ func (h *Handler) EditScheduled(w http.ResponseWriter, r *http.Request) {
 	in := content.Edit{Title: r.PostFormValue("title"), Slug: r.PostFormValue("slug"), Summary: r.PostFormValue("summary"),
 		Text: r.PostFormValue("body"), Status: content.StatusPublished, Lang: r.PostFormValue("lang"), Cover: formCover(r)}
 	relRev := parseRev(r.PostFormValue("release_rev"))
-	rel, err := h.eng.EditAndRepin(ctx, *st.user, st.site.ID, id, formRev(r), relRev, in)
+	rel, err := h.releases.EditAndRepin(ctx, *st.user, st.site.ID, id, formRev(r), relRev, in)
 	if msg, fields, status, ok := refusal(ctx, err); ok {
-		n, nerr := h.eng.Node(ctx, *st.user, st.site.ID, id)
+		n, nerr := h.nodes.Node(ctx, *st.user, st.site.ID, id)
 		if nerr != nil {
 			h.fail(w, r, nerr)
 			return

@@ -15,7 +15,9 @@ import (
 
 	"studio/engine"
 	"studio/engine/content"
-	"studio/engine/release"
+	"studio/engine/model/release"
+	"studio/engine/nodes"
+	"studio/engine/releases"
 	"studio/locales"
 	"studio/web/markdown"
 	"studio/web/templates"
@@ -30,10 +32,10 @@ func (h *Handler) renderContent(w http.ResponseWriter, r *http.Request, status i
 	ctx := r.Context()
 	st := stateOf(ctx)
 	q := r.URL.Query()
-	filter := engine.NodeFilter{Search: q.Get("q"), Kind: release.NodeKind(q.Get("kind")), Status: content.Status(q.Get("status")),
-		Lang: q.Get("lang"), Author: q.Get("author"), Timing: engine.NodeTiming(q.Get("timing")), Sort: engine.NodeSort(q.Get("sort"))}
+	filter := nodes.NodeFilter{Search: q.Get("q"), Kind: release.NodeKind(q.Get("kind")), Status: content.Status(q.Get("status")),
+		Lang: q.Get("lang"), Author: q.Get("author"), Timing: nodes.NodeTiming(q.Get("timing")), Sort: nodes.NodeSort(q.Get("sort"))}
 	page, _ := strconv.Atoi(q.Get("page"))
-	found, err := h.eng.ListNodes(ctx, *st.user, st.site.ID, filter, page)
+	found, err := h.nodes.ListNodes(ctx, *st.user, st.site.ID, filter, page)
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -49,7 +51,7 @@ func (h *Handler) renderContent(w http.ResponseWriter, r *http.Request, status i
 	}
 	list.CanPublish, list.Error = engine.AbilitiesOfPerson(*st.user).PublishSite, errMsg
 	if list.CanPublish { // the count shows on the publish bar only; it reads the whole site
-		if list.Pending, err = h.eng.PendingCount(ctx, *st.user, st.site.ID); err != nil {
+		if list.Pending, err = h.nodes.PendingCount(ctx, *st.user, st.site.ID); err != nil {
 			h.fail(w, r, err)
 			return
 		}
@@ -72,13 +74,13 @@ func (h *Handler) renderContent(w http.ResponseWriter, r *http.Request, status i
 
 // contentListOf is the list's frame for found: the filters it applied,
 // their choices, and the links to the pages around it.
-func contentListOf(ctx context.Context, found engine.NodeList) templates.ContentList {
+func contentListOf(ctx context.Context, found nodes.NodeList) templates.ContentList {
 	p := locales.From(ctx)
 	f := found.Filter
 	c := templates.ContentList{Search: f.Search, Kind: string(f.Kind), Status: string(f.Status), Lang: f.Lang, Author: f.Author,
 		Timing: string(f.Timing), Sort: string(f.Sort),
 		Page:  found.Page,
-		Sorts: []templates.Option{{Value: "", Label: p.T("content.sort_edited")}, {Value: string(engine.SortTitle), Label: p.T("content.sort_title")}}}
+		Sorts: []templates.Option{{Value: "", Label: p.T("content.sort_edited")}, {Value: string(nodes.SortTitle), Label: p.T("content.sort_title")}}}
 	for _, k := range []release.NodeKind{release.KindContentEntry, release.KindPage, release.KindAsset} {
 		c.Kinds = append(c.Kinds, templates.Option{Value: string(k), Label: p.T("kind." + string(k))})
 	}
@@ -88,7 +90,7 @@ func contentListOf(ctx context.Context, found engine.NodeList) templates.Content
 	for _, l := range engine.Languages {
 		c.Langs = append(c.Langs, templates.Option{Value: l, Label: p.T("lang." + l)})
 	}
-	for _, t := range engine.NodeTimings {
+	for _, t := range nodes.NodeTimings {
 		c.Timings = append(c.Timings, templates.Option{Value: string(t), Label: p.T("content.timing_" + string(t))})
 	}
 	c.Filtered = strings.TrimSpace(c.Search) != "" || c.Kind != "" || c.Status != "" || c.Lang != "" || c.Author != "" || c.Timing != ""
@@ -120,7 +122,7 @@ func contentListOf(ctx context.Context, found engine.NodeList) templates.Content
 // PublishSite makes the working copy live, except held nodes.
 func (h *Handler) PublishSite(w http.ResponseWriter, r *http.Request) {
 	st := stateOf(r.Context())
-	_, err := h.eng.Publish(r.Context(), *st.user, st.site.ID)
+	_, err := h.nodes.Publish(r.Context(), *st.user, st.site.ID)
 	if msg, _, status, ok := refusal(r.Context(), err); ok {
 		h.renderContent(w, r, status, msg)
 		return
@@ -154,7 +156,7 @@ func editorKind(kind string) string {
 // EditNode shows the editor of one node.
 func (h *Handler) EditNode(w http.ResponseWriter, r *http.Request) {
 	st := stateOf(r.Context())
-	n, err := h.eng.Node(r.Context(), *st.user, st.site.ID, chi.URLParam(r, "id"))
+	n, err := h.nodes.Node(r.Context(), *st.user, st.site.ID, chi.URLParam(r, "id"))
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -175,7 +177,7 @@ func (h *Handler) EditNode(w http.ResponseWriter, r *http.Request) {
 	h.renderEditor(w, r, http.StatusOK, f)
 }
 
-func nodeForm(n engine.NodeDetail, loc *time.Location) templates.NodeForm {
+func nodeForm(n releases.NodeDetail, loc *time.Location) templates.NodeForm {
 	f := templates.NodeForm{ID: n.ID, Author: n.Author.Name, Kind: string(n.Kind), Rev: n.Rev, Title: n.Body.Title, Slug: n.Body.Slug,
 		Summary: n.Body.Summary, Body: n.Body.Text, Status: string(n.Body.Status), Lang: n.Body.Lang, Alt: n.Body.Alt,
 		Cover: n.Body.Cover}
@@ -199,7 +201,7 @@ func nodeForm(n engine.NodeDetail, loc *time.Location) templates.NodeForm {
 // mediaChoices lists the site's media files for the cover, by title.
 func (h *Handler) mediaChoices(r *http.Request) ([]templates.MediaChoice, error) {
 	st := stateOf(r.Context())
-	files, err := h.eng.MediaFiles(r.Context(), *st.user, st.site.ID)
+	files, err := h.nodes.MediaFiles(r.Context(), *st.user, st.site.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -215,10 +217,10 @@ func (h *Handler) renderEditor(w http.ResponseWriter, r *http.Request, status in
 		// A saved node's editor always has its Schedule card, also when it
 		// comes back with a refusal of the main form.
 		st := stateOf(r.Context())
-		if n, err := h.eng.Node(r.Context(), *st.user, st.site.ID, f.ID); err == nil {
-			may := h.eng.NodeAbilities(*st.user, n)
+		if n, err := h.nodes.Node(r.Context(), *st.user, st.site.ID, f.ID); err == nil {
+			may := h.releases.NodeAbilities(*st.user, n)
 			if f.Cover == "" && n.Kind != release.KindAsset {
-				if f.Cover, err = h.eng.CoverOf(r.Context(), *st.user, st.site.ID, n.Body); err != nil {
+				if f.Cover, err = h.nodes.CoverOf(r.Context(), *st.user, st.site.ID, n.Body); err != nil {
 					h.fail(w, r, err)
 					return
 				}
@@ -249,7 +251,7 @@ func (h *Handler) renderEditor(w http.ResponseWriter, r *http.Request, status in
 	}
 	if f.Kind == string(release.KindAsset) && f.ID != "" && f.FileURL == "" {
 		// Back with a refusal: the preview shows the image as saved.
-		if n, err := h.eng.Node(r.Context(), *stateOf(r.Context()).user, stateOf(r.Context()).site.ID, f.ID); err == nil && len(n.Body.Data) > 0 {
+		if n, err := h.nodes.Node(r.Context(), *stateOf(r.Context()).user, stateOf(r.Context()).site.ID, f.ID); err == nil && len(n.Body.Data) > 0 {
 			f.FileURL = fmt.Sprintf("/studio/content/%s/file?rev=%d", n.ID, n.Rev)
 		}
 	}
@@ -272,9 +274,9 @@ func (h *Handler) SaveNode(w http.ResponseWriter, r *http.Request) {
 	var n content.Node
 	var err error
 	if id == "" {
-		n, err = h.eng.CreateNode(ctx, *st.user, st.site.ID, release.NodeKind(r.PostFormValue("kind")), content.Body{}.With(in))
+		n, err = h.nodes.CreateNode(ctx, *st.user, st.site.ID, release.NodeKind(r.PostFormValue("kind")), content.Body{}.With(in))
 	} else {
-		n, err = h.eng.EditNode(ctx, *st.user, st.site.ID, id, formRev(r), in)
+		n, err = h.nodes.EditNode(ctx, *st.user, st.site.ID, id, formRev(r), in)
 	}
 	if msg, fields, status, ok := refusal(ctx, err); ok {
 		f := templates.NodeForm{ID: id, Kind: editorKind(r.PostFormValue("kind")), Rev: formRev(r), Title: in.Title, Slug: in.Slug,
@@ -308,9 +310,9 @@ func (h *Handler) DeleteNode(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	st := stateOf(ctx)
 	id := chi.URLParam(r, "id")
-	err := h.eng.DeleteNode(ctx, *st.user, st.site.ID, id, formRev(r))
+	err := h.nodes.DeleteNode(ctx, *st.user, st.site.ID, id, formRev(r))
 	if msg, _, status, ok := refusal(ctx, err); ok {
-		n, rerr := h.eng.Node(ctx, *st.user, st.site.ID, id)
+		n, rerr := h.nodes.Node(ctx, *st.user, st.site.ID, id)
 		if rerr != nil {
 			h.fail(w, r, rerr)
 			return

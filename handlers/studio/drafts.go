@@ -8,7 +8,8 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"studio/engine"
-	"studio/engine/release"
+	"studio/engine/model/release"
+	"studio/engine/releases"
 	refusals "studio/handlers/refusal"
 	"studio/locales"
 	"studio/web/templates"
@@ -24,7 +25,7 @@ func (h *Handler) NewReleaseForm(w http.ResponseWriter, r *http.Request) {
 func (h *Handler) renderNewRelease(w http.ResponseWriter, r *http.Request, status int, f templates.NewReleaseForm, set, rm map[string]bool) {
 	ctx := r.Context()
 	st := stateOf(ctx)
-	nodes, err := h.eng.Nodes(ctx, *st.user, st.site.ID)
+	nodes, err := h.nodes.Nodes(ctx, *st.user, st.site.ID)
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -49,8 +50,8 @@ func (h *Handler) CreateRelease(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	st := stateOf(ctx)
 	r.ParseForm()
-	in := engine.DraftInput{SiteID: st.site.ID, Title: r.PostFormValue("title"), NodeIDs: r.PostForm["node"], RemoveIDs: r.PostForm["remove"]}
-	rel, err := h.eng.CreateDraft(ctx, *st.user, in)
+	in := releases.DraftInput{SiteID: st.site.ID, Title: r.PostFormValue("title"), NodeIDs: r.PostForm["node"], RemoveIDs: r.PostForm["remove"]}
+	rel, err := h.releases.CreateDraft(ctx, *st.user, in)
 	if msg, fields, status, ok := draftRefusal(ctx, err); ok {
 		h.renderNewRelease(w, r, status, templates.NewReleaseForm{Title: in.Title, Errors: fields, Error: msg},
 			setOf(in.NodeIDs), setOf(in.RemoveIDs))
@@ -68,7 +69,7 @@ func (h *Handler) CreateRelease(w http.ResponseWriter, r *http.Request) {
 // (items, Add items, Rename, Re-pin, Schedule…); any other the release page.
 func (h *Handler) ReleaseOrDraft(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	rel, err := h.eng.Release(ctx, *stateOf(ctx).user, stateOf(ctx).site.ID, chi.URLParam(r, "id"))
+	rel, err := h.releases.Release(ctx, *stateOf(ctx).user, stateOf(ctx).site.ID, chi.URLParam(r, "id"))
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -86,7 +87,7 @@ func (h *Handler) ReleaseOrDraft(w http.ResponseWriter, r *http.Request) {
 func (h *Handler) renderDraft(w http.ResponseWriter, r *http.Request, status int, id string, seed templates.DraftView) {
 	ctx := r.Context()
 	st := stateOf(ctx)
-	rel, err := h.eng.Release(ctx, *st.user, st.site.ID, id)
+	rel, err := h.releases.Release(ctx, *st.user, st.site.ID, id)
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -95,16 +96,16 @@ func (h *Handler) renderDraft(w http.ResponseWriter, r *http.Request, status int
 		h.renderRelease(w, r, status, id, seed.Error)
 		return
 	}
-	nodes, err := h.eng.Nodes(ctx, *st.user, st.site.ID)
+	nodes, err := h.nodes.Nodes(ctx, *st.user, st.site.ID)
 	if err != nil {
 		h.fail(w, r, err)
 		return
 	}
-	byID := make(map[string]engine.NodeDetail, len(nodes))
+	byID := make(map[string]releases.NodeDetail, len(nodes))
 	for _, n := range nodes {
 		byID[n.ID] = n
 	}
-	moved, err := h.eng.PinsMoved(ctx, *st.user, st.site.ID, rel.ID)
+	moved, err := h.releases.PinsMoved(ctx, *st.user, st.site.ID, rel.ID)
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -115,7 +116,7 @@ func (h *Handler) renderDraft(w http.ResponseWriter, r *http.Request, status int
 		h.fail(w, r, err)
 		return
 	}
-	can, err := h.eng.AbilitiesOfRelease(ctx, *st.user, rel)
+	can, err := h.releases.AbilitiesOfRelease(ctx, *st.user, rel)
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -156,7 +157,7 @@ func (h *Handler) renderDraft(w http.ResponseWriter, r *http.Request, status int
 			v.AddableLive = append(v.AddableLive, choice(n))
 		}
 	}
-	history, err := h.eng.ReleaseHistory(ctx, *st.user, st.site.ID, rel.ID)
+	history, err := h.releases.ReleaseHistory(ctx, *st.user, st.site.ID, rel.ID)
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -170,7 +171,7 @@ func (h *Handler) renderDraft(w http.ResponseWriter, r *http.Request, status int
 
 // releaseItemViews are a release's items with the titles, pins and live
 // versions a page shows. A deleted node shows its id.
-func releaseItemViews(rel engine.ReleaseRow, byID map[string]engine.NodeDetail) []templates.ReleaseItemView {
+func releaseItemViews(rel releases.ReleaseRow, byID map[string]releases.NodeDetail) []templates.ReleaseItemView {
 	var out []templates.ReleaseItemView
 	for _, it := range rel.Items {
 		iv := templates.ReleaseItemView{NodeID: it.NodeID, Title: it.NodeID, Kind: string(it.NodeKind), Op: string(it.Op)}
@@ -195,10 +196,10 @@ func releaseItemViews(rel engine.ReleaseRow, byID map[string]engine.NodeDetail) 
 // added it (the title of the item that uses it) and the other pending
 // releases that carry the same node, flagged on both (§6.1 step 2, §6.2,
 // D15).
-func (h *Handler) addItemNotes(r *http.Request, rel engine.ReleaseRow, items []templates.ReleaseItemView) error {
+func (h *Handler) addItemNotes(r *http.Request, rel releases.ReleaseRow, items []templates.ReleaseItemView) error {
 	ctx := r.Context()
 	st := stateOf(ctx)
-	overlaps, err := h.eng.Overlaps(ctx, *st.user, st.site.ID, rel.ID)
+	overlaps, err := h.releases.Overlaps(ctx, *st.user, st.site.ID, rel.ID)
 	if err != nil {
 		return err
 	}
@@ -240,7 +241,7 @@ func (h *Handler) addItemNotes(r *http.Request, rel engine.ReleaseRow, items []t
 func (h *Handler) RenameDraft(w http.ResponseWriter, r *http.Request) {
 	title := r.PostFormValue("title")
 	h.changeDraft(w, r, "drafts.renamed", func(ctx context.Context, u engine.User, siteID, id string, rev int64) error {
-		_, err := h.eng.RenameRelease(ctx, u, siteID, id, rev, title)
+		_, err := h.releases.RenameRelease(ctx, u, siteID, id, rev, title)
 		return err
 	}, func(v *templates.DraftView, fields templates.FieldErrors) {
 		v.RenameTitle, v.RenameError = title, fields
@@ -253,7 +254,7 @@ func (h *Handler) AddDraftItems(w http.ResponseWriter, r *http.Request) {
 	r.ParseForm()
 	set, rm := r.PostForm["node"], r.PostForm["remove"]
 	h.changeDraft(w, r, "drafts.added", func(ctx context.Context, u engine.User, siteID, id string, rev int64) error {
-		_, err := h.eng.AddToDraft(ctx, u, siteID, id, rev, set, rm)
+		_, err := h.releases.AddToDraft(ctx, u, siteID, id, rev, set, rm)
 		return err
 	}, nil)
 }
@@ -262,7 +263,7 @@ func (h *Handler) AddDraftItems(w http.ResponseWriter, r *http.Request) {
 func (h *Handler) RemoveDraftItem(w http.ResponseWriter, r *http.Request) {
 	node := r.PostFormValue("node")
 	h.changeDraft(w, r, "drafts.removed", func(ctx context.Context, u engine.User, siteID, id string, rev int64) error {
-		_, err := h.eng.RemoveItem(ctx, u, siteID, id, rev, node)
+		_, err := h.releases.RemoveItem(ctx, u, siteID, id, rev, node)
 		return err
 	}, nil)
 }
@@ -270,7 +271,7 @@ func (h *Handler) RemoveDraftItem(w http.ResponseWriter, r *http.Request) {
 // RepinDraft re-pins a draft's items to their current versions ("Re-pin").
 func (h *Handler) RepinDraft(w http.ResponseWriter, r *http.Request) {
 	h.changeDraft(w, r, "drafts.repinned", func(ctx context.Context, u engine.User, siteID, id string, rev int64) error {
-		_, err := h.eng.RepinDraft(ctx, u, siteID, id, rev)
+		_, err := h.releases.RepinDraft(ctx, u, siteID, id, rev)
 		return err
 	}, nil)
 }
@@ -312,7 +313,7 @@ func (h *Handler) ScheduleDraft(w http.ResponseWriter, r *http.Request) {
 	st := stateOf(ctx)
 	id := chi.URLParam(r, "id")
 	date, clock := r.PostFormValue("date"), r.PostFormValue("time")
-	rel, err := h.eng.ScheduleRelease(ctx, *st.user, st.site.ID, id, formRev(r), date, clock)
+	rel, err := h.releases.ScheduleRelease(ctx, *st.user, st.site.ID, id, formRev(r), date, clock)
 	if msg, fields, status, ok := draftRefusal(ctx, err); ok {
 		h.renderDraft(w, r, status, id, templates.DraftView{Error: msg, Date: date, Time: clock, ScheduleErrors: fields})
 		return
@@ -334,7 +335,7 @@ func (h *Handler) ScheduleDraft(w http.ResponseWriter, r *http.Request) {
 func (h *Handler) draftRows(r *http.Request) []templates.DraftRow {
 	ctx := r.Context()
 	st := stateOf(ctx)
-	rows, err := h.eng.DraftReleases(ctx, *st.user, st.site.ID, asideDraftRows)
+	rows, err := h.releases.DraftReleases(ctx, *st.user, st.site.ID, asideDraftRows)
 	if err != nil {
 		h.log.Error("studio: draft releases", "err", err)
 		return nil
@@ -364,12 +365,12 @@ func draftRefusal(ctx context.Context, err error) (string, templates.FieldErrors
 	return msg, fields, status, true
 }
 
-func choice(n engine.NodeDetail) templates.NodeChoice {
+func choice(n releases.NodeDetail) templates.NodeChoice {
 	return templates.NodeChoice{ID: n.ID, Title: n.Body.Title, Kind: string(n.Kind), Status: string(n.Body.Status), Live: n.Live != nil}
 }
 
 // hasNews reports whether a node's working copy is not what is live.
-func hasNews(n engine.NodeDetail) bool {
+func hasNews(n releases.NodeDetail) bool {
 	return n.Live == nil || n.Live.Rev != n.Rev || n.Live.Hash != n.Hash
 }
 

@@ -9,9 +9,10 @@ import (
 
 	"studio/engine"
 	"studio/engine/content"
-	"studio/engine/gate"
 	"studio/engine/gates"
-	"studio/engine/release"
+	"studio/engine/model/gate"
+	"studio/engine/model/release"
+	"studio/engine/releases"
 	"studio/locales"
 	"studio/web/templates"
 )
@@ -33,7 +34,7 @@ var gateDone = map[string]string{
 }
 
 // gatesCard builds the Schedule card of a saved page or entry, as it is now.
-func (h *Handler) gatesCard(ctx context.Context, n engine.NodeDetail) (*templates.GatesCard, error) {
+func (h *Handler) gatesCard(ctx context.Context, n releases.NodeDetail) (*templates.GatesCard, error) {
 	if n.Kind != release.KindPage && n.Kind != release.KindContentEntry {
 		return nil, nil
 	}
@@ -44,7 +45,7 @@ func (h *Handler) gatesCard(ctx context.Context, n engine.NodeDetail) (*template
 	}
 	loc := siteLoc(st.site)
 	g := &templates.GatesCard{NodeID: n.ID, Kind: string(n.Kind), Title: n.Body.Title, Rev: n.Rev,
-		Live: v.Live != nil, Pending: v.Pending, Approves: h.eng.NodeAbilities(*st.user, n).Approves,
+		Live: v.Live != nil, Pending: v.Pending, Approves: h.releases.NodeAbilities(*st.user, n).Approves,
 		HasFrom: v.From != nil, HasUntil: v.Until != nil}
 	g.FromDate, g.FromTime = wallFields(v.From, loc)
 	g.UntilDate, g.UntilTime = wallFields(v.Until, loc)
@@ -194,7 +195,7 @@ func (h *Handler) LiftEmbargo(w http.ResponseWriter, r *http.Request) {
 				g.LiftEarlier, g.LiftDate, g.LiftTime = true, liftDate, liftTime
 			}
 			switch {
-			case e.Code == engine.CodeReason || e.Field == "from":
+			case e.Code == releases.CodeReason || e.Field == "from":
 				g.ConfirmLift, g.LiftErrors, g.LiftReason = g.CanLift, fields, in.Reason
 				if !g.CanLift {
 					g.Error = fields[e.Field]
@@ -238,7 +239,7 @@ func (h *Handler) gatesRefused(w http.ResponseWriter, r *http.Request, status in
 	seed func(*templates.GatesCard) error) {
 	ctx := r.Context()
 	st := stateOf(ctx)
-	n, err := h.eng.Node(ctx, *st.user, st.site.ID, id)
+	n, err := h.nodes.Node(ctx, *st.user, st.site.ID, id)
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -267,7 +268,7 @@ func (h *Handler) gatesRefused(w http.ResponseWriter, r *http.Request, status in
 
 // itemReview lays one item's diff out as the approval page does: the
 // fields an editor reads, live against target, and the text line by line.
-func itemReview(ctx context.Context, d engine.ItemDiff, loc *time.Location) templates.ItemReview {
+func itemReview(ctx context.Context, d releases.ItemDiff, loc *time.Location) templates.ItemReview {
 	var base, target content.Body
 	if d.Base != nil {
 		base = *d.Base

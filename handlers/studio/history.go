@@ -11,9 +11,9 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"studio/engine"
-	"studio/engine/automation"
 	"studio/engine/automations"
 	"studio/engine/jobs"
+	"studio/engine/model/automation"
 	"studio/locales"
 	"studio/web/templates"
 )
@@ -109,7 +109,7 @@ func (h *Handler) runRows(ctx context.Context, runs []automations.Run, names map
 		case automations.SubjectRelease:
 			title, ok := releases[run.SubjectID]
 			if !ok {
-				rel, err := h.eng.Release(ctx, *st.user, st.site.ID, run.SubjectID)
+				rel, err := h.releases.Release(ctx, *st.user, st.site.ID, run.SubjectID)
 				switch {
 				case err == nil:
 					title = rel.Title
@@ -205,7 +205,7 @@ func (h *Handler) agentRun(ctx context.Context, run automations.Run) (*templates
 	}
 	v := &templates.AgentRunView{Mode: run.Mode, Summary: run.Summary, Approvals: d.Approvals}
 	for _, id := range d.Releases {
-		rel, err := h.eng.Release(ctx, *st.user, st.site.ID, id)
+		rel, err := h.releases.Release(ctx, *st.user, st.site.ID, id)
 		if errors.Is(err, engine.ErrNotFound) {
 			continue // retained no longer
 		}
@@ -273,7 +273,7 @@ func (h *Handler) Run(w http.ResponseWriter, r *http.Request) {
 	}
 	if au != nil {
 		v.AutomationHistory = HistoryURL(au.ID)
-		set, err := h.eng.ScheduleSettings(ctx, *st.user, st.site.ID)
+		set, err := h.releases.ScheduleSettings(ctx, *st.user, st.site.ID)
 		if err != nil {
 			h.fail(w, r, err)
 			return
@@ -370,7 +370,7 @@ func (h *Handler) findingRow(ctx context.Context, f jobs.Finding, titles map[str
 	if f.NodeID != "" {
 		title, ok := titles[f.NodeID]
 		if !ok {
-			n, err := h.eng.Node(ctx, *st.user, st.site.ID, f.NodeID)
+			n, err := h.nodes.Node(ctx, *st.user, st.site.ID, f.NodeID)
 			switch {
 			case err == nil:
 				title = n.Body.Title

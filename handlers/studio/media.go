@@ -15,7 +15,8 @@ import (
 
 	"studio/engine"
 	"studio/engine/content"
-	"studio/engine/release"
+	"studio/engine/model/release"
+	"studio/engine/nodes"
 	refusals "studio/handlers/refusal"
 	"studio/locales"
 	"studio/web/templates"
@@ -42,7 +43,7 @@ func (h *Handler) SaveMedia(w http.ResponseWriter, r *http.Request) {
 		// empty), with why.
 		f := templates.NodeForm{ID: id, Kind: string(release.KindAsset), Status: string(content.StatusDraft)}
 		if id != "" {
-			d, nerr := h.eng.Node(ctx, *st.user, st.site.ID, id)
+			d, nerr := h.nodes.Node(ctx, *st.user, st.site.ID, id)
 			if nerr != nil || d.Kind != release.KindAsset {
 				h.fail(w, r, engine.ErrNotFound)
 				return
@@ -58,7 +59,7 @@ func (h *Handler) SaveMedia(w http.ResponseWriter, r *http.Request) {
 		h.renderEditor(w, r, status, f)
 		return
 	}
-	in := engine.AssetEdit{Edit: content.Edit{Title: r.PostFormValue("title"), Slug: r.PostFormValue("slug"),
+	in := nodes.AssetEdit{Edit: content.Edit{Title: r.PostFormValue("title"), Slug: r.PostFormValue("slug"),
 		Status: content.Status(r.PostFormValue("status"))}, Alt: r.PostFormValue("alt")}
 	refused := func(status int, fields templates.FieldErrors, msg string) {
 		f := templates.NodeForm{ID: id, Kind: string(release.KindAsset), Rev: formRev(r), Title: in.Title, Slug: in.Slug,
@@ -75,9 +76,9 @@ func (h *Handler) SaveMedia(w http.ResponseWriter, r *http.Request) {
 	}
 	var n content.Node
 	if id == "" {
-		n, err = h.eng.UploadAsset(ctx, *st.user, st.site.ID, in)
+		n, err = h.nodes.UploadAsset(ctx, *st.user, st.site.ID, in)
 	} else {
-		n, err = h.eng.EditAsset(ctx, *st.user, st.site.ID, id, formRev(r), in)
+		n, err = h.nodes.EditAsset(ctx, *st.user, st.site.ID, id, formRev(r), in)
 	}
 	if msg, fields, status, ok := refusal(ctx, err); ok {
 		refused(status, fields, msg)
@@ -140,7 +141,7 @@ func uploadedFile(form *multipart.Form) ([]byte, string, error) {
 // an SVG runs no script on Studio's origin.
 func (h *Handler) MediaFile(w http.ResponseWriter, r *http.Request) {
 	st := stateOf(r.Context())
-	n, err := h.eng.Node(r.Context(), *st.user, st.site.ID, chi.URLParam(r, "id"))
+	n, err := h.nodes.Node(r.Context(), *st.user, st.site.ID, chi.URLParam(r, "id"))
 	if err == nil && (n.Kind != release.KindAsset || len(n.Body.Data) == 0) {
 		err = engine.ErrNotFound
 	}
@@ -187,7 +188,7 @@ func (h *Handler) UploadImage(w http.ResponseWriter, r *http.Request) {
 		writeJSONError(w, http.StatusBadRequest, "invalid", locales.T(ctx, "error.invalid"), "")
 		return
 	}
-	in := engine.AssetEdit{Edit: content.Edit{Status: content.StatusPublished}, Alt: r.PostFormValue("alt")}
+	in := nodes.AssetEdit{Edit: content.Edit{Status: content.StatusPublished}, Alt: r.PostFormValue("alt")}
 	if in.Data, in.FileName, err = uploadedFile(form); errors.Is(err, errFileTooLarge) {
 		tooBig()
 		return
@@ -196,7 +197,7 @@ func (h *Handler) UploadImage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	in.Title = imageTitle(in.FileName)
-	n, err := h.eng.UploadAsset(ctx, *st.user, st.site.ID, in)
+	n, err := h.nodes.UploadAsset(ctx, *st.user, st.site.ID, in)
 	if e, ok := engine.AsError(err); ok && e.Code != engine.CodeForbidden {
 		_, _, status, _ := refusal(ctx, err)
 		writeJSONError(w, status, e.Code, refusals.Sentence(locales.From(ctx), siteLoc(st.site), e), e.Field)

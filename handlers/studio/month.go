@@ -7,13 +7,14 @@ import (
 	"strconv"
 	"strings"
 	"studio/engine/calendar"
+	"studio/engine/releases"
 	"time"
 
 	"github.com/go-chi/chi/v5"
 
 	"studio/engine"
 	"studio/engine/localtime"
-	"studio/engine/release"
+	"studio/engine/model/release"
 	"studio/locales"
 	"studio/web/templates"
 )
@@ -103,7 +104,7 @@ func (h *Handler) monthView(r *http.Request, cs calendarState) (templates.MonthV
 
 // monthCell is one day of the grid.
 func (h *Handler) monthCell(r *http.Request, cs calendarState, p *locales.Printer, wall localtime.Wall, at time.Time,
-	today localtime.Wall, day calendar.CalendarDay, loc *time.Location, can map[string]engine.ReleaseAbilities) templates.MonthDay {
+	today localtime.Wall, day calendar.CalendarDay, loc *time.Location, can map[string]releases.ReleaseAbilities) templates.MonthDay {
 	wd := monthCivilWeekday(wall)
 	c := templates.MonthDay{Date: wall.Date(), Day: wall.Day, Label: p.DayMonth(at),
 		Past: wall.Before(today), Today: wall == today, Weekend: wd == time.Saturday || wd == time.Sunday,
@@ -152,7 +153,7 @@ func monthCellCounts(p *locales.Printer, today bool, day calendar.CalendarDay) s
 // monthChip is the grid's view of one item (§15.3): fill = certainty, tone
 // = state, icons = kind and origin; the words say it all again.
 func (h *Handler) monthChip(r *http.Request, p *locales.Printer, it calendar.CalendarItem, loc *time.Location,
-	can engine.ReleaseAbilities) templates.MonthChip {
+	can releases.ReleaseAbilities) templates.MonthChip {
 	st := stateOf(r.Context())
 	at := it.At.In(loc)
 	now := h.eng.Now()
@@ -450,13 +451,13 @@ func (h *Handler) MoveFromCalendar(w http.ResponseWriter, r *http.Request) {
 		h.Move(w, r)
 		return
 	}
-	before, err := h.eng.Release(ctx, *st.user, st.site.ID, id)
+	before, err := h.releases.Release(ctx, *st.user, st.site.ID, id)
 	if err != nil {
 		h.fail(w, r, err)
 		return
 	}
 	undo := r.PostFormValue("undo") == "1"
-	moved, err := h.eng.Move(ctx, *st.user, st.site.ID, id, formRev(r), r.PostFormValue("date"), r.PostFormValue("time"))
+	moved, err := h.releases.Move(ctx, *st.user, st.site.ID, id, formRev(r), r.PostFormValue("date"), r.PostFormValue("time"))
 	if msg, fields, status, ok := refusal(ctx, err); ok {
 		prob := templates.MonthProblem{Message: msg, Fields: fields}
 		if e, _ := engine.AsError(err); e.ChangedElsewhere() {

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"studio/engine"
+	"studio/engine/releases"
 	"studio/engine/scheduler"
 	"studio/locales"
 	"studio/web/templates"
@@ -45,7 +46,7 @@ func (h *Handler) Notifications(w http.ResponseWriter, r *http.Request) {
 				row.ActionKey = "notice.publish_now"
 			}
 		case scheduler.NoticeExpired:
-			if o != nil && (o.Reason == "approval_lost" || o.Reason == engine.ReasonCreatorRemoved || o.Reason == engine.ReasonAutoWindowEnded) {
+			if o != nil && (o.Reason == "approval_lost" || o.Reason == releases.ReasonCreatorRemoved || o.Reason == releases.ReasonAutoWindowEnded) {
 				// §10.6: Editors approve and publish it now
 				row.Sentence = p.T("notice.expired_"+o.Reason, "Title", n.Title, "Time", when)
 			}
@@ -58,7 +59,7 @@ func (h *Handler) Notifications(w http.ResponseWriter, r *http.Request) {
 			if o != nil && o.Code == engine.CodeDependencyMissing {
 				row.Sentence = p.T("notice.failed_dependency_missing", "Title", n.Title, "Time", when)
 			}
-			if o != nil && o.Code == engine.CodeSlugTaken {
+			if o != nil && o.Code == releases.CodeSlugTaken {
 				row.Sentence = p.T("notice.failed_slug_taken", "Title", n.Title, "Time", when, "Path", o.Message)
 			}
 		case scheduler.NoticeAutomationDigest:

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"studio/engine"
+	"studio/engine/releases"
 	refusals "studio/handlers/refusal"
 	"studio/locales"
 )
@@ -16,12 +17,12 @@ import (
 // sentence needs only in part.
 var sameRefusals = []*engine.Error{
 	{Code: engine.CodeStale},
-	{Code: engine.CodeUnknownZone, Field: "timeZone"},
+	{Code: releases.CodeUnknownZone, Field: "timeZone"},
 	{Code: engine.CodeScheduledLocked, Args: map[string]any{"When": time.Date(2026, 11, 2, 6, 0, 0, 0, time.UTC)}},
 	{Code: engine.CodeScheduledLocked, Args: map[string]any{"Title": "Sonbahar", "Release": "rel_X",
 		"When": time.Date(2026, 11, 2, 6, 0, 0, 0, time.UTC)}},
-	{Code: engine.CodeTooManyReleases, Args: map[string]any{"Count": 200}},
-	{Code: engine.CodeNodeDeleted, Args: map[string]any{"Node": "ent_a", "Title": "Sonbahar"}},
+	{Code: releases.CodeTooManyReleases, Args: map[string]any{"Count": 200}},
+	{Code: releases.CodeNodeDeleted, Args: map[string]any{"Node": "ent_a", "Title": "Sonbahar"}},
 }
 
 // TestStudioSaysRefusalsAsTheRenderer: Studio's pages and its draft pages

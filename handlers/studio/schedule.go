@@ -10,7 +10,8 @@ import (
 
 	"studio/engine"
 	"studio/engine/localtime"
-	"studio/engine/release"
+	"studio/engine/model/release"
+	"studio/engine/releases"
 	"studio/locales"
 	"studio/web/templates"
 )
@@ -18,7 +19,7 @@ import (
 // ScheduleForm shows the "Schedule…" page of a node.
 func (h *Handler) ScheduleForm(w http.ResponseWriter, r *http.Request) {
 	st := stateOf(r.Context())
-	n, err := h.eng.Node(r.Context(), *st.user, st.site.ID, chi.URLParam(r, "id"))
+	n, err := h.nodes.Node(r.Context(), *st.user, st.site.ID, chi.URLParam(r, "id"))
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -38,14 +39,14 @@ func (h *Handler) ScheduleForm(w http.ResponseWriter, r *http.Request) {
 
 func (h *Handler) renderSchedule(w http.ResponseWriter, r *http.Request, status int, f templates.ScheduleForm) {
 	st := stateOf(r.Context())
-	if n, err := h.eng.Node(r.Context(), *st.user, st.site.ID, f.NodeID); err == nil {
-		f.CanApprove = h.eng.NodeAbilities(*st.user, n).Approves
+	if n, err := h.nodes.Node(r.Context(), *st.user, st.site.ID, f.NodeID); err == nil {
+		f.CanApprove = h.releases.NodeAbilities(*st.user, n).Approves
 	}
 	f.MinDate = h.eng.Now().In(siteLoc(st.site)).Format("2006-01-02")
 	f.Latest = loadLatest(status, "/studio/content/"+f.NodeID+"/schedule")
 	// What the dependency closure adds (§6.1 step 2), before confirming;
 	// a closure that would be refused says so here already.
-	added, err := h.eng.ScheduleClosure(r.Context(), *st.user, st.site.ID, f.NodeID)
+	added, err := h.releases.ScheduleClosure(r.Context(), *st.user, st.site.ID, f.NodeID)
 	if msg, _, _, ok := refusal(r.Context(), err); ok && f.Error == "" {
 		f.Error = msg
 	}
@@ -70,7 +71,7 @@ func (h *Handler) preview(r *http.Request, date, clock string) templates.Schedul
 	if _, err := localtime.ParseDateAndTime(date, clock); err != nil {
 		return templates.SchedulePreviewView{}
 	}
-	at, err := h.eng.CheckScheduleTime(st.site, date, clock)
+	at, err := h.releases.CheckScheduleTime(st.site, date, clock)
 	if msg, fields, _, ok := refusal(ctx, err); ok {
 		return templates.SchedulePreviewView{Error: msg + fields["time"] + fields["date"]}
 	}
@@ -90,12 +91,12 @@ func (h *Handler) SchedulePreview(w http.ResponseWriter, r *http.Request) {
 func (h *Handler) Schedule(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	st := stateOf(ctx)
-	in := engine.ScheduleInput{SiteID: st.site.ID, NodeID: chi.URLParam(r, "id"), ExpectedRev: formRev(r),
+	in := releases.ScheduleInput{SiteID: st.site.ID, NodeID: chi.URLParam(r, "id"), ExpectedRev: formRev(r),
 		Date: r.PostFormValue("date"), Time: r.PostFormValue("time")}
-	rel, err := h.eng.ScheduleNode(ctx, *st.user, in)
+	rel, err := h.releases.ScheduleNode(ctx, *st.user, in)
 	if msg, fields, status, ok := refusal(ctx, err); ok {
 		f := templates.ScheduleForm{NodeID: in.NodeID, Rev: in.ExpectedRev, Date: in.Date, Time: in.Time, Errors: fields, Error: msg}
-		if n, err := h.eng.Node(ctx, *st.user, st.site.ID, in.NodeID); err == nil {
+		if n, err := h.nodes.Node(ctx, *st.user, st.site.ID, in.NodeID); err == nil {
 			f.NodeTitle = n.Body.Title
 		}
 		h.renderSchedule(w, r, status, f)
@@ -113,7 +114,7 @@ func (h *Handler) Schedule(w http.ResponseWriter, r *http.Request) {
 	http.Redirect(w, r, to(r, "/studio/schedules"), http.StatusSeeOther)
 }
 
-func releaseTitle(rel engine.ReleaseRow) string {
+func releaseTitle(rel releases.ReleaseRow) string {
 	if rel.Title != "" {
 		return rel.Title
 	}
@@ -143,21 +144,21 @@ func (h *Handler) renderReleaseForm(w http.ResponseWriter, r *http.Request, stat
 func (h *Handler) renderReleaseView(w http.ResponseWriter, r *http.Request, status int, id string, seed templates.ReleaseView) {
 	ctx := r.Context()
 	st := stateOf(ctx)
-	rel, err := h.eng.Release(ctx, *st.user, st.site.ID, id)
+	rel, err := h.releases.Release(ctx, *st.user, st.site.ID, id)
 	if err != nil {
 		h.fail(w, r, err)
 		return
 	}
-	nodes, err := h.eng.Nodes(ctx, *st.user, st.site.ID)
+	nodes, err := h.nodes.Nodes(ctx, *st.user, st.site.ID)
 	if err != nil {
 		h.fail(w, r, err)
 		return
 	}
-	byID := map[string]engine.NodeDetail{}
+	byID := map[string]releases.NodeDetail{}
 	for _, n := range nodes {
 		byID[n.ID] = n
 	}
-	can, err := h.eng.AbilitiesOfRelease(ctx, *st.user, rel)
+	can, err := h.releases.AbilitiesOfRelease(ctx, *st.user, rel)
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -188,7 +189,7 @@ func (h *Handler) renderReleaseView(w http.ResponseWriter, r *http.Request, stat
 		}
 		v.CanCancel = false // the view offers it, with what it means
 	}
-	history, err := h.eng.ReleaseHistory(ctx, *st.user, st.site.ID, rel.ID)
+	history, err := h.releases.ReleaseHistory(ctx, *st.user, st.site.ID, rel.ID)
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -210,7 +211,7 @@ func (h *Handler) renderReleaseView(w http.ResponseWriter, r *http.Request, stat
 }
 
 // outcomeSentence says how a finished release ended.
-func outcomeSentence(ctx context.Context, rel engine.ReleaseRow) string {
+func outcomeSentence(ctx context.Context, rel releases.ReleaseRow) string {
 	o := rel.Outcome
 	if o == nil {
 		return ""
@@ -236,7 +237,7 @@ func outcomeSentence(ctx context.Context, rel engine.ReleaseRow) string {
 		return p.T("outcome.published", "When", at, "Late", p.Duration(time.Duration(late)*time.Second))
 	case "expired":
 		switch o.Reason { // §10.6: the approver can no longer approve it
-		case "approval_lost", engine.ReasonCreatorRemoved, engine.ReasonAutoWindowEnded:
+		case "approval_lost", releases.ReasonCreatorRemoved, releases.ReasonAutoWindowEnded:
 			return p.T("outcome.expired_"+o.Reason, "When", at)
 		}
 		return p.T("outcome.expired", "When", at)
@@ -251,7 +252,7 @@ func outcomeSentence(ctx context.Context, rel engine.ReleaseRow) string {
 		if o.Code == "dependency_missing" {
 			return p.T("outcome.failed_dependency_missing", "When", at, "Node", o.Message)
 		}
-		if o.Code == engine.CodeSlugTaken { // Message is the address
+		if o.Code == releases.CodeSlugTaken { // Message is the address
 			return p.T("outcome.failed_slug_taken", "When", at, "Node", o.Message)
 		}
 		return p.T("outcome.failed", "When", at)
@@ -267,12 +268,12 @@ func stringOr(w *release.When, fallback string) string {
 
 // Unschedule turns a release back into a draft.
 func (h *Handler) Unschedule(w http.ResponseWriter, r *http.Request) {
-	h.changeRelease(w, r, h.eng.Unschedule, "release.unscheduled")
+	h.changeRelease(w, r, h.releases.Unschedule, "release.unscheduled")
 }
 
 // Cancel ends a release without publishing.
 func (h *Handler) Cancel(w http.ResponseWriter, r *http.Request) {
-	h.changeRelease(w, r, h.eng.Cancel, "release.canceled")
+	h.changeRelease(w, r, h.releases.Cancel, "release.canceled")
 }
 
 func (h *Handler) changeRelease(w http.ResponseWriter, r *http.Request,
@@ -309,7 +310,7 @@ func (h *Handler) Move(w http.ResponseWriter, r *http.Request) {
 	st := stateOf(ctx)
 	id := chi.URLParam(r, "id")
 	date, clock := r.PostFormValue("date"), r.PostFormValue("time")
-	rel, err := h.eng.Move(ctx, *st.user, st.site.ID, id, formRev(r), date, clock)
+	rel, err := h.releases.Move(ctx, *st.user, st.site.ID, id, formRev(r), date, clock)
 	if msg, fields, status, ok := refusal(ctx, err); ok {
 		h.renderReleaseForm(w, r, status, id, msg, fields, date, clock)
 		return

@@ -11,6 +11,7 @@ import (
 
 	"studio/engine"
 	"studio/engine/localtime"
+	"studio/engine/releases"
 	"studio/engine/scheduler"
 	"studio/engine/settings"
 	"studio/locales"
@@ -33,7 +34,7 @@ func (h *Handler) Settings(w http.ResponseWriter, r *http.Request) {
 func (h *Handler) renderSettings(w http.ResponseWriter, r *http.Request, status int, v templates.SettingsPage) {
 	ctx := r.Context()
 	st := stateOf(ctx)
-	set, err := h.eng.ScheduleSettings(ctx, *st.user, st.site.ID)
+	set, err := h.releases.ScheduleSettings(ctx, *st.user, st.site.ID)
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -99,7 +100,7 @@ func (h *Handler) renderSettings(w http.ResponseWriter, r *http.Request, status 
 }
 
 // pausedView describes the site's pause, or is nil while schedules run.
-func pausedView(r *http.Request, st *state, set engine.ScheduleSettings) *templates.PausedView {
+func pausedView(r *http.Request, st *state, set releases.ScheduleSettings) *templates.PausedView {
 	if !set.Paused {
 		return nil
 	}
@@ -117,7 +118,7 @@ func pausedView(r *http.Request, st *state, set engine.ScheduleSettings) *templa
 // schedules run: who paused, why, what it holds and what still happens.
 func (h *Handler) pausedBanner(r *http.Request) (*templates.PausedView, error) {
 	st := stateOf(r.Context())
-	set, err := h.eng.ScheduleSettings(r.Context(), *st.user, st.site.ID)
+	set, err := h.releases.ScheduleSettings(r.Context(), *st.user, st.site.ID)
 	if err != nil || !set.Paused {
 		return nil, err
 	}

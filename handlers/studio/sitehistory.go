@@ -9,18 +9,18 @@ import (
 	"strings"
 	"time"
 
-	"studio/engine"
+	"studio/engine/nodes"
 	"studio/locales"
 	"studio/web/templates"
 )
 
 // SiteHistoryURL is the History page in filter, from the row before
 // (0: the newest).
-func SiteHistoryURL(f engine.HistoryFilter, before int64) string {
+func SiteHistoryURL(f nodes.HistoryFilter, before int64) string {
 	return "/studio/history" + historyQuery(f, before)
 }
 
-func historyQuery(f engine.HistoryFilter, before int64) string {
+func historyQuery(f nodes.HistoryFilter, before int64) string {
 	q := url.Values{}
 	if f.Kind != "" {
 		q.Set("kind", string(f.Kind))
@@ -40,10 +40,10 @@ func historyQuery(f engine.HistoryFilter, before int64) string {
 	return "?" + q.Encode()
 }
 
-func historyFilterOf(r *http.Request) (engine.HistoryFilter, int64) {
+func historyFilterOf(r *http.Request) (nodes.HistoryFilter, int64) {
 	q := r.URL.Query()
 	before, _ := strconv.ParseInt(q.Get("before"), 10, 64)
-	return engine.HistoryFilter{Kind: engine.HistoryKind(q.Get("kind")), ActorKind: q.Get("actor"), ReleaseID: q.Get("release")}, before
+	return nodes.HistoryFilter{Kind: nodes.HistoryKind(q.Get("kind")), ActorKind: q.Get("actor"), ReleaseID: q.Get("release")}, before
 }
 
 // SiteHistory is the site's History page: its audit rows, newest first, a
@@ -52,19 +52,19 @@ func (h *Handler) SiteHistory(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	st := stateOf(ctx)
 	f, before := historyFilterOf(r)
-	page, err := h.eng.SiteHistory(ctx, *st.user, st.site.ID, f, before, 0)
+	page, err := h.nodes.SiteHistory(ctx, *st.user, st.site.ID, f, before, 0)
 	if err != nil {
 		h.fail(w, r, err)
 		return
 	}
 	p := locales.From(ctx)
-	v := templates.SiteHistoryView{Kind: string(page.Filter.Kind), Actor: page.Filter.ActorKind, ClearURL: SiteHistoryURL(engine.HistoryFilter{}, 0),
+	v := templates.SiteHistoryView{Kind: string(page.Filter.Kind), Actor: page.Filter.ActorKind, ClearURL: SiteHistoryURL(nodes.HistoryFilter{}, 0),
 		CSVURL: "/studio/history.csv" + historyQuery(page.Filter, 0)}
-	v.Filtered = page.Filter != engine.HistoryFilter{}
-	for _, k := range engine.HistoryKinds {
+	v.Filtered = page.Filter != nodes.HistoryFilter{}
+	for _, k := range nodes.HistoryKinds {
 		v.Kinds = append(v.Kinds, templates.Option{Value: string(k), Label: p.T("sitehistory.kind_" + string(k))})
 	}
-	for _, a := range engine.ActorKinds {
+	for _, a := range nodes.ActorKinds {
 		v.Actors = append(v.Actors, templates.Option{Value: a, Label: p.T("sitehistory.actor_" + a)})
 	}
 	loc := siteLoc(st.site)
@@ -78,7 +78,7 @@ func (h *Handler) SiteHistory(w http.ResponseWriter, r *http.Request) {
 }
 
 // historyRow words one act for the person.
-func historyRow(ctx context.Context, row engine.HistoryRow, loc *time.Location) templates.SiteHistoryRow {
+func historyRow(ctx context.Context, row nodes.HistoryRow, loc *time.Location) templates.SiteHistoryRow {
 	p := locales.From(ctx)
 	out := templates.SiteHistoryRow{At: row.At.In(loc), What: historyWhat(p, row.Action), ActorKind: row.Actor.Kind}
 	switch row.Actor.Kind {
@@ -128,9 +128,9 @@ func (h *Handler) SiteHistoryCSV(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	st := stateOf(ctx)
 	f, _ := historyFilterOf(r)
-	var rows []engine.HistoryRow
+	var rows []nodes.HistoryRow
 	for before := int64(0); len(rows) < historyCSVRows; {
-		page, err := h.eng.SiteHistory(ctx, *st.user, st.site.ID, f, before, 1000)
+		page, err := h.nodes.SiteHistory(ctx, *st.user, st.site.ID, f, before, 1000)
 		if err != nil {
 			h.fail(w, r, err)
 			return

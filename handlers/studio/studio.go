@@ -29,8 +29,10 @@ import (
 	"studio/engine/calendar"
 	"studio/engine/gates"
 	"studio/engine/jobs"
+	"studio/engine/nodes"
 	"studio/engine/people"
 	"studio/engine/public"
+	"studio/engine/releases"
 	"studio/engine/scheduler"
 	"studio/engine/services"
 	"studio/engine/settings"
@@ -54,6 +56,8 @@ import (
 // Handler holds what the Studio pages need.
 type Handler struct {
 	eng         *engine.Engine
+	nodes       *nodes.Nodes
+	releases    *releases.Releases
 	cal         *calendar.Calendar
 	sched       *scheduler.Scheduler
 	pub         *public.Public
@@ -75,7 +79,7 @@ type Handler struct {
 func New(svc *services.Services, sessions *scs.SessionManager, log *slog.Logger) *Handler {
 	key := make([]byte, 32)
 	rand.Read(key)
-	return &Handler{eng: svc.Engine, cal: svc.Calendar, sched: svc.Scheduler, pub: svc.Public, set: svc.Settings, gates: svc.Gates, identity: svc.Identity, agents: svc.Agents, jobs: svc.Jobs, aut: svc.Automations, setup: svc.Setup, people: svc.People, sessions: sessions, log: log, csrfKey: key, crossOrigin: http.NewCrossOriginProtection()}
+	return &Handler{eng: svc.Engine, nodes: svc.Nodes, releases: svc.Releases, cal: svc.Calendar, sched: svc.Scheduler, pub: svc.Public, set: svc.Settings, gates: svc.Gates, identity: svc.Identity, agents: svc.Agents, jobs: svc.Jobs, aut: svc.Automations, setup: svc.Setup, people: svc.People, sessions: sessions, log: log, csrfKey: key, crossOrigin: http.NewCrossOriginProtection()}
 }
 
 // Session keys.

@@ -17,7 +17,7 @@ func (h *Handler) UndoForm(w http.ResponseWriter, r *http.Request) {
 func (h *Handler) renderUndo(w http.ResponseWriter, r *http.Request, status int, errMsg string) {
 	ctx := r.Context()
 	st := stateOf(ctx)
-	plan, err := h.eng.PlanUndo(ctx, *st.user, st.site.ID, chi.URLParam(r, "id"))
+	plan, err := h.releases.PlanUndo(ctx, *st.user, st.site.ID, chi.URLParam(r, "id"))
 	if msg, _, code, ok := refusal(ctx, err); ok {
 		h.renderRelease(w, r, code, chi.URLParam(r, "id"), msg)
 		return
@@ -43,7 +43,7 @@ func (h *Handler) Undo(w http.ResponseWriter, r *http.Request) {
 	st := stateOf(ctx)
 	id := chi.URLParam(r, "id")
 	rev, _ := strconv.ParseInt(r.PostFormValue("site_rev"), 10, 64)
-	_, err := h.eng.Undo(ctx, *st.user, st.site.ID, id, rev)
+	_, err := h.releases.Undo(ctx, *st.user, st.site.ID, id, rev)
 	if msg, _, status, ok := refusal(ctx, err); ok {
 		h.renderUndo(w, r, status, msg)
 		return

@@ -17,14 +17,15 @@ import (
 	"studio/engine/content"
 	"studio/engine/ids"
 	"studio/engine/localtime"
+	"studio/engine/nodes"
 )
 
 // Seed writes n published articles of site, written by author, straight
 // into the working copy and its versions in one transaction (the engine's
 // one node per call would take minutes at 50,000), then makes them live
-// with the engine's own Publish of the site, as a newsroom that has run
+// with engine/nodes' own Publish of the site, as a newsroom that has run
 // for years would be. The same seed gives the same site.
-func Seed(ctx context.Context, db *sql.DB, eng *engine.Engine, site engine.Site, author engine.User, now time.Time, n int) error {
+func Seed(ctx context.Context, db *sql.DB, nds *nodes.Nodes, site engine.Site, author engine.User, now time.Time, n int) error {
 	r := rand.New(rand.NewSource(int64(n)))
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
@@ -66,7 +67,7 @@ func Seed(ctx context.Context, db *sql.DB, eng *engine.Engine, site engine.Site,
 	if err := tx.Commit(); err != nil {
 		return err
 	}
-	_, err = eng.Publish(ctx, author, site.ID)
+	_, err = nds.Publish(ctx, author, site.ID)
 	return err
 }
 

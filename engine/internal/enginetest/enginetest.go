@@ -11,6 +11,8 @@ import (
 	"strings"
 	"studio/engine/calendar"
 	"studio/engine/localtime"
+	"studio/engine/nodes"
+	"studio/engine/releases"
 	"studio/engine/scheduler"
 	"studio/engine/settings"
 	"sync"
@@ -23,8 +25,8 @@ import (
 	"studio/engine/gates"
 	"studio/engine/identity"
 	"studio/engine/ids"
+	"studio/engine/model/release"
 	"studio/engine/policy"
-	"studio/engine/release"
 	"studio/store"
 	"studio/store/storetest"
 )
@@ -36,7 +38,7 @@ var Start = time.Date(2026, 11, 2, 5, 0, 0, 0, time.UTC)
 var Nine = time.Date(2026, 11, 2, 6, 0, 0, 0, time.UTC)
 
 // TinyPNG is a whole 1×1 PNG: a media file's bytes must be the image
-// they say, to the end (engine.cleanImage walks them).
+// they say, to the end (nodes.cleanImage walks them).
 var TinyPNG = []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89\x00\x00\x00\nIDAT\x78\x9c\x63\x00\x01\x00\x00\x05\x00\x01\x0d\x0a\x2d\xb4\x00\x00\x00\x00IEND\xaeB`\x82")
 
 // Bundle is one Studio database file with an engine on a fake clock, a
@@ -46,6 +48,10 @@ type Bundle struct {
 	Store *store.Store
 	Clock *fakeclock.Clock
 	Eng   *engine.Engine
+	// Releases is the release use cases on Eng (engine/releases).
+	Releases *releases.Releases
+	// Nodes is the node use cases beside them (engine/nodes).
+	Nodes *nodes.Nodes
 	Sched *scheduler.Scheduler
 	Cal   *calendar.Calendar
 	Gates *gates.Gates
@@ -82,9 +88,11 @@ func NewAt(tb testing.TB, address string) *Bundle {
 	// the engine, as in every process.
 	s6 := &s6Store{Store: b.Store, tb: tb}
 	b.Eng = engine.New(s6, b.Clock, nil)
-	b.Sched = scheduler.New(b.Eng, s6, nil)
+	b.Releases = releases.New(b.Eng, s6)
+	b.Nodes = nodes.New(b.Releases, s6)
+	b.Sched = scheduler.New(b.Releases, s6, nil)
 	b.Cal = calendar.New(b.Store, b.Clock, nil)
-	b.Gates = gates.New(b.Eng, b.Sched, s6)
+	b.Gates = gates.New(b.Releases, b.Sched, s6)
 	b.Identity = identity.New(b.Eng, b.Store, nil)
 	if b.Site, err = b.Eng.CreateSite(ctx, "Demo Gazette", "Europe/Istanbul"); err != nil {
 		tb.Fatal(err)
@@ -133,7 +141,7 @@ func (b *Bundle) CreateSite(ctx context.Context, name, zone string) (engine.Site
 // while editors and above act on any node.
 func (b *Bundle) CreateNode(tb testing.TB, siteID string, kind release.NodeKind, body content.Body) content.Node {
 	tb.Helper()
-	n, err := b.Eng.CreateNode(context.Background(), On(b.Contributor, siteID), siteID, kind, body)
+	n, err := b.Nodes.CreateNode(context.Background(), On(b.Contributor, siteID), siteID, kind, body)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -144,7 +152,7 @@ func (b *Bundle) CreateNode(tb testing.TB, siteID string, kind release.NodeKind,
 // site's zone and fails the test if that is refused.
 func (b *Bundle) Schedule(tb testing.TB, u engine.User, n content.Node, date, clock string) release.Release {
 	tb.Helper()
-	r, err := b.Eng.ScheduleNode(context.Background(), On(u, n.SiteID), engine.ScheduleInput{SiteID: n.SiteID, NodeID: n.ID,
+	r, err := b.Releases.ScheduleNode(context.Background(), On(u, n.SiteID), releases.ScheduleInput{SiteID: n.SiteID, NodeID: n.ID,
 		ExpectedRev: n.Rev, Date: date, Time: clock})
 	if err != nil {
 		tb.Fatalf("schedule %s at %s %s: %v", n.ID, date, clock, err)
@@ -154,33 +162,44 @@ func (b *Bundle) Schedule(tb testing.TB, u engine.User, n content.Node, date, cl
 
 // PublishArticle makes the test article live, published, through an
 // ordinary publish, and returns it as it is then.
-func (b *Bundle) PublishArticle(tb testing.TB) engine.NodeDetail {
+func (b *Bundle) PublishArticle(tb testing.TB) releases.NodeDetail {
 	tb.Helper()
 	ctx := context.Background()
 	d := b.Node(tb, b.Article.ID)
 	body := d.Body
 	body.Status = content.StatusPublished
-	if _, err := b.Eng.SaveNode(ctx, b.Editor, b.Site.ID, d.ID, d.Rev, body); err != nil {
+	if _, err := b.Nodes.SaveNode(ctx, b.Editor, b.Site.ID, d.ID, d.Rev, body); err != nil {
 		tb.Fatal(err)
 	}
-	if _, err := b.Eng.Publish(ctx, b.Editor, b.Site.ID); err != nil {
+	if _, err := b.Nodes.Publish(ctx, b.Editor, b.Site.ID); err != nil {
 		tb.Fatal(err)
 	}
 	return b.Node(tb, b.Article.ID)
 }
 
-func (b *Bundle) Node(tb testing.TB, id string) engine.NodeDetail {
+func (b *Bundle) Node(tb testing.TB, id string) releases.NodeDetail {
 	tb.Helper()
-	d, err := b.Eng.Node(context.Background(), b.Editor, b.Site.ID, id)
+	d, err := b.Nodes.Node(context.Background(), b.Editor, b.Site.ID, id)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	return d
 }
 
-func (b *Bundle) Release(tb testing.TB, id string) engine.ReleaseRow {
+// NodeOn reads node id of siteID as a reader of that site sees it, with
+// its live version and its hold.
+func (b *Bundle) NodeOn(tb testing.TB, siteID, id string) releases.NodeDetail {
 	tb.Helper()
-	r, err := b.Eng.Release(context.Background(), b.Editor, b.Site.ID, id)
+	d, err := b.Nodes.Node(context.Background(), engine.User{ID: "user_reader", Role: policy.Owner, SiteID: siteID}, siteID, id)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return d
+}
+
+func (b *Bundle) Release(tb testing.TB, id string) releases.ReleaseRow {
+	tb.Helper()
+	r, err := b.Releases.Release(context.Background(), b.Editor, b.Site.ID, id)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -194,7 +213,7 @@ func (b *Bundle) Live(tb testing.TB) map[string]engine.LiveNode {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	nodes, err := b.Eng.LiveNodes(context.Background(), site)
+	nodes, err := b.Nodes.LiveNodes(context.Background(), site)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -301,7 +320,7 @@ func SameInstant(tb testing.TB, what string, got, want time.Time) {
 var schedulers sync.Map
 
 // SchedulerOf is eng's scheduler over st, made on first use.
-func SchedulerOf(eng *engine.Engine, st scheduler.Store) *scheduler.Scheduler {
+func SchedulerOf(eng *releases.Releases, st scheduler.Store) *scheduler.Scheduler {
 	if s, ok := schedulers.Load(eng); ok {
 		return s.(*scheduler.Scheduler)
 	}
@@ -320,19 +339,19 @@ type s6Store struct {
 	tb testing.TB
 }
 
-func (s *s6Store) check(c engine.Change) {
+func (s *s6Store) check(c releases.Change) {
 	if c.Items != nil && (c.Approval != nil) == c.ClearApproval {
 		s.tb.Errorf("S6: item change of %s (%s → %s, %s) with approval %v, clear %v", c.ID, c.From, c.To, c.Audit.Action,
 			c.Approval != nil, c.ClearApproval)
 	}
 }
 
-func (s *s6Store) ChangeRelease(ctx context.Context, c engine.Change) error {
+func (s *s6Store) ChangeRelease(ctx context.Context, c releases.Change) error {
 	s.check(c)
 	return s.Store.ChangeRelease(ctx, c)
 }
 
-func (s *s6Store) DecideApproval(ctx context.Context, d engine.Decision) error {
+func (s *s6Store) DecideApproval(ctx context.Context, d releases.Decision) error {
 	s.check(d.Release)
 	return s.Store.DecideApproval(ctx, d)
 }
@@ -350,10 +369,10 @@ func (b *Bundle) RefuseChange(tb testing.TB, code, field string, change func() e
 }
 
 // Pause turns the site's kill switch on as u.
-func (b *Bundle) Pause(tb testing.TB, u engine.User, reason string) engine.ScheduleSettings {
+func (b *Bundle) Pause(tb testing.TB, u engine.User, reason string) releases.ScheduleSettings {
 	tb.Helper()
 	ctx := context.Background()
-	cur, err := b.Eng.ScheduleSettings(ctx, b.Editor, b.Site.ID)
+	cur, err := b.Releases.ScheduleSettings(ctx, b.Editor, b.Site.ID)
 	if err != nil {
 		tb.Fatal(err)
 	}
