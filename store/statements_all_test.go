@@ -8,10 +8,11 @@ import (
 	"testing"
 	"time"
 
-	"studio/engine"
 	"studio/engine/automations"
 	"studio/engine/jobs"
-	"studio/engine/release"
+	"studio/engine/model/release"
+	"studio/engine/nodes"
+	"studio/engine/releases"
 	"studio/store"
 	"studio/store/storetest"
 )
@@ -47,7 +48,7 @@ var builtVariants = map[string]func(ctx context.Context, st *store.Store) int{
 		for _, include := range patterns {
 			for _, exclude := range patterns {
 				for mask := range 1 << 3 {
-					f := engine.AuditFilter{SiteID: "site_x", Include: include, Exclude: exclude, Limit: 10}
+					f := nodes.AuditFilter{SiteID: "site_x", Include: include, Exclude: exclude, Limit: 10}
 					if mask&1 != 0 {
 						f.ActorKind = "agent"
 					}
@@ -88,7 +89,7 @@ var builtVariants = map[string]func(ctx context.Context, st *store.Store) int{
 	"changeRelease": func(ctx context.Context, st *store.Store) int {
 		from := []release.State{release.StateScheduled, release.StateAwaitingApproval, release.StateDraft}
 		for n := 1; n <= len(from); n++ {
-			st.ChangeRelease(ctx, engine.Change{ID: "rel_x", Rev: 1, From: from[:n], To: release.StateCanceled})
+			st.ChangeRelease(ctx, releases.Change{ID: "rel_x", Rev: 1, From: from[:n], To: release.StateCanceled})
 		}
 		return 3
 	},
