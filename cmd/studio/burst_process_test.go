@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"os/exec"
 	"slices"
 	"sync"
 	"testing"
@@ -73,9 +74,9 @@ func (l latencies) p(q int) time.Duration {
 type burstResult struct{ run, public latencies }
 
 // runBurst seeds the demo with archive articles and releases one-item
-// releases due together at a minute at least half a minute away, starts
-// `serve` on it and polls the public site until every release's article
-// answers; it fails on anything published twice or early.
+// releases due together at a minute, starts `serve` on it 20 s before that
+// minute (on its clock) and polls the public site until every release's
+// article answers; it fails on anything published twice or early.
 func runBurst(t *testing.T, bin string, archive, count int) burstResult {
 	t.Helper()
 	ctx := context.Background()
@@ -99,7 +100,6 @@ func runBurst(t *testing.T, bin string, archive, count int) burstResult {
 			t.Fatal(err)
 		}
 	}
-	made := time.Now()
 	nodes := make([]content.Node, count)
 	for i := range nodes {
 		if nodes[i], err = nds.CreateNode(ctx, editor, site.ID, release.KindContentEntry, content.Body{Title: fmt.Sprintf("Burst %d", i),
@@ -108,11 +108,12 @@ func runBurst(t *testing.T, bin string, archive, count int) burstResult {
 		}
 	}
 	// Made on a clock two minutes before it (a release must be scheduled
-	// ahead), the minute comes on the real clock the process uses. Scheduling
-	// costs about what making the nodes did, and a busy machine (CI runs the
-	// browser tests beside this) can make both slow: the margin follows.
-	took := time.Since(made)
-	minute := time.Now().Add(30*time.Second + 3*took).Truncate(time.Minute).Add(time.Minute)
+	// ahead). The process then runs on the machine's clock shifted by skew
+	// (STUDIO_TEST_CLOCK_SKEW; on SQLite the process's clock is the
+	// machine's) so that the minute comes lead after it starts, however
+	// long the setup took on a busy machine, and no test waits out the
+	// rest of a real minute. Times below are on the process's clock.
+	minute := time.Now().Add(3 * time.Minute).Truncate(time.Minute)
 	clock.Set(minute.Add(-2 * time.Minute))
 	loc, _ := localtime.LoadZone(site.TimeZone)
 	at := minute.In(loc)
@@ -125,9 +126,14 @@ func runBurst(t *testing.T, bin string, archive, count int) burstResult {
 		}
 		ids[i] = r.ID
 	}
-	base, _, stop := serveProcess(t, bin, data)
-	if wait := time.Until(minute); wait < 5*time.Second {
-		t.Fatalf("the setup took too long: %v left before the releases' minute", wait)
+	const lead = 20 * time.Second
+	skew := time.Until(minute.Add(-lead)).Round(time.Millisecond)
+	now := func() time.Time { return time.Now().Add(skew) } // the process's clock
+	serve := exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--data", data, "--demo")
+	serve.Env = append(os.Environ(), "STUDIO_TEST_CLOCK_SKEW="+skew.String())
+	base, _, stop := startServe(t, serve)
+	if wait := minute.Sub(now()); wait < 2*time.Second {
+		t.Fatalf("serve took too long to start: %v left before the releases' minute", wait)
 	}
 
 	// Four readers poll the releases' articles, each a quarter, a pass every
@@ -141,7 +147,7 @@ func runBurst(t *testing.T, bin string, archive, count int) burstResult {
 		go func() {
 			defer wg.Done()
 			left := count / 4
-			for time.Now().Before(deadline) && left > 0 {
+			for now().Before(deadline) && left > 0 {
 				for i := w; i < count; i += 4 {
 					if !visible[i].IsZero() {
 						continue
@@ -152,7 +158,7 @@ func runBurst(t *testing.T, bin string, archive, count int) burstResult {
 					}
 					res.Body.Close()
 					if res.StatusCode == http.StatusOK {
-						visible[i] = time.Now()
+						visible[i] = now()
 						left--
 					}
 				}
