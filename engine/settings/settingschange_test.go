@@ -1,4 +1,4 @@
-package releases_test
+package settings_test
 
 import (
 	"context"
