@@ -15,6 +15,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"slices"
 	"strconv"
@@ -92,6 +93,14 @@ func filter(in io.Reader, out io.Writer) (failed bool, timings []timing) {
 			}
 		case e.Test == "" && e.Action == "fail":
 			failed = true
+			// Tests still running when their package failed (a timeout's
+			// panic, a crash): their output says why.
+			for _, k := range slices.Sorted(maps.Keys(held)) {
+				if strings.HasPrefix(k, e.Package+" ") {
+					fmt.Fprintf(out, "--- still running when %s failed: %s\n%s", e.Package, strings.TrimPrefix(k, e.Package+" "), strings.Join(held[k], ""))
+					delete(held, k)
+				}
+			}
 		case e.Action == "output":
 			held[key] = append(held[key], e.Output)
 		case e.Action == "fail":

@@ -63,3 +63,20 @@ func TestPrintSlowest(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", out.String(), want)
 	}
 }
+
+// A package that times out: the panic is the output of the test that was
+// running, which never ends; filter prints it when the package fails.
+func TestFilterTimeout(t *testing.T) {
+	in := strings.Join([]string{
+		`{"Action":"run","Package":"studio/a","Test":"TestSlow"}`,
+		`{"Action":"output","Package":"studio/a","Test":"TestSlow","Output":"=== RUN   TestSlow\n"}`,
+		`{"Action":"output","Package":"studio/a","Test":"TestSlow","Output":"panic: test timed out after 18m0s\n"}`,
+		`{"Action":"output","Package":"studio/a","Output":"FAIL\tstudio/a\t1080.1s\n"}`,
+		`{"Action":"fail","Package":"studio/a","Elapsed":1080.1}`,
+	}, "\n")
+	var out strings.Builder
+	failed, _ := filter(strings.NewReader(in), &out)
+	if got := out.String(); !failed || !strings.Contains(got, "still running when studio/a failed: TestSlow") || !strings.Contains(got, "panic: test timed out") {
+		t.Errorf("failed %v, output:\n%s", failed, got)
+	}
+}
