@@ -424,8 +424,10 @@ func (a *Agents) mint(ctx context.Context, u engine.User, siteID, automationID s
 	return k, secret, nil
 }
 
-// seesAll reports whether u sees and revokes every key of the site.
-func seesAll(u engine.User) bool { return u.Role == policy.Owner || u.Role == policy.Admin }
+// SeesAll reports whether u sees and revokes every key of the site (an
+// Owner or an Administrator): Keys lists them all and Revoke accepts any;
+// anyone else has their own keys only.
+func SeesAll(u engine.User) bool { return u.Role == policy.Owner || u.Role == policy.Admin }
 
 // Keys lists the keys u may see on siteID, newest first, revoked ones
 // too: a person's own; an Owner's or Administrator's, every key of the
@@ -435,7 +437,7 @@ func (a *Agents) Keys(ctx context.Context, u engine.User, siteID string) ([]Key,
 		return nil, err
 	}
 	owner := u.ID
-	if seesAll(u) {
+	if SeesAll(u) {
 		owner = ""
 	}
 	return a.store.AgentKeys(ctx, siteID, owner)
@@ -465,7 +467,7 @@ func (a *Agents) revoke(ctx context.Context, u engine.User, siteID, keyID string
 	if err != nil {
 		return err
 	}
-	if k.OwnerID != u.ID && !seesAll(u) {
+	if k.OwnerID != u.ID && !SeesAll(u) {
 		return engine.ErrNotFound // as if there were none
 	}
 	return a.revokeFor(ctx, u, k, automation.ReasonKeyRevoked)
@@ -504,7 +506,7 @@ func (a *Agents) OwnerRemoved(ctx context.Context, u engine.User, siteID, ownerI
 	if err := person(u, siteID); err != nil {
 		return err
 	}
-	if !seesAll(u) {
+	if !SeesAll(u) {
 		return refuse(engine.CodeForbidden, "")
 	}
 	keys, err := a.store.AgentKeys(ctx, siteID, ownerID)

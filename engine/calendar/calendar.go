@@ -183,6 +183,10 @@ type CalendarItem struct {
 	RunID   string `json:"runId,omitempty"`
 	Outcome string `json:"outcome,omitempty"`
 	Manual  bool   `json:"manual,omitempty"`
+	// May is what the person who asked may do to the item now, filled
+	// when the query asks for it (CalendarQuery.Abilities): the Studio
+	// page's actions, not part of §12's item.
+	May ItemAbilities `json:"-"`
 }
 
 // ItemFacet is the state facet of an item: StateFacet of its state, except
@@ -221,6 +225,9 @@ type CalendarQuery struct {
 	Types  []string
 	Cursor string
 	Limit  int
+	// Abilities asks for each item's May: what the person may do to it
+	// now (one more statement or two, for the release items only).
+	Abilities bool
 }
 
 // CalendarPage is one page of items in time order (ties by id).
@@ -262,9 +269,10 @@ type Store interface {
 
 // Calendar answers calendar reads against a store at the clock's time.
 type Calendar struct {
-	store Store
-	clock engine.Clock
-	log   *slog.Logger
+	store    Store
+	clock    engine.Clock
+	log      *slog.Logger
+	releases Releases // for CalendarQuery.Abilities (SetReleases)
 }
 
 // New wires a calendar. log may be nil.
@@ -322,6 +330,15 @@ func (e *Calendar) Calendar(ctx context.Context, u engine.User, q CalendarQuery)
 		page.Items = items[:limit]
 		page.NextCursor = calendarCursor(items[limit-1])
 	}
+	if q.Abilities {
+		ptrs := make([]*CalendarItem, len(page.Items))
+		for i := range page.Items {
+			ptrs[i] = &page.Items[i]
+		}
+		if err := e.attachAbilities(ctx, u, q.SiteID, ptrs); err != nil {
+			return CalendarPage{}, err
+		}
+	}
 	return page, nil
 }
 
@@ -355,6 +372,17 @@ func (e *Calendar) CalendarDays(ctx context.Context, u engine.User, q CalendarQu
 	}
 	if err := e.completeChips(ctx, set, days); err != nil {
 		return nil, err
+	}
+	if q.Abilities {
+		var ptrs []*CalendarItem
+		for i := range days {
+			for j := range days[i].Items {
+				ptrs = append(ptrs, &days[i].Items[j])
+			}
+		}
+		if err := e.attachAbilities(ctx, u, q.SiteID, ptrs); err != nil {
+			return nil, err
+		}
 	}
 	return days, nil
 }

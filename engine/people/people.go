@@ -174,6 +174,20 @@ func mayGive(u engine.User, role policy.Role) bool {
 	return role != policy.Owner || u.Role == policy.Owner
 }
 
+// GivableRoles lists the roles u may give (an invitation's, a member's
+// new role), from most to least powerful: every role for an Owner, all
+// but Owner for anyone else. Invite and SetRole refuse the others
+// (CodeOwnerOnly); the People page offers these.
+func GivableRoles(u engine.User) []policy.Role {
+	var out []policy.Role
+	for _, role := range policy.Roles {
+		if mayGive(u, role) {
+			out = append(out, role)
+		}
+	}
+	return out
+}
+
 // Members lists the site's members, by name, each with what u may do to
 // them (Member.Can).
 func (p *People) Members(ctx context.Context, u engine.User, siteID string) ([]Member, error) {

@@ -75,7 +75,7 @@ func (h *Handler) renderAgents(w http.ResponseWriter, r *http.Request, status in
 		}
 	}
 	loc := siteLoc(st.site)
-	v.SeesAll = st.user.Role == policy.Owner || st.user.Role == policy.Admin
+	v.SeesAll = agents.SeesAll(*st.user)
 	for _, k := range keys {
 		row := templates.AgentKeyRow{ID: k.ID, Name: k.Name, Mode: string(k.Mode), Owner: k.OwnerName, Created: k.CreatedAt.In(loc),
 			AutomationID: k.AutomationID, AutomationName: names[k.AutomationID]}

@@ -300,28 +300,12 @@ func (h *Handler) agendaView(r *http.Request, cs calendarState, z calendarZone, 
 	today := midnight(now, z.loc)
 	from, to := cs.Range(z.loc)
 	q := cs.Query(st.site.ID, from, to)
-	q.Cursor = cursor
+	q.Cursor, q.Abilities = cursor, true
 	page, err := h.cal.Calendar(ctx, *st.user, q)
 	if e, ok := engine.AsError(err); ok && e.Code == calendar.CodeBadCursor { // a stale or edited link: from the start
 		q.Cursor, after = "", ""
 		page, err = h.cal.Calendar(ctx, *st.user, q)
 	}
-	if err != nil {
-		return templates.AgendaView{}, err
-	}
-	// The requests of the rows waiting for approval, for inline decisions.
-	var ids []string
-	for _, it := range page.Items {
-		if it.State == string(release.StateAwaitingApproval) {
-			ids = append(ids, it.ID)
-		}
-	}
-	requests, err := h.releases.WaitingRequestsOf(ctx, *st.user, st.site.ID, ids)
-	if err != nil {
-		return templates.AgendaView{}, err
-	}
-	waiting := waitingByRelease(requests)
-	abilities, err := h.itemAbilities(r, page.Items, waiting)
 	if err != nil {
 		return templates.AgendaView{}, err
 	}
@@ -339,7 +323,7 @@ func (h *Handler) agendaView(r *http.Request, cs calendarState, z calendarZone, 
 				Today: day.Equal(today), Past: day.Before(today), Continued: len(a.Days) == 0 && key == after})
 		}
 		d := &a.Days[len(a.Days)-1]
-		row := h.agendaItem(r, p, z, it, waiting, abilities[it.ID])
+		row := h.agendaItem(r, p, z, it)
 		if it.Kind == calendar.ItemAutomation {
 			row.Occurrence = menus[it.Target]
 		}
@@ -403,9 +387,9 @@ func foldDay(d *templates.AgendaDay, now time.Time, loc *time.Location) {
 }
 
 // agendaItem is the Agenda's row of one calendar item (§15.2, §15.3):
-// fill = certainty, tone = state, icon = kind; the words say it all.
-func (h *Handler) agendaItem(r *http.Request, p *locales.Printer, z calendarZone, it calendar.CalendarItem,
-	waiting map[string]releases.ApprovalRequest, can releases.ReleaseAbilities) templates.AgendaItem {
+// fill = certainty, tone = state, icon = kind; the words say it all. Its
+// actions are the item's abilities, as the engine answered them (it.May).
+func (h *Handler) agendaItem(r *http.Request, p *locales.Printer, z calendarZone, it calendar.CalendarItem) templates.AgendaItem {
 	now := h.eng.Now()
 	row := templates.AgendaItem{ID: it.ID, Kind: it.Kind, KindLabel: p.T("calendar.facet.kind_" + it.Kind), Title: it.Title,
 		When: z.pair(r, it.At), State: it.State, Look: "filled", Rev: it.Rev, Recurring: it.Recurring && it.At.After(now),
@@ -413,11 +397,11 @@ func (h *Handler) agendaItem(r *http.Request, p *locales.Printer, z calendarZone
 	if row.Title == "" {
 		row.Title = it.Target
 	}
-	isRelease := strings.HasPrefix(it.ID, "rel_")
+	isRelease := it.Type() == calendar.TypeRelease
 	switch {
 	case isRelease:
 		row.ReleaseID, row.Href = it.ID, "/studio/releases/"+url.PathEscape(it.ID)
-	case strings.HasPrefix(it.ID, "gate:"):
+	case it.Type() == calendar.TypeGate:
 		row.Href = "/studio/content/" + url.PathEscape(it.Target)
 	case it.Kind == calendar.ItemAutomation && it.RunID != "": // a past occurrence: what its run did
 		row.Href = RunURL(it.RunID)
@@ -465,13 +449,14 @@ func (h *Handler) agendaItem(r *http.Request, p *locales.Printer, z calendarZone
 	if !isRelease {
 		return row
 	}
-	if req, ok := waiting[it.ID]; ok && can.Approve {
-		row.Decide = &templates.DecideView{RequestID: req.ID, Title: row.Title}
+	can := it.May
+	if can.Decide {
+		row.Decide = &templates.DecideView{RequestID: can.Request, Title: row.Title}
 		return row
 	}
 	m := &templates.ItemMenu{CompareURL: row.Href}
-	if req, ok := waiting[it.ID]; ok { // the request shows each item's diff
-		m.CompareURL = "/studio/approvals/" + url.PathEscape(req.ID)
+	if can.Request != "" { // the request shows each item's diff
+		m.CompareURL = "/studio/approvals/" + url.PathEscape(can.Request)
 	}
 	if can.Move {
 		m.MoveURL = row.Href + "#move-date"
@@ -565,37 +550,6 @@ func markSameMinute(days []templates.AgendaDay) {
 			}
 		}
 	}
-}
-
-// itemAbilities is what the person may do to each release among a
-// calendar's items, from the engine (waiting: their waiting requests).
-func (h *Handler) itemAbilities(r *http.Request, items []calendar.CalendarItem, waiting map[string]releases.ApprovalRequest) (map[string]releases.ReleaseAbilities, error) {
-	st := stateOf(r.Context())
-	if st.user == nil {
-		return map[string]releases.ReleaseAbilities{}, nil
-	}
-	var facts []releases.ReleaseFacts
-	for _, it := range items {
-		if !strings.HasPrefix(it.ID, "rel_") {
-			continue
-		}
-		f := releases.ReleaseFacts{ID: it.ID, State: release.State(it.State), CreatedBy: it.By.ID,
-			Published: it.State == string(release.StatePublished)}
-		if req, ok := waiting[it.ID]; ok {
-			f.RequestedBy = req.RequestedBy.ID
-		}
-		facts = append(facts, f)
-	}
-	return h.releases.AbilitiesOfFacts(r.Context(), *st.user, st.site.ID, facts)
-}
-
-// waitingByRelease indexes waiting requests by their release.
-func waitingByRelease(requests []releases.ApprovalRequest) map[string]releases.ApprovalRequest {
-	out := make(map[string]releases.ApprovalRequest, len(requests))
-	for _, q := range requests {
-		out[q.ReleaseID] = q
-	}
-	return out
 }
 
 // calendarAside is the requests waiting for approval, the scheduler's

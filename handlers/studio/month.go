@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 	"studio/engine/calendar"
-	"studio/engine/releases"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -52,14 +51,6 @@ func (h *Handler) monthView(r *http.Request, cs calendarState) (templates.MonthV
 	if err != nil {
 		return templates.MonthView{}, err
 	}
-	var shown []calendar.CalendarItem
-	for _, d := range days {
-		shown = append(shown, d.Items...)
-	}
-	can, err := h.itemAbilities(r, shown, nil) // what each chip offers, read once
-	if err != nil {
-		return templates.MonthView{}, err
-	}
 	firstInstant, _ := localtime.Resolve(first, loc)
 	month := firstInstant.In(loc)
 	m := templates.MonthView{
@@ -91,7 +82,7 @@ func (h *Handler) monthView(r *http.Request, cs calendarState) (templates.MonthV
 		for i := range row {
 			wall := walls[w*7+i]
 			at, _ := localtime.Resolve(wall, loc)
-			row[i] = h.monthCell(r, cs, p, wall, at.In(loc), todayWall, days[wall.Date()], loc, can)
+			row[i] = h.monthCell(r, cs, p, wall, at.In(loc), todayWall, days[wall.Date()], loc)
 			row[i].InMonth = wall.Month == first.Month
 			if row[i].Today && row[i].InMonth {
 				m.Focus = wall.Date()
@@ -104,14 +95,14 @@ func (h *Handler) monthView(r *http.Request, cs calendarState) (templates.MonthV
 
 // monthCell is one day of the grid.
 func (h *Handler) monthCell(r *http.Request, cs calendarState, p *locales.Printer, wall localtime.Wall, at time.Time,
-	today localtime.Wall, day calendar.CalendarDay, loc *time.Location, can map[string]releases.ReleaseAbilities) templates.MonthDay {
+	today localtime.Wall, day calendar.CalendarDay, loc *time.Location) templates.MonthDay {
 	wd := monthCivilWeekday(wall)
 	c := templates.MonthDay{Date: wall.Date(), Day: wall.Day, Label: p.DayMonth(at),
 		Past: wall.Before(today), Today: wall == today, Weekend: wd == time.Saturday || wd == time.Sunday,
 		DayURL: cs.With("agenda", at).URL(), PanelURL: monthPanelURL(cs, wall.Date())}
 	c.Droppable = !c.Past
 	for _, it := range day.Items {
-		c.Chips = append(c.Chips, h.monthChip(r, p, it, loc, can[it.ID]))
+		c.Chips = append(c.Chips, h.monthChip(r, p, it, loc))
 	}
 	if day.Total > len(day.Items) {
 		c.More, c.MoreURL = day.Total-len(day.Items), c.DayURL
@@ -151,10 +142,9 @@ func monthCellCounts(p *locales.Printer, today bool, day calendar.CalendarDay) s
 }
 
 // monthChip is the grid's view of one item (§15.3): fill = certainty, tone
-// = state, icons = kind and origin; the words say it all again.
-func (h *Handler) monthChip(r *http.Request, p *locales.Printer, it calendar.CalendarItem, loc *time.Location,
-	can releases.ReleaseAbilities) templates.MonthChip {
-	st := stateOf(r.Context())
+// = state, icons = kind and origin; the words say it all again. Whether
+// it drags is the item's ability, as the engine answered it (it.May.Drag).
+func (h *Handler) monthChip(r *http.Request, p *locales.Printer, it calendar.CalendarItem, loc *time.Location) templates.MonthChip {
 	at := it.At.In(loc)
 	now := h.eng.Now()
 	c := templates.MonthChip{ID: it.ID, Kind: it.Kind, State: it.State, Time: locales.Clock(at), Title: it.Title,
@@ -162,7 +152,7 @@ func (h *Handler) monthChip(r *http.Request, p *locales.Printer, it calendar.Cal
 	if c.Title == "" {
 		c.Title = it.Target
 	}
-	gate := strings.HasPrefix(it.ID, "gate:")
+	gate := it.Type() == calendar.TypeGate
 	switch {
 	case gate:
 		c.Href = "/studio/content/" + url.PathEscape(it.Target)
@@ -282,10 +272,8 @@ func (h *Handler) monthChip(r *http.Request, p *locales.Printer, it calendar.Cal
 		c.Badge = p.T("month.badge_" + monthBadgeKey(it.State))
 	}
 
-	// Drag to reschedule (§15.6): a future release of one's own (or any,
-	// for an approver) that is scheduled or waiting; never a gate or a run.
-	if st.user != nil && future && !gate && !it.Recurring && strings.HasPrefix(it.ID, "rel_") &&
-		can.Move {
+	// Drag to reschedule (§15.6): the engine's answer (calendar.ItemAbilities).
+	if it.May.Drag {
 		c.Draggable, c.Rev = true, it.Rev
 		c.Date, c.Clock = at.Format("2006-01-02"), locales.Clock(at)
 		c.When = p.DayMonth(at) + ", " + c.Clock
@@ -317,7 +305,9 @@ func monthKindIcon(kind string) string {
 // keyed by date.
 func (h *Handler) monthDays(ctx context.Context, cs calendarState, from, to time.Time, loc *time.Location) (map[string]calendar.CalendarDay, error) {
 	st := stateOf(ctx)
-	days, err := h.cal.CalendarDays(ctx, *st.user, cs.Query(st.site.ID, from, to), loc)
+	q := cs.Query(st.site.ID, from, to)
+	q.Abilities = true // what each chip offers
+	days, err := h.cal.CalendarDays(ctx, *st.user, q, loc)
 	if err != nil {
 		return nil, err
 	}
@@ -397,16 +387,12 @@ func (h *Handler) MonthDayPanel(w http.ResponseWriter, r *http.Request) {
 	from, _ := localtime.Resolve(wall, loc)
 	to, _ := localtime.Resolve(wall.AddDays(1), loc)
 	q := cs.Query(st.site.ID, from, to)
+	q.Abilities = true // what each chip offers
 	p := locales.From(ctx)
 	panel := templates.MonthDayPanel{CSRF: st.csrf, Date: wall.Date(), Heading: p.DayHeading(day, h.eng.Now().In(loc)),
 		DayURL: cs.With("agenda", day).URL()}
 	for {
 		page, err := h.cal.Calendar(ctx, *st.user, q)
-		if err != nil {
-			h.fail(w, r, err)
-			return
-		}
-		can, err := h.itemAbilities(r, page.Items, nil) // one read for the page's chips
 		if err != nil {
 			h.fail(w, r, err)
 			return
@@ -418,7 +404,7 @@ func (h *Handler) MonthDayPanel(w http.ResponseWriter, r *http.Request) {
 		}
 		for _, it := range page.Items {
 			if !it.At.Before(from) && it.At.Before(to) {
-				c := h.monthChip(r, p, it, loc, can[it.ID])
+				c := h.monthChip(r, p, it, loc)
 				if it.Kind == calendar.ItemAutomation {
 					c.Menu = menus[it.Target]
 				}

@@ -46,10 +46,8 @@ func (h *Handler) renderPeople(w http.ResponseWriter, r *http.Request, status in
 		v.Invitations = append(v.Invitations, templates.InvitationRow{ID: i.ID, Email: i.Email, Role: string(i.Role),
 			By: i.By.Name, Expires: i.ExpiresAt.In(loc)})
 	}
-	for _, role := range policy.Roles {
-		if role != policy.Owner || st.user.Role == policy.Owner {
-			v.Roles = append(v.Roles, string(role))
-		}
+	for _, role := range people.GivableRoles(*st.user) {
+		v.Roles = append(v.Roles, string(role))
 	}
 	if v.Role == "" {
 		v.Role = string(policy.Editor)
