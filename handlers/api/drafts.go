@@ -202,7 +202,7 @@ func (h *Handler) ScheduleRelease(w http.ResponseWriter, r *http.Request) {
 		when = &releases.WhenInput{Date: body.Date, Clock: body.Time}
 	}
 	u, site := userOf(ctx), chi.URLParam(r, "siteId")
-	a, err := h.releases.Answering(ctx, u, func() (releases.ReleaseRow, error) {
+	a, err := h.releases.Scheduling(ctx, u, func() (releases.ReleaseRow, error) {
 		return h.releases.ScheduleReleaseWhen(ctx, u, site, chi.URLParam(r, "releaseId"), body.Rev, when)
 	})
 	if err != nil {

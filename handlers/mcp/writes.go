@@ -151,7 +151,7 @@ func (h *Handler) expectedRev(c *call, releaseID string, given int64) (int64, er
 // and answers {release, status, approvalId?}; what the call did goes to
 // the run's ledger.
 func (h *Handler) scheduled(c *call, change func() (releases.ReleaseRow, error)) (any, error) {
-	a, err := h.releases.Answering(c.ctx, c.u, func() (releases.ReleaseRow, error) {
+	a, err := h.releases.Scheduling(c.ctx, c.u, func() (releases.ReleaseRow, error) {
 		row, err := change()
 		if err == nil {
 			c.wrote = true
