@@ -8,14 +8,14 @@ import (
 	"studio/engine/releases"
 )
 
-// The API answers every release in RFC §4.2's shape (release.schema.json,
-// written out in schema/release.schema.json; the handlers' tests check
-// every release the API answers against it). release.Release is the
-// engine's record and carries more than the contract allows: the instant
-// an "on-approval" release was given as the ticker's fallback, the run and
-// the reason of a cancel, the approver's kind. Release is the contract;
-// what the record knows beyond it goes, where a script may want it, into
-// the contract's own map, metadata, under "studio.outcome.*" keys.
+// The API and MCP answer every release in RFC §4.2's shape
+// (release.schema.json, written out in handlers/api/schema; the handlers'
+// tests check every release the API answers against it). release.Release
+// is the engine's record and carries more than the contract allows: the
+// instant an "on-approval" release was given as the ticker's fallback, the
+// run and the reason of a cancel, the approver's kind. Release is the
+// contract; what the record knows beyond it goes, where a script may want
+// it, into the contract's own map, metadata, under "studio.outcome.*" keys.
 
 // Release is a release as §4.2 defines it.
 type Release struct {
