@@ -98,14 +98,10 @@ func (h *Handler) Deny(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	site, id, u := chi.URLParam(r, "siteId"), chi.URLParam(r, "approvalId"), userOf(ctx)
-	if err := h.releases.Deny(ctx, u, site, id, body.Reason); err != nil {
-		h.fail(w, ctx, err)
-		return
-	}
-	v, err := h.releases.Approval(ctx, u, site, id)
+	row, err := h.releases.DenyRelease(ctx, u, site, id, body.Reason)
 	if err != nil {
 		h.fail(w, ctx, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, wire.ReleaseOf(v.Release.Release))
+	writeJSON(w, http.StatusOK, wire.ReleaseOf(row.Release))
 }
