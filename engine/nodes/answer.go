@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"studio/engine"
+	"studio/engine/model/release"
 	"studio/engine/releases"
 )
 
@@ -43,8 +44,20 @@ func (ns *Nodes) NodeAnswer(ctx context.Context, u engine.User, siteID, id strin
 }
 
 // PatchNodeAnswer is PatchNode answering the node as it is afterwards,
-// with u's abilities: the JSON surfaces' whole answer to a patch.
-func (ns *Nodes) PatchNodeAnswer(ctx context.Context, u engine.User, siteID, id string, expectedRev int64, p NodePatch) (Answer, error) {
+// with u's abilities: the JSON surfaces' whole answer to a patch. A kind,
+// when given, is the only kind the caller's route names: a node of
+// another kind is not found, before anything is checked or written (an
+// article is not under …/pages).
+func (ns *Nodes) PatchNodeAnswer(ctx context.Context, u engine.User, siteID, id string, kind release.NodeKind, expectedRev int64, p NodePatch) (Answer, error) {
+	if kind != "" {
+		d, err := ns.Node(ctx, u, siteID, id)
+		if err == nil && d.Kind != kind {
+			err = engine.ErrNotFound
+		}
+		if err != nil {
+			return Answer{}, err
+		}
+	}
 	if _, err := ns.PatchNode(ctx, u, siteID, id, expectedRev, p); err != nil {
 		return Answer{}, err
 	}

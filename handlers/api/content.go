@@ -9,7 +9,6 @@ import (
 	"studio/engine/content"
 	"studio/engine/model/release"
 	"studio/engine/nodes"
-	"studio/engine/releases"
 	"studio/handlers/wire"
 )
 
@@ -64,20 +63,6 @@ func (h *Handler) answerNode(w http.ResponseWriter, r *http.Request, kind releas
 	writeJSON(w, http.StatusOK, wire.NodeAnswerOf(a))
 }
 
-// find reads the route's node; a node of another kind is not found here
-// (an article is not under …/pages).
-func (h *Handler) find(w http.ResponseWriter, r *http.Request, kind release.NodeKind) (releases.NodeDetail, bool) {
-	d, err := h.nodes.Node(r.Context(), userOf(r.Context()), chi.URLParam(r, "siteId"), chi.URLParam(r, "nodeId"))
-	if err == nil && d.Kind != kind {
-		err = engine.ErrNotFound
-	}
-	if err != nil {
-		h.fail(w, r.Context(), err)
-		return releases.NodeDetail{}, false
-	}
-	return d, true
-}
-
 // patchBody is a PATCH of a page or an entry: the rev the caller last saw
 // and the editor's fields it changes; the others keep their value.
 type patchBody struct {
@@ -113,10 +98,6 @@ func (h *Handler) patch(w http.ResponseWriter, r *http.Request, kind release.Nod
 		h.badRequest(w, ctx, CodeNothingToChange, "")
 		return
 	}
-	d, ok := h.find(w, r, kind)
-	if !ok {
-		return
-	}
-	a, err := h.nodes.PatchNodeAnswer(ctx, userOf(ctx), d.SiteID, d.ID, body.ExpectedRev, p)
+	a, err := h.nodes.PatchNodeAnswer(ctx, userOf(ctx), chi.URLParam(r, "siteId"), chi.URLParam(r, "nodeId"), kind, body.ExpectedRev, p)
 	h.answerNode(w, r, kind, a, err)
 }
