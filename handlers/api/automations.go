@@ -22,21 +22,14 @@ type agentKeyJSON struct {
 	Secret string `json:"secret"`
 }
 
-// sitePaused is whether the site's kill switch is on: what may be run now
-// depends on it.
-func (h *Handler) sitePaused(ctx context.Context, siteID string) (bool, error) {
-	s, err := h.releases.ScheduleSettings(ctx, userOf(ctx), siteID)
-	return s.Paused, err
-}
-
 // answerAutomation writes one automation with status.
-func (h *Handler) answerAutomation(w http.ResponseWriter, ctx context.Context, status int, a automations.Automation) {
-	paused, err := h.sitePaused(ctx, a.SiteID)
+func (h *Handler) answerAutomation(w http.ResponseWriter, ctx context.Context, status int, change func() (automations.Automation, error)) {
+	a, err := h.aut.Answering(ctx, userOf(ctx), change)
 	if err != nil {
 		h.fail(w, ctx, err)
 		return
 	}
-	out := wire.AutomationOf(userOf(ctx), a, paused)
+	out := wire.AutomationOf(a)
 	if a.NewKey == nil {
 		writeJSON(w, status, out)
 		return
@@ -53,19 +46,14 @@ func (h *Handler) answerAutomation(w http.ResponseWriter, ctx context.Context, s
 func (h *Handler) Automations(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	site := chi.URLParam(r, "siteId")
-	list, err := h.aut.List(ctx, userOf(ctx), site)
-	if err != nil {
-		h.fail(w, ctx, err)
-		return
-	}
-	paused, err := h.sitePaused(ctx, site)
+	list, err := h.aut.ListAnswers(ctx, userOf(ctx), site)
 	if err != nil {
 		h.fail(w, ctx, err)
 		return
 	}
 	out := make([]wire.Automation, 0, len(list))
 	for _, a := range list {
-		out = append(out, wire.AutomationOf(userOf(ctx), a, paused))
+		out = append(out, wire.AutomationOf(a))
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"automations": out})
 }
@@ -73,12 +61,9 @@ func (h *Handler) Automations(w http.ResponseWriter, r *http.Request) {
 // Automation answers one automation (§13 GET …/automations/{id}).
 func (h *Handler) Automation(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	a, err := h.aut.Get(ctx, userOf(ctx), chi.URLParam(r, "siteId"), chi.URLParam(r, "automationId"))
-	if err != nil {
-		h.fail(w, ctx, err)
-		return
-	}
-	h.answerAutomation(w, ctx, http.StatusOK, a)
+	h.answerAutomation(w, ctx, http.StatusOK, func() (automations.Automation, error) {
+		return h.aut.Get(ctx, userOf(ctx), chi.URLParam(r, "siteId"), chi.URLParam(r, "automationId"))
+	})
 }
 
 // automationBody is a new automation (§13 POST …/automations): a built-in
@@ -131,12 +116,9 @@ func (h *Handler) CreateAutomation(w http.ResponseWriter, r *http.Request) {
 		h.badRequest(w, ctx, automation.CodeUnknownJobKind, "job.kind")
 		return
 	}
-	a, err := h.aut.Create(ctx, userOf(ctx), chi.URLParam(r, "siteId"), in)
-	if err != nil {
-		h.fail(w, ctx, err)
-		return
-	}
-	h.answerAutomation(w, ctx, http.StatusCreated, a)
+	h.answerAutomation(w, ctx, http.StatusCreated, func() (automations.Automation, error) {
+		return h.aut.Create(ctx, userOf(ctx), chi.URLParam(r, "siteId"), in)
+	})
 }
 
 // automationPatchBody changes an automation seen at rev: any of its name, recurrence
@@ -189,12 +171,9 @@ func (h *Handler) PatchAutomation(w http.ResponseWriter, r *http.Request) {
 	if rc := body.Recurrence; rc != nil {
 		p.Start, p.TimeZone, p.Rule, p.Preset = rc.Start, rc.TimeZone, rc.Rule, rc.Preset
 	}
-	a, err := h.aut.Update(ctx, userOf(ctx), chi.URLParam(r, "siteId"), chi.URLParam(r, "automationId"), p)
-	if err != nil {
-		h.fail(w, ctx, err)
-		return
-	}
-	h.answerAutomation(w, ctx, http.StatusOK, a)
+	h.answerAutomation(w, ctx, http.StatusOK, func() (automations.Automation, error) {
+		return h.aut.Update(ctx, userOf(ctx), chi.URLParam(r, "siteId"), chi.URLParam(r, "automationId"), p)
+	})
 }
 
 // revParam is the rev a DELETE names in its query (?rev=N): a DELETE has
@@ -248,12 +227,9 @@ func (h *Handler) switchAutomation(w http.ResponseWriter, r *http.Request,
 		h.badRequest(w, ctx, CodeBadRequest, "rev")
 		return
 	}
-	a, err := fn(ctx, userOf(ctx), chi.URLParam(r, "siteId"), chi.URLParam(r, "automationId"), body.Rev)
-	if err != nil {
-		h.fail(w, ctx, err)
-		return
-	}
-	h.answerAutomation(w, ctx, http.StatusOK, a)
+	h.answerAutomation(w, ctx, http.StatusOK, func() (automations.Automation, error) {
+		return fn(ctx, userOf(ctx), chi.URLParam(r, "siteId"), chi.URLParam(r, "automationId"), body.Rev)
+	})
 }
 
 // RunAutomationNow starts a manual occurrence now (§13 …/run-now; Studio's

@@ -331,17 +331,13 @@ func (h *Handler) addTools() {
 		})
 	tool(h, "list_automations", "A site's automations with their next and last runs (never a key's secret).",
 		func(c *call, _ SiteInput) (any, error) {
-			list, err := h.aut.List(c.ctx, c.u, c.site.ID)
-			if err != nil {
-				return nil, err
-			}
-			settings, err := h.releases.ScheduleSettings(c.ctx, c.u, c.site.ID)
+			list, err := h.aut.ListAnswers(c.ctx, c.u, c.site.ID)
 			if err != nil {
 				return nil, err
 			}
 			out := make([]any, 0, len(list))
 			for _, a := range list {
-				out = append(out, wire.AutomationOf(c.u, a, settings.Paused))
+				out = append(out, wire.AutomationOf(a))
 			}
 			return map[string]any{"automations": out}, nil
 		})
@@ -409,16 +405,17 @@ func (h *Handler) addTools() {
 		}, endRunSchema())
 	tool(h, "pause_automation", "Pause an automation (this key's own in every mode, or one of its owner's with schedules:write). Its run in progress stops; a person resumes it.",
 		func(c *call, in PauseAutomationInput) (any, error) {
-			a, err := h.aut.PauseByAgent(c.ctx, c.u, in.AutomationID, in.Reason)
+			a, err := h.aut.Answering(c.ctx, c.u, func() (automations.Automation, error) {
+				a, err := h.aut.PauseByAgent(c.ctx, c.u, in.AutomationID, in.Reason)
+				if err == nil {
+					c.site.ID = a.SiteID
+				}
+				return a, err
+			})
 			if err != nil {
 				return nil, err
 			}
-			c.site.ID = a.SiteID
-			settings, err := h.releases.ScheduleSettings(c.ctx, c.u, a.SiteID)
-			if err != nil {
-				return nil, err
-			}
-			return map[string]any{"automation": wire.AutomationOf(c.u, a, settings.Paused)}, nil
+			return map[string]any{"automation": wire.AutomationOf(a)}, nil
 		}, pauseSchema())
 	tool(h, "list_content", "A site's pages and entries: each working copy with its rev, the live version and the release holding it.",
 		func(c *call, _ SiteInput) (any, error) {

@@ -3,7 +3,6 @@ package wire
 import (
 	"time"
 
-	"studio/engine"
 	"studio/engine/automations"
 	"studio/engine/model/automation"
 )
@@ -127,7 +126,8 @@ func RunOf(r automations.Run) Run {
 	return out
 }
 
-func AutomationOf(u engine.User, a automations.Automation, sitePaused bool) Automation {
+func AutomationOf(ans automations.Answer) Automation {
+	a := ans.Automation
 	out := Automation{SchemaVersion: 1, ID: a.ID, SiteID: a.SiteID, Name: a.Name,
 		Recurrence: Recurrence{Start: a.StartLocal, TimeZone: a.TimeZone, Rule: a.Rule, Preset: a.Preset},
 		State:      a.State, PausedReason: a.PausedReason, ConsecutiveFailures: a.ConsecutiveFailures,
@@ -150,7 +150,7 @@ func AutomationOf(u engine.User, a automations.Automation, sitePaused bool) Auto
 		r := RunOf(*a.LastRun)
 		out.LastRun = &r
 	}
-	may := automations.AbilitiesFor(u, a, sitePaused)
+	may := ans.Abilities
 	out.Abilities = AutomationAbilities{Edit: may.Edit, Delete: may.Delete, Duplicate: may.Duplicate, Pause: may.Pause,
 		Resume: may.Resume, RunNow: may.RunNow, TakeOver: may.TakeOver}
 	return out
