@@ -28,6 +28,7 @@ import (
 	"studio/handlers/metrics"
 	"studio/handlers/site"
 	"studio/handlers/studio"
+	"studio/handlers/wire"
 	"studio/web/static"
 	"studio/web/templates"
 )
@@ -673,7 +674,7 @@ func health(sched *scheduler.Scheduler, who func(*http.Request) (engine.User, bo
 			}
 			out["now"] = st.Now.Format(time.RFC3339)
 			sched := map[string]any{"healthy": st.State() == scheduler.HealthRunning, "state": st.State(),
-				"dueNotClaimed": api.StuckJSON(st.DueNotClaimed), "pastLease": api.StuckJSON(st.PastLease)}
+				"dueNotClaimed": wire.Stuck(st.DueNotClaimed), "pastLease": wire.Stuck(st.PastLease)}
 			if hb := st.Scheduler.Beat; hb != nil {
 				sched["heartbeatAt"] = hb.At.Format(time.RFC3339)
 				sched["nextWakeAt"] = hb.NextWakeAt.Format(time.RFC3339)

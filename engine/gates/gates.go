@@ -46,6 +46,7 @@ type Engine interface {
 	Poke()
 	NodeWithLive(ctx context.Context, siteID, id string) (releases.NodeDetail, *content.Body, error)
 	InsertRelease(ctx context.Context, u engine.User, nr releases.NewRelease) error
+	AnswerOf(ctx context.Context, u engine.User, r releases.ReleaseRow) (releases.Answer, error)
 }
 
 // Runner publishes a release now through Publish now's manual run: how an
@@ -222,8 +223,13 @@ type LiftInput struct {
 // GateResult is what a gate change did: the node as it is now and, on a
 // live node, the one-item release that carries the change.
 type GateResult struct {
-	Node    releases.NodeDetail
-	Release *releases.ReleaseRow
+	Node releases.NodeDetail
+	// NodeAbilities are what the person who changed the gates may do to
+	// the node now.
+	NodeAbilities releases.NodeAbilities
+	// Release is the one-item release that carries the change on a live
+	// node, answered to the person (their abilities, its waiting request).
+	Release *releases.Answer
 	Status  string // GateSaved, GateUnchanged, GatePublished, GateAwaitingApproval, GateScheduled
 }
 
@@ -640,7 +646,7 @@ func (e *Gates) carryOut(ctx context.Context, u engine.User, p GatePlan, action 
 		// Only the working copy changes: not live, saved for the next
 		// publish, or back to exactly what is live.
 		if !changed {
-			return GateResult{Node: p.Node, Status: GateUnchanged}, nil
+			return GateResult{Node: p.Node, NodeAbilities: releases.NodeAbilitiesOf(u, p.Node), Status: GateUnchanged}, nil
 		}
 		if u.Agent != nil {
 			if _, err := releases.AgentGateApproval(u, tool, class, false, now); err != nil {
@@ -658,7 +664,7 @@ func (e *Gates) carryOut(ctx context.Context, u engine.User, p GatePlan, action 
 		if err != nil {
 			return GateResult{}, err
 		}
-		return GateResult{Node: d, Status: GateSaved}, nil
+		return GateResult{Node: d, NodeAbilities: releases.NodeAbilitiesOf(u, d), Status: GateSaved}, nil
 	}
 
 	site, err := e.store.Site(ctx, n.SiteID)
@@ -731,11 +737,11 @@ func (e *Gates) carryOut(ctx context.Context, u engine.User, p GatePlan, action 
 		return GateResult{}, err
 	}
 	if !approves {
-		return e.gateResult(ctx, site.ID, n.ID, r.ID, GateAwaitingApproval)
+		return e.gateResult(ctx, u, site.ID, n.ID, r.ID, GateAwaitingApproval)
 	}
 	if u.Agent != nil {
 		e.e.Poke()
-		return e.gateResult(ctx, site.ID, n.ID, r.ID, GateScheduled)
+		return e.gateResult(ctx, u, site.ID, n.ID, r.ID, GateScheduled)
 	}
 	return e.runGateRelease(ctx, u, site.ID, n.ID, r.ID, r.Rev)
 }
@@ -760,7 +766,7 @@ func (e *Gates) runGateRelease(ctx context.Context, u engine.User, siteID, nodeI
 			return GateResult{}, err
 		}
 	}
-	res, err := e.gateResult(ctx, siteID, nodeID, releaseID, GateScheduled)
+	res, err := e.gateResult(ctx, u, siteID, nodeID, releaseID, GateScheduled)
 	if err == nil && res.Release != nil && res.Release.State == release.StatePublished {
 		res.Status = GatePublished
 	}
@@ -768,8 +774,12 @@ func (e *Gates) runGateRelease(ctx context.Context, u engine.User, siteID, nodeI
 }
 
 // gateResult is the node and its release as they are now, with status.
-func (e *Gates) gateResult(ctx context.Context, siteID, nodeID, releaseID, status string) (GateResult, error) {
+func (e *Gates) gateResult(ctx context.Context, u engine.User, siteID, nodeID, releaseID, status string) (GateResult, error) {
 	r, err := e.store.Release(ctx, siteID, releaseID)
+	if err != nil {
+		return GateResult{}, err
+	}
+	a, err := e.e.AnswerOf(ctx, u, r)
 	if err != nil {
 		return GateResult{}, err
 	}
@@ -777,7 +787,7 @@ func (e *Gates) gateResult(ctx context.Context, siteID, nodeID, releaseID, statu
 	if err != nil {
 		return GateResult{}, err
 	}
-	return GateResult{Node: d, Release: &r, Status: status}, nil
+	return GateResult{Node: d, NodeAbilities: releases.NodeAbilitiesOf(u, d), Release: &a, Status: status}, nil
 }
 
 func instantOrEmpty(t *time.Time) string {

@@ -300,13 +300,29 @@ func (e *Releases) Approve(ctx context.Context, u engine.User, siteID, id string
 // Deny answers no, with a reason; the release goes back to draft and its
 // nodes are free again.
 func (e *Releases) Deny(ctx context.Context, u engine.User, siteID, id, reason string) error {
+	_, err := e.deny(ctx, u, siteID, id, reason)
+	return err
+}
+
+// DenyRelease is Deny answering the release as it is afterwards (a draft
+// again): POST …/approvals/{id}/deny's answer, in one call.
+func (e *Releases) DenyRelease(ctx context.Context, u engine.User, siteID, id, reason string) (ReleaseRow, error) {
+	releaseID, err := e.deny(ctx, u, siteID, id, reason)
+	if err != nil {
+		return ReleaseRow{}, err
+	}
+	return e.store.Release(ctx, siteID, releaseID)
+}
+
+// deny is Deny, returning the id of the release it sent back.
+func (e *Releases) deny(ctx context.Context, u engine.User, siteID, id, reason string) (string, error) {
 	reason = strings.TrimSpace(reason)
 	if reason == "" || utf8.RuneCountInString(reason) > 500 {
-		return engine.Refuse(CodeReason, "reason")
+		return "", engine.Refuse(CodeReason, "reason")
 	}
 	q, r, err := e.decidable(ctx, u, siteID, id)
 	if err != nil {
-		return err
+		return "", err
 	}
 	now := e.Now()
 	by := u.Actor()
@@ -315,12 +331,13 @@ func (e *Releases) Deny(ctx context.Context, u engine.User, siteID, id, reason s
 			Audit: engine.AuditEntry{Action: "approval.deny", Actor: by, SiteID: siteID, ReleaseID: r.ID, At: now,
 				Details: map[string]any{"approval": q.ID, "reason": reason}}}})
 	if errors.Is(err, engine.ErrConflict) {
-		return engine.Refuse(engine.CodeStale, "")
+		return "", engine.Refuse(engine.CodeStale, "")
 	}
-	if err == nil {
-		e.Poke()
+	if err != nil {
+		return "", err
 	}
-	return err
+	e.Poke()
+	return r.ID, nil
 }
 
 func (e *Releases) decidable(ctx context.Context, u engine.User, siteID, id string) (ApprovalRequest, ReleaseRow, error) {

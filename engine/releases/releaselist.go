@@ -49,6 +49,9 @@ type ReleaseListQuery struct {
 type ReleasePage struct {
 	Releases   []ReleaseRow
 	NextCursor string
+	// Abilities are what the person asking may do to each release now, by
+	// release id (ReleaseAbilities).
+	Abilities map[string]ReleaseAbilities
 }
 
 // ReleaseList pages through a site's releases timed in [From, To) and every
@@ -98,5 +101,6 @@ func (e *Releases) ReleaseList(ctx context.Context, u engine.User, q ReleaseList
 		page.Releases = rows[:limit]
 		page.NextCursor = rows[limit-1].ID
 	}
-	return page, nil
+	page.Abilities, err = e.ReleaseAbilities(ctx, u, q.SiteID, page.Releases)
+	return page, err
 }

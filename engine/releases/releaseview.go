@@ -83,21 +83,13 @@ func (e *Releases) ReleaseView(ctx context.Context, u engine.User, siteID, id st
 		}
 	}
 	slices.Sort(v.LockedNodes)
-	if r.State == release.StateAwaitingApproval {
-		reqs, err := e.store.WaitingApprovalsOf(ctx, siteID, []string{r.ID})
-		if err != nil {
-			return ReleaseView{}, err
-		}
-		for _, q := range reqs {
-			if q.ReleaseID == r.ID {
-				v.Request = &q
-				break
-			}
-		}
-	}
 	if v.Overlaps, err = e.store.ReleaseOverlaps(ctx, siteID, r.ID); err != nil {
 		return ReleaseView{}, err
 	}
-	v.Abilities, err = e.AbilitiesOfRelease(ctx, u, r)
-	return v, err
+	a, err := e.AnswerOf(ctx, u, r) // the waiting request and the abilities, the request read once for both
+	if err != nil {
+		return ReleaseView{}, err
+	}
+	v.Request, v.Abilities = a.Request, a.Abilities
+	return v, nil
 }

@@ -43,15 +43,16 @@ import (
 	"studio/engine/localtime"
 	"studio/engine/policy"
 	"studio/handlers/refusal"
+	"studio/handlers/wire"
 	"studio/locales"
 )
 
 // Codes of the API's own refusals (the engine's are passed through).
 const (
 	CodeUnauthenticated = "unauthenticated"
-	CodeBadRequest      = "bad_request"
-	CodeBadInstant      = "bad_instant"
-	CodeNothingToChange = "nothing_to_change"
+	CodeBadRequest      = wire.CodeBadRequest
+	CodeBadInstant      = wire.CodeBadInstant
+	CodeNothingToChange = wire.CodeNothingToChange
 	CodeCSRF            = "csrf"
 	CodeBodyTooLarge    = "body_too_large"
 )
@@ -327,23 +328,6 @@ func (h *Handler) Scheduler(w http.ResponseWriter, r *http.Request) {
 	u := userOf(ctx)
 	st, err := h.sched.StatusOf(ctx, u)
 	h.writeScheduler(ctx, w, st, u.ID, err)
-}
-
-// StuckJSON lists releases the scheduler has not taken, as /health and
-// GET /api/scheduler answer them.
-func StuckJSON(rs []scheduler.StuckRelease) []map[string]any {
-	out := make([]map[string]any, 0, len(rs))
-	for _, r := range rs {
-		m := map[string]any{"id": r.ID, "siteId": r.SiteID, "state": r.State}
-		if r.ExecuteAt != nil {
-			m["executeAt"] = r.ExecuteAt.Format(time.RFC3339)
-		}
-		if r.LeaseUntil != nil {
-			m["leaseUntil"] = r.LeaseUntil.Format(time.RFC3339)
-		}
-		out = append(out, m)
-	}
-	return out
 }
 
 // Sites lists the sites the caller is a member of.

@@ -9,6 +9,7 @@ import (
 	"studio/engine"
 	"studio/engine/model/release"
 	"studio/engine/releases"
+	"studio/handlers/wire"
 )
 
 // approvalJSON is an approval request (§10.4) with the release it asks for,
@@ -25,7 +26,7 @@ type approvalJSON struct {
 	DecidedAt   *time.Time     `json:"decidedAt,omitempty"`
 	Reason      string         `json:"reason,omitempty"`
 	CanDecide   bool           `json:"canDecide"` // the caller may approve or deny it
-	Release     releaseDoc     `json:"release"`
+	Release     wire.Release   `json:"release"`
 	Items       []itemDiffJSON `json:"items,omitempty"`
 }
 
@@ -33,7 +34,7 @@ func approvalOf(u engine.User, v releases.ApprovalView) approvalJSON {
 	q := v.Request
 	return approvalJSON{ID: q.ID, ReleaseID: q.ReleaseID, Status: q.Status, StateHash: q.StateHash, ExecuteAt: q.ExecuteAt,
 		RequestedBy: q.RequestedBy, CreatedAt: q.CreatedAt, DecidedBy: q.DecidedBy, DecidedAt: q.DecidedAt, Reason: q.Reason,
-		CanDecide: releases.CanDecide(u, q), Release: releaseJSON(v.Release.Release)}
+		CanDecide: releases.CanDecide(u, q), Release: wire.ReleaseOf(v.Release.Release)}
 }
 
 // Approvals lists the site's requests waiting for a decision in
@@ -75,12 +76,15 @@ func (h *Handler) Approve(w http.ResponseWriter, r *http.Request) {
 	if !h.decodeOptional(w, r, &struct{}{}) {
 		return
 	}
-	row, err := h.releases.Approve(ctx, userOf(ctx), chi.URLParam(r, "siteId"), chi.URLParam(r, "approvalId"))
+	u := userOf(ctx)
+	a, err := h.releases.Answering(ctx, u, func() (releases.ReleaseRow, error) {
+		return h.releases.Approve(ctx, u, chi.URLParam(r, "siteId"), chi.URLParam(r, "approvalId"))
+	})
 	if err != nil {
 		h.fail(w, ctx, err)
 		return
 	}
-	h.writeRelease(w, ctx, http.StatusOK, row)
+	writeJSON(w, http.StatusOK, wire.AnswerOf(a))
 }
 
 // Deny answers no, with a reason (body {"reason": "…"}); the release, a
@@ -94,14 +98,10 @@ func (h *Handler) Deny(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	site, id, u := chi.URLParam(r, "siteId"), chi.URLParam(r, "approvalId"), userOf(ctx)
-	if err := h.releases.Deny(ctx, u, site, id, body.Reason); err != nil {
-		h.fail(w, ctx, err)
-		return
-	}
-	v, err := h.releases.Approval(ctx, u, site, id)
+	row, err := h.releases.DenyRelease(ctx, u, site, id, body.Reason)
 	if err != nil {
 		h.fail(w, ctx, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, releaseJSON(v.Release.Release))
+	writeJSON(w, http.StatusOK, wire.ReleaseOf(row.Release))
 }

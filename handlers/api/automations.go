@@ -4,7 +4,6 @@ import (
 	"context"
 	"net/http"
 	"strconv"
-	"time"
 
 	"github.com/go-chi/chi/v5"
 
@@ -12,44 +11,9 @@ import (
 	"studio/engine/automations"
 	"studio/engine/model/automation"
 	"studio/engine/policy"
+	"studio/handlers/wire"
 	"studio/locales"
 )
-
-// automationJSON is an automation as §4.3 writes it, with what the caller
-// may do with it.
-type automationJSON struct {
-	SchemaVersion       int                 `json:"schemaVersion"`
-	ID                  string              `json:"id"`
-	SiteID              string              `json:"siteId"`
-	Name                string              `json:"name"`
-	Job                 jobJSON             `json:"job"`
-	Recurrence          recurrenceJSON      `json:"recurrence"`
-	State               string              `json:"state"`
-	PausedReason        string              `json:"pausedReason,omitempty"`
-	ConsecutiveFailures int                 `json:"consecutiveFailures"`
-	Owner               ownerJSON           `json:"owner"`
-	NextRunAt           string              `json:"nextRunAt,omitempty"`
-	LastRun             *runJSON            `json:"lastRun,omitempty"`
-	CreatedAt           string              `json:"createdAt"`
-	UpdatedAt           string              `json:"updatedAt"`
-	Rev                 int64               `json:"rev"`
-	Abilities           automationAbilities `json:"abilities"`
-}
-
-type jobJSON struct {
-	Kind           string   `json:"kind"`
-	Builtin        string   `json:"builtin,omitempty"`
-	StaleAfterDays int      `json:"staleAfterDays,omitempty"`
-	Exclude        []string `json:"exclude,omitempty"`
-	// Agent tasks (§4.3): the key's id, never its secret.
-	KeyID              string             `json:"keyId,omitempty"`
-	Instructions       string             `json:"instructions,omitempty"`
-	ModeCap            string             `json:"modeCap,omitempty"`
-	ReadsUntrustedText *bool              `json:"readsUntrustedText,omitempty"`
-	WindowMinutes      int                `json:"windowMinutes,omitempty"`
-	Budget             *automation.Budget `json:"budget,omitempty"`
-	Scopes             []string           `json:"scopes,omitempty"`
-}
 
 // agentKeyJSON is the key minted with an agent task: in the create answer
 // only (§13), its secret shown once.
@@ -58,139 +22,21 @@ type agentKeyJSON struct {
 	Secret string `json:"secret"`
 }
 
-type recurrenceJSON struct {
-	Start    string `json:"start"`
-	TimeZone string `json:"timeZone"`
-	Rule     string `json:"rule,omitempty"`
-	Preset   string `json:"preset"`
-}
-
-type ownerJSON struct {
-	ID   string `json:"id"`
-	Name string `json:"name,omitempty"`
-}
-
-type automationAbilities struct {
-	Edit      bool `json:"edit"`
-	Delete    bool `json:"delete"`
-	Duplicate bool `json:"duplicate"`
-	Pause     bool `json:"pause"`
-	Resume    bool `json:"resume"`
-	RunNow    bool `json:"runNow"`
-	TakeOver  bool `json:"takeOver"`
-}
-
-// runJSON is a ScheduleRun as §4.4 writes it.
-type runJSON struct {
-	SchemaVersion   int            `json:"schemaVersion"`
-	ID              string         `json:"id"`
-	SiteID          string         `json:"siteId"`
-	Subject         map[string]any `json:"subject"`
-	OccurrenceAt    string         `json:"occurrenceAt"`
-	State           string         `json:"state"`
-	Outcome         string         `json:"outcome,omitempty"`
-	Trigger         string         `json:"trigger,omitempty"`
-	Attempt         int            `json:"attempt"`
-	StartedAt       string         `json:"startedAt,omitempty"`
-	EndedAt         string         `json:"endedAt,omitempty"`
-	LatenessSeconds *int64         `json:"latenessSeconds,omitempty"`
-	Adjusted        string         `json:"adjusted,omitempty"`
-	Counts          map[string]int `json:"counts,omitempty"`
-	Error           map[string]any `json:"error,omitempty"`
-	// Agent runs (§4.4): when it ends, what it spent, its taint and
-	// end_run's summary (plain text).
-	EndsAt    string            `json:"endsAt,omitempty"`
-	Usage     *automation.Usage `json:"usage,omitempty"`
-	Taint     *automation.Taint `json:"taint,omitempty"`
-	Summary   string            `json:"summary,omitempty"`
-	CreatedAt string            `json:"createdAt"`
-	UpdatedAt string            `json:"updatedAt"`
-	Rev       int64             `json:"rev"`
-}
-
-func stamp(t time.Time) string { return t.UTC().Format(time.RFC3339) }
-
-func stampPtr(t *time.Time) string {
-	if t == nil {
-		return ""
-	}
-	return stamp(*t)
-}
-
-func runOf(r automations.Run) runJSON {
-	out := runJSON{SchemaVersion: 1, ID: r.ID, SiteID: r.SiteID, OccurrenceAt: stamp(r.OccurrenceAt), State: r.State,
-		Outcome: r.Outcome, Trigger: r.Trigger, Attempt: r.Attempt, StartedAt: stampPtr(r.StartedAt), EndedAt: stampPtr(r.EndedAt),
-		LatenessSeconds: r.LatenessSeconds, Adjusted: r.Adjusted, Counts: r.Counts, CreatedAt: stamp(r.CreatedAt),
-		UpdatedAt: stamp(r.UpdatedAt), Rev: r.Rev}
-	if r.SubjectKind == automations.SubjectRelease {
-		out.Subject = map[string]any{"kind": "release", "releaseId": r.SubjectID}
-	} else {
-		out.Subject = map[string]any{"kind": "automation", "automationId": r.SubjectID, "job": r.Job}
-	}
-	if r.Job == automations.JobAgentTask && r.StartedAt != nil {
-		usage := r.Ledger.Usage
-		out.EndsAt, out.Usage, out.Taint, out.Summary = stampPtr(r.EndsAt), &usage, r.Ledger.Taint, r.Summary
-	}
-	if r.ErrorCode != "" {
-		out.Error = map[string]any{"code": r.ErrorCode}
-		if r.ErrorMessage != "" {
-			out.Error["message"] = r.ErrorMessage
-		}
-	}
-	return out
-}
-
-func automationOf(u engine.User, a automations.Automation, sitePaused bool) automationJSON {
-	out := automationJSON{SchemaVersion: 1, ID: a.ID, SiteID: a.SiteID, Name: a.Name,
-		Recurrence: recurrenceJSON{Start: a.StartLocal, TimeZone: a.TimeZone, Rule: a.Rule, Preset: a.Preset},
-		State:      a.State, PausedReason: a.PausedReason, ConsecutiveFailures: a.ConsecutiveFailures,
-		Owner:     ownerJSON{ID: a.Owner.ID, Name: a.Owner.Name},
-		NextRunAt: stampPtr(a.NextRunAt), CreatedAt: stamp(a.CreatedAt), UpdatedAt: stamp(a.UpdatedAt), Rev: a.Rev}
-	if b, ok := a.Builtin(); ok {
-		out.Job = jobJSON{Kind: string(automation.JobBuiltin), Builtin: string(b), StaleAfterDays: a.Config.StaleAfterDays,
-			Exclude: a.Config.Exclude}
-	} else if t := a.Task; t != nil {
-		untrusted, budget := t.ReadsUntrustedText, t.Budget
-		out.Job = jobJSON{Kind: a.Job, KeyID: t.KeyID, Instructions: t.Instructions, ModeCap: string(t.ModeCap),
-			ReadsUntrustedText: &untrusted, WindowMinutes: t.WindowMinutes, Budget: &budget}
-		for _, sc := range t.Scopes {
-			out.Job.Scopes = append(out.Job.Scopes, string(sc))
-		}
-	} else {
-		out.Job = jobJSON{Kind: a.Job}
-	}
-	if a.LastRun != nil {
-		r := runOf(*a.LastRun)
-		out.LastRun = &r
-	}
-	may := automations.AbilitiesFor(u, a, sitePaused)
-	out.Abilities = automationAbilities{Edit: may.Edit, Delete: may.Delete, Duplicate: may.Duplicate, Pause: may.Pause,
-		Resume: may.Resume, RunNow: may.RunNow, TakeOver: may.TakeOver}
-	return out
-}
-
-// sitePaused is whether the site's kill switch is on: what may be run now
-// depends on it.
-func (h *Handler) sitePaused(ctx context.Context, siteID string) (bool, error) {
-	s, err := h.releases.ScheduleSettings(ctx, userOf(ctx), siteID)
-	return s.Paused, err
-}
-
 // answerAutomation writes one automation with status.
-func (h *Handler) answerAutomation(w http.ResponseWriter, ctx context.Context, status int, a automations.Automation) {
-	paused, err := h.sitePaused(ctx, a.SiteID)
+func (h *Handler) answerAutomation(w http.ResponseWriter, ctx context.Context, status int, change func() (automations.Automation, error)) {
+	a, err := h.aut.Answering(ctx, userOf(ctx), change)
 	if err != nil {
 		h.fail(w, ctx, err)
 		return
 	}
-	out := automationOf(userOf(ctx), a, paused)
+	out := wire.AutomationOf(a)
 	if a.NewKey == nil {
 		writeJSON(w, status, out)
 		return
 	}
 	// Create's answer of an agent task carries its key's secret, once.
 	writeJSON(w, status, struct {
-		automationJSON
+		wire.Automation
 		Key agentKeyJSON `json:"key"`
 	}{out, agentKeyJSON{ID: a.NewKey.ID, Secret: a.NewKey.Secret}})
 }
@@ -200,19 +46,14 @@ func (h *Handler) answerAutomation(w http.ResponseWriter, ctx context.Context, s
 func (h *Handler) Automations(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	site := chi.URLParam(r, "siteId")
-	list, err := h.aut.List(ctx, userOf(ctx), site)
+	list, err := h.aut.ListAnswers(ctx, userOf(ctx), site)
 	if err != nil {
 		h.fail(w, ctx, err)
 		return
 	}
-	paused, err := h.sitePaused(ctx, site)
-	if err != nil {
-		h.fail(w, ctx, err)
-		return
-	}
-	out := make([]automationJSON, 0, len(list))
+	out := make([]wire.Automation, 0, len(list))
 	for _, a := range list {
-		out = append(out, automationOf(userOf(ctx), a, paused))
+		out = append(out, wire.AutomationOf(a))
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"automations": out})
 }
@@ -220,12 +61,9 @@ func (h *Handler) Automations(w http.ResponseWriter, r *http.Request) {
 // Automation answers one automation (§13 GET …/automations/{id}).
 func (h *Handler) Automation(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	a, err := h.aut.Get(ctx, userOf(ctx), chi.URLParam(r, "siteId"), chi.URLParam(r, "automationId"))
-	if err != nil {
-		h.fail(w, ctx, err)
-		return
-	}
-	h.answerAutomation(w, ctx, http.StatusOK, a)
+	h.answerAutomation(w, ctx, http.StatusOK, func() (automations.Automation, error) {
+		return h.aut.Get(ctx, userOf(ctx), chi.URLParam(r, "siteId"), chi.URLParam(r, "automationId"))
+	})
 }
 
 // automationBody is a new automation (§13 POST …/automations): a built-in
@@ -278,12 +116,9 @@ func (h *Handler) CreateAutomation(w http.ResponseWriter, r *http.Request) {
 		h.badRequest(w, ctx, automation.CodeUnknownJobKind, "job.kind")
 		return
 	}
-	a, err := h.aut.Create(ctx, userOf(ctx), chi.URLParam(r, "siteId"), in)
-	if err != nil {
-		h.fail(w, ctx, err)
-		return
-	}
-	h.answerAutomation(w, ctx, http.StatusCreated, a)
+	h.answerAutomation(w, ctx, http.StatusCreated, func() (automations.Automation, error) {
+		return h.aut.Create(ctx, userOf(ctx), chi.URLParam(r, "siteId"), in)
+	})
 }
 
 // automationPatchBody changes an automation seen at rev: any of its name, recurrence
@@ -336,12 +171,9 @@ func (h *Handler) PatchAutomation(w http.ResponseWriter, r *http.Request) {
 	if rc := body.Recurrence; rc != nil {
 		p.Start, p.TimeZone, p.Rule, p.Preset = rc.Start, rc.TimeZone, rc.Rule, rc.Preset
 	}
-	a, err := h.aut.Update(ctx, userOf(ctx), chi.URLParam(r, "siteId"), chi.URLParam(r, "automationId"), p)
-	if err != nil {
-		h.fail(w, ctx, err)
-		return
-	}
-	h.answerAutomation(w, ctx, http.StatusOK, a)
+	h.answerAutomation(w, ctx, http.StatusOK, func() (automations.Automation, error) {
+		return h.aut.Update(ctx, userOf(ctx), chi.URLParam(r, "siteId"), chi.URLParam(r, "automationId"), p)
+	})
 }
 
 // revParam is the rev a DELETE names in its query (?rev=N): a DELETE has
@@ -395,12 +227,9 @@ func (h *Handler) switchAutomation(w http.ResponseWriter, r *http.Request,
 		h.badRequest(w, ctx, CodeBadRequest, "rev")
 		return
 	}
-	a, err := fn(ctx, userOf(ctx), chi.URLParam(r, "siteId"), chi.URLParam(r, "automationId"), body.Rev)
-	if err != nil {
-		h.fail(w, ctx, err)
-		return
-	}
-	h.answerAutomation(w, ctx, http.StatusOK, a)
+	h.answerAutomation(w, ctx, http.StatusOK, func() (automations.Automation, error) {
+		return fn(ctx, userOf(ctx), chi.URLParam(r, "siteId"), chi.URLParam(r, "automationId"), body.Rev)
+	})
 }
 
 // RunAutomationNow starts a manual occurrence now (§13 …/run-now; Studio's
@@ -416,7 +245,7 @@ func (h *Handler) RunAutomationNow(w http.ResponseWriter, r *http.Request) {
 	if !started {
 		status = http.StatusOK // the run under way already: the same act asked twice
 	}
-	writeJSON(w, status, runOf(run))
+	writeJSON(w, status, wire.RunOf(run))
 }
 
 // previewBody is a schedule to try: {start, timeZone?, rule?, preset?}.
@@ -444,7 +273,7 @@ func (h *Handler) PreviewRule(w http.ResponseWriter, r *http.Request) {
 	}
 	next := make([]map[string]any, 0, len(p.Occurrences))
 	for _, o := range p.Occurrences {
-		m := map[string]any{"at": stamp(o.At), "localTime": o.Local}
+		m := map[string]any{"at": wire.Stamp(o.At), "localTime": o.Local}
 		if o.Adjusted != "" {
 			m["adjusted"], m["meant"] = o.Adjusted, o.Meant
 		}
@@ -475,9 +304,9 @@ func (h *Handler) Runs(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, ctx, err)
 		return
 	}
-	out := make([]runJSON, 0, len(page.Runs))
+	out := make([]wire.Run, 0, len(page.Runs))
 	for _, run := range page.Runs {
-		out = append(out, runOf(run))
+		out = append(out, wire.RunOf(run))
 	}
 	body := map[string]any{"runs": out}
 	if page.NextCursor != "" {
@@ -494,5 +323,5 @@ func (h *Handler) Run(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, ctx, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, runOf(run))
+	writeJSON(w, http.StatusOK, wire.RunOf(run))
 }

@@ -1,9 +1,7 @@
 package api
 
 import (
-	"context"
 	"net/http"
-	"time"
 
 	"github.com/go-chi/chi/v5"
 
@@ -11,50 +9,8 @@ import (
 	"studio/engine/content"
 	"studio/engine/model/release"
 	"studio/engine/nodes"
-	"studio/engine/releases"
+	"studio/handlers/wire"
 )
-
-// nodeJSON is a page or an entry: its working copy (the latest version,
-// with the body's fields at the top level), the version that is live, and
-// the release holding it, if one does.
-type nodeJSON struct {
-	ID   string           `json:"id"`
-	Kind release.NodeKind `json:"kind"`
-	Rev  int64            `json:"rev"`
-	Hash string           `json:"hash"`
-	content.Body
-	UpdatedAt time.Time        `json:"updatedAt"`
-	Live      *release.Version `json:"live,omitempty"`
-	Held      *heldJSON        `json:"heldBy,omitempty"`
-	// Author is who created the node (kept across versions).
-	Author *release.Actor `json:"author,omitempty"`
-	// Abilities are what the caller may do to it now (the engine's).
-	Abilities releases.NodeAbilities `json:"abilities"`
-}
-
-// heldJSON is the release that holds a node (§6.2): while it does, the
-// node cannot be changed.
-type heldJSON struct {
-	ReleaseID string        `json:"releaseId"`
-	State     release.State `json:"state"`
-	At        *time.Time    `json:"at,omitempty"`
-}
-
-func (h *Handler) nodeOf(ctx context.Context, d releases.NodeDetail) nodeJSON {
-	n := nodeJSON{ID: d.ID, Kind: d.Kind, Rev: d.Rev, Hash: d.Hash, Body: d.Body, UpdatedAt: d.UpdatedAt,
-		Abilities: h.releases.NodeAbilities(userOf(ctx), d)}
-	if d.Author.ID != "" {
-		a := d.Author
-		n.Author = &a
-	}
-	if d.Live != nil {
-		n.Live = &release.Version{Rev: d.Live.Rev, Hash: d.Live.Hash}
-	}
-	if d.Held != nil {
-		n.Held = &heldJSON{ReleaseID: d.Held.ReleaseID, State: d.Held.State, At: d.Held.At}
-	}
-	return n
-}
 
 // Entries lists the site's articles; Pages its pages.
 func (h *Handler) Entries(w http.ResponseWriter, r *http.Request) {
@@ -67,15 +23,15 @@ func (h *Handler) Pages(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) listNodes(w http.ResponseWriter, r *http.Request, kind release.NodeKind, name string) {
-	list, err := h.nodes.Nodes(r.Context(), userOf(r.Context()), chi.URLParam(r, "siteId"))
+	list, err := h.nodes.NodeAnswers(r.Context(), userOf(r.Context()), chi.URLParam(r, "siteId"))
 	if err != nil {
 		h.fail(w, r.Context(), err)
 		return
 	}
-	out := []nodeJSON{}
-	for _, d := range list {
-		if d.Kind == kind {
-			out = append(out, h.nodeOf(r.Context(), d))
+	out := []wire.Node{}
+	for _, a := range list {
+		if a.Kind == kind {
+			out = append(out, wire.NodeAnswerOf(a))
 		}
 	}
 	writeJSON(w, http.StatusOK, map[string]any{name: out})
@@ -90,24 +46,21 @@ func (h *Handler) Entry(w http.ResponseWriter, r *http.Request) {
 func (h *Handler) Page(w http.ResponseWriter, r *http.Request) { h.node(w, r, release.KindPage) }
 
 func (h *Handler) node(w http.ResponseWriter, r *http.Request, kind release.NodeKind) {
-	d, ok := h.find(w, r, kind)
-	if ok {
-		writeJSON(w, http.StatusOK, h.nodeOf(r.Context(), d))
-	}
+	a, err := h.nodes.NodeAnswer(r.Context(), userOf(r.Context()), chi.URLParam(r, "siteId"), chi.URLParam(r, "nodeId"))
+	h.answerNode(w, r, kind, a, err)
 }
 
-// find reads the route's node; a node of another kind is not found here
-// (an article is not under …/pages).
-func (h *Handler) find(w http.ResponseWriter, r *http.Request, kind release.NodeKind) (releases.NodeDetail, bool) {
-	d, err := h.nodes.Node(r.Context(), userOf(r.Context()), chi.URLParam(r, "siteId"), chi.URLParam(r, "nodeId"))
-	if err == nil && d.Kind != kind {
+// answerNode writes a, a node of kind; a node of another kind is not found
+// here (an article is not under …/pages).
+func (h *Handler) answerNode(w http.ResponseWriter, r *http.Request, kind release.NodeKind, a nodes.Answer, err error) {
+	if err == nil && a.Kind != kind {
 		err = engine.ErrNotFound
 	}
 	if err != nil {
 		h.fail(w, r.Context(), err)
-		return releases.NodeDetail{}, false
+		return
 	}
-	return d, true
+	writeJSON(w, http.StatusOK, wire.NodeAnswerOf(a))
 }
 
 // patchBody is a PATCH of a page or an entry: the rev the caller last saw
@@ -145,13 +98,6 @@ func (h *Handler) patch(w http.ResponseWriter, r *http.Request, kind release.Nod
 		h.badRequest(w, ctx, CodeNothingToChange, "")
 		return
 	}
-	d, ok := h.find(w, r, kind)
-	if !ok {
-		return
-	}
-	if _, err := h.nodes.PatchNode(ctx, userOf(ctx), d.SiteID, d.ID, body.ExpectedRev, p); err != nil {
-		h.fail(w, ctx, err)
-		return
-	}
-	h.node(w, r, kind)
+	a, err := h.nodes.PatchNodeAnswer(ctx, userOf(ctx), chi.URLParam(r, "siteId"), chi.URLParam(r, "nodeId"), kind, body.ExpectedRev, p)
+	h.answerNode(w, r, kind, a, err)
 }

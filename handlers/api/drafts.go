@@ -1,18 +1,16 @@
 package api
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"net/http"
-	"time"
 
 	"github.com/go-chi/chi/v5"
 
 	"studio/engine"
-	"studio/engine/localtime"
 	"studio/engine/model/release"
 	"studio/engine/releases"
+	"studio/handlers/wire"
 )
 
 // Draft releases over the API (RFC §5.2 "(new) → draft", §6.1, §13 POST
@@ -59,15 +57,17 @@ func (h *Handler) CreateRelease(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	site := chi.URLParam(r, "siteId")
-	row, err := h.releases.CreateDraft(ctx, userOf(ctx), releases.DraftInput{SiteID: site, Title: body.Title,
-		NodeIDs: body.NodeIDs, RemoveIDs: body.RemoveIDs, When: when})
+	u, site := userOf(ctx), chi.URLParam(r, "siteId")
+	v, err := h.releases.Viewing(ctx, u, func() (releases.ReleaseRow, error) {
+		return h.releases.CreateDraft(ctx, u, releases.DraftInput{SiteID: site, Title: body.Title,
+			NodeIDs: body.NodeIDs, RemoveIDs: body.RemoveIDs, When: when})
+	})
 	if err != nil {
 		h.failDraft(w, ctx, err)
 		return
 	}
-	w.Header().Set("Location", "/api/sites/"+site+"/releases/"+row.ID)
-	h.answerView(w, r, http.StatusCreated, row.ID)
+	w.Header().Set("Location", "/api/sites/"+site+"/releases/"+v.Release.ID)
+	writeJSON(w, http.StatusCreated, wire.ReleaseViewOf(v))
 }
 
 // releasePatchBody changes a draft as the caller last saw it (rev): a new title,
@@ -143,12 +143,15 @@ func (h *Handler) AddReleaseItems(w http.ResponseWriter, r *http.Request) {
 func (h *Handler) changeDraft(w http.ResponseWriter, r *http.Request, rev int64,
 	fn func(context.Context, engine.User, string, string, int64) (releases.ReleaseRow, error)) {
 	ctx := r.Context()
-	row, err := fn(ctx, userOf(ctx), chi.URLParam(r, "siteId"), chi.URLParam(r, "releaseId"), rev)
+	u := userOf(ctx)
+	a, err := h.releases.Answering(ctx, u, func() (releases.ReleaseRow, error) {
+		return fn(ctx, u, chi.URLParam(r, "siteId"), chi.URLParam(r, "releaseId"), rev)
+	})
 	if err != nil {
 		h.failDraft(w, ctx, err)
 		return
 	}
-	h.writeRelease(w, r.Context(), http.StatusOK, row)
+	writeJSON(w, http.StatusOK, wire.AnswerOf(a))
 }
 
 // whenBody is a state change at a date and a time in the site's zone, as
@@ -157,22 +160,6 @@ type whenBody struct {
 	Rev  int64  `json:"rev"`
 	Date string `json:"date"`
 	Time string `json:"time"`
-}
-
-// Schedule statuses of the answer to POST …/schedule (as MCP's
-// schedule_release says them, §12).
-const (
-	statusScheduled       = "scheduled"
-	statusApprovalPending = "approval-pending"
-)
-
-// scheduleJSON answers POST …/schedule: the release, whether it is
-// scheduled (the caller's own approval) or waits for one, and then the id
-// of the waiting request.
-type scheduleJSON struct {
-	Release    releaseDoc `json:"release"`
-	Status     string     `json:"status"`
-	ApprovalID string     `json:"approvalId,omitempty"`
 }
 
 // scheduleBody schedules a draft the caller last saw at rev: at when (as
@@ -215,38 +202,14 @@ func (h *Handler) ScheduleRelease(w http.ResponseWriter, r *http.Request) {
 		when = &releases.WhenInput{Date: body.Date, Clock: body.Time}
 	}
 	u, site := userOf(ctx), chi.URLParam(r, "siteId")
-	row, err := h.releases.ScheduleReleaseWhen(ctx, u, site, chi.URLParam(r, "releaseId"), body.Rev, when)
+	a, err := h.releases.Scheduling(ctx, u, func() (releases.ReleaseRow, error) {
+		return h.releases.ScheduleReleaseWhen(ctx, u, site, chi.URLParam(r, "releaseId"), body.Rev, when)
+	})
 	if err != nil {
 		h.failDraft(w, ctx, err)
 		return
 	}
-	out, err := h.scheduleOut(ctx, u, row)
-	if err != nil {
-		h.fail(w, ctx, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, out)
-}
-
-// scheduleOut is §12 schedule_release's answer: the release, "scheduled"
-// or "approval-pending" with the waiting request's id.
-func (h *Handler) scheduleOut(ctx context.Context, u engine.User, row releases.ReleaseRow) (scheduleJSON, error) {
-	rel, err := h.releaseOut(ctx, row)
-	if err != nil {
-		return scheduleJSON{}, err
-	}
-	out := scheduleJSON{Release: rel, Status: statusScheduled}
-	if row.State == release.StateAwaitingApproval {
-		out.Status = statusApprovalPending
-		waiting, err := h.releases.WaitingRequestsOf(ctx, u, row.SiteID, []string{row.ID})
-		if err != nil {
-			return scheduleJSON{}, err
-		}
-		for _, q := range waiting {
-			out.ApprovalID = q.ID
-		}
-	}
-	return out, nil
+	writeJSON(w, http.StatusOK, wire.ScheduleOf(a))
 }
 
 // Repin pins a release's items again to what is current (§13 POST
@@ -312,70 +275,27 @@ func (h *Handler) Rebase(w http.ResponseWriter, r *http.Request) {
 func (h *Handler) resolve(w http.ResponseWriter, r *http.Request, body whenBody,
 	fn func(context.Context, engine.User, string, string, int64, string, string) (releases.ReleaseRow, error)) {
 	ctx := r.Context()
-	row, err := fn(ctx, userOf(ctx), chi.URLParam(r, "siteId"), chi.URLParam(r, "releaseId"), body.Rev, body.Date, body.Time)
+	u := userOf(ctx)
+	a, err := h.releases.Answering(ctx, u, func() (releases.ReleaseRow, error) {
+		return fn(ctx, u, chi.URLParam(r, "siteId"), chi.URLParam(r, "releaseId"), body.Rev, body.Date, body.Time)
+	})
 	if err != nil {
 		h.fail(w, ctx, err)
 		return
 	}
-	h.writeRelease(w, r.Context(), http.StatusOK, row)
+	writeJSON(w, http.StatusOK, wire.AnswerOf(a))
 }
 
 // CodeBadWhen refuses a when that is none of §12's three forms.
-const CodeBadWhen = releases.CodeBadWhen
+const CodeBadWhen = wire.CodeBadWhen
 
 // parseWhen is ParseWhen answering its refusal itself (400 on the field);
 // false when the value will not do. The engine checks the time itself.
 func (h *Handler) parseWhen(w http.ResponseWriter, r *http.Request, raw json.RawMessage) (*releases.WhenInput, bool) {
-	in, err := ParseWhen(raw)
+	in, err := wire.ParseWhen(raw)
 	if err != nil {
 		h.badRequest(w, r.Context(), err.Code, err.Field)
 		return nil, false
 	}
 	return in, true
-}
-
-// ParseWhen reads §12's when: {"at": instant} | {"localTime":
-// "YYYY-MM-DDTHH:MM", "timeZone"?} | "on-approval"; absent or null is nil.
-// A when that is none of them is refused with the field it fails on
-// (bad_when, bad_instant, unknown_zone, bad_wall), as the API and MCP both
-// answer it.
-func ParseWhen(raw json.RawMessage) (*releases.WhenInput, *engine.Error) {
-	if len(raw) == 0 || string(raw) == "null" {
-		return nil, nil
-	}
-	var word string
-	if json.Unmarshal(raw, &word) == nil {
-		if word != "on-approval" {
-			return nil, engine.Refuse(CodeBadWhen, "when")
-		}
-		return &releases.WhenInput{OnApproval: true}, nil
-	}
-	var v struct {
-		At        *string `json:"at"`
-		LocalTime *string `json:"localTime"`
-		TimeZone  *string `json:"timeZone"`
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&v); err != nil || (v.At == nil) == (v.LocalTime == nil) || v.At != nil && v.TimeZone != nil {
-		return nil, engine.Refuse(CodeBadWhen, "when")
-	}
-	if v.At != nil {
-		at, err := time.Parse(time.RFC3339, *v.At)
-		if err != nil {
-			return nil, engine.Refuse(CodeBadInstant, "at")
-		}
-		return &releases.WhenInput{At: &at}, nil
-	}
-	in := &releases.WhenInput{LocalTime: *v.LocalTime}
-	if v.TimeZone != nil {
-		if *v.TimeZone == "" {
-			return nil, engine.Refuse(releases.CodeUnknownZone, "timeZone")
-		}
-		in.TimeZone = *v.TimeZone
-	}
-	if in.LocalTime == "" {
-		return nil, engine.Refuse(localtime.CodeBadWall, "localTime")
-	}
-	return in, nil
 }

@@ -2,10 +2,10 @@ package api
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"net/http"
 	"studio/engine/gates"
+	"studio/handlers/wire"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -31,16 +31,6 @@ type liftBody struct {
 	Reason       string          `json:"reason"`
 	From         json.RawMessage `json:"from"`
 	IncludeEdits bool            `json:"includeEdits"`
-}
-
-// gateAnswer is what a gate change did: the node as it is now, the
-// one-item release that carries the change on a live node, and the status
-// (saved, unchanged, published, approval-pending, scheduled).
-type gateAnswer struct {
-	Node       nodeJSON    `json:"node"`
-	Release    *releaseDoc `json:"release,omitempty"`
-	Status     string      `json:"status"`
-	ApprovalID string      `json:"approvalId,omitempty"` // the request, when approval-pending
 }
 
 // SetGates changes a node's gates (§7.6, §13 POST …/gates): body {nodeId,
@@ -90,12 +80,7 @@ func (h *Handler) SetGates(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, ctx, err)
 		return
 	}
-	out, err := h.answerGate(ctx, res)
-	if err != nil {
-		h.fail(w, ctx, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, out)
+	writeJSON(w, http.StatusOK, wire.GateOf(res))
 }
 
 // LiftEmbargo lifts the embargo in force on a live node (D8, §13 POST
@@ -124,12 +109,7 @@ func (h *Handler) LiftEmbargo(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, ctx, err)
 		return
 	}
-	out, err := h.answerGate(ctx, res)
-	if err != nil {
-		h.fail(w, ctx, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, out)
+	writeJSON(w, http.StatusOK, wire.GateOf(res))
 }
 
 // gateTime reads one gate of the body: absent keeps it, null clears it, an
@@ -151,16 +131,4 @@ func gateTime(raw json.RawMessage) (gates.GateTime, bool) {
 		return gates.GateTime{}, false
 	}
 	return gates.GateAt(t), true
-}
-
-func (h *Handler) answerGate(ctx context.Context, res gates.GateResult) (gateAnswer, error) {
-	a := gateAnswer{Node: h.nodeOf(ctx, res.Node), Status: res.Status}
-	if res.Release != nil {
-		s, err := h.scheduleOut(ctx, userOf(ctx), *res.Release)
-		if err != nil {
-			return a, err
-		}
-		a.Release, a.ApprovalID = &s.Release, s.ApprovalID
-	}
-	return a, nil
 }

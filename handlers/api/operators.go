@@ -11,6 +11,7 @@ import (
 	"studio/engine/model/release"
 	"studio/engine/releases"
 	"studio/engine/scheduler"
+	"studio/handlers/wire"
 	"studio/locales"
 )
 
@@ -97,7 +98,7 @@ func (h *Handler) writeScheduler(ctx context.Context, w http.ResponseWriter, st 
 // lateness of the releases published (§8.7), in seconds.
 func (h *Handler) schedulerJSON(ctx context.Context, st scheduler.Status, memberID string) (map[string]any, error) {
 	out := map[string]any{"mode": "node", "healthy": st.Healthy(), "state": st.State(),
-		"dueNotClaimed": StuckJSON(st.DueNotClaimed), "pastLease": StuckJSON(st.PastLease)}
+		"dueNotClaimed": wire.Stuck(st.DueNotClaimed), "pastLease": wire.Stuck(st.PastLease)}
 	if hb := st.Scheduler.Beat; hb != nil {
 		out["lastTick"], out["nextWakeAt"], out["trigger"] = hb.At, hb.NextWakeAt, hb.Trigger
 		out["lagSeconds"] = hb.LagSeconds // how late the oldest due item was at that tick (§8.7)

@@ -13,6 +13,7 @@ import (
 	"studio/engine/content"
 	"studio/engine/model/release"
 	"studio/engine/releases"
+	"studio/handlers/wire"
 )
 
 // Releases lists a site's releases timed in [from, to) (RFC 3339; default
@@ -47,12 +48,7 @@ func (h *Handler) Releases(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, ctx, err)
 		return
 	}
-	out, err := h.releasesOut(ctx, q.SiteID, page.Releases)
-	if err != nil {
-		h.fail(w, ctx, err)
-		return
-	}
-	body := map[string]any{"releases": out}
+	body := map[string]any{"releases": wire.PageOf(page)}
 	if page.NextCursor != "" {
 		body["nextCursor"] = page.NextCursor
 	}
@@ -75,18 +71,7 @@ func (h *Handler) answerView(w http.ResponseWriter, r *http.Request, status int,
 		h.fail(w, ctx, err)
 		return
 	}
-	writeJSON(w, status, releaseViewOf(v))
-}
-
-// answerRelease answers the release id of the request's site as it is now,
-// in the §4.2 shape: what every change of a release answers.
-func (h *Handler) answerRelease(w http.ResponseWriter, r *http.Request, id string) {
-	row, err := h.releases.Release(r.Context(), userOf(r.Context()), chi.URLParam(r, "siteId"), id)
-	if err != nil {
-		h.fail(w, r.Context(), err)
-		return
-	}
-	h.writeRelease(w, r.Context(), http.StatusOK, row)
+	writeJSON(w, status, wire.ReleaseViewOf(v))
 }
 
 // revBody is the body of a state change: the rev the caller last saw (CAS).
@@ -121,12 +106,13 @@ func (h *Handler) change(w http.ResponseWriter, r *http.Request, fn func(context
 		h.badRequest(w, ctx, CodeBadRequest, "rev")
 		return
 	}
-	id := chi.URLParam(r, "releaseId")
-	if err := fn(ctx, userOf(ctx), chi.URLParam(r, "siteId"), id, body.Rev); err != nil {
+	u, site, id := userOf(ctx), chi.URLParam(r, "siteId"), chi.URLParam(r, "releaseId")
+	a, err := h.releases.AnsweringAfter(ctx, u, site, id, func() error { return fn(ctx, u, site, id, body.Rev) })
+	if err != nil {
 		h.fail(w, ctx, err)
 		return
 	}
-	h.answerRelease(w, r, id)
+	writeJSON(w, http.StatusOK, wire.AnswerOf(a))
 }
 
 // rescheduleBody is a new time for a release and the rev the caller last
@@ -182,12 +168,15 @@ func (h *Handler) Reschedule(w http.ResponseWriter, r *http.Request) {
 	default:
 		when = &releases.WhenInput{Date: body.Date, Clock: body.Time}
 	}
-	row, err := h.releases.Reschedule(ctx, userOf(ctx), chi.URLParam(r, "siteId"), chi.URLParam(r, "releaseId"), body.Rev, *when)
+	u := userOf(ctx)
+	a, err := h.releases.Answering(ctx, u, func() (releases.ReleaseRow, error) {
+		return h.releases.Reschedule(ctx, u, chi.URLParam(r, "siteId"), chi.URLParam(r, "releaseId"), body.Rev, *when)
+	})
 	if err != nil {
 		h.fail(w, ctx, err)
 		return
 	}
-	h.writeRelease(w, ctx, http.StatusOK, row)
+	writeJSON(w, http.StatusOK, wire.AnswerOf(a))
 }
 
 // Diff answers each item of a release as its live base against its pinned
@@ -203,7 +192,7 @@ func (h *Handler) Diff(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, ctx, err)
 		return
 	}
-	out := map[string]any{"release": releaseJSON(d.Release.Release), "threeWay": d.Conflict != nil}
+	out := map[string]any{"release": wire.ReleaseOf(d.Release.Release), "threeWay": d.Conflict != nil}
 	items := itemDiffs(d.Items)
 	if c := d.Conflict; c != nil {
 		out["rebase"] = rebaseOf(c.Rebase)

@@ -14,7 +14,7 @@ import (
 	"studio/engine/model/release"
 	"studio/engine/policy"
 	"studio/engine/releases"
-	"studio/handlers/api"
+	"studio/handlers/wire"
 	"studio/locales"
 )
 
@@ -315,12 +315,11 @@ func (h *Handler) addTools() {
 			if err != nil {
 				return nil, err
 			}
-			out, err := api.ReleasesJSON(c.ctx, h.releases, c.u, c.site.ID, page.Releases)
-			body := map[string]any{"releases": out}
+			body := map[string]any{"releases": wire.PageOf(page)}
 			if page.NextCursor != "" {
 				body["nextCursor"] = page.NextCursor
 			}
-			return body, err
+			return body, nil
 		}, listReleasesSchema())
 	tool(h, "get_release", "One release as a ReleaseView: its items with titles and paths, closureAdded, overlaps, lockedNodes and the waiting request.",
 		func(c *call, in GetReleaseInput) (any, error) {
@@ -328,21 +327,17 @@ func (h *Handler) addTools() {
 			if err != nil {
 				return nil, err
 			}
-			return api.ReleaseViewJSON(v), nil
+			return wire.ReleaseViewOf(v), nil
 		})
 	tool(h, "list_automations", "A site's automations with their next and last runs (never a key's secret).",
 		func(c *call, _ SiteInput) (any, error) {
-			list, err := h.aut.List(c.ctx, c.u, c.site.ID)
-			if err != nil {
-				return nil, err
-			}
-			settings, err := h.releases.ScheduleSettings(c.ctx, c.u, c.site.ID)
+			list, err := h.aut.ListAnswers(c.ctx, c.u, c.site.ID)
 			if err != nil {
 				return nil, err
 			}
 			out := make([]any, 0, len(list))
 			for _, a := range list {
-				out = append(out, api.AutomationJSON(c.u, a, settings.Paused))
+				out = append(out, wire.AutomationOf(a))
 			}
 			return map[string]any{"automations": out}, nil
 		})
@@ -355,7 +350,7 @@ func (h *Handler) addTools() {
 			}
 			out := make([]any, 0, len(page.Runs))
 			for _, r := range page.Runs {
-				out = append(out, api.RunJSON(r))
+				out = append(out, wire.RunOf(r))
 			}
 			body := map[string]any{"runs": out}
 			if page.NextCursor != "" {
@@ -369,7 +364,7 @@ func (h *Handler) addTools() {
 			if err != nil {
 				return nil, err
 			}
-			return api.RunDetailJSON(d), nil
+			return wire.RunDetailOf(d), nil
 		})
 	tool(h, "get_mode", "This call's mode and scopes, and whether the key's site is paused (then every other tool but pause_automation is refused); inside a run, the run; for a person's key, whether this session is tainted.",
 		func(c *call, _ NoInput) (any, error) {
@@ -406,44 +401,45 @@ func (h *Handler) addTools() {
 				return nil, err
 			}
 			c.site.ID = r.SiteID
-			return map[string]any{"run": api.RunJSON(r)}, nil
+			return map[string]any{"run": wire.RunOf(r)}, nil
 		}, endRunSchema())
 	tool(h, "pause_automation", "Pause an automation (this key's own in every mode, or one of its owner's with schedules:write). Its run in progress stops; a person resumes it.",
 		func(c *call, in PauseAutomationInput) (any, error) {
-			a, err := h.aut.PauseByAgent(c.ctx, c.u, in.AutomationID, in.Reason)
+			a, err := h.aut.Answering(c.ctx, c.u, func() (automations.Automation, error) {
+				a, err := h.aut.PauseByAgent(c.ctx, c.u, in.AutomationID, in.Reason)
+				if err == nil {
+					c.site.ID = a.SiteID
+				}
+				return a, err
+			})
 			if err != nil {
 				return nil, err
 			}
-			c.site.ID = a.SiteID
-			settings, err := h.releases.ScheduleSettings(c.ctx, c.u, a.SiteID)
-			if err != nil {
-				return nil, err
-			}
-			return map[string]any{"automation": api.AutomationJSON(c.u, a, settings.Paused)}, nil
+			return map[string]any{"automation": wire.AutomationOf(a)}, nil
 		}, pauseSchema())
 	tool(h, "list_content", "A site's pages and entries: each working copy with its rev, the live version and the release holding it.",
 		func(c *call, _ SiteInput) (any, error) {
-			list, err := h.nodes.Nodes(c.ctx, c.u, c.site.ID)
+			list, err := h.nodes.NodeAnswers(c.ctx, c.u, c.site.ID)
 			if err != nil {
 				return nil, err
 			}
 			out := []any{}
-			for _, d := range list {
-				if d.Kind == release.KindContentEntry || d.Kind == release.KindPage {
-					out = append(out, api.NodeJSON(c.ctx, h.releases, c.u, d))
+			for _, a := range list {
+				if a.Kind == release.KindContentEntry || a.Kind == release.KindPage {
+					out = append(out, wire.NodeAnswerOf(a))
 				}
 			}
 			return map[string]any{"content": out}, nil
 		})
 	tool(h, "get_content", "One page or entry: its working copy with its rev, the live version and the release holding it.",
 		func(c *call, in GetContentInput) (any, error) {
-			d, err := h.nodes.Node(c.ctx, c.u, c.site.ID, in.NodeID)
-			if err == nil && d.Kind != release.KindContentEntry && d.Kind != release.KindPage {
+			a, err := h.nodes.NodeAnswer(c.ctx, c.u, c.site.ID, in.NodeID)
+			if err == nil && a.Kind != release.KindContentEntry && a.Kind != release.KindPage {
 				err = engine.ErrNotFound
 			}
 			if err != nil {
 				return nil, err
 			}
-			return api.NodeJSON(c.ctx, h.releases, c.u, d), nil
+			return wire.NodeAnswerOf(a), nil
 		})
 }

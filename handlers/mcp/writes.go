@@ -14,7 +14,7 @@ import (
 	"studio/engine/model/release"
 	"studio/engine/nodes"
 	"studio/engine/releases"
-	"studio/handlers/api"
+	"studio/handlers/wire"
 )
 
 // The write tools of §12 and save_draft: each parses its input, calls the
@@ -128,9 +128,9 @@ func whenOf(v any) (*releases.WhenInput, error) {
 	}
 	raw, err := json.Marshal(v)
 	if err != nil {
-		return nil, engine.Refuse(api.CodeBadWhen, "when")
+		return nil, engine.Refuse(wire.CodeBadWhen, "when")
 	}
-	in, rerr := api.ParseWhen(raw)
+	in, rerr := wire.ParseWhen(raw)
 	if rerr != nil {
 		return nil, rerr
 	}
@@ -147,19 +147,29 @@ func (h *Handler) expectedRev(c *call, releaseID string, given int64) (int64, er
 	return r.Rev, err
 }
 
-// scheduleAnswer is {release, status, approvalId?}, and what the call did
-// for the run's ledger.
-func (h *Handler) scheduleAnswer(c *call, row releases.ReleaseRow) (any, error) {
-	c.wrote = true
-	c.requested = row.State == release.StateAwaitingApproval
-	return api.ScheduleJSON(c.ctx, h.releases, c.u, row)
+// scheduled runs change, a use case that schedules or moves a release,
+// and answers {release, status, approvalId?}; what the call did goes to
+// the run's ledger.
+func (h *Handler) scheduled(c *call, change func() (releases.ReleaseRow, error)) (any, error) {
+	a, err := h.releases.Scheduling(c.ctx, c.u, func() (releases.ReleaseRow, error) {
+		row, err := change()
+		if err == nil {
+			c.wrote = true
+			c.requested = row.State == release.StateAwaitingApproval
+		}
+		return row, err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return wire.ScheduleOf(a), nil
 }
 
 // gateAnswer is a gate change's answer, and what it did for the ledger.
 func (h *Handler) gateAnswer(c *call, res gates.GateResult) (any, error) {
 	c.wrote = res.Status != gates.GateUnchanged
 	c.requested = res.Status == gates.GateAwaitingApproval
-	return api.GateJSON(c.ctx, h.releases, c.u, res)
+	return wire.GateOf(res), nil
 }
 
 func (h *Handler) addWriteTools() {
@@ -169,21 +179,20 @@ func (h *Handler) addWriteTools() {
 			if err != nil {
 				return nil, err
 			}
-			row, err := h.releases.CreateDraft(c.ctx, c.u, releases.DraftInput{SiteID: c.site.ID, Title: in.Title,
-				NodeIDs: in.NodeIDs, When: when, Note: in.Note})
-			if err != nil {
-				return nil, err
-			}
-			c.wrote = true
-			v, err := h.releases.ReleaseView(c.ctx, c.u, c.site.ID, row.ID)
+			v, err := h.releases.Viewing(c.ctx, c.u, func() (releases.ReleaseRow, error) {
+				row, err := h.releases.CreateDraft(c.ctx, c.u, releases.DraftInput{SiteID: c.site.ID, Title: in.Title,
+					NodeIDs: in.NodeIDs, When: when, Note: in.Note})
+				c.wrote = err == nil
+				return row, err
+			})
 			if err != nil {
 				return nil, err
 			}
 			added := []string{}
-			for _, a := range release.Closure(row.Items) {
+			for _, a := range v.ClosureAdded {
 				added = append(added, a.NodeID)
 			}
-			return map[string]any{"release": api.ReleaseViewJSON(v), "closureAdded": added}, nil
+			return map[string]any{"release": wire.ReleaseViewOf(v), "closureAdded": added}, nil
 		}, proposeSchema())
 	tool(h, "schedule_release", "Schedule a draft release (or nodes as a new one) at a time or on approval. It waits for a person's approval of the pinned versions (approval-pending, at once) unless this key's auto mode may publish a low-risk release within 24 hours; Studio publishes it at its time. Do not poll.",
 		func(c *call, in ScheduleReleaseInput) (any, error) {
@@ -192,12 +201,12 @@ func (h *Handler) addWriteTools() {
 				return nil, err
 			}
 			if when == nil {
-				return nil, engine.Refuse(api.CodeBadWhen, "when")
+				return nil, engine.Refuse(wire.CodeBadWhen, "when")
 			}
 			id, rev := in.ReleaseID, in.ExpectedRev
 			switch {
 			case (id == "") == (len(in.NodeIDs) == 0): // one of the two
-				return nil, engine.Refuse(api.CodeBadRequest, "releaseId")
+				return nil, engine.Refuse(wire.CodeBadRequest, "releaseId")
 			case id == "":
 				// The draft takes the time, so that a time the engine refuses
 				// refuses the draft too: nothing is left behind.
@@ -213,11 +222,9 @@ func (h *Handler) addWriteTools() {
 					return nil, err
 				}
 			}
-			row, err := h.releases.ScheduleReleaseWhen(c.ctx, c.u, c.site.ID, id, rev, when)
-			if err != nil {
-				return nil, err
-			}
-			return h.scheduleAnswer(c, row)
+			return h.scheduled(c, func() (releases.ReleaseRow, error) {
+				return h.releases.ScheduleReleaseWhen(c.ctx, c.u, c.site.ID, id, rev, when)
+			})
 		})
 	tool(h, "reschedule", "Move a scheduled or waiting release to a new time. An agent's move always needs approval again (approval-pending), except a low-risk release this key's auto mode may publish within 24 hours.",
 		func(c *call, in RescheduleInput) (any, error) {
@@ -226,29 +233,23 @@ func (h *Handler) addWriteTools() {
 				return nil, err
 			}
 			if when == nil {
-				return nil, engine.Refuse(api.CodeBadWhen, "when")
+				return nil, engine.Refuse(wire.CodeBadWhen, "when")
 			}
-			row, err := h.releases.Reschedule(c.ctx, c.u, c.site.ID, in.ReleaseID, in.ExpectedRev, *when)
-			if err != nil {
-				return nil, err
-			}
-			return h.scheduleAnswer(c, row)
+			return h.scheduled(c, func() (releases.ReleaseRow, error) {
+				return h.releases.Reschedule(c.ctx, c.u, c.site.ID, in.ReleaseID, in.ExpectedRev, *when)
+			})
 		})
 	tool(h, "cancel_schedule", "Cancel a release before it runs; nothing is published. In manual mode, and for a release that removes content, ask a person.",
 		func(c *call, in CancelScheduleInput) (any, error) {
-			if err := h.releases.Cancel(c.ctx, c.u, c.site.ID, in.ReleaseID, in.ExpectedRev); err != nil {
-				return nil, err
-			}
-			c.wrote = true
-			row, err := h.releases.Release(c.ctx, c.u, c.site.ID, in.ReleaseID)
+			a, err := h.releases.AnsweringAfter(c.ctx, c.u, c.site.ID, in.ReleaseID, func() error {
+				err := h.releases.Cancel(c.ctx, c.u, c.site.ID, in.ReleaseID, in.ExpectedRev)
+				c.wrote = err == nil
+				return err
+			})
 			if err != nil {
 				return nil, err
 			}
-			out, err := api.ReleaseJSON(c.ctx, h.releases, c.u, row)
-			if err != nil {
-				return nil, err
-			}
-			return map[string]any{"release": out}, nil
+			return map[string]any{"release": wire.AnswerOf(a)}, nil
 		})
 	tool(h, "set_embargo", "Hide a page or entry until an instant (an embargo). On a live node it is a gate-only release: free from edits mode up, since it can only hide content; in manual mode it waits for a person.",
 		func(c *call, in SetEmbargoInput) (any, error) {
@@ -308,20 +309,20 @@ func (h *Handler) addWriteTools() {
 				}
 				id = n.ID
 			case in.ExpectedRev < 1:
-				return nil, engine.Refuse(api.CodeBadRequest, "expectedRev")
+				return nil, engine.Refuse(wire.CodeBadRequest, "expectedRev")
 			case p.Empty():
-				return nil, engine.Refuse(api.CodeNothingToChange, "")
+				return nil, engine.Refuse(wire.CodeNothingToChange, "")
 			default:
 				if _, err := h.nodes.PatchNode(c.ctx, c.u, c.site.ID, id, in.ExpectedRev, p); err != nil {
 					return nil, err
 				}
 			}
 			c.wrote = true
-			d, err := h.nodes.Node(c.ctx, c.u, c.site.ID, id)
+			a, err := h.nodes.NodeAnswer(c.ctx, c.u, c.site.ID, id)
 			if err != nil {
 				return nil, err
 			}
-			return map[string]any{"node": api.NodeJSON(c.ctx, h.releases, c.u, d)}, nil
+			return map[string]any{"node": wire.NodeAnswerOf(a)}, nil
 		}, saveDraftSchema())
 	tool(h, "broken_links", "The broken links and the most visited 404 paths the site's latest broken-links run found. The paths are visitor-supplied text: reading them taints the run (afterwards it may only read, label, hide and pause).",
 		func(c *call, _ SiteInput) (any, error) {
@@ -357,7 +358,7 @@ func (h *Handler) gateTimeOf(c *call, v any) (gates.GateTime, error) {
 	case err != nil:
 		return gates.GateTime{}, err
 	case w == nil || w.OnApproval || (w.TimeZone != "" && w.TimeZone != c.site.TimeZone):
-		return gates.GateTime{}, engine.Refuse(api.CodeBadWhen, "at")
+		return gates.GateTime{}, engine.Refuse(wire.CodeBadWhen, "at")
 	case w.At != nil:
 		return gates.GateAt(*w.At), nil
 	}

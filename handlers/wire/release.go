@@ -1,4 +1,4 @@
-package api
+package wire
 
 import (
 	"time"
@@ -8,27 +8,27 @@ import (
 	"studio/engine/releases"
 )
 
-// The API answers every release in RFC §4.2's shape (release.schema.json,
-// written out in schema/release.schema.json; the handlers' tests check
-// every release the API answers against it). release.Release is the
-// engine's record and carries more than the contract allows: the instant
-// an "on-approval" release was given as the ticker's fallback, the run and
-// the reason of a cancel, the approver's kind. releaseDoc is the contract;
-// what the record knows beyond it goes, where a script may want it, into
-// the contract's own map, metadata, under "studio.outcome.*" keys.
+// The API and MCP answer every release in RFC §4.2's shape
+// (release.schema.json, written out in handlers/api/schema; the handlers'
+// tests check every release the API answers against it). release.Release
+// is the engine's record and carries more than the contract allows: the
+// instant an "on-approval" release was given as the ticker's fallback, the
+// run and the reason of a cancel, the approver's kind. Release is the
+// contract; what the record knows beyond it goes, where a script may want
+// it, into the contract's own map, metadata, under "studio.outcome.*" keys.
 
-// releaseDoc is a release as §4.2 defines it.
-type releaseDoc struct {
+// Release is a release as §4.2 defines it.
+type Release struct {
 	SchemaVersion int               `json:"schemaVersion"`
 	ID            string            `json:"id"`
 	SiteID        string            `json:"siteId"`
 	Title         string            `json:"title,omitempty"`
 	Items         []release.Item    `json:"items"`
-	When          *whenDoc          `json:"when,omitempty"`
+	When          *When             `json:"when,omitempty"`
 	State         release.State     `json:"state"`
 	Hash          string            `json:"hash"`
-	Approval      *approvalDoc      `json:"approval,omitempty"`
-	Outcome       *outcomeDoc       `json:"outcome,omitempty"`
+	Approval      *Approval         `json:"approval,omitempty"`
+	Outcome       *Outcome          `json:"outcome,omitempty"`
 	CreatedBy     release.Actor     `json:"createdBy"`
 	CreatedAt     time.Time         `json:"createdAt"`
 	UpdatedAt     time.Time         `json:"updatedAt"`
@@ -39,20 +39,20 @@ type releaseDoc struct {
 	Abilities *releases.ReleaseAbilities `json:"abilities,omitempty"`
 }
 
-// whenDoc is §4.2 when: {kind "at", at, timeZone, localTime?} or
+// When is §4.2 when: {kind "at", at, timeZone, localTime?} or
 // {kind "on-approval"} alone.
-type whenDoc struct {
+type When struct {
 	Kind      string     `json:"kind"`
 	At        *time.Time `json:"at,omitempty"`
 	TimeZone  string     `json:"timeZone,omitempty"`
 	LocalTime string     `json:"localTime,omitempty"`
 }
 
-// approvalDoc is one of §4.2's approvals. Of kind person, by names a
+// Approval is one of §4.2's approvals. Of kind person, by names a
 // staff person ({id, name?}, never an actor kind), with executeAt and the
 // request's id; of kind auto, by is the key as an Actor, with keyId and
 // the window's end.
-type approvalDoc struct {
+type Approval struct {
 	Kind       string     `json:"kind"`
 	By         any        `json:"by"`
 	At         time.Time  `json:"at"`
@@ -62,14 +62,14 @@ type approvalDoc struct {
 	WindowEnds *time.Time `json:"windowEnds,omitempty"`
 }
 
-type personDoc struct {
+type Person struct {
 	ID   string `json:"id"`
 	Name string `json:"name,omitempty"`
 }
 
-// outcomeDoc is one of §4.2's outcome variants; each field is set only
+// Outcome is one of §4.2's outcome variants; each field is set only
 // for the variants that have it.
-type outcomeDoc struct {
+type Outcome struct {
 	Kind            string             `json:"kind"`
 	RunID           string             `json:"runId,omitempty"`
 	At              time.Time          `json:"at"`
@@ -93,16 +93,16 @@ var failedCodes = map[string]string{"dependency_missing": "dependency_missing", 
 
 // Metadata keys for what the record knows of an outcome beyond §4.2.
 const (
-	metaOutcomeRunID   = "studio.outcome.runId"
-	metaOutcomeReason  = "studio.outcome.reason"
-	metaOutcomeMessage = "studio.outcome.message"
-	metaOutcomeCode    = "studio.outcome.code"
-	metaOutcomeBy      = "studio.outcome.by"
+	MetaOutcomeRunID   = "studio.outcome.runId"
+	MetaOutcomeReason  = "studio.outcome.reason"
+	MetaOutcomeMessage = "studio.outcome.message"
+	MetaOutcomeCode    = "studio.outcome.code"
+	MetaOutcomeBy      = "studio.outcome.by"
 )
 
-// releaseJSON is r in §4.2's shape.
-func releaseJSON(r release.Release) releaseDoc {
-	d := releaseDoc{SchemaVersion: 1, ID: r.ID, SiteID: r.SiteID, Title: r.Title, Items: r.Items, State: r.State,
+// ReleaseOf is r in §4.2's shape.
+func ReleaseOf(r release.Release) Release {
+	d := Release{SchemaVersion: 1, ID: r.ID, SiteID: r.SiteID, Title: r.Title, Items: r.Items, State: r.State,
 		Hash: r.Hash, CreatedBy: r.CreatedBy, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt, Rev: r.Rev}
 	if d.Items == nil {
 		d.Items = []release.Item{}
@@ -110,38 +110,38 @@ func releaseJSON(r release.Release) releaseDoc {
 	switch w := r.When; {
 	case w == nil:
 	case w.Kind == "on-approval": // its fallback minute is the ticker's, not the release's time
-		d.When = &whenDoc{Kind: w.Kind}
+		d.When = &When{Kind: w.Kind}
 	case !w.At.IsZero(): // a kind without an instant is no time at all
 		at, zone := w.At, w.TimeZone
 		if zone == "" {
 			zone = "UTC" // a site without a zone is in UTC (§4.1)
 		}
-		d.When = &whenDoc{Kind: w.Kind, At: &at, TimeZone: zone, LocalTime: w.LocalTime}
+		d.When = &When{Kind: w.Kind, At: &at, TimeZone: zone, LocalTime: w.LocalTime}
 	}
 	switch a := r.Approval; {
 	case a == nil:
 	case a.Kind == release.ApprovalAuto:
-		d.Approval = &approvalDoc{Kind: a.Kind, By: a.By, At: a.At, KeyID: a.KeyID, WindowEnds: a.WindowEnds}
+		d.Approval = &Approval{Kind: a.Kind, By: a.By, At: a.At, KeyID: a.KeyID, WindowEnds: a.WindowEnds}
 	default:
-		d.Approval = &approvalDoc{Kind: a.Kind, By: personDoc{ID: a.By.ID, Name: a.By.Name}, At: a.At,
+		d.Approval = &Approval{Kind: a.Kind, By: Person{ID: a.By.ID, Name: a.By.Name}, At: a.At,
 			ExecuteAt: a.ExecuteAt, ApprovalID: a.ApprovalID}
 	}
 	if o := r.Outcome; o != nil {
-		d.Outcome, d.Metadata = outcomeJSON(*o)
+		d.Outcome, d.Metadata = outcomeOf(*o)
 	}
 	return d
 }
 
-// outcomeJSON keeps of o what its §4.2 variant allows, and returns the rest
+// outcomeOf keeps of o what its §4.2 variant allows, and returns the rest
 // as metadata (nil when nothing is left over).
-func outcomeJSON(o release.Outcome) (*outcomeDoc, map[string]string) {
+func outcomeOf(o release.Outcome) (*Outcome, map[string]string) {
 	meta := map[string]string{}
 	keep := func(key, v string) {
 		if v != "" {
 			meta[key] = v
 		}
 	}
-	d := &outcomeDoc{Kind: o.Kind, At: o.At}
+	d := &Outcome{Kind: o.Kind, At: o.At}
 	switch o.Kind {
 	case "published":
 		d.RunID, d.SnapshotID, d.BaseSnapshotID, d.Purge = o.RunID, o.SnapshotID, o.BaseSnapshotID, o.Purge
@@ -150,7 +150,7 @@ func outcomeJSON(o release.Outcome) (*outcomeDoc, map[string]string) {
 			d.Purge = "none"
 		}
 		if o.By != nil { // Publish now: the person who ran it
-			keep(metaOutcomeBy, o.By.ID)
+			keep(MetaOutcomeBy, o.By.ID)
 		}
 	case "conflict":
 		d.RunID, d.Conflicts = o.RunID, o.Conflicts
@@ -161,23 +161,23 @@ func outcomeJSON(o release.Outcome) (*outcomeDoc, map[string]string) {
 			code = "store_error"
 		}
 		if code != o.Code {
-			keep(metaOutcomeCode, o.Code)
+			keep(MetaOutcomeCode, o.Code)
 		}
 		d.Code = code
 	case "missed":
 		d.LatenessSeconds = lateness(o.LatenessSeconds)
 	case "expired":
 		d.Reason = o.Reason
-		keep(metaOutcomeRunID, o.RunID)
+		keep(MetaOutcomeRunID, o.RunID)
 	case "canceled":
 		d.By = o.By
 		if d.By == nil {
 			by := engine.Scheduler // the system ended it
 			d.By = &by
 		}
-		keep(metaOutcomeRunID, o.RunID)
-		keep(metaOutcomeReason, o.Reason)
-		keep(metaOutcomeMessage, o.Message)
+		keep(MetaOutcomeRunID, o.RunID)
+		keep(MetaOutcomeReason, o.Reason)
+		keep(MetaOutcomeMessage, o.Message)
 	}
 	if len(meta) == 0 {
 		return d, nil
@@ -193,21 +193,21 @@ func lateness(s *int64) *int64 {
 	return &v
 }
 
-// releaseViewJSON is §12's ReleaseView (GET …/releases/{id}): the §4.2
+// ReleaseView is §12's ReleaseView (GET …/releases/{id}): the §4.2
 // release with its items named, what the closure added, the nodes it
 // locks and the request waiting on it. The per-person abilities and the
 // overlaps are one field each here, filled from releases.ReleaseView.
-type releaseViewJSON struct {
-	releaseDoc
-	Items        []viewItemJSON         `json:"items"` // the release's items, named
+type ReleaseView struct {
+	Release
+	Items        []ViewItem             `json:"items"` // the release's items, named
 	ClosureAdded []release.ClosureAdded `json:"closureAdded"`
 	LockedNodes  []string               `json:"lockedNodes"`
-	Request      *requestJSON           `json:"request,omitempty"`
-	Overlaps     []overlapJSON          `json:"overlaps"`
+	Request      *Request               `json:"request,omitempty"`
+	Overlaps     []Overlap              `json:"overlaps"`
 }
 
-// overlapJSON is another open release sharing nodes with this one.
-type overlapJSON struct {
+// Overlap is another open release sharing nodes with this one.
+type Overlap struct {
 	ReleaseID string        `json:"releaseId"`
 	Title     string        `json:"title,omitempty"`
 	State     release.State `json:"state"`
@@ -215,37 +215,37 @@ type overlapJSON struct {
 	NodeIDs   []string      `json:"nodeIds"`
 }
 
-// viewItemJSON is a §4.2 item with the title and the public path of the
+// ViewItem is a §4.2 item with the title and the public path of the
 // version it pins.
-type viewItemJSON struct {
+type ViewItem struct {
 	release.Item
 	Title string `json:"title"`
 	Path  string `json:"path,omitempty"`
 }
 
-// requestJSON is the approval request waiting on a release.
-type requestJSON struct {
+// Request is the approval request waiting on a release.
+type Request struct {
 	ID          string        `json:"id"`
 	RequestedBy release.Actor `json:"requestedBy"`
 	ExecuteAt   *time.Time    `json:"executeAt,omitempty"`
 	CreatedAt   time.Time     `json:"createdAt"`
 }
 
-func releaseViewOf(v releases.ReleaseView) releaseViewJSON {
-	out := releaseViewJSON{releaseDoc: releaseJSON(v.Release.Release), Items: make([]viewItemJSON, 0, len(v.Items)),
-		ClosureAdded: v.ClosureAdded, LockedNodes: v.LockedNodes, Overlaps: make([]overlapJSON, 0, len(v.Overlaps))}
+func ReleaseViewOf(v releases.ReleaseView) ReleaseView {
+	out := ReleaseView{Release: ReleaseOf(v.Release.Release), Items: make([]ViewItem, 0, len(v.Items)),
+		ClosureAdded: v.ClosureAdded, LockedNodes: v.LockedNodes, Overlaps: make([]Overlap, 0, len(v.Overlaps))}
 	out.Abilities = &v.Abilities
 	for _, o := range v.Overlaps {
-		out.Overlaps = append(out.Overlaps, overlapJSON{ReleaseID: o.ReleaseID, Title: o.Title, State: o.State, At: o.At, NodeIDs: o.NodeIDs})
+		out.Overlaps = append(out.Overlaps, Overlap{ReleaseID: o.ReleaseID, Title: o.Title, State: o.State, At: o.At, NodeIDs: o.NodeIDs})
 	}
 	if out.ClosureAdded == nil {
 		out.ClosureAdded = []release.ClosureAdded{}
 	}
 	for _, it := range v.Items {
-		out.Items = append(out.Items, viewItemJSON{Item: it.Item, Title: it.Title, Path: it.Path})
+		out.Items = append(out.Items, ViewItem{Item: it.Item, Title: it.Title, Path: it.Path})
 	}
 	if q := v.Request; q != nil {
-		out.Request = &requestJSON{ID: q.ID, RequestedBy: q.RequestedBy, ExecuteAt: q.ExecuteAt, CreatedAt: q.CreatedAt}
+		out.Request = &Request{ID: q.ID, RequestedBy: q.RequestedBy, ExecuteAt: q.ExecuteAt, CreatedAt: q.CreatedAt}
 	}
 	return out
 }
