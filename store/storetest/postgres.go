@@ -114,6 +114,28 @@ func Postgres(tb testing.TB) string {
 	return pg.base + name
 }
 
+// PostgresAlone returns the URL of an empty database on a PostgreSQL
+// server of tb's own, stopped when tb ends: for a test that measures the
+// server as a whole (the WAL it writes), which other test processes
+// sharing a server (make test's) would add to.
+func PostgresAlone(tb testing.TB) string {
+	tb.Helper()
+	base, stop, err := startServer()
+	if err != nil {
+		tb.Fatalf("storetest: PostgreSQL: %v", err)
+	}
+	tb.Cleanup(stop)
+	admin, err := sql.Open("pgx", base+"postgres")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer admin.Close()
+	if _, err := admin.ExecContext(context.Background(), `CREATE DATABASE studio`); err != nil {
+		tb.Fatalf("storetest: create database: %v", err)
+	}
+	return base + "studio"
+}
+
 // resetDatabase empties every table of a database a test has used and
 // puts back the rows the migrations wrote. A connection the test left
 // inside a transaction makes it fail (after a second): the database is
