@@ -52,6 +52,11 @@ deps-test: ## install what the tests need (Chromium and axe-core for the browser
 # mostly wait for a minute to come, and would hold one of two places for
 # minutes.
 #
+# The browser run is the longest, and its tests wait on every step for
+# Chromium and the server to answer: starved of CPU by the race and
+# PostgreSQL runs it took twice its time. Those two (and verify) run
+# under nice, on the CPU the browser tests leave.
+#
 # The third run is the conformance suite on PostgreSQL: the store's tests
 # and every engine package's, again, each on a database of a throwaway
 # server the test process starts (store/storetest); cmd/studio's process
@@ -70,9 +75,9 @@ test: SHELL := bash
 test: deps-test ## install test needs, check the tree, run every test (with -race, but for the browser and scale tests), and the store's and engine's on PostgreSQL
 	@set -o pipefail; mkdir -p $(TIMES); rm -f $(TIMES)/*.tsv; $(GO) build -o $(TIMES)/testsum ./internal/testsum && $(GO) build -o $(TIMES)/testpg ./internal/testpg; \
 	sum="$(TIMES)/testsum -times"; \
-	($(MAKE) --no-print-directory verify >$(TIMES)/verify.log 2>&1) & verify=$$!; \
-	($(GO) test -json -race -count=1 -timeout 18m -p 3 -parallel 4 -skip '$(NORACE)' ./... 2>&1 | $$sum $(TIMES)/race.tsv) & race=$$!; \
-	(STUDIO_TEST_DATABASE=postgres $(TIMES)/testpg $(GO) test -json -count=1 -timeout 18m $(CONFORMANCE) 2>&1 | $$sum $(TIMES)/postgres.tsv) & pg=$$!; \
+	(nice -n 10 $(MAKE) --no-print-directory verify >$(TIMES)/verify.log 2>&1) & verify=$$!; \
+	(nice -n 10 $(GO) test -json -race -count=1 -timeout 18m -p 3 -parallel 4 -skip '$(NORACE)' ./... 2>&1 | $$sum $(TIMES)/race.tsv) & race=$$!; \
+	(STUDIO_TEST_DATABASE=postgres nice -n 10 $(TIMES)/testpg $(GO) test -json -count=1 -timeout 18m $(CONFORMANCE) 2>&1 | $$sum $(TIMES)/postgres.tsv) & pg=$$!; \
 	$(GO) test -json -count=1 -timeout 18m -parallel 2 -run '$(NORACE)' ./cmd/studio ./handlers 2>&1 | $$sum $(TIMES)/browser.tsv; plain=$$?; \
 	wait $$verify; verified=$$?; cat $(TIMES)/verify.log; \
 	wait $$race; raced=$$?; wait $$pg; pged=$$?; \
