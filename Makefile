@@ -38,8 +38,7 @@ deps-test: ## install what the tests need (Chromium and axe-core for the browser
 
 # Three runs at once, and the tree's checks (verify) beside them. Every
 # test runs under -race but for those whose name holds "Browser" or
-# "AtScale", which run without it, the browser tests two at a time in one
-# Chromium (a browser context each). The browser tests (headless Chromium,
+# "AtScale", which run without it, the browser tests two at a time. The browser tests (headless Chromium,
 # axe-core on every page state) are bound by Chromium's CPU, not by Go's;
 # the server code they drive runs under -race in package handlers' tests,
 # and the races that matter most (tickers, claims, crashes, real processes)

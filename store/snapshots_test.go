@@ -241,6 +241,12 @@ func TestSnapshotStoreMigration(t *testing.T) {
 func TestGenerationMovesOnEveryCommit(t *testing.T) {
 	ctx := context.Background()
 	path := storetest.Database(t)
+	if storetest.OnPostgres() {
+		// PostgreSQL's counter is the server's: a commit to another
+		// database (make test's processes share a server) moves it too,
+		// which costs a needless read of the sites and nothing else.
+		path = storetest.PostgresAlone(t)
+	}
 	a, err := store.Open(ctx, path)
 	if err != nil {
 		t.Fatal(err)

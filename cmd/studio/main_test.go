@@ -7,12 +7,10 @@ import (
 	"studio/store/storetest"
 )
 
-// TestMain ends the browser tests' Chromium, removes the binary the
-// process tests built and stops the PostgreSQL server the tests on both
-// engines started.
+// TestMain removes the binary the process tests built and stops the
+// PostgreSQL server the tests on both engines started.
 func TestMain(m *testing.M) {
 	code := m.Run()
-	stopBrowser()
 	if built.dir != "" {
 		os.RemoveAll(built.dir)
 	}
