@@ -139,6 +139,9 @@ const (
 	CodeScheduledLocked = "scheduled_locked"
 	CodeRunning         = "release_running"
 	CodeBadState        = "bad_state"
+	// CodeBadRequest: an argument the use case does not take in this case
+	// (the refusal names it), as a draft's re-pin takes no time.
+	CodeBadRequest = "bad_request"
 	// CodeStateChanged: the release changed after its approval was asked
 	// (§10.4).
 	CodeStateChanged = "state_changed"

@@ -249,7 +249,7 @@ func TestCalendarSameMinuteAndPaging(t *testing.T) {
 	// A page of one: the cursor after the first.
 	loc, _ := time.LoadLocation("Europe/Istanbul")
 	from := time.Date(2026, 11, 2, 0, 0, 0, 0, loc)
-	page, err := calendar.New(a.store, a.clock, nil).Calendar(context.Background(), a.editor, calendar.CalendarQuery{SiteID: a.site.ID, From: from,
+	page, err := calendar.New(a.store, nil, a.clock, nil).Calendar(context.Background(), a.editor, calendar.CalendarQuery{SiteID: a.site.ID, From: from,
 		To: from.AddDate(0, 0, 14), Limit: 1})
 	if err != nil || page.NextCursor == "" {
 		t.Fatalf("page of one: %+v %v", page, err)

@@ -43,6 +43,13 @@ func TestUnscheduleAndEdit(t *testing.T) {
 	a := newApp(t)
 	rel := a.scheduleAt(t, a.editor, a.draft, "2026-11-02", "09:00")
 	editorPage := "/studio/content/" + a.draft.ID
+	// The Contributor may not change the Editor's release: the banner
+	// offers no Unschedule (the release rule, not the state alone).
+	runScenarios(t, a.signedIn(t, a.contributor), []scenario{
+		{Name: "NotTheirs", URL: editorPage, ExpectedStatus: http.StatusOK,
+			ExpectedContent:    []string{"2 November 2026, 09:00", "<fieldset disabled>"},
+			NotExpectedContent: []string{`data-testid="unschedule-and-edit"`}},
+	})
 	c := a.signedIn(t, a.editor)
 	token := c.token()
 	runScenarios(t, c, []scenario{

@@ -89,7 +89,7 @@ func TestDemoSchedules(t *testing.T) {
 	loc, err := localtime.LoadZone(site.TimeZone)
 	must(t, err)
 	from, _ := localtime.Resolve(localtime.Wall{Year: 2026, Month: 11, Day: 2}, loc)
-	page, err := calendar.New(st, fakeclock.New(now), nil).Calendar(ctx, users[1], calendar.CalendarQuery{SiteID: site.ID, From: from, To: from.AddDate(0, 0, 31)})
+	page, err := calendar.New(st, nil, fakeclock.New(now), nil).Calendar(ctx, users[1], calendar.CalendarQuery{SiteID: site.ID, From: from, To: from.AddDate(0, 0, 31)})
 	must(t, err)
 	kinds, waiting := map[string]int{}, 0
 	for _, it := range page.Items {

@@ -3,8 +3,10 @@ package calendar
 import (
 	"context"
 	"errors"
+	"slices"
 
 	"studio/engine"
+	"studio/engine/automations"
 	"studio/engine/model/release"
 	"studio/engine/releases"
 )
@@ -17,19 +19,15 @@ type Releases interface {
 	AbilitiesOfFacts(ctx context.Context, u engine.User, siteID string, facts []releases.ReleaseFacts) (map[string]releases.ReleaseAbilities, error)
 }
 
-// SetReleases gives the calendar the release use cases it answers
-// abilities with (engine/services wires it).
-func (e *Calendar) SetReleases(r Releases) { e.releases = r }
-
 // errNoReleases: abilities were asked of a calendar wired without the
 // release use cases.
 var errNoReleases = errors.New("calendar: abilities asked of a calendar without the release use cases")
 
 // ItemAbilities is what the person who asked may do to one calendar item
 // now, from the engine's rules: the page shows exactly these actions, and
-// the use cases behind them refuse the rest. Only a release's item has
-// any; a gate's or an occurrence's has none (the automations' own
-// abilities are automations.AbilitiesFor).
+// the use cases behind them refuse the rest. A release's item has the
+// release's, an automation's occurrence its automation's
+// (automations.AbilitiesFor: RunNow and Edit); a gate's has none.
 type ItemAbilities struct {
 	// Move: give the release a new time ("Move to…"), releases' Move.
 	Move bool
@@ -47,17 +45,63 @@ type ItemAbilities struct {
 	// Request is the id of the release's waiting approval request, "" when
 	// none waits.
 	Request string
+	// RunNow: run the occurrence's automation now, outside its schedule.
+	RunNow bool
+	// Edit: open the occurrence's automation in its editor.
+	Edit bool
 }
 
 // Type is what the item stands for: TypeRelease, TypeGate or
 // TypeAutomation (ItemType).
 func (it CalendarItem) Type() string { return ItemType(it) }
 
-// attachAbilities fills May of the release items among items for u: the
-// waiting requests of those awaiting approval in one statement, and the
-// release rule (releases.AbilitiesOfFacts, which reads the items' authors
-// only when u acts at the own level).
+// attachAbilities fills May of items for u: the releases' and the
+// automation occurrences'.
 func (e *Calendar) attachAbilities(ctx context.Context, u engine.User, siteID string, items []*CalendarItem) error {
+	if err := e.attachReleaseAbilities(ctx, u, siteID, items); err != nil {
+		return err
+	}
+	return e.attachOccurrenceAbilities(ctx, u, siteID, items)
+}
+
+// attachOccurrenceAbilities fills May of the automation occurrences among
+// items by their automation's abilities: one read of the automations, and
+// of the kill switch for a person who may manage them (Run now waits while
+// the site is paused); none without occurrences.
+func (e *Calendar) attachOccurrenceAbilities(ctx context.Context, u engine.User, siteID string, items []*CalendarItem) error {
+	if !slices.ContainsFunc(items, func(it *CalendarItem) bool { return it.Type() == TypeAutomation }) {
+		return nil
+	}
+	autos, err := e.store.Automations(ctx, siteID)
+	if err != nil {
+		return err
+	}
+	paused := false
+	if automations.AbilitiesOf(u).Manage {
+		set, err := e.store.ScheduleSettings(ctx, siteID)
+		if err != nil {
+			return err
+		}
+		paused = set.Paused
+	}
+	can := make(map[string]automations.AutomationAbilities, len(autos))
+	for _, a := range autos {
+		can[a.ID] = automations.AbilitiesFor(u, a, paused)
+	}
+	for _, it := range items {
+		if it.Type() == TypeAutomation {
+			a := can[it.Target]
+			it.May.RunNow, it.May.Edit = a.RunNow, a.Edit
+		}
+	}
+	return nil
+}
+
+// attachReleaseAbilities fills May of the release items among items for
+// u: the waiting requests of those awaiting approval in one statement, and
+// the release rule (releases.AbilitiesOfFacts, which reads the items'
+// authors only when u acts at the own level).
+func (e *Calendar) attachReleaseAbilities(ctx context.Context, u engine.User, siteID string, items []*CalendarItem) error {
 	if e.releases == nil {
 		return errNoReleases
 	}

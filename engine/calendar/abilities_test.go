@@ -14,14 +14,14 @@ import (
 
 // TestItemAbilities: with CalendarQuery.Abilities, each release item says
 // what the person may do to it (the release rule), a waiting one carries
-// its request, and Drag is Move for a time still to come; a gate's or an
-// occurrence's item offers nothing. The Agenda's and the Month's actions
-// are these answers, from Calendar and CalendarDays alike.
+// its request, and Drag is Move for a time still to come; an automation's
+// occurrence offers its automation's Run now (not while the site is
+// paused) and Edit; a gate's item offers nothing. The Agenda's and the
+// Month's actions are these answers, from Calendar and CalendarDays alike.
 func TestItemAbilities(t *testing.T) {
 	b := newBundle(t)
 	ctx := context.Background()
-	cal := calendar.New(b.Store, b.Clock, nil)
-	cal.SetReleases(b.Releases)
+	cal := b.Cal
 	zone := b.Site.TimeZone
 	// Every node is the Contributor's (CreateNode); Elif (Editor) schedules
 	// one, the Contributor asks for another to be approved.
@@ -39,7 +39,7 @@ func TestItemAbilities(t *testing.T) {
 	type may = calendar.ItemAbilities
 	q := calendar.CalendarQuery{SiteID: b.Site.ID, From: midnightIn(t, zone, 2026, 11, 3), To: midnightIn(t, zone, 2026, 11, 4),
 		Abilities: true}
-	check := func(when string, u engine.User, want map[string]may) {
+	check := func(when string, u engine.User, want map[string]may, occurrence may) {
 		t.Helper()
 		u = enginetest.On(u, b.Site.ID)
 		page, err := cal.Calendar(ctx, u, q)
@@ -57,8 +57,11 @@ func TestItemAbilities(t *testing.T) {
 			seen := 0
 			for _, it := range items {
 				w, ok := want[it.ID]
-				if it.Type() != calendar.TypeRelease {
-					w, ok = may{}, true // a gate or an occurrence offers nothing here
+				switch it.Type() {
+				case calendar.TypeAutomation:
+					w, ok = occurrence, true
+				case calendar.TypeGate:
+					w, ok = may{}, true
 				}
 				if !ok {
 					t.Fatalf("%s: unexpected item %s", name, it.ID)
@@ -75,23 +78,25 @@ func TestItemAbilities(t *testing.T) {
 	}
 
 	none := may{}
+	manage := may{RunNow: true, Edit: true}
 	for _, c := range []struct {
-		u          engine.User
-		sched, wai may
+		u               engine.User
+		sched, wai, occ may
 	}{
 		// The Editor created one and may approve both: the waiting one is
 		// theirs to decide.
 		{b.Editor, may{Move: true, Drag: true, PublishNow: true, Unschedule: true},
-			may{Move: true, Drag: true, Unschedule: true, Decide: true, Request: req}},
+			may{Move: true, Drag: true, Unschedule: true, Decide: true, Request: req}, manage},
 		{b.Admin, may{Move: true, Drag: true, PublishNow: true, Unschedule: true},
-			may{Move: true, Drag: true, Unschedule: true, Decide: true, Request: req}},
+			may{Move: true, Drag: true, Unschedule: true, Decide: true, Request: req}, manage},
 		// The Contributor changes only their own release, and never decides
 		// their own request.
-		{b.Contributor, none, may{Move: true, Drag: true, Unschedule: true, Request: req}},
+		// Neither manages automations.
+		{b.Contributor, none, may{Move: true, Drag: true, Unschedule: true, Request: req}, none},
 		// The Author owns neither node.
-		{b.Author, none, may{Request: req}},
+		{b.Author, none, may{Request: req}, none},
 	} {
-		check("before", c.u, map[string]may{sched.ID: c.sched, waiting.ID: c.wai})
+		check("before", c.u, map[string]may{sched.ID: c.sched, waiting.ID: c.wai}, c.occ)
 	}
 
 	// Once its time has passed, a release still moves from its page but
@@ -100,7 +105,15 @@ func TestItemAbilities(t *testing.T) {
 	check("after 10:00", b.Editor, map[string]may{
 		sched.ID:   {Move: true, PublishNow: true, Unschedule: true},
 		waiting.ID: {Move: true, Drag: true, Unschedule: true, Decide: true, Request: req},
-	})
+	}, manage)
+
+	// The kill switch holds every run: the occurrence's Run now waits,
+	// its Edit does not.
+	b.Pause(t, b.Owner, "Checking the feed")
+	check("paused", b.Admin, map[string]may{
+		sched.ID:   {Move: true, PublishNow: true, Unschedule: true},
+		waiting.ID: {Move: true, Drag: true, Unschedule: true, Decide: true, Request: req},
+	}, may{Edit: true})
 
 	// Without the question, no item carries abilities (the JSON API's and
 	// MCP's items are as before).
@@ -117,7 +130,7 @@ func TestItemAbilities(t *testing.T) {
 	// A calendar wired without the release use cases says so rather than
 	// answering "may not".
 	q.Abilities = true
-	if _, err := b.Cal.Calendar(ctx, enginetest.On(b.Editor, b.Site.ID), q); err == nil {
+	if _, err := calendar.New(b.Store, nil, b.Clock, nil).Calendar(ctx, enginetest.On(b.Editor, b.Site.ID), q); err == nil {
 		t.Error("abilities from a calendar without releases: no error")
 	}
 }

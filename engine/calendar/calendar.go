@@ -272,15 +272,17 @@ type Calendar struct {
 	store    Store
 	clock    engine.Clock
 	log      *slog.Logger
-	releases Releases // for CalendarQuery.Abilities (SetReleases)
+	releases Releases // for CalendarQuery.Abilities
 }
 
-// New wires a calendar. log may be nil.
-func New(store Store, clock engine.Clock, log *slog.Logger) *Calendar {
+// New wires a calendar. rel answers the release items' abilities
+// (CalendarQuery.Abilities), and may be nil for a calendar never asked
+// them; log may be nil.
+func New(store Store, rel Releases, clock engine.Clock, log *slog.Logger) *Calendar {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Calendar{store: store, clock: clock, log: log}
+	return &Calendar{store: store, releases: rel, clock: clock, log: log}
 }
 
 // Now is the clock's time to the millisecond, as the engine reads it.

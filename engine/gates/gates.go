@@ -204,6 +204,10 @@ type GateInput struct {
 	// IncludeEdits publishes the working copy's other unpublished edits
 	// with the gates (the person saw the whole diff, PlanGates).
 	IncludeEdits bool
+	// LiveOnly takes down what is live (§12 schedule_unpublish): a node
+	// with nothing live is refused not_live, as there is nothing to take
+	// down.
+	LiveOnly bool
 }
 
 // LiftInput lifts the live embargo of a node the person last saw at
@@ -393,6 +397,9 @@ func (e *Gates) PlanGates(ctx context.Context, u engine.User, in GateInput) (Gat
 	g, err := e.gateNode(ctx, in.SiteID, in.NodeID)
 	if err != nil {
 		return GatePlan{}, err
+	}
+	if in.LiveOnly && g.live == nil {
+		return GatePlan{}, engine.Refuse(releases.CodeNotLive, "nodeId")
 	}
 	if !releases.MayGate(u, g.NodeDetail) {
 		return GatePlan{}, engine.Refuse(engine.CodeForbidden, "") // someone else's node, at the own level

@@ -141,6 +141,14 @@ func TestGateOnANodeThatIsNotLive(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	b := newBundle(t)
+	// An expiry of what is live (§12 schedule_unpublish) has nothing to
+	// take down.
+	b.RefuseChange(t, releases.CodeNotLive, "nodeId", func() error {
+		in := b.gateInput(t, b.Article.ID, gates.KeepGate(), gates.GateAt(fridayEve), "")
+		in.LiveOnly = true
+		_, err := b.Gates.SetGates(ctx, b.Editor, in)
+		return err
+	})
 	before := b.Node(t, b.Article.ID)
 	res := b.setGates(t, b.Contributor, b.Article.ID, gates.GateWall("2026-11-03", "09:00"),
 		gates.GateWall("2026-11-06", "18:00"), gates.GateApplyNow)
@@ -197,7 +205,12 @@ func TestGateOnALiveNodeByAnEditor(t *testing.T) {
 	b := newBundle(t)
 	live := b.PublishArticle(t)
 	b.Clock.Set(start.Add(5 * time.Minute))
-	res := b.setGates(t, b.Editor, b.Article.ID, gates.GateAt(tomorrowNine), gates.GateWall("2026-11-06", "18:00"), "")
+	in := b.gateInput(t, b.Article.ID, gates.GateAt(tomorrowNine), gates.GateWall("2026-11-06", "18:00"), "")
+	in.LiveOnly = true // what is live may be taken down
+	res, err := b.Gates.SetGates(context.Background(), b.Editor, in)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if res.Status != gates.GatePublished || res.Release == nil {
 		t.Fatalf("status %s, want published", res.Status)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"studio/engine"
+	"studio/engine/content"
 	"studio/engine/model/release"
 	"studio/engine/releases"
 )
@@ -41,6 +42,16 @@ func (ns *Nodes) NodeAnswer(ctx context.Context, u engine.User, siteID, id strin
 		return Answer{}, err
 	}
 	return answerOf(u, d), nil
+}
+
+// CreateNodeAnswer is CreateNode answering the new node with u's
+// abilities (MCP's save_draft without a nodeId).
+func (ns *Nodes) CreateNodeAnswer(ctx context.Context, u engine.User, siteID string, kind release.NodeKind, body content.Body) (Answer, error) {
+	n, err := ns.CreateNode(ctx, u, siteID, kind, body)
+	if err != nil {
+		return Answer{}, err
+	}
+	return ns.NodeAnswer(ctx, u, siteID, n.ID)
 }
 
 // PatchNodeAnswer is PatchNode answering the node as it is afterwards,

@@ -300,23 +300,38 @@ func (e *Releases) NodeAbilities(u engine.User, d NodeDetail) NodeAbilities {
 	return NodeAbilitiesOf(u, d)
 }
 
-// HeldEdit says whether u may edit a node a scheduled or waiting release
-// holds ("Edit and re-approve", EditAndRepin) and whether that keeps it
-// approved by u (approves) or sends it for approval again.
-func (e *Releases) HeldEdit(ctx context.Context, u engine.User, d NodeDetail) (may, approves bool, err error) {
-	if d.Held == nil || (d.Held.State != release.StateScheduled && d.Held.State != release.StateAwaitingApproval) ||
-		!u.MayWriteNode(d.Author.ID) {
-		return false, false, nil
+// HeldAbilities are what u may do, from a node's editor, to the release
+// that holds it (§6.2).
+type HeldAbilities struct {
+	// Edit: "Edit and re-approve" (EditAndRepin), for a scheduled or
+	// waiting release whose node u may write.
+	Edit bool
+	// Approves: that edit keeps the release approved by u; otherwise it
+	// is sent for approval again.
+	Approves bool
+	// Unschedule: take the release back to a draft, by the release rule.
+	Unschedule bool
+}
+
+// HeldAbilities answers what u may do to the release holding d, by the
+// release rule; none when nothing holds d.
+func (e *Releases) HeldAbilities(ctx context.Context, u engine.User, d NodeDetail) (HeldAbilities, error) {
+	if d.Held == nil {
+		return HeldAbilities{}, nil
 	}
 	r, err := e.store.Release(ctx, d.SiteID, d.Held.ReleaseID)
 	if err != nil {
-		return false, false, err
+		return HeldAbilities{}, err
 	}
 	f, err := e.releaseRule(ctx, u, r)
 	if err != nil {
-		return false, false, err
+		return HeldAbilities{}, err
 	}
-	return mayChangeRelease(u, f), mayApproveRelease(u, f.Own), nil
+	held := HeldAbilities{Unschedule: AbilitiesOf(u, f).Unschedule}
+	if (r.State == release.StateScheduled || r.State == release.StateAwaitingApproval) && u.MayWriteNode(d.Author.ID) && mayChangeRelease(u, f) {
+		held.Edit, held.Approves = true, mayApproveRelease(u, f.Own)
+	}
+	return held, nil
 }
 
 // MayGate: u may set the gates of d: schedules:write and content:write,

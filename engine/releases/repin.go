@@ -271,6 +271,29 @@ func (e *Releases) rebaseReason(ctx context.Context, s itemState) (string, error
 	return "", nil
 }
 
+// RepinRelease re-pins a release whatever its state, as the person last
+// saw it at rev (§13 POST …/repin): a draft as it is (RepinDraft), which
+// has no time, so a date or a time is refused (bad_request on the field);
+// a conflict at the date and time given (Repin). Each checks the state
+// again at rev, so a release that moves on meanwhile is refused, never
+// mixed up; any other state is Repin's to refuse (bad_state).
+func (e *Releases) RepinRelease(ctx context.Context, u engine.User, siteID, id string, rev int64, date, clock string) (ReleaseRow, error) {
+	cur, err := e.Release(ctx, u, siteID, id)
+	if err != nil {
+		return ReleaseRow{}, err
+	}
+	if cur.State != release.StateDraft {
+		return e.Repin(ctx, u, siteID, id, rev, date, clock)
+	}
+	switch {
+	case date != "":
+		return ReleaseRow{}, engine.Refuse(engine.CodeBadRequest, "date")
+	case clock != "":
+		return ReleaseRow{}, engine.Refuse(engine.CodeBadRequest, "time")
+	}
+	return e.RepinDraft(ctx, u, siteID, id, rev)
+}
+
 // Repin resolves a conflict by pinning again (§6.4 "re-pin: take the
 // current working copy, which shows the live changes"): every item takes
 // its node's working copy now as target and the node's live version now as

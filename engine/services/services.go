@@ -89,8 +89,7 @@ func Of(eng *engine.Engine, st Store, clock engine.Clock, log *slog.Logger) *Ser
 	aut.SetKeyMinter(automationKeys{keys}) // an agent task mints its own key
 	ids := identity.New(eng, st, log)
 	nds := nodes.New(rel, st)
-	cal := calendar.New(st, clock, log)
-	cal.SetReleases(rel) // each item's abilities, by the release rule
+	cal := calendar.New(st, rel, clock, log)
 	return &Services{
 		Engine:      eng,
 		Releases:    rel,

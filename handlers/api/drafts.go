@@ -213,13 +213,9 @@ func (h *Handler) ScheduleRelease(w http.ResponseWriter, r *http.Request) {
 }
 
 // Repin pins a release's items again to what is current (§13 POST
-// …/repin); body {"rev", "date"?, "time"?}. A draft whose pins moved is
-// re-pinned as it is (engine.RepinDraft): it has no time, so a date or a
-// time is refused (bad_request, 400). A conflict is re-pinned and
-// re-approved by someone who may approve, else sent for approval
-// (engine.Repin), at the date and time given; both left out keep the
-// release's own time, which must then still be ahead. Any other state is
-// the engine's to refuse (bad_state).
+// …/repin); body {"rev", "date"?, "time"?}: releases' RepinRelease, which
+// re-pins a draft as it is and a conflict at the date and time given.
+// Refusals are in a draft's words, which name the item.
 func (h *Handler) Repin(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	var body whenBody
@@ -230,28 +226,8 @@ func (h *Handler) Repin(w http.ResponseWriter, r *http.Request) {
 		h.badRequest(w, ctx, CodeBadRequest, "rev")
 		return
 	}
-	site, id := chi.URLParam(r, "siteId"), chi.URLParam(r, "releaseId")
-	cur, err := h.releases.Release(ctx, userOf(ctx), site, id)
-	if err != nil {
-		h.fail(w, ctx, err)
-		return
-	}
-	// The state picks the use case; each checks the state again at rev, so
-	// a release that moves on meanwhile is refused, never mixed up.
-	if cur.State != release.StateDraft {
-		h.resolve(w, r, body, h.releases.Repin)
-		return
-	}
-	switch { // a draft has no time to give
-	case body.Date != "":
-		h.badRequest(w, ctx, CodeBadRequest, "date")
-		return
-	case body.Time != "":
-		h.badRequest(w, ctx, CodeBadRequest, "time")
-		return
-	}
 	h.changeDraft(w, r, body.Rev, func(ctx context.Context, u engine.User, site, id string, rev int64) (releases.ReleaseRow, error) {
-		return h.releases.RepinDraft(ctx, u, site, id, rev)
+		return h.releases.RepinRelease(ctx, u, site, id, rev, body.Date, body.Time)
 	})
 }
 

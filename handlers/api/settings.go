@@ -7,7 +7,6 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"studio/engine/model/release"
-	"studio/engine/releases"
 	"studio/engine/settings"
 )
 
@@ -29,27 +28,22 @@ type settingsJSON struct {
 
 // ScheduleSettings answers the site's schedule settings.
 func (h *Handler) ScheduleSettings(w http.ResponseWriter, r *http.Request) {
-	set, err := h.releases.ScheduleSettings(r.Context(), userOf(r.Context()), chi.URLParam(r, "siteId"))
+	a, err := h.set.ScheduleSettingsAnswer(r.Context(), userOf(r.Context()), chi.URLParam(r, "siteId"))
 	if err != nil {
 		h.fail(w, r.Context(), err)
 		return
 	}
-	h.answerSettings(w, r, set)
+	writeJSON(w, http.StatusOK, settingsOf(a))
 }
 
-func (h *Handler) answerSettings(w http.ResponseWriter, r *http.Request, set releases.ScheduleSettings) {
-	used, err := h.set.DailyWriteUse(r.Context(), set.SiteID)
-	if err != nil {
-		h.fail(w, r.Context(), err)
-		return
+func settingsOf(a settings.Answer) settingsJSON {
+	out := settingsJSON{SiteID: a.SiteID, Paused: a.Paused, PausedBy: a.PausedBy, PausedAt: a.PausedAt,
+		PausedReason: a.PausedReason, DailyWriteCap: a.DailyWriteCap, DailyWritesToday: a.DailyWritesToday, Rev: a.Rev,
+		UpdatedBy: a.UpdatedBy}
+	if !a.UpdatedAt.IsZero() {
+		out.UpdatedAt = &a.UpdatedAt
 	}
-	out := settingsJSON{SiteID: set.SiteID, Paused: set.Paused, PausedBy: set.PausedBy, PausedAt: set.PausedAt,
-		PausedReason: set.PausedReason, DailyWriteCap: set.DailyWriteCap, DailyWritesToday: used, Rev: set.Rev,
-		UpdatedBy: set.UpdatedBy}
-	if !set.UpdatedAt.IsZero() {
-		out.UpdatedAt = &set.UpdatedAt
-	}
-	writeJSON(w, http.StatusOK, out)
+	return out
 }
 
 // settingsBody is a PUT of the schedule settings: the rev last seen (0 for
@@ -78,11 +72,11 @@ func (h *Handler) PutScheduleSettings(w http.ResponseWriter, r *http.Request) {
 		h.badRequest(w, ctx, CodeNothingToChange, "")
 		return
 	}
-	set, err := h.set.ChangeScheduleSettings(ctx, userOf(ctx), chi.URLParam(r, "siteId"),
+	a, err := h.set.ChangeScheduleSettingsAnswer(ctx, userOf(ctx), chi.URLParam(r, "siteId"),
 		settings.SettingsChange{Rev: *body.Rev, Paused: body.Paused, Reason: body.Reason, DailyWriteCap: body.DailyWriteCap})
 	if err != nil {
 		h.fail(w, ctx, err)
 		return
 	}
-	h.answerSettings(w, r, set)
+	writeJSON(w, http.StatusOK, settingsOf(a))
 }

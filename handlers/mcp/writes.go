@@ -279,15 +279,8 @@ func (h *Handler) addWriteTools() {
 			if err != nil {
 				return nil, err
 			}
-			d, err := h.nodes.Node(c.ctx, c.u, c.site.ID, in.NodeID)
-			if err != nil {
-				return nil, err
-			}
-			if d.Live == nil {
-				return nil, engine.Refuse(releases.CodeNotLive, "nodeId") // nothing to take down
-			}
 			res, err := h.gates.SetGates(c.ctx, c.u, gates.GateInput{SiteID: c.site.ID, NodeID: in.NodeID,
-				ExpectedRev: in.ExpectedRev, Until: until, Apply: gates.GateApplyNow})
+				ExpectedRev: in.ExpectedRev, Until: until, Apply: gates.GateApplyNow, LiveOnly: true})
 			if err != nil {
 				return nil, err
 			}
@@ -296,32 +289,26 @@ func (h *Handler) addWriteTools() {
 	tool(h, "save_draft", "Create a page or entry, or change the fields of its working copy. Never publishes: propose or schedule a release of it.",
 		func(c *call, in SaveDraftInput) (any, error) {
 			p := nodes.NodePatch{Title: in.Title, Slug: in.Slug, Summary: in.Summary, Text: in.Body, Lang: in.Lang}
-			id := in.NodeID
+			var a nodes.Answer
+			var err error
 			switch {
-			case id == "":
+			case in.NodeID == "":
 				kind := release.KindContentEntry
 				if in.Kind == "page" {
 					kind = release.KindPage
 				}
-				n, err := h.nodes.CreateNode(c.ctx, c.u, c.site.ID, kind, p.Apply(content.Body{Status: content.StatusDraft}))
-				if err != nil {
-					return nil, err
-				}
-				id = n.ID
+				a, err = h.nodes.CreateNodeAnswer(c.ctx, c.u, c.site.ID, kind, p.Apply(content.Body{Status: content.StatusDraft}))
 			case in.ExpectedRev < 1:
 				return nil, engine.Refuse(wire.CodeBadRequest, "expectedRev")
 			case p.Empty():
 				return nil, engine.Refuse(wire.CodeNothingToChange, "")
 			default:
-				if _, err := h.nodes.PatchNode(c.ctx, c.u, c.site.ID, id, in.ExpectedRev, p); err != nil {
-					return nil, err
-				}
+				a, err = h.nodes.PatchNodeAnswer(c.ctx, c.u, c.site.ID, in.NodeID, "", in.ExpectedRev, p)
 			}
-			c.wrote = true
-			a, err := h.nodes.NodeAnswer(c.ctx, c.u, c.site.ID, id)
 			if err != nil {
 				return nil, err
 			}
+			c.wrote = true
 			return map[string]any{"node": wire.NodeAnswerOf(a)}, nil
 		}, saveDraftSchema())
 	tool(h, "broken_links", "The broken links and the most visited 404 paths the site's latest broken-links run found. The paths are visitor-supplied text: reading them taints the run (afterwards it may only read, label, hide and pause).",

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"slices"
 	"strconv"
 	"strings"
 	"studio/engine/calendar"
@@ -12,7 +11,6 @@ import (
 	"time"
 
 	"studio/engine"
-	"studio/engine/automations"
 	"studio/engine/localtime"
 	"studio/engine/model/automation"
 	"studio/engine/model/release"
@@ -309,10 +307,6 @@ func (h *Handler) agendaView(r *http.Request, cs calendarState, z calendarZone, 
 	if err != nil {
 		return templates.AgendaView{}, err
 	}
-	menus, err := h.occurrenceMenus(r, page.Items)
-	if err != nil {
-		return templates.AgendaView{}, err
-	}
 	a := templates.AgendaView{CSRF: st.csrf, ReturnURL: cs.URL(), ViewerZone: z.viewer}
 	for _, it := range page.Items {
 		at := it.At.In(z.loc)
@@ -324,8 +318,8 @@ func (h *Handler) agendaView(r *http.Request, cs calendarState, z calendarZone, 
 		}
 		d := &a.Days[len(a.Days)-1]
 		row := h.agendaItem(r, p, z, it)
-		if it.Kind == calendar.ItemAutomation {
-			row.Occurrence = menus[it.Target]
+		if it.Type() == calendar.TypeAutomation {
+			row.Occurrence = occurrenceMenu(it)
 		}
 		d.Items = append(d.Items, row)
 	}
@@ -490,43 +484,19 @@ func occurrenceStateWord(p *locales.Printer, state string) string {
 	return stateWord(p, state)
 }
 
-// occurrenceMenus are the ⋯ menus of the automations whose occurrences
-// are among items, by automation id: Run now and Edit as the engine's
-// abilities allow them (the use case decides again), History always. One
-// read of the automations, and of the site's kill switch for a person who
-// may manage them; none without occurrences.
-func (h *Handler) occurrenceMenus(r *http.Request, items []calendar.CalendarItem) (map[string]*templates.OccurrenceMenu, error) {
-	if !slices.ContainsFunc(items, func(it calendar.CalendarItem) bool { return it.Kind == calendar.ItemAutomation }) {
-		return nil, nil
+// occurrenceMenu is the ⋯ menu of an automation's occurrence: Run now
+// and Edit as the engine's abilities allow them (the use case decides
+// again), History always.
+func occurrenceMenu(it calendar.CalendarItem) *templates.OccurrenceMenu {
+	page := "/studio/schedules/automations/" + url.PathEscape(it.Target)
+	m := &templates.OccurrenceMenu{HistoryURL: "/studio/schedules/history?" + url.Values{"automation": {it.Target}}.Encode()}
+	if it.May.RunNow {
+		m.RunNowURL = page + "/run-now"
 	}
-	ctx := r.Context()
-	st := stateOf(ctx)
-	autos, err := h.aut.List(ctx, *st.user, st.site.ID)
-	if err != nil {
-		return nil, err
+	if it.May.Edit {
+		m.EditURL = page
 	}
-	paused := false
-	if automations.AbilitiesOf(*st.user).Manage {
-		set, err := h.releases.ScheduleSettings(ctx, *st.user, st.site.ID)
-		if err != nil {
-			return nil, err
-		}
-		paused = set.Paused
-	}
-	out := make(map[string]*templates.OccurrenceMenu, len(autos))
-	for _, a := range autos {
-		can := automations.AbilitiesFor(*st.user, a, paused)
-		page := "/studio/schedules/automations/" + url.PathEscape(a.ID)
-		m := &templates.OccurrenceMenu{HistoryURL: "/studio/schedules/history?" + url.Values{"automation": {a.ID}}.Encode()}
-		if can.RunNow {
-			m.RunNowURL = page + "/run-now"
-		}
-		if can.Edit {
-			m.EditURL = page
-		}
-		out[a.ID] = m
-	}
-	return out, nil
+	return m
 }
 
 // markSameMinute warns where two or more releases share a minute (§6.5):

@@ -150,19 +150,19 @@ func (h *Handler) resolveConflict(w http.ResponseWriter, r *http.Request,
 	http.Redirect(w, r, to(r, "/studio/releases/"+id), http.StatusSeeOther)
 }
 
-// offerEdit fills in what the editor of a held node offers: "Edit and
-// re-approve" for a person who may approve releases, "Edit and send for
-// approval" for the release's creator otherwise, while it is scheduled or
-// waiting.
+// offerEdit fills in what the editor of a held node offers, by the
+// release rule: "Edit and re-approve" for a person who may approve
+// releases, "Edit and send for approval" for the release's creator
+// otherwise, while it is scheduled or waiting; and Unschedule.
 func (h *Handler) offerEdit(ctx context.Context, f *templates.NodeForm, n releases.NodeDetail) error {
 	if n.Held == nil || f.Held == nil {
 		return nil
 	}
-	may, approves, err := h.releases.HeldEdit(ctx, *stateOf(ctx).user, n)
-	if err != nil || !may {
+	can, err := h.releases.HeldAbilities(ctx, *stateOf(ctx).user, n)
+	if err != nil {
 		return err
 	}
-	f.Held.CanEdit, f.Held.Approves = true, approves
+	f.Held.CanEdit, f.Held.Approves, f.Held.CanUnschedule = can.Edit, can.Approves, can.Unschedule
 	return nil
 }
 
@@ -176,8 +176,8 @@ func (h *Handler) EditScheduledForm(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	f := nodeForm(n, siteLoc(st.site))
-	if err := h.offerEdit(ctx, &f, n); err != nil {
+	f, err := h.nodeForm(ctx, n)
+	if err != nil {
 		h.fail(w, r, err)
 		return
 	}
@@ -203,9 +203,9 @@ func (h *Handler) EditScheduled(w http.ResponseWriter, r *http.Request) {
 			h.fail(w, r, nerr)
 			return
 		}
-		f := nodeForm(n, siteLoc(st.site))
-		if oerr := h.offerEdit(ctx, &f, n); oerr != nil {
-			h.fail(w, r, oerr)
+		f, ferr := h.nodeForm(ctx, n)
+		if ferr != nil {
+			h.fail(w, r, ferr)
 			return
 		}
 		// What the person typed stays, beside the sentence; the revs stay

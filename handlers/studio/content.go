@@ -161,12 +161,12 @@ func (h *Handler) EditNode(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	f := nodeForm(n, siteLoc(st.site))
-	f.ConfirmDelete = r.URL.Query().Get("confirm") == "delete"
-	if err := h.offerEdit(r.Context(), &f, n); err != nil { // "Edit and re-approve" (§6.2)
+	f, err := h.nodeForm(r.Context(), n)
+	if err != nil {
 		h.fail(w, r, err)
 		return
 	}
+	f.ConfirmDelete = r.URL.Query().Get("confirm") == "delete"
 	if f.Gates, err = h.gatesCard(r.Context(), n); err != nil { // the Schedule card (§7.6)
 		h.fail(w, r, err)
 		return
@@ -177,7 +177,14 @@ func (h *Handler) EditNode(w http.ResponseWriter, r *http.Request) {
 	h.renderEditor(w, r, http.StatusOK, f)
 }
 
-func nodeForm(n releases.NodeDetail, loc *time.Location) templates.NodeForm {
+// nodeForm is the editor of n as it is, with what the person may do to
+// the release that holds it (offerEdit).
+func (h *Handler) nodeForm(ctx context.Context, n releases.NodeDetail) (templates.NodeForm, error) {
+	f := nodeFormOf(n, siteLoc(stateOf(ctx).site))
+	return f, h.offerEdit(ctx, &f, n)
+}
+
+func nodeFormOf(n releases.NodeDetail, loc *time.Location) templates.NodeForm {
 	f := templates.NodeForm{ID: n.ID, Author: n.Author.Name, Kind: string(n.Kind), Rev: n.Rev, Title: n.Body.Title, Slug: n.Body.Slug,
 		Summary: n.Body.Summary, Body: n.Body.Text, Status: string(n.Body.Status), Lang: n.Body.Lang, Alt: n.Body.Alt,
 		Cover: n.Body.Cover}
@@ -188,8 +195,7 @@ func nodeForm(n releases.NodeDetail, loc *time.Location) templates.NodeForm {
 		f.LiveRev = n.Live.Rev
 	}
 	if n.Held != nil {
-		f.Held = &templates.HeldView{ReleaseID: n.Held.ReleaseID, Rev: n.Held.Rev,
-			CanUnschedule: release.CanTransition(n.Held.State, release.StateDraft)}
+		f.Held = &templates.HeldView{ReleaseID: n.Held.ReleaseID, Rev: n.Held.Rev} // its abilities: offerEdit
 		if n.Held.At != nil {
 			at := n.Held.At.In(loc)
 			f.Held.At = &at
@@ -317,7 +323,11 @@ func (h *Handler) DeleteNode(w http.ResponseWriter, r *http.Request) {
 			h.fail(w, r, rerr)
 			return
 		}
-		f := nodeForm(n, siteLoc(st.site))
+		f, ferr := h.nodeForm(ctx, n)
+		if ferr != nil {
+			h.fail(w, r, ferr)
+			return
+		}
 		f.Error = msg
 		h.renderEditor(w, r, status, f)
 		return

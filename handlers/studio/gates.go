@@ -244,8 +244,8 @@ func (h *Handler) gatesRefused(w http.ResponseWriter, r *http.Request, status in
 		h.fail(w, r, err)
 		return
 	}
-	f := nodeForm(n, siteLoc(st.site))
-	if err := h.offerEdit(ctx, &f, n); err != nil {
+	f, err := h.nodeForm(ctx, n)
+	if err != nil {
 		h.fail(w, r, err)
 		return
 	}

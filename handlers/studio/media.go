@@ -48,7 +48,10 @@ func (h *Handler) SaveMedia(w http.ResponseWriter, r *http.Request) {
 				h.fail(w, r, engine.ErrNotFound)
 				return
 			}
-			f = nodeForm(d, siteLoc(st.site))
+			if f, nerr = h.nodeForm(ctx, d); nerr != nil {
+				h.fail(w, r, nerr)
+				return
+			}
 		}
 		status := http.StatusBadRequest
 		if tooLarge {

@@ -397,16 +397,11 @@ func (h *Handler) MonthDayPanel(w http.ResponseWriter, r *http.Request) {
 			h.fail(w, r, err)
 			return
 		}
-		menus, err := h.occurrenceMenus(r, page.Items)
-		if err != nil {
-			h.fail(w, r, err)
-			return
-		}
 		for _, it := range page.Items {
 			if !it.At.Before(from) && it.At.Before(to) {
 				c := h.monthChip(r, p, it, loc)
-				if it.Kind == calendar.ItemAutomation {
-					c.Menu = menus[it.Target]
+				if it.Type() == calendar.TypeAutomation {
+					c.Menu = occurrenceMenu(it)
 				}
 				panel.Chips = append(panel.Chips, c)
 			}

@@ -34,17 +34,12 @@ func (h *Handler) Settings(w http.ResponseWriter, r *http.Request) {
 func (h *Handler) renderSettings(w http.ResponseWriter, r *http.Request, status int, v templates.SettingsPage) {
 	ctx := r.Context()
 	st := stateOf(ctx)
-	set, err := h.releases.ScheduleSettings(ctx, *st.user, st.site.ID)
+	set, err := h.set.ScheduleSettingsAnswer(ctx, *st.user, st.site.ID)
 	if err != nil {
 		h.fail(w, r, err)
 		return
 	}
 	health, err := h.sched.Status(ctx, st.site.ID)
-	if err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	used, err := h.set.DailyWriteUse(ctx, st.site.ID)
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -85,14 +80,14 @@ func (h *Handler) renderSettings(w http.ResponseWriter, r *http.Request, status 
 	}
 
 	v.Switch.Rev = set.Rev
-	v.Switch.Paused = pausedView(r, st, set)
+	v.Switch.Paused = pausedView(r, st, set.ScheduleSettings)
 	fx, err := h.set.PauseEffects(ctx, *st.user, st.site.ID)
 	if err != nil {
 		h.fail(w, r, err)
 		return
 	}
 	v.Switch.Effects = pauseEffectsView(r, st, fx)
-	v.DailyCap.Rev, v.DailyCap.Cap, v.DailyCap.Used = set.Rev, set.DailyWriteCap, used
+	v.DailyCap.Rev, v.DailyCap.Cap, v.DailyCap.Used = set.Rev, set.DailyWriteCap, set.DailyWritesToday
 	if v.ErrorFor != "dailyWriteCap" {
 		v.DailyCap.Value = strconv.Itoa(set.DailyWriteCap)
 	}

@@ -91,7 +91,7 @@ func NewAt(tb testing.TB, address string) *Bundle {
 	b.Releases = releases.New(b.Eng, s6)
 	b.Nodes = nodes.New(b.Releases, s6)
 	b.Sched = scheduler.New(b.Releases, s6, nil)
-	b.Cal = calendar.New(b.Store, b.Clock, nil)
+	b.Cal = calendar.New(b.Store, b.Releases, b.Clock, nil)
 	b.Gates = gates.New(b.Releases, b.Sched, s6)
 	b.Identity = identity.New(b.Eng, b.Store, nil)
 	if b.Site, err = b.Eng.CreateSite(ctx, "Demo Gazette", "Europe/Istanbul"); err != nil {

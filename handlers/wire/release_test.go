@@ -1,4 +1,4 @@
-package api
+package wire
 
 import (
 	"encoding/json"
@@ -111,7 +111,7 @@ func TestReleaseJSONEveryStateValidates(t *testing.T) {
 	}
 	for name, r := range cases {
 		t.Run(name, func(t *testing.T) {
-			data, err := json.Marshal(releaseJSON(r))
+			data, err := json.Marshal(ReleaseOf(r))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -129,7 +129,7 @@ func TestReleaseJSONEveryStateValidates(t *testing.T) {
 	}
 
 	// What the contract has no field for is kept where it allows: metadata.
-	data, _ := json.Marshal(releaseJSON(cases["canceled by the scheduler, a node gone"]))
+	data, _ := json.Marshal(ReleaseOf(cases["canceled by the scheduler, a node gone"]))
 	var got struct {
 		Outcome  map[string]any    `json:"outcome"`
 		Metadata map[string]string `json:"metadata"`
@@ -137,12 +137,12 @@ func TestReleaseJSONEveryStateValidates(t *testing.T) {
 	if err := json.Unmarshal(data, &got); err != nil {
 		t.Fatal(err)
 	}
-	if got.Metadata[metaOutcomeReason] != "node_gone" || got.Metadata[metaOutcomeMessage] != "ent_Election" ||
-		got.Metadata[metaOutcomeRunID] == "" || len(got.Outcome) != 3 {
+	if got.Metadata[MetaOutcomeReason] != "node_gone" || got.Metadata[MetaOutcomeMessage] != "ent_Election" ||
+		got.Metadata[MetaOutcomeRunID] == "" || len(got.Outcome) != 3 {
 		t.Errorf("canceled: %s", data)
 	}
-	data, _ = json.Marshal(releaseJSON(cases["failed on a taken address"]))
-	if !strings.Contains(string(data), `"code":"invalid_snapshot"`) || !strings.Contains(string(data), `"`+metaOutcomeCode+`":"slug_taken"`) {
+	data, _ = json.Marshal(ReleaseOf(cases["failed on a taken address"]))
+	if !strings.Contains(string(data), `"code":"invalid_snapshot"`) || !strings.Contains(string(data), `"`+MetaOutcomeCode+`":"slug_taken"`) {
 		t.Errorf("slug taken: %s", data)
 	}
 }
