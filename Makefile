@@ -36,53 +36,59 @@ deps-test: ## install what the tests need (Chromium and axe-core for the browser
 		echo "Installing axe-core (test/axe/package-lock.json) for the browser tests…"; \
 		npm ci --no-audit --no-fund --silent; }
 
-# Three runs at once, and the tree's checks (verify) beside them. Every
-# test runs under -race but for those whose name holds "Browser" or
-# "AtScale", which run without it, the browser tests two at a time. The browser tests (headless Chromium,
-# axe-core on every page state) are bound by Chromium's CPU, not by Go's;
-# the server code they drive runs under -race in package handlers' tests,
-# and the races that matter most (tickers, claims, crashes, real processes)
-# in cmd/studio's non-browser tests. The AtScale tests measure pages on
-# large sites, which -race slows about 25 times and smaller tests already
-# race.
+# Four runs at once, and the tree's checks (verify) beside them:
 #
-# The race run lets four tests of a package run at once, not two (the
-# cores), and three packages at once: the process tests of cmd/studio
-# mostly wait for a minute to come, and would hold one of two places for
-# minutes.
+# - The race run: every test under -race, but for the browser and scale
+#   tests and the process tests (below). Four tests of a package at once
+#   and three packages at once (-p 3 -parallel 4).
+# - The browser and scale run, without -race, the browser tests two at a
+#   time. The browser tests (headless Chromium, axe-core on every page
+#   state) are bound by Chromium's CPU, not by Go's; the server code they
+#   drive runs under -race in package handlers' tests. The AtScale tests
+#   measure pages on large sites, which -race slows about 25 times and
+#   smaller tests already race.
+# - The process run: cmd/studio's tests that start the studio binary
+#   (names ending in Process; TestProcessTestsSaySo keeps the names
+#   true), without -race and sixteen at once. The code they test runs in
+#   the binary, which is built without -race, so the detector would watch
+#   only their setup; and they mostly wait, for a minute to come, a lease
+#   to lapse, a process to start: four at a time, their waits made the
+#   race run's cmd/studio the longest package of CI (700 s of 1,260).
+# - The conformance suite on PostgreSQL: the store's tests and every
+#   engine package's, again, each on a database of a throwaway server
+#   (store/storetest); the process tests run both engines. Without -race:
+#   the Go code is the code the race run checks; what differs is the
+#   database. The test processes share one server (internal/testpg), each
+#   with databases of its own.
 #
-# The browser run is the longest, and its tests wait on every step for
-# Chromium and the server to answer: starved of CPU by the race and
-# PostgreSQL runs it took twice its time. Those two (and verify) run
-# under nice, on the CPU the browser tests leave.
-#
-# The third run is the conformance suite on PostgreSQL: the store's tests
-# and every engine package's, again, each on a database of a throwaway
-# server the test process starts (store/storetest); cmd/studio's process
-# tests run both engines in the race run. Without -race: the Go code is
-# the code the race run checks; what differs is the database. The test
-# processes share one server (internal/testpg), each with databases of
-# its own.
-NORACE = Browser|AtScale
+# The browser run and the process run wait on every step for Chromium, the
+# server or the binary to answer: starved of CPU they take twice their
+# time, and the process tests' minutes and leases are real. The race and
+# PostgreSQL runs (and verify) run under nice, on the CPU they leave.
+NORACE = Browser|AtScale|Process$$
+PLAIN = Browser|AtScale
+PROCESS = Process$$
 CONFORMANCE = ./store/... ./engine/...
 #
 # Each run's -json stream goes through internal/testsum, which prints what
-# go test prints without -v and keeps every test's time; the ten slowest of
-# the three runs close the output.
+# go test prints without -v and keeps every test's time (and every
+# package's, with the instant it ended); the ten slowest of the runs close
+# the output.
 TIMES = test-artifacts/times
 test: SHELL := bash
-test: deps-test ## install test needs, check the tree, run every test (with -race, but for the browser and scale tests), and the store's and engine's on PostgreSQL
-	@set -o pipefail; mkdir -p $(TIMES); rm -f $(TIMES)/*.tsv; $(GO) build -o $(TIMES)/testsum ./internal/testsum && $(GO) build -o $(TIMES)/testpg ./internal/testpg; \
-	sum="$(TIMES)/testsum -times"; \
+test: deps-test ## install test needs, check the tree, run every test (with -race, but for the browser, scale and process tests), and the store's and engine's on PostgreSQL
+	@set -o pipefail; mkdir -p $(TIMES); rm -f $(TIMES)/*.tsv $(TIMES)/*.packages; $(GO) build -o $(TIMES)/testsum ./internal/testsum && $(GO) build -o $(TIMES)/testpg ./internal/testpg; \
+	sum() { $(TIMES)/testsum -times $(TIMES)/$$1.tsv -packages $(TIMES)/$$1.packages; }; \
 	(nice -n 10 $(MAKE) --no-print-directory verify >$(TIMES)/verify.log 2>&1) & verify=$$!; \
-	(nice -n 10 $(GO) test -json -race -count=1 -timeout 18m -p 3 -parallel 4 -skip '$(NORACE)' ./... 2>&1 | $$sum $(TIMES)/race.tsv) & race=$$!; \
-	(STUDIO_TEST_DATABASE=postgres nice -n 10 $(TIMES)/testpg $(GO) test -json -count=1 -timeout 18m $(CONFORMANCE) 2>&1 | $$sum $(TIMES)/postgres.tsv) & pg=$$!; \
-	$(GO) test -json -count=1 -timeout 18m -parallel 2 -run '$(NORACE)' ./cmd/studio ./handlers 2>&1 | $$sum $(TIMES)/browser.tsv; plain=$$?; \
+	(nice -n 10 $(GO) test -json -race -count=1 -timeout 18m -p 3 -parallel 4 -skip '$(NORACE)' ./... 2>&1 | sum race) & race=$$!; \
+	(STUDIO_TEST_DATABASE=postgres nice -n 10 $(TIMES)/testpg $(GO) test -json -count=1 -timeout 18m $(CONFORMANCE) 2>&1 | sum postgres) & pg=$$!; \
+	($(GO) test -json -count=1 -timeout 18m -parallel 16 -run '$(PROCESS)' ./cmd/studio 2>&1 | sum process) & proc=$$!; \
+	$(GO) test -json -count=1 -timeout 18m -parallel 2 -run '$(PLAIN)' ./cmd/studio ./handlers 2>&1 | sum browser; plain=$$?; \
 	wait $$verify; verified=$$?; cat $(TIMES)/verify.log; \
-	wait $$race; raced=$$?; wait $$pg; pged=$$?; \
+	wait $$race; raced=$$?; wait $$pg; pged=$$?; wait $$proc; proced=$$?; \
 	$(TIMES)/testsum -slowest 10 $(TIMES)/*.tsv; \
-	if [ $$verified -ne 0 ] || [ $$plain -ne 0 ] || [ $$raced -ne 0 ] || [ $$pged -ne 0 ]; then \
-		echo "make test: FAILED (verify $$verified, race run $$raced, browser and scale run $$plain, PostgreSQL run $$pged)"; exit 1; fi
+	if [ $$verified -ne 0 ] || [ $$plain -ne 0 ] || [ $$raced -ne 0 ] || [ $$pged -ne 0 ] || [ $$proced -ne 0 ]; then \
+		echo "make test: FAILED (verify $$verified, race run $$raced, browser and scale run $$plain, process run $$proced, PostgreSQL run $$pged)"; exit 1; fi
 
 test-postgres: deps-test ## every store and engine test on PostgreSQL, alone (make test runs them too), on one throwaway server
 	mkdir -p $(TIMES) && $(GO) build -o $(TIMES)/testpg ./internal/testpg
@@ -96,8 +102,8 @@ bench: ## run the Go benchmarks, the Schedules pages' and the public site's timi
 	STUDIO_PERF=1 $(GO) test -count=1 -run 'TestPublishCostBySiteSize' -v ./engine/scheduler | grep -E 'fixture|create|publish a|snapshot holds|ok|FAIL'
 	STUDIO_PERF=1 $(GO) test -count=1 -run 'TestReleasesListAtScale' -v ./handlers | grep -E 'releases,|÷ 400|ok|FAIL'
 	STUDIO_PERF=1 $(GO) test -count=1 -run 'TestContentListAtScale' -v ./handlers | grep -E 'content list|waiting|ok|FAIL'
-	STUDIO_PERF=1 $(GO) test -count=1 -run 'TestBurstOfReleasesInOneMinute' -v ./cmd/studio | grep -E 'burst|ok|FAIL'
-	STUDIO_PERF=1 $(GO) test -count=1 -run 'TestBurstAcrossInstances' -v ./cmd/studio | grep -E 'instances burst|ok|FAIL'
+	STUDIO_PERF=1 $(GO) test -count=1 -run 'TestBurstOfReleasesInOneMinuteProcess' -v ./cmd/studio | grep -E 'burst|ok|FAIL'
+	STUDIO_PERF=1 $(GO) test -count=1 -run 'TestBurstAcrossInstancesProcess' -v ./cmd/studio | grep -E 'instances burst|ok|FAIL'
 	$(GO) test -count=1 -run '^$$' -bench 'BenchmarkClaim' -benchtime 10x ./store | grep -E 'Benchmark|ok|FAIL'
 
 verify: ## generated files fresh, gofmt, go vet and staticcheck clean

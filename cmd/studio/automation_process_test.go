@@ -21,14 +21,14 @@ import (
 	"studio/engine/releases"
 )
 
-// TestKilledAutomationStepResumesOnce is §11.1's crash rule with real
+// TestKilledAutomationStepResumesOnceProcess is §11.1's crash rule with real
 // processes: a built-in run of three steps, one `schedules run-due` a
 // step. The process taking the second step is stopped inside it (before its
 // work is done) and killed with SIGKILL. A process right after finds the
 // step's lease live and does nothing; one after the lease ended takes the
 // step over from the same cursor, and the run ends once: every step's work
 // done exactly once, the killed step started twice, attempt 2.
-func TestKilledAutomationStepResumesOnce(t *testing.T) {
+func TestKilledAutomationStepResumesOnceProcess(t *testing.T) {
 	t.Parallel()
 	bin := buildBinary(t)
 	ctx := context.Background()

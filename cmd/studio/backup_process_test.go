@@ -18,14 +18,14 @@ import (
 	"studio/store"
 )
 
-// TestBackupAndRestore (issue 16): `studio backup` copies the database of
+// TestBackupAndRestoreProcess (issue 16): `studio backup` copies the database of
 // a running Studio; `studio restore` makes the copy a new folder's
 // database (and refuses a folder that has one); Studio started on the
 // restored folder publishes the release that was scheduled at the backup,
 // and holds nothing written after it. The restored instance runs with its
 // clock three minutes ahead (STUDIO_TEST_CLOCK_SKEW; on SQLite the machine's
 // clock is the scheduler's), so the release's minute comes at once.
-func TestBackupAndRestore(t *testing.T) {
+func TestBackupAndRestoreProcess(t *testing.T) {
 	t.Parallel()
 	bin := buildBinary(t)
 	ctx := context.Background()

@@ -23,7 +23,7 @@ import (
 	"studio/store"
 )
 
-// TestBurstOfReleasesInOneMinute is issue 14's burst row: 200 one-item
+// TestBurstOfReleasesInOneMinuteProcess is issue 14's burst row: 200 one-item
 // releases of one site due in the same minute, run by a real `serve`
 // process while readers poll the public site for them. Each is published
 // exactly once, none before its minute, neither in the database nor on the
@@ -32,7 +32,7 @@ import (
 // With STUDIO_PERF=1 (make bench) the burst runs on the demo site and then
 // on a 50,000-article newsroom, one after the other, and the newsroom's p99
 // must stay under a second, both to the run and to the public answer.
-func TestBurstOfReleasesInOneMinute(t *testing.T) {
+func TestBurstOfReleasesInOneMinuteProcess(t *testing.T) {
 	t.Parallel()
 	bin := buildBinary(t)
 	const releases = 200

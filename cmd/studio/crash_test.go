@@ -21,7 +21,7 @@ import (
 	"studio/store/storetest"
 )
 
-// TestKilledTickersPublishOnce runs real `studio schedules run-due`
+// TestKilledTickersPublishOnceProcess runs real `studio schedules run-due`
 // processes against one database while a release is due, kills them with
 // SIGKILL at random moments (before, during or after their tick), and checks
 // that the release is published at most once, never half, and that a later
@@ -29,7 +29,7 @@ import (
 //
 // It runs on both engines: on PostgreSQL the processes share a database
 // of a throwaway server (store/storetest) as several instances would.
-func TestKilledTickersPublishOnce(t *testing.T) {
+func TestKilledTickersPublishOnceProcess(t *testing.T) {
 	t.Parallel()
 	bin := buildBinary(t)
 	for _, engine := range []string{"SQLite", "PostgreSQL"} {

@@ -104,11 +104,11 @@ func healthUntil(t *testing.T, url string, want int) map[string]any {
 	}
 }
 
-// TestRemovedDatabaseIsLoud is issue 10 item 7: removing studio.db while
+// TestRemovedDatabaseIsLoudProcess is issue 10 item 7: removing studio.db while
 // `serve` runs went unnoticed, and writes answered 200 into a file nobody
 // would open again. Now /health answers 503 with the reason, writes fail,
 // and the log says so.
-func TestRemovedDatabaseIsLoud(t *testing.T) {
+func TestRemovedDatabaseIsLoudProcess(t *testing.T) {
 	t.Parallel()
 	bin := buildBinary(t)
 	data, token, siteID, draft := demoFolder(t, bin)
@@ -141,12 +141,12 @@ func TestRemovedDatabaseIsLoud(t *testing.T) {
 	}
 }
 
-// TestReadOnlyDatabaseAnswers503 starts `serve` on a database it cannot
+// TestReadOnlyDatabaseAnswers503Process starts `serve` on a database it cannot
 // write: it serves, but /health answers 503 "database is read-only" and
 // writes fail, instead of "up, but every write is 500" while healthy. The
 // process runs as an unprivileged user when the test runs as root (root
 // writes read-only files).
-func TestReadOnlyDatabaseAnswers503(t *testing.T) {
+func TestReadOnlyDatabaseAnswers503Process(t *testing.T) {
 	t.Parallel()
 	bin := buildBinary(t)
 	data, token, siteID, draft := demoFolder(t, bin)
@@ -195,12 +195,12 @@ func TestReadOnlyDatabaseAnswers503(t *testing.T) {
 	}
 }
 
-// TestLostDatabaseIsNotReplacedByTheDemo: a restart on a folder whose
+// TestLostDatabaseIsNotReplacedByTheDemoProcess: a restart on a folder whose
 // studio.db is gone created an empty database and `--demo` seeded the
 // public demo password into it. Now the folder's marker says it held a
 // database: every start refuses, --fresh starts an empty one, and the demo
 // never goes there.
-func TestLostDatabaseIsNotReplacedByTheDemo(t *testing.T) {
+func TestLostDatabaseIsNotReplacedByTheDemoProcess(t *testing.T) {
 	t.Parallel()
 	bin := buildBinary(t)
 	data := filepath.Join(t.TempDir(), "data")

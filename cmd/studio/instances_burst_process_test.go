@@ -21,7 +21,7 @@ import (
 	"studio/engine/releases"
 )
 
-// TestBurstAcrossInstances is issue 16's proof with real processes: one
+// TestBurstAcrossInstancesProcess is issue 16's proof with real processes: one
 // burst of releases due in the same minute across many sites, run by
 // three `studio serve` instances and two `studio schedules run-due` loops
 // on one PostgreSQL database, and by one `serve` on SQLite, side by side.
@@ -36,7 +36,7 @@ import (
 // STUDIO_PERF=1 (make bench): 1,000 releases on 50 sites and 20 kills, one
 // scenario after the other. The table is the lateness from the minute to
 // each run: p50, p99, max (the last publish).
-func TestBurstAcrossInstances(t *testing.T) {
+func TestBurstAcrossInstancesProcess(t *testing.T) {
 	t.Parallel()
 	bin := buildBinary(t)
 	sites, perSite, kills := 10, 10, 10

@@ -13,7 +13,7 @@ import (
 	"studio/engine/releases"
 )
 
-// TestTwoInstancesShareOnePostgreSQL starts two `studio serve` processes on
+// TestTwoInstancesShareOnePostgreSQLProcess starts two `studio serve` processes on
 // one PostgreSQL database, as two instances behind a load balancer: the
 // first seeds the demo, the second finds it (and seeds nothing). The second
 // runs on a machine whose clock is 30 s fast (STUDIO_TEST_CLOCK_SKEW) and says
@@ -21,7 +21,7 @@ import (
 // them; a release due at a coming minute is published once, and not before
 // that minute, whichever instance runs it: the due check and the never-early
 // guard follow the database's clock. Both public sites serve both.
-func TestTwoInstancesShareOnePostgreSQL(t *testing.T) {
+func TestTwoInstancesShareOnePostgreSQLProcess(t *testing.T) {
 	t.Parallel() // it mostly waits for a minute to come
 	bin := buildBinary(t)
 	db, st := seededDatabase(t, bin, true)

@@ -22,7 +22,7 @@ import (
 	"studio/store"
 )
 
-// TestStoppedAndKilledTickersHoldNoSite is issue 10 item 2 with real
+// TestStoppedAndKilledTickersHoldNoSiteProcess is issue 10 item 2 with real
 // processes. Two sites each have three releases, a minute apart, the first
 // due now. One `schedules run-due` claims the first release of one site and
 // is frozen there with SIGSTOP (the binary's test hook stops it between the
@@ -31,7 +31,7 @@ import (
 // release: the two taken over when their leases end, the others within a
 // minute of their time, each site in time order. The frozen process, once
 // continued, publishes nothing twice. Exactly once is read from the database.
-func TestStoppedAndKilledTickersHoldNoSite(t *testing.T) {
+func TestStoppedAndKilledTickersHoldNoSiteProcess(t *testing.T) {
 	t.Parallel()
 	bin := buildBinary(t)
 	ctx := context.Background()

@@ -10,13 +10,13 @@ import (
 	"time"
 )
 
-// TestOperatorsFromOutside (issue 16) drives the operator's commands on a
+// TestOperatorsFromOutsideProcess (issue 16) drives the operator's commands on a
 // real process: a deploy token made with `studio token create --deploy`
 // lets `studio schedules status --remote` read a running Studio's
 // scheduler; a wrong or revoked token is told why; --metrics-addr serves
 // the metrics off the main address, which answers /metrics with a 404
 // when serve has no --metrics-token.
-func TestOperatorsFromOutside(t *testing.T) {
+func TestOperatorsFromOutsideProcess(t *testing.T) {
 	t.Parallel()
 	bin := buildBinary(t)
 	data := t.TempDir()

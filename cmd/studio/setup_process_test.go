@@ -15,11 +15,11 @@ import (
 
 var setupLink = regexp.MustCompile(`(http://[0-9.:]+)(/studio/setup\?token=[A-Za-z0-9_-]{43})\n`)
 
-// TestFirstRunFromAnEmptyFolder: `studio serve` without --demo on an empty
+// TestFirstRunFromAnEmptyFolderProcess: `studio serve` without --demo on an empty
 // folder prints a one-time setup link; a restart before the setup makes a
 // new link and the old one is dead; the link sets Studio up; after it no
 // link is printed and the public site answers with its empty home.
-func TestFirstRunFromAnEmptyFolder(t *testing.T) {
+func TestFirstRunFromAnEmptyFolderProcess(t *testing.T) {
 	t.Parallel()
 	bin := buildBinary(t)
 	data := filepath.Join(t.TempDir(), "data")

@@ -16,14 +16,14 @@ import (
 	"studio/engine/releases"
 )
 
-// TestGracefulShutdown (issue 16): SIGTERM reaches `studio serve` while a
+// TestGracefulShutdownProcess (issue 16): SIGTERM reaches `studio serve` while a
 // release run is between its claim and its effect (a test hook slows the
 // effect). Within 10 s the process has exited, and no release is left
 // running on a live lease: a run that can finish in the grace period is
 // published; one that cannot is handed back, and the next tick (another
 // instance, or here `schedules run-due`) publishes it at once, not when
 // the lease would have lapsed. On both engines.
-func TestGracefulShutdown(t *testing.T) {
+func TestGracefulShutdownProcess(t *testing.T) {
 	t.Parallel()
 	bin := buildBinary(t)
 	for _, tc := range []struct {

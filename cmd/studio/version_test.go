@@ -12,13 +12,13 @@ import (
 	"studio/engine/localtime"
 )
 
-// TestTzdataBetweenRuns (issue 16, §9.1): `studio version` names the build,
+// TestTzdataBetweenRunsProcess (issue 16, §9.1): `studio version` names the build,
 // Go and the zone data; a run on the same zone data as the last one leaves
 // the releases as they are, and a run on other zone data (here Go's own
 // zip, through $ZONEINFO) resolves the releases to come again at once: one
 // an older tzdata had put half an hour early moves to its wall-clock time,
 // audited as adjusted by tzdata.
-func TestTzdataBetweenRuns(t *testing.T) {
+func TestTzdataBetweenRunsProcess(t *testing.T) {
 	t.Parallel()
 	bin := buildBinary(t)
 	out, err := exec.Command(bin, "version").CombinedOutput()

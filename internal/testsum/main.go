@@ -3,7 +3,9 @@
 // failed — so that make test stays readable while it records every test's
 // time. With -times FILE it writes each top-level test's time there; with
 // -slowest N and FILEs as arguments it reads such files and prints the N
-// slowest tests of the whole run (make test's last lines).
+// slowest tests of the whole run (make test's last lines). With -packages
+// FILE it writes each package's time and the instant it ended, to see
+// which packages close a run.
 //
 // It exits 1 when a test, a package or a build failed.
 package main
@@ -20,6 +22,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // event is one line of test2json (go doc test2json).
@@ -29,6 +32,7 @@ type event struct {
 	Test    string
 	Elapsed float64
 	Output  string
+	Time    time.Time
 }
 
 // timing is one top-level test's time.
@@ -37,8 +41,16 @@ type timing struct {
 	seconds   float64
 }
 
+// packageTime is one package's time and when it ended.
+type packageTime struct {
+	pkg     string
+	seconds float64
+	ended   time.Time
+}
+
 func main() {
 	times := flag.String("times", "", "write each top-level test's time to this file (package, test, seconds; tab-separated)")
+	packages := flag.String("packages", "", "write each package's time and the instant it ended to this file (package, seconds, ended; tab-separated)")
 	slowest := flag.Int("slowest", 0, "print the N slowest tests of the times files named as arguments, and nothing else")
 	flag.Parse()
 	if *slowest > 0 {
@@ -48,13 +60,19 @@ func main() {
 		}
 		return
 	}
-	failed, timings := filter(os.Stdin, os.Stdout)
-	if *times != "" {
-		var b strings.Builder
-		for _, t := range timings {
-			fmt.Fprintf(&b, "%s\t%s\t%.2f\n", t.pkg, t.test, t.seconds)
+	failed, timings, pkgs := filter(os.Stdin, os.Stdout)
+	var tests, ended strings.Builder
+	for _, t := range timings {
+		fmt.Fprintf(&tests, "%s\t%s\t%.2f\n", t.pkg, t.test, t.seconds)
+	}
+	for _, p := range pkgs {
+		fmt.Fprintf(&ended, "%s\t%.2f\t%s\n", p.pkg, p.seconds, p.ended.Format(time.RFC3339Nano))
+	}
+	for file, text := range map[string]string{*times: tests.String(), *packages: ended.String()} {
+		if file == "" {
+			continue
 		}
-		if err := os.WriteFile(*times, []byte(b.String()), 0o644); err != nil {
+		if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
 			fmt.Fprintln(os.Stderr, "testsum:", err)
 			os.Exit(2)
 		}
@@ -65,8 +83,9 @@ func main() {
 }
 
 // filter copies in's stream to out as go test without -v would show it,
-// and returns whether anything failed and the top-level tests' times.
-func filter(in io.Reader, out io.Writer) (failed bool, timings []timing) {
+// and returns whether anything failed, the top-level tests' times and the
+// packages'.
+func filter(in io.Reader, out io.Writer) (failed bool, timings []timing, packages []packageTime) {
 	held := map[string][]string{} // a running test's output, by package and test
 	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 1<<20), 16<<20)
@@ -91,8 +110,11 @@ func filter(in io.Reader, out io.Writer) (failed bool, timings []timing) {
 			if e.Output != "PASS\n" { // without -v a passing package says only "ok"
 				fmt.Fprint(out, e.Output) // the package's own lines: ok, FAIL, a panic, a timeout
 			}
+		case e.Test == "" && e.Action == "pass":
+			packages = append(packages, packageTime{e.Package, e.Elapsed, e.Time})
 		case e.Test == "" && e.Action == "fail":
 			failed = true
+			packages = append(packages, packageTime{e.Package, e.Elapsed, e.Time})
 			// Tests still running when their package failed (a timeout's
 			// panic, a crash): their output says why.
 			for _, k := range slices.Sorted(maps.Keys(held)) {
@@ -119,7 +141,7 @@ func filter(in io.Reader, out io.Writer) (failed bool, timings []timing) {
 		fmt.Fprintln(out, "testsum:", err)
 		failed = true
 	}
-	return failed, timings
+	return failed, timings, packages
 }
 
 // printSlowest prints the n slowest tests recorded in files.

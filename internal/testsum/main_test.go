@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // A run with a passing test, a failing subtest and a package's lines:
@@ -20,14 +21,14 @@ func TestFilter(t *testing.T) {
 		`{"Action":"fail","Package":"studio/a","Test":"TestLoud/Sub","Elapsed":0.2}`,
 		`{"Action":"fail","Package":"studio/a","Test":"TestLoud","Elapsed":7.25}`,
 		`{"Action":"output","Package":"studio/a","Output":"FAIL\tstudio/a\t9.1s\n"}`,
-		`{"Action":"fail","Package":"studio/a","Elapsed":9.1}`,
+		`{"Action":"fail","Package":"studio/a","Elapsed":9.1,"Time":"2026-12-07T08:00:09.1Z"}`,
 		`{"Action":"output","Package":"studio/b","Output":"PASS\n"}`,
 		`{"Action":"output","Package":"studio/b","Output":"ok  \tstudio/b\t0.3s\n"}`,
-		`{"Action":"pass","Package":"studio/b","Elapsed":0.3}`,
+		`{"Action":"pass","Package":"studio/b","Elapsed":0.3,"Time":"2026-12-07T08:00:10Z"}`,
 		`go: downloading example.com/x v1.0.0`,
 	}, "\n")
 	var out strings.Builder
-	failed, times := filter(strings.NewReader(in), &out)
+	failed, times, pkgs := filter(strings.NewReader(in), &out)
 	got := out.String()
 	for _, want := range []string{"want 2, got 3", "FAIL\tstudio/a\t9.1s", "ok  \tstudio/b", "go: downloading"} {
 		if !strings.Contains(got, want) {
@@ -43,7 +44,11 @@ func TestFilter(t *testing.T) {
 	if len(times) != 2 || times[0] != (timing{"studio/a", "TestQuiet", 1.5}) || times[1] != (timing{"studio/a", "TestLoud", 7.25}) {
 		t.Errorf("times %+v", times)
 	}
-	if failed, _ := filter(strings.NewReader(`{"Action":"pass","Package":"studio/b","Test":"TestX","Elapsed":1}`), &out); failed {
+	if len(pkgs) != 2 || pkgs[0].pkg != "studio/a" || pkgs[0].seconds != 9.1 || pkgs[1].pkg != "studio/b" ||
+		!pkgs[1].ended.Equal(time.Date(2026, 12, 7, 8, 0, 10, 0, time.UTC)) {
+		t.Errorf("packages %+v", pkgs)
+	}
+	if failed, _, _ := filter(strings.NewReader(`{"Action":"pass","Package":"studio/b","Test":"TestX","Elapsed":1}`), &out); failed {
 		t.Error("a passing run reported as failed")
 	}
 }
@@ -75,7 +80,7 @@ func TestFilterTimeout(t *testing.T) {
 		`{"Action":"fail","Package":"studio/a","Elapsed":1080.1}`,
 	}, "\n")
 	var out strings.Builder
-	failed, _ := filter(strings.NewReader(in), &out)
+	failed, _, _ := filter(strings.NewReader(in), &out)
 	if got := out.String(); !failed || !strings.Contains(got, "still running when studio/a failed: TestSlow") || !strings.Contains(got, "panic: test timed out") {
 		t.Errorf("failed %v, output:\n%s", failed, got)
 	}
