@@ -5,7 +5,7 @@ STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 ADDR ?= 127.0.0.1:8080
 DATA ?= ./data
 
-.PHONY: help run build generate test test-postgres deps-test bench verify
+.PHONY: help run build generate test test-postgres deps-test bench screenshots verify
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-14s %s\n", $$1, $$2}'
@@ -70,6 +70,12 @@ PLAIN = Browser|AtScale
 PROCESS = Process$$
 CONFORMANCE = ./store/... ./engine/...
 #
+# go test starts packages in the order it is given them: the longest go
+# first (the longest processing time first), so that the short ones fill
+# the gaps at the end instead of a long one starting last and running alone.
+RACE_FIRST = ./handlers ./store ./engine/releases ./cmd/studio ./engine/scheduler ./engine/setup
+PG_FIRST = ./engine/releases ./store ./engine/scheduler ./engine/jobs
+#
 # Each run's -json stream goes through internal/testsum, which prints what
 # go test prints without -v and keeps every test's time (and every
 # package's, with the instant it ended); the ten slowest of the runs close
@@ -80,8 +86,8 @@ test: deps-test ## install test needs, check the tree, run every test (with -rac
 	@set -o pipefail; mkdir -p $(TIMES); rm -f $(TIMES)/*.tsv $(TIMES)/*.packages; $(GO) build -o $(TIMES)/testsum ./internal/testsum && $(GO) build -o $(TIMES)/testpg ./internal/testpg; \
 	sum() { $(TIMES)/testsum -times $(TIMES)/$$1.tsv -packages $(TIMES)/$$1.packages; }; \
 	(nice -n 10 $(MAKE) --no-print-directory verify >$(TIMES)/verify.log 2>&1) & verify=$$!; \
-	(nice -n 10 $(GO) test -json -race -count=1 -timeout 18m -p 3 -parallel 4 -skip '$(NORACE)' ./... 2>&1 | sum race) & race=$$!; \
-	(STUDIO_TEST_DATABASE=postgres nice -n 10 $(TIMES)/testpg $(GO) test -json -count=1 -timeout 18m $(CONFORMANCE) 2>&1 | sum postgres) & pg=$$!; \
+	(nice -n 10 $(GO) test -json -race -count=1 -timeout 18m -p 3 -parallel 4 -skip '$(NORACE)' $(RACE_FIRST) ./... 2>&1 | sum race) & race=$$!; \
+	(STUDIO_TEST_DATABASE=postgres nice -n 10 $(TIMES)/testpg $(GO) test -json -count=1 -timeout 18m $(PG_FIRST) $(CONFORMANCE) 2>&1 | sum postgres) & pg=$$!; \
 	($(GO) test -json -count=1 -timeout 18m -parallel 16 -run '$(PROCESS)' ./cmd/studio 2>&1 | sum process) & proc=$$!; \
 	$(GO) test -json -count=1 -timeout 18m -parallel 2 -run '$(PLAIN)' ./cmd/studio ./handlers 2>&1 | sum browser; plain=$$?; \
 	wait $$verify; verified=$$?; cat $(TIMES)/verify.log; \
@@ -93,6 +99,9 @@ test: deps-test ## install test needs, check the tree, run every test (with -rac
 test-postgres: deps-test ## every store and engine test on PostgreSQL, alone (make test runs them too), on one throwaway server
 	mkdir -p $(TIMES) && $(GO) build -o $(TIMES)/testpg ./internal/testpg
 	STUDIO_TEST_DATABASE=postgres $(TIMES)/testpg $(GO) test -count=1 -timeout 18m $(CONFORMANCE)
+
+screenshots: deps-test ## the browser tests again, saving screenshots of each page they check (light and dark, desktop and phone) in test-artifacts/screenshots
+	STUDIO_SCREENSHOTS=1 $(GO) test -count=1 -timeout 18m -parallel 2 -run 'Browser' ./cmd/studio
 
 bench: ## run the Go benchmarks, the Schedules pages' and the public site's timing under load (no race detector)
 	$(GO) test -run '^$$' -bench . -benchmem ./engine/... ./handlers/site

@@ -219,6 +219,7 @@ func TestCSRF(t *testing.T) {
 			continue
 		}
 		t.Run(rt.Method+" "+rt.Pattern, func(t *testing.T) {
+			t.Parallel() // each route on an app of its own: the longest test of the package when one after another
 			a := newApp(t)
 			rel := a.scheduleAt(t, a.editor, a.otherDraft(t), "2026-11-02", "10:00")
 			u := routeURL(rt.Pattern, rel.ID, a.draft.ID, a.pendingRequest(t))
@@ -373,6 +374,7 @@ func TestCSRF(t *testing.T) {
 	}
 
 	t.Run("HTMXHeader", func(t *testing.T) {
+		t.Parallel()
 		a := newApp(t)
 		c := a.signedIn(t, a.editor)
 		token := c.token()

@@ -310,6 +310,11 @@ func wantContains(t *testing.T, what, got string, wants ...string) {
 	}
 }
 
+// screenshots says whether the browser tests save screenshots (`make
+// screenshots` asks for them): in make test they would cost a third of the
+// browser tests' time for pictures no one looks at.
+var screenshots = os.Getenv("STUDIO_SCREENSHOTS") != ""
+
 // saveScreenshot writes one screenshot, named name, to $STUDIO_ARTIFACTS or
 // else test-artifacts/screenshots (git-ignored).
 func saveScreenshot(t *testing.T, name string, png []byte) {
@@ -322,32 +327,46 @@ func saveScreenshot(t *testing.T, name string, png []byte) {
 	must(t, os.WriteFile(filepath.Join(dir, name), png, 0o644))
 }
 
-// shots saves screenshots of the current page at desktop and phone widths,
-// in light and dark.
+// shots has axe-core check the current page in the forms a person may see
+// it in besides the one the test saw it in (already checked as it loaded):
+// dark at a phone's width, where colour contrast and target sizes differ.
+// With screenshots it reloads the page at desktop and phone widths, in
+// light and dark, checks and saves each. Either way the tab stays dark,
+// at desktop width.
 func shots(t *testing.T, ctx context.Context, name string) {
 	t.Helper()
 	url, err := chromedp.Run(ctx, chromedp.Location())
 	must(t, err)
-	for _, scheme := range []string{"light", "dark"} {
+	schemes, widths := []string{"dark"}, []int64{390}
+	if screenshots {
+		schemes, widths = []string{"light", "dark"}, []int64{1440, 390}
+	}
+	for _, scheme := range schemes {
 		_, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
 			Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}}})
 		must(t, err)
-		for _, w := range []int64{1440, 390} {
+		for _, w := range widths {
 			must(t, chromedp.Do(ctx, chromedp.EmulateViewport(w, 900), chromedp.Navigate(url), chromedp.WaitVisible(chromedp.CSS("main"))))
 			checkAxe(t, ctx, fmt.Sprintf("%s (%s, %d px)", name, scheme, w))
-			png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
-			must(t, err)
-			saveScreenshot(t, fmt.Sprintf("%s-%s-%d.png", name, scheme, w), png)
+			if screenshots {
+				png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+				must(t, err)
+				saveScreenshot(t, fmt.Sprintf("%s-%s-%d.png", name, scheme, w), png)
+			}
 		}
 	}
 	must(t, chromedp.Do(ctx, chromedp.EmulateViewport(1440, 900)))
 }
 
-// shot saves one screenshot of the whole page as it is, an open dialog
-// included (shots reloads the page, which closes it), as name.png.
+// shot has axe-core check the page as it is, an open dialog included
+// (shots reloads the page, which closes it), and with screenshots saves it
+// as name.png.
 func shot(t *testing.T, ctx context.Context, name string) {
 	t.Helper()
 	checkAxe(t, ctx, name)
+	if !screenshots {
+		return
+	}
 	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
 	must(t, err)
 	saveScreenshot(t, name+".png", png)

@@ -73,8 +73,9 @@ var pg struct {
 	err      error
 	n        atomic.Int64
 
-	mu   sync.Mutex
-	free []string // databases reset by tests that ended, to be used again
+	mu     sync.Mutex
+	free   []string           // databases reset by tests that ended, to be used again
+	resets map[string]*sql.DB // one connection to each database, kept for its resets
 }
 
 // Postgres returns the URL of a PostgreSQL database with every migration
@@ -139,14 +140,33 @@ func PostgresAlone(tb testing.TB) string {
 // resetDatabase empties every table of a database a test has used and
 // puts back the rows the migrations wrote. A connection the test left
 // inside a transaction makes it fail (after a second): the database is
-// then dropped instead.
+// then dropped instead. Its connection is kept for the database's next
+// reset: a new one costs the server tens of milliseconds of CPU, a third
+// of what a test costs it.
 func resetDatabase(ctx context.Context, name string) error {
-	db, err := sql.Open("pgx", pg.base+name)
-	if err != nil {
-		return err
+	pg.mu.Lock()
+	db := pg.resets[name]
+	if db == nil {
+		var err error
+		if db, err = sql.Open("pgx", pg.base+name); err != nil {
+			pg.mu.Unlock()
+			return err
+		}
+		db.SetMaxOpenConns(1)
+		db.SetMaxIdleConns(1)
+		if pg.resets == nil {
+			pg.resets = map[string]*sql.DB{}
+		}
+		pg.resets[name] = db
 	}
-	defer db.Close()
-	_, err = db.ExecContext(ctx, pg.reset)
+	pg.mu.Unlock()
+	_, err := db.ExecContext(ctx, pg.reset)
+	if err != nil {
+		pg.mu.Lock()
+		delete(pg.resets, name)
+		pg.mu.Unlock()
+		db.Close()
+	}
 	return err
 }
 
