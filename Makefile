@@ -81,6 +81,12 @@ PG_FIRST = ./engine/releases ./store ./engine/scheduler ./engine/jobs
 # package's, with the instant it ended); the ten slowest of the runs close
 # the output.
 TIMES = test-artifacts/times
+#
+# -trimpath leaves the checkout's folder out of what go compiles, so that
+# its build cache serves a fresh clone anywhere: without it a clone in a
+# new folder compiled every package of the module again, twice (with and
+# without -race), about 300 s of CPU that make test's runs waited for.
+test test-postgres screenshots verify: export GOFLAGS += -trimpath
 test: SHELL := bash
 test: deps-test ## install test needs, check the tree, run every test (with -race, but for the browser, scale and process tests), and the store's and engine's on PostgreSQL
 	@set -o pipefail; mkdir -p $(TIMES); rm -f $(TIMES)/*.tsv $(TIMES)/*.packages; $(GO) build -o $(TIMES)/testsum ./internal/testsum && $(GO) build -o $(TIMES)/testpg ./internal/testpg; \

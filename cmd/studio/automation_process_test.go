@@ -61,6 +61,7 @@ func TestKilledAutomationStepResumesOnceProcess(t *testing.T) {
 		cmd.Env = append(os.Environ(), testJobsEnv+"="+steps)
 		if stopAt != "" {
 			cmd.Env = append(cmd.Env, testStopInStepEnv+"="+stopAt)
+			ownProcessGroup(cmd)
 		}
 		return cmd
 	}
