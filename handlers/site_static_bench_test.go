@@ -176,10 +176,14 @@ func TestNewSnapshotIsBuiltOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	before = a.store.Statements()
+	began = time.Now()
 	get(30)
-	// The generation, the sites (shared by the requests that overlap) and
-	// the live nodes once: 3 here, against 30 and more with a read each.
-	if n := a.store.Statements() - before; n > 8 {
-		t.Errorf("30 requests after a publish sent %d statements, want one snapshot read shared by all", n)
+	// The generation, the sites and the live nodes once: 3, against 30 and
+	// more with a read each; and, as above, a check of the generation for
+	// each further window the requests span (a CI machine's took eight).
+	windows = int64(time.Since(began)/store.OtherProcessesEvery) + 1
+	if n := a.store.Statements() - before; n > windows+4 || n >= 30 {
+		t.Errorf("30 requests after a publish sent %d statements, want at most %d: one snapshot read shared by all (and a generation check a %v window)",
+			n, windows+4, store.OtherProcessesEvery)
 	}
 }
