@@ -4,6 +4,11 @@ GO ?= go
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 ADDR ?= 127.0.0.1:8080
 DATA ?= ./data
+# -trimpath leaves the checkout's folder out of what go compiles, so that
+# the build cache serves a fresh clone in any folder: without it make test
+# in a new clone compiled the whole module again, with and without -race
+# (about 300 s of CPU, which its runs waited for).
+export GOFLAGS += -trimpath
 
 .PHONY: help run build generate test test-postgres deps-test bench screenshots verify
 
@@ -70,9 +75,9 @@ PLAIN = Browser|AtScale
 PROCESS = Process$$
 CONFORMANCE = ./store/... ./engine/...
 #
-# go test starts packages in the order it is given them: the longest go
-# first (the longest processing time first), so that the short ones fill
-# the gaps at the end instead of a long one starting last and running alone.
+# go test starts packages in the order it is given them, so the longest
+# are named first: the short ones then fill the gaps at the end, instead of
+# a long one starting last and running alone.
 RACE_FIRST = ./handlers ./store ./engine/releases ./cmd/studio ./engine/scheduler ./engine/setup
 PG_FIRST = ./engine/releases ./store ./engine/scheduler ./engine/jobs
 #
@@ -81,12 +86,6 @@ PG_FIRST = ./engine/releases ./store ./engine/scheduler ./engine/jobs
 # package's, with the instant it ended); the ten slowest of the runs close
 # the output.
 TIMES = test-artifacts/times
-#
-# -trimpath leaves the checkout's folder out of what go compiles, so that
-# its build cache serves a fresh clone anywhere: without it a clone in a
-# new folder compiled every package of the module again, twice (with and
-# without -race), about 300 s of CPU that make test's runs waited for.
-test test-postgres screenshots verify: export GOFLAGS += -trimpath
 test: SHELL := bash
 test: deps-test ## install test needs, check the tree, run every test (with -race, but for the browser, scale and process tests), and the store's and engine's on PostgreSQL
 	@set -o pipefail; mkdir -p $(TIMES); rm -f $(TIMES)/*.tsv $(TIMES)/*.packages; $(GO) build -o $(TIMES)/testsum ./internal/testsum && $(GO) build -o $(TIMES)/testpg ./internal/testpg; \

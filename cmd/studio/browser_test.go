@@ -311,8 +311,8 @@ func wantContains(t *testing.T, what, got string, wants ...string) {
 }
 
 // screenshots says whether the browser tests save screenshots (`make
-// screenshots` asks for them): in make test they would cost a third of the
-// browser tests' time for pictures no one looks at.
+// screenshots` asks for them): in make test, reloading each page in four
+// forms for its pictures cost a sixth of the browser tests' time.
 var screenshots = os.Getenv("STUDIO_SCREENSHOTS") != ""
 
 // saveScreenshot writes one screenshot, named name, to $STUDIO_ARTIFACTS or

@@ -124,16 +124,6 @@ func TestStoppedAndKilledTickersHoldNoSiteProcess(t *testing.T) {
 	checkPublishedOnce(t, eng, st, bySite, frozenID, killedID)
 }
 
-// ownProcessGroup puts a process that will stop itself (SIGSTOP) in a
-// process group of its own. In the test's group the kernel would hang it
-// up (SIGHUP, then SIGCONT) if that group lost its last parent outside
-// meanwhile, as when the shell that started make test in the background
-// ends: a CI run lost a stopped process that way. Its own group keeps the
-// test binary, in another group, as that parent.
-func ownProcessGroup(cmd *exec.Cmd) {
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-}
-
 // claimAndStop starts `schedules run-due` with the stop-after-claim hook and
 // returns it once it has claimed a release and stopped.
 func claimAndStop(t *testing.T, bin, data string) (*exec.Cmd, string) {

@@ -48,6 +48,16 @@ func buildBinary(t *testing.T) string {
 	return built.bin
 }
 
+// ownProcessGroup puts a process that will stop itself (SIGSTOP) in a
+// process group of its own. In the test's group the kernel would hang it
+// up (SIGHUP, then SIGCONT) if that group lost its last parent outside
+// meanwhile, as when the shell that started make test in the background
+// ends: a CI run lost a stopped process that way. Its own group keeps the
+// test binary, in another group, as that parent.
+func ownProcessGroup(cmd *exec.Cmd) {
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+}
+
 // serveProcess starts `studio serve` on a free port and returns its URL once
 // it says it is running, and a function that stops it with SIGTERM.
 func serveProcess(t *testing.T, bin, data string) (url, banner string, stop func() error) {

@@ -73,9 +73,17 @@ var pg struct {
 	err      error
 	n        atomic.Int64
 
-	mu     sync.Mutex
-	free   []string           // databases reset by tests that ended, to be used again
-	resets map[string]*sql.DB // one connection to each database, kept for its resets
+	mu   sync.Mutex
+	free []database // databases reset by tests that ended, to be used again
+}
+
+// database is a test's database and, once it has been reset, the
+// connection its resets go through: kept with it, since a new connection
+// costs the server tens of milliseconds of CPU, a third of what a test
+// costs it.
+type database struct {
+	name  string
+	reset *sql.DB
 }
 
 // Postgres returns the URL of a PostgreSQL database with every migration
@@ -90,29 +98,29 @@ func Postgres(tb testing.TB) string {
 	}
 	ctx := context.Background()
 	pg.mu.Lock()
-	name := ""
+	var d database
 	if n := len(pg.free); n > 0 {
-		name, pg.free = pg.free[n-1], pg.free[:n-1]
+		d, pg.free = pg.free[n-1], pg.free[:n-1]
 	}
 	pg.mu.Unlock()
-	if name == "" {
-		name = fmt.Sprintf("studio_%d_%d", os.Getpid(), pg.n.Add(1))
-		if _, err := pg.admin.ExecContext(ctx, `CREATE DATABASE `+name+` TEMPLATE `+pg.template); err != nil {
+	if d.name == "" {
+		d.name = fmt.Sprintf("studio_%d_%d", os.Getpid(), pg.n.Add(1))
+		if _, err := pg.admin.ExecContext(ctx, `CREATE DATABASE `+d.name+` TEMPLATE `+pg.template); err != nil {
 			tb.Fatalf("storetest: create database: %v", err)
 		}
 	}
 	tb.Cleanup(func() {
-		if err := resetDatabase(ctx, name); err == nil {
+		if err := d.resetRows(ctx); err == nil {
 			pg.mu.Lock()
-			pg.free = append(pg.free, name)
+			pg.free = append(pg.free, d)
 			pg.mu.Unlock()
 			return
 		}
-		if _, err := pg.admin.ExecContext(ctx, `DROP DATABASE IF EXISTS `+name+` WITH (FORCE)`); err != nil {
+		if _, err := pg.admin.ExecContext(ctx, `DROP DATABASE IF EXISTS `+d.name+` WITH (FORCE)`); err != nil {
 			tb.Errorf("storetest: drop database: %v", err)
 		}
 	})
-	return pg.base + name
+	return pg.base + d.name
 }
 
 // PostgresAlone returns the URL of an empty database on a PostgreSQL
@@ -137,35 +145,22 @@ func PostgresAlone(tb testing.TB) string {
 	return base + "studio"
 }
 
-// resetDatabase empties every table of a database a test has used and
-// puts back the rows the migrations wrote. A connection the test left
-// inside a transaction makes it fail (after a second): the database is
-// then dropped instead. Its connection is kept for the database's next
-// reset: a new one costs the server tens of milliseconds of CPU, a third
-// of what a test costs it.
-func resetDatabase(ctx context.Context, name string) error {
-	pg.mu.Lock()
-	db := pg.resets[name]
-	if db == nil {
+// resetRows empties every table of a database a test has used and puts
+// back the rows the migrations wrote. A connection the test left inside a
+// transaction makes it fail (after a second): the database is then
+// dropped instead, its reset connection closed.
+func (d *database) resetRows(ctx context.Context) error {
+	if d.reset == nil {
 		var err error
-		if db, err = sql.Open("pgx", pg.base+name); err != nil {
-			pg.mu.Unlock()
+		if d.reset, err = sql.Open("pgx", pg.base+d.name); err != nil {
 			return err
 		}
-		db.SetMaxOpenConns(1)
-		db.SetMaxIdleConns(1)
-		if pg.resets == nil {
-			pg.resets = map[string]*sql.DB{}
-		}
-		pg.resets[name] = db
+		d.reset.SetMaxOpenConns(1)
+		d.reset.SetMaxIdleConns(1)
 	}
-	pg.mu.Unlock()
-	_, err := db.ExecContext(ctx, pg.reset)
+	_, err := d.reset.ExecContext(ctx, pg.reset)
 	if err != nil {
-		pg.mu.Lock()
-		delete(pg.resets, name)
-		pg.mu.Unlock()
-		db.Close()
+		d.reset.Close()
 	}
 	return err
 }
