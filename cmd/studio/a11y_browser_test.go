@@ -35,7 +35,7 @@ func TestAccessibilityInTheBrowser(t *testing.T) {
 	// whose address starts with prefix.
 	firstLink := func(path, prefix string) string {
 		t.Helper()
-		must(t, chromedp.Do(ctx, chromedp.Navigate(app.url+path)))
+		must(t, do(ctx, chromedp.Navigate(app.url+path)))
 		href, err := chromedp.Run(ctx, chromedp.Evaluate[string](
 			`(document.querySelector('main a[href^="`+prefix+`"]') || {}).getAttribute?.("href") || ""`))
 		must(t, err)
@@ -49,7 +49,7 @@ func TestAccessibilityInTheBrowser(t *testing.T) {
 		for _, s := range []string{"light", "dark"} {
 			scheme(s)
 			for _, p := range paths {
-				must(t, chromedp.Do(ctx, chromedp.Navigate(app.url+p), chromedp.WaitVisible(chromedp.CSS("main"))))
+				must(t, do(ctx, chromedp.Navigate(app.url+p), chromedp.WaitVisible(chromedp.CSS("main"))))
 				checkAxe(t, ctx, p+" ("+lang+", "+s+")")
 			}
 		}
@@ -58,7 +58,7 @@ func TestAccessibilityInTheBrowser(t *testing.T) {
 	t.Log("signed out: the sign-in page")
 	check("en", []string{"/studio/login"})
 
-	must(t, chromedp.Do(ctx,
+	must(t, do(ctx,
 		chromedp.SetValue(chromedp.CSS("#email"), "owner@demo.test"),
 		chromedp.SetValue(chromedp.CSS("#password"), demoPassword),
 		chromedp.Click(chromedp.CSS("form.stack button[type=submit]")),
@@ -87,11 +87,11 @@ func TestAccessibilityInTheBrowser(t *testing.T) {
 	}
 	for _, lang := range []string{"tr", "en"} {
 		t.Log("signed in, in " + lang)
-		must(t, chromedp.Do(ctx, chromedp.Navigate(app.url+"/studio/schedules")))
+		must(t, do(ctx, chromedp.Navigate(app.url+"/studio/schedules")))
 		switchLanguage(t, ctx, lang)
 		check(lang, paths)
 	}
-	must(t, chromedp.Do(ctx, chromedp.Navigate(app.url+"/studio/schedules?view=month&date=2026-11"),
+	must(t, do(ctx, chromedp.Navigate(app.url+"/studio/schedules?view=month&date=2026-11"),
 		chromedp.WaitVisible(chromedp.CSS("#month-grid"))))
 	shots(t, ctx, "a11y-month-en")
 }
@@ -124,7 +124,7 @@ func TestAxeHarnessInTheBrowser(t *testing.T) {
 		}
 		t.Fatalf("axe never reported %q; it reported:\n%s", what, strings.Join(found, "\n"))
 	}
-	must(t, chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/")))
+	must(t, do(ctx, chromedp.Navigate(srv.URL+"/")))
 	waitFor("image-alt (critical) on / [lang \"en\", light]")
 	waitFor("#no-alt")
 

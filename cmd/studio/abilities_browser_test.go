@@ -19,7 +19,7 @@ func TestAuthorsAndTokenScopesInTheBrowser(t *testing.T) {
 	ctx := newBrowser(t)
 	login := func(email string) {
 		t.Helper()
-		must(t, chromedp.Do(ctx,
+		must(t, do(ctx,
 			chromedp.Navigate(app.url+"/studio/login"),
 			chromedp.SetValue(chromedp.CSS("#email"), email),
 			chromedp.SetValue(chromedp.CSS("#password"), demoPassword),
@@ -33,27 +33,27 @@ func TestAuthorsAndTokenScopesInTheBrowser(t *testing.T) {
 	switchLanguage(t, ctx, "en")
 	welcome := f.node("Welcome to the Gazette")
 	about := f.node("Hakkımızda")
-	must(t, chromedp.Do(ctx, chromedp.Navigate(app.url+"/studio/content"), chromedp.WaitVisible(chromedp.CSS("table.list"))))
+	must(t, do(ctx, chromedp.Navigate(app.url+"/studio/content"), chromedp.WaitVisible(chromedp.CSS("table.list"))))
 	wantContains(t, "content list", text(t, ctx, "table.list thead"), "Author")
 	wantContains(t, "welcome's author", text(t, ctx, `[data-testid="author-`+welcome+`"]`), "Chris Contributor")
 	wantContains(t, "about's author", text(t, ctx, `[data-testid="author-`+about+`"]`), "Halil Owner")
 	shots(t, ctx, "authors-content-en")
-	must(t, chromedp.Do(ctx, chromedp.Navigate(app.url+"/studio/content/"+welcome),
+	must(t, do(ctx, chromedp.Navigate(app.url+"/studio/content/"+welcome),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="node-author"]`))))
 	wantContains(t, "editor", text(t, ctx, `[data-testid="node-author"]`), "Created by Chris Contributor")
 	shots(t, ctx, "authors-editor-en")
 	switchLanguage(t, ctx, "tr")
 	wantContains(t, "editor in Turkish", text(t, ctx, `[data-testid="node-author"]`), "Oluşturan: Chris Contributor")
 	shots(t, ctx, "authors-editor-tr")
-	must(t, chromedp.Do(ctx, chromedp.Navigate(app.url+"/studio/content"), chromedp.WaitVisible(chromedp.CSS("table.list"))))
+	must(t, do(ctx, chromedp.Navigate(app.url+"/studio/content"), chromedp.WaitVisible(chromedp.CSS("table.list"))))
 	wantContains(t, "content list in Turkish", text(t, ctx, "table.list thead"), "Yazar")
 	shots(t, ctx, "authors-content-tr")
-	must(t, chromedp.Do(ctx, chromedp.Click(chromedp.Search(`//button[text()="Çıkış yap"]`)), chromedp.WaitVisible(chromedp.CSS("#email"))))
+	must(t, do(ctx, chromedp.Click(chromedp.Search(`//button[text()="Çıkış yap"]`)), chromedp.WaitVisible(chromedp.CSS("#email"))))
 
 	t.Log("the contributor makes a read-only token")
 	login("contributor@demo.test")
 	switchLanguage(t, ctx, "en")
-	must(t, chromedp.Do(ctx, chromedp.Navigate(app.url+"/studio/tokens"),
+	must(t, do(ctx, chromedp.Navigate(app.url+"/studio/tokens"),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="token-scopes-form"]`))))
 	form := text(t, ctx, `[data-testid="token-scopes-form"]`)
 	wantContains(t, "scopes form", form, "What it may do", "Schedule only your own content", "schedules:write:own")
@@ -61,7 +61,7 @@ func TestAuthorsAndTokenScopesInTheBrowser(t *testing.T) {
 		t.Errorf("a Contributor is offered schedules:write: %s", form)
 	}
 	shots(t, ctx, "token-scopes-en")
-	must(t, chromedp.Do(ctx,
+	must(t, do(ctx,
 		chromedp.SetValue(chromedp.CSS("#token-name"), "reader"),
 		chromedp.Click(chromedp.CSS(`[data-testid="scope-schedules:write:own"]`)),
 		chromedp.Click(chromedp.CSS(`[data-testid="scope-content:write"]`)),
@@ -75,7 +75,7 @@ func TestAuthorsAndTokenScopesInTheBrowser(t *testing.T) {
 	}
 	shot(t, ctx, "token-made-en")
 	switchLanguage(t, ctx, "tr")
-	must(t, chromedp.Do(ctx, chromedp.Navigate(app.url+"/studio/tokens"),
+	must(t, do(ctx, chromedp.Navigate(app.url+"/studio/tokens"),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="token-scopes-form"]`))))
 	wantContains(t, "scopes form in Turkish", text(t, ctx, `[data-testid="token-scopes-form"]`), "Neler yapabilir",
 		"Yalnızca kendi içeriğini zamanlama")

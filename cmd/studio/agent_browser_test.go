@@ -82,7 +82,7 @@ func TestAgentProposalInTheBrowser(t *testing.T) {
 
 	t.Log("the Editor finds it waiting, reviews the pinned diff in Turkish and approves it")
 	b := newBrowser(t)
-	must(t, chromedp.Do(b,
+	must(t, do(b,
 		chromedp.Navigate(app.url+"/studio/login"),
 		chromedp.SetValue(chromedp.CSS("#email"), "editor@demo.test"),
 		chromedp.SetValue(chromedp.CSS("#password"), demoPassword),
@@ -92,13 +92,13 @@ func TestAgentProposalInTheBrowser(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS(`.agenda-row.agent`)),
 	))
 	wantContains(t, "waiting for approval", text(t, b, "main"), "Onay bekleyenler", "Turnout by district", "Morning desk")
-	must(t, chromedp.Do(b,
+	must(t, do(b,
 		chromedp.Navigate(app.url+"/studio/schedules?preset=agents"),
 		chromedp.WaitVisible(chromedp.CSS(`.agenda-row.agent`)),
 	))
 	wantContains(t, "proposed by agents", text(t, b, "main"), "Yapay zekâ ajanlarının önerdikleri", "Turnout by district")
 	shots(t, b, "agent-proposal-tr")
-	must(t, chromedp.Do(b,
+	must(t, do(b,
 		chromedp.Navigate(app.url+"/studio/approvals"),
 		chromedp.Click(chromedp.Search(`//a[text()="Turnout by district"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="body-diff"]`)),
@@ -106,7 +106,7 @@ func TestAgentProposalInTheBrowser(t *testing.T) {
 	wantContains(t, "the pinned diff", text(t, b, "main"), "Onay bekliyor", "Morning desk onay istedi", "Henüz yayında değil",
 		"Turnout was 71 percent by nine.", "09:00 İstanbul")
 	shots(t, b, "agent-approval-tr")
-	must(t, chromedp.Do(b,
+	must(t, do(b,
 		chromedp.Click(chromedp.CSS(`[data-testid="approve"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="release-by-agent"]`)),
 	))
@@ -120,7 +120,7 @@ func TestAgentProposalInTheBrowser(t *testing.T) {
 	if resp.Status != 200 {
 		t.Fatalf("after its time: status %d", resp.Status)
 	}
-	must(t, chromedp.Do(b,
+	must(t, do(b,
 		chromedp.Navigate(app.url+"/studio/releases/"+id),
 		chromedp.Click(chromedp.CSS(`[data-testid="release-run"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="agent-run"]`)),

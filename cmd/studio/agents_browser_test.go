@@ -17,7 +17,7 @@ func TestAgentKeysPageInTheBrowser(t *testing.T) {
 	app := startBrowserApp(t, time.Date(2026, 11, 2, 5, 0, 0, 0, time.UTC))
 	app.demo(t)
 	ctx := newBrowser(t)
-	must(t, chromedp.Do(ctx,
+	must(t, do(ctx,
 		chromedp.Navigate(app.url+"/studio/login"),
 		chromedp.SetValue(chromedp.CSS("#email"), "editor@demo.test"),
 		chromedp.SetValue(chromedp.CSS("#password"), demoPassword),
@@ -25,13 +25,13 @@ func TestAgentKeysPageInTheBrowser(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="user-name"]`)),
 	))
 	switchLanguage(t, ctx, "en")
-	must(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`[data-testid="agents-link"]`)),
+	must(t, do(ctx, chromedp.Click(chromedp.CSS(`[data-testid="agents-link"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="new-agent-key-form"]`))))
 	wantContains(t, "the page", text(t, ctx, "main"), "Agents", "There are no agent keys yet.", "Plan", "Manual", "Edits", "Auto")
 	shots(t, ctx, "agents-empty-en")
 
 	switchLanguage(t, ctx, "tr")
-	must(t, chromedp.Do(ctx, chromedp.Navigate(app.url+"/studio/agents"),
+	must(t, do(ctx, chromedp.Navigate(app.url+"/studio/agents"),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="new-agent-key-form"]`))))
 	wantContains(t, "the page in Turkish", text(t, ctx, "main"), "Yapay zekâ ajanları", "Yalnızca plan", "Elle onay",
 		"Düzenleme", "Otomatik", "Anahtar oluştur")
@@ -48,15 +48,15 @@ func TestAgentKeysPageInTheBrowser(t *testing.T) {
 		must(t, err)
 		return v
 	}
-	must(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`[data-testid="mode-plan"]`))))
+	must(t, do(ctx, chromedp.Click(chromedp.CSS(`[data-testid="mode-plan"]`))))
 	if checked("schedules:write") {
 		t.Error("plan left schedules:write ticked")
 	}
-	must(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`[data-testid="mode-manual"]`))))
+	must(t, do(ctx, chromedp.Click(chromedp.CSS(`[data-testid="mode-manual"]`))))
 	if writeChecked, contentWriteChecked := checked("schedules:write"), checked("content:write"); !writeChecked || contentWriteChecked {
 		t.Errorf("manual: schedules:write %v, content:write %v; want true, false", writeChecked, contentWriteChecked)
 	}
-	must(t, chromedp.Do(ctx,
+	must(t, do(ctx,
 		chromedp.SetValue(chromedp.CSS("#agent-key-name"), "Haftalık planlayıcı"),
 		chromedp.Click(chromedp.CSS(`[data-testid="create-agent-key"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="new-secret"]`)),
@@ -71,7 +71,7 @@ func TestAgentKeysPageInTheBrowser(t *testing.T) {
 	shot(t, ctx, "agents-secret-tr")
 
 	t.Log("open the page again: the secret is gone")
-	must(t, chromedp.Do(ctx, chromedp.Navigate(app.url+"/studio/agents"), chromedp.WaitVisible(chromedp.CSS(`[data-testid="agent-keys"]`))))
+	must(t, do(ctx, chromedp.Navigate(app.url+"/studio/agents"), chromedp.WaitVisible(chromedp.CSS(`[data-testid="agent-keys"]`))))
 	html, err := chromedp.Run(ctx, chromedp.OuterHTML("html"))
 	must(t, err)
 	if strings.Contains(html, secret) || strings.Contains(html, `data-testid="new-secret"`) {
@@ -80,19 +80,19 @@ func TestAgentKeysPageInTheBrowser(t *testing.T) {
 	shots(t, ctx, "agents-list-tr")
 
 	t.Log("revoke through the dialog")
-	must(t, chromedp.Do(ctx,
+	must(t, do(ctx,
 		chromedp.Click(chromedp.CSS(`[data-testid="revoke-open"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`dialog[open] [data-testid="revoke-submit"]`)),
 	))
 	wantContains(t, "the dialog", text(t, ctx, "dialog[open]"), "“Haftalık planlayıcı” anahtarı geçersiz kılınsın mı?")
 	shot(t, ctx, "agents-revoke-tr")
-	must(t, chromedp.Do(ctx,
+	must(t, do(ctx,
 		chromedp.Click(chromedp.CSS(`dialog[open] [data-testid="revoke-submit"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="agent-key-revoked"]`)),
 	))
 	wantContains(t, "after revoking", text(t, ctx, "main"), "Yapay zekâ ajanı anahtarı geçersiz kılındı.", "tarihinde geçersiz kılındı")
 	switchLanguage(t, ctx, "en")
-	must(t, chromedp.Do(ctx, chromedp.Navigate(app.url+"/studio/agents"),
+	must(t, do(ctx, chromedp.Navigate(app.url+"/studio/agents"),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="agent-key-revoked"]`))))
 	wantContains(t, "revoked in English", text(t, ctx, "main"), "Revoked on")
 	shots(t, ctx, "agents-list-en")

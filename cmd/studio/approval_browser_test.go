@@ -16,7 +16,7 @@ func TestApprovalInTheBrowser(t *testing.T) {
 	ctx := newBrowser(t)
 	login := func(email string) {
 		t.Helper()
-		must(t, chromedp.Do(ctx,
+		must(t, do(ctx,
 			chromedp.Navigate(app.url+"/studio/login"),
 			chromedp.SetValue(chromedp.CSS("#email"), email),
 			chromedp.SetValue(chromedp.CSS("#password"), demoPassword),
@@ -27,7 +27,7 @@ func TestApprovalInTheBrowser(t *testing.T) {
 
 	t.Log("the contributor asks for 10:00")
 	login("contributor@demo.test")
-	must(t, chromedp.Do(ctx,
+	must(t, do(ctx,
 		chromedp.Navigate(app.url+"/studio/content"),
 		chromedp.Click(chromedp.Search(`//a[text()="Election night live"]`)),
 		chromedp.Click(chromedp.CSS(`[data-testid="schedule"]`)),
@@ -38,11 +38,11 @@ func TestApprovalInTheBrowser(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS(`.agenda li`)),
 	))
 	wantContains(t, "contributor's agenda", text(t, ctx, "main"), "Scheduled and sent for approval.", "Waiting for approval")
-	must(t, chromedp.Do(ctx, chromedp.Click(chromedp.Search(`//button[text()="Sign out"]`)), chromedp.WaitVisible(chromedp.CSS("#email"))))
+	must(t, do(ctx, chromedp.Click(chromedp.Search(`//button[text()="Sign out"]`)), chromedp.WaitVisible(chromedp.CSS("#email"))))
 
 	t.Log("the editor reviews and approves, in Turkish")
 	login("editor@demo.test") // the demo editor speaks Turkish
-	must(t, chromedp.Do(ctx,
+	must(t, do(ctx,
 		chromedp.Navigate(app.url+"/studio/approvals"),
 		chromedp.Click(chromedp.Search(`//a[text()="Election night live"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="body-diff"]`)),
@@ -50,7 +50,7 @@ func TestApprovalInTheBrowser(t *testing.T) {
 	wantContains(t, "review", text(t, ctx, "main"), "Onay bekliyor", "Chris Contributor onay istedi", "Henüz yayında değil",
 		"Sabitlenmiş sürüm 2", "Eklendi:", "Yayımlandı", "10:00 İstanbul", "Onaylarsanız tam olarak bu sürümler")
 	shots(t, ctx, "approval-tr")
-	must(t, chromedp.Do(ctx,
+	must(t, do(ctx,
 		chromedp.Click(chromedp.CSS(`[data-testid="approve"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="release-when"]`)),
 	))

@@ -43,7 +43,7 @@ func TestAutomationEditorInTurkishInTheBrowser(t *testing.T) {
 	}
 
 	t.Log("the owner signs in and switches to Turkish")
-	must(t, chromedp.Do(ctx,
+	must(t, do(ctx,
 		chromedp.Navigate(app.url+"/studio/login"),
 		chromedp.SetValue(chromedp.CSS("#email"), "owner@demo.test"),
 		chromedp.SetValue(chromedp.CSS("#password"), demoPassword),
@@ -56,7 +56,7 @@ func TestAutomationEditorInTurkishInTheBrowser(t *testing.T) {
 	f := app.demo(t)
 	aut := automations.New(app.store, app.eng)
 	owner := f.user("owner@demo.test")
-	must(t, chromedp.Do(ctx,
+	must(t, do(ctx,
 		chromedp.Navigate(app.url+"/studio/schedules"),
 		chromedp.Click(chromedp.CSS(`[data-testid="tab-automations"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="automations-empty"]`)),
@@ -70,30 +70,30 @@ func TestAutomationEditorInTurkishInTheBrowser(t *testing.T) {
 	switchLanguage(t, ctx, "tr")
 
 	t.Log("Yeni otomasyon…: Kırık bağlantılar, Özel, her hafta, Pazartesi and Perşembe, 07:10")
-	must(t, chromedp.Do(ctx,
+	must(t, do(ctx,
 		chromedp.Click(chromedp.CSS(`[data-testid="new-automation"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="automation-form"]`)),
 	))
 	wantContains(t, "editor", text(t, ctx, "main"), "Yeni otomasyon", "Zamanlama", "Sonraki çalıştırmalar", "İstanbul (UTC+3)")
 	shots(t, ctx, "automation-editor-tr")
-	must(t, chromedp.Do(ctx,
+	must(t, do(ctx,
 		chromedp.Click(chromedp.CSS(`[data-testid="pick-broken-links"]`)),
 		chromedp.SetValue(chromedp.CSS("#aut-name"), "Pazartesi ve perşembe bağlantıları"),
 		chromedp.Click(chromedp.CSS(`[data-testid="preset-custom"]`)),
 	))
 	// The custom part shows once Özel is chosen (CSS alone).
-	must(t, chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS(`[data-testid="aut-freq"]`))))
+	must(t, do(ctx, chromedp.WaitVisible(chromedp.CSS(`[data-testid="aut-freq"]`))))
 	// A select and a time field changed by script say so, as a person's
 	// choice does, so htmx asks for the preview.
 	eval(`(() => { const s = document.querySelector('[data-testid="aut-freq"]'); s.value = "weekly";
 		s.dispatchEvent(new Event("change", {bubbles: true}));
 		const tm = document.querySelector("#aut-time"); tm.value = "07:10";
 		tm.dispatchEvent(new Event("change", {bubbles: true})); return "" })()`)
-	must(t, chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS(`[data-testid="day-MO"]`))))
+	must(t, do(ctx, chromedp.WaitVisible(chromedp.CSS(`[data-testid="day-MO"]`))))
 	if eval(`String(document.querySelector('[data-testid="day-MO"] input').checked)`) != "true" {
-		must(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`[data-testid="day-MO"]`))))
+		must(t, do(ctx, chromedp.Click(chromedp.CSS(`[data-testid="day-MO"]`))))
 	}
-	must(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`[data-testid="day-TH"]`))))
+	must(t, do(ctx, chromedp.Click(chromedp.CSS(`[data-testid="day-TH"]`))))
 	preview := waitText(t, ctx, `[data-testid="automation-preview"]`, "Her hafta pazartesi ve perşembe 07:10")
 	wantContains(t, "next runs", preview, "Sonraki çalıştırmalar", "9 Kasım 2026 Pazartesi 07:10", "12 Kasım 2026 Perşembe 07:10",
 		"16 Kasım 2026 Pazartesi 07:10", "19 Kasım 2026 Perşembe 07:10", "23 Kasım 2026 Pazartesi 07:10")
@@ -104,7 +104,7 @@ func TestAutomationEditorInTurkishInTheBrowser(t *testing.T) {
 
 	t.Log("save: the row, with its Turkish sentence")
 	submitAndWait(t, ctx, chromedp.Click(chromedp.CSS(`[data-testid="automation-save"]`)))
-	must(t, chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS(`[data-testid="automations"]`))))
+	must(t, do(ctx, chromedp.WaitVisible(chromedp.CSS(`[data-testid="automations"]`))))
 	id := strings.TrimPrefix(eval(`document.querySelector('tr[data-testid^="automation-aut_"]').dataset.testid`), "automation-")
 	row := `[data-testid="automation-` + id + `"]`
 	wantContains(t, "row", text(t, ctx, row), "Pazartesi ve perşembe bağlantıları", "Kırık bağlantılar",
@@ -112,7 +112,7 @@ func TestAutomationEditorInTurkishInTheBrowser(t *testing.T) {
 	wantContains(t, "flash", text(t, ctx, "main"), "Otomasyon oluşturuldu.")
 
 	t.Log("Şimdi çalıştır from the ⋯ menu posts Run now")
-	must(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(row+` [data-testid="automation-menu"]`)),
+	must(t, do(ctx, chromedp.Click(chromedp.CSS(row+` [data-testid="automation-menu"]`)),
 		chromedp.WaitVisible(chromedp.CSS(row+` [data-testid="menu-run-now"]`))))
 	wantContains(t, "menu", text(t, ctx, row+" .menu-list"), "Şimdi çalıştır", "Düzenle", "Geçmiş", "Çoğalt", "Sil…")
 	submitAndWait(t, ctx, chromedp.Click(chromedp.CSS(row+` [data-testid="menu-run-now"]`)))
@@ -126,14 +126,14 @@ func TestAutomationEditorInTurkishInTheBrowser(t *testing.T) {
 	app.finishRun(t, owner, runID)
 	submitAndWait(t, ctx, chromedp.Click(chromedp.CSS(`[data-testid="tab-history"]`)))
 	runRow := `[data-testid="run-` + runID + `"]`
-	must(t, chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS(runRow))))
+	must(t, do(ctx, chromedp.WaitVisible(chromedp.CSS(runRow))))
 	wantContains(t, "History row", text(t, ctx, runRow), "Pazartesi ve perşembe bağlantıları", "Şimdi çalıştır",
 		"Başarılı", "İş yaptı", "1 kırık bağlantı")
 	submitAndWait(t, ctx, chromedp.Click(chromedp.CSS(runRow+` [data-testid="run-open"]`)))
-	must(t, chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS(`[data-testid="findings"]`))))
+	must(t, do(ctx, chromedp.WaitVisible(chromedp.CSS(`[data-testid="findings"]`))))
 	wantContains(t, "findings", text(t, ctx, `[data-testid="findings-new"]`),
 		"/duraklar-2027 adresine bağlantı veriyor; bu adres canlı sitede yok.", "Yer: Metro hattı", "Düzenleyicide aç")
-	must(t, chromedp.Do(ctx, chromedp.Navigate(app.url+"/studio/schedules/automations"),
+	must(t, do(ctx, chromedp.Navigate(app.url+"/studio/schedules/automations"),
 		chromedp.WaitVisible(chromedp.CSS(row))))
 	if href := eval(`document.querySelector('` + row + ` [data-testid="last-run"]')?.getAttribute("href") ?? ""`); href != loc {
 		t.Errorf("last run links to %q, want %q", href, loc)
@@ -151,23 +151,23 @@ func TestAutomationEditorInTurkishInTheBrowser(t *testing.T) {
 	shots(t, ctx, "automations-en")
 
 	t.Log("Delete… asks first, in a dialog")
-	must(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(row+` [data-testid="automation-menu"]`)),
+	must(t, do(ctx, chromedp.Click(chromedp.CSS(row+` [data-testid="automation-menu"]`)),
 		chromedp.Click(chromedp.CSS(row+` [data-testid="menu-delete"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`#delete-`+id+` [data-testid="delete-submit"]`))))
 	wantContains(t, "delete dialog", text(t, ctx, `#delete-`+id), "Delete “Pazartesi ve perşembe bağlantıları”?", "History")
 	shot(t, ctx, "automation-delete-en")
-	must(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#delete-`+id+` [data-close-dialog]`)),
+	must(t, do(ctx, chromedp.Click(chromedp.CSS(`#delete-`+id+` [data-close-dialog]`)),
 		chromedp.WaitNotVisible(chromedp.CSS(`#delete-`+id))))
 
 	t.Log("the On switch pauses and resumes in place (htmx swaps the row)")
 	eval(`document.documentElement.dataset.samePage = "yes"; ""`)
-	must(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(row+` [data-testid="automation-switch"]`))))
+	must(t, do(ctx, chromedp.Click(chromedp.CSS(row+` [data-testid="automation-switch"]`))))
 	wantContains(t, "paused row", waitText(t, ctx, row+` [data-testid="automation-state"]`, "Paused"), "Paused")
 	// htmx gives the swapped-in row its behaviour when it settles (20 ms
 	// later, longer on a loaded machine): a click before that is the
 	// form's own submit, a page load.
 	waitHTMXSettled(t, ctx)
-	must(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(row+` [data-testid="automation-switch"]`))))
+	must(t, do(ctx, chromedp.Click(chromedp.CSS(row+` [data-testid="automation-switch"]`))))
 	waitJS(t, ctx, `document.querySelector('`+row+` [data-testid="automation-switch"]')?.getAttribute("aria-checked") === "true"`)
 	if eval(`document.documentElement.dataset.samePage ?? ""`) != "yes" {
 		t.Error("the switch reloaded the page")
@@ -177,7 +177,7 @@ func TestAutomationEditorInTurkishInTheBrowser(t *testing.T) {
 	if a.State != automations.AutomationActive || a.Rev < 3 {
 		t.Errorf("after pause and resume: %s at rev %d", a.State, a.Rev)
 	}
-	must(t, chromedp.Do(ctx, chromedp.Navigate(app.url+"/studio/schedules/automations/new?job=broken-links"),
+	must(t, do(ctx, chromedp.Navigate(app.url+"/studio/schedules/automations/new?job=broken-links"),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="automation-form"]`))))
 	wantContains(t, "English editor", text(t, ctx, "main"), "New automation", "Next runs", "Every week on Monday at 07:10")
 	shots(t, ctx, "automation-editor-en")

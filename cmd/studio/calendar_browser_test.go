@@ -66,7 +66,7 @@ func countOf(t *testing.T, ctx context.Context, sel string) int {
 func keys(t *testing.T, ctx context.Context, keys ...string) {
 	t.Helper()
 	for _, k := range keys {
-		must(t, chromedp.Do(ctx, chromedp.KeyEvent(k)))
+		must(t, do(ctx, chromedp.KeyEvent(k)))
 	}
 }
 
@@ -78,7 +78,7 @@ func TestAgendaInTheBrowser(t *testing.T) {
 	t.Parallel()
 	url := startAgendaApp(t).url
 	ctx := newBrowser(t)
-	must(t, chromedp.Do(ctx,
+	must(t, do(ctx,
 		chromedp.Navigate(url+"/studio/login"),
 		chromedp.SetValue(chromedp.CSS("#email"), "editor@demo.test"),
 		chromedp.SetValue(chromedp.CSS("#password"), demoPassword),
@@ -101,7 +101,7 @@ func TestAgendaInTheBrowser(t *testing.T) {
 	shots(t, ctx, "calendar-agenda-en")
 
 	t.Log("filters through the URL, and back")
-	must(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#preset-waiting`))))
+	must(t, do(ctx, chromedp.Click(chromedp.CSS(`#preset-waiting`))))
 	waitLocation(t, ctx, "preset=waiting")
 	waitText(t, ctx, `#calendar`, "Reader letters")
 	if n := countOf(t, ctx, `#calendar .agenda-row`); n != 1 {
@@ -111,7 +111,7 @@ func TestAgendaInTheBrowser(t *testing.T) {
 		t.Errorf("current view %q", got)
 	}
 	keys(t, ctx, "f") // opens the filters
-	must(t, chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS(`#f-kind-release`)), chromedp.Click(chromedp.CSS(`#f-kind-release`))))
+	must(t, do(ctx, chromedp.WaitVisible(chromedp.CSS(`#f-kind-release`)), chromedp.Click(chromedp.CSS(`#f-kind-release`))))
 	waitLocation(t, ctx, "kind=release")
 	waitText(t, ctx, `#calendar`, "Nothing in this period matches the filters.")
 	open, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.getElementById("filters").open && document.getElementById("f-kind-release").checked`))
@@ -122,17 +122,17 @@ func TestAgendaInTheBrowser(t *testing.T) {
 	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
 	must(t, err)
 	saveScreenshot(t, "calendar-filters-en-1440.png", png)
-	must(t, chromedp.Do(ctx, chromedp.NavigateBack()))
+	must(t, do(ctx, chromedp.NavigateBack()))
 	waitLocation(t, ctx, "preset=waiting")
 	waitText(t, ctx, `#calendar`, "Reader letters")
-	must(t, chromedp.Do(ctx, chromedp.NavigateBack()))
+	must(t, do(ctx, chromedp.NavigateBack()))
 	waitText(t, ctx, `#calendar`, "Market open")
 	if got := agendaURL(t, ctx); strings.Contains(got, "preset") {
 		t.Errorf("back twice: %s", got)
 	}
 
 	t.Log("keyboard: j / k by period, m / a by view, g t, ?")
-	must(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`h1`)))) // focus out of any field
+	must(t, do(ctx, chromedp.Click(chromedp.CSS(`h1`)))) // focus out of any field
 	keys(t, ctx, "j")
 	waitText(t, ctx, `#period-title`, "16–29 November 2026")
 	waitText(t, ctx, `#calendar`, "Weekend long read")
@@ -142,8 +142,8 @@ func TestAgendaInTheBrowser(t *testing.T) {
 	keys(t, ctx, "m")
 	waitLocation(t, ctx, "view=month")
 	waitText(t, ctx, `#period-title`, "November 2026")
-	must(t, chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS(`[data-testid="month-grid"]`))))
-	must(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`h1`))))
+	must(t, do(ctx, chromedp.WaitVisible(chromedp.CSS(`[data-testid="month-grid"]`))))
+	must(t, do(ctx, chromedp.Click(chromedp.CSS(`h1`))))
 	keys(t, ctx, "a")
 	waitText(t, ctx, `#calendar`, "Now · 09:00")
 	if got := agendaURL(t, ctx); strings.Contains(got, "view=month") {
@@ -152,7 +152,7 @@ func TestAgendaInTheBrowser(t *testing.T) {
 	keys(t, ctx, "j", "g", "t")
 	waitText(t, ctx, `#period-title`, "2–15 November 2026")
 	keys(t, ctx, "?")
-	must(t, chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS(`#shortcuts-dialog`))))
+	must(t, do(ctx, chromedp.WaitVisible(chromedp.CSS(`#shortcuts-dialog`))))
 	wantContains(t, "shortcuts", text(t, ctx, `#shortcuts-dialog`), "Keyboard shortcuts", "Next period", "Go to date")
 	keys(t, ctx, "j") // the dialog is open: nothing moves
 	keys(t, ctx, "\x1b")
@@ -161,7 +161,7 @@ func TestAgendaInTheBrowser(t *testing.T) {
 		t.Errorf("a shortcut acted under the dialog: %s", got)
 	}
 	// Typing in a field is typing, not a shortcut.
-	must(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#goto-date`))))
+	must(t, do(ctx, chromedp.Click(chromedp.CSS(`#goto-date`))))
 	keys(t, ctx, "j")
 	time.Sleep(100 * time.Millisecond)
 	if got := text(t, ctx, `#period-title`); got != "2–15 November 2026" {
@@ -170,7 +170,7 @@ func TestAgendaInTheBrowser(t *testing.T) {
 
 	t.Log("approve inline from the Agenda")
 	before := agendaURL(t, ctx)
-	must(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#calendar [data-testid^="row-approve-"]`))))
+	must(t, do(ctx, chromedp.Click(chromedp.CSS(`#calendar [data-testid^="row-approve-"]`))))
 	waitText(t, ctx, `#status`, "Approved. It will be published at its time.")
 	badge, err := chromedp.Run(ctx, chromedp.Evaluate[string](`[...document.querySelectorAll("#calendar .agenda-row")]
 		.find(li => li.innerText.includes("Reader letters"))?.querySelector(".badge")?.innerText ?? ""`))
@@ -187,7 +187,7 @@ func TestAgendaInTheBrowser(t *testing.T) {
 	}
 
 	t.Log("in Turkish")
-	must(t, chromedp.Do(ctx,
+	must(t, do(ctx,
 		chromedp.Click(chromedp.CSS(`.lang button[value="tr"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`html[lang="tr"]`)),
 	))
@@ -196,14 +196,14 @@ func TestAgendaInTheBrowser(t *testing.T) {
 		"1 zamanlama dikkat gerektiriyor", "Saatler İstanbul saatine (UTC+3) göredir.", "Onay bekleyenler", "Zamanlayıcı")
 	shots(t, ctx, "calendar-agenda-tr")
 	// A phone with an item's menu open.
-	must(t, chromedp.Do(ctx, chromedp.EmulateViewport(390, 900), chromedp.Navigate(url+"/studio/schedules"),
+	must(t, do(ctx, chromedp.EmulateViewport(390, 900), chromedp.Navigate(url+"/studio/schedules"),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="agenda"]`))))
 	// The menu of tonight's article: Move to…, Publish now…, Unschedule, Compare.
 	_, err = chromedp.Run(ctx, chromedp.Evaluate[bool](`[...document.querySelectorAll("#calendar .agenda-row")]
 		.find(li => li.innerText.includes("Seçim gecesi")).querySelector("details.menu summary").click() ?? true`))
 	must(t, err)
 	wantContains(t, "menu", text(t, ctx, `#calendar details.menu[open]`), "Taşı…", "Şimdi yayımla…", "Zamanlamayı kaldır", "Karşılaştır")
-	must(t, chromedp.Do(ctx, chromedp.ScrollIntoView(chromedp.CSS(`#calendar details.menu[open]`))))
+	must(t, do(ctx, chromedp.ScrollIntoView(chromedp.CSS(`#calendar details.menu[open]`))))
 	png, err = chromedp.Run(ctx, chromedp.CaptureScreenshot())
 	must(t, err)
 	saveScreenshot(t, "calendar-agenda-menu-tr-390.png", png)

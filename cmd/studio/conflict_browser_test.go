@@ -62,7 +62,7 @@ func TestConflictResolvedByRepinningInTheBrowser(t *testing.T) {
 
 	t.Log("the editor compares and re-pins")
 	b := newBrowser(t)
-	must(t, chromedp.Do(b,
+	must(t, do(b,
 		chromedp.Navigate(app.url+"/studio/login"),
 		chromedp.SetValue(chromedp.CSS("#email"), "editor@demo.test"),
 		chromedp.SetValue(chromedp.CSS("#password"), demoPassword),
@@ -84,13 +84,13 @@ func TestConflictResolvedByRepinningInTheBrowser(t *testing.T) {
 	}
 	shots(t, b, "conflict-en")
 	must(t, app.identity.SetLanguage(ctx, editor, "tr"))
-	must(t, chromedp.Do(b, chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS(`[data-testid="three-way"]`))))
+	must(t, do(b, chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS(`[data-testid="three-way"]`))))
 	wantContains(t, "Turkish conflict view", text(t, b, "main"), "Çakışma", "Sabitlenmiş taban · sürüm 2",
 		"Şu an yayında · sürüm 1", "Yeniden sabitle", "Tabanı güncelle")
 	shots(t, b, "conflict-tr")
 	must(t, app.identity.SetLanguage(ctx, editor, "en"))
 
-	must(t, chromedp.Do(b,
+	must(t, do(b,
 		chromedp.Reload(),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="resolve-form"]`)),
 		chromedp.SetValue(chromedp.CSS("#resolve-date"), "2026-11-02"),
@@ -103,13 +103,13 @@ func TestConflictResolvedByRepinningInTheBrowser(t *testing.T) {
 	wantContains(t, "re-pinned release", page, "Scheduled", "09:30", "Elif Editor re-pinned it")
 
 	t.Log("the article is locked again; she edits it and re-approves in one act")
-	must(t, chromedp.Do(b,
+	must(t, do(b,
 		chromedp.Navigate(app.url+"/studio/content/"+welcome),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="held"]`)),
 	))
 	wantContains(t, "locked editor", text(t, b, "main"), "Locked: publishes on 2 November 2026, 09:30.",
 		"Unschedule and edit", "Edit and re-approve")
-	must(t, chromedp.Do(b,
+	must(t, do(b,
 		chromedp.Focus(chromedp.CSS(`[data-testid="edit-scheduled-open"]`)),
 		chromedp.KeyEvent("\r"),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="save-scheduled"]`)),
@@ -118,7 +118,7 @@ func TestConflictResolvedByRepinningInTheBrowser(t *testing.T) {
 	shots(t, b, "edit-reapprove-en")
 	body, err := chromedp.Run(b, chromedp.Value(chromedp.CSS("#body")))
 	must(t, err)
-	must(t, chromedp.Do(b,
+	must(t, do(b,
 		chromedp.SetValue(chromedp.CSS("#body"), body+"\n\nPolls closed at 17:00."),
 		chromedp.Click(chromedp.CSS(`[data-testid="save-scheduled"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="held"]`)),
@@ -128,6 +128,6 @@ func TestConflictResolvedByRepinningInTheBrowser(t *testing.T) {
 	t.Log("09:30: the current version is live")
 	app.clock.Set(time.Date(2026, 11, 2, 6, 30, 0, 0, time.UTC))
 	app.waitPublished(t)
-	must(t, chromedp.Do(b, chromedp.Navigate(app.url+"/posts/welcome"), chromedp.WaitVisible(chromedp.CSS("main"))))
+	must(t, do(b, chromedp.Navigate(app.url+"/posts/welcome"), chromedp.WaitVisible(chromedp.CSS("main"))))
 	wantContains(t, "public article", text(t, b, "main"), "Updated for 09:00.", "Turnout: 84%.", "Polls closed at 17:00.")
 }

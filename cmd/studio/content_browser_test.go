@@ -54,7 +54,7 @@ func TestContentInTheBrowser(t *testing.T) {
 		f.schedule(f.user("contributor@demo.test"), welcome, "2026-11-02", "10:00")
 	})
 	ctx := newBrowser(t)
-	must(t, chromedp.Do(ctx,
+	must(t, do(ctx,
 		chromedp.EmulateViewport(1440, 900),
 		chromedp.Navigate(app.url+"/studio/login"),
 		chromedp.SetValue(chromedp.CSS("#email"), "editor@demo.test"), // speaks Turkish
@@ -65,7 +65,7 @@ func TestContentInTheBrowser(t *testing.T) {
 
 	list := func(lang string) {
 		t.Helper()
-		must(t, chromedp.Do(ctx, chromedp.EmulateViewport(1440, 900), chromedp.Navigate(app.url+"/studio/content"),
+		must(t, do(ctx, chromedp.EmulateViewport(1440, 900), chromedp.Navigate(app.url+"/studio/content"),
 			chromedp.WaitVisible(chromedp.CSS("table.list"))))
 		width, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.documentElement.scrollWidth`))
 		must(t, err)
@@ -94,7 +94,7 @@ func TestContentInTheBrowser(t *testing.T) {
 		"Taslak", "Zamanlandı")
 
 	t.Log("the approval page says the address changes")
-	must(t, chromedp.Do(ctx, chromedp.Navigate(app.url+"/studio/approvals"),
+	must(t, do(ctx, chromedp.Navigate(app.url+"/studio/approvals"),
 		chromedp.Click(chromedp.Search(`//a[text()="Welcome to the Gazette"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="address-change"]`))))
 	wantContains(t, "address change", text(t, ctx, `[data-testid="address-change"]`),
@@ -103,7 +103,7 @@ func TestContentInTheBrowser(t *testing.T) {
 
 	t.Log("the media editor: preview, alt text, a new file")
 	cover := app.demo(t).node("Boğaz'da sonbahar")
-	must(t, chromedp.Do(ctx, chromedp.Navigate(app.url+"/studio/content/"+cover),
+	must(t, do(ctx, chromedp.Navigate(app.url+"/studio/content/"+cover),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="media-preview"] img`))))
 	loaded, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelector("[data-testid=media-preview] img").naturalWidth`))
 	must(t, err)
@@ -113,7 +113,7 @@ func TestContentInTheBrowser(t *testing.T) {
 	shots(t, ctx, "media-editor-tr")
 	newFile := filepath.Join(t.TempDir(), "gun-batimi.png")
 	must(t, os.WriteFile(newFile, testPNG(t), 0o644))
-	must(t, chromedp.Do(ctx,
+	must(t, do(ctx,
 		chromedp.SetValue(chromedp.CSS("#alt"), "Boğaz'da gün batımı, iki yaka"),
 		chromedp.SetUploadFiles(chromedp.CSS("#file"), []string{newFile}),
 		chromedp.Click(chromedp.CSS(`form.editor button.primary`)),
@@ -125,11 +125,11 @@ func TestContentInTheBrowser(t *testing.T) {
 		t.Errorf("saved: rev %d alt %q slug %q %d bytes", d.Rev, d.Body.Alt, d.Body.Slug, len(d.Body.Data))
 	}
 
-	must(t, chromedp.Do(ctx, chromedp.Navigate(app.url+"/studio/content/new?kind=asset"), chromedp.WaitVisible(chromedp.CSS("#file"))))
+	must(t, do(ctx, chromedp.Navigate(app.url+"/studio/content/new?kind=asset"), chromedp.WaitVisible(chromedp.CSS("#file"))))
 	shot(t, ctx, "media-new-tr")
 
 	t.Log("a new article: the address follows the title, until the person types one")
-	must(t, chromedp.Do(ctx, chromedp.Navigate(app.url+"/studio/content/new?kind=contentEntry"),
+	must(t, do(ctx, chromedp.Navigate(app.url+"/studio/content/new?kind=contentEntry"),
 		chromedp.WaitVisible(chromedp.CSS("#title")),
 		chromedp.SendKeys(chromedp.CSS("#title"), "Işıklı Çarşı'da Gün"),
 	))
@@ -143,7 +143,7 @@ func TestContentInTheBrowser(t *testing.T) {
 	if lang != "tr" {
 		t.Errorf("a new article's language: %q, want tr", lang)
 	}
-	must(t, chromedp.Do(ctx,
+	must(t, do(ctx,
 		chromedp.SendKeys(chromedp.CSS("#slug"), "-2"),
 		chromedp.SendKeys(chromedp.CSS("#title"), " Boyu"),
 	))
@@ -153,12 +153,12 @@ func TestContentInTheBrowser(t *testing.T) {
 	shot(t, ctx, "new-article-tr")
 
 	t.Log("and in English")
-	must(t, chromedp.Do(ctx, chromedp.Navigate(app.url+"/studio/content"),
+	must(t, do(ctx, chromedp.Navigate(app.url+"/studio/content"),
 		chromedp.Click(chromedp.CSS(`form.lang button[value="en"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`html[lang="en"] table.list`))))
 	list("en")
 	wantContains(t, "scheduled and live cells", text(t, ctx, "table.list"), "Live · expires")
-	must(t, chromedp.Do(ctx, chromedp.Navigate(app.url+"/studio/content/"+cover),
+	must(t, do(ctx, chromedp.Navigate(app.url+"/studio/content/"+cover),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="media-preview"] img`))))
 	wantContains(t, "media editor", text(t, ctx, "main"), "Alt text", "File name", "To replace the image")
 	shots(t, ctx, "media-editor-en")

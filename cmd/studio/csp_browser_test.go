@@ -124,7 +124,7 @@ func TestPagesKeepToTheCSPInTheBrowser(t *testing.T) {
 
 	visit := func(t *testing.T, path string) {
 		t.Helper()
-		must(t, chromedp.Do(ctx, chromedp.Navigate(app.url+path), chromedp.WaitReady(chromedp.CSS("body"))))
+		must(t, do(ctx, chromedp.Navigate(app.url+path), chromedp.WaitReady(chromedp.CSS("body"))))
 		// Scripts run deferred: let them, and htmx's first pass, finish.
 		waitJS(t, ctx, `document.readyState === "complete"`)
 		problems.check(t, path)
@@ -138,7 +138,7 @@ func TestPagesKeepToTheCSPInTheBrowser(t *testing.T) {
 	visit(t, "/about")
 	visit(t, "/no-such-page")
 
-	must(t, chromedp.Do(ctx,
+	must(t, do(ctx,
 		chromedp.Navigate(app.url+"/studio/login"),
 		chromedp.SetValue(chromedp.CSS("#email"), "owner@demo.test"),
 		chromedp.SetValue(chromedp.CSS("#password"), demoPassword),
@@ -154,11 +154,11 @@ func TestPagesKeepToTheCSPInTheBrowser(t *testing.T) {
 		t.Log("signed in, in " + lang)
 		visit(t, "/studio/schedules")
 		submitAndWait(t, ctx, chromedp.Click(chromedp.CSS(`.lang button[value="`+lang+`"]`)))
-		must(t, chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS(`html[lang="`+lang+`"]`))))
+		must(t, do(ctx, chromedp.WaitVisible(chromedp.CSS(`html[lang="`+lang+`"]`))))
 		for _, p := range pages {
 			visit(t, p)
 		}
-		must(t, chromedp.Do(ctx, chromedp.Navigate(app.url+"/studio/no-such-page"), chromedp.WaitVisible(chromedp.CSS("main"))))
+		must(t, do(ctx, chromedp.Navigate(app.url+"/studio/no-such-page"), chromedp.WaitVisible(chromedp.CSS("main"))))
 		wantContains(t, "Studio's 404", text(t, ctx, "main"), map[string]string{
 			"en": "This page does not exist, or it was deleted.", "tr": "Bu sayfa yok ya da silinmiş."}[lang])
 		shots(t, ctx, "studio-404-"+lang)

@@ -45,7 +45,7 @@ func submitAndWait(t *testing.T, ctx context.Context, actions ...chromedp.Action
 	t.Helper()
 	_, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`window.__before = true`))
 	must(t, err)
-	must(t, chromedp.Do(ctx, actions...))
+	must(t, do(ctx, actions...))
 	waitJS(t, ctx, `!window.__before && document.readyState === "complete"`)
 }
 
@@ -63,7 +63,7 @@ func TestGatesInTheBrowser(t *testing.T) {
 	f := app.demo(t)
 	article := f.node("Election night live")
 	ctx := newBrowser(t)
-	must(t, chromedp.Do(ctx,
+	must(t, do(ctx,
 		chromedp.Navigate(app.url+"/studio/login"),
 		chromedp.SetValue(chromedp.CSS("#email"), "editor@demo.test"),
 		chromedp.SetValue(chromedp.CSS("#password"), demoPassword),
@@ -74,7 +74,7 @@ func TestGatesInTheBrowser(t *testing.T) {
 	))
 
 	t.Log("the Schedule card of a draft: not live yet")
-	must(t, chromedp.Do(ctx,
+	must(t, do(ctx,
 		chromedp.Navigate(app.url+"/studio/content"),
 		chromedp.Click(chromedp.Search(`//a[text()="Election night live"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="gates-card"]`)),
@@ -88,7 +88,7 @@ func TestGatesInTheBrowser(t *testing.T) {
 	}
 
 	t.Log("embargo until 09:00 and expire on Thursday 18:00, from the browser")
-	must(t, chromedp.Do(ctx,
+	must(t, do(ctx,
 		chromedp.SetValue(chromedp.CSS("#from-date"), "2026-11-02"),
 		chromedp.SetValue(chromedp.CSS("#from-time"), "09:00"),
 		chromedp.SetValue(chromedp.CSS("#until-date"), "2026-11-05"),
@@ -104,10 +104,10 @@ func TestGatesInTheBrowser(t *testing.T) {
 	_, err = chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector("select#node-status").value = "published"`))
 	must(t, err)
 	submitAndWait(t, ctx, chromedp.Click(chromedp.CSS(`form.editor button.primary[type=submit]`)))
-	must(t, chromedp.Do(ctx, chromedp.Navigate(app.url+"/studio/content")))
+	must(t, do(ctx, chromedp.Navigate(app.url+"/studio/content")))
 	submitAndWait(t, ctx, chromedp.Click(chromedp.CSS(`.publish-bar button[type=submit]`)))
 	wantContains(t, "published", text(t, ctx, "main"), "Published. The site now shows the latest versions.")
-	must(t, chromedp.Do(ctx, chromedp.Navigate(app.url+"/studio/content/"+article)))
+	must(t, do(ctx, chromedp.Navigate(app.url+"/studio/content/"+article)))
 	wantContains(t, "live card", waitText(t, ctx, `[data-testid="gate-state"]`, "Embargoed"),
 		"Embargoed until 2 November 2026, 09:00.")
 	site, err := app.eng.Site(f.ctx, f.site.ID)
@@ -138,13 +138,13 @@ func TestGatesInTheBrowser(t *testing.T) {
 	}
 
 	t.Log("a live article: embargo it (published at once), then lift the embargo with a reason")
-	must(t, chromedp.Do(ctx,
+	must(t, do(ctx,
 		chromedp.Navigate(app.url+"/studio/content"),
 		chromedp.Click(chromedp.Search(`//a[text()="Welcome to the Gazette"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="gates-card"]`)),
 	))
 	wantContains(t, "live open", text(t, ctx, `[data-testid="gates-card"]`), "Open: visible on the live site.", "Save and publish")
-	must(t, chromedp.Do(ctx,
+	must(t, do(ctx,
 		chromedp.SetValue(chromedp.CSS("#from-date"), "2026-11-03"),
 		chromedp.SetValue(chromedp.CSS("#from-time"), "09:00"),
 		chromedp.Click(chromedp.CSS(`[data-testid="gates-save"]`)),
@@ -153,7 +153,7 @@ func TestGatesInTheBrowser(t *testing.T) {
 	if status, _ := publicGet(t, app.url+"/posts/welcome"); status != http.StatusNotFound {
 		t.Errorf("the embargoed live article answers %d, want 404", status)
 	}
-	must(t, chromedp.Do(ctx,
+	must(t, do(ctx,
 		chromedp.Click(chromedp.CSS(`[data-testid="lift-open"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`#lift-dialog`)),
 	))
@@ -165,7 +165,7 @@ func TestGatesInTheBrowser(t *testing.T) {
 	wantContains(t, "lift dialog", text(t, ctx, `#lift-dialog`), "Lift the embargo on “Welcome to the Gazette”?",
 		"It is embargoed until 3 November 2026, 09:00.")
 	shot(t, ctx, "gates-lift-dialog-en")
-	must(t, chromedp.Do(ctx,
+	must(t, do(ctx,
 		chromedp.SetValue(chromedp.CSS("#lift-reason"), "The announcement was moved up."),
 		chromedp.Click(chromedp.CSS(`[data-testid="lift-submit"]`)),
 	))
@@ -176,7 +176,7 @@ func TestGatesInTheBrowser(t *testing.T) {
 	}
 
 	t.Log("in Turkish")
-	must(t, chromedp.Do(ctx,
+	must(t, do(ctx,
 		chromedp.Navigate(app.url+"/studio/content/"+article),
 		chromedp.Click(chromedp.CSS(`.lang button[value="tr"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`html[lang="tr"]`)),
@@ -194,6 +194,6 @@ func TestGatesInTheBrowser(t *testing.T) {
 	if status, _ := publicGet(t, app.url+"/posts/election-night"); status != http.StatusNotFound {
 		t.Errorf("at its expiry: /posts/election-night answers %d, want 404", status)
 	}
-	must(t, chromedp.Do(ctx, chromedp.Navigate(app.url+"/studio/content/"+article)))
+	must(t, do(ctx, chromedp.Navigate(app.url+"/studio/content/"+article)))
 	wantContains(t, "expired card", text(t, ctx, `[data-testid="gate-state"]`), "5 Kasım 2026 18:00 tarihinde sona erdi.")
 }

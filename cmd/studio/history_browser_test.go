@@ -71,7 +71,7 @@ func TestRunFindingsInTurkishInTheBrowser(t *testing.T) {
 	ctx := newBrowser(t)
 
 	t.Log("the owner opens History")
-	must(t, chromedp.Do(ctx,
+	must(t, do(ctx,
 		chromedp.Navigate(app.url+"/studio/login"),
 		chromedp.SetValue(chromedp.CSS("#email"), "owner@demo.test"),
 		chromedp.SetValue(chromedp.CSS("#password"), demoPassword),
@@ -92,7 +92,7 @@ func TestRunFindingsInTurkishInTheBrowser(t *testing.T) {
 	if n := rowCount(t, ctx); n != studio.HistoryPageSize {
 		t.Errorf("History's first page: %d rows, want %d", n, studio.HistoryPageSize)
 	}
-	must(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`[data-testid="load-more"]`))))
+	must(t, do(ctx, chromedp.Click(chromedp.CSS(`[data-testid="load-more"]`))))
 	waitJS(t, ctx, `document.querySelectorAll("tr.run-row").length === `+strconv.Itoa(studio.HistoryPageSize+1)+
 		` && !document.querySelector('[data-testid="load-more"]') && window.__stay === true`)
 	wantContains(t, "the oldest run", text(t, ctx, `#runs-body tr:last-child`), "Eskimiş içerik taraması", "Yapacak iş yoktu")
@@ -109,11 +109,11 @@ func TestRunFindingsInTurkishInTheBrowser(t *testing.T) {
 	choose("state", "failed")
 	waitText(t, ctx, "#runs", "Bu filtrelere uyan çalıştırma yok.")
 	waitJS(t, ctx, `location.search.includes("state=failed") && location.search.includes("automation=`+autID+`")`)
-	must(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`[data-testid="clear-filters"]`)),
+	must(t, do(ctx, chromedp.Click(chromedp.CSS(`[data-testid="clear-filters"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="run-`+run.ID+`"]`))))
 
 	t.Log("the run's page and its findings")
-	must(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`[data-testid="run-`+run.ID+`"] [data-testid="run-open"]`)),
+	must(t, do(ctx, chromedp.Click(chromedp.CSS(`[data-testid="run-`+run.ID+`"] [data-testid="run-open"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="findings"]`))))
 	wantContains(t, "run facts", text(t, ctx, `[data-testid="run-facts"]`), "Kırık bağlantı taraması", "Başarılı", "İş yaptı",
 		"Şimdi çalıştır", "2 kırık bağlantı")
@@ -155,7 +155,7 @@ func TestRunFindingsInTurkishInTheBrowser(t *testing.T) {
 	waitText(t, ctx, `[data-testid="run-live"] [data-testid="run-state"]`, "Succeeded")
 	waitJS(t, ctx, `window.__stay === true && !document.querySelector("[data-open]")`)
 	wantContains(t, "ended", text(t, ctx, `[data-testid="run-live"]`), "Did work", "Still there", "Show 1 hidden finding")
-	must(t, chromedp.Do(ctx, chromedp.Navigate(app.url+"/studio/schedules/history"),
+	must(t, do(ctx, chromedp.Navigate(app.url+"/studio/schedules/history"),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="run-`+run.ID+`"]`))))
 	wantContains(t, "English History row", text(t, ctx, `[data-testid="run-`+run.ID+`"]`), "Today · 08:00", "Run now",
 		"Succeeded", "Did work", "On time", "2 broken links")

@@ -28,7 +28,7 @@ func TestLiftEarlierInTheBrowser(t *testing.T) {
 		must(t, err)
 	})
 	ctx := newBrowser(t)
-	must(t, chromedp.Do(ctx,
+	must(t, do(ctx,
 		chromedp.Navigate(app.url+"/studio/login"),
 		chromedp.SetValue(chromedp.CSS("#email"), "editor@demo.test"),
 		chromedp.SetValue(chromedp.CSS("#password"), demoPassword),
@@ -38,7 +38,7 @@ func TestLiftEarlierInTheBrowser(t *testing.T) {
 	switchLanguage(t, ctx, "en")
 	open := func() {
 		t.Helper()
-		must(t, chromedp.Do(ctx,
+		must(t, do(ctx,
 			chromedp.Navigate(app.url+"/studio/content/"+article),
 			chromedp.Click(chromedp.CSS(`[data-testid="lift-open"]`)),
 			chromedp.WaitVisible(chromedp.CSS(`#lift-dialog`)),
@@ -53,7 +53,7 @@ func TestLiftEarlierInTheBrowser(t *testing.T) {
 	shot(t, ctx, "lift-earlier-dialog-en")
 
 	t.Log("a later time is refused beside the field; nothing changes")
-	must(t, chromedp.Do(ctx,
+	must(t, do(ctx,
 		chromedp.Click(chromedp.CSS(`[data-testid="lift-earlier"]`)),
 		chromedp.SetValue(chromedp.CSS("#lift-date"), "2026-11-04"),
 		chromedp.SetValue(chromedp.CSS("#lift-time"), "09:00"),
@@ -64,7 +64,7 @@ func TestLiftEarlierInTheBrowser(t *testing.T) {
 	shot(t, ctx, "lift-earlier-refused-en")
 
 	t.Log("18:00 today: visible from then, not before")
-	must(t, chromedp.Do(ctx,
+	must(t, do(ctx,
 		chromedp.SetValue(chromedp.CSS("#lift-date"), "2026-11-02"),
 		chromedp.SetValue(chromedp.CSS("#lift-time"), "18:00"),
 	))

@@ -8,11 +8,15 @@ import (
 )
 
 // TestMain removes the binary the process tests built and stops the
-// PostgreSQL server the tests on both engines started.
+// Chromium the browser tests shared and the PostgreSQL server the tests on
+// both engines started.
 func TestMain(m *testing.M) {
 	code := m.Run()
 	if built.dir != "" {
 		os.RemoveAll(built.dir)
+	}
+	if chromium.stop != nil {
+		chromium.stop()
 	}
 	storetest.Stop()
 	os.Exit(code)

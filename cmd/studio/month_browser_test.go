@@ -67,7 +67,7 @@ func waitFocus(t *testing.T, ctx context.Context, want string) {
 
 func press(t *testing.T, ctx context.Context, key string, mods ...chromedp.Modifier) {
 	t.Helper()
-	must(t, chromedp.Do(ctx, chromedp.KeyEvent(key, chromedp.KeyModifiers(mods...))))
+	must(t, do(ctx, chromedp.KeyEvent(key, chromedp.KeyModifiers(mods...))))
 }
 
 // center is the middle of the first element sel matches, in CSS pixels.
@@ -85,7 +85,7 @@ func center(t *testing.T, ctx context.Context, sel string) (float64, float64) {
 // press, a few moves, release.
 func dragTo(t *testing.T, ctx context.Context, x0, y0, x1, y1 float64) {
 	t.Helper()
-	must(t, chromedp.Do(ctx, chromedp.DragAndDropXY(x0, y0, x1, y1, 8)))
+	must(t, do(ctx, chromedp.DragAndDropXY(x0, y0, x1, y1, 8)))
 }
 
 // TestMonthInTheBrowser: the Month grid with the keyboard (one tab stop,
@@ -98,7 +98,7 @@ func TestMonthInTheBrowser(t *testing.T) {
 	app := startMonthApp(t)
 	ctx := newBrowser(t)
 	month := app.url + "/studio/schedules?view=month&date=2026-11"
-	must(t, chromedp.Do(ctx,
+	must(t, do(ctx,
 		chromedp.EmulateViewport(1440, 900),
 		chromedp.Navigate(app.url+"/studio/login"),
 		chromedp.SetValue(chromedp.CSS("#email"), "editor@demo.test"),
@@ -112,7 +112,7 @@ func TestMonthInTheBrowser(t *testing.T) {
 	shots(t, ctx, "month-tr")
 
 	t.Log("keyboard: one tab stop, arrows, Home/End")
-	must(t, chromedp.Do(ctx, chromedp.Focus(chromedp.CSS(`#month-grid td[tabindex="0"]`))))
+	must(t, do(ctx, chromedp.Focus(chromedp.CSS(`#month-grid td[tabindex="0"]`))))
 	waitFocus(t, ctx, "2026-11-02") // today
 	for _, k := range []struct{ key, want string }{
 		{kb.ArrowRight, "2026-11-03"}, {kb.ArrowDown, "2026-11-10"}, {kb.ArrowLeft, "2026-11-09"}, {kb.ArrowUp, "2026-11-02"},
@@ -157,7 +157,7 @@ func TestMonthInTheBrowser(t *testing.T) {
 	x0, y0 := center(t, ctx, `td[data-date="2026-11-04"] a.chip[data-drag]`)
 	x1, y1 := center(t, ctx, `td[data-date="2026-11-06"]`)
 	dragTo(t, ctx, x0, y0, x1, y1)
-	must(t, chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS(`#month-move[open]`))))
+	must(t, do(ctx, chromedp.WaitVisible(chromedp.CSS(`#month-move[open]`))))
 	wantContains(t, "dialog", text(t, ctx, "#month-move"), "Başka bir güne taşı", "Election night live",
 		"4 Kasım Çarşamba, 09:00", "6 Kasım Cuma, 09:00", "onay yeni zamanda da geçerli kalır")
 	if v, _ := chromedp.Run(ctx, chromedp.Value(chromedp.CSS("#month-move-date"))); v != "2026-11-06" {
@@ -167,13 +167,13 @@ func TestMonthInTheBrowser(t *testing.T) {
 		t.Fatal("the drag followed the chip's link")
 	}
 	shot(t, ctx, "month-move-dialog-tr-1440")
-	must(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`[data-testid="move-confirm"]`))))
+	must(t, do(ctx, chromedp.Click(chromedp.CSS(`[data-testid="move-confirm"]`))))
 	wantContains(t, "toast", waitText(t, ctx, `[data-testid="month-toast"]`, "taşındı"), "“Election night live” taşındı. Yeni zamanı: 6 Kasım 2026 09:00.")
 	if got := text(t, ctx, `td[data-date="2026-11-06"]`); !strings.Contains(got, "Election night live") {
 		t.Errorf("the 6th after the move: %q", got)
 	}
 	shot(t, ctx, "month-moved-toast-tr-1440")
-	must(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`[data-testid="month-undo"]`))))
+	must(t, do(ctx, chromedp.Click(chromedp.CSS(`[data-testid="month-undo"]`))))
 	waitText(t, ctx, `[data-testid="month-toast"]`, "Taşıma geri alındı")
 	waitText(t, ctx, `td[data-date="2026-11-04"]`, "Election night live")
 	if got := text(t, ctx, `td[data-date="2026-11-06"]`); strings.Contains(got, "Election night live") {
@@ -191,15 +191,15 @@ func TestMonthInTheBrowser(t *testing.T) {
 	})()`))
 	must(t, err)
 	dragTo(t, ctx, x0, y0, x1, y1)
-	must(t, chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS(`#month-move[open]`)),
+	must(t, do(ctx, chromedp.WaitVisible(chromedp.CSS(`#month-move[open]`)),
 		chromedp.Click(chromedp.CSS(`[data-testid="move-confirm"]`))))
 	wantContains(t, "stale", waitText(t, ctx, `#month-move [data-testid="month-problem"]`, "değişti"),
 		"Bu zamanlama başka bir yerde değişti.", "En güncelini yükle")
-	must(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#month-move [data-month-latest]`)),
+	must(t, do(ctx, chromedp.Click(chromedp.CSS(`#month-move [data-month-latest]`)),
 		chromedp.WaitNotPresent(chromedp.CSS(`#month-move[open]`))))
 
 	t.Log("in English")
-	must(t, chromedp.Do(ctx,
+	must(t, do(ctx,
 		chromedp.Click(chromedp.CSS(`.lang button[value="en"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`html[lang="en"]`)),
 		chromedp.Navigate(month),
@@ -209,7 +209,7 @@ func TestMonthInTheBrowser(t *testing.T) {
 	shots(t, ctx, "month-en")
 
 	t.Log("a phone: dots, and a tap shows the day below the grid")
-	must(t, chromedp.Do(ctx, chromedp.EmulateViewport(390, 900), chromedp.Navigate(month),
+	must(t, do(ctx, chromedp.EmulateViewport(390, 900), chromedp.Navigate(month),
 		chromedp.WaitVisible(chromedp.CSS(`#month-grid td[data-date="2026-11-12"] .dots`)),
 		chromedp.Click(chromedp.CSS(`#month-grid td[data-date="2026-11-12"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`#month-day-panel h3`)),
@@ -217,5 +217,5 @@ func TestMonthInTheBrowser(t *testing.T) {
 	wantContains(t, "day panel", text(t, ctx, "#month-day-panel"), "Thursday 12 November", "Budget explained", "Budget in charts",
 		"Open in the Agenda")
 	shot(t, ctx, "month-day-panel-en-390")
-	must(t, chromedp.Do(ctx, chromedp.EmulateViewport(1440, 900)))
+	must(t, do(ctx, chromedp.EmulateViewport(1440, 900)))
 }

@@ -48,13 +48,13 @@ func TestNewsroomFromAnEmptyFolderInTheBrowser(t *testing.T) {
 	}
 	signIn := func(email, password string) {
 		t.Helper()
-		must(t, chromedp.Do(b, chromedp.Navigate(app.url+"/studio/login")))
+		must(t, do(b, chromedp.Navigate(app.url+"/studio/login")))
 		submitAndWait(t, b, chromedp.SetValue(chromedp.CSS("#email"), email), chromedp.SetValue(chromedp.CSS("#password"), password),
 			chromedp.Click(chromedp.CSS("form.stack button[type=submit]")))
 	}
 
 	t.Log("the newcomer sets the site up in Turkish")
-	must(t, chromedp.Do(b, chromedp.Navigate(app.url+"/studio/setup?token="+token),
+	must(t, do(b, chromedp.Navigate(app.url+"/studio/setup?token="+token),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="setup-form"]`))))
 	switchLanguage(t, b, "tr")
 	waitJS(t, b, `document.querySelector("#timeZone").value === "Europe/Istanbul"`)
@@ -71,7 +71,7 @@ func TestNewsroomFromAnEmptyFolderInTheBrowser(t *testing.T) {
 	t.Log("she invites an Editor and a Contributor; each link shows once")
 	invite := func(email, role string) string {
 		t.Helper()
-		must(t, chromedp.Do(b, chromedp.Navigate(app.url+"/studio/people"), chromedp.WaitVisible(chromedp.CSS(`[data-testid="invite-form"]`))))
+		must(t, do(b, chromedp.Navigate(app.url+"/studio/people"), chromedp.WaitVisible(chromedp.CSS(`[data-testid="invite-form"]`))))
 		submitAndWait(t, b, chromedp.SetValue(chromedp.CSS("#invite-email"), email), chromedp.SetValue(chromedp.CSS("#invite-role"), role),
 			chromedp.Click(chromedp.CSS(`[data-testid="invite-submit"]`)))
 		waitText(t, b, `[data-testid="invitation-link"] h2`, email+" için davet bağlantısı")
@@ -85,7 +85,7 @@ func TestNewsroomFromAnEmptyFolderInTheBrowser(t *testing.T) {
 	editorLink := invite("elif@kuzeyhaber.example", "editor")
 	contributorLink := invite("can@kuzeyhaber.example", "contributor")
 	shot(t, b, "newsroom-invitation-tr")
-	must(t, chromedp.Do(b, chromedp.Navigate(app.url+"/studio/people")))
+	must(t, do(b, chromedp.Navigate(app.url+"/studio/people")))
 	wantContains(t, "people", text(t, b, "main"), "Zeynep Kaya", "(siz)", "Açık davetler", "elif@kuzeyhaber.example", "Editör",
 		"can@kuzeyhaber.example", "Katkıda bulunan")
 	shots(t, b, "newsroom-people-tr")
@@ -97,7 +97,7 @@ func TestNewsroomFromAnEmptyFolderInTheBrowser(t *testing.T) {
 
 	join := func(link, name, password, says string) {
 		t.Helper()
-		must(t, chromedp.Do(b, chromedp.Navigate(link), chromedp.WaitVisible(chromedp.CSS(`[data-testid="join-form"]`))))
+		must(t, do(b, chromedp.Navigate(link), chromedp.WaitVisible(chromedp.CSS(`[data-testid="join-form"]`))))
 		if lang, err := chromedp.Run(b, chromedp.Evaluate[string](`document.documentElement.lang`)); err != nil || lang != "tr" {
 			switchLanguage(t, b, "tr")
 		}
@@ -117,7 +117,7 @@ func TestNewsroomFromAnEmptyFolderInTheBrowser(t *testing.T) {
 	signOut()
 	t.Log("the Owner sees her people, each with a role to change, a removal and a password reset")
 	signIn("zeynep@kuzeyhaber.example", "kestane kebap 1923")
-	must(t, chromedp.Do(b, chromedp.Navigate(app.url+"/studio/people"), chromedp.WaitVisible(chromedp.CSS(`[data-testid="members"]`))))
+	must(t, do(b, chromedp.Navigate(app.url+"/studio/people"), chromedp.WaitVisible(chromedp.CSS(`[data-testid="members"]`))))
 	wantContains(t, "members", text(t, b, `[data-testid="members"]`), "Elif Demir", "Can Aydın", "Zeynep Kaya")
 	if n, err := chromedp.Run(b, chromedp.Evaluate[int](`document.querySelectorAll('[data-testid="reset-password"]').length`)); err != nil || n != 2 {
 		t.Fatalf("%d reset buttons (%v), want one for each member but herself", n, err)
@@ -126,7 +126,7 @@ func TestNewsroomFromAnEmptyFolderInTheBrowser(t *testing.T) {
 	shot(t, b, "newsroom-members-tr")
 
 	t.Log("she makes a second site from the switcher, and goes back to the first")
-	must(t, chromedp.Do(b, chromedp.Click(chromedp.CSS(`[data-testid="site-switch"] summary`)),
+	must(t, do(b, chromedp.Click(chromedp.CSS(`[data-testid="site-switch"] summary`)),
 		chromedp.Click(chromedp.CSS(`[data-testid="add-site"]`)), chromedp.WaitVisible(chromedp.CSS(`[data-testid="new-site-form"]`))))
 	waitJS(t, b, `document.querySelector("#timeZone").value === "Europe/Istanbul"`)
 	submitAndWait(t, b, chromedp.SetValue(chromedp.CSS("#siteName"), "Güney Haber"),
@@ -135,7 +135,7 @@ func TestNewsroomFromAnEmptyFolderInTheBrowser(t *testing.T) {
 	waitText(t, b, "#status", "Site hazır. Sahibi sizsiniz.")
 	waitText(t, b, `[data-testid="site-name"]`, "Güney Haber")
 	waitJS(t, b, `/^\/studio\/s\/site_\w+\/schedules$/.test(location.pathname)`)
-	must(t, chromedp.Do(b, chromedp.Click(chromedp.CSS(`[data-testid="site-switch"] summary`))))
+	must(t, do(b, chromedp.Click(chromedp.CSS(`[data-testid="site-switch"] summary`))))
 	shot(t, b, "newsroom-sites-tr")
 	submitAndWait(t, b, chromedp.Click(chromedp.Search(`//*[@data-testid="site-switch"]//a[text()="Kuzey Haber"]`)))
 	waitText(t, b, `[data-testid="site-name"]`, "Kuzey Haber")
@@ -145,7 +145,7 @@ func TestNewsroomFromAnEmptyFolderInTheBrowser(t *testing.T) {
 	t.Log("the Contributor writes an article and uploads its image: the cover, and in the text")
 	img := filepath.Join(t.TempDir(), "Sandık başında.png")
 	must(t, os.WriteFile(img, testPNG(t), 0o644))
-	must(t, chromedp.Do(b, chromedp.Navigate(app.url+"/studio/content/new?kind=content_entry"),
+	must(t, do(b, chromedp.Navigate(app.url+"/studio/content/new?kind=content_entry"),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="upload"]`)),
 		chromedp.SendKeys(chromedp.CSS("#title"), "Kuzey'de seçim günü"),
 		chromedp.SetValue(chromedp.CSS("#body"), "Sandıklar sabah sekizde açıldı.\n\n"),
@@ -162,7 +162,7 @@ func TestNewsroomFromAnEmptyFolderInTheBrowser(t *testing.T) {
 		t.Fatalf("after the upload: slug %q, text %q", slug, body)
 	}
 	waitJS(t, b, `document.querySelector("#cover").selectedOptions[0].textContent.includes("/media/sandik-basinda.png")`)
-	must(t, chromedp.Do(b, chromedp.Click(chromedp.CSS(`[data-testid="body-preview"] summary`))))
+	must(t, do(b, chromedp.Click(chromedp.CSS(`[data-testid="body-preview"] summary`))))
 	waitJS(t, b, `document.querySelector('#body-preview img[alt="Sandık başında sıra bekleyen seçmenler"]') !== null`)
 	shot(t, b, "newsroom-editor-tr")
 	submitAndWait(t, b, chromedp.SetValue(chromedp.CSS("#node-status"), "published"),
@@ -170,7 +170,7 @@ func TestNewsroomFromAnEmptyFolderInTheBrowser(t *testing.T) {
 	waitText(t, b, "#status", "Kaydedildi")
 
 	t.Log("he schedules it for 10:00: it waits for approval")
-	must(t, chromedp.Do(b, chromedp.Click(chromedp.CSS(`[data-testid="schedule"]`)),
+	must(t, do(b, chromedp.Click(chromedp.CSS(`[data-testid="schedule"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="schedule-form"]`))))
 	submitAndWait(t, b, chromedp.SetValue(chromedp.CSS("#date"), "2026-12-07"), chromedp.SetValue(chromedp.CSS("#time"), "10:00"),
 		chromedp.Click(chromedp.CSS(`[data-testid="schedule-form"] button[type=submit]`)))
@@ -179,7 +179,7 @@ func TestNewsroomFromAnEmptyFolderInTheBrowser(t *testing.T) {
 
 	t.Log("the Editor reviews and approves it")
 	signIn("elif@kuzeyhaber.example", "simit çay 2026 ekim")
-	must(t, chromedp.Do(b, chromedp.Navigate(app.url+"/studio/approvals"),
+	must(t, do(b, chromedp.Navigate(app.url+"/studio/approvals"),
 		chromedp.Click(chromedp.Search(`//a[text()="Kuzey'de seçim günü"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="approve"]`))))
 	wantContains(t, "review", text(t, b, "main"), "Can Aydın onay istedi", "10:00")

@@ -26,7 +26,7 @@ func TestNotRunInTheBrowser(t *testing.T) {
 	})
 	app.clock.Set(time.Date(2026, 11, 3, 5, 0, 0, 0, time.UTC))
 	ctx := newBrowser(t)
-	must(t, chromedp.Do(ctx,
+	must(t, do(ctx,
 		chromedp.Navigate(app.url+"/studio/login"),
 		chromedp.SetValue(chromedp.CSS("#email"), "editor@demo.test"),
 		chromedp.SetValue(chromedp.CSS("#password"), demoPassword),
@@ -34,15 +34,15 @@ func TestNotRunInTheBrowser(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="user-name"]`)),
 	))
 	switchLanguage(t, ctx, "en")
-	must(t, chromedp.Do(ctx, chromedp.Navigate(app.url+"/studio/schedules?date=2026-11-03"),
+	must(t, do(ctx, chromedp.Navigate(app.url+"/studio/schedules?date=2026-11-03"),
 		chromedp.WaitVisible(chromedp.CSS(`.badge[data-state="not_run"]`))))
 	wantContains(t, "agenda", text(t, ctx, `.badge[data-state="not_run"]`), "Not run")
 	shots(t, ctx, "notrun-agenda-en")
-	must(t, chromedp.Do(ctx, chromedp.Navigate(app.url+"/studio/schedules?view=month&date=2026-11"),
+	must(t, do(ctx, chromedp.Navigate(app.url+"/studio/schedules?view=month&date=2026-11"),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="month-grid"]`))))
 	shots(t, ctx, "notrun-month-en")
 	switchLanguage(t, ctx, "tr")
-	must(t, chromedp.Do(ctx, chromedp.Navigate(app.url+"/studio/schedules?date=2026-11-03"),
+	must(t, do(ctx, chromedp.Navigate(app.url+"/studio/schedules?date=2026-11-03"),
 		chromedp.WaitVisible(chromedp.CSS(`.badge[data-state="not_run"]`))))
 	wantContains(t, "Turkish agenda", text(t, ctx, `.badge[data-state="not_run"]`), "Çalışmadı")
 	shots(t, ctx, "notrun-agenda-tr")

@@ -49,7 +49,7 @@ func TestCalendarOccurrenceRunNowInTheBrowser(t *testing.T) {
 	})
 	f := app.demo(t)
 	ctx := newBrowser(t)
-	must(t, chromedp.Do(ctx,
+	must(t, do(ctx,
 		chromedp.Navigate(app.url+"/studio/login"),
 		chromedp.SetValue(chromedp.CSS("#email"), "owner@demo.test"),
 		chromedp.SetValue(chromedp.CSS("#password"), demoPassword),
@@ -57,7 +57,7 @@ func TestCalendarOccurrenceRunNowInTheBrowser(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="user-name"]`)),
 	))
 	switchLanguage(t, ctx, "en")
-	must(t, chromedp.Do(ctx, chromedp.Navigate(app.url+"/studio/schedules?date=2026-11-02"),
+	must(t, do(ctx, chromedp.Navigate(app.url+"/studio/schedules?date=2026-11-02"),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="agenda"]`))))
 	if n := countOf(t, ctx, `[data-testid^="item-occ:"][data-testid$=":2026-11-02T04:00:00.000Z"]`); n != 0 {
 		t.Errorf("Monday's 07:00 sweep, at the instant the automation was created, is on the Agenda (%d)", n)
@@ -89,7 +89,7 @@ func TestCalendarOccurrenceRunNowInTheBrowser(t *testing.T) {
 	t.Log("Run now from Friday's ⋯ menu")
 	before, err := f.store.Runs(f.ctx, automations.RunFilter{SiteID: f.site.ID, AutomationID: review.ID, Limit: 100})
 	must(t, err)
-	must(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(friday+` details.menu summary`)),
+	must(t, do(ctx, chromedp.Click(chromedp.CSS(friday+` details.menu summary`)),
 		chromedp.WaitVisible(chromedp.CSS(friday+` [data-testid="menu-run-now"] button`))))
 	wantContains(t, "Friday's menu", text(t, ctx, friday+` .menu-list`), "Run now", "Edit", "History")
 	shot(t, ctx, "calendar-occurrence-menu-en")
@@ -106,17 +106,17 @@ func TestCalendarOccurrenceRunNowInTheBrowser(t *testing.T) {
 	}
 
 	t.Log("the same Agenda in Turkish")
-	must(t, chromedp.Do(ctx, chromedp.Navigate(app.url+"/studio/schedules?date=2026-11-02"),
+	must(t, do(ctx, chromedp.Navigate(app.url+"/studio/schedules?date=2026-11-02"),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="agenda"]`))))
 	switchLanguage(t, ctx, "tr")
 	wantContains(t, "Salı's review", text(t, ctx, tuesday), "Başarılı")
 	wantContains(t, "Çarşamba's review", text(t, ctx, wednesday), "Atlandı")
-	must(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`[data-testid="done-today"] summary`)))) // Friday's runs are done
+	must(t, do(ctx, chromedp.Click(chromedp.CSS(`[data-testid="done-today"] summary`)))) // Friday's runs are done
 	wantContains(t, "the manual run", waitText(t, ctx, "main", "“Şimdi çalıştır” ile başlatıldı"), "Başarılı")
 	shot(t, ctx, "calendar-occurrences-today-tr")
 
 	t.Log("the Month: a past occurrence's chip links to its run")
-	must(t, chromedp.Do(ctx, chromedp.Navigate(app.url+"/studio/schedules?view=month&date=2026-11"),
+	must(t, do(ctx, chromedp.Navigate(app.url+"/studio/schedules?view=month&date=2026-11"),
 		chromedp.WaitVisible(chromedp.CSS(`[role="grid"]`))))
 	if n := countOf(t, ctx, `a.chip[href^="/studio/schedules/runs/"]`); n < 4 {
 		t.Errorf("%d chips link to their runs, want at least 4", n)

@@ -37,7 +37,7 @@ func TestOverlapShownInTheBrowser(t *testing.T) {
 	must(t, err)
 
 	b := newBrowser(t)
-	must(t, chromedp.Do(b,
+	must(t, do(b,
 		chromedp.EmulateViewport(1440, 900),
 		chromedp.Navigate(app.url+"/studio/login"),
 		chromedp.SetValue(chromedp.CSS("#email"), "editor@demo.test"),
@@ -54,19 +54,19 @@ func TestOverlapShownInTheBrowser(t *testing.T) {
 			"also in another pending release", "also in another release"},
 	} {
 		must(t, app.identity.SetLanguage(ctx, editor, lang.code))
-		must(t, chromedp.Do(b,
+		must(t, do(b,
 			chromedp.Navigate(app.url+"/studio/releases/"+first.ID),
 			chromedp.WaitVisible(chromedp.CSS(`[data-testid="overlap-`+second.ID+`"]`)),
 		))
 		wantContains(t, lang.code+" first release", text(t, b, `[data-testid="overlap-`+second.ID+`"]`), lang.firstSays)
 		shot(t, b, "overlap-release-"+lang.code)
-		must(t, chromedp.Do(b,
+		must(t, do(b,
 			chromedp.Navigate(app.url+"/studio/releases/"+second.ID),
 			chromedp.WaitVisible(chromedp.CSS(`[data-testid="overlap-`+first.ID+`"]`)),
 		))
 		wantContains(t, lang.code+" second release", text(t, b, `[data-testid="overlap-`+first.ID+`"]`), lang.secondSays)
 
-		must(t, chromedp.Do(b,
+		must(t, do(b,
 			chromedp.Navigate(app.url+"/studio/schedules?date=2026-11-02"),
 			chromedp.WaitVisible(chromedp.CSS(`[data-testid="overlap"]`)),
 		))
@@ -80,7 +80,7 @@ func TestOverlapShownInTheBrowser(t *testing.T) {
 		}
 		shot(t, b, "overlap-agenda-"+lang.code)
 
-		must(t, chromedp.Do(b,
+		must(t, do(b,
 			chromedp.Navigate(app.url+"/studio/schedules?view=month&date=2026-11"),
 			chromedp.WaitVisible(chromedp.CSS(`#month-grid td[tabindex="0"]`)),
 		))

@@ -42,7 +42,7 @@ func TestReleasePagesInTheBrowser(t *testing.T) {
 		t.Helper()
 		switchLanguage(t, ctx, lang)
 	}
-	must(t, chromedp.Do(ctx,
+	must(t, do(ctx,
 		chromedp.Navigate(app.url+"/studio/login"),
 		chromedp.SetValue(chromedp.CSS("#email"), "editor@demo.test"),
 		chromedp.SetValue(chromedp.CSS("#password"), demoPassword),
@@ -52,7 +52,7 @@ func TestReleasePagesInTheBrowser(t *testing.T) {
 	setLang("en")
 
 	t.Log("waiting for approval: soonest first, the expiry that publishes when approved on top")
-	must(t, chromedp.Do(ctx, chromedp.Navigate(app.url+"/studio/approvals"), chromedp.WaitVisible(chromedp.CSS(`[data-testid^="approval-"]`))))
+	must(t, do(ctx, chromedp.Navigate(app.url+"/studio/approvals"), chromedp.WaitVisible(chromedp.CSS(`[data-testid^="approval-"]`))))
 	order := func(sel string) []string {
 		t.Helper()
 		got, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll(`+"`"+sel+"`"+`)).map(e => e.innerText)`))
@@ -65,12 +65,12 @@ func TestReleasePagesInTheBrowser(t *testing.T) {
 	}
 	wantContains(t, "approvals", text(t, ctx, "main"), "Publishes when approved", "Monday 2 November 18:00 Istanbul")
 	shots(t, ctx, "pages-approvals-en")
-	must(t, chromedp.Do(ctx, chromedp.Navigate(app.url+"/studio/schedules"), chromedp.WaitVisible(chromedp.CSS(`[data-testid="aside-waiting"]`))))
+	must(t, do(ctx, chromedp.Navigate(app.url+"/studio/schedules"), chromedp.WaitVisible(chromedp.CSS(`[data-testid="aside-waiting"]`))))
 	if got := order(`[data-testid^="waiting-"] .what`); !slices.Equal(got, want) {
 		t.Errorf("the Schedules aside lists %q, want %q", got, want)
 	}
 	setLang("tr")
-	must(t, chromedp.Do(ctx, chromedp.Navigate(app.url+"/studio/approvals"), chromedp.WaitVisible(chromedp.CSS(`[data-testid^="approval-"]`))))
+	must(t, do(ctx, chromedp.Navigate(app.url+"/studio/approvals"), chromedp.WaitVisible(chromedp.CSS(`[data-testid^="approval-"]`))))
 	wantContains(t, "approvals tr", text(t, ctx, "main"), "Onaylandığında yayımlanır", "2 Kasım Pazartesi 18:00 İstanbul")
 	shot(t, ctx, "pages-approvals-tr-1440")
 
@@ -78,7 +78,7 @@ func TestReleasePagesInTheBrowser(t *testing.T) {
 	article := f.node("Election night live")
 	for _, lang := range []string{"en", "tr"} {
 		setLang(lang)
-		must(t, chromedp.Do(ctx,
+		must(t, do(ctx,
 			chromedp.Navigate(app.url+"/studio/content/"+article+"/schedule"),
 			chromedp.WaitVisible(chromedp.CSS(`[data-testid="preview"]`)),
 			chromedp.SetValue(chromedp.CSS("#date"), "2026-11-02"),
@@ -109,7 +109,7 @@ func TestReleasePagesInTheBrowser(t *testing.T) {
 	t.Log("a gate's Save and publish shows before the Now line")
 	setLang("en")
 	app.clock.Set(time.Date(2026, 11, 2, 5, 12, 30, 0, time.UTC)) // 08:12:30
-	must(t, chromedp.Do(ctx,
+	must(t, do(ctx,
 		chromedp.Navigate(app.url+"/studio/content/"+f.node("About")),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="gates-card"]`)),
 		chromedp.SetValue(chromedp.CSS("#until-date"), "2026-11-27"),
@@ -117,7 +117,7 @@ func TestReleasePagesInTheBrowser(t *testing.T) {
 	))
 	submitAndWait(t, ctx, chromedp.Click(chromedp.CSS(`[data-testid="gates-save"]`)))
 	wantContains(t, "gate published", text(t, ctx, "main"), "Published: the new gates are live.")
-	must(t, chromedp.Do(ctx, chromedp.Navigate(app.url+"/studio/schedules"), chromedp.WaitVisible(chromedp.CSS(`[data-testid="now-rule"]`))))
+	must(t, do(ctx, chromedp.Navigate(app.url+"/studio/schedules"), chromedp.WaitVisible(chromedp.CSS(`[data-testid="now-rule"]`))))
 	rows, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll('.agenda-row, [data-testid="now-rule"]')).map(e => e.dataset.testid === "now-rule" ? "NOW" : e.querySelector(".what").innerText + " " + e.querySelector(".when").innerText)`))
 	must(t, err)
 	now := slices.Index(rows, "NOW")
@@ -134,7 +134,7 @@ func TestReleasePagesInTheBrowser(t *testing.T) {
 	releasePage := app.url + "/studio/releases/" + held.Held.ReleaseID
 	for _, lang := range []string{"en", "tr"} {
 		setLang(lang)
-		must(t, chromedp.Do(ctx,
+		must(t, do(ctx,
 			chromedp.Navigate(releasePage),
 			chromedp.WaitVisible(chromedp.CSS(`details.move`)),
 			chromedp.Click(chromedp.CSS(`details.move summary`)),
@@ -163,7 +163,7 @@ func TestReleasePagesInTheBrowser(t *testing.T) {
 	t.Log("a browser in UTC reads its zone once")
 	_, err = chromedp.Call(ctx, emulation.SetTimezoneOverride, emulation.SetTimezoneOverrideParams{TimezoneID: "UTC"})
 	must(t, err)
-	must(t, chromedp.Do(ctx,
+	must(t, do(ctx,
 		chromedp.Click(chromedp.Search(`//button[text()="Çıkış yap"]`)), chromedp.WaitVisible(chromedp.CSS("#email")),
 		chromedp.SetValue(chromedp.CSS("#email"), "owner@demo.test"),
 		chromedp.SetValue(chromedp.CSS("#password"), demoPassword),
@@ -172,7 +172,7 @@ func TestReleasePagesInTheBrowser(t *testing.T) {
 	))
 	for _, lang := range []string{"en", "tr"} {
 		setLang(lang)
-		must(t, chromedp.Do(ctx, chromedp.Navigate(app.url+"/studio/settings"), chromedp.WaitVisible(chromedp.CSS(`[data-testid="zone-browser"]`))))
+		must(t, do(ctx, chromedp.Navigate(app.url+"/studio/settings"), chromedp.WaitVisible(chromedp.CSS(`[data-testid="zone-browser"]`))))
 		zone := text(t, ctx, `[data-testid="zone-browser"]`)
 		wantContains(t, "browser zone", zone, map[string]string{"en": "Your browser is set to UTC.", "tr": "Tarayıcınızın saat dilimi UTC."}[lang])
 		if strings.Count(zone, "UTC") != 1 {
@@ -181,7 +181,7 @@ func TestReleasePagesInTheBrowser(t *testing.T) {
 		_, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(document.querySelector('[data-testid="zone-browser"]').scrollIntoView(), true)`))
 		must(t, err)
 		shot(t, ctx, "pages-settings-utc-"+lang+"-1440")
-		must(t, chromedp.Do(ctx, chromedp.Navigate(app.url+"/studio/schedules?tz=viewer"), chromedp.WaitVisible(chromedp.CSS(`[data-testid="tz-note"]`))))
+		must(t, do(ctx, chromedp.Navigate(app.url+"/studio/schedules?tz=viewer"), chromedp.WaitVisible(chromedp.CSS(`[data-testid="tz-note"]`))))
 		note := text(t, ctx, `[data-testid="tz-note"]`)
 		wantContains(t, "tz note", note, map[string]string{"en": "Times are in your own time: UTC.", "tr": "Saatler sizin saatinize göredir: UTC."}[lang])
 		if strings.Contains(note, "UTC (UTC)") {

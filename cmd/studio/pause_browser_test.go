@@ -44,7 +44,7 @@ func TestPauseSaysWhatStillHappensInTheBrowser(t *testing.T) {
 	ctx := newBrowser(t)
 
 	t.Log("the owner (who reads Turkish) opens the pause dialog")
-	must(t, chromedp.Do(ctx,
+	must(t, do(ctx,
 		chromedp.Navigate(app.url+"/studio/login"),
 		chromedp.SetValue(chromedp.CSS("#email"), "owner@demo.test"),
 		chromedp.SetValue(chromedp.CSS("#password"), demoPassword),
@@ -72,14 +72,14 @@ func TestPauseSaysWhatStillHappensInTheBrowser(t *testing.T) {
 	if got := gateLinks("#pause-dialog"); strings.Join(got, " ") != strings.Join(wantLinks, " ") {
 		t.Errorf("dialog links %q, want %q", got, wantLinks)
 	}
-	must(t, chromedp.Do(ctx,
+	must(t, do(ctx,
 		chromedp.SetValue(chromedp.CSS("#pause-reason"), "Seçim sonuçları doğrulanıyor"),
 		chromedp.Click(chromedp.CSS(`#pause-dialog input[name="confirm"]`)),
 	))
-	must(t, chromedp.Do(ctx, chromedp.EmulateViewport(1440, 1500)))
+	must(t, do(ctx, chromedp.EmulateViewport(1440, 1500)))
 	shot(t, ctx, "pause-dialog-tr-1440")
-	must(t, chromedp.Do(ctx, chromedp.EmulateViewport(1440, 900)))
-	must(t, chromedp.Do(ctx,
+	must(t, do(ctx, chromedp.EmulateViewport(1440, 900)))
+	must(t, do(ctx,
 		chromedp.Click(chromedp.CSS(`[data-testid="pause-submit"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="resume-open"]`)),
 	))
@@ -92,7 +92,7 @@ func TestPauseSaysWhatStillHappensInTheBrowser(t *testing.T) {
 
 	t.Log("09:01: the release's time has come, and the pause holds it")
 	app.clock.Set(time.Date(2026, 11, 2, 6, 1, 0, 0, time.UTC))
-	must(t, chromedp.Do(ctx,
+	must(t, do(ctx,
 		chromedp.Navigate(app.url+"/studio/schedules"),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="paused-banner"]`)),
 	))
@@ -114,7 +114,7 @@ func TestPauseSaysWhatStillHappensInTheBrowser(t *testing.T) {
 	shots(t, ctx, "pause-schedules-tr")
 
 	t.Log("Needs attention lists the held release")
-	must(t, chromedp.Do(ctx,
+	must(t, do(ctx,
 		chromedp.Click(chromedp.CSS(`[data-testid="attention-review"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`#preset-attention[aria-current="page"]`)),
 	))
@@ -122,7 +122,7 @@ func TestPauseSaysWhatStillHappensInTheBrowser(t *testing.T) {
 		"Bekletiliyor: duraklatıldı")
 
 	t.Log("the Month shows the held chip")
-	must(t, chromedp.Do(ctx,
+	must(t, do(ctx,
 		chromedp.Navigate(app.url+"/studio/schedules?view=month&date=2026-11"),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="chip-held"]`)),
 	))
@@ -131,7 +131,7 @@ func TestPauseSaysWhatStillHappensInTheBrowser(t *testing.T) {
 	shots(t, ctx, "pause-month-tr")
 
 	t.Log("in English")
-	must(t, chromedp.Do(ctx,
+	must(t, do(ctx,
 		chromedp.Click(chromedp.CSS(`.lang button[value="en"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`html[lang="en"]`)),
 		chromedp.Navigate(app.url+"/studio/schedules"),
@@ -143,20 +143,20 @@ func TestPauseSaysWhatStillHappensInTheBrowser(t *testing.T) {
 	wantContains(t, "English card", text(t, ctx, `[data-testid="aside-health"]`), "Paused", "are not published")
 	wantContains(t, "English row", text(t, ctx, `.agenda-row.look-alert`), "Election night live", "Held: paused")
 	shots(t, ctx, "pause-schedules-en")
-	must(t, chromedp.Do(ctx,
+	must(t, do(ctx,
 		chromedp.Navigate(app.url+"/studio/schedules?view=month&date=2026-11"),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="chip-held"]`)),
 	))
 	wantContains(t, "English chip", text(t, ctx, `[data-testid="chip-held"]`), "Held: paused")
 	shots(t, ctx, "pause-month-en")
-	must(t, chromedp.Do(ctx,
+	must(t, do(ctx,
 		chromedp.Navigate(app.url+"/studio/settings?confirm=resume#resume-dialog"),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="resume-open"]`)),
 	))
 	shots(t, ctx, "pause-settings-en")
 
 	t.Log("a gate's link opens its Schedule card")
-	must(t, chromedp.Do(ctx,
+	must(t, do(ctx,
 		chromedp.Navigate(app.url+"/studio/schedules"),
 		chromedp.Click(chromedp.CSS(`[data-testid="paused-banner"] [data-testid="gate-ahead-change"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="gates-card"]`)),

@@ -34,7 +34,7 @@ func TestScheduleClosureInTheBrowser(t *testing.T) {
 	})
 	article := app.demo(t).node("Election night live")
 	ctx := newBrowser(t)
-	must(t, chromedp.Do(ctx,
+	must(t, do(ctx,
 		chromedp.Navigate(app.url+"/studio/login"),
 		chromedp.SetValue(chromedp.CSS("#email"), "editor@demo.test"),
 		chromedp.SetValue(chromedp.CSS("#password"), demoPassword),
@@ -44,7 +44,7 @@ func TestScheduleClosureInTheBrowser(t *testing.T) {
 	switchLanguage(t, ctx, "en")
 
 	t.Log("the form shows the image that goes with the article")
-	must(t, chromedp.Do(ctx,
+	must(t, do(ctx,
 		chromedp.Navigate(app.url+"/studio/content/"+article+"/schedule"),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="schedule-closure"]`)),
 	))
@@ -60,12 +60,12 @@ func TestScheduleClosureInTheBrowser(t *testing.T) {
 	shots(t, ctx, "schedule-closure-tr")
 
 	t.Log("scheduled: the release carries the image, marked as added")
-	must(t, chromedp.Do(ctx,
+	must(t, do(ctx,
 		chromedp.SetValue(chromedp.CSS("#date"), "2026-11-02"),
 		chromedp.SetValue(chromedp.CSS("#time"), "09:00"),
 	))
 	submitAndWait(t, ctx, chromedp.Click(chromedp.CSS(`[data-testid="schedule-form"] button[type=submit]`)))
-	must(t, chromedp.Do(ctx, chromedp.Click(chromedp.Search(`//a[text()="Election night live"]`)),
+	must(t, do(ctx, chromedp.Click(chromedp.Search(`//a[text()="Election night live"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="item-`+image+`"]`))))
 	wantContains(t, "release item", text(t, ctx, `[data-testid="item-`+image+`"]`), "Harbour at dawn",
 		"“Election night live” kullandığı için eklendi")

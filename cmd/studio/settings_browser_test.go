@@ -48,7 +48,7 @@ func TestKillSwitchInTheBrowser(t *testing.T) {
 	}
 
 	t.Log("the owner (who reads Turkish) signs in and schedules an article for 09:00")
-	must(t, chromedp.Do(ctx,
+	must(t, do(ctx,
 		chromedp.Navigate(app.url+"/studio/login"),
 		chromedp.SetValue(chromedp.CSS("#email"), "owner@demo.test"),
 		chromedp.SetValue(chromedp.CSS("#password"), demoPassword),
@@ -66,7 +66,7 @@ func TestKillSwitchInTheBrowser(t *testing.T) {
 	))
 
 	t.Log("Site settings, from the navigation")
-	must(t, chromedp.Do(ctx,
+	must(t, do(ctx,
 		chromedp.Click(chromedp.Search(`//nav//a[text()="Ayarlar"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="time-zone-form"]`)),
 	))
@@ -82,23 +82,23 @@ func TestKillSwitchInTheBrowser(t *testing.T) {
 	shots(t, ctx, "settings-tr")
 
 	t.Log("the pause dialog opens as a modal, and refuses an empty reason")
-	must(t, chromedp.Do(ctx,
+	must(t, do(ctx,
 		chromedp.Click(chromedp.CSS(`[data-testid="pause-open"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`#pause-reason`)),
 	))
 	if !isTrue(`document.querySelector('#pause-dialog').matches(':modal') && location.search === ''`) {
 		t.Fatal("the pause dialog is not a modal on the settings page")
 	}
-	must(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`[data-testid="pause-submit"]`))))
+	must(t, do(ctx, chromedp.Click(chromedp.CSS(`[data-testid="pause-submit"]`))))
 	if !isTrue(`document.querySelector('#pause-dialog').open && document.querySelector('#pause-reason').validity.valueMissing`) {
 		t.Fatal("the dialog sent a pause without a reason")
 	}
-	must(t, chromedp.Do(ctx,
+	must(t, do(ctx,
 		chromedp.SetValue(chromedp.CSS("#pause-reason"), "Seçim sonuçları doğrulanıyor"),
 		chromedp.Click(chromedp.CSS(`#pause-dialog input[name="confirm"]`)),
 	))
 	shot(t, ctx, "settings-pause-dialog-tr-1440")
-	must(t, chromedp.Do(ctx,
+	must(t, do(ctx,
 		chromedp.Click(chromedp.CSS(`[data-testid="pause-submit"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="resume-open"]`)),
 	))
@@ -121,7 +121,7 @@ func TestKillSwitchInTheBrowser(t *testing.T) {
 	if resp.Status != 404 {
 		t.Fatalf("paused, at 09:01: status %d", resp.Status)
 	}
-	must(t, chromedp.Do(ctx,
+	must(t, do(ctx,
 		chromedp.Navigate(app.url+"/studio/schedules"),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="paused-banner"]`)),
 	))
@@ -131,7 +131,7 @@ func TestKillSwitchInTheBrowser(t *testing.T) {
 	shots(t, ctx, "schedules-paused-tr")
 
 	t.Log("in English, resume: the release is published late")
-	must(t, chromedp.Do(ctx,
+	must(t, do(ctx,
 		chromedp.Click(chromedp.CSS(`.lang button[value="en"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`html[lang="en"]`)),
 		chromedp.Click(chromedp.CSS(`[data-testid="paused-banner-settings"]`)),
@@ -140,20 +140,20 @@ func TestKillSwitchInTheBrowser(t *testing.T) {
 	wantContains(t, "English settings", text(t, ctx, "main"), "Site settings", "Schedules and automations are paused.",
 		"Paused by Halil Owner", "Kill switch", "Daily automation write cap")
 	shots(t, ctx, "settings-paused-en")
-	must(t, chromedp.Do(ctx,
+	must(t, do(ctx,
 		chromedp.Click(chromedp.CSS(`[data-testid="resume-open"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`#resume-reason`)),
 		chromedp.SetValue(chromedp.CSS("#resume-reason"), "Results verified"),
 		chromedp.Click(chromedp.CSS(`#resume-dialog input[name="confirm"]`)),
 	))
 	shot(t, ctx, "settings-resume-dialog-en-1440")
-	must(t, chromedp.Do(ctx,
+	must(t, do(ctx,
 		chromedp.Click(chromedp.CSS(`[data-testid="resume-submit"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="pause-open"]`)),
 	))
 	wantContains(t, "resumed", text(t, ctx, "main"), "Schedules and automations are running again.")
 	app.waitPublished(t)
-	must(t, chromedp.Do(ctx, chromedp.Navigate(app.url+"/studio/schedules"), chromedp.WaitVisible(chromedp.CSS(`.agenda li`))))
+	must(t, do(ctx, chromedp.Navigate(app.url+"/studio/schedules"), chromedp.WaitVisible(chromedp.CSS(`.agenda li`))))
 	main := text(t, ctx, "main")
 	wantContains(t, "agenda after resuming", main, "Election night live", "Published")
 	if strings.Contains(main, "Schedules and automations are paused") {

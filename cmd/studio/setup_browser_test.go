@@ -39,7 +39,7 @@ func TestFirstRunSetupInTheBrowser(t *testing.T) {
 	must(t, err)
 
 	t.Log("the link, in English: the browser's zone is suggested")
-	must(t, chromedp.Do(b, chromedp.Navigate(srv.URL+"/studio/setup?token="+token),
+	must(t, do(b, chromedp.Navigate(srv.URL+"/studio/setup?token="+token),
 		chromedp.WaitVisible(chromedp.CSS(`html[lang="en"] [data-testid="setup-form"]`))))
 	waitJS(t, b, `document.querySelector("#timeZone").value === "Europe/Istanbul"`)
 	shots(t, b, "setup-en")
@@ -81,11 +81,11 @@ func TestFirstRunSetupInTheBrowser(t *testing.T) {
 	shot(t, b, "setup-done-tr")
 
 	t.Log("the public site's empty home")
-	must(t, chromedp.Do(b, chromedp.Navigate(srv.URL+"/")))
+	must(t, do(b, chromedp.Navigate(srv.URL+"/")))
 	waitText(t, b, `[data-testid="nothing-published"]`, "Henüz yayımlanan bir şey yok.")
 	shot(t, b, "setup-site-tr")
 
 	t.Log("the link is spent")
-	must(t, chromedp.Do(b, chromedp.Navigate(srv.URL+"/studio/setup?token="+token)))
+	must(t, do(b, chromedp.Navigate(srv.URL+"/studio/setup?token="+token)))
 	waitText(t, b, "h1", "Sayfa bulunamadı")
 }

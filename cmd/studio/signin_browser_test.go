@@ -32,7 +32,7 @@ func TestSignInThrottleInTheBrowser(t *testing.T) {
 	// check runs on a page that is navigating away.
 	signIn := func(lang string) {
 		t.Helper()
-		must(t, chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS(`html[lang="`+lang+`"] #email`))))
+		must(t, do(ctx, chromedp.WaitVisible(chromedp.CSS(`html[lang="`+lang+`"] #email`))))
 		submitAndWait(t, ctx,
 			chromedp.SetValue(chromedp.CSS("#email"), "editor@demo.test"),
 			chromedp.SetValue(chromedp.CSS("#password"), demoPassword),
@@ -41,7 +41,7 @@ func TestSignInThrottleInTheBrowser(t *testing.T) {
 	}
 
 	t.Log("Turkish, chosen on the sign-in page")
-	must(t, chromedp.Do(ctx,
+	must(t, do(ctx,
 		chromedp.Navigate(app.url+"/studio/login"),
 		chromedp.WaitVisible(chromedp.CSS(`html[lang="en"] #email`)),
 	))
@@ -59,7 +59,7 @@ func TestSignInThrottleInTheBrowser(t *testing.T) {
 	t.Log("the wait passes: the right password signs in, in the language chosen (the account's was Turkish)")
 	app.clock.Advance(time.Minute)
 	signIn("en")
-	must(t, chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS(`html[lang="en"] #new-release`))))
+	must(t, do(ctx, chromedp.WaitVisible(chromedp.CSS(`html[lang="en"] #new-release`))))
 	u, err := app.identity.SignIn(context.Background(), identity.SignInTry{Email: "editor@demo.test", Password: demoPassword})
 	must(t, err)
 	if u.Lang != "en" {
@@ -76,11 +76,11 @@ func shotsAsIs(t *testing.T, ctx context.Context, name string) {
 			Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}}})
 		must(t, err)
 		for _, w := range []int64{1440, 390} {
-			must(t, chromedp.Do(ctx, chromedp.EmulateViewport(w, 900)))
+			must(t, do(ctx, chromedp.EmulateViewport(w, 900)))
 			shot(t, ctx, fmt.Sprintf("%s-%s-%d", name, scheme, w))
 		}
 	}
 	_, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{})
 	must(t, err)
-	must(t, chromedp.Do(ctx, chromedp.EmulateViewport(1440, 900)))
+	must(t, do(ctx, chromedp.EmulateViewport(1440, 900)))
 }

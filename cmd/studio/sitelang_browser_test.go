@@ -24,7 +24,7 @@ func TestSiteLanguageInTheBrowser(t *testing.T) {
 	}
 
 	t.Log("the owner signs in and opens Site settings")
-	must(t, chromedp.Do(ctx,
+	must(t, do(ctx,
 		chromedp.EmulateViewport(1440, 900),
 		chromedp.Navigate(app.url+"/studio/login"),
 		chromedp.SetValue(chromedp.CSS("#email"), "owner@demo.test"),
@@ -42,7 +42,7 @@ func TestSiteLanguageInTheBrowser(t *testing.T) {
 	t.Log("a tampered form asks for a language Studio does not speak")
 	_, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.querySelector('#siteLang option[value="en"]').value = "de"; true`))
 	must(t, err)
-	must(t, chromedp.Do(ctx,
+	must(t, do(ctx,
 		chromedp.SetValue(chromedp.CSS("#siteLang"), "de"),
 		chromedp.Click(chromedp.CSS(`[data-testid="site-lang-save"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="error-lang"]`)),
@@ -50,11 +50,11 @@ func TestSiteLanguageInTheBrowser(t *testing.T) {
 	wantContains(t, "the refusal", text(t, ctx, `[data-testid="error-lang"]`), "Studio bu dili henüz desteklemiyor.")
 	fieldShows("tr") // the site's, after the refusal
 	shot(t, ctx, "settings-site-lang-refused-tr-1440")
-	must(t, chromedp.Do(ctx, chromedp.Navigate(app.url+"/"), chromedp.WaitVisible(chromedp.CSS(`html[lang="tr"]`))))
+	must(t, do(ctx, chromedp.Navigate(app.url+"/"), chromedp.WaitVisible(chromedp.CSS(`html[lang="tr"]`))))
 	wantContains(t, "the public site after the refusal", text(t, ctx, "body"), "Tüm makaleler")
 
 	t.Log("English, chosen and saved")
-	must(t, chromedp.Do(ctx,
+	must(t, do(ctx,
 		chromedp.Navigate(app.url+"/studio/settings"),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="site-lang-form"]`)),
 		chromedp.SetValue(chromedp.CSS("#siteLang"), "en"),
@@ -62,12 +62,12 @@ func TestSiteLanguageInTheBrowser(t *testing.T) {
 	))
 	waitText(t, ctx, "#status", "Site dili kaydedildi.")
 	fieldShows("en")
-	must(t, chromedp.Do(ctx, chromedp.Navigate(app.url+"/"), chromedp.WaitVisible(chromedp.CSS(`html[lang="en"]`))))
+	must(t, do(ctx, chromedp.Navigate(app.url+"/"), chromedp.WaitVisible(chromedp.CSS(`html[lang="en"]`))))
 	wantContains(t, "the public site in English", text(t, ctx, "body"), "All articles", "November 2026")
 	shot(t, ctx, "site-home-en-1440")
 
 	t.Log("the settings page in English")
-	must(t, chromedp.Do(ctx, chromedp.Navigate(app.url+"/studio/settings"), chromedp.WaitVisible(chromedp.CSS(`[data-testid="site-lang-form"]`))))
+	must(t, do(ctx, chromedp.Navigate(app.url+"/studio/settings"), chromedp.WaitVisible(chromedp.CSS(`[data-testid="site-lang-form"]`))))
 	switchLanguage(t, ctx, "en")
 	wantContains(t, "the language field in English", text(t, ctx, `[data-testid="site-lang-form"]`),
 		"Language of the public site", "Pages already written keep theirs.")

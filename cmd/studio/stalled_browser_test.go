@@ -58,7 +58,7 @@ func TestStalledBannerInTheBrowser(t *testing.T) {
 	t.Cleanup(func() { srv.Close(); a.ticker.Stop() })
 
 	b := newBrowser(t)
-	must(t, chromedp.Do(b,
+	must(t, do(b,
 		chromedp.Navigate(srv.URL+"/studio/login"),
 		chromedp.SetValue(chromedp.CSS("#email"), "owner@demo.test"),
 		chromedp.SetValue(chromedp.CSS("#password"), demoPassword),
@@ -72,7 +72,7 @@ func TestStalledBannerInTheBrowser(t *testing.T) {
 	shots(t, b, "schedules-stalled-tr")
 
 	must(t, a.identity.SetLanguage(ctx, f.user("owner@demo.test"), "en"))
-	must(t, chromedp.Do(b, chromedp.Navigate(srv.URL+"/studio/schedules"), chromedp.WaitVisible(chromedp.CSS(`html[lang="en"]`)),
+	must(t, do(b, chromedp.Navigate(srv.URL+"/studio/schedules"), chromedp.WaitVisible(chromedp.CSS(`html[lang="en"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="stalled-banner"]`))))
 	wantContains(t, "banner (en)", text(t, b, `[data-testid="stalled-banner"]`), "Scheduled work is not running",
 		"Last tick: Monday 2 November 07:00 Istanbul", "not published at their times", "Scheduler status")
@@ -81,7 +81,7 @@ func TestStalledBannerInTheBrowser(t *testing.T) {
 	// A tick: the rule says running again, and the banner goes.
 	_, err = a.ticker.RunDue(ctx, "manual")
 	must(t, err)
-	must(t, chromedp.Do(b, chromedp.Navigate(srv.URL+"/studio/schedules"), chromedp.WaitVisible(chromedp.CSS("main"))))
+	must(t, do(b, chromedp.Navigate(srv.URL+"/studio/schedules"), chromedp.WaitVisible(chromedp.CSS("main"))))
 	n, err := chromedp.Run(b, chromedp.Evaluate[int](`document.querySelectorAll('[data-testid="stalled-banner"]').length`))
 	must(t, err)
 	if n != 0 {

@@ -57,7 +57,7 @@ func TestStuckReleasesInTheBrowser(t *testing.T) {
 	t.Cleanup(srv.Close)
 
 	b := newBrowser(t)
-	must(t, chromedp.Do(b,
+	must(t, do(b,
 		chromedp.Navigate(srv.URL+"/studio/login"),
 		chromedp.SetValue(chromedp.CSS("#email"), "owner@demo.test"),
 		chromedp.SetValue(chromedp.CSS("#password"), demoPassword),
@@ -69,15 +69,15 @@ func TestStuckReleasesInTheBrowser(t *testing.T) {
 	wantContains(t, "card (tr)", text(t, b, "main"), "Gecikmeli", "2 yayın paketinin zamanı geçti",
 		"Election night live", "Seçim gecesi canlı yayın", "yayım zamanı:", "takıldı:")
 	shots(t, b, "scheduler-card-stuck-tr")
-	must(t, chromedp.Do(b, chromedp.Navigate(srv.URL+"/studio/notifications"), chromedp.WaitVisible(chromedp.CSS("main"))))
+	must(t, do(b, chromedp.Navigate(srv.URL+"/studio/notifications"), chromedp.WaitVisible(chromedp.CSS("main"))))
 	wantContains(t, "notifications (tr)", text(t, b, "main"), "yayımlanırken takıldı", "için yayım zamanı geçti")
 	shots(t, b, "notifications-stuck-tr")
 
 	must(t, a.identity.SetLanguage(ctx, f.user("owner@demo.test"), "en"))
-	must(t, chromedp.Do(b, chromedp.Navigate(srv.URL+"/studio/settings"), chromedp.WaitVisible(chromedp.CSS(`html[lang="en"]`))))
+	must(t, do(b, chromedp.Navigate(srv.URL+"/studio/settings"), chromedp.WaitVisible(chromedp.CSS(`html[lang="en"]`))))
 	wantContains(t, "card (en)", text(t, b, "main"), "Late", "2 releases are past their time", "due at", "stuck since")
 	shots(t, b, "scheduler-card-stuck-en")
-	must(t, chromedp.Do(b, chromedp.Navigate(srv.URL+"/studio/notifications"), chromedp.WaitVisible(chromedp.CSS("main"))))
+	must(t, do(b, chromedp.Navigate(srv.URL+"/studio/notifications"), chromedp.WaitVisible(chromedp.CSS("main"))))
 	wantContains(t, "notifications (en)", text(t, b, "main"), "is stuck", "the scheduler has not taken it yet")
 	shots(t, b, "notifications-stuck-en")
 
@@ -86,11 +86,11 @@ func TestStuckReleasesInTheBrowser(t *testing.T) {
 	if rep, err := a.ticker.RunDue(ctx, "node"); err != nil || rep.Published != 2 {
 		t.Fatalf("the takeover tick: %+v %v", rep, err)
 	}
-	must(t, chromedp.Do(b, chromedp.Navigate(srv.URL+"/studio/releases/"+dead.ID), chromedp.WaitVisible(chromedp.CSS("main"))))
+	must(t, do(b, chromedp.Navigate(srv.URL+"/studio/releases/"+dead.ID), chromedp.WaitVisible(chromedp.CSS("main"))))
 	wantContains(t, "release (en)", text(t, b, "main"), "1 min 10 s late", "Scheduler published it")
 	shots(t, b, "release-late-en")
 	must(t, a.identity.SetLanguage(ctx, f.user("owner@demo.test"), "tr"))
-	must(t, chromedp.Do(b, chromedp.Navigate(srv.URL+"/studio/releases/"+dead.ID), chromedp.WaitVisible(chromedp.CSS(`html[lang="tr"]`))))
+	must(t, do(b, chromedp.Navigate(srv.URL+"/studio/releases/"+dead.ID), chromedp.WaitVisible(chromedp.CSS(`html[lang="tr"]`))))
 	wantContains(t, "release (tr)", text(t, b, "main"), "1 dk 10 sn gecikmeyle", "Zamanlayıcı yayımladı")
 	shots(t, b, "release-late-tr")
 }
