@@ -10,6 +10,7 @@ import (
 	"studio/engine/content"
 	"studio/engine/model/release"
 	"studio/engine/policy"
+	"studio/handlers/internal/apptest"
 )
 
 // TestOwnLevelOverHTTP: through the real router, a Contributor cannot
@@ -18,47 +19,47 @@ import (
 // the caller's abilities and nodes their author, and the content list and
 // the editor name the author (§10.1–10.2, issue 11).
 func TestOwnLevelOverHTTP(t *testing.T) {
-	a := newApp(t)
+	a := apptest.New(t)
 	ctx := context.Background()
-	theirs, err := a.nodes.CreateNode(ctx, a.editor, a.site.ID, release.KindContentEntry,
+	theirs, err := a.Nodes.CreateNode(ctx, a.Editor, a.Site.ID, release.KindContentEntry,
 		content.Body{Title: "Editor's piece", Slug: "editors-piece", Status: content.StatusDraft})
 	if err != nil {
 		t.Fatal(err)
 	}
-	contributorToken := a.tokenFor(t, a.contributor)
-	before := a.releaseCount(t)
-	status, out := apiCall(t, a, "POST", "/api/sites/"+a.site.ID+"/releases", contributorToken,
+	contributorToken := a.TokenFor(t, a.Contributor)
+	before := a.ReleaseCount(t)
+	status, out := apptest.APICall(t, a, "POST", "/api/sites/"+a.Site.ID+"/releases", contributorToken,
 		`{"nodeIds":["`+theirs.ID+`"]}`)
-	wantError(t, "API draft of another's node", status, out, http.StatusForbidden, "forbidden", "")
-	c := a.signedIn(t, a.contributor)
+	apptest.WantError(t, "API draft of another's node", status, out, http.StatusForbidden, "forbidden", "")
+	c := a.SignedIn(t, a.Contributor)
 	u := "/studio/content/" + theirs.ID + "/schedule"
-	c.check(t, scenario{Name: "Studio schedule of another's node", Method: "POST", URL: u,
-		Form:           url.Values{"csrf_token": {c.token()}, "rev": {"1"}, "date": {"2026-11-02"}, "time": {"09:00"}},
+	c.Check(t, apptest.Scenario{Name: "Studio schedule of another's node", Method: "POST", URL: u,
+		Form:           url.Values{"csrf_token": {c.Token()}, "rev": {"1"}, "date": {"2026-11-02"}, "time": {"09:00"}},
 		ExpectedStatus: http.StatusForbidden})
-	if n := a.releaseCount(t); n != before {
+	if n := a.ReleaseCount(t); n != before {
 		t.Fatalf("%d releases after refusals, want %d", n, before)
 	}
 	// Their own draft (the test app's nodes are the contributor's) is fine.
-	c.check(t, scenario{Name: "Own node", Method: "POST", URL: "/studio/content/" + a.draft.ID + "/schedule",
-		Form:           url.Values{"csrf_token": {c.token()}, "rev": {"1"}, "date": {"2026-11-02"}, "time": {"09:00"}},
+	c.Check(t, apptest.Scenario{Name: "Own node", Method: "POST", URL: "/studio/content/" + a.Draft.ID + "/schedule",
+		Form:           url.Values{"csrf_token": {c.Token()}, "rev": {"1"}, "date": {"2026-11-02"}, "time": {"09:00"}},
 		ExpectedStatus: http.StatusSeeOther})
 
 	// An Author's own article is scheduled with their own approval.
-	author := a.addUser(t, "author@example.com", "Ayla Author", policy.Author, "en")
-	mine, err := a.nodes.CreateNode(ctx, author, a.site.ID, release.KindContentEntry,
+	author := a.AddUser(t, "author@example.com", "Ayla Author", policy.Author, "en")
+	mine, err := a.Nodes.CreateNode(ctx, author, a.Site.ID, release.KindContentEntry,
 		content.Body{Title: "Author's piece", Slug: "authors-piece", Status: content.StatusDraft})
 	if err != nil {
 		t.Fatal(err)
 	}
-	ac := a.signedIn(t, author)
-	ac.check(t, scenario{Name: "Author's own", Method: "POST", URL: "/studio/content/" + mine.ID + "/schedule",
-		Form:           url.Values{"csrf_token": {ac.token()}, "rev": {"1"}, "date": {"2026-11-03"}, "time": {"09:00"}},
+	ac := a.SignedIn(t, author)
+	ac.Check(t, apptest.Scenario{Name: "Author's own", Method: "POST", URL: "/studio/content/" + mine.ID + "/schedule",
+		Form:           url.Values{"csrf_token": {ac.Token()}, "rev": {"1"}, "date": {"2026-11-03"}, "time": {"09:00"}},
 		ExpectedStatus: http.StatusSeeOther})
-	d, err := a.nodes.Node(ctx, a.editor, a.site.ID, mine.ID)
+	d, err := a.Nodes.Node(ctx, a.Editor, a.Site.ID, mine.ID)
 	if err != nil || d.Held == nil || d.Held.State != release.StateScheduled {
 		t.Fatalf("the author's own article: held %+v (%v), want scheduled with their approval", d.Held, err)
 	}
-	if r := a.release(t, d.Held.ReleaseID); r.Approval == nil || r.Approval.By.ID != author.ID {
+	if r := a.Release(t, d.Held.ReleaseID); r.Approval == nil || r.Approval.By.ID != author.ID {
 		t.Fatalf("approval %+v, want the author's", r.Approval)
 	}
 
@@ -67,8 +68,8 @@ func TestOwnLevelOverHTTP(t *testing.T) {
 	for _, tc := range []struct {
 		token string
 		move  bool
-	}{{a.tokenFor(t, a.editor), true}, {contributorToken, false}} {
-		status, out := apiCall(t, a, "GET", "/api/sites/"+a.site.ID+"/releases", tc.token, "")
+	}{{a.TokenFor(t, a.Editor), true}, {contributorToken, false}} {
+		status, out := apptest.APICall(t, a, "GET", "/api/sites/"+a.Site.ID+"/releases", tc.token, "")
 		if status != http.StatusOK {
 			t.Fatalf("releases: %d %v", status, out)
 		}
@@ -96,7 +97,7 @@ func TestOwnLevelOverHTTP(t *testing.T) {
 			t.Errorf("the author's release is not listed")
 		}
 	}
-	status, out = apiCall(t, a, "GET", "/api/sites/"+a.site.ID+"/entries", contributorToken, "")
+	status, out = apptest.APICall(t, a, "GET", "/api/sites/"+a.Site.ID+"/entries", contributorToken, "")
 	if status != http.StatusOK {
 		t.Fatalf("entries: %d %v", status, out)
 	}
@@ -114,11 +115,11 @@ func TestOwnLevelOverHTTP(t *testing.T) {
 	}
 
 	// The content list and the editor name the author.
-	e := a.signedIn(t, a.editor)
-	e.check(t, scenario{Name: "Content list", URL: "/studio/content", ExpectedStatus: http.StatusOK,
+	e := a.SignedIn(t, a.Editor)
+	e.Check(t, apptest.Scenario{Name: "Content list", URL: "/studio/content", ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{`data-testid="author-` + theirs.ID + `">Elif Editor</td>`,
-			`data-testid="author-` + a.draft.ID + `">Chris Contributor</td>`}})
-	e.check(t, scenario{Name: "Editor", URL: "/studio/content/" + theirs.ID, ExpectedStatus: http.StatusOK,
+			`data-testid="author-` + a.Draft.ID + `">Chris Contributor</td>`}})
+	e.Check(t, apptest.Scenario{Name: "Editor", URL: "/studio/content/" + theirs.ID, ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{`data-testid="node-author">Created by Elif Editor</p>`}})
 }
 
@@ -126,18 +127,18 @@ func TestOwnLevelOverHTTP(t *testing.T) {
 // person's role allows, at its level; a token made with some scopes acts
 // with those only; a scope above the role is refused and nothing is made.
 func TestTokenScopesForm(t *testing.T) {
-	a := newApp(t)
-	c := a.signedIn(t, a.contributor)
-	c.check(t, scenario{Name: "Form", URL: "/studio/tokens", ExpectedStatus: http.StatusOK,
+	a := apptest.New(t)
+	c := a.SignedIn(t, a.Contributor)
+	c.Check(t, apptest.Scenario{Name: "Form", URL: "/studio/tokens", ExpectedStatus: http.StatusOK,
 		ExpectedContent:    []string{`data-testid="scope-schedules:write:own"`, `data-testid="scope-schedules:read"`},
 		NotExpectedContent: []string{`data-testid="scope-schedules:write"`, `data-testid="scope-automations:manage"`}})
-	c.check(t, scenario{Name: "AboveTheRole", Method: "POST", URL: "/studio/tokens",
-		Form: url.Values{"csrf_token": {c.token()}, "name": {"too much"}, "scopes_chosen": {"1"},
+	c.Check(t, apptest.Scenario{Name: "AboveTheRole", Method: "POST", URL: "/studio/tokens",
+		Form: url.Values{"csrf_token": {c.Token()}, "name": {"too much"}, "scopes_chosen": {"1"},
 			"scope": {"schedules:read", "schedules:write"}},
 		ExpectedStatus:     http.StatusUnprocessableEntity,
 		NotExpectedContent: []string{`data-testid="new-secret"`}})
-	res := c.check(t, scenario{Name: "ReadOnly", Method: "POST", URL: "/studio/tokens",
-		Form: url.Values{"csrf_token": {c.token()}, "name": {"reader"}, "scopes_chosen": {"1"},
+	res := c.Check(t, apptest.Scenario{Name: "ReadOnly", Method: "POST", URL: "/studio/tokens",
+		Form: url.Values{"csrf_token": {c.Token()}, "name": {"reader"}, "scopes_chosen": {"1"},
 			"scope": {"schedules:read", "content:read"}},
 		ExpectedStatus:  http.StatusOK,
 		ExpectedContent: []string{`data-testid="new-secret"`, "See the calendar and releases"}})
@@ -146,10 +147,10 @@ func TestTokenScopesForm(t *testing.T) {
 		t.Fatal("no secret on the page")
 	}
 	secret := res.Body[i : i+len("studio_pat_")+32]
-	status, out := apiCall(t, a, "GET", "/api/sites/"+a.site.ID+"/releases", secret, "")
+	status, out := apptest.APICall(t, a, "GET", "/api/sites/"+a.Site.ID+"/releases", secret, "")
 	if status != http.StatusOK {
 		t.Fatalf("a read with the reader token: %d %v", status, out)
 	}
-	status, out = apiCall(t, a, "POST", "/api/sites/"+a.site.ID+"/releases", secret, `{"nodeIds":["`+a.draft.ID+`"]}`)
-	wantError(t, "write with a read-only token", status, out, http.StatusForbidden, "forbidden", "")
+	status, out = apptest.APICall(t, a, "POST", "/api/sites/"+a.Site.ID+"/releases", secret, `{"nodeIds":["`+a.Draft.ID+`"]}`)
+	apptest.WantError(t, "write with a read-only token", status, out, http.StatusForbidden, "forbidden", "")
 }

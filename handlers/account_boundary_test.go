@@ -14,17 +14,27 @@ import (
 	"studio/engine/agents"
 	"studio/engine/people"
 	"studio/engine/policy"
+	"studio/engine/services"
+	"studio/handlers"
+	"studio/handlers/internal/apptest"
+	"studio/handlers/studio"
 	"studio/web/templates"
 )
+
+// routeTable is the Studio route table, for its methods, patterns and
+// scopes only.
+func routeTable() []handlers.Route {
+	return handlers.StudioRoutes(studio.New(&services.Services{}, nil, nil))
+}
 
 // accounts is everything of every account the database holds that an act
 // on an account could change: who they are, their password hash and
 // session epoch, their memberships, sessions, access tokens, agent keys
 // and reset links.
-func (a *testApp) accounts(t *testing.T) string {
+func accounts(a *apptest.App, t *testing.T) string {
 	t.Helper()
 	var fp string
-	err := a.store.DB().QueryRow(`SELECT
+	err := a.Store.DB().QueryRow(`SELECT
 		(SELECT coalesce(group_concat(x, ' '), '') FROM (SELECT id || ':' || email || ':' || name || ':' || lang || ':' ||
 			password_hash || ':' || session_epoch AS x FROM users ORDER BY id)) || ' | ' ||
 		(SELECT coalesce(group_concat(x, ' '), '') FROM (SELECT site_id || ':' || user_id || ':' || role AS x FROM memberships
@@ -41,10 +51,10 @@ func (a *testApp) accounts(t *testing.T) string {
 }
 
 // count is a count(*) query's answer.
-func (a *testApp) count(t *testing.T, query string, args ...any) int {
+func count(a *apptest.App, t *testing.T, query string, args ...any) int {
 	t.Helper()
 	var n int
-	if err := a.store.DB().QueryRow(query, args...).Scan(&n); err != nil {
+	if err := a.Store.DB().QueryRow(query, args...).Scan(&n); err != nil {
 		t.Fatal(err)
 	}
 	return n
@@ -59,65 +69,65 @@ func (a *testApp) count(t *testing.T, query string, args ...any) int {
 // person on both sites makes the link.
 func TestPasswordResetOfSomeoneOnAnotherSite(t *testing.T) {
 	t.Parallel()
-	a := newApp(t)
-	z := newZeta(t, a)
+	a := apptest.New(t)
+	z := apptest.NewZeta(t, a)
 	ctx := context.Background()
-	if err := a.store.AddMember(ctx, a.site.ID, z.owner.ID, policy.Editor, start); err != nil {
+	if err := a.Store.AddMember(ctx, a.Site.ID, z.Owner.ID, policy.Editor, apptest.Start); err != nil {
 		t.Fatal(err)
 	}
-	admin := a.addUser(t, "admin@example.com", "Ali Admin", policy.Admin, "en")
-	owner := a.addUser(t, "owner@example.com", "Oya Owner", policy.Owner, "tr")
+	admin := a.AddUser(t, "admin@example.com", "Ali Admin", policy.Admin, "en")
+	owner := a.AddUser(t, "owner@example.com", "Oya Owner", policy.Owner, "tr")
 	// The Gazette's People by name: Oya joins Zeta Times too.
-	people := templates.SitePrefix + a.site.ID + "/people"
+	people := templates.SitePrefix + a.Site.ID + "/people"
 	reset := func(id string) string { return people + "/" + id + "/reset-password" }
 
-	ali := a.signedIn(t, admin)
-	ali.check(t, scenario{Name: "Page", URL: people, ExpectedStatus: http.StatusOK,
-		ExpectedContent: []string{`action="` + reset(a.editor.ID) + `"`, `data-testid="reset-elsewhere"`, "Also works on other sites",
-			`action="` + people + "/" + z.owner.ID + `/role"`},
-		NotExpectedContent: []string{`action="` + reset(z.owner.ID) + `"`}})
+	ali := a.SignedIn(t, admin)
+	ali.Check(t, apptest.Scenario{Name: "Page", URL: people, ExpectedStatus: http.StatusOK,
+		ExpectedContent: []string{`action="` + reset(a.Editor.ID) + `"`, `data-testid="reset-elsewhere"`, "Also works on other sites",
+			`action="` + people + "/" + z.Owner.ID + `/role"`},
+		NotExpectedContent: []string{`action="` + reset(z.Owner.ID) + `"`}})
 
-	oya := a.signedIn(t, owner)
-	before, zeta := a.accounts(t), z.fingerprint(t, a)
-	ali.check(t, scenario{Name: "Administrator", Method: "POST", URL: reset(z.owner.ID), Form: url.Values{"csrf_token": {ali.token()}},
+	oya := a.SignedIn(t, owner)
+	before, zeta := accounts(a, t), z.Fingerprint(t, a)
+	ali.Check(t, apptest.Scenario{Name: "Administrator", Method: "POST", URL: reset(z.Owner.ID), Form: url.Values{"csrf_token": {ali.Token()}},
 		ExpectedStatus: http.StatusUnprocessableEntity, ExpectedContent: []string{"they also work on a site where you do not manage them",
 			"under Your account"}, NotExpectedContent: []string{"/studio/reset?token="}})
-	oya.check(t, scenario{Name: "OwnerInTurkish", Method: "POST", URL: reset(z.owner.ID), Form: url.Values{"csrf_token": {oya.token()}},
+	oya.Check(t, apptest.Scenario{Name: "OwnerInTurkish", Method: "POST", URL: reset(z.Owner.ID), Form: url.Values{"csrf_token": {oya.Token()}},
 		ExpectedStatus: http.StatusUnprocessableEntity, ExpectedContent: []string{"onu yönetmediğiniz başka bir sitede de çalışıyor",
 			"Hesabınız sayfasından"}})
-	if after := a.accounts(t); after != before {
+	if after := accounts(a, t); after != before {
 		t.Fatalf("a refused reset link changed an account:\n%s\n%s", before, after)
 	}
-	if z.fingerprint(t, a) != zeta {
+	if z.Fingerprint(t, a) != zeta {
 		t.Fatal("a refused reset link changed Zeta Times")
 	}
-	if n := a.count(t, `SELECT count(*) FROM audit WHERE action = 'member.password_reset_refused' AND site_id = ?
-		AND json_extract(details, '$.userId') = ? AND json_extract(details, '$.refusal') = 'member_elsewhere'`, a.site.ID, z.owner.ID); n != 2 {
+	if n := count(a, t, `SELECT count(*) FROM audit WHERE action = 'member.password_reset_refused' AND site_id = ?
+		AND json_extract(details, '$.userId') = ? AND json_extract(details, '$.refusal') = 'member_elsewhere'`, a.Site.ID, z.Owner.ID); n != 2 {
 		t.Errorf("%d refusals audited on the Gazette, want 2", n)
 	}
-	oya.check(t, scenario{Name: "History", URL: templates.SitePrefix + a.site.ID + "/history?kind=people", ExpectedStatus: http.StatusOK,
+	oya.Check(t, apptest.Scenario{Name: "History", URL: templates.SitePrefix + a.Site.ID + "/history?kind=people", ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{"Parola sıfırlama bağlantısı isteği reddedildi", "Ali Admin"}})
 
 	// A role change is the Gazette's own: it works.
-	ali.check(t, scenario{Name: "RoleChange", Method: "POST", URL: people + "/" + z.owner.ID + "/role",
-		Form: url.Values{"csrf_token": {ali.token()}, "role": {"author"}}, ExpectedStatus: http.StatusSeeOther})
+	ali.Check(t, apptest.Scenario{Name: "RoleChange", Method: "POST", URL: people + "/" + z.Owner.ID + "/role",
+		Form: url.Values{"csrf_token": {ali.Token()}, "role": {"author"}}, ExpectedStatus: http.StatusSeeOther})
 
 	// Oya, an Owner of Zeta Times too, manages Zed everywhere.
-	if err := a.store.AddMember(ctx, z.site.ID, owner.ID, policy.Owner, start); err != nil {
+	if err := a.Store.AddMember(ctx, z.Site.ID, owner.ID, policy.Owner, apptest.Start); err != nil {
 		t.Fatal(err)
 	}
-	oya.check(t, scenario{Name: "PageEverywhere", URL: people, ExpectedStatus: http.StatusOK,
-		ExpectedContent: []string{`action="` + reset(z.owner.ID) + `"`}, NotExpectedContent: []string{`data-testid="reset-elsewhere"`}})
-	res := oya.check(t, scenario{Name: "ManagedEverywhere", Method: "POST", URL: reset(z.owner.ID), Form: url.Values{"csrf_token": {oya.token()}},
+	oya.Check(t, apptest.Scenario{Name: "PageEverywhere", URL: people, ExpectedStatus: http.StatusOK,
+		ExpectedContent: []string{`action="` + reset(z.Owner.ID) + `"`}, NotExpectedContent: []string{`data-testid="reset-elsewhere"`}})
+	res := oya.Check(t, apptest.Scenario{Name: "ManagedEverywhere", Method: "POST", URL: reset(z.Owner.ID), Form: url.Values{"csrf_token": {oya.Token()}},
 		ExpectedStatus: http.StatusOK, ExpectedContent: []string{"Zed Zetaowner için parola sıfırlama bağlantısı"}})
-	resetLink(t, res.Body)
-	if n := a.count(t, `SELECT count(*) FROM password_resets WHERE user_id = ?`, z.owner.ID); n != 1 {
+	apptest.ResetLink(t, res.Body)
+	if n := count(a, t, `SELECT count(*) FROM password_resets WHERE user_id = ?`, z.Owner.ID); n != 1 {
 		t.Errorf("%d reset links of Zed, want 1", n)
 	}
 }
 
 // mcpStatus is the HTTP status /mcp answers a tools/list with secret.
-func (a *testApp) mcpStatus(t *testing.T, secret string) int {
+func mcpStatus(a *apptest.App, t *testing.T, secret string) int {
 	t.Helper()
 	req, _ := http.NewRequest("POST", a.URL+"/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
 	req.Header.Set("Authorization", "Bearer "+secret)
@@ -132,7 +142,7 @@ func (a *testApp) mcpStatus(t *testing.T, secret string) int {
 }
 
 // apiStatus is the HTTP status /api/sites answers a bearer token.
-func (a *testApp) apiStatus(t *testing.T, secret string) int {
+func apiStatus(a *apptest.App, t *testing.T, secret string) int {
 	t.Helper()
 	req, _ := http.NewRequest("GET", a.URL+"/api/sites", nil)
 	req.Header.Set("Authorization", "Bearer "+secret)
@@ -146,14 +156,14 @@ func (a *testApp) apiStatus(t *testing.T, secret string) int {
 
 // credentials gives u an access token and a person's agent key on the
 // site, and returns their secrets.
-func (a *testApp) credentials(t *testing.T, u engine.User, siteID string) (token, key string) {
+func credentials(a *apptest.App, t *testing.T, u engine.User, siteID string) (token, key string) {
 	t.Helper()
 	ctx := context.Background()
-	token, _, err := a.identity.CreateToken(ctx, u, "Nightly script", nil)
+	token, _, err := a.Identity.CreateToken(ctx, u, "Nightly script", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, key, err = a.agents.Mint(ctx, u, siteID, agents.KeyInput{Name: "Desk", Mode: policy.ModePlan}); err != nil {
+	if _, key, err = a.Agents.Mint(ctx, u, siteID, agents.KeyInput{Name: "Desk", Mode: policy.ModePlan}); err != nil {
 		t.Fatal(err)
 	}
 	return token, key
@@ -165,8 +175,8 @@ func (a *testApp) credentials(t *testing.T, u engine.User, siteID string) (token
 // person's language.
 func TestResetEndsEveryCredential(t *testing.T) {
 	t.Parallel()
-	a := newApp(t)
-	admin := a.addUser(t, "admin@example.com", "Ali Admin", policy.Admin, "en")
+	a := apptest.New(t)
+	admin := a.AddUser(t, "admin@example.com", "Ali Admin", policy.Admin, "en")
 	for _, c := range []struct {
 		name     string
 		u        engine.User
@@ -174,47 +184,47 @@ func TestResetEndsEveryCredential(t *testing.T) {
 		sessions int
 		want     []string
 	}{
-		{"English", a.editor, "en", 1, []string{"Your new password is set.", "1 session was signed out.", "1 access token was revoked.",
+		{"English", a.Editor, "en", 1, []string{"Your new password is set.", "1 session was signed out.", "1 access token was revoked.",
 			"1 agent key was revoked."}},
-		{"Turkish", a.contributor, "tr", 2, []string{"Yeni parolanız belirlendi.", "2 oturum kapatıldı.", "1 erişim anahtarı geçersiz kılındı.",
+		{"Turkish", a.Contributor, "tr", 2, []string{"Yeni parolanız belirlendi.", "2 oturum kapatıldı.", "1 erişim anahtarı geçersiz kılındı.",
 			"1 yapay zekâ ajanı anahtarı geçersiz kılındı."}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			a.setLang(t, c.u, c.lang)
-			var elsewhere []*client
+			a.SetLang(t, c.u, c.lang)
+			var elsewhere []*apptest.Client
 			for range c.sessions {
-				elsewhere = append(elsewhere, a.signedIn(t, c.u))
+				elsewhere = append(elsewhere, a.SignedIn(t, c.u))
 			}
-			token, key := a.credentials(t, c.u, a.site.ID)
-			if s := a.apiStatus(t, token); s != http.StatusOK {
+			token, key := credentials(a, t, c.u, a.Site.ID)
+			if s := apiStatus(a, t, token); s != http.StatusOK {
 				t.Fatalf("the token before the reset: %d", s)
 			}
-			if s := a.mcpStatus(t, key); s == http.StatusUnauthorized {
+			if s := mcpStatus(a, t, key); s == http.StatusUnauthorized {
 				t.Fatalf("the agent key before the reset: %d", s)
 			}
-			ali := a.signedIn(t, admin)
-			res := ali.check(t, scenario{Name: "Link", Method: "POST", URL: "/studio/people/" + c.u.ID + "/reset-password",
-				Form: url.Values{"csrf_token": {ali.token()}}, ExpectedStatus: http.StatusOK})
-			link := resetLink(t, res.Body)
-			resets := a.count(t, `SELECT count(*) FROM audit WHERE action = 'account.password_reset'`)
+			ali := a.SignedIn(t, admin)
+			res := ali.Check(t, apptest.Scenario{Name: "Link", Method: "POST", URL: "/studio/people/" + c.u.ID + "/reset-password",
+				Form: url.Values{"csrf_token": {ali.Token()}}, ExpectedStatus: http.StatusOK})
+			link := apptest.ResetLink(t, res.Body)
+			resets := count(a, t, `SELECT count(*) FROM audit WHERE action = 'account.password_reset'`)
 
-			guest := a.client(t, "")
-			csrf := guest.csrf(link)
-			guest.check(t, scenario{Name: "Set", Method: "POST", URL: "/studio/reset", ExpectedStatus: http.StatusSeeOther,
+			guest := a.Client(t, "")
+			csrf := guest.CSRF(link)
+			guest.Check(t, apptest.Scenario{Name: "Set", Method: "POST", URL: "/studio/reset", ExpectedStatus: http.StatusSeeOther,
 				Form:            url.Values{"csrf_token": {csrf}, "token": {strings.TrimPrefix(link, "/studio/reset?token=")}, "password": {"a freshly chosen secret"}},
 				ExpectedHeaders: map[string]string{"Location": "/studio/account"}})
-			guest.check(t, scenario{Name: "Account", URL: "/studio/account", ExpectedStatus: http.StatusOK, ExpectedContent: c.want})
-			guest.check(t, scenario{Name: "Once", URL: "/studio/account", ExpectedStatus: http.StatusOK, NotExpectedContent: c.want[1:]})
-			if s := a.apiStatus(t, token); s != http.StatusUnauthorized {
+			guest.Check(t, apptest.Scenario{Name: "Account", URL: "/studio/account", ExpectedStatus: http.StatusOK, ExpectedContent: c.want})
+			guest.Check(t, apptest.Scenario{Name: "Once", URL: "/studio/account", ExpectedStatus: http.StatusOK, NotExpectedContent: c.want[1:]})
+			if s := apiStatus(a, t, token); s != http.StatusUnauthorized {
 				t.Errorf("the token after the reset: %d, want 401", s)
 			}
-			if s := a.mcpStatus(t, key); s != http.StatusUnauthorized {
+			if s := mcpStatus(a, t, key); s != http.StatusUnauthorized {
 				t.Errorf("the agent key after the reset: %d, want 401", s)
 			}
 			for _, e := range elsewhere {
-				e.check(t, scenario{Name: "SignedOut", URL: "/studio/schedules", ExpectedStatus: http.StatusSeeOther})
+				e.Check(t, apptest.Scenario{Name: "SignedOut", URL: "/studio/schedules", ExpectedStatus: http.StatusSeeOther})
 			}
-			if n := a.count(t, `SELECT count(*) FROM audit WHERE action = 'account.password_reset'`); n != resets+1 {
+			if n := count(a, t, `SELECT count(*) FROM audit WHERE action = 'account.password_reset'`); n != resets+1 {
 				t.Errorf("%d audit rows of resets, want %d", n, resets+1)
 			}
 		})
@@ -227,46 +237,46 @@ func TestResetEndsEveryCredential(t *testing.T) {
 // Turkish, with one audit row each.
 func TestPasswordChangeEndsOtherSessionsOnly(t *testing.T) {
 	t.Parallel()
-	a := newApp(t)
-	here := a.signedIn(t, a.editor)
-	there, phone := a.signedIn(t, a.editor), a.signedIn(t, a.editor)
-	token, key := a.credentials(t, a.editor, a.site.ID)
-	here.check(t, scenario{Name: "Password", Method: "POST", URL: "/studio/account/password", ExpectedStatus: http.StatusSeeOther,
-		Form: url.Values{"csrf_token": {here.token()}, "current": {password}, "password": {"a brand new secret"}}})
-	here.check(t, scenario{Name: "Said", URL: "/studio/account", ExpectedStatus: http.StatusOK,
+	a := apptest.New(t)
+	here := a.SignedIn(t, a.Editor)
+	there, phone := a.SignedIn(t, a.Editor), a.SignedIn(t, a.Editor)
+	token, key := credentials(a, t, a.Editor, a.Site.ID)
+	here.Check(t, apptest.Scenario{Name: "Password", Method: "POST", URL: "/studio/account/password", ExpectedStatus: http.StatusSeeOther,
+		Form: url.Values{"csrf_token": {here.Token()}, "current": {apptest.Password}, "password": {"a brand new secret"}}})
+	here.Check(t, apptest.Scenario{Name: "Said", URL: "/studio/account", ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{"Password changed.", "2 other sessions were signed out."}})
-	for _, c := range []*client{there, phone} {
-		c.check(t, scenario{Name: "SignedOut", URL: "/studio/schedules", ExpectedStatus: http.StatusSeeOther})
+	for _, c := range []*apptest.Client{there, phone} {
+		c.Check(t, apptest.Scenario{Name: "SignedOut", URL: "/studio/schedules", ExpectedStatus: http.StatusSeeOther})
 	}
-	if s := a.apiStatus(t, token); s != http.StatusOK {
+	if s := apiStatus(a, t, token); s != http.StatusOK {
 		t.Errorf("the token after a password change: %d, want 200", s)
 	}
-	if s := a.mcpStatus(t, key); s == http.StatusUnauthorized {
+	if s := mcpStatus(a, t, key); s == http.StatusUnauthorized {
 		t.Errorf("the agent key after a password change: %d", s)
 	}
-	if n := a.count(t, `SELECT count(*) FROM audit WHERE action = 'account.password_changed' AND details = '{"sessions":2}'`); n != 1 {
+	if n := count(a, t, `SELECT count(*) FROM audit WHERE action = 'account.password_changed' AND details = '{"sessions":2}'`); n != 1 {
 		t.Errorf("%d audit rows of the change with its count, want 1", n)
 	}
 
-	here.check(t, scenario{Name: "Alone", Method: "POST", URL: "/studio/account/sessions/end-others",
-		Form: url.Values{"csrf_token": {here.token()}}, ExpectedStatus: http.StatusSeeOther})
-	here.check(t, scenario{Name: "NoneOpen", URL: "/studio/account", ExpectedStatus: http.StatusOK,
+	here.Check(t, apptest.Scenario{Name: "Alone", Method: "POST", URL: "/studio/account/sessions/end-others",
+		Form: url.Values{"csrf_token": {here.Token()}}, ExpectedStatus: http.StatusSeeOther})
+	here.Check(t, apptest.Scenario{Name: "NoneOpen", URL: "/studio/account", ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{"No other session of yours was open."}})
 
-	a.setLang(t, a.editor, "tr")
-	tablet := a.client(t, "")
-	token2 := tablet.csrf("/studio/login")
-	tablet.check(t, scenario{Name: "SignIn", Method: "POST", URL: "/studio/login", ExpectedStatus: http.StatusSeeOther,
-		Form: url.Values{"csrf_token": {token2}, "email": {a.editor.Email}, "password": {"a brand new secret"}}})
-	here.check(t, scenario{Name: "EndOthers", Method: "POST", URL: "/studio/account/sessions/end-others",
-		Form: url.Values{"csrf_token": {here.token()}}, ExpectedStatus: http.StatusSeeOther})
-	here.check(t, scenario{Name: "InTurkish", URL: "/studio/account", ExpectedStatus: http.StatusOK,
+	a.SetLang(t, a.Editor, "tr")
+	tablet := a.Client(t, "")
+	token2 := tablet.CSRF("/studio/login")
+	tablet.Check(t, apptest.Scenario{Name: "SignIn", Method: "POST", URL: "/studio/login", ExpectedStatus: http.StatusSeeOther,
+		Form: url.Values{"csrf_token": {token2}, "email": {a.Editor.Email}, "password": {"a brand new secret"}}})
+	here.Check(t, apptest.Scenario{Name: "EndOthers", Method: "POST", URL: "/studio/account/sessions/end-others",
+		Form: url.Values{"csrf_token": {here.Token()}}, ExpectedStatus: http.StatusSeeOther})
+	here.Check(t, apptest.Scenario{Name: "InTurkish", URL: "/studio/account", ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{"Başka her yerdeki oturumlarınız kapatıldı.", "Başka 1 oturum kapatıldı."}})
-	tablet.check(t, scenario{Name: "TabletOut", URL: "/studio/schedules", ExpectedStatus: http.StatusSeeOther})
-	if s := a.apiStatus(t, token); s != http.StatusOK {
+	tablet.Check(t, apptest.Scenario{Name: "TabletOut", URL: "/studio/schedules", ExpectedStatus: http.StatusSeeOther})
+	if s := apiStatus(a, t, token); s != http.StatusOK {
 		t.Errorf("the token after signing out everywhere else: %d, want 200", s)
 	}
-	if n := a.count(t, `SELECT count(*) FROM audit WHERE action = 'account.sessions_ended'`); n != 2 {
+	if n := count(a, t, `SELECT count(*) FROM audit WHERE action = 'account.sessions_ended'`); n != 2 {
 		t.Errorf("%d audit rows of signing out everywhere else, want 2", n)
 	}
 }
@@ -316,10 +326,10 @@ var accountRoutes = map[string]string{
 // one fails here until someone says whom it acts on.
 func TestAccountWideActs(t *testing.T) {
 	t.Parallel()
-	a := newApp(t)
-	z := newZeta(t, a)
+	a := apptest.New(t)
+	z := apptest.NewZeta(t, a)
 	ctx := context.Background()
-	for name, v := range map[string]any{"people": a.people, "identity": a.identity, "agents": a.agents} {
+	for name, v := range map[string]any{"people": a.People, "identity": a.Identity, "agents": a.Agents} {
 		typ := reflect.TypeOf(v)
 		for i := range typ.NumMethod() {
 			m := name + "." + typ.Method(i).Name
@@ -339,7 +349,7 @@ func TestAccountWideActs(t *testing.T) {
 			wideRoutes = append(wideRoutes, key)
 		}
 	}
-	for _, rt := range apiRouteTable() {
+	for _, rt := range apptest.APIRouteTable() {
 		rt := rt.Method + " " + rt.Pattern
 		if strings.Contains(rt, "/people") || strings.Contains(rt, "/users") || strings.Contains(rt, "/account") || strings.Contains(rt, "/tokens") {
 			t.Errorf("%s acts on people or accounts but is not classified", rt)
@@ -349,15 +359,15 @@ func TestAccountWideActs(t *testing.T) {
 		t.Fatal("no account-wide route: is the table read?")
 	}
 
-	gazette := a.site.ID
-	oya := a.addUser(t, "owner@example.com", "Oya Owner", policy.Owner, "en")
-	ali := a.addUser(t, "admin@example.com", "Ali Admin", policy.Admin, "en")
-	third, err := a.setup.AddSite(ctx, "Kappa Weekly", "https://kappa.example", "Europe/Istanbul", "en")
+	gazette := a.Site.ID
+	oya := a.AddUser(t, "owner@example.com", "Oya Owner", policy.Owner, "en")
+	ali := a.AddUser(t, "admin@example.com", "Ali Admin", policy.Admin, "en")
+	third, err := a.Setup.AddSite(ctx, "Kappa Weekly", "https://kappa.example", "Europe/Istanbul", "en")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, u := range []engine.User{oya, ali} {
-		if err := a.store.AddMember(ctx, third.ID, u.ID, policy.Editor, start); err != nil {
+		if err := a.Store.AddMember(ctx, third.ID, u.ID, policy.Editor, apptest.Start); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -365,30 +375,30 @@ func TestAccountWideActs(t *testing.T) {
 	// agent key.
 	var targets []engine.User
 	add := func(siteID, email, name string, role policy.Role) engine.User {
-		u := a.addUserOn(t, siteID, email, name, role)
-		if err := a.store.AddMember(ctx, gazette, u.ID, policy.Contributor, start); err != nil {
+		u := a.AddUserOn(t, siteID, email, name, role)
+		if err := a.Store.AddMember(ctx, gazette, u.ID, policy.Contributor, apptest.Start); err != nil {
 			t.Fatal(err)
 		}
 		u.Role = role
-		if _, err := a.identity.StartSession(ctx, u, "Firefox/140.0"); err != nil {
+		if _, err := a.Identity.StartSession(ctx, u, "Firefox/140.0"); err != nil {
 			t.Fatal(err)
 		}
-		a.credentials(t, u, siteID)
+		credentials(a, t, u, siteID)
 		targets = append(targets, u)
 		return u
 	}
 	for _, role := range policy.Roles {
-		add(z.site.ID, string(role)+"@zeta.example", "Zeta "+string(role), role)
+		add(z.Site.ID, string(role)+"@zeta.example", "Zeta "+string(role), role)
 	}
 	kim := add(third.ID, "kim@kappa.example", "Kim Kappacontributor", policy.Contributor)
 	add(third.ID, "kaan@kappa.example", "Kaan Kappaowner", policy.Owner)
 	// Ali is an Administrator of Kappa: he manages Kim everywhere (not
 	// tried), but not Kappa's Owner.
-	if _, err := a.store.DB().Exec(`UPDATE memberships SET role = 'admin' WHERE site_id = ? AND user_id = ?`, third.ID, ali.ID); err != nil {
+	if _, err := a.Store.DB().Exec(`UPDATE memberships SET role = 'admin' WHERE site_id = ? AND user_id = ?`, third.ID, ali.ID); err != nil {
 		t.Fatal(err)
 	}
 
-	actors := map[string]*client{oya.ID: a.signedIn(t, oya), ali.ID: a.signedIn(t, ali)}
+	actors := map[string]*apptest.Client{oya.ID: a.SignedIn(t, oya), ali.ID: a.SignedIn(t, ali)}
 	calls, mismatches := 0, 0
 	for _, actor := range []engine.User{oya, ali} {
 		for _, target := range targets {
@@ -402,15 +412,15 @@ func TestAccountWideActs(t *testing.T) {
 				tries[route] = func() error {
 					// On the Gazette by name: Oya is on Kappa Weekly too.
 					path := templates.SitePrefix + gazette + strings.TrimPrefix(strings.ReplaceAll(pattern, "{id}", target.ID), "/studio")
-					res := c.do(method, path, url.Values{"csrf_token": {c.token()}}, nil)
+					res := c.Do(method, path, url.Values{"csrf_token": {c.Token()}}, nil)
 					if res.Status != http.StatusUnprocessableEntity || !strings.Contains(res.Body, "they also work on a site where you do not manage them") {
-						return errors.New(res.raw.Status + ": " + excerpt(res.Body))
+						return errors.New(res.Raw.Status + ": " + apptest.Excerpt(res.Body))
 					}
 					return nil
 				}
 			}
 			tries["people.ResetLink"] = func() error {
-				_, _, err := a.people.ResetLink(ctx, actor, gazette, target.ID)
+				_, _, err := a.People.ResetLink(ctx, actor, gazette, target.ID)
 				if e, ok := engine.AsError(err); !ok || e.Code != people.CodeMemberElsewhere {
 					return errors.New("not refused member_elsewhere: " + errString(err))
 				}
@@ -420,18 +430,18 @@ func TestAccountWideActs(t *testing.T) {
 				if kind := accountUseCases[name]; kind != "account-wide" && accountRoutes[name] != "account-wide" {
 					t.Fatalf("%s is tried but not classified account-wide", name)
 				}
-				before := a.accounts(t)
-				audited := a.count(t, `SELECT count(*) FROM audit WHERE site_id = ? AND action = 'member.password_reset_refused'
+				before := accounts(a, t)
+				audited := count(a, t, `SELECT count(*) FROM audit WHERE site_id = ? AND action = 'member.password_reset_refused'
 					AND json_extract(details, '$.userId') = ? AND json_extract(actor, '$.id') = ?`, gazette, target.ID, actor.ID)
 				calls++
 				var wrong []string
 				if err := try(); err != nil {
 					wrong = append(wrong, err.Error())
 				}
-				if after := a.accounts(t); after != before {
+				if after := accounts(a, t); after != before {
 					wrong = append(wrong, "an account changed")
 				}
-				if n := a.count(t, `SELECT count(*) FROM audit WHERE site_id = ? AND action = 'member.password_reset_refused'
+				if n := count(a, t, `SELECT count(*) FROM audit WHERE site_id = ? AND action = 'member.password_reset_refused'
 					AND json_extract(details, '$.userId') = ? AND json_extract(actor, '$.id') = ?`, gazette, target.ID, actor.ID); n != audited+1 {
 					wrong = append(wrong, fmt.Sprintf("%d refusal rows, want %d", n, audited+1))
 				}
@@ -447,7 +457,7 @@ func TestAccountWideActs(t *testing.T) {
 	}
 	t.Logf("account-wide sweep: %d calls (%d routes and 1 use case × %d actor-target pairs), mismatches: %d",
 		calls, len(wideRoutes), 2*len(targets)-1, mismatches)
-	if n := a.count(t, `SELECT count(*) FROM password_resets`); n != 0 {
+	if n := count(a, t, `SELECT count(*) FROM password_resets`); n != 0 {
 		t.Errorf("%d reset links were made", n)
 	}
 }

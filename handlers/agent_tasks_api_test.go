@@ -9,6 +9,7 @@ import (
 
 	"studio/engine"
 	"studio/engine/policy"
+	"studio/handlers/internal/apptest"
 )
 
 // apiMinter stands in for engine/agents in the handlers' tests.
@@ -24,22 +25,22 @@ func (m *apiMinter) MintForAutomation(_ context.Context, _ engine.User, _, autom
 // the secret; a refused agent task changes nothing and mints no key.
 func TestAPIAgentTaskKeyOnce(t *testing.T) {
 	t.Parallel()
-	a := newApp(t)
+	a := apptest.New(t)
 	m := &apiMinter{}
-	a.aut.SetKeyMinter(m)
-	base := "/api/sites/" + a.site.ID
-	c := a.signedIn(t, a.editor)
-	csrf := map[string]string{"X-CSRF-Token": c.token()}
+	a.Automations.SetKeyMinter(m)
+	base := "/api/sites/" + a.Site.ID
+	c := a.SignedIn(t, a.Editor)
+	csrf := map[string]string{"X-CSRF-Token": c.Token()}
 	call := func(method, path, body string) (int, map[string]any) {
 		t.Helper()
 		return sessionCall(t, c, method, base+path, body, csrf)
 	}
 
-	before := a.fingerprint(t)
+	before := a.Fingerprint(t)
 	status, out := call("POST", "/automations", `{"name": "Triage", "job": {"kind": "agent-task", "instructions": "Read the 404s.",
 		"readsUntrustedText": true, "scopes": ["schedules:read", "content:write"]}, "recurrence": {"preset": "daily", "start": "2026-11-09T09:00"}}`)
-	wantError(t, "untrusted", status, out, http.StatusBadRequest, "untrusted_write_scope", "content:write")
-	if after := a.fingerprint(t); after != before || m.n != 0 {
+	apptest.WantError(t, "untrusted", status, out, http.StatusBadRequest, "untrusted_write_scope", "content:write")
+	if after := a.Fingerprint(t); after != before || m.n != 0 {
 		t.Fatalf("a refused agent task changed the database or minted a key (%d)", m.n)
 	}
 

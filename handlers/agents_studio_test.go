@@ -8,14 +8,15 @@ import (
 	"testing"
 
 	"studio/engine/policy"
+	"studio/handlers/internal/apptest"
 )
 
 var agentSecretRe = regexp.MustCompile(`value="(sta_[A-Za-z0-9_-]+)"`)
 
-func (a *testApp) agentKeyCount(t *testing.T) int {
+func agentKeyCount(a *apptest.App, t *testing.T) int {
 	t.Helper()
 	var n int
-	if err := a.store.DB().QueryRow(`SELECT count(*) FROM agent_keys`).Scan(&n); err != nil {
+	if err := a.Store.DB().QueryRow(`SELECT count(*) FROM agent_keys`).Scan(&n); err != nil {
 		t.Fatal(err)
 	}
 	return n
@@ -27,11 +28,11 @@ func (a *testApp) agentKeyCount(t *testing.T) int {
 // makes nothing; someone else cannot revoke it; revoking stops it.
 func TestAgentsPage(t *testing.T) {
 	t.Parallel()
-	a := newApp(t)
-	c := a.signedIn(t, a.editor)
-	token := c.token()
+	a := apptest.New(t)
+	c := a.SignedIn(t, a.Editor)
+	token := c.Token()
 
-	runScenarios(t, c, []scenario{
+	apptest.RunScenarios(t, c, []apptest.Scenario{
 		{Name: "Empty", URL: "/studio/agents", ExpectedStatus: http.StatusOK,
 			ExpectedContent: []string{"<h1>Agents</h1>", `data-testid="agents-empty">There are no agent keys yet.</p>`,
 				`href="/studio/agents" data-testid="agents-link" aria-current="page">Agents</a>`, `action="/studio/agents"`,
@@ -46,7 +47,7 @@ func TestAgentsPage(t *testing.T) {
 			ExpectedContent: []string{`data-testid="agents-link">Agents</a>`}},
 	})
 
-	before, keys := a.fingerprint(t), a.agentKeyCount(t)
+	before, keys := a.Fingerprint(t), agentKeyCount(a, t)
 	refusals := []struct {
 		name string
 		form url.Values
@@ -63,15 +64,15 @@ func TestAgentsPage(t *testing.T) {
 	}
 	for _, r := range refusals {
 		r.form.Set("csrf_token", token)
-		c.check(t, scenario{Name: r.name, Method: "POST", URL: "/studio/agents", Form: r.form,
+		c.Check(t, apptest.Scenario{Name: r.name, Method: "POST", URL: "/studio/agents", Form: r.form,
 			ExpectedStatus: http.StatusUnprocessableEntity, ExpectedContent: []string{r.want},
 			NotExpectedContent: []string{`data-testid="new-secret"`}})
 	}
-	if a.fingerprint(t) != before || a.agentKeyCount(t) != keys {
+	if a.Fingerprint(t) != before || agentKeyCount(a, t) != keys {
 		t.Fatal("a refused key changed the database")
 	}
 
-	res := c.check(t, scenario{Name: "Create", Method: "POST", URL: "/studio/agents",
+	res := c.Check(t, apptest.Scenario{Name: "Create", Method: "POST", URL: "/studio/agents",
 		Form: url.Values{"csrf_token": {token}, "name": {"Weekly planner"}, "mode": {"manual"},
 			"scope": {"schedules:read", "schedules:write"}}, ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{`data-testid="new-secret"`, "Your new agent key “Weekly planner”",
@@ -80,20 +81,20 @@ func TestAgentsPage(t *testing.T) {
 		ExpectedHeaders: map[string]string{"Cache-Control": "no-store"}})
 	m := agentSecretRe.FindStringSubmatch(res.Body)
 	if m == nil {
-		t.Fatalf("no secret in the page:\n%s", excerpt(res.Body))
+		t.Fatalf("no secret in the page:\n%s", apptest.Excerpt(res.Body))
 	}
 	secret := m[1]
-	u, err := a.agents.Authenticate(context.Background(), secret)
-	if err != nil || u.ID != a.editor.ID || u.Agent.Mode != policy.ModeManual {
+	u, err := a.Agents.Authenticate(context.Background(), secret)
+	if err != nil || u.ID != a.Editor.ID || u.Agent.Mode != policy.ModeManual {
 		t.Fatalf("the new key: %+v %v", u, err)
 	}
-	list, err := a.agents.Keys(context.Background(), a.editor, a.site.ID)
+	list, err := a.Agents.Keys(context.Background(), a.Editor, a.Site.ID)
 	if err != nil || len(list) != 1 {
 		t.Fatalf("keys %v, %v", list, err)
 	}
 	id := list[0].ID
 
-	runScenarios(t, c, []scenario{
+	apptest.RunScenarios(t, c, []apptest.Scenario{
 		{Name: "ShownOnce", URL: "/studio/agents", ExpectedStatus: http.StatusOK,
 			ExpectedContent:    []string{"<td>Weekly planner</td>", `href="/studio/agents?revoke=` + id + `#revoke-` + id + `"`},
 			NotExpectedContent: []string{secret, `data-testid="new-secret"`}},
@@ -102,16 +103,16 @@ func TestAgentsPage(t *testing.T) {
 				"Revoke “Weekly planner”?", "The agent that uses this key is stopped at once."}},
 	})
 
-	other := a.signedIn(t, a.contributor)
-	other.check(t, scenario{Name: "NotTheirs", Method: "POST", URL: "/studio/agents/" + id + "/revoke",
-		Form: url.Values{"csrf_token": {other.token()}}, ExpectedStatus: http.StatusNotFound})
-	other.check(t, scenario{Name: "NotListed", URL: "/studio/agents", ExpectedStatus: http.StatusOK,
+	other := a.SignedIn(t, a.Contributor)
+	other.Check(t, apptest.Scenario{Name: "NotTheirs", Method: "POST", URL: "/studio/agents/" + id + "/revoke",
+		Form: url.Values{"csrf_token": {other.Token()}}, ExpectedStatus: http.StatusNotFound})
+	other.Check(t, apptest.Scenario{Name: "NotListed", URL: "/studio/agents", ExpectedStatus: http.StatusOK,
 		NotExpectedContent: []string{"<td>Weekly planner</td>"}})
-	if _, err := a.agents.Authenticate(context.Background(), secret); err != nil {
+	if _, err := a.Agents.Authenticate(context.Background(), secret); err != nil {
 		t.Fatalf("someone else's refused revoke stopped the key: %v", err)
 	}
 
-	runScenarios(t, c, []scenario{
+	apptest.RunScenarios(t, c, []apptest.Scenario{
 		{Name: "Revoke", Method: "POST", URL: "/studio/agents/" + id + "/revoke", Form: url.Values{"csrf_token": {token}},
 			ExpectedStatus: http.StatusSeeOther, ExpectedHeaders: map[string]string{"Location": "/studio/agents"}},
 		{Name: "Revoked", URL: "/studio/agents", ExpectedStatus: http.StatusOK,
@@ -119,7 +120,7 @@ func TestAgentsPage(t *testing.T) {
 				"Revoked on 2 November 2026, 08:00"},
 			NotExpectedContent: []string{`data-testid="revoke-open"`}},
 	})
-	if _, err := a.agents.Authenticate(context.Background(), secret); err == nil {
+	if _, err := a.Agents.Authenticate(context.Background(), secret); err == nil {
 		t.Fatal("a revoked key still authenticates")
 	}
 }
@@ -129,36 +130,36 @@ func TestAgentsPage(t *testing.T) {
 // posted anyway is refused with its sentence and makes nothing.
 func TestAgentsPageAuthor(t *testing.T) {
 	t.Parallel()
-	a := newApp(t)
-	author := a.addUser(t, "author@example.com", "Ayla Author", policy.Author, "en")
-	c := a.signedIn(t, author)
-	c.check(t, scenario{Name: "Form", URL: "/studio/agents", ExpectedStatus: http.StatusOK,
+	a := apptest.New(t)
+	author := a.AddUser(t, "author@example.com", "Ayla Author", policy.Author, "en")
+	c := a.SignedIn(t, author)
+	c.Check(t, apptest.Scenario{Name: "Form", URL: "/studio/agents", ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{`data-testid="scope-schedules:write:own"`, `data-testid="scope-releases:publish:own"`,
 			`data-testid="mode-edits"`},
 		NotExpectedContent: []string{`data-testid="scope-schedules:write"`, `data-testid="scope-releases:publish"`,
 			`data-testid="mode-auto"`}})
-	before, keys := a.fingerprint(t), a.agentKeyCount(t)
-	c.check(t, scenario{Name: "ScopeAboveTheRole", Method: "POST", URL: "/studio/agents",
-		Form: url.Values{"csrf_token": {c.token()}, "name": {"too much"}, "mode": {"edits"},
+	before, keys := a.Fingerprint(t), agentKeyCount(a, t)
+	c.Check(t, apptest.Scenario{Name: "ScopeAboveTheRole", Method: "POST", URL: "/studio/agents",
+		Form: url.Values{"csrf_token": {c.Token()}, "name": {"too much"}, "mode": {"edits"},
 			"scope": {"schedules:read", "schedules:write"}},
 		ExpectedStatus: http.StatusUnprocessableEntity,
 		ExpectedContent: []string{`data-testid="error-scopes">Your role does not allow one of the permissions chosen.`,
 			`value="schedules:read" checked data-testid="scope-schedules:read"`},
 		NotExpectedContent: []string{`data-testid="new-secret"`}})
-	c.check(t, scenario{Name: "ModeAboveTheRole", Method: "POST", URL: "/studio/agents",
-		Form:               url.Values{"csrf_token": {c.token()}, "name": {"too much"}, "mode": {"auto"}},
+	c.Check(t, apptest.Scenario{Name: "ModeAboveTheRole", Method: "POST", URL: "/studio/agents",
+		Form:               url.Values{"csrf_token": {c.Token()}, "name": {"too much"}, "mode": {"auto"}},
 		ExpectedStatus:     http.StatusUnprocessableEntity,
 		ExpectedContent:    []string{`data-testid="error-mode">Your role does not allow this mode: choose a lower one.`},
 		NotExpectedContent: []string{`data-testid="new-secret"`}})
-	if a.fingerprint(t) != before || a.agentKeyCount(t) != keys {
+	if a.Fingerprint(t) != before || agentKeyCount(a, t) != keys {
 		t.Fatal("a refused key changed the database")
 	}
 	// Defaults: a key posted with no scope gets the mode's, at the role's level.
-	c.check(t, scenario{Name: "Defaults", Method: "POST", URL: "/studio/agents",
-		Form:           url.Values{"csrf_token": {c.token()}, "name": {"drafts"}, "mode": {"edits"}},
+	c.Check(t, apptest.Scenario{Name: "Defaults", Method: "POST", URL: "/studio/agents",
+		Form:           url.Values{"csrf_token": {c.Token()}, "name": {"drafts"}, "mode": {"edits"}},
 		ExpectedStatus: http.StatusOK, ExpectedContent: []string{`data-testid="new-secret"`,
 			"<li>Schedule only your own content</li>"}})
-	ks, err := a.agents.Keys(context.Background(), author, a.site.ID)
+	ks, err := a.Agents.Keys(context.Background(), author, a.Site.ID)
 	if err != nil || len(ks) != 1 || len(ks[0].Scopes) == 0 {
 		t.Fatalf("keys = %+v, %v", ks, err)
 	}
@@ -173,18 +174,18 @@ func TestAgentsPageAuthor(t *testing.T) {
 // Turkish, with the glossary's words.
 func TestAgentsPageTurkish(t *testing.T) {
 	t.Parallel()
-	a := newApp(t)
-	a.setLang(t, a.editor, "tr")
-	c := a.signedIn(t, a.editor)
-	c.check(t, scenario{Name: "Page", URL: "/studio/agents", ExpectedStatus: http.StatusOK,
+	a := apptest.New(t)
+	a.SetLang(t, a.Editor, "tr")
+	c := a.SignedIn(t, a.Editor)
+	c.Check(t, apptest.Scenario{Name: "Page", URL: "/studio/agents", ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{"<h1>Yapay zekâ ajanları</h1>", `data-testid="agents-link" aria-current="page">Yapay zekâ ajanları</a>`,
 			"<strong>Yalnızca plan</strong>", "<strong>Elle onay</strong>", "<strong>Düzenleme</strong>", "<strong>Otomatik</strong>",
 			"Anahtar oluştur"}})
-	c.check(t, scenario{Name: "Refusal", Method: "POST", URL: "/studio/agents",
-		Form: url.Values{"csrf_token": {c.token()}, "name": {""}, "mode": {"plan"}}, ExpectedStatus: http.StatusUnprocessableEntity,
+	c.Check(t, apptest.Scenario{Name: "Refusal", Method: "POST", URL: "/studio/agents",
+		Form: url.Values{"csrf_token": {c.Token()}, "name": {""}, "mode": {"plan"}}, ExpectedStatus: http.StatusUnprocessableEntity,
 		ExpectedContent: []string{"Anahtara tek satırlık bir ad verin (en çok 120 karakter)."}})
-	c.check(t, scenario{Name: "Create", Method: "POST", URL: "/studio/agents",
-		Form: url.Values{"csrf_token": {c.token()}, "name": {"Haftalık planlayıcı"}, "mode": {"plan"}}, ExpectedStatus: http.StatusOK,
+	c.Check(t, apptest.Scenario{Name: "Create", Method: "POST", URL: "/studio/agents",
+		Form: url.Values{"csrf_token": {c.Token()}, "name": {"Haftalık planlayıcı"}, "mode": {"plan"}}, ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{"Yeni yapay zekâ ajanı anahtarınız: “Haftalık planlayıcı”", "Şimdi kopyalayın",
 			`data-testid="agent-key-mode">Yalnızca plan</td>`}})
 }
@@ -195,27 +196,27 @@ func TestAgentsPageTurkish(t *testing.T) {
 // revokes the site's keys.
 func TestAgentsPageAutomationKey(t *testing.T) {
 	t.Parallel()
-	a := newApp(t)
+	a := apptest.New(t)
 	ctx := context.Background()
-	au, err := a.aut.CreateAutomation(ctx, a.editor, a.site.ID, "Weekly drafts", "agent-task", "FREQ=WEEKLY;BYDAY=MO", "2026-11-09T09:00")
+	au, err := a.Automations.CreateAutomation(ctx, a.Editor, a.Site.ID, "Weekly drafts", "agent-task", "FREQ=WEEKLY;BYDAY=MO", "2026-11-09T09:00")
 	if err != nil {
 		t.Fatal(err)
 	}
-	k, _, err := a.agents.MintForAutomation(ctx, a.editor, a.site.ID, au.ID, policy.ModeEdits, nil)
+	k, _, err := a.Agents.MintForAutomation(ctx, a.Editor, a.Site.ID, au.ID, policy.ModeEdits, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := a.signedIn(t, a.editor)
-	c.check(t, scenario{Name: "Listed", URL: "/studio/agents?revoke=" + k.ID, ExpectedStatus: http.StatusOK,
+	c := a.SignedIn(t, a.Editor)
+	c.Check(t, apptest.Scenario{Name: "Listed", URL: "/studio/agents?revoke=" + k.ID, ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{`<a href="/studio/schedules/automations/` + au.ID + `">Weekly drafts</a>`,
 			"This is an automation&#39;s own key: the automation stops"}})
-	admin := a.admin(t)
-	ac := a.signedIn(t, admin)
-	ac.check(t, scenario{Name: "AdminSeesAll", URL: "/studio/agents", ExpectedStatus: http.StatusOK,
+	admin := a.Admin(t)
+	ac := a.SignedIn(t, admin)
+	ac.Check(t, apptest.Scenario{Name: "AdminSeesAll", URL: "/studio/agents", ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{"Agent keys of this site", "<td>Elif Editor</td>", "<td>Weekly drafts</td>"}})
-	ac.check(t, scenario{Name: "AdminRevokes", Method: "POST", URL: "/studio/agents/" + k.ID + "/revoke",
-		Form: url.Values{"csrf_token": {ac.token()}}, ExpectedStatus: http.StatusSeeOther})
-	got, err := a.aut.Get(ctx, a.editor, a.site.ID, au.ID)
+	ac.Check(t, apptest.Scenario{Name: "AdminRevokes", Method: "POST", URL: "/studio/agents/" + k.ID + "/revoke",
+		Form: url.Values{"csrf_token": {ac.Token()}}, ExpectedStatus: http.StatusSeeOther})
+	got, err := a.Automations.Get(ctx, a.Editor, a.Site.ID, au.ID)
 	if err != nil {
 		t.Fatal(err)
 	}

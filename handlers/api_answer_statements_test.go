@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"studio/engine/content"
 	"studio/engine/model/release"
+	"studio/handlers/internal/apptest"
 	"testing"
 )
 
@@ -14,22 +15,22 @@ import (
 // that reads the abilities or the waiting request again after the use
 // case returned sends more, and fails here.
 func TestAPIAnswersReadNoMoreThanTheirUseCase(t *testing.T) {
-	a := newApp(t)
-	contributor, editor := a.tokenFor(t, a.contributor), a.tokenFor(t, a.editor)
-	site := "/api/sites/" + a.site.ID
+	a := apptest.New(t)
+	contributor, editor := a.TokenFor(t, a.Contributor), a.TokenFor(t, a.Editor)
+	site := "/api/sites/" + a.Site.ID
 	counts := map[string]int64{}
 	call := func(name, method, path, token, body string, want int) map[string]any {
 		t.Helper()
-		a.sched.Settle()
-		before := a.store.Statements()
-		status, out := apiCall(t, a, method, path, token, body)
-		counts[name] = a.store.Statements() - before
+		a.Scheduler.Settle()
+		before := a.Store.Statements()
+		status, out := apptest.APICall(t, a, method, path, token, body)
+		counts[name] = a.Store.Statements() - before
 		if status != want {
 			t.Fatalf("%s: %d %v, want %d", name, status, out, want)
 		}
 		return out
 	}
-	v := call("create", "POST", site+"/releases", contributor, fmt.Sprintf(`{"nodeIds": [%q]}`, a.draft.ID), http.StatusCreated)
+	v := call("create", "POST", site+"/releases", contributor, fmt.Sprintf(`{"nodeIds": [%q]}`, a.Draft.ID), http.StatusCreated)
 	id, rev := v["id"].(string), v["rev"].(float64)
 	s := call("schedule", "POST", site+"/releases/"+id+"/schedule", contributor,
 		fmt.Sprintf(`{"rev": %d, "date": "2026-11-02", "time": "11:00"}`, int64(rev)), http.StatusOK)
@@ -48,7 +49,7 @@ func TestAPIAnswersReadNoMoreThanTheirUseCase(t *testing.T) {
 	}
 	call("approve", "POST", site+"/approvals/"+req["id"].(string)+"/approve", editor, "", http.StatusOK)
 
-	other := a.createNode(t, release.KindContentEntry, content.Body{Title: "Budget day", Slug: "budget-day", Lang: "en",
+	other := a.CreateNode(t, release.KindContentEntry, content.Body{Title: "Budget day", Slug: "budget-day", Lang: "en",
 		Status: content.StatusDraft, Text: "The numbers."})
 	v = call("create again", "POST", site+"/releases", contributor, fmt.Sprintf(`{"nodeIds": [%q]}`, other.ID), http.StatusCreated)
 	s = call("schedule again", "POST", site+"/releases/"+v["id"].(string)+"/schedule", contributor,

@@ -10,6 +10,7 @@ import (
 	"studio/engine/automations"
 	"studio/engine/content"
 	"studio/engine/model/release"
+	"studio/handlers/internal/apptest"
 )
 
 // TestAPISchedule is GET …/schedule (§12 list_schedule, §13): the calendar
@@ -17,26 +18,26 @@ import (
 // every bad parameter a 400 in the person's language that changes nothing.
 func TestAPISchedule(t *testing.T) {
 	t.Parallel()
-	a := newApp(t)
+	a := apptest.New(t)
 	ctx := context.Background()
-	editor, contributor := a.tokenFor(t, a.editor), a.tokenFor(t, a.contributor)
-	scheduled := a.scheduleAt(t, a.editor, a.draft, "2026-11-02", "09:00")
-	waiting := a.scheduleAt(t, a.contributor, a.createNode(t, release.KindPage,
+	editor, contributor := a.TokenFor(t, a.Editor), a.TokenFor(t, a.Contributor)
+	scheduled := a.ScheduleAt(t, a.Editor, a.Draft, "2026-11-02", "09:00")
+	waiting := a.ScheduleAt(t, a.Contributor, a.CreateNode(t, release.KindPage,
 		content.Body{Title: "Press", Slug: "press", Status: content.StatusDraft}), "2026-11-03", "11:00")
-	canceled := a.scheduleAt(t, a.editor, a.createNode(t, release.KindPage,
+	canceled := a.ScheduleAt(t, a.Editor, a.CreateNode(t, release.KindPage,
 		content.Body{Title: "Jobs", Slug: "jobs", Status: content.StatusDraft}), "2026-11-04", "12:00")
-	if err := a.releases.Cancel(ctx, a.editor, a.site.ID, canceled.ID, canceled.Rev); err != nil {
+	if err := a.Releases.Cancel(ctx, a.Editor, a.Site.ID, canceled.ID, canceled.Rev); err != nil {
 		t.Fatal(err)
 	}
-	sweep, err := automations.New(a.store, a.eng).CreateAutomation(ctx, a.editor, a.site.ID, "Broken-link sweep", "builtin:broken-links",
+	sweep, err := automations.New(a.Store, a.Engine).CreateAutomation(ctx, a.Editor, a.Site.ID, "Broken-link sweep", "builtin:broken-links",
 		"FREQ=WEEKLY;BYDAY=MO;BYHOUR=7;BYMINUTE=0", "2026-11-09T07:00")
 	if err != nil {
 		t.Fatal(err)
 	}
-	base := "/api/sites/" + a.site.ID + "/schedule?"
+	base := "/api/sites/" + a.Site.ID + "/schedule?"
 	get := func(token string, params url.Values) (int, map[string]any) {
 		t.Helper()
-		return apiCall(t, a, "GET", base+params.Encode(), token, "")
+		return apptest.APICall(t, a, "GET", base+params.Encode(), token, "")
 	}
 	week := url.Values{"from": {"2026-11-02T00:00:00+03:00"}, "to": {"2026-11-09T00:00:00+03:00"}}
 	with := func(extra ...string) url.Values {
@@ -129,7 +130,7 @@ func TestAPISchedule(t *testing.T) {
 	})
 
 	t.Run("BadParameters", func(t *testing.T) {
-		before := a.fingerprint(t)
+		before := a.Fingerprint(t)
 		for _, c := range []struct {
 			name        string
 			params      url.Values
@@ -149,27 +150,27 @@ func TestAPISchedule(t *testing.T) {
 			{"BadCursor", with("cursor", "not-a-cursor"), "bad_cursor", "cursor", "", nil},
 		} {
 			status, out := get(editor, c.params)
-			wantError(t, c.name, status, out, http.StatusBadRequest, c.code, c.field)
+			apptest.WantError(t, c.name, status, out, http.StatusBadRequest, c.code, c.field)
 			if c.extra != "" {
-				if got := details(out)[c.extra]; got != c.extraV {
-					t.Errorf("%s: details %v", c.name, details(out))
+				if got := apptest.Details(out)[c.extra]; got != c.extraV {
+					t.Errorf("%s: details %v", c.name, apptest.Details(out))
 				}
 			}
 		}
-		if after := a.fingerprint(t); after != before {
+		if after := a.Fingerprint(t); after != before {
 			t.Errorf("bad requests changed state")
 		}
 	})
 
 	t.Run("Turkish", func(t *testing.T) {
-		a.setLang(t, a.contributor, "tr")
+		a.SetLang(t, a.Contributor, "tr")
 		status, out := get(contributor, with("to", "2027-01-04T00:00:00+03:00"))
-		wantError(t, "too long", status, out, http.StatusBadRequest, "range_too_long", "to")
-		if m := message(out); m != "En fazla 62 günlük bir aralık seçin." {
+		apptest.WantError(t, "too long", status, out, http.StatusBadRequest, "range_too_long", "to")
+		if m := apptest.Message(out); m != "En fazla 62 günlük bir aralık seçin." {
 			t.Errorf("message %q", m)
 		}
 		status, out = get(contributor, with("kind", "x"))
-		if m := message(out); status != http.StatusBadRequest || !strings.Contains(m, "filtre") {
+		if m := apptest.Message(out); status != http.StatusBadRequest || !strings.Contains(m, "filtre") {
 			t.Errorf("%d message %q", status, m)
 		}
 	})

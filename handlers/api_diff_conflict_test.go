@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"studio/handlers/internal/apptest"
 )
 
 // After a conflict, GET …/diff is three-way (§6.4, §13): per conflicting
@@ -11,11 +13,11 @@ import (
 // the body base → live and base → target, as the conflict page shows them.
 func TestAPIDiffThreeWayAfterAConflict(t *testing.T) {
 	t.Parallel()
-	a := newApp(t)
-	rel := a.conflictRelease(t) // base rev 2 "…Corrected.", live rev 1 (undone), target rev 3 "…Updated."
-	base := "/api/sites/" + a.site.ID
+	a := apptest.New(t)
+	rel := a.ConflictRelease(t) // base rev 2 "…Corrected.", live rev 1 (undone), target rev 3 "…Updated."
+	base := "/api/sites/" + a.Site.ID
 
-	status, out := apiCall(t, a, "GET", base+"/releases/"+rel.ID+"/diff", a.tokenFor(t, a.contributor), "")
+	status, out := apptest.APICall(t, a, "GET", base+"/releases/"+rel.ID+"/diff", a.TokenFor(t, a.Contributor), "")
 	items, _ := out["items"].([]any)
 	if status != 200 || out["threeWay"] != true || len(items) != 1 {
 		t.Fatalf("%d %v", status, out)
@@ -23,7 +25,7 @@ func TestAPIDiffThreeWayAfterAConflict(t *testing.T) {
 	it, _ := items[0].(map[string]any)
 	c, _ := it["conflict"].(map[string]any)
 	live, _ := c["live"].(map[string]any)
-	if it["nodeId"] != a.live.ID || it["base"].(map[string]any)["rev"] != 2.0 || it["target"].(map[string]any)["rev"] != 3.0 ||
+	if it["nodeId"] != a.Live.ID || it["base"].(map[string]any)["rev"] != 2.0 || it["target"].(map[string]any)["rev"] != 3.0 ||
 		live["rev"] != 1.0 || c["working"].(map[string]any)["rev"] != 3.0 {
 		t.Fatalf("item %v", it)
 	}
@@ -56,8 +58,8 @@ func TestAPIDiffThreeWayAfterAConflict(t *testing.T) {
 	}
 
 	// A release that is no conflict stays two-way.
-	other := a.scheduleAt(t, a.editor, a.draft, "2026-11-02", "12:00")
-	status, out = apiCall(t, a, "GET", base+"/releases/"+other.ID+"/diff", a.tokenFor(t, a.editor), "")
+	other := a.ScheduleAt(t, a.Editor, a.Draft, "2026-11-02", "12:00")
+	status, out = apptest.APICall(t, a, "GET", base+"/releases/"+other.ID+"/diff", a.TokenFor(t, a.Editor), "")
 	items, _ = out["items"].([]any)
 	if status != 200 || out["threeWay"] != false || len(items) != 1 || items[0].(map[string]any)["conflict"] != nil || out["rebase"] != nil {
 		t.Fatalf("two-way: %d %v", status, out)

@@ -8,6 +8,7 @@ import (
 
 	"studio/engine/content"
 	"studio/engine/model/release"
+	"studio/handlers/internal/apptest"
 )
 
 // GET …/releases/{id} answers §12's ReleaseView: every item with the title
@@ -16,22 +17,22 @@ import (
 func TestAPIReleaseView(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	a := newApp(t)
-	editor, contributor := a.tokenFor(t, a.editor), a.tokenFor(t, a.contributor)
-	base := "/api/sites/" + a.site.ID
+	a := apptest.New(t)
+	editor, contributor := a.TokenFor(t, a.Editor), a.TokenFor(t, a.Contributor)
+	base := "/api/sites/" + a.Site.ID
 
-	results := a.createNode(t, release.KindPage, content.Body{Title: "Results table", Slug: "results",
+	results := a.CreateNode(t, release.KindPage, content.Body{Title: "Results table", Slug: "results",
 		Status: content.StatusDraft, Text: "Turnout 84%."})
-	d, err := a.nodes.Node(ctx, a.editor, a.site.ID, a.draft.ID)
+	d, err := a.Nodes.Node(ctx, a.Editor, a.Site.ID, a.Draft.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
 	body := d.Body
 	body.Refs = []string{results.ID}
-	if a.draft, err = a.nodes.SaveNode(ctx, a.contributor, a.site.ID, a.draft.ID, d.Rev, body); err != nil {
+	if a.Draft, err = a.Nodes.SaveNode(ctx, a.Contributor, a.Site.ID, a.Draft.ID, d.Rev, body); err != nil {
 		t.Fatal(err)
 	}
-	status, out := apiCall(t, a, "POST", base+"/releases", contributor, `{"nodeIds": ["`+a.draft.ID+`"]}`)
+	status, out := apptest.APICall(t, a, "POST", base+"/releases", contributor, `{"nodeIds": ["`+a.Draft.ID+`"]}`)
 	if status != http.StatusCreated {
 		t.Fatalf("create: %d %v", status, out)
 	}
@@ -45,21 +46,21 @@ func TestAPIReleaseView(t *testing.T) {
 		}
 		return got
 	}
-	want := map[string]string{a.draft.ID: "Election night live /posts/election-night", results.ID: "Results table /results"}
+	want := map[string]string{a.Draft.ID: "Election night live /posts/election-night", results.ID: "Results table /results"}
 
 	t.Run("Draft", func(t *testing.T) {
-		status, out := apiCall(t, a, "GET", base+"/releases/"+id, editor, "")
+		status, out := apptest.APICall(t, a, "GET", base+"/releases/"+id, editor, "")
 		closure, _ := out["closureAdded"].([]any)
 		locked, _ := out["lockedNodes"].([]any)
 		if status != 200 || fmt.Sprint(named(out)) != fmt.Sprint(want) || len(closure) != 1 ||
-			fmt.Sprint(closure[0]) != fmt.Sprint(map[string]any{"nodeId": results.ID, "because": a.draft.ID}) ||
+			fmt.Sprint(closure[0]) != fmt.Sprint(map[string]any{"nodeId": results.ID, "because": a.Draft.ID}) ||
 			locked == nil || len(locked) != 0 || out["request"] != nil {
 			t.Fatalf("%d %v", status, out)
 		}
 	})
 
 	// The contributor schedules it: it waits for approval and locks both.
-	status, out = apiCall(t, a, "POST", base+"/releases/"+id+"/schedule", contributor,
+	status, out = apptest.APICall(t, a, "POST", base+"/releases/"+id+"/schedule", contributor,
 		`{"rev": 1, "date": "2026-11-02", "time": "10:00"}`)
 	if status != 200 || out["status"] != "approval-pending" {
 		t.Fatalf("schedule: %d %v", status, out)
@@ -67,22 +68,22 @@ func TestAPIReleaseView(t *testing.T) {
 	approvalID := out["approvalId"]
 
 	t.Run("AwaitingApproval", func(t *testing.T) {
-		status, out := apiCall(t, a, "GET", base+"/releases/"+id, editor, "")
+		status, out := apptest.APICall(t, a, "GET", base+"/releases/"+id, editor, "")
 		locked, _ := out["lockedNodes"].([]any)
 		request, _ := out["request"].(map[string]any)
 		by, _ := request["requestedBy"].(map[string]any)
 		if status != 200 || out["state"] != "awaiting_approval" || fmt.Sprint(named(out)) != fmt.Sprint(want) ||
-			len(locked) != 2 || request["id"] != approvalID || by["id"] != a.contributor.ID ||
+			len(locked) != 2 || request["id"] != approvalID || by["id"] != a.Contributor.ID ||
 			request["executeAt"] != "2026-11-02T07:00:00Z" {
 			t.Fatalf("%d %v", status, out)
 		}
 	})
 
 	t.Run("Scheduled", func(t *testing.T) {
-		if status, out := apiCall(t, a, "POST", base+"/approvals/"+fmt.Sprint(approvalID)+"/approve", editor, ""); status != 200 {
+		if status, out := apptest.APICall(t, a, "POST", base+"/approvals/"+fmt.Sprint(approvalID)+"/approve", editor, ""); status != 200 {
 			t.Fatalf("approve: %d %v", status, out)
 		}
-		status, out := apiCall(t, a, "GET", base+"/releases/"+id, editor, "")
+		status, out := apptest.APICall(t, a, "GET", base+"/releases/"+id, editor, "")
 		locked, _ := out["lockedNodes"].([]any)
 		if status != 200 || out["state"] != "scheduled" || len(locked) != 2 || out["request"] != nil {
 			t.Fatalf("%d %v", status, out)

@@ -10,29 +10,11 @@ import (
 	"strings"
 	"testing"
 
-	"studio/engine"
 	"studio/engine/content"
 	"studio/engine/policy"
-	"studio/engine/services"
 	"studio/handlers"
-	"studio/handlers/api"
+	"studio/handlers/internal/apptest"
 )
-
-// apiRouteTable is the API route table, for its methods, patterns and
-// scopes only.
-func apiRouteTable() []handlers.Route {
-	return handlers.APIRoutes(api.New(&services.Services{}, nil, nil))
-}
-
-// tokenFor mints a personal access token for u.
-func (a *testApp) tokenFor(t *testing.T, u engine.User) string {
-	t.Helper()
-	secret, _, err := a.identity.CreateToken(context.Background(), u, "script", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return secret
-}
 
 // apiURL fills an API route pattern with the test site and placeholder ids.
 func apiURL(pattern, siteID string) string {
@@ -40,36 +22,10 @@ func apiURL(pattern, siteID string) string {
 	return regexp.MustCompile(`\{\w+\}`).ReplaceAllString(u, "x_placeholder")
 }
 
-// message is the error message of an API answer.
-func message(out map[string]any) string {
-	e, _ := out["error"].(map[string]any)
-	m, _ := e["message"].(string)
-	return m
-}
-
-// details is the error details of an API answer.
-func details(out map[string]any) map[string]any {
-	e, _ := out["error"].(map[string]any)
-	d, _ := e["details"].(map[string]any)
-	return d
-}
-
-// wantError fails unless the answer is status with code (and, when field
-// is set, details.field).
-func wantError(t *testing.T, name string, status int, out map[string]any, wantStatus int, code, field string) {
-	t.Helper()
-	if status != wantStatus || errorCode(out) != code || (field != "" && details(out)["field"] != field) {
-		t.Errorf("%s: %d %v, want %d %s (field %q)", name, status, out, wantStatus, code, field)
-	}
-	if message(out) == "" || strings.HasPrefix(message(out), "error.") {
-		t.Errorf("%s: message %q is not a sentence", name, message(out))
-	}
-}
-
 func TestAPIRouteTable(t *testing.T) {
 	t.Parallel()
 	seen := map[string]bool{}
-	for _, rt := range apiRouteTable() {
+	for _, rt := range apptest.APIRouteTable() {
 		key := rt.Method + " " + rt.Pattern
 		if seen[key] {
 			t.Errorf("%s is in the table twice", key)
@@ -83,35 +39,35 @@ func TestAPIRouteTable(t *testing.T) {
 		}
 	}
 
-	a := newApp(t)
-	contributor := a.tokenFor(t, a.contributor)
-	owner := a.tokenFor(t, a.addUser(t, "owner@example.com", "Oya Owner", policy.Owner, "en"))
-	before := a.fingerprint(t)
+	a := apptest.New(t)
+	contributor := a.TokenFor(t, a.Contributor)
+	owner := a.TokenFor(t, a.AddUser(t, "owner@example.com", "Oya Owner", policy.Owner, "en"))
+	before := a.Fingerprint(t)
 	refused := 0
-	for _, rt := range apiRouteTable() {
-		u := apiURL(rt.Pattern, a.site.ID)
+	for _, rt := range apptest.APIRouteTable() {
+		u := apiURL(rt.Pattern, a.Site.ID)
 		body := `{"rev": 1}`
 		// Nobody: no token, no session.
-		status, out := apiCall(t, a, rt.Method, u, "", body)
-		wantError(t, "anonymous "+rt.Method+" "+rt.Pattern, status, out, http.StatusUnauthorized, "unauthenticated", "")
+		status, out := apptest.APICall(t, a, rt.Method, u, "", body)
+		apptest.WantError(t, "anonymous "+rt.Method+" "+rt.Pattern, status, out, http.StatusUnauthorized, "unauthenticated", "")
 		// A person's token never passes for a deploy token (401, as if it
 		// were none), whatever the person's role.
 		if rt.Scope == handlers.DeployToken {
-			status, out := apiCall(t, a, rt.Method, u, owner, "")
-			wantError(t, "owner's token "+rt.Method+" "+rt.Pattern, status, out, http.StatusUnauthorized, "unauthenticated", "")
+			status, out := apptest.APICall(t, a, rt.Method, u, owner, "")
+			apptest.WantError(t, "owner's token "+rt.Method+" "+rt.Pattern, status, out, http.StatusUnauthorized, "unauthenticated", "")
 			continue
 		}
 		// A contributor, on every route their role does not reach.
 		if !policy.Has(policy.Contributor, rt.Scope) {
 			refused++
-			status, out := apiCall(t, a, rt.Method, u, contributor, body)
-			wantError(t, "contributor "+rt.Method+" "+rt.Pattern, status, out, http.StatusForbidden, "forbidden", "")
+			status, out := apptest.APICall(t, a, rt.Method, u, contributor, body)
+			apptest.WantError(t, "contributor "+rt.Method+" "+rt.Pattern, status, out, http.StatusForbidden, "forbidden", "")
 		}
 	}
 	if refused == 0 {
 		t.Error("no API route needs a scope a contributor lacks; site:settings should")
 	}
-	if after := a.fingerprint(t); after != before {
+	if after := a.Fingerprint(t); after != before {
 		t.Errorf("refused API calls changed state:\nbefore %s\nafter  %s", before, after)
 	}
 }
@@ -119,14 +75,14 @@ func TestAPIRouteTable(t *testing.T) {
 func TestAPIReschedule(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	a := newApp(t)
-	editor, contributor := a.tokenFor(t, a.editor), a.tokenFor(t, a.contributor)
-	rel := a.scheduleAt(t, a.editor, a.draft, "2026-11-02", "09:00")
-	base := "/api/sites/" + a.site.ID
+	a := apptest.New(t)
+	editor, contributor := a.TokenFor(t, a.Editor), a.TokenFor(t, a.Contributor)
+	rel := a.ScheduleAt(t, a.Editor, a.Draft, "2026-11-02", "09:00")
+	base := "/api/sites/" + a.Site.ID
 	u := base + "/releases/" + rel.ID + "/reschedule"
 
 	t.Run("BadInputChangesNothing", func(t *testing.T) {
-		before := a.fingerprint(t)
+		before := a.Fingerprint(t)
 		for _, c := range []struct{ Name, Body, Code, Field string }{
 			{"NotJSON", `not json`, "bad_request", ""},
 			{"NoRev", `{"date": "2026-11-02", "time": "10:30"}`, "bad_request", "rev"},
@@ -145,29 +101,29 @@ func TestAPIReschedule(t *testing.T) {
 			{"NotAnInstant", `{"rev": 1, "at": "tomorrow"}`, "bad_instant", "at"},
 			{"Seconds", `{"rev": 1, "at": "2026-11-02T07:30:30Z"}`, "bad_at", "at"},
 		} {
-			status, out := apiCall(t, a, "POST", u, editor, c.Body)
-			wantError(t, c.Name, status, out, http.StatusBadRequest, c.Code, c.Field)
+			status, out := apptest.APICall(t, a, "POST", u, editor, c.Body)
+			apptest.WantError(t, c.Name, status, out, http.StatusBadRequest, c.Code, c.Field)
 		}
-		if after := a.fingerprint(t); after != before {
+		if after := a.Fingerprint(t); after != before {
 			t.Errorf("bad input changed state:\nbefore %s\nafter  %s", before, after)
 		}
 	})
 
 	t.Run("InTheCallersLanguage", func(t *testing.T) {
-		tr := a.addUser(t, "turkish@example.com", "Tuna Editor", policy.Editor, "tr")
-		status, out := apiCall(t, a, "POST", u, a.tokenFor(t, tr), `{"rev": 1, "date": "2026-11-01", "time": "09:00"}`)
-		if status != http.StatusBadRequest || message(out) != "Bu saat geçti. Daha sonraki bir saat seçin." {
+		tr := a.AddUser(t, "turkish@example.com", "Tuna Editor", policy.Editor, "tr")
+		status, out := apptest.APICall(t, a, "POST", u, a.TokenFor(t, tr), `{"rev": 1, "date": "2026-11-01", "time": "09:00"}`)
+		if status != http.StatusBadRequest || apptest.Message(out) != "Bu saat geçti. Daha sonraki bir saat seçin." {
 			t.Errorf("%d %v", status, out)
 		}
 	})
 
 	t.Run("NotTheirs", func(t *testing.T) {
-		status, out := apiCall(t, a, "POST", u, contributor, `{"rev": 1, "date": "2026-11-02", "time": "10:30"}`)
-		wantError(t, "contributor", status, out, http.StatusForbidden, "forbidden", "")
+		status, out := apptest.APICall(t, a, "POST", u, contributor, `{"rev": 1, "date": "2026-11-02", "time": "10:30"}`)
+		apptest.WantError(t, "contributor", status, out, http.StatusForbidden, "forbidden", "")
 	})
 
 	t.Run("DateAndTime", func(t *testing.T) {
-		status, out := apiCall(t, a, "POST", u, editor, `{"rev": 1, "date": "2026-11-02", "time": "10:30"}`)
+		status, out := apptest.APICall(t, a, "POST", u, editor, `{"rev": 1, "date": "2026-11-02", "time": "10:30"}`)
 		when, _ := out["when"].(map[string]any)
 		if status != 200 || out["id"] != rel.ID || out["state"] != "scheduled" || out["rev"] != 2.0 ||
 			when["localTime"] != "2026-11-02T10:30" || when["at"] != "2026-11-02T07:30:00Z" {
@@ -176,19 +132,19 @@ func TestAPIReschedule(t *testing.T) {
 	})
 
 	t.Run("StaleRev", func(t *testing.T) {
-		before := a.fingerprint(t)
-		status, out := apiCall(t, a, "POST", u, editor, `{"rev": 1, "date": "2026-11-02", "time": "11:00"}`)
-		wantError(t, "stale", status, out, http.StatusConflict, "stale", "")
-		if !strings.Contains(message(out), "Load the latest") {
-			t.Errorf("message %q", message(out))
+		before := a.Fingerprint(t)
+		status, out := apptest.APICall(t, a, "POST", u, editor, `{"rev": 1, "date": "2026-11-02", "time": "11:00"}`)
+		apptest.WantError(t, "stale", status, out, http.StatusConflict, "stale", "")
+		if !strings.Contains(apptest.Message(out), "Load the latest") {
+			t.Errorf("message %q", apptest.Message(out))
 		}
-		if after := a.fingerprint(t); after != before {
+		if after := a.Fingerprint(t); after != before {
 			t.Errorf("a stale reschedule changed state")
 		}
 	})
 
 	t.Run("Instant", func(t *testing.T) {
-		status, out := apiCall(t, a, "POST", u, editor, `{"rev": 2, "at": "2026-11-02T08:00:00Z"}`)
+		status, out := apptest.APICall(t, a, "POST", u, editor, `{"rev": 2, "at": "2026-11-02T08:00:00Z"}`)
 		when, _ := out["when"].(map[string]any)
 		if status != 200 || when["localTime"] != "2026-11-02T11:00" || out["rev"] != 3.0 {
 			t.Fatalf("%d %v", status, out)
@@ -196,7 +152,7 @@ func TestAPIReschedule(t *testing.T) {
 	})
 
 	t.Run("OtherSiteOrUnknown", func(t *testing.T) {
-		other, err := a.eng.CreateSite(ctx, "Other", "UTC")
+		other, err := a.Engine.CreateSite(ctx, "Other", "UTC")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -205,10 +161,10 @@ func TestAPIReschedule(t *testing.T) {
 			base + "/releases/rel_doesnotexist00/reschedule",
 			"/api/sites/site_nope/releases/" + rel.ID + "/reschedule",
 		} {
-			status, out := apiCall(t, a, "POST", path, editor, `{"rev": 3, "date": "2026-11-02", "time": "12:00"}`)
-			wantError(t, path, status, out, http.StatusNotFound, "not_found", "")
+			status, out := apptest.APICall(t, a, "POST", path, editor, `{"rev": 3, "date": "2026-11-02", "time": "12:00"}`)
+			apptest.WantError(t, path, status, out, http.StatusNotFound, "not_found", "")
 		}
-		if got := a.release(t, rel.ID); got.Rev != 3 {
+		if got := a.Release(t, rel.ID); got.Rev != 3 {
 			t.Errorf("rev %d after refused moves, want 3", got.Rev)
 		}
 	})
@@ -216,7 +172,7 @@ func TestAPIReschedule(t *testing.T) {
 	// §12's when: a wall-clock time in another zone is kept in that zone,
 	// and an instant is kept with the site's wall-clock time.
 	t.Run("WhenLocalTimeInAZone", func(t *testing.T) {
-		status, out := apiCall(t, a, "POST", u, editor, `{"rev": 3, "when": {"localTime": "2026-11-02T12:00", "timeZone": "Europe/Berlin"}}`)
+		status, out := apptest.APICall(t, a, "POST", u, editor, `{"rev": 3, "when": {"localTime": "2026-11-02T12:00", "timeZone": "Europe/Berlin"}}`)
 		when, _ := out["when"].(map[string]any)
 		if status != 200 || when["localTime"] != "2026-11-02T12:00" || when["timeZone"] != "Europe/Berlin" ||
 			when["at"] != "2026-11-02T11:00:00Z" || out["state"] != "scheduled" || out["rev"] != 4.0 {
@@ -224,7 +180,7 @@ func TestAPIReschedule(t *testing.T) {
 		}
 	})
 	t.Run("WhenAt", func(t *testing.T) {
-		status, out := apiCall(t, a, "POST", u, editor, `{"rev": 4, "when": {"at": "2026-11-02T10:00:00Z"}}`)
+		status, out := apptest.APICall(t, a, "POST", u, editor, `{"rev": 4, "when": {"at": "2026-11-02T10:00:00Z"}}`)
 		when, _ := out["when"].(map[string]any)
 		if status != 200 || when["localTime"] != "2026-11-02T13:00" || when["timeZone"] != "Europe/Istanbul" ||
 			when["at"] != "2026-11-02T10:00:00Z" || out["rev"] != 5.0 {
@@ -236,23 +192,23 @@ func TestAPIReschedule(t *testing.T) {
 func TestAPIDiff(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	a := newApp(t)
-	contributor := a.tokenFor(t, a.contributor)
-	edited, err := a.nodes.SaveNode(ctx, a.editor, a.site.ID, a.live.ID, 1,
-		withTitle(withText(a.live.Body, "This is the first article.\nNow with a second line."), "Welcome, again"))
+	a := apptest.New(t)
+	contributor := a.TokenFor(t, a.Contributor)
+	edited, err := a.Nodes.SaveNode(ctx, a.Editor, a.Site.ID, a.Live.ID, 1,
+		apptest.WithTitle(withText(a.Live.Body, "This is the first article.\nNow with a second line."), "Welcome, again"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	rel := a.scheduleAt(t, a.editor, edited, "2026-11-02", "09:00")
-	base := "/api/sites/" + a.site.ID
+	rel := a.ScheduleAt(t, a.Editor, edited, "2026-11-02", "09:00")
+	base := "/api/sites/" + a.Site.ID
 
-	status, out := apiCall(t, a, "GET", base+"/releases/"+rel.ID+"/diff", contributor, "")
+	status, out := apptest.APICall(t, a, "GET", base+"/releases/"+rel.ID+"/diff", contributor, "")
 	items, _ := out["items"].([]any)
 	if status != 200 || len(items) != 1 || out["release"].(map[string]any)["id"] != rel.ID {
 		t.Fatalf("%d %v", status, out)
 	}
 	it := items[0].(map[string]any)
-	if it["nodeId"] != a.live.ID || it["kind"] != "set" || it["title"] != "Welcome, again" ||
+	if it["nodeId"] != a.Live.ID || it["kind"] != "set" || it["title"] != "Welcome, again" ||
 		it["base"].(map[string]any)["rev"] != 1.0 || it["target"].(map[string]any)["rev"] != 2.0 {
 		t.Errorf("item %v", it)
 	}
@@ -275,22 +231,22 @@ func TestAPIDiff(t *testing.T) {
 		t.Errorf("body diff %q", got)
 	}
 
-	other, err := a.eng.CreateSite(ctx, "Other", "UTC")
+	other, err := a.Engine.CreateSite(ctx, "Other", "UTC")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, path := range []string{"/api/sites/" + other.ID + "/releases/" + rel.ID + "/diff", base + "/releases/rel_nope/diff"} {
-		status, out := apiCall(t, a, "GET", path, contributor, "")
-		wantError(t, path, status, out, http.StatusNotFound, "not_found", "")
+		status, out := apptest.APICall(t, a, "GET", path, contributor, "")
+		apptest.WantError(t, path, status, out, http.StatusNotFound, "not_found", "")
 	}
 }
 
 func TestAPIApprovals(t *testing.T) {
 	t.Parallel()
-	a := newApp(t)
-	editor, contributor := a.tokenFor(t, a.editor), a.tokenFor(t, a.contributor)
-	id := a.pendingRequest(t)
-	base := "/api/sites/" + a.site.ID
+	a := apptest.New(t)
+	editor, contributor := a.TokenFor(t, a.Editor), a.TokenFor(t, a.Contributor)
+	id := a.PendingRequest(t)
+	base := "/api/sites/" + a.Site.ID
 	page := base + "/approvals/" + id
 
 	t.Run("List", func(t *testing.T) {
@@ -299,14 +255,14 @@ func TestAPIApprovals(t *testing.T) {
 			Token     string
 			CanDecide bool
 		}{{"Requester", contributor, false}, {"Editor", editor, true}} {
-			status, out := apiCall(t, a, "GET", base+"/approvals", c.Token, "")
+			status, out := apptest.APICall(t, a, "GET", base+"/approvals", c.Token, "")
 			list, _ := out["approvals"].([]any)
 			if status != 200 || len(list) != 1 {
 				t.Fatalf("%s: %d %v", c.Name, status, out)
 			}
 			q := list[0].(map[string]any)
 			if q["id"] != id || q["status"] != "waiting" || q["canDecide"] != c.CanDecide ||
-				q["requestedBy"].(map[string]any)["id"] != a.contributor.ID ||
+				q["requestedBy"].(map[string]any)["id"] != a.Contributor.ID ||
 				q["release"].(map[string]any)["state"] != "awaiting_approval" {
 				t.Errorf("%s: %v", c.Name, q)
 			}
@@ -314,7 +270,7 @@ func TestAPIApprovals(t *testing.T) {
 	})
 
 	t.Run("OneWithItsDiff", func(t *testing.T) {
-		status, out := apiCall(t, a, "GET", page, editor, "")
+		status, out := apptest.APICall(t, a, "GET", page, editor, "")
 		items, _ := out["items"].([]any)
 		if status != 200 || out["id"] != id || len(items) != 1 || items[0].(map[string]any)["title"] != "Press" {
 			t.Fatalf("%d %v", status, out)
@@ -322,62 +278,62 @@ func TestAPIApprovals(t *testing.T) {
 	})
 
 	t.Run("BadInputChangesNothing", func(t *testing.T) {
-		before := a.fingerprint(t)
-		status, out := apiCall(t, a, "POST", page+"/deny", editor, `{"reason": " "}`)
-		wantError(t, "blank reason", status, out, http.StatusBadRequest, "reason_required", "reason")
-		status, out = apiCall(t, a, "POST", page+"/deny", editor, `{"why": "no"}`)
-		wantError(t, "unknown field", status, out, http.StatusBadRequest, "bad_request", "why")
-		status, out = apiCall(t, a, "POST", page+"/approve", editor, `{"rev": 1}`)
-		wantError(t, "approve with a body", status, out, http.StatusBadRequest, "bad_request", "rev")
-		status, out = apiCall(t, a, "POST", page+"/approve", contributor, "")
-		wantError(t, "requester", status, out, http.StatusForbidden, "forbidden", "")
-		if after := a.fingerprint(t); after != before {
+		before := a.Fingerprint(t)
+		status, out := apptest.APICall(t, a, "POST", page+"/deny", editor, `{"reason": " "}`)
+		apptest.WantError(t, "blank reason", status, out, http.StatusBadRequest, "reason_required", "reason")
+		status, out = apptest.APICall(t, a, "POST", page+"/deny", editor, `{"why": "no"}`)
+		apptest.WantError(t, "unknown field", status, out, http.StatusBadRequest, "bad_request", "why")
+		status, out = apptest.APICall(t, a, "POST", page+"/approve", editor, `{"rev": 1}`)
+		apptest.WantError(t, "approve with a body", status, out, http.StatusBadRequest, "bad_request", "rev")
+		status, out = apptest.APICall(t, a, "POST", page+"/approve", contributor, "")
+		apptest.WantError(t, "requester", status, out, http.StatusForbidden, "forbidden", "")
+		if after := a.Fingerprint(t); after != before {
 			t.Errorf("refusals changed state:\nbefore %s\nafter  %s", before, after)
 		}
 	})
 
 	t.Run("Approve", func(t *testing.T) {
-		status, out := apiCall(t, a, "POST", page+"/approve", editor, "")
+		status, out := apptest.APICall(t, a, "POST", page+"/approve", editor, "")
 		approval, _ := out["approval"].(map[string]any)
 		if status != 200 || out["state"] != "scheduled" || approval["approvalId"] != id ||
-			approval["by"].(map[string]any)["id"] != a.editor.ID {
+			approval["by"].(map[string]any)["id"] != a.Editor.ID {
 			t.Fatalf("%d %v", status, out)
 		}
-		status, out = apiCall(t, a, "POST", page+"/approve", editor, "{}")
-		wantError(t, "again", status, out, http.StatusUnprocessableEntity, "not_waiting", "")
+		status, out = apptest.APICall(t, a, "POST", page+"/approve", editor, "{}")
+		apptest.WantError(t, "again", status, out, http.StatusUnprocessableEntity, "not_waiting", "")
 	})
 
 	t.Run("Deny", func(t *testing.T) {
-		id2 := a.pendingRequest2(t)
-		status, out := apiCall(t, a, "POST", base+"/approvals/"+id2+"/deny", editor, `{"reason": "Not before the polls close."}`)
+		id2 := a.PendingRequest2(t)
+		status, out := apptest.APICall(t, a, "POST", base+"/approvals/"+id2+"/deny", editor, `{"reason": "Not before the polls close."}`)
 		if status != 200 || out["state"] != "draft" {
 			t.Fatalf("%d %v", status, out)
 		}
 	})
 
 	t.Run("Unknown", func(t *testing.T) {
-		status, out := apiCall(t, a, "GET", base+"/approvals/apr_nope", editor, "")
-		wantError(t, "unknown", status, out, http.StatusNotFound, "not_found", "")
+		status, out := apptest.APICall(t, a, "GET", base+"/approvals/apr_nope", editor, "")
+		apptest.WantError(t, "unknown", status, out, http.StatusNotFound, "not_found", "")
 	})
 }
 
 func TestAPIScheduleSettings(t *testing.T) {
 	t.Parallel()
-	a := newApp(t)
-	admin := a.admin(t)
-	adminToken, editor, contributor := a.tokenFor(t, admin), a.tokenFor(t, a.editor), a.tokenFor(t, a.contributor)
-	u := "/api/sites/" + a.site.ID + "/schedule-settings"
+	a := apptest.New(t)
+	admin := a.Admin(t)
+	adminToken, editor, contributor := a.TokenFor(t, admin), a.TokenFor(t, a.Editor), a.TokenFor(t, a.Contributor)
+	u := "/api/sites/" + a.Site.ID + "/schedule-settings"
 
-	status, out := apiCall(t, a, "GET", u, contributor, "")
-	if status != 200 || out["siteId"] != a.site.ID || out["paused"] != false || out["dailyWriteCap"] != 200.0 ||
+	status, out := apptest.APICall(t, a, "GET", u, contributor, "")
+	if status != 200 || out["siteId"] != a.Site.ID || out["paused"] != false || out["dailyWriteCap"] != 200.0 ||
 		out["rev"] != 0.0 || out["dailyWritesToday"] != 0.0 {
 		t.Fatalf("GET: %d %v", status, out)
 	}
 
-	before := a.settingsPrint(t)
+	before := a.SettingsPrint(t)
 	for _, tok := range []string{contributor, editor} {
-		status, out := apiCall(t, a, "PUT", u, tok, `{"rev": 0, "dailyWriteCap": 150}`)
-		wantError(t, "without site:settings", status, out, http.StatusForbidden, "forbidden", "")
+		status, out := apptest.APICall(t, a, "PUT", u, tok, `{"rev": 0, "dailyWriteCap": 150}`)
+		apptest.WantError(t, "without site:settings", status, out, http.StatusForbidden, "forbidden", "")
 	}
 	for _, c := range []struct{ Name, Body, Code, Field string }{
 		{"NoRev", `{"dailyWriteCap": 150}`, "bad_request", "rev"},
@@ -387,85 +343,85 @@ func TestAPIScheduleSettings(t *testing.T) {
 		{"PauseWithoutReason", `{"rev": 0, "paused": true}`, "reason_required", "reason"},
 		{"ReasonOnTwoLines", `{"rev": 0, "paused": true, "reason": "one\ntwo"}`, "reason_invalid", "reason"},
 	} {
-		status, out := apiCall(t, a, "PUT", u, adminToken, c.Body)
-		wantError(t, c.Name, status, out, http.StatusBadRequest, c.Code, c.Field)
+		status, out := apptest.APICall(t, a, "PUT", u, adminToken, c.Body)
+		apptest.WantError(t, c.Name, status, out, http.StatusBadRequest, c.Code, c.Field)
 	}
-	if after := a.settingsPrint(t); after != before {
+	if after := a.SettingsPrint(t); after != before {
 		t.Fatalf("refused PUTs changed the settings:\nbefore %s\nafter  %s", before, after)
 	}
 
-	status, out = apiCall(t, a, "PUT", u, adminToken, `{"rev": 0, "dailyWriteCap": 150}`)
+	status, out = apptest.APICall(t, a, "PUT", u, adminToken, `{"rev": 0, "dailyWriteCap": 150}`)
 	if status != 200 || out["dailyWriteCap"] != 150.0 || out["rev"] != 1.0 || out["updatedBy"].(map[string]any)["id"] != admin.ID {
 		t.Fatalf("cap: %d %v", status, out)
 	}
-	status, out = apiCall(t, a, "PUT", u, adminToken, `{"rev": 0, "dailyWriteCap": 120}`)
-	wantError(t, "stale", status, out, http.StatusConflict, "stale", "")
-	status, out = apiCall(t, a, "PUT", u, adminToken, `{"rev": 1, "paused": true, "reason": "Checking the feed", "dailyWriteCap": 120}`)
-	wantError(t, "two changes", status, out, http.StatusUnprocessableEntity, "one_settings_change", "")
-	status, out = apiCall(t, a, "PUT", u, adminToken, `{"rev": 1, "paused": true, "reason": "Checking the feed"}`)
+	status, out = apptest.APICall(t, a, "PUT", u, adminToken, `{"rev": 0, "dailyWriteCap": 120}`)
+	apptest.WantError(t, "stale", status, out, http.StatusConflict, "stale", "")
+	status, out = apptest.APICall(t, a, "PUT", u, adminToken, `{"rev": 1, "paused": true, "reason": "Checking the feed", "dailyWriteCap": 120}`)
+	apptest.WantError(t, "two changes", status, out, http.StatusUnprocessableEntity, "one_settings_change", "")
+	status, out = apptest.APICall(t, a, "PUT", u, adminToken, `{"rev": 1, "paused": true, "reason": "Checking the feed"}`)
 	if status != 200 || out["paused"] != true || out["pausedReason"] != "Checking the feed" || out["rev"] != 2.0 ||
 		out["pausedBy"].(map[string]any)["id"] != admin.ID || out["dailyWriteCap"] != 150.0 {
 		t.Fatalf("pause: %d %v", status, out)
 	}
 	var audited int
-	if err := a.store.DB().QueryRow(`SELECT count(*) FROM audit WHERE action IN ('site.daily_write_cap', 'site.schedules_pause')`).Scan(&audited); err != nil {
+	if err := a.Store.DB().QueryRow(`SELECT count(*) FROM audit WHERE action IN ('site.daily_write_cap', 'site.schedules_pause')`).Scan(&audited); err != nil {
 		t.Fatal(err)
 	}
-	if got := a.settingsPrint(t); !strings.Contains(got, "| 2:1:150:Checking the feed |") || audited != 2 {
+	if got := a.SettingsPrint(t); !strings.Contains(got, "| 2:1:150:Checking the feed |") || audited != 2 {
 		t.Errorf("settings %s with %d audit rows, want rev 2 paused with cap 150, audited twice", got, audited)
 	}
 }
 
 func TestAPIContent(t *testing.T) {
 	t.Parallel()
-	a := newApp(t)
-	editor, contributor := a.tokenFor(t, a.editor), a.tokenFor(t, a.contributor)
-	base := "/api/sites/" + a.site.ID
+	a := apptest.New(t)
+	editor, contributor := a.TokenFor(t, a.Editor), a.TokenFor(t, a.Contributor)
+	base := "/api/sites/" + a.Site.ID
 
 	t.Run("Lists", func(t *testing.T) {
-		status, out := apiCall(t, a, "GET", base+"/entries", contributor, "")
+		status, out := apptest.APICall(t, a, "GET", base+"/entries", contributor, "")
 		entries, _ := out["entries"].([]any)
 		got := map[string]map[string]any{}
 		for _, e := range entries {
 			e := e.(map[string]any)
 			got[e["id"].(string)] = e
 		}
-		if status != 200 || len(got) != 2 || got[a.live.ID] == nil || got[a.draft.ID] == nil {
+		if status != 200 || len(got) != 2 || got[a.Live.ID] == nil || got[a.Draft.ID] == nil {
 			t.Fatalf("entries: %d %v", status, out)
 		}
-		if live := got[a.live.ID]; live["title"] != "Welcome to the Gazette" || live["body"] != "This is the first article." ||
+		if live := got[a.Live.ID]; live["title"] != "Welcome to the Gazette" || live["body"] != "This is the first article." ||
 			live["live"].(map[string]any)["rev"] != 1.0 || live["kind"] != "contentEntry" {
 			t.Errorf("live entry %v", live)
 		}
-		if _, ok := got[a.draft.ID]["live"]; ok {
-			t.Errorf("the draft has a live version: %v", got[a.draft.ID])
+		if _, ok := got[a.Draft.ID]["live"]; ok {
+			t.Errorf("the draft has a live version: %v", got[a.Draft.ID])
 		}
-		status, out = apiCall(t, a, "GET", base+"/pages", contributor, "")
-		if pages, _ := out["pages"].([]any); status != 200 || len(pages) != 1 || pages[0].(map[string]any)["id"] != a.page.ID {
+		status, out = apptest.APICall(t, a, "GET", base+"/pages", contributor, "")
+		if pages, _ := out["pages"].([]any); status != 200 || len(pages) != 1 || pages[0].(map[string]any)["id"] != a.Page.ID {
 			t.Fatalf("pages: %d %v", status, out)
 		}
 	})
 
 	t.Run("OneAndTheWrongKind", func(t *testing.T) {
-		status, out := apiCall(t, a, "GET", base+"/entries/"+a.draft.ID, contributor, "")
+		status, out := apptest.APICall(t, a, "GET", base+"/entries/"+a.Draft.ID, contributor, "")
 		if status != 200 || out["slug"] != "election-night" || out["rev"] != 1.0 {
 			t.Fatalf("%d %v", status, out)
 		}
-		for _, path := range []string{base + "/entries/" + a.page.ID, base + "/pages/" + a.draft.ID, base + "/entries/ent_nope"} {
-			status, out := apiCall(t, a, "GET", path, contributor, "")
-			wantError(t, path, status, out, http.StatusNotFound, "not_found", "")
+		for _, path := range []string{base + "/entries/" + a.Page.ID, base + "/pages/" + a.Draft.ID, base + "/entries/ent_nope"} {
+			status, out := apptest.APICall(t, a, "GET", path, contributor, "")
+			apptest.WantError(t, path, status, out, http.StatusNotFound, "not_found", "")
 		}
-		before := a.fingerprint(t)
-		status, out = apiCall(t, a, "PATCH", base+"/pages/"+a.draft.ID, editor, `{"expectedRev": 1, "title": "x"}`)
-		wantError(t, "patch across kinds", status, out, http.StatusNotFound, "not_found", "")
-		if after := a.fingerprint(t); after != before {
+		before := a.Fingerprint(t)
+		status, out = apptest.APICall(t, a, "PATCH", base+"/pages/"+a.Draft.ID, editor, `{"expectedRev": 1, "title": "x"}`)
+		apptest.WantError(t, "patch across kinds", status, out, http.StatusNotFound, "not_found", "")
+		if after := a.Fingerprint(t); after != before {
 			t.Errorf("a PATCH of the wrong kind changed state")
 		}
 	})
 
 	t.Run("BadInputChangesNothing", func(t *testing.T) {
-		before := a.fingerprint(t)
-		u := base + "/entries/" + a.draft.ID
+		before := a.Fingerprint(t)
+		u := base + "/entries/" + a.Draft.ID
 		for _, c := range []struct{ Name, Body, Code, Field string }{
 			{"NoRev", `{"title": "x"}`, "bad_request", "expectedRev"},
 			{"NothingToChange", `{"expectedRev": 1}`, "nothing_to_change", ""},
@@ -475,61 +431,61 @@ func TestAPIContent(t *testing.T) {
 			{"BadSlug", `{"expectedRev": 1, "slug": "Not A Slug"}`, "slug_invalid", "slug"},
 			{"BadStatus", `{"expectedRev": 1, "status": "live"}`, "status_invalid", "status"},
 		} {
-			status, out := apiCall(t, a, "PATCH", u, editor, c.Body)
-			wantError(t, c.Name, status, out, http.StatusBadRequest, c.Code, c.Field)
+			status, out := apptest.APICall(t, a, "PATCH", u, editor, c.Body)
+			apptest.WantError(t, c.Name, status, out, http.StatusBadRequest, c.Code, c.Field)
 		}
-		if after := a.fingerprint(t); after != before {
+		if after := a.Fingerprint(t); after != before {
 			t.Errorf("bad input changed state:\nbefore %s\nafter  %s", before, after)
 		}
 	})
 
 	t.Run("Patch", func(t *testing.T) {
-		status, out := apiCall(t, a, "PATCH", base+"/entries/"+a.draft.ID, contributor, `{"expectedRev": 1, "title": "Election night, live"}`)
+		status, out := apptest.APICall(t, a, "PATCH", base+"/entries/"+a.Draft.ID, contributor, `{"expectedRev": 1, "title": "Election night, live"}`)
 		if status != 200 || out["rev"] != 2.0 || out["title"] != "Election night, live" ||
 			out["summary"] != "Results as they come in." || out["body"] != "Follow the results here." || out["status"] != "draft" {
 			t.Fatalf("%d %v", status, out)
 		}
-		status, out = apiCall(t, a, "PATCH", base+"/pages/"+a.page.ID, editor, `{"expectedRev": 1, "summary": "Who we are."}`)
+		status, out = apptest.APICall(t, a, "PATCH", base+"/pages/"+a.Page.ID, editor, `{"expectedRev": 1, "summary": "Who we are."}`)
 		if status != 200 || out["summary"] != "Who we are." || out["title"] != "About" {
 			t.Fatalf("page: %d %v", status, out)
 		}
 	})
 
 	t.Run("Stale", func(t *testing.T) {
-		status, out := apiCall(t, a, "PATCH", base+"/entries/"+a.draft.ID, editor, `{"expectedRev": 1, "title": "Again"}`)
-		wantError(t, "stale", status, out, http.StatusConflict, "stale", "")
-		if message(out) != "This changed somewhere else meanwhile. Load the latest version and try again." {
-			t.Errorf("message %q", message(out))
+		status, out := apptest.APICall(t, a, "PATCH", base+"/entries/"+a.Draft.ID, editor, `{"expectedRev": 1, "title": "Again"}`)
+		apptest.WantError(t, "stale", status, out, http.StatusConflict, "stale", "")
+		if apptest.Message(out) != "This changed somewhere else meanwhile. Load the latest version and try again." {
+			t.Errorf("message %q", apptest.Message(out))
 		}
 	})
 
 	t.Run("HeldNamesTheReleaseAndItsTime", func(t *testing.T) {
-		draft, err := a.nodes.Node(context.Background(), a.editor, a.site.ID, a.draft.ID)
+		draft, err := a.Nodes.Node(context.Background(), a.Editor, a.Site.ID, a.Draft.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
-		rel := a.scheduleAt(t, a.editor, draft.Node, "2026-11-02", "09:00")
-		cur, _ := a.nodes.Node(context.Background(), a.editor, a.site.ID, a.draft.ID)
+		rel := a.ScheduleAt(t, a.Editor, draft.Node, "2026-11-02", "09:00")
+		cur, _ := a.Nodes.Node(context.Background(), a.Editor, a.Site.ID, a.Draft.ID)
 		body := fmt.Sprintf(`{"expectedRev": %d, "title": "Late change"}`, cur.Rev)
-		a.setLang(t, a.contributor, "tr")
-		before := a.fingerprint(t)
-		status, out := apiCall(t, a, "PATCH", base+"/entries/"+a.draft.ID, editor, body)
-		wantError(t, "held", status, out, http.StatusConflict, "scheduled_locked", "")
-		if d := details(out); d["release"] != rel.ID || d["when"] != "2026-11-02T06:00:00Z" {
+		a.SetLang(t, a.Contributor, "tr")
+		before := a.Fingerprint(t)
+		status, out := apptest.APICall(t, a, "PATCH", base+"/entries/"+a.Draft.ID, editor, body)
+		apptest.WantError(t, "held", status, out, http.StatusConflict, "scheduled_locked", "")
+		if d := apptest.Details(out); d["release"] != rel.ID || d["when"] != "2026-11-02T06:00:00Z" {
 			t.Errorf("details %v", d)
 		}
-		if want := "This is scheduled to be published on 2 November 2026, 09:00 and cannot be changed. Unschedule it first."; message(out) != want {
-			t.Errorf("message %q, want %q", message(out), want)
+		if want := "This is scheduled to be published on 2 November 2026, 09:00 and cannot be changed. Unschedule it first."; apptest.Message(out) != want {
+			t.Errorf("message %q, want %q", apptest.Message(out), want)
 		}
-		status, out = apiCall(t, a, "PATCH", base+"/entries/"+a.draft.ID, contributor, body)
-		if want := "Bu içerik 2 Kasım 2026 09:00 için yayıma zamanlandığından değiştirilemez. Önce zamanlamayı kaldırın."; status != 409 || message(out) != want {
-			t.Errorf("Turkish: %d %q, want %q", status, message(out), want)
+		status, out = apptest.APICall(t, a, "PATCH", base+"/entries/"+a.Draft.ID, contributor, body)
+		if want := "Bu içerik 2 Kasım 2026 09:00 için yayıma zamanlandığından değiştirilemez. Önce zamanlamayı kaldırın."; status != 409 || apptest.Message(out) != want {
+			t.Errorf("Turkish: %d %q, want %q", status, apptest.Message(out), want)
 		}
-		status, out = apiCall(t, a, "GET", base+"/entries/"+a.draft.ID, contributor, "")
+		status, out = apptest.APICall(t, a, "GET", base+"/entries/"+a.Draft.ID, contributor, "")
 		if held, _ := out["heldBy"].(map[string]any); status != 200 || held["releaseId"] != rel.ID || held["state"] != "scheduled" {
 			t.Errorf("GET of a held entry: %d %v", status, out)
 		}
-		if after := a.fingerprint(t); after != before {
+		if after := a.Fingerprint(t); after != before {
 			t.Errorf("a refused PATCH changed state")
 		}
 	})
@@ -537,20 +493,20 @@ func TestAPIContent(t *testing.T) {
 
 // sessionCall sends a JSON API request from a browser: c's cookies, no
 // token.
-func sessionCall(t *testing.T, c *client, method, path, body string, header map[string]string) (int, map[string]any) {
+func sessionCall(t *testing.T, c *apptest.Client, method, path, body string, header map[string]string) (int, map[string]any) {
 	t.Helper()
-	req, err := http.NewRequest(method, c.app.URL+path, strings.NewReader(body))
+	req, err := http.NewRequest(method, c.App.URL+path, strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}
 	req.Header.Set("Content-Type", "application/json")
-	if c.lang != "" {
-		req.Header.Set("Accept-Language", c.lang)
+	if c.Lang != "" {
+		req.Header.Set("Accept-Language", c.Lang)
 	}
 	for k, v := range header {
 		req.Header.Set(k, v)
 	}
-	res, err := c.hc.Do(req)
+	res, err := c.HTTP.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -567,11 +523,11 @@ func sessionCall(t *testing.T, c *client, method, path, body string, header map[
 
 func TestAPISession(t *testing.T) {
 	t.Parallel()
-	a := newApp(t)
-	rel := a.scheduleAt(t, a.editor, a.draft, "2026-11-02", "09:00")
-	base := "/api/sites/" + a.site.ID
-	c := a.signedIn(t, a.editor)
-	token := c.token()
+	a := apptest.New(t)
+	rel := a.ScheduleAt(t, a.Editor, a.Draft, "2026-11-02", "09:00")
+	base := "/api/sites/" + a.Site.ID
+	c := a.SignedIn(t, a.Editor)
+	token := c.Token()
 
 	t.Run("ReadsAsThePerson", func(t *testing.T) {
 		status, out := sessionCall(t, c, "GET", base+"/notifications", "", nil)
@@ -581,14 +537,14 @@ func TestAPISession(t *testing.T) {
 	})
 
 	t.Run("ChangesNeedTheCSRFToken", func(t *testing.T) {
-		before := a.fingerprint(t)
-		for _, h := range []map[string]string{nil, {"X-CSRF-Token": wrongToken(token)}, {"X-CSRF-Token": a.client(t, "").csrf("/studio/login")}} {
+		before := a.Fingerprint(t)
+		for _, h := range []map[string]string{nil, {"X-CSRF-Token": apptest.WrongToken(token)}, {"X-CSRF-Token": a.Client(t, "").CSRF("/studio/login")}} {
 			status, out := sessionCall(t, c, "POST", base+"/releases/"+rel.ID+"/cancel", `{"rev": 1}`, h)
-			wantError(t, fmt.Sprint("cancel with ", h), status, out, http.StatusForbidden, "csrf", "")
-			status, out = sessionCall(t, c, "PATCH", base+"/entries/"+a.live.ID, `{"expectedRev": 1, "title": "x"}`, h)
-			wantError(t, fmt.Sprint("patch with ", h), status, out, http.StatusForbidden, "csrf", "")
+			apptest.WantError(t, fmt.Sprint("cancel with ", h), status, out, http.StatusForbidden, "csrf", "")
+			status, out = sessionCall(t, c, "PATCH", base+"/entries/"+a.Live.ID, `{"expectedRev": 1, "title": "x"}`, h)
+			apptest.WantError(t, fmt.Sprint("patch with ", h), status, out, http.StatusForbidden, "csrf", "")
 		}
-		if after := a.fingerprint(t); after != before {
+		if after := a.Fingerprint(t); after != before {
 			t.Errorf("requests without the CSRF token changed state:\nbefore %s\nafter  %s", before, after)
 		}
 		status, out := sessionCall(t, c, "POST", base+"/releases/"+rel.ID+"/cancel", `{"rev": 1}`, map[string]string{"X-CSRF-Token": token})
@@ -600,39 +556,39 @@ func TestAPISession(t *testing.T) {
 	t.Run("TheTokenWinsOverTheCookie", func(t *testing.T) {
 		for _, auth := range []string{"Bearer studio_pat_wrong", "Basic ZWRpdG9yOnBhc3M="} {
 			status, out := sessionCall(t, c, "GET", "/api/sites", "", map[string]string{"Authorization": auth})
-			wantError(t, auth, status, out, http.StatusUnauthorized, "unauthenticated", "")
+			apptest.WantError(t, auth, status, out, http.StatusUnauthorized, "unauthenticated", "")
 		}
 	})
 
 	t.Run("SignedOutIsNobody", func(t *testing.T) {
-		anon := a.client(t, "")
-		anon.csrf("/studio/login") // a session without a person
+		anon := a.Client(t, "")
+		anon.CSRF("/studio/login") // a session without a person
 		status, out := sessionCall(t, anon, "GET", "/api/sites", "", nil)
-		wantError(t, "anonymous session", status, out, http.StatusUnauthorized, "unauthenticated", "")
-		c.check(t, scenario{Name: "SignOut", Method: "POST", URL: "/studio/logout", Form: url.Values{"csrf_token": {token}},
+		apptest.WantError(t, "anonymous session", status, out, http.StatusUnauthorized, "unauthenticated", "")
+		c.Check(t, apptest.Scenario{Name: "SignOut", Method: "POST", URL: "/studio/logout", Form: url.Values{"csrf_token": {token}},
 			ExpectedStatus: http.StatusSeeOther})
 		status, out = sessionCall(t, c, "GET", "/api/sites", "", nil)
-		wantError(t, "after sign-out", status, out, http.StatusUnauthorized, "unauthenticated", "")
+		apptest.WantError(t, "after sign-out", status, out, http.StatusUnauthorized, "unauthenticated", "")
 	})
 }
 
 func TestAPIRevokedToken(t *testing.T) {
 	t.Parallel()
-	a := newApp(t)
-	secret, tok, err := a.identity.CreateToken(context.Background(), a.editor, "deploy script", nil)
+	a := apptest.New(t)
+	secret, tok, err := a.Identity.CreateToken(context.Background(), a.Editor, "deploy script", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if status, out := apiCall(t, a, "GET", "/api/sites", secret, ""); status != 200 {
+	if status, out := apptest.APICall(t, a, "GET", "/api/sites", secret, ""); status != 200 {
 		t.Fatalf("before: %d %v", status, out)
 	}
-	c := a.signedIn(t, a.editor)
-	c.check(t, scenario{Name: "Revoke", Method: "POST", URL: "/studio/tokens/" + tok.ID + "/revoke",
-		Form: url.Values{"csrf_token": {c.token()}}, ExpectedStatus: http.StatusSeeOther,
+	c := a.SignedIn(t, a.Editor)
+	c.Check(t, apptest.Scenario{Name: "Revoke", Method: "POST", URL: "/studio/tokens/" + tok.ID + "/revoke",
+		Form: url.Values{"csrf_token": {c.Token()}}, ExpectedStatus: http.StatusSeeOther,
 		ExpectedHeaders: map[string]string{"Location": "/studio/tokens"}})
-	for _, path := range []string{"/api/sites", "/api/sites/" + a.site.ID + "/releases"} {
-		status, out := apiCall(t, a, "GET", path, secret, "")
-		wantError(t, "revoked "+path, status, out, http.StatusUnauthorized, "unauthenticated", "")
+	for _, path := range []string{"/api/sites", "/api/sites/" + a.Site.ID + "/releases"} {
+		status, out := apptest.APICall(t, a, "GET", path, secret, "")
+		apptest.WantError(t, "revoked "+path, status, out, http.StatusUnauthorized, "unauthenticated", "")
 	}
 }
 
@@ -640,11 +596,11 @@ var secretRe = regexp.MustCompile(`value="(studio_pat_[A-Za-z0-9]+)"`)
 
 func TestTokensPage(t *testing.T) {
 	t.Parallel()
-	a := newApp(t)
-	c := a.signedIn(t, a.editor)
-	token := c.token()
+	a := apptest.New(t)
+	c := a.SignedIn(t, a.Editor)
+	token := c.Token()
 
-	runScenarios(t, c, []scenario{
+	apptest.RunScenarios(t, c, []apptest.Scenario{
 		{Name: "Empty", URL: "/studio/tokens", ExpectedStatus: http.StatusOK,
 			ExpectedContent: []string{"<h1>Access tokens</h1>", `data-testid="tokens-empty">You have no access tokens.</p>`,
 				`href="/studio/account" class="who-link" data-testid="account-link" aria-current="page">Your account</a>`,
@@ -660,26 +616,26 @@ func TestTokensPage(t *testing.T) {
 			NotExpectedContent: []string{`data-testid="new-secret"`}},
 	})
 
-	res := c.check(t, scenario{Name: "Create", Method: "POST", URL: "/studio/tokens",
+	res := c.Check(t, apptest.Scenario{Name: "Create", Method: "POST", URL: "/studio/tokens",
 		Form: url.Values{"csrf_token": {token}, "name": {"deploy script"}}, ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{`data-testid="new-secret"`, "Your new token “deploy script”",
 			"Copy it now: it is shown only this once.", "<td>deploy script</td>", "Never"},
 		ExpectedHeaders: map[string]string{"Cache-Control": "no-store"}})
 	m := secretRe.FindStringSubmatch(res.Body)
 	if m == nil {
-		t.Fatalf("no secret in the page:\n%s", excerpt(res.Body))
+		t.Fatalf("no secret in the page:\n%s", apptest.Excerpt(res.Body))
 	}
 	secret := m[1]
-	if status, out := apiCall(t, a, "GET", "/api/sites", secret, ""); status != 200 {
+	if status, out := apptest.APICall(t, a, "GET", "/api/sites", secret, ""); status != 200 {
 		t.Fatalf("the new token does not work: %d %v", status, out)
 	}
-	list, err := a.identity.Tokens(context.Background(), a.editor)
+	list, err := a.Identity.Tokens(context.Background(), a.Editor)
 	if err != nil || len(list) != 1 {
 		t.Fatalf("tokens %v, %v", list, err)
 	}
 	id := list[0].ID
 
-	runScenarios(t, c, []scenario{
+	apptest.RunScenarios(t, c, []apptest.Scenario{
 		{Name: "ShownOnce", URL: "/studio/tokens", ExpectedStatus: http.StatusOK,
 			ExpectedContent: []string{"<td>deploy script</td>", `<time datetime="2026-11-02T05:00:00Z">2 November 2026, 08:00</time>`,
 				`data-testid="revoke-open"`, `href="/studio/tokens?revoke=` + id + `#revoke-` + id + `"`},
@@ -690,28 +646,28 @@ func TestTokensPage(t *testing.T) {
 	})
 
 	// Someone else cannot revoke it, or see it.
-	other := a.signedIn(t, a.contributor)
-	other.check(t, scenario{Name: "NotTheirs", Method: "POST", URL: "/studio/tokens/" + id + "/revoke",
-		Form: url.Values{"csrf_token": {other.token()}}, ExpectedStatus: http.StatusNotFound})
-	other.check(t, scenario{Name: "NotListed", URL: "/studio/tokens", ExpectedStatus: http.StatusOK,
+	other := a.SignedIn(t, a.Contributor)
+	other.Check(t, apptest.Scenario{Name: "NotTheirs", Method: "POST", URL: "/studio/tokens/" + id + "/revoke",
+		Form: url.Values{"csrf_token": {other.Token()}}, ExpectedStatus: http.StatusNotFound})
+	other.Check(t, apptest.Scenario{Name: "NotListed", URL: "/studio/tokens", ExpectedStatus: http.StatusOK,
 		NotExpectedContent: []string{"<td>deploy script</td>"}})
-	if status, _ := apiCall(t, a, "GET", "/api/sites", secret, ""); status != 200 {
+	if status, _ := apptest.APICall(t, a, "GET", "/api/sites", secret, ""); status != 200 {
 		t.Fatalf("someone else's refused revoke stopped the token: %d", status)
 	}
 
-	runScenarios(t, c, []scenario{
+	apptest.RunScenarios(t, c, []apptest.Scenario{
 		{Name: "Revoke", Method: "POST", URL: "/studio/tokens/" + id + "/revoke", Form: url.Values{"csrf_token": {token}},
 			ExpectedStatus: http.StatusSeeOther, ExpectedHeaders: map[string]string{"Location": "/studio/tokens"}},
 		{Name: "Revoked", URL: "/studio/tokens", ExpectedStatus: http.StatusOK,
 			ExpectedContent:    []string{`<p class="notice">Token revoked. It no longer works.</p>`, "You have no access tokens."},
 			NotExpectedContent: []string{"<td>deploy script</td>"}},
 	})
-	if status, _ := apiCall(t, a, "GET", "/api/sites", secret, ""); status != http.StatusUnauthorized {
+	if status, _ := apptest.APICall(t, a, "GET", "/api/sites", secret, ""); status != http.StatusUnauthorized {
 		t.Errorf("a revoked token answers %d, want 401", status)
 	}
 
-	a.setLang(t, a.contributor, "tr")
-	other.check(t, scenario{Name: "Turkish", URL: "/studio/tokens", ExpectedStatus: http.StatusOK,
+	a.SetLang(t, a.Contributor, "tr")
+	other.Check(t, apptest.Scenario{Name: "Turkish", URL: "/studio/tokens", ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{`<html lang="tr">`, "<h1>Erişim anahtarları</h1>", "Hiç erişim anahtarınız yok.",
 			"Anahtar oluştur"},
 		NotExpectedContent: []string{"Access tokens", "Create token"}})

@@ -7,6 +7,7 @@ import (
 
 	"studio/engine/content"
 	"studio/engine/model/release"
+	"studio/handlers/internal/apptest"
 )
 
 // POST …/releases and POST …/releases/{id}/schedule take a time as §12's
@@ -15,18 +16,18 @@ import (
 // code and the field, and changes nothing.
 func TestAPIScheduleWhen(t *testing.T) {
 	t.Parallel()
-	a := newApp(t)
-	editor, contributor := a.tokenFor(t, a.editor), a.tokenFor(t, a.contributor)
-	base := "/api/sites/" + a.site.ID
+	a := apptest.New(t)
+	editor, contributor := a.TokenFor(t, a.Editor), a.TokenFor(t, a.Contributor)
+	base := "/api/sites/" + a.Site.ID
 	newDraft := func(t *testing.T, token, when string) string {
 		t.Helper()
-		n := a.createNode(t, release.KindPage, content.Body{Title: "Page " + fmt.Sprint(a.releaseCount(t)),
-			Slug: fmt.Sprintf("page-%d", a.releaseCount(t)), Status: content.StatusDraft, Text: "Text."})
+		n := a.CreateNode(t, release.KindPage, content.Body{Title: "Page " + fmt.Sprint(a.ReleaseCount(t)),
+			Slug: fmt.Sprintf("page-%d", a.ReleaseCount(t)), Status: content.StatusDraft, Text: "Text."})
 		body := `{"nodeIds": ["` + n.ID + `"]}`
 		if when != "" {
 			body = `{"nodeIds": ["` + n.ID + `"], "when": ` + when + `}`
 		}
-		status, out := apiCall(t, a, "POST", base+"/releases", token, body)
+		status, out := apptest.APICall(t, a, "POST", base+"/releases", token, body)
 		if status != http.StatusCreated {
 			t.Fatalf("create %s: %d %v", body, status, out)
 		}
@@ -43,12 +44,12 @@ func TestAPIScheduleWhen(t *testing.T) {
 
 	t.Run("DraftWithALocalTimeInAnotherZone", func(t *testing.T) {
 		id := newDraft(t, editor, `{"localTime": "2026-11-02T10:00", "timeZone": "Europe/Berlin"}`)
-		status, out := apiCall(t, a, "GET", base+"/releases/"+id, editor, "")
+		status, out := apptest.APICall(t, a, "GET", base+"/releases/"+id, editor, "")
 		if got, want := whenOf(out), "at 2026-11-02T09:00:00Z Europe/Berlin 2026-11-02T10:00"; status != 200 || out["state"] != "draft" || got != want {
 			t.Fatalf("%d when %s, want %s: %v", status, got, want, out)
 		}
 		// Scheduled with no time given, it takes its own.
-		status, out = apiCall(t, a, "POST", base+"/releases/"+id+"/schedule", editor, `{"rev": 1}`)
+		status, out = apptest.APICall(t, a, "POST", base+"/releases/"+id+"/schedule", editor, `{"rev": 1}`)
 		if got, want := whenOf(out), "at 2026-11-02T09:00:00Z Europe/Berlin 2026-11-02T10:00"; status != 200 || out["status"] != "scheduled" || got != want {
 			t.Fatalf("schedule: %d when %s, want %s: %v", status, got, want, out)
 		}
@@ -65,7 +66,7 @@ func TestAPIScheduleWhen(t *testing.T) {
 	} {
 		t.Run(c.Name, func(t *testing.T) {
 			id := newDraft(t, editor, "")
-			status, out := apiCall(t, a, "POST", base+"/releases/"+id+"/schedule", editor, `{"rev": 1, "when": `+c.When+`}`)
+			status, out := apptest.APICall(t, a, "POST", base+"/releases/"+id+"/schedule", editor, `{"rev": 1, "when": `+c.When+`}`)
 			if got := whenOf(out); status != 200 || out["status"] != "scheduled" || got != c.Want {
 				t.Fatalf("%d when %s, want %s: %v", status, got, c.Want, out)
 			}
@@ -74,7 +75,7 @@ func TestAPIScheduleWhen(t *testing.T) {
 
 	t.Run("OnApprovalByAnApproverPublishesNow", func(t *testing.T) {
 		id := newDraft(t, editor, "")
-		status, out := apiCall(t, a, "POST", base+"/releases/"+id+"/schedule", editor, `{"rev": 1, "when": "on-approval"}`)
+		status, out := apptest.APICall(t, a, "POST", base+"/releases/"+id+"/schedule", editor, `{"rev": 1, "when": "on-approval"}`)
 		rel, _ := out["release"].(map[string]any)
 		if status != 200 || rel["state"] != "published" || whenOf(out) != "on-approval <nil> <nil> <nil>" {
 			t.Fatalf("%d %v", status, out)
@@ -83,13 +84,13 @@ func TestAPIScheduleWhen(t *testing.T) {
 
 	t.Run("OnApprovalWaitsForTheApprover", func(t *testing.T) {
 		id := newDraft(t, contributor, `"on-approval"`)
-		status, out := apiCall(t, a, "POST", base+"/releases/"+id+"/schedule", contributor, `{"rev": 1}`)
+		status, out := apptest.APICall(t, a, "POST", base+"/releases/"+id+"/schedule", contributor, `{"rev": 1}`)
 		rel, _ := out["release"].(map[string]any)
 		if status != 200 || out["status"] != "approval-pending" || out["approvalId"] == nil || rel["state"] != "awaiting_approval" ||
 			whenOf(out) != "on-approval <nil> <nil> <nil>" {
 			t.Fatalf("%d %v", status, out)
 		}
-		status, out = apiCall(t, a, "POST", base+"/approvals/"+out["approvalId"].(string)+"/approve", editor, "")
+		status, out = apptest.APICall(t, a, "POST", base+"/approvals/"+out["approvalId"].(string)+"/approve", editor, "")
 		if status != 200 || out["state"] != "published" {
 			t.Fatalf("approve: %d %v", status, out)
 		}
@@ -97,7 +98,7 @@ func TestAPIScheduleWhen(t *testing.T) {
 
 	t.Run("BadTimesChangeNothing", func(t *testing.T) {
 		id := newDraft(t, editor, "")
-		before := a.fingerprint(t)
+		before := a.Fingerprint(t)
 		for _, c := range []struct {
 			Name, When string
 			Status     int
@@ -120,19 +121,19 @@ func TestAPIScheduleWhen(t *testing.T) {
 			{"PastLocalTime", `{"localTime": "2026-11-01T12:00"}`, 400, "time_in_past", "localTime"},
 			{"TooFar", `{"localTime": "2028-01-01T12:00"}`, 400, "too_far", "localTime"},
 		} {
-			status, out := apiCall(t, a, "POST", base+"/releases/"+id+"/schedule", editor, `{"rev": 1, "when": `+c.When+`}`)
-			wantError(t, "schedule "+c.Name, status, out, c.Status, c.Code, c.Field)
-			status, out = apiCall(t, a, "POST", base+"/releases", editor, `{"nodeIds": ["`+a.draft.ID+`"], "when": `+c.When+`}`)
-			wantError(t, "create "+c.Name, status, out, c.Status, c.Code, c.Field)
+			status, out := apptest.APICall(t, a, "POST", base+"/releases/"+id+"/schedule", editor, `{"rev": 1, "when": `+c.When+`}`)
+			apptest.WantError(t, "schedule "+c.Name, status, out, c.Status, c.Code, c.Field)
+			status, out = apptest.APICall(t, a, "POST", base+"/releases", editor, `{"nodeIds": ["`+a.Draft.ID+`"], "when": `+c.When+`}`)
+			apptest.WantError(t, "create "+c.Name, status, out, c.Status, c.Code, c.Field)
 		}
-		status, out := apiCall(t, a, "POST", base+"/releases/"+id+"/schedule", editor, `{"rev": 1, "when": "on-approval", "date": "2026-11-02", "time": "09:00"}`)
-		wantError(t, "two forms", status, out, 400, "bad_when", "when")
-		status, out = apiCall(t, a, "POST", base+"/releases/"+id+"/schedule", editor, `{"rev": 1}`)
-		wantError(t, "no time", status, out, 400, "no_time", "when")
-		if message(out) == "" || message(out) == "error.no_time" {
-			t.Errorf("no time: message %q", message(out))
+		status, out := apptest.APICall(t, a, "POST", base+"/releases/"+id+"/schedule", editor, `{"rev": 1, "when": "on-approval", "date": "2026-11-02", "time": "09:00"}`)
+		apptest.WantError(t, "two forms", status, out, 400, "bad_when", "when")
+		status, out = apptest.APICall(t, a, "POST", base+"/releases/"+id+"/schedule", editor, `{"rev": 1}`)
+		apptest.WantError(t, "no time", status, out, 400, "no_time", "when")
+		if apptest.Message(out) == "" || apptest.Message(out) == "error.no_time" {
+			t.Errorf("no time: message %q", apptest.Message(out))
 		}
-		if after := a.fingerprint(t); after != before {
+		if after := a.Fingerprint(t); after != before {
 			t.Errorf("refused times changed state:\nbefore %s\nafter  %s", before, after)
 		}
 	})

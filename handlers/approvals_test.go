@@ -4,16 +4,18 @@ import (
 	"net/http"
 	"net/url"
 	"testing"
+
+	"studio/handlers/internal/apptest"
 )
 
 func TestApprovalPages(t *testing.T) {
 	t.Parallel()
-	a := newApp(t)
-	id := a.pendingRequest(t)
+	a := apptest.New(t)
+	id := a.PendingRequest(t)
 	page := "/studio/approvals/" + id
 
-	contributor := a.signedIn(t, a.contributor)
-	runScenarios(t, contributor, []scenario{
+	contributor := a.SignedIn(t, a.Contributor)
+	apptest.RunScenarios(t, contributor, []apptest.Scenario{
 		{Name: "ListedForTheRequester", URL: "/studio/approvals", ExpectedStatus: http.StatusOK,
 			ExpectedContent: []string{"Press", "Chris Contributor asked for approval"}},
 		{Name: "OwnRequestHasNoButtons", URL: page, ExpectedStatus: http.StatusOK,
@@ -21,9 +23,9 @@ func TestApprovalPages(t *testing.T) {
 			NotExpectedContent: []string{`data-testid="approve"`, `data-testid="deny"`}},
 	})
 
-	editor := a.signedIn(t, a.editor)
-	token := editor.token()
-	runScenarios(t, editor, []scenario{
+	editor := a.SignedIn(t, a.Editor)
+	token := editor.Token()
+	apptest.RunScenarios(t, editor, []apptest.Scenario{
 		{Name: "ReviewShowsTheDiff", URL: page, ExpectedStatus: http.StatusOK,
 			ExpectedContent: []string{"Press", "Not live yet", "Pinned version 2", "Monday 2 November 2026",
 				"11:00 Istanbul", `<span class="ins">`, "Contact us.", "Published", `data-testid="approve"`}},
@@ -41,14 +43,14 @@ func TestApprovalPages(t *testing.T) {
 	})
 
 	// Denying, in Turkish.
-	id2 := a.pendingRequest2(t)
-	a.setLang(t, a.editor, "tr")
-	tr := a.signedIn(t, a.editor)
-	runScenarios(t, tr, []scenario{
+	id2 := a.PendingRequest2(t)
+	a.SetLang(t, a.Editor, "tr")
+	tr := a.SignedIn(t, a.Editor)
+	apptest.RunScenarios(t, tr, []apptest.Scenario{
 		{Name: "TurkishReview", URL: "/studio/approvals/" + id2, ExpectedStatus: http.StatusOK,
 			ExpectedContent: []string{"Onay isteği", "Henüz yayında değil", "Sabitlenmiş sürüm", "Onayla", "Reddet"}},
 		{Name: "TurkishDeny", Method: "POST", URL: "/studio/approvals/" + id2 + "/deny",
-			Form: url.Values{"csrf_token": {tr.token()}, "reason": {"Sonuçlar henüz kesin değil."}}, ExpectedStatus: http.StatusSeeOther},
+			Form: url.Values{"csrf_token": {tr.Token()}, "reason": {"Sonuçlar henüz kesin değil."}}, ExpectedStatus: http.StatusSeeOther},
 		{Name: "TurkishEmpty", URL: "/studio/approvals", ExpectedStatus: http.StatusOK,
 			ExpectedContent: []string{"Onay bekleyen bir şey yok.", "Reddedildi. Yayın paketi yeniden taslağa döndü."}},
 	})

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 	"studio/engine/policy"
+	"studio/handlers/internal/apptest"
 	"testing"
 )
 
@@ -14,11 +15,11 @@ import (
 // nothing; PATCH is compare-and-swap on rev.
 func TestAPIAutomations(t *testing.T) {
 	t.Parallel()
-	a := newApp(t)
-	base := "/api/sites/" + a.site.ID
-	token := a.tokenFor(t, a.editor)
-	c := a.signedIn(t, a.editor)
-	csrf := map[string]string{"X-CSRF-Token": c.token()}
+	a := apptest.New(t)
+	base := "/api/sites/" + a.Site.ID
+	token := a.TokenFor(t, a.Editor)
+	c := a.SignedIn(t, a.Editor)
+	csrf := map[string]string{"X-CSRF-Token": c.Token()}
 	call := func(method, path, body string) (int, map[string]any) {
 		t.Helper()
 		return sessionCall(t, c, method, base+path, body, csrf)
@@ -26,7 +27,7 @@ func TestAPIAutomations(t *testing.T) {
 	automationRows := func() string {
 		t.Helper()
 		var s string
-		if err := a.store.DB().QueryRow(`SELECT (SELECT count(*) FROM automations) || '/' || (SELECT count(*) FROM audit) || '/' ||
+		if err := a.Store.DB().QueryRow(`SELECT (SELECT count(*) FROM automations) || '/' || (SELECT count(*) FROM audit) || '/' ||
 			(SELECT count(*) FROM schedule_runs)`).Scan(&s); err != nil {
 			t.Fatal(err)
 		}
@@ -36,8 +37,8 @@ func TestAPIAutomations(t *testing.T) {
 	weekly := `{"name": "Broken links", "job": {"kind": "builtin", "builtin": "broken-links"},
 		"recurrence": {"preset": "weekly", "start": "2026-11-09T07:10"}}`
 	t.Run("NotWithAToken", func(t *testing.T) {
-		status, out := apiCall(t, a, "POST", base+"/automations", token, weekly)
-		wantError(t, "token", status, out, http.StatusForbidden, "forbidden", "")
+		status, out := apptest.APICall(t, a, "POST", base+"/automations", token, weekly)
+		apptest.WantError(t, "token", status, out, http.StatusForbidden, "forbidden", "")
 	})
 
 	t.Run("BadInputChangesNothing", func(t *testing.T) {
@@ -81,7 +82,7 @@ func TestAPIAutomations(t *testing.T) {
 			rc["timeZone"] != "Europe/Istanbul" || out["nextRunAt"] != "2026-11-09T04:10:00Z" || may["pause"] != true {
 			t.Fatalf("%v", out)
 		}
-		status, out = apiCall(t, a, "GET", base+"/automations", token, "")
+		status, out = apptest.APICall(t, a, "GET", base+"/automations", token, "")
 		list, _ := out["automations"].([]any)
 		if status != 200 || len(list) != 1 {
 			t.Fatalf("list with a token: %d %v", status, out)
@@ -98,7 +99,7 @@ func TestAPIAutomations(t *testing.T) {
 		}
 		before := automationRows()
 		status, out = call("PATCH", "/automations/"+id, `{"rev": 1, "name": "Lost update"}`)
-		wantError(t, "stale", status, out, http.StatusConflict, "stale", "")
+		apptest.WantError(t, "stale", status, out, http.StatusConflict, "stale", "")
 		if after := automationRows(); after != before {
 			t.Errorf("a stale patch changed rows")
 		}
@@ -114,9 +115,9 @@ func TestAPIAutomations(t *testing.T) {
 	})
 
 	t.Run("PreviewRuleAcrossAClockChange", func(t *testing.T) {
-		tr := a.signedIn(t, a.addUser(t, "tuna@example.com", "Tuna Editor", policy.Editor, "tr"))
+		tr := a.SignedIn(t, a.AddUser(t, "tuna@example.com", "Tuna Editor", policy.Editor, "tr"))
 		status, out := sessionCall(t, tr, "POST", base+"/automations/preview-rule",
-			`{"preset": "daily", "start": "2027-03-28T02:30", "timeZone": "Europe/Berlin"}`, map[string]string{"X-CSRF-Token": tr.token()})
+			`{"preset": "daily", "start": "2027-03-28T02:30", "timeZone": "Europe/Berlin"}`, map[string]string{"X-CSRF-Token": tr.Token()})
 		next, _ := out["next"].([]any)
 		if status != 200 || len(next) != 5 {
 			t.Fatalf("%d %v", status, out)
@@ -141,16 +142,16 @@ func TestAPIAutomations(t *testing.T) {
 		if status, again := call("POST", "/automations/"+id+"/run-now", ``); status != http.StatusOK || again["id"] != run["id"] {
 			t.Fatalf("run-now again: %d %v, want 200 with run %v", status, again, run["id"])
 		}
-		status, out := apiCall(t, a, "GET", base+"/runs?automationId="+id, token, "")
+		status, out := apptest.APICall(t, a, "GET", base+"/runs?automationId="+id, token, "")
 		runs, _ := out["runs"].([]any)
 		if status != 200 || len(runs) != 1 || runs[0].(map[string]any)["id"] != run["id"] {
 			t.Fatalf("runs: %d %v", status, out)
 		}
-		if status, one := apiCall(t, a, "GET", base+"/runs/"+run["id"].(string), token, ""); status != 200 || one["state"] != run["state"] {
+		if status, one := apptest.APICall(t, a, "GET", base+"/runs/"+run["id"].(string), token, ""); status != 200 || one["state"] != run["state"] {
 			t.Fatalf("run: %d %v", status, one)
 		}
-		status, out = apiCall(t, a, "GET", base+"/runs?state=done", token, "")
-		wantError(t, "bad state", status, out, http.StatusBadRequest, "unknown_run_state", "state")
+		status, out = apptest.APICall(t, a, "GET", base+"/runs?state=done", token, "")
+		apptest.WantError(t, "bad state", status, out, http.StatusBadRequest, "unknown_run_state", "state")
 	})
 
 	t.Run("Delete", func(t *testing.T) {
@@ -163,6 +164,6 @@ func TestAPIAutomations(t *testing.T) {
 			t.Fatalf("delete: %d %v", status, out)
 		}
 		status, out := call("GET", "/automations/"+id, "")
-		wantError(t, "deleted", status, out, http.StatusNotFound, "not_found", "")
+		apptest.WantError(t, "deleted", status, out, http.StatusNotFound, "not_found", "")
 	})
 }

@@ -10,60 +10,37 @@ import (
 
 	"studio/engine/automations"
 	"studio/engine/policy"
+	"studio/handlers/internal/apptest"
 )
 
-// autFingerprint is the site's automations as stored, with the audit
-// count: a refused form must leave it as it was.
-func (a *testApp) autFingerprint(t *testing.T) string {
+func author(a *apptest.App, t *testing.T) *apptest.Client {
 	t.Helper()
-	var fp string
-	err := a.store.DB().QueryRow(`SELECT
-		(SELECT count(*) FROM automations) || ' automations [' ||
-		(SELECT coalesce(group_concat(id || ':' || name || ':' || state || ':' || rev || ':' || coalesce(rule, ''), ' '), '') FROM automations) || '] ' ||
-		(SELECT count(*) FROM audit) || ' audit'`).Scan(&fp)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return fp + " | " + a.fingerprint(t)
-}
-
-// editorForm is the automation editor filled in as a person would: a
-// broken-link check, Custom, every week on the days given, at 07:10.
-func editorForm(token string, days ...string) url.Values {
-	return url.Values{"csrf_token": {token}, "name": {"Monday and Thursday links"}, "job": {"broken-links"},
-		"date": {"2026-11-09"}, "time": {"07:10"}, "preset": {"custom"}, "freq": {"weekly"}, "interval": {"1"},
-		"byday": days, "monthly": {"day"}, "monthday": {"9"}, "nth": {"1"}, "nthday": {"MO"}, "ends": {"never"},
-		"exclude": {"/legacy/*"}, "action": {"save"}}
-}
-
-func (a *testApp) author(t *testing.T) *client {
-	t.Helper()
-	return a.signedIn(t, a.addUser(t, "author@example.com", "Ayla Author", policy.Author, "en"))
+	return a.SignedIn(t, a.AddUser(t, "author@example.com", "Ayla Author", policy.Author, "en"))
 }
 
 // TestAutomationsEmptyState: with no automations the tab says what they
 // are and offers the five built-in jobs, each set up from its preset, in
 // both languages; someone who may not manage them gets no Set up.
 func TestAutomationsEmptyState(t *testing.T) {
-	a := newApp(t)
-	c := a.signedIn(t, a.editor)
-	c.check(t, scenario{Name: "English", URL: "/studio/schedules/automations", ExpectedStatus: http.StatusOK,
+	a := apptest.New(t)
+	c := a.SignedIn(t, a.Editor)
+	c.Check(t, apptest.Scenario{Name: "English", URL: "/studio/schedules/automations", ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{`data-testid="automations-empty"`, "No automations yet", `aria-current="page"`,
 			"Broken links", "Stale content", "Feed check", "Weekly digest", "Cleanup",
 			`href="/studio/schedules/automations/new?job=broken-links"`, `href="/studio/schedules/automations/new?job=cleanup"`},
 		NotExpectedContent: []string{`data-testid="automations"`}})
-	a.setLang(t, a.editor, "tr")
-	c.check(t, scenario{Name: "Turkish", URL: "/studio/schedules/automations", ExpectedStatus: http.StatusOK,
+	a.SetLang(t, a.Editor, "tr")
+	c.Check(t, apptest.Scenario{Name: "Turkish", URL: "/studio/schedules/automations", ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{"Henüz otomasyon yok", "Kırık bağlantılar", "Eskimiş içerik", "Akış denetimi",
 			"Haftalık özet", "Temizlik", ">Kur</a>", "Otomasyonlar"}})
-	a.author(t).check(t, scenario{Name: "Author", URL: "/studio/schedules/automations", ExpectedStatus: http.StatusOK,
+	author(a, t).Check(t, apptest.Scenario{Name: "Author", URL: "/studio/schedules/automations", ExpectedStatus: http.StatusOK,
 		ExpectedContent:    []string{"No automations yet", "Editors and administrators can set up automations."},
 		NotExpectedContent: []string{"/new?job="}})
 
 	// Set up fills the editor with the job's preset: broken links every
 	// Monday at 07:10, and its next five runs.
-	a.setLang(t, a.editor, "en")
-	c.check(t, scenario{Name: "SetUp", URL: "/studio/schedules/automations/new?job=broken-links", ExpectedStatus: http.StatusOK,
+	a.SetLang(t, a.Editor, "en")
+	c.Check(t, apptest.Scenario{Name: "SetUp", URL: "/studio/schedules/automations/new?job=broken-links", ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{`value="Broken links"`, `name="job" value="broken-links" checked`, `value="2026-11-09"`,
 			`value="07:10"`, `name="preset" value="weekly" checked`, "Every week on Monday at 07:10",
 			"Monday 9 November 2026 07:10", "Monday 7 December 2026 07:10"}})
@@ -73,37 +50,37 @@ func TestAutomationsEmptyState(t *testing.T) {
 // editor, its job, its sentence, its next run and its last run's state
 // and outcome apart, linking to the run, in both languages.
 func TestAutomationsList(t *testing.T) {
-	a := newApp(t)
-	au := a.brokenLinkCheck(t, a.editor)
-	c := a.signedIn(t, a.editor)
-	c.check(t, scenario{Name: "BeforeAnyRun", URL: "/studio/schedules/automations", ExpectedStatus: http.StatusOK,
+	a := apptest.New(t)
+	au := a.BrokenLinkCheck(t, a.Editor)
+	c := a.SignedIn(t, a.Editor)
+	c.Check(t, apptest.Scenario{Name: "BeforeAnyRun", URL: "/studio/schedules/automations", ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{`href="/studio/schedules/automations/` + au.ID + `"`, "Link check", "Broken links",
 			"Every week on Monday at 07:10", "9 November 2026, 07:10", "Not run yet", `aria-checked="true"`,
 			"New automation…", "/run-now", "/studio/schedules/history?automation=" + au.ID,
 			"/studio/schedules/automations/new?from=" + au.ID, "/studio/schedules/automations/" + au.ID + "/delete"}})
 
-	run, _, err := a.aut.RunNow(context.Background(), a.editor, a.site.ID, au.ID)
+	run, _, err := a.Automations.RunNow(context.Background(), a.Editor, a.Site.ID, au.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for range 5 {
-		if _, err := a.sched.RunDue(context.Background(), "manual"); err != nil {
+		if _, err := a.Scheduler.RunDue(context.Background(), "manual"); err != nil {
 			t.Fatal(err)
 		}
 	}
-	got, err := a.aut.Run(context.Background(), a.editor, a.site.ID, run.ID)
+	got, err := a.Automations.Run(context.Background(), a.Editor, a.Site.ID, run.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got.State != "succeeded" {
 		t.Fatalf("run %s: state %s, want succeeded", run.ID, got.State)
 	}
-	c.check(t, scenario{Name: "AfterARun", URL: "/studio/schedules/automations", ExpectedStatus: http.StatusOK,
+	c.Check(t, apptest.Scenario{Name: "AfterARun", URL: "/studio/schedules/automations", ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{`href="/studio/schedules/runs/` + run.ID + `"`, "2 November 2026, 08:00",
 			`data-testid="last-run-state">Succeeded<`, `data-testid="last-run-outcome">` + outcomeWord("en", got.Outcome) + `<`},
 		NotExpectedContent: []string{"Not run yet"}})
-	a.setLang(t, a.editor, "tr")
-	c.check(t, scenario{Name: "Turkish", URL: "/studio/schedules/automations", ExpectedStatus: http.StatusOK,
+	a.SetLang(t, a.Editor, "tr")
+	c.Check(t, apptest.Scenario{Name: "Turkish", URL: "/studio/schedules/automations", ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{"Her hafta pazartesi 07:10", "9 Kasım 2026 07:10", "2 Kasım 2026 08:00",
 			`data-testid="last-run-state">Başarılı<`, `data-testid="last-run-outcome">` + outcomeWord("tr", got.Outcome) + `<`,
 			"Kırık bağlantılar", "Yeni otomasyon…", "Şimdi çalıştır", "Çoğalt", "Sil…", "Açık</button>", ">Durum<"}})
@@ -120,12 +97,12 @@ func outcomeWord(lang, outcome string) string {
 // Monday and Thursday is saved as the rule that says it, and the list
 // shows its sentence.
 func TestAutomationCreateCustomWeekly(t *testing.T) {
-	a := newApp(t)
-	c := a.signedIn(t, a.editor)
-	c.check(t, scenario{Name: "Create", Method: "POST", URL: "/studio/schedules/automations",
-		Form: editorForm(c.token(), "MO", "TH"), ExpectedStatus: http.StatusSeeOther,
+	a := apptest.New(t)
+	c := a.SignedIn(t, a.Editor)
+	c.Check(t, apptest.Scenario{Name: "Create", Method: "POST", URL: "/studio/schedules/automations",
+		Form: apptest.EditorForm(c.Token(), "MO", "TH"), ExpectedStatus: http.StatusSeeOther,
 		ExpectedHeaders: map[string]string{"Location": "/studio/schedules/automations"}})
-	list, err := a.aut.List(context.Background(), a.editor, a.site.ID)
+	list, err := a.Automations.List(context.Background(), a.Editor, a.Site.ID)
 	if err != nil || len(list) != 1 {
 		t.Fatalf("list: %v %v", list, err)
 	}
@@ -134,33 +111,33 @@ func TestAutomationCreateCustomWeekly(t *testing.T) {
 		got.Job != "builtin:broken-links" || strings.Join(got.Config.Exclude, ",") != "/legacy/*" || got.TimeZone != "Europe/Istanbul" {
 		t.Errorf("saved %+v", got)
 	}
-	c.check(t, scenario{Name: "Listed", URL: "/studio/schedules/automations", ExpectedStatus: http.StatusOK,
+	c.Check(t, apptest.Scenario{Name: "Listed", URL: "/studio/schedules/automations", ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{"Automation created.", "Monday and Thursday links", "Every week on Monday and Thursday at 07:10",
 			"9 November 2026, 07:10"}})
 
 	// Editing it shows the same choices, and saving at its rev changes it.
-	c.check(t, scenario{Name: "Edit", URL: "/studio/schedules/automations/" + got.ID, ExpectedStatus: http.StatusOK,
+	c.Check(t, apptest.Scenario{Name: "Edit", URL: "/studio/schedules/automations/" + got.ID, ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{`name="preset" value="custom" checked`, `name="byday" value="MO" checked`,
 			`name="byday" value="TH" checked`, `name="byday" value="TU">`, `name="rev" value="1"`, "/legacy/*",
 			"Every week on Monday and Thursday at 07:10"}})
-	form := editorForm(c.token(), "TU")
+	form := apptest.EditorForm(c.Token(), "TU")
 	form.Set("rev", "1")
 	form.Set("name", "Tuesday links")
-	c.check(t, scenario{Name: "Save", Method: "POST", URL: "/studio/schedules/automations/" + got.ID, Form: form,
+	c.Check(t, apptest.Scenario{Name: "Save", Method: "POST", URL: "/studio/schedules/automations/" + got.ID, Form: form,
 		ExpectedStatus: http.StatusSeeOther})
-	saved, err := a.aut.Get(context.Background(), a.editor, a.site.ID, got.ID)
+	saved, err := a.Automations.Get(context.Background(), a.Editor, a.Site.ID, got.ID)
 	if err != nil || saved.Name != "Tuesday links" || saved.Rule != "FREQ=WEEKLY;BYDAY=TU;BYHOUR=7;BYMINUTE=10" || saved.Rev != 2 {
 		t.Fatalf("saved %+v %v", saved, err)
 	}
 
 	// A save at the old rev is refused, clearly, and changes nothing.
-	before := a.autFingerprint(t)
+	before := a.AutFingerprint(t)
 	form.Set("name", "Stale links")
-	c.check(t, scenario{Name: "StaleRev", Method: "POST", URL: "/studio/schedules/automations/" + got.ID, Form: form,
+	c.Check(t, apptest.Scenario{Name: "StaleRev", Method: "POST", URL: "/studio/schedules/automations/" + got.ID, Form: form,
 		ExpectedStatus: http.StatusConflict,
 		ExpectedContent: []string{"changed somewhere else while you were editing", `value="Stale links"`,
 			`href="/studio/schedules/automations/` + got.ID + `"`}})
-	if after := a.autFingerprint(t); after != before {
+	if after := a.AutFingerprint(t); after != before {
 		t.Errorf("a stale save changed state:\n%s\n%s", before, after)
 	}
 }
@@ -168,10 +145,10 @@ func TestAutomationCreateCustomWeekly(t *testing.T) {
 // TestAutomationEditorRefusals: bad input comes back under its field, in
 // the person's language, with their values, and changes nothing.
 func TestAutomationEditorRefusals(t *testing.T) {
-	a := newApp(t)
-	c := a.signedIn(t, a.editor)
+	a := apptest.New(t)
+	c := a.SignedIn(t, a.Editor)
 	with := func(change func(url.Values)) url.Values {
-		f := editorForm(c.token(), "MO")
+		f := apptest.EditorForm(c.Token(), "MO")
 		change(f)
 		return f
 	}
@@ -195,26 +172,26 @@ func TestAutomationEditorRefusals(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			before := a.autFingerprint(t)
+			before := a.AutFingerprint(t)
 			want := []string{`data-testid="error-` + tc.field + `"`, `value="` + tc.form.Get("name") + `"`, `value="07:10"`}
 			if tc.want != "" {
 				want = append(want, tc.want)
 			}
-			c.check(t, scenario{Method: "POST", URL: "/studio/schedules/automations", Form: tc.form,
+			c.Check(t, apptest.Scenario{Method: "POST", URL: "/studio/schedules/automations", Form: tc.form,
 				ExpectedStatus: http.StatusUnprocessableEntity, ExpectedContent: want})
-			if after := a.autFingerprint(t); after != before {
+			if after := a.AutFingerprint(t); after != before {
 				t.Errorf("a refused form changed state:\n%s\n%s", before, after)
 			}
 		})
 	}
 	t.Run("Turkish", func(t *testing.T) {
-		a.setLang(t, a.editor, "tr")
-		before := a.autFingerprint(t)
-		c.check(t, scenario{Method: "POST", URL: "/studio/schedules/automations",
+		a.SetLang(t, a.Editor, "tr")
+		before := a.AutFingerprint(t)
+		c.Check(t, apptest.Scenario{Method: "POST", URL: "/studio/schedules/automations",
 			Form: with(func(f url.Values) { f.Set("interval", "0") }), ExpectedStatus: http.StatusUnprocessableEntity,
 			ExpectedContent:    []string{`data-testid="error-rule"`, `value="Monday and Thursday links"`, "Sonraki çalıştırmalar"},
 			NotExpectedContent: []string{"The interval must"}})
-		if after := a.autFingerprint(t); after != before {
+		if after := a.AutFingerprint(t); after != before {
 			t.Errorf("a refused form changed state:\n%s\n%s", before, after)
 		}
 	})
@@ -225,33 +202,33 @@ func TestAutomationEditorRefusals(t *testing.T) {
 // moved, and the Preview button brings the form back with them (no
 // JavaScript), saving nothing.
 func TestAutomationPreview(t *testing.T) {
-	a := newApp(t)
-	c := a.signedIn(t, a.editor)
+	a := apptest.New(t)
+	c := a.SignedIn(t, a.Editor)
 	q := url.Values{"date": {"2026-11-09"}, "time": {"07:10"}, "preset": {"custom"}, "freq": {"monthly"}, "interval": {"1"},
 		"monthly": {"nth"}, "nth": {"2"}, "nthday": {"TU"}, "ends": {"never"}}
-	c.check(t, scenario{Name: "SecondTuesday", URL: "/studio/schedules/automations/preview?" + q.Encode(),
+	c.Check(t, apptest.Scenario{Name: "SecondTuesday", URL: "/studio/schedules/automations/preview?" + q.Encode(),
 		Header: map[string]string{"HX-Request": "true"}, ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{"On the second Tuesday of every month at 07:10", "Tuesday 10 November 2026 07:10",
 			"Tuesday 8 December 2026 07:10", "Tuesday 9 March 2027 07:10"},
 		NotExpectedContent: []string{"<html", "clock change"}})
 	// Berlin springs forward at 02:00 on 28 March 2027: 02:30 does not exist.
 	dst := url.Values{"date": {"2027-03-26"}, "time": {"02:30"}, "preset": {"daily"}, "zone": {"Europe/Berlin"}}
-	c.check(t, scenario{Name: "ClockChange", URL: "/studio/schedules/automations/preview?" + dst.Encode(),
+	c.Check(t, apptest.Scenario{Name: "ClockChange", URL: "/studio/schedules/automations/preview?" + dst.Encode(),
 		ExpectedStatus: http.StatusOK, ExpectedContent: []string{`data-testid="dst-badge"`, "clock change", "Sunday 28 March 2027 03:30"}})
-	c.check(t, scenario{Name: "BadRule", URL: "/studio/schedules/automations/preview?" + strings.Replace(q.Encode(), "interval=1", "interval=0", 1),
+	c.Check(t, apptest.Scenario{Name: "BadRule", URL: "/studio/schedules/automations/preview?" + strings.Replace(q.Encode(), "interval=1", "interval=0", 1),
 		ExpectedStatus: http.StatusOK, ExpectedContent: []string{`data-testid="preview-error"`, "The interval must be"}})
 
-	before := a.autFingerprint(t)
-	form := editorForm(c.token(), "MO", "TH")
+	before := a.AutFingerprint(t)
+	form := apptest.EditorForm(c.Token(), "MO", "TH")
 	form.Set("action", "preview")
-	c.check(t, scenario{Name: "PreviewButton", Method: "POST", URL: "/studio/schedules/automations", Form: form,
+	c.Check(t, apptest.Scenario{Name: "PreviewButton", Method: "POST", URL: "/studio/schedules/automations", Form: form,
 		ExpectedStatus: http.StatusOK, ExpectedContent: []string{"Every week on Monday and Thursday at 07:10",
 			"Monday 9 November 2026 07:10", "Thursday 12 November 2026 07:10", `value="Monday and Thursday links"`}})
-	if after := a.autFingerprint(t); after != before {
+	if after := a.AutFingerprint(t); after != before {
 		t.Errorf("Preview changed state:\n%s\n%s", before, after)
 	}
-	a.setLang(t, a.editor, "tr")
-	c.check(t, scenario{Name: "Turkish", URL: "/studio/schedules/automations/preview?" + q.Encode(), ExpectedStatus: http.StatusOK,
+	a.SetLang(t, a.Editor, "tr")
+	c.Check(t, apptest.Scenario{Name: "Turkish", URL: "/studio/schedules/automations/preview?" + q.Encode(), ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{"Sonraki çalıştırmalar", "Her ayın ikinci salısı 07:10", "10 Kasım 2026 Salı 07:10"}})
 }
 
@@ -259,46 +236,46 @@ func TestAutomationPreview(t *testing.T) {
 // rev seen (a plain form and htmx's row), Delete… confirms and deletes at
 // the rev seen; a stale rev is refused and changes nothing.
 func TestAutomationSwitchAndDelete(t *testing.T) {
-	a := newApp(t)
-	au := a.brokenLinkCheck(t, a.editor)
-	c := a.signedIn(t, a.editor)
+	a := apptest.New(t)
+	au := a.BrokenLinkCheck(t, a.Editor)
+	c := a.SignedIn(t, a.Editor)
 	base := "/studio/schedules/automations/" + au.ID
-	c.check(t, scenario{Name: "Pause", Method: "POST", URL: base + "/pause",
-		Form: url.Values{"csrf_token": {c.token()}, "rev": {"1"}}, ExpectedStatus: http.StatusSeeOther})
-	c.check(t, scenario{Name: "Paused", URL: "/studio/schedules/automations", ExpectedStatus: http.StatusOK,
+	c.Check(t, apptest.Scenario{Name: "Pause", Method: "POST", URL: base + "/pause",
+		Form: url.Values{"csrf_token": {c.Token()}, "rev": {"1"}}, ExpectedStatus: http.StatusSeeOther})
+	c.Check(t, apptest.Scenario{Name: "Paused", URL: "/studio/schedules/automations", ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{"Paused. It does not run until you turn it on again.", `data-testid="automation-state">Paused<`,
 			`aria-checked="false"`, base + "/resume"}})
 
-	before := a.autFingerprint(t)
-	c.check(t, scenario{Name: "StaleResume", Method: "POST", URL: base + "/resume",
-		Form: url.Values{"csrf_token": {c.token()}, "rev": {"1"}}, ExpectedStatus: http.StatusConflict,
+	before := a.AutFingerprint(t)
+	c.Check(t, apptest.Scenario{Name: "StaleResume", Method: "POST", URL: base + "/resume",
+		Form: url.Values{"csrf_token": {c.Token()}, "rev": {"1"}}, ExpectedStatus: http.StatusConflict,
 		ExpectedContent: []string{"This changed somewhere else meanwhile."}})
-	c.check(t, scenario{Name: "StaleResumeHTMX", Method: "POST", URL: base + "/resume",
-		Form: url.Values{"rev": {"1"}}, Header: map[string]string{"HX-Request": "true", "X-CSRF-Token": c.token()},
+	c.Check(t, apptest.Scenario{Name: "StaleResumeHTMX", Method: "POST", URL: base + "/resume",
+		Form: url.Values{"rev": {"1"}}, Header: map[string]string{"HX-Request": "true", "X-CSRF-Token": c.Token()},
 		ExpectedStatus: http.StatusOK, ExpectedContent: []string{`id="aut-` + au.ID + `"`, `data-testid="row-error"`, `aria-checked="false"`},
 		NotExpectedContent: []string{"<html"}})
-	if after := a.autFingerprint(t); after != before {
+	if after := a.AutFingerprint(t); after != before {
 		t.Errorf("a stale resume changed state:\n%s\n%s", before, after)
 	}
-	c.check(t, scenario{Name: "ResumeHTMX", Method: "POST", URL: base + "/resume",
-		Form: url.Values{"rev": {"2"}}, Header: map[string]string{"HX-Request": "true", "X-CSRF-Token": c.token()},
+	c.Check(t, apptest.Scenario{Name: "ResumeHTMX", Method: "POST", URL: base + "/resume",
+		Form: url.Values{"rev": {"2"}}, Header: map[string]string{"HX-Request": "true", "X-CSRF-Token": c.Token()},
 		ExpectedStatus: http.StatusOK, ExpectedContent: []string{`id="aut-` + au.ID + `"`, `aria-checked="true"`, base + "/pause",
 			`name="rev" value="3"`}, NotExpectedContent: []string{"<html", "row-error"}})
 
-	c.check(t, scenario{Name: "ConfirmPage", URL: base + "/delete", ExpectedStatus: http.StatusOK,
+	c.Check(t, apptest.Scenario{Name: "ConfirmPage", URL: base + "/delete", ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{"Delete “Link check”?", "Its past runs stay in History.", `name="rev" value="3"`}})
-	before = a.autFingerprint(t)
-	c.check(t, scenario{Name: "StaleDelete", Method: "POST", URL: base + "/delete",
-		Form: url.Values{"csrf_token": {c.token()}, "rev": {"2"}}, ExpectedStatus: http.StatusConflict,
+	before = a.AutFingerprint(t)
+	c.Check(t, apptest.Scenario{Name: "StaleDelete", Method: "POST", URL: base + "/delete",
+		Form: url.Values{"csrf_token": {c.Token()}, "rev": {"2"}}, ExpectedStatus: http.StatusConflict,
 		ExpectedContent: []string{"This changed somewhere else meanwhile.", "Delete “Link check”?"}})
-	if after := a.autFingerprint(t); after != before {
+	if after := a.AutFingerprint(t); after != before {
 		t.Errorf("a stale delete changed state:\n%s\n%s", before, after)
 	}
-	c.check(t, scenario{Name: "Delete", Method: "POST", URL: base + "/delete",
-		Form: url.Values{"csrf_token": {c.token()}, "rev": {"3"}}, ExpectedStatus: http.StatusSeeOther})
-	c.check(t, scenario{Name: "Gone", URL: "/studio/schedules/automations", ExpectedStatus: http.StatusOK,
+	c.Check(t, apptest.Scenario{Name: "Delete", Method: "POST", URL: base + "/delete",
+		Form: url.Values{"csrf_token": {c.Token()}, "rev": {"3"}}, ExpectedStatus: http.StatusSeeOther})
+	c.Check(t, apptest.Scenario{Name: "Gone", URL: "/studio/schedules/automations", ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{"Automation deleted.", "No automations yet"}})
-	if _, err := a.aut.Get(context.Background(), a.editor, a.site.ID, au.ID); err == nil {
+	if _, err := a.Automations.Get(context.Background(), a.Editor, a.Site.ID, au.ID); err == nil {
 		t.Error("the automation is still there")
 	}
 }
@@ -306,32 +283,32 @@ func TestAutomationSwitchAndDelete(t *testing.T) {
 // TestAutomationAbilitiesAuthor: an Author reads automations but is shown
 // no way to change them, and is refused when posting anyway.
 func TestAutomationAbilitiesAuthor(t *testing.T) {
-	a := newApp(t)
-	au := a.brokenLinkCheck(t, a.editor)
-	c := a.author(t)
+	a := apptest.New(t)
+	au := a.BrokenLinkCheck(t, a.Editor)
+	c := author(a, t)
 	base := "/studio/schedules/automations/" + au.ID
-	c.check(t, scenario{Name: "List", URL: "/studio/schedules/automations", ExpectedStatus: http.StatusOK,
+	c.Check(t, apptest.Scenario{Name: "List", URL: "/studio/schedules/automations", ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{"Link check", "Every week on Monday at 07:10", "/studio/schedules/history?automation=" + au.ID,
 			`data-testid="automation-state">On<`},
 		NotExpectedContent: []string{"New automation…", "automation-switch", "/run-now", "/pause", "menu-edit", "menu-delete",
 			"?from="}})
-	c.check(t, scenario{Name: "ReadOnlyEditor", URL: base, ExpectedStatus: http.StatusOK,
+	c.Check(t, apptest.Scenario{Name: "ReadOnlyEditor", URL: base, ExpectedStatus: http.StatusOK,
 		ExpectedContent:    []string{"<fieldset disabled", "Every week on Monday at 07:10"},
 		NotExpectedContent: []string{"automation-save"}})
-	c.check(t, scenario{Name: "NoNewForm", URL: "/studio/schedules/automations/new", ExpectedStatus: http.StatusForbidden})
-	before := a.autFingerprint(t)
-	token := c.token()
-	for _, sc := range []scenario{
-		{Name: "Create", Method: "POST", URL: "/studio/schedules/automations", Form: editorForm(token, "MO")},
-		{Name: "Save", Method: "POST", URL: base, Form: editorForm(token, "TU")},
+	c.Check(t, apptest.Scenario{Name: "NoNewForm", URL: "/studio/schedules/automations/new", ExpectedStatus: http.StatusForbidden})
+	before := a.AutFingerprint(t)
+	token := c.Token()
+	for _, sc := range []apptest.Scenario{
+		{Name: "Create", Method: "POST", URL: "/studio/schedules/automations", Form: apptest.EditorForm(token, "MO")},
+		{Name: "Save", Method: "POST", URL: base, Form: apptest.EditorForm(token, "TU")},
 		{Name: "Pause", Method: "POST", URL: base + "/pause", Form: url.Values{"csrf_token": {token}, "rev": {"1"}}},
 		{Name: "Delete", Method: "POST", URL: base + "/delete", Form: url.Values{"csrf_token": {token}, "rev": {"1"}}},
 		{Name: "RunNow", Method: "POST", URL: base + "/run-now", Form: url.Values{"csrf_token": {token}}},
 	} {
 		sc.ExpectedStatus = http.StatusForbidden
-		c.check(t, sc)
+		c.Check(t, sc)
 	}
-	if after := a.autFingerprint(t); after != before {
+	if after := a.AutFingerprint(t); after != before {
 		t.Errorf("an Author's posts changed state:\n%s\n%s", before, after)
 	}
 }
@@ -339,14 +316,14 @@ func TestAutomationAbilitiesAuthor(t *testing.T) {
 // TestAutomationDuplicate: Duplicate opens the editor filled in from the
 // automation, named as a copy.
 func TestAutomationDuplicate(t *testing.T) {
-	a := newApp(t)
-	au, err := a.aut.Create(context.Background(), a.editor, a.site.ID, automations.Input{Name: "Old news", Builtin: "stale-content",
+	a := apptest.New(t)
+	au, err := a.Automations.Create(context.Background(), a.Editor, a.Site.ID, automations.Input{Name: "Old news", Builtin: "stale-content",
 		Preset: "custom", Rule: "FREQ=MONTHLY;BYMONTHDAY=-1;BYHOUR=18;BYMINUTE=5", Start: "2026-11-30T18:05", StaleAfterDays: 200})
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := a.signedIn(t, a.editor)
-	c.check(t, scenario{URL: "/studio/schedules/automations/new?from=" + au.ID, ExpectedStatus: http.StatusOK,
+	c := a.SignedIn(t, a.Editor)
+	c.Check(t, apptest.Scenario{URL: "/studio/schedules/automations/new?from=" + au.ID, ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{`value="Copy of Old news"`, `name="job" value="stale-content" checked`, `value="200"`,
 			`name="monthly" value="last" checked`, `<option value="monthly" selected>`, "On the last day of every month at 18:05",
 			fmt.Sprintf(`action="%s"`, "/studio/schedules/automations")}})

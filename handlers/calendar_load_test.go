@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"studio/engine/automations"
+	"studio/handlers/internal/apptest"
 	"studio/internal/calendarfixture"
 )
 
@@ -21,17 +22,17 @@ import (
 // since other packages' tests share the CPU in a plain `go test ./...`.
 // They are logged either way.
 func TestSchedulesPagesAtScale(t *testing.T) {
-	a := newApp(t)
-	if err := calendarfixture.Seed(context.Background(), a.store.DB(), a.eng, automations.New(a.store, a.eng), a.site, a.editor, a.clock.Now(), 10000); err != nil {
+	a := apptest.New(t)
+	if err := calendarfixture.Seed(context.Background(), a.Store.DB(), a.Engine, automations.New(a.Store, a.Engine), a.Site, a.Editor, a.Clock.Now(), 10000); err != nil {
 		t.Fatal(err)
 	}
-	c := a.signedIn(t, a.editor)
-	timed := os.Getenv("STUDIO_PERF") == "1" && !raceDetector
+	c := a.SignedIn(t, a.Editor)
+	timed := os.Getenv("STUDIO_PERF") == "1" && !apptest.RaceDetector
 	runs := 60
 	if testing.Short() {
 		runs = 5
 	}
-	if raceDetector {
+	if apptest.RaceDetector {
 		runs = 8
 	}
 	for _, page := range []struct {
@@ -50,7 +51,7 @@ func TestSchedulesPagesAtScale(t *testing.T) {
 		size := 0
 		for i := range runs + 2 {
 			begin := time.Now()
-			res := c.do(http.MethodGet, page.url, nil, header)
+			res := c.Do(http.MethodGet, page.url, nil, header)
 			d := time.Since(begin)
 			if res.Status != http.StatusOK {
 				t.Fatalf("%s: status %d", page.name, res.Status)
@@ -71,11 +72,11 @@ func TestSchedulesPagesAtScale(t *testing.T) {
 			for k, v := range header {
 				h[k] = v
 			}
-			got := c.raw(http.MethodGet, page.url, h)
-			if got.header.Get("Content-Encoding") != code || len(got.body) >= size {
-				t.Errorf("%s in %s: Content-Encoding %q, %d bytes for %d", page.name, code, got.header.Get("Content-Encoding"), len(got.body), size)
+			got := c.Raw(http.MethodGet, page.url, h)
+			if got.Header.Get("Content-Encoding") != code || len(got.Body) >= size {
+				t.Errorf("%s in %s: Content-Encoding %q, %d bytes for %d", page.name, code, got.Header.Get("Content-Encoding"), len(got.Body), size)
 			}
-			wire[code] = len(got.body)
+			wire[code] = len(got.Body)
 		}
 		t.Logf("%s: %d bytes compressed: gzip %d, zstd %d", page.name, size, wire["gzip"], wire["zstd"])
 		if page.maxBytes > 0 && size > page.maxBytes {

@@ -13,14 +13,15 @@ import (
 	"studio/engine/ids"
 	"studio/engine/model/automation"
 	"studio/engine/policy"
+	"studio/handlers/internal/apptest"
 )
 
 // settleRuns ticks until the automations have nothing more to do at the
 // clock's time: a run takes a step a tick.
-func (a *testApp) settleRuns(t *testing.T) {
+func settleRuns(a *apptest.App, t *testing.T) {
 	t.Helper()
 	for range 50 {
-		rep, err := a.sched.RunDue(context.Background(), "manual")
+		rep, err := a.Scheduler.RunDue(context.Background(), "manual")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -49,24 +50,24 @@ func agendaRow(body, testID string) string {
 // author, who still has History. The menu's Run now starts a run.
 func TestCalendarPastOccurrenceFromItsRun(t *testing.T) {
 	t.Parallel()
-	a := newApp(t)
+	a := apptest.New(t)
 	ctx := context.Background()
-	owner := a.addUser(t, "owner@example.com", "Oya Owner", policy.Owner, "en")
-	author := a.addUser(t, "author@example.com", "Aras Author", policy.Author, "en")
-	auto, err := a.aut.Create(ctx, owner, a.site.ID, automations.Input{Name: "Link check", Builtin: automation.BuiltinBrokenLinks,
+	owner := a.AddUser(t, "owner@example.com", "Oya Owner", policy.Owner, "en")
+	author := a.AddUser(t, "author@example.com", "Aras Author", policy.Author, "en")
+	auto, err := a.Automations.Create(ctx, owner, a.Site.ID, automations.Input{Name: "Link check", Builtin: automation.BuiltinBrokenLinks,
 		Rule: "FREQ=DAILY;BYHOUR=9;BYMINUTE=7", Start: "2026-11-02T09:07"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	occ := time.Date(2026, 11, 2, 6, 7, 0, 0, time.UTC) // Monday 09:07 in Istanbul
-	a.clock.Set(occ.Add(time.Minute))
-	a.settleRuns(t)
+	a.Clock.Set(occ.Add(time.Minute))
+	settleRuns(a, t)
 	runID := ids.RunID(auto.ID, occ)
-	run, err := a.store.Run(ctx, a.site.ID, runID)
+	run, err := a.Store.Run(ctx, a.Site.ID, runID)
 	if err != nil || run.State != string(automation.RunSucceeded) {
 		t.Fatalf("Monday's run: %+v %v", run, err)
 	}
-	a.clock.Set(time.Date(2026, 11, 3, 5, 0, 0, 0, time.UTC)) // Tuesday 08:00
+	a.Clock.Set(time.Date(2026, 11, 3, 5, 0, 0, 0, time.UTC)) // Tuesday 08:00
 	testID := "item-occ:" + auto.ID + ":2026-11-02T06:07:00.000Z"
 	runNow := `action="/studio/schedules/automations/` + auto.ID + `/run-now"`
 	runLink := `href="/studio/schedules/runs/` + runID + `"`
@@ -77,14 +78,14 @@ func TestCalendarPastOccurrenceFromItsRun(t *testing.T) {
 		runNow            bool
 	}{
 		{"Owner", "en", `data-state="succeeded">Succeeded<`, owner, true},
-		{"Editor", "en", `data-state="succeeded">Succeeded<`, a.editor, true},
+		{"Editor", "en", `data-state="succeeded">Succeeded<`, a.Editor, true},
 		{"Author", "en", `data-state="succeeded">Succeeded<`, author, false},
 		{"OwnerTurkish", "tr", `data-state="succeeded">Başarılı<`, owner, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			a.setLang(t, c.who, c.lang)
-			cl := a.signedIn(t, c.who)
-			res := cl.check(t, scenario{Name: "agenda", URL: "/studio/schedules?date=2026-11-02", ExpectedStatus: http.StatusOK})
+			a.SetLang(t, c.who, c.lang)
+			cl := a.SignedIn(t, c.who)
+			res := cl.Check(t, apptest.Scenario{Name: "agenda", URL: "/studio/schedules?date=2026-11-02", ExpectedStatus: http.StatusOK})
 			row := agendaRow(res.Body, testID)
 			if row == "" {
 				t.Fatalf("no row %s", testID)
@@ -108,9 +109,9 @@ func TestCalendarPastOccurrenceFromItsRun(t *testing.T) {
 			// The Month: the chip links to the run and says its state; the
 			// day's panel has the badge and the same menu.
 			word := map[string]string{"en": "succeeded", "tr": "başarılı"}[c.lang]
-			cl.check(t, scenario{Name: "month", URL: "/studio/schedules?view=month&date=2026-11", ExpectedStatus: http.StatusOK,
+			cl.Check(t, apptest.Scenario{Name: "month", URL: "/studio/schedules?view=month&date=2026-11", ExpectedStatus: http.StatusOK,
 				ExpectedContent: []string{runLink, "Link check", ", " + word}})
-			day := cl.check(t, scenario{Name: "month day", URL: "/studio/schedules/month/day?date=2026-11-02", Header: monthHX,
+			day := cl.Check(t, apptest.Scenario{Name: "month day", URL: "/studio/schedules/month/day?date=2026-11-02", Header: monthHX,
 				ExpectedStatus: http.StatusOK, ExpectedContent: []string{runLink, c.state}})
 			if got := strings.Contains(day.Body, runNow); got != c.runNow {
 				t.Errorf("the day panel's Run now shown: %v, want %v", got, c.runNow)
@@ -119,25 +120,25 @@ func TestCalendarPastOccurrenceFromItsRun(t *testing.T) {
 	}
 
 	t.Run("RunNowFromTheMenu", func(t *testing.T) {
-		a.setLang(t, owner, "en")
-		cl := a.signedIn(t, owner)
-		res := cl.check(t, scenario{Name: "agenda", URL: "/studio/schedules?date=2026-11-03", ExpectedStatus: http.StatusOK})
+		a.SetLang(t, owner, "en")
+		cl := a.SignedIn(t, owner)
+		res := cl.Check(t, apptest.Scenario{Name: "agenda", URL: "/studio/schedules?date=2026-11-03", ExpectedStatus: http.StatusOK})
 		i := strings.Index(res.Body, runNow)
 		if i < 0 {
 			t.Fatal("no Run now on Tuesday's occurrences")
 		}
 		form := res.Body[i:]
 		form = form[:strings.Index(form, "</form>")]
-		if !strings.Contains(form, `name="csrf_token" value="`+cl.token()+`"`) {
+		if !strings.Contains(form, `name="csrf_token" value="`+cl.Token()+`"`) {
 			t.Fatalf("the Run now form lacks the session's token: %s", form)
 		}
-		before := len(a.runsOf(t, auto.ID))
-		cl.check(t, scenario{Name: "run now", Method: http.MethodPost, URL: "/studio/schedules/automations/" + auto.ID + "/run-now",
-			Form: url.Values{"csrf_token": {cl.token()}}, ExpectedStatus: http.StatusSeeOther})
+		before := len(runsOf(a, t, auto.ID))
+		cl.Check(t, apptest.Scenario{Name: "run now", Method: http.MethodPost, URL: "/studio/schedules/automations/" + auto.ID + "/run-now",
+			Form: url.Values{"csrf_token": {cl.Token()}}, ExpectedStatus: http.StatusSeeOther})
 		// A double click: the second press lands on the same run's page
 		// and starts no second run.
-		res = cl.do(http.MethodPost, "/studio/schedules/automations/"+auto.ID+"/run-now", url.Values{"csrf_token": {cl.token()}}, nil)
-		runs := a.runsOf(t, auto.ID)
+		res = cl.Do(http.MethodPost, "/studio/schedules/automations/"+auto.ID+"/run-now", url.Values{"csrf_token": {cl.Token()}}, nil)
+		runs := runsOf(a, t, auto.ID)
 		if len(runs) != before+1 || runs[0].Trigger != automations.TriggerManual {
 			t.Fatalf("runs after Run now twice: %d (before %d)", len(runs), before)
 		}
@@ -145,15 +146,15 @@ func TestCalendarPastOccurrenceFromItsRun(t *testing.T) {
 			t.Fatalf("the second press: %d to %q, want the run's page", res.Status, loc)
 		}
 		// It is on the Agenda at its own time, running, linking to itself.
-		cl.check(t, scenario{Name: "agenda after", URL: "/studio/schedules?date=2026-11-03", ExpectedStatus: http.StatusOK,
+		cl.Check(t, apptest.Scenario{Name: "agenda after", URL: "/studio/schedules?date=2026-11-03", ExpectedStatus: http.StatusOK,
 			ExpectedContent: []string{`href="/studio/schedules/runs/` + runs[0].ID + `"`, `data-state="running"`, "Started with Run now"}})
 	})
 }
 
 // runsOf lists an automation's runs, newest first.
-func (a *testApp) runsOf(t *testing.T, id string) []automations.Run {
+func runsOf(a *apptest.App, t *testing.T, id string) []automations.Run {
 	t.Helper()
-	runs, err := a.store.Runs(context.Background(), automations.RunFilter{SiteID: a.site.ID, AutomationID: id, Limit: 100})
+	runs, err := a.Store.Runs(context.Background(), automations.RunFilter{SiteID: a.Site.ID, AutomationID: id, Limit: 100})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,26 +166,26 @@ func (a *testApp) runsOf(t *testing.T, id string) []automations.Run {
 // recurring automations do; one that did not run stays in view.
 func TestCalendarPastRunsFold(t *testing.T) {
 	t.Parallel()
-	a := newApp(t)
+	a := apptest.New(t)
 	ctx := context.Background()
 	var ids []string
 	for _, name := range []string{"Link check", "Stale review", "Paused check"} {
-		au, err := a.aut.Create(ctx, a.editor, a.site.ID, automations.Input{Name: name, Builtin: automation.BuiltinBrokenLinks,
+		au, err := a.Automations.Create(ctx, a.Editor, a.Site.ID, automations.Input{Name: name, Builtin: automation.BuiltinBrokenLinks,
 			Rule: "FREQ=DAILY;BYHOUR=9;BYMINUTE=7", Start: "2026-11-02T09:07"})
 		if err != nil {
 			t.Fatal(err)
 		}
 		ids = append(ids, au.ID)
 		if name == "Paused check" {
-			if _, err := a.aut.Pause(ctx, a.editor, a.site.ID, au.ID, au.Rev); err != nil {
+			if _, err := a.Automations.Pause(ctx, a.Editor, a.Site.ID, au.ID, au.Rev); err != nil {
 				t.Fatal(err)
 			}
 		}
 	}
-	a.clock.Set(time.Date(2026, 11, 2, 6, 8, 0, 0, time.UTC))
-	a.settleRuns(t)
-	a.clock.Set(time.Date(2026, 11, 3, 5, 0, 0, 0, time.UTC))
-	res := a.signedIn(t, a.editor).check(t, scenario{Name: "agenda", URL: "/studio/schedules?date=2026-11-02", ExpectedStatus: http.StatusOK})
+	a.Clock.Set(time.Date(2026, 11, 2, 6, 8, 0, 0, time.UTC))
+	settleRuns(a, t)
+	a.Clock.Set(time.Date(2026, 11, 3, 5, 0, 0, 0, time.UTC))
+	res := a.SignedIn(t, a.Editor).Check(t, apptest.Scenario{Name: "agenda", URL: "/studio/schedules?date=2026-11-02", ExpectedStatus: http.StatusOK})
 	day := res.Body[strings.Index(res.Body, `data-date="2026-11-02"`):]
 	day = day[:strings.Index(day, "</section>")]
 	fold := strings.Index(day, `data-testid="automation-runs"`)

@@ -13,6 +13,7 @@ import (
 
 	"studio/engine/content"
 	"studio/engine/model/release"
+	"studio/handlers/internal/apptest"
 )
 
 // hx are the headers htmx sends with a request it swaps into the page.
@@ -27,8 +28,8 @@ func hxFrom(current string) map[string]string {
 // the canonical URL to push; unknown values are dropped, never errors.
 func TestCalendarURLState(t *testing.T) {
 	t.Parallel()
-	a := newApp(t)
-	c := a.signedIn(t, a.editor)
+	a := apptest.New(t)
+	c := a.SignedIn(t, a.Editor)
 	for _, sc := range []struct{ name, query, canonical string }{
 		{"Default", "", "date=2026-11-02"},
 		{"IssueExample", "view=month&date=2026-10&kind=publish,release&approval=pending",
@@ -40,20 +41,20 @@ func TestCalendarURLState(t *testing.T) {
 	} {
 		t.Run(sc.name, func(t *testing.T) {
 			want := "/studio/schedules?" + sc.canonical
-			res := c.check(t, scenario{URL: "/studio/schedules?" + sc.query, Header: hx, ExpectedStatus: http.StatusOK,
+			res := c.Check(t, apptest.Scenario{URL: "/studio/schedules?" + sc.query, Header: hx, ExpectedStatus: http.StatusOK,
 				ExpectedHeaders: map[string]string{"HX-Push-Url": want, "Vary": "HX-Request"}})
 			if strings.Contains(res.Body, "<html") {
 				t.Errorf("an htmx request got the whole page")
 			}
 			// The canonical URL is a fixed point: asked from itself, nothing
 			// is pushed, and the page is the same.
-			c.check(t, scenario{URL: want, Header: hxFrom(want), ExpectedStatus: http.StatusOK,
+			c.Check(t, apptest.Scenario{URL: want, Header: hxFrom(want), ExpectedStatus: http.StatusOK,
 				ExpectedHeaders: map[string]string{"HX-Push-Url": ""}})
-			c.check(t, scenario{URL: "/studio/schedules?" + sc.query, ExpectedStatus: http.StatusOK,
+			c.Check(t, apptest.Scenario{URL: "/studio/schedules?" + sc.query, ExpectedStatus: http.StatusOK,
 				ExpectedContent: []string{`<html lang="en">`, `id="calendar"`}})
 		})
 	}
-	runScenarios(t, c, []scenario{
+	apptest.RunScenarios(t, c, []apptest.Scenario{
 		{Name: "Periods", URL: "/studio/schedules", ExpectedStatus: http.StatusOK, ExpectedContent: []string{
 			`data-testid="period-title">2–15 November 2026</h2>`,
 			`id="cal-prev" class="button" href="/studio/schedules?date=2026-10-19"`,
@@ -88,76 +89,76 @@ func TestCalendarURLState(t *testing.T) {
 // default (§15.5).
 func TestCalendarFilters(t *testing.T) {
 	t.Parallel()
-	a := newApp(t)
+	a := apptest.New(t)
 	ctx := context.Background()
-	article := a.scheduleAt(t, a.editor, a.draft, "2026-11-02", "09:00") // an article, by the editor
-	press := a.pendingRequest(t)                                         // a page at 11:00, waiting (the contributor's)
-	jobs := a.pendingRequest2(t)                                         // a page at 12:00, waiting
-	canceled := a.scheduleAt(t, a.editor, a.otherDraft(t), "2026-11-03", "10:00")
-	if err := a.releases.Cancel(ctx, a.editor, a.site.ID, canceled.ID, canceled.Rev); err != nil {
+	article := a.ScheduleAt(t, a.Editor, a.Draft, "2026-11-02", "09:00") // an article, by the editor
+	press := a.PendingRequest(t)                                         // a page at 11:00, waiting (the contributor's)
+	jobs := a.PendingRequest2(t)                                         // a page at 12:00, waiting
+	canceled := a.ScheduleAt(t, a.Editor, a.OtherDraft(t), "2026-11-03", "10:00")
+	if err := a.Releases.Cancel(ctx, a.Editor, a.Site.ID, canceled.ID, canceled.Rev); err != nil {
 		t.Fatal(err)
 	}
 	// Jobs is denied: the release is a draft again, off the calendar.
-	if err := a.releases.Deny(ctx, a.editor, a.site.ID, jobs, "Not yet."); err != nil {
+	if err := a.Releases.Deny(ctx, a.Editor, a.Site.ID, jobs, "Not yet."); err != nil {
 		t.Fatal(err)
 	}
-	rows := func(body string) []string { return agendaReleaseIDs(body) }
-	c := a.signedIn(t, a.editor)
-	pressRel := a.releaseOfRequest(t, press)
+	rows := func(body string) []string { return apptest.AgendaReleaseIDs(body) }
+	c := a.SignedIn(t, a.Editor)
+	pressRel := releaseOfRequest(a, t, press)
 
 	for _, sc := range []struct {
-		scenario
+		apptest.Scenario
 		rows []string
 	}{
-		{scenario{Name: "Default", URL: "/studio/schedules", ExpectedContent: []string{`aria-current="page">All</a>`},
+		{apptest.Scenario{Name: "Default", URL: "/studio/schedules", ExpectedContent: []string{`aria-current="page">All</a>`},
 			NotExpectedContent: []string{`data-testid="filters-clear"`, `>calendar.`, `"calendar.`, `>state.`, `>month.`}},
 			[]string{article.ID, pressRel}},
-		{scenario{Name: "CanceledOnAsking", URL: "/studio/schedules?state=canceled", ExpectedContent: []string{
+		{apptest.Scenario{Name: "CanceledOnAsking", URL: "/studio/schedules?state=canceled", ExpectedContent: []string{
 			`data-state="canceled">Canceled</span>`, `class="agenda-row look-struck`,
 			`id="f-state-canceled" name="state" value="canceled" checked`,
 			`href="/studio/schedules?date=2026-11-02" hx-get="/studio/schedules?date=2026-11-02" hx-swap="outerHTML" hx-sync="#calendar:replace" hx-target="#calendar" data-testid="filters-clear"`}},
 			[]string{canceled.ID}},
-		{scenario{Name: "Collection", URL: "/studio/schedules?collection=page", ExpectedContent: []string{`<span class="count">1</span>`}},
+		{apptest.Scenario{Name: "Collection", URL: "/studio/schedules?collection=page", ExpectedContent: []string{`<span class="count">1</span>`}},
 			[]string{pressRel}},
-		{scenario{Name: "Kind", URL: "/studio/schedules?kind=release",
+		{apptest.Scenario{Name: "Kind", URL: "/studio/schedules?kind=release",
 			ExpectedContent: []string{`data-testid="agenda-empty">Nothing in this period matches the filters.`}}, nil},
-		{scenario{Name: "WaitingPreset", URL: "/studio/schedules?preset=waiting", ExpectedContent: []string{
+		{apptest.Scenario{Name: "WaitingPreset", URL: "/studio/schedules?preset=waiting", ExpectedContent: []string{
 			`aria-current="page">Waiting for approval</a>`, `id="f-approval-pending" name="approval" value="pending" checked`,
 			`data-state="awaiting_approval">Waiting for approval</span>`, `class="agenda-row look-dashed`}},
 			[]string{pressRel}},
-		{scenario{Name: "FacetsMatchingAViewMarkIt", URL: "/studio/schedules?approval=pending",
+		{apptest.Scenario{Name: "FacetsMatchingAViewMarkIt", URL: "/studio/schedules?approval=pending",
 			ExpectedContent: []string{`aria-current="page">Waiting for approval</a>`}}, []string{pressRel}},
-		{scenario{Name: "Agents", URL: "/studio/schedules?preset=agents",
+		{apptest.Scenario{Name: "Agents", URL: "/studio/schedules?preset=agents",
 			ExpectedContent: []string{`data-testid="agenda-empty"`, `id="f-origin-agent" name="origin" value="agent" checked`}}, nil},
-		{scenario{Name: "AttentionIsNothingYet", URL: "/studio/schedules?preset=attention",
+		{apptest.Scenario{Name: "AttentionIsNothingYet", URL: "/studio/schedules?preset=attention",
 			ExpectedContent: []string{`data-testid="agenda-empty"`}, NotExpectedContent: []string{`data-testid="attention-banner"`}}, nil},
 	} {
 		t.Run(sc.Name, func(t *testing.T) {
 			sc.ExpectedStatus = http.StatusOK
-			res := c.check(t, sc.scenario)
+			res := c.Check(t, sc.Scenario)
 			if got := rows(res.Body); strings.Join(got, " ") != strings.Join(sc.rows, " ") {
 				t.Errorf("rows %v, want %v", got, sc.rows)
 			}
 		})
 	}
-	contributor := a.signedIn(t, a.contributor)
-	res := contributor.check(t, scenario{Name: "Mine", URL: "/studio/schedules?preset=mine", ExpectedStatus: http.StatusOK,
+	contributor := a.SignedIn(t, a.Contributor)
+	res := contributor.Check(t, apptest.Scenario{Name: "Mine", URL: "/studio/schedules?preset=mine", ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{`aria-current="page">Mine</a>`}})
 	if got := rows(res.Body); len(got) != 1 || got[0] != pressRel {
 		t.Errorf("mine: rows %v, want Press only", got)
 	}
 	// Denied releases are drafts again: off the calendar, in the aside.
-	res = c.check(t, scenario{Name: "Denied", URL: "/studio/schedules?approval=denied", ExpectedStatus: http.StatusOK,
-		ExpectedContent: []string{`data-testid="draft-` + a.releaseOfRequest(t, jobs) + `"`}})
+	res = c.Check(t, apptest.Scenario{Name: "Denied", URL: "/studio/schedules?approval=denied", ExpectedStatus: http.StatusOK,
+		ExpectedContent: []string{`data-testid="draft-` + releaseOfRequest(a, t, jobs) + `"`}})
 	if got := rows(res.Body); len(got) != 0 {
 		t.Errorf("denied: rows %v", got)
 	}
 }
 
 // releaseOfRequest is the release an approval request asks for.
-func (a *testApp) releaseOfRequest(t *testing.T, requestID string) string {
+func releaseOfRequest(a *apptest.App, t *testing.T, requestID string) string {
 	t.Helper()
-	v, err := a.releases.Approval(context.Background(), a.editor, a.site.ID, requestID)
+	v, err := a.Releases.Approval(context.Background(), a.Editor, a.Site.ID, requestID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,27 +169,27 @@ func (a *testApp) releaseOfRequest(t *testing.T, requestID string) string {
 // folded, the rows' words and menus, the aside and the attention banner.
 func TestCalendarAgenda(t *testing.T) {
 	t.Parallel()
-	a := newApp(t)
+	a := apptest.New(t)
 	ctx := context.Background()
-	early1 := a.scheduleAt(t, a.editor, a.draft, "2026-11-02", "08:10")
-	early2 := a.scheduleAt(t, a.editor, a.otherDraft(t), "2026-11-02", "08:20")
-	late := a.scheduleAt(t, a.editor, a.createNode(t, release.KindPage, content.Body{Title: "Late edition", Slug: "late",
+	early1 := a.ScheduleAt(t, a.Editor, a.Draft, "2026-11-02", "08:10")
+	early2 := a.ScheduleAt(t, a.Editor, a.OtherDraft(t), "2026-11-02", "08:20")
+	late := a.ScheduleAt(t, a.Editor, a.CreateNode(t, release.KindPage, content.Body{Title: "Late edition", Slug: "late",
 		Status: content.StatusDraft}), "2026-11-02", "08:40")
-	later := a.scheduleAt(t, a.editor, a.createNode(t, release.KindPage, content.Body{Title: "Evening", Slug: "evening",
+	later := a.ScheduleAt(t, a.Editor, a.CreateNode(t, release.KindPage, content.Body{Title: "Evening", Slug: "evening",
 		Status: content.StatusDraft}), "2026-11-03", "18:30")
-	a.clock.Set(time.Date(2026, 11, 2, 5, 30, 0, 0, time.UTC)) // 08:30: two published
-	if rep, err := a.sched.RunDue(ctx, "manual"); err != nil || rep.Published != 2 {
+	a.Clock.Set(time.Date(2026, 11, 2, 5, 30, 0, 0, time.UTC)) // 08:30: two published
+	if rep, err := a.Scheduler.RunDue(ctx, "manual"); err != nil || rep.Published != 2 {
 		t.Fatalf("RunDue: %+v %v", rep, err)
 	}
-	a.clock.Set(time.Date(2026, 11, 2, 7, 0, 0, 0, time.UTC)) // 10:00: Late edition was missed by 80 minutes
-	if _, err := a.sched.RunDue(ctx, "manual"); err != nil {
+	a.Clock.Set(time.Date(2026, 11, 2, 7, 0, 0, 0, time.UTC)) // 10:00: Late edition was missed by 80 minutes
+	if _, err := a.Scheduler.RunDue(ctx, "manual"); err != nil {
 		t.Fatal(err)
 	}
-	if r := a.release(t, late.ID); r.State != release.StateMissed {
+	if r := a.Release(t, late.ID); r.State != release.StateMissed {
 		t.Fatalf("late edition is %s, want missed", r.State)
 	}
-	c := a.signedIn(t, a.editor)
-	res := c.check(t, scenario{Name: "Agenda", URL: "/studio/schedules", ExpectedStatus: http.StatusOK, ExpectedContent: []string{
+	c := a.SignedIn(t, a.Editor)
+	res := c.Check(t, apptest.Scenario{Name: "Agenda", URL: "/studio/schedules", ExpectedStatus: http.StatusOK, ExpectedContent: []string{
 		`<h2 id="day-2026-11-02">Today · Monday 2 November</h2>`, `<h2 id="day-2026-11-03">Tomorrow · Tuesday 3 November</h2>`,
 		`data-testid="done-today"><summary>2 done today</summary>`,
 		`data-testid="now-rule"><span>Now · 10:00</span>`,
@@ -208,28 +209,28 @@ func TestCalendarAgenda(t *testing.T) {
 		`<span class="badge health-running" data-state="running">Running</span>`,
 		`<script src="/static/calendar.js?v=`, `data-testid="shortcuts-dialog"`, "<kbd>t</kbd></dt><dd>Today</dd>"}})
 	// Today's order: the folded two, then the missed one, then the rule.
-	ids := agendaReleaseIDs(res.Body)
+	ids := apptest.AgendaReleaseIDs(res.Body)
 	if len(ids) != 4 || ids[0] != early1.ID || ids[1] != early2.ID || ids[2] != late.ID || ids[3] != later.ID {
 		t.Errorf("rows %v", ids)
 	}
 	if i, j := strings.Index(res.Body, `data-testid="release-`+late.ID), strings.Index(res.Body, `data-testid="now-rule"`); i > j {
 		t.Errorf("the missed release comes after the Now rule")
 	}
-	c.check(t, scenario{Name: "ReviewOpensTheView", URL: "/studio/schedules?date=2026-11-02&preset=attention", ExpectedStatus: http.StatusOK,
+	c.Check(t, apptest.Scenario{Name: "ReviewOpensTheView", URL: "/studio/schedules?date=2026-11-02&preset=attention", ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{"Late edition", `aria-current="page">Needs attention</a>`}, NotExpectedContent: []string{"Evening"}})
 
 	// Unschedule from the menu comes back to the page, with its notice.
 	back := "/studio/schedules?date=2026-11-02"
-	c.check(t, scenario{Name: "Unschedule", Method: "POST", URL: "/studio/releases/" + later.ID + "/unschedule",
-		Form:           url.Values{"csrf_token": {c.token()}, "rev": {"1"}, "from": {"calendar"}, "next": {back}},
+	c.Check(t, apptest.Scenario{Name: "Unschedule", Method: "POST", URL: "/studio/releases/" + later.ID + "/unschedule",
+		Form:           url.Values{"csrf_token": {c.Token()}, "rev": {"1"}, "from": {"calendar"}, "next": {back}},
 		ExpectedStatus: http.StatusSeeOther, ExpectedHeaders: map[string]string{"Location": back}})
-	c.check(t, scenario{Name: "Unscheduled", URL: back, ExpectedStatus: http.StatusOK,
+	c.Check(t, apptest.Scenario{Name: "Unscheduled", URL: back, ExpectedStatus: http.StatusOK,
 		ExpectedContent:    []string{"Unscheduled. It is a draft again and can be edited.", `data-testid="draft-` + later.ID + `"`},
 		NotExpectedContent: []string{`data-testid="release-` + later.ID + `"`}})
-	c.check(t, scenario{Name: "StaleUnschedule", Method: "POST", URL: "/studio/releases/" + late.ID + "/unschedule",
-		Form:           url.Values{"csrf_token": {c.token()}, "rev": {"1"}, "from": {"calendar"}, "next": {back}},
+	c.Check(t, apptest.Scenario{Name: "StaleUnschedule", Method: "POST", URL: "/studio/releases/" + late.ID + "/unschedule",
+		Form:           url.Values{"csrf_token": {c.Token()}, "rev": {"1"}, "from": {"calendar"}, "next": {back}},
 		ExpectedStatus: http.StatusSeeOther, ExpectedHeaders: map[string]string{"Location": back}})
-	c.check(t, scenario{Name: "StaleAlert", URL: back, ExpectedStatus: http.StatusOK,
+	c.Check(t, apptest.Scenario{Name: "StaleAlert", URL: back, ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{`role="alert" data-testid="alert">`}})
 }
 
@@ -237,11 +238,11 @@ func TestCalendarAgenda(t *testing.T) {
 // more" continues from the engine's cursor without repeating the day.
 func TestCalendarSameMinuteAndPaging(t *testing.T) {
 	t.Parallel()
-	a := newApp(t)
-	first := a.scheduleAt(t, a.editor, a.draft, "2026-11-04", "09:00")
-	second := a.scheduleAt(t, a.editor, a.otherDraft(t), "2026-11-04", "09:00")
-	c := a.signedIn(t, a.editor)
-	res := c.check(t, scenario{URL: "/studio/schedules", ExpectedStatus: http.StatusOK,
+	a := apptest.New(t)
+	first := a.ScheduleAt(t, a.Editor, a.Draft, "2026-11-04", "09:00")
+	second := a.ScheduleAt(t, a.Editor, a.OtherDraft(t), "2026-11-04", "09:00")
+	c := a.SignedIn(t, a.Editor)
+	res := c.Check(t, apptest.Scenario{URL: "/studio/schedules", ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{"2 releases at 09:00: they run one after another"}, NotExpectedContent: []string{`data-testid="load-more"`}})
 	if n := strings.Count(res.Body, `data-testid="same-minute"`); n != 2 {
 		t.Errorf("%d same-minute warnings, want 2", n)
@@ -249,18 +250,18 @@ func TestCalendarSameMinuteAndPaging(t *testing.T) {
 	// A page of one: the cursor after the first.
 	loc, _ := time.LoadLocation("Europe/Istanbul")
 	from := time.Date(2026, 11, 2, 0, 0, 0, 0, loc)
-	page, err := calendar.New(a.store, nil, a.clock, nil).Calendar(context.Background(), a.editor, calendar.CalendarQuery{SiteID: a.site.ID, From: from,
+	page, err := calendar.New(a.Store, nil, a.Clock, nil).Calendar(context.Background(), a.Editor, calendar.CalendarQuery{SiteID: a.Site.ID, From: from,
 		To: from.AddDate(0, 0, 14), Limit: 1})
 	if err != nil || page.NextCursor == "" {
 		t.Fatalf("page of one: %+v %v", page, err)
 	}
-	more := c.check(t, scenario{Name: "LoadMore", URL: "/studio/schedules?date=2026-11-02&cursor=" + url.QueryEscape(page.NextCursor) + "&after=2026-11-04",
+	more := c.Check(t, apptest.Scenario{Name: "LoadMore", URL: "/studio/schedules?date=2026-11-02&cursor=" + url.QueryEscape(page.NextCursor) + "&after=2026-11-04",
 		Header: hx, ExpectedStatus: http.StatusOK, ExpectedContent: []string{`aria-labelledby="day-2026-11-04"`},
 		NotExpectedContent: []string{`<h2 id="day-2026-11-04">`, `id="calendar"`, "<html"}})
-	if ids := agendaReleaseIDs(more.Body); len(ids) != 1 || (ids[0] != first.ID && ids[0] != second.ID) || ids[0] == page.Items[0].ID {
+	if ids := apptest.AgendaReleaseIDs(more.Body); len(ids) != 1 || (ids[0] != first.ID && ids[0] != second.ID) || ids[0] == page.Items[0].ID {
 		t.Errorf("load more: %v after %s", ids, page.Items[0].ID)
 	}
-	c.check(t, scenario{Name: "BadCursorStartsOver", URL: "/studio/schedules?cursor=nonsense", ExpectedStatus: http.StatusOK,
+	c.Check(t, apptest.Scenario{Name: "BadCursorStartsOver", URL: "/studio/schedules?cursor=nonsense", ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{`<h2 id="day-2026-11-04">`}})
 }
 
@@ -268,10 +269,10 @@ func TestCalendarSameMinuteAndPaging(t *testing.T) {
 // band; a history restore gets the page.
 func TestCalendarFragment(t *testing.T) {
 	t.Parallel()
-	a := newApp(t)
-	a.scheduleAt(t, a.editor, a.draft, "2026-11-02", "09:00")
-	c := a.signedIn(t, a.editor)
-	res := c.check(t, scenario{URL: "/studio/schedules?date=2026-11-02&kind=publish", Header: hx, ExpectedStatus: http.StatusOK,
+	a := apptest.New(t)
+	a.ScheduleAt(t, a.Editor, a.Draft, "2026-11-02", "09:00")
+	c := a.SignedIn(t, a.Editor)
+	res := c.Check(t, apptest.Scenario{URL: "/studio/schedules?date=2026-11-02&kind=publish", Header: hx, ExpectedStatus: http.StatusOK,
 		ExpectedHeaders: map[string]string{"Content-Type": "text/html; charset=utf-8", "Vary": "HX-Request"},
 		ExpectedContent: []string{`<section id="calendar"`, `<h2 id="period-title" hx-swap-oob="innerHTML">2–15 November 2026</h2>`,
 			`<div id="cal-controls" class="cal-controls" hx-swap-oob="true">`, `<div id="cal-filters" class="cal-filters" hx-swap-oob="true">`,
@@ -281,14 +282,14 @@ func TestCalendarFragment(t *testing.T) {
 	if !strings.HasPrefix(strings.TrimSpace(res.Body), `<section id="calendar"`) {
 		t.Errorf("the fragment does not start with the region: %.80s", res.Body)
 	}
-	c.check(t, scenario{Name: "FromTheFilters", URL: "/studio/schedules?kind=publish",
+	c.Check(t, apptest.Scenario{Name: "FromTheFilters", URL: "/studio/schedules?kind=publish",
 		Header: map[string]string{"HX-Request": "true", "HX-Trigger": "filters-form"}, ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{`<details id="filters" class="filters" open`}})
-	c.check(t, scenario{Name: "HistoryRestore", URL: "/studio/schedules?kind=publish",
+	c.Check(t, apptest.Scenario{Name: "HistoryRestore", URL: "/studio/schedules?kind=publish",
 		Header: map[string]string{"HX-Request": "true", "HX-History-Restore-Request": "true"}, ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{"<html", `id="calendar"`}})
-	a.client(t, "").check(t, scenario{Name: "SignedOutFragment", URL: "/studio/schedules", Header: hx,
-		ExpectedStatus: http.StatusUnauthorized, ExpectedHeaders: map[string]string{"HX-Redirect": loginNext("/studio")}})
+	a.Client(t, "").Check(t, apptest.Scenario{Name: "SignedOutFragment", URL: "/studio/schedules", Header: hx,
+		ExpectedStatus: http.StatusUnauthorized, ExpectedHeaders: map[string]string{"HX-Redirect": apptest.LoginNext("/studio")}})
 }
 
 var (
@@ -301,20 +302,20 @@ var (
 // back to the page as it was.
 func TestCalendarInlineApproval(t *testing.T) {
 	t.Parallel()
-	a := newApp(t)
-	press := a.pendingRequest(t)
-	jobs := a.pendingRequest2(t)
-	pressRel, jobsRel := a.releaseOfRequest(t, press), a.releaseOfRequest(t, jobs)
+	a := apptest.New(t)
+	press := a.PendingRequest(t)
+	jobs := a.PendingRequest2(t)
+	pressRel, jobsRel := releaseOfRequest(a, t, press), releaseOfRequest(a, t, jobs)
 	page := "/studio/schedules?date=2026-11-02&kind=publish"
 
-	contributor := a.signedIn(t, a.contributor)
-	res := contributor.check(t, scenario{Name: "RequesterSeesNoButtons", URL: page, ExpectedStatus: http.StatusOK,
+	contributor := a.SignedIn(t, a.Contributor)
+	res := contributor.Check(t, apptest.Scenario{Name: "RequesterSeesNoButtons", URL: page, ExpectedStatus: http.StatusOK,
 		ExpectedContent:    []string{`data-testid="release-` + pressRel + `"`, `data-testid="waiting-` + press + `"`, `data-testid="menu-` + pressRel + `"`},
 		NotExpectedContent: []string{`/approve"`, `/deny"`}})
 	_ = res
 
-	editor := a.signedIn(t, a.editor)
-	res = editor.check(t, scenario{Name: "ApproverSeesThem", URL: page, ExpectedStatus: http.StatusOK, ExpectedContent: []string{
+	editor := a.SignedIn(t, a.Editor)
+	res = editor.Check(t, apptest.Scenario{Name: "ApproverSeesThem", URL: page, ExpectedStatus: http.StatusOK, ExpectedContent: []string{
 		`data-testid="row-approve-` + press + `"`, `data-testid="row-deny-` + press + `"`, `data-testid="aside-approve-` + jobs + `"`,
 		`hx-post="/studio/approvals/` + press + `/approve" hx-swap="outerHTML" hx-target="#calendar"`,
 		`<input type="hidden" name="from" value="calendar">`,
@@ -335,24 +336,24 @@ func TestCalendarInlineApproval(t *testing.T) {
 		return f
 	}
 
-	before := a.fingerprint(t)
-	contributorToken := contributor.token()
-	runScenarios(t, editor, []scenario{
+	before := a.Fingerprint(t)
+	contributorToken := contributor.Token()
+	apptest.RunScenarios(t, editor, []apptest.Scenario{
 		{Name: "NoToken", Method: "POST", URL: "/studio/approvals/" + press + "/approve", Form: inline(""),
 			ExpectedStatus: http.StatusForbidden, ExpectedContent: []string{"This form has expired."}},
 		{Name: "WrongToken", Method: "POST", URL: "/studio/approvals/" + press + "/approve", Form: inline(contributorToken),
 			ExpectedStatus: http.StatusForbidden},
 	})
-	runScenarios(t, contributor, []scenario{
+	apptest.RunScenarios(t, contributor, []apptest.Scenario{
 		{Name: "ContributorMayNot", Method: "POST", URL: "/studio/approvals/" + press + "/approve", Form: inline(contributorToken),
 			ExpectedStatus: http.StatusForbidden, ExpectedContent: []string{"Your role does not allow this."}},
 	})
-	if after := a.fingerprint(t); after != before {
+	if after := a.Fingerprint(t); after != before {
 		t.Fatalf("refused approvals changed state:\nbefore %s\nafter  %s", before, after)
 	}
 
-	token := editor.token()
-	runScenarios(t, editor, []scenario{
+	token := editor.Token()
+	apptest.RunScenarios(t, editor, []apptest.Scenario{
 		{Name: "DenyWithoutReason", Method: "POST", URL: "/studio/approvals/" + jobs + "/deny", Form: inline(token, "reason", " "),
 			ExpectedStatus: http.StatusSeeOther, ExpectedHeaders: map[string]string{"Location": back}},
 		{Name: "SaysWhy", URL: back, ExpectedStatus: http.StatusOK,
@@ -378,10 +379,10 @@ func TestCalendarInlineApproval(t *testing.T) {
 			Form:           url.Values{"csrf_token": {token}, "from": {"calendar"}, "next": {"https://evil.example/"}},
 			ExpectedStatus: http.StatusSeeOther, ExpectedHeaders: map[string]string{"Location": "/studio/schedules"}},
 	})
-	if r := a.release(t, pressRel); r.State != release.StateScheduled {
+	if r := a.Release(t, pressRel); r.State != release.StateScheduled {
 		t.Errorf("press is %s, want scheduled", r.State)
 	}
-	if r := a.release(t, jobsRel); r.State != release.StateDraft {
+	if r := a.Release(t, jobsRel); r.State != release.StateDraft {
 		t.Errorf("jobs is %s, want a draft again", r.State)
 	}
 }
@@ -389,13 +390,13 @@ func TestCalendarInlineApproval(t *testing.T) {
 // TestCalendarTurkish: the whole page in Turkish, with Turkish dates.
 func TestCalendarTurkish(t *testing.T) {
 	t.Parallel()
-	a := newApp(t)
-	press := a.pendingRequest(t)
-	a.scheduleAt(t, a.editor, a.draft, "2026-11-03", "09:00")
-	a.setLang(t, a.editor, "tr")
-	a.tick(t) // the scheduler's health reads "Çalışıyor" after a tick, not after the page's own backstop
-	c := a.signedIn(t, a.editor)
-	runScenarios(t, c, []scenario{
+	a := apptest.New(t)
+	press := a.PendingRequest(t)
+	a.ScheduleAt(t, a.Editor, a.Draft, "2026-11-03", "09:00")
+	a.SetLang(t, a.Editor, "tr")
+	tick(a, t) // the scheduler's health reads "Çalışıyor" after a tick, not after the page's own backstop
+	c := a.SignedIn(t, a.Editor)
+	apptest.RunScenarios(t, c, []apptest.Scenario{
 		{Name: "Agenda", URL: "/studio/schedules", ExpectedStatus: http.StatusOK, ExpectedContent: []string{
 			`<html lang="tr">`, "<h1>Zamanlamalar</h1>", `data-testid="period-title">2–15 Kasım 2026</h2>`,
 			`<h2 id="day-2026-11-02">Bugün · 2 Kasım Pazartesi</h2>`, `<h2 id="day-2026-11-03">Yarın · 3 Kasım Salı</h2>`,
@@ -419,12 +420,12 @@ func TestCalendarTurkish(t *testing.T) {
 // times in the viewer's zone, the site's beside them.
 func TestCalendarViewerZone(t *testing.T) {
 	t.Parallel()
-	a := newApp(t)
-	a.scheduleAt(t, a.editor, a.draft, "2026-11-03", "01:30") // 23:30 on the 2nd in Berlin
-	berlin := a.signedIn(t, a.editor)
-	berlin.setCookie("tz", url.QueryEscape("Europe/Berlin"))
-	plain := a.signedIn(t, a.editor)
-	runScenarios(t, berlin, []scenario{
+	a := apptest.New(t)
+	a.ScheduleAt(t, a.Editor, a.Draft, "2026-11-03", "01:30") // 23:30 on the 2nd in Berlin
+	berlin := a.SignedIn(t, a.Editor)
+	berlin.SetCookie("tz", url.QueryEscape("Europe/Berlin"))
+	plain := a.SignedIn(t, a.Editor)
+	apptest.RunScenarios(t, berlin, []apptest.Scenario{
 		{Name: "SiteTime", URL: "/studio/schedules", ExpectedStatus: http.StatusOK, ExpectedContent: []string{
 			"Times are in Istanbul (UTC+3) time.", `href="/studio/schedules?date=2026-11-02&amp;tz=viewer"`, "Show in my time",
 			`<h2 id="day-2026-11-03">Tomorrow · Tuesday 3 November</h2>`, "01:30 Istanbul", "23:30 your time, Berlin"}},
@@ -435,7 +436,7 @@ func TestCalendarViewerZone(t *testing.T) {
 		{Name: "MonthIsTheSites", URL: "/studio/schedules?tz=viewer&view=month", ExpectedStatus: http.StatusOK,
 			ExpectedContent: []string{"Times are in Istanbul (UTC+3) time."}, NotExpectedContent: []string{`data-testid="tz-toggle"`}},
 	})
-	plain.check(t, scenario{Name: "NoViewerZone", URL: "/studio/schedules?tz=viewer", ExpectedStatus: http.StatusOK,
+	plain.Check(t, apptest.Scenario{Name: "NoViewerZone", URL: "/studio/schedules?tz=viewer", ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{"Times are in Istanbul (UTC+3) time.", "01:30 Istanbul"}, NotExpectedContent: []string{`data-testid="tz-toggle"`}})
 }
 
@@ -443,18 +444,18 @@ func TestCalendarViewerZone(t *testing.T) {
 // one line; a day with a single run shows it as a row.
 func TestCalendarAutomationRuns(t *testing.T) {
 	t.Parallel()
-	a := newApp(t)
+	a := apptest.New(t)
 	ctx := context.Background()
-	if _, err := automations.New(a.store, a.eng).CreateAutomation(ctx, a.editor, a.site.ID, "Broken links", "builtin:broken-links",
+	if _, err := automations.New(a.Store, a.Engine).CreateAutomation(ctx, a.Editor, a.Site.ID, "Broken links", "builtin:broken-links",
 		"FREQ=DAILY;BYHOUR=9,12,15,18;BYMINUTE=7", "2026-11-02T09:07"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := automations.New(a.store, a.eng).CreateAutomation(ctx, a.editor, a.site.ID, "Weekly digest", "builtin:weekly-digest",
+	if _, err := automations.New(a.Store, a.Engine).CreateAutomation(ctx, a.Editor, a.Site.ID, "Weekly digest", "builtin:weekly-digest",
 		"FREQ=WEEKLY;BYDAY=TU;BYHOUR=7;BYMINUTE=30", "2026-11-03T07:30"); err != nil {
 		t.Fatal(err)
 	}
-	c := a.signedIn(t, a.editor)
-	res := c.check(t, scenario{URL: "/studio/schedules", ExpectedStatus: http.StatusOK, ExpectedContent: []string{
+	c := a.SignedIn(t, a.Editor)
+	res := c.Check(t, apptest.Scenario{URL: "/studio/schedules", ExpectedStatus: http.StatusOK, ExpectedContent: []string{
 		`data-testid="automation-runs"><summary>+ 4 automation runs</summary>`, "Broken links", "Weekly digest",
 		`class="agenda-row look-ghost kind-automation"`, `<span class="sr-only">Automation</span>`}})
 	// Tuesday: four runs folded, and the digest beside them folded too.
@@ -463,8 +464,8 @@ func TestCalendarAutomationRuns(t *testing.T) {
 	if !strings.Contains(day, "+ 5 automation runs") {
 		t.Errorf("Tuesday does not fold its five runs")
 	}
-	a.setLang(t, a.editor, "tr")
-	c.check(t, scenario{Name: "Turkish", URL: "/studio/schedules", ExpectedStatus: http.StatusOK,
+	a.SetLang(t, a.Editor, "tr")
+	c.Check(t, apptest.Scenario{Name: "Turkish", URL: "/studio/schedules", ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{"+ 4 otomasyon çalıştırması", "<span class=\"sr-only\">Otomasyon</span>"}})
 }
 
@@ -474,22 +475,22 @@ func TestCalendarAutomationRuns(t *testing.T) {
 // and Turkish, and under its own state facet; never as done.
 func TestCalendarPastOccurrenceNotRun(t *testing.T) {
 	t.Parallel()
-	a := newApp(t)
+	a := apptest.New(t)
 	ctx := context.Background()
-	auto, err := automations.New(a.store, a.eng).CreateAutomation(ctx, a.editor, a.site.ID, "Broken links", "builtin:broken-links",
+	auto, err := automations.New(a.Store, a.Engine).CreateAutomation(ctx, a.Editor, a.Site.ID, "Broken links", "builtin:broken-links",
 		"FREQ=DAILY;BYHOUR=9;BYMINUTE=7", "2026-11-02T09:07")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.aut.Pause(ctx, a.editor, a.site.ID, auto.ID, auto.Rev); err != nil {
+	if _, err := a.Automations.Pause(ctx, a.Editor, a.Site.ID, auto.ID, auto.Rev); err != nil {
 		t.Fatal(err)
 	}
-	a.clock.Set(time.Date(2026, 11, 3, 5, 0, 0, 0, time.UTC)) // Tuesday 08:00: Monday's 09:07 has passed
+	a.Clock.Set(time.Date(2026, 11, 3, 5, 0, 0, 0, time.UTC)) // Tuesday 08:00: Monday's 09:07 has passed
 	row := `data-testid="item-occ:` + auto.ID + `:2026-11-02T06:07:00.000Z"`
-	c := a.signedIn(t, a.editor)
+	c := a.SignedIn(t, a.Editor)
 	agenda := func(lang, query string) string {
 		t.Helper()
-		res := c.check(t, scenario{Name: lang + query, URL: "/studio/schedules?date=2026-11-02" + query, ExpectedStatus: http.StatusOK})
+		res := c.Check(t, apptest.Scenario{Name: lang + query, URL: "/studio/schedules?date=2026-11-02" + query, ExpectedStatus: http.StatusOK})
 		i := strings.Index(res.Body, row)
 		if i < 0 {
 			return ""
@@ -507,19 +508,19 @@ func TestCalendarPastOccurrenceNotRun(t *testing.T) {
 	if agenda("en", "&state=not_run") == "" {
 		t.Errorf("the Not run filter does not show it")
 	}
-	c.check(t, scenario{Name: "Facet", URL: "/studio/schedules?date=2026-11-02", ExpectedStatus: http.StatusOK,
+	c.Check(t, apptest.Scenario{Name: "Facet", URL: "/studio/schedules?date=2026-11-02", ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{`value="not_run"`, "Not run"}})
 	// The grid's chip says it in its name; the day's panel with its badge.
-	c.check(t, scenario{Name: "Month", URL: "/studio/schedules?view=month&date=2026-11", ExpectedStatus: http.StatusOK,
+	c.Check(t, apptest.Scenario{Name: "Month", URL: "/studio/schedules?view=month&date=2026-11", ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{"09:07 ‘Broken links’, Automation run, by Elif Editor, not run"}, NotExpectedContent: []string{"Broken links’, Automation run, by Elif Editor, done"}})
-	c.check(t, scenario{Name: "MonthDay", URL: "/studio/schedules/month/day?date=2026-11-02", Header: monthHX, ExpectedStatus: http.StatusOK,
+	c.Check(t, apptest.Scenario{Name: "MonthDay", URL: "/studio/schedules/month/day?date=2026-11-02", Header: monthHX, ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{`data-state="not_run">Not run<`}, NotExpectedContent: []string{">Done<"}})
-	a.setLang(t, a.editor, "tr")
+	a.SetLang(t, a.Editor, "tr")
 	if got := agenda("tr", ""); !strings.Contains(got, `data-state="not_run">Çalışmadı<`) || strings.Contains(got, "Tamamlandı") {
 		t.Errorf("Turkish agenda row: %q", got)
 	}
-	c.check(t, scenario{Name: "TurkishMonth", URL: "/studio/schedules?view=month&date=2026-11", ExpectedStatus: http.StatusOK,
+	c.Check(t, apptest.Scenario{Name: "TurkishMonth", URL: "/studio/schedules?view=month&date=2026-11", ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{"çalışmadı", "Çalışmayan"}})
-	c.check(t, scenario{Name: "TurkishMonthDay", URL: "/studio/schedules/month/day?date=2026-11-02", Header: monthHX, ExpectedStatus: http.StatusOK,
+	c.Check(t, apptest.Scenario{Name: "TurkishMonthDay", URL: "/studio/schedules/month/day?date=2026-11-02", Header: monthHX, ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{`data-state="not_run">Çalışmadı<`}, NotExpectedContent: []string{">Tamamlandı<"}})
 }

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"studio/engine/releases"
+	"studio/handlers/internal/apptest"
 	"testing"
 )
 
@@ -14,30 +15,30 @@ import (
 func TestOpenReleaseCapHTTP(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	a := newApp(t)
+	a := apptest.New(t)
 	for i := range 20 {
-		if _, err := a.releases.CreateDraft(ctx, a.contributor, releases.DraftInput{SiteID: a.site.ID, Title: fmt.Sprintf("R%d", i),
-			NodeIDs: []string{a.draft.ID}}); err != nil {
+		if _, err := a.Releases.CreateDraft(ctx, a.Contributor, releases.DraftInput{SiteID: a.Site.ID, Title: fmt.Sprintf("R%d", i),
+			NodeIDs: []string{a.Draft.ID}}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	before := a.fingerprint(t)
-	c := a.signedIn(t, a.contributor)
-	c.check(t, scenario{Name: "StudioForm", Method: "POST", URL: "/studio/releases",
-		Form:            url.Values{"csrf_token": {c.token()}, "title": {"One too many"}, "node": {a.draft.ID}},
+	before := a.Fingerprint(t)
+	c := a.SignedIn(t, a.Contributor)
+	c.Check(t, apptest.Scenario{Name: "StudioForm", Method: "POST", URL: "/studio/releases",
+		Form:            url.Values{"csrf_token": {c.Token()}, "title": {"One too many"}, "node": {a.Draft.ID}},
 		ExpectedStatus:  http.StatusUnprocessableEntity,
 		ExpectedContent: []string{"You already have 20 releases that are not finished."}})
-	status, out := apiCall(t, a, "POST", "/api/sites/"+a.site.ID+"/releases", a.tokenFor(t, a.contributor),
-		`{"title": "One too many", "nodeIds": ["`+a.draft.ID+`"]}`)
-	wantError(t, "API", status, out, http.StatusUnprocessableEntity, releases.CodeTooManyOpenReleases, "")
-	if details(out)["max"] != float64(20) {
-		t.Errorf("details %v, want max 20", details(out))
+	status, out := apptest.APICall(t, a, "POST", "/api/sites/"+a.Site.ID+"/releases", a.TokenFor(t, a.Contributor),
+		`{"title": "One too many", "nodeIds": ["`+a.Draft.ID+`"]}`)
+	apptest.WantError(t, "API", status, out, http.StatusUnprocessableEntity, releases.CodeTooManyOpenReleases, "")
+	if apptest.Details(out)["max"] != float64(20) {
+		t.Errorf("details %v, want max 20", apptest.Details(out))
 	}
-	if after := a.fingerprint(t); after != before {
+	if after := a.Fingerprint(t); after != before {
 		t.Errorf("a refused creation changed the database:\n%s\n%s", before, after)
 	}
 	// An Editor is not held back by the Contributor's count.
-	if _, err := a.releases.CreateDraft(ctx, a.editor, releases.DraftInput{SiteID: a.site.ID, NodeIDs: []string{a.draft.ID}}); err != nil {
+	if _, err := a.Releases.CreateDraft(ctx, a.Editor, releases.DraftInput{SiteID: a.Site.ID, NodeIDs: []string{a.Draft.ID}}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -47,21 +48,21 @@ func TestOpenReleaseCapHTTP(t *testing.T) {
 // the API, and nothing changes (issue 10 item 5).
 func TestTooFarForRequestHTTP(t *testing.T) {
 	t.Parallel()
-	a := newApp(t)
-	page := a.otherDraft(t)
-	r := a.scheduleAt(t, a.contributor, a.draft, "2026-11-10", "09:00")
-	a.setLang(t, a.contributor, "tr")
-	before := a.fingerprint(t)
+	a := apptest.New(t)
+	page := a.OtherDraft(t)
+	r := a.ScheduleAt(t, a.Contributor, a.Draft, "2026-11-10", "09:00")
+	a.SetLang(t, a.Contributor, "tr")
+	before := a.Fingerprint(t)
 
-	c := a.signedIn(t, a.contributor)
-	c.check(t, scenario{Name: "StudioForm", Method: "POST", URL: "/studio/content/" + page.ID + "/schedule",
-		Form:            url.Values{"csrf_token": {c.token()}, "rev": {fmt.Sprint(page.Rev)}, "date": {"2026-12-24"}, "time": {"09:00"}},
+	c := a.SignedIn(t, a.Contributor)
+	c.Check(t, apptest.Scenario{Name: "StudioForm", Method: "POST", URL: "/studio/content/" + page.ID + "/schedule",
+		Form:            url.Values{"csrf_token": {c.Token()}, "rev": {fmt.Sprint(page.Rev)}, "date": {"2026-12-24"}, "time": {"09:00"}},
 		ExpectedStatus:  http.StatusUnprocessableEntity,
 		ExpectedContent: []string{"Onay isteği en fazla 30 gün sonrası için gönderilebilir."}})
-	status, out := apiCall(t, a, "POST", "/api/sites/"+a.site.ID+"/releases/"+r.ID+"/reschedule", a.tokenFor(t, a.contributor),
+	status, out := apptest.APICall(t, a, "POST", "/api/sites/"+a.Site.ID+"/releases/"+r.ID+"/reschedule", a.TokenFor(t, a.Contributor),
 		fmt.Sprintf(`{"rev": %d, "date": "2027-01-10", "time": "09:00"}`, r.Rev))
-	wantError(t, "API", status, out, http.StatusBadRequest, releases.CodeTooFarForRequest, "time")
-	if after := a.fingerprint(t); after != before {
+	apptest.WantError(t, "API", status, out, http.StatusBadRequest, releases.CodeTooFarForRequest, "time")
+	if after := a.Fingerprint(t); after != before {
 		t.Errorf("a refused request changed the database:\n%s\n%s", before, after)
 	}
 }

@@ -3,7 +3,6 @@ package handlers_test
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"image"
 	"image/color"
 	"image/png"
@@ -14,84 +13,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/andybalholm/brotli"
-	"github.com/klauspost/compress/gzip"
-	"github.com/klauspost/compress/zstd"
-
 	"studio/engine/content"
 	"studio/handlers"
+	"studio/handlers/internal/apptest"
 	"studio/handlers/metrics"
 	"studio/web/static"
 )
-
-// decodeBody undoes a Content-Encoding the router may have applied.
-func decodeBody(encoding string, body []byte) ([]byte, error) {
-	var r io.Reader
-	switch encoding {
-	case "":
-		return body, nil
-	case "gzip":
-		zr, err := gzip.NewReader(bytes.NewReader(body))
-		if err != nil {
-			return nil, err
-		}
-		r = zr
-	case "zstd":
-		zr, err := zstd.NewReader(bytes.NewReader(body))
-		if err != nil {
-			return nil, err
-		}
-		defer zr.Close()
-		r = zr
-	case "br":
-		r = brotli.NewReader(bytes.NewReader(body))
-	default:
-		return nil, fmt.Errorf("unknown Content-Encoding %q", encoding)
-	}
-	return io.ReadAll(r)
-}
-
-// rawAnswer is an answer as it went over the wire, before any decoding.
-type rawAnswer struct {
-	status int
-	header http.Header
-	body   []byte
-}
-
-// raw sends a request with c's cookies but with exactly the headers given:
-// no Accept-Encoding unless named, and nothing decoded.
-func (c *client) raw(method, path string, header map[string]string) rawAnswer {
-	c.t.Helper()
-	hc := &http.Client{Jar: c.jar, Transport: &http.Transport{DisableCompression: true},
-		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	req, err := http.NewRequest(method, c.app.URL+path, nil)
-	if err != nil {
-		c.t.Fatal(err)
-	}
-	for k, v := range header {
-		req.Header.Set(k, v)
-	}
-	res, err := hc.Do(req)
-	if err != nil {
-		c.t.Fatal(err)
-	}
-	defer res.Body.Close()
-	body, err := io.ReadAll(res.Body)
-	if err != nil {
-		c.t.Fatal(err)
-	}
-	return rawAnswer{res.StatusCode, res.Header, body}
-}
-
-// plain is the answer decoded.
-func (r rawAnswer) plain(t *testing.T) []byte {
-	t.Helper()
-	b, err := decodeBody(r.header.Get("Content-Encoding"), r.body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
 
 func varies(h http.Header) bool {
 	for _, v := range h.Values("Vary") {
@@ -127,21 +54,21 @@ func noisePNG(t *testing.T, side int) []byte {
 // nothing is compressed, and neither is a HEAD.
 func TestCompressedAnswers(t *testing.T) {
 	t.Parallel()
-	a := newApp(t)
-	editor := a.signedIn(t, a.editor)
-	script := a.client(t, "")
-	bearer := "Bearer " + a.tokenFor(t, a.editor)
-	visitor := a.client(t, "")
+	a := apptest.New(t)
+	editor := a.SignedIn(t, a.Editor)
+	script := a.Client(t, "")
+	bearer := "Bearer " + a.TokenFor(t, a.Editor)
+	visitor := a.Client(t, "")
 	sameOrigin := map[string]string{"Sec-Fetch-Site": "same-origin"}
 	cases := []struct {
 		name   string
-		c      *client
+		c      *apptest.Client
 		path   string
 		header map[string]string
 		codes  []string
 	}{
 		{"SchedulesPage", editor, "/studio/schedules", sameOrigin, []string{"gzip", "zstd"}},
-		{"APIAnswer", script, "/api/sites/" + a.site.ID + "/entries", map[string]string{"Authorization": bearer}, []string{"gzip", "zstd"}},
+		{"APIAnswer", script, "/api/sites/" + a.Site.ID + "/entries", map[string]string{"Authorization": bearer}, []string{"gzip", "zstd"}},
 		{"PublicPage", visitor, "/posts/welcome", nil, []string{"gzip", "zstd"}},
 		{"StaticAsset", visitor, static.Path("htmx-2.0.11.min.js"), nil, []string{"gzip", "zstd", "br"}},
 	}
@@ -157,53 +84,53 @@ func TestCompressedAnswers(t *testing.T) {
 				}
 				return h
 			}
-			plain := tc.c.raw(http.MethodGet, tc.path, with(""))
-			if plain.status != http.StatusOK || plain.header.Get("Content-Encoding") != "" || !varies(plain.header) {
-				t.Fatalf("without Accept-Encoding: %d, Content-Encoding %q, Vary %q", plain.status,
-					plain.header.Get("Content-Encoding"), plain.header.Values("Vary"))
+			plain := tc.c.Raw(http.MethodGet, tc.path, with(""))
+			if plain.Status != http.StatusOK || plain.Header.Get("Content-Encoding") != "" || !varies(plain.Header) {
+				t.Fatalf("without Accept-Encoding: %d, Content-Encoding %q, Vary %q", plain.Status,
+					plain.Header.Get("Content-Encoding"), plain.Header.Values("Vary"))
 			}
-			if len(plain.body) < 1024 {
-				t.Fatalf("%d bytes: too few to be compressed", len(plain.body))
+			if len(plain.Body) < 1024 {
+				t.Fatalf("%d bytes: too few to be compressed", len(plain.Body))
 			}
 			for _, code := range tc.codes {
-				got := tc.c.raw(http.MethodGet, tc.path, with(code))
-				if got.status != http.StatusOK || got.header.Get("Content-Encoding") != code || !varies(got.header) {
-					t.Errorf("%s: %d, Content-Encoding %q, Vary %q", code, got.status, got.header.Get("Content-Encoding"), got.header.Values("Vary"))
+				got := tc.c.Raw(http.MethodGet, tc.path, with(code))
+				if got.Status != http.StatusOK || got.Header.Get("Content-Encoding") != code || !varies(got.Header) {
+					t.Errorf("%s: %d, Content-Encoding %q, Vary %q", code, got.Status, got.Header.Get("Content-Encoding"), got.Header.Values("Vary"))
 					continue
 				}
-				if b := got.plain(t); !bytes.Equal(b, plain.body) {
-					t.Errorf("%s: decodes to %d bytes that differ from the %d sent plain", code, len(b), len(plain.body))
+				if b := got.Plain(t); !bytes.Equal(b, plain.Body) {
+					t.Errorf("%s: decodes to %d bytes that differ from the %d sent plain", code, len(b), len(plain.Body))
 				}
-				if len(got.body) >= len(plain.body) {
-					t.Errorf("%s: %d bytes for %d", code, len(got.body), len(plain.body))
+				if len(got.Body) >= len(plain.Body) {
+					t.Errorf("%s: %d bytes for %d", code, len(got.Body), len(plain.Body))
 				}
-				if tag := got.header.Get("ETag"); tag != "" && !strings.HasPrefix(tag, "W/") {
+				if tag := got.Header.Get("ETag"); tag != "" && !strings.HasPrefix(tag, "W/") {
 					t.Errorf("%s: a strong ETag %q on a compressed answer", code, tag)
 				}
-				t.Logf("%s: %d bytes, %d plain", code, len(got.body), len(plain.body))
+				t.Logf("%s: %d bytes, %d plain", code, len(got.Body), len(plain.Body))
 			}
 			// A browser's usual header: the most compact coding served.
-			if got := tc.c.raw(http.MethodGet, tc.path, with("gzip, deflate, br, zstd")); got.header.Get("Content-Encoding") == "" {
+			if got := tc.c.Raw(http.MethodGet, tc.path, with("gzip, deflate, br, zstd")); got.Header.Get("Content-Encoding") == "" {
 				t.Error("a browser's Accept-Encoding got nothing compressed")
 			}
-			head := tc.c.raw(http.MethodHead, tc.path, with("gzip"))
-			if tc.name != "StaticAsset" && (head.header.Get("Content-Encoding") != "" || !varies(head.header)) {
-				t.Errorf("HEAD: Content-Encoding %q, Vary %q", head.header.Get("Content-Encoding"), head.header.Values("Vary"))
+			head := tc.c.Raw(http.MethodHead, tc.path, with("gzip"))
+			if tc.name != "StaticAsset" && (head.Header.Get("Content-Encoding") != "" || !varies(head.Header)) {
+				t.Errorf("HEAD: Content-Encoding %q, Vary %q", head.Header.Get("Content-Encoding"), head.Header.Values("Vary"))
 			}
 		})
 	}
 	// The static file's copy is made once: the same bytes every time.
-	first := visitor.raw(http.MethodGet, static.Path("studio.css"), map[string]string{"Accept-Encoding": "br"})
-	again := visitor.raw(http.MethodGet, static.Path("studio.css"), map[string]string{"Accept-Encoding": "br"})
-	if !bytes.Equal(first.body, again.body) || first.header.Get("Content-Length") == "" {
+	first := visitor.Raw(http.MethodGet, static.Path("studio.css"), map[string]string{"Accept-Encoding": "br"})
+	again := visitor.Raw(http.MethodGet, static.Path("studio.css"), map[string]string{"Accept-Encoding": "br"})
+	if !bytes.Equal(first.Body, again.Body) || first.Header.Get("Content-Length") == "" {
 		t.Error("studio.css in brotli: two answers differ, or no Content-Length")
 	}
 	// A revalidation of a compressed public page is answered 304, with Vary.
-	page := visitor.raw(http.MethodGet, "/posts/welcome", map[string]string{"Accept-Encoding": "gzip"})
-	again = visitor.raw(http.MethodGet, "/posts/welcome", map[string]string{"Accept-Encoding": "gzip",
-		"If-None-Match": page.header.Get("ETag")})
-	if again.status != http.StatusNotModified || !varies(again.header) || again.header.Get("Content-Encoding") != "" {
-		t.Errorf("revalidation: %d, Vary %q, Content-Encoding %q", again.status, again.header.Values("Vary"), again.header.Get("Content-Encoding"))
+	page := visitor.Raw(http.MethodGet, "/posts/welcome", map[string]string{"Accept-Encoding": "gzip"})
+	again = visitor.Raw(http.MethodGet, "/posts/welcome", map[string]string{"Accept-Encoding": "gzip",
+		"If-None-Match": page.Header.Get("ETag")})
+	if again.Status != http.StatusNotModified || !varies(again.Header) || again.Header.Get("Content-Encoding") != "" {
+		t.Errorf("revalidation: %d, Vary %q, Content-Encoding %q", again.Status, again.Header.Values("Vary"), again.Header.Get("Content-Encoding"))
 	}
 }
 
@@ -212,26 +139,26 @@ func TestCompressedAnswers(t *testing.T) {
 // they are, whatever the request accepts.
 func TestImagesNotRecompressed(t *testing.T) {
 	t.Parallel()
-	a := newApp(t)
+	a := apptest.New(t)
 	ctx := context.Background()
 	img := noisePNG(t, 48)
-	n, err := a.nodes.CreateAsset(ctx, a.editor, a.site.ID, content.Body{Title: "Noise", Slug: "noise.png",
+	n, err := a.Nodes.CreateAsset(ctx, a.Editor, a.Site.ID, content.Body{Title: "Noise", Slug: "noise.png",
 		Status: content.StatusPublished, Mime: "image/png", Data: img, Alt: "Noise"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.nodes.Publish(ctx, a.editor, a.site.ID); err != nil {
+	if _, err := a.Nodes.Publish(ctx, a.Editor, a.Site.ID); err != nil {
 		t.Fatal(err)
 	}
-	editor := a.signedIn(t, a.editor)
+	editor := a.SignedIn(t, a.Editor)
 	for _, c := range []struct {
-		c    *client
+		c    *apptest.Client
 		path string
-	}{{a.client(t, ""), "/media/noise.png"}, {editor, "/studio/content/" + n.ID + "/file"}} {
-		got := c.c.raw(http.MethodGet, c.path, map[string]string{"Accept-Encoding": "gzip, zstd", "Sec-Fetch-Site": "same-origin"})
-		if got.status != http.StatusOK || got.header.Get("Content-Encoding") != "" || !bytes.Equal(got.body, img) {
-			t.Errorf("%s: %d, Content-Encoding %q, %d bytes for the %d of the image", c.path, got.status,
-				got.header.Get("Content-Encoding"), len(got.body), len(img))
+	}{{a.Client(t, ""), "/media/noise.png"}, {editor, "/studio/content/" + n.ID + "/file"}} {
+		got := c.c.Raw(http.MethodGet, c.path, map[string]string{"Accept-Encoding": "gzip, zstd", "Sec-Fetch-Site": "same-origin"})
+		if got.Status != http.StatusOK || got.Header.Get("Content-Encoding") != "" || !bytes.Equal(got.Body, img) {
+			t.Errorf("%s: %d, Content-Encoding %q, %d bytes for the %d of the image", c.path, got.Status,
+				got.Header.Get("Content-Encoding"), len(got.Body), len(img))
 		}
 	}
 }
@@ -245,16 +172,16 @@ func TestImagesNotRecompressed(t *testing.T) {
 // without Studio's cookies has no token to steal and is compressed.
 func TestCompressionBREACH(t *testing.T) {
 	t.Parallel()
-	a := newApp(t)
-	editor := a.signedIn(t, a.editor)
-	anonymous := a.client(t, "")
-	anonymous.get("/studio/login") // its CSRF nonce cookie, on /studio
-	if u, _ := url.Parse(a.URL + "/studio/login"); len(anonymous.jar.Cookies(u)) == 0 {
+	a := apptest.New(t)
+	editor := a.SignedIn(t, a.Editor)
+	anonymous := a.Client(t, "")
+	anonymous.Get("/studio/login") // its CSRF nonce cookie, on /studio
+	if u, _ := url.Parse(a.URL + "/studio/login"); len(anonymous.Jar.Cookies(u)) == 0 {
 		t.Fatal("no CSRF cookie for the anonymous client")
 	}
 	for _, c := range []struct {
 		who, path, site string
-		c               *client
+		c               *apptest.Client
 		compressed      bool
 	}{
 		{"editor", "/studio/schedules", "same-origin", editor, true},
@@ -262,22 +189,22 @@ func TestCompressionBREACH(t *testing.T) {
 		{"editor", "/studio/schedules", "cross-site", editor, false},
 		{"editor", "/studio/schedules", "same-site", editor, false},
 		{"editor", "/studio/schedules", "", editor, false},
-		{"editor", "/api/sites/" + a.site.ID + "/entries", "cross-site", editor, false},
-		{"editor", "/api/sites/" + a.site.ID + "/entries", "same-origin", editor, true},
+		{"editor", "/api/sites/" + a.Site.ID + "/entries", "cross-site", editor, false},
+		{"editor", "/api/sites/" + a.Site.ID + "/entries", "same-origin", editor, true},
 		{"anonymous", "/studio/login", "cross-site", anonymous, false},
 		{"anonymous", "/studio/login", "same-origin", anonymous, true},
-		{"nobody", "/posts/welcome", "cross-site", a.client(t, ""), true},
+		{"nobody", "/posts/welcome", "cross-site", a.Client(t, ""), true},
 	} {
 		h := map[string]string{"Accept-Encoding": "gzip"}
 		if c.site != "" {
 			h["Sec-Fetch-Site"] = c.site
 		}
-		got := c.c.raw(http.MethodGet, c.path, h)
-		if got.status != http.StatusOK || (got.header.Get("Content-Encoding") == "gzip") != c.compressed || !varies(got.header) {
+		got := c.c.Raw(http.MethodGet, c.path, h)
+		if got.Status != http.StatusOK || (got.Header.Get("Content-Encoding") == "gzip") != c.compressed || !varies(got.Header) {
 			t.Errorf("%s, %s, Sec-Fetch-Site %q: %d, Content-Encoding %q (compressed: want %v), Vary %q", c.who, c.path, c.site,
-				got.status, got.header.Get("Content-Encoding"), c.compressed, got.header.Values("Vary"))
+				got.Status, got.Header.Get("Content-Encoding"), c.compressed, got.Header.Values("Vary"))
 		}
-		if c.who == "editor" && strings.HasPrefix(c.path, "/studio/") && !strings.Contains(string(got.plain(t)), `name="csrf_token"`) {
+		if c.who == "editor" && strings.HasPrefix(c.path, "/studio/") && !strings.Contains(string(got.Plain(t)), `name="csrf_token"`) {
 			t.Errorf("%s: no CSRF token in the page: nothing to protect", c.path)
 		}
 	}
@@ -289,8 +216,8 @@ func TestCompressionBREACH(t *testing.T) {
 // transport, which asks for gzip).
 func TestMCPStreamNotCompressed(t *testing.T) {
 	t.Parallel()
-	a := newApp(t)
-	_, key := a.credentials(t, a.editor, a.site.ID)
+	a := apptest.New(t)
+	_, key := credentials(a, t, a.Editor, a.Site.ID)
 	body := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},` +
 		`"clientInfo":{"name":"test","version":"1"}}}`
 	req, _ := http.NewRequest(http.MethodPost, a.URL+"/mcp", strings.NewReader(body))
@@ -317,15 +244,15 @@ func TestMCPStreamNotCompressed(t *testing.T) {
 func TestMetricsEncodedOnce(t *testing.T) {
 	t.Parallel()
 	const token = "metrics-secret"
-	a := newApp(t, handlers.WithMetrics(metrics.New(), token))
-	c := a.client(t, "")
+	a := apptest.New(t, handlers.WithMetrics(metrics.New(), token))
+	c := a.Client(t, "")
 	for _, code := range []string{"gzip", "zstd"} {
-		got := c.raw(http.MethodGet, "/metrics", map[string]string{"Authorization": "Bearer " + token, "Accept-Encoding": code})
-		if got.status != http.StatusOK || got.header.Get("Content-Encoding") != code {
-			t.Errorf("%s: %d, Content-Encoding %q", code, got.status, got.header.Get("Content-Encoding"))
+		got := c.Raw(http.MethodGet, "/metrics", map[string]string{"Authorization": "Bearer " + token, "Accept-Encoding": code})
+		if got.Status != http.StatusOK || got.Header.Get("Content-Encoding") != code {
+			t.Errorf("%s: %d, Content-Encoding %q", code, got.Status, got.Header.Get("Content-Encoding"))
 			continue
 		}
-		if b := got.plain(t); !bytes.Contains(b, []byte("# HELP ")) {
+		if b := got.Plain(t); !bytes.Contains(b, []byte("# HELP ")) {
 			t.Errorf("%s: does not decode to the exposition format once:\n%.200q", code, b)
 		}
 	}

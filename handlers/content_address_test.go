@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"mime/multipart"
 	"net/http"
 	"net/url"
 	"os"
@@ -18,6 +17,7 @@ import (
 	"studio/engine/content"
 	"studio/engine/model/release"
 	"studio/engine/releases"
+	"studio/handlers/internal/apptest"
 )
 
 // TestContentAddressesStudio: Studio refuses an address another node has,
@@ -25,44 +25,44 @@ import (
 // article without an address takes one from its title, and its language.
 func TestContentAddressesStudio(t *testing.T) {
 	t.Parallel()
-	a := newApp(t)
-	c := a.signedIn(t, a.editor)
-	a.setLang(t, a.editor, "tr")
-	token := c.token()
-	before := a.fingerprint(t)
+	a := apptest.New(t)
+	c := a.SignedIn(t, a.Editor)
+	a.SetLang(t, a.Editor, "tr")
+	token := c.Token()
+	before := a.Fingerprint(t)
 
-	res := c.post("/studio/content", url.Values{"csrf_token": {token}, "kind": {"contentEntry"}, "title": {"Sahte hoş geldiniz"},
+	res := c.Post("/studio/content", url.Values{"csrf_token": {token}, "kind": {"contentEntry"}, "title": {"Sahte hoş geldiniz"},
 		"slug": {"welcome"}, "lang": {"tr"}, "status": {"published"}})
 	if res.Status != http.StatusUnprocessableEntity {
-		t.Fatalf("duplicate slug: status %d, want 422\n%s", res.Status, excerpt(res.Body))
+		t.Fatalf("duplicate slug: status %d, want 422\n%s", res.Status, apptest.Excerpt(res.Body))
 	}
 	for _, want := range []string{`data-testid="error-slug"`, "/posts/welcome adresini zaten “Welcome to the Gazette” kullanıyor"} {
 		if !strings.Contains(res.Body, want) {
-			t.Errorf("duplicate slug: body lacks %q\n%s", want, excerpt(res.Body))
+			t.Errorf("duplicate slug: body lacks %q\n%s", want, apptest.Excerpt(res.Body))
 		}
 	}
-	res = c.post("/studio/content", url.Values{"csrf_token": {token}, "kind": {"page"}, "title": {"Studio"},
+	res = c.Post("/studio/content", url.Values{"csrf_token": {token}, "kind": {"page"}, "title": {"Studio"},
 		"slug": {"studio"}, "lang": {"en"}, "status": {"draft"}})
 	if res.Status != http.StatusUnprocessableEntity || !strings.Contains(res.Body, "/studio adresini Studio kendisi kullanıyor") {
-		t.Errorf("reserved slug: status %d\n%s", res.Status, excerpt(res.Body))
+		t.Errorf("reserved slug: status %d\n%s", res.Status, apptest.Excerpt(res.Body))
 	}
-	res = c.post("/studio/content/"+a.draft.ID, url.Values{"csrf_token": {token}, "rev": {fmt.Sprint(a.draft.Rev)},
+	res = c.Post("/studio/content/"+a.Draft.ID, url.Values{"csrf_token": {token}, "rev": {fmt.Sprint(a.Draft.Rev)},
 		"kind": {"contentEntry"}, "title": {"Election night live"}, "slug": {"welcome"}, "lang": {"en"}, "status": {"draft"}})
 	if res.Status != http.StatusUnprocessableEntity {
 		t.Errorf("edit into a live slug: status %d", res.Status)
 	}
-	if got := a.fingerprint(t); got != before {
+	if got := a.Fingerprint(t); got != before {
 		t.Errorf("refused saves changed the database:\n%s\nwant\n%s", got, before)
 	}
 
 	// An empty address is made from the title; the language is kept.
-	res = c.post("/studio/content", url.Values{"csrf_token": {token}, "kind": {"contentEntry"}, "title": {"İstanbul'da Çığ Düştü"},
+	res = c.Post("/studio/content", url.Values{"csrf_token": {token}, "kind": {"contentEntry"}, "title": {"İstanbul'da Çığ Düştü"},
 		"slug": {""}, "lang": {"en"}, "status": {"draft"}})
 	if res.Status != http.StatusSeeOther {
-		t.Fatalf("empty slug: status %d\n%s", res.Status, excerpt(res.Body))
+		t.Fatalf("empty slug: status %d\n%s", res.Status, apptest.Excerpt(res.Body))
 	}
 	id := strings.TrimPrefix(res.Header.Get("Location"), "/studio/content/")
-	d, err := a.nodes.Node(context.Background(), a.editor, a.site.ID, id)
+	d, err := a.Nodes.Node(context.Background(), a.Editor, a.Site.ID, id)
 	if err != nil || d.Body.Slug != "istanbulda-cig-dustu" || d.Body.Lang != "en" {
 		t.Errorf("new article: slug %q lang %q (%v), want istanbulda-cig-dustu and en", d.Body.Slug, d.Body.Lang, err)
 	}
@@ -73,36 +73,36 @@ func TestContentAddressesStudio(t *testing.T) {
 // nothing.
 func TestContentAddressesAPI(t *testing.T) {
 	t.Parallel()
-	a := newApp(t)
-	token, _, err := a.identity.CreateToken(context.Background(), a.editor, "script", nil)
+	a := apptest.New(t)
+	token, _, err := a.Identity.CreateToken(context.Background(), a.Editor, "script", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	before := a.fingerprint(t)
-	status, out := apiCall(t, a, "PATCH", "/api/sites/"+a.site.ID+"/entries/"+a.draft.ID, token,
-		fmt.Sprintf(`{"expectedRev":%d,"slug":"welcome"}`, a.draft.Rev), "Content-Type", "application/json")
+	before := a.Fingerprint(t)
+	status, out := apptest.APICall(t, a, "PATCH", "/api/sites/"+a.Site.ID+"/entries/"+a.Draft.ID, token,
+		fmt.Sprintf(`{"expectedRev":%d,"slug":"welcome"}`, a.Draft.Rev), "Content-Type", "application/json")
 	e, _ := out["error"].(map[string]any)
 	details, _ := e["details"].(map[string]any)
-	if status != http.StatusConflict || errorCode(out) != "slug_taken" || details["path"] != "/posts/welcome" ||
+	if status != http.StatusConflict || apptest.ErrorCode(out) != "slug_taken" || details["path"] != "/posts/welcome" ||
 		details["holder"] != "Welcome to the Gazette" || details["field"] != "slug" {
 		t.Errorf("PATCH into a live slug: %d %v", status, out)
 	}
-	status, out = apiCall(t, a, "PATCH", "/api/sites/"+a.site.ID+"/pages/"+a.page.ID, token,
-		fmt.Sprintf(`{"expectedRev":%d,"slug":"api"}`, a.page.Rev), "Content-Type", "application/json")
-	if status != http.StatusBadRequest || errorCode(out) != "slug_reserved" {
+	status, out = apptest.APICall(t, a, "PATCH", "/api/sites/"+a.Site.ID+"/pages/"+a.Page.ID, token,
+		fmt.Sprintf(`{"expectedRev":%d,"slug":"api"}`, a.Page.Rev), "Content-Type", "application/json")
+	if status != http.StatusBadRequest || apptest.ErrorCode(out) != "slug_reserved" {
 		t.Errorf("PATCH to a reserved slug: %d %v", status, out)
 	}
-	status, out = apiCall(t, a, "PATCH", "/api/sites/"+a.site.ID+"/entries/"+a.draft.ID, token,
-		fmt.Sprintf(`{"expectedRev":%d,"title":"Election\u0000night \u202eevil"}`, a.draft.Rev), "Content-Type", "application/json")
-	if status != http.StatusBadRequest || errorCode(out) != "title_invalid" {
+	status, out = apptest.APICall(t, a, "PATCH", "/api/sites/"+a.Site.ID+"/entries/"+a.Draft.ID, token,
+		fmt.Sprintf(`{"expectedRev":%d,"title":"Election\u0000night \u202eevil"}`, a.Draft.Rev), "Content-Type", "application/json")
+	if status != http.StatusBadRequest || apptest.ErrorCode(out) != "title_invalid" {
 		t.Errorf("PATCH a title with NUL and RLO: %d %v", status, out)
 	}
-	status, out = apiCall(t, a, "PATCH", "/api/sites/"+a.site.ID+"/entries/"+a.draft.ID, token,
-		fmt.Sprintf(`{"expectedRev":%d,"summary":"Results\u0085as they come"}`, a.draft.Rev), "Content-Type", "application/json")
-	if status != http.StatusBadRequest || errorCode(out) != "summary_invalid" {
+	status, out = apptest.APICall(t, a, "PATCH", "/api/sites/"+a.Site.ID+"/entries/"+a.Draft.ID, token,
+		fmt.Sprintf(`{"expectedRev":%d,"summary":"Results\u0085as they come"}`, a.Draft.Rev), "Content-Type", "application/json")
+	if status != http.StatusBadRequest || apptest.ErrorCode(out) != "summary_invalid" {
 		t.Errorf("PATCH a summary with a C1 control: %d %v", status, out)
 	}
-	if got := a.fingerprint(t); got != before {
+	if got := a.Fingerprint(t); got != before {
 		t.Errorf("refused PATCHes changed the database")
 	}
 }
@@ -111,67 +111,32 @@ func TestContentAddressesAPI(t *testing.T) {
 // moves.
 func TestApprovalAddressChange(t *testing.T) {
 	t.Parallel()
-	a := newApp(t)
+	a := apptest.New(t)
 	ctx := context.Background()
-	if _, err := a.nodes.EditNode(ctx, a.editor, a.site.ID, a.live.ID, a.live.Rev, content.Edit{Title: "Welcome to the Gazette",
+	if _, err := a.Nodes.EditNode(ctx, a.Editor, a.Site.ID, a.Live.ID, a.Live.Rev, content.Edit{Title: "Welcome to the Gazette",
 		Slug: "hello", Status: content.StatusPublished, Text: "This is the first article."}); err != nil {
 		t.Fatal(err)
 	}
-	a.scheduleAt(t, a.contributor, a.live, "2026-11-02", "11:00")
-	list, err := a.releases.Approvals(ctx, a.editor, a.site.ID)
+	a.ScheduleAt(t, a.Contributor, a.Live, "2026-11-02", "11:00")
+	list, err := a.Releases.Approvals(ctx, a.Editor, a.Site.ID)
 	if err != nil || len(list) != 1 {
 		t.Fatalf("approvals: %v %v", list, err)
 	}
-	c := a.signedIn(t, a.editor)
-	res := c.get("/studio/approvals/" + list[0].Request.ID)
+	c := a.SignedIn(t, a.Editor)
+	res := c.Get("/studio/approvals/" + list[0].Request.ID)
 	if res.Status != http.StatusOK || !strings.Contains(res.Body, "Address changes from /posts/welcome to /posts/hello") {
-		t.Errorf("approval page: %d\n%s", res.Status, excerpt(res.Body))
+		t.Errorf("approval page: %d\n%s", res.Status, apptest.Excerpt(res.Body))
 	}
-	token, _, err := a.identity.CreateToken(ctx, a.editor, "script", nil)
+	token, _, err := a.Identity.CreateToken(ctx, a.Editor, "script", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	status, out := apiCall(t, a, "GET", "/api/sites/"+a.site.ID+"/releases/"+list[0].Release.ID+"/diff", token, "")
+	status, out := apptest.APICall(t, a, "GET", "/api/sites/"+a.Site.ID+"/releases/"+list[0].Release.ID+"/diff", token, "")
 	items, _ := out["items"].([]any)
 	first, _ := items[0].(map[string]any)
 	if status != http.StatusOK || fmt.Sprint(first["addressChange"]) != "map[from:/posts/welcome to:/posts/hello]" {
 		t.Errorf("API diff: %d %v", status, first["addressChange"])
 	}
-}
-
-// multipartPost posts fields and, when data is set, a file named name to
-// path, with the page's CSRF token.
-func multipartPost(t *testing.T, c *client, path, token string, fields map[string]string, name string, data []byte) response {
-	t.Helper()
-	var buf bytes.Buffer
-	mw := multipart.NewWriter(&buf)
-	mw.WriteField("csrf_token", token)
-	for k, v := range fields {
-		mw.WriteField(k, v)
-	}
-	if data != nil {
-		fw, err := mw.CreateFormFile("file", name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		fw.Write(data)
-	}
-	mw.Close()
-	req, err := http.NewRequest(http.MethodPost, c.app.URL+path, &buf)
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Content-Type", mw.FormDataContentType())
-	if c.lang != "" {
-		req.Header.Set("Accept-Language", c.lang)
-	}
-	hr, err := c.hc.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer hr.Body.Close()
-	b, _ := io.ReadAll(hr.Body)
-	return response{Status: hr.StatusCode, Header: hr.Header, Body: string(b), raw: hr}
 }
 
 // TestMediaEditor: a media file is uploaded, previewed, given alt text and
@@ -181,85 +146,85 @@ func multipartPost(t *testing.T, c *client, path, token string, fields map[strin
 func TestMediaEditor(t *testing.T) {
 	tmp := t.TempDir()
 	t.Setenv("TMPDIR", tmp) // os.TempDir, where multipart spills, is this test's own
-	a := newApp(t)
-	c := a.signedIn(t, a.editor)
-	token := c.csrf("/studio/content/new?kind=asset")
+	a := apptest.New(t)
+	c := a.SignedIn(t, a.Editor)
+	token := c.CSRF("/studio/content/new?kind=asset")
 
 	// Upload: the address comes from the file's own name.
 	// 3 MB after the PNG's end spill past the form's memory; the file
 	// saved ends where the PNG does (nothing after IEND is kept).
-	big := append(fixturePNG(t, 3), bytes.Repeat([]byte{0}, 3<<20)...)
-	saved := fixturePNG(t, 3)
-	res := multipartPost(t, c, "/studio/content/media", token, map[string]string{"title": "Boğaz'da sonbahar",
+	big := append(apptest.FixturePNG(t, 3), bytes.Repeat([]byte{0}, 3<<20)...)
+	saved := apptest.FixturePNG(t, 3)
+	res := apptest.MultipartPost(t, c, "/studio/content/media", token, map[string]string{"title": "Boğaz'da sonbahar",
 		"slug": "", "alt": "Sonbaharda Boğaz", "status": "published"}, "Boğaz'da Sonbahar.PNG", big)
 	if res.Status != http.StatusSeeOther {
-		t.Fatalf("upload: status %d\n%s", res.Status, excerpt(res.Body))
+		t.Fatalf("upload: status %d\n%s", res.Status, apptest.Excerpt(res.Body))
 	}
 	id := strings.TrimPrefix(res.Header.Get("Location"), "/studio/content/")
-	d, err := a.nodes.Node(context.Background(), a.editor, a.site.ID, id)
+	d, err := a.Nodes.Node(context.Background(), a.Editor, a.Site.ID, id)
 	if err != nil || d.Kind != release.KindAsset || d.Body.Slug != "bogazda-sonbahar.png" || d.Body.Mime != "image/png" ||
 		d.Body.Alt != "Sonbaharda Boğaz" || !bytes.Equal(d.Body.Data, saved) {
 		t.Fatalf("uploaded: %s %q %q %q %d bytes (%v)", d.Kind, d.Body.Slug, d.Body.Mime, d.Body.Alt, len(d.Body.Data), err)
 	}
 
 	// The editor: a preview, a file field, alt text, the file name's pattern.
-	page := c.get("/studio/content/" + id)
+	page := c.Get("/studio/content/" + id)
 	for _, want := range []string{`enctype="multipart/form-data"`, `action="/studio/content/` + id + `/media"`,
 		`<img src="/studio/content/` + id + `/file?rev=1" alt="Sonbaharda Boğaz">`, `type="file"`, `id="alt"`,
 		`value="bogazda-sonbahar.png"`} {
 		if !strings.Contains(page.Body, want) {
-			t.Errorf("media editor lacks %q\n%s", want, excerpt(page.Body))
+			t.Errorf("media editor lacks %q\n%s", want, apptest.Excerpt(page.Body))
 		}
 	}
 	if pat := regexp.MustCompile(`id="slug"[^>]*pattern="([^"]+)"`).FindStringSubmatch(page.Body); pat == nil ||
 		!regexp.MustCompile("^(?:"+pat[1]+")$").MatchString("bogazda-sonbahar.png") {
 		t.Errorf("the file name field's pattern %v refuses bogazda-sonbahar.png", pat)
 	}
-	file := c.get("/studio/content/" + id + "/file?rev=1")
+	file := c.Get("/studio/content/" + id + "/file?rev=1")
 	if file.Status != http.StatusOK || file.Header.Get("Content-Type") != "image/png" || file.Body != string(saved) ||
 		!strings.Contains(file.Header.Get("Content-Security-Policy"), "sandbox") {
 		t.Errorf("file: %d %q %d bytes", file.Status, file.Header.Get("Content-Type"), len(file.Body))
 	}
 
 	// Saved from its editor without a new file: the image stays.
-	res = multipartPost(t, c, "/studio/content/"+id+"/media", token, map[string]string{"rev": "1", "title": "Boğaz'da sonbahar",
+	res = apptest.MultipartPost(t, c, "/studio/content/"+id+"/media", token, map[string]string{"rev": "1", "title": "Boğaz'da sonbahar",
 		"slug": "bogazda-sonbahar.png", "alt": "Sonbaharda Boğaz'ın iki yakası", "status": "published"}, "", nil)
 	if res.Status != http.StatusSeeOther {
-		t.Fatalf("save without a file: status %d\n%s", res.Status, excerpt(res.Body))
+		t.Fatalf("save without a file: status %d\n%s", res.Status, apptest.Excerpt(res.Body))
 	}
-	if d, _ = a.nodes.Node(context.Background(), a.editor, a.site.ID, id); d.Rev != 2 || d.Body.Alt != "Sonbaharda Boğaz'ın iki yakası" || !bytes.Equal(d.Body.Data, saved) {
+	if d, _ = a.Nodes.Node(context.Background(), a.Editor, a.Site.ID, id); d.Rev != 2 || d.Body.Alt != "Sonbaharda Boğaz'ın iki yakası" || !bytes.Equal(d.Body.Data, saved) {
 		t.Errorf("after saving the alt text: rev %d alt %q %d bytes", d.Rev, d.Body.Alt, len(d.Body.Data))
 	}
 
 	// Refused, in the person's language, changing nothing: HTML named .png,
 	// a PNG named .jpg.
-	c.lang = "tr"
-	a.setLang(t, a.editor, "tr")
-	before := a.fingerprint(t)
+	c.Lang = "tr"
+	a.SetLang(t, a.Editor, "tr")
+	before := a.Fingerprint(t)
 	tr := map[string]string{"rev": "2", "title": "Boğaz'da sonbahar", "slug": "bogazda-sonbahar.png", "alt": "x", "status": "published"}
-	res = multipartPost(t, c, "/studio/content/"+id+"/media", token, tr, "evil.png", []byte("<html><script>alert(1)</script>"))
+	res = apptest.MultipartPost(t, c, "/studio/content/"+id+"/media", token, tr, "evil.png", []byte("<html><script>alert(1)</script>"))
 	if res.Status != http.StatusUnprocessableEntity || !strings.Contains(res.Body, `data-testid="error-data"`) {
-		t.Errorf("HTML as a PNG: status %d\n%s", res.Status, excerpt(res.Body))
+		t.Errorf("HTML as a PNG: status %d\n%s", res.Status, apptest.Excerpt(res.Body))
 	}
 	tr["slug"] = "bogazda-sonbahar.jpg"
-	res = multipartPost(t, c, "/studio/content/"+id+"/media", token, tr, "", nil)
+	res = apptest.MultipartPost(t, c, "/studio/content/"+id+"/media", token, tr, "", nil)
 	if res.Status != http.StatusUnprocessableEntity || !strings.Contains(res.Body, `data-testid="error-slug"`) {
-		t.Errorf("a PNG named .jpg: status %d\n%s", res.Status, excerpt(res.Body))
+		t.Errorf("a PNG named .jpg: status %d\n%s", res.Status, apptest.Excerpt(res.Body))
 	}
-	res = multipartPost(t, c, "/studio/content/"+id+"/media", token, tr, "huge.png",
-		append(fixturePNG(t, 4), make([]byte, content.MaxAssetBytes)...))
+	res = apptest.MultipartPost(t, c, "/studio/content/"+id+"/media", token, tr, "huge.png",
+		append(apptest.FixturePNG(t, 4), make([]byte, content.MaxAssetBytes)...))
 	if res.Status != http.StatusRequestEntityTooLarge || !strings.Contains(res.Body, `data-testid="error-data">Dosya boş ya da çok büyük (en fazla 10 MB).`) {
-		t.Errorf("a file over 10 MB: status %d\n%s", res.Status, excerpt(res.Body))
+		t.Errorf("a file over 10 MB: status %d\n%s", res.Status, apptest.Excerpt(res.Body))
 	}
-	if got := a.fingerprint(t); got != before {
+	if got := a.Fingerprint(t); got != before {
 		t.Errorf("refused uploads changed the database")
 	}
 
 	// Replaced by a new file.
-	other := fixturePNG(t, 7)
+	other := apptest.FixturePNG(t, 7)
 	tr["slug"] = "bogazda-sonbahar.png"
-	res = multipartPost(t, c, "/studio/content/"+id+"/media", token, tr, "new.png", other)
-	if d, _ = a.nodes.Node(context.Background(), a.editor, a.site.ID, id); res.Status != http.StatusSeeOther || !bytes.Equal(d.Body.Data, other) {
+	res = apptest.MultipartPost(t, c, "/studio/content/"+id+"/media", token, tr, "new.png", other)
+	if d, _ = a.Nodes.Node(context.Background(), a.Editor, a.Site.ID, id); res.Status != http.StatusSeeOther || !bytes.Equal(d.Body.Data, other) {
 		t.Errorf("replace: status %d, %d bytes", res.Status, len(d.Body.Data))
 	}
 
@@ -274,10 +239,10 @@ func TestMediaEditor(t *testing.T) {
 // language field, defaulting to the site's language.
 func TestEditorLabelsAndLanguage(t *testing.T) {
 	t.Parallel()
-	a := newApp(t)
-	c := a.signedIn(t, a.editor)
-	for _, path := range []string{"/studio/content/new?kind=contentEntry", "/studio/content/new?kind=page", "/studio/content/" + a.draft.ID} {
-		page := c.get(path).Body
+	a := apptest.New(t)
+	c := a.SignedIn(t, a.Editor)
+	for _, path := range []string{"/studio/content/new?kind=contentEntry", "/studio/content/new?kind=page", "/studio/content/" + a.Draft.ID} {
+		page := c.Get(path).Body
 		if n := strings.Count(page, `id="status"`); n != 1 {
 			t.Errorf("%s: %d elements with id=\"status\", want 1 (the live region)", path, n)
 		}
@@ -287,10 +252,10 @@ func TestEditorLabelsAndLanguage(t *testing.T) {
 			}
 		}
 	}
-	page := c.get("/studio/content/new?kind=contentEntry").Body
+	page := c.Get("/studio/content/new?kind=contentEntry").Body
 	if !strings.Contains(page, `<option value="tr" lang="tr" selected>`) || !strings.Contains(page, `data-slug-from="title"`) ||
 		!strings.Contains(page, "/static/editor.js") {
-		t.Errorf("new article: no default language, slug follower or editor.js\n%s", excerpt(page))
+		t.Errorf("new article: no default language, slug follower or editor.js\n%s", apptest.Excerpt(page))
 	}
 	if strings.Contains(page, "onclick=") || strings.Contains(page, "oninput=") {
 		t.Errorf("inline event handlers on the editor")
@@ -302,35 +267,35 @@ func TestEditorLabelsAndLanguage(t *testing.T) {
 // expiry) from one being published.
 func TestContentListStatuses(t *testing.T) {
 	t.Parallel()
-	a := newApp(t)
+	a := apptest.New(t)
 	ctx := context.Background()
-	a.scheduleAt(t, a.editor, a.draft, "2026-11-03", "09:00")
-	c := a.signedIn(t, a.editor)
-	takeDown, err := a.releases.CreateDraft(ctx, a.editor, releases.DraftInput{SiteID: a.site.ID, Title: "Take down", RemoveIDs: []string{a.page.ID}})
+	a.ScheduleAt(t, a.Editor, a.Draft, "2026-11-03", "09:00")
+	c := a.SignedIn(t, a.Editor)
+	takeDown, err := a.Releases.CreateDraft(ctx, a.Editor, releases.DraftInput{SiteID: a.Site.ID, Title: "Take down", RemoveIDs: []string{a.Page.ID}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.releases.ScheduleRelease(ctx, a.editor, a.site.ID, takeDown.ID, takeDown.Rev, "2026-12-22", "00:00"); err != nil {
+	if _, err := a.Releases.ScheduleRelease(ctx, a.Editor, a.Site.ID, takeDown.ID, takeDown.Rev, "2026-12-22", "00:00"); err != nil {
 		t.Fatal(err)
 	}
 	long := strings.Repeat("x", 200)
-	a.createNode(t, release.KindContentEntry, content.Body{Title: long, Slug: "long", Status: content.StatusDraft})
-	page := c.get("/studio/content").Body
+	a.CreateNode(t, release.KindContentEntry, content.Body{Title: long, Slug: "long", Status: content.StatusDraft})
+	page := c.Get("/studio/content").Body
 	cell := func(testid string) string {
 		m := regexp.MustCompile(`(?s)data-testid="` + testid + `">(.*?)</td>`).FindStringSubmatch(page)
 		if m == nil {
-			t.Fatalf("no cell %s\n%s", testid, excerpt(page))
+			t.Fatalf("no cell %s\n%s", testid, apptest.Excerpt(page))
 		}
 		return m[1]
 	}
-	if s := cell("status-" + a.draft.ID); !strings.Contains(s, `data-state="draft"`) || !strings.Contains(s, `data-state="scheduled"`) ||
+	if s := cell("status-" + a.Draft.ID); !strings.Contains(s, `data-state="draft"`) || !strings.Contains(s, `data-state="scheduled"`) ||
 		strings.Contains(s, `data-state="published"`) {
 		t.Errorf("scheduled draft's status: %s", s)
 	}
-	if s := cell("live-" + a.page.ID); !strings.Contains(s, "Live · expires") || strings.Contains(s, "Scheduled for") {
+	if s := cell("live-" + a.Page.ID); !strings.Contains(s, "Live · expires") || strings.Contains(s, "Scheduled for") {
 		t.Errorf("page coming down: %s", s)
 	}
-	if s := cell("live-" + a.draft.ID); !strings.Contains(s, "Scheduled for") {
+	if s := cell("live-" + a.Draft.ID); !strings.Contains(s, "Scheduled for") {
 		t.Errorf("scheduled draft: %s", s)
 	}
 	if !strings.Contains(page, `<td class="title-cell"><div class="choose"><input type="checkbox"`) {
@@ -339,10 +304,10 @@ func TestContentListStatuses(t *testing.T) {
 }
 
 // mediaFile creates a draft media file, cover.png.
-func (a *testApp) mediaFile(t *testing.T) content.Node {
+func mediaFile(a *apptest.App, t *testing.T) content.Node {
 	t.Helper()
-	n, err := a.nodes.CreateAsset(context.Background(), a.editor, a.site.ID, content.Body{Title: "Cover", Slug: "cover.png",
-		Status: content.StatusDraft, Mime: "image/png", Data: fixturePNG(t, 5), Alt: "A cover"})
+	n, err := a.Nodes.CreateAsset(context.Background(), a.Editor, a.Site.ID, content.Body{Title: "Cover", Slug: "cover.png",
+		Status: content.StatusDraft, Mime: "image/png", Data: apptest.FixturePNG(t, 5), Alt: "A cover"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -354,32 +319,32 @@ func (a *testApp) mediaFile(t *testing.T) content.Node {
 // which address, and the live article stays.
 func TestAddressTakeoverRunNotice(t *testing.T) {
 	t.Parallel()
-	a := newApp(t)
+	a := apptest.New(t)
 	ctx := context.Background()
 	// Saved before addresses were unique: a second /posts/election-night.
 	body := content.Body{Title: "Election night, again", Slug: "election-night", Lang: "en", Status: content.StatusDraft}
-	twin := content.Node{ID: "ent_twin0000000000", SiteID: a.site.ID, Kind: release.KindContentEntry, Body: body, Rev: 1,
+	twin := content.Node{ID: "ent_twin0000000000", SiteID: a.Site.ID, Kind: release.KindContentEntry, Body: body, Rev: 1,
 		Hash: content.Hash(body)}
-	if err := a.store.SaveNode(ctx, twin, 0, a.editor.Actor(), start); err != nil {
+	if err := a.Store.SaveNode(ctx, twin, 0, a.Editor.Actor(), apptest.Start); err != nil {
 		t.Fatal(err)
 	}
-	r := a.scheduleAt(t, a.editor, twin, "2026-11-02", "09:00") // the first one is not live yet
-	if _, err := a.nodes.EditNode(ctx, a.editor, a.site.ID, a.draft.ID, a.draft.Rev, content.Edit{Title: "Election night live",
+	r := a.ScheduleAt(t, a.Editor, twin, "2026-11-02", "09:00") // the first one is not live yet
+	if _, err := a.Nodes.EditNode(ctx, a.Editor, a.Site.ID, a.Draft.ID, a.Draft.Rev, content.Edit{Title: "Election night live",
 		Slug: "election-night", Status: content.StatusPublished, Text: "Follow the results here."}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.nodes.Publish(ctx, a.editor, a.site.ID); err != nil {
+	if _, err := a.Nodes.Publish(ctx, a.Editor, a.Site.ID); err != nil {
 		t.Fatal(err)
 	}
-	a.clock.Set(start.Add(time.Hour))
-	if _, err := a.sched.RunDue(ctx, "manual"); err != nil {
+	a.Clock.Set(apptest.Start.Add(time.Hour))
+	if _, err := a.Scheduler.RunDue(ctx, "manual"); err != nil {
 		t.Fatal(err)
 	}
-	if got := a.release(t, r.ID); got.State != release.StateFailed || got.Outcome == nil || got.Outcome.Code != "slug_taken" {
+	if got := a.Release(t, r.ID); got.State != release.StateFailed || got.Outcome == nil || got.Outcome.Code != "slug_taken" {
 		t.Fatalf("release %s %+v, want failed slug_taken", got.State, got.Outcome)
 	}
-	c := a.signedIn(t, a.editor)
-	runScenarios(t, c, []scenario{
+	c := a.SignedIn(t, a.Editor)
+	apptest.RunScenarios(t, c, []apptest.Scenario{
 		{Name: "Notifications", URL: "/studio/notifications", ExpectedStatus: http.StatusOK,
 			ExpectedContent: []string{"the address /posts/election-night is already used on the live site. Nothing was published."}},
 		{Name: "Release", URL: "/studio/releases/" + r.ID, ExpectedStatus: http.StatusOK,

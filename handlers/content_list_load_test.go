@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"studio/handlers/internal/apptest"
 	"studio/internal/newsroomfixture"
 )
 
@@ -25,7 +26,7 @@ import (
 // count against PendingRefs, which it replaced on these pages.
 func TestContentListAtScale(t *testing.T) {
 	big := 2000
-	if os.Getenv("STUDIO_PERF") == "1" && !raceDetector {
+	if os.Getenv("STUDIO_PERF") == "1" && !apptest.RaceDetector {
 		big = 50000
 	}
 	type result struct {
@@ -40,19 +41,19 @@ func TestContentListAtScale(t *testing.T) {
 		{"search", "?q=archive-story-%d"},
 	}
 	measure := func(n int) result {
-		a := newApp(t)
+		a := apptest.New(t)
 		ctx := context.Background()
-		if err := newsroomfixture.Seed(ctx, a.store.DB(), a.nodes, a.site, a.editor, a.clock.Now(), n); err != nil {
+		if err := newsroomfixture.Seed(ctx, a.Store.DB(), a.Nodes, a.Site, a.Editor, a.Clock.Now(), n); err != nil {
 			t.Fatal(err)
 		}
-		c := a.signedIn(t, a.editor)
+		c := a.SignedIn(t, a.Editor)
 		res := result{took: map[string]time.Duration{}, alloc: map[string]float64{}}
 		for _, p := range pages {
 			path := "/studio/content" + p.query
 			if strings.Contains(path, "%d") {
 				path = fmt.Sprintf(path, n/2)
 			}
-			c.get(path) // warm
+			c.Get(path) // warm
 			var took []time.Duration
 			var m0, m1 runtime.MemStats
 			runtime.ReadMemStats(&m0)
@@ -60,7 +61,7 @@ func TestContentListAtScale(t *testing.T) {
 			var body string
 			for range rounds {
 				begin := time.Now()
-				r := c.get(path)
+				r := c.Get(path)
 				took = append(took, time.Since(begin))
 				if r.Status != http.StatusOK {
 					t.Fatalf("GET %s: %d", path, r.Status)
@@ -81,7 +82,7 @@ func TestContentListAtScale(t *testing.T) {
 		timeIt := func(f func() error) time.Duration {
 			var took []time.Duration
 			for range 5 {
-				if err := a.store.SetUserLang(ctx, a.editor.ID, "en"); err != nil {
+				if err := a.Store.SetUserLang(ctx, a.Editor.ID, "en"); err != nil {
 					t.Fatal(err)
 				}
 				begin := time.Now()
@@ -93,8 +94,8 @@ func TestContentListAtScale(t *testing.T) {
 			slices.Sort(took)
 			return took[2]
 		}
-		res.count = timeIt(func() error { _, err := a.nodes.PendingCount(ctx, a.editor, a.site.ID); return err })
-		res.refs = timeIt(func() error { _, _, err := a.nodes.PendingRefs(ctx, a.site.ID); return err })
+		res.count = timeIt(func() error { _, err := a.Nodes.PendingCount(ctx, a.Editor, a.Site.ID); return err })
+		res.refs = timeIt(func() error { _, _, err := a.Nodes.PendingRefs(ctx, a.Site.ID); return err })
 		return res
 	}
 	small, large := measure(400), measure(big)

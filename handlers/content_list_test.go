@@ -13,6 +13,7 @@ import (
 
 	"studio/engine/content"
 	"studio/engine/model/release"
+	"studio/handlers/internal/apptest"
 	"studio/locales"
 )
 
@@ -26,16 +27,16 @@ var nodeRowRe = regexp.MustCompile(`<tr data-testid="node-([^"]+)"`)
 // language and when it was last edited.
 func TestContentListPagesSearchesAndFilters(t *testing.T) {
 	t.Parallel()
-	a := newApp(t)
-	titles := map[string]string{a.page.ID: "About", a.live.ID: "Welcome to the Gazette", a.draft.ID: "Election night live"}
+	a := apptest.New(t)
+	titles := map[string]string{a.Page.ID: "About", a.Live.ID: "Welcome to the Gazette", a.Draft.ID: "Election night live"}
 	for i := range 117 {
-		a.clock.Advance(time.Minute) // each one edited after the one before
+		a.Clock.Advance(time.Minute) // each one edited after the one before
 		lang := "en"
 		if i%3 == 0 {
 			lang = "tr"
 		}
 		title := fmt.Sprintf("Report %03d", i)
-		n := a.createNode(t, release.KindContentEntry, content.Body{Title: title, Slug: fmt.Sprintf("report-%03d", i), Lang: lang,
+		n := a.CreateNode(t, release.KindContentEntry, content.Body{Title: title, Slug: fmt.Sprintf("report-%03d", i), Lang: lang,
 			Status: content.StatusDraft, Text: "Numbers."})
 		titles[n.ID] = title
 	}
@@ -46,14 +47,14 @@ func TestContentListPagesSearchesAndFilters(t *testing.T) {
 	}
 	ids := map[string]string{}
 	for _, k := range []string{"title", "slug", "text"} {
-		a.clock.Advance(time.Minute)
-		n := a.createNode(t, release.KindContentEntry, special[k])
+		a.Clock.Advance(time.Minute)
+		n := a.CreateNode(t, release.KindContentEntry, special[k])
 		ids[k], titles[n.ID] = n.ID, special[k].Title
 	}
-	c := a.signedIn(t, a.editor)
-	rows := func(path string) (response, []string) {
+	c := a.SignedIn(t, a.Editor)
+	rows := func(path string) (apptest.Response, []string) {
 		t.Helper()
-		res := c.get(path)
+		res := c.Get(path)
 		if res.Status != http.StatusOK {
 			t.Fatalf("GET %s: %d", path, res.Status)
 		}
@@ -116,15 +117,15 @@ func TestContentListPagesSearchesAndFilters(t *testing.T) {
 			t.Fatalf("row %s in the Turkish filter is not shown as Turkish", id)
 		}
 	}
-	if _, got := rows("/studio/content?kind=page"); !slices.Equal(got, []string{a.page.ID}) {
+	if _, got := rows("/studio/content?kind=page"); !slices.Equal(got, []string{a.Page.ID}) {
 		t.Fatalf("pages: %v, want only About", got)
 	}
 	if _, got := rows("/studio/content?status=published"); len(got) != 2 {
 		t.Fatalf("published: %v, want About and Welcome", got)
 	}
 	res, got = rows("/studio/content?lang=en&sort=title")
-	if len(got) != 50 || got[0] != a.page.ID || !strings.Contains(res.Body, `href="/studio/content?lang=en&amp;page=2&amp;sort=title" rel="next"`) {
-		t.Fatalf("English by title: first %v, pager\n%s", got[:1], excerpt(res.Body))
+	if len(got) != 50 || got[0] != a.Page.ID || !strings.Contains(res.Body, `href="/studio/content?lang=en&amp;page=2&amp;sort=title" rel="next"`) {
+		t.Fatalf("English by title: first %v, pager\n%s", got[:1], apptest.Excerpt(res.Body))
 	}
 	if _, got := rows("/studio/content?kind=emperor&status=x&lang=de&sort=y&page=-4"); len(got) != 50 || got[0] != ids["text"] {
 		t.Fatal("unknown filter values filtered something")
@@ -143,27 +144,27 @@ func TestContentListPagesSearchesAndFilters(t *testing.T) {
 // time to come) or expiring (taken down at a time to come).
 func TestContentListByAuthorAndPlan(t *testing.T) {
 	t.Parallel()
-	a := newApp(t)
+	a := apptest.New(t)
 	ctx := t.Context()
-	byEditor, err := a.nodes.CreateNode(ctx, a.editor, a.site.ID, release.KindContentEntry,
+	byEditor, err := a.Nodes.CreateNode(ctx, a.Editor, a.Site.ID, release.KindContentEntry,
 		content.Body{Title: "Editor's note", Slug: "editors-note", Status: content.StatusDraft, Text: "x"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	later := start.Add(48 * time.Hour)
-	embargoed := a.createNode(t, release.KindContentEntry, content.Body{Title: "Under embargo", Slug: "under-embargo",
+	later := apptest.Start.Add(48 * time.Hour)
+	embargoed := a.CreateNode(t, release.KindContentEntry, content.Body{Title: "Under embargo", Slug: "under-embargo",
 		Status: content.StatusPublished, Text: "x", Availability: &content.Availability{From: &later}})
-	expiring := a.createNode(t, release.KindContentEntry, content.Body{Title: "Until Friday", Slug: "until-friday",
+	expiring := a.CreateNode(t, release.KindContentEntry, content.Body{Title: "Until Friday", Slug: "until-friday",
 		Status: content.StatusPublished, Text: "x", Availability: &content.Availability{Until: &later}})
-	past := start.Add(-time.Hour)
-	a.createNode(t, release.KindContentEntry, content.Body{Title: "Long out", Slug: "long-out",
+	past := apptest.Start.Add(-time.Hour)
+	a.CreateNode(t, release.KindContentEntry, content.Body{Title: "Long out", Slug: "long-out",
 		Status: content.StatusPublished, Text: "x", Availability: &content.Availability{From: &past}})
-	a.scheduleAt(t, a.editor, a.draft, "2026-11-02", "09:00")
+	a.ScheduleAt(t, a.Editor, a.Draft, "2026-11-02", "09:00")
 
-	c := a.signedIn(t, a.editor)
+	c := a.SignedIn(t, a.Editor)
 	list := func(query string) []string {
 		t.Helper()
-		res := c.get("/studio/content?" + query)
+		res := c.Get("/studio/content?" + query)
 		if res.Status != http.StatusOK {
 			t.Fatalf("GET %s: %d", query, res.Status)
 		}
@@ -181,16 +182,16 @@ func TestContentListByAuthorAndPlan(t *testing.T) {
 			t.Errorf("%s: %v, want %v", query, got, ids)
 		}
 	}
-	want("author="+a.editor.ID, byEditor.ID)
-	want("timing=scheduled", a.draft.ID)
+	want("author="+a.Editor.ID, byEditor.ID)
+	want("timing=scheduled", a.Draft.ID)
 	want("timing=embargoed", embargoed.ID)
 	want("timing=expiring", expiring.ID)
-	want("timing=expiring&author=" + a.editor.ID)
+	want("timing=expiring&author=" + a.Editor.ID)
 	if all, odd := list(""), list("timing=someday&author="+strings.Repeat("x", 80)); !slices.Equal(all, odd) {
 		t.Errorf("unknown filter values: %d rows, want all %d", len(odd), len(all))
 	}
-	res := c.get("/studio/content?timing=embargoed")
-	for _, s := range []string{`<option value="` + a.editor.ID + `">Elif Editor</option>`, `<option value="embargoed" selected>Embargoed</option>`,
+	res := c.Get("/studio/content?timing=embargoed")
+	for _, s := range []string{`<option value="` + a.Editor.ID + `">Elif Editor</option>`, `<option value="embargoed" selected>Embargoed</option>`,
 		`data-testid="clear-filters"`} {
 		if !strings.Contains(res.Body, s) {
 			t.Errorf("the filters lack %s", s)

@@ -5,11 +5,9 @@ import (
 	"crypto/tls"
 	"fmt"
 	"io"
-	"log/slog"
 	"mime/multipart"
 	"net"
 	"net/http"
-	"net/http/httptest"
 	"net/http/httputil"
 	"net/netip"
 	"net/url"
@@ -20,52 +18,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/alexedwards/scs/sqlite3store"
-	"github.com/alexedwards/scs/v2"
-
 	"studio/engine/policy"
-	"studio/engine/services"
 	"studio/handlers"
+	"studio/handlers/internal/apptest"
 	"studio/handlers/studio"
 )
-
-// serve starts a second server on a's engine and database, wired as
-// newApp wires it but with opts, and returns its URL.
-func (a *testApp) serve(t *testing.T, tlsToo bool, opts ...handlers.Option) string {
-	t.Helper()
-	sessions := scs.New()
-	sessions.Store = studio.HashedStore(sqlite3store.NewWithCleanupInterval(a.store.DB(), 0))
-	sessions.Lifetime = 14 * 24 * time.Hour
-	sessions.IdleTimeout = 48 * time.Hour
-	sessions.Cookie.Name = sessionCookie
-	sessions.Cookie.HttpOnly = true
-	sessions.Cookie.SameSite = http.SameSiteLaxMode
-	sessions.Cookie.Path = "/"
-	log := slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelWarn}))
-	svc := services.Of(a.eng, a.store, a.clock, log)
-	// One sign-in throttle for both servers, as when it was the engine's.
-	svc.Identity = a.identity
-	t.Cleanup(svc.Scheduler.Stop) // after the server closes: a request's backstop may still run
-	stop := func() {}
-	t.Cleanup(func() { stop() }) // after the server closes, before the app's database does
-	h := handlers.New(svc, sessions, log, append(opts, handlers.WithStopper(func(f func()) { stop = f }))...)
-	var srv *httptest.Server
-	if tlsToo {
-		srv = httptest.NewTLSServer(h)
-	} else {
-		srv = httptest.NewServer(h)
-	}
-	t.Cleanup(srv.Close)
-	return srv.URL
-}
-
-// on is a client of another server of the same app.
-func (a *testApp) on(t *testing.T, base string) *client {
-	t.Helper()
-	b := *a
-	b.URL = base
-	return b.client(t, "")
-}
 
 // uploadRoute is a route that takes files, in tests only: it answers the
 // size of its file field.
@@ -174,17 +131,17 @@ func TestMultipartLeavesNoTempFile(t *testing.T) {
 	if os.TempDir() != tmp {
 		t.Fatalf("os.TempDir() = %q, want %q", os.TempDir(), tmp)
 	}
-	a := newApp(t)
-	base := a.serve(t, false, handlers.WithStudioRoutes(uploadRoute, uploadBodies))
-	anon := a.on(t, base)
-	anonToken := anon.csrf("/studio/login")
-	editor := a.on(t, base)
-	editor.signIn(a.editor.Email)
-	token := editor.token()
-	cookies := func(c *client) http.Header {
+	a := apptest.New(t)
+	base := a.Serve(t, false, handlers.WithStudioRoutes(uploadRoute, uploadBodies))
+	anon := a.On(t, base)
+	anonToken := anon.CSRF("/studio/login")
+	editor := a.On(t, base)
+	editor.SignIn(a.Editor.Email)
+	token := editor.Token()
+	cookies := func(c *apptest.Client) http.Header {
 		u, _ := url.Parse(base + "/studio/")
 		h := http.Header{}
-		for _, ck := range c.jar.Cookies(u) {
+		for _, ck := range c.Jar.Cookies(u) {
 			h.Add("Cookie", ck.String())
 		}
 		return h
@@ -192,7 +149,7 @@ func TestMultipartLeavesNoTempFile(t *testing.T) {
 
 	for _, tc := range []struct {
 		Name   string
-		Who    *client
+		Who    *apptest.Client
 		Path   string
 		Token  string
 		Size   int64
@@ -246,20 +203,20 @@ func TestMultipartLeavesNoTempFile(t *testing.T) {
 
 	t.Run("FormTooLarge", func(t *testing.T) {
 		form := url.Values{"csrf_token": {token}, "title": {strings.Repeat("a", 3<<20)}}
-		res := editor.do("POST", "/studio/content", form, nil)
+		res := editor.Do("POST", "/studio/content", form, nil)
 		if res.Status != http.StatusRequestEntityTooLarge || !strings.Contains(res.Body, "This form is too large to send.") {
-			t.Errorf("status %d\n%s", res.Status, excerpt(res.Body))
+			t.Errorf("status %d\n%s", res.Status, apptest.Excerpt(res.Body))
 		}
 		// Someone not signed in sends only the small forms.
-		res = anon.do("POST", "/studio/login", url.Values{"csrf_token": {anonToken}, "email": {strings.Repeat("a", 100<<10)}}, nil)
+		res = anon.Do("POST", "/studio/login", url.Values{"csrf_token": {anonToken}, "email": {strings.Repeat("a", 100<<10)}}, nil)
 		if res.Status != http.StatusRequestEntityTooLarge {
 			t.Errorf("anonymous 100 KiB form: status %d", res.Status)
 		}
 	})
 
 	t.Run("APIBodyTooLarge", func(t *testing.T) {
-		tok := a.tokenFor(t, a.editor)
-		req, _ := http.NewRequest("PATCH", base+"/api/sites/"+a.site.ID+"/entries/"+a.live.ID,
+		tok := a.TokenFor(t, a.Editor)
+		req, _ := http.NewRequest("PATCH", base+"/api/sites/"+a.Site.ID+"/entries/"+a.Live.ID,
 			io.MultiReader(strings.NewReader(`{"text":"`), io.LimitReader(letters{}, 5<<20)))
 		req.Header.Set("Authorization", "Bearer "+tok)
 		req.Header.Set("Content-Type", "application/json")
@@ -276,10 +233,10 @@ func TestMultipartLeavesNoTempFile(t *testing.T) {
 }
 
 // sessionRows counts the stored sessions.
-func (a *testApp) sessionRows(t *testing.T) int {
+func sessionRows(a *apptest.App, t *testing.T) int {
 	t.Helper()
 	var n int
-	if err := a.store.DB().QueryRow(`SELECT count(*) FROM sessions`).Scan(&n); err != nil {
+	if err := a.Store.DB().QueryRow(`SELECT count(*) FROM sessions`).Scan(&n); err != nil {
 		t.Fatal(err)
 	}
 	return n
@@ -290,29 +247,29 @@ func (a *testApp) sessionRows(t *testing.T) int {
 // check stands in front of it (issue 10, item 8).
 func TestAnonymousStudioStoresNoSession(t *testing.T) {
 	t.Parallel()
-	a := newApp(t)
-	c := a.client(t, "")
+	a := apptest.New(t)
+	c := a.Client(t, "")
 	for _, path := range []string{"/studio/login", "/studio/schedules", "/studio/content", "/studio/nope", "/studio/login?next=%2Fstudio%2Fcontent"} {
-		c.get(path)
-		a.client(t, "tr").get(path)
+		c.Get(path)
+		a.Client(t, "tr").Get(path)
 	}
-	if n := a.sessionRows(t); n != 0 {
+	if n := sessionRows(a, t); n != 0 {
 		t.Fatalf("%d session rows after anonymous GETs, want 0", n)
 	}
-	token := c.csrf("/studio/login")
-	if u, _ := url.Parse(a.URL + "/studio/"); len(c.jar.Cookies(u)) != 1 || c.jar.Cookies(u)[0].Name != "studio_csrf" {
-		t.Fatalf("cookies %v, want the CSRF cookie alone", c.jar.Cookies(u))
+	token := c.CSRF("/studio/login")
+	if u, _ := url.Parse(a.URL + "/studio/"); len(c.Jar.Cookies(u)) != 1 || c.Jar.Cookies(u)[0].Name != "studio_csrf" {
+		t.Fatalf("cookies %v, want the CSRF cookie alone", c.Jar.Cookies(u))
 	}
 
 	t.Run("TokenIsBoundToItsCookie", func(t *testing.T) {
-		other := a.client(t, "")
-		other.get("/studio/login")
-		other.check(t, scenario{Method: "POST", URL: "/studio/login",
-			Form:           url.Values{"csrf_token": {token}, "email": {a.editor.Email}, "password": {password}},
+		other := a.Client(t, "")
+		other.Get("/studio/login")
+		other.Check(t, apptest.Scenario{Method: "POST", URL: "/studio/login",
+			Form:           url.Values{"csrf_token": {token}, "email": {a.Editor.Email}, "password": {apptest.Password}},
 			ExpectedStatus: http.StatusForbidden, ExpectedContent: []string{"This form has expired."}})
-		other.check(t, scenario{Method: "POST", URL: "/studio/lang",
+		other.Check(t, apptest.Scenario{Method: "POST", URL: "/studio/lang",
 			Form: url.Values{"csrf_token": {token}, "lang": {"tr"}}, ExpectedStatus: http.StatusForbidden})
-		if n := a.sessionRows(t); n != 0 {
+		if n := sessionRows(a, t); n != 0 {
 			t.Fatalf("%d session rows after refused posts, want 0", n)
 		}
 	})
@@ -320,40 +277,40 @@ func TestAnonymousStudioStoresNoSession(t *testing.T) {
 	t.Run("CrossSiteRefusedFirst", func(t *testing.T) {
 		for _, h := range []map[string]string{{"Sec-Fetch-Site": "cross-site"}, {"Sec-Fetch-Site": "same-site"},
 			{"Origin": "https://evil.example"}} {
-			c.check(t, scenario{Method: "POST", URL: "/studio/login", Header: h,
-				Form:           url.Values{"csrf_token": {token}, "email": {a.editor.Email}, "password": {password}},
+			c.Check(t, apptest.Scenario{Method: "POST", URL: "/studio/login", Header: h,
+				Form:           url.Values{"csrf_token": {token}, "email": {a.Editor.Email}, "password": {apptest.Password}},
 				ExpectedStatus: http.StatusForbidden, ExpectedContent: []string{"another site sent it"}})
 		}
 	})
 
 	t.Run("SignInWithTheCookieToken", func(t *testing.T) {
-		c.check(t, scenario{Method: "POST", URL: "/studio/login", Header: map[string]string{"Sec-Fetch-Site": "same-origin"},
-			Form:           url.Values{"csrf_token": {token}, "email": {a.editor.Email}, "password": {password}},
+		c.Check(t, apptest.Scenario{Method: "POST", URL: "/studio/login", Header: map[string]string{"Sec-Fetch-Site": "same-origin"},
+			Form:           url.Values{"csrf_token": {token}, "email": {a.Editor.Email}, "password": {apptest.Password}},
 			ExpectedStatus: http.StatusSeeOther, ExpectedHeaders: map[string]string{"Location": "/studio"}})
-		if n := a.sessionRows(t); n != 1 {
+		if n := sessionRows(a, t); n != 1 {
 			t.Fatalf("%d session rows after signing in, want 1", n)
 		}
-		signedIn := c.token()
+		signedIn := c.Token()
 		if signedIn == token {
 			t.Error("the token is not new at sign-in")
 		}
-		c.check(t, scenario{Method: "POST", URL: "/studio/logout", Form: url.Values{"csrf_token": {token}},
+		c.Check(t, apptest.Scenario{Method: "POST", URL: "/studio/logout", Form: url.Values{"csrf_token": {token}},
 			ExpectedStatus: http.StatusForbidden})
 	})
 
 	t.Run("APISessionCallsCheckTheOrigin", func(t *testing.T) {
-		base := "/api/sites/" + a.site.ID + "/releases"
+		base := "/api/sites/" + a.Site.ID + "/releases"
 		body := `{"title":"From elsewhere"}`
 		for _, h := range []map[string]string{{"Sec-Fetch-Site": "cross-site"}, {"Origin": "https://evil.example"}} {
-			h["X-CSRF-Token"] = c.token()
+			h["X-CSRF-Token"] = c.Token()
 			h["Content-Type"] = "application/json"
-			res := c.doBody("POST", base, body, h)
+			res := doBody(c, "POST", base, body, h)
 			if res.Status != http.StatusForbidden || !strings.Contains(res.Body, `"csrf"`) {
 				t.Errorf("%v: status %d %s", h, res.Status, res.Body)
 			}
 		}
 		// A script's bearer token is no browser's: the headers do not matter.
-		res := c.app.client(t, "").doBody("POST", base, body, map[string]string{"Authorization": "Bearer " + a.tokenFor(t, a.editor),
+		res := doBody(c.App.Client(t, ""), "POST", base, body, map[string]string{"Authorization": "Bearer " + a.TokenFor(t, a.Editor),
 			"Sec-Fetch-Site": "cross-site", "Content-Type": "application/json"})
 		if res.Status != http.StatusBadRequest || !strings.Contains(res.Body, `"no_items"`) {
 			t.Errorf("bearer: status %d %s, want the request's own refusal", res.Status, res.Body)
@@ -362,34 +319,34 @@ func TestAnonymousStudioStoresNoSession(t *testing.T) {
 }
 
 // doBody sends a raw body.
-func (c *client) doBody(method, path, body string, header map[string]string) response {
-	c.t.Helper()
-	req, err := http.NewRequest(method, c.app.URL+path, strings.NewReader(body))
+func doBody(c *apptest.Client, method, path, body string, header map[string]string) apptest.Response {
+	c.T.Helper()
+	req, err := http.NewRequest(method, c.App.URL+path, strings.NewReader(body))
 	if err != nil {
-		c.t.Fatal(err)
+		c.T.Fatal(err)
 	}
 	for k, v := range header {
 		req.Header.Set(k, v)
 	}
-	res, err := c.hc.Do(req)
+	res, err := c.HTTP.Do(req)
 	if err != nil {
-		c.t.Fatal(err)
+		c.T.Fatal(err)
 	}
 	defer res.Body.Close()
 	b, _ := io.ReadAll(res.Body)
-	return response{Status: res.StatusCode, Header: res.Header, Body: string(b), raw: res}
+	return apptest.Response{Status: res.StatusCode, Header: res.Header, Body: string(b), Raw: res}
 }
 
 // Cookies are Secure, and HSTS is sent, when the request came over HTTPS:
 // TLS of its own or a trusted proxy's X-Forwarded-Proto (issue 10, item 8).
 func TestSecureCookiesOverHTTPS(t *testing.T) {
 	t.Parallel()
-	a := newApp(t)
+	a := apptest.New(t)
 	local := []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}
-	behindProxy := a.serve(t, false, handlers.WithTrustedProxies(local))
-	untrusted := a.serve(t, false, handlers.WithTrustedProxies([]netip.Prefix{netip.MustParsePrefix("10.0.0.0/8")}))
-	forced := a.serve(t, false, handlers.WithSecureCookies())
-	overTLS := a.serve(t, true)
+	behindProxy := a.Serve(t, false, handlers.WithTrustedProxies(local))
+	untrusted := a.Serve(t, false, handlers.WithTrustedProxies([]netip.Prefix{netip.MustParsePrefix("10.0.0.0/8")}))
+	forced := a.Serve(t, false, handlers.WithSecureCookies())
+	overTLS := a.Serve(t, true)
 
 	get := func(t *testing.T, hc *http.Client, u string, h map[string]string) *http.Response {
 		t.Helper()
@@ -449,12 +406,12 @@ func TestSecureCookiesOverHTTPS(t *testing.T) {
 	}
 
 	t.Run("SessionCookieBehindTheProxy", func(t *testing.T) {
-		c := a.on(t, behindProxy)
-		token := c.csrf("/studio/login")
-		res := c.do("POST", "/studio/login", url.Values{"csrf_token": {token}, "email": {a.editor.Email}, "password": {password}}, https)
+		c := a.On(t, behindProxy)
+		token := c.CSRF("/studio/login")
+		res := c.Do("POST", "/studio/login", url.Values{"csrf_token": {token}, "email": {a.Editor.Email}, "password": {apptest.Password}}, https)
 		var ck *http.Cookie
-		for _, k := range res.raw.Cookies() {
-			if k.Name == sessionCookie {
+		for _, k := range res.Raw.Cookies() {
+			if k.Name == apptest.SessionCookie {
 				ck = k
 			}
 		}
@@ -469,10 +426,10 @@ func TestSecureCookiesOverHTTPS(t *testing.T) {
 // browser test checks that the pages keep to it).
 func TestContentSecurityPolicy(t *testing.T) {
 	t.Parallel()
-	a := newApp(t)
-	c := a.signedIn(t, a.editor)
-	for _, path := range []string{"/studio/login", "/studio/schedules", "/studio/content/" + a.live.ID, "/", "/posts/welcome", "/about", "/nope"} {
-		res := c.get(path)
+	a := apptest.New(t)
+	c := a.SignedIn(t, a.Editor)
+	for _, path := range []string{"/studio/login", "/studio/schedules", "/studio/content/" + a.Live.ID, "/", "/posts/welcome", "/about", "/nope"} {
+		res := c.Get(path)
 		csp := res.Header.Get("Content-Security-Policy")
 		for _, want := range []string{"script-src 'self'", "style-src 'self'", "object-src 'none'", "frame-ancestors 'none'", "base-uri 'none'"} {
 			if !strings.Contains(csp, want) {
@@ -492,11 +449,11 @@ func TestContentSecurityPolicy(t *testing.T) {
 // item 8).
 func TestHeadOnEveryGetRoute(t *testing.T) {
 	t.Parallel()
-	a := newApp(t)
-	c := a.signedIn(t, a.editor)
-	rel := a.scheduleAt(t, a.editor, a.draft, "2026-11-02", "09:00")
-	params := strings.NewReplacer("{siteId}", a.site.ID, "{releaseId}", rel.ID, "{nodeId}", a.live.ID,
-		"{approvalId}", "apr_nope", "{id}", a.live.ID, "{slug}", "welcome", "{token}", "nope", "*", "site.css")
+	a := apptest.New(t)
+	c := a.SignedIn(t, a.Editor)
+	rel := a.ScheduleAt(t, a.Editor, a.Draft, "2026-11-02", "09:00")
+	params := strings.NewReplacer("{siteId}", a.Site.ID, "{releaseId}", rel.ID, "{nodeId}", a.Live.ID,
+		"{approvalId}", "apr_nope", "{id}", a.Live.ID, "{slug}", "welcome", "{token}", "nope", "*", "site.css")
 	var rows []handlers.Route
 	rows = append(rows, routeTable()...)
 	rows = append(rows, handlers.APIRoutes(nil)...)
@@ -510,11 +467,11 @@ func TestHeadOnEveryGetRoute(t *testing.T) {
 			path = "/static/studio.js"
 		}
 		if strings.HasPrefix(rt.Pattern, "/studio/releases/{id}") {
-			path = strings.Replace(path, a.live.ID, rel.ID, 1)
+			path = strings.Replace(path, a.Live.ID, rel.ID, 1)
 		}
 		t.Run(rt.Pattern, func(t *testing.T) {
-			get := c.do("GET", path, nil, nil)
-			head := c.do("HEAD", path, nil, nil)
+			get := c.Do("GET", path, nil, nil)
+			head := c.Do("HEAD", path, nil, nil)
 			if head.Status == http.StatusMethodNotAllowed || head.Status != get.Status {
 				t.Errorf("HEAD %s: status %d, GET %d", path, head.Status, get.Status)
 			}
@@ -532,26 +489,26 @@ func TestHeadOnEveryGetRoute(t *testing.T) {
 // person's language; the rest of the site keeps its own 404s (issue 10).
 func TestStudioNotFoundPage(t *testing.T) {
 	t.Parallel()
-	a := newApp(t)
+	a := apptest.New(t)
 	for _, sc := range []struct {
-		client *client
-		scenario
+		client *apptest.Client
+		apptest.Scenario
 	}{
-		{a.client(t, ""), scenario{Name: "Anonymous", URL: "/studio/nope", ExpectedStatus: http.StatusNotFound,
+		{a.Client(t, ""), apptest.Scenario{Name: "Anonymous", URL: "/studio/nope", ExpectedStatus: http.StatusNotFound,
 			ExpectedContent:    []string{`<html lang="en">`, "<h1>Page not found</h1>", "This page does not exist, or it was deleted.", "studio.css"},
 			NotExpectedContent: []string{"404 page not found"}, ExpectedHeaders: map[string]string{"Cache-Control": "no-store"}}},
-		{a.client(t, "tr-TR,tr;q=0.9"), scenario{Name: "Turkish", URL: "/studio/releases/x/y/z", ExpectedStatus: http.StatusNotFound,
+		{a.Client(t, "tr-TR,tr;q=0.9"), apptest.Scenario{Name: "Turkish", URL: "/studio/releases/x/y/z", ExpectedStatus: http.StatusNotFound,
 			ExpectedContent: []string{`<html lang="tr">`, "<h1>Sayfa bulunamadı</h1>", "Bu sayfa yok ya da silinmiş."}}},
-		{a.signedIn(t, a.editor), scenario{Name: "SignedIn", URL: "/studio/nope", ExpectedStatus: http.StatusNotFound,
+		{a.SignedIn(t, a.Editor), apptest.Scenario{Name: "SignedIn", URL: "/studio/nope", ExpectedStatus: http.StatusNotFound,
 			ExpectedContent: []string{"This page does not exist, or it was deleted.", `data-testid="user-name">Elif Editor`}}},
-		{a.client(t, ""), scenario{Name: "PublicStaysPublic", URL: "/posts/welcome/extra", ExpectedStatus: http.StatusNotFound,
+		{a.Client(t, ""), apptest.Scenario{Name: "PublicStaysPublic", URL: "/posts/welcome/extra", ExpectedStatus: http.StatusNotFound,
 			NotExpectedContent: []string{"studio.css"}, ExpectedHeaders: map[string]string{"Cache-Control": "no-store"}}},
-		{a.client(t, ""), scenario{Name: "PublicPage", URL: "/nope", ExpectedStatus: http.StatusNotFound,
+		{a.Client(t, ""), apptest.Scenario{Name: "PublicPage", URL: "/nope", ExpectedStatus: http.StatusNotFound,
 			ExpectedContent: []string{"site.css"}, NotExpectedContent: []string{"studio.css"}}},
-		{a.client(t, ""), scenario{Name: "StudioishPublicPath", URL: "/studiox/nope", ExpectedStatus: http.StatusNotFound,
+		{a.Client(t, ""), apptest.Scenario{Name: "StudioishPublicPath", URL: "/studiox/nope", ExpectedStatus: http.StatusNotFound,
 			NotExpectedContent: []string{"studio.css"}}},
 	} {
-		t.Run(sc.Name, func(t *testing.T) { sc.client.check(t, sc.scenario) })
+		t.Run(sc.Name, func(t *testing.T) { sc.client.Check(t, sc.Scenario) })
 	}
 }
 
@@ -559,17 +516,17 @@ func TestStudioNotFoundPage(t *testing.T) {
 // Host) may send Studio's forms; any other still may not.
 func TestTrustedOrigin(t *testing.T) {
 	t.Parallel()
-	a := newApp(t)
-	base := a.serve(t, false, handlers.WithTrustedOrigins("https://studio.example"))
-	c := a.on(t, base)
-	token := c.csrf("/studio/login")
-	form := url.Values{"csrf_token": {token}, "email": {a.editor.Email}, "password": {password}}
-	c.check(t, scenario{Name: "Other", Method: "POST", URL: "/studio/login", Form: form,
+	a := apptest.New(t)
+	base := a.Serve(t, false, handlers.WithTrustedOrigins("https://studio.example"))
+	c := a.On(t, base)
+	token := c.CSRF("/studio/login")
+	form := url.Values{"csrf_token": {token}, "email": {a.Editor.Email}, "password": {apptest.Password}}
+	c.Check(t, apptest.Scenario{Name: "Other", Method: "POST", URL: "/studio/login", Form: form,
 		Header: map[string]string{"Origin": "https://evil.example"}, ExpectedStatus: http.StatusForbidden})
-	c.check(t, scenario{Name: "Trusted", Method: "POST", URL: "/studio/login", Form: form,
+	c.Check(t, apptest.Scenario{Name: "Trusted", Method: "POST", URL: "/studio/login", Form: form,
 		Header: map[string]string{"Origin": "https://studio.example"}, ExpectedStatus: http.StatusSeeOther})
-	res := c.doBody("POST", "/api/sites/"+a.site.ID+"/releases", `{"title":"Behind the proxy"}`, map[string]string{
-		"Origin": "https://studio.example", "X-CSRF-Token": c.token(), "Content-Type": "application/json"})
+	res := doBody(c, "POST", "/api/sites/"+a.Site.ID+"/releases", `{"title":"Behind the proxy"}`, map[string]string{
+		"Origin": "https://studio.example", "X-CSRF-Token": c.Token(), "Content-Type": "application/json"})
 	if res.Status != http.StatusBadRequest || !strings.Contains(res.Body, `"no_items"`) {
 		t.Errorf("API from the trusted origin: status %d %s, want the request's own refusal", res.Status, res.Body)
 	}

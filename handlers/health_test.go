@@ -11,18 +11,19 @@ import (
 
 	"studio/engine/content"
 	"studio/engine/model/release"
+	"studio/handlers/internal/apptest"
 )
 
 // healthJSON asks /health as c, with header, and decodes the answer.
-func healthJSON(t *testing.T, c *client, header map[string]string, wantStatus int) map[string]any {
+func healthJSON(t *testing.T, c *apptest.Client, header map[string]string, wantStatus int) map[string]any {
 	t.Helper()
 	return healthJSONAt(t, c, "/health", header, wantStatus)
 }
 
 // healthJSONAt is the JSON a health report at path answers, uncached.
-func healthJSONAt(t *testing.T, c *client, path string, header map[string]string, wantStatus int) map[string]any {
+func healthJSONAt(t *testing.T, c *apptest.Client, path string, header map[string]string, wantStatus int) map[string]any {
 	t.Helper()
-	res := c.do(http.MethodGet, path, nil, header)
+	res := c.Do(http.MethodGet, path, nil, header)
 	if res.Status != wantStatus {
 		t.Fatalf("%s: %d, want %d\n%s", path, res.Status, wantStatus, res.Body)
 	}
@@ -42,30 +43,30 @@ func healthJSONAt(t *testing.T, c *client, path string, header map[string]string
 // with schedules:read, by session or bearer token, gets the details.
 func TestHealthDetailsAreForSignedInCallers(t *testing.T) {
 	t.Parallel()
-	a := newApp(t)
+	a := apptest.New(t)
 	ctx := context.Background()
-	a.scheduleAt(t, a.editor, a.draft, "2026-11-02", "09:00")
-	if _, err := a.sched.RunDue(ctx, "node"); err != nil {
+	a.ScheduleAt(t, a.Editor, a.Draft, "2026-11-02", "09:00")
+	if _, err := a.Scheduler.RunDue(ctx, "node"); err != nil {
 		t.Fatal(err)
 	}
 
-	anon := healthJSON(t, a.client(t, ""), nil, http.StatusOK)
+	anon := healthJSON(t, a.Client(t, ""), nil, http.StatusOK)
 	if len(anon) != 2 || anon["status"] != "ok" || anon["healthy"] != true {
 		t.Errorf("anonymous /health = %v, want only status ok and healthy true", anon)
 	}
 	for _, bad := range []string{"Bearer studio_pat_nonsense", "Basic ZWRpdG9yOnB3"} {
-		if out := healthJSON(t, a.client(t, ""), map[string]string{"Authorization": bad}, http.StatusOK); len(out) != 2 {
+		if out := healthJSON(t, a.Client(t, ""), map[string]string{"Authorization": bad}, http.StatusOK); len(out) != 2 {
 			t.Errorf("/health with %q = %v, want the anonymous answer", bad, out)
 		}
 	}
 
-	secret, _, err := a.identity.CreateToken(ctx, a.contributor, "monitor", nil)
+	secret, _, err := a.Identity.CreateToken(ctx, a.Contributor, "monitor", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for name, out := range map[string]map[string]any{
-		"Session": healthJSON(t, a.signedIn(t, a.contributor), nil, http.StatusOK),
-		"Token":   healthJSON(t, a.client(t, ""), map[string]string{"Authorization": "Bearer " + secret}, http.StatusOK),
+		"Session": healthJSON(t, a.SignedIn(t, a.Contributor), nil, http.StatusOK),
+		"Token":   healthJSON(t, a.Client(t, ""), map[string]string{"Authorization": "Bearer " + secret}, http.StatusOK),
 	} {
 		s, _ := out["scheduler"].(map[string]any)
 		if out["status"] != "ok" || out["healthy"] != true || s == nil || s["nextWakeAt"] != "2026-11-02T05:05:00Z" ||
@@ -79,22 +80,22 @@ func TestHealthDetailsAreForSignedInCallers(t *testing.T) {
 	// A ticker beat at 08:59, promising 09:00, and died; at 09:01:30 its
 	// promise is within §8.7's grace, so an API request's backstop (which
 	// API requests run too, in the background) leaves the release alone.
-	a.clock.Set(time.Date(2026, 11, 2, 5, 59, 0, 0, time.UTC))
-	if _, err := a.sched.RunDue(ctx, "node"); err != nil {
+	a.Clock.Set(time.Date(2026, 11, 2, 5, 59, 0, 0, time.UTC))
+	if _, err := a.Scheduler.RunDue(ctx, "node"); err != nil {
 		t.Fatal(err)
 	}
-	a.clock.Set(time.Date(2026, 11, 2, 6, 1, 30, 0, time.UTC))
-	if anon := healthJSON(t, a.client(t, ""), nil, http.StatusOK); anon["healthy"] != false || len(anon) != 2 {
+	a.Clock.Set(time.Date(2026, 11, 2, 6, 1, 30, 0, time.UTC))
+	if anon := healthJSON(t, a.Client(t, ""), nil, http.StatusOK); anon["healthy"] != false || len(anon) != 2 {
 		t.Errorf("anonymous /health with a release nobody took = %v, want healthy false and nothing more", anon)
 	}
-	out := healthJSON(t, a.client(t, ""), map[string]string{"Authorization": "Bearer " + secret}, http.StatusOK)
+	out := healthJSON(t, a.Client(t, ""), map[string]string{"Authorization": "Bearer " + secret}, http.StatusOK)
 	s := out["scheduler"].(map[string]any)
 	due, _ := s["dueNotClaimed"].([]any)
 	if out["healthy"] != false || len(due) != 1 || !strings.HasPrefix(due[0].(map[string]any)["id"].(string), "rel_") {
 		t.Errorf("/health with a release nobody took = %v, want it under dueNotClaimed", out)
 	}
 	// GET /api/scheduler tells the same from the same use case.
-	api := healthJSONAt(t, a.client(t, ""), "/api/scheduler", map[string]string{"Authorization": "Bearer " + secret}, http.StatusOK)
+	api := healthJSONAt(t, a.Client(t, ""), "/api/scheduler", map[string]string{"Authorization": "Bearer " + secret}, http.StatusOK)
 	apiDue, _ := api["dueNotClaimed"].([]any)
 	if api["healthy"] != false || api["state"] == "running" || len(apiDue) != 1 || apiDue[0].(map[string]any)["id"] != due[0].(map[string]any)["id"] {
 		t.Errorf("/api/scheduler with a release nobody took = %v, want it unhealthy with the release under dueNotClaimed", api)
@@ -105,29 +106,29 @@ func TestHealthDetailsAreForSignedInCallers(t *testing.T) {
 // scheduler its tick (§8.6), as a Studio page does, beside the request.
 func TestAPIRequestsRunTheBackstop(t *testing.T) {
 	t.Parallel()
-	a := newApp(t)
+	a := apptest.New(t)
 	ctx := context.Background()
-	r := a.scheduleAt(t, a.editor, a.draft, "2026-11-02", "09:00")
-	secret, _, err := a.identity.CreateToken(ctx, a.editor, "script", nil)
+	r := a.ScheduleAt(t, a.Editor, a.Draft, "2026-11-02", "09:00")
+	secret, _, err := a.Identity.CreateToken(ctx, a.Editor, "script", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// Nobody ever ticked, and the release is three minutes overdue.
-	a.clock.Set(time.Date(2026, 11, 2, 6, 3, 0, 0, time.UTC))
-	if status, _ := apiCall(t, a, "GET", "/api/sites", secret, ""); status != http.StatusOK {
+	a.Clock.Set(time.Date(2026, 11, 2, 6, 3, 0, 0, time.UTC))
+	if status, _ := apptest.APICall(t, a, "GET", "/api/sites", secret, ""); status != http.StatusOK {
 		t.Fatalf("GET /api/sites = %d", status)
 	}
-	a.sched.Settle() // waits for the backstop the request started
-	hb, err := a.sched.Heartbeat(ctx)
+	a.Scheduler.Settle() // waits for the backstop the request started
+	hb, err := a.Scheduler.Heartbeat(ctx)
 	if err != nil || hb.Trigger != "request" {
 		t.Fatalf("heartbeat after an API request: %+v, %v; want a request's tick", hb, err)
 	}
-	got, err := a.releases.Release(ctx, a.editor, a.site.ID, r.ID)
+	got, err := a.Releases.Release(ctx, a.Editor, a.Site.ID, r.ID)
 	if err != nil || got.State != release.StatePublished {
 		t.Fatalf("release after the backstop: %s, %v; want published", got.State, err)
 	} // The tick recorded how late its oldest due item was (§8.7), and
 	// GET /api/scheduler says it.
-	api := healthJSONAt(t, a.client(t, ""), "/api/scheduler", map[string]string{"Authorization": "Bearer " + secret}, http.StatusOK)
+	api := healthJSONAt(t, a.Client(t, ""), "/api/scheduler", map[string]string{"Authorization": "Bearer " + secret}, http.StatusOK)
 	if api["lagSeconds"] != float64(180) {
 		t.Errorf("/api/scheduler lagSeconds = %v, want 180", api["lagSeconds"])
 	}
@@ -141,15 +142,15 @@ func TestAPIRequestsRunTheBackstop(t *testing.T) {
 // answers 200 by itself, without a restart.
 func TestHealthAnswers503OnAFullDisk(t *testing.T) {
 	t.Parallel()
-	a := newApp(t)
+	a := apptest.New(t)
 	ctx := context.Background()
-	anon := a.client(t, "")
+	anon := a.Client(t, "")
 	healthJSON(t, anon, nil, http.StatusOK)
-	if _, err := a.store.DB().Exec(`PRAGMA max_page_count = 1`); err != nil { // clamped to the file's size
+	if _, err := a.Store.DB().Exec(`PRAGMA max_page_count = 1`); err != nil { // clamped to the file's size
 		t.Fatal(err)
 	}
 	big := content.Body{Title: "Long read", Slug: "long-read", Status: content.StatusDraft, Text: strings.Repeat("Words. ", 12000)}
-	if _, err := a.nodes.CreateNode(ctx, a.editor, a.site.ID, release.KindContentEntry, big); err == nil {
+	if _, err := a.Nodes.CreateNode(ctx, a.Editor, a.Site.ID, release.KindContentEntry, big); err == nil {
 		t.Fatal("an 84 kB draft was written into a full database")
 	}
 	out := healthJSON(t, anon, nil, http.StatusServiceUnavailable)
@@ -163,12 +164,12 @@ func TestHealthAnswers503OnAFullDisk(t *testing.T) {
 		t.Fatalf("/health while still full = %v, want the same since %v", again, out["since"])
 	}
 
-	if _, err := a.store.DB().Exec(`PRAGMA max_page_count = 1073741823`); err != nil {
+	if _, err := a.Store.DB().Exec(`PRAGMA max_page_count = 1073741823`); err != nil {
 		t.Fatal(err)
 	}
 	deadline := time.Now().Add(15 * time.Second)
 	for {
-		res := anon.do(http.MethodGet, "/health", nil, nil)
+		res := anon.Do(http.MethodGet, "/health", nil, nil)
 		if res.Status == http.StatusOK {
 			break
 		}
@@ -177,7 +178,7 @@ func TestHealthAnswers503OnAFullDisk(t *testing.T) {
 		}
 		time.Sleep(250 * time.Millisecond)
 	}
-	if _, err := a.nodes.CreateNode(ctx, a.editor, a.site.ID, release.KindContentEntry, big); err != nil {
+	if _, err := a.Nodes.CreateNode(ctx, a.Editor, a.Site.ID, release.KindContentEntry, big); err != nil {
 		t.Fatalf("a write after recovery: %v", err)
 	}
 }

@@ -11,76 +11,12 @@ import (
 	"testing"
 	"time"
 
-	"studio/engine"
 	"studio/engine/automations"
-	"studio/engine/content"
 	"studio/engine/model/automation"
-	"studio/engine/model/release"
 	"studio/engine/policy"
+	"studio/handlers/internal/apptest"
 	"studio/handlers/studio"
 )
-
-// finish ticks until the run has ended, and returns it.
-func (a *testApp) finish(t *testing.T, runID string) automations.Run {
-	t.Helper()
-	ctx := context.Background()
-	for range 20 {
-		if _, err := a.sched.RunDue(ctx, "manual"); err != nil {
-			t.Fatal(err)
-		}
-		r, err := a.aut.Run(ctx, a.editor, a.site.ID, runID)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !r.Open() {
-			return r
-		}
-	}
-	t.Fatalf("run %s never ended", runID)
-	return automations.Run{}
-}
-
-// runNow starts a run of au now as who and ticks it to its end.
-func (a *testApp) runNow(t *testing.T, who engine.User, au automations.Automation) automations.Run {
-	t.Helper()
-	r, _, err := a.aut.RunNow(context.Background(), who, a.site.ID, au.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return a.finish(t, r.ID)
-}
-
-// brokenArticle publishes an article with a link to a page that does not
-// exist, for broken-links to find.
-func (a *testApp) brokenArticle(t *testing.T) content.Node {
-	t.Helper()
-	n := a.createNode(t, release.KindContentEntry, content.Body{Title: "Transit strike", Slug: "transit-strike", Lang: "en",
-		Status: content.StatusPublished, Text: "See [the timetable](/posts/timetable) and [about us](/about)."})
-	if _, err := a.nodes.Publish(context.Background(), a.editor, a.site.ID); err != nil {
-		t.Fatal(err)
-	}
-	return n
-}
-
-// findingsPrint is every finding row as the store keeps it.
-func (a *testApp) findingsPrint(t *testing.T) map[string]string {
-	t.Helper()
-	rows, err := a.store.DB().Query(`SELECT key, code || ' ' || detail || ' ' || last_run || ' ' ||
-		coalesce(dismissed_detail, '-') || ' ' || coalesce(dismissed_by, '-') FROM job_findings`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	out := map[string]string{}
-	for rows.Next() {
-		var k, v string
-		if err := rows.Scan(&k, &v); err != nil {
-			t.Fatal(err)
-		}
-		out[k] = v
-	}
-	return out
-}
 
 var findingKeyRe = regexp.MustCompile(`data-testid="finding-([0-9a-f]+)"`)
 
@@ -91,16 +27,16 @@ var findingKeyRe = regexp.MustCompile(`data-testid="finding-([0-9a-f]+)"`)
 func TestRunPageFindings(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	a := newApp(t)
-	node := a.brokenArticle(t)
-	au := a.brokenLinkCheck(t, a.editor)
-	run := a.runNow(t, a.editor, au)
+	a := apptest.New(t)
+	node := a.BrokenArticle(t)
+	au := a.BrokenLinkCheck(t, a.Editor)
+	run := a.RunNow(t, a.Editor, au)
 	if run.State != string(automation.RunSucceeded) || run.Outcome != string(automation.OutcomeDidWork) {
 		t.Fatalf("run: %s %s", run.State, run.Outcome)
 	}
 	page := studio.RunURL(run.ID)
-	c := a.signedIn(t, a.editor)
-	res := c.check(t, scenario{Name: "English", URL: page, ExpectedStatus: http.StatusOK,
+	c := a.SignedIn(t, a.Editor)
+	res := c.Check(t, apptest.Scenario{Name: "English", URL: page, ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{"Run of “Link check”", `href="/studio/schedules/automations/` + au.ID + `"`,
 			`data-state="succeeded"`, "Succeeded", `data-outcome="did-work"`, "Did work", "Run now", "On time",
 			"1 broken link", "pages and articles checked", "<h3 id=\"group-new\">New",
@@ -116,83 +52,83 @@ func TestRunPageFindings(t *testing.T) {
 	}
 	key := keys[0][1]
 
-	tr := a.addUser(t, "tr@example.com", "Tülay Editör", policy.Editor, "tr")
-	a.signedIn(t, tr).check(t, scenario{Name: "Turkish", URL: page, ExpectedStatus: http.StatusOK,
+	tr := a.AddUser(t, "tr@example.com", "Tülay Editör", policy.Editor, "tr")
+	a.SignedIn(t, tr).Check(t, apptest.Scenario{Name: "Turkish", URL: page, ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{"“Link check” çalıştırması", "Başarılı", "İş yaptı", "Şimdi çalıştır", "Zamanında",
 			"1 kırık bağlantı", "Yeni", "/posts/timetable adresine bağlantı veriyor; bu adres canlı sitede yok.",
 			"Yer: Transit strike", "Düzenleyicide aç", "Sorun değil", "Yeniden denetle", `<html lang="tr">`},
 		NotExpectedContent: []string{"runs.", "finding."}})
 
 	t.Run("AuthorMayNot", func(t *testing.T) {
-		author := a.addUser(t, "author@example.com", "Ayla Author", policy.Author, "en")
-		ac := a.signedIn(t, author)
-		ac.check(t, scenario{Name: "NoButtons", URL: page, ExpectedStatus: http.StatusOK,
+		author := a.AddUser(t, "author@example.com", "Ayla Author", policy.Author, "en")
+		ac := a.SignedIn(t, author)
+		ac.Check(t, apptest.Scenario{Name: "NoButtons", URL: page, ExpectedStatus: http.StatusOK,
 			ExpectedContent:    []string{"Links to /posts/timetable", "Open in editor"},
 			NotExpectedContent: []string{"Not a problem", "Check again"}})
-		before, findings := a.fingerprint(t), fmt.Sprint(a.findingsPrint(t))
-		ac.check(t, scenario{Name: "Refused", Method: "POST", URL: page + "/dismiss",
-			Form: url.Values{"csrf_token": {ac.token()}, "key": {key}}, ExpectedStatus: http.StatusForbidden,
+		before, findings := a.Fingerprint(t), fmt.Sprint(a.FindingsPrint(t))
+		ac.Check(t, apptest.Scenario{Name: "Refused", Method: "POST", URL: page + "/dismiss",
+			Form: url.Values{"csrf_token": {ac.Token()}, "key": {key}}, ExpectedStatus: http.StatusForbidden,
 			ExpectedContent: []string{"Your role does not allow this."}})
-		if a.fingerprint(t) != before || fmt.Sprint(a.findingsPrint(t)) != findings {
+		if a.Fingerprint(t) != before || fmt.Sprint(a.FindingsPrint(t)) != findings {
 			t.Error("a refused dismiss changed something")
 		}
 	})
 
 	t.Run("NotAProblem", func(t *testing.T) {
-		before, findings := a.fingerprint(t), a.findingsPrint(t)
-		c.check(t, scenario{Name: "UnknownKey", Method: "POST", URL: page + "/dismiss",
-			Form: url.Values{"csrf_token": {c.token()}, "key": {"nope"}}, ExpectedStatus: http.StatusNotFound})
-		c.check(t, scenario{Name: "Dismiss", Method: "POST", URL: page + "/dismiss",
-			Form: url.Values{"csrf_token": {c.token()}, "key": {key}}, ExpectedStatus: http.StatusSeeOther,
+		before, findings := a.Fingerprint(t), a.FindingsPrint(t)
+		c.Check(t, apptest.Scenario{Name: "UnknownKey", Method: "POST", URL: page + "/dismiss",
+			Form: url.Values{"csrf_token": {c.Token()}, "key": {"nope"}}, ExpectedStatus: http.StatusNotFound})
+		c.Check(t, apptest.Scenario{Name: "Dismiss", Method: "POST", URL: page + "/dismiss",
+			Form: url.Values{"csrf_token": {c.Token()}, "key": {key}}, ExpectedStatus: http.StatusSeeOther,
 			ExpectedHeaders: map[string]string{"Location": page}})
-		if after := a.fingerprint(t); after != before {
+		if after := a.Fingerprint(t); after != before {
 			t.Errorf("dismiss changed more than the finding:\nbefore %s\nafter  %s", before, after)
 		}
-		after := a.findingsPrint(t)
+		after := a.FindingsPrint(t)
 		for k, v := range findings {
 			switch {
-			case k == key && !strings.HasSuffix(after[k], a.editor.ID):
+			case k == key && !strings.HasSuffix(after[k], a.Editor.ID):
 				t.Errorf("the dismissed finding: %q", after[k])
 			case k != key && after[k] != v:
 				t.Errorf("finding %s changed: %q → %q", k, v, after[k])
 			}
 		}
-		c.check(t, scenario{Name: "Hidden", URL: page, ExpectedStatus: http.StatusOK,
+		c.Check(t, apptest.Scenario{Name: "Hidden", URL: page, ExpectedStatus: http.StatusOK,
 			ExpectedContent:    []string{"Marked “Not a problem”. It stays hidden until it changes.", "Show 1 hidden finding", page + "?hidden=1"},
 			NotExpectedContent: []string{`data-testid="finding-` + key + `"`, "This run found nothing to report."}})
-		c.check(t, scenario{Name: "ShowHidden", URL: page + "?hidden=1", ExpectedStatus: http.StatusOK,
+		c.Check(t, apptest.Scenario{Name: "ShowHidden", URL: page + "?hidden=1", ExpectedStatus: http.StatusOK,
 			ExpectedContent:    []string{`id="group-hidden"`, `data-testid="finding-` + key + `"`, "Back to the open findings"},
 			NotExpectedContent: []string{`data-testid="not-a-problem"`}})
 	})
 
 	t.Run("NotFound", func(t *testing.T) {
-		other, err := a.eng.CreateSite(ctx, "Other Gazette", "Europe/Berlin")
+		other, err := a.Engine.CreateSite(ctx, "Other Gazette", "Europe/Berlin")
 		if err != nil {
 			t.Fatal(err)
 		}
-		there := a.editor // an Editor there too
+		there := a.Editor // an Editor there too
 		there.SiteID = other.ID
-		oa, err := a.aut.Create(ctx, there, other.ID, automations.Input{Name: "Other check",
+		oa, err := a.Automations.Create(ctx, there, other.ID, automations.Input{Name: "Other check",
 			Builtin: automation.BuiltinBrokenLinks, Preset: "weekly", Start: "2026-11-02T07:10"})
 		if err != nil {
 			t.Fatal(err)
 		}
-		orun, _, err := a.aut.RunNow(ctx, there, other.ID, oa.ID)
+		orun, _, err := a.Automations.RunNow(ctx, there, other.ID, oa.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
 		// The editor is a member of the first site only: Studio shows it,
 		// and the run of the other one is not found.
 		foreign := orun.ID
-		before := a.fingerprint(t)
-		runScenarios(t, c, []scenario{
+		before := a.Fingerprint(t)
+		apptest.RunScenarios(t, c, []apptest.Scenario{
 			{Name: "Unknown", URL: studio.RunURL("run_DOESNOTEXIST0000000"), ExpectedStatus: http.StatusNotFound,
 				ExpectedContent: []string{"This page does not exist, or it was deleted."}},
 			{Name: "OtherSite", URL: studio.RunURL(foreign), ExpectedStatus: http.StatusNotFound},
 			{Name: "OtherSiteDismiss", Method: "POST", URL: studio.RunURL(foreign) + "/dismiss",
-				Form: url.Values{"csrf_token": {c.token()}, "key": {key}}, ExpectedStatus: http.StatusNotFound},
+				Form: url.Values{"csrf_token": {c.Token()}, "key": {key}}, ExpectedStatus: http.StatusNotFound},
 		})
-		if a.fingerprint(t) != before {
+		if a.Fingerprint(t) != before {
 			t.Error("a request for another site's run changed something")
 		}
 	})
@@ -202,19 +138,19 @@ func TestRunPageFindings(t *testing.T) {
 // notice shows on it; once it has ended the poll stops.
 func TestRunPageWhileRunning(t *testing.T) {
 	t.Parallel()
-	a := newApp(t)
-	a.brokenArticle(t)
-	au := a.brokenLinkCheck(t, a.editor)
-	c := a.signedIn(t, a.editor)
-	res := c.check(t, scenario{Name: "RunNow", Method: "POST", URL: "/studio/schedules/automations/" + au.ID + "/run-now",
-		Form: url.Values{"csrf_token": {c.token()}}, ExpectedStatus: http.StatusSeeOther})
+	a := apptest.New(t)
+	a.BrokenArticle(t)
+	au := a.BrokenLinkCheck(t, a.Editor)
+	c := a.SignedIn(t, a.Editor)
+	res := c.Check(t, apptest.Scenario{Name: "RunNow", Method: "POST", URL: "/studio/schedules/automations/" + au.ID + "/run-now",
+		Form: url.Values{"csrf_token": {c.Token()}}, ExpectedStatus: http.StatusSeeOther})
 	page := res.Header.Get("Location")
-	c.check(t, scenario{Name: "Running", URL: page, ExpectedStatus: http.StatusOK,
+	c.Check(t, apptest.Scenario{Name: "Running", URL: page, ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{"Run started. Its results appear here as it goes.", `data-state="running"`, "Running…",
 			`hx-trigger="every 2s"`, `hx-get="` + page + `"`, "This run is still going.", `data-testid="reload"`, "No outcome yet"},
 		NotExpectedContent: []string{"Check again"}}) // a run is open: Run now waits for it
-	a.finish(t, strings.TrimPrefix(page, "/studio/schedules/runs/"))
-	c.check(t, scenario{Name: "Ended", URL: page, ExpectedStatus: http.StatusOK,
+	a.Finish(t, strings.TrimPrefix(page, "/studio/schedules/runs/"))
+	c.Check(t, apptest.Scenario{Name: "Ended", URL: page, ExpectedStatus: http.StatusOK,
 		ExpectedContent:    []string{`data-state="succeeded"`, "Check again"},
 		NotExpectedContent: []string{`hx-trigger="every 2s"`, "This run is still going.", "Run started."}})
 }
@@ -225,41 +161,41 @@ func TestRunPageWhileRunning(t *testing.T) {
 func TestHistory(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	a := newApp(t)
-	a.brokenArticle(t)
-	links := a.brokenLinkCheck(t, a.editor)
-	c := a.signedIn(t, a.editor)
-	c.check(t, scenario{Name: "Empty", URL: "/studio/schedules/history", ExpectedStatus: http.StatusOK,
+	a := apptest.New(t)
+	a.BrokenArticle(t)
+	links := a.BrokenLinkCheck(t, a.Editor)
+	c := a.SignedIn(t, a.Editor)
+	c.Check(t, apptest.Scenario{Name: "Empty", URL: "/studio/schedules/history", ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{`data-testid="tab-history"`, `aria-current="page">History`,
 			"No run yet. Automations and releases appear here after their first run."},
 		NotExpectedContent: []string{"Clear filters"}})
 
 	const manual = studio.HistoryPageSize + 2
 	for range manual {
-		a.runNow(t, a.editor, links)
-		a.clock.Advance(time.Minute)
+		a.RunNow(t, a.Editor, links)
+		a.Clock.Advance(time.Minute)
 	}
 	// A daily stale-content review, run by the ticker 2 min 14 s late: it
 	// has nothing to do on a fresh site.
-	stale, err := a.aut.Create(ctx, a.editor, a.site.ID, automations.Input{Name: "Stale review",
+	stale, err := a.Automations.Create(ctx, a.Editor, a.Site.ID, automations.Input{Name: "Stale review",
 		Builtin: automation.BuiltinStaleContent, Preset: "daily", Start: "2026-11-02T09:00"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	a.clock.Set(stale.NextRunAt.Add(2*time.Minute + 14*time.Second))
-	page, err := a.aut.Runs(ctx, a.editor, a.site.ID, automations.RunsQuery{AutomationID: stale.ID})
+	a.Clock.Set(stale.NextRunAt.Add(2*time.Minute + 14*time.Second))
+	page, err := a.Automations.Runs(ctx, a.Editor, a.Site.ID, automations.RunsQuery{AutomationID: stale.ID})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.sched.RunDue(ctx, "manual"); err != nil {
+	if _, err := a.Scheduler.RunDue(ctx, "manual"); err != nil {
 		t.Fatal(err)
 	}
-	if page, err = a.aut.Runs(ctx, a.editor, a.site.ID, automations.RunsQuery{AutomationID: stale.ID}); err != nil || len(page.Runs) != 1 {
+	if page, err = a.Automations.Runs(ctx, a.Editor, a.Site.ID, automations.RunsQuery{AutomationID: stale.ID}); err != nil || len(page.Runs) != 1 {
 		t.Fatalf("stale runs: %v %v", page.Runs, err)
 	}
-	staleRun := a.finish(t, page.Runs[0].ID)
+	staleRun := a.Finish(t, page.Runs[0].ID)
 
-	res := c.check(t, scenario{Name: "FirstPage", URL: "/studio/schedules/history", ExpectedStatus: http.StatusOK,
+	res := c.Check(t, apptest.Scenario{Name: "FirstPage", URL: "/studio/schedules/history", ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{`href="/studio/schedules/automations/` + links.ID + `"`, "Link check", "Stale review",
 			"Today · ", "2 min 14 s late", "Schedule", "Run now", "Succeeded", "Did work", "Nothing to do", "1 broken link",
 			`data-testid="load-more"`, `hx-select="#runs-body > tr"`, `<option value="` + stale.ID + `">Stale review</option>`},
@@ -274,7 +210,7 @@ func TestHistory(t *testing.T) {
 	if !strings.Contains(more, "cursor=") {
 		t.Fatalf("Load more: %q", more)
 	}
-	rest := c.check(t, scenario{Name: "SecondPage", URL: more, ExpectedStatus: http.StatusOK,
+	rest := c.Check(t, apptest.Scenario{Name: "SecondPage", URL: more, ExpectedStatus: http.StatusOK,
 		NotExpectedContent: []string{`data-testid="load-more"`}})
 	if n := strings.Count(rest.Body, `class="run-row"`); n != manual+1-studio.HistoryPageSize {
 		t.Errorf("second page: %d runs, want %d", n, manual+1-studio.HistoryPageSize)
@@ -295,7 +231,7 @@ func TestHistory(t *testing.T) {
 
 	count := func(name, u string, want int, contents ...string) string {
 		t.Helper()
-		r := c.check(t, scenario{Name: name, URL: u, ExpectedStatus: http.StatusOK, ExpectedContent: contents})
+		r := c.Check(t, apptest.Scenario{Name: name, URL: u, ExpectedStatus: http.StatusOK, ExpectedContent: contents})
 		if n := strings.Count(r.Body, `class="run-row"`); n != want {
 			t.Errorf("%s: %d runs, want %d", name, n, want)
 		}
@@ -315,34 +251,34 @@ func TestHistory(t *testing.T) {
 	count("ByOutcomeDidWork", "/studio/schedules/history?outcome=did-work&automation="+stale.ID, 0,
 		"No run matches these filters.", `href="/studio/schedules/history"`, "Clear filters")
 	count("NoFailures", "/studio/schedules/history?state=failed", 0, "No run matches these filters.")
-	runScenarios(t, c, []scenario{
+	apptest.RunScenarios(t, c, []apptest.Scenario{
 		{Name: "UnknownState", URL: "/studio/schedules/history?state=bogus", ExpectedStatus: http.StatusUnprocessableEntity,
 			ExpectedContent: []string{"This run state is unknown."}},
 		{Name: "BadCursor", URL: "/studio/schedules/history?cursor=bogus", ExpectedStatus: http.StatusUnprocessableEntity,
 			ExpectedContent: []string{"This page link is not valid any more."}},
 	})
 
-	tr := a.addUser(t, "tr@example.com", "Tülay Editör", policy.Editor, "tr")
-	a.signedIn(t, tr).check(t, scenario{Name: "Turkish", URL: "/studio/schedules/history", ExpectedStatus: http.StatusOK,
+	tr := a.AddUser(t, "tr@example.com", "Tülay Editör", policy.Editor, "tr")
+	a.SignedIn(t, tr).Check(t, apptest.Scenario{Name: "Turkish", URL: "/studio/schedules/history", ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{`aria-current="page">Geçmiş`, "Bugün · ", "2 dk 14 sn gecikmeyle", "Zamanlama", "Şimdi çalıştır",
 			"Başarılı", "İş yaptı", "Yapacak iş yoktu", "1 kırık bağlantı", "Daha fazla yükle", "Tüm otomasyonlar ve yayın paketleri"},
 		NotExpectedContent: []string{"runs."}})
-	a.signedIn(t, tr).check(t, scenario{Name: "TurkishEmpty", URL: "/studio/schedules/history?state=failed",
+	a.SignedIn(t, tr).Check(t, apptest.Scenario{Name: "TurkishEmpty", URL: "/studio/schedules/history?state=failed",
 		ExpectedStatus: http.StatusOK, ExpectedContent: []string{"Bu filtrelere uyan çalıştırma yok.", "Filtreleri temizle"}})
 }
 
 // finishedRun is a broken-links run with one finding, run by the editor.
-func (a *testApp) finishedRun(t *testing.T) automations.Run {
+func finishedRun(a *apptest.App, t *testing.T) automations.Run {
 	t.Helper()
-	a.brokenArticle(t)
-	return a.runNow(t, a.editor, a.brokenLinkCheck(t, a.editor))
+	a.BrokenArticle(t)
+	return a.RunNow(t, a.Editor, a.BrokenLinkCheck(t, a.Editor))
 }
 
 // dismissForm is "Not a problem" on the one finding of a finished run.
-func (a *testApp) dismissForm(t *testing.T) (string, url.Values) {
+func dismissForm(a *apptest.App, t *testing.T) (string, url.Values) {
 	t.Helper()
-	run := a.finishedRun(t)
-	for key := range a.findingsPrint(t) {
+	run := finishedRun(a, t)
+	for key := range a.FindingsPrint(t) {
 		return studio.RunURL(run.ID) + "/dismiss", url.Values{"key": {key}}
 	}
 	t.Fatal("the run found nothing")
@@ -354,19 +290,19 @@ func (a *testApp) dismissForm(t *testing.T) (string, url.Values) {
 // History.
 func TestAutomationNoticesOpenTheRun(t *testing.T) {
 	t.Parallel()
-	a := newApp(t)
-	a.brokenArticle(t)
-	au := a.brokenLinkCheck(t, a.editor)
-	run := a.runNow(t, a.editor, au)
+	a := apptest.New(t)
+	a.BrokenArticle(t)
+	au := a.BrokenLinkCheck(t, a.Editor)
+	run := a.RunNow(t, a.Editor, au)
 	// As the runner records a job's failure and a third in a row.
-	if _, err := a.store.DB().Exec(`UPDATE schedule_runs SET state = 'failed', outcome = NULL, error = 'job_failed' WHERE id = ?`, run.ID); err != nil {
+	if _, err := a.Store.DB().Exec(`UPDATE schedule_runs SET state = 'failed', outcome = NULL, error = 'job_failed' WHERE id = ?`, run.ID); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.store.DB().Exec(`UPDATE automations SET state = 'auto-paused', paused_reason = 'failures', consecutive_failures = 3 WHERE id = ?`, au.ID); err != nil {
+	if _, err := a.Store.DB().Exec(`UPDATE automations SET state = 'auto-paused', paused_reason = 'failures', consecutive_failures = 3 WHERE id = ?`, au.ID); err != nil {
 		t.Fatal(err)
 	}
-	c := a.signedIn(t, a.editor)
-	res := c.check(t, scenario{Name: "Notices", URL: "/studio/notifications", ExpectedStatus: http.StatusOK,
+	c := a.SignedIn(t, a.Editor)
+	res := c.Check(t, apptest.Scenario{Name: "Notices", URL: "/studio/notifications", ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{`data-testid="notice-automation-failed"`, `data-testid="notice-automation-paused"`}})
 	failed := regexp.MustCompile(`data-testid="notice-automation-failed"[^>]*>.*?<a href="([^"]+)"`).FindStringSubmatch(res.Body)
 	paused := regexp.MustCompile(`data-testid="notice-automation-paused"[^>]*>.*?<a href="([^"]+)"`).FindStringSubmatch(res.Body)
@@ -376,10 +312,10 @@ func TestAutomationNoticesOpenTheRun(t *testing.T) {
 	if paused == nil || html.UnescapeString(paused[1]) != studio.HistoryURL(au.ID) {
 		t.Errorf("the paused automation's notice links to %q, want %q", paused, studio.HistoryURL(au.ID))
 	}
-	c.check(t, scenario{Name: "FailedRun", URL: studio.RunURL(run.ID), ExpectedStatus: http.StatusOK,
+	c.Check(t, apptest.Scenario{Name: "FailedRun", URL: studio.RunURL(run.ID), ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{`data-state="failed"`, "Failed", "No outcome yet",
 			"The job stopped with an error before it could finish."}})
-	c.check(t, scenario{Name: "ItsHistory", URL: studio.HistoryURL(au.ID), ExpectedStatus: http.StatusOK,
+	c.Check(t, apptest.Scenario{Name: "ItsHistory", URL: studio.HistoryURL(au.ID), ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{`data-testid="run-` + run.ID + `"`, `data-state="failed"`}})
 }
 
@@ -389,32 +325,32 @@ func TestAutomationNoticesOpenTheRun(t *testing.T) {
 func TestHistoryReleaseRunsAndClockChange(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	a := newApp(t)
-	rel := a.scheduleAt(t, a.editor, a.draft, "2026-11-02", "09:00")
-	a.clock.Set(rel.When.At.Add(3 * time.Second))
-	if _, err := a.sched.RunDue(ctx, "manual"); err != nil {
+	a := apptest.New(t)
+	rel := a.ScheduleAt(t, a.Editor, a.Draft, "2026-11-02", "09:00")
+	a.Clock.Set(rel.When.At.Add(3 * time.Second))
+	if _, err := a.Scheduler.RunDue(ctx, "manual"); err != nil {
 		t.Fatal(err)
 	}
-	page, err := a.aut.Runs(ctx, a.editor, a.site.ID, automations.RunsQuery{ReleaseID: rel.ID})
+	page, err := a.Automations.Runs(ctx, a.Editor, a.Site.ID, automations.RunsQuery{ReleaseID: rel.ID})
 	if err != nil || len(page.Runs) != 1 {
 		t.Fatalf("release runs: %v %v", page.Runs, err)
 	}
 	relRun := page.Runs[0]
-	c := a.signedIn(t, a.editor)
-	c.check(t, scenario{Name: "History", URL: "/studio/schedules/history", ExpectedStatus: http.StatusOK,
+	c := a.SignedIn(t, a.Editor)
+	c.Check(t, apptest.Scenario{Name: "History", URL: "/studio/schedules/history", ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{`data-testid="run-` + relRun.ID + `"`, "Release", `href="/studio/releases/` + rel.ID + `"`,
 			html.EscapeString(rel.Title), "Today · 09:00", "Succeeded"}})
-	c.check(t, scenario{Name: "RunPage", URL: studio.RunURL(relRun.ID), ExpectedStatus: http.StatusOK,
+	c.Check(t, apptest.Scenario{Name: "RunPage", URL: studio.RunURL(relRun.ID), ExpectedStatus: http.StatusOK,
 		ExpectedContent:    []string{"<dt>Release</dt>", `href="/studio/releases/` + rel.ID + `"`, "Succeeded"},
 		NotExpectedContent: []string{`data-testid="findings"`, "Check again", "History of this automation"}})
-	c.check(t, scenario{Name: "NoDismiss", Method: "POST", URL: studio.RunURL(relRun.ID) + "/dismiss",
-		Form: url.Values{"csrf_token": {c.token()}, "key": {"x"}}, ExpectedStatus: http.StatusNotFound})
+	c.Check(t, apptest.Scenario{Name: "NoDismiss", Method: "POST", URL: studio.RunURL(relRun.ID) + "/dismiss",
+		Form: url.Values{"csrf_token": {c.Token()}, "key": {"x"}}, ExpectedStatus: http.StatusNotFound})
 
-	run := a.runNow(t, a.editor, a.brokenLinkCheck(t, a.editor))
-	if _, err := a.store.DB().Exec(`UPDATE schedule_runs SET adjusted = 'dst-gap' WHERE id = ?`, run.ID); err != nil {
+	run := a.RunNow(t, a.Editor, a.BrokenLinkCheck(t, a.Editor))
+	if _, err := a.Store.DB().Exec(`UPDATE schedule_runs SET adjusted = 'dst-gap' WHERE id = ?`, run.ID); err != nil {
 		t.Fatal(err)
 	}
-	c.check(t, scenario{Name: "ClockChange", URL: studio.RunURL(run.ID), ExpectedStatus: http.StatusOK,
+	c.Check(t, apptest.Scenario{Name: "ClockChange", URL: studio.RunURL(run.ID), ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{`data-testid="clock-change"`, "Clock change",
 			"this time did not exist on the site&#39;s clock that day"}})
 }

@@ -20,6 +20,7 @@ import (
 
 	"studio/engine"
 	"studio/engine/policy"
+	"studio/handlers/internal/apptest"
 	"studio/handlers/studio"
 )
 
@@ -27,16 +28,16 @@ import (
 // success's fields, or a refusal's, which must be {"error": {"code",
 // "message", "details"?: {"field"}}} and nothing else, flattened to code,
 // error (the message) and field.
-func uploadImage(t *testing.T, c *client, token, name, alt string, data []byte) (int, map[string]string) {
+func uploadImage(t *testing.T, c *apptest.Client, token, name, alt string, data []byte) (int, map[string]string) {
 	t.Helper()
-	res := multipartPost(t, c, "/studio/content/upload", token, map[string]string{"alt": alt}, name, data)
+	res := apptest.MultipartPost(t, c, "/studio/content/upload", token, map[string]string{"alt": alt}, name, data)
 	return res.Status, uploadAnswer(t, "upload "+name, res)
 }
 
-func uploadAnswer(t *testing.T, what string, res response) map[string]string {
+func uploadAnswer(t *testing.T, what string, res apptest.Response) map[string]string {
 	t.Helper()
 	if ct := res.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
-		t.Fatalf("%s: %d %s\n%s", what, res.Status, ct, excerpt(res.Body))
+		t.Fatalf("%s: %d %s\n%s", what, res.Status, ct, apptest.Excerpt(res.Body))
 	}
 	if res.Status < 400 {
 		var out map[string]string
@@ -74,15 +75,15 @@ func uploadAnswer(t *testing.T, what string, res response) map[string]string {
 // carries both.
 func TestEditorUploadAndCover(t *testing.T) {
 	t.Setenv("TMPDIR", t.TempDir())
-	a := newApp(t)
+	a := apptest.New(t)
 	ctx := context.Background()
-	c := a.signedIn(t, a.editor)
-	editor := "/studio/content/" + a.draft.ID
-	c.check(t, scenario{Name: "Editor", URL: editor, ExpectedStatus: http.StatusOK,
+	c := a.SignedIn(t, a.Editor)
+	editor := "/studio/content/" + a.Draft.ID
+	c.Check(t, apptest.Scenario{Name: "Editor", URL: editor, ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{`data-upload="/studio/content/upload"`, `name="cover_chosen"`, "No cover", `accept="image/jpeg,image/png,image/webp,image/gif"`}})
-	token := c.csrf(editor)
+	token := c.CSRF(editor)
 
-	before := a.fingerprint(t)
+	before := a.Fingerprint(t)
 	for _, bad := range []struct {
 		name, file, alt string
 		data            []byte
@@ -91,19 +92,19 @@ func TestEditorUploadAndCover(t *testing.T) {
 	}{
 		{"SVG", "logo.png", "Logo", []byte(`<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>`), 422, "data", "SVG files cannot be uploaded"},
 		{"NotAnImage", "photo.jpg", "Photo", []byte("<html><script>alert(1)</script>"), 422, "data", "Use a JPEG, PNG, WebP or GIF image."},
-		{"NoAlt", "photo.png", " ", fixturePNG(t, 1), 422, "alt", "Describe the image"},
-		{"TooLarge", "huge.png", "Huge", append(fixturePNG(t, 2), make([]byte, 10<<20)...), 413, "data", "at most 10 MB"},
+		{"NoAlt", "photo.png", " ", apptest.FixturePNG(t, 1), 422, "alt", "Describe the image"},
+		{"TooLarge", "huge.png", "Huge", append(apptest.FixturePNG(t, 2), make([]byte, 10<<20)...), 413, "data", "at most 10 MB"},
 	} {
 		status, out := uploadImage(t, c, token, bad.file, bad.alt, bad.data)
 		if status != bad.status || out["field"] != bad.field || !strings.Contains(out["error"], bad.says) {
 			t.Errorf("%s: %d %v, want %d on %s saying %q", bad.name, status, out, bad.status, bad.field, bad.says)
 		}
 	}
-	if a.fingerprint(t) != before {
+	if a.Fingerprint(t) != before {
 		t.Fatal("a refused upload changed something")
 	}
 
-	status, inline := uploadImage(t, c, token, "Seçim gecesi.PNG", "Sandıklar sayılıyor", fixturePNG(t, 3))
+	status, inline := uploadImage(t, c, token, "Seçim gecesi.PNG", "Sandıklar sayılıyor", apptest.FixturePNG(t, 3))
 	if status != http.StatusCreated || inline["path"] != "/media/secim-gecesi.png" ||
 		inline["markdown"] != "![Sandıklar sayılıyor](/media/secim-gecesi.png)" {
 		t.Fatalf("upload: %d %v", status, inline)
@@ -113,53 +114,53 @@ func TestEditorUploadAndCover(t *testing.T) {
 		t.Fatalf("upload of a WebP: %d %v", status, cover)
 	}
 
-	save := func(name, coverID, text string, want int) response {
-		d, err := a.nodes.Node(ctx, a.editor, a.site.ID, a.draft.ID)
+	save := func(name, coverID, text string, want int) apptest.Response {
+		d, err := a.Nodes.Node(ctx, a.Editor, a.Site.ID, a.Draft.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return c.check(t, scenario{Name: name, Method: "POST", URL: editor, Form: url.Values{"csrf_token": {token},
+		return c.Check(t, apptest.Scenario{Name: name, Method: "POST", URL: editor, Form: url.Values{"csrf_token": {token},
 			"rev": {strconv.FormatInt(d.Rev, 10)}, "kind": {"content_entry"}, "title": {d.Body.Title}, "slug": {d.Body.Slug},
 			"lang": {"en"}, "status": {"published"}, "body": {text}, "cover_chosen": {"1"}, "cover": {coverID}},
 			ExpectedStatus: want})
 	}
 	res := save("UnknownCover", "ast_nope", "Results.", http.StatusUnprocessableEntity)
 	if !strings.Contains(res.Body, "Choose the cover from this site") {
-		t.Errorf("unknown cover: %s", excerpt(res.Body))
+		t.Errorf("unknown cover: %s", apptest.Excerpt(res.Body))
 	}
 	text := "Results as they come in.\n\n" + inline["markdown"] + "\n"
 	save("Save", cover["id"], text, http.StatusSeeOther)
-	d, err := a.nodes.Node(ctx, a.editor, a.site.ID, a.draft.ID)
+	d, err := a.Nodes.Node(ctx, a.Editor, a.Site.ID, a.Draft.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if d.Body.Cover != cover["id"] || !slices.Equal(d.Body.Refs, []string{cover["id"], inline["id"]}) {
 		t.Fatalf("cover %q refs %v, want the cover then the text's image", d.Body.Cover, d.Body.Refs)
 	}
-	c.check(t, scenario{Name: "Reopened", URL: editor, ExpectedStatus: http.StatusOK,
+	c.Check(t, apptest.Scenario{Name: "Reopened", URL: editor, ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{`<option value="` + cover["id"] + `" selected>`, "Sandıklar sayılıyor"}})
 
-	if _, err := a.nodes.Publish(ctx, a.editor, a.site.ID); err != nil {
+	if _, err := a.Nodes.Publish(ctx, a.Editor, a.Site.ID); err != nil {
 		t.Fatal(err)
 	}
-	page := a.client(t, "").get("/posts/election-night")
+	page := a.Client(t, "").Get("/posts/election-night")
 	if page.Status != http.StatusOK {
 		t.Fatalf("public page: %d", page.Status)
 	}
 	figure := `<figure><img src="/media/kapak.webp" alt="Meclis binası"></figure>`
 	if strings.Count(page.Body, figure) != 1 || strings.Count(page.Body, `src="/media/secim-gecesi.png"`) != 1 ||
 		!strings.Contains(page.Body, `<meta property="og:image" content="`+a.URL+`/media/kapak.webp">`) {
-		t.Errorf("public page: want the cover above, the text's image in the text, once each\n%s", excerpt(page.Body))
+		t.Errorf("public page: want the cover above, the text's image in the text, once each\n%s", apptest.Excerpt(page.Body))
 	}
 	for _, p := range []string{"/media/kapak.webp", "/media/secim-gecesi.png"} {
-		if res := a.client(t, "").get(p); res.Status != http.StatusOK {
+		if res := a.Client(t, "").Get(p); res.Status != http.StatusOK {
 			t.Errorf("%s: %d, want live with the article", p, res.Status)
 		}
 	}
 
 	// No cover and no image in the text: the article needs no media file.
 	save("NoImages", "", "Results.", http.StatusSeeOther)
-	if d, _ = a.nodes.Node(ctx, a.editor, a.site.ID, a.draft.ID); d.Body.Cover != "" || len(d.Body.Refs) != 0 {
+	if d, _ = a.Nodes.Node(ctx, a.Editor, a.Site.ID, a.Draft.ID); d.Body.Cover != "" || len(d.Body.Refs) != 0 {
 		t.Errorf("cover %q refs %v, want none", d.Body.Cover, d.Body.Refs)
 	}
 }
@@ -174,10 +175,10 @@ func webp() []byte {
 // raw HTML dropped, unsafe links left out.
 func TestEditorPreviewText(t *testing.T) {
 	t.Parallel()
-	a := newApp(t)
-	c := a.signedIn(t, a.editor)
-	res := c.check(t, scenario{Name: "Preview", Method: "POST", URL: "/studio/content/preview-text",
-		Form:               url.Values{"csrf_token": {c.token()}, "body": {"**Results** <script>alert(1)</script> [go](javascript:alert(1)) ![map](/media/map.png)"}},
+	a := apptest.New(t)
+	c := a.SignedIn(t, a.Editor)
+	res := c.Check(t, apptest.Scenario{Name: "Preview", Method: "POST", URL: "/studio/content/preview-text",
+		Form:               url.Values{"csrf_token": {c.Token()}, "body": {"**Results** <script>alert(1)</script> [go](javascript:alert(1)) ![map](/media/map.png)"}},
 		ExpectedStatus:     http.StatusOK,
 		ExpectedContent:    []string{"<strong>Results</strong>", `<img src="/media/map.png" alt="map">`},
 		NotExpectedContent: []string{"<script", "javascript:"},
@@ -185,7 +186,7 @@ func TestEditorPreviewText(t *testing.T) {
 	if strings.Contains(res.Body, "<html") {
 		t.Error("the preview is a fragment, not a page")
 	}
-	a.signedIn(t, a.contributor).check(t, scenario{Name: "Editor", URL: "/studio/content/" + a.draft.ID, ExpectedStatus: http.StatusOK,
+	a.SignedIn(t, a.Contributor).Check(t, apptest.Scenario{Name: "Editor", URL: "/studio/content/" + a.Draft.ID, ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{`hx-post="/studio/content/preview-text"`, "Preview the text"}})
 }
 
@@ -246,10 +247,10 @@ func noMetadata(t *testing.T, what string, data []byte) {
 // public /media answer serves it without them; the picture stays the same.
 func TestUploadedImagesLoseTheirMetadata(t *testing.T) {
 	t.Setenv("TMPDIR", t.TempDir())
-	a := newApp(t)
+	a := apptest.New(t)
 	ctx := context.Background()
-	c := a.signedIn(t, a.editor)
-	token := c.csrf("/studio/content/" + a.draft.ID)
+	c := a.SignedIn(t, a.Editor)
+	token := c.CSRF("/studio/content/" + a.Draft.ID)
 	photo := phonePhoto(t)
 	if !bytes.Contains(photo, []byte(photoSecret)) || bytes.Count(photo, []byte("Exif")) != 1 {
 		t.Fatal("the fixture carries no GPS")
@@ -258,21 +259,21 @@ func TestUploadedImagesLoseTheirMetadata(t *testing.T) {
 	if status != http.StatusCreated {
 		t.Fatalf("upload: %d %v", status, out)
 	}
-	d, err := a.nodes.Node(ctx, a.editor, a.site.ID, out["id"])
+	d, err := a.Nodes.Node(ctx, a.Editor, a.Site.ID, out["id"])
 	if err != nil {
 		t.Fatal(err)
 	}
 	noMetadata(t, "the stored file", d.Body.Data)
-	res := multipartPost(t, c, "/studio/content/media", token, map[string]string{"title": "Pier", "alt": "The pier",
+	res := apptest.MultipartPost(t, c, "/studio/content/media", token, map[string]string{"title": "Pier", "alt": "The pier",
 		"status": "published"}, "pier.jpg", photo)
 	if res.Status != http.StatusSeeOther {
-		t.Fatalf("media editor: %d\n%s", res.Status, excerpt(res.Body))
+		t.Fatalf("media editor: %d\n%s", res.Status, apptest.Excerpt(res.Body))
 	}
 	var stored []byte
-	if err := a.store.DB().QueryRow(`SELECT count(*) FROM nodes WHERE kind = 'asset'`).Scan(new(int)); err != nil {
+	if err := a.Store.DB().QueryRow(`SELECT count(*) FROM nodes WHERE kind = 'asset'`).Scan(new(int)); err != nil {
 		t.Fatal(err)
 	}
-	list, err := a.nodes.Nodes(ctx, a.editor, a.site.ID)
+	list, err := a.Nodes.Nodes(ctx, a.Editor, a.Site.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -283,11 +284,11 @@ func TestUploadedImagesLoseTheirMetadata(t *testing.T) {
 	}
 	noMetadata(t, "the media editor's file", stored)
 
-	if _, err := a.nodes.Publish(ctx, a.editor, a.site.ID); err != nil {
+	if _, err := a.Nodes.Publish(ctx, a.Editor, a.Site.ID); err != nil {
 		t.Fatal(err)
 	}
 	for _, p := range []string{out["path"], "/media/pier.jpg"} {
-		res := a.client(t, "").get(p)
+		res := a.Client(t, "").Get(p)
 		if res.Status != http.StatusOK || res.Header.Get("Content-Type") != "image/jpeg" {
 			t.Fatalf("%s: %d %s", p, res.Status, res.Header.Get("Content-Type"))
 		}
@@ -315,28 +316,28 @@ func hugePNG() []byte {
 // routes, and nothing is stored.
 func TestUploadRefusesHugeImages(t *testing.T) {
 	t.Setenv("TMPDIR", t.TempDir())
-	a := newApp(t)
-	turkish := a.addUser(t, "tr-editor@example.com", "Tuna", policy.Editor, "tr")
-	before := a.fingerprint(t)
+	a := apptest.New(t)
+	turkish := a.AddUser(t, "tr-editor@example.com", "Tuna", policy.Editor, "tr")
+	before := a.Fingerprint(t)
 	for _, c := range []struct {
 		u    engine.User
 		says string
-	}{{a.editor, "This image is 9000 × 9000 pixels (81 megapixels); Studio takes images of at most 40 megapixels."},
+	}{{a.Editor, "This image is 9000 × 9000 pixels (81 megapixels); Studio takes images of at most 40 megapixels."},
 		{turkish, "Bu görsel 9000 × 9000 piksel (81 megapiksel); Studio en çok 40 megapiksellik görselleri kabul eder."}} {
-		web := a.signedIn(t, c.u)
-		token := web.csrf("/studio/content/" + a.draft.ID)
+		web := a.SignedIn(t, c.u)
+		token := web.CSRF("/studio/content/" + a.Draft.ID)
 		status, out := uploadImage(t, web, token, "bomb.png", "A bomb", hugePNG())
 		if status != http.StatusUnprocessableEntity || out["code"] != "image_too_large" || out["field"] != "data" ||
 			!strings.HasPrefix(out["error"], c.says) {
 			t.Errorf("%s upload: %d %v, want 422 image_too_large saying %q", c.u.Lang, status, out, c.says)
 		}
-		res := multipartPost(t, web, "/studio/content/media", token, map[string]string{"title": "Bomb", "alt": "A bomb",
+		res := apptest.MultipartPost(t, web, "/studio/content/media", token, map[string]string{"title": "Bomb", "alt": "A bomb",
 			"status": "draft"}, "bomb.png", hugePNG())
 		if res.Status != http.StatusUnprocessableEntity || !strings.Contains(res.Body, html.EscapeString(c.says)) {
-			t.Errorf("%s media editor: %d, want 422 saying %q\n%s", c.u.Lang, res.Status, c.says, excerpt(res.Body))
+			t.Errorf("%s media editor: %d, want 422 saying %q\n%s", c.u.Lang, res.Status, c.says, apptest.Excerpt(res.Body))
 		}
 	}
-	if a.fingerprint(t) != before {
+	if a.Fingerprint(t) != before {
 		t.Fatal("a refused image was stored")
 	}
 }
@@ -348,24 +349,24 @@ func TestUploadRefusesHugeImages(t *testing.T) {
 // file's type, a missing file.
 func TestUploadAnswersJSONErrors(t *testing.T) {
 	t.Setenv("TMPDIR", t.TempDir())
-	a := newApp(t)
+	a := apptest.New(t)
 	ctx := context.Background()
-	other, err := a.eng.CreateSite(ctx, "Other Times", "Europe/London")
+	other, err := a.Engine.CreateSite(ctx, "Other Times", "Europe/London")
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := a.signedIn(t, a.editor)
-	token := c.csrf("/studio/content/" + a.draft.ID)
-	before := a.fingerprint(t)
-	post := func(c *client, path, token string, header map[string]string, body []byte, contentType string) response {
+	c := a.SignedIn(t, a.Editor)
+	token := c.CSRF("/studio/content/" + a.Draft.ID)
+	before := a.Fingerprint(t)
+	post := func(c *apptest.Client, path, token string, header map[string]string, body []byte, contentType string) apptest.Response {
 		t.Helper()
 		req, err := http.NewRequest(http.MethodPost, a.URL+path, bytes.NewReader(body))
 		if err != nil {
 			t.Fatal(err)
 		}
 		req.Header.Set("Content-Type", contentType)
-		if c.lang != "" {
-			req.Header.Set("Accept-Language", c.lang)
+		if c.Lang != "" {
+			req.Header.Set("Accept-Language", c.Lang)
 		}
 		if token != "" {
 			req.Header.Set("X-CSRF-Token", token)
@@ -373,13 +374,13 @@ func TestUploadAnswersJSONErrors(t *testing.T) {
 		for k, v := range header {
 			req.Header.Set(k, v)
 		}
-		hr, err := c.hc.Do(req)
+		hr, err := c.HTTP.Do(req)
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer hr.Body.Close()
 		b, _ := io.ReadAll(hr.Body)
-		return response{Status: hr.StatusCode, Header: hr.Header, Body: string(b)}
+		return apptest.Response{Status: hr.StatusCode, Header: hr.Header, Body: string(b)}
 	}
 	form := func(data []byte) ([]byte, string) {
 		var buf bytes.Buffer
@@ -390,12 +391,12 @@ func TestUploadAnswersJSONErrors(t *testing.T) {
 		mw.Close()
 		return buf.Bytes(), mw.FormDataContentType()
 	}
-	small, smallType := form(fixturePNG(t, 9))
+	small, smallType := form(apptest.FixturePNG(t, 9))
 	huge, hugeType := form(make([]byte, studio.MaxUploadBytes+1))
 	text, textType := form([]byte("just words, no picture"))
 	for _, sc := range []struct {
 		name, path, token string
-		client            *client
+		client            *apptest.Client
 		header            map[string]string
 		body              []byte
 		contentType       string
@@ -407,8 +408,8 @@ func TestUploadAnswersJSONErrors(t *testing.T) {
 		{"WrongToken", "/studio/content/upload", "nope", c, nil, small, smallType, http.StatusForbidden, "csrf"},
 		{"OtherOrigin", "/studio/content/upload", token, c, map[string]string{"Sec-Fetch-Site": "cross-site", "Origin": "https://evil.example"},
 			small, smallType, http.StatusForbidden, "cross_origin"},
-		{"SignedOut", "/studio/content/upload", token, a.client(t, ""), nil, small, smallType, http.StatusUnauthorized, "signed_out"},
-		{"NotASiteOfTheirs", "/studio/s/" + other.ID + "/content/upload", token, a.signedIn(t, a.contributor), nil, small, smallType,
+		{"SignedOut", "/studio/content/upload", token, a.Client(t, ""), nil, small, smallType, http.StatusUnauthorized, "signed_out"},
+		{"NotASiteOfTheirs", "/studio/s/" + other.ID + "/content/upload", token, a.SignedIn(t, a.Contributor), nil, small, smallType,
 			http.StatusNotFound, "not_found"},
 		{"NotAnImage", "/studio/content/upload", token, c, nil, text, textType, http.StatusUnprocessableEntity, "file_type_invalid"},
 		{"NoFile", "/studio/content/upload", token, c, nil, []byte("alt=A+picture"), "application/x-www-form-urlencoded",
@@ -418,11 +419,11 @@ func TestUploadAnswersJSONErrors(t *testing.T) {
 	} {
 		tok := sc.token
 		if sc.name == "NotASiteOfTheirs" {
-			tok = sc.client.csrf("/studio/content")
+			tok = sc.client.CSRF("/studio/content")
 		}
 		res := post(sc.client, sc.path, tok, sc.header, sc.body, sc.contentType)
 		if res.Status != sc.status {
-			t.Errorf("%s: %d, want %d\n%s", sc.name, res.Status, sc.status, excerpt(res.Body))
+			t.Errorf("%s: %d, want %d\n%s", sc.name, res.Status, sc.status, apptest.Excerpt(res.Body))
 			continue
 		}
 		if out := uploadAnswer(t, sc.name, res); out["code"] != sc.code {
@@ -430,13 +431,13 @@ func TestUploadAnswersJSONErrors(t *testing.T) {
 		}
 	}
 	// In Turkish for a Turkish session.
-	tr := a.client(t, "tr")
+	tr := a.Client(t, "tr")
 	res := post(tr, "/studio/content/upload", "x", nil, small, smallType)
 	if out := uploadAnswer(t, "SignedOutTurkish", res); res.Status != http.StatusUnauthorized ||
 		out["error"] != "Oturumunuz kapandı. Studio'ya yeniden giriş yapın ve tekrar deneyin." {
 		t.Errorf("Turkish: %d %v", res.Status, out)
 	}
-	if a.fingerprint(t) != before {
+	if a.Fingerprint(t) != before {
 		t.Fatal("a refused upload stored something")
 	}
 }
@@ -447,17 +448,17 @@ func TestUploadAnswersJSONErrors(t *testing.T) {
 // can save with, never a raw key ("editor.new_entry", which TestMain's
 // check also catches on any page).
 func TestNewEntryPageSaysItsKind(t *testing.T) {
-	a := newApp(t)
+	a := apptest.New(t)
 	for _, lang := range []string{"en", "tr"} {
-		u := a.editor
+		u := a.Editor
 		if lang == "tr" {
-			u = a.addUser(t, "tr-writer@example.com", "Tuna", policy.Editor, "tr")
+			u = a.AddUser(t, "tr-writer@example.com", "Tuna", policy.Editor, "tr")
 		}
-		c := a.signedIn(t, u)
-		token := c.csrf("/studio/content/new")
+		c := a.SignedIn(t, u)
+		token := c.CSRF("/studio/content/new")
 		heading := map[string]string{"en": "New article", "tr": "Yeni makale"}[lang]
 		for _, kind := range []string{"entry", "", "content_entry"} {
-			c.check(t, scenario{Name: lang + " kind " + kind, Method: "POST", URL: "/studio/content",
+			c.Check(t, apptest.Scenario{Name: lang + " kind " + kind, Method: "POST", URL: "/studio/content",
 				Form:               url.Values{"csrf_token": {token}, "kind": {kind}, "title": {"Night shift"}, "status": {"draft"}},
 				ExpectedStatus:     http.StatusUnprocessableEntity,
 				ExpectedContent:    []string{"<h1>" + heading + "</h1>", `<input type="hidden" name="kind" value="contentEntry">`},

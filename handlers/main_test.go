@@ -1,66 +1,9 @@
 package handlers_test
 
 import (
-	"fmt"
-	"os"
-	"runtime"
-	"sort"
-	"strings"
-	"sync"
 	"testing"
 
-	"studio/locales"
+	"studio/handlers/internal/apptest"
 )
 
-// missingKeys are the message keys a page, a fragment or an answer asked
-// for while the tests ran that neither message file has: each would have
-// shown as the key itself ("editor.new_entry"). The parity test in locales
-// finds a literal key no file has, and a key built from a set of values it
-// is told about; this finds one built from any value at all, on every page
-// any test here renders.
-var missingKeys struct {
-	sync.Mutex
-	seen map[string]string // key → where it was asked for
-}
-
-func TestMain(m *testing.M) {
-	missingKeys.seen = map[string]string{}
-	locales.OnMissing(func(key string) {
-		missingKeys.Lock()
-		defer missingKeys.Unlock()
-		if _, ok := missingKeys.seen[key]; !ok {
-			missingKeys.seen[key] = caller()
-		}
-	})
-	code := m.Run()
-	locales.OnMissing(nil)
-	if len(missingKeys.seen) > 0 {
-		keys := make([]string, 0, len(missingKeys.seen))
-		for k := range missingKeys.seen {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		fmt.Fprintln(os.Stderr, "FAIL: raw message keys were shown (no message in en.toml/tr.toml):")
-		for _, k := range keys {
-			fmt.Fprintf(os.Stderr, "  %s\n    asked for at %s\n", k, missingKeys.seen[k])
-		}
-		code = 1
-	}
-	os.Exit(code)
-}
-
-// caller is the first frame outside package locales and the runtime that
-// asked for a key: the handler or template at fault.
-func caller() string {
-	pcs := make([]uintptr, 32)
-	frames := runtime.CallersFrames(pcs[:runtime.Callers(3, pcs)])
-	for {
-		f, more := frames.Next()
-		if !strings.Contains(f.File, "/locales/") {
-			return fmt.Sprintf("%s:%d", f.File, f.Line)
-		}
-		if !more {
-			return "?"
-		}
-	}
-}
+func TestMain(m *testing.M) { apptest.Main(m) }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"studio/engine/policy"
+	"studio/handlers/internal/apptest"
 )
 
 // Roles are per site (§10.2): the same person and the same token act with
@@ -14,36 +15,36 @@ import (
 // answered as one that does not exist.
 func TestRolesArePerSite(t *testing.T) {
 	t.Parallel()
-	a := newApp(t)
+	a := apptest.New(t)
 	ctx := context.Background()
-	other, err := a.eng.CreateSite(ctx, "Other Gazette", "UTC")
+	other, err := a.Engine.CreateSite(ctx, "Other Gazette", "UTC")
 	if err != nil {
 		t.Fatal(err)
 	}
-	third, err := a.eng.CreateSite(ctx, "Third Gazette", "UTC")
+	third, err := a.Engine.CreateSite(ctx, "Third Gazette", "UTC")
 	if err != nil {
 		t.Fatal(err)
 	}
 	// The editor is a Contributor on the other site, the contributor an
 	// Editor there; nobody of theirs is on the third.
-	if err := a.store.AddMember(ctx, other.ID, a.editor.ID, policy.Contributor, start); err != nil {
+	if err := a.Store.AddMember(ctx, other.ID, a.Editor.ID, policy.Contributor, apptest.Start); err != nil {
 		t.Fatal(err)
 	}
-	if err := a.store.AddMember(ctx, other.ID, a.contributor.ID, policy.Editor, start); err != nil {
+	if err := a.Store.AddMember(ctx, other.ID, a.Contributor.ID, policy.Editor, apptest.Start); err != nil {
 		t.Fatal(err)
 	}
 	// A token's scopes are chosen within the role where it is made; each
 	// call narrows them to the role on the site it acts on.
-	asEditorThere := a.contributor
+	asEditorThere := a.Contributor
 	asEditorThere.Role, asEditorThere.SiteID = policy.Editor, other.ID
-	editor, contributor := a.tokenFor(t, a.editor), a.tokenFor(t, asEditorThere)
+	editor, contributor := a.TokenFor(t, a.Editor), a.TokenFor(t, asEditorThere)
 
-	status, out := apiCall(t, a, "GET", "/api/sites", editor, "")
+	status, out := apptest.APICall(t, a, "GET", "/api/sites", editor, "")
 	var listed []string
 	for _, s := range out["sites"].([]any) {
 		listed = append(listed, s.(map[string]any)["id"].(string))
 	}
-	if status != 200 || !slices.Equal(listed, []string{a.site.ID, other.ID}) && !slices.Equal(listed, []string{other.ID, a.site.ID}) {
+	if status != 200 || !slices.Equal(listed, []string{a.Site.ID, other.ID}) && !slices.Equal(listed, []string{other.ID, a.Site.ID}) {
 		t.Fatalf("GET /api/sites: %d %v; want the two sites the editor is a member of", status, listed)
 	}
 
@@ -55,25 +56,25 @@ func TestRolesArePerSite(t *testing.T) {
 		status            int
 		code              string
 	}{
-		{"EditorHere", editor, approve(a.site.ID), http.StatusNotFound, "not_found"},
+		{"EditorHere", editor, approve(a.Site.ID), http.StatusNotFound, "not_found"},
 		{"ContributorElsewhere", editor, approve(other.ID), http.StatusForbidden, "forbidden"},
-		{"ContributorHere", contributor, approve(a.site.ID), http.StatusForbidden, "forbidden"},
+		{"ContributorHere", contributor, approve(a.Site.ID), http.StatusForbidden, "forbidden"},
 		{"EditorElsewhere", contributor, approve(other.ID), http.StatusNotFound, "not_found"},
 	} {
-		status, out := apiCall(t, a, "POST", c.path, c.token, `{}`)
-		wantError(t, c.name, status, out, c.status, c.code, "")
+		status, out := apptest.APICall(t, a, "POST", c.path, c.token, `{}`)
+		apptest.WantError(t, c.name, status, out, c.status, c.code, "")
 	}
 
 	// No member of the third site: its releases are as not found as a
 	// site's that does not exist, word for word.
-	status, none := apiCall(t, a, "GET", "/api/sites/site_nope/releases", editor, "")
-	wantError(t, "UnknownSite", status, none, http.StatusNotFound, "not_found", "")
-	status, out = apiCall(t, a, "GET", "/api/sites/"+third.ID+"/releases", editor, "")
-	wantError(t, "NotAMember", status, out, http.StatusNotFound, "not_found", "")
-	if message(out) != message(none) {
-		t.Errorf("a site one is no member of answers %q, an unknown one %q", message(out), message(none))
+	status, none := apptest.APICall(t, a, "GET", "/api/sites/site_nope/releases", editor, "")
+	apptest.WantError(t, "UnknownSite", status, none, http.StatusNotFound, "not_found", "")
+	status, out = apptest.APICall(t, a, "GET", "/api/sites/"+third.ID+"/releases", editor, "")
+	apptest.WantError(t, "NotAMember", status, out, http.StatusNotFound, "not_found", "")
+	if apptest.Message(out) != apptest.Message(none) {
+		t.Errorf("a site one is no member of answers %q, an unknown one %q", apptest.Message(out), apptest.Message(none))
 	}
-	if status, out := apiCall(t, a, "GET", "/api/sites/"+other.ID+"/releases", editor, ""); status != 200 {
+	if status, out := apptest.APICall(t, a, "GET", "/api/sites/"+other.ID+"/releases", editor, ""); status != 200 {
 		t.Errorf("the other site's releases as a Contributor there: %d %v", status, out)
 	}
 }
@@ -82,13 +83,13 @@ func TestRolesArePerSite(t *testing.T) {
 // Studio page, without a word of any site.
 func TestStudioWithoutAMembership(t *testing.T) {
 	t.Parallel()
-	a := newApp(t)
-	if _, err := a.store.DB().Exec(`DELETE FROM memberships WHERE user_id = ?`, a.contributor.ID); err != nil {
+	a := apptest.New(t)
+	if _, err := a.Store.DB().Exec(`DELETE FROM memberships WHERE user_id = ?`, a.Contributor.ID); err != nil {
 		t.Fatal(err)
 	}
-	c := a.signedIn(t, a.contributor)
+	c := a.SignedIn(t, a.Contributor)
 	for _, path := range []string{"/studio/schedules", "/studio/content", "/studio/tokens"} {
-		c.check(t, scenario{Name: path, URL: path, ExpectedStatus: http.StatusForbidden,
+		c.Check(t, apptest.Scenario{Name: path, URL: path, ExpectedStatus: http.StatusForbidden,
 			ExpectedContent:    []string{"You are not a member of any site yet."},
 			NotExpectedContent: []string{"Demo Gazette"}})
 	}

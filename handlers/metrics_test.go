@@ -10,6 +10,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"studio/handlers"
+	"studio/handlers/internal/apptest"
 	"studio/handlers/metrics"
 )
 
@@ -23,42 +24,42 @@ func TestMetrics(t *testing.T) {
 	t.Parallel()
 	const token = "metrics-token-for-the-test"
 	m := metrics.New()
-	a := newApp(t, handlers.WithMetrics(m, token))
-	m.WatchPools(a.store.Pools())
+	a := apptest.New(t, handlers.WithMetrics(m, token))
+	m.WatchPools(a.Store.Pools())
 	ctx := context.Background()
 
 	nine := time.Date(2026, 11, 2, 6, 0, 0, 0, time.UTC) // 09:00 in Istanbul
-	a.scheduleAt(t, a.editor, a.draft, "2026-11-02", "09:00")
-	a.clock.Set(nine.Add(300 * time.Millisecond)) // 0.3 s late
-	if rep, err := a.sched.RunDue(ctx, "node"); err != nil || rep.Published != 1 {
+	a.ScheduleAt(t, a.Editor, a.Draft, "2026-11-02", "09:00")
+	a.Clock.Set(nine.Add(300 * time.Millisecond)) // 0.3 s late
+	if rep, err := a.Scheduler.RunDue(ctx, "node"); err != nil || rep.Published != 1 {
 		t.Fatalf("the tick published %d: %v", rep.Published, err)
 	}
-	a.scheduleAt(t, a.editor, a.otherDraft(t), "2026-11-02", "10:00")
-	a.clock.Set(nine.Add(time.Hour + 5*time.Second)) // due, and no tick has run it
+	a.ScheduleAt(t, a.Editor, a.OtherDraft(t), "2026-11-02", "10:00")
+	a.Clock.Set(nine.Add(time.Hour + 5*time.Second)) // due, and no tick has run it
 
-	visitor := a.client(t, "")
+	visitor := a.Client(t, "")
 	for path, want := range map[string]int{"/posts/welcome": 200, "/posts/no-such-post": 404, "/no/such/path/x7": 404} {
-		if res := visitor.get(path); res.Status != want {
+		if res := visitor.Get(path); res.Status != want {
 			t.Fatalf("GET %s: %d, want %d", path, res.Status, want)
 		}
 	}
-	visitor.do("BREWX7", "/posts/welcome", nil, nil) // a method of the client's own making
+	visitor.Do("BREWX7", "/posts/welcome", nil, nil) // a method of the client's own making
 
-	scrape := func(auth string) response {
+	scrape := func(auth string) apptest.Response {
 		t.Helper()
 		h := map[string]string{}
 		if auth != "" {
 			h["Authorization"] = auth
 		}
-		return visitor.do(http.MethodGet, "/metrics", nil, h)
+		return visitor.Do(http.MethodGet, "/metrics", nil, h)
 	}
 	// A stranger learns nothing, not even that the route exists: the
 	// answer is the public site's own 404 page, for any method.
-	nothing := visitor.get("/metrics-is-not-here")
+	nothing := visitor.Get("/metrics-is-not-here")
 	if nothing.Status != http.StatusNotFound || !strings.Contains(nothing.Header.Get("Content-Type"), "text/html") {
 		t.Fatalf("a path nothing serves: %d %s", nothing.Status, nothing.Header.Get("Content-Type"))
 	}
-	same := func(what string, res response) {
+	same := func(what string, res apptest.Response) {
 		t.Helper()
 		if res.Status != nothing.Status || res.Header.Get("Content-Type") != nothing.Header.Get("Content-Type") ||
 			res.Body != nothing.Body || strings.Contains(res.Body, "studio_") {
@@ -69,7 +70,7 @@ func TestMetrics(t *testing.T) {
 		same("/metrics with "+auth, scrape(auth))
 	}
 	for _, method := range []string{http.MethodPost, http.MethodPut, http.MethodDelete} {
-		same(method+" /metrics", visitor.do(method, "/metrics", nil, map[string]string{"Authorization": "Bearer " + token}))
+		same(method+" /metrics", visitor.Do(method, "/metrics", nil, map[string]string{"Authorization": "Bearer " + token}))
 	}
 	res := scrape("Bearer " + token)
 	if res.Status != http.StatusOK || !strings.HasPrefix(res.Header.Get("Content-Type"), "text/plain") {

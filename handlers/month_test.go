@@ -14,6 +14,7 @@ import (
 	"studio/engine/model/release"
 	"studio/engine/policy"
 	"studio/engine/settings"
+	"studio/handlers/internal/apptest"
 )
 
 // The Month grid (RFC §15.2, §15.3, §15.7) and the move from it (§15.6),
@@ -36,7 +37,7 @@ func monthCells(t *testing.T, body string) (map[string]string, []string) {
 		order = append(order, m[1])
 	}
 	if len(order) == 0 {
-		t.Fatalf("no grid cells in\n%s", excerpt(body))
+		t.Fatalf("no grid cells in\n%s", apptest.Excerpt(body))
 	}
 	return cells, order
 }
@@ -71,27 +72,27 @@ func monthCellSpoken(t *testing.T, cell string) string {
 
 // monthNode is a draft page to schedule, one per item (a node is in one
 // pending release at a time).
-func (a *testApp) monthNode(t *testing.T, title string) content.Node {
+func monthNode(a *apptest.App, t *testing.T, title string) content.Node {
 	t.Helper()
 	slug := strings.ToLower(strings.NewReplacer(" ", "-", "’", "").Replace(title))
-	return a.createNode(t, release.KindPage, content.Body{Title: title, Slug: slug, Status: content.StatusDraft, Text: title})
+	return a.CreateNode(t, release.KindPage, content.Body{Title: title, Slug: slug, Status: content.StatusDraft, Text: title})
 }
 
 func TestMonthGrid(t *testing.T) {
 	t.Parallel()
-	a := newApp(t)
+	a := apptest.New(t)
 	// Today is Monday 2 November 2026, 08:00 in Istanbul: two publishes
 	// and a request waiting for approval, and five items on the 10th.
-	a.scheduleAt(t, a.editor, a.draft, "2026-11-02", "09:00")
-	a.scheduleAt(t, a.editor, a.otherDraft(t), "2026-11-02", "10:00")
-	a.pendingRequest(t) // the contributor's "Press", 11:00
+	a.ScheduleAt(t, a.Editor, a.Draft, "2026-11-02", "09:00")
+	a.ScheduleAt(t, a.Editor, a.OtherDraft(t), "2026-11-02", "10:00")
+	a.PendingRequest(t) // the contributor's "Press", 11:00
 	for i, title := range []string{"One", "Two", "Three", "Four", "Five"} {
-		a.scheduleAt(t, a.editor, a.monthNode(t, title), "2026-11-10", []string{"08:00", "09:00", "10:00", "11:00", "12:00"}[i])
+		a.ScheduleAt(t, a.Editor, monthNode(a, t, title), "2026-11-10", []string{"08:00", "09:00", "10:00", "11:00", "12:00"}[i])
 	}
 
 	t.Run("English", func(t *testing.T) {
-		c := a.signedIn(t, a.editor)
-		res := c.check(t, scenario{URL: monthGrid("2026-11"), Header: monthHX, ExpectedStatus: http.StatusOK,
+		c := a.SignedIn(t, a.Editor)
+		res := c.Check(t, apptest.Scenario{URL: monthGrid("2026-11"), Header: monthHX, ExpectedStatus: http.StatusOK,
 			ExpectedContent: []string{`role="grid"`, `<caption id="month-caption" class="sr-only">November 2026</caption>`,
 				`abbr="Monday"`, `data-can-drag="true"`}})
 		cells, order := monthCells(t, res.Body)
@@ -156,9 +157,9 @@ func TestMonthGrid(t *testing.T) {
 	})
 
 	t.Run("Turkish", func(t *testing.T) {
-		a.setLang(t, a.contributor, "tr")
-		c := a.signedIn(t, a.contributor)
-		res := c.check(t, scenario{URL: monthGrid("2026-11"), Header: monthHX, ExpectedStatus: http.StatusOK,
+		a.SetLang(t, a.Contributor, "tr")
+		c := a.SignedIn(t, a.Contributor)
+		res := c.Check(t, apptest.Scenario{URL: monthGrid("2026-11"), Header: monthHX, ExpectedStatus: http.StatusOK,
 			ExpectedContent: []string{`>Kasım 2026</caption>`, `abbr="Pazartesi"`, `>Pzt</span>`}})
 		cells, order := monthCells(t, res.Body)
 		if order[0] != "2026-10-26" {
@@ -192,13 +193,13 @@ func TestMonthGrid(t *testing.T) {
 // day the clocks go back has 25 hours and the day they go forward 23.
 func TestMonthGridDaysInTheSiteZone(t *testing.T) {
 	t.Parallel()
-	a := newApp(t)
-	owner := a.addUser(t, "owner@example.com", "Olcay Owner", policy.Owner, "en")
-	site, err := a.eng.Site(context.Background(), a.site.ID)
+	a := apptest.New(t)
+	owner := a.AddUser(t, "owner@example.com", "Olcay Owner", policy.Owner, "en")
+	site, err := a.Engine.Site(context.Background(), a.Site.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := settings.New(a.eng, a.store).SetSiteTimeZone(context.Background(), owner, site.ID, "Europe/Berlin", site.Rev); err != nil {
+	if _, err := settings.New(a.Engine, a.Store).SetSiteTimeZone(context.Background(), owner, site.ID, "Europe/Berlin", site.Rev); err != nil {
 		t.Fatal(err)
 	}
 	for _, s := range []struct{ title, date, clock string }{
@@ -208,11 +209,11 @@ func TestMonthGridDaysInTheSiteZone(t *testing.T) {
 		{"Before the gap", "2027-03-27", "23:30"},
 		{"In the gap", "2027-03-28", "02:30"}, // runs at 03:30 (D2)
 	} {
-		a.scheduleAt(t, a.editor, a.monthNode(t, s.title), s.date, s.clock)
+		a.ScheduleAt(t, a.Editor, monthNode(a, t, s.title), s.date, s.clock)
 	}
-	c := a.signedIn(t, a.editor)
+	c := a.SignedIn(t, a.Editor)
 
-	res := c.check(t, scenario{URL: monthGrid("2027-10"), Header: monthHX, ExpectedStatus: http.StatusOK})
+	res := c.Check(t, apptest.Scenario{URL: monthGrid("2027-10"), Header: monthHX, ExpectedStatus: http.StatusOK})
 	cells, order := monthCells(t, res.Body)
 	if order[0] != "2027-09-27" || order[len(order)-1] != "2027-10-31" || len(order) != 35 {
 		t.Errorf("October 2027: %s … %s (%d days), want 2027-09-27 … 2027-10-31 (35)", order[0], order[len(order)-1], len(order))
@@ -226,13 +227,13 @@ func TestMonthGridDaysInTheSiteZone(t *testing.T) {
 	if strings.Contains(res.Body, "Early on the first") {
 		t.Error("00:30 on 1 November shows in October")
 	}
-	res = c.check(t, scenario{URL: monthGrid("2027-11"), Header: monthHX, ExpectedStatus: http.StatusOK})
+	res = c.Check(t, apptest.Scenario{URL: monthGrid("2027-11"), Header: monthHX, ExpectedStatus: http.StatusOK})
 	cells, order = monthCells(t, res.Body)
 	if order[0] != "2027-11-01" || !strings.Contains(cells["2027-11-01"], "‘Early on the first’") {
 		t.Errorf("November 2027 starts %s; its first day:\n%s", order[0], cells["2027-11-01"])
 	}
 
-	res = c.check(t, scenario{URL: monthGrid("2027-03"), Header: monthHX, ExpectedStatus: http.StatusOK})
+	res = c.Check(t, apptest.Scenario{URL: monthGrid("2027-03"), Header: monthHX, ExpectedStatus: http.StatusOK})
 	cells, _ = monthCells(t, res.Body)
 	if !strings.Contains(cells["2027-03-27"], "23:30 ‘Before the gap’, Publish") {
 		t.Errorf("the 27th:\n%s", cells["2027-03-27"])
@@ -249,11 +250,11 @@ func TestMonthGridDaysInTheSiteZone(t *testing.T) {
 // day counts, not UTC's.
 func TestMonthGridDayIsTheSites(t *testing.T) {
 	t.Parallel()
-	a := newApp(t)
-	a.scheduleAt(t, a.editor, a.draft, "2026-11-03", "01:00")
-	a.scheduleAt(t, a.editor, a.otherDraft(t), "2026-11-30", "23:30")
-	c := a.signedIn(t, a.editor)
-	res := c.check(t, scenario{URL: monthGrid("2026-11"), Header: monthHX, ExpectedStatus: http.StatusOK})
+	a := apptest.New(t)
+	a.ScheduleAt(t, a.Editor, a.Draft, "2026-11-03", "01:00")
+	a.ScheduleAt(t, a.Editor, a.OtherDraft(t), "2026-11-30", "23:30")
+	c := a.SignedIn(t, a.Editor)
+	res := c.Check(t, apptest.Scenario{URL: monthGrid("2026-11"), Header: monthHX, ExpectedStatus: http.StatusOK})
 	cells, _ := monthCells(t, res.Body)
 	if !strings.Contains(cells["2026-11-03"], "01:00 ‘Election night live’, Publish") || strings.Contains(cells["2026-11-02"], "Election") {
 		t.Errorf("01:00 on the 3rd:\n%s", cells["2026-11-03"])
@@ -265,10 +266,10 @@ func TestMonthGridDayIsTheSites(t *testing.T) {
 
 func TestMonthFragmentsAsPages(t *testing.T) {
 	t.Parallel()
-	a := newApp(t)
-	a.scheduleAt(t, a.editor, a.draft, "2026-11-02", "09:00")
-	c := a.signedIn(t, a.editor)
-	runScenarios(t, c, []scenario{
+	a := apptest.New(t)
+	a.ScheduleAt(t, a.Editor, a.Draft, "2026-11-02", "09:00")
+	c := a.SignedIn(t, a.Editor)
+	apptest.RunScenarios(t, c, []apptest.Scenario{
 		{Name: "GridAsAPage", URL: monthGrid("2026-11") + "&kind=publish", ExpectedStatus: http.StatusSeeOther,
 			ExpectedHeaders: map[string]string{"Location": "/studio/schedules?date=2026-11&kind=publish&view=month"}},
 		{Name: "DayAsAPage", URL: "/studio/schedules/month/day?date=2026-11-02", ExpectedStatus: http.StatusSeeOther,
@@ -281,24 +282,24 @@ func TestMonthFragmentsAsPages(t *testing.T) {
 		{Name: "UnknownValuesDropped", URL: monthGrid("nonsense") + "&kind=bogus", Header: monthHX, ExpectedStatus: http.StatusOK,
 			ExpectedContent: []string{">November 2026</caption>"}},
 	})
-	anon := a.client(t, "")
-	anon.check(t, scenario{URL: monthGrid("2026-11"), Header: monthHX, ExpectedStatus: http.StatusUnauthorized})
+	anon := a.Client(t, "")
+	anon.Check(t, apptest.Scenario{URL: monthGrid("2026-11"), Header: monthHX, ExpectedStatus: http.StatusUnauthorized})
 }
 
 // A drop opens the dialog; its "Move" posts here (§15.6): the grid comes
 // back with a toast offering Undo; a stale move says so with the way out.
 func TestMoveFromCalendar(t *testing.T) {
 	t.Parallel()
-	a := newApp(t)
-	rel := a.scheduleAt(t, a.editor, a.draft, "2026-11-04", "09:00")
+	a := apptest.New(t)
+	rel := a.ScheduleAt(t, a.Editor, a.Draft, "2026-11-04", "09:00")
 	move := "/studio/releases/" + rel.ID + "/move-calendar"
-	c := a.signedIn(t, a.editor)
-	token := c.token()
+	c := a.SignedIn(t, a.Editor)
+	token := c.Token()
 	form := func(rev, date, clock string) url.Values {
 		return url.Values{"csrf_token": {token}, "rev": {rev}, "date": {date}, "time": {clock}, "state": {"view=month&date=2026-11"}}
 	}
-	before := a.fingerprint(t)
-	runScenarios(t, c, []scenario{
+	before := a.Fingerprint(t)
+	apptest.RunScenarios(t, c, []apptest.Scenario{
 		{Name: "WithoutCSRF", Method: "POST", URL: move, Header: monthHX,
 			Form:           url.Values{"rev": {"1"}, "date": {"2026-11-06"}, "time": {"09:00"}},
 			ExpectedStatus: http.StatusForbidden},
@@ -307,11 +308,11 @@ func TestMoveFromCalendar(t *testing.T) {
 			ExpectedContent:    []string{`data-month-problem`, "This time has already passed."},
 			NotExpectedContent: []string{"Load the latest", `id="month-grid"`}},
 	})
-	if after := a.fingerprint(t); after != before {
+	if after := a.Fingerprint(t); after != before {
 		t.Fatalf("a refused move changed the database:\n%s\n%s", before, after)
 	}
 
-	res := c.check(t, scenario{Name: "Moved", Method: "POST", URL: move, Header: monthHX, Form: form("1", "2026-11-06", "09:00"),
+	res := c.Check(t, apptest.Scenario{Name: "Moved", Method: "POST", URL: move, Header: monthHX, Form: form("1", "2026-11-06", "09:00"),
 		ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{`id="month-grid"`, `data-month-toast`,
 			"‘Election night live’ moved to 6 November 2026, 09:00.",
@@ -321,12 +322,12 @@ func TestMoveFromCalendar(t *testing.T) {
 	if !strings.Contains(cells["2026-11-06"], "Election night live") || strings.Contains(cells["2026-11-04"], "Election night live") {
 		t.Error("the grid in the answer does not show the move")
 	}
-	moved := a.release(t, rel.ID)
+	moved := a.Release(t, rel.ID)
 	if moved.State != release.StateScheduled || moved.When.LocalTime != "2026-11-06T09:00" || moved.Approval == nil {
 		t.Fatalf("after the move: %s at %s, approval %v; an editor keeps the approval", moved.State, moved.When.LocalTime, moved.Approval)
 	}
 
-	runScenarios(t, c, []scenario{
+	apptest.RunScenarios(t, c, []apptest.Scenario{
 		{Name: "Stale", Method: "POST", URL: move, Header: monthHX, Form: form("1", "2026-11-07", "09:00"),
 			ExpectedStatus: http.StatusConflict,
 			ExpectedContent: []string{"This schedule changed somewhere else.", ">Load the latest</a>",
@@ -338,26 +339,26 @@ func TestMoveFromCalendar(t *testing.T) {
 			ExpectedContent:    []string{"Move undone: ‘Election night live’ is back at 4 November 2026, 09:00."},
 			NotExpectedContent: []string{`data-month-undo`}},
 	})
-	if back := a.release(t, rel.ID); back.When.LocalTime != "2026-11-04T09:00" || back.State != release.StateScheduled {
+	if back := a.Release(t, rel.ID); back.When.LocalTime != "2026-11-04T09:00" || back.State != release.StateScheduled {
 		t.Errorf("after Undo: %s at %s", back.State, back.When.LocalTime)
 	}
 
 	t.Run("WithoutJavaScript", func(t *testing.T) {
 		// The dialog's form posted as a page is the release page's Move.
-		res := c.check(t, scenario{Method: "POST", URL: move, Form: form("3", "2026-11-05", "10:00"), ExpectedStatus: http.StatusSeeOther,
+		res := c.Check(t, apptest.Scenario{Method: "POST", URL: move, Form: form("3", "2026-11-05", "10:00"), ExpectedStatus: http.StatusSeeOther,
 			ExpectedHeaders: map[string]string{"Location": "/studio/releases/" + rel.ID}})
 		_ = res
 	})
 
 	t.Run("ContributorSendsItForApproval", func(t *testing.T) {
-		cc := a.signedIn(t, a.contributor)
-		ctoken := cc.token()
-		n := a.monthNode(t, "Letters")
-		own := a.scheduleAt(t, a.contributor, n, "2026-11-09", "12:00")
-		cc.check(t, scenario{Method: "POST", URL: "/studio/releases/" + own.ID + "/move-calendar", Header: monthHX,
+		cc := a.SignedIn(t, a.Contributor)
+		ctoken := cc.Token()
+		n := monthNode(a, t, "Letters")
+		own := a.ScheduleAt(t, a.Contributor, n, "2026-11-09", "12:00")
+		cc.Check(t, apptest.Scenario{Method: "POST", URL: "/studio/releases/" + own.ID + "/move-calendar", Header: monthHX,
 			Form:           url.Values{"csrf_token": {ctoken}, "rev": {"1"}, "date": {"2026-11-10"}, "time": {"12:00"}, "state": {"view=month&date=2026-11"}},
 			ExpectedStatus: http.StatusOK, ExpectedContent: []string{"‘Letters’ moved to 10 November 2026, 12:00 and sent for approval."}})
-		cc.check(t, scenario{Method: "POST", URL: move, Header: monthHX,
+		cc.Check(t, apptest.Scenario{Method: "POST", URL: move, Header: monthHX,
 			Form:           url.Values{"csrf_token": {ctoken}, "rev": {"4"}, "date": {"2026-11-10"}, "time": {"12:00"}},
 			ExpectedStatus: http.StatusForbidden})
 	})
@@ -367,17 +368,17 @@ func TestMoveFromCalendar(t *testing.T) {
 // gates and is never dragged; a run to come is a ghost chip (↻).
 func TestMonthGridGatesAndRuns(t *testing.T) {
 	t.Parallel()
-	a := newApp(t)
+	a := apptest.New(t)
 	ctx := context.Background()
-	if _, err := automations.New(a.store, a.eng).CreateAutomation(ctx, a.editor, a.site.ID, "Broken-link sweep", "builtin:broken-links",
+	if _, err := automations.New(a.Store, a.Engine).CreateAutomation(ctx, a.Editor, a.Site.ID, "Broken-link sweep", "builtin:broken-links",
 		"FREQ=DAILY;BYHOUR=9;BYMINUTE=7", "2026-11-01T00:00"); err != nil {
 		t.Fatal(err)
 	}
 	from := time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC) // 12:00 in Istanbul
-	gated := a.createNode(t, release.KindContentEntry, content.Body{Title: "Winter issue", Slug: "winter-issue",
+	gated := a.CreateNode(t, release.KindContentEntry, content.Body{Title: "Winter issue", Slug: "winter-issue",
 		Status: content.StatusPublished, Text: "Soon.", Availability: &content.Availability{From: &from}})
-	c := a.signedIn(t, a.editor)
-	res := c.check(t, scenario{URL: monthGrid("2026-11"), Header: monthHX, ExpectedStatus: http.StatusOK})
+	c := a.SignedIn(t, a.Editor)
+	res := c.Check(t, apptest.Scenario{URL: monthGrid("2026-11"), Header: monthHX, ExpectedStatus: http.StatusOK})
 	cells, _ := monthCells(t, res.Body)
 	run := cells["2026-11-03"]
 	if got, want := monthCellSpoken(t, run), "Tuesday 3 November, 1 item: 1 automation run"; got != want {
@@ -411,21 +412,21 @@ func TestMonthGridGatesAndRuns(t *testing.T) {
 // three chips and "+21 more" a day, well under the page's 150 KB.
 func TestMonthGridWeight(t *testing.T) {
 	t.Parallel()
-	a := newApp(t)
-	if _, err := automations.New(a.store, a.eng).CreateAutomation(context.Background(), a.editor, a.site.ID, "Hourly feed check with a long name",
+	a := apptest.New(t)
+	if _, err := automations.New(a.Store, a.Engine).CreateAutomation(context.Background(), a.Editor, a.Site.ID, "Hourly feed check with a long name",
 		"builtin:feed-check", "FREQ=DAILY;BYHOUR=0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23;BYMINUTE=7",
 		"2026-10-01T00:00"); err != nil {
 		t.Fatal(err)
 	}
-	c := a.signedIn(t, a.editor)
-	res := c.check(t, scenario{URL: monthGrid("2026-12"), Header: monthHX, ExpectedStatus: http.StatusOK,
+	c := a.SignedIn(t, a.Editor)
+	res := c.Check(t, apptest.Scenario{URL: monthGrid("2026-12"), Header: monthHX, ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{">+21 more</a>"}})
 	if n := len(res.Body); n > 80_000 {
 		t.Errorf("a full month's grid weighs %d bytes, want at most 80 KB of the page's 150", n)
 	} else {
 		t.Logf("a full month's grid: %d bytes", n)
 	}
-	page := c.check(t, scenario{URL: "/studio/schedules?view=month&date=2026-12", ExpectedStatus: http.StatusOK,
+	page := c.Check(t, apptest.Scenario{URL: "/studio/schedules?view=month&date=2026-12", ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{`id="month-grid"`}})
 	if n := len(page.Body); n > 150_000 {
 		t.Errorf("the Month page weighs %d bytes, want at most 150 KB", n)

@@ -8,16 +8,17 @@ import (
 
 	"studio/engine/content"
 	"studio/engine/model/release"
+	"studio/handlers/internal/apptest"
 )
 
 func TestMoveForm(t *testing.T) {
 	t.Parallel()
-	a := newApp(t)
-	rel := a.scheduleAt(t, a.editor, a.draft, "2026-11-02", "09:00")
+	a := apptest.New(t)
+	rel := a.ScheduleAt(t, a.Editor, a.Draft, "2026-11-02", "09:00")
 	page := "/studio/releases/" + rel.ID
-	c := a.signedIn(t, a.editor)
-	token := c.token()
-	runScenarios(t, c, []scenario{
+	c := a.SignedIn(t, a.Editor)
+	token := c.Token()
+	apptest.RunScenarios(t, c, []apptest.Scenario{
 		{Name: "FormShowsTheCurrentTime", URL: page, ExpectedStatus: http.StatusOK,
 			ExpectedContent: []string{`data-testid="move-form"`, `value="2026-11-02"`, `value="09:00"`, "Move to…"}},
 		{Name: "InThePast", Method: "POST", URL: page + "/move",
@@ -40,19 +41,19 @@ func TestMoveForm(t *testing.T) {
 
 func TestUnscheduleAndEdit(t *testing.T) {
 	t.Parallel()
-	a := newApp(t)
-	rel := a.scheduleAt(t, a.editor, a.draft, "2026-11-02", "09:00")
-	editorPage := "/studio/content/" + a.draft.ID
+	a := apptest.New(t)
+	rel := a.ScheduleAt(t, a.Editor, a.Draft, "2026-11-02", "09:00")
+	editorPage := "/studio/content/" + a.Draft.ID
 	// The Contributor may not change the Editor's release: the banner
 	// offers no Unschedule (the release rule, not the state alone).
-	runScenarios(t, a.signedIn(t, a.contributor), []scenario{
+	apptest.RunScenarios(t, a.SignedIn(t, a.Contributor), []apptest.Scenario{
 		{Name: "NotTheirs", URL: editorPage, ExpectedStatus: http.StatusOK,
 			ExpectedContent:    []string{"2 November 2026, 09:00", "<fieldset disabled>"},
 			NotExpectedContent: []string{`data-testid="unschedule-and-edit"`}},
 	})
-	c := a.signedIn(t, a.editor)
-	token := c.token()
-	runScenarios(t, c, []scenario{
+	c := a.SignedIn(t, a.Editor)
+	token := c.Token()
+	apptest.RunScenarios(t, c, []apptest.Scenario{
 		{Name: "Locked", URL: editorPage, ExpectedStatus: http.StatusOK,
 			ExpectedContent: []string{"2 November 2026, 09:00", `data-testid="unschedule-and-edit"`, "<fieldset disabled>"}},
 		{Name: "UnscheduleAndEdit", Method: "POST", URL: "/studio/releases/" + rel.ID + "/unschedule",
@@ -69,18 +70,18 @@ func TestUnscheduleAndEdit(t *testing.T) {
 
 func TestAgendaWarnsOfTheSameMinute(t *testing.T) {
 	t.Parallel()
-	a := newApp(t)
-	a.scheduleAt(t, a.editor, a.draft, "2026-11-02", "09:00")
-	a.scheduleAt(t, a.editor, a.otherDraft(t), "2026-11-02", "09:00")
-	c := a.signedIn(t, a.editor)
-	res := c.check(t, scenario{Name: "TwoAtNine", URL: "/studio/schedules", ExpectedStatus: http.StatusOK,
+	a := apptest.New(t)
+	a.ScheduleAt(t, a.Editor, a.Draft, "2026-11-02", "09:00")
+	a.ScheduleAt(t, a.Editor, a.OtherDraft(t), "2026-11-02", "09:00")
+	c := a.SignedIn(t, a.Editor)
+	res := c.Check(t, apptest.Scenario{Name: "TwoAtNine", URL: "/studio/schedules", ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{"2 releases at 09:00: they run one after another"}})
 	if n := strings.Count(res.Body, `data-testid="same-minute"`); n != 2 {
 		t.Errorf("%d warnings, want one on each of the two releases", n)
 	}
-	a.scheduleAt(t, a.editor, a.createNode(t, release.KindPage, content.Body{Title: "Ten", Slug: "ten", Status: content.StatusDraft}),
+	a.ScheduleAt(t, a.Editor, a.CreateNode(t, release.KindPage, content.Body{Title: "Ten", Slug: "ten", Status: content.StatusDraft}),
 		"2026-11-02", "10:00")
-	res = c.check(t, scenario{Name: "TenIsAlone", URL: "/studio/schedules", ExpectedStatus: http.StatusOK})
+	res = c.Check(t, apptest.Scenario{Name: "TenIsAlone", URL: "/studio/schedules", ExpectedStatus: http.StatusOK})
 	if n := strings.Count(res.Body, `data-testid="same-minute"`); n != 2 {
 		t.Errorf("%d warnings after adding 10:00, want still 2", n)
 	}

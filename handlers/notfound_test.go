@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"testing"
 	"time"
+
+	"studio/handlers/internal/apptest"
 )
 
 // A path no route matches is the public site's 404 page, counted for
@@ -13,19 +15,19 @@ import (
 // API's unknown paths are their own 404s and are not counted.
 func TestUnmatchedPathsAreTheSitesCounted404(t *testing.T) {
 	t.Parallel()
-	a := newApp(t)
-	c := a.client(t, "en")
-	c.check(t, scenario{Name: "Deep", URL: "/blog/2019/old-post?utm=x", ExpectedStatus: http.StatusNotFound,
+	a := apptest.New(t)
+	c := a.Client(t, "en")
+	c.Check(t, apptest.Scenario{Name: "Deep", URL: "/blog/2019/old-post?utm=x", ExpectedStatus: http.StatusNotFound,
 		ExpectedHeaders: map[string]string{"Cache-Control": "no-store"}, ExpectedContent: []string{"<html"}})
-	c.check(t, scenario{Name: "Again", URL: "/blog/2019/old-post", ExpectedStatus: http.StatusNotFound})
-	c.check(t, scenario{Name: "API", URL: "/api/nothing/here", ExpectedStatus: http.StatusNotFound})
-	c.check(t, scenario{Name: "Studio", URL: "/studio/nothing/here", ExpectedStatus: http.StatusNotFound})
+	c.Check(t, apptest.Scenario{Name: "Again", URL: "/blog/2019/old-post", ExpectedStatus: http.StatusNotFound})
+	c.Check(t, apptest.Scenario{Name: "API", URL: "/api/nothing/here", ExpectedStatus: http.StatusNotFound})
+	c.Check(t, apptest.Scenario{Name: "Studio", URL: "/studio/nothing/here", ExpectedStatus: http.StatusNotFound})
 	// They are written together a few seconds later (handlers/site's
 	// notfound.go), not one write per visitor's 404.
 	var path string
 	var hits, rows int
 	for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(100 * time.Millisecond) {
-		err := a.store.DB().QueryRow(`SELECT path, hits, (SELECT count(*) FROM site_not_found) FROM site_not_found`).Scan(&path, &hits, &rows)
+		err := a.Store.DB().QueryRow(`SELECT path, hits, (SELECT count(*) FROM site_not_found) FROM site_not_found`).Scan(&path, &hits, &rows)
 		if err == nil {
 			break
 		}

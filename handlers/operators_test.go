@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"studio/engine/model/release"
+	"studio/handlers/internal/apptest"
 )
 
 // TestOperatorRoutes (issue 16, §13): a deploy token reaches the operator
@@ -17,54 +18,54 @@ import (
 func TestOperatorRoutes(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	a := newApp(t)
-	deploy, tok, err := a.identity.CreateDeployToken(ctx, "ci")
+	a := apptest.New(t)
+	deploy, tok, err := a.Identity.CreateDeployToken(ctx, "ci")
 	if err != nil {
 		t.Fatal(err)
 	}
-	editor := a.tokenFor(t, a.editor)
+	editor := a.TokenFor(t, a.Editor)
 
-	rel := a.scheduleAt(t, a.editor, a.draft, "2026-11-02", "09:00")
+	rel := a.ScheduleAt(t, a.Editor, a.Draft, "2026-11-02", "09:00")
 	nine := time.Date(2026, 11, 2, 6, 0, 0, 0, time.UTC)
 	// A tick just before keeps the heartbeat fresh, so no request's
 	// backstop runs the release before the operator's tick does.
-	a.clock.Set(nine.Add(-30 * time.Second))
-	if _, err := a.sched.RunDue(ctx, "node"); err != nil {
+	a.Clock.Set(nine.Add(-30 * time.Second))
+	if _, err := a.Scheduler.RunDue(ctx, "node"); err != nil {
 		t.Fatal(err)
 	}
-	a.clock.Set(nine.Add(2 * time.Second))
-	status, out := apiCall(t, a, http.MethodPost, "/api/admin/schedules/run-due", deploy, "")
+	a.Clock.Set(nine.Add(2 * time.Second))
+	status, out := apptest.APICall(t, a, http.MethodPost, "/api/admin/schedules/run-due", deploy, "")
 	if status != http.StatusOK || out["published"] != 1.0 || out["failed"] != 0.0 {
 		t.Fatalf("run-due: %d %v", status, out)
 	}
-	if got, err := a.releases.Release(ctx, a.editor, a.site.ID, rel.ID); err != nil || got.State != release.StatePublished {
+	if got, err := a.Releases.Release(ctx, a.Editor, a.Site.ID, rel.ID); err != nil || got.State != release.StatePublished {
 		t.Fatalf("after run-due the release is %v (%v)", got.State, err)
 	}
 
 	week := func(out map[string]any) map[string]any { m, _ := out["lateness7d"].(map[string]any); return m }
-	status, out = apiCall(t, a, http.MethodGet, "/api/admin/schedules/status", deploy, "")
+	status, out = apptest.APICall(t, a, http.MethodGet, "/api/admin/schedules/status", deploy, "")
 	if status != http.StatusOK || out["healthy"] != true || out["trigger"] != "manual" {
 		t.Fatalf("status: %d %v", status, out)
 	}
 	if w := week(out); w["published"] != 1.0 || w["p50Seconds"] != 2.0 || w["p95Seconds"] != 2.0 {
 		t.Errorf("status: lateness7d %v, want one release 2 s late", w)
 	}
-	status, out = apiCall(t, a, http.MethodGet, "/api/scheduler", editor, "")
+	status, out = apptest.APICall(t, a, http.MethodGet, "/api/scheduler", editor, "")
 	if w := week(out); status != http.StatusOK || w["published"] != 1.0 || w["p95Seconds"] != 2.0 {
 		t.Errorf("/api/scheduler: %d lateness7d %v", status, w)
 	}
-	a.clock.Set(nine.Add(8 * 24 * time.Hour)) // a week on, the window is empty
-	if _, out = apiCall(t, a, http.MethodGet, "/api/scheduler", editor, ""); week(out)["published"] != 0.0 {
+	a.Clock.Set(nine.Add(8 * 24 * time.Hour)) // a week on, the window is empty
+	if _, out = apptest.APICall(t, a, http.MethodGet, "/api/scheduler", editor, ""); week(out)["published"] != 0.0 {
 		t.Errorf("/api/scheduler eight days later: lateness7d %v", week(out))
 	}
 
 	// A deploy token reaches no site, no person's route.
-	for _, path := range []string{"/api/sites", "/api/scheduler", "/api/instance", "/api/sites/" + a.site.ID + "/releases"} {
-		status, out := apiCall(t, a, http.MethodGet, path, deploy, "")
-		wantError(t, "deploy token on "+path, status, out, http.StatusUnauthorized, "unauthenticated", "")
+	for _, path := range []string{"/api/sites", "/api/scheduler", "/api/instance", "/api/sites/" + a.Site.ID + "/releases"} {
+		status, out := apptest.APICall(t, a, http.MethodGet, path, deploy, "")
+		apptest.WantError(t, "deploy token on "+path, status, out, http.StatusUnauthorized, "unauthenticated", "")
 	}
 
-	status, out = apiCall(t, a, http.MethodGet, "/api/instance", editor, "")
+	status, out = apptest.APICall(t, a, http.MethodGet, "/api/instance", editor, "")
 	s, _ := out["features"].(map[string]any)["schedules"].(map[string]any)
 	limits, _ := s["limits"].(map[string]any)
 	if status != http.StatusOK || s["available"] != true || s["scheduler"] != "node" || s["gates"] != true ||
@@ -72,9 +73,9 @@ func TestOperatorRoutes(t *testing.T) {
 		t.Errorf("/api/instance: %d %v", status, out)
 	}
 
-	if err := a.identity.RevokeDeployToken(ctx, tok.ID); err != nil {
+	if err := a.Identity.RevokeDeployToken(ctx, tok.ID); err != nil {
 		t.Fatal(err)
 	}
-	status, out = apiCall(t, a, http.MethodGet, "/api/admin/schedules/status", deploy, "")
-	wantError(t, "a revoked deploy token", status, out, http.StatusUnauthorized, "unauthenticated", "")
+	status, out = apptest.APICall(t, a, http.MethodGet, "/api/admin/schedules/status", deploy, "")
+	apptest.WantError(t, "a revoked deploy token", status, out, http.StatusUnauthorized, "unauthenticated", "")
 }

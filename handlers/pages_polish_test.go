@@ -14,6 +14,7 @@ import (
 	"studio/engine/gates"
 	"studio/engine/model/release"
 	"studio/engine/policy"
+	"studio/handlers/internal/apptest"
 )
 
 // Tests of issue 10's newcomer bullets on the release, approval and
@@ -39,24 +40,24 @@ func submatches(re *regexp.Regexp, body string) []string {
 // tomorrow.
 func TestWaitingListsSoonestFirst(t *testing.T) {
 	t.Parallel()
-	a := newApp(t)
+	a := apptest.New(t)
 	ctx := context.Background()
-	tomorrow := a.requestOn(t, content.Body{Title: "Tomorrow", Slug: "tomorrow", Status: content.StatusDraft, Text: "."}, "2026-11-03", "09:00")
-	a.clock.Set(start.Add(time.Minute))
-	noon := a.requestOn(t, content.Body{Title: "Jobs", Slug: "jobs", Status: content.StatusDraft, Text: "."}, "2026-11-02", "12:00")
-	a.clock.Set(start.Add(2 * time.Minute))
-	eleven := a.requestOn(t, content.Body{Title: "Press", Slug: "press", Status: content.StatusDraft, Text: "."}, "2026-11-02", "11:00")
-	a.clock.Set(start.Add(3 * time.Minute))
-	d, err := a.nodes.Node(ctx, a.editor, a.site.ID, a.live.ID)
+	tomorrow := requestOn(a, t, content.Body{Title: "Tomorrow", Slug: "tomorrow", Status: content.StatusDraft, Text: "."}, "2026-11-03", "09:00")
+	a.Clock.Set(apptest.Start.Add(time.Minute))
+	noon := requestOn(a, t, content.Body{Title: "Jobs", Slug: "jobs", Status: content.StatusDraft, Text: "."}, "2026-11-02", "12:00")
+	a.Clock.Set(apptest.Start.Add(2 * time.Minute))
+	eleven := requestOn(a, t, content.Body{Title: "Press", Slug: "press", Status: content.StatusDraft, Text: "."}, "2026-11-02", "11:00")
+	a.Clock.Set(apptest.Start.Add(3 * time.Minute))
+	d, err := a.Nodes.Node(ctx, a.Editor, a.Site.ID, a.Live.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.gates.SetGates(ctx, a.contributor, gates.GateInput{SiteID: a.site.ID, NodeID: a.live.ID, ExpectedRev: d.Rev,
+	if _, err := a.Gates.SetGates(ctx, a.Contributor, gates.GateInput{SiteID: a.Site.ID, NodeID: a.Live.ID, ExpectedRev: d.Rev,
 		From: gates.KeepGate(), Until: gates.GateAt(time.Date(2026, 11, 6, 15, 0, 0, 0, time.UTC)), Apply: gates.GateApplyNow}); err != nil {
 		t.Fatal(err)
 	}
 	var gate string
-	list, err := a.releases.Approvals(ctx, a.editor, a.site.ID)
+	list, err := a.Releases.Approvals(ctx, a.Editor, a.Site.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,22 +68,22 @@ func TestWaitingListsSoonestFirst(t *testing.T) {
 	}
 	want := []string{gate, eleven, noon, tomorrow}
 
-	c := a.signedIn(t, a.editor)
-	page := c.check(t, scenario{Name: "ApprovalsPage", URL: "/studio/approvals", ExpectedStatus: http.StatusOK,
+	c := a.SignedIn(t, a.Editor)
+	page := c.Check(t, apptest.Scenario{Name: "ApprovalsPage", URL: "/studio/approvals", ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{"Publishes when approved"}})
 	if got := submatches(approvalRowRe, page.Body); !slices.Equal(got, want) {
 		t.Errorf("Approvals page order = %v, want %v", got, want)
 	}
-	aside := c.check(t, scenario{Name: "SchedulesAside", URL: "/studio/schedules", ExpectedStatus: http.StatusOK})
+	aside := c.Check(t, apptest.Scenario{Name: "SchedulesAside", URL: "/studio/schedules", ExpectedStatus: http.StatusOK})
 	if got := submatches(waitingRowRe, aside.Body); !slices.Equal(got, want) {
 		t.Errorf("Schedules aside order = %v, want %v", got, want)
 	}
 
-	token, _, err := a.identity.CreateToken(ctx, a.editor, "script", nil)
+	token, _, err := a.Identity.CreateToken(ctx, a.Editor, "script", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	status, out := apiCall(t, a, "GET", "/api/sites/"+a.site.ID+"/approvals", token, "")
+	status, out := apptest.APICall(t, a, "GET", "/api/sites/"+a.Site.ID+"/approvals", token, "")
 	if status != http.StatusOK {
 		t.Fatalf("API approvals: %d %v", status, out)
 	}
@@ -97,11 +98,11 @@ func TestWaitingListsSoonestFirst(t *testing.T) {
 
 // requestOn has the contributor ask for a new draft page at date and clock
 // in Istanbul and returns the request's id.
-func (a *testApp) requestOn(t *testing.T, body content.Body, date, clock string) string {
+func requestOn(a *apptest.App, t *testing.T, body content.Body, date, clock string) string {
 	t.Helper()
-	n := a.createNode(t, "page", body)
-	r := a.scheduleAt(t, a.contributor, n, date, clock)
-	qs, err := a.releases.WaitingRequestsOf(context.Background(), a.editor, a.site.ID, []string{r.ID})
+	n := a.CreateNode(t, "page", body)
+	r := a.ScheduleAt(t, a.Contributor, n, date, clock)
+	qs, err := a.Releases.WaitingRequestsOf(context.Background(), a.Editor, a.Site.ID, []string{r.ID})
 	if err != nil || len(qs) != 1 {
 		t.Fatalf("request of %s: %v %v", r.ID, qs, err)
 	}
@@ -113,21 +114,21 @@ func (a *testApp) requestOn(t *testing.T, body content.Body, date, clock string)
 // before the Now line, at the minute it happened.
 func TestGateSaveAndPublishBeforeTheNowLine(t *testing.T) {
 	t.Parallel()
-	a := newApp(t)
-	a.clock.Set(start.Add(12*time.Minute + 30*time.Second)) // 08:12:30 in Istanbul
-	editor := a.signedIn(t, a.editor)
-	editor.check(t, scenario{Name: "SaveAndPublish", Method: "POST", URL: "/studio/content/" + a.live.ID + "/gates",
-		Form:           withToken(gateForm(a.nodeRev(t, a.live.ID), "until_date", "2026-11-06", "until_time", "18:00"), editor.token()),
+	a := apptest.New(t)
+	a.Clock.Set(apptest.Start.Add(12*time.Minute + 30*time.Second)) // 08:12:30 in Istanbul
+	editor := a.SignedIn(t, a.Editor)
+	editor.Check(t, apptest.Scenario{Name: "SaveAndPublish", Method: "POST", URL: "/studio/content/" + a.Live.ID + "/gates",
+		Form:           apptest.WithToken(apptest.GateForm(a.NodeRev(t, a.Live.ID), "until_date", "2026-11-06", "until_time", "18:00"), editor.Token()),
 		ExpectedStatus: http.StatusSeeOther})
-	res := editor.check(t, scenario{Name: "Agenda", URL: "/studio/schedules", ExpectedStatus: http.StatusOK,
+	res := editor.Check(t, apptest.Scenario{Name: "Agenda", URL: "/studio/schedules", ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{`data-testid="now-rule"`, `data-state="published"`, "08:12 Istanbul"}})
-	ids := agendaReleaseIDs(res.Body)
+	ids := apptest.AgendaReleaseIDs(res.Body)
 	if len(ids) != 1 {
 		t.Fatalf("agenda releases %v, want the gate's one", ids)
 	}
 	row, now := strings.Index(res.Body, `data-testid="release-`+ids[0]+`"`), strings.Index(res.Body, `data-testid="now-rule"`)
 	if row < 0 || now < 0 || row > now {
-		t.Fatalf("the Published row (at %d) is not before the Now line (at %d)\n%s", row, now, excerpt(res.Body))
+		t.Fatalf("the Published row (at %d) is not before the Now line (at %d)\n%s", row, now, apptest.Excerpt(res.Body))
 	}
 }
 
@@ -138,12 +139,12 @@ func TestGateSaveAndPublishBeforeTheNowLine(t *testing.T) {
 // sentence; a time that would be accepted still reads as one.
 func TestSchedulePreviewOfARefusedTime(t *testing.T) {
 	t.Parallel()
-	a := newApp(t)
-	c := a.signedIn(t, a.editor)
-	draftRelease := a.draftRelease(t)
-	form := "/studio/content/" + a.draft.ID + "/schedule"
+	a := apptest.New(t)
+	c := a.SignedIn(t, a.Editor)
+	draftRelease := draftRelease(a, t)
+	form := "/studio/content/" + a.Draft.ID + "/schedule"
 	for _, base := range []string{form + "/preview", "/studio/releases/" + draftRelease + "/schedule/preview"} {
-		runScenarios(t, c, []scenario{
+		apptest.RunScenarios(t, c, []apptest.Scenario{
 			{Name: "Passed", URL: base + "?date=2026-11-02&time=07:00", ExpectedStatus: http.StatusOK,
 				ExpectedContent:    []string{`data-testid="preview-error"`, "This time has already passed. Choose a later one."},
 				NotExpectedContent: []string{"Publishes on", `data-testid="preview"`}},
@@ -158,26 +159,26 @@ func TestSchedulePreviewOfARefusedTime(t *testing.T) {
 				NotExpectedContent: []string{"preview-error", `data-testid="preview"`}},
 		})
 	}
-	res := c.check(t, scenario{Name: "RefusedSubmit", Method: "POST", URL: form,
-		Form:           withToken(map[string][]string{"rev": {fmt.Sprint(a.nodeRev(t, a.draft.ID))}, "date": {"2026-11-02"}, "time": {"07:00"}}, c.token()),
+	res := c.Check(t, apptest.Scenario{Name: "RefusedSubmit", Method: "POST", URL: form,
+		Form:           apptest.WithToken(map[string][]string{"rev": {fmt.Sprint(a.NodeRev(t, a.Draft.ID))}, "date": {"2026-11-02"}, "time": {"07:00"}}, c.Token()),
 		ExpectedStatus: http.StatusUnprocessableEntity, ExpectedContent: []string{"This time has already passed. Choose a later one."},
 		NotExpectedContent: []string{"Publishes on"}})
 	if n := strings.Count(res.Body, "This time has already passed"); n != 1 {
 		t.Errorf("the refusal is shown %d times, want once under the time", n)
 	}
 
-	a.setLang(t, a.editor, "tr")
-	c.check(t, scenario{Name: "Turkish", URL: form + "/preview?date=2026-11-02&time=07:00", ExpectedStatus: http.StatusOK,
+	a.SetLang(t, a.Editor, "tr")
+	c.Check(t, apptest.Scenario{Name: "Turkish", URL: form + "/preview?date=2026-11-02&time=07:00", ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{`data-testid="preview-error"`}, NotExpectedContent: []string{"Yayım zamanı"}})
 }
 
 // draftRelease is a draft release of the editor's with the draft article
 // in it.
-func (a *testApp) draftRelease(t *testing.T) string {
+func draftRelease(a *apptest.App, t *testing.T) string {
 	t.Helper()
-	n := a.createNode(t, release.KindContentEntry, content.Body{Title: "Election coverage", Slug: "election-coverage",
+	n := a.CreateNode(t, release.KindContentEntry, content.Body{Title: "Election coverage", Slug: "election-coverage",
 		Lang: "en", Status: content.StatusDraft, Text: "Every count as it comes."})
-	r, err := a.releases.NewRelease(context.Background(), a.editor, a.site.ID, "Election coverage", []string{n.ID})
+	r, err := a.Releases.NewRelease(context.Background(), a.Editor, a.Site.ID, "Election coverage", []string{n.ID})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,11 +191,11 @@ func (a *testApp) draftRelease(t *testing.T) string {
 // the one word.
 func TestZoneNamedOnce(t *testing.T) {
 	t.Parallel()
-	a := newApp(t)
-	owner := a.addUser(t, "owner@example.com", "Oya Owner", policy.Owner, "en")
-	c := a.signedIn(t, owner)
-	c.setCookie("tz", "UTC") // as studio.js sets it
-	runScenarios(t, c, []scenario{
+	a := apptest.New(t)
+	owner := a.AddUser(t, "owner@example.com", "Oya Owner", policy.Owner, "en")
+	c := a.SignedIn(t, owner)
+	c.SetCookie("tz", "UTC") // as studio.js sets it
+	apptest.RunScenarios(t, c, []apptest.Scenario{
 		{Name: "SettingsBrowserZone", URL: "/studio/settings", ExpectedStatus: http.StatusOK,
 			ExpectedContent:    []string{`data-testid="zone-browser"`, "Your browser is set to UTC.", "Istanbul (UTC+3)"},
 			NotExpectedContent: []string{"UTC (UTC)", "<code>UTC</code>"}},
@@ -203,12 +204,12 @@ func TestZoneNamedOnce(t *testing.T) {
 		{Name: "CalendarSiteZone", URL: "/studio/schedules", ExpectedStatus: http.StatusOK,
 			ExpectedContent: []string{"Times are in Istanbul (UTC+3) time."}},
 	})
-	berlin := a.signedIn(t, owner)
-	berlin.setCookie("tz", "Europe%2FBerlin")
-	berlin.check(t, scenario{Name: "SettingsBerlin", URL: "/studio/settings", ExpectedStatus: http.StatusOK,
+	berlin := a.SignedIn(t, owner)
+	berlin.SetCookie("tz", "Europe%2FBerlin")
+	berlin.Check(t, apptest.Scenario{Name: "SettingsBerlin", URL: "/studio/settings", ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{"Your browser is set to Berlin (UTC+1):", "<code>Europe/Berlin</code>"}})
-	a.setLang(t, owner, "tr")
-	runScenarios(t, c, []scenario{
+	a.SetLang(t, owner, "tr")
+	apptest.RunScenarios(t, c, []apptest.Scenario{
 		{Name: "TurkishSettings", URL: "/studio/settings", ExpectedStatus: http.StatusOK,
 			ExpectedContent: []string{"Tarayıcınızın saat dilimi UTC."}, NotExpectedContent: []string{"UTC (UTC)"}},
 		{Name: "TurkishCalendar", URL: "/studio/schedules?tz=viewer", ExpectedStatus: http.StatusOK,
@@ -222,61 +223,61 @@ func TestZoneNamedOnce(t *testing.T) {
 // of the person's own input (422) does not.
 func TestStaleRefusalOffersLoadTheLatest(t *testing.T) {
 	t.Parallel()
-	a := newApp(t)
-	c := a.signedIn(t, a.editor)
-	token := c.token()
+	a := apptest.New(t)
+	c := a.SignedIn(t, a.Editor)
+	token := c.Token()
 	latest := func(href string) string {
 		return `href="` + href + `" data-testid="load-latest">Load the latest</a>`
 	}
-	rel := a.scheduleAt(t, a.editor, a.otherDraft(t), "2026-11-02", "10:00")
+	rel := a.ScheduleAt(t, a.Editor, a.OtherDraft(t), "2026-11-02", "10:00")
 	releasePage := "/studio/releases/" + rel.ID
 	stale := fmt.Sprint(rel.Rev - 1)
-	draft := a.draftRelease(t)
-	draftRev := fmt.Sprint(a.release(t, draft).Rev)
-	liveRev := a.nodeRev(t, a.live.ID)
-	runScenarios(t, c, []scenario{
+	draft := draftRelease(a, t)
+	draftRev := fmt.Sprint(a.Release(t, draft).Rev)
+	liveRev := a.NodeRev(t, a.Live.ID)
+	apptest.RunScenarios(t, c, []apptest.Scenario{
 		{Name: "Move", Method: "POST", URL: releasePage + "/move",
-			Form:           withToken(map[string][]string{"rev": {stale}, "date": {"2026-11-02"}, "time": {"11:00"}}, token),
+			Form:           apptest.WithToken(map[string][]string{"rev": {stale}, "date": {"2026-11-02"}, "time": {"11:00"}}, token),
 			ExpectedStatus: http.StatusConflict, ExpectedContent: []string{"This changed somewhere else meanwhile.", latest(releasePage)}},
-		{Name: "Unschedule", Method: "POST", URL: releasePage + "/unschedule", Form: withToken(map[string][]string{"rev": {stale}}, token),
+		{Name: "Unschedule", Method: "POST", URL: releasePage + "/unschedule", Form: apptest.WithToken(map[string][]string{"rev": {stale}}, token),
 			ExpectedStatus: http.StatusConflict, ExpectedContent: []string{latest(releasePage)}},
 		{Name: "MoveToThePast", Method: "POST", URL: releasePage + "/move",
-			Form:           withToken(map[string][]string{"rev": {fmt.Sprint(rel.Rev)}, "date": {"2026-11-02"}, "time": {"07:00"}}, token),
+			Form:           apptest.WithToken(map[string][]string{"rev": {fmt.Sprint(rel.Rev)}, "date": {"2026-11-02"}, "time": {"07:00"}}, token),
 			ExpectedStatus: http.StatusUnprocessableEntity, NotExpectedContent: []string{`data-testid="load-latest"`}},
-		{Name: "ScheduleForm", Method: "POST", URL: "/studio/content/" + a.draft.ID + "/schedule",
-			Form: withToken(map[string][]string{"rev": {fmt.Sprint(a.nodeRev(t, a.draft.ID) - 1)}, "date": {"2026-11-02"},
+		{Name: "ScheduleForm", Method: "POST", URL: "/studio/content/" + a.Draft.ID + "/schedule",
+			Form: apptest.WithToken(map[string][]string{"rev": {fmt.Sprint(a.NodeRev(t, a.Draft.ID) - 1)}, "date": {"2026-11-02"},
 				"time": {"10:00"}}, token),
-			ExpectedStatus: http.StatusConflict, ExpectedContent: []string{latest("/studio/content/" + a.draft.ID + "/schedule")}},
-		{Name: "Editor", Method: "POST", URL: "/studio/content/" + a.live.ID,
-			Form: withToken(map[string][]string{"rev": {fmt.Sprint(liveRev - 1)}, "title": {"Welcome"}, "slug": {"welcome"},
+			ExpectedStatus: http.StatusConflict, ExpectedContent: []string{latest("/studio/content/" + a.Draft.ID + "/schedule")}},
+		{Name: "Editor", Method: "POST", URL: "/studio/content/" + a.Live.ID,
+			Form: apptest.WithToken(map[string][]string{"rev": {fmt.Sprint(liveRev - 1)}, "title": {"Welcome"}, "slug": {"welcome"},
 				"status": {"published"}, "body": {"Hello."}}, token),
-			ExpectedStatus: http.StatusConflict, ExpectedContent: []string{latest("/studio/content/" + a.live.ID)}},
-		{Name: "GatesCard", Method: "POST", URL: "/studio/content/" + a.live.ID + "/gates",
-			Form:           withToken(gateForm(liveRev-1, "until_date", "2026-11-06", "until_time", "18:00"), token),
-			ExpectedStatus: http.StatusConflict, ExpectedContent: []string{`data-testid="gates-alert"`, latest("/studio/content/" + a.live.ID)}},
+			ExpectedStatus: http.StatusConflict, ExpectedContent: []string{latest("/studio/content/" + a.Live.ID)}},
+		{Name: "GatesCard", Method: "POST", URL: "/studio/content/" + a.Live.ID + "/gates",
+			Form:           apptest.WithToken(apptest.GateForm(liveRev-1, "until_date", "2026-11-06", "until_time", "18:00"), token),
+			ExpectedStatus: http.StatusConflict, ExpectedContent: []string{`data-testid="gates-alert"`, latest("/studio/content/" + a.Live.ID)}},
 		{Name: "DraftRename", Method: "POST", URL: "/studio/releases/" + draft + "/rename",
-			Form:           withToken(map[string][]string{"rev": {draftRev + "0"}, "title": {"Winter launch"}}, token),
+			Form:           apptest.WithToken(map[string][]string{"rev": {draftRev + "0"}, "title": {"Winter launch"}}, token),
 			ExpectedStatus: http.StatusConflict, ExpectedContent: []string{latest("/studio/releases/" + draft)}},
 	})
 
 	// Undo of a published release, on a site that moved since.
-	published := a.scheduleAt(t, a.editor, a.draft, "2026-11-02", "09:00")
-	a.clock.Set(published.When.At)
-	if _, err := a.sched.RunDue(context.Background(), "manual"); err != nil {
+	published := a.ScheduleAt(t, a.Editor, a.Draft, "2026-11-02", "09:00")
+	a.Clock.Set(published.When.At)
+	if _, err := a.Scheduler.RunDue(context.Background(), "manual"); err != nil {
 		t.Fatal(err)
 	}
-	site, err := a.eng.Site(context.Background(), a.site.ID)
+	site, err := a.Engine.Site(context.Background(), a.Site.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
 	undo := "/studio/releases/" + published.ID + "/undo"
-	c.check(t, scenario{Name: "Undo", Method: "POST", URL: undo,
-		Form:           withToken(map[string][]string{"site_rev": {fmt.Sprint(site.Rev - 1)}}, token),
+	c.Check(t, apptest.Scenario{Name: "Undo", Method: "POST", URL: undo,
+		Form:           apptest.WithToken(map[string][]string{"site_rev": {fmt.Sprint(site.Rev - 1)}}, token),
 		ExpectedStatus: http.StatusConflict, ExpectedContent: []string{latest(undo)}})
 
-	a.setLang(t, a.editor, "tr")
-	c.check(t, scenario{Name: "Turkish", Method: "POST", URL: releasePage + "/unschedule",
-		Form: withToken(map[string][]string{"rev": {stale}}, token), ExpectedStatus: http.StatusConflict,
+	a.SetLang(t, a.Editor, "tr")
+	c.Check(t, apptest.Scenario{Name: "Turkish", Method: "POST", URL: releasePage + "/unschedule",
+		Form: apptest.WithToken(map[string][]string{"rev": {stale}}, token), ExpectedStatus: http.StatusConflict,
 		ExpectedContent: []string{`data-testid="load-latest">En güncelini yükle</a>`}})
 }
 
@@ -286,21 +287,21 @@ func TestStaleRefusalOffersLoadTheLatest(t *testing.T) {
 // ("onay geçerliliğini koruyor").
 func TestTurkishOnReleaseScreens(t *testing.T) {
 	t.Parallel()
-	a := newApp(t)
-	a.setLang(t, a.editor, "tr")
-	c := a.signedIn(t, a.editor)
-	token := c.token()
-	rel := a.scheduleAt(t, a.editor, a.draft, "2026-11-02", "10:00")
+	a := apptest.New(t)
+	a.SetLang(t, a.Editor, "tr")
+	c := a.SignedIn(t, a.Editor)
+	token := c.Token()
+	rel := a.ScheduleAt(t, a.Editor, a.Draft, "2026-11-02", "10:00")
 	page := "/studio/releases/" + rel.ID
-	runScenarios(t, c, []scenario{
-		{Name: "Move", Method: "POST", URL: page + "/move", Form: withToken(map[string][]string{"rev": {fmt.Sprint(rel.Rev)},
+	apptest.RunScenarios(t, c, []apptest.Scenario{
+		{Name: "Move", Method: "POST", URL: page + "/move", Form: apptest.WithToken(map[string][]string{"rev": {fmt.Sprint(rel.Rev)},
 			"date": {"2026-11-02"}, "time": {"11:00"}}, token), ExpectedStatus: http.StatusSeeOther},
 		{Name: "Moved", URL: page, ExpectedStatus: http.StatusOK,
 			ExpectedContent: []string{"Taşındı. İçerik değişmediği için onay geçerliliğini koruyor."}},
 	})
-	c.check(t, scenario{Name: "Unschedule", Method: "POST", URL: page + "/unschedule",
-		Form: withToken(map[string][]string{"rev": {fmt.Sprint(a.release(t, rel.ID).Rev)}}, token), ExpectedStatus: http.StatusSeeOther})
-	c.check(t, scenario{Name: "Unscheduled", URL: page, ExpectedStatus: http.StatusOK,
+	c.Check(t, apptest.Scenario{Name: "Unschedule", Method: "POST", URL: page + "/unschedule",
+		Form: apptest.WithToken(map[string][]string{"rev": {fmt.Sprint(a.Release(t, rel.ID).Rev)}}, token), ExpectedStatus: http.StatusSeeOther})
+	c.Check(t, apptest.Scenario{Name: "Unscheduled", URL: page, ExpectedStatus: http.StatusOK,
 		ExpectedContent:    []string{"Zamanlama kaldırıldı. Yayın paketi yeniden taslağa döndü; düzenleyebilirsiniz."},
 		NotExpectedContent: []string{"Yeniden taslak oldu"}})
 }

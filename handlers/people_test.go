@@ -14,6 +14,7 @@ import (
 	"studio/engine/model/release"
 	"studio/engine/policy"
 	"studio/engine/releases"
+	"studio/handlers/internal/apptest"
 )
 
 // invitationLink is the link in a People page that just made one.
@@ -21,7 +22,7 @@ func invitationLink(t *testing.T, body string) string {
 	t.Helper()
 	m := regexp.MustCompile(`value="(http[^"]+/studio/join\?token=[^"]+)"`).FindStringSubmatch(body)
 	if m == nil {
-		t.Fatalf("no invitation link in the page:\n%s", excerpt(body))
+		t.Fatalf("no invitation link in the page:\n%s", apptest.Excerpt(body))
 	}
 	return html.UnescapeString(m[1])
 }
@@ -31,35 +32,35 @@ func invitationLink(t *testing.T, body string) string {
 // session has no site any more.
 func TestPeoplePage(t *testing.T) {
 	t.Parallel()
-	a := newApp(t)
-	owner := a.addUser(t, "owner@example.com", "Oya Owner", policy.Owner, "en")
+	a := apptest.New(t)
+	owner := a.AddUser(t, "owner@example.com", "Oya Owner", policy.Owner, "en")
 	for _, u := range []struct {
 		name string
-		c    *client
-	}{{"Editor", a.signedIn(t, a.editor)}, {"Contributor", a.signedIn(t, a.contributor)}} {
-		u.c.check(t, scenario{Name: u.name, URL: "/studio/people", ExpectedStatus: http.StatusForbidden})
-		u.c.check(t, scenario{Name: u.name + "Nav", URL: "/studio/schedules", ExpectedStatus: http.StatusOK,
+		c    *apptest.Client
+	}{{"Editor", a.SignedIn(t, a.Editor)}, {"Contributor", a.SignedIn(t, a.Contributor)}} {
+		u.c.Check(t, apptest.Scenario{Name: u.name, URL: "/studio/people", ExpectedStatus: http.StatusForbidden})
+		u.c.Check(t, apptest.Scenario{Name: u.name + "Nav", URL: "/studio/schedules", ExpectedStatus: http.StatusOK,
 			NotExpectedContent: []string{`data-testid="people-link"`}})
 	}
-	c := a.signedIn(t, owner)
-	c.check(t, scenario{Name: "Page", URL: "/studio/people", ExpectedStatus: http.StatusOK,
+	c := a.SignedIn(t, owner)
+	c.Check(t, apptest.Scenario{Name: "Page", URL: "/studio/people", ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{`data-testid="people-link"`, "Elif Editor", "contributor@example.com", "Oya Owner", "(you)",
 			`data-testid="invitations-empty"`, `value="owner"`, `data-testid="invite-form"`}})
 
-	before := a.fingerprint(t)
-	c.check(t, scenario{Name: "BadInvite", Method: "POST", URL: "/studio/people/invitations",
-		Form:            url.Values{"csrf_token": {c.token()}, "email": {"not an email"}, "role": {"emperor"}},
+	before := a.Fingerprint(t)
+	c.Check(t, apptest.Scenario{Name: "BadInvite", Method: "POST", URL: "/studio/people/invitations",
+		Form:            url.Values{"csrf_token": {c.Token()}, "email": {"not an email"}, "role": {"emperor"}},
 		ExpectedStatus:  http.StatusUnprocessableEntity,
 		ExpectedContent: []string{"Enter a valid email address.", "Choose a role from the list.", `value="not an email"`}})
-	c.check(t, scenario{Name: "AlreadyMember", Method: "POST", URL: "/studio/people/invitations",
-		Form:           url.Values{"csrf_token": {c.token()}, "email": {a.editor.Email}, "role": {"author"}},
+	c.Check(t, apptest.Scenario{Name: "AlreadyMember", Method: "POST", URL: "/studio/people/invitations",
+		Form:           url.Values{"csrf_token": {c.Token()}, "email": {a.Editor.Email}, "role": {"author"}},
 		ExpectedStatus: http.StatusUnprocessableEntity, ExpectedContent: []string{"This person is already a member of the site."}})
-	if a.fingerprint(t) != before {
+	if a.Fingerprint(t) != before {
 		t.Fatal("a refused invitation changed something")
 	}
 
-	res := c.check(t, scenario{Name: "Invite", Method: "POST", URL: "/studio/people/invitations",
-		Form:           url.Values{"csrf_token": {c.token()}, "email": {"nur@example.com"}, "role": {"editor"}},
+	res := c.Check(t, apptest.Scenario{Name: "Invite", Method: "POST", URL: "/studio/people/invitations",
+		Form:           url.Values{"csrf_token": {c.Token()}, "email": {"nur@example.com"}, "role": {"editor"}},
 		ExpectedStatus: http.StatusOK, ExpectedContent: []string{"Invitation link for nur@example.com", "shown only this once"},
 		ExpectedHeaders: map[string]string{"Cache-Control": "no-store"}})
 	link := invitationLink(t, res.Body)
@@ -67,77 +68,77 @@ func TestPeoplePage(t *testing.T) {
 	if err != nil || u.Host != strings.TrimPrefix(a.URL, "http://") {
 		t.Fatalf("link %q: want Studio's own address", link)
 	}
-	c.check(t, scenario{Name: "Listed", URL: "/studio/people", ExpectedStatus: http.StatusOK,
+	c.Check(t, apptest.Scenario{Name: "Listed", URL: "/studio/people", ExpectedStatus: http.StatusOK,
 		ExpectedContent:    []string{`data-testid="invitations"`, "nur@example.com", "Oya Owner"},
 		NotExpectedContent: []string{u.Query().Get("token")}})
 
-	guest := a.client(t, "tr")
-	guest.check(t, scenario{Name: "WrongLink", URL: "/studio/join?token=studio_inv_nope", ExpectedStatus: http.StatusNotFound,
+	guest := a.Client(t, "tr")
+	guest.Check(t, apptest.Scenario{Name: "WrongLink", URL: "/studio/join?token=studio_inv_nope", ExpectedStatus: http.StatusNotFound,
 		ExpectedContent: []string{"Bu davet bağlantısı çalışmıyor"}})
-	guest.check(t, scenario{Name: "JoinForm", URL: u.RequestURI(), ExpectedStatus: http.StatusOK,
+	guest.Check(t, apptest.Scenario{Name: "JoinForm", URL: u.RequestURI(), ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{"Demo Gazette sitesine katılın", "nur@example.com, bu sitede Editör olarak", `autocomplete="new-password"`},
 		ExpectedHeaders: map[string]string{"Cache-Control": "no-store"}})
-	token := guest.csrf(u.RequestURI())
-	guest.check(t, scenario{Name: "JoinRefused", Method: "POST", URL: "/studio/join",
+	token := guest.CSRF(u.RequestURI())
+	guest.Check(t, apptest.Scenario{Name: "JoinRefused", Method: "POST", URL: "/studio/join",
 		Form:            url.Values{"csrf_token": {token}, "token": {u.Query().Get("token")}, "name": {" "}, "password": {"kısa"}},
 		ExpectedStatus:  http.StatusUnprocessableEntity,
 		ExpectedContent: []string{"En az 10 karakterlik bir parola seçin."}})
-	joined := guest.check(t, scenario{Name: "Join", Method: "POST", URL: "/studio/join",
-		Form:           url.Values{"csrf_token": {token}, "token": {u.Query().Get("token")}, "name": {"Nur Yıldız"}, "password": {password}},
+	joined := guest.Check(t, apptest.Scenario{Name: "Join", Method: "POST", URL: "/studio/join",
+		Form:           url.Values{"csrf_token": {token}, "token": {u.Query().Get("token")}, "name": {"Nur Yıldız"}, "password": {apptest.Password}},
 		ExpectedStatus: http.StatusSeeOther})
 	if joined.Header.Get("Location") != "/studio" {
 		t.Fatalf("after joining: to %q", joined.Header.Get("Location"))
 	}
-	guest.check(t, scenario{Name: "SignedIn", URL: "/studio/schedules", ExpectedStatus: http.StatusOK,
+	guest.Check(t, apptest.Scenario{Name: "SignedIn", URL: "/studio/schedules", ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{"Nur Yıldız · Editör", "Hoş geldiniz!"}})
-	guest.check(t, scenario{Name: "Spent", URL: u.RequestURI(), ExpectedStatus: http.StatusNotFound})
+	guest.Check(t, apptest.Scenario{Name: "Spent", URL: u.RequestURI(), ExpectedStatus: http.StatusNotFound})
 
-	nur, _, err := a.store.UserByEmail(context.Background(), "nur@example.com")
+	nur, _, err := a.Store.UserByEmail(context.Background(), "nur@example.com")
 	if err != nil {
 		t.Fatal(err)
 	}
-	c.check(t, scenario{Name: "OwnRole", Method: "POST", URL: "/studio/people/" + owner.ID + "/role",
-		Form: url.Values{"csrf_token": {c.token()}, "role": {"editor"}}, ExpectedStatus: http.StatusUnprocessableEntity,
+	c.Check(t, apptest.Scenario{Name: "OwnRole", Method: "POST", URL: "/studio/people/" + owner.ID + "/role",
+		Form: url.Values{"csrf_token": {c.Token()}, "role": {"editor"}}, ExpectedStatus: http.StatusUnprocessableEntity,
 		ExpectedContent: []string{"You cannot change or remove your own membership here."}})
-	c.check(t, scenario{Name: "ChangeRole", Method: "POST", URL: "/studio/people/" + nur.ID + "/role",
-		Form: url.Values{"csrf_token": {c.token()}, "role": {"contributor"}}, ExpectedStatus: http.StatusSeeOther})
-	guest.check(t, scenario{Name: "Demoted", URL: "/studio/schedules", ExpectedStatus: http.StatusOK,
+	c.Check(t, apptest.Scenario{Name: "ChangeRole", Method: "POST", URL: "/studio/people/" + nur.ID + "/role",
+		Form: url.Values{"csrf_token": {c.Token()}, "role": {"contributor"}}, ExpectedStatus: http.StatusSeeOther})
+	guest.Check(t, apptest.Scenario{Name: "Demoted", URL: "/studio/schedules", ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{"Nur Yıldız · Katkıda bulunan"}})
 
 	// Removed: what they asked for is denied, and they have no site.
 	nurOnSite := nur
-	nurOnSite.Role, nurOnSite.SiteID = policy.Contributor, a.site.ID
-	n, err := a.nodes.CreateNode(context.Background(), nurOnSite, a.site.ID, release.KindContentEntry,
+	nurOnSite.Role, nurOnSite.SiteID = policy.Contributor, a.Site.ID
+	n, err := a.Nodes.CreateNode(context.Background(), nurOnSite, a.Site.ID, release.KindContentEntry,
 		content.Body{Title: "Nur's story", Slug: "nur-story", Status: content.StatusDraft, Text: "x"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	asked, err := a.releases.ScheduleNode(context.Background(), nurOnSite, releases.ScheduleInput{SiteID: a.site.ID, NodeID: n.ID,
+	asked, err := a.Releases.ScheduleNode(context.Background(), nurOnSite, releases.ScheduleInput{SiteID: a.Site.ID, NodeID: n.ID,
 		ExpectedRev: n.Rev, Date: "2026-11-02", Time: "09:00"})
 	if err != nil || asked.State != release.StateAwaitingApproval {
 		t.Fatalf("nur's request: %+v, %v", asked, err)
 	}
 	// Her agent key on the site (§11.8 "owner removed": revoked at once).
-	key, _, err := a.agents.Mint(context.Background(), nurOnSite, a.site.ID, agents.KeyInput{Name: "Nur's desk", Mode: policy.ModePlan})
+	key, _, err := a.Agents.Mint(context.Background(), nurOnSite, a.Site.ID, agents.KeyInput{Name: "Nur's desk", Mode: policy.ModePlan})
 	if err != nil {
 		t.Fatal(err)
 	}
-	c.check(t, scenario{Name: "RemoveDialog", URL: "/studio/people?remove=" + nur.ID, ExpectedStatus: http.StatusOK,
+	c.Check(t, apptest.Scenario{Name: "RemoveDialog", URL: "/studio/people?remove=" + nur.ID, ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{`id="remove-` + nur.ID + `"`, "Remove Nur Yıldız from the site?", "are denied"}})
-	c.check(t, scenario{Name: "Remove", Method: "POST", URL: "/studio/people/" + nur.ID + "/remove",
-		Form: url.Values{"csrf_token": {c.token()}}, ExpectedStatus: http.StatusSeeOther})
-	guest.check(t, scenario{Name: "Gone", URL: "/studio/schedules", ExpectedStatus: http.StatusForbidden,
+	c.Check(t, apptest.Scenario{Name: "Remove", Method: "POST", URL: "/studio/people/" + nur.ID + "/remove",
+		Form: url.Values{"csrf_token": {c.Token()}}, ExpectedStatus: http.StatusSeeOther})
+	guest.Check(t, apptest.Scenario{Name: "Gone", URL: "/studio/schedules", ExpectedStatus: http.StatusForbidden,
 		ExpectedContent: []string{"Henüz hiçbir sitenin üyesi değilsiniz."}, NotExpectedContent: []string{"Demo Gazette"}})
-	if got := a.release(t, asked.ID); got.State != release.StateDraft {
+	if got := a.Release(t, asked.ID); got.State != release.StateDraft {
 		t.Errorf("the removed person's request left the release %s, want draft", got.State)
 	}
 	var revoked, why string
-	if err := a.store.DB().QueryRow(`SELECT coalesce(revoked_at, ''), coalesce((SELECT json_extract(details, '$.reason') FROM audit
+	if err := a.Store.DB().QueryRow(`SELECT coalesce(revoked_at, ''), coalesce((SELECT json_extract(details, '$.reason') FROM audit
 		WHERE action = 'agent.key.revoke' AND json_extract(details, '$.key') = k.id), '') FROM agent_keys k WHERE id = ?`, key.ID).Scan(&revoked, &why); err != nil ||
 		revoked == "" || why != "owner-removed" {
 		t.Errorf("the removed person's agent key: revoked %q, reason %q (%v)", revoked, why, err)
 	}
-	c.check(t, scenario{Name: "AfterRemove", URL: "/studio/people", ExpectedStatus: http.StatusOK,
+	c.Check(t, apptest.Scenario{Name: "AfterRemove", URL: "/studio/people", ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{"Removed from the site."}, NotExpectedContent: []string{"nur@example.com"}})
 }
 
@@ -145,23 +146,23 @@ func TestPeoplePage(t *testing.T) {
 // role.
 func TestPeoplePageOfAnAdministrator(t *testing.T) {
 	t.Parallel()
-	a := newApp(t)
-	owner := a.addUser(t, "owner@example.com", "Oya Owner", policy.Owner, "en")
-	admin := a.addUser(t, "admin@example.com", "Ali Admin", policy.Admin, "en")
-	c := a.signedIn(t, admin)
-	c.check(t, scenario{Name: "Page", URL: "/studio/people", ExpectedStatus: http.StatusOK,
+	a := apptest.New(t)
+	owner := a.AddUser(t, "owner@example.com", "Oya Owner", policy.Owner, "en")
+	admin := a.AddUser(t, "admin@example.com", "Ali Admin", policy.Admin, "en")
+	c := a.SignedIn(t, admin)
+	c.Check(t, apptest.Scenario{Name: "Page", URL: "/studio/people", ExpectedStatus: http.StatusOK,
 		NotExpectedContent: []string{`value="owner"`, `action="/studio/people/` + owner.ID + `/role"`, `action="/studio/people/` + owner.ID + `/remove"`},
-		ExpectedContent:    []string{`action="/studio/people/` + a.editor.ID + `/role"`}})
-	before := a.fingerprint(t)
-	c.check(t, scenario{Name: "RemoveOwner", Method: "POST", URL: "/studio/people/" + owner.ID + "/remove",
-		Form: url.Values{"csrf_token": {c.token()}}, ExpectedStatus: http.StatusUnprocessableEntity,
+		ExpectedContent:    []string{`action="/studio/people/` + a.Editor.ID + `/role"`}})
+	before := a.Fingerprint(t)
+	c.Check(t, apptest.Scenario{Name: "RemoveOwner", Method: "POST", URL: "/studio/people/" + owner.ID + "/remove",
+		Form: url.Values{"csrf_token": {c.Token()}}, ExpectedStatus: http.StatusUnprocessableEntity,
 		ExpectedContent: []string{"Only an Owner can give, change or take away the Owner role."}})
-	c.check(t, scenario{Name: "InviteOwner", Method: "POST", URL: "/studio/people/invitations",
-		Form:           url.Values{"csrf_token": {c.token()}, "email": {"x@example.com"}, "role": {"owner"}},
+	c.Check(t, apptest.Scenario{Name: "InviteOwner", Method: "POST", URL: "/studio/people/invitations",
+		Form:           url.Values{"csrf_token": {c.Token()}, "email": {"x@example.com"}, "role": {"owner"}},
 		ExpectedStatus: http.StatusUnprocessableEntity, ExpectedContent: []string{"Only an Owner can give"}})
-	c.check(t, scenario{Name: "NotAMember", Method: "POST", URL: "/studio/people/user_nobody/role",
-		Form: url.Values{"csrf_token": {c.token()}, "role": {"editor"}}, ExpectedStatus: http.StatusNotFound})
-	if a.fingerprint(t) != before {
+	c.Check(t, apptest.Scenario{Name: "NotAMember", Method: "POST", URL: "/studio/people/user_nobody/role",
+		Form: url.Values{"csrf_token": {c.Token()}, "role": {"editor"}}, ExpectedStatus: http.StatusNotFound})
+	if a.Fingerprint(t) != before {
 		t.Fatal("a refused change changed something")
 	}
 }
@@ -171,50 +172,40 @@ func TestPeoplePageOfAnAdministrator(t *testing.T) {
 // member's sessions and signs them in.
 func TestPasswordResetLink(t *testing.T) {
 	t.Parallel()
-	a := newApp(t)
-	owner := a.addUser(t, "owner@example.com", "Oya Owner", policy.Owner, "en")
-	admin := a.addUser(t, "admin@example.com", "Ali Admin", policy.Admin, "en")
-	elsewhere := a.signedIn(t, a.editor)
-	c := a.signedIn(t, admin)
-	c.check(t, scenario{Name: "NotAnOwners", Method: "POST", URL: "/studio/people/" + owner.ID + "/reset-password",
-		Form: url.Values{"csrf_token": {c.token()}}, ExpectedStatus: http.StatusUnprocessableEntity,
+	a := apptest.New(t)
+	owner := a.AddUser(t, "owner@example.com", "Oya Owner", policy.Owner, "en")
+	admin := a.AddUser(t, "admin@example.com", "Ali Admin", policy.Admin, "en")
+	elsewhere := a.SignedIn(t, a.Editor)
+	c := a.SignedIn(t, admin)
+	c.Check(t, apptest.Scenario{Name: "NotAnOwners", Method: "POST", URL: "/studio/people/" + owner.ID + "/reset-password",
+		Form: url.Values{"csrf_token": {c.Token()}}, ExpectedStatus: http.StatusUnprocessableEntity,
 		ExpectedContent: []string{"Only an Owner can give"}})
-	c.check(t, scenario{Name: "NotOnesOwn", Method: "POST", URL: "/studio/people/" + admin.ID + "/reset-password",
-		Form: url.Values{"csrf_token": {c.token()}}, ExpectedStatus: http.StatusUnprocessableEntity,
+	c.Check(t, apptest.Scenario{Name: "NotOnesOwn", Method: "POST", URL: "/studio/people/" + admin.ID + "/reset-password",
+		Form: url.Values{"csrf_token": {c.Token()}}, ExpectedStatus: http.StatusUnprocessableEntity,
 		ExpectedContent: []string{"You cannot change or remove your own membership here."}})
-	first := c.check(t, scenario{Name: "Link", Method: "POST", URL: "/studio/people/" + a.editor.ID + "/reset-password",
-		Form: url.Values{"csrf_token": {c.token()}}, ExpectedStatus: http.StatusOK,
+	first := c.Check(t, apptest.Scenario{Name: "Link", Method: "POST", URL: "/studio/people/" + a.Editor.ID + "/reset-password",
+		Form: url.Values{"csrf_token": {c.Token()}}, ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{"Password reset link for Elif Editor"}, ExpectedHeaders: map[string]string{"Cache-Control": "no-store"}})
-	replaced := resetLink(t, first.Body)
-	res := c.check(t, scenario{Name: "Again", Method: "POST", URL: "/studio/people/" + a.editor.ID + "/reset-password",
-		Form: url.Values{"csrf_token": {c.token()}}, ExpectedStatus: http.StatusOK})
-	link := resetLink(t, res.Body)
+	replaced := apptest.ResetLink(t, first.Body)
+	res := c.Check(t, apptest.Scenario{Name: "Again", Method: "POST", URL: "/studio/people/" + a.Editor.ID + "/reset-password",
+		Form: url.Values{"csrf_token": {c.Token()}}, ExpectedStatus: http.StatusOK})
+	link := apptest.ResetLink(t, res.Body)
 
-	guest := a.client(t, "")
-	guest.check(t, scenario{Name: "Replaced", URL: replaced, ExpectedStatus: http.StatusNotFound,
+	guest := a.Client(t, "")
+	guest.Check(t, apptest.Scenario{Name: "Replaced", URL: replaced, ExpectedStatus: http.StatusNotFound,
 		ExpectedContent: []string{"This password reset link does not work"}})
-	guest.check(t, scenario{Name: "Form", URL: link, ExpectedStatus: http.StatusOK,
+	guest.Check(t, apptest.Scenario{Name: "Form", URL: link, ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{"This link sets a new password for Elif Editor."}})
-	token := guest.csrf(link)
+	token := guest.CSRF(link)
 	secret := strings.TrimPrefix(link, "/studio/reset?token=")
-	guest.check(t, scenario{Name: "Weak", Method: "POST", URL: "/studio/reset",
+	guest.Check(t, apptest.Scenario{Name: "Weak", Method: "POST", URL: "/studio/reset",
 		Form: url.Values{"csrf_token": {token}, "token": {secret}, "password": {"short"}}, ExpectedStatus: http.StatusUnprocessableEntity,
 		ExpectedContent: []string{"Choose a password of at least 10 characters."}})
-	elsewhere.check(t, scenario{Name: "NotYetEnded", URL: "/studio/schedules", ExpectedStatus: http.StatusOK})
-	guest.check(t, scenario{Name: "Set", Method: "POST", URL: "/studio/reset",
+	elsewhere.Check(t, apptest.Scenario{Name: "NotYetEnded", URL: "/studio/schedules", ExpectedStatus: http.StatusOK})
+	guest.Check(t, apptest.Scenario{Name: "Set", Method: "POST", URL: "/studio/reset",
 		Form: url.Values{"csrf_token": {token}, "token": {secret}, "password": {"a freshly chosen secret"}}, ExpectedStatus: http.StatusSeeOther})
-	guest.check(t, scenario{Name: "SignedIn", URL: "/studio/schedules", ExpectedStatus: http.StatusOK,
+	guest.Check(t, apptest.Scenario{Name: "SignedIn", URL: "/studio/schedules", ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{"Elif Editor · Editor", "Your new password is set."}})
-	elsewhere.check(t, scenario{Name: "EndedElsewhere", URL: "/studio/schedules", ExpectedStatus: http.StatusSeeOther})
-	guest.check(t, scenario{Name: "Used", URL: link, ExpectedStatus: http.StatusNotFound})
-}
-
-// resetLink is the path of the reset link in a People page that just made one.
-func resetLink(t *testing.T, body string) string {
-	t.Helper()
-	m := regexp.MustCompile(`value="http[^"]+(/studio/reset\?token=[^"]+)"`).FindStringSubmatch(body)
-	if m == nil {
-		t.Fatalf("no reset link in the page:\n%s", excerpt(body))
-	}
-	return html.UnescapeString(m[1])
+	elsewhere.Check(t, apptest.Scenario{Name: "EndedElsewhere", URL: "/studio/schedules", ExpectedStatus: http.StatusSeeOther})
+	guest.Check(t, apptest.Scenario{Name: "Used", URL: link, ExpectedStatus: http.StatusNotFound})
 }

@@ -10,6 +10,7 @@ import (
 
 	"studio/engine/content"
 	"studio/engine/model/release"
+	"studio/handlers/internal/apptest"
 )
 
 // elevenThirty is 11:30 in Istanbul on 2 November: more than an hour after
@@ -18,36 +19,36 @@ var elevenThirty = time.Date(2026, 11, 2, 8, 30, 0, 0, time.UTC)
 
 func TestPublishNowPage(t *testing.T) {
 	t.Parallel()
-	a := newApp(t)
-	rel := a.scheduleAt(t, a.editor, a.draft, "2026-11-02", "09:00")
-	a.clock.Set(elevenThirty)
-	if rep := a.tick(t); rep.Ran != 1 || rep.Published != 0 {
+	a := apptest.New(t)
+	rel := a.ScheduleAt(t, a.Editor, a.Draft, "2026-11-02", "09:00")
+	a.Clock.Set(elevenThirty)
+	if rep := tick(a, t); rep.Ran != 1 || rep.Published != 0 {
 		t.Fatalf("tick at 11:30: %+v, want the release missed", rep)
 	}
-	missed := a.release(t, rel.ID)
+	missed := a.Release(t, rel.ID)
 	if missed.State != release.StateMissed {
 		t.Fatalf("release is %s, want missed", missed.State)
 	}
 	page := "/studio/releases/" + rel.ID
 	rev := strconv.FormatInt(missed.Rev, 10)
 
-	public := a.client(t, "")
-	public.check(t, scenario{Name: "NotLiveBefore", URL: "/posts/election-night", ExpectedStatus: http.StatusNotFound})
+	public := a.Client(t, "")
+	public.Check(t, apptest.Scenario{Name: "NotLiveBefore", URL: "/posts/election-night", ExpectedStatus: http.StatusNotFound})
 
-	contributor := a.signedIn(t, a.contributor)
-	runScenarios(t, contributor, []scenario{
+	contributor := a.SignedIn(t, a.Contributor)
+	apptest.RunScenarios(t, contributor, []apptest.Scenario{
 		{Name: "ContributorSeesNoButton", URL: page, ExpectedStatus: http.StatusOK,
 			ExpectedContent:    []string{`data-state="missed">Missed</span>`},
 			NotExpectedContent: []string{`data-testid="publish-now-open"`, `id="publish-now-dialog"`, "Publish now"}},
 		{Name: "ContributorCannotPost", Method: "POST", URL: page + "/publish-now",
-			Form:           url.Values{"csrf_token": {contributor.token()}, "rev": {rev}, "confirm": {"yes"}},
+			Form:           url.Values{"csrf_token": {contributor.Token()}, "rev": {rev}, "confirm": {"yes"}},
 			ExpectedStatus: http.StatusForbidden, ExpectedContent: []string{"Your role does not allow this."}},
 	})
 
-	editor := a.signedIn(t, a.editor)
-	token := editor.token()
-	before := a.fingerprint(t)
-	runScenarios(t, editor, []scenario{
+	editor := a.SignedIn(t, a.Editor)
+	token := editor.Token()
+	before := a.Fingerprint(t)
+	apptest.RunScenarios(t, editor, []apptest.Scenario{
 		{Name: "EditorSeesTheButton", URL: page, ExpectedStatus: http.StatusOK,
 			ExpectedContent: []string{`data-state="missed">Missed</span>`, `data-testid="publish-now-open"`, "Publish now…",
 				`href="/studio/releases/` + rel.ID + `?confirm=publish-now#publish-now-dialog"`, `data-dialog="publish-now-dialog"`,
@@ -69,11 +70,11 @@ func TestPublishNowPage(t *testing.T) {
 			ExpectedStatus:  http.StatusConflict,
 			ExpectedContent: []string{`data-testid="alert">This changed somewhere else meanwhile.`, `data-state="missed"`}},
 	})
-	if after := a.fingerprint(t); after != before {
+	if after := a.Fingerprint(t); after != before {
 		t.Fatalf("refused Publish now changed state:\nbefore %s\nafter  %s", before, after)
 	}
 
-	runScenarios(t, editor, []scenario{
+	apptest.RunScenarios(t, editor, []apptest.Scenario{
 		{Name: "Publish", Method: "POST", URL: page + "/publish-now",
 			Form:           url.Values{"csrf_token": {token}, "rev": {rev}, "confirm": {"yes"}},
 			ExpectedStatus: http.StatusSeeOther, ExpectedHeaders: map[string]string{"Location": page}},
@@ -84,11 +85,11 @@ func TestPublishNowPage(t *testing.T) {
 				"Elif Editor published it now"},
 			NotExpectedContent: []string{`data-testid="publish-now-open"`}},
 	})
-	editor.check(t, scenario{Name: "NotTwice", Method: "POST", URL: page + "/publish-now",
-		Form:            url.Values{"csrf_token": {token}, "rev": {strconv.FormatInt(a.release(t, rel.ID).Rev, 10)}, "confirm": {"yes"}},
+	editor.Check(t, apptest.Scenario{Name: "NotTwice", Method: "POST", URL: page + "/publish-now",
+		Form:            url.Values{"csrf_token": {token}, "rev": {strconv.FormatInt(a.Release(t, rel.ID).Rev, 10)}, "confirm": {"yes"}},
 		ExpectedStatus:  http.StatusUnprocessableEntity,
 		ExpectedContent: []string{"This release can no longer be changed this way."}})
-	public.check(t, scenario{Name: "LiveAfter", URL: "/posts/election-night", ExpectedStatus: http.StatusOK,
+	public.Check(t, apptest.Scenario{Name: "LiveAfter", URL: "/posts/election-night", ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{"Election night live", "Follow the results here."}})
 }
 
@@ -97,55 +98,55 @@ func TestPublishNowPage(t *testing.T) {
 func TestPublishNowPageTurkish(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	a := newApp(t)
-	missedRel := a.scheduleAt(t, a.editor, a.draft, "2026-11-02", "09:00")
-	press := a.createNode(t, release.KindPage, content.Body{Title: "Basın", Slug: "press", Lang: "tr",
+	a := apptest.New(t)
+	missedRel := a.ScheduleAt(t, a.Editor, a.Draft, "2026-11-02", "09:00")
+	press := a.CreateNode(t, release.KindPage, content.Body{Title: "Basın", Slug: "press", Lang: "tr",
 		Status: content.StatusDraft, Text: "Bize yazın."})
-	expiredRel := a.scheduleAt(t, a.contributor, press, "2026-11-02", "10:00")
-	a.clock.Set(elevenThirty)
-	a.tick(t)
-	if s := a.release(t, expiredRel.ID).State; s != release.StateExpired {
+	expiredRel := a.ScheduleAt(t, a.Contributor, press, "2026-11-02", "10:00")
+	a.Clock.Set(elevenThirty)
+	tick(a, t)
+	if s := a.Release(t, expiredRel.ID).State; s != release.StateExpired {
 		t.Fatalf("request is %s, want expired", s)
 	}
-	a.setLang(t, a.editor, "tr")
-	editor := a.signedIn(t, a.editor)
-	token := editor.token()
+	a.SetLang(t, a.Editor, "tr")
+	editor := a.SignedIn(t, a.Editor)
+	token := editor.Token()
 
 	expiredPage := "/studio/releases/" + expiredRel.ID
-	runScenarios(t, editor, []scenario{
+	apptest.RunScenarios(t, editor, []apptest.Scenario{
 		{Name: "ExpiredOffersPublishNow", URL: expiredPage, ExpectedStatus: http.StatusOK,
 			ExpectedContent: []string{`<html lang="tr">`, `data-state="expired">Süresi doldu</span>`, "Şimdi yayımla…",
 				"“Basın” şimdi yayımlansın mı?", "Zamanında kimse onaylamadı.",
 				"Öğeleri kontrol ettim: tam olarak bu sürümler şimdi yayımlansın.", ">Şimdi yayımla</button>", ">Vazgeç</a>"},
 			NotExpectedContent: []string{"Publish now"}},
 		{Name: "UntickedBox", Method: "POST", URL: expiredPage + "/publish-now",
-			Form:            url.Values{"csrf_token": {token}, "rev": {strconv.FormatInt(a.release(t, expiredRel.ID).Rev, 10)}},
+			Form:            url.Values{"csrf_token": {token}, "rev": {strconv.FormatInt(a.Release(t, expiredRel.ID).Rev, 10)}},
 			ExpectedStatus:  http.StatusUnprocessableEntity,
 			ExpectedContent: []string{"Onaylamak için kutuyu işaretleyin."}},
 		{Name: "ApproveAndPublishNow", Method: "POST", URL: expiredPage + "/publish-now",
-			Form:           url.Values{"csrf_token": {token}, "rev": {strconv.FormatInt(a.release(t, expiredRel.ID).Rev, 10)}, "confirm": {"yes"}},
+			Form:           url.Values{"csrf_token": {token}, "rev": {strconv.FormatInt(a.Release(t, expiredRel.ID).Rev, 10)}, "confirm": {"yes"}},
 			ExpectedStatus: http.StatusSeeOther},
 		{Name: "Published", URL: expiredPage, ExpectedStatus: http.StatusOK,
 			ExpectedContent: []string{"Yayımlandı. Sabitlenmiş sürümler artık yayında.", `data-state="published">Yayımlandı</span>`,
 				"Elif Editor “Şimdi yayımla” ile yayımladı: 2 Kasım 2026 11:30.", "Elif Editor şimdi yayımladı"}},
 	})
-	a.client(t, "").check(t, scenario{Name: "PressIsLive", URL: "/press", ExpectedStatus: http.StatusOK,
+	a.Client(t, "").Check(t, apptest.Scenario{Name: "PressIsLive", URL: "/press", ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{"Bize yazın."}})
 
 	// An ordinary publish after the miss leaves the article's draft out of
 	// the live snapshot (it was never live), so the release's base still
 	// matches and publishing it now works.
-	a.createNode(t, release.KindPage, content.Body{Title: "İletişim", Slug: "contact", Status: content.StatusPublished})
-	if _, err := a.nodes.Publish(ctx, a.editor, a.site.ID); err != nil {
+	a.CreateNode(t, release.KindPage, content.Body{Title: "İletişim", Slug: "contact", Status: content.StatusPublished})
+	if _, err := a.Nodes.Publish(ctx, a.Editor, a.Site.ID); err != nil {
 		t.Fatal(err)
 	}
 	missedPage := "/studio/releases/" + missedRel.ID
-	runScenarios(t, editor, []scenario{
+	apptest.RunScenarios(t, editor, []apptest.Scenario{
 		{Name: "MissedOffersPublishNow", URL: missedPage, ExpectedStatus: http.StatusOK,
 			ExpectedContent: []string{`data-state="missed">Kaçırıldı</span>`, "Zamanlayıcı yayım zamanını kaçırdı"}},
 		{Name: "PublishNowAfterAnOrdinaryPublish", Method: "POST", URL: missedPage + "/publish-now",
-			Form:           url.Values{"csrf_token": {token}, "rev": {strconv.FormatInt(a.release(t, missedRel.ID).Rev, 10)}, "confirm": {"yes"}},
+			Form:           url.Values{"csrf_token": {token}, "rev": {strconv.FormatInt(a.Release(t, missedRel.ID).Rev, 10)}, "confirm": {"yes"}},
 			ExpectedStatus: http.StatusSeeOther},
 	})
-	a.client(t, "").check(t, scenario{Name: "ArticleLive", URL: "/posts/election-night", ExpectedStatus: http.StatusOK})
+	a.Client(t, "").Check(t, apptest.Scenario{Name: "ArticleLive", URL: "/posts/election-night", ExpectedStatus: http.StatusOK})
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"studio/engine/automations"
+	"studio/handlers/internal/apptest"
 	"studio/internal/calendarfixture"
 )
 
@@ -30,13 +31,13 @@ func TestReleasesListAtScale(t *testing.T) {
 		heapGrowth                int64
 	}
 	measure := func(n int) walk {
-		a := newApp(t)
-		if err := calendarfixture.Seed(context.Background(), a.store.DB(), a.eng, automations.New(a.store, a.eng), a.site, a.editor, a.clock.Now(), n); err != nil {
+		a := apptest.New(t)
+		if err := calendarfixture.Seed(context.Background(), a.Store.DB(), a.Engine, automations.New(a.Store, a.Engine), a.Site, a.Editor, a.Clock.Now(), n); err != nil {
 			t.Fatal(err)
 		}
-		token := a.tokenFor(t, a.editor)
+		token := a.TokenFor(t, a.Editor)
 		get := func(cursor string) (int, []string, string) {
-			req, err := http.NewRequest(http.MethodGet, a.URL+"/api/sites/"+a.site.ID+"/releases?limit=200&cursor="+cursor, nil)
+			req, err := http.NewRequest(http.MethodGet, a.URL+"/api/sites/"+a.Site.ID+"/releases?limit=200&cursor="+cursor, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -106,7 +107,7 @@ func TestReleasesListAtScale(t *testing.T) {
 		return w
 	}
 	n := 10000
-	if raceDetector { // about ten times slower: the shape is the same at 2,000
+	if apptest.RaceDetector { // about ten times slower: the shape is the same at 2,000
 		n = 2000
 	}
 	small, big := measure(400), measure(n)

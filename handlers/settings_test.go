@@ -13,52 +13,15 @@ import (
 	"studio/engine"
 	"studio/engine/model/release"
 	"studio/engine/policy"
-	"studio/engine/settings"
+	"studio/handlers/internal/apptest"
 	"studio/locales"
 	"studio/web/templates"
 )
 
-// admin adds the site's Administrator, Ada.
-func (a *testApp) admin(t *testing.T) engine.User {
-	t.Helper()
-	return a.addUser(t, "admin@example.com", "Ada Admin", policy.Admin, "en")
-}
-
-// pauseSchedules turns the site's kill switch on as Oya, an owner.
-func (a *testApp) pauseSchedules(t *testing.T, reason string) {
-	t.Helper()
-	ctx := context.Background()
-	owner := a.addUser(t, "owner@example.com", "Oya Owner", policy.Owner, "en")
-	s, err := a.releases.ScheduleSettings(ctx, a.editor, a.site.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := settings.New(a.eng, a.store).SetKillSwitch(ctx, owner, a.site.ID, true, reason, s.Rev); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// settingsPrint summarises what the settings forms may change: the site's
-// zone and rev, the schedule settings row and the audit. A refused form
-// leaves it as it was.
-func (a *testApp) settingsPrint(t *testing.T) string {
-	t.Helper()
-	var fp string
-	err := a.store.DB().QueryRow(`SELECT
-		(SELECT group_concat(time_zone || '@' || rev || ':' || hash) FROM sites) || ' | ' ||
-		(SELECT coalesce(group_concat(rev || ':' || paused || ':' || daily_write_cap || ':' || coalesce(paused_reason, '-')), 'defaults')
-		 FROM schedule_settings) || ' | ' ||
-		(SELECT count(*) FROM audit) || ' audit'`).Scan(&fp)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return fp
-}
-
 // tick runs the scheduler once, as the ticker would.
-func (a *testApp) tick(t *testing.T) scheduler.TickReport {
+func tick(a *apptest.App, t *testing.T) scheduler.TickReport {
 	t.Helper()
-	rep, err := a.sched.RunDue(context.Background(), "manual")
+	rep, err := a.Scheduler.RunDue(context.Background(), "manual")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,14 +30,14 @@ func (a *testApp) tick(t *testing.T) scheduler.TickReport {
 
 func TestSettingsPage(t *testing.T) {
 	t.Parallel()
-	a := newApp(t)
-	a.tick(t) // a heartbeat at 08:00 Istanbul, promising 08:05
-	admin := a.admin(t)
-	owner := a.addUser(t, "owner@example.com", "Oya Owner", policy.Owner, "tr")
+	a := apptest.New(t)
+	tick(a, t) // a heartbeat at 08:00 Istanbul, promising 08:05
+	admin := a.Admin(t)
+	owner := a.AddUser(t, "owner@example.com", "Oya Owner", policy.Owner, "tr")
 
-	en := a.signedIn(t, admin)
-	en.setCookie("tz", url.QueryEscape("Europe/Berlin"))
-	runScenarios(t, en, []scenario{
+	en := a.SignedIn(t, admin)
+	en.SetCookie("tz", url.QueryEscape("Europe/Berlin"))
+	apptest.RunScenarios(t, en, []apptest.Scenario{
 		{Name: "English", URL: "/studio/settings", ExpectedStatus: http.StatusOK,
 			ExpectedContent: []string{`<html lang="en">`, "<title>Site settings · Studio</title>", "<h1>Site settings</h1>",
 				`<a href="/studio/settings" aria-current="page">Settings</a>`,
@@ -105,8 +68,8 @@ func TestSettingsPage(t *testing.T) {
 			ExpectedContent: []string{`<a href="/studio/settings">Settings</a>`}},
 	})
 
-	tr := a.signedIn(t, owner)
-	runScenarios(t, tr, []scenario{
+	tr := a.SignedIn(t, owner)
+	apptest.RunScenarios(t, tr, []apptest.Scenario{
 		{Name: "Turkish", URL: "/studio/settings", ExpectedStatus: http.StatusOK,
 			ExpectedContent: []string{`<html lang="tr">`, "<h1>Site ayarları</h1>", `aria-current="page">Ayarlar</a>`,
 				`<label for="timeZone">Saat dilimi</label>`, `<option value="Europe/Istanbul">İstanbul (UTC+3)</option>`,
@@ -120,9 +83,9 @@ func TestSettingsPage(t *testing.T) {
 	})
 
 	// Editors and below neither see the link nor open the page.
-	for _, u := range []engine.User{a.editor, a.contributor} {
-		c := a.signedIn(t, u)
-		runScenarios(t, c, []scenario{
+	for _, u := range []engine.User{a.Editor, a.Contributor} {
+		c := a.SignedIn(t, u)
+		apptest.RunScenarios(t, c, []apptest.Scenario{
 			{Name: string(u.Role) + "/Page", URL: "/studio/settings", ExpectedStatus: http.StatusForbidden,
 				ExpectedContent:    []string{"Your role does not allow this."},
 				NotExpectedContent: []string{"time-zone-form"}},
@@ -161,42 +124,42 @@ func TestSettingsTimeZone(t *testing.T) {
 	t.Parallel()
 
 	t.Run("BadZone", func(t *testing.T) {
-		a := newApp(t)
-		en := a.signedIn(t, a.admin(t))
-		tr := a.signedIn(t, a.addUser(t, "owner@example.com", "Oya Owner", policy.Owner, "tr"))
-		before := a.settingsPrint(t)
+		a := apptest.New(t)
+		en := a.SignedIn(t, a.Admin(t))
+		tr := a.SignedIn(t, a.AddUser(t, "owner@example.com", "Oya Owner", policy.Owner, "tr"))
+		before := a.SettingsPrint(t)
 		for _, zone := range []string{"Mars/Olympus", "", "Istanbul", "UTC+3", "<b>Berlin</b>"} {
-			en.check(t, scenario{Name: "English/" + zone, Method: "POST", URL: "/studio/settings/time-zone",
-				Form:           url.Values{"csrf_token": {en.token()}, "rev": {"2"}, "timeZone": {zone}},
+			en.Check(t, apptest.Scenario{Name: "English/" + zone, Method: "POST", URL: "/studio/settings/time-zone",
+				Form:           url.Values{"csrf_token": {en.Token()}, "rev": {"2"}, "timeZone": {zone}},
 				ExpectedStatus: http.StatusUnprocessableEntity,
 				ExpectedContent: []string{`data-testid="error-timeZone">Choose a time zone from the list, such as Europe/Istanbul.</p>`,
 					`value="` + strings.ReplaceAll(strings.ReplaceAll(zone, "<", "&lt;"), ">", "&gt;") + `"`,
 					`data-testid="zone-current">Now: Istanbul (UTC+3).</span>`},
 				NotExpectedContent: []string{"<b>Berlin</b>"}})
 		}
-		tr.check(t, scenario{Name: "Turkish", Method: "POST", URL: "/studio/settings/time-zone",
-			Form:               url.Values{"csrf_token": {tr.token()}, "rev": {"2"}, "timeZone": {"Mars/Olympus"}},
+		tr.Check(t, apptest.Scenario{Name: "Turkish", Method: "POST", URL: "/studio/settings/time-zone",
+			Form:               url.Values{"csrf_token": {tr.Token()}, "rev": {"2"}, "timeZone": {"Mars/Olympus"}},
 			ExpectedStatus:     http.StatusUnprocessableEntity,
 			ExpectedContent:    []string{`data-testid="error-timeZone">Listeden bir saat dilimi seçin; örneğin Europe/Istanbul.</p>`},
 			NotExpectedContent: []string{"Choose a time zone"}})
-		en.check(t, scenario{Name: "Stale", Method: "POST", URL: "/studio/settings/time-zone",
-			Form:           url.Values{"csrf_token": {en.token()}, "rev": {"1"}, "timeZone": {"Europe/Berlin"}},
+		en.Check(t, apptest.Scenario{Name: "Stale", Method: "POST", URL: "/studio/settings/time-zone",
+			Form:           url.Values{"csrf_token": {en.Token()}, "rev": {"1"}, "timeZone": {"Europe/Berlin"}},
 			ExpectedStatus: http.StatusConflict,
 			ExpectedContent: []string{`data-testid="alert">This changed somewhere else meanwhile. Load the latest version and try again.</p>`,
 				`value="Europe/Berlin"`}})
-		if after := a.settingsPrint(t); after != before {
+		if after := a.SettingsPrint(t); after != before {
 			t.Errorf("refused zone changes changed state:\nbefore %s\nafter  %s", before, after)
 		}
 	})
 
 	t.Run("Relabels", func(t *testing.T) {
-		a := newApp(t)
-		rel := a.scheduleAt(t, a.editor, a.draft, "2026-11-02", "09:00") // 06:00Z
-		c := a.signedIn(t, a.admin(t))
-		c.check(t, scenario{Name: "Save", Method: "POST", URL: "/studio/settings/time-zone",
-			Form:           url.Values{"csrf_token": {c.token()}, "rev": {"2"}, "timeZone": {"Europe/Berlin"}},
+		a := apptest.New(t)
+		rel := a.ScheduleAt(t, a.Editor, a.Draft, "2026-11-02", "09:00") // 06:00Z
+		c := a.SignedIn(t, a.Admin(t))
+		c.Check(t, apptest.Scenario{Name: "Save", Method: "POST", URL: "/studio/settings/time-zone",
+			Form:           url.Values{"csrf_token": {c.Token()}, "rev": {"2"}, "timeZone": {"Europe/Berlin"}},
 			ExpectedStatus: http.StatusSeeOther, ExpectedHeaders: map[string]string{"Location": "/studio/settings"}})
-		runScenarios(t, c, []scenario{
+		apptest.RunScenarios(t, c, []apptest.Scenario{
 			{Name: "Saved", URL: "/studio/settings", ExpectedStatus: http.StatusOK,
 				ExpectedContent: []string{`<p class="notice">Time zone saved.</p>`, `value="Europe/Berlin"`,
 					"Now: Berlin (UTC+1).", `name="rev" value="3"`}},
@@ -205,7 +168,7 @@ func TestSettingsTimeZone(t *testing.T) {
 				ExpectedContent: []string{"Times are in Berlin (UTC+1) time.",
 					`<time datetime="2026-11-02T06:00:00Z">07:00 Berlin</time>`}},
 		})
-		if r := a.release(t, rel.ID); !r.ExecuteAt.Equal(time.Date(2026, 11, 2, 6, 0, 0, 0, time.UTC)) || r.When.TimeZone != "Europe/Istanbul" {
+		if r := a.Release(t, rel.ID); !r.ExecuteAt.Equal(time.Date(2026, 11, 2, 6, 0, 0, 0, time.UTC)) || r.When.TimeZone != "Europe/Istanbul" {
 			t.Errorf("release after the zone change: %s %+v", r.ExecuteAt, r.When)
 		}
 		if n := countRows(t, a, `SELECT count(*) FROM audit WHERE action = 'site.time_zone'`); n != 1 {
@@ -214,10 +177,10 @@ func TestSettingsTimeZone(t *testing.T) {
 	})
 }
 
-func countRows(t *testing.T, a *testApp, q string, args ...any) int {
+func countRows(t *testing.T, a *apptest.App, q string, args ...any) int {
 	t.Helper()
 	var n int
-	if err := a.store.DB().QueryRow(q, args...).Scan(&n); err != nil {
+	if err := a.Store.DB().QueryRow(q, args...).Scan(&n); err != nil {
 		t.Fatal(err)
 	}
 	return n
@@ -227,11 +190,11 @@ func TestKillSwitchForms(t *testing.T) {
 	t.Parallel()
 
 	t.Run("Refusals", func(t *testing.T) {
-		a := newApp(t)
-		en := a.signedIn(t, a.admin(t))
-		owner := a.addUser(t, "owner@example.com", "Oya Owner", policy.Owner, "tr")
-		tr := a.signedIn(t, owner)
-		before := a.settingsPrint(t)
+		a := apptest.New(t)
+		en := a.SignedIn(t, a.Admin(t))
+		owner := a.AddUser(t, "owner@example.com", "Oya Owner", policy.Owner, "tr")
+		tr := a.SignedIn(t, owner)
+		before := a.SettingsPrint(t)
 		rows := []struct {
 			Name   string
 			Form   url.Values
@@ -257,15 +220,15 @@ func TestKillSwitchForms(t *testing.T) {
 		}
 		for _, who := range []struct {
 			Name string
-			c    *client
+			c    *apptest.Client
 		}{{"English", en}, {"Turkish", tr}} {
 			for _, row := range rows {
 				want, other := row.En, row.Tr
 				if who.Name == "Turkish" {
 					want, other = row.Tr, row.En
 				}
-				form := withToken(row.Form, who.c.token())
-				sc := scenario{Name: who.Name + "/" + row.Name, Method: "POST", URL: "/studio/settings/pause", Form: form,
+				form := apptest.WithToken(row.Form, who.c.Token())
+				sc := apptest.Scenario{Name: who.Name + "/" + row.Name, Method: "POST", URL: "/studio/settings/pause", Form: form,
 					ExpectedStatus: row.Status, ExpectedContent: []string{want}, NotExpectedContent: []string{other}}
 				if row.Open {
 					sc.ExpectedContent = append(sc.ExpectedContent, `aria-labelledby="pause-title" open>`)
@@ -275,41 +238,41 @@ func TestKillSwitchForms(t *testing.T) {
 				} else {
 					sc.NotExpectedContent = append(sc.NotExpectedContent, `aria-labelledby="pause-title" open>`)
 				}
-				who.c.check(t, sc)
+				who.c.Check(t, sc)
 			}
 		}
 		// Resuming a site that runs: the page says so, nothing changes.
-		en.check(t, scenario{Name: "ResumeNotPaused", Method: "POST", URL: "/studio/settings/resume",
-			Form:           url.Values{"csrf_token": {en.token()}, "rev": {"0"}, "reason": {"Why not"}, "confirm": {"yes"}},
+		en.Check(t, apptest.Scenario{Name: "ResumeNotPaused", Method: "POST", URL: "/studio/settings/resume",
+			Form:           url.Values{"csrf_token": {en.Token()}, "rev": {"0"}, "reason": {"Why not"}, "confirm": {"yes"}},
 			ExpectedStatus: http.StatusUnprocessableEntity,
 			ExpectedContent: []string{`data-testid="alert">Schedules are not paused. Reload the page to see the latest.</p>`,
 				`data-testid="switch-state">Schedules and automations are running.</p>`}})
-		if after := a.settingsPrint(t); after != before {
+		if after := a.SettingsPrint(t); after != before {
 			t.Errorf("refused kill switch forms changed state:\nbefore %s\nafter  %s", before, after)
 		}
 		// The editor may not, even with a valid form.
-		ed := a.signedIn(t, a.editor)
-		ed.check(t, scenario{Name: "Editor", Method: "POST", URL: "/studio/settings/pause",
-			Form:           url.Values{"csrf_token": {ed.token()}, "rev": {"0"}, "reason": {"Mine"}, "confirm": {"yes"}},
+		ed := a.SignedIn(t, a.Editor)
+		ed.Check(t, apptest.Scenario{Name: "Editor", Method: "POST", URL: "/studio/settings/pause",
+			Form:           url.Values{"csrf_token": {ed.Token()}, "rev": {"0"}, "reason": {"Mine"}, "confirm": {"yes"}},
 			ExpectedStatus: http.StatusForbidden, ExpectedContent: []string{"Your role does not allow this."}})
-		if after := a.settingsPrint(t); after != before {
+		if after := a.SettingsPrint(t); after != before {
 			t.Errorf("an editor's pause changed state:\nbefore %s\nafter  %s", before, after)
 		}
 	})
 
 	t.Run("PauseWaitResume", func(t *testing.T) {
-		a := newApp(t)
-		rel := a.scheduleAt(t, a.editor, a.draft, "2026-11-02", "09:00") // 06:00Z
-		admin := a.admin(t)
-		c := a.signedIn(t, admin)
-		c.check(t, scenario{Name: "Pause", Method: "POST", URL: "/studio/settings/pause",
-			Form:           url.Values{"csrf_token": {c.token()}, "rev": {"0"}, "reason": {"Checking <the> feed"}, "confirm": {"yes"}},
+		a := apptest.New(t)
+		rel := a.ScheduleAt(t, a.Editor, a.Draft, "2026-11-02", "09:00") // 06:00Z
+		admin := a.Admin(t)
+		c := a.SignedIn(t, admin)
+		c.Check(t, apptest.Scenario{Name: "Pause", Method: "POST", URL: "/studio/settings/pause",
+			Form:           url.Values{"csrf_token": {c.Token()}, "rev": {"0"}, "reason": {"Checking <the> feed"}, "confirm": {"yes"}},
 			ExpectedStatus: http.StatusSeeOther, ExpectedHeaders: map[string]string{"Location": "/studio/settings"}})
 		if n := countRows(t, a, `SELECT count(*) FROM audit WHERE action = 'site.schedules_pause'
 			AND json_extract(actor, '$.id') = ? AND json_extract(details, '$.reason') = 'Checking <the> feed'`, admin.ID); n != 1 {
 			t.Fatalf("pause audit rows = %d", n)
 		}
-		runScenarios(t, c, []scenario{
+		apptest.RunScenarios(t, c, []apptest.Scenario{
 			{Name: "Settings", URL: "/studio/settings", ExpectedStatus: http.StatusOK,
 				ExpectedContent: []string{`<p class="notice">Schedules and automations are paused.</p>`,
 					`data-testid="switch-state">Schedules and automations are paused.</p>`,
@@ -325,13 +288,13 @@ func TestKillSwitchForms(t *testing.T) {
 					"Releases that come due wait, and are missed if the pause lasts more than an hour past their time.",
 					`<a href="/studio/settings#kill-switch" data-testid="paused-banner-settings">Resume in the site settings</a>`}},
 		})
-		ed := a.signedIn(t, a.editor)
-		ed.check(t, scenario{Name: "BannerForEditor", URL: "/studio/schedules", ExpectedStatus: http.StatusOK,
+		ed := a.SignedIn(t, a.Editor)
+		ed.Check(t, apptest.Scenario{Name: "BannerForEditor", URL: "/studio/schedules", ExpectedStatus: http.StatusOK,
 			ExpectedContent:    []string{`data-testid="paused-banner"`, "Paused by Ada Admin"},
 			NotExpectedContent: []string{"paused-banner-settings", `href="/studio/settings`}})
-		a.setLang(t, a.contributor, "tr")
-		co := a.signedIn(t, a.contributor)
-		co.check(t, scenario{Name: "BannerTurkish", URL: "/studio/schedules", ExpectedStatus: http.StatusOK,
+		a.SetLang(t, a.Contributor, "tr")
+		co := a.SignedIn(t, a.Contributor)
+		co.Check(t, apptest.Scenario{Name: "BannerTurkish", URL: "/studio/schedules", ExpectedStatus: http.StatusOK,
 			ExpectedContent: []string{`<h2 id="paused-banner-title">Zamanlamalar ve otomasyonlar duraklatıldı</h2>`,
 				"Duraklatan: Ada Admin", "2 Kasım Pazartesi", "Gerekçe: Checking &lt;the&gt; feed",
 				"Zamanı gelen yayın paketleri bekletilir"},
@@ -340,26 +303,26 @@ func TestKillSwitchForms(t *testing.T) {
 		// The release waits at its time. (A minute late, not more: a release
 		// more than two minutes overdue once resumed would make the request
 		// backstop tick in the background, racing this test's own tick.)
-		a.clock.Set(time.Date(2026, 11, 2, 6, 1, 0, 0, time.UTC))
-		if rep := a.tick(t); rep.Ran != 0 {
+		a.Clock.Set(time.Date(2026, 11, 2, 6, 1, 0, 0, time.UTC))
+		if rep := tick(a, t); rep.Ran != 0 {
 			t.Fatalf("tick while paused: %+v", rep)
 		}
-		if r := a.release(t, rel.ID); r.State != release.StateScheduled {
+		if r := a.Release(t, rel.ID); r.State != release.StateScheduled {
 			t.Fatalf("release while paused: %s", r.State)
 		}
-		c.check(t, scenario{Name: "Resume", Method: "POST", URL: "/studio/settings/resume",
-			Form:           url.Values{"csrf_token": {c.token()}, "rev": {"1"}, "reason": {"Feed checked"}, "confirm": {"yes"}},
+		c.Check(t, apptest.Scenario{Name: "Resume", Method: "POST", URL: "/studio/settings/resume",
+			Form:           url.Values{"csrf_token": {c.Token()}, "rev": {"1"}, "reason": {"Feed checked"}, "confirm": {"yes"}},
 			ExpectedStatus: http.StatusSeeOther, ExpectedHeaders: map[string]string{"Location": "/studio/settings"}})
-		c.check(t, scenario{Name: "Resumed", URL: "/studio/settings", ExpectedStatus: http.StatusOK,
+		c.Check(t, apptest.Scenario{Name: "Resumed", URL: "/studio/settings", ExpectedStatus: http.StatusOK,
 			ExpectedContent:    []string{`<p class="notice">Schedules and automations are running again.</p>`, "pause-open"},
 			NotExpectedContent: []string{"Paused by"}})
-		if rep := a.tick(t); rep.Published != 1 || rep.Late != 1 {
+		if rep := tick(a, t); rep.Published != 1 || rep.Late != 1 {
 			t.Fatalf("tick after resuming: %+v, want one late publish", rep)
 		}
-		if o := a.release(t, rel.ID).Outcome; o == nil || o.LatenessSeconds == nil || *o.LatenessSeconds != 60 {
+		if o := a.Release(t, rel.ID).Outcome; o == nil || o.LatenessSeconds == nil || *o.LatenessSeconds != 60 {
 			t.Fatalf("outcome after resuming: %+v, want published 60 s late", o)
 		}
-		c.check(t, scenario{Name: "NoBanner", URL: "/studio/schedules", ExpectedStatus: http.StatusOK,
+		c.Check(t, apptest.Scenario{Name: "NoBanner", URL: "/studio/schedules", ExpectedStatus: http.StatusOK,
 			ExpectedContent: []string{"Published"}, NotExpectedContent: []string{"paused-banner"}})
 		if n := countRows(t, a, `SELECT count(*) FROM audit WHERE action = 'site.schedules_resume'
 			AND json_extract(actor, '$.id') = ? AND json_extract(details, '$.reason') = 'Feed checked'`, admin.ID); n != 1 {
@@ -370,32 +333,32 @@ func TestKillSwitchForms(t *testing.T) {
 
 func TestDailyWriteCapForm(t *testing.T) {
 	t.Parallel()
-	a := newApp(t)
-	en := a.signedIn(t, a.admin(t))
-	tr := a.signedIn(t, a.addUser(t, "owner@example.com", "Oya Owner", policy.Owner, "tr"))
-	before := a.settingsPrint(t)
+	a := apptest.New(t)
+	en := a.SignedIn(t, a.Admin(t))
+	tr := a.SignedIn(t, a.AddUser(t, "owner@example.com", "Oya Owner", policy.Owner, "tr"))
+	before := a.SettingsPrint(t)
 	for _, v := range []string{"", "abc", "-5", "100001", "1.5"} {
-		en.check(t, scenario{Name: "English/" + v, Method: "POST", URL: "/studio/settings/daily-write-cap",
-			Form:           url.Values{"csrf_token": {en.token()}, "rev": {"0"}, "dailyWriteCap": {v}},
+		en.Check(t, apptest.Scenario{Name: "English/" + v, Method: "POST", URL: "/studio/settings/daily-write-cap",
+			Form:           url.Values{"csrf_token": {en.Token()}, "rev": {"0"}, "dailyWriteCap": {v}},
 			ExpectedStatus: http.StatusUnprocessableEntity,
 			ExpectedContent: []string{`data-testid="error-dailyWriteCap">Enter a whole number from 0 to 100,000.</p>`,
 				`required value="` + v + `"`, "Used today: 0 of 200"}})
 	}
-	tr.check(t, scenario{Name: "Turkish", Method: "POST", URL: "/studio/settings/daily-write-cap",
-		Form:            url.Values{"csrf_token": {tr.token()}, "rev": {"0"}, "dailyWriteCap": {"-1"}},
+	tr.Check(t, apptest.Scenario{Name: "Turkish", Method: "POST", URL: "/studio/settings/daily-write-cap",
+		Form:            url.Values{"csrf_token": {tr.Token()}, "rev": {"0"}, "dailyWriteCap": {"-1"}},
 		ExpectedStatus:  http.StatusUnprocessableEntity,
 		ExpectedContent: []string{`data-testid="error-dailyWriteCap">0 ile 100.000 arasında bir tam sayı girin.</p>`}})
-	en.check(t, scenario{Name: "Stale", Method: "POST", URL: "/studio/settings/daily-write-cap",
-		Form:            url.Values{"csrf_token": {en.token()}, "rev": {"4"}, "dailyWriteCap": {"150"}},
+	en.Check(t, apptest.Scenario{Name: "Stale", Method: "POST", URL: "/studio/settings/daily-write-cap",
+		Form:            url.Values{"csrf_token": {en.Token()}, "rev": {"4"}, "dailyWriteCap": {"150"}},
 		ExpectedStatus:  http.StatusConflict,
 		ExpectedContent: []string{`data-testid="alert">This changed somewhere else meanwhile.`, `required value="150"`}})
-	if after := a.settingsPrint(t); after != before {
+	if after := a.SettingsPrint(t); after != before {
 		t.Errorf("refused caps changed state:\nbefore %s\nafter  %s", before, after)
 	}
-	en.check(t, scenario{Name: "Save", Method: "POST", URL: "/studio/settings/daily-write-cap",
-		Form:           url.Values{"csrf_token": {en.token()}, "rev": {"0"}, "dailyWriteCap": {"150"}},
+	en.Check(t, apptest.Scenario{Name: "Save", Method: "POST", URL: "/studio/settings/daily-write-cap",
+		Form:           url.Values{"csrf_token": {en.Token()}, "rev": {"0"}, "dailyWriteCap": {"150"}},
 		ExpectedStatus: http.StatusSeeOther, ExpectedHeaders: map[string]string{"Location": "/studio/settings"}})
-	en.check(t, scenario{Name: "Saved", URL: "/studio/settings", ExpectedStatus: http.StatusOK,
+	en.Check(t, apptest.Scenario{Name: "Saved", URL: "/studio/settings", ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{`<p class="notice">Daily write cap saved.</p>`, `required value="150"`,
 			`<meter id="daily-cap-meter" min="0" max="150" value="0"></meter>`, "Used today: 0 of 150"}})
 	if n := countRows(t, a, `SELECT count(*) FROM audit WHERE action = 'site.daily_write_cap'`); n != 1 {

@@ -9,49 +9,50 @@ import (
 	"time"
 
 	"studio/handlers"
+	"studio/handlers/internal/apptest"
 )
 
 // TestSignInThrottleHTTP: 50 wrong passwords then the right one, through
 // the sign-in form (issue 10 item 4).
 func TestSignInThrottleHTTP(t *testing.T) {
 	t.Parallel()
-	a := newApp(t)
-	c := a.client(t, "en-GB,en;q=0.9")
-	token := c.csrf("/studio/login")
+	a := apptest.New(t)
+	c := a.Client(t, "en-GB,en;q=0.9")
+	token := c.CSRF("/studio/login")
 	statuses := map[int]int{}
 	for range 50 {
-		res := c.post("/studio/login", url.Values{"csrf_token": {token}, "email": {a.editor.Email}, "password": {"a wrong guess"}})
+		res := c.Post("/studio/login", url.Values{"csrf_token": {token}, "email": {a.Editor.Email}, "password": {"a wrong guess"}})
 		statuses[res.Status]++
 	}
 	if statuses[http.StatusUnauthorized] != 6 || statuses[http.StatusTooManyRequests] != 44 {
 		t.Fatalf("statuses %v, want 6 × 401 then 44 × 429", statuses)
 	}
-	right := url.Values{"csrf_token": {token}, "email": {a.editor.Email}, "password": {password}}
-	c.check(t, scenario{Name: "RightPasswordWhileLocked", Method: "POST", URL: "/studio/login", Form: right,
+	right := url.Values{"csrf_token": {token}, "email": {a.Editor.Email}, "password": {apptest.Password}}
+	c.Check(t, apptest.Scenario{Name: "RightPasswordWhileLocked", Method: "POST", URL: "/studio/login", Form: right,
 		ExpectedStatus:     http.StatusTooManyRequests,
 		ExpectedHeaders:    map[string]string{"Retry-After": "60", "Location": ""},
-		ExpectedContent:    []string{"data-testid=\"alert\">Too many attempts. Try again in 1\u00a0min.</p>", `value="` + a.editor.Email + `"`},
+		ExpectedContent:    []string{"data-testid=\"alert\">Too many attempts. Try again in 1\u00a0min.</p>", `value="` + a.Editor.Email + `"`},
 		NotExpectedContent: []string{"Elif Editor", "a wrong guess"}})
-	tr := a.client(t, "tr-TR,tr;q=0.9")
-	trToken := tr.csrf("/studio/login")
-	tr.check(t, scenario{Name: "Turkish", Method: "POST", URL: "/studio/login",
-		Form:            url.Values{"csrf_token": {trToken}, "email": {strings.ToUpper(a.editor.Email)}, "password": {password}},
+	tr := a.Client(t, "tr-TR,tr;q=0.9")
+	trToken := tr.CSRF("/studio/login")
+	tr.Check(t, apptest.Scenario{Name: "Turkish", Method: "POST", URL: "/studio/login",
+		Form:            url.Values{"csrf_token": {trToken}, "email": {strings.ToUpper(a.Editor.Email)}, "password": {apptest.Password}},
 		ExpectedStatus:  http.StatusTooManyRequests,
 		ExpectedHeaders: map[string]string{"Retry-After": "60"},
 		ExpectedContent: []string{"data-testid=\"alert\">Çok fazla deneme yapıldı. 1\u00a0dk sonra yeniden deneyin.</p>"}})
-	c.check(t, scenario{Name: "StillSignedOut", URL: "/studio/schedules", ExpectedStatus: http.StatusSeeOther,
-		ExpectedHeaders: map[string]string{"Location": loginNext("/studio/schedules")}})
+	c.Check(t, apptest.Scenario{Name: "StillSignedOut", URL: "/studio/schedules", ExpectedStatus: http.StatusSeeOther,
+		ExpectedHeaders: map[string]string{"Location": apptest.LoginNext("/studio/schedules")}})
 
-	a.clock.Advance(30 * time.Second)
-	c.check(t, scenario{Name: "HalfWay", Method: "POST", URL: "/studio/login", Form: right,
+	a.Clock.Advance(30 * time.Second)
+	c.Check(t, apptest.Scenario{Name: "HalfWay", Method: "POST", URL: "/studio/login", Form: right,
 		ExpectedStatus: http.StatusTooManyRequests, ExpectedHeaders: map[string]string{"Retry-After": "30"},
 		ExpectedContent: []string{"Try again in 30\u00a0s."}})
-	a.clock.Advance(30 * time.Second)
-	c.check(t, scenario{Name: "AfterTheLock", Method: "POST", URL: "/studio/login", Form: right,
+	a.Clock.Advance(30 * time.Second)
+	c.Check(t, apptest.Scenario{Name: "AfterTheLock", Method: "POST", URL: "/studio/login", Form: right,
 		ExpectedStatus: http.StatusSeeOther, ExpectedHeaders: map[string]string{"Location": "/studio"}})
 	var rows int
-	if err := a.store.DB().QueryRow(`SELECT count(*) FROM audit WHERE action = 'auth.sign_in_failed'
-		AND json_extract(details, '$.client') = '127.0.0.1' AND json_extract(details, '$.userId') = ?`, a.editor.ID).Scan(&rows); err != nil {
+	if err := a.Store.DB().QueryRow(`SELECT count(*) FROM audit WHERE action = 'auth.sign_in_failed'
+		AND json_extract(details, '$.client') = '127.0.0.1' AND json_extract(details, '$.userId') = ?`, a.Editor.ID).Scan(&rows); err != nil {
 		t.Fatal(err)
 	}
 	if rows != 6 {
@@ -65,23 +66,23 @@ func TestSignInThrottleHTTP(t *testing.T) {
 // the client's own claim and is ignored, so it cannot dodge the throttle.
 func TestSignInThrottleCountsTheForwardedClient(t *testing.T) {
 	t.Parallel()
-	a := newApp(t)
+	a := apptest.New(t)
 	local := []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}
 	elsewhere := []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8")}
 	for _, tc := range []struct {
 		name, base, email, want string
 	}{
-		{"BehindTrustedProxy", a.serve(t, false, handlers.WithTrustedProxies(local)), "nobody-1@example.com", "203.0.113.7"},
-		{"UntrustedSender", a.serve(t, false, handlers.WithTrustedProxies(elsewhere)), "nobody-2@example.com", "127.0.0.1"},
+		{"BehindTrustedProxy", a.Serve(t, false, handlers.WithTrustedProxies(local)), "nobody-1@example.com", "203.0.113.7"},
+		{"UntrustedSender", a.Serve(t, false, handlers.WithTrustedProxies(elsewhere)), "nobody-2@example.com", "127.0.0.1"},
 	} {
-		c := a.on(t, tc.base)
-		token := c.csrf("/studio/login")
-		c.check(t, scenario{Name: tc.name, Method: "POST", URL: "/studio/login",
+		c := a.On(t, tc.base)
+		token := c.CSRF("/studio/login")
+		c.Check(t, apptest.Scenario{Name: tc.name, Method: "POST", URL: "/studio/login",
 			Form:           url.Values{"csrf_token": {token}, "email": {tc.email}, "password": {"a wrong guess"}},
 			Header:         map[string]string{"X-Forwarded-For": "198.51.100.1, 203.0.113.7, 127.0.0.9"},
 			ExpectedStatus: http.StatusUnauthorized})
 		var client string
-		if err := a.store.DB().QueryRow(`SELECT json_extract(details, '$.client') FROM audit
+		if err := a.Store.DB().QueryRow(`SELECT json_extract(details, '$.client') FROM audit
 			WHERE action = 'auth.sign_in_failed' AND json_extract(details, '$.email') = ?`, tc.email).Scan(&client); err != nil {
 			t.Fatal(err)
 		}

@@ -21,6 +21,7 @@ import (
 
 	"studio/engine/content"
 	"studio/engine/model/release"
+	"studio/handlers/internal/apptest"
 )
 
 // The public site under load (issue 6 "Performance"): a 2,000-node site
@@ -50,7 +51,7 @@ import (
 // detector; numbers are logged either way, and the normal suite runs a
 // small site for a moment to keep the harness honest.
 func TestSiteUnderLoad(t *testing.T) {
-	timed := os.Getenv("STUDIO_PERF") == "1" && !raceDetector
+	timed := os.Getenv("STUDIO_PERF") == "1" && !apptest.RaceDetector
 	nodes, gates, rounds, round, steadyRounds, steadyRound := 2000, 200, 12, 750*time.Millisecond, 4, 1500*time.Millisecond
 	if !timed {
 		nodes, gates, rounds, round, steadyRounds, steadyRound = 60, 6, 2, 100*time.Millisecond, 1, 100*time.Millisecond
@@ -137,7 +138,7 @@ const (
 )
 
 type loadedSite struct {
-	app     *testApp
+	app     *apptest.App
 	entries []string // the visible articles' paths
 }
 
@@ -145,7 +146,7 @@ type loadedSite struct {
 // each, half an embargo and half an expiry, spread over the next days.
 func loadSite(t *testing.T, n, gates int) *loadedSite {
 	t.Helper()
-	a := newApp(t)
+	a := apptest.New(t)
 	ctx := context.Background()
 	s := &loadedSite{app: a}
 	pages := n / 100
@@ -154,13 +155,13 @@ func loadSite(t *testing.T, n, gates int) *loadedSite {
 		if i < pages {
 			kind, slug = release.KindPage, fmt.Sprintf("page-%02d", i)
 		}
-		at := start.Add(-time.Duration(i) * time.Hour)
+		at := apptest.Start.Add(-time.Duration(i) * time.Hour)
 		b := content.Body{Title: fmt.Sprintf("Article number %d", i), Slug: slug, Lang: "en", Status: content.StatusPublished,
 			Summary: "A summary of a few words for the lists and the feed.", PublishedAt: &at,
 			Text: "A first paragraph of an ordinary length, with a sentence or two.\n\nA second one, as articles have."}
 		visible := true
 		if kind == release.KindContentEntry && i-pages < gates {
-			gate := start.Add(time.Duration(i+1) * 37 * time.Minute)
+			gate := apptest.Start.Add(time.Duration(i+1) * 37 * time.Minute)
 			if (i-pages)%2 == 0 {
 				b.Availability = &content.Availability{From: &gate}
 				b.PublishedAt = &gate
@@ -169,20 +170,20 @@ func loadSite(t *testing.T, n, gates int) *loadedSite {
 				b.Availability = &content.Availability{Until: &gate}
 			}
 		}
-		if _, err := a.nodes.CreateNode(ctx, a.editor, a.site.ID, kind, b); err != nil {
+		if _, err := a.Nodes.CreateNode(ctx, a.Editor, a.Site.ID, kind, b); err != nil {
 			t.Fatal(err)
 		}
 		if kind == release.KindContentEntry && visible {
 			s.entries = append(s.entries, "/posts/"+slug)
 		}
 	}
-	if _, err := a.nodes.Publish(ctx, a.editor, a.site.ID); err != nil {
+	if _, err := a.Nodes.Publish(ctx, a.Editor, a.Site.ID); err != nil {
 		t.Fatal(err)
 	}
 	// Every page once, so both sites start with their memos full.
-	c := a.client(t, "")
+	c := a.Client(t, "")
 	for _, p := range append([]string{"/", "/rss.xml"}, s.entries...) {
-		if res := c.get(p); res.Status != http.StatusOK {
+		if res := c.Get(p); res.Status != http.StatusOK {
 			t.Fatalf("GET %s: %d", p, res.Status)
 		}
 	}
@@ -229,7 +230,7 @@ func (s *loadedSite) hammer(t *testing.T, clients int, d, pace time.Duration) *l
 // hammerAt is hammer against any server at base.
 func hammerAt(t *testing.T, base string, entries []string, clients int, d, pace time.Duration) *loadResult {
 	t.Helper()
-	if raceDetector { // starting a second race-enabled binary costs seconds, and nothing is timed
+	if apptest.RaceDetector { // starting a second race-enabled binary costs seconds, and nothing is timed
 		r, err := hammer(base, entries, clients, d, pace)
 		if err != nil {
 			t.Fatal(err)

@@ -18,13 +18,14 @@ import (
 
 	"studio/engine"
 	"studio/handlers"
+	"studio/handlers/internal/apptest"
 	"studio/handlers/site"
 )
 
 // cdnAge is the max-age of a public page's CDN-Cache-Control.
-func cdnAge(t *testing.T, c *client, path string) string {
+func cdnAge(t *testing.T, c *apptest.Client, path string) string {
 	t.Helper()
-	res := c.get(path)
+	res := c.Get(path)
 	if res.Status != http.StatusOK {
 		t.Fatalf("GET %s: %d", path, res.Status)
 	}
@@ -38,9 +39,9 @@ func cdnAge(t *testing.T, c *client, path string) string {
 // foreseen. Each change is seen on the very next request.
 func TestCDNMaxAgeCountsReleases(t *testing.T) {
 	t.Parallel()
-	a := newApp(t) // 08:00 Istanbul; no gates on the live site
+	a := apptest.New(t) // 08:00 Istanbul; no gates on the live site
 	ctx := context.Background()
-	c := a.client(t, "")
+	c := a.Client(t, "")
 	want := func(name, age string) {
 		t.Helper()
 		for _, path := range []string{"/", "/posts/welcome", "/rss.xml"} {
@@ -51,54 +52,54 @@ func TestCDNMaxAgeCountsReleases(t *testing.T) {
 	}
 	want("Nothing ahead: the ceiling", "86400")
 
-	r := a.scheduleAt(t, a.editor, a.draft, "2026-11-02", "09:00")
+	r := a.ScheduleAt(t, a.Editor, a.Draft, "2026-11-02", "09:00")
 	want("Scheduled at 09:00", "3600")
-	row := a.release(t, r.ID)
-	if _, err := a.releases.Move(ctx, a.editor, a.site.ID, r.ID, row.Rev, "2026-11-02", "08:30"); err != nil {
+	row := a.Release(t, r.ID)
+	if _, err := a.Releases.Move(ctx, a.Editor, a.Site.ID, r.ID, row.Rev, "2026-11-02", "08:30"); err != nil {
 		t.Fatal(err)
 	}
 	want("Moved to 08:30", "1800")
-	if err := a.releases.Cancel(ctx, a.editor, a.site.ID, r.ID, a.release(t, r.ID).Rev); err != nil {
+	if err := a.Releases.Cancel(ctx, a.Editor, a.Site.ID, r.ID, a.Release(t, r.ID).Rev); err != nil {
 		t.Fatal(err)
 	}
 	want("Canceled", "86400")
 
 	// A scheduled removal of the live page.
-	d, err := a.releases.CreateDraft(ctx, a.editor, releases.DraftInput{SiteID: a.site.ID, Title: "Take About down",
-		RemoveIDs: []string{a.page.ID}})
+	d, err := a.Releases.CreateDraft(ctx, a.Editor, releases.DraftInput{SiteID: a.Site.ID, Title: "Take About down",
+		RemoveIDs: []string{a.Page.ID}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.releases.ScheduleRelease(ctx, a.editor, a.site.ID, d.ID, d.Rev, "2026-11-02", "10:00"); err != nil {
+	if _, err := a.Releases.ScheduleRelease(ctx, a.Editor, a.Site.ID, d.ID, d.Rev, "2026-11-02", "10:00"); err != nil {
 		t.Fatal(err)
 	}
 	want("Removal at 10:00", "7200")
 
 	// A contributor's request may be approved at any moment before its time.
-	other := a.otherDraft(t)
-	a.scheduleAt(t, a.contributor, other, "2026-11-02", "08:20")
+	other := a.OtherDraft(t)
+	a.ScheduleAt(t, a.Contributor, other, "2026-11-02", "08:20")
 	want("Waiting for approval at 08:20", "1200")
 
 	// Its time has come and no ticker ran it: it may run at any moment.
-	a.clock.Set(start.Add(21 * time.Minute))
+	a.Clock.Set(apptest.Start.Add(21 * time.Minute))
 	want("Due, not yet run", "1")
 
 	// The ceiling: 60 s by default.
-	srv := httptest.NewServer(handlers.New(services.Of(a.eng, a.store, a.clock, nil), scs.New(), slog.New(slog.DiscardHandler)))
+	srv := httptest.NewServer(handlers.New(services.Of(a.Engine, a.Store, a.Clock, nil), scs.New(), slog.New(slog.DiscardHandler)))
 	t.Cleanup(srv.Close)
-	a.clock.Set(start.Add(3 * time.Hour)) // past both, the ticker idle: due, so 1 s
-	dc := a.client(t, "")
-	dc.app = &testApp{URL: srv.URL}
+	a.Clock.Set(apptest.Start.Add(3 * time.Hour)) // past both, the ticker idle: due, so 1 s
+	dc := a.Client(t, "")
+	dc.App = &apptest.App{URL: srv.URL}
 	if got := cdnAge(t, dc, "/"); got != "1" {
 		t.Errorf("default ceiling, releases due: max-age=%s, want 1", got)
 	}
 	for _, rel := range []string{d.ID} {
-		if err := a.releases.Cancel(ctx, a.editor, a.site.ID, rel, a.release(t, rel).Rev); err != nil {
+		if err := a.Releases.Cancel(ctx, a.Editor, a.Site.ID, rel, a.Release(t, rel).Rev); err != nil {
 			t.Fatal(err)
 		}
 	}
-	for _, v := range a.releasesOpen(t) {
-		if err := a.releases.Cancel(ctx, a.editor, a.site.ID, v, a.release(t, v).Rev); err != nil {
+	for _, v := range releasesOpen(a, t) {
+		if err := a.Releases.Cancel(ctx, a.Editor, a.Site.ID, v, a.Release(t, v).Rev); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -109,9 +110,9 @@ func TestCDNMaxAgeCountsReleases(t *testing.T) {
 
 // releasesOpen lists the ids of the site's releases that are scheduled or
 // awaiting approval.
-func (a *testApp) releasesOpen(t *testing.T) []string {
+func releasesOpen(a *apptest.App, t *testing.T) []string {
 	t.Helper()
-	rows, err := a.releases.Releases(context.Background(), engine.Reader(a.site.ID), a.site.ID, start.Add(-time.Hour), start.Add(48*time.Hour))
+	rows, err := a.Releases.Releases(context.Background(), engine.Reader(a.Site.ID), a.Site.ID, apptest.Start.Add(-time.Hour), apptest.Start.Add(48*time.Hour))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,13 +133,13 @@ func (a *testApp) releasesOpen(t *testing.T) []string {
 func TestPublicURLNotFromHost(t *testing.T) {
 	t.Parallel()
 	g := newGatedSite(t)
-	g.clock.Set(gatedNow)
+	g.Clock.Set(gatedNow)
 	token := g.previewToken(t, g.node(t, "harbour-lights"), gatedNow.Add(time.Hour))
 	paths := []string{"/", "/posts", "/posts/harbour-lights", "/posts/zeppelin-returns", "/about", "/summer-hours",
 		"/rss.xml", "/sitemap.xml", "/robots.txt", "/media/harbour-cranes.png", "/nothing", "/posts/nothing",
 		"/preview/" + token, "/preview/" + token + "/media/harbour-cranes.png", "/health"}
 	var routes []string
-	for _, rt := range handlers.PublicRoutes(scheduler.New(g.testApp.releases, g.store, nil), site.New(g.eng, public.New(g.testApp.releases, g.testApp.nodes, g.store), nil, site.Options{}), nil) {
+	for _, rt := range handlers.PublicRoutes(scheduler.New(g.App.Releases, g.Store, nil), site.New(g.Engine, public.New(g.App.Releases, g.App.Nodes, g.Store), nil, site.Options{}), nil) {
 		routes = append(routes, rt.Pattern)
 	}
 	t.Logf("public routes: %v", routes)
@@ -165,7 +166,7 @@ func TestPublicURLNotFromHost(t *testing.T) {
 			body, _ := io.ReadAll(res.Body)
 			res.Body.Close()
 			if strings.Contains(string(body), "evil.test") {
-				t.Errorf("Host %s GET %s: the body names evil.test\n%s", hostile["Host"], path, excerpt(string(body)))
+				t.Errorf("Host %s GET %s: the body names evil.test\n%s", hostile["Host"], path, apptest.Excerpt(string(body)))
 			}
 			for k, vs := range res.Header {
 				for _, v := range vs {
@@ -178,7 +179,7 @@ func TestPublicURLNotFromHost(t *testing.T) {
 				t.Errorf("the sitemap does not name the configured site %s\n%s", g.URL, body)
 			}
 			if path == "/posts/harbour-lights" && !strings.Contains(string(body), `<link rel="canonical" href="`+g.URL+`/posts/harbour-lights">`) {
-				t.Errorf("no canonical URL on the configured site\n%s", excerpt(string(body)))
+				t.Errorf("no canonical URL on the configured site\n%s", apptest.Excerpt(string(body)))
 			}
 		}
 	}

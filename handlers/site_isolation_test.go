@@ -1,190 +1,24 @@
 package handlers_test
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"net/http"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"studio/engine"
-	"studio/engine/agents"
-	"studio/engine/automations"
-	"studio/engine/content"
 	"studio/engine/model/automation"
-	"studio/engine/model/release"
 	"studio/engine/policy"
-	"studio/engine/releases"
 	"studio/handlers"
+	"studio/handlers/internal/apptest"
 )
-
-// zeta is a second site, Zeta Times, with everything a site has: people,
-// live and draft content with an image, a scheduled release, a request
-// waiting for approval, an automation with a run, an invitation, an agent
-// key and a token. Every name of it says "Zeta".
-type zeta struct {
-	site               engine.Site
-	owner, contributor engine.User
-	article, draft     content.Node
-	release            string // scheduled
-	request            string // the approval request of a release waiting for approval
-	automation, run    string
-	invitation         string
-	agentKey, token    string
-	// ids are every id above, which none of site A's answers may name.
-	ids []string
-}
-
-func newZeta(t *testing.T, a *testApp) zeta {
-	t.Helper()
-	ctx := context.Background()
-	var z zeta
-	var err error
-	if z.site, err = a.setup.AddSite(ctx, "Zeta Times", "https://zeta.example", "Europe/Istanbul", "en"); err != nil {
-		t.Fatal(err)
-	}
-	z.owner = a.addUserOn(t, z.site.ID, "zed@zeta.example", "Zed Zetaowner", policy.Owner)
-	z.contributor = a.addUserOn(t, z.site.ID, "zoe@zeta.example", "Zoe Zetacontributor", policy.Contributor)
-	node := func(u engine.User, kind release.NodeKind, b content.Body) content.Node {
-		n, err := a.nodes.CreateNode(ctx, u, z.site.ID, kind, b)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return n
-	}
-	now := a.eng.Now()
-	img, err := a.nodes.CreateAsset(ctx, z.owner, z.site.ID, content.Body{Title: "Zeta image", Slug: "zeta-image.png",
-		Status: content.StatusPublished, Mime: "image/png", Data: fixturePNG(t, 3), Alt: "Zeta skyline"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	node(z.owner, release.KindPage, content.Body{Title: "Zeta page", Slug: "zeta-page", Lang: "en", Status: content.StatusPublished, Text: "Zeta about."})
-	z.article = node(z.owner, release.KindContentEntry, content.Body{Title: "Zeta article", Slug: "zeta-article", Lang: "en",
-		Status: content.StatusPublished, PublishedAt: &now, Text: "Zeta text ![Zeta skyline](/media/zeta-image.png)"})
-	if _, err := a.nodes.Publish(ctx, z.owner, z.site.ID); err != nil {
-		t.Fatal(err)
-	}
-	z.draft = node(z.contributor, release.KindContentEntry, content.Body{Title: "Zeta draft", Slug: "zeta-draft", Lang: "en",
-		Status: content.StatusDraft, Text: "Zeta soon."})
-	later := node(z.owner, release.KindPage, content.Body{Title: "Zeta later", Slug: "zeta-later", Lang: "en", Status: content.StatusDraft})
-	schedule := func(u engine.User, n content.Node) release.Release {
-		r, err := a.releases.ScheduleNode(ctx, u, releases.ScheduleInput{SiteID: z.site.ID, NodeID: n.ID, ExpectedRev: n.Rev,
-			Date: "2026-11-04", Time: "10:00"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return r
-	}
-	z.release = schedule(z.owner, later).ID
-	asked := schedule(z.contributor, z.draft)
-	list, err := a.releases.Approvals(ctx, z.owner, z.site.ID)
-	if err != nil || len(list) != 1 || list[0].Release.ID != asked.ID {
-		t.Fatalf("Zeta's approvals: %+v %v", list, err)
-	}
-	z.request = list[0].Request.ID
-	au, err := a.aut.Create(ctx, z.owner, z.site.ID, automations.Input{Name: "Zeta link check",
-		Builtin: automation.BuiltinBrokenLinks, Preset: "weekly", Start: "2026-11-02T07:10"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	run, _, err := a.aut.RunNow(ctx, z.owner, z.site.ID, au.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for range 20 {
-		if _, err := a.sched.RunDue(ctx, "manual"); err != nil {
-			t.Fatal(err)
-		}
-		if run, err = a.aut.Run(ctx, z.owner, z.site.ID, run.ID); err != nil {
-			t.Fatal(err)
-		}
-		if !run.Open() {
-			break
-		}
-	}
-	z.automation, z.run = au.ID, run.ID
-	if _, inv, err := a.people.Invite(ctx, z.owner, z.site.ID, "zack@zeta.example", policy.Author); err != nil {
-		t.Fatal(err)
-	} else {
-		z.invitation = inv.ID
-	}
-	k, _, err := a.agents.Mint(ctx, z.owner, z.site.ID, agents.KeyInput{Name: "Zeta planner", Mode: policy.ModePlan})
-	if err != nil {
-		t.Fatal(err)
-	}
-	z.agentKey = k.ID
-	if _, tok, err := a.identity.CreateToken(ctx, z.owner, "Zeta script", nil); err != nil {
-		t.Fatal(err)
-	} else {
-		z.token = tok.ID
-	}
-	z.ids = []string{z.site.ID, z.owner.ID, z.contributor.ID, img.ID, z.article.ID, z.draft.ID, later.ID, z.release, asked.ID,
-		z.request, z.automation, z.run, z.invitation, z.agentKey, z.token}
-	return z
-}
-
-// leak is the first thing of Zeta's that body names ("" for none), but
-// for the ids the request itself named.
-func (z zeta) leak(body, asked string) string {
-	for _, s := range append([]string{"Zeta", "zeta", "zed@", "zoe@"}, z.ids...) {
-		if strings.Contains(body, s) && !strings.Contains(asked, s) {
-			return s
-		}
-	}
-	return ""
-}
-
-// fingerprint is everything of Zeta's the database holds, as one string.
-func (z zeta) fingerprint(t *testing.T, a *testApp) string {
-	t.Helper()
-	var fp string
-	err := a.store.DB().QueryRow(`SELECT
-		(SELECT name || ':' || rev || ':' || coalesce(published_snapshot_id, '') || ':' || time_zone || ':' || lang FROM sites WHERE id = ?1) || ' | ' ||
-		(SELECT coalesce(group_concat(id || ':' || state || ':' || rev, ' '), '') FROM releases WHERE site_id = ?1) || ' | ' ||
-		(SELECT coalesce(group_concat(id || ':' || rev || ':' || coalesce(deleted_at, ''), ' '), '') FROM nodes WHERE site_id = ?1) || ' | ' ||
-		(SELECT coalesce(group_concat(id || ':' || state || ':' || rev, ' '), '') FROM automations WHERE site_id = ?1) || ' | ' ||
-		(SELECT count(*) FROM schedule_runs WHERE site_id = ?1) || ' runs | ' ||
-		(SELECT coalesce(group_concat(id || ':' || status, ' '), '') FROM approvals WHERE site_id = ?1) || ' | ' ||
-		(SELECT coalesce(group_concat(user_id || ':' || role, ' '), '') FROM memberships WHERE site_id = ?1) || ' | ' ||
-		(SELECT coalesce(group_concat(id || ':' || coalesce(revoked_at, '') || coalesce(accepted_at, ''), ' '), '') FROM invitations WHERE site_id = ?1) || ' | ' ||
-		(SELECT coalesce(group_concat(id || ':' || coalesce(revoked_at, ''), ' '), '') FROM agent_keys WHERE site_id = ?1) || ' | ' ||
-		(SELECT coalesce(group_concat(id || ':' || coalesce(revoked_at, ''), ' '), '') FROM tokens WHERE user_id IN (?2, ?3)) || ' | ' ||
-		(SELECT coalesce(group_concat(email || ':' || name || ':' || lang, ' '), '') FROM users WHERE id IN (?2, ?3)) || ' | ' ||
-		(SELECT count(*) FROM audit WHERE site_id = ?1) || ' audit | ' ||
-		(SELECT coalesce(group_concat(paused, ''), '') FROM schedule_settings WHERE site_id = ?1)`,
-		z.site.ID, z.owner.ID, z.contributor.ID).Scan(&fp)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return fp
-}
-
-// withZetaIDs fills a Studio route pattern's {id} with the Zeta id of its
-// kind.
-func (z zeta) withIDs(pattern string) string {
-	id := z.article.ID
-	switch {
-	case strings.HasPrefix(pattern, "/studio/releases/"):
-		id = z.release
-	case strings.HasPrefix(pattern, "/studio/approvals/"):
-		id = z.request
-	case strings.HasPrefix(pattern, "/studio/schedules/automations/"):
-		id = z.automation
-	case strings.HasPrefix(pattern, "/studio/schedules/runs/"):
-		id = z.run
-	case strings.HasPrefix(pattern, "/studio/people/invitations/"):
-		id = z.invitation
-	case strings.HasPrefix(pattern, "/studio/people/"):
-		id = z.contributor.ID
-	case strings.HasPrefix(pattern, "/studio/agents/"):
-		id = z.agentKey
-	case strings.HasPrefix(pattern, "/studio/tokens/"):
-		id = z.token
-	}
-	return strings.ReplaceAll(pattern, "{id}", id)
-}
 
 var apiParamRe = regexp.MustCompile(`\{(\w+)\}`)
 
@@ -200,34 +34,34 @@ var apiParamRe = regexp.MustCompile(`\{(\w+)\}`)
 // own Owner sees B's things on the same routes, so the markers are real.
 func TestNothingOfAnotherSite(t *testing.T) {
 	t.Parallel()
-	a := newApp(t)
-	z := newZeta(t, a)
-	keys := agentKeysOfA(t, a, z)
-	oya := a.addUser(t, "oya@example.com", "Oya Owner", policy.Owner, "en")
-	c := a.signedIn(t, oya)
-	token := c.token()
-	before := z.fingerprint(t, a)
-	home, theirs := "/studio/s/"+a.site.ID, "/studio/s/"+z.site.ID
+	a := apptest.New(t)
+	z := apptest.NewZeta(t, a)
+	keys := apptest.AgentKeysOfA(t, a, z)
+	oya := a.AddUser(t, "oya@example.com", "Oya Owner", policy.Owner, "en")
+	c := a.SignedIn(t, oya)
+	token := c.Token()
+	before := z.Fingerprint(t, a)
+	home, theirs := "/studio/s/"+a.Site.ID, "/studio/s/"+z.Site.ID
 
 	form := url.Values{"csrf_token": {token}, "rev": {"1"}, "release_rev": {"1"}, "site_rev": {"1"}, "date": {"2026-11-05"},
 		"time": {"09:00"}, "role": {"author"}, "email": {"x@example.com"}, "name": {"Oya Owner"}, "title": {"T"},
-		"nodes": {z.article.ID, z.draft.ID}, "node": {z.draft.ID}, "key": {"k"}, "lang": {"en"}, "current": {"wrong password"}}
+		"nodes": {z.Article.ID, z.Draft.ID}, "node": {z.Draft.ID}, "key": {"k"}, "lang": {"en"}, "current": {"wrong password"}}
 	checked := 0
 	for _, rt := range routeTable() {
 		if rt.Scope == handlers.Anyone {
 			continue
 		}
-		path := z.withIDs(rt.Pattern)
+		path := z.WithIDs(rt.Pattern)
 		for _, u := range []string{path, home + strings.TrimPrefix(path, "/studio"), theirs + strings.TrimPrefix(path, "/studio")} {
-			var res response
+			var res apptest.Response
 			if rt.Method == http.MethodGet {
-				res = c.get(u)
+				res = c.Get(u)
 			} else {
-				res = c.do(rt.Method, u, form, nil)
+				res = c.Do(rt.Method, u, form, nil)
 			}
 			checked++
-			if s := z.leak(res.Body+res.Header.Get("Location")+res.Header.Get("HX-Redirect"), u); s != "" {
-				t.Errorf("%s %s (%d) shows site B's %q\n%s", rt.Method, u, res.Status, s, excerpt(res.Body))
+			if s := z.Leak(res.Body+res.Header.Get("Location")+res.Header.Get("HX-Redirect"), u); s != "" {
+				t.Errorf("%s %s (%d) shows site B's %q\n%s", rt.Method, u, res.Status, s, apptest.Excerpt(res.Body))
 			}
 			if strings.HasPrefix(u, theirs) && res.Status != http.StatusNotFound {
 				t.Errorf("%s %s: status %d under site B's prefix, want 404", rt.Method, u, res.Status)
@@ -235,31 +69,31 @@ func TestNothingOfAnotherSite(t *testing.T) {
 		}
 		// Every act above left the person signed in on A, so each answer
 		// above was a real answer, not a sign-in page.
-		if res := c.get(home + "/schedules"); res.Status != http.StatusOK {
+		if res := c.Get(home + "/schedules"); res.Status != http.StatusOK {
 			t.Fatalf("after %s %s: A's Schedules page answers %d", rt.Method, rt.Pattern, res.Status)
 		}
 	}
 	// Filters that name B's things in the query.
-	for _, u := range []string{"/schedules/history?automation=" + z.automation, "/content?author=" + z.owner.ID,
-		"/history?actor=" + z.owner.ID, "/history.csv", "/schedules?view=month&month=2026-11", "/schedules/month/day?date=2026-11-04",
+	for _, u := range []string{"/schedules/history?automation=" + z.Automation, "/content?author=" + z.Owner.ID,
+		"/history?actor=" + z.Owner.ID, "/history.csv", "/schedules?view=month&month=2026-11", "/schedules/month/day?date=2026-11-04",
 		"/content?q=Zeta", "/notifications", "/approvals"} {
-		res := c.do(http.MethodGet, home+u, nil, map[string]string{"HX-Request": "true"})
-		if s := z.leak(res.Body, u); s != "" || res.Status != http.StatusOK {
+		res := c.Do(http.MethodGet, home+u, nil, map[string]string{"HX-Request": "true"})
+		if s := z.Leak(res.Body, u); s != "" || res.Status != http.StatusOK {
 			t.Errorf("GET %s%s: %d, shows site B's %q", home, u, res.Status, s)
 		}
 	}
 
 	// The API, with Oya's token and with her session: B's routes are not
 	// found; A's routes with B's ids name nothing of B.
-	tok := a.tokenFor(t, oya)
+	tok := a.TokenFor(t, oya)
 	bySession := func(method, path, body string) (int, map[string]any) {
 		req, err := http.NewRequest(method, a.URL+path, strings.NewReader(body))
 		if err != nil {
 			t.Fatal(err)
 		}
 		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("X-CSRF-Token", c.token())
-		res, err := c.hc.Do(req)
+		req.Header.Set("X-CSRF-Token", c.Token())
+		res, err := c.HTTP.Do(req)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -268,24 +102,26 @@ func TestNothingOfAnotherSite(t *testing.T) {
 		json.NewDecoder(res.Body).Decode(&out)
 		return res.StatusCode, out
 	}
-	byToken := func(method, path, body string) (int, map[string]any) { return apiCall(t, a, method, path, tok, body) }
-	for _, rt := range apiRouteTable() {
+	byToken := func(method, path, body string) (int, map[string]any) {
+		return apptest.APICall(t, a, method, path, tok, body)
+	}
+	for _, rt := range apptest.APIRouteTable() {
 		for _, call := range []func(method, path, body string) (int, map[string]any){byToken, bySession} {
-			for _, site := range []string{z.site.ID, a.site.ID} {
+			for _, site := range []string{z.Site.ID, a.Site.ID} {
 				path := apiParamRe.ReplaceAllStringFunc(rt.Pattern, func(p string) string {
 					switch p {
 					case "{siteId}":
 						return site
 					case "{releaseId}":
-						return z.release
+						return z.Release
 					case "{approvalId}":
-						return z.request
+						return z.Request
 					case "{automationId}":
-						return z.automation
+						return z.Automation
 					case "{runId}":
-						return z.run
+						return z.Run
 					}
-					return z.article.ID
+					return z.Article.ID
 				})
 				body := ""
 				if rt.Method != http.MethodGet && rt.Method != http.MethodDelete {
@@ -293,58 +129,58 @@ func TestNothingOfAnotherSite(t *testing.T) {
 				}
 				status, out := call(rt.Method, path, body)
 				checked++
-				if s := z.leak(strings.Join(flatten(out), " "), path); s != "" {
+				if s := z.Leak(strings.Join(flatten(out), " "), path); s != "" {
 					t.Errorf("%s %s (%d) shows site B's %q: %v", rt.Method, path, status, s, out)
 				}
-				if site == z.site.ID && strings.Contains(rt.Pattern, "{siteId}") && status != http.StatusNotFound {
+				if site == z.Site.ID && strings.Contains(rt.Pattern, "{siteId}") && status != http.StatusNotFound {
 					t.Errorf("%s %s: %d on site B, want 404", rt.Method, path, status)
 				}
 			}
 		}
 	}
 	// MCP, with A's agent keys: every tool the server lists.
-	mcpBase := a.serve(t, false)
+	mcpBase := a.Serve(t, false)
 	for name, secret := range keys {
 		calls, refused := sweepMCP(t, a, z, mcpBase, secret)
 		checked += calls
 		t.Logf("MCP with A's %s: %d calls, %d refused naming B", name, calls, refused)
 	}
 	for _, p := range []string{"/health", "/api/scheduler", "/api/sites"} {
-		res := c.get(p)
-		if s := z.leak(res.Body, p); s != "" || res.Status != http.StatusOK {
+		res := c.Get(p)
+		if s := z.Leak(res.Body, p); s != "" || res.Status != http.StatusOK {
 			t.Errorf("GET %s: %d, shows site B's %q\n%s", p, res.Status, s, res.Body)
 		}
 	}
 
 	// The public site on A's host (the default): none of B's routes.
-	visitor := a.client(t, "")
+	visitor := a.Client(t, "")
 	for _, p := range []string{"/", "/posts", "/posts/zeta-article", "/zeta-page", "/rss.xml", "/sitemap.xml", "/robots.txt",
 		"/media/zeta-image.png", "/nope"} {
-		res := visitor.get(p)
+		res := visitor.Get(p)
 		checked++
-		if s := z.leak(res.Body, p); s != "" {
+		if s := z.Leak(res.Body, p); s != "" {
 			t.Errorf("GET %s on A's host (%d) shows site B's %q", p, res.Status, s)
 		}
 	}
 
-	if after := z.fingerprint(t, a); after != before {
+	if after := z.Fingerprint(t, a); after != before {
 		t.Errorf("site A's Owner changed site B:\nbefore %s\nafter  %s", before, after)
 	}
 
 	// The markers are real: B's Owner and B's host see B's things.
-	zed := a.signedIn(t, z.owner)
+	zed := a.SignedIn(t, z.Owner)
 	seen := 0
-	for _, p := range []string{"/content", "/content/" + z.article.ID, "/releases/" + z.release, "/approvals/" + z.request,
-		"/schedules/automations/" + z.automation, "/schedules/runs/" + z.run, "/people", "/history", "/tokens", "/agents"} {
-		if res := zed.get(theirs + p); res.Status == http.StatusOK && z.leak(res.Body, "") != "" {
+	for _, p := range []string{"/content", "/content/" + z.Article.ID, "/releases/" + z.Release, "/approvals/" + z.Request,
+		"/schedules/automations/" + z.Automation, "/schedules/runs/" + z.Run, "/people", "/history", "/tokens", "/agents"} {
+		if res := zed.Get(theirs + p); res.Status == http.StatusOK && z.Leak(res.Body, "") != "" {
 			seen++
 		} else {
 			t.Errorf("B's Owner on %s%s: %d, nothing of B", theirs, p, res.Status)
 		}
 	}
-	if res := visitor.do(http.MethodGet, "/posts/zeta-article", nil, map[string]string{"Host": "zeta.example"}); res.Status != http.StatusOK ||
+	if res := visitor.Do(http.MethodGet, "/posts/zeta-article", nil, map[string]string{"Host": "zeta.example"}); res.Status != http.StatusOK ||
 		!strings.Contains(res.Body, "Zeta article") || !strings.Contains(res.Body, "/media/zeta-image.png") {
-		t.Errorf("B's article on B's host: %d\n%s", res.Status, excerpt(res.Body))
+		t.Errorf("B's article on B's host: %d\n%s", res.Status, apptest.Excerpt(res.Body))
 	}
 	t.Logf("%d answers checked for site B; B's Owner saw B on %d pages", checked, seen)
 }
@@ -369,4 +205,83 @@ func flatten(v any) []string {
 		return []string{x}
 	}
 	return nil
+}
+
+// sweepMCP is the MCP row of the tenancy sweep (issue 36, hole 2): with
+// the agent key secret of site A, every tool the server lists is called
+// naming Zeta (refused forbidden before anything is read, with a sentence
+// that says the key is another site's) and naming A with Zeta's ids. No
+// answer shows anything of Zeta, and none is an internal error; every call
+// is audited on A (none on Zeta: the caller's fingerprint of Zeta counts
+// its audit rows). So that each call naming A reaches its use case with
+// Zeta's ids, the tools that taint go last and a get_mode follows every
+// call (ten refusals in a row would end a run). It returns the calls made
+// and those refused on Zeta.
+func sweepMCP(t *testing.T, a *apptest.App, z apptest.Zeta, base, secret string) (calls, refusedOnZeta int) {
+	t.Helper()
+	ctx := context.Background()
+	s := (&apptest.MCPFixture{Base: base}).Connect(t, secret)
+	list, err := s.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	auditA := func() int {
+		var n int
+		if err := a.Store.DB().QueryRow(`SELECT count(*) FROM audit WHERE site_id = ? AND action = 'mcp.tool'`, a.Site.ID).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	rowsBefore := auditA()
+	tools := slices.Clone(list.Tools)
+	slices.SortStableFunc(tools, func(x, y *sdk.Tool) int {
+		tx, _ := policy.Tool(x.Name)
+		ty, _ := policy.Tool(y.Name)
+		return cmp.Compare(b2i(tx.Taints), b2i(ty.Taints))
+	})
+	for _, tl := range tools {
+		for _, site := range []string{z.Site.ID, a.Site.ID} {
+			args := z.MCPArgs(tl.InputSchema, site)
+			asked, _ := json.Marshal(args)
+			out, res := apptest.CallTool(t, s, tl.Name, args)
+			calls++
+			if leak := z.Leak(strings.Join(flatten(out), " "), string(asked)); leak != "" {
+				t.Errorf("%s %s shows Zeta's %q: %v", tl.Name, asked, leak, out)
+			}
+			if e, _ := out["error"].(map[string]any); e != nil && e["code"] == "internal" {
+				t.Errorf("%s %s: internal error", tl.Name, asked)
+			}
+			if _, named := args["siteId"]; named && site == z.Site.ID {
+				refusedOnZeta++
+				msg := apptest.ToolError(t, tl.Name+" on Zeta", out, res, engine.CodeForbidden)
+				if !strings.Contains(msg, "another site") {
+					t.Errorf("%s on Zeta: %q does not say the key is another site's", tl.Name, msg)
+				}
+			} else if e, _ := out["error"].(map[string]any); e != nil {
+				switch e["code"] {
+				case engine.CodeTainted, automation.CodeAnomalyRefusals:
+					t.Errorf("%s %s was stopped before its use case (%v): the sweep did not reach it", tl.Name, asked, e["code"])
+				}
+			}
+			// A call that goes through: no run of refusals in a row; and an
+			// agent task's run is still open for the next tool.
+			if mode := apptest.OkTool(t, s, "get_mode", nil); mode["automationId"] != nil && mode["run"] == nil {
+				t.Fatalf("after %s %s the agent task's run is over: the sweep cannot go on", tl.Name, asked)
+			}
+		}
+	}
+	if got := auditA() - rowsBefore; got != 2*calls {
+		t.Errorf("%d calls audited on A, want %d (every call, and its get_mode, is the key's site's)", got, 2*calls)
+	}
+	if refusedOnZeta < 10 {
+		t.Fatalf("only %d tools named a site: the sweep reached too little", refusedOnZeta)
+	}
+	return calls, refusedOnZeta
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

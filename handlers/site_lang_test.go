@@ -20,17 +20,17 @@ var chromeParts = regexp.MustCompile(`<html lang="[^"]*">|<nav aria-label="[^"]*
 func TestPreviewChromeIsTheLiveSites(t *testing.T) {
 	t.Parallel()
 	g := newGatedSite(t)
-	g.clock.Set(gatedNow)
-	c := g.client(t, "")
+	g.Clock.Set(gatedNow)
+	c := g.Client(t, "")
 	for _, slug := range []string{"harbour-lights", "lansman-partisi"} {
 		n := g.node(t, slug)
-		live := c.get(n.path())
-		preview := c.get("/preview/" + g.previewToken(t, n, gatedNow.Add(time.Hour)))
+		live := c.Get(n.path())
+		preview := c.Get("/preview/" + g.previewToken(t, n, gatedNow.Add(time.Hour)))
 		if preview.Status != http.StatusOK {
 			t.Fatalf("%s: preview %d", slug, preview.Status)
 		}
 		if slug == "lansman-partisi" { // embargoed: its live URL is the 404, whose chrome is the same
-			live = c.get("/posts/harbour-lights")
+			live = c.Get("/posts/harbour-lights")
 		}
 		lc, pc := chromeParts.FindAllString(live.Body, -1), chromeParts.FindAllString(preview.Body, -1)
 		if len(lc) != 3 || strings.Join(lc, "\n") != strings.Join(pc, "\n") {

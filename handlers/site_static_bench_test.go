@@ -13,6 +13,7 @@ import (
 
 	"studio/engine/content"
 	"studio/engine/model/release"
+	"studio/handlers/internal/apptest"
 	"studio/internal/newsroomfixture"
 	"studio/store"
 )
@@ -26,7 +27,7 @@ import (
 // clients (median of paired rounds, goal ≥ 0.8) and the entry page's p99
 // at a steady 5,000 req/s (goal < 5 ms) for both.
 func TestSiteAgainstStatic(t *testing.T) {
-	timed := os.Getenv("STUDIO_PERF") == "1" && !raceDetector
+	timed := os.Getenv("STUDIO_PERF") == "1" && !apptest.RaceDetector
 	nodes, rounds, round := 50000, 10, 750*time.Millisecond
 	if !timed {
 		nodes, rounds, round = 60, 1, 100*time.Millisecond
@@ -111,9 +112,9 @@ func TestSiteAgainstStatic(t *testing.T) {
 // large site) 2,000 of its articles chosen at random, each once first.
 func newsroomSite(t *testing.T, n int) *loadedSite {
 	t.Helper()
-	a := newApp(t)
+	a := apptest.New(t)
 	ctx := context.Background()
-	if err := newsroomfixture.Seed(ctx, a.store.DB(), a.nodes, a.site, a.editor, a.clock.Now(), n); err != nil {
+	if err := newsroomfixture.Seed(ctx, a.Store.DB(), a.Nodes, a.Site, a.Editor, a.Clock.Now(), n); err != nil {
 		t.Fatal(err)
 	}
 	s := &loadedSite{app: a}
@@ -160,29 +161,29 @@ func TestNewSnapshotIsBuiltOnce(t *testing.T) {
 	// of other processes' writes a window of store.OtherProcessesEvery
 	// allows (the machine may be slow enough for the 30 requests to span
 	// a window or more; one read per request would be 30).
-	before := a.store.Statements()
+	before := a.Store.Statements()
 	began := time.Now()
 	get(30)
 	windows := int64(time.Since(began)/store.OtherProcessesEvery) + 1
-	if n := a.store.Statements() - before; n > windows || n >= 30 {
+	if n := a.Store.Statements() - before; n > windows || n >= 30 {
 		t.Errorf("30 requests with nothing committed sent %d statements, want at most %d (one a %v window)", n, windows, store.OtherProcessesEvery)
 	}
 	// A new snapshot: the 30 requests that arrive together read it once.
-	if _, err := a.nodes.CreateNode(context.Background(), a.editor, a.site.ID, release.KindContentEntry,
+	if _, err := a.Nodes.CreateNode(context.Background(), a.Editor, a.Site.ID, release.KindContentEntry,
 		content.Body{Title: "Breaking", Slug: "breaking", Status: content.StatusPublished, Text: "News."}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.nodes.Publish(context.Background(), a.editor, a.site.ID); err != nil {
+	if _, err := a.Nodes.Publish(context.Background(), a.Editor, a.Site.ID); err != nil {
 		t.Fatal(err)
 	}
-	before = a.store.Statements()
+	before = a.Store.Statements()
 	began = time.Now()
 	get(30)
 	// The generation, the sites and the live nodes once: 3, against 30 and
 	// more with a read each; and, as above, a check of the generation for
 	// each further window the requests span (a CI machine's took eight).
 	windows = int64(time.Since(began)/store.OtherProcessesEvery) + 1
-	if n := a.store.Statements() - before; n > windows+4 || n >= 30 {
+	if n := a.Store.Statements() - before; n > windows+4 || n >= 30 {
 		t.Errorf("30 requests after a publish sent %d statements, want at most %d: one snapshot read shared by all (and a generation check a %v window)",
 			n, windows+4, store.OtherProcessesEvery)
 	}

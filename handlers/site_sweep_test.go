@@ -14,6 +14,7 @@ import (
 	"studio/engine/releases"
 	"studio/engine/scheduler"
 	"studio/handlers"
+	"studio/handlers/internal/apptest"
 	"studio/handlers/site"
 	"studio/web/static"
 )
@@ -37,7 +38,7 @@ import (
 func TestRouteSweep(t *testing.T) {
 	t.Parallel()
 	g := newGatedSite(t)
-	c := g.client(t, "")
+	c := g.Client(t, "")
 	g.sweepReleases(t)
 
 	// Every gate and every release, and the three clocks around each, in
@@ -73,9 +74,9 @@ func TestRouteSweep(t *testing.T) {
 			scoopToken = tok
 		}
 	}
-	mediaTokens := []string{scoopToken, mint(scoop, gatedNow.Add(30*time.Minute)), mint(scoop, start),
+	mediaTokens := []string{scoopToken, mint(scoop, gatedNow.Add(30*time.Minute)), mint(scoop, apptest.Start),
 		mint(g.node(t, "zeppelin-hangar.png"), last.Add(time.Hour)),
-		strings.Replace(g.previewToken(t, scoop, last.Add(time.Hour)), scoop.ID, g.live.ID, 1)}
+		strings.Replace(g.previewToken(t, scoop, last.Add(time.Hour)), scoop.ID, g.Live.ID, 1)}
 	tokenList = append(tokenList, mediaTokens[4])
 
 	var slugs, assetSlugs []string
@@ -89,7 +90,7 @@ func TestRouteSweep(t *testing.T) {
 	assetSlugs = append(assetSlugs, "no-such-thing.png", scoop.Body.Slug)
 
 	// The route table's own rows: a new row needs an expansion here.
-	routes := handlers.PublicRoutes(scheduler.New(g.testApp.releases, g.store, nil), site.New(g.eng, public.New(g.testApp.releases, g.testApp.nodes, g.store), nil, site.Options{}), nil)
+	routes := handlers.PublicRoutes(scheduler.New(g.App.Releases, g.Store, nil), site.New(g.Engine, public.New(g.App.Releases, g.App.Nodes, g.Store), nil, site.Options{}), nil)
 	param := regexp.MustCompile(`\{(\w+)\}`)
 	expand := func(pattern string) []string {
 		switch {
@@ -136,7 +137,7 @@ func TestRouteSweep(t *testing.T) {
 	t.Logf("%d public routes, %d requests per clock, %d clocks", len(routes), requests, len(clocks))
 
 	for _, now := range clocks {
-		g.clock.Set(now)
+		g.Clock.Set(now)
 		var hidden, shown []*fixtureNode
 		for _, n := range g.nodes {
 			if n.shownAt(now) {
@@ -146,13 +147,13 @@ func TestRouteSweep(t *testing.T) {
 			}
 		}
 		at := now.Sub(gatedNow).String()
-		draft404 := c.get("/posts/election-night")
+		draft404 := c.Get("/posts/election-night")
 		if draft404.Status != http.StatusNotFound {
 			t.Fatalf("at %s the draft answers %d", at, draft404.Status)
 		}
 		for _, rt := range routes {
 			for _, u := range expand(rt.Pattern) {
-				res := c.get(u)
+				res := c.Get(u)
 				where := "at now" + sign(at) + " GET " + u
 				preview := isPreview(rt.Pattern)
 				if preview {
@@ -165,7 +166,7 @@ func TestRouteSweep(t *testing.T) {
 				for _, n := range hidden {
 					for _, m := range n.markers() {
 						if strings.Contains(res.Body, m) {
-							t.Errorf("%s: the body names hidden %s (%q)\n%s", where, n.Body.Slug, m, excerpt(res.Body))
+							t.Errorf("%s: the body names hidden %s (%q)\n%s", where, n.Body.Slug, m, apptest.Excerpt(res.Body))
 						}
 						for k, vs := range res.Header {
 							for _, v := range vs {
@@ -226,13 +227,13 @@ var cdnMaxAge = regexp.MustCompile(`^public, max-age=(\d+)$`)
 func (g *gatedSite) sweepReleases(t *testing.T) {
 	t.Helper()
 	ctx := context.Background()
-	g.scheduleAt(t, g.editor, g.draft, "2026-11-02", "11:30")
-	d, err := g.testApp.releases.CreateDraft(ctx, g.editor, releases.DraftInput{SiteID: g.site.ID, Title: "Retire the welcome",
-		RemoveIDs: []string{g.live.ID}})
+	g.ScheduleAt(t, g.Editor, g.Draft, "2026-11-02", "11:30")
+	d, err := g.App.Releases.CreateDraft(ctx, g.Editor, releases.DraftInput{SiteID: g.Site.ID, Title: "Retire the welcome",
+		RemoveIDs: []string{g.Live.ID}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := g.testApp.releases.ScheduleRelease(ctx, g.editor, g.site.ID, d.ID, d.Rev, "2026-11-02", "13:30"); err != nil {
+	if _, err := g.App.Releases.ScheduleRelease(ctx, g.Editor, g.Site.ID, d.ID, d.Rev, "2026-11-02", "13:30"); err != nil {
 		t.Fatal(err)
 	}
 	g.releases = append(g.releases, gatedNow.Add(30*time.Minute), gatedNow.Add(150*time.Minute))
@@ -247,7 +248,7 @@ func ceilSeconds(d time.Duration) int { return int((d + time.Second - 1) / time.
 // may run at any moment), and than the ceiling; with none of them closer,
 // exactly the ceiling. /static/* is exempt: its files are
 // content-addressed, built into the binary and hold no content.
-func checkCacheable(t *testing.T, g *gatedSite, where, pattern string, res response, now time.Time) {
+func checkCacheable(t *testing.T, g *gatedSite, where, pattern string, res apptest.Response, now time.Time) {
 	t.Helper()
 	if pattern == "/static/*" {
 		return
@@ -268,7 +269,7 @@ func checkCacheable(t *testing.T, g *gatedSite, where, pattern string, res respo
 		return
 	}
 	age, _ := strconv.Atoi(m[1])
-	want := int(testCDNMaxAge / time.Second)
+	want := int(apptest.CDNMaxAge / time.Second)
 	if age < 1 || age > want {
 		t.Errorf("%s: max-age %d, the ceiling is %d", where, age, want)
 	}
@@ -296,9 +297,9 @@ func checkCacheable(t *testing.T, g *gatedSite, where, pattern string, res respo
 
 // checkShown: every shown node is where the public finds it; a shown
 // article shows the shown assets it refers to, the first as its og:image.
-func checkShown(t *testing.T, c *client, where string, g *gatedSite, shown []*fixtureNode) {
+func checkShown(t *testing.T, c *apptest.Client, where string, g *gatedSite, shown []*fixtureNode) {
 	t.Helper()
-	home, posts, rss, sitemap := c.get("/"), c.get("/posts"), c.get("/rss.xml"), c.get("/sitemap.xml")
+	home, posts, rss, sitemap := c.Get("/"), c.Get("/posts"), c.Get("/rss.xml"), c.Get("/sitemap.xml")
 	for _, n := range shown {
 		var images []*fixtureNode
 		for _, id := range n.Body.Refs {
@@ -311,7 +312,7 @@ func checkShown(t *testing.T, c *client, where string, g *gatedSite, shown []*fi
 		if len(images) == 0 {
 			continue
 		}
-		page := c.get(n.path())
+		page := c.Get(n.path())
 		for _, a := range images {
 			if !strings.Contains(page.Body, `<img src="`+a.path()+`"`) {
 				t.Errorf("%s: %s does not show %s", where, n.path(), a.path())
@@ -326,7 +327,7 @@ func checkShown(t *testing.T, c *client, where string, g *gatedSite, shown []*fi
 		case n.isAsset():
 			// Checked below, with the pages that refer to it.
 		case strings.HasPrefix(n.path(), "/posts/"):
-			for name, res := range map[string]response{"/": home, "/posts": posts, "/rss.xml": rss} {
+			for name, res := range map[string]apptest.Response{"/": home, "/posts": posts, "/rss.xml": rss} {
 				if !strings.Contains(res.Body, n.Body.Title) {
 					t.Errorf("%s: %s does not list %q", where, name, n.Body.Title)
 				}
@@ -366,7 +367,7 @@ func (g *gatedSite) assetSlugs(n *fixtureNode) []string {
 // status and gates, never stored, never indexed; a forged, expired or
 // asset link is the site's 404. Its media route serves the assets the
 // node refers to, gated or not, and nothing else.
-func checkPreview(t *testing.T, g *gatedSite, where, pattern, u string, res response, links map[string]previewLink, now time.Time) {
+func checkPreview(t *testing.T, g *gatedSite, where, pattern, u string, res apptest.Response, links map[string]previewLink, now time.Time) {
 	t.Helper()
 	if cc := res.Header.Get("Cache-Control"); cc != "no-store" {
 		t.Errorf("%s: Cache-Control %q, want no-store", where, cc)
@@ -394,7 +395,7 @@ func checkPreview(t *testing.T, g *gatedSite, where, pattern, u string, res resp
 		return
 	}
 	if res.Status != http.StatusOK || !strings.Contains(res.Body, "<h1>"+n.Body.Title+"</h1>") {
-		t.Errorf("%s: status %d, want the preview of %s\n%s", where, res.Status, n.Body.Slug, excerpt(res.Body))
+		t.Errorf("%s: status %d, want the preview of %s\n%s", where, res.Status, n.Body.Slug, apptest.Excerpt(res.Body))
 	}
 	for _, slug := range g.assetSlugs(n) {
 		if !strings.Contains(res.Body, `/media/`+slug+`"`) {
@@ -408,9 +409,9 @@ func checkPreview(t *testing.T, g *gatedSite, where, pattern, u string, res resp
 	switch {
 	case n.from != nil && now.Before(*n.from) && !strings.Contains(res.Body, "Embargoed until") &&
 		!strings.Contains(res.Body, "Ambargolu"):
-		t.Errorf("%s: no embargo notice\n%s", where, excerpt(res.Body))
+		t.Errorf("%s: no embargo notice\n%s", where, apptest.Excerpt(res.Body))
 	case n.until != nil && !now.Before(*n.until) && !strings.Contains(res.Body, "Expired on") &&
 		!strings.Contains(res.Body, "Süresi doldu"):
-		t.Errorf("%s: no expiry notice\n%s", where, excerpt(res.Body))
+		t.Errorf("%s: no expiry notice\n%s", where, apptest.Excerpt(res.Body))
 	}
 }

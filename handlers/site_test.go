@@ -1,14 +1,10 @@
 package handlers_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
-	"image"
-	"image/color"
-	"image/png"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -28,6 +24,7 @@ import (
 	"studio/engine/public"
 	"studio/engine/services"
 	"studio/handlers"
+	"studio/handlers/internal/apptest"
 	"studio/locales"
 	"studio/web/static"
 )
@@ -42,7 +39,7 @@ import (
 // that refers to all of them. Every gate lies after start, because the
 // fake clock never goes back.
 type gatedSite struct {
-	*testApp
+	*apptest.App
 	nodes []*fixtureNode // every page, article and asset, live or not
 	// releases are the instants of the releases a test scheduled on top;
 	// no ticker runs them, so they stay due once passed.
@@ -50,7 +47,7 @@ type gatedSite struct {
 }
 
 // gatedNow is the fixture's "now": Monday 2 November 2026, 11:00 Istanbul.
-var gatedNow = start.Add(3 * time.Hour)
+var gatedNow = apptest.Start.Add(3 * time.Hour)
 
 // fixtureNode is one node of the fixture with the words that must never
 // appear on a public response while it is hidden.
@@ -112,29 +109,15 @@ func (n *fixtureNode) shownAt(now time.Time) bool {
 
 func ptr(t time.Time) *time.Time { return &t }
 
-// fixturePNG is a tiny image, different for each seed.
-func fixturePNG(t *testing.T, seed uint8) []byte {
-	t.Helper()
-	m := image.NewNRGBA(image.Rect(0, 0, 4, 4))
-	for i := range 16 {
-		m.SetNRGBA(i%4, i/4, color.NRGBA{R: seed, G: uint8(i * 16), B: 200, A: 255})
-	}
-	var buf bytes.Buffer
-	if err := png.Encode(&buf, m); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
-}
-
 func newGatedSite(t *testing.T) *gatedSite {
 	t.Helper()
-	g := &gatedSite{testApp: newApp(t)}
+	g := &gatedSite{App: apptest.New(t)}
 	ctx := context.Background()
 	T := gatedNow
 	g.nodes = append(g.nodes,
-		&fixtureNode{Node: g.page, published: true},
-		&fixtureNode{Node: g.live, published: true},
-		&fixtureNode{Node: g.draft})
+		&fixtureNode{Node: g.Page, published: true},
+		&fixtureNode{Node: g.Live, published: true},
+		&fixtureNode{Node: g.Draft})
 
 	add := func(kind release.NodeKind, b content.Body, refs ...*fixtureNode) *fixtureNode {
 		t.Helper()
@@ -150,9 +133,9 @@ func newGatedSite(t *testing.T) *gatedSite {
 		var n content.Node
 		var err error
 		if kind == release.KindAsset {
-			n, err = g.testApp.nodes.CreateAsset(ctx, g.editor, g.site.ID, b)
+			n, err = g.App.Nodes.CreateAsset(ctx, g.Editor, g.Site.ID, b)
 		} else {
-			n, err = g.testApp.nodes.CreateNode(ctx, g.editor, g.site.ID, kind, b)
+			n, err = g.App.Nodes.CreateNode(ctx, g.Editor, g.Site.ID, kind, b)
 		}
 		if err != nil {
 			t.Fatalf("create %s: %v", b.Slug, err)
@@ -173,9 +156,9 @@ func newGatedSite(t *testing.T) *gatedSite {
 		return &content.Availability{From: from, Until: until}
 	}
 	zeppelin := add(release.KindAsset, content.Body{Title: "Zeppelin photo", Slug: "zeppelin-hangar.png",
-		Mime: "image/png", Data: fixturePNG(t, 1), Alt: "A zeppelin in its hangar at dawn"})
+		Mime: "image/png", Data: apptest.FixturePNG(t, 1), Alt: "A zeppelin in its hangar at dawn"})
 	harbour := add(release.KindAsset, content.Body{Title: "Harbour photo", Slug: "harbour-cranes.png",
-		Mime: "image/png", Data: fixturePNG(t, 2), Alt: "Cranes over the harbour"})
+		Mime: "image/png", Data: apptest.FixturePNG(t, 2), Alt: "Cranes over the harbour"})
 	scoop := add(release.KindContentEntry, content.Body{Title: "Zeppelin returns to the city", Slug: "zeppelin-returns",
 		Summary: "Quokka-grade secret until ten.", Text: "The airship lands at ten.", PublishedAt: ptr(T.Add(2 * time.Hour)),
 		Availability: gates(ptr(T.Add(2*time.Hour)), nil)}, zeppelin, harbour)
@@ -203,7 +186,7 @@ func newGatedSite(t *testing.T) *gatedSite {
 	add(release.KindPage, content.Body{Title: "Pop-up bookshop", Slug: "pop-up-bookshop",
 		Summary: "Open from nine to one.", Text: "Books on the quay.",
 		Availability: gates(ptr(T.Add(time.Hour)), ptr(T.Add(5*time.Hour)))})
-	if _, err := g.testApp.nodes.Publish(ctx, g.editor, g.site.ID); err != nil {
+	if _, err := g.App.Nodes.Publish(ctx, g.Editor, g.Site.ID); err != nil {
 		t.Fatal(err)
 	}
 	return g
@@ -251,7 +234,7 @@ func (g *gatedSite) node(t *testing.T, slug string) *fixtureNode {
 // previewToken mints a preview link's token for n, expiring at expires.
 func (g *gatedSite) previewToken(t *testing.T, n *fixtureNode, expires time.Time) string {
 	t.Helper()
-	tok, err := public.New(g.testApp.releases, g.testApp.nodes, g.store).PreviewToken(context.Background(), n.ID, expires)
+	tok, err := public.New(g.App.Releases, g.App.Nodes, g.Store).PreviewToken(context.Background(), n.ID, expires)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -265,24 +248,24 @@ func (g *gatedSite) previewToken(t *testing.T, n *fixtureNode, expires time.Time
 func TestPublicSiteAtAGate(t *testing.T) {
 	t.Parallel()
 	g := newGatedSite(t)
-	c := g.client(t, "")
+	c := g.Client(t, "")
 	scoop := g.node(t, "zeppelin-returns")
 	opens := *scoop.from
 
-	g.clock.Set(opens.Add(-time.Millisecond))
-	before := c.check(t, scenario{Name: "HomeBefore", URL: "/", ExpectedStatus: http.StatusOK,
+	g.Clock.Set(opens.Add(-time.Millisecond))
+	before := c.Check(t, apptest.Scenario{Name: "HomeBefore", URL: "/", ExpectedStatus: http.StatusOK,
 		NotExpectedContent: []string{scoop.Body.Title},
 		ExpectedHeaders:    map[string]string{"CDN-Cache-Control": "public, max-age=1"}})
-	c.check(t, scenario{Name: "ArticleBefore", URL: scoop.path(), ExpectedStatus: http.StatusNotFound,
+	c.Check(t, apptest.Scenario{Name: "ArticleBefore", URL: scoop.path(), ExpectedStatus: http.StatusNotFound,
 		ExpectedHeaders: map[string]string{"Cache-Control": "no-store", "CDN-Cache-Control": "", "ETag": ""}})
-	c.check(t, scenario{Name: "ImageBefore", URL: "/media/zeppelin-hangar.png", ExpectedStatus: http.StatusNotFound,
+	c.Check(t, apptest.Scenario{Name: "ImageBefore", URL: "/media/zeppelin-hangar.png", ExpectedStatus: http.StatusNotFound,
 		ExpectedHeaders: map[string]string{"Cache-Control": "no-store"}})
-	c.check(t, scenario{Name: "SameInterval", URL: "/", Header: map[string]string{"If-None-Match": before.Header.Get("ETag")},
+	c.Check(t, apptest.Scenario{Name: "SameInterval", URL: "/", Header: map[string]string{"If-None-Match": before.Header.Get("ETag")},
 		ExpectedStatus:  http.StatusNotModified,
 		ExpectedHeaders: map[string]string{"CDN-Cache-Control": "public, max-age=1", "Cache-Control": "public, max-age=0, must-revalidate"}})
 
-	g.clock.Set(opens)
-	after := c.check(t, scenario{Name: "HomeAt", URL: "/", ExpectedStatus: http.StatusOK,
+	g.Clock.Set(opens)
+	after := c.Check(t, apptest.Scenario{Name: "HomeAt", URL: "/", ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{`<a href="/posts/zeppelin-returns">Zeppelin returns to the city</a>`,
 			`<time datetime="2026-11-02T10:00:00Z">2 Kasım 2026 Pazartesi</time>`},
 		// The next gate is fleeting-notice's until, an hour later.
@@ -290,18 +273,18 @@ func TestPublicSiteAtAGate(t *testing.T) {
 	if after.Header.Get("ETag") == before.Header.Get("ETag") {
 		t.Error("the home page kept its ETag across a gate")
 	}
-	c.check(t, scenario{Name: "OldETag", URL: "/", Header: map[string]string{"If-None-Match": before.Header.Get("ETag")},
+	c.Check(t, apptest.Scenario{Name: "OldETag", URL: "/", Header: map[string]string{"If-None-Match": before.Header.Get("ETag")},
 		ExpectedStatus: http.StatusOK, ExpectedContent: []string{"Zeppelin returns to the city"}})
-	c.check(t, scenario{Name: "ArticleAt", URL: scoop.path(), ExpectedStatus: http.StatusOK,
+	c.Check(t, apptest.Scenario{Name: "ArticleAt", URL: scoop.path(), ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{"<h1>Zeppelin returns to the city</h1>",
 			`<img src="/media/zeppelin-hangar.png" alt="A zeppelin in its hangar at dawn">`,
 			`<meta property="og:image" content="` + g.URL + `/media/zeppelin-hangar.png">`,
 			`<meta property="og:title" content="Zeppelin returns to the city">`,
 			`<meta property="article:published_time" content="2026-11-02T10:00:00Z">`}})
-	c.check(t, scenario{Name: "ImageAt", URL: "/media/zeppelin-hangar.png", ExpectedStatus: http.StatusOK,
+	c.Check(t, apptest.Scenario{Name: "ImageAt", URL: "/media/zeppelin-hangar.png", ExpectedStatus: http.StatusOK,
 		ExpectedHeaders: map[string]string{"Content-Type": "image/png",
 			"Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; sandbox"}})
-	c.check(t, scenario{Name: "RelatedAt", URL: "/posts/harbour-lights", ExpectedStatus: http.StatusOK,
+	c.Check(t, apptest.Scenario{Name: "RelatedAt", URL: "/posts/harbour-lights", ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{`<li lang="en"><a href="/posts/zeppelin-returns">Zeppelin returns to the city</a></li>`}})
 }
 
@@ -310,10 +293,10 @@ func TestPublicSiteAtAGate(t *testing.T) {
 func TestPublicSiteFeedsAndHead(t *testing.T) {
 	t.Parallel()
 	g := newGatedSite(t)
-	g.clock.Set(gatedNow)
-	c := g.client(t, "")
+	g.Clock.Set(gatedNow)
+	c := g.Client(t, "")
 
-	res := c.check(t, scenario{Name: "RSS", URL: "/rss.xml", ExpectedStatus: http.StatusOK,
+	res := c.Check(t, apptest.Scenario{Name: "RSS", URL: "/rss.xml", ExpectedStatus: http.StatusOK,
 		ExpectedHeaders: map[string]string{"Content-Type": "application/rss+xml; charset=utf-8"}})
 	var feed struct {
 		Channel struct {
@@ -345,7 +328,7 @@ func TestPublicSiteFeedsAndHead(t *testing.T) {
 		t.Errorf("rss: %q %q, want items %q\n%s", feed.Channel.Title, titles, want, res.Body)
 	}
 
-	res = c.check(t, scenario{Name: "Sitemap", URL: "/sitemap.xml", ExpectedStatus: http.StatusOK})
+	res = c.Check(t, apptest.Scenario{Name: "Sitemap", URL: "/sitemap.xml", ExpectedStatus: http.StatusOK})
 	var set struct {
 		URLs []struct {
 			Loc string `xml:"loc"`
@@ -363,11 +346,11 @@ func TestPublicSiteFeedsAndHead(t *testing.T) {
 	if !slices.Equal(locs, wantLocs) {
 		t.Errorf("sitemap %q, want %q", locs, wantLocs)
 	}
-	c.check(t, scenario{Name: "Robots", URL: "/robots.txt", ExpectedStatus: http.StatusOK,
+	c.Check(t, apptest.Scenario{Name: "Robots", URL: "/robots.txt", ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{"User-agent: *\n", "Disallow: /preview/\n", "Sitemap: " + g.URL + "/sitemap.xml\n"},
 		ExpectedHeaders: map[string]string{"Content-Type": "text/plain; charset=utf-8"}})
 
-	res = c.check(t, scenario{Name: "Article", URL: "/posts/harbour-lights", ExpectedStatus: http.StatusOK})
+	res = c.Check(t, apptest.Scenario{Name: "Article", URL: "/posts/harbour-lights", ExpectedStatus: http.StatusOK})
 	m := regexp.MustCompile(`<script type="application/ld\+json">([^<]*)</script>`).FindStringSubmatch(res.Body)
 	if m == nil {
 		t.Fatalf("no JSON-LD:\n%s", res.Body)
@@ -380,7 +363,7 @@ func TestPublicSiteFeedsAndHead(t *testing.T) {
 		ld["datePublished"] != "2026-11-02T10:00:00+03:00" || fmt.Sprint(ld["image"]) != "["+g.URL+"/media/harbour-cranes.png]" {
 		t.Errorf("JSON-LD %v", ld)
 	}
-	res = c.check(t, scenario{Name: "Page", URL: "/summer-hours", ExpectedStatus: http.StatusOK,
+	res = c.Check(t, apptest.Scenario{Name: "Page", URL: "/summer-hours", ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{`<meta property="og:type" content="website">`}})
 	if !strings.Contains(res.Body, `"@type":"WebPage"`) {
 		t.Errorf("a page's JSON-LD is not a WebPage:\n%s", res.Body)
@@ -394,14 +377,14 @@ func TestPublicSiteFeedsAndHead(t *testing.T) {
 func TestPreviewLinks(t *testing.T) {
 	t.Parallel()
 	g := newGatedSite(t)
-	g.clock.Set(gatedNow)
-	editor := g.signedIn(t, g.editor)
-	anon := g.client(t, "")
+	g.Clock.Set(gatedNow)
+	editor := g.SignedIn(t, g.Editor)
+	anon := g.Client(t, "")
 	noStore := map[string]string{"Cache-Control": "no-store", "X-Robots-Tag": "noindex, nofollow", "CDN-Cache-Control": ""}
 
 	link := func(n *fixtureNode) string {
 		t.Helper()
-		res := editor.check(t, scenario{Name: "Mint", URL: "/studio/content/" + n.ID + "/preview",
+		res := editor.Check(t, apptest.Scenario{Name: "Mint", URL: "/studio/content/" + n.ID + "/preview",
 			ExpectedStatus: http.StatusSeeOther})
 		loc := res.Header.Get("Location")
 		if !strings.HasPrefix(loc, "/preview/"+n.ID+".") {
@@ -410,7 +393,7 @@ func TestPreviewLinks(t *testing.T) {
 		return loc
 	}
 	scoop := link(g.node(t, "zeppelin-returns"))
-	runScenarios(t, anon, []scenario{
+	apptest.RunScenarios(t, anon, []apptest.Scenario{
 		{Name: "Embargoed", URL: scoop, ExpectedStatus: http.StatusOK, ExpectedHeaders: noStore,
 			ExpectedContent: []string{`<html lang="tr">`, `<article lang="en"><h1>Zeppelin returns to the city</h1>`,
 				"Önizleme: bu sayfayı yalnızca bu bağlantıya sahip olanlar görür.",
@@ -429,22 +412,22 @@ func TestPreviewLinks(t *testing.T) {
 			ExpectedContent: []string{"Süresi doldu: 2 Kasım 2026 10:00 (İstanbul)"}},
 		{Name: "Draft", URL: link(g.node(t, "election-night")), ExpectedStatus: http.StatusOK,
 			ExpectedContent: []string{"<h1>Election night live</h1>", "Durum: Taslak"}},
-		{Name: "OtherNode", URL: strings.Replace(scoop, g.node(t, "zeppelin-returns").ID, g.live.ID, 1),
+		{Name: "OtherNode", URL: strings.Replace(scoop, g.node(t, "zeppelin-returns").ID, g.Live.ID, 1),
 			ExpectedStatus: http.StatusNotFound, ExpectedHeaders: noStore},
 		{Name: "LaterExpiry", URL: regexp.MustCompile(`\.(\d+)\.`).ReplaceAllString(scoop, ".4102444800."),
 			ExpectedStatus: http.StatusNotFound, ExpectedHeaders: noStore},
 		{Name: "BadSignature", URL: scoop[:len(scoop)-2] + "AA", ExpectedStatus: http.StatusNotFound, ExpectedHeaders: noStore},
 		{Name: "Garbage", URL: "/preview/nonsense", ExpectedStatus: http.StatusNotFound, ExpectedHeaders: noStore},
 	})
-	anon.check(t, scenario{Name: "SignedOut", URL: "/studio/content/" + g.live.ID + "/preview",
-		ExpectedStatus: http.StatusSeeOther, ExpectedHeaders: map[string]string{"Location": loginNext("/studio/content/" + g.live.ID + "/preview")}})
-	editor.check(t, scenario{Name: "UnknownNode", URL: "/studio/content/ent_nothing/preview", ExpectedStatus: http.StatusNotFound})
+	anon.Check(t, apptest.Scenario{Name: "SignedOut", URL: "/studio/content/" + g.Live.ID + "/preview",
+		ExpectedStatus: http.StatusSeeOther, ExpectedHeaders: map[string]string{"Location": apptest.LoginNext("/studio/content/" + g.Live.ID + "/preview")}})
+	editor.Check(t, apptest.Scenario{Name: "UnknownNode", URL: "/studio/content/ent_nothing/preview", ExpectedStatus: http.StatusNotFound})
 
 	// A day later the link is dead, and its 404 is the site's.
-	g.clock.Set(gatedNow.Add(public.PreviewLifetime - time.Millisecond))
-	anon.check(t, scenario{Name: "LastMoment", URL: scoop, ExpectedStatus: http.StatusOK})
-	g.clock.Set(gatedNow.Add(public.PreviewLifetime))
-	anon.check(t, scenario{Name: "Expired", URL: scoop, ExpectedStatus: http.StatusNotFound, ExpectedHeaders: noStore,
+	g.Clock.Set(gatedNow.Add(public.PreviewLifetime - time.Millisecond))
+	anon.Check(t, apptest.Scenario{Name: "LastMoment", URL: scoop, ExpectedStatus: http.StatusOK})
+	g.Clock.Set(gatedNow.Add(public.PreviewLifetime))
+	anon.Check(t, apptest.Scenario{Name: "Expired", URL: scoop, ExpectedStatus: http.StatusNotFound, ExpectedHeaders: noStore,
 		NotExpectedContent: []string{"Zeppelin"}})
 }
 
@@ -462,25 +445,25 @@ func (c *countingClock) Now() time.Time { c.reads.Add(1); return c.Clock.Now() }
 func TestPublicSiteOneClockPerRequest(t *testing.T) {
 	t.Parallel()
 	g := newGatedSite(t)
-	g.clock.Set(gatedNow)
-	clock := &countingClock{Clock: g.clock.Clock}
-	eng := engine.New(g.store, clock, nil)
-	srv := httptest.NewServer(handlers.New(services.Of(eng, g.store, clock, nil), scs.New(), slog.New(slog.DiscardHandler)))
+	g.Clock.Set(gatedNow)
+	clock := &countingClock{Clock: g.Clock.Clock}
+	eng := engine.New(g.Store, clock, nil)
+	srv := httptest.NewServer(handlers.New(services.Of(eng, g.Store, clock, nil), scs.New(), slog.New(slog.DiscardHandler)))
 	t.Cleanup(srv.Close)
-	c := g.client(t, "")
-	c.app = &testApp{URL: srv.URL}
+	c := g.Client(t, "")
+	c.App = &apptest.App{URL: srv.URL}
 	token := g.previewToken(t, g.node(t, "zeppelin-returns"), gatedNow.Add(time.Hour))
 	for _, u := range []string{"/", "/posts", "/posts/harbour-lights", "/posts/zeppelin-returns", "/about", "/nothing",
 		"/rss.xml", "/sitemap.xml", "/robots.txt", "/media/harbour-cranes.png", "/media/zeppelin-hangar.png",
 		"/preview/" + token, "/preview/" + token + "/media/zeppelin-hangar.png", "/health"} {
 		before := clock.reads.Load()
-		c.get(u)
+		c.Get(u)
 		if n := clock.reads.Load() - before; n != 1 {
 			t.Errorf("GET %s read the clock %d times, want once", u, n)
 		}
 	}
 	before := clock.reads.Load()
-	c.get(static.Path("site.css"))
+	c.Get(static.Path("site.css"))
 	if n := clock.reads.Load() - before; n != 0 {
 		t.Errorf("a static file read the clock %d times", n)
 	}
@@ -490,11 +473,11 @@ func TestPublicSiteOneClockPerRequest(t *testing.T) {
 // refused with the field to fix.
 func TestCreateAsset(t *testing.T) {
 	t.Parallel()
-	a := newApp(t)
+	a := apptest.New(t)
 	ctx := context.Background()
 	good := content.Body{Title: "Cover", Slug: "cover-image.png", Status: content.StatusPublished, Mime: "image/png",
-		Data: fixturePNG(t, 9), Alt: "A cover"}
-	n, err := a.nodes.CreateAsset(ctx, a.editor, a.site.ID, good)
+		Data: apptest.FixturePNG(t, 9), Alt: "A cover"}
+	n, err := a.Nodes.CreateAsset(ctx, a.Editor, a.Site.ID, good)
 	if err != nil || n.Kind != release.KindAsset || !strings.HasPrefix(n.ID, "ast_") {
 		t.Fatalf("CreateAsset: %+v, %v", n, err)
 	}
@@ -511,7 +494,7 @@ func TestCreateAsset(t *testing.T) {
 	} {
 		b := good
 		tc.edit(&b)
-		_, err := a.nodes.CreateAsset(ctx, a.editor, a.site.ID, b)
+		_, err := a.Nodes.CreateAsset(ctx, a.Editor, a.Site.ID, b)
 		if e, ok := engine.AsError(err); !ok || e.Code != tc.code {
 			t.Errorf("%s: %v, want %s", name, err, tc.code)
 		}
@@ -520,7 +503,7 @@ func TestCreateAsset(t *testing.T) {
 		}
 	}
 	// CreateNode still makes only pages and articles.
-	if _, err := a.nodes.CreateNode(ctx, a.editor, a.site.ID, release.KindAsset, good); err == nil {
+	if _, err := a.Nodes.CreateNode(ctx, a.Editor, a.Site.ID, release.KindAsset, good); err == nil {
 		t.Error("CreateNode made an asset")
 	}
 }

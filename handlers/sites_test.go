@@ -10,12 +10,11 @@ import (
 	"strings"
 	"testing"
 
-	"studio/engine"
 	"studio/engine/content"
-	"studio/engine/ids"
 	"studio/engine/model/release"
 	"studio/engine/policy"
 	"studio/engine/setup"
+	"studio/handlers/internal/apptest"
 	"studio/locales"
 )
 
@@ -40,17 +39,17 @@ func sitelessPage(p string) bool {
 // changes nothing.
 func TestSitesInStudio(t *testing.T) {
 	t.Parallel()
-	a := newApp(t)
+	a := apptest.New(t)
 	ctx := context.Background()
-	owner := a.addUser(t, "owner@example.com", "Oya Owner", policy.Owner, "en")
-	c := a.signedIn(t, owner)
-	home := "/studio/s/" + a.site.ID
+	owner := a.AddUser(t, "owner@example.com", "Oya Owner", policy.Owner, "en")
+	c := a.SignedIn(t, owner)
+	home := "/studio/s/" + a.Site.ID
 
-	c.check(t, scenario{Name: "Root", URL: "/studio", ExpectedStatus: http.StatusSeeOther,
+	c.Check(t, apptest.Scenario{Name: "Root", URL: "/studio", ExpectedStatus: http.StatusSeeOther,
 		ExpectedHeaders: map[string]string{"Location": home + "/schedules"}})
-	for _, page := range []string{"/schedules", "/schedules?view=month", "/content", "/content/" + a.draft.ID, "/approvals",
+	for _, page := range []string{"/schedules", "/schedules?view=month", "/content", "/content/" + a.Draft.ID, "/approvals",
 		"/history", "/people", "/settings", "/account", "/schedules/automations"} {
-		res := c.check(t, scenario{Name: page, URL: home + page, ExpectedStatus: http.StatusOK,
+		res := c.Check(t, apptest.Scenario{Name: page, URL: home + page, ExpectedStatus: http.StatusOK,
 			ExpectedContent: []string{`data-testid="site-name">Demo Gazette<`}})
 		links := studioLinkRe.FindAllStringSubmatch(res.Body, -1)
 		if len(links) < 5 {
@@ -65,26 +64,26 @@ func TestSitesInStudio(t *testing.T) {
 
 	// The New site page, and its refusals: every field at once, nothing
 	// written.
-	c.check(t, scenario{Name: "NewSiteForm", URL: home + "/sites/new", ExpectedStatus: http.StatusOK,
+	c.Check(t, apptest.Scenario{Name: "NewSiteForm", URL: home + "/sites/new", ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{`data-testid="new-site-form"`, `action="` + home + `/sites"`, `data-testid="add-site"`}})
-	token := c.token()
+	token := c.Token()
 	en := locales.For("en")
-	before := a.fingerprint(t)
-	c.check(t, scenario{Name: "AllBad", Method: "POST", URL: home + "/sites", ExpectedStatus: http.StatusUnprocessableEntity,
+	before := a.Fingerprint(t)
+	c.Check(t, apptest.Scenario{Name: "AllBad", Method: "POST", URL: home + "/sites", ExpectedStatus: http.StatusUnprocessableEntity,
 		Form:            url.Values{"csrf_token": {token}, "siteName": {" "}, "publicUrl": {"ftp://kuzey.example/x"}, "timeZone": {"Mars/Olympus"}, "siteLang": {"xx"}},
 		ExpectedContent: []string{en.T("error.bad_site_name"), html.EscapeString(en.T("error.bad_public_url")), en.T("error.unknown_zone"), en.T("error.bad_language")}})
-	if after := a.fingerprint(t); after != before {
+	if after := a.Fingerprint(t); after != before {
 		t.Errorf("a refused site changed state:\n%s\n%s", before, after)
 	}
 	good := url.Values{"csrf_token": {token}, "siteName": {"Kuzey Haber"}, "publicUrl": {"https://kuzey.example"},
 		"timeZone": {"Europe/Istanbul"}, "siteLang": {"tr"}}
-	res := c.check(t, scenario{Name: "Create", Method: "POST", URL: home + "/sites", Form: good, ExpectedStatus: http.StatusSeeOther})
-	sites, err := a.eng.Sites(ctx)
+	res := c.Check(t, apptest.Scenario{Name: "Create", Method: "POST", URL: home + "/sites", Form: good, ExpectedStatus: http.StatusSeeOther})
+	sites, err := a.Engine.Sites(ctx)
 	if err != nil || len(sites) != 2 {
 		t.Fatalf("sites after one was made: %v %v", sites, err)
 	}
 	kuzey := sites[0]
-	if kuzey.ID == a.site.ID {
+	if kuzey.ID == a.Site.ID {
 		kuzey = sites[1]
 	}
 	if kuzey.Name != "Kuzey Haber" || kuzey.TimeZone != "Europe/Istanbul" || kuzey.Lang != "tr" || kuzey.PublicURL != "https://kuzey.example" || kuzey.DefaultHost {
@@ -93,50 +92,50 @@ func TestSitesInStudio(t *testing.T) {
 	if got, want := res.Header.Get("Location"), "/studio/s/"+kuzey.ID+"/schedules"; got != want {
 		t.Errorf("after making the site: to %q, want %q", got, want)
 	}
-	if m, err := a.store.MemberByID(ctx, kuzey.ID, owner.ID); err != nil || m.Role != policy.Owner {
+	if m, err := a.Store.MemberByID(ctx, kuzey.ID, owner.ID); err != nil || m.Role != policy.Owner {
 		t.Errorf("the maker's membership of the new site: %+v %v", m, err)
 	}
-	c.check(t, scenario{Name: "Created", URL: res.Header.Get("Location"), ExpectedStatus: http.StatusOK,
+	c.Check(t, apptest.Scenario{Name: "Created", URL: res.Header.Get("Location"), ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{en.T("sites.created"), `data-testid="site-name">Kuzey Haber<`}})
 	// The same host again is refused: the public site tells sites apart by host.
 	again := url.Values{"csrf_token": {token}, "siteName": {"Kuzey 2"}, "publicUrl": {"https://KUZEY.example/"},
 		"timeZone": {"UTC"}, "siteLang": {"en"}}
-	before = a.fingerprint(t)
-	c.check(t, scenario{Name: "HostTaken", Method: "POST", URL: home + "/sites", Form: again,
+	before = a.Fingerprint(t)
+	c.Check(t, apptest.Scenario{Name: "HostTaken", Method: "POST", URL: home + "/sites", Form: again,
 		ExpectedStatus: http.StatusUnprocessableEntity, ExpectedContent: []string{en.T("error.public_url_taken")}})
-	if after := a.fingerprint(t); after != before {
+	if after := a.Fingerprint(t); after != before {
 		t.Errorf("a refused site changed state:\n%s\n%s", before, after)
 	}
 
 	// The new site's Studio: its name, a switcher to both, and the
 	// unprefixed Studio follows the site last opened.
 	there := "/studio/s/" + kuzey.ID
-	c.check(t, scenario{Name: "NewSiteStudio", URL: there + "/content", ExpectedStatus: http.StatusOK,
+	c.Check(t, apptest.Scenario{Name: "NewSiteStudio", URL: there + "/content", ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{`data-testid="site-name">Kuzey Haber<`, `href="` + home + `/content"`, `href="` + there + `/content"`}})
-	c.check(t, scenario{Name: "LastSite", URL: "/studio", ExpectedStatus: http.StatusSeeOther,
+	c.Check(t, apptest.Scenario{Name: "LastSite", URL: "/studio", ExpectedStatus: http.StatusSeeOther,
 		ExpectedHeaders: map[string]string{"Location": there + "/schedules"}})
-	c.check(t, scenario{Name: "Unprefixed", URL: "/studio/content", ExpectedStatus: http.StatusOK,
+	c.Check(t, apptest.Scenario{Name: "Unprefixed", URL: "/studio/content", ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{`data-testid="site-name">Kuzey Haber<`}})
 
 	// Nobody else sees it: a site one is no member of does not exist.
-	ed := a.signedIn(t, a.editor)
+	ed := a.SignedIn(t, a.Editor)
 	for _, p := range []string{there + "/content", there + "/schedules", there + "/settings", "/studio/s/site_nope/content"} {
-		ed.check(t, scenario{Name: "NotAMember", URL: p, ExpectedStatus: http.StatusNotFound, NotExpectedContent: []string{"Kuzey"}})
+		ed.Check(t, apptest.Scenario{Name: "NotAMember", URL: p, ExpectedStatus: http.StatusNotFound, NotExpectedContent: []string{"Kuzey"}})
 	}
-	ed.check(t, scenario{Name: "OwnSite", URL: "/studio/content", ExpectedStatus: http.StatusOK, NotExpectedContent: []string{"Kuzey"}})
+	ed.Check(t, apptest.Scenario{Name: "OwnSite", URL: "/studio/content", ExpectedStatus: http.StatusOK, NotExpectedContent: []string{"Kuzey"}})
 
 	// An Administrator may not make sites: no link, no page, no site.
-	admin := a.signedIn(t, a.admin(t))
-	admin.check(t, scenario{Name: "AdminNoLink", URL: home + "/content", ExpectedStatus: http.StatusOK, NotExpectedContent: []string{`data-testid="add-site"`}})
-	admin.check(t, scenario{Name: "AdminForm", URL: home + "/sites/new", ExpectedStatus: http.StatusForbidden})
-	before = a.fingerprint(t)
-	good.Set("csrf_token", admin.token())
+	admin := a.SignedIn(t, a.Admin(t))
+	admin.Check(t, apptest.Scenario{Name: "AdminNoLink", URL: home + "/content", ExpectedStatus: http.StatusOK, NotExpectedContent: []string{`data-testid="add-site"`}})
+	admin.Check(t, apptest.Scenario{Name: "AdminForm", URL: home + "/sites/new", ExpectedStatus: http.StatusForbidden})
+	before = a.Fingerprint(t)
+	good.Set("csrf_token", admin.Token())
 	good.Set("publicUrl", "https://guney.example")
-	admin.check(t, scenario{Name: "AdminCreate", Method: "POST", URL: home + "/sites", Form: good, ExpectedStatus: http.StatusForbidden})
-	if after := a.fingerprint(t); after != before {
+	admin.Check(t, apptest.Scenario{Name: "AdminCreate", Method: "POST", URL: home + "/sites", Form: good, ExpectedStatus: http.StatusForbidden})
+	if after := a.Fingerprint(t); after != before {
 		t.Errorf("an Administrator's site changed state:\n%s\n%s", before, after)
 	}
-	if sites, _ := a.eng.Sites(ctx); len(sites) != 2 {
+	if sites, _ := a.Engine.Sites(ctx); len(sites) != 2 {
 		t.Errorf("an Administrator made a site: %d sites", len(sites))
 	}
 }
@@ -147,33 +146,33 @@ func TestSitesInStudio(t *testing.T) {
 // its node's own site whatever host it is opened on.
 func TestPublicSiteByHost(t *testing.T) {
 	t.Parallel()
-	a := newApp(t)
+	a := apptest.New(t)
 	ctx := context.Background()
-	owner := a.addUser(t, "owner@example.com", "Oya Owner", policy.Owner, "en")
-	kuzey, err := a.setup.CreateSite(ctx, owner, setup.SiteInput{Name: "Kuzey Haber", PublicURL: "https://kuzey.example",
+	owner := a.AddUser(t, "owner@example.com", "Oya Owner", policy.Owner, "en")
+	kuzey, err := a.Setup.CreateSite(ctx, owner, setup.SiteInput{Name: "Kuzey Haber", PublicURL: "https://kuzey.example",
 		TimeZone: "Europe/Istanbul", Lang: "tr"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	there := owner
 	there.SiteID = kuzey.ID
-	now := a.eng.Now()
-	_, err = a.nodes.CreateNode(ctx, there, kuzey.ID, release.KindContentEntry, content.Body{Title: "Kuzeyden haberler",
+	now := a.Engine.Now()
+	_, err = a.Nodes.CreateNode(ctx, there, kuzey.ID, release.KindContentEntry, content.Body{Title: "Kuzeyden haberler",
 		Slug: "kuzeyden", Lang: "tr", Status: content.StatusPublished, PublishedAt: &now, Text: "Metin."})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.nodes.Publish(ctx, there, kuzey.ID); err != nil {
+	if _, err := a.Nodes.Publish(ctx, there, kuzey.ID); err != nil {
 		t.Fatal(err)
 	}
-	draft, err := a.nodes.CreateNode(ctx, there, kuzey.ID, release.KindContentEntry, content.Body{Title: "Taslak haber",
+	draft, err := a.Nodes.CreateNode(ctx, there, kuzey.ID, release.KindContentEntry, content.Body{Title: "Taslak haber",
 		Slug: "taslak", Lang: "tr", Status: content.StatusDraft, Text: "Henüz değil."})
 	if err != nil {
 		t.Fatal(err)
 	}
-	v := a.client(t, "")
+	v := a.Client(t, "")
 	on := func(host string) map[string]string { return map[string]string{"Host": host} }
-	runScenarios(t, v, []scenario{
+	apptest.RunScenarios(t, v, []apptest.Scenario{
 		{Name: "KuzeyHome", URL: "/", Header: on("kuzey.example"), ExpectedStatus: http.StatusOK,
 			ExpectedContent: []string{"Kuzeyden haberler", `lang="tr"`}, NotExpectedContent: []string{"Welcome to the Gazette"}},
 		{Name: "KuzeyHostCase", URL: "/posts/kuzeyden", Header: on("KUZEY.example:443"), ExpectedStatus: http.StatusOK,
@@ -188,19 +187,19 @@ func TestPublicSiteByHost(t *testing.T) {
 	})
 
 	// A preview link opened on Studio's own host shows its site's node.
-	c := a.signedIn(t, owner)
-	res := c.get("/studio/s/" + kuzey.ID + "/content/" + draft.ID + "/preview")
+	c := a.SignedIn(t, owner)
+	res := c.Get("/studio/s/" + kuzey.ID + "/content/" + draft.ID + "/preview")
 	if res.Status != http.StatusSeeOther || !strings.HasPrefix(res.Header.Get("Location"), "/preview/") {
 		t.Fatalf("preview: %d to %q", res.Status, res.Header.Get("Location"))
 	}
-	v.check(t, scenario{Name: "Preview", URL: res.Header.Get("Location"), ExpectedStatus: http.StatusOK,
+	v.Check(t, apptest.Scenario{Name: "Preview", URL: res.Header.Get("Location"), ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{"Taslak haber", "Kuzey Haber"}})
 
 	// Without a default site, a host no site names is nobody's.
-	if _, err := a.store.DB().Exec(`UPDATE sites SET default_host = 0`); err != nil {
+	if _, err := a.Store.DB().Exec(`UPDATE sites SET default_host = 0`); err != nil {
 		t.Fatal(err)
 	}
-	runScenarios(t, v, []scenario{
+	apptest.RunScenarios(t, v, []apptest.Scenario{
 		{Name: "NoDefault", URL: "/", Header: on("elsewhere.example"), ExpectedStatus: http.StatusNotFound,
 			NotExpectedContent: []string{"Gazette", "Kuzey"}},
 		{Name: "KuzeyStill", URL: "/", Header: on("kuzey.example"), ExpectedStatus: http.StatusOK, ExpectedContent: []string{"Kuzeyden haberler"}},
@@ -213,40 +212,40 @@ func TestPublicSiteByHost(t *testing.T) {
 // only an Owner of both sites moves the default for unknown hosts.
 func TestSiteAddressInSettings(t *testing.T) {
 	t.Parallel()
-	a := newApp(t)
+	a := apptest.New(t)
 	ctx := context.Background()
 	en := locales.For("en")
-	home := "/studio/s/" + a.site.ID
-	oya := a.addUser(t, "owner@example.com", "Oya Owner", policy.Owner, "en")
-	kuzey, err := a.setup.CreateSite(ctx, oya, setup.SiteInput{Name: "Kuzey Haber", PublicURL: "https://kuzey.example",
+	home := "/studio/s/" + a.Site.ID
+	oya := a.AddUser(t, "owner@example.com", "Oya Owner", policy.Owner, "en")
+	kuzey, err := a.Setup.CreateSite(ctx, oya, setup.SiteInput{Name: "Kuzey Haber", PublicURL: "https://kuzey.example",
 		TimeZone: "Europe/Istanbul", Lang: "tr"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	save := func(c *client, site, publicURL string, def bool) response {
+	save := func(c *apptest.Client, site, publicURL string, def bool) apptest.Response {
 		t.Helper()
-		s, err := a.eng.Site(ctx, site)
+		s, err := a.Engine.Site(ctx, site)
 		if err != nil {
 			t.Fatal(err)
 		}
-		form := url.Values{"csrf_token": {c.token()}, "rev": {fmt.Sprint(s.Rev)}, "publicUrl": {publicURL}}
+		form := url.Values{"csrf_token": {c.Token()}, "rev": {fmt.Sprint(s.Rev)}, "publicUrl": {publicURL}}
 		if def {
 			form.Set("defaultHost", "on")
 		}
-		return c.post("/studio/s/"+site+"/settings/address", form)
+		return c.Post("/studio/s/"+site+"/settings/address", form)
 	}
-	admin := a.signedIn(t, a.admin(t))
-	if res := save(admin, a.site.ID, "https://gazette.example", true); res.Status != http.StatusSeeOther {
-		t.Fatalf("an Administrator's address: %d\n%s", res.Status, excerpt(res.Body))
+	admin := a.SignedIn(t, a.Admin(t))
+	if res := save(admin, a.Site.ID, "https://gazette.example", true); res.Status != http.StatusSeeOther {
+		t.Fatalf("an Administrator's address: %d\n%s", res.Status, apptest.Excerpt(res.Body))
 	}
-	admin.check(t, scenario{Name: "Saved", URL: home + "/settings", ExpectedStatus: http.StatusOK,
+	admin.Check(t, apptest.Scenario{Name: "Saved", URL: home + "/settings", ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{en.T("settings.address_saved"), `value="https://gazette.example"`}})
-	v := a.client(t, "")
-	v.check(t, scenario{Name: "ItsHost", URL: "/rss.xml", Header: map[string]string{"Host": "gazette.example"}, ExpectedStatus: http.StatusOK,
+	v := a.Client(t, "")
+	v.Check(t, apptest.Scenario{Name: "ItsHost", URL: "/rss.xml", Header: map[string]string{"Host": "gazette.example"}, ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{"<link>https://gazette.example/posts/welcome</link>"}})
 
-	zed := a.signedIn(t, a.addUserOn(t, kuzey.ID, "zed@kuzey.example", "Zed", policy.Owner))
-	before := a.fingerprint(t)
+	zed := a.SignedIn(t, a.AddUserOn(t, kuzey.ID, "zed@kuzey.example", "Zed", policy.Owner))
+	before := a.Fingerprint(t)
 	for _, c := range []struct {
 		name, url string
 		def       bool
@@ -256,9 +255,9 @@ func TestSiteAddressInSettings(t *testing.T) {
 		{"Bad", "gazette.example", true, html.EscapeString(en.T("error.bad_public_url"))},
 		{"AdminGivesUpTheDefault", "https://gazette.example", false, en.T("error.default_owner_only")},
 	} {
-		res := save(admin, a.site.ID, c.url, c.def)
+		res := save(admin, a.Site.ID, c.url, c.def)
 		if res.Status != http.StatusUnprocessableEntity || !strings.Contains(res.Body, c.sentence) {
-			t.Errorf("%s: %d, want 422 saying %q\n%s", c.name, res.Status, c.sentence, excerpt(res.Body))
+			t.Errorf("%s: %d, want 422 saying %q\n%s", c.name, res.Status, c.sentence, apptest.Excerpt(res.Body))
 		}
 	}
 	// Kuzey's own Owner is no Owner of the Gazette, the default now.
@@ -266,17 +265,17 @@ func TestSiteAddressInSettings(t *testing.T) {
 		!strings.Contains(res.Body, en.T("error.default_owner_only")) {
 		t.Errorf("an Owner of Kuzey only took the default: %d", res.Status)
 	}
-	if after := a.fingerprint(t); after != before {
+	if after := a.Fingerprint(t); after != before {
 		t.Errorf("refused addresses changed state:\n%s\n%s", before, after)
 	}
 	// Oya owns both: Kuzey answers unknown hosts from now on.
-	if err := a.store.AddMember(ctx, a.site.ID, oya.ID, policy.Owner, start); err == nil {
+	if err := a.Store.AddMember(ctx, a.Site.ID, oya.ID, policy.Owner, apptest.Start); err == nil {
 		t.Fatal("Oya was already the Gazette's Owner, the fixture is wrong")
 	}
-	if res := save(a.signedIn(t, oya), kuzey.ID, "https://kuzey.example", true); res.Status != http.StatusSeeOther {
-		t.Fatalf("an Owner of both sites moving the default: %d\n%s", res.Status, excerpt(res.Body))
+	if res := save(a.SignedIn(t, oya), kuzey.ID, "https://kuzey.example", true); res.Status != http.StatusSeeOther {
+		t.Fatalf("an Owner of both sites moving the default: %d\n%s", res.Status, apptest.Excerpt(res.Body))
 	}
-	sites, err := a.eng.Sites(ctx)
+	sites, err := a.Engine.Sites(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -285,16 +284,6 @@ func TestSiteAddressInSettings(t *testing.T) {
 			t.Errorf("%s answers unknown hosts: %v", s.Name, s.DefaultHost)
 		}
 	}
-	v.check(t, scenario{Name: "UnknownHostIsKuzey", URL: "/", Header: map[string]string{"Host": "elsewhere.example"},
+	v.Check(t, apptest.Scenario{Name: "UnknownHostIsKuzey", URL: "/", Header: map[string]string{"Host": "elsewhere.example"},
 		ExpectedStatus: http.StatusOK, ExpectedContent: []string{`lang="tr"`}, NotExpectedContent: []string{"Welcome to the Gazette"}})
-}
-
-// addUserOn adds an account that is a member of the site siteID only.
-func (a *testApp) addUserOn(t *testing.T, siteID, email, name string, role policy.Role) engine.User {
-	t.Helper()
-	u := engine.User{ID: ids.New("user"), Email: email, Name: name, Role: role, SiteID: siteID, Lang: "en"}
-	if err := a.store.CreateUser(context.Background(), u, cheapHash(), start); err != nil {
-		t.Fatal(err)
-	}
-	return u
 }

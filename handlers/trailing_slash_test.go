@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"studio/handlers/internal/apptest"
 )
 
 // TestTrailingSlashRedirects: a read of an address no route answers that
@@ -16,13 +18,13 @@ import (
 // addresses without the slash are answered as before.
 func TestTrailingSlashRedirects(t *testing.T) {
 	t.Parallel()
-	a := newApp(t)
-	anon := a.client(t, "")
-	moved := func(name, from, to string) scenario {
-		return scenario{Name: name, URL: from, ExpectedStatus: http.StatusMovedPermanently,
+	a := apptest.New(t)
+	anon := a.Client(t, "")
+	moved := func(name, from, to string) apptest.Scenario {
+		return apptest.Scenario{Name: name, URL: from, ExpectedStatus: http.StatusMovedPermanently,
 			ExpectedHeaders: map[string]string{"Location": to, "Cache-Control": "no-store"}}
 	}
-	runScenarios(t, anon, []scenario{
+	apptest.RunScenarios(t, anon, []apptest.Scenario{
 		moved("Studio", "/studio/", "/studio"),
 		moved("StudioPage", "/studio/schedules/", "/studio/schedules"),
 		moved("PublicWithQuery", "/posts/election-night/?ref=home", "/posts/election-night?ref=home"),

@@ -6,24 +6,26 @@ import (
 	"net/http"
 	"net/url"
 	"testing"
+
+	"studio/handlers/internal/apptest"
 )
 
 func TestUndoPages(t *testing.T) {
 	t.Parallel()
-	a := newApp(t)
-	rel := a.scheduleAt(t, a.editor, a.draft, "2026-11-02", "09:00")
-	a.clock.Set(rel.When.At)
-	if _, err := a.sched.RunDue(context.Background(), "manual"); err != nil {
+	a := apptest.New(t)
+	rel := a.ScheduleAt(t, a.Editor, a.Draft, "2026-11-02", "09:00")
+	a.Clock.Set(rel.When.At)
+	if _, err := a.Scheduler.RunDue(context.Background(), "manual"); err != nil {
 		t.Fatal(err)
 	}
-	site, err := a.eng.Site(context.Background(), a.site.ID)
+	site, err := a.Engine.Site(context.Background(), a.Site.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
 	page := "/studio/releases/" + rel.ID
-	c := a.signedIn(t, a.editor)
-	token := c.token()
-	runScenarios(t, c, []scenario{
+	c := a.SignedIn(t, a.Editor)
+	token := c.Token()
+	apptest.RunScenarios(t, c, []apptest.Scenario{
 		{Name: "LiveBefore", URL: "/posts/election-night", ExpectedStatus: http.StatusOK},
 		{Name: "Button", URL: page, ExpectedStatus: http.StatusOK, ExpectedContent: []string{`data-testid="undo"`}},
 		{Name: "Confirm", URL: page + "/undo", ExpectedStatus: http.StatusOK,
@@ -38,7 +40,7 @@ func TestUndoPages(t *testing.T) {
 		{Name: "History", URL: page, ExpectedStatus: http.StatusOK,
 			ExpectedContent: []string{"Undone. The site is back", "Elif Editor undid it"}},
 	})
-	contributor := a.signedIn(t, a.contributor)
-	contributor.check(t, scenario{Name: "ContributorHasNoButton", URL: page, ExpectedStatus: http.StatusOK,
+	contributor := a.SignedIn(t, a.Contributor)
+	contributor.Check(t, apptest.Scenario{Name: "ContributorHasNoButton", URL: page, ExpectedStatus: http.StatusOK,
 		NotExpectedContent: []string{`data-testid="undo"`}})
 }

@@ -1,4 +1,4 @@
-package handlers_test
+package mcp_test
 
 import (
 	"context"
@@ -15,6 +15,7 @@ import (
 	"studio/engine/model/release"
 	"studio/engine/policy"
 	"studio/engine/releases"
+	"studio/handlers/internal/apptest"
 )
 
 // What a write tool's call came to, as an agent sees it.
@@ -57,15 +58,15 @@ func TestMCPTableEveryCell(t *testing.T) {
 	for i, mode := range []policy.Mode{policy.ModePlan, policy.ModeManual, policy.ModeEdits, policy.ModeAuto} {
 		t.Run(string(mode), func(t *testing.T) {
 			t.Parallel()
-			a := newApp(t)
-			base := a.serve(t, false)
-			key, _ := a.agentSession(t, base, mode, agentScopes...)
-			run := a.taintedRun(t, base, mode)
+			a := apptest.New(t)
+			base := a.Serve(t, false)
+			key, _ := agentSession(a, t, base, mode, agentScopes...)
+			run := taintedRun(a, t, base, mode)
 			for tool, cells := range writeCells {
-				if got := a.cellOf(t, key, tool, "k"); got != cells[i] {
+				if got := cellOf(a, t, key, tool, "k"); got != cells[i] {
 					t.Errorf("%s in %s: %s, RFC says %s", tool, mode, got, cells[i])
 				}
-				if got := a.cellOf(t, run, tool, "r"); got != cells[4+i] {
+				if got := cellOf(a, t, run, tool, "r"); got != cells[4+i] {
 					t.Errorf("%s in a tainted %s run: %s, RFC says %s", tool, mode, got, cells[4+i])
 				}
 			}
@@ -75,59 +76,59 @@ func TestMCPTableEveryCell(t *testing.T) {
 
 // taintedRun is an agent task of modeCap mode, its window opened by a
 // person, its run begun by its key, and tainted by broken_links.
-func (a *testApp) taintedRun(t *testing.T, base string, mode policy.Mode) *sdk.ClientSession {
+func taintedRun(a *apptest.App, t *testing.T, base string, mode policy.Mode) *sdk.ClientSession {
 	t.Helper()
 	ctx := context.Background()
 	no := false
-	task, err := a.aut.Create(ctx, a.editor, a.site.ID, automations.Input{Name: "Tainted " + string(mode), Preset: "daily",
+	task, err := a.Automations.Create(ctx, a.Editor, a.Site.ID, automations.Input{Name: "Tainted " + string(mode), Preset: "daily",
 		Start: "2026-11-03T09:00", Task: &automations.TaskInput{Instructions: "Work.", ModeCap: mode, ReadsUntrustedText: &no,
 			WindowMinutes: 60, Scopes: agentScopes}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := a.aut.RunNow(ctx, a.editor, a.site.ID, task.ID); err != nil {
+	if _, _, err := a.Automations.RunNow(ctx, a.Editor, a.Site.ID, task.ID); err != nil {
 		t.Fatal(err)
 	}
-	s := (&mcpFixture{base: base}).connect(t, task.NewKey.Secret)
-	okTool(t, s, "begin_run", map[string]any{"automationId": task.ID})
-	okTool(t, s, "broken_links", map[string]any{"siteId": a.site.ID})
+	s := (&apptest.MCPFixture{Base: base}).Connect(t, task.NewKey.Secret)
+	apptest.OkTool(t, s, "begin_run", map[string]any{"automationId": task.ID})
+	apptest.OkTool(t, s, "broken_links", map[string]any{"siteId": a.Site.ID})
 	return s
 }
 
 // cellOf sets up what tool needs (nodes named apart by tag), calls it
 // through s and says what the call came to.
-func (a *testApp) cellOf(t *testing.T, s *sdk.ClientSession, tool, tag string) string {
+func cellOf(a *apptest.App, t *testing.T, s *sdk.ClientSession, tool, tag string) string {
 	t.Helper()
 	ctx := context.Background()
-	site := a.site.ID
-	n := a.nodeCount(t)
+	site := a.Site.ID
+	n := nodeCount(a, t)
 	slug := fmt.Sprintf("%s-%s-%d", strings.ReplaceAll(tool, "_", "-"), tag, n)
 	draft := func() content.Node {
-		return a.createNode(t, release.KindContentEntry, content.Body{Title: "Draft " + slug, Slug: slug, Lang: "en",
+		return a.CreateNode(t, release.KindContentEntry, content.Body{Title: "Draft " + slug, Slug: slug, Lang: "en",
 			Status: content.StatusDraft, Text: "Words."})
 	}
 	live := func(from *time.Time) releases.NodeDetail {
-		now := a.clock.Now()
+		now := a.Clock.Now()
 		body := content.Body{Title: "Live " + slug, Slug: slug, Lang: "en", Status: content.StatusPublished, PublishedAt: &now,
 			Text: "Words."}
 		if from != nil {
 			body.Availability = &content.Availability{From: from}
 		}
-		node := a.createNode(t, release.KindContentEntry, body)
-		if _, err := a.nodes.Publish(ctx, a.editor, site); err != nil {
+		node := a.CreateNode(t, release.KindContentEntry, body)
+		if _, err := a.Nodes.Publish(ctx, a.Editor, site); err != nil {
 			t.Fatal(err)
 		}
-		d, err := a.nodes.Node(ctx, a.editor, site, node.ID)
+		d, err := a.Nodes.Node(ctx, a.Editor, site, node.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return d
 	}
 	scheduled := func() releases.ReleaseRow {
-		r := a.scheduleAt(t, a.editor, draft(), "2026-11-02", "12:00") // the Editor's, approved
-		return a.release(t, r.ID)
+		r := a.ScheduleAt(t, a.Editor, draft(), "2026-11-02", "12:00") // the Editor's, approved
+		return a.Release(t, r.ID)
 	}
-	inWindow := map[string]any{"at": start.Add(2 * time.Hour).Format(time.RFC3339)}
+	inWindow := map[string]any{"at": apptest.Start.Add(2 * time.Hour).Format(time.RFC3339)}
 	var args map[string]any
 	switch tool {
 	case "propose_release":
@@ -142,21 +143,21 @@ func (a *testApp) cellOf(t *testing.T, s *sdk.ClientSession, tool, tag string) s
 		args = map[string]any{"releaseId": r.ID, "expectedRev": r.Rev}
 	case "set_embargo":
 		d := live(nil)
-		args = map[string]any{"nodeId": d.ID, "expectedRev": d.Rev, "from": start.Add(3 * time.Hour).Format(time.RFC3339)}
+		args = map[string]any{"nodeId": d.ID, "expectedRev": d.Rev, "from": apptest.Start.Add(3 * time.Hour).Format(time.RFC3339)}
 	case "lift_embargo":
-		from := start.Add(5 * time.Hour)
+		from := apptest.Start.Add(5 * time.Hour)
 		d := live(&from)
 		args = map[string]any{"nodeId": d.ID, "expectedRev": d.Rev, "reason": "The embargo was lifted by the source."}
 	case "schedule_unpublish":
 		d := live(nil)
-		args = map[string]any{"nodeId": d.ID, "expectedRev": d.Rev, "at": start.Add(5 * time.Hour).Format(time.RFC3339)}
+		args = map[string]any{"nodeId": d.ID, "expectedRev": d.Rev, "at": apptest.Start.Add(5 * time.Hour).Format(time.RFC3339)}
 	case "save_draft":
 		args = map[string]any{"title": "Note " + slug}
 	default:
 		t.Fatalf("no setup for %s", tool)
 	}
 	args["siteId"] = site
-	out, res := callTool(t, s, tool, args)
+	out, res := apptest.CallTool(t, s, tool, args)
 	if !res.IsError {
 		if out["status"] == "approval-pending" {
 			return cellWaits

@@ -1,4 +1,4 @@
-package handlers_test
+package mcp_test
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 
 	"studio/engine/agents"
 	"studio/engine/policy"
+	"studio/handlers/internal/apptest"
 	"studio/handlers/mcp"
 )
 
@@ -17,27 +18,27 @@ import (
 // mints with the agent-key use case opens /mcp as that key, in its mode and
 // with its scopes; once revoked, the next request is refused at once.
 func TestMCPWithMintedAgentKeys(t *testing.T) {
-	a := newApp(t)
+	a := apptest.New(t)
 	ctx := context.Background()
-	key, secret, err := a.agents.Mint(ctx, a.editor, a.site.ID, agents.KeyInput{Name: "Desk", Mode: policy.ModeManual,
+	key, secret, err := a.Agents.Mint(ctx, a.Editor, a.Site.ID, agents.KeyInput{Name: "Desk", Mode: policy.ModeManual,
 		Scopes: []policy.Scope{policy.SchedulesRead, policy.ContentRead}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := &mcpFixture{base: a.serve(t, false)} // the services' own agent keys
-	s := f.connect(t, secret)
-	out, res := callTool(t, s, "get_mode", nil)
+	f := &apptest.MCPFixture{Base: a.Serve(t, false)} // the services' own agent keys
+	s := f.Connect(t, secret)
+	out, res := apptest.CallTool(t, s, "get_mode", nil)
 	if res.IsError || out["mode"] != "manual" || out["keyId"] != key.ID {
 		t.Fatalf("get_mode with a minted key: %v", out)
 	}
-	out, res = callTool(t, s, "list_releases", map[string]any{"siteId": a.site.ID})
+	out, res = apptest.CallTool(t, s, "list_releases", map[string]any{"siteId": a.Site.ID})
 	if res.IsError || out["releases"] == nil {
 		t.Fatalf("list_releases with a minted key: %v", out)
 	}
-	if err := a.agents.Revoke(ctx, a.editor, a.site.ID, key.ID); err != nil {
+	if err := a.Agents.Revoke(ctx, a.Editor, a.Site.ID, key.ID); err != nil {
 		t.Fatal(err)
 	}
-	req, _ := http.NewRequest("POST", f.base+"/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
+	req, _ := http.NewRequest("POST", f.Base+"/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
 	req.Header.Set("Authorization", "Bearer "+secret)
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
@@ -57,10 +58,10 @@ func TestMCPWithMintedAgentKeys(t *testing.T) {
 // the others and another key's session go on.
 func TestMCPSessionsPerKey(t *testing.T) {
 	t.Parallel()
-	a := newApp(t)
+	a := apptest.New(t)
 	ctx := context.Background()
 	mint := func(name string) string {
-		_, secret, err := a.agents.Mint(ctx, a.editor, a.site.ID, agents.KeyInput{Name: name, Mode: policy.ModePlan,
+		_, secret, err := a.Agents.Mint(ctx, a.Editor, a.Site.ID, agents.KeyInput{Name: name, Mode: policy.ModePlan,
 			Scopes: []policy.Scope{policy.SchedulesRead}})
 		if err != nil {
 			t.Fatal(err)
@@ -68,21 +69,21 @@ func TestMCPSessionsPerKey(t *testing.T) {
 		return secret
 	}
 	secret, other := mint("Desk"), mint("Night desk")
-	f := &mcpFixture{base: a.serve(t, false)}
-	theirs := f.connect(t, other)
+	f := &apptest.MCPFixture{Base: a.Serve(t, false)}
+	theirs := f.Connect(t, other)
 	var mine []*sdk.ClientSession
 	for range mcp.MaxSessionsPerKey {
-		mine = append(mine, f.connect(t, secret))
+		mine = append(mine, f.Connect(t, secret))
 	}
 	// Every session but the first is used again, so the first is the least
 	// recently used when one more opens.
 	for _, s := range mine[1:] {
-		okTool(t, s, "get_mode", nil)
+		apptest.OkTool(t, s, "get_mode", nil)
 	}
-	okTool(t, f.connect(t, secret), "get_mode", nil)
+	apptest.OkTool(t, f.Connect(t, secret), "get_mode", nil)
 	if _, err := mine[0].CallTool(ctx, &sdk.CallToolParams{Name: "get_mode"}); err == nil {
 		t.Fatal("the least recently used session still answers after the key opened one more than the cap")
 	}
-	okTool(t, mine[1], "get_mode", nil)
-	okTool(t, theirs, "get_mode", nil)
+	apptest.OkTool(t, mine[1], "get_mode", nil)
+	apptest.OkTool(t, theirs, "get_mode", nil)
 }

@@ -1,4 +1,4 @@
-package handlers_test
+package mcp_test
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"studio/engine/automations"
 	"studio/engine/model/automation"
 	"studio/engine/policy"
+	"studio/handlers/internal/apptest"
 	"studio/locales"
 )
 
@@ -25,48 +26,48 @@ import (
 // switch's pauses active again and leaves a person's pause as it was.
 func TestKillSwitchStopsAnOpenAgentRunAtOnce(t *testing.T) {
 	t.Parallel()
-	a := newApp(t)
-	f := &runFixture{mcpFixture: &mcpFixture{testApp: a, base: a.serve(t, false)}, app: a}
+	a := apptest.New(t)
+	f := &runFixture{MCPFixture: &apptest.MCPFixture{App: a, Base: a.Serve(t, false)}, app: a}
 	ctx := context.Background()
-	task := a.agentTask(t, "Morning writer", policy.ModeEdits, 30, nil, policy.SchedulesRead, policy.ContentRead, policy.ContentWrite)
-	check, err := a.aut.Create(ctx, a.editor, a.site.ID, automations.Input{Name: "Link check",
+	task := a.AgentTask(t, "Morning writer", policy.ModeEdits, 30, nil, policy.SchedulesRead, policy.ContentRead, policy.ContentWrite)
+	check, err := a.Automations.Create(ctx, a.Editor, a.Site.ID, automations.Input{Name: "Link check",
 		Builtin: automation.BuiltinBrokenLinks, Preset: "daily", Start: "2026-11-03T07:00"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	held, err := a.aut.Create(ctx, a.editor, a.site.ID, automations.Input{Name: "Stale review",
+	held, err := a.Automations.Create(ctx, a.Editor, a.Site.ID, automations.Input{Name: "Stale review",
 		Builtin: automation.BuiltinStaleContent, Preset: "daily", Start: "2026-11-03T08:00"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.aut.Pause(ctx, a.editor, a.site.ID, held.ID, held.Rev); err != nil {
+	if _, err := a.Automations.Pause(ctx, a.Editor, a.Site.ID, held.ID, held.Rev); err != nil {
 		t.Fatal(err)
 	}
 	// A person's key of a Turkish Editor, minted on this site.
-	tuna := a.addUser(t, "tuna@example.com", "Tuna Editor", policy.Editor, "tr")
-	_, personSecret, err := a.agents.Mint(ctx, tuna, a.site.ID, agents.KeyInput{Name: "Masa", Mode: policy.ModeEdits})
+	tuna := a.AddUser(t, "tuna@example.com", "Tuna Editor", policy.Editor, "tr")
+	_, personSecret, err := a.Agents.Mint(ctx, tuna, a.Site.ID, agents.KeyInput{Name: "Masa", Mode: policy.ModeEdits})
 	if err != nil {
 		t.Fatal(err)
 	}
-	person := f.connect(t, personSecret)
-	agent := f.connect(t, task.NewKey.Secret)
+	person := f.Connect(t, personSecret)
+	agent := f.Connect(t, task.NewKey.Secret)
 
 	f.runNowWindow(t, task.ID)
-	out, res := callTool(t, agent, "begin_run", map[string]any{"automationId": task.ID})
+	out, res := apptest.CallTool(t, agent, "begin_run", map[string]any{"automationId": task.ID})
 	if res.IsError {
 		t.Fatalf("begin_run: %v", out)
 	}
 	runID, _ := out["runId"].(string)
-	okTool(t, agent, "save_draft", map[string]any{"siteId": a.site.ID, "title": "Morning note"})
-	okTool(t, person, "list_content", map[string]any{"siteId": a.site.ID})
-	if out := okTool(t, person, "get_mode", nil); out["sitePaused"] != false {
+	apptest.OkTool(t, agent, "save_draft", map[string]any{"siteId": a.Site.ID, "title": "Morning note"})
+	apptest.OkTool(t, person, "list_content", map[string]any{"siteId": a.Site.ID})
+	if out := apptest.OkTool(t, person, "get_mode", nil); out["sitePaused"] != false {
 		t.Fatalf("get_mode before the pause: %v", out)
 	}
 
-	admin := a.admin(t)
-	token := a.tokenFor(t, admin)
-	settingsURL := "/api/sites/" + a.site.ID + "/schedule-settings"
-	status, body := apiCall(t, a, "PUT", settingsURL, token, `{"rev": 0, "paused": true, "reason": "The feed is wrong"}`)
+	admin := a.Admin(t)
+	token := a.TokenFor(t, admin)
+	settingsURL := "/api/sites/" + a.Site.ID + "/schedule-settings"
+	status, body := apptest.APICall(t, a, "PUT", settingsURL, token, `{"rev": 0, "paused": true, "reason": "The feed is wrong"}`)
 	if status != http.StatusOK || body["paused"] != true {
 		t.Fatalf("pause: %d %v", status, body)
 	}
@@ -83,30 +84,30 @@ func TestKillSwitchStopsAnOpenAgentRunAtOnce(t *testing.T) {
 		}
 	}
 
-	nodes, notes := a.nodeCount(t), a.auditNotToolRows(t)
-	out, res = callTool(t, agent, "save_draft", map[string]any{"siteId": a.site.ID, "title": "Second note"})
-	msg := toolError(t, "the task's save_draft after the pause", out, res, engine.CodeSitePaused)
+	nodes, notes := nodeCount(a, t), auditNotToolRows(a, t)
+	out, res = apptest.CallTool(t, agent, "save_draft", map[string]any{"siteId": a.Site.ID, "title": "Second note"})
+	msg := apptest.ToolError(t, "the task's save_draft after the pause", out, res, engine.CodeSitePaused)
 	if want := locales.T(locales.With(ctx, "en"), "error.site_paused"); msg != want {
 		t.Fatalf("the task's refusal says %q, want %q", msg, want)
 	}
-	out, res = callTool(t, agent, "list_releases", map[string]any{"siteId": a.site.ID})
-	toolError(t, "the task's read after the pause", out, res, engine.CodeSitePaused)
-	out, res = callTool(t, agent, "begin_run", map[string]any{"automationId": task.ID})
-	toolError(t, "begin_run after the pause", out, res, engine.CodeSitePaused)
-	out, res = callTool(t, person, "save_draft", map[string]any{"siteId": a.site.ID, "title": "Kişisel not"})
-	msg = toolError(t, "a person's key after the pause", out, res, engine.CodeSitePaused)
+	out, res = apptest.CallTool(t, agent, "list_releases", map[string]any{"siteId": a.Site.ID})
+	apptest.ToolError(t, "the task's read after the pause", out, res, engine.CodeSitePaused)
+	out, res = apptest.CallTool(t, agent, "begin_run", map[string]any{"automationId": task.ID})
+	apptest.ToolError(t, "begin_run after the pause", out, res, engine.CodeSitePaused)
+	out, res = apptest.CallTool(t, person, "save_draft", map[string]any{"siteId": a.Site.ID, "title": "Kişisel not"})
+	msg = apptest.ToolError(t, "a person's key after the pause", out, res, engine.CodeSitePaused)
 	if want := locales.T(locales.With(ctx, "tr"), "error.site_paused"); msg != want || !strings.Contains(msg, "duraklatıldı") {
 		t.Fatalf("the person's key's refusal says %q, want %q", msg, want)
 	}
-	out, res = callTool(t, person, "list_content", map[string]any{"siteId": a.site.ID})
-	toolError(t, "a person's read after the pause", out, res, engine.CodeSitePaused)
-	if out := okTool(t, person, "get_mode", nil); out["sitePaused"] != true {
+	out, res = apptest.CallTool(t, person, "list_content", map[string]any{"siteId": a.Site.ID})
+	apptest.ToolError(t, "a person's read after the pause", out, res, engine.CodeSitePaused)
+	if out := apptest.OkTool(t, person, "get_mode", nil); out["sitePaused"] != true {
 		t.Fatalf("get_mode while paused: %v", out)
 	}
-	if out := okTool(t, agent, "get_mode", nil); out["sitePaused"] != true || out["run"] != nil {
+	if out := apptest.OkTool(t, agent, "get_mode", nil); out["sitePaused"] != true || out["run"] != nil {
 		t.Fatalf("the task's get_mode while paused: %v", out)
 	}
-	if got, gotNotes := a.nodeCount(t), a.auditNotToolRows(t); got != nodes || gotNotes != notes {
+	if got, gotNotes := nodeCount(a, t), auditNotToolRows(a, t); got != nodes || gotNotes != notes {
 		t.Fatalf("refused calls wrote: nodes %d → %d, audit rows other than tool calls %d → %d", nodes, got, notes, gotNotes)
 	}
 
@@ -114,23 +115,23 @@ func TestKillSwitchStopsAnOpenAgentRunAtOnce(t *testing.T) {
 	for _, c := range []struct {
 		u    engine.User
 		lang string
-	}{{a.editor, "en"}, {tuna, "tr"}} {
-		web := a.signedIn(t, c.u)
+	}{{a.Editor, "en"}, {tuna, "tr"}} {
+		web := a.SignedIn(t, c.u)
 		reason := locales.T(locales.With(ctx, c.lang), "automations.reason.kill-switch")
-		tab := web.get("/studio/schedules/automations")
+		tab := web.Get("/studio/schedules/automations")
 		if tab.Status != http.StatusOK || strings.Count(tab.Body, reason) != 2 {
 			t.Fatalf("%s Automations tab: %d, %q %d times, want twice", c.lang, tab.Status, reason, strings.Count(tab.Body, reason))
 		}
-		page := web.get("/studio/schedules/automations/" + task.ID)
+		page := web.Get("/studio/schedules/automations/" + task.ID)
 		if page.Status != http.StatusOK || !strings.Contains(page.Body, `data-testid="automation-status"`) || !strings.Contains(page.Body, reason) {
 			t.Fatalf("%s automation page: %d, no %q", c.lang, page.Status, reason)
 		}
-		if page := web.get("/studio/schedules/automations/" + held.ID); strings.Contains(page.Body, reason) {
+		if page := web.Get("/studio/schedules/automations/" + held.ID); strings.Contains(page.Body, reason) {
 			t.Fatalf("%s: a person's pause is shown as the switch's", c.lang)
 		}
 	}
 
-	status, body = apiCall(t, a, "PUT", settingsURL, token, `{"rev": 1, "paused": false, "reason": "Fixed"}`)
+	status, body = apptest.APICall(t, a, "PUT", settingsURL, token, `{"rev": 1, "paused": false, "reason": "Fixed"}`)
 	if status != http.StatusOK || body["paused"] != false {
 		t.Fatalf("resume: %d %v", status, body)
 	}
@@ -141,19 +142,19 @@ func TestKillSwitchStopsAnOpenAgentRunAtOnce(t *testing.T) {
 			t.Fatalf("%s after resume: %s (%s), want %s (%s)", c.id, got.State, got.PausedReason, c.state, c.reason)
 		}
 	}
-	okTool(t, person, "list_content", map[string]any{"siteId": a.site.ID})
+	apptest.OkTool(t, person, "list_content", map[string]any{"siteId": a.Site.ID})
 	// The killed run's occurrence had its run: the task waits for its
 	// next window.
-	out, res = callTool(t, agent, "list_releases", map[string]any{"siteId": a.site.ID})
-	toolError(t, "the task outside a run after resume", out, res, engine.CodeOutsideRun)
+	out, res = apptest.CallTool(t, agent, "list_releases", map[string]any{"siteId": a.Site.ID})
+	apptest.ToolError(t, "the task outside a run after resume", out, res, engine.CodeOutsideRun)
 }
 
 // auditNotToolRows counts the audit rows other than tool calls (a refused
 // call is audited as mcp.tool, and writes nothing else).
-func (a *testApp) auditNotToolRows(t *testing.T) int {
+func auditNotToolRows(a *apptest.App, t *testing.T) int {
 	t.Helper()
 	var n int
-	if err := a.store.DB().QueryRow(`SELECT count(*) FROM audit WHERE action != 'mcp.tool'`).Scan(&n); err != nil {
+	if err := a.Store.DB().QueryRow(`SELECT count(*) FROM audit WHERE action != 'mcp.tool'`).Scan(&n); err != nil {
 		t.Fatal(err)
 	}
 	return n

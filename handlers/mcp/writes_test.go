@@ -1,4 +1,4 @@
-package handlers_test
+package mcp_test
 
 import (
 	"context"
@@ -19,6 +19,7 @@ import (
 	"studio/engine/model/release"
 	"studio/engine/policy"
 	"studio/engine/releases"
+	"studio/handlers/internal/apptest"
 )
 
 // The write tools over real HTTP with the go-sdk client and keys minted by
@@ -27,24 +28,14 @@ import (
 
 // agentSession mints an Editor's key of mode (its default scopes) and
 // connects with it.
-func (a *testApp) agentSession(t *testing.T, base string, mode policy.Mode, scopes ...policy.Scope) (*sdk.ClientSession, agents.Key) {
+func agentSession(a *apptest.App, t *testing.T, base string, mode policy.Mode, scopes ...policy.Scope) (*sdk.ClientSession, agents.Key) {
 	t.Helper()
-	key, secret, err := a.agents.Mint(context.Background(), a.editor, a.site.ID, agents.KeyInput{Name: "Desk " + string(mode),
+	key, secret, err := a.Agents.Mint(context.Background(), a.Editor, a.Site.ID, agents.KeyInput{Name: "Desk " + string(mode),
 		Mode: mode, Scopes: scopes})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return (&mcpFixture{base: base}).connect(t, secret), key
-}
-
-// okTool calls a tool that must answer without a refusal.
-func okTool(t *testing.T, s *sdk.ClientSession, name string, args map[string]any) map[string]any {
-	t.Helper()
-	out, res := callTool(t, s, name, args)
-	if res.IsError {
-		t.Fatalf("%s: refused: %v", name, out)
-	}
-	return out
+	return (&apptest.MCPFixture{Base: base}).Connect(t, secret), key
 }
 
 func releaseIDOf(t *testing.T, out map[string]any) (string, int64) {
@@ -59,32 +50,23 @@ func releaseIDOf(t *testing.T, out map[string]any) (string, int64) {
 }
 
 // liveSnapshot is the site's live snapshot pointer.
-func (a *testApp) liveSnapshot(t *testing.T) string {
+func liveSnapshot(a *apptest.App, t *testing.T) string {
 	t.Helper()
 	var id string
-	if err := a.store.DB().QueryRow(`SELECT coalesce(published_snapshot_id, '') FROM sites WHERE id = ?`, a.site.ID).Scan(&id); err != nil {
+	if err := a.Store.DB().QueryRow(`SELECT coalesce(published_snapshot_id, '') FROM sites WHERE id = ?`, a.Site.ID).Scan(&id); err != nil {
 		t.Fatal(err)
 	}
 	return id
 }
 
 // nodeCount counts the site's nodes.
-func (a *testApp) nodeCount(t *testing.T) int {
+func nodeCount(a *apptest.App, t *testing.T) int {
 	t.Helper()
 	var n int
-	if err := a.store.DB().QueryRow(`SELECT count(*) FROM nodes WHERE site_id = ?`, a.site.ID).Scan(&n); err != nil {
+	if err := a.Store.DB().QueryRow(`SELECT count(*) FROM nodes WHERE site_id = ?`, a.Site.ID).Scan(&n); err != nil {
 		t.Fatal(err)
 	}
 	return n
-}
-
-// tickAt moves the clock to at and runs what is due.
-func (a *testApp) tickAt(t *testing.T, at time.Time) {
-	t.Helper()
-	a.clock.Set(at)
-	if _, err := a.sched.RunDue(context.Background(), "manual"); err != nil {
-		t.Fatal(err)
-	}
 }
 
 // TestMCPWriteToolsManual: in manual mode a proposal is free and every
@@ -93,55 +75,55 @@ func (a *testApp) tickAt(t *testing.T, at time.Time) {
 // and the scheduler publishes it at T. What has no request to file is
 // refused (waits_for_person), changing nothing.
 func TestMCPWriteToolsManual(t *testing.T) {
-	a := newApp(t)
-	base := a.serve(t, false)
-	s, key := a.agentSession(t, base, policy.ModeManual)
-	site := a.site.ID
+	a := apptest.New(t)
+	base := a.Serve(t, false)
+	s, key := agentSession(a, t, base, policy.ModeManual)
+	site := a.Site.ID
 	noon := time.Date(2026, 11, 2, 9, 0, 0, 0, time.UTC) // 12:00 in Istanbul
 
-	out := okTool(t, s, "propose_release", map[string]any{"siteId": site, "nodeIds": []string{a.draft.ID},
+	out := apptest.OkTool(t, s, "propose_release", map[string]any{"siteId": site, "nodeIds": []string{a.Draft.ID},
 		"at": noon.Format(time.RFC3339), "note": "For the noon slot."})
 	id, rev := releaseIDOf(t, out)
-	if r := a.release(t, id); r.State != release.StateDraft || r.CreatedBy.Kind != "agent" || r.CreatedBy.ID != key.ID {
+	if r := a.Release(t, id); r.State != release.StateDraft || r.CreatedBy.Kind != "agent" || r.CreatedBy.ID != key.ID {
 		t.Fatalf("a proposal is the key's draft: %+v", r.Release)
 	}
 	var note string
-	if err := a.store.DB().QueryRow(`SELECT json_extract(details, '$.note') FROM audit WHERE action = 'release.create' AND release_id = ?`,
+	if err := a.Store.DB().QueryRow(`SELECT json_extract(details, '$.note') FROM audit WHERE action = 'release.create' AND release_id = ?`,
 		id).Scan(&note); err != nil || note != "For the noon slot." {
 		t.Fatalf("the note on the audit row: %q %v", note, err)
 	}
 
-	out = okTool(t, s, "schedule_release", map[string]any{"siteId": site, "releaseId": id, "when": map[string]any{"at": noon.Format(time.RFC3339)},
+	out = apptest.OkTool(t, s, "schedule_release", map[string]any{"siteId": site, "releaseId": id, "when": map[string]any{"at": noon.Format(time.RFC3339)},
 		"expectedRev": rev})
 	apr, _ := out["approvalId"].(string)
 	if out["status"] != "approval-pending" || apr == "" {
 		t.Fatalf("schedule_release in manual waits: %v", out)
 	}
-	r := a.release(t, id)
+	r := a.Release(t, id)
 	if r.State != release.StateAwaitingApproval || r.Approval != nil {
 		t.Fatalf("waiting release: %+v", r.Release)
 	}
-	q, err := a.store.ApprovalRequest(context.Background(), site, apr)
+	q, err := a.Store.ApprovalRequest(context.Background(), site, apr)
 	if err != nil || q.StateHash != r.Hash || q.RequestedBy.ID != key.ID || q.ExecuteAt == nil || !q.ExecuteAt.Equal(noon) {
 		t.Fatalf("the request binds rl1: and the time: %+v %v", q, err)
 	}
 
-	out, res := callTool(t, s, "cancel_schedule", map[string]any{"siteId": site, "releaseId": id, "expectedRev": r.Rev})
-	toolError(t, "cancel in manual", out, res, releases.CodeWaitsForPerson)
-	if after := a.release(t, id); after.State != r.State || after.Rev != r.Rev {
+	out, res := apptest.CallTool(t, s, "cancel_schedule", map[string]any{"siteId": site, "releaseId": id, "expectedRev": r.Rev})
+	apptest.ToolError(t, "cancel in manual", out, res, releases.CodeWaitsForPerson)
+	if after := a.Release(t, id); after.State != r.State || after.Rev != r.Rev {
 		t.Fatalf("a refused cancel changed the release: %s rev %d", after.State, after.Rev)
 	}
 
 	// The agent never approves: a person does, once, and T publishes it.
-	if _, err := a.releases.Approve(context.Background(), a.editor, site, apr); err != nil {
+	if _, err := a.Releases.Approve(context.Background(), a.Editor, site, apr); err != nil {
 		t.Fatal(err)
 	}
-	a.tickAt(t, noon.Add(-time.Second))
-	if a.release(t, id).State != release.StateScheduled {
+	a.TickAt(t, noon.Add(-time.Second))
+	if a.Release(t, id).State != release.StateScheduled {
 		t.Fatal("published early")
 	}
-	a.tickAt(t, noon)
-	if got := a.release(t, id); got.State != release.StatePublished {
+	a.TickAt(t, noon)
+	if got := a.Release(t, id); got.State != release.StatePublished {
 		t.Fatalf("at T: %s", got.State)
 	}
 }
@@ -152,64 +134,64 @@ func TestMCPWriteToolsManual(t *testing.T) {
 // publishing, removing content and lifting an embargo wait; an agent's
 // move voids a person's approval (D4).
 func TestMCPWriteToolsEdits(t *testing.T) {
-	a := newApp(t)
-	base := a.serve(t, false)
-	s, key := a.agentSession(t, base, policy.ModeEdits)
-	site := a.site.ID
+	a := apptest.New(t)
+	base := a.Serve(t, false)
+	s, key := agentSession(a, t, base, policy.ModeEdits)
+	site := a.Site.ID
 	ctx := context.Background()
 
-	out := okTool(t, s, "save_draft", map[string]any{"siteId": site, "title": "Turnout by district", "body": "Figures at noon."})
+	out := apptest.OkTool(t, s, "save_draft", map[string]any{"siteId": site, "title": "Turnout by district", "body": "Figures at noon."})
 	node, _ := out["node"].(map[string]any)
 	nodeID, _ := node["id"].(string)
-	d, err := a.nodes.Node(ctx, engine.Reader(site), site, nodeID)
+	d, err := a.Nodes.Node(ctx, engine.Reader(site), site, nodeID)
 	if err != nil || d.Live != nil || d.Body.Slug != "turnout-by-district" {
 		t.Fatalf("save_draft creates a draft, never live: %+v %v", d, err)
 	}
-	okTool(t, s, "save_draft", map[string]any{"siteId": site, "nodeId": nodeID, "expectedRev": d.Rev, "summary": "Where people voted."})
-	if d2, _ := a.nodes.Node(ctx, engine.Reader(site), site, nodeID); d2.Rev != d.Rev+1 || d2.Body.Summary != "Where people voted." || d2.Body.Title != d.Body.Title {
+	apptest.OkTool(t, s, "save_draft", map[string]any{"siteId": site, "nodeId": nodeID, "expectedRev": d.Rev, "summary": "Where people voted."})
+	if d2, _ := a.Nodes.Node(ctx, engine.Reader(site), site, nodeID); d2.Rev != d.Rev+1 || d2.Body.Summary != "Where people voted." || d2.Body.Title != d.Body.Title {
 		t.Fatalf("save_draft changes only the given fields: %+v", d2.Body)
 	}
 
 	// An embargo on a live article can only hide it: out without a person.
-	from := start.Add(3 * time.Hour)
-	live, _ := a.nodes.Node(ctx, engine.Reader(site), site, a.live.ID)
-	out = okTool(t, s, "set_embargo", map[string]any{"siteId": site, "nodeId": a.live.ID, "from": from.Format(time.RFC3339),
+	from := apptest.Start.Add(3 * time.Hour)
+	live, _ := a.Nodes.Node(ctx, engine.Reader(site), site, a.Live.ID)
+	out = apptest.OkTool(t, s, "set_embargo", map[string]any{"siteId": site, "nodeId": a.Live.ID, "from": from.Format(time.RFC3339),
 		"expectedRev": live.Rev})
 	gid, _ := releaseIDOf(t, out)
-	g := a.release(t, gid)
+	g := a.Release(t, gid)
 	if out["status"] != "scheduled" || g.Approval == nil || g.Approval.Kind != release.ApprovalAuto || !g.Approval.Reduce || g.Approval.KeyID != key.ID {
 		t.Fatalf("set_embargo in edits: %v / %+v", out, g.Approval)
 	}
-	a.tickAt(t, start)
-	if a.release(t, gid).State != release.StatePublished {
-		t.Fatalf("the gate-only release: %s", a.release(t, gid).State)
+	a.TickAt(t, apptest.Start)
+	if a.Release(t, gid).State != release.StatePublished {
+		t.Fatalf("the gate-only release: %s", a.Release(t, gid).State)
 	}
 
 	// Lifting it early is a person's act; an expiry removes content: both wait.
-	live, _ = a.nodes.Node(ctx, engine.Reader(site), site, a.live.ID)
-	out = okTool(t, s, "lift_embargo", map[string]any{"siteId": site, "nodeId": a.live.ID, "reason": "The press conference moved.",
+	live, _ = a.Nodes.Node(ctx, engine.Reader(site), site, a.Live.ID)
+	out = apptest.OkTool(t, s, "lift_embargo", map[string]any{"siteId": site, "nodeId": a.Live.ID, "reason": "The press conference moved.",
 		"expectedRev": live.Rev})
 	if out["status"] != "approval-pending" || out["approvalId"] == nil {
 		t.Fatalf("lift_embargo always waits: %v", out)
 	}
-	page, _ := a.nodes.Node(ctx, engine.Reader(site), site, a.page.ID)
-	out = okTool(t, s, "schedule_unpublish", map[string]any{"siteId": site, "nodeId": a.page.ID,
-		"at": start.Add(5 * time.Hour).Format(time.RFC3339), "expectedRev": page.Rev})
+	page, _ := a.Nodes.Node(ctx, engine.Reader(site), site, a.Page.ID)
+	out = apptest.OkTool(t, s, "schedule_unpublish", map[string]any{"siteId": site, "nodeId": a.Page.ID,
+		"at": apptest.Start.Add(5 * time.Hour).Format(time.RFC3339), "expectedRev": page.Rev})
 	if out["status"] != "approval-pending" || out["approvalId"] == nil {
 		t.Fatalf("schedule_unpublish always waits: %v", out)
 	}
 
 	// A person's approved release, moved by the agent: approval voided.
-	other := a.otherDraft(t)
-	rel := a.scheduleAt(t, a.editor, other, "2026-11-03", "09:00")
-	out = okTool(t, s, "reschedule", map[string]any{"siteId": site, "releaseId": rel.ID, "expectedRev": a.release(t, rel.ID).Rev,
+	other := a.OtherDraft(t)
+	rel := a.ScheduleAt(t, a.Editor, other, "2026-11-03", "09:00")
+	out = apptest.OkTool(t, s, "reschedule", map[string]any{"siteId": site, "releaseId": rel.ID, "expectedRev": a.Release(t, rel.ID).Rev,
 		"when": map[string]any{"localTime": "2026-11-03T10:00"}})
-	if r := a.release(t, rel.ID); out["status"] != "approval-pending" || r.Approval != nil || r.State != release.StateAwaitingApproval {
+	if r := a.Release(t, rel.ID); out["status"] != "approval-pending" || r.Approval != nil || r.State != release.StateAwaitingApproval {
 		t.Fatalf("an agent's move voids the approval: %v / %+v", out, r.Release)
 	}
 	// Canceling a release that only publishes is a reduce: free in edits.
-	okTool(t, s, "cancel_schedule", map[string]any{"siteId": site, "releaseId": rel.ID, "expectedRev": a.release(t, rel.ID).Rev})
-	if r := a.release(t, rel.ID); r.State != release.StateCanceled {
+	apptest.OkTool(t, s, "cancel_schedule", map[string]any{"siteId": site, "releaseId": rel.ID, "expectedRev": a.Release(t, rel.ID).Rev})
+	if r := a.Release(t, rel.ID); r.State != release.StateCanceled {
 		t.Fatalf("cancel in edits: %s", r.State)
 	}
 }
@@ -220,56 +202,56 @@ func TestMCPWriteToolsEdits(t *testing.T) {
 // once its key is revoked the release expires (creator_removed) and nothing is
 // published.
 func TestMCPAutoApprovals(t *testing.T) {
-	a := newApp(t)
-	base := a.serve(t, false)
-	s, key := a.agentSession(t, base, policy.ModeAuto)
-	s2, _ := a.agentSession(t, base, policy.ModeAuto)
-	site := a.site.ID
+	a := apptest.New(t)
+	base := a.Serve(t, false)
+	s, key := agentSession(a, t, base, policy.ModeAuto)
+	s2, _ := agentSession(a, t, base, policy.ModeAuto)
+	site := a.Site.ID
 
 	schedule := func(s *sdk.ClientSession, nodeID string, at time.Time) (string, map[string]any) {
-		out := okTool(t, s, "schedule_release", map[string]any{"siteId": site, "nodeIds": []string{nodeID},
+		out := apptest.OkTool(t, s, "schedule_release", map[string]any{"siteId": site, "nodeIds": []string{nodeID},
 			"when": map[string]any{"at": at.Format(time.RFC3339)}})
 		id, _ := releaseIDOf(t, out)
 		return id, out
 	}
-	soon, out := schedule(s, a.draft.ID, start.Add(2*time.Hour))
-	r := a.release(t, soon)
+	soon, out := schedule(s, a.Draft.ID, apptest.Start.Add(2*time.Hour))
+	r := a.Release(t, soon)
 	if out["status"] != "scheduled" || r.Approval == nil || r.Approval.Kind != release.ApprovalAuto || r.Approval.KeyID != key.ID ||
-		r.Approval.WindowEnds == nil || !r.Approval.WindowEnds.Equal(start.Add(policy.AutoWindow)) {
+		r.Approval.WindowEnds == nil || !r.Approval.WindowEnds.Equal(apptest.Start.Add(policy.AutoWindow)) {
 		t.Fatalf("a low-risk release in the window: %v / %+v", out, r.Approval)
 	}
-	later, out := schedule(s, a.otherDraft(t).ID, start.Add(30*time.Hour))
-	if out["status"] != "approval-pending" || a.release(t, later).Approval != nil {
+	later, out := schedule(s, a.OtherDraft(t).ID, apptest.Start.Add(30*time.Hour))
+	if out["status"] != "approval-pending" || a.Release(t, later).Approval != nil {
 		t.Fatalf("outside the window it waits: %v", out)
 	}
 	// Moved into the window, it is decided again as schedule_release: auto
 	// approved, and its request no longer waits.
-	out = okTool(t, s, "reschedule", map[string]any{"siteId": site, "releaseId": later, "expectedRev": a.release(t, later).Rev,
-		"when": map[string]any{"at": start.Add(3 * time.Hour).Format(time.RFC3339)}})
-	if r := a.release(t, later); out["status"] != "scheduled" || r.Approval == nil || r.Approval.Kind != release.ApprovalAuto {
+	out = apptest.OkTool(t, s, "reschedule", map[string]any{"siteId": site, "releaseId": later, "expectedRev": a.Release(t, later).Rev,
+		"when": map[string]any{"at": apptest.Start.Add(3 * time.Hour).Format(time.RFC3339)}})
+	if r := a.Release(t, later); out["status"] != "scheduled" || r.Approval == nil || r.Approval.Kind != release.ApprovalAuto {
 		t.Fatalf("a move into the window in auto: %v / %+v", out, r.Approval)
 	}
-	if waiting, _ := a.releases.WaitingRequestsOf(context.Background(), a.editor, site, []string{later}); len(waiting) != 0 {
+	if waiting, _ := a.Releases.WaitingRequestsOf(context.Background(), a.Editor, site, []string{later}); len(waiting) != 0 {
 		t.Fatalf("the old request still waits: %+v", waiting)
 	}
-	third := a.createNode(t, release.KindContentEntry, content.Body{Title: "Markets at noon", Slug: "markets-noon",
+	third := a.CreateNode(t, release.KindContentEntry, content.Body{Title: "Markets at noon", Slug: "markets-noon",
 		Lang: "en", Status: content.StatusDraft, Text: "Prices at midday."})
-	kept, _ := schedule(s2, third.ID, start.Add(time.Hour))
+	kept, _ := schedule(s2, third.ID, apptest.Start.Add(time.Hour))
 
-	a.tickAt(t, start.Add(time.Hour))
-	if got := a.release(t, kept); got.State != release.StatePublished {
+	a.TickAt(t, apptest.Start.Add(time.Hour))
+	if got := a.Release(t, kept); got.State != release.StatePublished {
 		t.Fatalf("an auto-approved release at T: %s", got.State)
 	}
-	if err := a.agents.Revoke(context.Background(), a.editor, site, key.ID); err != nil {
+	if err := a.Agents.Revoke(context.Background(), a.Editor, site, key.ID); err != nil {
 		t.Fatal(err)
 	}
-	before := a.liveSnapshot(t)
-	a.tickAt(t, start.Add(2*time.Hour))
-	got := a.release(t, soon)
+	before := liveSnapshot(a, t)
+	a.TickAt(t, apptest.Start.Add(2*time.Hour))
+	got := a.Release(t, soon)
 	if got.State != release.StateExpired || got.Outcome == nil || got.Outcome.Reason != releases.ReasonCreatorRemoved {
 		t.Fatalf("a revoked key's auto approval at T: %s %+v", got.State, got.Outcome)
 	}
-	if a.liveSnapshot(t) != before {
+	if liveSnapshot(a, t) != before {
 		t.Fatal("an expired auto release published something")
 	}
 }
@@ -280,26 +262,26 @@ func TestMCPAutoApprovals(t *testing.T) {
 // and propose_release answer tainted, a reduction still goes through, and
 // get_mode says so.
 func TestMCPTaintAndRunTrail(t *testing.T) {
-	a := newApp(t)
+	a := apptest.New(t)
 	ctx := context.Background()
-	site := a.site.ID
+	site := a.Site.ID
 	no := false
-	task, err := a.aut.Create(ctx, a.editor, site, automations.Input{Name: "Desk helper", Preset: "daily",
+	task, err := a.Automations.Create(ctx, a.Editor, site, automations.Input{Name: "Desk helper", Preset: "daily",
 		Start: "2026-11-03T09:00", Task: &automations.TaskInput{Instructions: "Tidy the drafts.", ModeCap: policy.ModeEdits,
 			ReadsUntrustedText: &no, WindowMinutes: 30, Scopes: []policy.Scope{policy.ContentRead, policy.ContentWrite,
 				policy.SchedulesRead, policy.SchedulesWrite, policy.AnalyticsRead}}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := a.aut.RunNow(ctx, a.editor, site, task.ID); err != nil {
+	if _, _, err := a.Automations.RunNow(ctx, a.Editor, site, task.ID); err != nil {
 		t.Fatal(err)
 	}
-	base := a.serve(t, false)
-	s := (&mcpFixture{base: base}).connect(t, task.NewKey.Secret)
-	env := okTool(t, s, "begin_run", map[string]any{"automationId": task.ID})
+	base := a.Serve(t, false)
+	s := (&apptest.MCPFixture{Base: base}).Connect(t, task.NewKey.Secret)
+	env := apptest.OkTool(t, s, "begin_run", map[string]any{"automationId": task.ID})
 	runID, _ := env["runId"].(string)
 
-	out := okTool(t, s, "schedule_release", map[string]any{"siteId": site, "nodeIds": []string{a.draft.ID},
+	out := apptest.OkTool(t, s, "schedule_release", map[string]any{"siteId": site, "nodeIds": []string{a.Draft.ID},
 		"when": map[string]any{"localTime": "2026-11-02T15:00"}})
 	apr, _ := out["approvalId"].(string)
 	if out["status"] != "approval-pending" || apr == "" {
@@ -307,47 +289,47 @@ func TestMCPTaintAndRunTrail(t *testing.T) {
 	}
 	var createRun string
 	id, _ := releaseIDOf(t, out)
-	if err := a.store.DB().QueryRow(`SELECT coalesce(run_id, '') || '/' || coalesce(automation_id, '') FROM audit
+	if err := a.Store.DB().QueryRow(`SELECT coalesce(run_id, '') || '/' || coalesce(automation_id, '') FROM audit
 		WHERE action = 'release.schedule' AND release_id = ?`, id).Scan(&createRun); err != nil || createRun != runID+"/"+task.ID {
 		t.Fatalf("the use case's audit row carries the run and the automation: %q %v", createRun, err)
 	}
-	page := a.signedIn(t, a.editor).get("/studio/releases/" + id)
+	page := a.SignedIn(t, a.Editor).Get("/studio/releases/" + id)
 	if !strings.Contains(page.Body, `data-testid="release-by-agent"`) || !strings.Contains(page.Body, "/studio/schedules/runs/"+runID) {
 		t.Fatal("the release page does not name the agent and its run")
 	}
-	run := okTool(t, s, "get_run", map[string]any{"siteId": site, "runId": runID})
+	run := apptest.OkTool(t, s, "get_run", map[string]any{"siteId": site, "runId": runID})
 	if ids, _ := run["approvals"].([]any); len(ids) != 1 || ids[0] != apr {
 		t.Fatalf("get_run lists the run's request: %v", run["approvals"])
 	}
 
-	runPage := a.signedIn(t, a.editor).get("/studio/schedules/runs/" + runID)
+	runPage := a.SignedIn(t, a.Editor).Get("/studio/schedules/runs/" + runID)
 	if !strings.Contains(runPage.Body, `data-testid="agent-releases"`) || !strings.Contains(runPage.Body, "/studio/releases/"+id) ||
 		!strings.Contains(runPage.Body, "/studio/approvals/"+apr) {
 		t.Fatal("the run's page does not link the release and the request the run left")
 	}
-	okTool(t, s, "broken_links", map[string]any{"siteId": site})
-	mode := okTool(t, s, "get_mode", nil)
+	apptest.OkTool(t, s, "broken_links", map[string]any{"siteId": site})
+	mode := apptest.OkTool(t, s, "get_mode", nil)
 	if r, _ := mode["run"].(map[string]any); r["tainted"] != true {
 		t.Fatalf("broken_links taints the run: %v", mode)
 	}
-	other := a.otherDraft(t)
-	nodes := a.nodeCount(t)
-	out, res := callTool(t, s, "save_draft", map[string]any{"siteId": site, "title": "From a 404 path"})
-	toolError(t, "save_draft after taint", out, res, engine.CodeTainted)
-	out, res = callTool(t, s, "propose_release", map[string]any{"siteId": site, "nodeIds": []string{other.ID}})
-	toolError(t, "propose_release after taint", out, res, engine.CodeTainted)
-	if a.nodeCount(t) != nodes || a.releaseCount(t) != 1 {
+	other := a.OtherDraft(t)
+	nodes := nodeCount(a, t)
+	out, res := apptest.CallTool(t, s, "save_draft", map[string]any{"siteId": site, "title": "From a 404 path"})
+	apptest.ToolError(t, "save_draft after taint", out, res, engine.CodeTainted)
+	out, res = apptest.CallTool(t, s, "propose_release", map[string]any{"siteId": site, "nodeIds": []string{other.ID}})
+	apptest.ToolError(t, "propose_release after taint", out, res, engine.CodeTainted)
+	if nodeCount(a, t) != nodes || a.ReleaseCount(t) != 1 {
 		t.Fatal("a tainted run's refused writes wrote something")
 	}
 	// A reduction is still allowed: an embargo on a draft's working copy.
-	d, _ := a.nodes.Node(ctx, engine.Reader(site), site, a.page.ID)
-	out = okTool(t, s, "set_embargo", map[string]any{"siteId": site, "nodeId": a.page.ID,
-		"from": start.Add(6 * time.Hour).Format(time.RFC3339), "expectedRev": d.Rev})
+	d, _ := a.Nodes.Node(ctx, engine.Reader(site), site, a.Page.ID)
+	out = apptest.OkTool(t, s, "set_embargo", map[string]any{"siteId": site, "nodeId": a.Page.ID,
+		"from": apptest.Start.Add(6 * time.Hour).Format(time.RFC3339), "expectedRev": d.Rev})
 	if out["status"] == nil {
 		t.Fatalf("set_embargo after taint: %v", out)
 	}
-	okTool(t, s, "end_run", map[string]any{"runId": runID, "summary": "Proposed the <b>results</b> page.", "outcome": "proposed"})
-	body := a.signedIn(t, a.editor).get("/studio/schedules/runs/" + runID).Body
+	apptest.OkTool(t, s, "end_run", map[string]any{"runId": runID, "summary": "Proposed the <b>results</b> page.", "outcome": "proposed"})
+	body := a.SignedIn(t, a.Editor).Get("/studio/schedules/runs/" + runID).Body
 	if !strings.Contains(body, "Proposed the &lt;b&gt;results&lt;/b&gt; page.") {
 		t.Fatal("the run's page does not show the agent's summary as text")
 	}
@@ -358,40 +340,40 @@ func TestMCPTaintAndRunTrail(t *testing.T) {
 // answer, opens /mcp as the task's own key, and the Editor's key no longer
 // does.
 func TestTakeOverInStudio(t *testing.T) {
-	a := newApp(t)
+	a := apptest.New(t)
 	ctx := context.Background()
 	no := false
-	task, err := a.aut.Create(ctx, a.editor, a.site.ID, automations.Input{Name: "Planner", Preset: "daily",
+	task, err := a.Automations.Create(ctx, a.Editor, a.Site.ID, automations.Input{Name: "Planner", Preset: "daily",
 		Start: "2026-11-03T09:00", Task: &automations.TaskInput{Instructions: "Plan.", ModeCap: policy.ModeManual,
 			ReadsUntrustedText: &no, WindowMinutes: 30}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	base := a.serve(t, false)
-	admin := a.admin(t)
-	c := a.signedIn(t, admin)
-	list := c.get("/studio/schedules/automations")
+	base := a.Serve(t, false)
+	admin := a.Admin(t)
+	c := a.SignedIn(t, admin)
+	list := c.Get("/studio/schedules/automations")
 	if !strings.Contains(list.Body, `data-testid="menu-take-over"`) {
 		t.Fatal("no Take over for an Administrator")
 	}
-	if strings.Contains(a.signedIn(t, a.editor).get("/studio/schedules/automations").Body, `data-testid="menu-take-over"`) {
+	if strings.Contains(a.SignedIn(t, a.Editor).Get("/studio/schedules/automations").Body, `data-testid="menu-take-over"`) {
 		t.Fatal("an Editor is offered Take over")
 	}
-	res := c.post("/studio/schedules/automations/"+task.ID+"/take-over", url.Values{"rev": {fmt.Sprint(task.Rev)}, "csrf_token": {c.token()}})
+	res := c.Post("/studio/schedules/automations/"+task.ID+"/take-over", url.Values{"rev": {fmt.Sprint(task.Rev)}, "csrf_token": {c.Token()}})
 	m := regexp.MustCompile(`data-testid="secret"[^>]*value="([^"]+)"|value="([^"]+)"[^>]*data-testid="secret"`).FindStringSubmatch(res.Body)
 	if res.Status != http.StatusOK || m == nil {
 		t.Fatalf("take over: %d, no secret shown", res.Status)
 	}
 	secret := m[1] + m[2]
-	out := okTool(t, (&mcpFixture{base: base}).connect(t, secret), "get_mode", nil)
+	out := apptest.OkTool(t, (&apptest.MCPFixture{Base: base}).Connect(t, secret), "get_mode", nil)
 	if out["automationId"] != task.ID {
 		t.Fatalf("the new key is the task's: %v", out)
 	}
-	got, _ := a.aut.Get(ctx, admin, a.site.ID, task.ID)
+	got, _ := a.Automations.Get(ctx, admin, a.Site.ID, task.ID)
 	if got.Owner.ID != admin.ID {
 		t.Fatalf("owner %s after the take-over", got.Owner.ID)
 	}
-	if _, err := a.agents.Authenticate(ctx, task.NewKey.Secret); err == nil {
+	if _, err := a.Agents.Authenticate(ctx, task.NewKey.Secret); err == nil {
 		t.Fatal("the Editor's old key still authenticates")
 	}
 }
@@ -403,41 +385,41 @@ func TestTakeOverInStudio(t *testing.T) {
 // other writes; reads still work and get_mode says so. A new session of
 // the same key starts clean: the very same call is auto-approved there.
 func TestMCPTaintForAPersonsKey(t *testing.T) {
-	a := newApp(t)
-	base := a.serve(t, false)
-	_, secret, err := a.agents.Mint(context.Background(), a.editor, a.site.ID, agents.KeyInput{Name: "Desk auto", Mode: policy.ModeAuto,
+	a := apptest.New(t)
+	base := a.Serve(t, false)
+	_, secret, err := a.Agents.Mint(context.Background(), a.Editor, a.Site.ID, agents.KeyInput{Name: "Desk auto", Mode: policy.ModeAuto,
 		Scopes: []policy.Scope{policy.SchedulesRead, policy.SchedulesWrite, policy.ReleasesPublish, policy.ContentRead,
 			policy.ContentWrite, policy.AnalyticsRead}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	site := a.site.ID
-	s := (&mcpFixture{base: base}).connect(t, secret)
-	if out := okTool(t, s, "get_mode", nil); out["tainted"] != false {
+	site := a.Site.ID
+	s := (&apptest.MCPFixture{Base: base}).Connect(t, secret)
+	if out := apptest.OkTool(t, s, "get_mode", nil); out["tainted"] != false {
 		t.Fatalf("a fresh session: %v", out)
 	}
-	if out := okTool(t, s, "broken_links", map[string]any{"siteId": site}); out["untrusted"] != true {
+	if out := apptest.OkTool(t, s, "broken_links", map[string]any{"siteId": site}); out["untrusted"] != true {
 		t.Fatalf("broken_links: %v", out)
 	}
-	if out := okTool(t, s, "get_mode", nil); out["tainted"] != true {
+	if out := apptest.OkTool(t, s, "get_mode", nil); out["tainted"] != true {
 		t.Fatalf("after broken_links get_mode says %v", out)
 	}
-	releases := a.releaseCount(t)
-	schedule := map[string]any{"siteId": site, "nodeIds": []string{a.draft.ID},
-		"when": map[string]any{"at": start.Add(2 * time.Hour).Format(time.RFC3339)}}
-	out, res := callTool(t, s, "schedule_release", schedule)
-	toolError(t, "schedule_release after broken_links", out, res, engine.CodeTainted)
-	out, res = callTool(t, s, "save_draft", map[string]any{"siteId": site, "title": "Steered"})
-	toolError(t, "save_draft after broken_links", out, res, engine.CodeTainted)
-	if got := a.releaseCount(t); got != releases {
+	releases := a.ReleaseCount(t)
+	schedule := map[string]any{"siteId": site, "nodeIds": []string{a.Draft.ID},
+		"when": map[string]any{"at": apptest.Start.Add(2 * time.Hour).Format(time.RFC3339)}}
+	out, res := apptest.CallTool(t, s, "schedule_release", schedule)
+	apptest.ToolError(t, "schedule_release after broken_links", out, res, engine.CodeTainted)
+	out, res = apptest.CallTool(t, s, "save_draft", map[string]any{"siteId": site, "title": "Steered"})
+	apptest.ToolError(t, "save_draft after broken_links", out, res, engine.CodeTainted)
+	if got := a.ReleaseCount(t); got != releases {
 		t.Fatalf("a tainted session scheduled something: %d releases, was %d", got, releases)
 	}
-	okTool(t, s, "list_releases", map[string]any{"siteId": site})
+	apptest.OkTool(t, s, "list_releases", map[string]any{"siteId": site})
 
-	fresh := (&mcpFixture{base: base}).connect(t, secret)
-	out = okTool(t, fresh, "schedule_release", schedule)
+	fresh := (&apptest.MCPFixture{Base: base}).Connect(t, secret)
+	out = apptest.OkTool(t, fresh, "schedule_release", schedule)
 	id, _ := releaseIDOf(t, out)
-	if r := a.release(t, id); out["status"] != "scheduled" || r.Approval == nil || r.Approval.Kind != release.ApprovalAuto {
+	if r := a.Release(t, id); out["status"] != "scheduled" || r.Approval == nil || r.Approval.Kind != release.ApprovalAuto {
 		t.Fatalf("the same call in a clean session: %v / %+v", out, r.Approval)
 	}
 }
@@ -447,33 +429,35 @@ func TestMCPTaintForAPersonsKey(t *testing.T) {
 // Editor's key too, whose owner may schedule a year ahead herself — on
 // schedule_release and on reschedule; nothing is written when refused.
 func TestMCPRequestHorizonBindsEveryAgent(t *testing.T) {
-	a := newApp(t)
-	base := a.serve(t, false)
-	s, _ := a.agentSession(t, base, policy.ModeManual)
-	site := a.site.ID
-	at := func(d time.Duration) map[string]any { return map[string]any{"at": start.Add(d).Format(time.RFC3339)} }
-	before := a.releaseCount(t)
-	out, res := callTool(t, s, "schedule_release", map[string]any{"siteId": site, "nodeIds": []string{a.draft.ID},
+	a := apptest.New(t)
+	base := a.Serve(t, false)
+	s, _ := agentSession(a, t, base, policy.ModeManual)
+	site := a.Site.ID
+	at := func(d time.Duration) map[string]any {
+		return map[string]any{"at": apptest.Start.Add(d).Format(time.RFC3339)}
+	}
+	before := a.ReleaseCount(t)
+	out, res := apptest.CallTool(t, s, "schedule_release", map[string]any{"siteId": site, "nodeIds": []string{a.Draft.ID},
 		"when": at(releases.RequestHorizon + time.Hour)})
-	toolError(t, "an Editor's agent 31 days ahead", out, res, releases.CodeTooFarForRequest)
-	if got := a.releaseCount(t); got != before {
+	apptest.ToolError(t, "an Editor's agent 31 days ahead", out, res, releases.CodeTooFarForRequest)
+	if got := a.ReleaseCount(t); got != before {
 		t.Fatalf("a refused request wrote a release: %d, was %d", got, before)
 	}
-	out = okTool(t, s, "schedule_release", map[string]any{"siteId": site, "nodeIds": []string{a.draft.ID},
+	out = apptest.OkTool(t, s, "schedule_release", map[string]any{"siteId": site, "nodeIds": []string{a.Draft.ID},
 		"when": at(releases.RequestHorizon - time.Hour)})
 	id, rev := releaseIDOf(t, out)
 	if out["status"] != "approval-pending" {
 		t.Fatalf("29 days ahead: %v", out)
 	}
-	out, res = callTool(t, s, "reschedule", map[string]any{"siteId": site, "releaseId": id, "expectedRev": rev,
+	out, res = apptest.CallTool(t, s, "reschedule", map[string]any{"siteId": site, "releaseId": id, "expectedRev": rev,
 		"when": at(366 * 24 * time.Hour)})
-	toolError(t, "an agent's move a year ahead", out, res, releases.CodeTooFarForRequest)
-	if r := a.release(t, id); r.Rev != rev || !r.ExecuteAt.Equal(start.Add(releases.RequestHorizon-time.Hour)) {
+	apptest.ToolError(t, "an agent's move a year ahead", out, res, releases.CodeTooFarForRequest)
+	if r := a.Release(t, id); r.Rev != rev || !r.ExecuteAt.Equal(apptest.Start.Add(releases.RequestHorizon-time.Hour)) {
 		t.Fatalf("a refused move changed the release: rev %d, at %v", r.Rev, r.ExecuteAt)
 	}
 	// The Editor herself may schedule a year ahead: the rule binds agents,
 	// not the role that owns them.
-	a.scheduleAt(t, a.editor, a.otherDraft(t), "2027-10-01", "09:00")
+	a.ScheduleAt(t, a.Editor, a.OtherDraft(t), "2027-10-01", "09:00")
 }
 
 // TestMCPWriteScopeReadsWhatItWrote: a key made with content:write and no
@@ -481,13 +465,13 @@ func TestMCPRequestHorizonBindsEveryAgent(t *testing.T) {
 // read of the node it had just written was refused: the agent was told
 // forbidden while the draft stood, uncounted in its run's writes.
 func TestMCPWriteScopeReadsWhatItWrote(t *testing.T) {
-	a := newApp(t)
-	base := a.serve(t, false)
-	s, _ := a.agentSession(t, base, policy.ModeEdits, policy.ContentWrite)
-	before := a.nodeCount(t)
-	out := okTool(t, s, "save_draft", map[string]any{"siteId": a.site.ID, "title": "Written blind"})
+	a := apptest.New(t)
+	base := a.Serve(t, false)
+	s, _ := agentSession(a, t, base, policy.ModeEdits, policy.ContentWrite)
+	before := nodeCount(a, t)
+	out := apptest.OkTool(t, s, "save_draft", map[string]any{"siteId": a.Site.ID, "title": "Written blind"})
 	node, _ := out["node"].(map[string]any)
-	if a.nodeCount(t) != before+1 || node == nil || node["title"] != "Written blind" {
+	if nodeCount(a, t) != before+1 || node == nil || node["title"] != "Written blind" {
 		t.Fatalf("save_draft with content:write only: %v", out)
 	}
 }

@@ -1,0 +1,6 @@
+//go:build !race
+
+package apptest
+
+// RaceDetector is off: timing bars apply.
+const RaceDetector = false

@@ -1,6 +1,0 @@
-//go:build !race
-
-package handlers_test
-
-// raceDetector is off: timing bars apply.
-const raceDetector = false
