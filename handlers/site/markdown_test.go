@@ -1,4 +1,4 @@
-package handlers_test
+package site_test
 
 import (
 	"context"
