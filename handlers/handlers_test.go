@@ -19,6 +19,7 @@ import (
 	"studio/engine/policy"
 	"studio/handlers"
 	"studio/handlers/internal/apptest"
+	"studio/handlers/studio"
 )
 
 func TestSignIn(t *testing.T) {
@@ -1048,4 +1049,56 @@ func TestSignInAfterFragment(t *testing.T) {
 	if next := target.Query().Get("next"); next != page {
 		t.Errorf("HX-Redirect next = %q, want the page %q", next, page)
 	}
+}
+
+// draftRoute gives TestCSRF what a draft release's routes need: a fresh
+// draft (the article and a new page) to change, the URL and a valid form.
+// ok is false for the other routes.
+func draftRoute(a *apptest.App, t *testing.T, pattern string) (string, url.Values, bool) {
+	t.Helper()
+	switch pattern {
+	case "/studio/releases":
+		return pattern, url.Values{"title": {"Autumn launch"}, "node": {a.Draft.ID}}, true
+	case "/studio/releases/{id}/rename", "/studio/releases/{id}/items", "/studio/releases/{id}/items/remove",
+		"/studio/releases/{id}/repin-draft", "/studio/releases/{id}/schedule":
+	default:
+		return "", nil, false
+	}
+	extra := a.CreateNode(t, release.KindPage, content.Body{Title: "Results", Slug: "results", Status: content.StatusDraft})
+	rel, err := a.Releases.NewRelease(context.Background(), a.Editor, a.Site.ID, "Autumn launch", []string{a.Draft.ID, extra.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := strings.ReplaceAll(pattern, "{id}", rel.ID)
+	rev := []string{"1"}
+	switch pattern {
+	case "/studio/releases/{id}/rename":
+		return u, url.Values{"rev": rev, "title": {"Winter launch"}}, true
+	case "/studio/releases/{id}/items":
+		more := a.CreateNode(t, release.KindPage, content.Body{Title: "Charts", Slug: "charts", Status: content.StatusDraft})
+		return u, url.Values{"rev": rev, "node": {more.ID}}, true
+	case "/studio/releases/{id}/items/remove":
+		return u, url.Values{"rev": rev, "node": {extra.ID}}, true
+	case "/studio/releases/{id}/schedule":
+		return u, url.Values{"rev": rev, "date": {"2026-11-02"}, "time": {"09:30"}}, true
+	}
+	return u, url.Values{"rev": rev}, true
+}
+
+// finishedRun is a broken-links run with one finding, run by the editor.
+func finishedRun(a *apptest.App, t *testing.T) automations.Run {
+	t.Helper()
+	a.BrokenArticle(t)
+	return a.RunNow(t, a.Editor, a.BrokenLinkCheck(t, a.Editor))
+}
+
+// dismissForm is "Not a problem" on the one finding of a finished run.
+func dismissForm(a *apptest.App, t *testing.T) (string, url.Values) {
+	t.Helper()
+	run := finishedRun(a, t)
+	for key := range a.FindingsPrint(t) {
+		return studio.RunURL(run.ID) + "/dismiss", url.Values{"key": {key}}
+	}
+	t.Fatal("the run found nothing")
+	return "", nil
 }

@@ -1,4 +1,4 @@
-package handlers_test
+package studio_test
 
 import (
 	"context"
@@ -265,24 +265,6 @@ func TestHistory(t *testing.T) {
 		NotExpectedContent: []string{"runs."}})
 	a.SignedIn(t, tr).Check(t, apptest.Scenario{Name: "TurkishEmpty", URL: "/studio/schedules/history?state=failed",
 		ExpectedStatus: http.StatusOK, ExpectedContent: []string{"Bu filtrelere uyan çalıştırma yok.", "Filtreleri temizle"}})
-}
-
-// finishedRun is a broken-links run with one finding, run by the editor.
-func finishedRun(a *apptest.App, t *testing.T) automations.Run {
-	t.Helper()
-	a.BrokenArticle(t)
-	return a.RunNow(t, a.Editor, a.BrokenLinkCheck(t, a.Editor))
-}
-
-// dismissForm is "Not a problem" on the one finding of a finished run.
-func dismissForm(a *apptest.App, t *testing.T) (string, url.Values) {
-	t.Helper()
-	run := finishedRun(a, t)
-	for key := range a.FindingsPrint(t) {
-		return studio.RunURL(run.ID) + "/dismiss", url.Values{"key": {key}}
-	}
-	t.Fatal("the run found nothing")
-	return "", nil
 }
 
 // The automation notices open what they are about: a failed run its page

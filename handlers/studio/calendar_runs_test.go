@@ -1,4 +1,4 @@
-package handlers_test
+package studio_test
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package handlers_test
+package studio_test
 
 import (
 	"context"
@@ -13,40 +13,6 @@ import (
 	"studio/engine/model/release"
 	"studio/handlers/internal/apptest"
 )
-
-// draftRoute gives TestCSRF what a draft release's routes need: a fresh
-// draft (the article and a new page) to change, the URL and a valid form.
-// ok is false for the other routes.
-func draftRoute(a *apptest.App, t *testing.T, pattern string) (string, url.Values, bool) {
-	t.Helper()
-	switch pattern {
-	case "/studio/releases":
-		return pattern, url.Values{"title": {"Autumn launch"}, "node": {a.Draft.ID}}, true
-	case "/studio/releases/{id}/rename", "/studio/releases/{id}/items", "/studio/releases/{id}/items/remove",
-		"/studio/releases/{id}/repin-draft", "/studio/releases/{id}/schedule":
-	default:
-		return "", nil, false
-	}
-	extra := a.CreateNode(t, release.KindPage, content.Body{Title: "Results", Slug: "results", Status: content.StatusDraft})
-	rel, err := a.Releases.NewRelease(context.Background(), a.Editor, a.Site.ID, "Autumn launch", []string{a.Draft.ID, extra.ID})
-	if err != nil {
-		t.Fatal(err)
-	}
-	u := strings.ReplaceAll(pattern, "{id}", rel.ID)
-	rev := []string{"1"}
-	switch pattern {
-	case "/studio/releases/{id}/rename":
-		return u, url.Values{"rev": rev, "title": {"Winter launch"}}, true
-	case "/studio/releases/{id}/items":
-		more := a.CreateNode(t, release.KindPage, content.Body{Title: "Charts", Slug: "charts", Status: content.StatusDraft})
-		return u, url.Values{"rev": rev, "node": {more.ID}}, true
-	case "/studio/releases/{id}/items/remove":
-		return u, url.Values{"rev": rev, "node": {extra.ID}}, true
-	case "/studio/releases/{id}/schedule":
-		return u, url.Values{"rev": rev, "date": {"2026-11-02"}, "time": {"09:30"}}, true
-	}
-	return u, url.Values{"rev": rev}, true
-}
 
 var draftLocation = regexp.MustCompile(`^/studio/releases/(rel_[A-Za-z0-9]+)$`)
 
