@@ -49,7 +49,7 @@ deps-test: ## install what the tests need (Chromium and axe-core for the browser
 # - The browser and scale run, without -race, the browser tests two at a
 #   time. The browser tests (headless Chromium, axe-core on every page
 #   state) are bound by Chromium's CPU, not by Go's; the server code they
-#   drive runs under -race in package handlers' tests. The AtScale tests
+#   drive runs under -race in the handlers packages' tests. The AtScale tests
 #   measure pages on large sites, which -race slows about 25 times and
 #   smaller tests already race.
 # - The process run: cmd/studio's tests that start the studio binary
@@ -78,7 +78,7 @@ CONFORMANCE = ./store/... ./engine/...
 # go test starts packages in the order it is given them, so the longest
 # are named first: the short ones then fill the gaps at the end, instead of
 # a long one starting last and running alone.
-RACE_FIRST = ./handlers ./store ./engine/releases ./cmd/studio ./engine/scheduler ./engine/setup
+RACE_FIRST = ./handlers ./handlers/studio ./store ./engine/releases ./cmd/studio ./engine/scheduler ./engine/setup
 PG_FIRST = ./engine/releases ./store ./engine/scheduler ./engine/jobs
 #
 # Each run's -json stream goes through internal/testsum, which prints what
@@ -106,7 +106,7 @@ test: deps-test ## install test needs, check the tree, run every test (with -rac
 	(nice -n 10 $(GO) test -json -race $(RACE_GCFLAGS) -count=1 -timeout 18m -p 3 -parallel 4 -skip '$(NORACE)' $(RACE_FIRST) ./... 2>&1 | sum race) & race=$$!; \
 	(STUDIO_TEST_DATABASE=postgres nice -n 10 $(TIMES)/testpg $(GO) test -json -count=1 -timeout 18m $(PG_FIRST) $(CONFORMANCE) 2>&1 | sum postgres) & pg=$$!; \
 	($(GO) test -json -count=1 -timeout 18m -parallel 16 -run '$(PROCESS)' ./cmd/studio 2>&1 | sum process) & proc=$$!; \
-	$(GO) test -json -count=1 -timeout 18m -parallel 2 -run '$(PLAIN)' ./cmd/studio ./handlers 2>&1 | sum browser; plain=$$?; \
+	$(GO) test -json -count=1 -timeout 18m -parallel 2 -run '$(PLAIN)' ./cmd/studio ./handlers/studio ./handlers/api 2>&1 | sum browser; plain=$$?; \
 	wait $$verify; verified=$$?; cat $(TIMES)/verify.log; \
 	wait $$race; raced=$$?; wait $$pg; pged=$$?; wait $$proc; proced=$$?; \
 	$(TIMES)/testsum -slowest 10 $(TIMES)/*.tsv; \
@@ -122,12 +122,12 @@ screenshots: deps-test ## the browser tests again, saving screenshots of each pa
 
 bench: ## run the Go benchmarks, the Schedules pages' and the public site's timing under load (no race detector)
 	$(GO) test -run '^$$' -bench . -benchmem ./engine/... ./handlers/site
-	STUDIO_PERF=1 $(GO) test -count=1 -run 'TestSchedulesPagesAtScale' -v ./handlers | grep -E 'bytes|ok|FAIL'
-	STUDIO_PERF=1 $(GO) test -count=1 -run 'TestSiteUnderLoad' -v ./handlers | grep -E 'req/s|gates:|ok|FAIL'
-	STUDIO_PERF=1 $(GO) test -count=1 -run 'TestSiteAgainstStatic' -v ./handlers | grep -E 'req/s|ok|FAIL'
+	STUDIO_PERF=1 $(GO) test -count=1 -run 'TestSchedulesPagesAtScale' -v ./handlers/studio | grep -E 'bytes|ok|FAIL'
+	STUDIO_PERF=1 $(GO) test -count=1 -run 'TestSiteUnderLoad' -v ./handlers/site | grep -E 'req/s|gates:|ok|FAIL'
+	STUDIO_PERF=1 $(GO) test -count=1 -run 'TestSiteAgainstStatic' -v ./handlers/site | grep -E 'req/s|ok|FAIL'
 	STUDIO_PERF=1 $(GO) test -count=1 -run 'TestPublishCostBySiteSize' -v ./engine/scheduler | grep -E 'fixture|create|publish a|snapshot holds|ok|FAIL'
-	STUDIO_PERF=1 $(GO) test -count=1 -run 'TestReleasesListAtScale' -v ./handlers | grep -E 'releases,|÷ 400|ok|FAIL'
-	STUDIO_PERF=1 $(GO) test -count=1 -run 'TestContentListAtScale' -v ./handlers | grep -E 'content list|waiting|ok|FAIL'
+	STUDIO_PERF=1 $(GO) test -count=1 -run 'TestReleasesListAtScale' -v ./handlers/api | grep -E 'releases,|÷ 400|ok|FAIL'
+	STUDIO_PERF=1 $(GO) test -count=1 -run 'TestContentListAtScale' -v ./handlers/studio | grep -E 'content list|waiting|ok|FAIL'
 	STUDIO_PERF=1 $(GO) test -count=1 -run 'TestBurstOfReleasesInOneMinuteProcess' -v ./cmd/studio | grep -E 'burst|ok|FAIL'
 	STUDIO_PERF=1 $(GO) test -count=1 -run 'TestBurstAcrossInstancesProcess' -v ./cmd/studio | grep -E 'instances burst|ok|FAIL'
 	$(GO) test -count=1 -run '^$$' -bench 'BenchmarkClaim' -benchtime 10x ./store | grep -E 'Benchmark|ok|FAIL'
