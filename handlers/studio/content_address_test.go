@@ -1,4 +1,4 @@
-package handlers_test
+package studio_test
 
 import (
 	"bytes"
@@ -65,45 +65,6 @@ func TestContentAddressesStudio(t *testing.T) {
 	d, err := a.Nodes.Node(context.Background(), a.Editor, a.Site.ID, id)
 	if err != nil || d.Body.Slug != "istanbulda-cig-dustu" || d.Body.Lang != "en" {
 		t.Errorf("new article: slug %q lang %q (%v), want istanbulda-cig-dustu and en", d.Body.Slug, d.Body.Lang, err)
-	}
-}
-
-// TestContentAddressesAPI: the API's PATCH answers 409 slug_taken (JSON,
-// naming the address and its holder) and 400 slug_reserved, and changes
-// nothing.
-func TestContentAddressesAPI(t *testing.T) {
-	t.Parallel()
-	a := apptest.New(t)
-	token, _, err := a.Identity.CreateToken(context.Background(), a.Editor, "script", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	before := a.Fingerprint(t)
-	status, out := apptest.APICall(t, a, "PATCH", "/api/sites/"+a.Site.ID+"/entries/"+a.Draft.ID, token,
-		fmt.Sprintf(`{"expectedRev":%d,"slug":"welcome"}`, a.Draft.Rev), "Content-Type", "application/json")
-	e, _ := out["error"].(map[string]any)
-	details, _ := e["details"].(map[string]any)
-	if status != http.StatusConflict || apptest.ErrorCode(out) != "slug_taken" || details["path"] != "/posts/welcome" ||
-		details["holder"] != "Welcome to the Gazette" || details["field"] != "slug" {
-		t.Errorf("PATCH into a live slug: %d %v", status, out)
-	}
-	status, out = apptest.APICall(t, a, "PATCH", "/api/sites/"+a.Site.ID+"/pages/"+a.Page.ID, token,
-		fmt.Sprintf(`{"expectedRev":%d,"slug":"api"}`, a.Page.Rev), "Content-Type", "application/json")
-	if status != http.StatusBadRequest || apptest.ErrorCode(out) != "slug_reserved" {
-		t.Errorf("PATCH to a reserved slug: %d %v", status, out)
-	}
-	status, out = apptest.APICall(t, a, "PATCH", "/api/sites/"+a.Site.ID+"/entries/"+a.Draft.ID, token,
-		fmt.Sprintf(`{"expectedRev":%d,"title":"Election\u0000night \u202eevil"}`, a.Draft.Rev), "Content-Type", "application/json")
-	if status != http.StatusBadRequest || apptest.ErrorCode(out) != "title_invalid" {
-		t.Errorf("PATCH a title with NUL and RLO: %d %v", status, out)
-	}
-	status, out = apptest.APICall(t, a, "PATCH", "/api/sites/"+a.Site.ID+"/entries/"+a.Draft.ID, token,
-		fmt.Sprintf(`{"expectedRev":%d,"summary":"Results\u0085as they come"}`, a.Draft.Rev), "Content-Type", "application/json")
-	if status != http.StatusBadRequest || apptest.ErrorCode(out) != "summary_invalid" {
-		t.Errorf("PATCH a summary with a C1 control: %d %v", status, out)
-	}
-	if got := a.Fingerprint(t); got != before {
-		t.Errorf("refused PATCHes changed the database")
 	}
 }
 
@@ -301,17 +262,6 @@ func TestContentListStatuses(t *testing.T) {
 	if !strings.Contains(page, `<td class="title-cell"><div class="choose"><input type="checkbox"`) {
 		t.Errorf("the row checkbox is not beside its title")
 	}
-}
-
-// mediaFile creates a draft media file, cover.png.
-func mediaFile(a *apptest.App, t *testing.T) content.Node {
-	t.Helper()
-	n, err := a.Nodes.CreateAsset(context.Background(), a.Editor, a.Site.ID, content.Body{Title: "Cover", Slug: "cover.png",
-		Status: content.StatusDraft, Mime: "image/png", Data: apptest.FixturePNG(t, 5), Alt: "A cover"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return n
 }
 
 // TestAddressTakeoverRunNotice: a release that would take over a live
