@@ -83,7 +83,7 @@ func TestCSRF(t *testing.T) {
 			rel := a.ScheduleAt(t, a.Editor, a.OtherDraft(t), "2026-11-02", "10:00")
 			u := routeURL(rt.Pattern, rel.ID, a.Draft.ID, a.PendingRequest(t))
 			form := postForms(a)[rt.Pattern]
-			if du, df, ok := draftRoute(a, t, rt.Pattern); ok { // a draft release to change (drafts_test.go)
+			if du, df, ok := draftRoute(a, t, rt.Pattern); ok { // a draft release to change (studio/drafts_test.go)
 				u, form = du, df
 			}
 			if rt.Pattern == "/studio/releases/{id}/undo" { // a published release to undo
@@ -131,14 +131,14 @@ func TestCSRF(t *testing.T) {
 				form = url.Values{"rev": {fmt.Sprint(held.Rev)}, "date": {"2026-11-02"}, "time": {"10:30"}}
 			case "/studio/content/{id}/edit-scheduled": // the node the test's release holds
 				u, form = a.EditScheduledForm(t, rel)
-			case "/studio/content/{id}/gates/lift": // a live embargo to lift (gates_test.go)
+			case "/studio/content/{id}/gates/lift": // a live embargo to lift (studio/gates_test.go)
 				u, form = a.EmbargoLive(t)
-			case "/studio/content/{id}/media": // a media file, saved without a new file (content_address_test.go)
+			case "/studio/content/{id}/media": // a media file, saved without a new file (studio/content_address_test.go)
 				u, form = "/studio/content/"+mediaFile(a, t).ID+"/media", url.Values{"rev": {"1"}, "title": {"Cover"},
 					"slug": {"cover.png"}, "alt": {"A cover"}, "status": {"draft"}}
 			case "/studio/schedules/automations/{id}/run-now": // an automation to run
 				u = "/studio/schedules/automations/" + a.BrokenLinkCheck(t, who).ID + "/run-now"
-			case "/studio/schedules/automations": // the editor's new automation (automations_studio_test.go)
+			case "/studio/schedules/automations": // the editor's new automation (studio/automations_test.go)
 				form = apptest.EditorForm("", "MO", "TH")
 			case "/studio/schedules/automations/{id}", "/studio/schedules/automations/{id}/pause",
 				"/studio/schedules/automations/{id}/delete": // an automation to save, pause or delete at its rev
@@ -161,17 +161,17 @@ func TestCSRF(t *testing.T) {
 					t.Fatal(err)
 				}
 				u, form, want = strings.ReplaceAll(rt.Pattern, "{id}", task.ID), url.Values{"rev": {fmt.Sprint(task.Rev)}}, http.StatusOK
-			case "/studio/schedules/runs/{id}/dismiss": // a finding of a run (history_test.go)
+			case "/studio/schedules/runs/{id}/dismiss": // a finding of a run (studio/history_test.go)
 				u, form = dismissForm(a, t)
-			case "/studio/content/media", "/studio/content/upload": // a new media file needs its file: a multipart upload (content_address_test.go, images_test.go)
+			case "/studio/content/media", "/studio/content/upload": // a new media file needs its file: a multipart upload (studio/content_address_test.go, studio/images_test.go)
 				want = http.StatusUnprocessableEntity
-			case "/studio/setup": // gone once Studio is set up; a first run's own is in setup_test.go
+			case "/studio/setup": // gone once Studio is set up; a first run's own is in studio/setup_test.go
 				want = http.StatusNotFound
-			case "/studio/account/profile": // the person's own name and language (account_test.go)
+			case "/studio/account/profile": // the person's own name and language (studio/account_test.go)
 				form = url.Values{"name": {who.Name}, "lang": {"en"}}
 			case "/studio/account/password":
 				form = url.Values{"current": {apptest.Password}, "password": {"another long secret"}}
-			case "/studio/people/{id}/reset-password": // a member's reset link, the answer itself (people_test.go)
+			case "/studio/people/{id}/reset-password": // a member's reset link, the answer itself (studio/people_test.go)
 				u, want = "/studio/people/"+a.Contributor.ID+"/reset-password", http.StatusOK
 			case "/studio/reset": // a reset link of the contributor's
 				secret, _, err := a.People.ResetLink(context.Background(), who, a.Site.ID, a.Contributor.ID)
@@ -179,9 +179,9 @@ func TestCSRF(t *testing.T) {
 					t.Fatal(err)
 				}
 				form = url.Values{"token": {secret}, "password": {"another long secret"}}
-			case "/studio/content/preview-text": // the editor's preview: a fragment (images_test.go)
+			case "/studio/content/preview-text": // the editor's preview: a fragment (studio/images_test.go)
 				form, want = url.Values{"body": {"**Results**"}}, http.StatusOK
-			case "/studio/people/invitations": // the new link is the answer itself (people_test.go)
+			case "/studio/people/invitations": // the new link is the answer itself (studio/people_test.go)
 				form, want = url.Values{"email": {"new@example.com"}, "role": {"editor"}}, http.StatusOK
 			case "/studio/people/invitations/{id}/revoke": // an open invitation
 				_, inv, err := a.People.Invite(context.Background(), who, a.Site.ID, "new@example.com", policy.Author)
@@ -189,10 +189,10 @@ func TestCSRF(t *testing.T) {
 					t.Fatal(err)
 				}
 				u = "/studio/people/invitations/" + inv.ID + "/revoke"
-			case "/studio/account/sessions/{id}/end": // another session of the person's (account_test.go)
+			case "/studio/account/sessions/{id}/end": // another session of the person's (studio/account_test.go)
 				a.SignedIn(t, who)
 				u = "/studio/account/sessions/" + a.LastSession(t, who, "") + "/end"
-			case "/studio/sites": // a new site, made by an Owner (sites_test.go)
+			case "/studio/sites": // a new site, made by an Owner (studio/sites_test.go)
 				who = a.AddUser(t, "owner@example.com", "Oya Owner", policy.Owner, "en")
 				form = url.Values{"siteName": {"Kuzey"}, "publicUrl": {"https://kuzey.example"}, "timeZone": {"Europe/Istanbul"}, "siteLang": {"tr"}}
 			case "/studio/people/{id}/role": // a member to change
@@ -346,7 +346,7 @@ func TestRouteTable(t *testing.T) {
 			if rt.Pattern == "/studio/schedules/automations/{id}" { // an automation, read-only for a contributor
 				u = "/studio/schedules/automations/" + a.BrokenLinkCheck(t, a.Editor).ID
 			}
-			if rt.Pattern == "/studio/schedules/runs/{id}" { // a run's page (history_test.go)
+			if rt.Pattern == "/studio/schedules/runs/{id}" { // a run's page (studio/history_test.go)
 				u = "/studio/schedules/runs/" + finishedRun(a, t).ID
 			}
 			c.Check(t, apptest.Scenario{Name: rt.Method + " " + rt.Pattern, URL: u, ExpectedStatus: want,

@@ -360,7 +360,7 @@ func PublicRoutes(sched *scheduler.Scheduler, p *site.Handler, who func(*http.Re
 		{"GET", "/static/*", Anyone, static.Handler().ServeHTTP},
 		// The public site (RFC §7.2): every route below shows only what the
 		// one gate helper lets through at the request's instant; the route
-		// sweep (site_sweep_test.go) requests each of them around every gate.
+		// sweep (site/sweep_test.go) requests each of them around every gate.
 		{"GET", "/", Anyone, p.Home},
 		{"GET", "/posts", Anyone, p.Posts},
 		{"GET", "/posts/{slug}", Anyone, p.Entry},
