@@ -4,6 +4,7 @@ import (
 	"os"
 	"testing"
 
+	"studio/engine/identity"
 	"studio/store/storetest"
 )
 
@@ -11,6 +12,9 @@ import (
 // Chromium the browser tests shared and the PostgreSQL server the tests on
 // both engines started.
 func TestMain(m *testing.M) {
+	// The binary the process tests start hashes at the real cost; these
+	// tests' own apps and commands need not (identity.CheapHashesForTests).
+	identity.CheapHashesForTests()
 	code := m.Run()
 	if built.dir != "" {
 		os.RemoveAll(built.dir)

@@ -7,8 +7,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"golang.org/x/crypto/bcrypt"
-
 	"studio/engine"
 )
 
@@ -96,7 +94,7 @@ func (e *Identity) ChangePassword(ctx context.Context, u engine.User, sid, curre
 	if err := CheckPassword(next); err != nil {
 		return Ended{}, err
 	}
-	hash, err := bcrypt.GenerateFromPassword([]byte(next), bcrypt.DefaultCost)
+	hash, err := HashPassword(next)
 	if err != nil {
 		return Ended{}, err
 	}

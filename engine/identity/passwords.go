@@ -4,10 +4,31 @@ import (
 	_ "embed"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode/utf8"
+
+	"golang.org/x/crypto/bcrypt"
 
 	"studio/engine"
 )
+
+// hashCost is the bcrypt cost of every password hash Studio makes.
+var hashCost atomic.Int32
+
+func init() { hashCost.Store(int32(bcrypt.DefaultCost)) }
+
+// HashPassword is the hash Studio keeps of a person's password.
+func HashPassword(password string) ([]byte, error) {
+	return bcrypt.GenerateFromPassword([]byte(password), int(hashCost.Load()))
+}
+
+// CheapHashesForTests makes every hash made from now on (the unknown-email
+// sign-in's among them) at bcrypt's least cost. Only tests call it: under
+// -race a hash at the default cost takes 0.8 s of CPU, and the handlers'
+// tests, which set up, reset and change passwords, starved a loaded CI
+// machine into 30-second timeouts. A hash records its cost, so checking a
+// password works whatever the cost was when it was set.
+func CheapHashesForTests() { hashCost.Store(int32(bcrypt.MinCost)) }
 
 // Refusal codes of a password being set (on the "password" field).
 const (

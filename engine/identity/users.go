@@ -9,8 +9,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"golang.org/x/crypto/bcrypt"
-
 	"studio/engine"
 	"studio/engine/ids"
 	"studio/engine/model/release"
@@ -91,7 +89,7 @@ func NewAccount(email, name string, role policy.Role, password, lang string) (en
 	if !engine.ValidLanguage(lang) {
 		lang = engine.Languages[0]
 	}
-	hash, err := bcrypt.GenerateFromPassword([]byte(password), bcrypt.DefaultCost)
+	hash, err := HashPassword(password)
 	if err != nil {
 		return engine.User{}, "", err
 	}
@@ -115,7 +113,7 @@ func ParseEmail(email string) (string, error) {
 // milliseconds, which every process would pay (`studio schedules run-due`
 // from a system cron among them).
 var dummyHash = sync.OnceValue(func() []byte {
-	h, _ := bcrypt.GenerateFromPassword([]byte("studio-timing-equaliser"), bcrypt.DefaultCost)
+	h, _ := HashPassword("studio-timing-equaliser")
 	return h
 })
 

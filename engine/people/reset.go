@@ -6,8 +6,6 @@ import (
 	"encoding/base64"
 	"time"
 
-	"golang.org/x/crypto/bcrypt"
-
 	"studio/engine"
 	"studio/engine/identity"
 	"studio/engine/ids"
@@ -142,7 +140,7 @@ func (p *People) Reset(ctx context.Context, secret, password string) (engine.Use
 	if err := identity.CheckPassword(password); err != nil {
 		return engine.User{}, identity.Ended{}, err
 	}
-	h, err := bcrypt.GenerateFromPassword([]byte(password), bcrypt.DefaultCost)
+	h, err := identity.HashPassword(password)
 	if err != nil {
 		return engine.User{}, identity.Ended{}, err
 	}

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	"studio/engine/identity"
 	"studio/locales"
 )
 
@@ -24,9 +25,10 @@ var missingKeys struct {
 }
 
 // Main is the TestMain of every package whose tests use App: it runs the
-// tests and fails the run if a page, a fragment or an answer showed a raw
-// message key.
+// tests, with passwords hashed at bcrypt's least cost, and fails the run if
+// a page, a fragment or an answer showed a raw message key.
 func Main(m *testing.M) {
+	identity.CheapHashesForTests()
 	missingKeys.seen = map[string]string{}
 	locales.OnMissing(func(key string) {
 		missingKeys.Lock()
