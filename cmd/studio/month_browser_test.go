@@ -54,10 +54,14 @@ func focused(t *testing.T, ctx context.Context) string {
 	return s
 }
 
+// waitFocus waits until the focus is on want: after a key that loads
+// another month, until its grid is swapped in and the day focused. Ten
+// seconds, as waitText waits: a CI run whose other runs had the machine's
+// CPU waited five in vain for a month's grid.
 func waitFocus(t *testing.T, ctx context.Context, want string) {
 	t.Helper()
 	var got string
-	for end := time.Now().Add(5 * time.Second); time.Now().Before(end); time.Sleep(40 * time.Millisecond) {
+	for end := time.Now().Add(10 * time.Second); time.Now().Before(end); time.Sleep(40 * time.Millisecond) {
 		if got = focused(t, ctx); got == want {
 			return
 		}
