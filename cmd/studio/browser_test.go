@@ -321,14 +321,15 @@ func do(ctx context.Context, steps ...chromedp.Action[chromedp.Void]) error {
 // answers "No node with given id found". The action did not reach the
 // page then (a click's mouse events come after its node's box is read),
 // so running it again on the page as it is now is what the test meant.
+// For ten seconds, as waitText waits: a page whose nodes never hold still
+// is a failure.
 func steady[T any](a chromedp.Action[T]) chromedp.Action[T] {
 	return func(ctx context.Context, target *chromedp.Target) (T, error) {
-		for {
+		for end := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
 			v, err := a(ctx, target)
-			if err == nil || !nodeGone(err) || ctx.Err() != nil {
+			if err == nil || !nodeGone(err) || ctx.Err() != nil || time.Now().After(end) {
 				return v, err
 			}
-			time.Sleep(20 * time.Millisecond)
 		}
 	}
 }
