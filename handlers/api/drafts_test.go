@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"studio/engine"
 	"studio/engine/content"
 	"studio/engine/model/release"
 	"studio/handlers/internal/apptest"
@@ -40,17 +41,7 @@ func TestAPIDrafts(t *testing.T) {
 	base := "/api/sites/" + a.Site.ID
 
 	// The article uses a results page that is not live yet: the closure adds it.
-	results := a.CreateNode(t, release.KindPage, content.Body{Title: "Results table", Slug: "results",
-		Status: content.StatusDraft, Text: "Turnout 84%."})
-	d, err := a.Nodes.Node(ctx, a.Editor, a.Site.ID, a.Draft.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	body := d.Body
-	body.Refs = []string{results.ID}
-	if a.Draft, err = a.Nodes.SaveNode(ctx, a.Editor, a.Site.ID, a.Draft.ID, d.Rev, body); err != nil {
-		t.Fatal(err)
-	}
+	results := draftUsesResultsPage(t, a, a.Editor)
 	charts := a.CreateNode(t, release.KindPage, content.Body{Title: "Charts", Slug: "charts", Status: content.StatusDraft})
 
 	t.Run("CreateBadInputChangesNothing", func(t *testing.T) {
@@ -383,4 +374,24 @@ func TestAPIConflictRepin(t *testing.T) {
 	apptest.WantError(t, "rebase when scheduled", status, out, http.StatusUnprocessableEntity, "bad_state", "")
 	status, out = apptest.APICall(t, a, "POST", rel+"/repin", editor, fmt.Sprintf(`{"rev": %d}`, rev+1))
 	apptest.WantError(t, "repin when scheduled", status, out, http.StatusUnprocessableEntity, "bad_state", "")
+}
+
+// draftUsesResultsPage creates a results page that is not live yet and has
+// by save the demo draft referring to it: a release of the draft pulls the
+// page in through its closure.
+func draftUsesResultsPage(t *testing.T, a *apptest.App, by engine.User) content.Node {
+	t.Helper()
+	ctx := context.Background()
+	results := a.CreateNode(t, release.KindPage, content.Body{Title: "Results table", Slug: "results",
+		Status: content.StatusDraft, Text: "Turnout 84%."})
+	d, err := a.Nodes.Node(ctx, a.Editor, a.Site.ID, a.Draft.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := d.Body
+	body.Refs = []string{results.ID}
+	if a.Draft, err = a.Nodes.SaveNode(ctx, by, a.Site.ID, a.Draft.ID, d.Rev, body); err != nil {
+		t.Fatal(err)
+	}
+	return results
 }

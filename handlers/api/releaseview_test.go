@@ -1,13 +1,10 @@
 package api_test
 
 import (
-	"context"
 	"fmt"
 	"net/http"
 	"testing"
 
-	"studio/engine/content"
-	"studio/engine/model/release"
 	"studio/handlers/internal/apptest"
 )
 
@@ -16,22 +13,11 @@ import (
 // the release locks and the approval request waiting on it.
 func TestAPIReleaseView(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
 	a := apptest.New(t)
 	editor, contributor := a.TokenFor(t, a.Editor), a.TokenFor(t, a.Contributor)
 	base := "/api/sites/" + a.Site.ID
 
-	results := a.CreateNode(t, release.KindPage, content.Body{Title: "Results table", Slug: "results",
-		Status: content.StatusDraft, Text: "Turnout 84%."})
-	d, err := a.Nodes.Node(ctx, a.Editor, a.Site.ID, a.Draft.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	body := d.Body
-	body.Refs = []string{results.ID}
-	if a.Draft, err = a.Nodes.SaveNode(ctx, a.Contributor, a.Site.ID, a.Draft.ID, d.Rev, body); err != nil {
-		t.Fatal(err)
-	}
+	results := draftUsesResultsPage(t, a, a.Contributor)
 	status, out := apptest.APICall(t, a, "POST", base+"/releases", contributor, `{"nodeIds": ["`+a.Draft.ID+`"]}`)
 	if status != http.StatusCreated {
 		t.Fatalf("create: %d %v", status, out)
