@@ -78,7 +78,7 @@ CONFORMANCE = ./store/... ./engine/...
 # go test starts packages in the order it is given them, so the longest
 # are named first: the short ones then fill the gaps at the end, instead of
 # a long one starting last and running alone.
-RACE_FIRST = ./handlers ./handlers/studio ./store ./engine/releases ./cmd/studio ./engine/scheduler ./engine/setup
+RACE_FIRST = ./handlers ./handlers/studio ./store ./engine/releases ./cmd/studio ./engine/scheduler ./engine/setup ./handlers/site ./engine/identity ./engine/recurrence ./handlers/mcp
 PG_FIRST = ./engine/releases ./store ./engine/scheduler ./engine/jobs
 #
 # Each run's -json stream goes through internal/testsum, which prints what
