@@ -15,6 +15,9 @@ const (
 	CodeUnknownTool = "unknown_tool"
 	// CodeModeRefused: the call's mode does not allow the tool at all (✗).
 	CodeModeRefused = "mode_refused"
+	// CodeScopeMissing: the key lacks a scope the tool needs (its Scope
+	// argument names it), whatever the owner's role allows.
+	CodeScopeMissing = "scope_missing"
 	// CodeUnavailableInRun: the tool does not exist inside runs (§11.4
 	// rule 2).
 	CodeUnavailableInRun = "unavailable_in_run"
@@ -54,6 +57,9 @@ func AgentMayCall(u User, tool string, class policy.Class, tainted, automationKe
 	}
 	level := spec.Authorize(u.held(), automationKey)
 	if level == policy.LevelNone {
+		if missing := spec.MissingScope(u.held()); missing != "" {
+			return policy.Refused, level, &Error{Code: CodeScopeMissing, Args: map[string]any{"Tool": tool, "Scope": string(missing)}}
+		}
 		return policy.Refused, level, &Error{Code: CodeForbidden}
 	}
 	switch v := spec.Verdict(u.Agent.Mode, class, inRun, tainted); v {

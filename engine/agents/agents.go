@@ -59,7 +59,7 @@ type Key struct {
 func (k Key) Revoked() bool { return k.RevokedAt != nil }
 
 // KeyInput is what a person chooses for a new key. Scopes nil or empty:
-// the mode's defaults (DefaultScopes).
+// the mode's defaults (policy.DefaultAgentScopes).
 type KeyInput struct {
 	Name   string
 	Mode   policy.Mode
@@ -168,26 +168,6 @@ func OfferedScopes(role policy.Role) []policy.Scope {
 	return out
 }
 
-// DefaultScopes are a new key's scopes when none are chosen (§10.1):
-// schedules:read and content:read in every mode (reading is what plan
-// does); manual, edits and auto add schedules:write; edits and auto add
-// content:write; auto adds releases:publish, without which auto could not
-// approve anything. Each at the level role holds it, and only what role
-// holds.
-func DefaultScopes(m policy.Mode, role policy.Role) []policy.Scope {
-	want := []policy.Scope{policy.ContentRead, policy.SchedulesRead}
-	if modeRank(m) >= modeRank(policy.ModeManual) {
-		want = append(want, policy.SchedulesWrite)
-	}
-	if modeRank(m) >= modeRank(policy.ModeEdits) {
-		want = append(want, policy.ContentWrite)
-	}
-	if m == policy.ModeAuto {
-		want = append(want, policy.ReleasesPublish)
-	}
-	return policy.Narrow(want, role)
-}
-
 // Store is what the agent-key use cases need from storage. Package store
 // implements it.
 type Store interface {
@@ -279,7 +259,7 @@ func checkMode(m policy.Mode, role policy.Role) error {
 // hold or one above role is refused, never silently narrowed.
 func checkScopes(scopes []policy.Scope, m policy.Mode, role policy.Role) ([]policy.Scope, error) {
 	if len(scopes) == 0 {
-		return DefaultScopes(m, role), nil
+		return policy.DefaultAgentScopes(m, role), nil
 	}
 	offered := OfferedScopes(role)
 	for _, s := range scopes {

@@ -270,13 +270,13 @@ func TestDefaultScopes(t *testing.T) {
 		{policy.Owner, policy.ModeAuto, []policy.Scope{policy.ContentRead, policy.ContentWrite, policy.SchedulesRead, policy.SchedulesWrite, policy.ReleasesPublish}},
 	}
 	for _, c := range cases {
-		if got := agents.DefaultScopes(c.mode, c.role); !slices.Equal(got, c.want) {
+		if got := policy.DefaultAgentScopes(c.mode, c.role); !slices.Equal(got, c.want) {
 			t.Errorf("%s %s: %v, want %v", c.role, c.mode, got, c.want)
 		}
 	}
 	for _, r := range policy.Roles {
 		for _, m := range agents.Modes() {
-			for _, s := range agents.DefaultScopes(m, r) {
+			for _, s := range policy.DefaultAgentScopes(m, r) {
 				if !slices.Contains(agents.OfferedScopes(r), s) {
 					t.Errorf("%s %s default %s is not offered", r, m, s)
 				}

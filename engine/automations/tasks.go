@@ -78,9 +78,17 @@ const (
 )
 
 // DefaultTaskScopes are an agent task's key scopes when none are given:
-// it reads the schedule and the content, and proposes (schedules:write:own
-// keeps its proposals to its owner's nodes).
-var DefaultTaskScopes = []policy.Scope{policy.SchedulesRead, policy.ContentRead}
+// the defaults of its modeCap for any agent key (policy.DefaultAgentScopes,
+// within the owner's role), so that an edits task drafts and proposes on
+// its first run; without the scopes a task that reads visitor text may
+// never hold (§11.4 rule 3).
+func DefaultTaskScopes(modeCap policy.Mode, role policy.Role, readsUntrustedText bool) []policy.Scope {
+	scopes := policy.DefaultAgentScopes(modeCap, role)
+	if readsUntrustedText {
+		return policy.StripUntrusted(scopes)
+	}
+	return scopes
+}
 
 // Refusal codes of agent tasks and their runs.
 const (
@@ -127,11 +135,11 @@ func checkTask(u engine.User, in TaskInput) (Task, error) {
 	if in.Budget != nil {
 		t.Budget = *in.Budget
 	}
-	if len(t.Scopes) == 0 {
-		t.Scopes = slices.Clone(DefaultTaskScopes)
-	}
 	if in.ReadsUntrustedText != nil {
 		t.ReadsUntrustedText = *in.ReadsUntrustedText
+	}
+	if len(t.Scopes) == 0 {
+		t.Scopes = DefaultTaskScopes(t.ModeCap, u.Role, t.ReadsUntrustedText)
 	}
 	// The pure model's rules, with a key id standing in for the one minted
 	// after them.
@@ -236,7 +244,8 @@ func planTask(a *Automation, rc recurrence.Recurrence, windowMinutes int, now ti
 type Envelope struct {
 	RunID        string
 	AutomationID string
-	SiteID       string
+	// Site is the site the run works on: the key's own.
+	Site         engine.Site
 	Instructions string
 	// Mode is the run's effective mode: policy.RunMode(key's mode, modeCap).
 	Mode policy.Mode
@@ -262,11 +271,17 @@ func keyOf(u engine.User, automationID string) error {
 	return nil
 }
 
-// runTools lists the tools a run in mode may call at all (its verdict is
-// not refused or unavailable in runs).
-func runTools(mode policy.Mode) []string {
+// runTools lists the tools a run in mode may call at all, in the table's
+// order: the tools Studio serves whose verdict in mode is not refused or
+// unavailable in runs, and which held (the key's scopes as a call holds
+// them) allow, its own automation's tools included. What a call then does (waits, the
+// taint) is the gate's, call by call.
+func runTools(held []policy.Scope, mode policy.Mode) []string {
 	var out []string
 	for _, t := range policy.Tools() {
+		if t.NotServed || t.Authorize(held, true) == policy.LevelNone {
+			continue
+		}
 		for _, c := range t.Classes() {
 			v := t.Verdict(mode, c, true, false)
 			if v != policy.Refused && v != policy.UnavailableInRun && v != policy.NotApplicable {
@@ -312,6 +327,10 @@ func (e *Automations) BeginRun(ctx context.Context, u engine.User, automationID 
 	if a.State != AutomationActive {
 		return Envelope{}, refuse(engine.CodeBadState, "")
 	}
+	site, err := e.store.Site(ctx, a.SiteID)
+	if err != nil {
+		return Envelope{}, err
+	}
 	// An open run first: beginning it used up a person's window, so a
 	// racing begin_run that reads after it finds no window but the run.
 	if a.OpenRunID != "" {
@@ -323,6 +342,10 @@ func (e *Automations) BeginRun(ctx context.Context, u engine.User, automationID 
 		return Envelope{}, outsideRun(a, now)
 	}
 	mode := policy.RunMode(u.Agent.Mode, a.Task.ModeCap)
+	held := engine.HeldScopes(u)
+	if a.Task.ReadsUntrustedText {
+		held = policy.StripUntrusted(held) // as StartCall strips them on every call
+	}
 	endsAt := automation.RunEndsAt(now, win.ClosesAt, a.Task.Budget.MaxMinutes)
 	lateness := int64(now.Sub(win.OpensAt) / time.Second)
 	r := Run{ID: ids.RunID(a.ID, win.OpensAt), SiteID: a.SiteID, SubjectKind: SubjectAutomation, SubjectID: a.ID,
@@ -338,7 +361,7 @@ func (e *Automations) BeginRun(ctx context.Context, u engine.User, automationID 
 		return Envelope{}, err
 	}
 	e.poke()
-	return Envelope{RunID: r.ID, AutomationID: a.ID, SiteID: a.SiteID, Instructions: a.Task.Instructions, Mode: mode, Tools: runTools(mode),
+	return Envelope{RunID: r.ID, AutomationID: a.ID, Site: site, Instructions: a.Task.Instructions, Mode: mode, Tools: runTools(held, mode),
 		Budget: a.Task.Budget, Window: win, EndsAt: endsAt, Rules: slices.Clone(RunRules)}, nil
 }
 

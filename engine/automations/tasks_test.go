@@ -3,6 +3,7 @@ package automations_test
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -112,6 +113,26 @@ func TestTaskCreateMintsItsOwnKeyOnce(t *testing.T) {
 	if d.Task.ModeCap != policy.ModeEdits || d.Task.WindowMinutes != automations.DefaultWindowMinutes {
 		t.Fatalf("defaults = %+v", d.Task)
 	}
+	// Without scopes, the key gets its modeCap's defaults within the
+	// owner's role, as a person's key does: an edits task drafts and
+	// proposes; one that reads visitor text never holds a write scope.
+	for _, c := range []struct {
+		mode      policy.Mode
+		untrusted bool
+		want      []policy.Scope
+	}{
+		{policy.ModePlan, false, []policy.Scope{policy.ContentRead, policy.SchedulesRead}},
+		{policy.ModeManual, false, []policy.Scope{policy.ContentRead, policy.SchedulesRead, policy.SchedulesWrite}},
+		{policy.ModeEdits, false, []policy.Scope{policy.ContentRead, policy.ContentWrite, policy.SchedulesRead, policy.SchedulesWrite}},
+		{policy.ModeEdits, true, []policy.Scope{policy.ContentRead, policy.SchedulesRead}},
+	} {
+		in := taskInput()
+		in.Name, in.Task.ModeCap, in.Task.ReadsUntrustedText = "Scopes "+string(c.mode), c.mode, &c.untrusted
+		a, _ := b.task(t, in)
+		if !slices.Equal(a.Task.Scopes, c.want) {
+			t.Errorf("%s task (visitor text %v): scopes %v, want %v", c.mode, c.untrusted, a.Task.Scopes, c.want)
+		}
+	}
 }
 
 // TestTaskCreateRefusesOneCodePerRule: each rule of an agent task has its
@@ -212,9 +233,24 @@ func TestBeginRunOnlyInsideAWindowAndOnlyByItsKey(t *testing.T) {
 	if env.Instructions != a.Task.Instructions || env.Budget != automation.DefaultBudget || len(env.Tools) == 0 || len(env.Rules) == 0 {
 		t.Errorf("envelope = %+v", env)
 	}
-	for _, tool := range env.Tools {
-		if tool == "request_elevation" || tool == "fetch_asset_url" {
-			t.Errorf("envelope offers %s", tool)
+	if env.Site.ID != a.SiteID || env.Site.Name == "" {
+		t.Errorf("the envelope's site = %+v, want %s", env.Site, a.SiteID)
+	}
+	// The envelope lists exactly the tools Studio serves that the gate lets
+	// this run call in some variant.
+	inRun := key
+	agent := *key.Agent
+	agent.RunID, agent.Mode = env.RunID, env.Mode
+	inRun.Agent = &agent
+	for _, spec := range policy.Tools() {
+		callable := false
+		for _, c := range spec.Classes() {
+			if _, _, err := engine.AgentMayCall(inRun, spec.Name, c, false, spec.AutomationKey); err == nil {
+				callable = true
+			}
+		}
+		if listed := slices.Contains(env.Tools, spec.Name); listed != (callable && !spec.NotServed) {
+			t.Errorf("%s: listed %v, but served %v and callable %v", spec.Name, listed, !spec.NotServed, callable)
 		}
 	}
 	_, err = b.auto.BeginRun(ctx, key, a.ID)

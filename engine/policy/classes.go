@@ -68,6 +68,27 @@ func AgentModeCap(role Role) Mode {
 	return ModeEdits
 }
 
+// DefaultAgentScopes are an agent key's scopes when none are chosen, a
+// person's key or an agent task's alike (§10.1): schedules:read and
+// content:read in every mode (reading is what plan does); manual, edits
+// and auto add schedules:write (proposals and schedules, which wait for a
+// person as the mode says); edits and auto add content:write (drafts);
+// auto adds releases:publish, without which auto could not approve
+// anything. Each at the level role holds it, and only what role holds.
+func DefaultAgentScopes(m Mode, role Role) []Scope {
+	want := []Scope{ContentRead, SchedulesRead}
+	if m.rank() >= ModeManual.rank() {
+		want = append(want, SchedulesWrite)
+	}
+	if m.rank() >= ModeEdits.rank() {
+		want = append(want, ContentWrite)
+	}
+	if m.rank() >= ModeAuto.rank() {
+		want = append(want, ReleasesPublish)
+	}
+	return Narrow(want, role)
+}
+
 // RunMode is the effective mode inside an automation run (§11.2):
 // min(the key's effective mode, the automation's modeCap), never bypass
 // (§10.7: automation keys are remote keys), so bypass falls to auto. An

@@ -66,6 +66,10 @@ type ToolSpec struct {
 	// (§11.2: begin_run and get_mode only; every other tool answers 401
 	// outside_run).
 	OutsideRun bool
+	// NotServed: Studio's /mcp does not offer it. §11.4 names it for its
+	// taint rules, but Studio has no comments or analytics of its own to
+	// read; a run's envelope never lists it.
+	NotServed bool
 }
 
 // Variant returns the variant of class c; an empty c is the default (the
@@ -152,6 +156,18 @@ func (t ToolSpec) AuthorizeAutoPublish(held []Scope) Level {
 		return LevelNone
 	}
 	return needsLevel(held, t.Scopes).Min(needsLevel(held, t.AutoPublishScopes))
+}
+
+// MissingScope is the first scope the tool needs that held lacks (at the
+// level it needs), for a refusal that says what to give the key; "" when
+// nothing is missing or only the automation's own key may call it.
+func (t ToolSpec) MissingScope(held []Scope) Scope {
+	for _, n := range t.Scopes {
+		if got := LevelIn(held, n.Scope); got == LevelNone || (got == LevelOwn && !n.Own) {
+			return n.Scope
+		}
+	}
+	return ""
 }
 
 func needsLevel(held []Scope, needs []ScopeNeed) Level {
@@ -328,14 +344,14 @@ var tools = []ToolSpec{
 		Variants: []Variant{{Class: ClassAdvisory, When: "changes a working copy only: never public",
 			Modes: row(Refused, Allowed, Allowed, Allowed, Allowed)}},
 	},
-	{Name: "list_comments", Section: "§11.4", Scopes: []ScopeNeed{{CommentsRead, false}}, InRuns: true, Taints: true, Variants: []Variant{readVariant}},
-	{Name: "get_comment_thread", Section: "§11.4", Scopes: []ScopeNeed{{CommentsRead, false}}, InRuns: true, Taints: true, Variants: []Variant{readVariant}},
+	{Name: "list_comments", Section: "§11.4", NotServed: true, Scopes: []ScopeNeed{{CommentsRead, false}}, InRuns: true, Taints: true, Variants: []Variant{readVariant}},
+	{Name: "get_comment_thread", Section: "§11.4", NotServed: true, Scopes: []ScopeNeed{{CommentsRead, false}}, InRuns: true, Taints: true, Variants: []Variant{readVariant}},
 	{Name: "broken_links", Section: "§11.4", Scopes: []ScopeNeed{{AnalyticsRead, false}}, InRuns: true, Taints: true, Variants: []Variant{readVariant}},
-	{Name: "get_analytics", Section: "§11.4", Scopes: []ScopeNeed{{AnalyticsRead, false}}, InRuns: true, Taints: true, Variants: []Variant{readVariant}},
-	{Name: "top_content", Section: "§11.4", Scopes: []ScopeNeed{{AnalyticsRead, false}}, InRuns: true, Taints: true, Variants: []Variant{readVariant}},
-	{Name: "fetch_asset_url", Section: "§11.4", Scopes: []ScopeNeed{{AssetRead, false}}, InRuns: false, Taints: true, Variants: []Variant{readVariant}},
+	{Name: "get_analytics", Section: "§11.4", NotServed: true, Scopes: []ScopeNeed{{AnalyticsRead, false}}, InRuns: true, Taints: true, Variants: []Variant{readVariant}},
+	{Name: "top_content", Section: "§11.4", NotServed: true, Scopes: []ScopeNeed{{AnalyticsRead, false}}, InRuns: true, Taints: true, Variants: []Variant{readVariant}},
+	{Name: "fetch_asset_url", Section: "§11.4", NotServed: true, Scopes: []ScopeNeed{{AssetRead, false}}, InRuns: false, Taints: true, Variants: []Variant{readVariant}},
 	{
-		Name: "label_comments", Section: "§11.4", Scopes: []ScopeNeed{{CommentsModerate, false}}, InRuns: true,
+		Name: "label_comments", Section: "§11.4", NotServed: true, Scopes: []ScopeNeed{{CommentsModerate, false}}, InRuns: true,
 		Variants: []Variant{{Class: ClassAdvisory, Tainted: true, Modes: row(Refused, Allowed, Allowed, Allowed, Allowed)}},
 	},
 }

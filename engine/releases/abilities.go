@@ -110,9 +110,15 @@ func mayApproveRelease(u engine.User, own bool) bool {
 
 // mayChangeRelease is the rule every change of a release checks: u may
 // schedule (schedules:write at the level the items need) and either created
-// the release or may approve it.
+// the release or may approve it. For an agent key, schedules:write (own) is
+// the whole of §12's rule: what its mode then allows is the gate's, call by
+// call (agentApproval, agentMayCancel), and its move never keeps an
+// approval (D4), so a key moves a person's release only into a request.
 func mayChangeRelease(u engine.User, f ReleaseFacts) bool {
-	return u.May(policy.SchedulesWrite, f.Own) && (u.IsSelf(f.CreatedBy) || mayApproveRelease(u, f.Own))
+	if !u.May(policy.SchedulesWrite, f.Own) {
+		return false
+	}
+	return u.Agent != nil || u.IsSelf(f.CreatedBy) || mayApproveRelease(u, f.Own)
 }
 
 // mayDecide: u may approve or deny a waiting request for the release:

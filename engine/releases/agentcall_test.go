@@ -39,9 +39,9 @@ func TestAgentMayCallCases(t *testing.T) {
 		{"get_mode needs no scope", agent(policy.Contributor, policy.ModePlan), "get_mode", false, false, policy.Allowed, ""},
 		{"a person is no agent", person, "list_schedule", false, false, policy.Refused, engine.CodeNotAnAgent},
 		{"unknown tool", agent(policy.Editor, policy.ModeEdits, read...), "drop_tables", false, false, policy.Refused, engine.CodeUnknownTool},
-		{"scope missing", agent(policy.Editor, policy.ModeEdits, policy.SchedulesRead), "list_content", false, false, policy.Refused, engine.CodeForbidden},
+		{"scope missing", agent(policy.Editor, policy.ModeEdits, policy.SchedulesRead), "list_content", false, false, policy.Refused, engine.CodeScopeMissing},
 		// A key that asks for more than its owner's role holds is narrowed.
-		{"narrowed to the role", agent(policy.Contributor, policy.ModeEdits, policy.CommentsModerate), "label_comments", false, false, policy.Refused, engine.CodeForbidden},
+		{"narrowed to the role", agent(policy.Contributor, policy.ModeEdits, policy.CommentsModerate), "label_comments", false, false, policy.Refused, engine.CodeScopeMissing},
 		{"plan refuses advisory", agent(policy.Editor, policy.ModePlan, policy.SchedulesWrite), "propose_release", false, false, policy.Refused, engine.CodeModeRefused},
 		{"manual waits on reduce", agent(policy.Editor, policy.ModeManual, policy.SchedulesWrite), "reschedule", false, false, policy.Waits, ""},
 		{"outside its run", task, "list_schedule", false, false, policy.Refused, engine.CodeOutsideRun},

@@ -23,6 +23,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"regexp"
 	"strings"
 	"time"
 
@@ -250,8 +251,33 @@ func (h *Handler) badInput(next sdk.MethodHandler) sdk.MethodHandler {
 		started, _ := h.aut.StartCall(ctx, u, automations.CallRequest{Tool: call.Params.Name})
 		started.End(ctx, automations.CallResult{Refused: true})
 		h.audit(ctx, started.User, call.Params.Name, CodeBadRequest)
-		return errorResult(CodeBadRequest, locales.T(lctx, "mcp.bad_input"), map[string]any{"reason": reason}), nil
+		details := map[string]any{"reason": reason}
+		msg := locales.T(lctx, "mcp.bad_input")
+		if arg := argumentOf(reason); arg != "" {
+			details["argument"] = arg
+			msg = locales.T(lctx, "mcp.bad_argument", "Argument", arg)
+		}
+		return errorResult(CodeBadRequest, msg, details), nil
 	}
+}
+
+// argumentPatterns find the argument the SDK's refusal of a tool's input
+// is about, in the words of its schema validator and of encoding/json.
+var argumentPatterns = []*regexp.Regexp{
+	regexp.MustCompile(`validating /properties/([A-Za-z]+)`),
+	regexp.MustCompile(`missing properties: \["([A-Za-z]+)"`),
+	regexp.MustCompile(`additional properties \["([^"]+)"`),
+	regexp.MustCompile(`Go struct field [\w.]+\.([A-Za-z]+) of type`),
+}
+
+// argumentOf is the argument a refusal's reason names, "" when none.
+func argumentOf(reason string) string {
+	for _, re := range argumentPatterns {
+		if m := re.FindStringSubmatch(reason); m != nil {
+			return m[1]
+		}
+	}
+	return ""
 }
 
 // audit writes a call's row on the key's own site (a key acts on no other).

@@ -136,15 +136,37 @@ func TestMCPToolsList(t *testing.T) {
 	if !slices.Equal(names, want) {
 		t.Fatalf("tools %v, want %v", names, want)
 	}
+	// Times declare their format; a required array is never null.
+	props := map[string]map[string]any{}
+	for _, tl := range list.Tools {
+		raw, _ := json.Marshal(tl.InputSchema)
+		var sch struct {
+			Properties map[string]any `json:"properties"`
+		}
+		json.Unmarshal(raw, &sch)
+		for p, v := range sch.Properties {
+			props[tl.Name+"."+p], _ = v.(map[string]any)
+		}
+	}
+	for _, p := range []string{"list_schedule.from", "list_schedule.to", "set_embargo.from", "lift_embargo.from", "propose_release.at"} {
+		if props[p]["format"] != "date-time" {
+			t.Errorf("%s: %v, want format date-time", p, props[p])
+		}
+	}
+	for _, p := range []string{"propose_release.nodeIds"} {
+		if props[p]["type"] != "array" {
+			t.Errorf("%s: %v, want type array (not null)", p, props[p])
+		}
+	}
 	for name, req := range map[string][]string{
-		"list_schedule": {"from", "siteId", "to"}, "get_schedule": {"id", "siteId"}, "list_releases": {"siteId"}, "get_release": {"releaseId", "siteId"},
-		"list_automations": {"siteId"}, "list_runs": {"siteId"}, "get_run": {"runId", "siteId"}, "get_mode": nil,
+		"list_schedule": {"from", "to"}, "get_schedule": {"id"}, "list_releases": nil, "get_release": {"releaseId"},
+		"list_automations": nil, "list_runs": nil, "get_run": {"runId"}, "get_mode": nil,
 		"begin_run": {"automationId"}, "end_run": {"outcome", "runId", "summary"}, "pause_automation": {"automationId"},
-		"list_content": {"siteId"}, "get_content": {"nodeId", "siteId"},
-		"propose_release": {"nodeIds", "siteId"}, "schedule_release": {"siteId", "when"},
-		"reschedule": {"expectedRev", "releaseId", "siteId", "when"}, "cancel_schedule": {"expectedRev", "releaseId", "siteId"},
-		"set_embargo": {"expectedRev", "from", "nodeId", "siteId"}, "lift_embargo": {"expectedRev", "nodeId", "reason", "siteId"},
-		"schedule_unpublish": {"at", "expectedRev", "nodeId", "siteId"}, "save_draft": {"siteId"}, "broken_links": {"siteId"},
+		"list_content": nil, "get_content": {"nodeId"},
+		"propose_release": {"nodeIds"}, "schedule_release": {"when"},
+		"reschedule": {"expectedRev", "releaseId", "when"}, "cancel_schedule": {"expectedRev", "releaseId"},
+		"set_embargo": {"expectedRev", "from", "nodeId"}, "lift_embargo": {"expectedRev", "nodeId", "reason"},
+		"schedule_unpublish": {"at", "expectedRev", "nodeId"}, "save_draft": nil, "broken_links": nil,
 	} {
 		if !slices.Equal(required[name], req) {
 			t.Errorf("%s requires %v, want %v", name, required[name], req)
@@ -362,7 +384,7 @@ func TestMCPBadInput(t *testing.T) {
 		{"get_schedule", map[string]any{"siteId": site, "id": "gate:" + f.Page.ID + ":from"}, engine.CodeNotFound},
 		{"get_schedule", map[string]any{"siteId": site, "id": "rel_nope"}, engine.CodeNotFound},
 		{"get_schedule", map[string]any{"siteId": site}, mcp.CodeBadRequest},
-		{"list_releases", map[string]any{}, mcp.CodeBadRequest},
+		{"list_releases", map[string]any{"siteId": nil}, mcp.CodeBadRequest},
 		{"list_releases", map[string]any{"siteId": site, "state": "asleep"}, mcp.CodeBadRequest},
 		{"list_releases", map[string]any{"siteId": site, "limit": 51}, mcp.CodeBadRequest},
 		{"list_releases", map[string]any{"siteId": site, "limit": 0.5}, mcp.CodeBadRequest},
@@ -390,6 +412,7 @@ func TestMCPBadInput(t *testing.T) {
 		code string
 	}{
 		{"propose_release", map[string]any{"siteId": site, "nodeIds": []string{}}, mcp.CodeBadRequest},
+		{"propose_release", map[string]any{"siteId": site, "nodeIds": nil}, mcp.CodeBadRequest},
 		{"propose_release", map[string]any{"siteId": site, "nodeIds": []string{"ent_nope"}}, engine.CodeNotFound},
 		{"propose_release", map[string]any{"siteId": site, "nodeIds": []string{f.Draft.ID}, "note": strings.Repeat("n", 501)}, mcp.CodeBadRequest},
 		{"propose_release", map[string]any{"siteId": site, "nodeIds": []string{f.Draft.ID}, "note": "stop\x00"}, releases.CodeBadNote},
@@ -415,7 +438,17 @@ func TestMCPBadInput(t *testing.T) {
 	audits := f.AuditRows(t)
 	for _, c := range cases {
 		out, res := apptest.CallTool(t, s, c.tool, c.args)
-		apptest.ToolError(t, c.tool, out, res, c.code)
+		msg := apptest.ToolError(t, c.tool, out, res, c.code)
+		if c.code != mcp.CodeBadRequest {
+			continue
+		}
+		// The input's refusal names the argument: the one the call got
+		// wrong, in the details and in the sentence.
+		d, _ := out["error"].(map[string]any)["details"].(map[string]any)
+		arg, _ := d["argument"].(string)
+		if _, given := c.args[arg]; arg == "" || !strings.Contains(msg, arg) || (!given && !strings.Contains(d["reason"].(string), "missing")) {
+			t.Errorf("%s %v: the refusal names no argument it got wrong: %q %v", c.tool, c.args, msg, d)
+		}
 	}
 	for _, c := range writes {
 		out, res := apptest.CallTool(t, w, c.tool, c.args)
@@ -567,7 +600,12 @@ func TestMCPSitesAndRoles(t *testing.T) {
 
 	noScope := f.Connect(t, "sk_noscope")
 	out, res = apptest.CallTool(t, noScope, "list_content", map[string]any{"siteId": f.Site.ID})
-	apptest.ToolError(t, "list_content without content:read", out, res, engine.CodeForbidden)
+	if msg := apptest.ToolError(t, "list_content without content:read", out, res, engine.CodeScopeMissing); !strings.Contains(msg, "content:read") {
+		t.Fatalf("the refusal does not name the scope: %q", msg)
+	}
+	if d, _ := out["error"].(map[string]any)["details"].(map[string]any); d["scope"] != "content:read" || d["tool"] != "list_content" {
+		t.Fatalf("the refusal's details: %v", out)
+	}
 
 	tr := f.Connect(t, "sk_tr")
 	out, res = apptest.CallTool(t, tr, "get_release", map[string]any{"siteId": f.Site.ID, "releaseId": "rel_nope"})

@@ -38,12 +38,14 @@ func newRunTask(t *testing.T, name string, modeCap policy.Mode, budget *automati
 	return f
 }
 
-func (f *runFixture) addTask(t *testing.T, name string, modeCap policy.Mode, budget *automation.Budget) (automations.Automation, string) {
+// addTask adds an agent task of the Editor's; its key gets scopes, or
+// without them the defaults of modeCap.
+func (f *runFixture) addTask(t *testing.T, name string, modeCap policy.Mode, budget *automation.Budget, scopes ...policy.Scope) (automations.Automation, string) {
 	t.Helper()
 	no := false
 	task, err := f.app.Automations.Create(context.Background(), f.app.Editor, f.app.Site.ID, automations.Input{Name: name, Preset: "daily",
 		Start: "2026-11-03T09:00", Task: &automations.TaskInput{Instructions: "Plan the day's releases.", ModeCap: modeCap,
-			ReadsUntrustedText: &no, WindowMinutes: 30, Budget: budget}})
+			ReadsUntrustedText: &no, WindowMinutes: 30, Budget: budget, Scopes: scopes}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -332,11 +334,12 @@ func TestMCPRunBudgetOverrun(t *testing.T) {
 // TestMCPPauseAutomationByKey: the automation's own key pauses it inside
 // its run (the run is killed) and outside one; begin_run is refused while
 // it is paused, and only a person's Resume makes it active again. A key of
-// another automation can neither begin nor pause this one.
+// another automation without schedules:write can neither begin nor pause
+// this one.
 func TestMCPPauseAutomationByKey(t *testing.T) {
 	t.Parallel()
 	f := newRunTask(t, "Morning planner", policy.ModeManual, nil)
-	other, otherSecret := f.addTask(t, "Evening planner", policy.ModeManual, nil)
+	other, otherSecret := f.addTask(t, "Evening planner", policy.ModeManual, nil, policy.SchedulesRead, policy.ContentRead)
 	f.runNowWindow(t, f.task.ID)
 	f.runNowWindow(t, other.ID)
 	intruder := f.Connect(t, otherSecret)
@@ -349,7 +352,7 @@ func TestMCPPauseAutomationByKey(t *testing.T) {
 	out, res = apptest.CallTool(t, intruder, "begin_run", map[string]any{"automationId": f.task.ID})
 	apptest.ToolError(t, "another automation's key begins this one", out, res, engine.CodeForbidden)
 	out, res = apptest.CallTool(t, intruder, "pause_automation", map[string]any{"automationId": f.task.ID, "reason": "mine now"})
-	apptest.ToolError(t, "another automation's key pauses this one", out, res, engine.CodeForbidden)
+	apptest.ToolError(t, "another automation's key pauses this one", out, res, engine.CodeScopeMissing)
 	if after := f.taskPrint(t, f.task.ID); after != before {
 		t.Fatal("another automation's key changed something")
 	}

@@ -2,6 +2,10 @@ package mcp
 
 import (
 	"context"
+	"iter"
+	"reflect"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -34,20 +38,28 @@ type call struct {
 	wrote, requested bool
 }
 
-// sited is a tool input that names a site.
-type sited interface{ site() string }
+// sited is a tool input that may name a site: site is the one it names,
+// or for a tool that works on a site and names none, the key's own (a key
+// acts on one site only); "" for a tool without a site.
+type sited interface{ site(u engine.User) string }
 
 // keyed is a tool input that may name the caller's own automation
 // (begin_run, end_run, pause_automation): the gate lets the automation's key
 // through whatever its scopes.
 type keyed interface{ ownAutomation(u engine.User) bool }
 
-// SiteInput is the siteId every site tool takes.
+// SiteInput is the siteId every site tool takes: optional, the key's own
+// site when left out (get_mode names it); another site's is refused.
 type SiteInput struct {
-	SiteID string `json:"siteId" jsonschema:"the site's id"`
+	SiteID string `json:"siteId,omitempty" jsonschema:"the site's id; leave it out for the key's own site"`
 }
 
-func (s SiteInput) site() string { return s.SiteID }
+func (s SiteInput) site(u engine.User) string {
+	if s.SiteID == "" {
+		return u.SiteID
+	}
+	return s.SiteID
+}
 
 // tool adds a tool whose input is In: the run rules and the gate
 // (automations.StartCall), the site (refused as the API refuses it:
@@ -65,7 +77,10 @@ func tool[In sited](h *Handler, name, desc string, body func(c *call, in In) (an
 	requests := writes && def.Class != policy.ClassAdvisory
 	if len(schema) > 0 {
 		t.InputSchema = schema[0]
+	} else {
+		t.InputSchema = schemaOf[In](name)
 	}
+	tighten(t.InputSchema.(*jsonschema.Schema), reflect.TypeFor[In]())
 	sdk.AddTool(h.server, t,
 		func(ctx context.Context, req *sdk.CallToolRequest, in In) (*sdk.CallToolResult, any, error) {
 			u, ok := agentOf(req)
@@ -83,7 +98,7 @@ func tool[In sited](h *Handler, name, desc string, body func(c *call, in In) (an
 				c.u.Agent = &agent
 				u = c.u
 			}
-			cr := automations.CallRequest{Tool: name, MayWrite: writes, MayRequestApproval: requests, SiteID: in.site()}
+			cr := automations.CallRequest{Tool: name, MayWrite: writes, MayRequestApproval: requests, SiteID: in.site(u)}
 			if k, ok := any(in).(keyed); ok {
 				cr.AutomationKey = k.ownAutomation(u)
 			}
@@ -93,7 +108,7 @@ func tool[In sited](h *Handler, name, desc string, body func(c *call, in In) (an
 			var out any
 			if err == nil {
 				out, err = func() (any, error) {
-					if id := in.site(); id != "" {
+					if id := in.site(c.u); id != "" {
 						site, err := h.aut.AgentSite(ctx, c.u, id)
 						if err != nil {
 							return nil, err
@@ -165,6 +180,50 @@ func schemaOf[In any](tool string) *jsonschema.Schema {
 	return s
 }
 
+// tighten says in the schema what jsonschema.For leaves out of a tool's
+// input type: a time is a string of format date-time (RFC 3339), and a
+// required array is an array, never null.
+func tighten(s *jsonschema.Schema, typ reflect.Type) {
+	required := map[string]bool{}
+	for _, name := range s.Required {
+		required[name] = true
+	}
+	for f := range fieldsOf(typ) {
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		p := s.Properties[name]
+		if p == nil {
+			continue
+		}
+		if ft := f.Type; ft == reflect.TypeFor[time.Time]() || ft == reflect.TypeFor[*time.Time]() {
+			p.Format = "date-time"
+		}
+		if required[name] && slices.Equal(p.Types, []string{"null", "array"}) {
+			p.Type, p.Types = "array", nil
+		}
+	}
+}
+
+// fieldsOf yields a struct's fields, those of embedded structs in their
+// place (as encoding/json sees them).
+func fieldsOf(typ reflect.Type) iter.Seq[reflect.StructField] {
+	return func(yield func(reflect.StructField) bool) {
+		for i := range typ.NumField() {
+			f := typ.Field(i)
+			if f.Anonymous && f.Type.Kind() == reflect.Struct {
+				for g := range fieldsOf(f.Type) {
+					if !yield(g) {
+						return
+					}
+				}
+				continue
+			}
+			if f.IsExported() && !yield(f) {
+				return
+			}
+		}
+	}
+}
+
 func enum(values []string) []any {
 	out := make([]any, len(values))
 	for i, v := range values {
@@ -231,7 +290,7 @@ type BeginRunInput struct {
 	AutomationID string `json:"automationId" jsonschema:"the automation this key belongs to"`
 }
 
-func (BeginRunInput) site() string                        { return "" }
+func (BeginRunInput) site(engine.User) string             { return "" }
 func (in BeginRunInput) ownAutomation(u engine.User) bool { return ownAutomation(u, in.AutomationID) }
 
 // EndRunInput is end_run's input (§12).
@@ -241,7 +300,7 @@ type EndRunInput struct {
 	Outcome string `json:"outcome" jsonschema:"how the run ended"`
 }
 
-func (EndRunInput) site() string { return "" }
+func (EndRunInput) site(engine.User) string { return "" }
 
 // ownAutomation: end_run names the key's run, which EndRun checks.
 func (EndRunInput) ownAutomation(u engine.User) bool {
@@ -266,7 +325,7 @@ type PauseAutomationInput struct {
 	Reason       string `json:"reason,omitempty" jsonschema:"why, plain text of at most 500 characters"`
 }
 
-func (PauseAutomationInput) site() string { return "" }
+func (PauseAutomationInput) site(engine.User) string { return "" }
 func (in PauseAutomationInput) ownAutomation(u engine.User) bool {
 	return ownAutomation(u, in.AutomationID)
 }
@@ -284,15 +343,21 @@ func pauseSchema() *jsonschema.Schema {
 
 // envelopeJSON is begin_run's RunEnvelope (§11.2, §12).
 func envelopeJSON(e automations.Envelope) map[string]any {
-	return map[string]any{"runId": e.RunID, "automationId": e.AutomationID, "instructions": e.Instructions,
+	return map[string]any{"runId": e.RunID, "automationId": e.AutomationID, "site": siteJSON(e.Site), "instructions": e.Instructions,
 		"mode": string(e.Mode), "tools": e.Tools, "budget": e.Budget, "window": e.Window, "endsAt": e.EndsAt,
 		"tainted": e.Tainted, "rules": e.Rules}
+}
+
+// siteJSON names the key's site to an agent: every site tool takes its
+// id, and the name is what its instructions call it.
+func siteJSON(s engine.Site) map[string]any {
+	return map[string]any{"id": s.ID, "name": s.Name, "timeZone": s.TimeZone}
 }
 
 // NoInput is the input of a tool without arguments (get_mode).
 type NoInput struct{}
 
-func (NoInput) site() string { return "" }
+func (NoInput) site(engine.User) string { return "" }
 
 func (h *Handler) addTools() {
 	tool(h, "list_schedule", "A site's calendar in [from, to): releases, gates and automation occurrences, in time order (at most 200 a page).",
@@ -372,8 +437,12 @@ func (h *Handler) addTools() {
 			for _, s := range engine.HeldScopes(c.u) {
 				scopes = append(scopes, string(s))
 			}
+			site, err := h.eng.Site(c.ctx, c.u.SiteID)
+			if err != nil {
+				return nil, err
+			}
 			out := map[string]any{"mode": string(c.u.Agent.Mode), "scopes": scopes, "keyId": c.u.Agent.KeyID,
-				"sitePaused": c.sitePaused}
+				"site": siteJSON(site), "sitePaused": c.sitePaused}
 			if c.u.Agent.AutomationID != "" {
 				out["automationId"] = c.u.Agent.AutomationID
 			} else {
@@ -391,7 +460,7 @@ func (h *Handler) addTools() {
 				return nil, err
 			}
 			c.u.Agent.RunID = env.RunID // the call's audit row is the run's
-			c.site.ID = env.SiteID
+			c.site = env.Site
 			return envelopeJSON(env), nil
 		})
 	tool(h, "end_run", "End this key's open run with a summary (plain text) and an outcome.",

@@ -194,6 +194,23 @@ func TestMCPWriteToolsEdits(t *testing.T) {
 	if r := a.Release(t, rel.ID); r.State != release.StateCanceled {
 		t.Fatalf("cancel in edits: %s", r.State)
 	}
+
+	// Another person's release is no different (§12: schedules:write is
+	// the rule, the mode decides): the key moves it into a request and
+	// cancels it.
+	owner := a.AddUser(t, "oya@example.com", "Oya Owner", policy.Owner, "en")
+	note := a.CreateNode(t, release.KindContentEntry, content.Body{Title: "Owner's note", Slug: "owners-note", Lang: "en",
+		Status: content.StatusDraft, Text: "From the desk."})
+	theirs := a.ScheduleAt(t, owner, note, "2026-11-03", "09:00")
+	out = apptest.OkTool(t, s, "reschedule", map[string]any{"releaseId": theirs.ID, "expectedRev": a.Release(t, theirs.ID).Rev,
+		"when": map[string]any{"localTime": "2026-11-03T11:00"}})
+	if r := a.Release(t, theirs.ID); out["status"] != "approval-pending" || r.Approval != nil || r.State != release.StateAwaitingApproval {
+		t.Fatalf("an agent's move of another person's release: %v / %+v", out, r.Release)
+	}
+	apptest.OkTool(t, s, "cancel_schedule", map[string]any{"releaseId": theirs.ID, "expectedRev": a.Release(t, theirs.ID).Rev})
+	if r := a.Release(t, theirs.ID); r.State != release.StateCanceled {
+		t.Fatalf("cancel of another person's release in edits: %s", r.State)
+	}
 }
 
 // TestMCPAutoApprovals: in auto mode a low-risk release inside the 24-hour

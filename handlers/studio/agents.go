@@ -25,7 +25,7 @@ func defaultKeyMode(role policy.Role) policy.Mode { return agents.CapMode(policy
 // ticked (nil: the mode's defaults).
 func keyForm(role policy.Role, mode policy.Mode, scopes []policy.Scope) ([]templates.ModeChoice, []templates.ScopeChoice) {
 	if scopes == nil {
-		scopes = agents.DefaultScopes(mode, role)
+		scopes = policy.DefaultAgentScopes(mode, role)
 	}
 	var modes []templates.ModeChoice
 	for _, m := range agents.Modes() {
@@ -33,7 +33,7 @@ func keyForm(role policy.Role, mode policy.Mode, scopes []policy.Scope) ([]templ
 			continue // above the role's cap: not offered
 		}
 		var defaults []string
-		for _, s := range agents.DefaultScopes(m, role) {
+		for _, s := range policy.DefaultAgentScopes(m, role) {
 			defaults = append(defaults, string(s))
 		}
 		modes = append(modes, templates.ModeChoice{Name: string(m), Checked: m == mode, Defaults: strings.Join(defaults, " ")})

@@ -583,13 +583,12 @@ func (h *Handler) renderAutomationEditor(w http.ResponseWriter, r *http.Request,
 	if !slices.Contains(agents.Modes(), mode) || agents.CapMode(mode, st.user.Role) != mode {
 		mode = policy.ModeManual // the task's default cap: proposals free, everything else waits
 	}
-	var scopes []policy.Scope
+	var scopes []policy.Scope // nil: the mode's defaults, as a task created without scopes gets
 	if f.Scopes != nil {
+		scopes = []policy.Scope{}
 		for _, s := range f.Scopes {
 			scopes = append(scopes, policy.Scope(s))
 		}
-	} else {
-		scopes = automations.DefaultTaskScopes
 	}
 	f.TaskModes, f.TaskScopes = keyForm(st.user.Role, mode, scopes)
 	w.Header().Set("Cache-Control", "no-store")
