@@ -148,7 +148,14 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			"message": locales.T(locales.With(r.Context(), "en"), "mcp.unauthenticated")}})
 		return
 	}
+	w, ok := guardProtocol(w, r)
+	if !ok {
+		return
+	}
 	h.http.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), userKey{}, u)))
+	if um, held := w.(*unknownMethod); held {
+		um.finish()
+	}
 }
 
 // caller is the agent the request's key acts as; ErrNotFound for no key,
