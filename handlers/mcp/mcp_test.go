@@ -136,6 +136,19 @@ func TestMCPToolsList(t *testing.T) {
 	if !slices.Equal(names, want) {
 		t.Fatalf("tools %v, want %v", names, want)
 	}
+	// Every tool has a title and its hints; what only reads says so, and
+	// every write tool is no reader.
+	for _, tl := range list.Tools {
+		a := tl.Annotations
+		if tl.Title == "" || a == nil || a.Title != tl.Title || a.DestructiveHint == nil || a.OpenWorldHint == nil || *a.OpenWorldHint {
+			t.Errorf("%s: title %q, annotations %+v", tl.Name, tl.Title, a)
+			continue
+		}
+		reads := slices.Contains(readTools, tl.Name) || tl.Name == "broken_links"
+		if a.ReadOnlyHint != reads || (reads && (*a.DestructiveHint || !a.IdempotentHint)) {
+			t.Errorf("%s: readOnly %v destructive %v idempotent %v", tl.Name, a.ReadOnlyHint, *a.DestructiveHint, a.IdempotentHint)
+		}
+	}
 	// Times declare their format; a required array is never null.
 	props := map[string]map[string]any{}
 	for _, tl := range list.Tools {
