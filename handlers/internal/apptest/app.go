@@ -363,6 +363,11 @@ func (c *Client) Do(method, path string, form url.Values, header map[string]stri
 	if err != nil {
 		c.T.Fatal(err)
 	}
+	if strings.HasPrefix(res.Header.Get("Content-Type"), "text/html") {
+		if keys := RawKeys(res.Body); len(keys) > 0 {
+			c.T.Errorf("%s %s shows message keys as text: %v", method, path, keys)
+		}
+	}
 	return res
 }
 
