@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"studio/engine/content"
+	"studio/engine/localtime"
 	"studio/engine/nodes"
 )
 
@@ -32,17 +33,23 @@ var nodesMatchingQuery = `SELECT ` + nodeColumns + ` FROM nodes
 	  AND (?10 <> 'scheduled' OR EXISTS (SELECT 1 FROM release_items ri WHERE ri.site_id = nodes.site_id AND ri.node_id = nodes.id AND ri.held = 1))
 	  AND (?10 <> 'embargoed' OR julianday(json_extract(body, '$.availability.from')) > julianday(?11))
 	  AND (?10 <> 'expiring' OR julianday(json_extract(body, '$.availability.until')) > julianday(?11))
+	  AND (?12 = '' OR julianday(updated_at) >= julianday(?12))
 	ORDER BY `
 
 // NodesMatching lists one page of the site's working copy that f matches,
 // in f's order: at most limit nodes after offset, in one statement.
 func (s *Store) NodesMatching(ctx context.Context, siteID, siteLang string, f nodes.NodeFilter, now time.Time, limit, offset int) ([]content.Node, error) {
+	since := "" // no filter
+	if !f.UpdatedSince.IsZero() {
+		since = localtime.FormatInstant(f.UpdatedSince)
+	}
 	order := `updated_at DESC, id`
 	if f.Sort == nodes.SortTitle {
 		order = foldSQL(`json_extract(body, '$.title')`) + `, id`
 	}
 	return nodeRows(s.read.QueryContext(ctx, nodesMatchingQuery+order+` LIMIT ?7 OFFSET ?8`, siteID, string(f.Kind),
-		string(f.Status), f.Lang, siteLang, content.Fold(strings.TrimSpace(f.Search)), limit, offset, f.Author, string(f.Timing), instant(now)))
+		string(f.Status), f.Lang, siteLang, content.Fold(strings.TrimSpace(f.Search)), limit, offset, f.Author, string(f.Timing), instant(now),
+		since))
 }
 
 // MediaFiles lists up to limit of a site's media files by title: their

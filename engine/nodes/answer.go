@@ -35,6 +35,20 @@ func (ns *Nodes) NodeAnswers(ctx context.Context, u engine.User, siteID string) 
 	return out, nil
 }
 
+// ListNodeAnswers is ListNodes answered to u: one page of the nodes f
+// matches, each with u's abilities, and whether a next page exists.
+func (ns *Nodes) ListNodeAnswers(ctx context.Context, u engine.User, siteID string, f NodeFilter, page int) ([]Answer, bool, error) {
+	list, err := ns.ListNodes(ctx, u, siteID, f, page)
+	if err != nil {
+		return nil, false, err
+	}
+	out := make([]Answer, len(list.Nodes))
+	for i, d := range list.Nodes {
+		out[i] = answerOf(u, d)
+	}
+	return out, list.More, nil
+}
+
 // NodeAnswer is Node answered to u, with u's abilities.
 func (ns *Nodes) NodeAnswer(ctx context.Context, u engine.User, siteID, id string) (Answer, error) {
 	d, err := ns.Node(ctx, u, siteID, id)

@@ -3,6 +3,7 @@ package nodes
 import (
 	"context"
 	"slices"
+	"time"
 
 	"studio/engine"
 	"studio/engine/content"
@@ -33,6 +34,9 @@ type NodeFilter struct {
 	Author string // the id of the person who created it
 	Timing NodeTiming
 	Sort   NodeSort
+	// UpdatedSince keeps the nodes whose working copy changed at or after
+	// it (zero: no filter).
+	UpdatedSince time.Time
 }
 
 // NodeTiming filters the content list by what is planned for a node.

@@ -32,8 +32,9 @@ type ToolSpec struct {
 	Name string
 	// Section is where the row comes from: "§12", "§11.4" for the tools
 	// from earlier RFCs that the taint rules name (their scopes are
-	// Studio's reading, see tools below), or "issue 13" for the content
-	// tools an agent proposes from (list_content, get_content).
+	// Studio's reading, see tools below), "issue 13" for the content
+	// tools an agent proposes from (list_content, get_content), or
+	// "issue 38" for describe_site.
 	Section string
 	// Scopes are all needed, unless the caller is the automation's key and
 	// AutomationKey is set.
@@ -334,6 +335,10 @@ var tools = []ToolSpec{
 	// and entries, each with its working copy, live version and rev.
 	{Name: "list_content", Section: "issue 13", Scopes: []ScopeNeed{{ContentRead, false}}, InRuns: true, Variants: []Variant{readVariant}},
 	{Name: "get_content", Section: "issue 13", Scopes: []ScopeNeed{{ContentRead, false}}, InRuns: true, Variants: []Variant{readVariant}},
+	// describe_site (issue 38): what a model needs to know of the site
+	// before its first call (its zone, its language, the kinds of content
+	// and their fields).
+	{Name: "describe_site", Section: "issue 38", Scopes: []ScopeNeed{{ContentRead, false}}, InRuns: true, Variants: []Variant{readVariant}},
 	// save_draft changes a working copy only, never the live site: advisory
 	// (§10.3: "proposals people read before deciding" — nothing it writes
 	// is public until a release, which follows the publish rules, takes

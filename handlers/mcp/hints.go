@@ -31,6 +31,7 @@ var hints = map[string]hint{
 	"get_mode":           {"What this key may do", true, false, true},
 	"list_content":       {"List pages and articles", true, false, true},
 	"get_content":        {"Read a page or article", true, false, true},
+	"describe_site":      {"Describe the site", true, false, true},
 	"broken_links":       {"Read broken links and 404s", true, false, true},
 	"begin_run":          {"Begin this automation's run", false, false, true},
 	"end_run":            {"End this automation's run", false, false, true},

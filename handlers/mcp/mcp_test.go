@@ -91,7 +91,7 @@ func newMCP(t *testing.T) *apptest.MCPFixture {
 }
 
 var readTools = []string{"list_schedule", "get_schedule", "list_releases", "get_release", "list_automations", "list_runs", "get_run",
-	"get_mode", "list_content", "get_content"}
+	"get_mode", "list_content", "get_content", "describe_site"}
 
 // runTools are an automation key's run tools (§12).
 var runTools = []string{"begin_run", "end_run", "pause_automation"}
@@ -175,7 +175,7 @@ func TestMCPToolsList(t *testing.T) {
 		"list_schedule": {"from", "to"}, "get_schedule": {"id"}, "list_releases": nil, "get_release": {"releaseId"},
 		"list_automations": nil, "list_runs": nil, "get_run": {"runId"}, "get_mode": nil,
 		"begin_run": {"automationId"}, "end_run": {"outcome", "runId", "summary"}, "pause_automation": {"automationId"},
-		"list_content": nil, "get_content": {"nodeId"},
+		"list_content": nil, "get_content": {"nodeId"}, "describe_site": nil,
 		"propose_release": {"nodeIds"}, "schedule_release": {"when"},
 		"reschedule": {"expectedRev", "releaseId", "when"}, "cancel_schedule": {"expectedRev", "releaseId"},
 		"set_embargo": {"expectedRev", "from", "nodeId"}, "lift_embargo": {"expectedRev", "nodeId", "reason"},

@@ -5,6 +5,7 @@ import (
 	"iter"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -14,8 +15,10 @@ import (
 	"studio/engine"
 	"studio/engine/automations"
 	"studio/engine/calendar"
+	"studio/engine/content"
 	"studio/engine/model/automation"
 	"studio/engine/model/release"
+	"studio/engine/nodes"
 	"studio/engine/policy"
 	"studio/engine/releases"
 	"studio/handlers/wire"
@@ -281,6 +284,49 @@ type GetRunInput struct {
 }
 
 // GetContentInput is get_content's input.
+// ListContentInput is list_content's input: filters, and the page after
+// cursor.
+type ListContentInput struct {
+	SiteInput
+	Kind         string     `json:"kind,omitempty" jsonschema:"entry (an article) or page; both when absent"`
+	Status       string     `json:"status,omitempty" jsonschema:"draft or published: the working copy's status"`
+	Query        string     `json:"q,omitempty" jsonschema:"words in the title, the address or the text (case and Turkish letters folded)"`
+	UpdatedSince *time.Time `json:"updatedSince,omitempty" jsonschema:"only what was changed at or after this instant, RFC 3339"`
+	Cursor       string     `json:"cursor,omitempty" jsonschema:"the nextCursor of the page before"`
+}
+
+func listContentSchema() *jsonschema.Schema {
+	s := schemaOf[ListContentInput]("list_content")
+	s.Properties["kind"].Enum = enum([]string{"entry", "page"})
+	s.Properties["status"].Enum = enum([]string{string(content.StatusDraft), string(content.StatusPublished)})
+	hi := 200
+	s.Properties["q"].MaxLength = &hi
+	return s
+}
+
+// contentFilter is in as the content list's filter and page (from 1).
+func contentFilter(in ListContentInput) (nodes.NodeFilter, int, error) {
+	f := nodes.NodeFilter{Status: content.Status(in.Status), Search: in.Query}
+	switch in.Kind {
+	case "entry":
+		f.Kind = release.KindContentEntry
+	case "page":
+		f.Kind = release.KindPage
+	}
+	if in.UpdatedSince != nil {
+		f.UpdatedSince = *in.UpdatedSince
+	}
+	page := 1
+	if in.Cursor != "" {
+		n, err := strconv.Atoi(in.Cursor)
+		if err != nil || n < 2 || n > 1_000_000 {
+			return f, 0, engine.Refuse(releases.CodeBadCursor, "cursor")
+		}
+		page = n
+	}
+	return f, page, nil
+}
+
 type GetContentInput struct {
 	SiteInput
 	NodeID string `json:"nodeId"`
@@ -487,19 +533,46 @@ func (h *Handler) addTools() {
 			}
 			return map[string]any{"automation": wire.AutomationOf(a)}, nil
 		}, pauseSchema())
-	tool(h, "list_content", "A site's pages and entries: each working copy with its rev, the live version and the release holding it.",
-		func(c *call, _ SiteInput) (any, error) {
-			list, err := h.nodes.NodeAnswers(c.ctx, c.u, c.site.ID)
+	tool(h, "list_content", "A site's pages and articles, last changed first, 50 a page: each with its working copy's fields (not its text: get_content has it), its rev, the live version and the release holding it. Filters: kind, status, q (words), updatedSince.",
+		func(c *call, in ListContentInput) (any, error) {
+			f, page, err := contentFilter(in)
+			if err != nil {
+				return nil, err
+			}
+			list, more, err := h.nodes.ListNodeAnswers(c.ctx, c.u, c.site.ID, f, page)
 			if err != nil {
 				return nil, err
 			}
 			out := []any{}
 			for _, a := range list {
 				if a.Kind == release.KindContentEntry || a.Kind == release.KindPage {
+					a.Body.Text = "" // a page of 50 bodies is the site; get_content reads one
 					out = append(out, wire.NodeAnswerOf(a))
 				}
 			}
-			return map[string]any{"content": out}, nil
+			body := map[string]any{"content": out}
+			if more {
+				body["nextCursor"] = strconv.Itoa(page + 1)
+			}
+			return body, nil
+		}, listContentSchema())
+	tool(h, "describe_site", "What to know of the site before working on it: its id, name, time zone (every local time is in it unless a timeZone is given), language and public address; the kinds of content and the fields save_draft takes; the statuses.",
+		func(c *call, _ SiteInput) (any, error) {
+			fields := []map[string]string{
+				{"name": "title", "about": "one line, required"},
+				{"name": "slug", "about": "the address, lowercase words joined by -; made from the title when left out"},
+				{"name": "summary", "about": "a sentence or two for lists and sharing"},
+				{"name": "body", "about": "the text, in Markdown"},
+				{"name": "lang", "about": "en or tr; the site's language when left out"},
+			}
+			return map[string]any{"site": map[string]any{"id": c.site.ID, "name": c.site.Name, "timeZone": c.site.TimeZone,
+				"lang": c.site.Lang, "publicUrl": c.site.PublicURL},
+				"kinds": []map[string]any{
+					{"kind": "entry", "about": "an article: dated, listed on the site's front page and in its feed", "fields": fields},
+					{"kind": "page", "about": "a page at its own address, outside the article lists", "fields": fields},
+				},
+				"statuses": []string{string(content.StatusDraft), string(content.StatusPublished)},
+			}, nil
 		})
 	tool(h, "get_content", "One page or entry: its working copy with its rev, the live version and the release holding it.",
 		func(c *call, in GetContentInput) (any, error) {
