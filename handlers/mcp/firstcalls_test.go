@@ -129,3 +129,28 @@ func mustJSON(t *testing.T, v any) string {
 	}
 	return string(b)
 }
+
+// TestAgentsGuideNamesEveryTool: docs/agents.md, written for a newsroom,
+// describes every tool the server lists and speaks no internal references
+// (the RFC's section signs, issue numbers).
+func TestAgentsGuideNamesEveryTool(t *testing.T) {
+	t.Parallel()
+	doc, err := os.ReadFile("../../docs/agents.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	guide := string(doc)
+	if m := regexp.MustCompile(`§\s*\d|\bissue \d+|\bRFC\b`).FindString(guide); m != "" {
+		t.Errorf("docs/agents.md refers to %q, which its readers do not have", m)
+	}
+	f := newMCP(t)
+	list, err := f.Connect(t, "sk_editor").ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tl := range list.Tools {
+		if !strings.Contains(guide, "`"+tl.Name+"`") {
+			t.Errorf("docs/agents.md does not describe %s", tl.Name)
+		}
+	}
+}
