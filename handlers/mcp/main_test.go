@@ -6,4 +6,4 @@ import (
 	"studio/handlers/internal/apptest"
 )
 
-func TestMain(m *testing.M) { apptest.Main(m) }
+func TestMain(m *testing.M) { apptest.MainCheckingTools(m) }

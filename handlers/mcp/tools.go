@@ -85,6 +85,7 @@ func tool[In sited](h *Handler, name, desc string, body func(c *call, in In) (an
 	}
 	tighten(t.InputSchema.(*jsonschema.Schema), reflect.TypeFor[In]())
 	annotate(t)
+	t.OutputSchema = outputFor(name)
 	sdk.AddTool(h.server, t,
 		func(ctx context.Context, req *sdk.CallToolRequest, in In) (*sdk.CallToolResult, any, error) {
 			u, ok := agentOf(req)

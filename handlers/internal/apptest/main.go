@@ -1,6 +1,7 @@
 package apptest
 
 import (
+	"flag"
 	"fmt"
 	"os"
 	"runtime"
@@ -27,7 +28,31 @@ var missingKeys struct {
 // Main is the TestMain of every package whose tests use App: it runs the
 // tests, with passwords hashed at bcrypt's least cost, and fails the run if
 // a page, a fragment or an answer showed a raw message key.
-func Main(m *testing.M) {
+func Main(m *testing.M) { os.Exit(run(m)) }
+
+// MainCheckingTools is Main for the MCP tests: a run of the whole package
+// fails too when a tool the server lists never gave an answer that was
+// checked against its outputSchema.
+func MainCheckingTools(m *testing.M) {
+	code := run(m)
+	if f := flag.Lookup("test.run"); code == 0 && f != nil && f.Value.String() == "" && flag.Lookup("test.skip").Value.String() == "" {
+		var unchecked []string
+		listedTools.Range(func(name, _ any) bool {
+			if _, ok := checkedTools.Load(name); !ok {
+				unchecked = append(unchecked, name.(string))
+			}
+			return true
+		})
+		if len(unchecked) > 0 {
+			sort.Strings(unchecked)
+			fmt.Fprintf(os.Stderr, "FAIL: no test read an answer of %v and checked it against its outputSchema\n", unchecked)
+			code = 1
+		}
+	}
+	os.Exit(code)
+}
+
+func run(m *testing.M) int {
 	identity.CheapHashesForTests()
 	missingKeys.seen = map[string]string{}
 	locales.OnMissing(func(key string) {
@@ -51,7 +76,7 @@ func Main(m *testing.M) {
 		}
 		code = 1
 	}
-	os.Exit(code)
+	return code
 }
 
 // caller is the first frame outside package locales and the runtime that

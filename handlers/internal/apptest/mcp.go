@@ -113,7 +113,66 @@ func CallTool(t *testing.T, s *sdk.ClientSession, name string, args map[string]a
 	var out map[string]any
 	json.Unmarshal(raw, &out)
 	checkToolReleases(t, name, raw)
+	if !res.IsError {
+		checkToolOutput(t, s, name, raw)
+	}
 	return out, res
+}
+
+// outputSchemas are each session's tools' output schemas, compiled.
+var outputSchemas sync.Map // *sdk.ClientSession → map[string]*jsonschema.Schema
+
+// listedTools and checkedTools are the tools a server listed and those
+// whose answers were checked (MainCheckingTools compares them).
+var listedTools, checkedTools sync.Map // name → true
+
+// checkToolOutput validates a tool's answer against the outputSchema the
+// server lists for it, with a validator the project did not write: every
+// answer any MCP test reads is checked, so a shape that drifts from its
+// declaration fails the test that saw it.
+func checkToolOutput(t *testing.T, s *sdk.ClientSession, name string, raw []byte) {
+	t.Helper()
+	v, ok := outputSchemas.Load(s)
+	if !ok {
+		list, err := s.ListTools(context.Background(), nil)
+		if err != nil {
+			t.Fatalf("tools/list: %v", err)
+		}
+		compiled := map[string]*jsonschema.Schema{}
+		for _, tl := range list.Tools {
+			if tl.OutputSchema == nil {
+				t.Fatalf("%s has no outputSchema", tl.Name)
+			}
+			text, _ := json.Marshal(tl.OutputSchema)
+			doc, err := schema.Decode(text)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := jsonschema.NewCompiler()
+			url := "urn:studio:mcp:" + tl.Name
+			if err := c.AddResource(url, doc); err != nil {
+				t.Fatalf("%s's outputSchema: %v", tl.Name, err)
+			}
+			if compiled[tl.Name], err = c.Compile(url); err != nil {
+				t.Fatalf("%s's outputSchema does not compile: %v", tl.Name, err)
+			}
+			listedTools.Store(tl.Name, true)
+		}
+		v, _ = outputSchemas.LoadOrStore(s, compiled)
+	}
+	sch := v.(map[string]*jsonschema.Schema)[name]
+	if sch == nil {
+		return // not a tool the server lists: the call was refused
+	}
+	doc, err := schema.Decode(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sch.Validate(doc); err != nil {
+		t.Errorf("%s's answer does not fit its outputSchema: %v\n%s", name, err, raw)
+		return
+	}
+	checkedTools.Store(name, true)
 }
 
 // compiledSchemas are release.schema.json's, compiled once for every MCP
