@@ -33,7 +33,7 @@ func TestAPIAgentTaskKeyOnce(t *testing.T) {
 	csrf := map[string]string{"X-CSRF-Token": c.Token()}
 	call := func(method, path, body string) (int, map[string]any) {
 		t.Helper()
-		return sessionCall(t, c, method, base+path, body, csrf)
+		return c.JSON(method, base+path, body, csrf)
 	}
 
 	before := a.Fingerprint(t)

@@ -22,7 +22,7 @@ func TestAPIAutomations(t *testing.T) {
 	csrf := map[string]string{"X-CSRF-Token": c.Token()}
 	call := func(method, path, body string) (int, map[string]any) {
 		t.Helper()
-		return sessionCall(t, c, method, base+path, body, csrf)
+		return c.JSON(method, base+path, body, csrf)
 	}
 	automationRows := func() string {
 		t.Helper()
@@ -116,7 +116,7 @@ func TestAPIAutomations(t *testing.T) {
 
 	t.Run("PreviewRuleAcrossAClockChange", func(t *testing.T) {
 		tr := a.SignedIn(t, a.AddUser(t, "tuna@example.com", "Tuna Editor", policy.Editor, "tr"))
-		status, out := sessionCall(t, tr, "POST", base+"/automations/preview-rule",
+		status, out := tr.JSON("POST", base+"/automations/preview-rule",
 			`{"preset": "daily", "start": "2027-03-28T02:30", "timeZone": "Europe/Berlin"}`, map[string]string{"X-CSRF-Token": tr.Token()})
 		next, _ := out["next"].([]any)
 		if status != 200 || len(next) != 5 {

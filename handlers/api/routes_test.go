@@ -2,7 +2,6 @@ package api_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -491,36 +490,6 @@ func TestAPIContent(t *testing.T) {
 	})
 }
 
-// sessionCall sends a JSON API request from a browser: c's cookies, no
-// token.
-func sessionCall(t *testing.T, c *apptest.Client, method, path, body string, header map[string]string) (int, map[string]any) {
-	t.Helper()
-	req, err := http.NewRequest(method, c.App.URL+path, strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	if c.Lang != "" {
-		req.Header.Set("Accept-Language", c.Lang)
-	}
-	for k, v := range header {
-		req.Header.Set(k, v)
-	}
-	res, err := c.HTTP.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	var out map[string]any
-	if ct := res.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
-		t.Fatalf("%s %s: Content-Type %q", method, path, ct)
-	}
-	if err := json.NewDecoder(res.Body).Decode(&out); err != nil {
-		t.Fatalf("%s %s: not JSON: %v", method, path, err)
-	}
-	return res.StatusCode, out
-}
-
 func TestAPISession(t *testing.T) {
 	t.Parallel()
 	a := apptest.New(t)
@@ -530,7 +499,7 @@ func TestAPISession(t *testing.T) {
 	token := c.Token()
 
 	t.Run("ReadsAsThePerson", func(t *testing.T) {
-		status, out := sessionCall(t, c, "GET", base+"/notifications", "", nil)
+		status, out := c.JSON("GET", base+"/notifications", "", nil)
 		if status != 200 || out["notifications"] == nil {
 			t.Fatalf("%d %v", status, out)
 		}
@@ -539,15 +508,15 @@ func TestAPISession(t *testing.T) {
 	t.Run("ChangesNeedTheCSRFToken", func(t *testing.T) {
 		before := a.Fingerprint(t)
 		for _, h := range []map[string]string{nil, {"X-CSRF-Token": apptest.WrongToken(token)}, {"X-CSRF-Token": a.Client(t, "").CSRF("/studio/login")}} {
-			status, out := sessionCall(t, c, "POST", base+"/releases/"+rel.ID+"/cancel", `{"rev": 1}`, h)
+			status, out := c.JSON("POST", base+"/releases/"+rel.ID+"/cancel", `{"rev": 1}`, h)
 			apptest.WantError(t, fmt.Sprint("cancel with ", h), status, out, http.StatusForbidden, "csrf", "")
-			status, out = sessionCall(t, c, "PATCH", base+"/entries/"+a.Live.ID, `{"expectedRev": 1, "title": "x"}`, h)
+			status, out = c.JSON("PATCH", base+"/entries/"+a.Live.ID, `{"expectedRev": 1, "title": "x"}`, h)
 			apptest.WantError(t, fmt.Sprint("patch with ", h), status, out, http.StatusForbidden, "csrf", "")
 		}
 		if after := a.Fingerprint(t); after != before {
 			t.Errorf("requests without the CSRF token changed state:\nbefore %s\nafter  %s", before, after)
 		}
-		status, out := sessionCall(t, c, "POST", base+"/releases/"+rel.ID+"/cancel", `{"rev": 1}`, map[string]string{"X-CSRF-Token": token})
+		status, out := c.JSON("POST", base+"/releases/"+rel.ID+"/cancel", `{"rev": 1}`, map[string]string{"X-CSRF-Token": token})
 		if status != 200 || out["state"] != "canceled" {
 			t.Fatalf("with the token: %d %v", status, out)
 		}
@@ -555,7 +524,7 @@ func TestAPISession(t *testing.T) {
 
 	t.Run("TheTokenWinsOverTheCookie", func(t *testing.T) {
 		for _, auth := range []string{"Bearer studio_pat_wrong", "Basic ZWRpdG9yOnBhc3M="} {
-			status, out := sessionCall(t, c, "GET", "/api/sites", "", map[string]string{"Authorization": auth})
+			status, out := c.JSON("GET", "/api/sites", "", map[string]string{"Authorization": auth})
 			apptest.WantError(t, auth, status, out, http.StatusUnauthorized, "unauthenticated", "")
 		}
 	})
@@ -563,11 +532,11 @@ func TestAPISession(t *testing.T) {
 	t.Run("SignedOutIsNobody", func(t *testing.T) {
 		anon := a.Client(t, "")
 		anon.CSRF("/studio/login") // a session without a person
-		status, out := sessionCall(t, anon, "GET", "/api/sites", "", nil)
+		status, out := anon.JSON("GET", "/api/sites", "", nil)
 		apptest.WantError(t, "anonymous session", status, out, http.StatusUnauthorized, "unauthenticated", "")
 		c.Check(t, apptest.Scenario{Name: "SignOut", Method: "POST", URL: "/studio/logout", Form: url.Values{"csrf_token": {token}},
 			ExpectedStatus: http.StatusSeeOther})
-		status, out = sessionCall(t, c, "GET", "/api/sites", "", nil)
+		status, out = c.JSON("GET", "/api/sites", "", nil)
 		apptest.WantError(t, "after sign-out", status, out, http.StatusUnauthorized, "unauthenticated", "")
 	})
 }

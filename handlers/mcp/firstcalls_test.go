@@ -36,16 +36,7 @@ func TestMCPFirstCallsOfTheGuide(t *testing.T) {
 	}
 	a := apptest.New(t)
 	c := a.SignedIn(t, a.Editor)
-	req, err := http.NewRequest(http.MethodPost, a.URL+"/api/sites/"+a.Site.ID+"/automations", strings.NewReader(string(m[1])))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("X-CSRF-Token", c.Token())
-	res, err := c.HTTP.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
+	status, created := c.JSON(http.MethodPost, "/api/sites/"+a.Site.ID+"/automations", string(m[1]), map[string]string{"X-CSRF-Token": c.Token()})
 	var task struct {
 		ID  string `json:"id"`
 		Key struct {
@@ -55,10 +46,8 @@ func TestMCPFirstCallsOfTheGuide(t *testing.T) {
 			Scopes []string `json:"scopes"`
 		} `json:"job"`
 	}
-	err = json.NewDecoder(res.Body).Decode(&task)
-	res.Body.Close()
-	if err != nil || res.StatusCode != http.StatusCreated || task.Key.Secret == "" {
-		t.Fatalf("create the guide's task: %d %v %+v", res.StatusCode, err, task)
+	if err := json.Unmarshal([]byte(mustJSON(t, created)), &task); err != nil || status != http.StatusCreated || task.Key.Secret == "" {
+		t.Fatalf("create the guide's task: %d %v %v", status, err, created)
 	}
 	if !slices.Contains(task.Job.Scopes, "schedules:write") || !slices.Contains(task.Job.Scopes, "content:write") {
 		t.Fatalf("the guide's edits task got the scopes %v: it could not draft and propose", task.Job.Scopes)
