@@ -22,6 +22,10 @@ import (
 //go:embed en.toml tr.toml
 var files embed.FS
 
+// File is the message file of lang (en.toml, tr.toml) as Studio embeds
+// it: for tests that read the files themselves.
+func File(lang string) ([]byte, error) { return files.ReadFile(lang + ".toml") }
+
 // Languages are the languages Studio speaks; the first is the fallback.
 var Languages = []string{"en", "tr"}
 

@@ -2,14 +2,14 @@ package apptest
 
 import (
 	"bufio"
-	"os"
-	"path/filepath"
+	"bytes"
 	"regexp"
-	"runtime"
 	"strings"
 	"sync"
 
 	"golang.org/x/net/html"
+
+	"studio/locales"
 )
 
 // A message key shown as itself ("agents.scope_analytics_read") is a word
@@ -24,19 +24,17 @@ var sections struct {
 }
 
 // keyPattern matches a word of the form section.key (more dots allowed)
-// whose section is one of locales/en.toml's, standing alone: not a part of
+// whose section is one of en.toml's, standing alone: not a part of
 // an address, a file name or an e-mail.
 func keyPattern() *regexp.Regexp {
 	sections.once.Do(func() {
-		_, here, _, _ := runtime.Caller(0)
-		f, err := os.Open(filepath.Join(filepath.Dir(here), "..", "..", "..", "locales", "en.toml"))
+		en, err := locales.File("en")
 		if err != nil {
 			panic("apptest: " + err.Error())
 		}
-		defer f.Close()
 		seen := map[string]bool{}
 		var names []string
-		sc := bufio.NewScanner(f)
+		sc := bufio.NewScanner(bytes.NewReader(en))
 		for sc.Scan() {
 			line := strings.TrimSpace(sc.Text())
 			if name, ok := strings.CutPrefix(line, "["); ok && strings.HasSuffix(name, "]") {
