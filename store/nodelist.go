@@ -34,6 +34,7 @@ var nodesMatchingQuery = `SELECT ` + nodeColumns + ` FROM nodes
 	  AND (?10 <> 'embargoed' OR julianday(json_extract(body, '$.availability.from')) > julianday(?11))
 	  AND (?10 <> 'expiring' OR julianday(json_extract(body, '$.availability.until')) > julianday(?11))
 	  AND (?12 = '' OR julianday(updated_at) >= julianday(?12))
+	  AND (?13 = '' OR kind <> 'asset')
 	ORDER BY `
 
 // NodesMatching lists one page of the site's working copy that f matches,
@@ -43,13 +44,17 @@ func (s *Store) NodesMatching(ctx context.Context, siteID, siteLang string, f no
 	if !f.UpdatedSince.IsZero() {
 		since = localtime.FormatInstant(f.UpdatedSince)
 	}
+	noAssets := "" // media files too
+	if f.NoAssets {
+		noAssets = "no"
+	}
 	order := `updated_at DESC, id`
 	if f.Sort == nodes.SortTitle {
 		order = foldSQL(`json_extract(body, '$.title')`) + `, id`
 	}
 	return nodeRows(s.read.QueryContext(ctx, nodesMatchingQuery+order+` LIMIT ?7 OFFSET ?8`, siteID, string(f.Kind),
 		string(f.Status), f.Lang, siteLang, content.Fold(strings.TrimSpace(f.Search)), limit, offset, f.Author, string(f.Timing), instant(now),
-		since))
+		since, noAssets))
 }
 
 // MediaFiles lists up to limit of a site's media files by title: their

@@ -37,6 +37,9 @@ type NodeFilter struct {
 	// UpdatedSince keeps the nodes whose working copy changed at or after
 	// it (zero: no filter).
 	UpdatedSince time.Time
+	// NoAssets leaves media files out: pages and entries only (an
+	// agent's content list, whose pages images would otherwise fill).
+	NoAssets bool
 }
 
 // NodeTiming filters the content list by what is planned for a node.

@@ -39,8 +39,8 @@ func siteOutput() *jsonschema.Schema {
 		"lang": scalar("string"), "publicUrl": scalar("string")})
 }
 
-// page is a list of items under key, with the next page's cursor.
-func page(key string, items *jsonschema.Schema) *jsonschema.Schema {
+// paged is a list of items under key, with the next page's cursor.
+func paged(key string, items *jsonschema.Schema) *jsonschema.Schema {
 	return object([]string{key}, map[string]*jsonschema.Schema{key: arrayOf(items), "nextCursor": scalar("string")})
 }
 
@@ -49,10 +49,10 @@ func page(key string, items *jsonschema.Schema) *jsonschema.Schema {
 var outputs = map[string]func() *jsonschema.Schema{
 	"list_schedule":    outputOf[calendar.CalendarPage],
 	"get_schedule":     outputOf[calendar.CalendarItem],
-	"list_releases":    func() *jsonschema.Schema { return page("releases", outputOf[wire.Release]()) },
+	"list_releases":    func() *jsonschema.Schema { return paged("releases", outputOf[wire.Release]()) },
 	"get_release":      outputOf[wire.ReleaseView],
-	"list_automations": func() *jsonschema.Schema { return page("automations", outputOf[wire.Automation]()) },
-	"list_runs":        func() *jsonschema.Schema { return page("runs", outputOf[wire.Run]()) },
+	"list_automations": func() *jsonschema.Schema { return paged("automations", outputOf[wire.Automation]()) },
+	"list_runs":        func() *jsonschema.Schema { return paged("runs", outputOf[wire.Run]()) },
 	"get_run":          outputOf[wire.RunDetail],
 	"get_mode": func() *jsonschema.Schema {
 		return object([]string{"mode", "scopes", "keyId", "site", "sitePaused"}, map[string]*jsonschema.Schema{
@@ -77,7 +77,7 @@ var outputs = map[string]func() *jsonschema.Schema{
 	"pause_automation": func() *jsonschema.Schema {
 		return object([]string{"automation"}, map[string]*jsonschema.Schema{"automation": outputOf[wire.Automation]()})
 	},
-	"list_content": func() *jsonschema.Schema { return page("content", outputOf[wire.Node]()) },
+	"list_content": func() *jsonschema.Schema { return paged("content", outputOf[wire.Node]()) },
 	"get_content":  outputOf[wire.Node],
 	"describe_site": func() *jsonschema.Schema {
 		field := object([]string{"name", "about"}, map[string]*jsonschema.Schema{"name": scalar("string"), "about": scalar("string")})

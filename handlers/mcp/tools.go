@@ -284,7 +284,6 @@ type GetRunInput struct {
 	RunID string `json:"runId"`
 }
 
-// GetContentInput is get_content's input.
 // ListContentInput is list_content's input: filters, and the page after
 // cursor.
 type ListContentInput struct {
@@ -307,7 +306,7 @@ func listContentSchema() *jsonschema.Schema {
 
 // contentFilter is in as the content list's filter and page (from 1).
 func contentFilter(in ListContentInput) (nodes.NodeFilter, int, error) {
-	f := nodes.NodeFilter{Status: content.Status(in.Status), Search: in.Query}
+	f := nodes.NodeFilter{Status: content.Status(in.Status), Search: in.Query, NoAssets: true}
 	switch in.Kind {
 	case "entry":
 		f.Kind = release.KindContentEntry
@@ -328,6 +327,7 @@ func contentFilter(in ListContentInput) (nodes.NodeFilter, int, error) {
 	return f, page, nil
 }
 
+// GetContentInput is get_content's input.
 type GetContentInput struct {
 	SiteInput
 	NodeID string `json:"nodeId"`
@@ -397,9 +397,10 @@ func envelopeJSON(e automations.Envelope) map[string]any {
 }
 
 // siteJSON names the key's site to an agent: every site tool takes its
-// id, and the name is what its instructions call it.
+// id, the name is what its instructions call it, and local times are in
+// its zone.
 func siteJSON(s engine.Site) map[string]any {
-	return map[string]any{"id": s.ID, "name": s.Name, "timeZone": s.TimeZone}
+	return map[string]any{"id": s.ID, "name": s.Name, "timeZone": s.TimeZone, "lang": s.Lang, "publicUrl": s.PublicURL}
 }
 
 // NoInput is the input of a tool without arguments (get_mode).
@@ -546,10 +547,8 @@ func (h *Handler) addTools() {
 			}
 			out := []any{}
 			for _, a := range list {
-				if a.Kind == release.KindContentEntry || a.Kind == release.KindPage {
-					a.Body.Text = "" // a page of 50 bodies is the site; get_content reads one
-					out = append(out, wire.NodeAnswerOf(a))
-				}
+				a.Body.Text = "" // a page of 50 bodies is the site; get_content reads one
+				out = append(out, wire.NodeAnswerOf(a))
 			}
 			body := map[string]any{"content": out}
 			if more {
@@ -566,8 +565,7 @@ func (h *Handler) addTools() {
 				{"name": "body", "about": "the text, in Markdown"},
 				{"name": "lang", "about": "en or tr; the site's language when left out"},
 			}
-			return map[string]any{"site": map[string]any{"id": c.site.ID, "name": c.site.Name, "timeZone": c.site.TimeZone,
-				"lang": c.site.Lang, "publicUrl": c.site.PublicURL},
+			return map[string]any{"site": siteJSON(c.site),
 				"kinds": []map[string]any{
 					{"kind": "entry", "about": "an article: dated, listed on the site's front page and in its feed", "fields": fields},
 					{"kind": "page", "about": "a page at its own address, outside the article lists", "fields": fields},
