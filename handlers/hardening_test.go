@@ -304,37 +304,18 @@ func TestAnonymousStudioStoresNoSession(t *testing.T) {
 		for _, h := range []map[string]string{{"Sec-Fetch-Site": "cross-site"}, {"Origin": "https://evil.example"}} {
 			h["X-CSRF-Token"] = c.Token()
 			h["Content-Type"] = "application/json"
-			res := doBody(c, "POST", base, body, h)
+			res := c.DoBody("POST", base, body, h)
 			if res.Status != http.StatusForbidden || !strings.Contains(res.Body, `"csrf"`) {
 				t.Errorf("%v: status %d %s", h, res.Status, res.Body)
 			}
 		}
 		// A script's bearer token is no browser's: the headers do not matter.
-		res := doBody(c.App.Client(t, ""), "POST", base, body, map[string]string{"Authorization": "Bearer " + a.TokenFor(t, a.Editor),
+		res := c.App.Client(t, "").DoBody("POST", base, body, map[string]string{"Authorization": "Bearer " + a.TokenFor(t, a.Editor),
 			"Sec-Fetch-Site": "cross-site", "Content-Type": "application/json"})
 		if res.Status != http.StatusBadRequest || !strings.Contains(res.Body, `"no_items"`) {
 			t.Errorf("bearer: status %d %s, want the request's own refusal", res.Status, res.Body)
 		}
 	})
-}
-
-// doBody sends a raw body.
-func doBody(c *apptest.Client, method, path, body string, header map[string]string) apptest.Response {
-	c.T.Helper()
-	req, err := http.NewRequest(method, c.App.URL+path, strings.NewReader(body))
-	if err != nil {
-		c.T.Fatal(err)
-	}
-	for k, v := range header {
-		req.Header.Set(k, v)
-	}
-	res, err := c.HTTP.Do(req)
-	if err != nil {
-		c.T.Fatal(err)
-	}
-	defer res.Body.Close()
-	b, _ := io.ReadAll(res.Body)
-	return apptest.Response{Status: res.StatusCode, Header: res.Header, Body: string(b), Raw: res}
 }
 
 // Cookies are Secure, and HSTS is sent, when the request came over HTTPS:
@@ -525,7 +506,7 @@ func TestTrustedOrigin(t *testing.T) {
 		Header: map[string]string{"Origin": "https://evil.example"}, ExpectedStatus: http.StatusForbidden})
 	c.Check(t, apptest.Scenario{Name: "Trusted", Method: "POST", URL: "/studio/login", Form: form,
 		Header: map[string]string{"Origin": "https://studio.example"}, ExpectedStatus: http.StatusSeeOther})
-	res := doBody(c, "POST", "/api/sites/"+a.Site.ID+"/releases", `{"title":"Behind the proxy"}`, map[string]string{
+	res := c.DoBody("POST", "/api/sites/"+a.Site.ID+"/releases", `{"title":"Behind the proxy"}`, map[string]string{
 		"Origin": "https://studio.example", "X-CSRF-Token": c.Token(), "Content-Type": "application/json"})
 	if res.Status != http.StatusBadRequest || !strings.Contains(res.Body, `"no_items"`) {
 		t.Errorf("API from the trusted origin: status %d %s, want the request's own refusal", res.Status, res.Body)

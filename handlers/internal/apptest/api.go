@@ -203,16 +203,13 @@ func walkReleases(v any, isRelease bool, fn func(any)) {
 	}
 }
 
-// JSON sends a JSON API request from a browser: c's cookies, no token,
-// the headers given (a CSRF token as X-CSRF-Token for a change), and
-// decodes the JSON answer.
-func (c *Client) JSON(method, path, body string, header map[string]string) (int, map[string]any) {
+// DoBody sends body as it is, with c's cookies and the headers given.
+func (c *Client) DoBody(method, path, body string, header map[string]string) Response {
 	c.T.Helper()
 	req, err := http.NewRequest(method, c.App.URL+path, strings.NewReader(body))
 	if err != nil {
 		c.T.Fatal(err)
 	}
-	req.Header.Set("Content-Type", "application/json")
 	if c.Lang != "" {
 		req.Header.Set("Accept-Language", c.Lang)
 	}
@@ -224,12 +221,29 @@ func (c *Client) JSON(method, path, body string, header map[string]string) (int,
 		c.T.Fatal(err)
 	}
 	defer res.Body.Close()
-	var out map[string]any
+	b, err := io.ReadAll(res.Body)
+	if err != nil {
+		c.T.Fatal(err)
+	}
+	return Response{Status: res.StatusCode, Header: res.Header, Body: string(b), Raw: res}
+}
+
+// JSON sends a JSON API request from a browser: c's cookies, no token,
+// the headers given (a CSRF token as X-CSRF-Token for a change), and
+// decodes the JSON answer.
+func (c *Client) JSON(method, path, body string, header map[string]string) (int, map[string]any) {
+	c.T.Helper()
+	h := map[string]string{"Content-Type": "application/json"}
+	for k, v := range header {
+		h[k] = v
+	}
+	res := c.DoBody(method, path, body, h)
 	if ct := res.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
 		c.T.Fatalf("%s %s: Content-Type %q", method, path, ct)
 	}
-	if err := json.NewDecoder(res.Body).Decode(&out); err != nil {
+	var out map[string]any
+	if err := json.Unmarshal([]byte(res.Body), &out); err != nil {
 		c.T.Fatalf("%s %s: not JSON: %v", method, path, err)
 	}
-	return res.StatusCode, out
+	return res.Status, out
 }

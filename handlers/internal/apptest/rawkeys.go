@@ -18,37 +18,29 @@ import (
 // there (a key rendered without T, a value that looks like one): every
 // page a test fetches through Client is read for it.
 
-var sections struct {
-	once sync.Once
-	re   *regexp.Regexp
-}
-
 // keyPattern matches a word of the form section.key (more dots allowed)
 // whose section is one of en.toml's, standing alone: not a part of
 // an address, a file name or an e-mail.
-func keyPattern() *regexp.Regexp {
-	sections.once.Do(func() {
-		en, err := locales.File("en")
-		if err != nil {
-			panic("apptest: " + err.Error())
-		}
-		seen := map[string]bool{}
-		var names []string
-		sc := bufio.NewScanner(bytes.NewReader(en))
-		for sc.Scan() {
-			line := strings.TrimSpace(sc.Text())
-			if name, ok := strings.CutPrefix(line, "["); ok && strings.HasSuffix(name, "]") {
-				top, _, _ := strings.Cut(strings.TrimSuffix(name, "]"), ".")
-				if !seen[top] {
-					seen[top] = true
-					names = append(names, regexp.QuoteMeta(top))
-				}
+var keyPattern = sync.OnceValue(func() *regexp.Regexp {
+	en, err := locales.File("en")
+	if err != nil {
+		panic("apptest: " + err.Error())
+	}
+	seen := map[string]bool{}
+	var names []string
+	sc := bufio.NewScanner(bytes.NewReader(en))
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if name, ok := strings.CutPrefix(line, "["); ok && strings.HasSuffix(name, "]") {
+			top, _, _ := strings.Cut(strings.TrimSuffix(name, "]"), ".")
+			if !seen[top] {
+				seen[top] = true
+				names = append(names, regexp.QuoteMeta(top))
 			}
 		}
-		sections.re = regexp.MustCompile(`(?:^|[^\w@/.:-])((?:` + strings.Join(names, "|") + `)(?:\.[a-z_]+)+)(?:$|[^\w@/.-]|\.(?:\s|$))`)
-	})
-	return sections.re
-}
+	}
+	return regexp.MustCompile(`(?:^|[^\w@/.:-])((?:` + strings.Join(names, "|") + `)(?:\.[a-z_]+)+)(?:$|[^\w@/.-]|\.(?:\s|$))`)
+})
 
 // RawKeys returns the message keys an HTML page shows as text: in its text
 // and in the attributes a person reads or hears (title, alt, placeholder,
