@@ -302,7 +302,7 @@ var accountUseCases = map[string]string{
 	"identity.StartSession": "own", "identity.CreateToken": "own", "identity.Tokens": "own", "identity.RevokeToken": "own",
 	"identity.Memberships": "own", "identity.OnSite": "own", "identity.User": "own",
 	// engine/agents: a key belongs to one site.
-	"agents.Authenticate": "secret", "agents.KeyUser": "site", "agents.Keys": "site", "agents.Mint": "own",
+	"agents.Authenticate": "secret", "agents.Key": "site", "agents.KeyUser": "site", "agents.Keys": "site", "agents.Mint": "own",
 	"agents.MintForAutomation": "site", "agents.MintForNewAutomation": "site", "agents.OwnerRemoved": "site", "agents.Revoke": "site",
 }
 

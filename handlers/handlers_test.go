@@ -349,6 +349,13 @@ func TestRouteTable(t *testing.T) {
 			if rt.Pattern == "/studio/schedules/runs/{id}" { // a run's page (studio/history_test.go)
 				u = "/studio/schedules/runs/" + finishedRun(a, t).ID
 			}
+			if rt.Pattern == "/studio/agents/{id}" { // one of the contributor's own agent keys
+				k, _, err := a.Agents.Mint(context.Background(), a.Contributor, a.Site.ID, agents.KeyInput{Name: "reader", Mode: policy.ModePlan})
+				if err != nil {
+					t.Fatal(err)
+				}
+				u = "/studio/agents/" + k.ID
+			}
 			c.Check(t, apptest.Scenario{Name: rt.Method + " " + rt.Pattern, URL: u, ExpectedStatus: want,
 				NotExpectedContent: []string{"Your role does not allow this."}})
 		}

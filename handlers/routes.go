@@ -234,6 +234,11 @@ func StudioRoutes(s *studio.Handler) []Route {
 		// case checks the mode and scopes against the role.
 		{"GET", "/studio/agents", policy.SchedulesRead, s.Agents},
 		{"POST", "/studio/agents", policy.SchedulesRead, s.CreateAgentKey},
+		// The guide to connecting agents, and one key's page (how to
+		// connect with it): a key that is not the person's to see is not
+		// found.
+		{"GET", "/studio/agents/guide", policy.SchedulesRead, s.AgentsGuide},
+		{"GET", "/studio/agents/{id}", policy.SchedulesRead, s.AgentKey},
 		{"POST", "/studio/agents/{id}/revoke", policy.SchedulesRead, s.RevokeAgentKey},
 	}
 }

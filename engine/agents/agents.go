@@ -443,14 +443,32 @@ func (a *Agents) Revoke(ctx context.Context, u engine.User, siteID, keyID string
 }
 
 func (a *Agents) revoke(ctx context.Context, u engine.User, siteID, keyID string) error {
-	k, err := a.store.AgentKey(ctx, siteID, keyID)
+	k, err := a.visibleKey(ctx, u, siteID, keyID)
 	if err != nil {
 		return err
 	}
-	if k.OwnerID != u.ID && !SeesAll(u) {
-		return engine.ErrNotFound // as if there were none
-	}
 	return a.revokeFor(ctx, u, k, automation.ReasonKeyRevoked)
+}
+
+// Key reads one key u may see on siteID (as Keys lists them: their own,
+// or any for an Owner or Administrator), revoked or not. Someone else's
+// key is engine.ErrNotFound, as if there were none. People only.
+func (a *Agents) Key(ctx context.Context, u engine.User, siteID, keyID string) (Key, error) {
+	if err := person(u, siteID); err != nil {
+		return Key{}, err
+	}
+	return a.visibleKey(ctx, u, siteID, keyID)
+}
+
+func (a *Agents) visibleKey(ctx context.Context, u engine.User, siteID, keyID string) (Key, error) {
+	k, err := a.store.AgentKey(ctx, siteID, keyID)
+	if err != nil {
+		return Key{}, err
+	}
+	if k.OwnerID != u.ID && !SeesAll(u) {
+		return Key{}, engine.ErrNotFound // as if there were none
+	}
+	return k, nil
 }
 
 // revokeFor revokes k, its automation broken for reason in the same act;

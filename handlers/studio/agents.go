@@ -1,14 +1,20 @@
 package studio
 
 import (
+	"errors"
 	"net/http"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/go-chi/chi/v5"
 
+	"studio/docs"
+	"studio/engine"
 	"studio/engine/agents"
 	"studio/engine/policy"
+	"studio/locales"
+	"studio/web/markdown"
 	"studio/web/templates"
 )
 
@@ -77,20 +83,7 @@ func (h *Handler) renderAgents(w http.ResponseWriter, r *http.Request, status in
 	loc := siteLoc(st.site)
 	v.SeesAll = agents.SeesAll(*st.user)
 	for _, k := range keys {
-		row := templates.AgentKeyRow{ID: k.ID, Name: k.Name, Mode: string(k.Mode), Owner: k.OwnerName, Created: k.CreatedAt.In(loc),
-			AutomationID: k.AutomationID, AutomationName: names[k.AutomationID]}
-		for _, s := range k.Scopes {
-			row.Scopes = append(row.Scopes, agentScopeKey(s))
-		}
-		if k.LastUsedAt != nil {
-			t := k.LastUsedAt.In(loc)
-			row.LastUsed = &t
-		}
-		if k.RevokedAt != nil {
-			t := k.RevokedAt.In(loc)
-			row.Revoked = &t
-		}
-		v.Rows = append(v.Rows, row)
+		v.Rows = append(v.Rows, keyRow(k, names[k.AutomationID], loc))
 	}
 	// A new key's secret is in this answer only: no cache keeps it.
 	w.Header().Set("Cache-Control", "no-store")
@@ -124,15 +117,7 @@ func (h *Handler) CreateAgentKey(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	h.showSecret(w, r, k.Name, secret)
-}
-
-// showSecret is the Agents page with a new key's secret, shown this once.
-func (h *Handler) showSecret(w http.ResponseWriter, r *http.Request, name, secret string) {
-	st := stateOf(r.Context())
-	v := templates.AgentsPage{Secret: secret, SecretName: name}
-	v.Modes, v.Scopes = keyForm(st.user.Role, defaultKeyMode(st.user.Role), nil)
-	h.renderAgents(w, r, http.StatusOK, v)
+	h.showSecret(w, r, k.ID, secret)
 }
 
 // RevokeAgentKey revokes a key (the person's own, or any for an Owner or
@@ -148,4 +133,85 @@ func (h *Handler) RevokeAgentKey(w http.ResponseWriter, r *http.Request) {
 	}
 	h.flash(r, "agents.revoked")
 	http.Redirect(w, r, to(r, "/studio/agents"), http.StatusSeeOther)
+}
+
+// keyRow is k as the pages show it, its times in loc; automation is the
+// name of the automation whose own key it is ("" when there is none or
+// it was deleted).
+func keyRow(k agents.Key, automation string, loc *time.Location) templates.AgentKeyRow {
+	row := templates.AgentKeyRow{ID: k.ID, Name: k.Name, Mode: string(k.Mode), Owner: k.OwnerName, Created: k.CreatedAt.In(loc),
+		AutomationID: k.AutomationID, AutomationName: automation}
+	for _, s := range k.Scopes {
+		row.Scopes = append(row.Scopes, agentScopeKey(s))
+	}
+	if k.LastUsedAt != nil {
+		t := k.LastUsedAt.In(loc)
+		row.LastUsed = &t
+	}
+	if k.RevokedAt != nil {
+		t := k.RevokedAt.In(loc)
+		row.Revoked = &t
+	}
+	return row
+}
+
+// AgentKey is one key's page: what it may do and how to connect an agent
+// with it (the endpoint, the site's and automation's ids, a client
+// configuration, curl lines, Test connection). Someone else's key is not
+// found.
+func (h *Handler) AgentKey(w http.ResponseWriter, r *http.Request) {
+	h.renderAgentKey(w, r, chi.URLParam(r, "id"), "")
+}
+
+// showSecret answers the POST that made a key (a person's, or an agent
+// task's own) with the key's page and its secret, shown this once: the
+// secret is stored nowhere, so it cannot wait for a redirect. The page
+// then takes the key's own address (agents.js), so a reload shows the
+// page without the secret and never makes a second key.
+func (h *Handler) showSecret(w http.ResponseWriter, r *http.Request, keyID, secret string) {
+	h.renderAgentKey(w, r, keyID, secret)
+}
+
+func (h *Handler) renderAgentKey(w http.ResponseWriter, r *http.Request, keyID, secret string) {
+	ctx := r.Context()
+	st := stateOf(ctx)
+	k, err := h.agents.Key(ctx, *st.user, st.site.ID, keyID)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	automation := ""
+	if k.AutomationID != "" {
+		if a, err := h.aut.Get(ctx, *st.user, st.site.ID, k.AutomationID); err == nil {
+			automation = a.Name
+		} else if !errors.Is(err, engine.ErrNotFound) {
+			h.fail(w, r, err)
+			return
+		}
+	}
+	endpoint := studioOrigin(r) + "/mcp"
+	shown := secret
+	if shown == "" {
+		shown = keyPlaceholder
+	}
+	v := templates.AgentKeyPage{Key: keyRow(k, automation, siteLoc(st.site)), Secret: secret, SeesAll: agents.SeesAll(*st.user),
+		Endpoint: endpoint, SiteID: st.site.ID, SiteName: st.site.Name, Protocol: mcpProtocol,
+		Config: mcpConfig(endpoint), Curl: curlCheck(endpoint, shown)}
+	for _, m := range agents.Modes() {
+		v.Modes = append(v.Modes, string(m))
+	}
+	if secret != "" {
+		v.Address = to(r, "/studio/agents/"+k.ID)
+	}
+	// A new key's secret is in this answer only: no cache keeps it.
+	w.Header().Set("Cache-Control", "no-store")
+	p := h.page(r, "agents.title", "agents")
+	p.Title = locales.T(ctx, "agents.key_title", "Name", k.Name)
+	h.render(w, r, http.StatusOK, templates.AgentKey(p, v))
+}
+
+// AgentsGuide is docs/agents.md, the guide to connecting an agent, as a
+// page of Studio (it is written in English).
+func (h *Handler) AgentsGuide(w http.ResponseWriter, r *http.Request) {
+	h.render(w, r, http.StatusOK, templates.AgentsGuide(h.page(r, "agents.guide_title", "agents"), markdown.HTML(docs.Agents)))
 }

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"strings"
 	"testing"
 
 	"studio/engine/policy"
@@ -76,8 +77,9 @@ func TestAgentsPage(t *testing.T) {
 		Form: url.Values{"csrf_token": {token}, "name": {"Weekly planner"}, "mode": {"manual"},
 			"scope": {"schedules:read", "schedules:write"}}, ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{`data-testid="new-secret"`, "Your new agent key “Weekly planner”",
-			"Copy it now: it is shown only this once.", "<td>Weekly planner</td>", `data-testid="agent-key-mode">Manual</td>`,
-			"<li>Schedule anyone&#39;s content</li>", "Never"},
+			"Copy it now: it is shown only this once.", "<h1>Agent key “Weekly planner”</h1>", `data-testid="agent-key-mode">Manual `,
+			"<li>Schedule anyone&#39;s content</li>", "Never", `data-testid="endpoint">` + a.URL + `/mcp</code>`,
+			`data-testid="site-id">` + a.Site.ID + `</code>`, `type="password" value="sta_`},
 		ExpectedHeaders: map[string]string{"Cache-Control": "no-store"}})
 	m := agentSecretRe.FindStringSubmatch(res.Body)
 	if m == nil {
@@ -94,10 +96,25 @@ func TestAgentsPage(t *testing.T) {
 	}
 	id := list[0].ID
 
+	if !strings.Contains(res.Body, `data-address="/studio/agents/`+id+`"`) {
+		t.Error("the answer does not give the page the key's own address")
+	}
 	apptest.RunScenarios(t, c, []apptest.Scenario{
 		{Name: "ShownOnce", URL: "/studio/agents", ExpectedStatus: http.StatusOK,
-			ExpectedContent:    []string{"<td>Weekly planner</td>", `href="/studio/agents?revoke=` + id + `#revoke-` + id + `"`},
+			ExpectedContent: []string{`href="/studio/agents/` + id + `" data-testid="agent-key-link">Weekly planner</a>`,
+				`href="/studio/agents?revoke=` + id + `#revoke-` + id + `"`},
 			NotExpectedContent: []string{secret, `data-testid="new-secret"`}},
+		// The key's own page, later: how to connect, without the secret.
+		{Name: "KeyPage", URL: "/studio/agents/" + id, ExpectedStatus: http.StatusOK,
+			ExpectedContent: []string{"<h1>Agent key “Weekly planner”</h1>", `data-testid="endpoint">` + a.URL + `/mcp</code>`,
+				`data-testid="key-id">` + id + `</code>`, `&#34;url&#34;: &#34;` + a.URL + `/mcp&#34;`,
+				"export STUDIO_AGENT_KEY=sta_…; URL=" + a.URL + "/mcp", `data-testid="test-connection-form"`,
+				`href="/studio/agents/guide"`, `data-testid="revoke-open"`},
+			NotExpectedContent: []string{secret, `data-testid="new-secret"`, `data-testid="automation-id"`, "data-address"},
+			ExpectedHeaders:    map[string]string{"Cache-Control": "no-store"}},
+		{Name: "NoSuchKey", URL: "/studio/agents/agk_nothing", ExpectedStatus: http.StatusNotFound},
+		{Name: "Guide", URL: "/studio/agents/guide", ExpectedStatus: http.StatusOK,
+			ExpectedContent: []string{"<h1>Agents in Studio</h1>", "<h2>Connect in five minutes</h2>", "<table>"}},
 		{Name: "ConfirmWithoutJavaScript", URL: "/studio/agents?revoke=" + id, ExpectedStatus: http.StatusOK,
 			ExpectedContent: []string{`id="revoke-` + id + `" class="confirm" aria-labelledby="revoke-` + id + `-title" open>`,
 				"Revoke “Weekly planner”?", "The agent that uses this key is stopped at once."}},
@@ -107,7 +124,9 @@ func TestAgentsPage(t *testing.T) {
 	other.Check(t, apptest.Scenario{Name: "NotTheirs", Method: "POST", URL: "/studio/agents/" + id + "/revoke",
 		Form: url.Values{"csrf_token": {other.Token()}}, ExpectedStatus: http.StatusNotFound})
 	other.Check(t, apptest.Scenario{Name: "NotListed", URL: "/studio/agents", ExpectedStatus: http.StatusOK,
-		NotExpectedContent: []string{"<td>Weekly planner</td>"}})
+		NotExpectedContent: []string{"Weekly planner"}})
+	other.Check(t, apptest.Scenario{Name: "NotTheirsToSee", URL: "/studio/agents/" + id, ExpectedStatus: http.StatusNotFound,
+		NotExpectedContent: []string{"Weekly planner"}})
 	if _, err := a.Agents.Authenticate(context.Background(), secret); err != nil {
 		t.Fatalf("someone else's refused revoke stopped the key: %v", err)
 	}
@@ -119,6 +138,9 @@ func TestAgentsPage(t *testing.T) {
 			ExpectedContent: []string{`<p class="notice">Agent key revoked. It no longer works.</p>`, `data-testid="agent-key-revoked"`,
 				"Revoked on 2 November 2026, 08:00"},
 			NotExpectedContent: []string{`data-testid="revoke-open"`}},
+		{Name: "RevokedKeyPage", URL: "/studio/agents/" + id, ExpectedStatus: http.StatusOK,
+			ExpectedContent:    []string{`data-testid="agent-key-revoked">Revoked on 2 November 2026, 08:00`},
+			NotExpectedContent: []string{`data-testid="revoke-open"`, `data-testid="test-connection-form"`}},
 	})
 	if _, err := a.Agents.Authenticate(context.Background(), secret); err == nil {
 		t.Fatal("a revoked key still authenticates")
@@ -187,7 +209,8 @@ func TestAgentsPageTurkish(t *testing.T) {
 	c.Check(t, apptest.Scenario{Name: "Create", Method: "POST", URL: "/studio/agents",
 		Form: url.Values{"csrf_token": {c.Token()}, "name": {"Haftalık planlayıcı"}, "mode": {"plan"}}, ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{"Yeni yapay zekâ ajanı anahtarınız: “Haftalık planlayıcı”", "Şimdi kopyalayın",
-			`data-testid="agent-key-mode">Yalnızca plan</td>`}})
+			`data-testid="agent-key-mode">Yalnızca plan `, "<h2 id=\"key-connect\">Bir yapay zekâ ajanı bağlayın</h2>", ">Bağlantıyı dene</button>",
+			`data-modes="{&#34;auto&#34;:&#34;Otomatik&#34;,`}})
 }
 
 // TestAgentsPageAutomationKey: an automation's own key is listed with its
@@ -213,7 +236,12 @@ func TestAgentsPageAutomationKey(t *testing.T) {
 	admin := a.Admin(t)
 	ac := a.SignedIn(t, admin)
 	ac.Check(t, apptest.Scenario{Name: "AdminSeesAll", URL: "/studio/agents", ExpectedStatus: http.StatusOK,
-		ExpectedContent: []string{"Agent keys of this site", "<td>Elif Editor</td>", "<td>Weekly drafts</td>"}})
+		ExpectedContent: []string{"Agent keys of this site", "<td>Elif Editor</td>", `data-testid="agent-key-link">Weekly drafts</a>`}})
+	// The automation's key page names the automation by its id, for the
+	// task's instructions, and, to an Administrator, the key's owner.
+	ac.Check(t, apptest.Scenario{Name: "KeyPage", URL: "/studio/agents/" + k.ID, ExpectedStatus: http.StatusOK,
+		ExpectedContent: []string{`<a href="/studio/schedules/automations/` + au.ID + `">Weekly drafts</a>`,
+			`data-testid="automation-id">` + au.ID + `</code>`, "<dt>Owner</dt><dd>Elif Editor</dd>"}})
 	ac.Check(t, apptest.Scenario{Name: "AdminRevokes", Method: "POST", URL: "/studio/agents/" + k.ID + "/revoke",
 		Form: url.Values{"csrf_token": {ac.Token()}}, ExpectedStatus: http.StatusSeeOther})
 	got, err := a.Automations.Get(ctx, a.Editor, a.Site.ID, au.ID)

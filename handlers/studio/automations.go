@@ -141,7 +141,7 @@ func (h *Handler) ResumeAutomation(w http.ResponseWriter, r *http.Request) {
 }
 
 // TakeOverAutomation makes an agent task the Administrator's, with a new
-// key whose secret the answer shows once, on the Agents page (the secret
+// key whose secret the answer shows once, on the key's page (the secret
 // is stored nowhere, so it cannot wait for a redirect).
 func (h *Handler) TakeOverAutomation(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
@@ -158,7 +158,7 @@ func (h *Handler) TakeOverAutomation(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	h.showSecret(w, r, a.Name, a.NewKey.Secret)
+	h.showSecret(w, r, a.NewKey.ID, a.NewKey.Secret)
 }
 
 type automationMove func(ctx context.Context, u engine.User, siteID, id string, rev int64) (automations.Automation, error)
@@ -494,7 +494,7 @@ func (h *Handler) CreateAutomation(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if a.NewKey != nil { // an agent task's own key: its secret shows in this answer only
-		h.showSecret(w, r, a.Name, a.NewKey.Secret)
+		h.showSecret(w, r, a.NewKey.ID, a.NewKey.Secret)
 		return
 	}
 	h.flash(r, "automations.created")

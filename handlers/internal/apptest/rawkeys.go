@@ -42,8 +42,8 @@ var keyPattern = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?:^|[^\w@/.:-])((?:` + strings.Join(names, "|") + `)(?:\.[a-z_]+)+)(?:$|[^\w@/.-]|\.(?:\s|$))`)
 })
 
-// RawKeys returns the message keys an HTML page shows as text: in its text
-// and in the attributes a person reads or hears (title, alt, placeholder,
+// RawKeys returns the message keys an HTML page shows as text (code
+// aside): in its text and in the attributes a person reads or hears (title, alt, placeholder,
 // aria-label).
 func RawKeys(page string) []string {
 	re := keyPattern()
@@ -65,8 +65,13 @@ func RawKeys(page string) []string {
 			}
 		case html.StartTagToken, html.SelfClosingTagToken:
 			name, hasAttr := z.TagName()
-			if tag := string(name); tag == "script" || tag == "style" || tag == "template" {
-				skip = tag
+			// Code is shown as it is, not translated: a guide's
+			// site.id is a field of an answer, not a message key.
+			switch tag := string(name); tag {
+			case "script", "style", "template", "code", "pre":
+				if skip == "" {
+					skip = tag
+				}
 			}
 			for hasAttr {
 				var k, v []byte
