@@ -197,6 +197,8 @@ func TestCSRF(t *testing.T) {
 				form = url.Values{"siteName": {"Kuzey"}, "publicUrl": {"https://kuzey.example"}, "timeZone": {"Europe/Istanbul"}, "siteLang": {"tr"}}
 			case "/studio/people/{id}/role": // a member to change
 				u, form = "/studio/people/"+a.Contributor.ID+"/role", url.Values{"role": {"author"}}
+			case "/studio/oauth/authorize": // a connector's request, allowed
+				form = apptest.OAuthConsentForm(a.OAuthRequest(t), "allow", "plan")
 			case "/studio/people/{id}/remove": // a member to remove
 				u = "/studio/people/" + a.AddUser(t, "leaving@example.com", "Leyla", policy.Author, "en").ID + "/remove"
 			case "/studio/join": // an invitation's link, taken up by a new account
@@ -348,6 +350,9 @@ func TestRouteTable(t *testing.T) {
 			}
 			if rt.Pattern == "/studio/schedules/runs/{id}" { // a run's page (studio/history_test.go)
 				u = "/studio/schedules/runs/" + finishedRun(a, t).ID
+			}
+			if rt.Pattern == "/studio/oauth/authorize" { // a connector's request (handlers/mcp/oauth_test.go)
+				u += "?" + a.OAuthRequest(t).Encode()
 			}
 			if rt.Pattern == "/studio/agents/{id}" { // one of the contributor's own agent keys
 				k, _, err := a.Agents.Mint(context.Background(), a.Contributor, a.Site.ID, agents.KeyInput{Name: "reader", Mode: policy.ModePlan})

@@ -11,9 +11,8 @@ import (
 	"maps"
 	"net/http"
 	"net/netip"
+	"slices"
 	"strings"
-	"studio/engine/scheduler"
-	"studio/engine/services"
 	"time"
 
 	"github.com/alexedwards/scs/v2"
@@ -23,9 +22,12 @@ import (
 	"studio/engine"
 	"studio/engine/identity"
 	"studio/engine/policy"
+	"studio/engine/scheduler"
+	"studio/engine/services"
 	"studio/handlers/api"
 	"studio/handlers/mcp"
 	"studio/handlers/metrics"
+	"studio/handlers/oauth"
 	"studio/handlers/site"
 	"studio/handlers/studio"
 	"studio/handlers/wire"
@@ -239,6 +241,11 @@ func StudioRoutes(s *studio.Handler) []Route {
 		// found.
 		{"GET", "/studio/agents/guide", policy.SchedulesRead, s.AgentsGuide},
 		{"GET", "/studio/agents/{id}", policy.SchedulesRead, s.AgentKey},
+		// OAuth's consent page (issue 38): a signed-in person lets a
+		// connector act as an agent key of theirs on this site, within
+		// their role (the use case checks the mode and scopes).
+		{"GET", "/studio/oauth/authorize", policy.SchedulesRead, s.OAuthAuthorize},
+		{"POST", "/studio/oauth/authorize", policy.SchedulesRead, s.OAuthDecide},
 		{"POST", "/studio/agents/{id}/revoke", policy.SchedulesRead, s.RevokeAgentKey},
 	}
 }
@@ -351,6 +358,27 @@ func MCPRoutes(m *mcp.Handler) []Route {
 		{"GET", "/mcp", AgentKey, m.ServeHTTP},
 		{"DELETE", "/mcp", AgentKey, m.ServeHTTP},
 	}
+}
+
+// OAuthRoutes is the table of OAuth's JSON endpoints for connectors that
+// speak only OAuth (issue 38): metadata, client registration and the token
+// endpoint. Anyone may call them, from any origin: no session is read, a
+// body is at most oauth.MaxBody bytes, and a code becomes a token only
+// with its PKCE verifier. The consent page is Studio's
+// (/studio/oauth/authorize).
+func OAuthRoutes(o *oauth.Handler) []Route {
+	rows := []Route{
+		{"GET", oauth.ResourceMetaPath, Anyone, o.ProtectedResource},
+		{"GET", oauth.ResourceMetaPath + oauth.ResourcePath, Anyone, o.ProtectedResource},
+		{"GET", oauth.AuthServerMetaPath, Anyone, o.AuthorizationServer},
+		{"POST", oauth.RegisterPath, Anyone, o.Register},
+		{"POST", oauth.TokenPath, Anyone, o.Token},
+	}
+	// A browser's client asks before each (CORS preflight).
+	for _, rt := range slices.Clone(rows) {
+		rows = append(rows, Route{"OPTIONS", rt.Pattern, Anyone, o.Preflight})
+	}
+	return rows
 }
 
 // PublicRoutes is the table of routes without a session: health, assets and
@@ -521,6 +549,9 @@ func New(svc *services.Services, sessions *scs.SessionManager, log *slog.Logger,
 	}
 	if keys != nil {
 		m := mcp.New(svc, keys, log)
+		if svc.OAuth != nil {
+			m.AnnounceOAuth(func(r *http.Request) string { return oauth.ResourceMetadataURL(studio.Origin(r)) })
+		}
 		for _, origin := range o.origins {
 			if err := m.TrustOrigin(origin); err != nil {
 				panic("handlers: trusted origin: " + err.Error())
@@ -531,6 +562,14 @@ func New(svc *services.Services, sessions *scs.SessionManager, log *slog.Logger,
 				panic("handlers: an MCP route takes an agent key: " + rt.Pattern)
 			}
 			r.Method(rt.Method, rt.Pattern, noStore(rt.Handler))
+		}
+	}
+	if svc.OAuth != nil {
+		for _, rt := range OAuthRoutes(oauth.New(svc.OAuth, studio.Origin, studio.ClientIP, log)) {
+			if rt.Scope != Anyone {
+				panic("handlers: OAuth's endpoints are open: " + rt.Pattern)
+			}
+			r.Method(rt.Method, rt.Pattern, rt.Handler)
 		}
 	}
 	if svc.Jobs != nil {

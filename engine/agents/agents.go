@@ -378,24 +378,36 @@ func (a *Agents) mintForAutomation(ctx context.Context, u engine.User, siteID, a
 	return a.mint(ctx, u, siteID, automationID, KeyInput{Name: name, Mode: mode, Scopes: scopes})
 }
 
+// CheckKey is in as Mint would take it for a person of role: the name
+// trimmed, the scopes without repeats in Scopes order (the mode's
+// defaults when none are chosen), or Mint's refusal. For choices made
+// now and minted later (an OAuth grant), which Mint checks again then.
+func CheckKey(in KeyInput, role policy.Role) (KeyInput, error) {
+	name, err := checkName(in.Name)
+	if err != nil {
+		return KeyInput{}, err
+	}
+	if err := checkMode(in.Mode, role); err != nil {
+		return KeyInput{}, err
+	}
+	scopes, err := checkScopes(in.Scopes, in.Mode, role)
+	if err != nil {
+		return KeyInput{}, err
+	}
+	return KeyInput{Name: name, Mode: in.Mode, Scopes: scopes}, nil
+}
+
 func (a *Agents) mint(ctx context.Context, u engine.User, siteID, automationID string, in KeyInput) (Key, string, error) {
 	if err := person(u, siteID); err != nil {
 		return Key{}, "", err
 	}
-	name, err := checkName(in.Name)
-	if err != nil {
-		return Key{}, "", err
-	}
-	if err := checkMode(in.Mode, u.Role); err != nil {
-		return Key{}, "", err
-	}
-	scopes, err := checkScopes(in.Scopes, in.Mode, u.Role)
+	in, err := CheckKey(in, u.Role)
 	if err != nil {
 		return Key{}, "", err
 	}
 	id, secret := newSecret()
 	now := a.clock.Now()
-	k := Key{ID: id, SiteID: siteID, Name: name, OwnerID: u.ID, OwnerName: u.Name, Mode: in.Mode, Scopes: scopes,
+	k := Key{ID: id, SiteID: siteID, Name: in.Name, OwnerID: u.ID, OwnerName: u.Name, Mode: in.Mode, Scopes: in.Scopes,
 		AutomationID: automationID, CreatedAt: now}
 	audit := engine.AuditEntry{Action: "agent.key.create", Actor: u.Actor(), SiteID: siteID, At: now, Details: keyDetails(k)}
 	if err := a.store.CreateAgentKey(ctx, k, hashOf(secret), audit); err != nil {

@@ -16,6 +16,7 @@ import (
 	"studio/engine/identity"
 	"studio/engine/jobs"
 	"studio/engine/nodes"
+	"studio/engine/oauth"
 	"studio/engine/people"
 	"studio/engine/policy"
 	"studio/engine/public"
@@ -39,6 +40,7 @@ type Store interface {
 	identity.Store
 	jobs.Store
 	agents.Store
+	oauth.Store
 	setup.Store
 	people.Store
 }
@@ -65,6 +67,9 @@ type Services struct {
 	// Agents are the agent keys: minted by people, authenticating the
 	// agents' calls (/mcp).
 	Agents *agents.Agents
+	// OAuth is the authorization server of connectors that speak only
+	// OAuth: its tokens are agent keys, minted through Agents.
+	OAuth *oauth.OAuth
 	// Setup is the first run on an empty database: its one-time link.
 	Setup *setup.Setup
 	// People are a site's members: invitations, roles, removals.
@@ -105,6 +110,7 @@ func Of(eng *engine.Engine, st Store, clock engine.Clock, log *slog.Logger) *Ser
 		Identity: ids,
 		Jobs:     steps,
 		Agents:   keys,
+		OAuth:    oauth.New(st, keys, clock),
 		Setup:    setup.New(eng, st),
 		People:   peopleWith(people.New(eng, st, ids.SignIn), keys),
 	}

@@ -84,6 +84,9 @@ type Handler struct {
 	// crossOrigin refuses what a browser says another origin sent, for
 	// every method (an agent is no browser and sends neither header).
 	crossOrigin *http.CrossOriginProtection
+	// resourceMetadata is the address of /mcp's OAuth metadata for a
+	// request, which a 401 names; nil: none is served.
+	resourceMetadata func(*http.Request) string
 }
 
 // New builds the MCP server with its tools and its HTTP handler.
@@ -111,6 +114,11 @@ func New(svc *services.Services, keys Keys, log *slog.Logger) *Handler {
 	h.http = verify(stream)
 	return h
 }
+
+// AnnounceOAuth makes a 401 name the address of /mcp's OAuth metadata
+// (RFC 9728 §5.1), where a connector that speaks only OAuth learns how to
+// get a token: at is that address for a request.
+func (h *Handler) AnnounceOAuth(at func(*http.Request) string) { h.resourceMetadata = at }
 
 // TrustOrigin lets browser requests come from origin too (as Studio's
 // WithTrustedOrigins).
@@ -140,7 +148,11 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			http.Error(w, "internal error", http.StatusInternalServerError)
 			return
 		}
-		w.Header().Set("WWW-Authenticate", `Bearer realm="studio-mcp"`)
+		challenge := `Bearer realm="studio-mcp"`
+		if h.resourceMetadata != nil {
+			challenge += `, resource_metadata="` + h.resourceMetadata(r) + `"`
+		}
+		w.Header().Set("WWW-Authenticate", challenge)
 		w.Header().Set("Content-Type", "application/json; charset=utf-8")
 		w.Header().Set("Cache-Control", "no-store")
 		w.WriteHeader(http.StatusUnauthorized)

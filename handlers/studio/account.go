@@ -72,7 +72,7 @@ func (h *Handler) SaveProfile(w http.ResponseWriter, r *http.Request) {
 func (h *Handler) ChangePassword(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	ended, err := h.identity.ChangePassword(ctx, *stateOf(ctx).user, h.sessions.GetString(ctx, keySession),
-		r.PostFormValue("current"), r.PostFormValue("password"), clientIP(r))
+		r.PostFormValue("current"), r.PostFormValue("password"), ClientIP(r))
 	if msg, status, ok := signInRefused(w, r, err); ok { // a lock: too many wrong passwords
 		h.renderAccount(w, r, status, templates.AccountPage{Errors: templates.FieldErrors{"current": msg}})
 		return

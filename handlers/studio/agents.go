@@ -27,6 +27,15 @@ func agentScopeKey(s policy.Scope) string {
 // RFC's default cap, §11.3), within the person's role.
 func defaultKeyMode(role policy.Role) policy.Mode { return agents.CapMode(policy.ModeEdits, role) }
 
+// formMode is the mode a form shows again after a refusal: the one sent,
+// or the default when the role may not give it.
+func formMode(mode policy.Mode, role policy.Role) policy.Mode {
+	if agents.CapMode(mode, role) != mode || !slices.Contains(agents.Modes(), mode) {
+		return defaultKeyMode(role)
+	}
+	return mode
+}
+
 // keyForm is the new-key form for role, with mode chosen and scopes
 // ticked (nil: the mode's defaults).
 func keyForm(role policy.Role, mode policy.Mode, scopes []policy.Scope) ([]templates.ModeChoice, []templates.ScopeChoice) {
@@ -105,11 +114,7 @@ func (h *Handler) CreateAgentKey(w http.ResponseWriter, r *http.Request) {
 	k, secret, err := h.agents.Mint(ctx, *st.user, st.site.ID, agents.KeyInput{Name: name, Mode: mode, Scopes: scopes})
 	if msg, fields, status, ok := refusal(ctx, err); ok {
 		v := templates.AgentsPage{Name: name, Errors: fields, Error: msg}
-		formMode := mode
-		if agents.CapMode(mode, st.user.Role) != mode || !slices.Contains(agents.Modes(), mode) {
-			formMode = defaultKeyMode(st.user.Role)
-		}
-		v.Modes, v.Scopes = keyForm(st.user.Role, formMode, scopes)
+		v.Modes, v.Scopes = keyForm(st.user.Role, formMode(mode, st.user.Role), scopes)
 		h.renderAgents(w, r, status, v)
 		return
 	}
@@ -189,7 +194,7 @@ func (h *Handler) renderAgentKey(w http.ResponseWriter, r *http.Request, keyID, 
 			return
 		}
 	}
-	endpoint := studioOrigin(r) + "/mcp"
+	endpoint := mcpEndpoint(r)
 	shown := secret
 	if shown == "" {
 		shown = keyPlaceholder

@@ -34,7 +34,7 @@ func (h *Handler) Login(w http.ResponseWriter, r *http.Request) {
 	form := templates.LoginForm{Email: r.PostFormValue("email"), Next: safeNext(r.PostFormValue("next"))}
 	// The session holds a language only when the language switch set it.
 	u, err := h.identity.SignIn(ctx, identity.SignInTry{Email: form.Email, Password: r.PostFormValue("password"),
-		Client: clientIP(r), Lang: h.sessions.GetString(ctx, keyLang)})
+		Client: ClientIP(r), Lang: h.sessions.GetString(ctx, keyLang)})
 	if msg, status, ok := signInRefused(w, r, err); ok {
 		form.Error = msg
 		h.render(w, r, status, templates.Login(h.page(r, "login.title", ""), form))
@@ -70,10 +70,10 @@ func (h *Handler) signIn(r *http.Request, u engine.User) error {
 	return nil
 }
 
-// clientIP is the address a request came from, as the sign-in throttle
+// ClientIP is the address a request came from, as the sign-in throttle
 // counts it: the one the transport middleware found behind trusted proxies
 // (X-Forwarded-For), else the connection's remote address.
-func clientIP(r *http.Request) string {
+func ClientIP(r *http.Request) string {
 	if ip, ok := r.Context().Value(clientKey{}).(string); ok {
 		return ip
 	}

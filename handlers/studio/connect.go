@@ -1,12 +1,18 @@
 package studio
 
 import (
+	"net/http"
 	"strings"
 )
 
 // mcpProtocol is the MCP revision the key page's snippets and its Test
 // connection ask for: the newest the endpoint speaks.
 const mcpProtocol = "2025-11-25"
+
+// mcpEndpoint is the MCP endpoint's URL as the request reached Studio:
+// what an agent's client connects to, and the resource OAuth's tokens are
+// for.
+func mcpEndpoint(r *http.Request) string { return Origin(r) + "/mcp" }
 
 // keyPlaceholder stands for a key's secret where the page no longer knows
 // it (it is shown once, when the key is made).

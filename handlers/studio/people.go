@@ -73,7 +73,7 @@ func (h *Handler) Invite(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	h.renderPeople(w, r, http.StatusOK, templates.PeoplePage{Link: studioOrigin(r) + JoinURL(secret), LinkEmail: inv.Email})
+	h.renderPeople(w, r, http.StatusOK, templates.PeoplePage{Link: Origin(r) + JoinURL(secret), LinkEmail: inv.Email})
 }
 
 // ResetPasswordLink makes a one-time link for a member to choose a new
@@ -99,7 +99,7 @@ func (h *Handler) ResetPasswordLink(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	h.renderPeople(w, r, http.StatusOK, templates.PeoplePage{Link: studioOrigin(r) + "/studio/reset?token=" + url.QueryEscape(secret),
+	h.renderPeople(w, r, http.StatusOK, templates.PeoplePage{Link: Origin(r) + "/studio/reset?token=" + url.QueryEscape(secret),
 		LinkName: m.Name})
 }
 
@@ -108,7 +108,7 @@ func JoinURL(secret string) string { return "/studio/join?token=" + url.QueryEsc
 
 // studioOrigin is the scheme and host this request reached Studio at: the
 // address the person sharing a link uses Studio at themselves.
-func studioOrigin(r *http.Request) string {
+func Origin(r *http.Request) string {
 	scheme := "http"
 	if over, _ := r.Context().Value(httpsKey{}).(bool); over {
 		scheme = "https"
@@ -187,7 +187,7 @@ func (h *Handler) Join(w http.ResponseWriter, r *http.Request) {
 	}
 	f := templates.JoinForm{Token: token, Name: r.PostFormValue("name")}
 	u, err := h.people.Accept(ctx, token, people.AcceptInput{Name: f.Name, Password: r.PostFormValue("password"),
-		Lang: locales.From(ctx).Lang, Client: clientIP(r)})
+		Lang: locales.From(ctx).Lang, Client: ClientIP(r)})
 	if msg, status, ok := signInRefused(w, r, err); ok {
 		f.Error = msg
 		h.renderJoin(w, r, status, o, f)

@@ -47,6 +47,7 @@ import (
 	"studio/engine/agents"
 	"studio/engine/identity"
 	"studio/engine/localtime"
+	"studio/engine/oauth"
 	"studio/engine/policy"
 	refusals "studio/handlers/refusal"
 	"studio/locales"
@@ -65,6 +66,7 @@ type Handler struct {
 	gates       *gates.Gates
 	identity    *identity.Identity
 	agents      *agents.Agents
+	oauth       *oauth.OAuth
 	jobs        *jobs.Jobs
 	aut         *automations.Automations
 	setup       *setup.Setup
@@ -79,7 +81,7 @@ type Handler struct {
 func New(svc *services.Services, sessions *scs.SessionManager, log *slog.Logger) *Handler {
 	key := make([]byte, 32)
 	rand.Read(key)
-	return &Handler{eng: svc.Engine, nodes: svc.Nodes, releases: svc.Releases, cal: svc.Calendar, sched: svc.Scheduler, pub: svc.Public, set: svc.Settings, gates: svc.Gates, identity: svc.Identity, agents: svc.Agents, jobs: svc.Jobs, aut: svc.Automations, setup: svc.Setup, people: svc.People, sessions: sessions, log: log, csrfKey: key, crossOrigin: http.NewCrossOriginProtection()}
+	return &Handler{eng: svc.Engine, nodes: svc.Nodes, releases: svc.Releases, cal: svc.Calendar, sched: svc.Scheduler, pub: svc.Public, set: svc.Settings, gates: svc.Gates, identity: svc.Identity, agents: svc.Agents, oauth: svc.OAuth, jobs: svc.Jobs, aut: svc.Automations, setup: svc.Setup, people: svc.People, sessions: sessions, log: log, csrfKey: key, crossOrigin: http.NewCrossOriginProtection()}
 }
 
 // Session keys.

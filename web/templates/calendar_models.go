@@ -43,7 +43,7 @@ type CalendarNav struct {
 	Keep []HiddenField
 }
 
-// HiddenField is one name and value a GET form carries.
+// HiddenField is one name and value a form carries.
 type HiddenField struct {
 	Name, Value string
 }

@@ -21,6 +21,7 @@ import (
 	"studio/engine/automations"
 	"studio/engine/gates"
 	"studio/engine/nodes"
+	"studio/engine/oauth"
 	"studio/engine/releases"
 	"studio/engine/scheduler"
 	"studio/engine/services"
@@ -81,6 +82,8 @@ type App struct {
 	Automations *automations.Automations
 	// Agents is the handlers' agent-key use cases.
 	Agents *agents.Agents
+	// OAuth is the authorization server of connectors (issue 38).
+	OAuth *oauth.OAuth
 	// Setup is the handlers' first run: the token its link holds.
 	Setup *setup.Setup
 	// People is the handlers' members and invitations of a site.
@@ -153,6 +156,7 @@ func NewEmpty(t *testing.T, opts ...handlers.Option) *App {
 	svc := services.Of(a.Engine, st, a.Clock, log)
 	a.Scheduler, a.Gates, a.Identity, a.Automations, a.Agents, a.Setup = svc.Scheduler, svc.Gates, svc.Identity, svc.Automations, svc.Agents, svc.Setup
 	a.People = svc.People
+	a.OAuth = svc.OAuth
 	a.Nodes = svc.Nodes
 	a.Releases = svc.Releases
 	sched := a.Scheduler
