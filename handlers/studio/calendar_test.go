@@ -203,7 +203,8 @@ func TestCalendarAgenda(t *testing.T) {
 		// The menus: Move to… on a scheduled release, Publish now on the missed one.
 		`href="/studio/releases/` + later.ID + `#move-date" data-testid="menu-move"`,
 		`href="/studio/releases/` + late.ID + `?confirm=publish-now#publish-now-dialog"`,
-		`action="/studio/releases/` + later.ID + `/unschedule" hx-disabled-elt="find button" hx-post="/studio/releases/` + later.ID + `/unschedule"`,
+		// Unschedule asks first, on the release's page.
+		`href="/studio/releases/` + later.ID + `?confirm=unschedule#unschedule-dialog" data-testid="menu-unschedule">Unschedule…</a>`,
 		// The aside.
 		`data-testid="aside-waiting"`, "Nothing is waiting for approval.", `data-testid="aside-health"`,
 		`<span class="badge health-running" data-state="running">Running</span>`,

@@ -78,7 +78,7 @@ func (h *Handler) ReleaseOrDraft(w http.ResponseWriter, r *http.Request) {
 		h.ReleasePage(w, r)
 		return
 	}
-	h.renderDraft(w, r, http.StatusOK, rel.ID, templates.DraftView{})
+	h.renderDraft(w, r, http.StatusOK, rel.ID, templates.DraftView{Confirm: r.URL.Query().Get("confirm")})
 }
 
 // renderDraft shows a draft release as it is now; what seed holds (a
@@ -122,7 +122,7 @@ func (h *Handler) renderDraft(w http.ResponseWriter, r *http.Request, status int
 		return
 	}
 	loc := siteLoc(st.site)
-	v := templates.DraftView{ID: rel.ID, Title: releaseTitle(rel), Rev: rel.Rev, By: rel.CreatedBy.Name, Error: seed.Error,
+	v := templates.DraftView{ID: rel.ID, Title: releaseTitle(rel), Rev: rel.Rev, By: rel.CreatedBy.Name, Error: seed.Error, Confirm: seed.Confirm,
 		Latest:      loadLatest(status, "/studio/releases/"+rel.ID),
 		Moved:       len(moved) > 0,
 		CanChange:   can.Change,

@@ -121,12 +121,13 @@ func releaseTitle(rel releases.ReleaseRow) string {
 	return rel.ID
 }
 
-// ReleasePage shows one release. ?confirm=publish-now is Publish now's
-// confirm step for browsers without JavaScript: the confirmation dialog
-// comes open in the page.
+// ReleasePage shows one release. ?confirm=publish-now (cancel,
+// unschedule) is that action's confirm step for browsers without
+// JavaScript: the confirmation dialog comes open in the page.
 func (h *Handler) ReleasePage(w http.ResponseWriter, r *http.Request) {
+	confirm := r.URL.Query().Get("confirm")
 	h.renderReleaseView(w, r, http.StatusOK, chi.URLParam(r, "id"),
-		templates.ReleaseView{ConfirmPublishNow: r.URL.Query().Get("confirm") == "publish-now"})
+		templates.ReleaseView{ConfirmPublishNow: confirm == "publish-now", Confirm: confirm})
 }
 
 func (h *Handler) renderRelease(w http.ResponseWriter, r *http.Request, status int, id, errMsg string) {
@@ -170,7 +171,8 @@ func (h *Handler) renderReleaseView(w http.ResponseWriter, r *http.Request, stat
 		CanCancel:     can.Cancel,
 		CanMove:       can.Move,
 		CanUndo:       can.Undo,
-		MoveErrors:    seed.MoveErrors}
+		MoveErrors:    seed.MoveErrors,
+		Confirm:       seed.Confirm}
 	if can.PublishNow {
 		v.CanPublishNow, v.ConfirmPublishNow, v.PublishNowErrors = true, seed.ConfirmPublishNow, seed.PublishNowErrors
 	}

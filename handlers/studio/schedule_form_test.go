@@ -51,7 +51,16 @@ func TestScheduleForm(t *testing.T) {
 		c.Check(t, apptest.Scenario{Name: "Release", URL: "/studio/releases/" + ids[0], ExpectedStatus: http.StatusOK,
 			ExpectedContent: []string{"<h1>Election night live</h1>", `data-state="scheduled">Scheduled</span>`,
 				"Monday 2 November 2026", "09:00 Istanbul", "pinned version 2", "Not live",
-				`data-testid="unschedule">Unschedule</button>`, `data-testid="cancel">Cancel</button>`}})
+				`data-testid="unschedule-open">Unschedule…</a>`, `data-testid="cancel-open">Cancel release…</a>`,
+				`<button type="submit" class="danger" data-testid="cancel">Cancel release</button>`},
+			// Neither dialog comes open: one click asks, never does.
+			NotExpectedContent: []string{`aria-describedby="cancel-effects" open`, `aria-describedby="unschedule-effects" open`}})
+		// Without JavaScript, the link is the confirm step: the dialog
+		// open in the page, naming what canceling does.
+		c.Check(t, apptest.Scenario{Name: "ConfirmCancel", URL: "/studio/releases/" + ids[0] + "?confirm=cancel", ExpectedStatus: http.StatusOK,
+			ExpectedContent: []string{`aria-describedby="cancel-effects" open>`, "Cancel “Election night live”?",
+				"It ends without publishing anything, and this cannot be undone", `data-testid="cancel-keep">Keep it</a>`},
+			NotExpectedContent: []string{`aria-describedby="unschedule-effects" open`}})
 		// Scheduling it again is an overlap (D15, §6.2): warned, allowed,
 		// and flagged on both release pages with the other's time.
 		c.Check(t, apptest.Scenario{Name: "Held", URL: "/studio/content/" + a.Draft.ID + "/schedule", ExpectedStatus: http.StatusOK,
@@ -100,7 +109,8 @@ func TestScheduleForm(t *testing.T) {
 			ExpectedContent: []string{`data-testid="overlap">Bu içerik başka bir yayın paketinde de var; o paketin yayım zamanı: 2 Kasım Pazartesi 09:00.`}})
 		c.Check(t, apptest.Scenario{Name: "ReleaseTurkish", URL: "/studio/releases/" + ids[2], ExpectedStatus: http.StatusOK,
 			ExpectedContent: []string{"sabitlenmiş sürüm 2", "yayındaki sürüm 1", "3 Kasım 2026 Salı",
-				">Zamanlamayı kaldır</button>", ">İptal et</button>"}})
+				">Zamanlamayı kaldır…</a>", ">Yayın paketini iptal et…</a>", "“Welcome to the Gazette, again” iptal edilsin mi?",
+				"Hiçbir şey yayımlanmadan sona erer ve bu geri alınamaz", `data-testid="cancel-keep">Vazgeç</a>`}})
 	})
 
 	t.Run("BadInput", func(t *testing.T) {

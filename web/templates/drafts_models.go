@@ -40,12 +40,15 @@ type DraftItemView struct {
 // DraftView is the page of a draft release: its items, and the forms that
 // change it while it is a draft (§5.2, §6.1).
 type DraftView struct {
-	ID    string
-	Title string
-	Rev   int64
-	By    string
-	Items []DraftItemView
-	Error string
+	// Confirm is the destructive action whose confirmation comes open in
+	// the page (cancel: ?confirm= without JavaScript).
+	Confirm string
+	ID      string
+	Title   string
+	Rev     int64
+	By      string
+	Items   []DraftItemView
+	Error   string
 	// Latest is "Load the latest", after a refusal that says it changed.
 	Latest string
 	// Moved offers Re-pin: some items changed since they were pinned.

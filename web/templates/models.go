@@ -268,7 +268,10 @@ type ReleaseView struct {
 	// refusal of it), with PublishNowErrors beside its box.
 	CanPublishNow     bool
 	ConfirmPublishNow bool
-	PublishNowErrors  FieldErrors
+	// Confirm is the destructive action whose confirmation comes open in
+	// the page (cancel, unschedule: ?confirm= without JavaScript).
+	Confirm          string
+	PublishNowErrors FieldErrors
 
 	// Conflict is the three-way view of a release held as a conflict
 	// (§6.4), with its ways on.
