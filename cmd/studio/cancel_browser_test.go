@@ -11,8 +11,10 @@ import (
 
 // TestCancelAsksInTheBrowser: on a release's page Cancel and Unschedule
 // never act on one click (issue 39): each opens a dialog that names what
-// follows; Keep it changes nothing; the dialog's own button does it. The
-// Move to… form folds with its own Close. In English, then Turkish.
+// follows; Keep it changes nothing; the dialog's own button does it, and
+// an Unschedule's page offers Undo, which puts the release back at its
+// time. The Move to… form folds with its own Close. In English, then
+// Turkish.
 func TestCancelAsksInTheBrowser(t *testing.T) {
 	t.Parallel()
 	var ids []string
@@ -40,12 +42,12 @@ func TestCancelAsksInTheBrowser(t *testing.T) {
 		return text(t, ctx, `.page-head .badge`)
 	}
 	for i, c := range []struct {
-		lang, question, effects, keep, canceled, state string
+		lang, question, effects, keep, undo, canceled, state string
 	}{
 		{"en", "Cancel “Ferry timetable”?", "It ends without publishing anything, and this cannot be undone", "Keep it",
-			"Canceled. Nothing will be published.", "Canceled"},
+			"Undo schedules it again for 5 November 2026, 14:00.", "Canceled. Nothing will be published.", "Canceled"},
 		{"tr", "“Transit strike” iptal edilsin mi?", "Hiçbir şey yayımlanmadan sona erer ve bu geri alınamaz", "Vazgeç",
-			"İptal edildi", "İptal edildi"},
+			"Geri al, onu yeniden 5 Kasım 2026 14:00 için zamanlar.", "İptal edildi", "İptal edildi"},
 	} {
 		switchLanguage(t, ctx, c.lang)
 		must(t, do(ctx, chromedp.Navigate(app.url+"/studio/releases/"+ids[i]), chromedp.WaitVisible(chromedp.CSS(`[data-testid="cancel-open"]`))))
@@ -66,11 +68,18 @@ func TestCancelAsksInTheBrowser(t *testing.T) {
 			t.Fatalf("Keep it changed the release: %q, was %q", got, before)
 		}
 
-		t.Log(c.lang + ": Unschedule asks too")
+		t.Log(c.lang + ": Unschedule asks too, and can be undone")
 		must(t, do(ctx, chromedp.Click(chromedp.CSS(`[data-testid="unschedule-open"]`)),
 			chromedp.WaitVisible(chromedp.CSS(`dialog[open] [data-testid="unschedule"]`)),
-			chromedp.Click(chromedp.CSS(`dialog[open] [data-testid="unschedule-keep"]`)),
-			chromedp.WaitNotPresent(chromedp.CSS(`dialog[open]`))))
+			chromedp.Click(chromedp.CSS(`dialog[open] [data-testid="unschedule"]`)),
+			chromedp.WaitVisible(chromedp.CSS(`[data-testid="undo-unschedule"]`))))
+		wantContains(t, "the Undo", text(t, ctx, `[data-testid="undo-toast"]`), c.undo)
+		shot(t, ctx, "unschedule-undo-"+c.lang)
+		must(t, do(ctx, chromedp.Click(chromedp.CSS(`[data-testid="undo-unschedule"]`)),
+			chromedp.WaitVisible(chromedp.CSS(`[data-testid="unschedule-open"]`)))) // only a scheduled release has it
+		if got := state(); got != before {
+			t.Fatalf("after Undo the release is %q, was %q", got, before)
+		}
 
 		t.Log(c.lang + ": the dialog's own button cancels")
 		must(t, do(ctx, chromedp.Click(chromedp.CSS(`[data-testid="cancel-open"]`)),

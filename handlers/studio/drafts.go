@@ -123,6 +123,7 @@ func (h *Handler) renderDraft(w http.ResponseWriter, r *http.Request, status int
 	}
 	loc := siteLoc(st.site)
 	v := templates.DraftView{ID: rel.ID, Title: releaseTitle(rel), Rev: rel.Rev, By: rel.CreatedBy.Name, Error: seed.Error, Confirm: seed.Confirm,
+		Undo:        h.undoOffer(r, rel.ID),
 		Latest:      loadLatest(status, "/studio/releases/"+rel.ID),
 		Moved:       len(moved) > 0,
 		CanChange:   can.Change,

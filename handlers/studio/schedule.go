@@ -268,18 +268,31 @@ func stringOr(w *release.When, fallback string) string {
 	return w.TimeZone
 }
 
-// Unschedule turns a release back into a draft.
+// Unschedule turns a release back into a draft; its page then offers, for
+// a few seconds, to schedule it again at the time it had (undoOffer).
 func (h *Handler) Unschedule(w http.ResponseWriter, r *http.Request) {
-	h.changeRelease(w, r, h.releases.Unschedule, "release.unscheduled")
+	ctx := r.Context()
+	st := stateOf(ctx)
+	var at *time.Time
+	if rel, err := h.releases.Release(ctx, *st.user, st.site.ID, chi.URLParam(r, "id")); err == nil && r.PostFormValue("next") == "" {
+		at = rel.ExecuteAt // none: it was to publish when approved, and Undo has no time to put back
+	}
+	h.changeRelease(w, r, h.releases.Unschedule, "release.unscheduled", func(id string) {
+		if at != nil {
+			h.offerUndo(r, id, *at)
+		}
+	})
 }
 
 // Cancel ends a release without publishing.
 func (h *Handler) Cancel(w http.ResponseWriter, r *http.Request) {
-	h.changeRelease(w, r, h.releases.Cancel, "release.canceled")
+	h.changeRelease(w, r, h.releases.Cancel, "release.canceled", nil)
 }
 
+// changeRelease makes change and goes to the release's page with the
+// doneKey notice; done, when set, runs after the change succeeded.
 func (h *Handler) changeRelease(w http.ResponseWriter, r *http.Request,
-	change func(context.Context, engine.User, string, string, int64) error, doneKey string) {
+	change func(context.Context, engine.User, string, string, int64) error, doneKey string, done func(id string)) {
 	ctx := r.Context()
 	st := stateOf(ctx)
 	id := chi.URLParam(r, "id")
@@ -299,6 +312,9 @@ func (h *Handler) changeRelease(w http.ResponseWriter, r *http.Request,
 		return
 	}
 	h.flash(r, doneKey)
+	if done != nil {
+		done(id)
+	}
 	next := "/studio/releases/" + id
 	if n := r.PostFormValue("next"); n != "" {
 		next = safeNext(n) // "Unschedule and edit" goes back to the editor

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"studio/engine/model/release"
 	"studio/handlers/internal/apptest"
@@ -200,6 +201,30 @@ func TestScheduleForm(t *testing.T) {
 			ExpectedContent: []string{`data-testid="unschedule"`, `data-testid="cancel"`}})
 	})
 
+	t.Run("UndoUnschedule", func(t *testing.T) {
+		a := apptest.New(t)
+		rel := a.ScheduleAt(t, a.Editor, a.Draft, "2026-11-02", "09:00")
+		c := a.SignedIn(t, a.Editor)
+		token := c.Token()
+		apptest.RunScenarios(t, c, []apptest.Scenario{
+			{Name: "Unschedule", Method: "POST", URL: "/studio/releases/" + rel.ID + "/unschedule",
+				Form: url.Values{"csrf_token": {token}, "rev": {"1"}}, ExpectedStatus: http.StatusSeeOther},
+			{Name: "Offered", URL: "/studio/releases/" + rel.ID, ExpectedStatus: http.StatusOK,
+				ExpectedContent: []string{`data-testid="undo-toast"`}},
+			// Its form is the draft's Schedule, at the time it had.
+			{Name: "Undo", Method: "POST", URL: "/studio/releases/" + rel.ID + "/schedule",
+				Form: url.Values{"csrf_token": {token}, "rev": {"2"}, "date": {"2026-11-02"}, "time": {"09:00"}}, ExpectedStatus: http.StatusSeeOther},
+			{Name: "BackAtItsTime", URL: "/studio/releases/" + rel.ID, ExpectedStatus: http.StatusOK,
+				ExpectedContent: []string{`data-state="scheduled">Scheduled</span>`, `<time datetime="2026-11-02T06:00:00Z">09:00 Istanbul</time>`}},
+			{Name: "UnscheduleAgain", Method: "POST", URL: "/studio/releases/" + rel.ID + "/unschedule",
+				Form: url.Values{"csrf_token": {token}, "rev": {"3"}}, ExpectedStatus: http.StatusSeeOther},
+		})
+		// Ten seconds later the offer is gone.
+		a.Clock.Advance(11 * time.Second)
+		c.Check(t, apptest.Scenario{Name: "TooLate", URL: "/studio/releases/" + rel.ID, ExpectedStatus: http.StatusOK,
+			ExpectedContent: []string{`data-state="draft">Draft</span>`}, NotExpectedContent: []string{`data-testid="undo-toast"`}})
+	})
+
 	t.Run("UnscheduleAndCancel", func(t *testing.T) {
 		a := apptest.New(t)
 		first := a.ScheduleAt(t, a.Editor, a.Draft, "2026-11-02", "09:00")
@@ -213,9 +238,14 @@ func TestScheduleForm(t *testing.T) {
 			{Name: "Unschedule", Method: "POST", URL: "/studio/releases/" + first.ID + "/unschedule",
 				Form: url.Values{"csrf_token": {token}, "rev": {"1"}}, ExpectedStatus: http.StatusSeeOther,
 				ExpectedHeaders: map[string]string{"Location": "/studio/releases/" + first.ID}},
+			// The page offers, for ten seconds, to put it back at its time.
 			{Name: "Unscheduled", URL: "/studio/releases/" + first.ID, ExpectedStatus: http.StatusOK,
-				ExpectedContent:    []string{"Unscheduled. It is a draft again and can be edited.", `data-state="draft">Draft</span>`},
+				ExpectedContent: []string{"Unscheduled. It is a draft again and can be edited.", `data-state="draft">Draft</span>`,
+					`action="/studio/releases/` + first.ID + `/schedule" class="toast" data-undo-seconds="10"`,
+					`name="date" value="2026-11-02"`, `name="time" value="09:00"`, "Undo schedules it again for 2 November 2026, 09:00."},
 				NotExpectedContent: []string{`data-testid="unschedule"`}},
+			{Name: "OfferedOnce", URL: "/studio/releases/" + first.ID, ExpectedStatus: http.StatusOK,
+				NotExpectedContent: []string{`data-testid="undo-toast"`}},
 			{Name: "Cancel", Method: "POST", URL: "/studio/releases/" + second.ID + "/cancel",
 				Form: url.Values{"csrf_token": {token}, "rev": {"1"}}, ExpectedStatus: http.StatusSeeOther},
 			{Name: "Canceled", URL: "/studio/releases/" + second.ID, ExpectedStatus: http.StatusOK,

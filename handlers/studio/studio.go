@@ -102,6 +102,8 @@ const (
 	// keyEnded is what a password change, reset or "sign out everywhere
 	// else" ended, for the next page's notice (flashEnded).
 	keyEnded = "ended"
+	// keyUndo is what the next page may undo for a while (undoOffer).
+	keyUndo = "undo"
 )
 
 // CSRFField is the form field (and X-CSRF-Token the header) carrying the

@@ -34,3 +34,9 @@ document.addEventListener("htmx:beforeSend", function (e) {
     }
   };
 });
+
+// An Undo offered for a few seconds (an Unschedule's) goes away when its
+// time is up, as a move's toast does.
+document.querySelectorAll("[data-undo-seconds]").forEach(function (el) {
+  setTimeout(function () { el.remove(); }, Number(el.getAttribute("data-undo-seconds")) * 1000);
+});

@@ -43,12 +43,15 @@ type DraftView struct {
 	// Confirm is the destructive action whose confirmation comes open in
 	// the page (cancel: ?confirm= without JavaScript).
 	Confirm string
-	ID      string
-	Title   string
-	Rev     int64
-	By      string
-	Items   []DraftItemView
-	Error   string
+	// Undo, for a few seconds after an Unschedule, schedules the release
+	// again at the time it had.
+	Undo  *UndoOffer
+	ID    string
+	Title string
+	Rev   int64
+	By    string
+	Items []DraftItemView
+	Error string
 	// Latest is "Load the latest", after a refusal that says it changed.
 	Latest string
 	// Moved offers Re-pin: some items changed since they were pinned.
@@ -78,4 +81,14 @@ type DraftRow struct {
 	Title string
 	By    string
 	Items int
+}
+
+// UndoOffer is an Undo that puts a release back at its time: the schedule
+// form's Action with its Date and Time (the site's zone), When to show, and
+// the Seconds it is offered for.
+type UndoOffer struct {
+	Action     string
+	Date, Time string
+	When       time.Time
+	Seconds    int
 }
