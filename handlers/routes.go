@@ -234,6 +234,8 @@ func StudioRoutes(s *studio.Handler) []Route {
 		// A person's agent keys (RFC §10.1, §11.2): every role may mint keys
 		// within its role, so the page needs only schedules:read; the use
 		// case checks the mode and scopes against the role.
+		// What waits beside the navigation's entries, for every page.
+		{"GET", "/studio/nav/counts", policy.SchedulesRead, s.NavCounts},
 		{"GET", "/studio/agents", policy.SchedulesRead, s.Agents},
 		{"POST", "/studio/agents", policy.SchedulesRead, s.CreateAgentKey},
 		// The guide to connecting agents, and one key's page (how to

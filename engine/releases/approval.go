@@ -159,6 +159,25 @@ func (e *Releases) Approvals(ctx context.Context, u engine.User, siteID string) 
 	return e.ApprovalsFor(ctx, u, siteID, reqs)
 }
 
+// WaitingForDecision is how many requests wait on siteID that u may
+// decide (CanDecide): the count beside Studio's Approvals entry.
+func (e *Releases) WaitingForDecision(ctx context.Context, u engine.User, siteID string) (int, error) {
+	if err := engine.Require(u, siteID, policy.SchedulesRead); err != nil {
+		return 0, err
+	}
+	reqs, err := e.store.WaitingApprovals(ctx, siteID)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, q := range reqs {
+		if CanDecide(u, q) {
+			n++
+		}
+	}
+	return n, nil
+}
+
 // FirstWaitingRequests is the first limit requests waiting on a site in
 // WaitingOrder (the soonest due), without their releases, and how many wait
 // in all.

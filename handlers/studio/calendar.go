@@ -567,19 +567,27 @@ func (h *Handler) calendarAside(r *http.Request, z calendarZone) (templates.Cale
 // problems and what is to come. Review opens the "Needs attention" view on
 // the day of the first.
 func (h *Handler) attention(r *http.Request, cs calendarState, z calendarZone) (*templates.AttentionBanner, error) {
-	ctx := r.Context()
-	st := stateOf(ctx)
-	today := midnight(h.eng.Now(), z.site)
-	from := addDays(today, -attentionPastDays, z.site)
-	to := addDays(from, calendar.CalendarMaxDays, z.site)
-	page, err := h.cal.Calendar(ctx, *st.user, calendar.CalendarQuery{SiteID: st.site.ID, From: from, To: to,
-		States: []string{"attention"}, Limit: calendar.CalendarMaxItems})
+	page, today, err := h.needsAttention(r, z.site)
 	if err != nil || len(page.Items) == 0 {
 		return nil, err
 	}
 	review := cs.WithPreset("attention", today, z.loc)
 	review.View, review.Date = "agenda", midnight(page.Items[0].At, z.loc)
 	return &templates.AttentionBanner{Count: len(page.Items), ReviewURL: review.URL()}, nil
+}
+
+// needsAttention is what needs attention (§15.1): the calendar's
+// releases in conflict, failed or missed, from attentionPastDays ago, read
+// in the site's zone site; today is its midnight there.
+func (h *Handler) needsAttention(r *http.Request, site *time.Location) (calendar.CalendarPage, time.Time, error) {
+	ctx := r.Context()
+	st := stateOf(ctx)
+	today := midnight(h.eng.Now(), site)
+	from := addDays(today, -attentionPastDays, site)
+	to := addDays(from, calendar.CalendarMaxDays, site)
+	page, err := h.cal.Calendar(ctx, *st.user, calendar.CalendarQuery{SiteID: st.site.ID, From: from, To: to,
+		States: []string{"attention"}, Limit: calendar.CalendarMaxItems})
+	return page, today, err
 }
 
 // fromCalendar is the Schedules page an inline form came from (its "next",

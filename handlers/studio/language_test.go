@@ -18,7 +18,7 @@ func TestLanguageSwitch(t *testing.T) {
 	token := c.Token()
 	apptest.RunScenarios(t, c, []apptest.Scenario{
 		{Name: "English", URL: "/studio/content", ExpectedStatus: http.StatusOK,
-			ExpectedContent:    []string{`<html lang="en">`, `<a href="/studio/schedules">Schedules</a>`},
+			ExpectedContent:    []string{`<html lang="en">`, `<a href="/studio/schedules">Schedules <span id="attention-count" class="nav-count"></span></a>`},
 			NotExpectedContent: []string{"Zamanlamalar"}},
 		{Name: "Unsupported", Method: "POST", URL: "/studio/lang", Form: url.Values{"csrf_token": {token}, "lang": {"de"}},
 			ExpectedStatus: http.StatusUnprocessableEntity, ExpectedContent: []string{"Studio does not speak that language yet."}},
@@ -26,7 +26,7 @@ func TestLanguageSwitch(t *testing.T) {
 			Header:         map[string]string{"Referer": a.URL + "/studio/content?kind=page"},
 			ExpectedStatus: http.StatusSeeOther, ExpectedHeaders: map[string]string{"Location": "/studio/content?kind=page"}},
 		{Name: "Turkish", URL: "/studio/schedules", ExpectedStatus: http.StatusOK,
-			ExpectedContent: []string{`<html lang="tr">`, `<a href="/studio/schedules" aria-current="page">Zamanlamalar</a>`,
+			ExpectedContent: []string{`<html lang="tr">`, `<a href="/studio/schedules" aria-current="page">Zamanlamalar <span id="attention-count" class="nav-count"></span></a>`,
 				">İçerik</a>", ">Çıkış yap</button>", `value="tr" lang="tr" aria-pressed="true"`},
 			NotExpectedContent: []string{">Schedules<", "Sign out"}},
 		{Name: "OffsiteReferer", Method: "POST", URL: "/studio/lang", Form: url.Values{"csrf_token": {token}, "lang": {"tr"}},
@@ -72,11 +72,11 @@ func TestLanguageIsolation(t *testing.T) {
 		has, not []string
 	}{
 		{"English", en,
-			[]string{`<html lang="en">`, ">Schedules</a>", "<h1>Schedules</h1>", "Today · Monday 2 November",
+			[]string{`<html lang="en">`, ">Schedules <span id=\"attention-count\"", "<h1>Schedules</h1>", "Today · Monday 2 November",
 				">Scheduled</span>", "by Elif Editor", "Times are in Istanbul (UTC+3) time.", "Elif Editor · Editor"},
 			[]string{"Zamanlamalar", "Bugün", "Kasım", "Zamanlandı", "zamanladı", "İstanbul", "Çıkış"}},
 		{"Turkish", tr,
-			[]string{`<html lang="tr">`, ">Zamanlamalar</a>", "<h1>Zamanlamalar</h1>", "Bugün · 2 Kasım Pazartesi",
+			[]string{`<html lang="tr">`, ">Zamanlamalar <span id=\"attention-count\"", "<h1>Zamanlamalar</h1>", "Bugün · 2 Kasım Pazartesi",
 				">Zamanlandı</span>", "Elif Editor zamanladı", "Saatler İstanbul saatine (UTC+3) göredir.",
 				"Chris Contributor · Katkıda bulunan"},
 			[]string{"Schedules", "Today", "November", ">Scheduled<", "by Elif", "Istanbul (", "Sign out"}},
