@@ -57,7 +57,7 @@ func (p *Printer) RecurrenceError(err error) string {
 	return p.T("error.invalid")
 }
 
-// every is the sentence's "Every 2 weeks" / "2 haftada bir" part; the unit
+// every is the sentence's "Every 2 weeks" / "Her 2 haftada bir" part; the unit
 // follows the shape and N > 1 takes the counted form.
 func (p *Printer) every(s recurrence.Sentence) string {
 	unit := map[string]string{

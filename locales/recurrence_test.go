@@ -50,7 +50,7 @@ func TestRecurrenceSentences(t *testing.T) {
 		// Custom shapes.
 		{"FREQ=MONTHLY;BYDAY=2TU;BYHOUR=9;BYMINUTE=7", "2026-11-01T09:07", "On the second Tuesday of every month at 09:07", "Her ayın ikinci salısı 09:07"},
 		{"FREQ=MONTHLY;BYMONTHDAY=-1;BYHOUR=18;BYMINUTE=0", "2026-11-01T09:07", "On the last day of every month at 18:00", "Her ayın son günü 18:00"},
-		{"FREQ=WEEKLY;INTERVAL=2;BYDAY=TU,TH;BYHOUR=10;BYMINUTE=0", "2026-11-01T09:07", "Every 2 weeks on Tuesday and Thursday at 10:00", "2 haftada bir salı ve perşembe 10:00"},
+		{"FREQ=WEEKLY;INTERVAL=2;BYDAY=TU,TH;BYHOUR=10;BYMINUTE=0", "2026-11-01T09:07", "Every 2 weeks on Tuesday and Thursday at 10:00", "Her 2 haftada bir salı ve perşembe 10:00"},
 		{"FREQ=DAILY;INTERVAL=3", "2026-11-02T09:00", "Every 3 days at 09:00", "3 günde bir 09:00"},
 		{"FREQ=DAILY;BYHOUR=9,13,18;BYMINUTE=30", "2026-11-02T09:00", "Every day at 09:30, 13:30 and 18:30", "Her gün 09:30, 13:30 ve 18:30"},
 		{"FREQ=DAILY;BYDAY=SA,SU", "2026-11-02T10:00", "Every week on Saturday and Sunday at 10:00", "Her hafta cumartesi ve pazar 10:00"},

@@ -18,7 +18,7 @@ func TestTurkishAsANativeEditorWrites(t *testing.T) {
 		{tr.T("settings.time_zone_keeps"), "Bir şehir adı yazın ya da listeden seçin. Zamanlanmış yayın paketlerinin yayım anı değişmez; yalnızca Studio'da gösterilen saatler değişir."},
 		{tr.T("settings.health_running_note"), "Yayın paketleri, zamanı geldikten en geç bir dakika sonra yayımlanır."},
 		{tr.T("gates.state_open"), "Açık: canlı sitede görünüyor."},
-		{tr.T("gates.lift_what", "When", "2 Kasım 2026 09:00"), "İçerik 2 Kasım 2026 09:00 tarihine kadar ambargolu. Ambargoyu kaldırırsanız içerik zamanından önce canlı sitede görünür: hemen ya da seçeceğiniz daha erken bir zamanda."},
+		{tr.T("gates.lift_what", "When", "2 Kasım 2026 09:00"), "İçerik 2 Kasım 2026 09:00 tarihine kadar ambargo altında. Ambargoyu kaldırırsanız içerik zamanından önce canlı sitede görünür: hemen ya da seçeceğiniz daha erken bir zamanda."},
 		{tr.T("error.time_in_past"), "Bu saat geçti. Daha sonraki bir saat seçin."},
 		{tr.T("error.gate_in_past"), "Bu saat geçti. Daha sonraki bir saat seçin."},
 		{tr.T("error.bad_time"), "Geçerli bir saat girin (örneğin 09:00)."},

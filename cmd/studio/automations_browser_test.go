@@ -128,7 +128,7 @@ func TestAutomationEditorInTurkishInTheBrowser(t *testing.T) {
 	runRow := `[data-testid="run-` + runID + `"]`
 	must(t, do(ctx, chromedp.WaitVisible(chromedp.CSS(runRow))))
 	wantContains(t, "History row", text(t, ctx, runRow), "Pazartesi ve perşembe bağlantıları", "Şimdi çalıştır",
-		"Başarılı", "İş yaptı", "1 kırık bağlantı")
+		"Başarılı", "İşlem yaptı", "1 kırık bağlantı")
 	submitAndWait(t, ctx, chromedp.Click(chromedp.CSS(runRow+` [data-testid="run-open"]`)))
 	must(t, do(ctx, chromedp.WaitVisible(chromedp.CSS(`[data-testid="findings"]`))))
 	wantContains(t, "findings", text(t, ctx, `[data-testid="findings-new"]`),

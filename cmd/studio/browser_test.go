@@ -545,7 +545,7 @@ func TestScheduleInTheBrowser(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS(`html[lang="tr"]`)),
 	))
 	wantContains(t, "Turkish agenda", text(t, ctx, "main"), "Zamanlamalar", "Bugün · 2 Kasım Pazartesi", "09:00 İstanbul",
-		"sizin saatinizle 07:00, Berlin", "Yayımlandı", "Elif Editor zamanladı")
+		"sizin saatinizle 07:00 (Berlin)", "Yayımlandı", "Elif Editor zamanladı")
 	shots(t, ctx, "agenda-tr")
 	must(t, do(ctx, chromedp.Click(chromedp.Search(`//a[text()="Election night live"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="release-outcome"]`))))

@@ -82,7 +82,7 @@ func TestRunFindingsInTurkishInTheBrowser(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="run-`+run.ID+`"]`)),
 	))
 	row := text(t, ctx, `[data-testid="run-`+run.ID+`"]`)
-	wantContains(t, "History row", row, "Bugün · 08:00", "Kırık bağlantı taraması", "Şimdi çalıştır", "Başarılı", "İş yaptı",
+	wantContains(t, "History row", row, "Bugün · 08:00", "Kırık bağlantı taraması", "Şimdi çalıştır", "Başarılı", "İşlem yaptı",
 		"Zamanında", "2 kırık bağlantı", "Ayrıntılar")
 	shots(t, ctx, "history-tr")
 
@@ -115,7 +115,7 @@ func TestRunFindingsInTurkishInTheBrowser(t *testing.T) {
 	t.Log("the run's page and its findings")
 	must(t, do(ctx, chromedp.Click(chromedp.CSS(`[data-testid="run-`+run.ID+`"] [data-testid="run-open"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="findings"]`))))
-	wantContains(t, "run facts", text(t, ctx, `[data-testid="run-facts"]`), "Kırık bağlantı taraması", "Başarılı", "İş yaptı",
+	wantContains(t, "run facts", text(t, ctx, `[data-testid="run-facts"]`), "Kırık bağlantı taraması", "Başarılı", "İşlem yaptı",
 		"Şimdi çalıştır", "2 kırık bağlantı")
 	findings := text(t, ctx, `[data-testid="findings-new"]`)
 	wantContains(t, "findings", findings, "/posts/sefer-saatleri adresine bağlantı veriyor; bu adres canlı sitede yok.",

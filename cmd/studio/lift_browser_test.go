@@ -74,7 +74,7 @@ func TestLiftEarlierInTheBrowser(t *testing.T) {
 	t.Log("in Turkish")
 	switchLanguage(t, ctx, "tr")
 	open()
-	wantContains(t, "Turkish dialog", text(t, ctx, `#lift-dialog`), "2 Kasım 2026 18:00 tarihine kadar ambargolu",
+	wantContains(t, "Turkish dialog", text(t, ctx, `#lift-dialog`), "2 Kasım 2026 18:00 tarihine kadar ambargo altında",
 		"İçerik ne zaman görünür olsun?", "Hemen: ambargoyu kaldır", "Planlanandan önce, şu zamanda:")
 	shot(t, ctx, "lift-earlier-dialog-tr")
 	app.clock.Set(time.Date(2026, 11, 2, 14, 59, 59, 999e6, time.UTC))

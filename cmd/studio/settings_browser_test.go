@@ -103,7 +103,7 @@ func TestKillSwitchInTheBrowser(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="resume-open"]`)),
 	))
 	wantContains(t, "paused settings", text(t, ctx, "main"), "Zamanlamalar ve otomasyonlar duraklatıldı.",
-		"Duraklatan: Halil Owner", "Gerekçe: Seçim sonuçları doğrulanıyor", "08:00 İstanbul", "sizin saatinizle 06:00, Berlin")
+		"Duraklatan: Halil Owner", "Gerekçe: Seçim sonuçları doğrulanıyor", "08:00 İstanbul", "sizin saatinizle 06:00 (Berlin)")
 	shots(t, ctx, "settings-paused-tr")
 
 	// A minute past its time, not more: once resumed, a release more than two

@@ -89,7 +89,7 @@ func TestAutomationsList(t *testing.T) {
 func outcomeWord(lang, outcome string) string {
 	return map[string]map[string]string{
 		"en": {"did-work": "Did work", "nothing-to-do": "Nothing to do"},
-		"tr": {"did-work": "İş yaptı", "nothing-to-do": "Yapacak iş yoktu"},
+		"tr": {"did-work": "İşlem yaptı", "nothing-to-do": "Yapacak iş yoktu"},
 	}[lang][outcome]
 }
 

@@ -404,7 +404,8 @@ func (h *Handler) agendaItem(r *http.Request, p *locales.Printer, z calendarZone
 		row.Collection = p.T("kind." + it.Collection)
 	}
 	if it.By.Name != "" {
-		if row.Agent {
+		// An agent task's own occurrence is its owner's task, not a proposal.
+		if row.Agent && it.Kind != calendar.ItemAutomation {
 			row.By = p.T("calendar.proposed_by", "Name", it.By.Name)
 		} else {
 			row.By = p.T("agenda.by", "Name", it.By.Name)

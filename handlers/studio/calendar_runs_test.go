@@ -92,7 +92,7 @@ func TestCalendarPastOccurrenceFromItsRun(t *testing.T) {
 			}
 			outcome := map[string]string{"en": "Nothing to do", "tr": "Yapacak iş yoktu"}[c.lang]
 			if run.Outcome == string(automation.OutcomeDidWork) {
-				outcome = map[string]string{"en": "Did work", "tr": "İş yaptı"}[c.lang]
+				outcome = map[string]string{"en": "Did work", "tr": "İşlem yaptı"}[c.lang]
 			}
 			for _, want := range []string{c.state, runLink, `data-outcome="` + run.Outcome + `">` + outcome + `<`,
 				`href="/studio/schedules/history?automation=` + auto.ID + `"`} {

@@ -218,8 +218,8 @@ func TestGatesCard(t *testing.T) {
 		})
 		apptest.RunScenarios(t, c, []apptest.Scenario{
 			{Name: "Embargoed", URL: live, ExpectedStatus: http.StatusOK, ExpectedContent: []string{
-				"Yayımlandı: yeni zamanlama yayında.", "3 Kasım 2026 09:00 tarihine kadar ambargolu.", "Ambargoyu kaldır…",
-				"Kaydet ve yayımla", "Temizle", "İçerik 3 Kasım 2026 09:00 tarihine kadar ambargolu."}},
+				"Yayımlandı: yeni zamanlama yayında.", "3 Kasım 2026 09:00 tarihine kadar ambargo altında.", "Ambargoyu kaldır…",
+				"Kaydet ve yayımla", "Temizle", "İçerik 3 Kasım 2026 09:00 tarihine kadar ambargo altında."}},
 			{Name: "Order", Method: "POST", URL: live + "/gates",
 				Form:           apptest.WithToken(apptest.GateForm(b.NodeRev(t, b.Live.ID), "until_date", "2026-11-03", "until_time", "08:00"), tok),
 				ExpectedStatus: http.StatusUnprocessableEntity, ExpectedContent: []string{

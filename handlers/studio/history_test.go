@@ -54,7 +54,7 @@ func TestRunPageFindings(t *testing.T) {
 
 	tr := a.AddUser(t, "tr@example.com", "Tülay Editör", policy.Editor, "tr")
 	a.SignedIn(t, tr).Check(t, apptest.Scenario{Name: "Turkish", URL: page, ExpectedStatus: http.StatusOK,
-		ExpectedContent: []string{"“Link check” çalıştırması", "Başarılı", "İş yaptı", "Şimdi çalıştır", "Zamanında",
+		ExpectedContent: []string{"“Link check” çalıştırması", "Başarılı", "İşlem yaptı", "Şimdi çalıştır", "Zamanında",
 			"1 kırık bağlantı", "Yeni", "/posts/timetable adresine bağlantı veriyor; bu adres canlı sitede yok.",
 			"Yer: Transit strike", "Düzenleyicide aç", "Sorun değil", "Yeniden denetle", `<html lang="tr">`},
 		NotExpectedContent: []string{"runs.", "finding."}})
@@ -261,7 +261,7 @@ func TestHistory(t *testing.T) {
 	tr := a.AddUser(t, "tr@example.com", "Tülay Editör", policy.Editor, "tr")
 	a.SignedIn(t, tr).Check(t, apptest.Scenario{Name: "Turkish", URL: "/studio/schedules/history", ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{`aria-current="page">Geçmiş`, "Bugün · ", "2 dk 14 sn gecikmeyle", "Zamanlama", "Şimdi çalıştır",
-			"Başarılı", "İş yaptı", "Yapacak iş yoktu", "1 kırık bağlantı", "Daha fazla yükle", "Tüm otomasyonlar ve yayın paketleri"},
+			"Başarılı", "İşlem yaptı", "Yapacak iş yoktu", "1 kırık bağlantı", "Daha fazla yükle", "Tüm otomasyonlar ve yayın paketleri"},
 		NotExpectedContent: []string{"runs."}})
 	a.SignedIn(t, tr).Check(t, apptest.Scenario{Name: "TurkishEmpty", URL: "/studio/schedules/history?state=failed",
 		ExpectedStatus: http.StatusOK, ExpectedContent: []string{"Bu filtrelere uyan çalıştırma yok.", "Filtreleri temizle"}})

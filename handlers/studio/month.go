@@ -253,7 +253,7 @@ func (h *Handler) monthChip(r *http.Request, p *locales.Printer, it calendar.Cal
 	}
 	parts := []string{shown, p.T("month.kind." + it.Kind)}
 	if it.By.Name != "" {
-		if it.Origin == "agent" {
+		if it.Origin == "agent" && it.Kind != calendar.ItemAutomation { // an agent task's run is its owner's, no proposal
 			parts = append(parts, p.T("month.proposed_by", "Name", it.By.Name))
 		} else {
 			parts = append(parts, p.T("month.by", "Name", it.By.Name))

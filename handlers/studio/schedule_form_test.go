@@ -303,7 +303,7 @@ func TestViewerTimeZone(t *testing.T) {
 		ExpectedContent: []string{"09:00 Istanbul", "07:00 your time, Berlin"}})
 	a.SetLang(t, a.Editor, "tr")
 	berlin.Check(t, apptest.Scenario{Name: "Turkish", URL: preview, ExpectedStatus: http.StatusOK,
-		ExpectedContent: []string{"2 Kasım Pazartesi", "09:00 İstanbul", "sizin saatinizle 07:00, Berlin"}})
+		ExpectedContent: []string{"2 Kasım Pazartesi", "09:00 İstanbul", "sizin saatinizle 07:00 (Berlin)"}})
 }
 
 // TestSchedulePreviewText reads the preview as a person does: its text.
