@@ -23,18 +23,26 @@ const (
 // runs `schedules run-due`) or a release is more than two minutes overdue,
 // runs one tick itself, in the caller's goroutine. Requests call Nudge.
 func (t *Scheduler) Backstop(ctx context.Context) (ran bool, err error) {
+	ran, _, err = t.backstop(ctx)
+	return ran, err
+}
+
+// backstop is Backstop, and whether no tick had ever run on the database
+// (first): a new install's first request, which finds no stall, only a
+// ticker that has not beaten yet.
+func (t *Scheduler) backstop(ctx context.Context) (ran, first bool, err error) {
 	now := t.e.Now()
 	t.mu.Lock()
 	if !t.lastBackstop.IsZero() && now.Sub(t.lastBackstop) < backstopEvery {
 		t.mu.Unlock()
-		return false, nil
+		return false, false, nil
 	}
 	t.lastBackstop = now
 	t.mu.Unlock()
 
 	hb, err := t.store.Heartbeat(ctx)
 	if err != nil && !errors.Is(err, engine.ErrNotFound) {
-		return false, err
+		return false, false, err
 	}
 	found := err == nil
 	stalled := Stalled(hb, found, now, false)
@@ -44,21 +52,21 @@ func (t *Scheduler) Backstop(ctx context.Context) (ran bool, err error) {
 		// minutes ago says so, and makes the 24-hour tier hold as well.
 		overdue, err := t.store.DueReleases(ctx, now.Add(-overdueAfter), 1)
 		if err != nil {
-			return false, err
+			return false, false, err
 		}
 		if len(overdue) == 0 && found && now.After(hb.NextWakeAt.Add(overdueAfter)) {
 			soon, err := t.store.DueReleases(ctx, now.Add(dueSoonWithin), 1)
 			if err != nil {
-				return false, err
+				return false, false, err
 			}
 			stalled = Stalled(hb, found, now, len(soon) > 0)
 		}
 		if len(overdue) == 0 && !stalled {
-			return false, nil
+			return false, false, nil
 		}
 	}
 	_, err = t.RunDue(ctx, "request")
-	return true, err
+	return true, !found, err
 }
 
 // Nudge is the backstop for a request (a Studio page or an API call): it
@@ -73,10 +81,13 @@ func (t *Scheduler) Nudge() {
 	go func() {
 		defer t.background.Done()
 		defer t.nudging.Store(false)
-		ran, err := t.Backstop(context.Background())
-		if err != nil {
+		ran, first, err := t.backstop(context.Background())
+		switch {
+		case err != nil:
 			t.log.Error("schedules: backstop tick failed", "err", err)
-		} else if ran {
+		case ran && first:
+			t.log.Info("schedules: no tick had run on this database yet; a request ran the first")
+		case ran:
 			t.log.Warn("schedules: the scheduler had stalled; a request ran a tick")
 		}
 	}()

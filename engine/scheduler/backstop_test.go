@@ -2,11 +2,14 @@ package scheduler_test
 
 import (
 	"context"
-	"studio/engine/scheduler"
+	"log/slog"
+	"slices"
+	"sync"
 	"testing"
 	"time"
 
 	"studio/engine/model/release"
+	"studio/engine/scheduler"
 )
 
 func TestBackstop(t *testing.T) {
@@ -50,5 +53,47 @@ func TestBackstop(t *testing.T) {
 	before := b.Store.Statements()
 	if ran, err := sched.Backstop(ctx); err != nil || ran || b.Store.Statements() != before {
 		t.Fatalf("memoised: ran %v err %v, %d statements", ran, err, b.Store.Statements()-before)
+	}
+}
+
+// recorded keeps the levels and messages a logger was given.
+type recorded struct {
+	mu   sync.Mutex
+	logs []string
+}
+
+func (r *recorded) Enabled(context.Context, slog.Level) bool { return true }
+func (r *recorded) Handle(_ context.Context, rec slog.Record) error {
+	if rec.Message == "schedules tick" { // each tick's own line
+		return nil
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.logs = append(r.logs, rec.Level.String()+" "+rec.Message)
+	return nil
+}
+func (r *recorded) WithAttrs([]slog.Attr) slog.Handler { return r }
+func (r *recorded) WithGroup(string) slog.Handler      { return r }
+
+// TestNudgeOnANewDatabaseIsNoStall: the first request on a database no
+// tick ever ran on (make run's first start) runs the first tick without
+// warning that the scheduler had stalled; a ticker that stopped beating
+// is warned about.
+func TestNudgeOnANewDatabaseIsNoStall(t *testing.T) {
+	t.Parallel()
+	b := newBundle(t)
+	rec := &recorded{}
+	sched := scheduler.New(b.Releases, b.Store, slog.New(rec))
+	sched.Nudge()
+	sched.Settle()
+	b.Clock.Advance(time.Hour) // the beat that first tick promised is long overdue
+	sched.Nudge()
+	sched.Settle()
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	want := []string{"INFO schedules: no tick had run on this database yet; a request ran the first",
+		"WARN schedules: the scheduler had stalled; a request ran a tick"}
+	if !slices.Equal(rec.logs, want) {
+		t.Fatalf("logs = %q, want %q", rec.logs, want)
 	}
 }
