@@ -245,6 +245,7 @@ func (h *Handler) renderEditor(w http.ResponseWriter, r *http.Request, status in
 		f.Statuses = append(f.Statuses, string(s))
 	}
 	f.Langs = content.Languages
+	f.FileLimits = locales.T(r.Context(), "editor.file_limits", "MB", content.MaxAssetBytes>>20, "Megapixels", content.MaxImagePixels/1_000_000)
 	if f.Kind != string(release.KindAsset) {
 		var err error
 		if f.Media, err = h.mediaChoices(r); err != nil {

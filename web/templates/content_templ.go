@@ -2422,9 +2422,9 @@ func mediaFields(f NodeForm) templ.Component {
 		}
 		if f.ID == "" {
 			var templ_7745c5c3_Var142 string
-			templ_7745c5c3_Var142, templ_7745c5c3_Err = templ.JoinStringErrs(locales.T(ctx, "editor.file_hint_new"))
+			templ_7745c5c3_Var142, templ_7745c5c3_Err = templ.JoinStringErrs(locales.T(ctx, "editor.file_hint_new", "Limits", f.FileLimits))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `content.templ`, Line: 384, Col: 43}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `content.templ`, Line: 384, Col: 67}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var142))
 			if templ_7745c5c3_Err != nil {
@@ -2432,9 +2432,9 @@ func mediaFields(f NodeForm) templ.Component {
 			}
 		} else {
 			var templ_7745c5c3_Var143 string
-			templ_7745c5c3_Var143, templ_7745c5c3_Err = templ.JoinStringErrs(locales.T(ctx, "editor.file_hint_replace"))
+			templ_7745c5c3_Var143, templ_7745c5c3_Err = templ.JoinStringErrs(locales.T(ctx, "editor.file_hint_replace", "Limits", f.FileLimits))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `content.templ`, Line: 386, Col: 47}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `content.templ`, Line: 386, Col: 71}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var143))
 			if templ_7745c5c3_Err != nil {
@@ -2886,9 +2886,9 @@ func imageFields(f NodeForm) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var168 string
-			templ_7745c5c3_Var168, templ_7745c5c3_Err = templ.JoinStringErrs(locales.T(ctx, "editor.upload_hint"))
+			templ_7745c5c3_Var168, templ_7745c5c3_Err = templ.JoinStringErrs(locales.T(ctx, "editor.upload_hint", "Limits", f.FileLimits))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `content.templ`, Line: 467, Col: 57}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `content.templ`, Line: 467, Col: 81}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var168))
 			if templ_7745c5c3_Err != nil {

@@ -126,6 +126,9 @@ type ContentList struct {
 
 // NodeForm is the editor of one page or entry.
 type NodeForm struct {
+	// FileLimits is what an image may be (types, size, pixels), said
+	// the same on both upload screens.
+	FileLimits string
 	// Author is the name of the person who created it (a saved node).
 	Author string
 	// CanSchedule: the person may schedule this node now (the engine's
