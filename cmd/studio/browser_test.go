@@ -567,3 +567,16 @@ func switchLanguage(t *testing.T, ctx context.Context, lang string) {
 		chromedp.WaitNotPresent(chromedp.CSS(`html[data-before]`)),
 		chromedp.WaitVisible(chromedp.CSS(`html[lang="`+lang+`"]`))))
 }
+
+// signIn signs the demo's person with email in on the browser ctx, and
+// waits for Studio's first page.
+func signIn(t *testing.T, ctx context.Context, app *browserApp, email string) {
+	t.Helper()
+	must(t, do(ctx,
+		chromedp.Navigate(app.url+"/studio/login"),
+		chromedp.SetValue(chromedp.CSS("#email"), email),
+		chromedp.SetValue(chromedp.CSS("#password"), demoPassword),
+		chromedp.Click(chromedp.CSS("form.stack button[type=submit]")),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="user-name"]`)),
+	))
+}

@@ -30,13 +30,7 @@ func TestCancelAsksInTheBrowser(t *testing.T) {
 		}
 	})
 	ctx := newBrowser(t)
-	must(t, do(ctx,
-		chromedp.Navigate(app.url+"/studio/login"),
-		chromedp.SetValue(chromedp.CSS("#email"), "editor@demo.test"),
-		chromedp.SetValue(chromedp.CSS("#password"), demoPassword),
-		chromedp.Click(chromedp.CSS("form.stack button[type=submit]")),
-		chromedp.WaitVisible(chromedp.CSS(`[data-testid="user-name"]`)),
-	))
+	signIn(t, ctx, app, "editor@demo.test")
 	state := func() string {
 		t.Helper()
 		return text(t, ctx, `.page-head .badge`)

@@ -18,13 +18,7 @@ func TestApprovalsCountInTheBrowser(t *testing.T) {
 	app := startBrowserApp(t, time.Date(2026, 11, 2, 5, 0, 0, 0, time.UTC))
 	f := app.demo(t)
 	ctx := newBrowser(t)
-	must(t, do(ctx,
-		chromedp.Navigate(app.url+"/studio/login"),
-		chromedp.SetValue(chromedp.CSS("#email"), "editor@demo.test"),
-		chromedp.SetValue(chromedp.CSS("#password"), demoPassword),
-		chromedp.Click(chromedp.CSS("form.stack button[type=submit]")),
-		chromedp.WaitVisible(chromedp.CSS(`[data-testid="user-name"]`)),
-	))
+	signIn(t, ctx, app, "editor@demo.test")
 	count := func() int {
 		t.Helper()
 		s, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(document.querySelector('#approvals-count [aria-hidden]') || {textContent: "0"}).textContent`))
