@@ -117,18 +117,35 @@ func checkLink(ix *liveIndex, from release.Ref, l link, now time.Time) (Finding,
 }
 
 // notFoundPaths turns the week's top 404 paths into findings (the last
-// step of broken-links: the sweep is complete after it).
+// step of broken-links: the sweep is complete after it). A path that
+// resolves now is no broken link: readers asked for it before it was live
+// (scheduled, or under embargo), and it is live now (issue 39).
 func (j *Jobs) notFoundPaths(ctx context.Context, run Run, c *cursor) error {
 	from, to := notFoundDays(run.Now)
 	top, err := j.store.TopNotFound(ctx, run.SiteID, from, to, TopNotFoundPaths)
 	if err != nil {
 		return err
 	}
+	site, err := j.store.Site(ctx, run.SiteID)
+	if err != nil {
+		return err
+	}
+	var ix *liveIndex
+	if site.PublishedSnapshotID != "" {
+		if ix, err = j.index(ctx, site.PublishedSnapshotID); err != nil {
+			return err
+		}
+	}
 	var found []Finding
 	for _, p := range top {
 		if Excluded(run.Config.Exclude, p.Path) {
 			c.Counts[CountExcluded]++
 			continue
+		}
+		if ix != nil {
+			if where, _ := ix.resolvePath(p.Path, run.Now); where == landsOK {
+				continue // live now: it was asked for too early
+			}
 		}
 		c.Counts[CodeNotFoundPath]++
 		found = append(found, Finding{Code: CodeNotFoundPath, Field: "404", Target: p.Path,

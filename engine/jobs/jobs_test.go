@@ -289,6 +289,20 @@ func TestNotFoundPaths(t *testing.T) {
 	}
 	same(t, "404 findings", paths, []string{"/posts/gone 3", "/posts/embargoed 1"})
 
+	// Two days on, the embargo has lifted: the page readers asked for too
+	// early is live, and no longer a broken link (issue 39).
+	b.Clock.Advance(49 * time.Hour)
+	later := b.run(automation.BuiltinBrokenLinks, "run_2", jobs.Config{Exclude: []string{"/wp-*"}})
+	b.steps(t, later)
+	rf := b.findings(t, later, false)
+	paths = nil
+	for _, f := range append(rf.New, rf.Still...) {
+		if f.Code == jobs.CodeNotFoundPath {
+			paths = append(paths, f.Target)
+		}
+	}
+	same(t, "404 findings once the embargo lifted", paths, []string{"/posts/gone"})
+
 	// The day's table stops growing at its cap; known paths still count.
 	ctx := context.Background()
 	var hits []jobs.NotFoundHits
