@@ -55,6 +55,7 @@ const (
 	UnsupportedResponseType = "unsupported_response_type"
 	InvalidRedirectURI      = "invalid_redirect_uri"
 	InvalidClientMetadata   = "invalid_client_metadata"
+	InvalidTarget           = "invalid_target" // RFC 8707: a resource not ours
 )
 
 // NoRedirect reports whether err is about the client or its redirect URI
@@ -303,7 +304,7 @@ func (o *OAuth) Check(ctx context.Context, req Request, resource string) (Client
 	case !pkceValue(req.Challenge) || len(req.Challenge) != 43:
 		return c, req, fail(InvalidRequest, "code_challenge: the base64url SHA-256 of the code verifier (43 characters)")
 	case req.Resource != "" && req.Resource != resource:
-		return c, req, fail("invalid_target", "resource: this server's resource is %s", resource)
+		return c, req, fail(InvalidTarget, "resource: this server's resource is %s", resource)
 	}
 	return c, req, nil
 }
@@ -366,7 +367,7 @@ func (o *OAuth) Exchange(ctx context.Context, in TokenRequest, resource string) 
 		return Token{}, fail(UnsupportedGrantType, "grant_type: only authorization_code")
 	}
 	if in.Resource != "" && in.Resource != resource {
-		return Token{}, fail("invalid_target", "resource: this server's resource is %s", resource)
+		return Token{}, fail(InvalidTarget, "resource: this server's resource is %s", resource)
 	}
 	now := o.clock.Now()
 	hash := hashOf(in.Code)

@@ -19,21 +19,33 @@ import (
 // code, which the client exchanges for an agent key of theirs
 // (handlers/oauth).
 
-// authRequest is the authorization request of the query (GET), or of the
-// consent form (POST), whose hidden fields carry it on under requestField
-// names: its own scope is not the scopes the person ticks.
-func authRequest(v url.Values, field func(string) string) oauth.Request {
-	return oauth.Request{ResponseType: v.Get(field("response_type")), ClientID: v.Get(field("client_id")),
-		RedirectURI: v.Get(field("redirect_uri")), State: v.Get(field("state")), Challenge: v.Get(field("code_challenge")),
-		ChallengeMethod: v.Get(field("code_challenge_method")), Scope: v.Get(field("scope")), Resource: v.Get(field("resource"))}
+// authRequest is the authorization request in v: the query of the
+// consent page, or the consent form's fields once consentRequest took
+// them out (requestValues is the other way).
+func authRequest(v url.Values) oauth.Request {
+	return oauth.Request{ResponseType: v.Get("response_type"), ClientID: v.Get("client_id"), RedirectURI: v.Get("redirect_uri"),
+		State: v.Get("state"), Challenge: v.Get("code_challenge"), ChallengeMethod: v.Get("code_challenge_method"),
+		Scope: v.Get("scope"), Resource: v.Get("resource")}
 }
 
-func queryParam(name string) string   { return name }
-func requestField(name string) string { return "request_" + name }
+// requestPrefix names the consent form's hidden fields that carry the
+// request on: its own scope is not the scopes the person ticks.
+const requestPrefix = "request_"
+
+// consentRequest is the request the consent form carried on.
+func consentRequest(form url.Values) oauth.Request {
+	v := url.Values{}
+	for k, vs := range form {
+		if name, ok := strings.CutPrefix(k, requestPrefix); ok {
+			v[name] = vs
+		}
+	}
+	return authRequest(v)
+}
 
 // OAuthAuthorize is the consent page for the request in the query.
 func (h *Handler) OAuthAuthorize(w http.ResponseWriter, r *http.Request) {
-	req := authRequest(r.URL.Query(), queryParam)
+	req := authRequest(r.URL.Query())
 	c, req, err := h.oauth.Check(r.Context(), req, mcpEndpoint(r))
 	if err != nil {
 		h.oauthFailed(w, r, req, err)
@@ -59,7 +71,7 @@ func (h *Handler) OAuthAuthorize(w http.ResponseWriter, r *http.Request) {
 func (h *Handler) OAuthDecide(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	st := stateOf(ctx)
-	c, req, err := h.oauth.Check(ctx, authRequest(r.PostForm, requestField), mcpEndpoint(r))
+	c, req, err := h.oauth.Check(ctx, consentRequest(r.PostForm), mcpEndpoint(r))
 	if err != nil {
 		h.oauthFailed(w, r, req, err)
 		return
@@ -128,7 +140,7 @@ func (h *Handler) renderConsent(w http.ResponseWriter, r *http.Request, status i
 	v.Client, v.Site = c.Name, st.site.Name
 	v.Destination = destination(req.RedirectURI)
 	for name, value := range requestValues(req) {
-		v.Fields = append(v.Fields, templates.HiddenField{Name: requestField(name), Value: value[0]})
+		v.Fields = append(v.Fields, templates.HiddenField{Name: requestPrefix + name, Value: value[0]})
 	}
 	slices.SortFunc(v.Fields, func(a, b templates.HiddenField) int { return strings.Compare(a.Name, b.Name) })
 	for _, m := range st.sites {

@@ -125,9 +125,7 @@ func releaseTitle(rel releases.ReleaseRow) string {
 // unschedule) is that action's confirm step for browsers without
 // JavaScript: the confirmation dialog comes open in the page.
 func (h *Handler) ReleasePage(w http.ResponseWriter, r *http.Request) {
-	confirm := r.URL.Query().Get("confirm")
-	h.renderReleaseView(w, r, http.StatusOK, chi.URLParam(r, "id"),
-		templates.ReleaseView{ConfirmPublishNow: confirm == "publish-now", Confirm: confirm})
+	h.renderReleaseView(w, r, http.StatusOK, chi.URLParam(r, "id"), templates.ReleaseView{Confirm: r.URL.Query().Get("confirm")})
 }
 
 func (h *Handler) renderRelease(w http.ResponseWriter, r *http.Request, status int, id, errMsg string) {
@@ -174,7 +172,7 @@ func (h *Handler) renderReleaseView(w http.ResponseWriter, r *http.Request, stat
 		MoveErrors:    seed.MoveErrors,
 		Confirm:       seed.Confirm}
 	if can.PublishNow {
-		v.CanPublishNow, v.ConfirmPublishNow, v.PublishNowErrors = true, seed.ConfirmPublishNow, seed.PublishNowErrors
+		v.CanPublishNow, v.PublishNowErrors = true, seed.PublishNowErrors
 	}
 	if rel.ExecuteAt != nil {
 		tp := timePair(r, *rel.ExecuteAt, st.site.TimeZone)
@@ -354,7 +352,7 @@ func (h *Handler) PublishNow(w http.ResponseWriter, r *http.Request) {
 	st := stateOf(ctx)
 	id := chi.URLParam(r, "id")
 	if r.PostFormValue("confirm") != "yes" {
-		h.renderReleaseView(w, r, http.StatusUnprocessableEntity, id, templates.ReleaseView{ConfirmPublishNow: true,
+		h.renderReleaseView(w, r, http.StatusUnprocessableEntity, id, templates.ReleaseView{Confirm: "publish-now",
 			PublishNowErrors: templates.FieldErrors{"confirm": locales.T(ctx, "error.confirm_required")}})
 		return
 	}

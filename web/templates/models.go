@@ -266,15 +266,14 @@ type ReleaseView struct {
 	Latest        string // "Load the latest", after a refusal that says it changed
 
 	// CanPublishNow shows "Publish now…" (a person who may approve it, on a
-	// missed, expired or scheduled release); ConfirmPublishNow opens its
-	// confirmation in the page (the step without JavaScript, or after a
-	// refusal of it), with PublishNowErrors beside its box.
-	CanPublishNow     bool
-	ConfirmPublishNow bool
-	// Confirm is the destructive action whose confirmation comes open in
-	// the page (cancel, unschedule: ?confirm= without JavaScript).
-	Confirm          string
+	// missed, expired or scheduled release), with PublishNowErrors beside
+	// its box after a refusal.
+	CanPublishNow    bool
 	PublishNowErrors FieldErrors
+	// Confirm is the action whose confirmation comes open in the page
+	// (publish-now, cancel, unschedule: the ?confirm= step without
+	// JavaScript, or Publish now after a refusal of it).
+	Confirm string
 
 	// Conflict is the three-way view of a release held as a conflict
 	// (§6.4), with its ways on.
