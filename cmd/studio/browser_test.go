@@ -480,7 +480,7 @@ func TestScheduleInTheBrowser(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="user-name"]`)),
 	))
 	// The demo editor prefers Turkish; this walk starts in English.
-	must(t, do(ctx, chromedp.Click(chromedp.CSS(`.lang button[value="en"]`)), chromedp.WaitVisible(chromedp.CSS(`html[lang="en"]`))))
+	must(t, do(ctx, chromedp.Click(chromedp.CSS(`.user-menu > summary`)), chromedp.Click(chromedp.CSS(`.lang button[value="en"]`)), chromedp.WaitVisible(chromedp.CSS(`html[lang="en"]`))))
 	wantContains(t, "empty agenda", text(t, ctx, "main"), "Nothing is scheduled")
 
 	t.Log("the public site does not show the draft")
@@ -541,6 +541,7 @@ func TestScheduleInTheBrowser(t *testing.T) {
 	t.Log("in Turkish")
 	must(t, do(ctx,
 		chromedp.Navigate(app.url+"/studio/schedules"),
+		chromedp.Click(chromedp.CSS(`.user-menu > summary`)),
 		chromedp.Click(chromedp.CSS(`.lang button[value="tr"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`html[lang="tr"]`)),
 	))
@@ -563,9 +564,23 @@ func switchLanguage(t *testing.T, ctx context.Context, lang string) {
 	t.Helper()
 	_, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.documentElement.dataset.before = "switch"; true`))
 	must(t, err)
+	openUserMenu(t, ctx)
 	must(t, do(ctx, chromedp.Click(chromedp.CSS(`.lang button[value="`+lang+`"]`)),
 		chromedp.WaitNotPresent(chromedp.CSS(`html[data-before]`)),
 		chromedp.WaitVisible(chromedp.CSS(`html[lang="`+lang+`"]`))))
+}
+
+// openUserMenu opens the bar's menu of the person signed in (their account,
+// the language, Sign out), as a click on their name does; on a page
+// without one (signing in) it does nothing.
+func openUserMenu(t *testing.T, ctx context.Context) {
+	t.Helper()
+	_, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(function () {
+		var menu = document.querySelector(".user-menu");
+		if (menu) menu.open = true;
+		return true;
+	})()`))
+	must(t, err)
 }
 
 // signIn signs the demo's person with email in on the browser ctx, and

@@ -84,6 +84,7 @@ func TestAgendaInTheBrowser(t *testing.T) {
 		chromedp.SetValue(chromedp.CSS("#password"), demoPassword),
 		chromedp.Click(chromedp.CSS("form.stack button[type=submit]")),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="user-name"]`)),
+		chromedp.Click(chromedp.CSS(`.user-menu > summary`)),
 		chromedp.Click(chromedp.CSS(`.lang button[value="en"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`html[lang="en"]`)),
 		chromedp.Navigate(url+"/studio/schedules"),
@@ -188,6 +189,7 @@ func TestAgendaInTheBrowser(t *testing.T) {
 
 	t.Log("in Turkish")
 	must(t, do(ctx,
+		chromedp.Click(chromedp.CSS(`.user-menu > summary`)),
 		chromedp.Click(chromedp.CSS(`.lang button[value="tr"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`html[lang="tr"]`)),
 	))

@@ -154,6 +154,7 @@ func TestContentInTheBrowser(t *testing.T) {
 
 	t.Log("and in English")
 	must(t, do(ctx, chromedp.Navigate(app.url+"/studio/content"),
+		chromedp.Click(chromedp.CSS(`.user-menu > summary`)),
 		chromedp.Click(chromedp.CSS(`form.lang button[value="en"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`html[lang="en"] table.list`))))
 	list("en")

@@ -153,7 +153,7 @@ func TestPagesKeepToTheCSPInTheBrowser(t *testing.T) {
 	for _, lang := range []string{"tr", "en"} {
 		t.Log("signed in, in " + lang)
 		visit(t, "/studio/schedules")
-		submitAndWait(t, ctx, chromedp.Click(chromedp.CSS(`.lang button[value="`+lang+`"]`)))
+		submitAndWait(t, ctx, chromedp.Click(chromedp.CSS(`.user-menu > summary`)), chromedp.Click(chromedp.CSS(`.lang button[value="`+lang+`"]`)))
 		must(t, do(ctx, chromedp.WaitVisible(chromedp.CSS(`html[lang="`+lang+`"]`))))
 		for _, p := range pages {
 			visit(t, p)

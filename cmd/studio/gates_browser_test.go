@@ -69,9 +69,8 @@ func TestGatesInTheBrowser(t *testing.T) {
 		chromedp.SetValue(chromedp.CSS("#password"), demoPassword),
 		chromedp.Click(chromedp.CSS("form.stack button[type=submit]")),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="user-name"]`)),
-		chromedp.Click(chromedp.CSS(`.lang button[value="en"]`)),
-		chromedp.WaitVisible(chromedp.CSS(`html[lang="en"]`)),
 	))
+	switchLanguage(t, ctx, "en")
 
 	t.Log("the Schedule card of a draft: not live yet")
 	must(t, do(ctx,
@@ -176,11 +175,8 @@ func TestGatesInTheBrowser(t *testing.T) {
 	}
 
 	t.Log("in Turkish")
-	must(t, do(ctx,
-		chromedp.Navigate(app.url+"/studio/content/"+article),
-		chromedp.Click(chromedp.CSS(`.lang button[value="tr"]`)),
-		chromedp.WaitVisible(chromedp.CSS(`html[lang="tr"]`)),
-	))
+	must(t, do(ctx, chromedp.Navigate(app.url+"/studio/content/"+article), chromedp.WaitVisible(chromedp.CSS("main"))))
+	switchLanguage(t, ctx, "tr")
 	wantContains(t, "Turkish card", text(t, ctx, `[data-testid="gates-card"]`), "Zamanlama", "Açık: 5 Kasım 2026 18:00 tarihine kadar görünür.",
 		"Şu tarihten itibaren görünür…", "Şu tarihten sonra gizle…", "Kaydet ve yayımla", "Temizle", "Önizle")
 	shots(t, ctx, "gates-card-tr")

@@ -69,6 +69,51 @@ func waitFocus(t *testing.T, ctx context.Context, want string) {
 	t.Fatalf("focus on %q, want %q", got, want)
 }
 
+// readableAt1280 checks the Month at 1280 px, a laptop's width: the bar on
+// one line, and every chip's title shown whole, on at most two lines (the
+// fixture's titles are at most 24 letters).
+func readableAt1280(t *testing.T, ctx context.Context, month string) {
+	t.Helper()
+	must(t, do(ctx, chromedp.EmulateViewport(1280, 900), chromedp.Navigate(month),
+		chromedp.WaitVisible(chromedp.CSS(`#month-grid td[tabindex="0"]`))))
+	cut, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll("#month-grid .chip-title"))
+		.filter(e => e.scrollHeight > e.clientHeight + 1 || e.clientWidth < 64)
+		.map(e => e.textContent + " (" + e.clientWidth + " px wide)")`))
+	must(t, err)
+	if len(cut) > 0 {
+		t.Errorf("titles cut at 1280 px: %q", cut)
+	}
+	n := countOf(t, ctx, "#month-grid .chip-title")
+	if n < 8 {
+		t.Errorf("%d chips at 1280 px, want the fixture's 8", n)
+	}
+	// On one line, every part of the bar overlaps every other vertically.
+	oneLine, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(function () {
+		var rs = Array.from(document.querySelectorAll(".bar > *")).map(e => e.getBoundingClientRect()).filter(r => r.height > 0);
+		return rs.length > 3 && Math.max(...rs.map(r => r.top)) < Math.min(...rs.map(r => r.bottom));
+	})()`))
+	must(t, err)
+	if !oneLine {
+		t.Error("the bar takes two lines at 1280 px")
+	}
+	must(t, do(ctx, chromedp.EmulateViewport(1440, 900), chromedp.Navigate(month),
+		chromedp.WaitVisible(chromedp.CSS(`#month-grid td[tabindex="0"]`))))
+}
+
+// coveredChips are the titles of the chips the element sel overlaps.
+func coveredChips(t *testing.T, ctx context.Context, sel string) []string {
+	t.Helper()
+	got, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`(function () {
+		var over = document.querySelector(`+"`"+sel+"`"+`).getBoundingClientRect();
+		return Array.from(document.querySelectorAll("#month-grid .chip")).filter(function (c) {
+			var r = c.getBoundingClientRect();
+			return r.left < over.right && over.left < r.right && r.top < over.bottom && over.top < r.bottom;
+		}).map(function (c) { return c.textContent.trim(); });
+	})()`))
+	must(t, err)
+	return got
+}
+
 func press(t *testing.T, ctx context.Context, key string, mods ...chromedp.Modifier) {
 	t.Helper()
 	must(t, do(ctx, chromedp.KeyEvent(key, chromedp.KeyModifiers(mods...))))
@@ -113,6 +158,8 @@ func TestMonthInTheBrowser(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS(`#month-grid td[tabindex="0"]`)),
 	))
 	wantContains(t, "Turkish grid", text(t, ctx, "#month-grid thead"), "Pzt", "Paz")
+	wantContains(t, "legend", text(t, ctx, `[data-testid="month-legend"]`), "Zamanlandı", "Onay bekliyor", "Ambargo ya da sona erme")
+	readableAt1280(t, ctx, month)
 	shots(t, ctx, "month-tr")
 
 	t.Log("keyboard: one tab stop, arrows, Home/End")
@@ -177,6 +224,9 @@ func TestMonthInTheBrowser(t *testing.T) {
 		t.Errorf("the 6th after the move: %q", got)
 	}
 	shot(t, ctx, "month-moved-toast-tr-1440")
+	if covered := coveredChips(t, ctx, `[data-testid="month-toast"]`); len(covered) > 0 {
+		t.Errorf("the toast covers the chips %q", covered)
+	}
 	must(t, do(ctx, chromedp.Click(chromedp.CSS(`[data-testid="month-undo"]`))))
 	waitText(t, ctx, `[data-testid="month-toast"]`, "Taşıma geri alındı")
 	waitText(t, ctx, `td[data-date="2026-11-04"]`, "Election night live")
@@ -203,9 +253,8 @@ func TestMonthInTheBrowser(t *testing.T) {
 		chromedp.WaitNotPresent(chromedp.CSS(`#month-move[open]`))))
 
 	t.Log("in English")
+	switchLanguage(t, ctx, "en")
 	must(t, do(ctx,
-		chromedp.Click(chromedp.CSS(`.lang button[value="en"]`)),
-		chromedp.WaitVisible(chromedp.CSS(`html[lang="en"]`)),
 		chromedp.Navigate(month),
 		chromedp.WaitVisible(chromedp.CSS(`#month-grid td[tabindex="0"]`)),
 	))

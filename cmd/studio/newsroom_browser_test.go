@@ -44,6 +44,7 @@ func TestNewsroomFromAnEmptyFolderInTheBrowser(t *testing.T) {
 	must(t, err)
 	signOut := func() {
 		t.Helper()
+		openUserMenu(t, b)
 		submitAndWait(t, b, chromedp.Click(chromedp.CSS(`form[action="/studio/logout"] button`)))
 	}
 	signIn := func(email, password string) {

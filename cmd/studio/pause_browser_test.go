@@ -132,6 +132,7 @@ func TestPauseSaysWhatStillHappensInTheBrowser(t *testing.T) {
 
 	t.Log("in English")
 	must(t, do(ctx,
+		chromedp.Click(chromedp.CSS(`.user-menu > summary`)),
 		chromedp.Click(chromedp.CSS(`.lang button[value="en"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`html[lang="en"]`)),
 		chromedp.Navigate(app.url+"/studio/schedules"),

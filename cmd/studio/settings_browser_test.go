@@ -65,9 +65,10 @@ func TestKillSwitchInTheBrowser(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS(`.agenda li`)),
 	))
 
-	t.Log("Site settings, from the navigation")
+	t.Log("Site settings, from the site's menu")
 	must(t, do(ctx,
-		chromedp.Click(chromedp.Search(`//nav//a[text()="Ayarlar"]`)),
+		chromedp.Click(chromedp.CSS(`[data-testid="site-switch"] summary`)),
+		chromedp.Click(chromedp.Search(`//*[@data-testid="site-switch"]//a[text()="Ayarlar"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="time-zone-form"]`)),
 	))
 	wantContains(t, "settings", text(t, ctx, "main"), "Site ayarları", "Saat dilimi", "Şu an: İstanbul (UTC+3).",
@@ -131,9 +132,8 @@ func TestKillSwitchInTheBrowser(t *testing.T) {
 	shots(t, ctx, "schedules-paused-tr")
 
 	t.Log("in English, resume: the release is published late")
+	switchLanguage(t, ctx, "en")
 	must(t, do(ctx,
-		chromedp.Click(chromedp.CSS(`.lang button[value="en"]`)),
-		chromedp.WaitVisible(chromedp.CSS(`html[lang="en"]`)),
 		chromedp.Click(chromedp.CSS(`[data-testid="paused-banner-settings"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="resume-open"]`)),
 	))

@@ -40,3 +40,29 @@ document.addEventListener("htmx:beforeSend", function (e) {
 document.querySelectorAll("[data-undo-seconds]").forEach(function (el) {
   setTimeout(function () { el.remove(); }, Number(el.getAttribute("data-undo-seconds")) * 1000);
 });
+
+// Menu opens and closes the navigation on a phone (studio.css folds it
+// there only when scripts run).
+document.querySelectorAll("[data-menu-toggle]").forEach(function (button) {
+  var nav = document.getElementById(button.getAttribute("aria-controls"));
+  button.addEventListener("click", function () {
+    var open = button.getAttribute("aria-expanded") !== "true";
+    button.setAttribute("aria-expanded", String(open));
+    nav.classList.toggle("open", open);
+  });
+});
+
+// The bar's folded menus close on Escape and on a click elsewhere, as menus do.
+function closeBarMenus(except) {
+  document.querySelectorAll(".bar details[open]").forEach(function (d) {
+    if (d !== except && !d.contains(except)) d.removeAttribute("open");
+  });
+}
+document.addEventListener("click", function (e) { closeBarMenus(e.target.closest(".bar details")); });
+document.addEventListener("keydown", function (e) {
+  if (e.key !== "Escape") return;
+  var open = document.querySelector(".bar details[open]");
+  if (!open) return;
+  closeBarMenus(null);
+  open.querySelector("summary").focus();
+});
