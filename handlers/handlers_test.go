@@ -125,6 +125,11 @@ func TestCSRF(t *testing.T) {
 				u = "/studio/tokens/" + tok.ID + "/revoke"
 			}
 			switch rt.Pattern {
+			case "/studio/releases/{id}/uncancel": // the editor's Cancel, a moment ago
+				if err := a.Releases.Cancel(context.Background(), a.Editor, a.Site.ID, rel.ID, rel.Rev); err != nil {
+					t.Fatal(err)
+				}
+				form = url.Values{"rev": {fmt.Sprint(rel.Rev + 1)}}
 			case "/studio/releases/{id}/repin", "/studio/releases/{id}/rebase": // a release held as a conflict
 				held := a.ConflictRelease(t)
 				u = strings.ReplaceAll(rt.Pattern, "{id}", held.ID)

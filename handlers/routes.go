@@ -113,6 +113,7 @@ func StudioRoutes(s *studio.Handler) []Route {
 		{"GET", "/studio/releases/{id}/schedule/preview", policy.SchedulesWrite, s.SchedulePreview},
 		{"POST", "/studio/releases/{id}/unschedule", policy.SchedulesWrite, s.Unschedule},
 		{"POST", "/studio/releases/{id}/cancel", policy.SchedulesWrite, s.Cancel},
+		{"POST", "/studio/releases/{id}/uncancel", policy.SchedulesWrite, s.UndoCancel},
 		{"POST", "/studio/releases/{id}/move", policy.SchedulesWrite, s.Move},
 		// The Month grid's own fragments (§15.2, §15.6): the grid alone (after
 		// a move, "Load the latest"), a day's panel on a phone, and a move

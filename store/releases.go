@@ -418,6 +418,11 @@ func changeRelease(ctx context.Context, tx *sql.Tx, c releases.Change) error {
 			return err
 		}
 	}
+	if c.Repromote {
+		if err := repromote(ctx, tx, c.ID, c.Audit.Actor, c.Audit.At); err != nil {
+			return err
+		}
+	}
 	if c.CloseRequest != release.RequestKept {
 		if _, err := tx.ExecContext(ctx, `UPDATE approvals SET status = ?, decided_at = ?
 			WHERE release_id = ? AND status = 'waiting'`, string(c.CloseRequest), instant(c.Audit.At), c.ID); err != nil {

@@ -36,12 +36,14 @@ func TestCancelAsksInTheBrowser(t *testing.T) {
 		return text(t, ctx, `.page-head .badge`)
 	}
 	for i, c := range []struct {
-		lang, question, effects, keep, undo, canceled, state string
+		lang, question, effects, keep, undo, canceled, state, undoCancel, uncanceled string
 	}{
-		{"en", "Cancel “Ferry timetable”?", "It ends without publishing anything, and this cannot be undone", "Keep it",
-			"Undo schedules it again for 5 November 2026, 14:00.", "Canceled. Nothing will be published.", "Canceled"},
-		{"tr", "“Transit strike” iptal edilsin mi?", "Hiçbir şey yayımlanmadan sona erer ve bu geri alınamaz", "Vazgeç",
-			"Geri al, onu yeniden 5 Kasım 2026 14:00 için zamanlar.", "İptal edildi", "İptal edildi"},
+		{"en", "Cancel “Ferry timetable”?", "It ends without publishing anything. Undo is offered for a few seconds", "Keep it",
+			"Undo schedules it again for 5 November 2026, 14:00.", "Canceled. Nothing will be published.", "Canceled",
+			"Canceled. Undo puts it back as it was.", "Cancel undone: the release is back as it was."},
+		{"tr", "“Transit strike” iptal edilsin mi?", "Hiçbir şey yayımlanmadan sona erer. Birkaç saniye boyunca geri alabilirsiniz", "Vazgeç",
+			"Geri al, onu yeniden 5 Kasım 2026 14:00 için zamanlar.", "İptal edildi", "İptal edildi",
+			"İptal edildi. Geri al, onu eski hâline döndürür.", "İptal geri alındı: yayın paketi eski hâline döndü."},
 	} {
 		switchLanguage(t, ctx, c.lang)
 		must(t, do(ctx, chromedp.Navigate(app.url+"/studio/releases/"+ids[i]), chromedp.WaitVisible(chromedp.CSS(`[data-testid="cancel-open"]`))))
@@ -75,15 +77,27 @@ func TestCancelAsksInTheBrowser(t *testing.T) {
 			t.Fatalf("after Undo the release is %q, was %q", got, before)
 		}
 
-		t.Log(c.lang + ": the dialog's own button cancels")
-		must(t, do(ctx, chromedp.Click(chromedp.CSS(`[data-testid="cancel-open"]`)),
-			chromedp.WaitVisible(chromedp.CSS(`dialog[open] [data-testid="cancel"]`)),
-			chromedp.Click(chromedp.CSS(`dialog[open] [data-testid="cancel"]`)),
-			chromedp.WaitVisible(chromedp.CSS(`[data-testid="release-outcome"]`))))
-		wantContains(t, "after canceling", text(t, ctx, "main"), c.canceled)
-		if got := state(); got != c.state {
-			t.Fatalf("after canceling the release is %q, want %q", got, c.state)
+		t.Log(c.lang + ": the dialog's own button cancels, and the Cancel can be undone")
+		cancel := func() {
+			t.Helper()
+			must(t, do(ctx, chromedp.Click(chromedp.CSS(`[data-testid="cancel-open"]`)),
+				chromedp.WaitVisible(chromedp.CSS(`dialog[open] [data-testid="cancel"]`)),
+				chromedp.Click(chromedp.CSS(`dialog[open] [data-testid="cancel"]`)),
+				chromedp.WaitVisible(chromedp.CSS(`[data-testid="release-outcome"]`))))
+			wantContains(t, "after canceling", text(t, ctx, "main"), c.canceled)
+			if got := state(); got != c.state {
+				t.Fatalf("after canceling the release is %q, want %q", got, c.state)
+			}
 		}
+		cancel()
+		wantContains(t, "the Cancel's Undo", text(t, ctx, `[data-testid="undo-toast"]`), c.undoCancel)
+		must(t, do(ctx, chromedp.Click(chromedp.CSS(`[data-testid="undo-cancel"]`)),
+			chromedp.WaitVisible(chromedp.CSS(`[data-testid="cancel-open"]`))))
+		if got := state(); got != before {
+			t.Fatalf("after undoing the Cancel the release is %q, was %q", got, before)
+		}
+		wantContains(t, "after the Undo", text(t, ctx, "main"), c.uncanceled)
+		cancel()
 		shots(t, ctx, "canceled-"+c.lang)
 	}
 }

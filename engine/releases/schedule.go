@@ -1,6 +1,7 @@
 package releases
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"time"
@@ -274,9 +275,64 @@ func (e *Releases) Cancel(ctx context.Context, u engine.User, siteID, id string,
 	}
 	now := e.Now()
 	by := u.Actor()
-	outcome := &release.Outcome{Kind: "canceled", At: now, By: &by}
+	outcome := &release.Outcome{Kind: "canceled", At: now, By: &by, From: r.State}
 	audit := engine.AuditEntry{Action: "release.cancel", Actor: by, SiteID: siteID, ReleaseID: id, At: now}
 	return e.setState(ctx, r, release.StateCanceled, outcome, audit)
+}
+
+// UndoCancelFor is how long a person may take back their own Cancel: the
+// few seconds of the Undo a move or an Unschedule offers (§15.1).
+const UndoCancelFor = 10 * time.Second
+
+// CodeUndoGone refuses an Undo of a Cancel that can no longer be taken
+// back: someone else's, too late, or of a release that was waiting for
+// approval or in conflict.
+const CodeUndoGone = "undo_gone"
+
+// UndoCancel takes back the person's own Cancel of release id within
+// UndoCancelFor: it goes back to the state it had (a draft, or scheduled
+// with its time and approval), holds its nodes again and puts the versions
+// it pins back as their working copies where the Cancel had restored
+// drafts. Refused as stale when the release or any of its nodes changed
+// since the Cancel.
+func (e *Releases) UndoCancel(ctx context.Context, u engine.User, siteID, id string, rev int64) error {
+	if err := engine.Require(u, siteID, policy.SchedulesWrite); err != nil {
+		return err
+	}
+	r, err := e.store.Release(ctx, siteID, id)
+	if err != nil {
+		return err
+	}
+	o := r.Outcome
+	if r.State != release.StateCanceled || o == nil || o.By == nil || *o.By != u.Actor() ||
+		!release.CanUndoCancel(o.From) || e.Now().Sub(o.At) > UndoCancelFor {
+		return engine.Refuse(CodeUndoGone, "")
+	}
+	if r.Rev != rev {
+		return engine.Refuse(engine.CodeStale, "")
+	}
+	for _, it := range r.Items {
+		if it.Op != release.OpSet {
+			continue
+		}
+		n, err := e.store.Node(ctx, siteID, it.NodeID)
+		if err != nil {
+			return err
+		}
+		if same, err := e.asLeft(ctx, it, n); err != nil || !same {
+			return cmp.Or(err, error(engine.Refuse(engine.CodeStale, "")))
+		}
+	}
+	audit := engine.AuditEntry{Action: "release.uncancel", Actor: u.Actor(), SiteID: siteID, ReleaseID: id, At: e.Now()}
+	err = e.changeRelease(ctx, Change{ID: r.ID, Rev: r.Rev, From: []release.State{release.StateCanceled}, To: o.From,
+		Repromote: true, Audit: audit})
+	if errors.Is(err, engine.ErrConflict) {
+		return engine.Refuse(engine.CodeStale, "")
+	}
+	if err == nil {
+		e.Poke()
+	}
+	return err
 }
 
 // changeable loads a release the person may change (mayChangeRelease: the

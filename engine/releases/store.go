@@ -75,6 +75,10 @@ type Change struct {
 	ClearApproval bool
 	ClearOutcome  bool
 	CloseRequest  release.RequestEnd
+	// Repromote puts each set item's pinned version back as its node's
+	// working copy where restoreDrafts had put the draft back (a Cancel's
+	// Undo).
+	Repromote bool
 }
 
 // Settled returns c with what it does to the approval, the outcome and the

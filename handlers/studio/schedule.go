@@ -171,6 +171,9 @@ func (h *Handler) renderReleaseView(w http.ResponseWriter, r *http.Request, stat
 		CanUndo:       can.Undo,
 		MoveErrors:    seed.MoveErrors,
 		Confirm:       seed.Confirm}
+	if rel.State == release.StateCanceled {
+		v.UndoCancelSeconds = h.undoCancelOffer(r, rel.ID)
+	}
 	if can.PublishNow {
 		v.CanPublishNow, v.PublishNowErrors = true, seed.PublishNowErrors
 	}
@@ -282,9 +285,15 @@ func (h *Handler) Unschedule(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
-// Cancel ends a release without publishing.
+// Cancel ends a release without publishing; its page then offers, for a
+// few seconds, to take the Cancel back (undoCancelOffer).
 func (h *Handler) Cancel(w http.ResponseWriter, r *http.Request) {
-	h.changeRelease(w, r, h.releases.Cancel, "release.canceled", nil)
+	h.changeRelease(w, r, h.releases.Cancel, "release.canceled", func(id string) { h.offerUndoCancel(r, id) })
+}
+
+// UndoCancel takes a Cancel back (the engine says whether it still may).
+func (h *Handler) UndoCancel(w http.ResponseWriter, r *http.Request) {
+	h.changeRelease(w, r, h.releases.UndoCancel, "release.uncanceled", nil)
 }
 
 // changeRelease makes change and goes to the release's page with the

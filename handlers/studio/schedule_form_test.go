@@ -60,7 +60,7 @@ func TestScheduleForm(t *testing.T) {
 		// open in the page, naming what canceling does.
 		c.Check(t, apptest.Scenario{Name: "ConfirmCancel", URL: "/studio/releases/" + ids[0] + "?confirm=cancel", ExpectedStatus: http.StatusOK,
 			ExpectedContent: []string{`aria-describedby="cancel-effects" open>`, "Cancel “Election night live”?",
-				"It ends without publishing anything, and this cannot be undone", `data-testid="cancel-keep">Keep it</a>`},
+				"It ends without publishing anything. Undo is offered for a few seconds", `data-testid="cancel-keep">Keep it</a>`},
 			NotExpectedContent: []string{`aria-describedby="unschedule-effects" open`}})
 		// Scheduling it again is an overlap (D15, §6.2): warned, allowed,
 		// and flagged on both release pages with the other's time.
@@ -111,7 +111,7 @@ func TestScheduleForm(t *testing.T) {
 		c.Check(t, apptest.Scenario{Name: "ReleaseTurkish", URL: "/studio/releases/" + ids[2], ExpectedStatus: http.StatusOK,
 			ExpectedContent: []string{"sabitlenmiş sürüm 2", "yayındaki sürüm 1", "3 Kasım 2026 Salı",
 				">Zamanlamayı kaldır…</a>", ">Yayın paketini iptal et…</a>", "“Welcome to the Gazette, again” iptal edilsin mi?",
-				"Hiçbir şey yayımlanmadan sona erer ve bu geri alınamaz", `data-testid="cancel-keep">Vazgeç</a>`}})
+				"Hiçbir şey yayımlanmadan sona erer. Birkaç saniye boyunca geri alabilirsiniz", `data-testid="cancel-keep">Vazgeç</a>`}})
 	})
 
 	t.Run("BadInput", func(t *testing.T) {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"studio/engine/releases"
 	"studio/web/templates"
 )
 
@@ -37,4 +38,26 @@ func (h *Handler) undoOffer(r *http.Request, id string) *templates.UndoOffer {
 	}
 	return &templates.UndoOffer{Action: "/studio/releases/" + id + "/schedule", Date: f[1], Time: f[2],
 		When: time.Unix(at, 0).In(siteLoc(stateOf(r.Context()).site)), Seconds: int((left + time.Second - 1) / time.Second)}
+}
+
+// offerUndoCancel keeps, for the next page, that the Cancel of release id
+// may be taken back until releases.UndoCancelFor from now.
+func (h *Handler) offerUndoCancel(r *http.Request, id string) {
+	until := h.eng.Now().Add(releases.UndoCancelFor).Unix()
+	h.sessions.Put(r.Context(), keyUndo, "cancel "+id+" "+strconv.FormatInt(until, 10))
+}
+
+// undoCancelOffer takes the offer offerUndoCancel kept: the seconds left
+// to take back the Cancel of release id, or 0.
+func (h *Handler) undoCancelOffer(r *http.Request, id string) int {
+	f := strings.Fields(h.sessions.PopString(r.Context(), keyUndo))
+	if len(f) != 3 || f[0] != "cancel" || f[1] != id {
+		return 0
+	}
+	until, err := strconv.ParseInt(f[2], 10, 64)
+	left := time.Unix(until, 0).Sub(h.eng.Now())
+	if err != nil || left <= 0 {
+		return 0
+	}
+	return int((left + time.Second - 1) / time.Second)
 }

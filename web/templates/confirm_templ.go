@@ -383,11 +383,22 @@ func releaseConfirm(ctx context.Context, id, title string, rev int64, open, acti
 		SubmitLabel: locales.T(ctx, "release."+action+"_confirm"), KeepLabel: locales.T(ctx, "release.keep")}
 }
 
+// releaseCancel is Cancel on a scheduled or waiting release: a scheduled
+// one's may be taken back for a few seconds (releases.UndoCancel), a
+// waiting one's withdraws its request for good.
+func releaseCancel(ctx context.Context, r ReleaseView) ConfirmAction {
+	c := releaseConfirm(ctx, r.ID, r.Title, r.Rev, r.Confirm, "cancel")
+	if r.State == "awaiting_approval" {
+		c.Effects = locales.T(ctx, "release.cancel_effects_final")
+	}
+	return c
+}
+
 // conflictCancel is Cancel on a release held as a conflict, with what
 // canceling means there.
 func conflictCancel(ctx context.Context, r ReleaseView) ConfirmAction {
 	c := releaseConfirm(ctx, r.ID, r.Title, r.Rev, r.Confirm, "cancel")
-	c.Hint = locales.T(ctx, "conflict.cancel_hint")
+	c.Effects, c.Hint = locales.T(ctx, "release.cancel_effects_final"), locales.T(ctx, "conflict.cancel_hint")
 	return c
 }
 

@@ -242,12 +242,15 @@ type ReleaseItemView struct {
 
 // ReleaseView is the release page.
 type ReleaseView struct {
-	ID    string
-	Title string
-	State string
-	Rev   int64
-	When  *TimePair
-	By    string
+	// UndoCancelSeconds, when above zero, is how long the Cancel just
+	// made may still be taken back.
+	UndoCancelSeconds int
+	ID                string
+	Title             string
+	State             string
+	Rev               int64
+	When              *TimePair
+	By                string
 	// ByAgent: an agent key proposed it (By is the key's name); RunID is
 	// the agent task's run it came from, when it came from one.
 	ByAgent       bool

@@ -178,6 +178,9 @@ type Outcome struct {
 	Message         string     `json:"message,omitempty"`
 	Reason          string     `json:"reason,omitempty"`
 	By              *Actor     `json:"by,omitempty"`
+	// From is the state a person's Cancel ended, so that its Undo
+	// (CanUndoCancel) knows where the release goes back to.
+	From State `json:"from,omitempty"`
 }
 
 // Conflict names a node whose live version is no longer the pinned base.

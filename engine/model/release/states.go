@@ -87,6 +87,17 @@ func CanCancel(s State) bool {
 	return CanTransition(s, StateCanceled) && s != StateRunning
 }
 
+// CanUndoCancel reports whether a person's Cancel of a release that was in
+// state from may be taken back in its Undo's few seconds (§15.1's toast):
+// a draft or a scheduled release, which goes back to that state with its
+// time and approval. Not in the §5.2 table, where canceled is an end: the
+// Undo makes the Cancel not have happened, before anything else could act
+// on it. A waiting release's request was withdrawn, and a conflict's
+// Cancel closed what its view explained, so those stay canceled.
+func CanUndoCancel(from State) bool {
+	return from == StateDraft || from == StateScheduled
+}
+
 // CanPublishNow reports whether a person's manual run, "Publish now", may
 // start from s (§13: missed, expired or scheduled). Who may press it is the
 // caller's rule (a person who may approve the release).
