@@ -64,7 +64,8 @@ func routeURL(pattern, releaseID, nodeID, approvalID string) string {
 	case strings.HasPrefix(pattern, "/studio/approvals/"):
 		id = approvalID
 	}
-	u := strings.ReplaceAll(pattern, "{id}", id)
+	// A media file's address (mediaFile's), after its release (a review's).
+	u := strings.NewReplacer("{id}", id, "{side}", "after", "{slug}", "cover.png").Replace(pattern)
 	if strings.HasSuffix(pattern, "/preview") {
 		u += "?date=2026-11-02&time=09:00"
 	}
@@ -335,6 +336,14 @@ func TestRouteTable(t *testing.T) {
 			t.Errorf("refused requests changed state:\nbefore %s\nafter  %s", before, after)
 		}
 		// The pages a contributor may see open.
+		var cover *content.Node // one media file for the routes that show one
+		coverFile := func() content.Node {
+			if cover == nil {
+				n := mediaFile(a, t)
+				cover = &n
+			}
+			return *cover
+		}
 		for _, rt := range routeTable() {
 			if rt.Method != http.MethodGet || rt.Scope == handlers.Anyone || !policy.Has(policy.Contributor, rt.Scope) {
 				continue
@@ -348,7 +357,16 @@ func TestRouteTable(t *testing.T) {
 				want = http.StatusSeeOther // mints a preview link and sends to it
 			}
 			if rt.Pattern == "/studio/content/{id}/file" { // a media file's image
-				u = "/studio/content/" + mediaFile(a, t).ID + "/file"
+				u = "/studio/content/" + coverFile().ID + "/file"
+			}
+			if rt.Pattern == "/studio/media/{slug}" { // a media file not live yet, as the editor's preview shows it
+				coverFile()
+			}
+			if rt.Pattern == "/studio/releases/{id}/media/{side}/{slug}" { // a media file as its release pins it
+				coverFile()
+				shows := a.CreateNode(t, release.KindContentEntry, content.Body{Title: "Map", Slug: "map-of-results", Status: content.StatusPublished,
+					Text: "![The map](/media/cover.png)"})
+				u = "/studio/releases/" + a.ScheduleAt(t, a.Editor, shows, "2026-11-02", "11:00").ID + "/media/after/cover.png"
 			}
 			if rt.Pattern == "/studio/schedules/automations/{id}" { // an automation, read-only for a contributor
 				u = "/studio/schedules/automations/" + a.BrokenLinkCheck(t, a.Editor).ID

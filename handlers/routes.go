@@ -114,6 +114,8 @@ func StudioRoutes(s *studio.Handler) []Route {
 		{"POST", "/studio/releases/{id}/unschedule", policy.SchedulesWrite, s.Unschedule},
 		{"POST", "/studio/releases/{id}/cancel", policy.SchedulesWrite, s.Cancel},
 		{"POST", "/studio/releases/{id}/uncancel", policy.SchedulesWrite, s.UndoCancel},
+		{"GET", "/studio/releases/{id}/media/{side}/{slug}", policy.SchedulesRead, s.ReviewMedia},
+		{"GET", "/studio/media/{slug}", policy.ContentRead, s.WorkingMedia},
 		{"POST", "/studio/releases/{id}/move", policy.SchedulesWrite, s.Move},
 		// The Month grid's own fragments (§15.2, §15.6): the grid alone (after
 		// a move, "Load the latest"), a day's panel on a phone, and a move

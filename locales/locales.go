@@ -8,6 +8,7 @@ import (
 	"context"
 	"embed"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	texttemplate "text/template"
@@ -263,4 +264,17 @@ func (p *Printer) Duration(d time.Duration) string {
 		return p.T("duration.hours", "N", h)
 	}
 	return p.T("duration.hours", "N", h) + " " + p.T("duration.minutes", "N", m)
+}
+
+// FileSize is n bytes as a person reads it: "840 KB", "1.2 MB"; the
+// decimal sign is the language's ("1,2 MB" in Turkish).
+func (p *Printer) FileSize(n int) string {
+	switch {
+	case n < 1000:
+		return p.T("size.bytes", "Count", n)
+	case n < 1_000_000:
+		return p.T("size.kb", "Size", strconv.Itoa((n+500)/1000))
+	}
+	s := strconv.FormatFloat(float64(n)/1e6, 'f', 1, 64)
+	return p.T("size.mb", "Size", strings.Replace(s, ".", p.T("size.decimal_sign"), 1))
 }

@@ -48,7 +48,7 @@ func TestAuthorsAndTokenScopesInTheBrowser(t *testing.T) {
 	must(t, do(ctx, chromedp.Navigate(app.url+"/studio/content"), chromedp.WaitVisible(chromedp.CSS("table.list"))))
 	wantContains(t, "content list in Turkish", text(t, ctx, "table.list thead"), "Yazar")
 	shots(t, ctx, "authors-content-tr")
-	must(t, do(ctx, chromedp.Click(chromedp.Search(`//button[text()="Çıkış yap"]`)), chromedp.WaitVisible(chromedp.CSS("#email"))))
+	must(t, do(ctx, chromedp.Click(chromedp.CSS(`.user-menu > summary`)), chromedp.Click(chromedp.Search(`//button[text()="Çıkış yap"]`)), chromedp.WaitVisible(chromedp.CSS("#email"))))
 
 	t.Log("the contributor makes a read-only token")
 	login("contributor@demo.test")

@@ -101,7 +101,7 @@ func TestAgentProposalInTheBrowser(t *testing.T) {
 	must(t, do(b,
 		chromedp.Navigate(app.url+"/studio/approvals"),
 		chromedp.Click(chromedp.Search(`//a[text()="Turnout by district"]`)),
-		chromedp.WaitVisible(chromedp.CSS(`[data-testid="body-diff"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="rendered-after"]`)),
 	))
 	wantContains(t, "the pinned diff", text(t, b, "main"), "Onay bekliyor", "Morning desk onay istedi", "Henüz yayında değil",
 		"Turnout was 71 percent by nine.", "09:00 İstanbul")

@@ -38,17 +38,17 @@ func TestApprovalInTheBrowser(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS(`.agenda li`)),
 	))
 	wantContains(t, "contributor's agenda", text(t, ctx, "main"), "Scheduled and sent for approval.", "Waiting for approval")
-	must(t, do(ctx, chromedp.Click(chromedp.Search(`//button[text()="Sign out"]`)), chromedp.WaitVisible(chromedp.CSS("#email"))))
+	must(t, do(ctx, chromedp.Click(chromedp.CSS(`.user-menu > summary`)), chromedp.Click(chromedp.Search(`//button[text()="Sign out"]`)), chromedp.WaitVisible(chromedp.CSS("#email"))))
 
 	t.Log("the editor reviews and approves, in Turkish")
 	login("editor@demo.test") // the demo editor speaks Turkish
 	must(t, do(ctx,
 		chromedp.Navigate(app.url+"/studio/approvals"),
 		chromedp.Click(chromedp.Search(`//a[text()="Election night live"]`)),
-		chromedp.WaitVisible(chromedp.CSS(`[data-testid="body-diff"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="rendered-after"]`)),
 	))
 	wantContains(t, "review", text(t, ctx, "main"), "Onay bekliyor", "Chris Contributor onay istedi", "Henüz yayında değil",
-		"Sabitlenmiş sürüm 2", "Eklendi:", "Yayımlandı", "10:00 İstanbul", "Onaylarsanız tam olarak bu sürümler")
+		"Sabitlenmiş sürüm 2", "Onaydan sonra", "Follow the results here as soon as the polls close.", "Yayımlandı", "10:00 İstanbul", "Onaylarsanız tam olarak bu sürümler")
 	shots(t, ctx, "approval-tr")
 	must(t, do(ctx,
 		chromedp.Click(chromedp.CSS(`[data-testid="approve"]`)),

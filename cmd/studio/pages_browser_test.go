@@ -164,7 +164,7 @@ func TestReleasePagesInTheBrowser(t *testing.T) {
 	_, err = chromedp.Call(ctx, emulation.SetTimezoneOverride, emulation.SetTimezoneOverrideParams{TimezoneID: "UTC"})
 	must(t, err)
 	must(t, do(ctx,
-		chromedp.Click(chromedp.Search(`//button[text()="Çıkış yap"]`)), chromedp.WaitVisible(chromedp.CSS("#email")),
+		chromedp.Click(chromedp.CSS(`.user-menu > summary`)), chromedp.Click(chromedp.Search(`//button[text()="Çıkış yap"]`)), chromedp.WaitVisible(chromedp.CSS("#email")),
 		chromedp.SetValue(chromedp.CSS("#email"), "owner@demo.test"),
 		chromedp.SetValue(chromedp.CSS("#password"), demoPassword),
 		chromedp.Click(chromedp.CSS("form.stack button[type=submit]")),

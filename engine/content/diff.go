@@ -16,7 +16,13 @@ const maxDiffCells = 4_000_000
 
 // DiffLines compares two texts line by line (longest common subsequence).
 func DiffLines(old, new string) []DiffLine {
-	a, b := splitLines(old), splitLines(new)
+	return Diff(splitLines(old), splitLines(new))
+}
+
+// Diff compares two sequences of strings (lines, or a review's rendered
+// blocks) by their longest common subsequence; each DiffLine's Text is
+// one element.
+func Diff(a, b []string) []DiffLine {
 	if len(a)*len(b) > maxDiffCells {
 		out := make([]DiffLine, 0, len(a)+len(b))
 		for _, l := range a {

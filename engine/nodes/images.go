@@ -144,3 +144,34 @@ func (ns *Nodes) CoverOf(ctx context.Context, u engine.User, siteID string, b co
 	}
 	return "", nil
 }
+
+// WorkingMedia is the media file with address /media/slug as its working
+// copy has it: what the editor's preview shows, live or not yet.
+func (ns *Nodes) WorkingMedia(ctx context.Context, u engine.User, siteID, slug string) (content.Body, error) {
+	if err := engine.Require(u, siteID, policy.ContentRead); err != nil {
+		return content.Body{}, err
+	}
+	holders, err := ns.store.AddressHolders(ctx, siteID, release.KindAsset, slug, "")
+	if err != nil {
+		return content.Body{}, err
+	}
+	var ids []string
+	for _, h := range holders {
+		if h.Working {
+			ids = append(ids, h.NodeID)
+		}
+	}
+	if len(ids) == 0 {
+		return content.Body{}, engine.ErrNotFound
+	}
+	found, err := ns.store.NodesByID(ctx, siteID, ids)
+	if err != nil {
+		return content.Body{}, err
+	}
+	for _, n := range found {
+		if n.Kind == release.KindAsset && n.Body.Slug == slug {
+			return n.Body, nil
+		}
+	}
+	return content.Body{}, engine.ErrNotFound
+}

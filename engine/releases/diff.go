@@ -1,9 +1,11 @@
 package releases
 
 import (
+	"cmp"
 	"context"
 
 	"studio/engine"
+	"studio/engine/content"
 	"studio/engine/model/release"
 	"studio/engine/policy"
 )
@@ -78,4 +80,51 @@ func (e *Releases) ReleaseDiffs(ctx context.Context, u engine.User, siteID, id s
 		d.Release, d.Conflict = v.Release, &v
 	}
 	return d, nil
+}
+
+// ReviewMedia is the media file at /media/slug as a review of release id
+// shows it (§15.1, the article as it will look): after the release, the
+// version the release pins when it carries that file, else the one live
+// now; before it (live), the one live now. ErrNotFound when there is none.
+func (e *Releases) ReviewMedia(ctx context.Context, u engine.User, siteID, id, slug string, live bool) (content.Body, error) {
+	if err := engine.Require(u, siteID, policy.SchedulesRead); err != nil {
+		return content.Body{}, err
+	}
+	r, err := e.store.Release(ctx, siteID, id)
+	if err != nil {
+		return content.Body{}, err
+	}
+	for _, it := range r.Items {
+		if live || it.NodeKind != release.KindAsset || it.Op != release.OpSet || it.Target == nil {
+			continue
+		}
+		b, err := e.store.NodeVersion(ctx, it.NodeID, it.Target.Rev)
+		if err != nil {
+			return content.Body{}, err
+		}
+		if b.Slug == slug {
+			return b, nil
+		}
+	}
+	holders, err := e.store.AddressHolders(ctx, siteID, release.KindAsset, slug, "")
+	if err != nil {
+		return content.Body{}, err
+	}
+	site, err := e.store.Site(ctx, siteID)
+	if err != nil || site.PublishedSnapshotID == "" {
+		return content.Body{}, cmp.Or(err, engine.ErrNotFound)
+	}
+	for _, h := range holders {
+		if !h.Live {
+			continue
+		}
+		nodes, err := e.store.LiveNodes(ctx, site.PublishedSnapshotID, h.NodeID)
+		if err != nil {
+			return content.Body{}, err
+		}
+		if len(nodes) == 1 && nodes[0].Body.Slug == slug {
+			return nodes[0].Body, nil
+		}
+	}
+	return content.Body{}, engine.ErrNotFound
 }

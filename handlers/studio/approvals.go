@@ -6,10 +6,8 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"studio/engine"
-	"studio/engine/content"
 	"studio/engine/model/release"
 	"studio/engine/releases"
-	"studio/locales"
 	"studio/web/templates"
 )
 
@@ -49,7 +47,6 @@ func (h *Handler) renderApproval(w http.ResponseWriter, r *http.Request, status 
 		h.fail(w, r, err)
 		return
 	}
-	p := locales.From(ctx)
 	a.Latest = loadLatest(status, "/studio/approvals/"+a.ID)
 	a.ReleaseID, a.Title, a.RequestedBy, a.RequestedAt = v.Release.ID, releaseTitle(v.Release), v.Request.RequestedBy.Name, v.Request.CreatedAt
 	a.CanDecide = releases.CanDecide(*st.user, v.Request)
@@ -60,26 +57,9 @@ func (h *Handler) renderApproval(w http.ResponseWriter, r *http.Request, status 
 	}
 	loc := siteLoc(st.site)
 	for _, d := range v.Items {
-		var base, target content.Body
-		if d.Base != nil {
-			base = *d.Base
-		}
-		if d.Target != nil {
-			target = *d.Target
-		}
-		it := templates.ItemReview{Title: target.Title, Kind: string(d.Item.NodeKind)}
-		if d.Item.Base != nil {
-			it.BaseRev = d.Item.Base.Rev
-		}
-		if d.Item.Target != nil {
-			it.Rev = d.Item.Target.Rev
-		}
-		it.Fields = fieldChanges(p, loc, base, target) // the gates too (gates.go)
+		it := reviewOf(r, v.Release.ID, d, loc)
 		if from, to, moved := d.AddressChange(); moved {
 			it.AddressFrom, it.AddressTo = from, to
-		}
-		for _, l := range content.DiffLines(base.Text, target.Text) {
-			it.Body = append(it.Body, templates.DiffRow{Op: l.Op, Text: l.Text})
 		}
 		a.Items = append(a.Items, it)
 	}

@@ -342,9 +342,10 @@ func (h *Handler) DeleteNode(w http.ResponseWriter, r *http.Request) {
 }
 
 // PreviewText renders an editor's Markdown as the public site will (raw
-// HTML dropped, unsafe links left out), for the preview beside the text.
+// HTML dropped, unsafe links left out), for the preview beside the text;
+// its images come from Studio (WorkingMedia), so those not live yet show.
 func (h *Handler) PreviewText(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
-	io.WriteString(w, markdown.HTML(r.PostFormValue("body")))
+	io.WriteString(w, markdown.HTMLWithMedia(r.PostFormValue("body"), to(r, "/studio/media/")))
 }

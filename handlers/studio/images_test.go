@@ -180,7 +180,7 @@ func TestEditorPreviewText(t *testing.T) {
 	res := c.Check(t, apptest.Scenario{Name: "Preview", Method: "POST", URL: "/studio/content/preview-text",
 		Form:               url.Values{"csrf_token": {c.Token()}, "body": {"**Results** <script>alert(1)</script> [go](javascript:alert(1)) ![map](/media/map.png)"}},
 		ExpectedStatus:     http.StatusOK,
-		ExpectedContent:    []string{"<strong>Results</strong>", `<img src="/media/map.png" alt="map">`},
+		ExpectedContent:    []string{"<strong>Results</strong>", `<img src="/studio/media/map.png" alt="map">`},
 		NotExpectedContent: []string{"<script", "javascript:"},
 		ExpectedHeaders:    map[string]string{"Cache-Control": "no-store"}})
 	if strings.Contains(res.Body, "<html") {

@@ -41,8 +41,8 @@ document.querySelectorAll("[data-undo-seconds]").forEach(function (el) {
   setTimeout(function () { el.remove(); }, Number(el.getAttribute("data-undo-seconds")) * 1000);
 });
 
-// Menu opens and closes the navigation on a phone (studio.css folds it
-// there only when scripts run).
+// Menu opens and closes the navigation where the bar folds it (a phone or
+// a small tablet; studio.css folds it only when scripts run).
 document.querySelectorAll("[data-menu-toggle]").forEach(function (button) {
   var nav = document.getElementById(button.getAttribute("aria-controls"));
   button.addEventListener("click", function () {
