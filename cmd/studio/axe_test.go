@@ -83,7 +83,15 @@ const axeRunner = `
       if (scope && !scope.length) return { url: location.href, repeat: true, violations: [] };
       var key = state(scope);
       if (seen(key)) return { url: location.href, repeat: true, violations: [] };
-      return axe.run(scope ? { include: scope } : document, options).then(function (r) {
+      // A menu of the bar the person opened (their own, the site's) lies
+      // over what is beneath it until it closes: those targets are not
+      // in reach then, which WCAG 2.5.8 does not count; axe's target-size
+      // would, so it waits for a state without an open menu.
+      var opts = options;
+      if (document.querySelector(".bar details[open]")) {
+        opts = Object.assign({}, options, { rules: { "target-size": { enabled: false } } });
+      }
+      return axe.run(scope ? { include: scope } : document, opts).then(function (r) {
         remember(key);
         return report(r);
       }, function (e) {

@@ -49,6 +49,7 @@ func (h *Handler) renderApproval(w http.ResponseWriter, r *http.Request, status 
 	}
 	a.Latest = loadLatest(status, "/studio/approvals/"+a.ID)
 	a.ReleaseID, a.Title, a.RequestedBy, a.RequestedAt = v.Release.ID, releaseTitle(v.Release), v.Request.RequestedBy.Name, v.Request.CreatedAt
+	a.State = string(v.Release.State)
 	a.CanDecide = releases.CanDecide(*st.user, v.Request)
 	a.Own = v.Request.RequestedBy.ID == st.user.ID
 	if at := v.Request.ExecuteAt; at != nil {

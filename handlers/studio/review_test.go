@@ -3,6 +3,7 @@ package studio_test
 import (
 	"context"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -84,6 +85,26 @@ func TestApprovalReviewRendersTheArticle(t *testing.T) {
 	}
 	if other := editor.Get(media + "after/no-such.png"); other.Status != http.StatusNotFound {
 		t.Fatalf("a file neither pins nor live: %d", other.Status)
+	}
+
+	// The release page's Approval card: the request, then the approval.
+	if card := editor.Get("/studio/releases/" + r.ID).Body; !strings.Contains(card, `data-testid="approval-card"`) ||
+		!strings.Contains(card, "Chris Contributor asked for approval on 2 November 2026, 09:00.") ||
+		!strings.Contains(card, `href="`+page+`" data-testid="approval-compare"`) {
+		t.Fatalf("the waiting release's card:\n%s", card)
+	}
+	if res := editor.Post(page+"/approve", url.Values{"csrf_token": {editor.Token()}}); res.Status != http.StatusSeeOther {
+		t.Fatalf("approve: %d", res.Status)
+	}
+	card := editor.Get("/studio/releases/" + r.ID).Body
+	for _, want := range []string{"Approved by Elif Editor on 2 November 2026, 09:00.", "For 2 November 2026, 12:00",
+		"Single use, for these versions", `href="` + page + `" data-testid="approval-compare"`} {
+		if !strings.Contains(card, want) {
+			t.Errorf("the approved release's card lacks %q", want)
+		}
+	}
+	if decided := editor.Get(page).Body; !strings.Contains(decided, `data-state="scheduled"`) || strings.Contains(decided, `data-testid="approve"`) {
+		t.Error("a decided request's review still says it waits, or offers Approve")
 	}
 
 	a.SetLang(t, a.Editor, "tr")

@@ -174,6 +174,10 @@ func (h *Handler) renderReleaseView(w http.ResponseWriter, r *http.Request, stat
 	if rel.State == release.StateCanceled {
 		v.UndoCancelSeconds = h.undoCancelOffer(r, rel.ID)
 	}
+	if v.Approval, err = h.approvalCard(r, rel); err != nil {
+		h.fail(w, r, err)
+		return
+	}
 	if can.PublishNow {
 		v.CanPublishNow, v.PublishNowErrors = true, seed.PublishNowErrors
 	}
@@ -378,4 +382,30 @@ func (h *Handler) PublishNow(w http.ResponseWriter, r *http.Request) {
 	}
 	h.flash(r, "release.published_now")
 	http.Redirect(w, r, to(r, "/studio/releases/"+id), http.StatusSeeOther)
+}
+
+// approvalCard is the release's Approval card (§15.1): its approval, or the
+// request waiting for one; nil when it has neither.
+func (h *Handler) approvalCard(r *http.Request, rel releases.ReleaseRow) (*templates.ApprovalCard, error) {
+	st := stateOf(r.Context())
+	loc := siteLoc(st.site)
+	if a := rel.Approval; a != nil && rel.State != release.StateAwaitingApproval {
+		c := &templates.ApprovalCard{Approved: true, Automatic: a.Kind == release.ApprovalAuto, By: a.By.Name, At: a.At.In(loc)}
+		if a.ExecuteAt != nil {
+			at := a.ExecuteAt.In(loc)
+			c.For = &at
+		}
+		if a.ApprovalID != "" {
+			c.ReviewURL = "/studio/approvals/" + a.ApprovalID
+		}
+		return c, nil
+	}
+	if rel.State != release.StateAwaitingApproval {
+		return nil, nil
+	}
+	qs, err := h.releases.WaitingRequestsOf(r.Context(), *st.user, st.site.ID, []string{rel.ID})
+	if err != nil || len(qs) == 0 {
+		return nil, err
+	}
+	return &templates.ApprovalCard{By: qs[0].RequestedBy.Name, At: qs[0].CreatedAt.In(loc), ReviewURL: "/studio/approvals/" + qs[0].ID}, nil
 }

@@ -281,6 +281,22 @@ type ReleaseView struct {
 	// Conflict is the three-way view of a release held as a conflict
 	// (§6.4), with its ways on.
 	Conflict *ConflictPanel
+
+	// Approval is the release's Approval card (§15.1); nil for a release
+	// that neither has an approval nor waits for one.
+	Approval *ApprovalCard
+}
+
+// ApprovalCard says who approved a release, when and for which time, or
+// who asked for approval; ReviewURL is the request's review, where each
+// item compares live with what the release publishes.
+type ApprovalCard struct {
+	Approved  bool
+	Automatic bool // an agent key's automatic approval (§11.4)
+	By        string
+	At        time.Time // in the site's zone
+	For       *time.Time
+	ReviewURL string
 }
 
 // HistoryRow is one audited act on a release.
