@@ -95,8 +95,14 @@ func TestAutomationEditorInTurkishInTheBrowser(t *testing.T) {
 	}
 	must(t, do(ctx, chromedp.Click(chromedp.CSS(`[data-testid="day-TH"]`))))
 	preview := waitText(t, ctx, `[data-testid="automation-preview"]`, "Her hafta pazartesi ve perşembe 07:10")
-	wantContains(t, "next runs", preview, "Sonraki çalıştırmalar", "9 Kasım 2026 Pazartesi 07:10", "12 Kasım 2026 Perşembe 07:10",
-		"16 Kasım 2026 Pazartesi 07:10", "19 Kasım 2026 Perşembe 07:10", "23 Kasım 2026 Pazartesi 07:10")
+	// Made on Monday 2 November after 07:10: the start follows the rule,
+	// so this Thursday is the first run (the suggested next Monday would
+	// have skipped it).
+	wantContains(t, "next runs", preview, "Sonraki çalıştırmalar", "5 Kasım 2026 Perşembe 07:10", "9 Kasım 2026 Pazartesi 07:10",
+		"12 Kasım 2026 Perşembe 07:10", "16 Kasım 2026 Pazartesi 07:10", "19 Kasım 2026 Perşembe 07:10")
+	if d := eval(`document.querySelector("#aut-date").value`); d != "2026-11-03" {
+		t.Errorf("the start date is %s, want the first day the rule may run from now, 2026-11-03", d)
+	}
 	if n := eval(`String(document.querySelectorAll('[data-testid="next-runs"] li').length)`); n != "5" {
 		t.Errorf("%s next runs, want 5", n)
 	}
@@ -108,7 +114,7 @@ func TestAutomationEditorInTurkishInTheBrowser(t *testing.T) {
 	id := strings.TrimPrefix(eval(`document.querySelector('tr[data-testid^="automation-aut_"]').dataset.testid`), "automation-")
 	row := `[data-testid="automation-` + id + `"]`
 	wantContains(t, "row", text(t, ctx, row), "Pazartesi ve perşembe bağlantıları", "Kırık bağlantılar",
-		"Her hafta pazartesi ve perşembe 07:10", "9 Kasım 2026 07:10", "Henüz çalışmadı", "Açık")
+		"Her hafta pazartesi ve perşembe 07:10", "5 Kasım 2026 07:10", "Henüz çalışmadı", "Açık")
 	wantContains(t, "flash", text(t, ctx, "main"), "Otomasyon oluşturuldu.")
 
 	t.Log("Şimdi çalıştır from the ⋯ menu posts Run now")

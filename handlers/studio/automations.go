@@ -2,6 +2,7 @@ package studio
 
 import (
 	"context"
+	"github.com/a-h/templ"
 	"net/http"
 	"slices"
 	"strconv"
@@ -459,10 +460,48 @@ func automationRefusalSentence(ctx context.Context, e *engine.Error) string {
 
 // AutomationPreviewFragment is the editor's live preview (htmx, as the
 // fields change): the next five runs of the schedule in the query.
+// While the start date is Studio's suggestion (date_auto) and the rule
+// names its own days, the start moves to the first day it may run from
+// now, and the field with it: a Monday-and-Thursday rule made on a Monday
+// runs that Thursday.
 func (h *Handler) AutomationPreviewFragment(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
+	rec := recurrenceFormOf(q)
+	moved := q.Get("date_auto") == "1" && namesItsDays(rec)
+	if moved {
+		st := stateOf(r.Context())
+		rec.Date = firstStartDay(rec.Time, h.eng.Now().In(zoneOf(q.Get("zone"), st.site)))
+	}
 	w.Header().Set("Cache-Control", "no-store")
-	h.render(w, r, http.StatusOK, templates.AutomationPreviewView(h.automationPreview(r.Context(), recurrenceFormOf(q), q.Get("zone"))))
+	preview := templates.AutomationPreviewView(h.automationPreview(r.Context(), rec, q.Get("zone")))
+	if moved {
+		preview = templ.Join(preview, templates.AutomationStartDate(rec.Date, true))
+	}
+	h.render(w, r, http.StatusOK, preview)
+}
+
+// namesItsDays reports whether a schedule says on which days it runs
+// (hourly, daily, weekdays, or custom with days or a day of the month),
+// rather than taking the start's day (once, weekly, monthly, custom weekly
+// without days).
+func namesItsDays(f RecurrenceForm) bool {
+	switch f.Preset {
+	case "hourly", "daily", "weekdays":
+		return true
+	case "custom":
+		return f.Freq != "weekly" || len(f.Days) > 0
+	}
+	return false
+}
+
+// firstStartDay is the first day from now (in now's zone) a schedule at
+// clock (HH:MM) may start: today while that time is still ahead, else
+// tomorrow.
+func firstStartDay(clock string, now time.Time) string {
+	if clock > now.Format("15:04") {
+		return now.Format("2006-01-02")
+	}
+	return now.AddDate(0, 0, 1).Format("2006-01-02")
 }
 
 // CreateAutomation creates the automation the editor describes; the

@@ -218,6 +218,27 @@ func TestAutomationPreview(t *testing.T) {
 	c.Check(t, apptest.Scenario{Name: "BadRule", URL: "/studio/schedules/automations/preview?" + strings.Replace(q.Encode(), "interval=1", "interval=0", 1),
 		ExpectedStatus: http.StatusOK, ExpectedContent: []string{`data-testid="preview-error"`, "The interval must be"}})
 
+	// A new automation's suggested start (date_auto) follows a rule that
+	// names its days: made on Monday 2 November at 08:00 in Istanbul, a
+	// Monday-and-Thursday 07:10 check runs that Thursday, and "the last
+	// day of the month" this month. A date the person set stays.
+	monThu := url.Values{"date": {"2026-11-09"}, "time": {"07:10"}, "preset": {"custom"}, "freq": {"weekly"}, "interval": {"1"},
+		"byday": {"MO", "TH"}, "ends": {"never"}, "date_auto": {"1"}}
+	c.Check(t, apptest.Scenario{Name: "StartFollowsTheRule", URL: "/studio/schedules/automations/preview?" + monThu.Encode(),
+		ExpectedStatus: http.StatusOK, ExpectedContent: []string{"Thursday 5 November 2026 07:10",
+			`value="2026-11-03" aria-describedby="aut-zone-note err-start" data-testid="aut-date" hx-swap-oob="true"`}})
+	lastDay := url.Values{"date": {"2026-12-01"}, "time": {"09:20"}, "preset": {"custom"}, "freq": {"monthly"}, "interval": {"1"},
+		"monthly": {"last"}, "ends": {"never"}, "date_auto": {"1"}}
+	c.Check(t, apptest.Scenario{Name: "LastDayThisMonth", URL: "/studio/schedules/automations/preview?" + lastDay.Encode(),
+		ExpectedStatus: http.StatusOK, ExpectedContent: []string{"Monday 30 November 2026 09:20", `value="2026-11-02"`}})
+	monThu.Del("date_auto")
+	c.Check(t, apptest.Scenario{Name: "PersonsStartStays", URL: "/studio/schedules/automations/preview?" + monThu.Encode(),
+		ExpectedStatus: http.StatusOK, ExpectedContent: []string{"Monday 9 November 2026 07:10"},
+		NotExpectedContent: []string{"Thursday 5 November", "hx-swap-oob"}})
+	weekly := url.Values{"date": {"2026-11-09"}, "time": {"07:10"}, "preset": {"weekly"}, "date_auto": {"1"}}
+	c.Check(t, apptest.Scenario{Name: "WeeklyTakesItsDayFromTheStart", URL: "/studio/schedules/automations/preview?" + weekly.Encode(),
+		ExpectedStatus: http.StatusOK, ExpectedContent: []string{"Monday 9 November 2026 07:10"}, NotExpectedContent: []string{"hx-swap-oob"}})
+
 	before := a.AutFingerprint(t)
 	form := apptest.EditorForm(c.Token(), "MO", "TH")
 	form.Set("action", "preview")

@@ -66,3 +66,11 @@ document.addEventListener("keydown", function (e) {
   closeBarMenus(null);
   open.querySelector("summary").focus();
 });
+
+// A start date the person picks is theirs: the automation editor's preview
+// no longer moves it to follow the rule.
+document.addEventListener("input", function (e) {
+  if (e.target.id !== "aut-date") return;
+  var auto = document.querySelector("[data-date-auto]");
+  if (auto) auto.value = "";
+});
