@@ -104,7 +104,7 @@ func (h *Handler) runRows(ctx context.Context, runs []automations.Run, names map
 		at := run.OccurrenceAt.In(loc)
 		row := templates.RunRow{ID: run.ID, At: run.OccurrenceAt, When: runWhen(p, at, today),
 			SubjectKind: run.SubjectKind, State: run.State, Outcome: run.Outcome, Attempt: run.Attempt, URL: RunURL(run.ID),
-			Trigger: p.T(triggerKey(run.Trigger)), Counts: countWords(p, run.Counts, true)}
+			Trigger: p.T(triggerKey(run.SubjectKind, run.Trigger)), Counts: countWords(p, run.Counts, true)}
 		switch run.SubjectKind {
 		case automations.SubjectRelease:
 			title, ok := releases[run.SubjectID]
@@ -156,13 +156,17 @@ func runWhen(p *locales.Printer, at, today time.Time) string {
 	return p.DateTime(at)
 }
 
-// triggerKey names what started a run: a person's Run now, or the schedule
-// (the ticker, a visit's backstop, a system cron).
-func triggerKey(trigger string) string {
-	switch trigger {
-	case automations.TriggerManual:
+// triggerKey names what started a run: a person's Run now (of an
+// automation) or act that published at once (a release's Publish now, an
+// embargo or expiry saved and published), or the schedule (the ticker, a
+// visit's backstop, a system cron).
+func triggerKey(subjectKind, trigger string) string {
+	switch {
+	case trigger == automations.TriggerManual && subjectKind == automations.SubjectRelease:
+		return "runs.trigger.published_now"
+	case trigger == automations.TriggerManual:
 		return "runs.trigger.manual"
-	case "request":
+	case trigger == "request":
 		return "runs.trigger.request"
 	}
 	return "runs.trigger.schedule"

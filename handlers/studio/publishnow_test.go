@@ -91,6 +91,9 @@ func TestPublishNowPage(t *testing.T) {
 		ExpectedContent: []string{"This release can no longer be changed this way."}})
 	public.Check(t, apptest.Scenario{Name: "LiveAfter", URL: "/posts/election-night", ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{"Election night live", "Follow the results here."}})
+	// History says a person published it at once: a release has no Run now.
+	editor.Check(t, apptest.Scenario{Name: "HistorySaysPublishedNow", URL: "/studio/schedules/history", ExpectedStatus: http.StatusOK,
+		ExpectedContent: []string{"Published at once by a person"}, NotExpectedContent: []string{"Run now"}})
 }
 
 // In Turkish: an expired request approved by publishing it now, then a
