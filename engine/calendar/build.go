@@ -103,6 +103,7 @@ func (o *occurrences) between(lo, hi time.Time) []recurrence.Occurrence {
 // calendarFilter is a query's facets, as every source applies them.
 type calendarFilter struct {
 	q      CalendarQuery
+	text   string // q.Text folded (FoldTitle)
 	userID string // Mine: the person asking
 	// pause tells which releases the kill switch holds. Nil: none (the
 	// filter of a source without releases).
@@ -220,6 +221,9 @@ func (f calendarFilter) match(it *CalendarItem, approvedBy string) bool {
 	if q.Mine && (f.userID == "" || (it.By.ID != f.userID && approvedBy != f.userID)) {
 		return false
 	}
+	if f.text != "" && !strings.Contains(FoldTitle(it.Title), f.text) {
+		return false
+	}
 	return true
 }
 
@@ -230,7 +234,7 @@ func (f calendarFilter) match(it *CalendarItem, approvedBy string) bool {
 // a page in calendarPage, which knows how far the page can reach.
 func (e *Calendar) calendarSet(ctx context.Context, u engine.User, q CalendarQuery, from, to time.Time, page bool) (*calendarSet, error) {
 	now := e.Now()
-	f := calendarFilter{q: q, userID: u.ID, pause: e.newPauseProbe(ctx, q.SiteID, now)}
+	f := calendarFilter{q: q, text: FoldTitle(strings.TrimSpace(q.Text)), userID: u.ID, pause: e.newPauseProbe(ctx, q.SiteID, now)}
 	s := &calendarSet{from: from, to: to, siteID: q.SiteID, filter: f}
 	s.withReleases = f.wantsKind(ItemPublish, ItemExpiry, ItemRelease) && f.wantsType(TypeRelease)
 	if s.withReleases && !page {
@@ -388,7 +392,8 @@ func runItems(a automations.Automation, rc recurrence.Recurrence, runs []automat
 // ID) order: for a page, after p until n pass (no later release can be
 // among the page's n items); for the grid (p nil), all of them, brief.
 func (e *Calendar) calendarReleases(ctx context.Context, f calendarFilter, from, to time.Time, p *position, n int) ([]CalendarItem, error) {
-	rq := CalendarReleaseQuery{SiteID: f.q.SiteID, From: from, To: to, Brief: p == nil, Actors: f.readsActors()}
+	// A search reads titles, which a brief row has not.
+	rq := CalendarReleaseQuery{SiteID: f.q.SiteID, From: from, To: to, Brief: p == nil && f.text == "", Actors: f.readsActors()}
 	for _, st := range release.States {
 		if len(f.q.States) > 0 && slices.Contains(f.q.States, StateFacet(string(st))) {
 			rq.States = append(rq.States, st)

@@ -14,6 +14,7 @@ import (
 	"studio/engine/model/automation"
 	"studio/engine/releases"
 	"time"
+	"unicode/utf8"
 
 	"studio/engine/localtime"
 	"studio/engine/model/release"
@@ -135,6 +136,15 @@ func StateFacet(state string) string {
 	return ""
 }
 
+// checkCalendarQuery refuses a range the calendar does not read and a
+// search text too long to be a title's.
+func checkCalendarQuery(q CalendarQuery, loc *time.Location) error {
+	if utf8.RuneCountInString(q.Text) > TextMax {
+		return &engine.Error{Code: CodeTextTooLong, Field: "q", Args: map[string]any{"Max": TextMax}}
+	}
+	return checkCalendarRange(q.From, q.To, loc)
+}
+
 // Refusals of a calendar query.
 const (
 	// CodeRangeTooLong: To is more than CalendarMaxDays after From (on the
@@ -144,6 +154,8 @@ const (
 	CodeBadRange = "bad_range"
 	// CodeBadCursor: the cursor is not one a page handed out.
 	CodeBadCursor = "bad_cursor"
+	// CodeTextTooLong: the search text is longer than TextMax. Field "q".
+	CodeTextTooLong = "text_too_long"
 )
 
 // CalendarItem is one thing on the calendar: a release, a gate or an
@@ -220,6 +232,10 @@ type CalendarQuery struct {
 	Approvals   []string
 	Collections []string
 	Mine        bool // only items the person created or approved
+	// Text keeps the items whose title has it (FoldTitle on both sides:
+	// case, Turkish dotted and dotless i and the letters with marks fold,
+	// so "secim" finds "Seçim"); at most TextMax runes.
+	Text string
 	// Types are §12 list_schedule's types (ItemTypes): releases, gates,
 	// automation occurrences; empty, all three.
 	Types  []string
@@ -229,6 +245,17 @@ type CalendarQuery struct {
 	// now (one more statement or two, for the release items only).
 	Abilities bool
 }
+
+// TextMax is the longest text a calendar search takes.
+const TextMax = 100
+
+// FoldTitle is s as a title search compares it: lower case, with the
+// Turkish i's one letter and ç ğ ö ş ü as c g o s u.
+func FoldTitle(s string) string {
+	return titleFolder.Replace(strings.ToLower(strings.ReplaceAll(s, "İ", "i")))
+}
+
+var titleFolder = strings.NewReplacer("ı", "i", "ç", "c", "ğ", "g", "ö", "o", "ş", "s", "ü", "u", "â", "a", "î", "i", "û", "u")
 
 // CalendarPage is one page of items in time order (ties by id).
 type CalendarPage struct {
@@ -301,7 +328,7 @@ func (e *Calendar) Calendar(ctx context.Context, u engine.User, q CalendarQuery)
 		return CalendarPage{}, err
 	}
 	loc := siteLocation(site)
-	if err := checkCalendarRange(q.From, q.To, loc); err != nil {
+	if err := checkCalendarQuery(q, loc); err != nil {
 		return CalendarPage{}, err
 	}
 	after, err := parseCalendarCursor(q.Cursor)
@@ -361,7 +388,7 @@ func (e *Calendar) CalendarDays(ctx context.Context, u engine.User, q CalendarQu
 	if loc == nil {
 		loc = siteLocation(site)
 	}
-	if err := checkCalendarRange(q.From, q.To, loc); err != nil {
+	if err := checkCalendarQuery(q, loc); err != nil {
 		return nil, err
 	}
 	set, err := e.calendarSet(ctx, u, q, q.From, q.To, false)

@@ -46,12 +46,13 @@ var calendarFacets = []struct {
 // collection as comma-separated values (state takes the grouped values
 // scheduled, waiting, running, attention, done and canceled; canceled,
 // denied and expired items are left out unless state or approval asks for
-// them); mine=1 for the caller's own items; limit (1–200, default 200);
-// cursor, the nextCursor of the page before.
+// them); mine=1 for the caller's own items; q, a text the titles have
+// (case and Turkish letters folded, at most 100 characters); limit
+// (1–200, default 200); cursor, the nextCursor of the page before.
 func (h *Handler) Schedule(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	params := r.URL.Query()
-	q := calendar.CalendarQuery{SiteID: chi.URLParam(r, "siteId"), Cursor: params.Get("cursor")}
+	q := calendar.CalendarQuery{SiteID: chi.URLParam(r, "siteId"), Cursor: params.Get("cursor"), Text: params.Get("q")}
 	for _, p := range []struct {
 		name string
 		dst  *time.Time

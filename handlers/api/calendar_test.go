@@ -59,6 +59,21 @@ func TestAPISchedule(t *testing.T) {
 		return ids
 	}
 
+	t.Run("TitleSearch", func(t *testing.T) {
+		// "ELECTION" and "nıght" (dotless i) find "Election night live":
+		// case and the Turkish i's fold; "press" finds only Press.
+		for q, want := range map[string]string{"ELECTION": scheduled.ID, "nıght": scheduled.ID, "press": waiting.ID, "budget": ""} {
+			status, out := get(contributor, with("q", q))
+			if got := strings.Join(itemIDs(out), " "); status != http.StatusOK || got != want {
+				t.Errorf("q=%s: %d %q, want %q", q, status, got, want)
+			}
+		}
+		status, out := get(contributor, with("q", strings.Repeat("x", 101)))
+		if status != http.StatusBadRequest && status != http.StatusUnprocessableEntity {
+			t.Fatalf("a 101-character search: %d %v", status, out)
+		}
+	})
+
 	t.Run("Week", func(t *testing.T) {
 		status, out := get(contributor, week)
 		if status != http.StatusOK || out["timeZone"] != "Europe/Istanbul" || out["nextCursor"] != nil {

@@ -162,6 +162,7 @@ type ListScheduleInput struct {
 	Types  []string  `json:"types,omitempty" jsonschema:"release, gate or automation: only these items"`
 	States []string  `json:"states,omitempty" jsonschema:"grouped states: scheduled, waiting, running, attention, not_run, done, canceled (canceled, denied and expired items only when asked for)"`
 	Origin string    `json:"origin,omitempty" jsonschema:"person or agent"`
+	Text   string    `json:"text,omitempty" jsonschema:"only items whose title has this text (case and Turkish letters folded; at most 100 characters)"`
 	Cursor string    `json:"cursor,omitempty" jsonschema:"the nextCursor of the page before"`
 }
 
@@ -412,7 +413,7 @@ func (h *Handler) addTools() {
 	tool(h, "list_schedule", "A site's calendar in [from, to): releases, gates and automation occurrences, in time order (at most 200 a page).",
 		func(c *call, in ListScheduleInput) (any, error) {
 			q := calendar.CalendarQuery{SiteID: c.site.ID, From: in.From, To: in.To, Types: in.Types, States: in.States,
-				Cursor: in.Cursor}
+				Text: in.Text, Cursor: in.Cursor}
 			if in.Origin != "" {
 				q.Origins = []string{in.Origin}
 			}

@@ -221,7 +221,7 @@ func keep(v url.Values, without ...string) []templates.HiddenField {
 		v.Del(name)
 	}
 	var out []templates.HiddenField
-	for _, name := range []string{"view", "date", "kind", "state", "origin", "approval", "collection", "preset", "tz"} {
+	for _, name := range []string{"view", "date", "kind", "state", "origin", "approval", "collection", "preset", "tz", "q"} {
 		if s := v.Get(name); s != "" {
 			out = append(out, templates.HiddenField{Name: name, Value: s})
 		}
@@ -285,6 +285,7 @@ func calendarFilters(p *locales.Printer, cs calendarState, loc *time.Location, t
 	if cs.Filtered() {
 		f.ClearURL = cs.Cleared().URL()
 	}
+	f.Text, f.SearchKeep = cs.Text, keep(cs.Values(), "q")
 	return f
 }
 

@@ -69,6 +69,9 @@ type calendarState struct {
 	// TZ is "viewer" when the Agenda shows times and days in the viewer's
 	// own zone ("Show in my time"), "" for the site's.
 	TZ string
+	// Text is the search in the titles (the URL's q), at most
+	// calendar.TextMax characters.
+	Text string
 }
 
 // parseCalendarState reads q; today is today at midnight in loc, the zone
@@ -111,6 +114,9 @@ func parseCalendarState(q url.Values, loc *time.Location, today time.Time) calen
 	}
 	if q.Get("tz") == "viewer" {
 		s.TZ = "viewer"
+	}
+	if text := []rune(strings.TrimSpace(q.Get("q"))); len(text) > 0 {
+		s.Text = string(text[:min(len(text), calendar.TextMax)])
 	}
 	if s.View == "agenda" && s.week() {
 		s.Date = weekStart(s.Date, loc)
@@ -196,6 +202,9 @@ func (s calendarState) Values() url.Values {
 	if s.TZ != "" {
 		v.Set("tz", s.TZ)
 	}
+	if s.Text != "" {
+		v.Set("q", s.Text)
+	}
 	return v
 }
 
@@ -245,12 +254,12 @@ func (s calendarState) Step(n int, loc *time.Location) calendarState {
 
 // Filtered reports whether any facet or built-in view narrows the page.
 func (s calendarState) Filtered() bool {
-	return s.Preset != "" || len(s.Kinds)+len(s.States)+len(s.Origins)+len(s.Approvals)+len(s.Collections) > 0
+	return s.Preset != "" || s.Text != "" || len(s.Kinds)+len(s.States)+len(s.Origins)+len(s.Approvals)+len(s.Collections) > 0
 }
 
 // Cleared is the state without facets and built-in view.
 func (s calendarState) Cleared() calendarState {
-	s.Kinds, s.States, s.Origins, s.Approvals, s.Collections, s.Preset = nil, nil, nil, nil, nil, ""
+	s.Kinds, s.States, s.Origins, s.Approvals, s.Collections, s.Preset, s.Text = nil, nil, nil, nil, nil, "", ""
 	return s
 }
 
@@ -299,5 +308,5 @@ func (s calendarState) ActivePreset() string {
 // and hides canceled, denied and expired unless a facet asks for them).
 func (s calendarState) Query(siteID string, from, to time.Time) calendar.CalendarQuery {
 	return calendar.CalendarQuery{SiteID: siteID, From: from, To: to, Kinds: s.Kinds, States: s.States, Origins: s.Origins,
-		Approvals: s.Approvals, Collections: s.Collections, Mine: s.Mine(), Limit: calendar.CalendarMaxItems}
+		Approvals: s.Approvals, Collections: s.Collections, Mine: s.Mine(), Text: s.Text, Limit: calendar.CalendarMaxItems}
 }

@@ -62,7 +62,11 @@ type ZoneNote struct {
 // CalendarFilters are the facets as checkbox groups, the built-in views and
 // "Clear filters".
 type CalendarFilters struct {
-	Keep    []HiddenField
+	// Text is the title search (q); SearchKeep the rest of the state,
+	// which a search keeps.
+	Text       string
+	SearchKeep []HiddenField
+	Keep       []HiddenField
 	Groups  []FilterGroup
 	Presets []PresetLink
 	// ClearURL is the page without filters; empty when nothing is filtered.
