@@ -67,8 +67,8 @@ type CalendarFilters struct {
 	Text       string
 	SearchKeep []HiddenField
 	Keep       []HiddenField
-	Groups  []FilterGroup
-	Presets []PresetLink
+	Groups     []FilterGroup
+	Presets    []PresetLink
 	// ClearURL is the page without filters; empty when nothing is filtered.
 	ClearURL string
 	Chosen   int  // how many facet values are ticked
