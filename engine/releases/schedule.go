@@ -476,14 +476,32 @@ func (e *Releases) resolveInput(site engine.Site, date, clock string) (time.Time
 	return at, wall, nil
 }
 
-// CheckScheduleTime is the instant a person's date and time in the site's
-// zone would schedule a release for, or the refusal scheduling it would
-// give (time_in_past, too_soon, too_far, or a bad date or time): the
-// Schedule forms' live preview says one or the other, never a publish
-// sentence for a time that would be refused.
-func (e *Releases) CheckScheduleTime(site engine.Site, date, clock string) (time.Time, error) {
-	at, _, err := e.resolveInput(site, date, clock)
-	return at, err
+// SoonWarning is how close a chosen time may be before the Schedule form
+// warns that it is only minutes away (§9.2, §15.4: a release runs within
+// about a minute of its time, so a person may mean a later one).
+const SoonWarning = 5 * time.Minute
+
+// ScheduleTime is what a person's date and time in the site's zone would
+// schedule a release for: the instant; Gap when that wall-clock time does
+// not exist on the day (a clock change skips it, so it runs at At, later
+// on the clock, D2); Soon when At is less than SoonWarning away.
+type ScheduleTime struct {
+	At        time.Time
+	Gap, Soon bool
+}
+
+// CheckScheduleTime is what a person's date and time in the site's zone
+// would schedule a release for, or the refusal scheduling it would give
+// (time_in_past, too_soon, too_far, or a bad date or time): the Schedule
+// forms' live preview says one or the other, never a publish sentence for
+// a time that would be refused.
+func (e *Releases) CheckScheduleTime(site engine.Site, date, clock string) (ScheduleTime, error) {
+	at, wall, err := e.resolveInput(site, date, clock)
+	if err != nil {
+		return ScheduleTime{}, err
+	}
+	loc, _ := localtime.LoadZone(site.TimeZone) // resolveInput loaded it
+	return ScheduleTime{At: at, Gap: localtime.WallOf(at, loc) != wall, Soon: at.Sub(e.Now()) < SoonWarning}, nil
 }
 
 func instantOrEmpty(t *time.Time) string {

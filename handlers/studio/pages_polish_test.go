@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"studio/engine/settings"
 	"testing"
 	"time"
 
@@ -154,7 +155,9 @@ func TestSchedulePreviewOfARefusedTime(t *testing.T) {
 			{Name: "TooFar", URL: base + "?date=2027-12-01&time=09:00", ExpectedStatus: http.StatusOK,
 				ExpectedContent: []string{"Choose a time within the next 366 days."}, NotExpectedContent: []string{"Publishes on"}},
 			{Name: "Accepted", URL: base + "?date=2026-11-02&time=10:00", ExpectedStatus: http.StatusOK,
-				ExpectedContent: []string{"Publishes on Monday 2 November at", "10:00 Istanbul"}, NotExpectedContent: []string{"preview-error"}},
+				ExpectedContent: []string{"Publishes on Monday 2 November at", "10:00 Istanbul"}, NotExpectedContent: []string{"preview-error", "preview-note"}},
+			{Name: "MinutesAway", URL: base + "?date=2026-11-02&time=08:04", ExpectedStatus: http.StatusOK,
+				ExpectedContent: []string{`data-testid="preview-note">That is less than 5 minutes away.`}, NotExpectedContent: []string{"preview-error"}},
 			{Name: "StillTyping", URL: base + "?date=2026-11-02&time=", ExpectedStatus: http.StatusOK,
 				NotExpectedContent: []string{"preview-error", `data-testid="preview"`}},
 		})
@@ -170,6 +173,21 @@ func TestSchedulePreviewOfARefusedTime(t *testing.T) {
 	a.SetLang(t, a.Editor, "tr")
 	c.Check(t, apptest.Scenario{Name: "Turkish", URL: form + "/preview?date=2026-11-02&time=07:00", ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{`data-testid="preview-error"`}, NotExpectedContent: []string{"Yayım zamanı"}})
+
+	// A time a clock change skips: Berlin goes from 02:00 to 03:00 on 28 March 2027.
+	owner := a.AddUser(t, "owner@example.com", "Olcay Owner", policy.Owner, "en")
+	site, err := a.Engine.Site(context.Background(), a.Site.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := settings.New(a.Engine, a.Store).SetSiteTimeZone(context.Background(), owner, site.ID, "Europe/Berlin", site.Rev); err != nil {
+		t.Fatal(err)
+	}
+	c.Check(t, apptest.Scenario{Name: "GapTurkish", URL: form + "/preview?date=2027-03-28&time=02:30", ExpectedStatus: http.StatusOK,
+		ExpectedContent: []string{"Berlin saatiyle 28 Mart Pazar günü 02:30 yok: saatler ileri alınıyor. 03:30 olarak çalışır."}})
+	a.SetLang(t, a.Editor, "en")
+	c.Check(t, apptest.Scenario{Name: "Gap", URL: form + "/preview?date=2027-03-28&time=02:30", ExpectedStatus: http.StatusOK,
+		ExpectedContent: []string{"02:30 does not exist on Sunday 28 March in Berlin: the clocks go forward. It runs at 03:30."}})
 }
 
 // draftRelease is a draft release of the editor's with the draft article

@@ -71,14 +71,24 @@ func (h *Handler) preview(r *http.Request, date, clock string) templates.Schedul
 	if _, err := localtime.ParseDateAndTime(date, clock); err != nil {
 		return templates.SchedulePreviewView{}
 	}
-	at, err := h.releases.CheckScheduleTime(st.site, date, clock)
+	t, err := h.releases.CheckScheduleTime(st.site, date, clock)
 	if msg, fields, _, ok := refusal(ctx, err); ok {
 		return templates.SchedulePreviewView{Error: msg + fields["time"] + fields["date"]}
 	}
 	if err != nil {
 		return templates.SchedulePreviewView{}
 	}
-	return templates.SchedulePreviewView{Time: timePair(r, at, st.site.TimeZone)}
+	v := templates.SchedulePreviewView{Time: timePair(r, t.At, st.site.TimeZone)}
+	p := locales.From(ctx)
+	if t.Gap { // "02:30 does not exist on 29 March in Berlin; it runs at 03:30"
+		at := t.At.In(siteLoc(st.site))
+		v.Notes = append(v.Notes, p.T("schedule.gap", "Time", clock, "Date", p.DayMonth(at), "City", p.ZoneCity(st.site.TimeZone),
+			"At", locales.Clock(at)))
+	}
+	if t.Soon {
+		v.Notes = append(v.Notes, p.T("schedule.soon", "Minutes", int(releases.SoonWarning/time.Minute)))
+	}
+	return v
 }
 
 // SchedulePreview is the htmx fragment under the date and time fields.
