@@ -314,19 +314,27 @@ func (h *Handler) ScheduleDraft(w http.ResponseWriter, r *http.Request) {
 	st := stateOf(ctx)
 	id := chi.URLParam(r, "id")
 	date, clock := r.PostFormValue("date"), r.PostFormValue("time")
-	rel, err := h.releases.ScheduleRelease(ctx, *st.user, st.site.ID, id, formRev(r), date, clock)
+	when := &releases.WhenInput{Date: date, Clock: clock}
+	onApproval := r.PostFormValue("when") == "on-approval" // §15.1 "When approved"
+	if onApproval {
+		when = &releases.WhenInput{OnApproval: true}
+	}
+	rel, err := h.releases.ScheduleReleaseWhen(ctx, *st.user, st.site.ID, id, formRev(r), when)
 	if msg, fields, status, ok := draftRefusal(ctx, err); ok {
-		h.renderDraft(w, r, status, id, templates.DraftView{Error: msg, Date: date, Time: clock, ScheduleErrors: fields})
+		h.renderDraft(w, r, status, id, templates.DraftView{Error: msg, Date: date, Time: clock, ScheduleErrors: fields, OnApproval: onApproval})
 		return
 	}
 	if err != nil {
 		h.fail(w, r, err)
 		return
 	}
-	if rel.State == release.StateScheduled {
-		h.flash(r, "schedule.done")
-	} else {
+	switch {
+	case rel.State == release.StateAwaitingApproval:
 		h.flash(r, "schedule.sent_for_approval")
+	case onApproval: // approved by this person: it publishes now
+		h.flash(r, "schedule.approved_now")
+	default:
+		h.flash(r, "schedule.done")
 	}
 	http.Redirect(w, r, to(r, "/studio/releases/"+id), http.StatusSeeOther)
 }

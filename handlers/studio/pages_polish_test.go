@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"net/url"
 	"regexp"
 	"slices"
 	"strings"
@@ -322,4 +323,37 @@ func TestTurkishOnReleaseScreens(t *testing.T) {
 	c.Check(t, apptest.Scenario{Name: "Unscheduled", URL: page, ExpectedStatus: http.StatusOK,
 		ExpectedContent:    []string{"Zamanlama kaldırıldı. Yayın paketi yeniden taslağa döndü; düzenleyebilirsiniz."},
 		NotExpectedContent: []string{"Yeniden taslak oldu"}})
+}
+
+// TestScheduleDraftWhenApproved: a draft release's schedule form offers
+// "When approved" (§15.1) beside a date and time; a contributor's waits for
+// approval with no time of its own, and an editor's, approved by them,
+// publishes at once.
+func TestScheduleDraftWhenApproved(t *testing.T) {
+	t.Parallel()
+	a := apptest.New(t)
+	ctx := context.Background()
+	n := a.CreateNode(t, release.KindPage, content.Body{Title: "Corrections", Slug: "corrections", Lang: "en",
+		Status: content.StatusDraft, Text: "We fix what we got wrong."})
+	mine, err := a.Releases.NewRelease(ctx, a.Contributor, a.Site.ID, "Corrections", []string{n.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	contributor := a.SignedIn(t, a.Contributor)
+	page := "/studio/releases/" + mine.ID
+	contributor.Check(t, apptest.Scenario{Name: "Offered", URL: page, ExpectedStatus: http.StatusOK,
+		ExpectedContent: []string{`name="when" value="on-approval"`, "When approved", "it publishes as soon as an editor approves it"}})
+	contributor.Check(t, apptest.Scenario{Name: "AsksForApproval", Method: "POST", URL: page + "/schedule",
+		Form: url.Values{"csrf_token": {contributor.Token()}, "rev": {fmt.Sprint(mine.Rev)}, "when": {"on-approval"}}, ExpectedStatus: http.StatusSeeOther})
+	if got := a.Release(t, mine.ID); got.State != release.StateAwaitingApproval || got.ExecuteAt != nil {
+		t.Fatalf("the contributor's: %s at %v, want waiting with no time", got.State, got.ExecuteAt)
+	}
+
+	editorDraft := draftRelease(a, t)
+	editor := a.SignedIn(t, a.Editor)
+	editor.Check(t, apptest.Scenario{Name: "ApprovedAndPublished", Method: "POST", URL: "/studio/releases/" + editorDraft + "/schedule",
+		Form: url.Values{"csrf_token": {editor.Token()}, "rev": {fmt.Sprint(a.Release(t, editorDraft).Rev)}, "when": {"on-approval"},
+			"date": {""}, "time": {""}}, ExpectedStatus: http.StatusSeeOther})
+	editor.Check(t, apptest.Scenario{Name: "SaysSo", URL: "/studio/releases/" + editorDraft, ExpectedStatus: http.StatusOK,
+		ExpectedContent: []string{"Approved by you: it is being published now."}})
 }

@@ -74,3 +74,11 @@ document.addEventListener("input", function (e) {
   var auto = document.querySelector("[data-date-auto]");
   if (auto) auto.value = "";
 });
+
+// "When approved" needs no date or time: its fields are disabled (so not
+// required, not sent) while it is chosen.
+document.addEventListener("change", function (e) {
+  if (!e.target.matches("[data-when-choice]")) return;
+  var at = e.target.form && e.target.form.querySelector("[data-when-at]");
+  if (at) at.disabled = e.target.value === "on-approval";
+});

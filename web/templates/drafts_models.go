@@ -45,13 +45,15 @@ type DraftView struct {
 	Confirm string
 	// Undo, for a few seconds after an Unschedule, schedules the release
 	// again at the time it had.
-	Undo  *UndoOffer
-	ID    string
-	Title string
-	Rev   int64
-	By    string
-	Items []DraftItemView
-	Error string
+	Undo *UndoOffer
+	// OnApproval: the schedule form comes back with "When approved" chosen.
+	OnApproval bool
+	ID         string
+	Title      string
+	Rev        int64
+	By         string
+	Items      []DraftItemView
+	Error      string
 	// Latest is "Load the latest", after a refusal that says it changed.
 	Latest string
 	// Moved offers Re-pin: some items changed since they were pinned.
