@@ -189,11 +189,10 @@ func TestMonthGrid(t *testing.T) {
 	})
 }
 
-// Days are the site's: an item at 23:30 on the 31st is on the 31st, the
-// day the clocks go back has 25 hours and the day they go forward 23.
-func TestMonthGridDaysInTheSiteZone(t *testing.T) {
-	t.Parallel()
-	a := apptest.New(t)
+// siteInBerlin moves the test site to Berlin's clock, which changes twice
+// a year (an Owner does it).
+func siteInBerlin(t *testing.T, a *apptest.App) {
+	t.Helper()
 	owner := a.AddUser(t, "owner@example.com", "Olcay Owner", policy.Owner, "en")
 	site, err := a.Engine.Site(context.Background(), a.Site.ID)
 	if err != nil {
@@ -202,6 +201,14 @@ func TestMonthGridDaysInTheSiteZone(t *testing.T) {
 	if _, err := settings.New(a.Engine, a.Store).SetSiteTimeZone(context.Background(), owner, site.ID, "Europe/Berlin", site.Rev); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// Days are the site's: an item at 23:30 on the 31st is on the 31st, the
+// day the clocks go back has 25 hours and the day they go forward 23.
+func TestMonthGridDaysInTheSiteZone(t *testing.T) {
+	t.Parallel()
+	a := apptest.New(t)
+	siteInBerlin(t, a)
 	for _, s := range []struct{ title, date, clock string }{
 		{"Late on the 31st", "2027-10-31", "23:30"},       // 22:30Z, after the clocks went back that morning
 		{"Twice at half past two", "2027-10-31", "02:30"}, // the hour that repeats: its first pass

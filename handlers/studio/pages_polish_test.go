@@ -8,7 +8,6 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"studio/engine/settings"
 	"testing"
 	"time"
 
@@ -176,14 +175,7 @@ func TestSchedulePreviewOfARefusedTime(t *testing.T) {
 		ExpectedContent: []string{`data-testid="preview-error"`}, NotExpectedContent: []string{"Yayım zamanı"}})
 
 	// A time a clock change skips: Berlin goes from 02:00 to 03:00 on 28 March 2027.
-	owner := a.AddUser(t, "owner@example.com", "Olcay Owner", policy.Owner, "en")
-	site, err := a.Engine.Site(context.Background(), a.Site.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := settings.New(a.Engine, a.Store).SetSiteTimeZone(context.Background(), owner, site.ID, "Europe/Berlin", site.Rev); err != nil {
-		t.Fatal(err)
-	}
+	siteInBerlin(t, a)
 	c.Check(t, apptest.Scenario{Name: "GapTurkish", URL: form + "/preview?date=2027-03-28&time=02:30", ExpectedStatus: http.StatusOK,
 		ExpectedContent: []string{"Berlin saatiyle 28 Mart Pazar günü 02:30 yok: saatler ileri alınıyor. 03:30 olarak çalışır."}})
 	a.SetLang(t, a.Editor, "en")
