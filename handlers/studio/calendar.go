@@ -309,6 +309,13 @@ func (h *Handler) agendaView(r *http.Request, cs calendarState, z calendarZone, 
 		return templates.AgendaView{}, err
 	}
 	a := templates.AgendaView{CSRF: st.csrf, ReturnURL: cs.URL(), ViewerZone: z.viewer}
+	if st.user != nil {
+		if can := engine.AbilitiesOfPerson(*st.user); can.Schedule {
+			siteNow := now.In(siteLoc(st.site))
+			a.Move = &templates.MoveDialogView{ID: "agenda-move", CSRF: st.csrf, Next: cs.URL(), CanApprove: can.ApproveAny,
+				ZoneLabel: zoneLabel(ctx, st.site.TimeZone, now), MinDate: siteNow.Format("2006-01-02")}
+		}
+	}
 	for _, it := range page.Items {
 		at := it.At.In(z.loc)
 		key := at.Format("2006-01-02")

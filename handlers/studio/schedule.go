@@ -350,6 +350,13 @@ func (h *Handler) Move(w http.ResponseWriter, r *http.Request) {
 	id := chi.URLParam(r, "id")
 	date, clock := r.PostFormValue("date"), r.PostFormValue("time")
 	rel, err := h.releases.Move(ctx, *st.user, st.site.ID, id, formRev(r), date, clock)
+	done := "release.moved"
+	if err == nil && rel.State != release.StateScheduled {
+		done = "release.moved_for_approval"
+	}
+	if h.backToCalendar(w, r, err, done) { // the Agenda's Move to… dialog
+		return
+	}
 	if msg, fields, status, ok := refusal(ctx, err); ok {
 		h.renderReleaseForm(w, r, status, id, msg, fields, date, clock)
 		return
@@ -358,11 +365,7 @@ func (h *Handler) Move(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	if rel.State == release.StateScheduled {
-		h.flash(r, "release.moved")
-	} else {
-		h.flash(r, "release.moved_for_approval")
-	}
+	h.flash(r, done)
 	http.Redirect(w, r, to(r, "/studio/releases/"+id), http.StatusSeeOther)
 }
 

@@ -167,3 +167,50 @@
     });
   });
 })();
+
+// "Move to…" in an Agenda item's menu opens the reschedule dialog in place
+// (the one a drag opens on the Month): Now → New, the date and time, the
+// approval effect. Move posts the form as a page; the answer is the Agenda
+// as it was, with what moved said above it.
+(function () {
+  function showNew(dlg) {
+    var f = dlg.querySelector("form");
+    var date = f.elements.date.value, time = f.elements.time.value;
+    dlg.querySelector("[data-move-new]").textContent = date && time ? date + ", " + time : "";
+  }
+  document.addEventListener("click", function (e) {
+    var dismiss = e.target.closest && e.target.closest("#agenda-move [data-close-dialog]");
+    if (dismiss) {
+      dismiss.closest("dialog").close();
+      return;
+    }
+    var link = e.target.closest && e.target.closest("a[data-move-dialog]");
+    if (!link) return;
+    var dlg = document.getElementById(link.getAttribute("data-move-dialog"));
+    if (!dlg || typeof dlg.showModal !== "function") return; // the release's page instead
+    e.preventDefault();
+    var menu = link.closest("details");
+    if (menu) menu.removeAttribute("open");
+    var f = dlg.querySelector("form");
+    f.action = f.action.replace(/\/releases\/[^/]+\/move$/, "/releases/" + encodeURIComponent(link.getAttribute("data-id")) + "/move");
+    f.elements.rev.value = link.getAttribute("data-rev");
+    f.elements.date.value = link.getAttribute("data-date");
+    f.elements.time.value = link.getAttribute("data-time");
+    dlg.querySelector("[data-move-what]").textContent = link.getAttribute("data-title");
+    dlg.querySelector("[data-move-now]").textContent = link.getAttribute("data-when");
+    dlg.querySelectorAll("[data-effect]").forEach(function (p) {
+      p.hidden = p.getAttribute("data-effect") !== link.getAttribute("data-state");
+    });
+    showNew(dlg);
+    dlg.returnFocus = menu && menu.querySelector("summary");
+    dlg.showModal();
+    f.elements.date.focus();
+  });
+  document.addEventListener("input", function (e) {
+    var dlg = e.target.closest && e.target.closest("dialog");
+    if (dlg && dlg.querySelector("form[data-agenda-move]")) showNew(dlg);
+  });
+  document.addEventListener("close", function (e) {
+    if (e.target.returnFocus) e.target.returnFocus.focus();
+  }, true);
+})();

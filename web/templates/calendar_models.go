@@ -107,6 +107,9 @@ type AgendaView struct {
 	CSRF       string
 	ReturnURL  string
 	ViewerZone bool
+	// Move is the reschedule dialog "Move to…" opens in place (the one a
+	// drag opens on the Month); nil for someone who may not schedule.
+	Move *MoveDialogView
 }
 
 // AgendaDay is one day of the Agenda.

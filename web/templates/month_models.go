@@ -157,3 +157,12 @@ type MonthProblem struct {
 	LatestURL  string // the grid fragment
 	LatestPage string // the same, as a page (without JavaScript)
 }
+
+// MoveDialogView is what the reschedule dialog needs (MoveDialog): its id,
+// the session's token, the Month's state (its grid comes back) or the
+// Agenda's page to come back to (Next), the zone's name, the first day
+// it takes, and whether the person keeps an approval when they move.
+type MoveDialogView struct {
+	ID, CSRF, State, Next, ZoneLabel, MinDate string
+	CanApprove                                bool
+}
