@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"strconv"
 	"strings"
 	"testing"
@@ -43,7 +44,11 @@ func TestApprovalsCountInTheBrowser(t *testing.T) {
 	} {
 		switchLanguage(t, ctx, c.lang)
 		must(t, do(ctx, chromedp.Navigate(app.url+"/studio/content"), chromedp.WaitVisible(chromedp.CSS(`[data-testid="content-filters"]`))))
-		before := count()
+		// What waits now, from the engine: the page's own count may still
+		// be on its way (the loader asks when the page has loaded), and a
+		// count read before it answers would be the one before.
+		before, err := app.eng.WaitingForDecision(context.Background(), f.user("editor@demo.test"), f.site.ID)
+		must(t, err)
 		f.schedule(f.user("contributor@demo.test"), f.page(c.page), "2026-11-05", "14:0"+strconv.Itoa(i))
 		refreshed(before + 1)
 		wantContains(t, "the count's words", text(t, ctx, `#approvals-count .sr-only`), strconv.Itoa(before+1), c.says)
