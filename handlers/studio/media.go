@@ -148,19 +148,26 @@ func (h *Handler) MediaFile(w http.ResponseWriter, r *http.Request) {
 	if err == nil && (n.Kind != release.KindAsset || len(n.Body.Data) == 0) {
 		err = engine.ErrNotFound
 	}
+	h.serveMedia(w, r, n.Body, err)
+}
+
+// serveMedia writes a media file's bytes to Studio's own pages, or the
+// page for err: its own type, never sniffed, a sandbox so an SVG runs no
+// script on Studio's origin, and never cached beyond the person's browser.
+func (h *Handler) serveMedia(w http.ResponseWriter, r *http.Request, b content.Body, err error) {
 	if err != nil {
 		h.fail(w, r, err)
 		return
 	}
 	hd := w.Header()
-	hd.Set("Content-Type", n.Body.Mime)
-	hd.Set("Content-Length", strconv.Itoa(len(n.Body.Data)))
+	hd.Set("Content-Type", b.Mime)
+	hd.Set("Content-Length", strconv.Itoa(len(b.Data)))
 	hd.Set("X-Content-Type-Options", "nosniff")
 	hd.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; sandbox")
 	hd.Set("Cache-Control", "private, no-cache")
 	w.WriteHeader(http.StatusOK)
 	if r.Method != http.MethodHead {
-		w.Write(n.Body.Data)
+		w.Write(b.Data)
 	}
 }
 

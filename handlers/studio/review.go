@@ -8,6 +8,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
+	"studio/engine"
 	"studio/engine/content"
 	"studio/engine/model/release"
 	"studio/locales"
@@ -44,22 +45,15 @@ func renderedReview(base, target *content.Body, liveMedia, afterMedia string) *t
 		v.After = templates.RenderedSide{Shown: true, Title: target.Title, Summary: target.Summary}
 		after = markdown.Blocks(target.Text, afterMedia)
 	}
+	// A side that is all new, or all gone, is not marked block by block.
+	marks := base != nil && target != nil
 	for _, l := range content.Diff(before, after) {
-		b := templates.RenderedBlock{HTML: l.Text, Changed: l.Op != ' '}
+		b := templates.RenderedBlock{HTML: l.Text, Changed: marks && l.Op != ' '}
 		if l.Op != '+' {
 			v.Live.Blocks = append(v.Live.Blocks, b)
 		}
 		if l.Op != '-' {
 			v.After.Blocks = append(v.After.Blocks, b)
-		}
-	}
-	// A side that is all new, or all gone, is not marked block by block.
-	if base == nil || target == nil {
-		for i := range v.After.Blocks {
-			v.After.Blocks[i].Changed = false
-		}
-		for i := range v.Live.Blocks {
-			v.Live.Blocks[i].Changed = false
 		}
 	}
 	return &v
@@ -82,7 +76,7 @@ func (h *Handler) ReviewMedia(w http.ResponseWriter, r *http.Request) {
 	st := stateOf(r.Context())
 	side := chi.URLParam(r, "side")
 	if side != "live" && side != "after" {
-		http.NotFound(w, r)
+		h.fail(w, r, engine.ErrNotFound) // Studio's own 404 page
 		return
 	}
 	b, err := h.releases.ReviewMedia(r.Context(), *st.user, st.site.ID, chi.URLParam(r, "id"), chi.URLParam(r, "slug"), side == "live")
@@ -95,18 +89,4 @@ func (h *Handler) WorkingMedia(w http.ResponseWriter, r *http.Request) {
 	st := stateOf(r.Context())
 	b, err := h.nodes.WorkingMedia(r.Context(), *st.user, st.site.ID, chi.URLParam(r, "slug"))
 	h.serveMedia(w, r, b, err)
-}
-
-// serveMedia writes a media file's bytes for Studio's own pages: never
-// cached beyond the person's browser, never guessed at as another type.
-func (h *Handler) serveMedia(w http.ResponseWriter, r *http.Request, b content.Body, err error) {
-	if err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	w.Header().Set("Content-Type", b.Mime)
-	w.Header().Set("X-Content-Type-Options", "nosniff")
-	w.Header().Set("Cache-Control", "private, no-cache")
-	w.Header().Set("Content-Security-Policy", "default-src 'none'; sandbox")
-	w.Write(b.Data)
 }
